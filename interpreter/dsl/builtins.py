@@ -1,0 +1,120 @@
+"""The explicit registry of DSL builtin functions.
+
+A rule file can call only what is listed here (plus its own ``define``s).
+Each entry says how many arguments it takes, what type it returns, and the
+Python function that does the work. Functions that look at the game state
+(teams, neighbours) receive the state as their first argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.dsl.types import SEAT, SEATS, VALUE, Type
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    min_args: int
+    max_args: int | None
+    result: Callable[[list[Type]], Type]
+    impl: Callable[..., Any]
+    needs_state: bool = False
+    doc: str = ""
+    example: str = ""
+
+
+def _value(_args: list[Type]) -> Type:
+    return VALUE
+
+
+def _element_or_first(args: list[Type]) -> Type:
+    if len(args) == 1 and args[0].kind == "list" and args[0].element is not None:
+        return args[0].element
+    return args[0] if args else VALUE
+
+
+def _seq_or_args(args: tuple[Any, ...]) -> Sequence[Any]:
+    return args[0] if len(args) == 1 else args
+
+
+def _max(*args: Any) -> Any:
+    return max(_seq_or_args(args))
+
+
+def _min(*args: Any) -> Any:
+    return min(_seq_or_args(args))
+
+
+def _sum(items: Sequence[Any]) -> int:
+    return sum(items)
+
+
+def _count(items: Sequence[Any]) -> int:
+    return sum(1 for x in items if x)
+
+
+REGISTRY: dict[str, Builtin] = {}
+
+
+def _register(b: Builtin) -> None:
+    REGISTRY[b.name] = b
+
+
+_register(Builtin("len", 1, 1, _value, len, doc="Number of items in a list.", example="len(seat.captured)"))
+_register(Builtin("sum", 1, 1, _value, _sum, doc="Sum of a list of numbers.",
+                  example="sum(m.tricks for m in team(seat))"))
+_register(Builtin("count", 1, 1, _value, _count, doc="How many items of a list are true.",
+                  example="count(c.number == 0 for c in seat.hand)"))
+_register(Builtin("max", 1, None, _element_or_first, _max, doc="Largest of a list or of several values.",
+                  example="max(0, team_points(seat))"))
+_register(Builtin("min", 1, None, _element_or_first, _min, doc="Smallest of a list or of several values.",
+                  example="min(s.tricks for s in seats)"))
+_register(Builtin("abs", 1, 1, _value, abs, doc="Absolute value.", example="abs(-2)"))
+_register(Builtin("any", 1, 1, _value, any, doc="True when some item is true.",
+                  example="any(c.colour == round.trump for c in seat.hand)"))
+_register(Builtin("all", 1, 1, _value, all, doc="True when every item is true.",
+                  example="all(s.tricks == 2 for s in seats)"))
+
+
+def _team(state: Any, seat: int) -> list[int]:
+    return state.team_members(seat)
+
+
+def _opponents(state: Any, seat: int) -> list[int]:
+    return state.opponents(seat)
+
+
+def _same_team(state: Any, a: int, b: int) -> bool:
+    return state.same_team(a, b)
+
+
+def _left(state: Any, seat: int) -> int:
+    return (seat + 1) % state.players
+
+
+def _right(state: Any, seat: int) -> int:
+    return (seat - 1) % state.players
+
+
+def _seats(_args: list[Type]) -> Type:
+    return SEATS
+
+
+def _seat(_args: list[Type]) -> Type:
+    return SEAT
+
+
+_register(Builtin("team", 1, 1, _seats, _team, needs_state=True,
+                  doc="The seats on the same team as a seat (itself included).", example="team(seat)"))
+_register(Builtin("opponents", 1, 1, _seats, _opponents, needs_state=True,
+                  doc="The seats on other teams than a seat.", example="opponents(winner)"))
+_register(Builtin("same_team", 2, 2, _value, _same_team, needs_state=True,
+                  doc="True when two seats play on one team.", example="same_team(player, winner)"))
+_register(Builtin("left", 1, 1, _seat, _left, needs_state=True,
+                  doc="The next seat clockwise (the left neighbour).", example="left(round.dealer)"))
+_register(Builtin("right", 1, 1, _seat, _right, needs_state=True,
+                  doc="The previous seat clockwise (the right neighbour).", example="right(seat)"))

@@ -1,0 +1,427 @@
+"""AST → Python closures, with name and type checks done once at load time.
+
+A compiled expression is a function ``f(env)`` where ``env`` is a dict holding
+the values of the names the calling rule binds (``card``, ``led``, ``seat``...)
+and the current state under ``"$s"``. Constants (``players``, ``options``,
+``setup``) are folded in at compile time.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.dsl import ast
+from interpreter.dsl.builtins import REGISTRY
+from interpreter.dsl.parser import DslSyntaxError, parse
+from interpreter.dsl.types import NONE, VALUE, Type, join, list_of
+from interpreter.errors import ExpressionError, GameError, Position
+
+Fn = Callable[[dict[str, Any]], Any]
+Locate = Callable[[int], Position | None]
+
+_RUNTIME_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, OverflowError)
+
+
+class ExpressionFailed(GameError):
+    """A rule expression could not be evaluated while playing (e.g. 1 // 0)."""
+
+
+def _mul(a: Any, b: Any) -> Any:
+    if type(a) is not int or type(b) is not int:
+        raise TypeError(f"'*' needs two numbers, got {a!r} and {b!r}")
+    return a * b
+
+
+def _add(a: Any, b: Any) -> Any:
+    if isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > 10_000:
+        raise ValueError("string too long")
+    return a + b
+
+
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+    "+": _add, "-": operator.sub, "*": _mul, "//": operator.floordiv, "%": operator.mod,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+
+@dataclass
+class Define:
+    """A named helper from the rule file's ``define`` section."""
+
+    name: str
+    params: tuple[str, ...]
+    text: str
+    locate: Locate
+    tree: ast.Node | None = None
+    compiled: dict[tuple[Type, ...], tuple[Fn, Type, frozenset[str]]] = field(default_factory=dict)
+    compiling: bool = False
+
+
+@dataclass
+class Globals:
+    """Everything an expression may name besides its own bound names."""
+
+    constants: dict[str, tuple[Type, Any]] = field(default_factory=dict)
+    card_attrs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    card_attr_types: dict[str, Type] = field(default_factory=dict)
+    seat_attrs: dict[str, tuple[Type, Callable[[Any, int], Any]]] = field(default_factory=dict)
+    round_fields: dict[str, Type] = field(default_factory=dict)
+    defines: dict[str, Define] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled expression: the function, its type, and what it reads."""
+
+    fn: Fn
+    type: Type
+    deps: frozenset[str]  # "ctx:NAME", "round:FIELD", or "state" for anything else
+    text: str
+    position: Position | None
+
+    def __call__(self, env: dict[str, Any]) -> Any:
+        try:
+            return self.fn(env)
+        except _RUNTIME_ERRORS as exc:
+            where = f"{self.position}: " if self.position else ""
+            raise ExpressionFailed(f"{where}error: expression {self.text!r} failed: {exc}") from None
+
+    @property
+    def is_constant(self) -> bool:
+        return not self.deps
+
+
+class _Result:
+    __slots__ = ("fn", "type", "deps", "const", "value")
+
+    def __init__(self, fn: Fn, type_: Type, deps: frozenset[str], const: bool = False, value: Any = None):
+        self.fn, self.type, self.deps, self.const, self.value = fn, type_, deps, const, value
+
+
+def _constant(value: Any, type_: Type) -> _Result:
+    return _Result(lambda e, v=value: v, type_, frozenset(), True, value)
+
+
+class Compiler:
+    """Compiles expression text against :class:`Globals` and a set of bound names."""
+
+    def __init__(self, globals_: Globals):
+        self.g = globals_
+
+    def compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None = None) -> Compiled:
+        """Compile ``text``; ``bound`` maps the names the caller provides to their types."""
+        if isinstance(text, bool) or isinstance(text, int) or text is None:
+            return Compiled(lambda e, v=text: v, VALUE if text is not None else NONE, frozenset(), repr(text), locate(0))
+        tree = self._parse(str(text), locate)
+        result = self._expr(tree, dict(bound), locate)
+        if expect == "card" and result.type.kind != "card":
+            raise ExpressionError(f"expected a card, found {result.type}", locate(0))
+        if expect == "seat" and result.type.kind != "seat":
+            raise ExpressionError(f"expected a seat, found {result.type}", locate(0))
+        fn = result.fn
+        if result.const:
+            fn = _constant(result.value, result.type).fn
+        return Compiled(fn, result.type, result.deps, str(text), locate(0))
+
+    def constant_value(self, text: Any, locate: Locate) -> Any:
+        """Compile and evaluate an expression that may only use constants."""
+        compiled = self.compile(text, {}, locate)
+        if compiled.deps:
+            raise ExpressionError("this value must be known before play starts (it may use only players, "
+                                  "options and setup)", locate(0))
+        return compiled({})
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _parse(text: str, locate: Locate) -> ast.Node:
+        try:
+            return parse(text)
+        except DslSyntaxError as exc:
+            raise ExpressionError(f"syntax error: {exc.message}", locate(exc.offset)) from None
+
+    def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> _Result:
+        method = getattr(self, "_" + type(n).__name__.lower())
+        return method(n, scope, loc)
+
+    # ------------------------------------------------------------------ nodes
+
+    def _const(self, n: ast.Const, scope: dict[str, Type], loc: Locate) -> _Result:
+        return _constant(n.value, NONE if n.value is None else VALUE)
+
+    def _name(self, n: ast.Name, scope: dict[str, Type], loc: Locate) -> _Result:
+        name = n.name
+        if name in scope:
+            return _Result(lambda e: e[name], scope[name], frozenset({"ctx:" + name}))
+        if name in self.g.constants:
+            type_, value = self.g.constants[name]
+            return _constant(value, type_)
+        if name == "round":
+            raise ExpressionError("'round' is a group of values; name one, e.g. round.trump", loc(n.offset))
+        if name in REGISTRY or name in self.g.defines:
+            raise ExpressionError(f"{name!r} is a function; call it as {name}(...)", loc(n.offset))
+        raise ExpressionError(f"unknown name {name!r}{self._suggest(name, scope)}", loc(n.offset))
+
+    def _suggest(self, name: str, scope: dict[str, Type]) -> str:
+        known = sorted(set(scope) | set(self.g.constants) | {"round"})
+        import difflib
+
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return f"{hint} (names here: {', '.join(known)})"
+
+    def _attribute(self, n: ast.Attribute, scope: dict[str, Type], loc: Locate) -> _Result:
+        if isinstance(n.base, ast.Name) and n.base.name == "round" and "round" not in scope:
+            return self._round_field(n, loc)
+        base = self._expr(n.base, scope, loc)
+        name = n.name
+        t = base.type
+        if t.kind == "card":
+            table = self.g.card_attrs.get(name)
+            if table is None:
+                raise ExpressionError(
+                    f"cards have no attribute {name!r} (they have: {', '.join(sorted(self.g.card_attrs))})",
+                    loc(n.name_offset))
+            bf = base.fn
+            rtype = self.g.card_attr_types.get(name, VALUE)
+            if base.const:
+                return _constant(table[base.value], rtype)
+            return _Result(lambda e: table[bf(e)], rtype, base.deps)
+        if t.kind == "seat":
+            entry = self.g.seat_attrs.get(name)
+            if entry is None:
+                raise ExpressionError(
+                    f"seats have no attribute {name!r} (they have: {', '.join(sorted(self.g.seat_attrs))})",
+                    loc(n.name_offset))
+            rtype, getter = entry
+            bf = base.fn
+            return _Result(lambda e: getter(e["$s"], bf(e)), rtype, base.deps | {"state"})
+        if t.kind == "record":
+            ftype = t.field_type(name)
+            if ftype is None:
+                fields = ", ".join(f for f, _ in t.fields) or "none"
+                raise ExpressionError(f"no field {name!r} here (fields: {fields})", loc(n.name_offset))
+            if base.const:
+                return _constant(base.value[name], ftype)
+            bf = base.fn
+            return _Result(lambda e: _field(bf(e), name), ftype, base.deps)
+        raise ExpressionError(f"a {t} has no attribute {name!r}", loc(n.name_offset))
+
+    def _round_field(self, n: ast.Attribute, loc: Locate) -> _Result:
+        name = n.name
+        ftype = self.g.round_fields.get(name)
+        if ftype is None:
+            known = ", ".join(sorted(self.g.round_fields))
+            raise ExpressionError(f"unknown round value {name!r} (known: {known})", loc(n.name_offset))
+        return _Result(lambda e: e["$s"].vars[name], ftype, frozenset({"round:" + name}))
+
+    def _index(self, n: ast.Index, scope: dict[str, Type], loc: Locate) -> _Result:
+        base = self._expr(n.base, scope, loc)
+        idx = self._expr(n.index, scope, loc)
+        if base.type.kind != "list":
+            raise ExpressionError(f"only lists can be indexed, not a {base.type}", loc(n.offset))
+        bf, xf = base.fn, idx.fn
+        return _Result(lambda e: bf(e)[xf(e)], base.type.element or VALUE, base.deps | idx.deps)
+
+    def _listexpr(self, n: ast.ListExpr, scope: dict[str, Type], loc: Locate) -> _Result:
+        items = [self._expr(i, scope, loc) for i in n.items]
+        t = NONE
+        for i in items:
+            t = join(t, i.type)
+        ltype = list_of(VALUE if t.literal_none else t)
+        if all(i.const for i in items):
+            return _constant(tuple(i.value for i in items), ltype)
+        fns = [i.fn for i in items]
+        deps = frozenset().union(*(i.deps for i in items))
+        return _Result(lambda e: tuple(f(e) for f in fns), ltype, deps)
+
+    def _unary(self, n: ast.Unary, scope: dict[str, Type], loc: Locate) -> _Result:
+        operand = self._expr(n.operand, scope, loc)
+        of = operand.fn
+        if n.op == "not":
+            fn: Fn = lambda e: not of(e)  # noqa: E731
+        else:
+            fn = lambda e: -of(e)  # noqa: E731
+        return self._fold(_Result(fn, VALUE, operand.deps), [operand], n, loc)
+
+    def _binary(self, n: ast.Binary, scope: dict[str, Type], loc: Locate) -> _Result:
+        left = self._expr(n.left, scope, loc)
+        right = self._expr(n.right, scope, loc)
+        lf, rf = left.fn, right.fn
+        deps = left.deps | right.deps
+        op = n.op
+        if op == "and":
+            return self._fold(_Result(lambda e: lf(e) and rf(e), join(left.type, right.type), deps), [left, right], n, loc)
+        if op == "or":
+            return self._fold(_Result(lambda e: lf(e) or rf(e), join(left.type, right.type), deps), [left, right], n, loc)
+        if op in ("in", "not in"):
+            if right.type.kind != "list":
+                raise ExpressionError(f"'{op}' needs a list on its right, found a {right.type}", loc(n.offset))
+            if op == "in":
+                return self._fold(_Result(lambda e: lf(e) in rf(e), VALUE, deps), [left, right], n, loc)
+            return self._fold(_Result(lambda e: lf(e) not in rf(e), VALUE, deps), [left, right], n, loc)
+        if op in ("==", "!="):
+            self._check_comparable(left.type, right.type, n, loc)
+        f = _BINARY[op]
+        return self._fold(_Result(lambda e: f(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
+
+    @staticmethod
+    def _check_comparable(a: Type, b: Type, n: ast.Node, loc: Locate) -> None:
+        kinds = {a.kind, b.kind}
+        if "card" in kinds and kinds != {"card"} and not (a.literal_none or b.literal_none):
+            raise ExpressionError(f"comparing a {a} with a {b} is always false; compare attributes, "
+                                  "e.g. card.colour == led.colour", loc(n.offset))
+
+    def _conditional(self, n: ast.Conditional, scope: dict[str, Type], loc: Locate) -> _Result:
+        test = self._expr(n.test, scope, loc)
+        then = self._expr(n.then, scope, loc)
+        other = self._expr(n.otherwise, scope, loc)
+        if test.const:
+            return then if test.value else other
+        tf, af, bf = test.fn, then.fn, other.fn
+        return _Result(lambda e: af(e) if tf(e) else bf(e), join(then.type, other.type),
+                       test.deps | then.deps | other.deps)
+
+    def _comprehension(self, n: ast.Comprehension, scope: dict[str, Type], loc: Locate) -> _Result:
+        source = self._expr(n.source, scope, loc)
+        if source.type.kind != "list":
+            raise ExpressionError(f"'for ... in' needs a list, found a {source.type}", loc(n.source.offset))
+        inner = dict(scope)
+        inner[n.var] = source.type.element or VALUE
+        body = self._expr(n.body, inner, loc)
+        cond = self._expr(n.condition, inner, loc) if n.condition is not None else None
+        var, sf, bf = n.var, source.fn, body.fn
+        cf = cond.fn if cond else None
+        deps = source.deps | ((body.deps | (cond.deps if cond else frozenset())) - {"ctx:" + var})
+
+        def items(e: dict[str, Any]) -> list[Any]:
+            had = var in e
+            old = e.get(var)
+            out = []
+            try:
+                for x in sf(e):
+                    e[var] = x
+                    if cf is None or cf(e):
+                        out.append(bf(e))
+            finally:
+                if had:
+                    e[var] = old
+                else:
+                    e.pop(var, None)
+            return out
+
+        if n.function is None:
+            return _Result(items, list_of(body.type), deps)
+        builtin = REGISTRY.get(n.function)
+        if builtin is None or builtin.needs_state or builtin.min_args > 1:
+            raise ExpressionError(f"{n.function!r} cannot take a 'for' expression "
+                                  "(try sum, count, max, min, any, all, len)", loc(n.offset))
+        impl = builtin.impl
+        rtype = builtin.result([list_of(body.type)])
+        return _Result(lambda e: impl(items(e)), rtype, deps)
+
+    def _call(self, n: ast.Call, scope: dict[str, Type], loc: Locate) -> _Result:
+        args = [self._expr(a, scope, loc) for a in n.args]
+        if n.name in self.g.defines:
+            return self._call_define(self.g.defines[n.name], args, n, loc)
+        builtin = REGISTRY.get(n.name)
+        if builtin is None:
+            known = sorted(set(REGISTRY) | set(self.g.defines))
+            import difflib
+
+            close = difflib.get_close_matches(n.name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ExpressionError(f"unknown function {n.name!r}{hint}", loc(n.offset))
+        if len(args) < builtin.min_args or (builtin.max_args is not None and len(args) > builtin.max_args):
+            want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"at least {builtin.min_args}"
+            raise ExpressionError(f"{n.name}() takes {want} argument(s), got {len(args)}", loc(n.offset))
+        rtype = builtin.result([a.type for a in args])
+        fns = [a.fn for a in args]
+        impl = builtin.impl
+        deps = frozenset().union(*(a.deps for a in args)) if args else frozenset()
+        if builtin.needs_state:
+            if len(fns) == 1:
+                (f0,) = fns
+                return _Result(lambda e: impl(e["$s"], f0(e)), rtype, deps | {"state"})
+            return _Result(lambda e: impl(e["$s"], *[f(e) for f in fns]), rtype, deps | {"state"})
+        if len(fns) == 1:
+            (f0,) = fns
+            res = _Result(lambda e: impl(f0(e)), rtype, deps)
+        else:
+            res = _Result(lambda e: impl(*[f(e) for f in fns]), rtype, deps)
+        return self._fold(res, args, n, loc)
+
+    def _call_define(self, d: Define, args: list[_Result], n: ast.Call, loc: Locate) -> _Result:
+        if len(args) != len(d.params):
+            raise ExpressionError(f"{d.name}() takes {len(d.params)} argument(s), got {len(args)}", loc(n.offset))
+        sig = tuple(a.type for a in args)
+        if sig not in d.compiled:
+            if d.compiling:
+                raise ExpressionError(f"{d.name}() calls itself (directly or through other defines); "
+                                      "recursion is not allowed", loc(n.offset))
+            if d.tree is None:
+                d.tree = self._parse(d.text, d.locate)
+            d.compiling = True
+            try:
+                keys = {p: f"{d.name}.{p}" for p in d.params}
+                inner = {keys[p]: t for p, t in zip(d.params, sig)}
+                body = self._expr(_rename(d.tree, keys), inner, d.locate)
+            finally:
+                d.compiling = False
+            d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner})
+        body_fn, rtype, body_deps = d.compiled[sig]
+        keys_list = [f"{d.name}.{p}" for p in d.params]
+        fns = [a.fn for a in args]
+        deps = body_deps.union(*(a.deps for a in args)) if args else body_deps
+        if not args:
+            return _Result(body_fn, rtype, deps)
+
+        def call(e: dict[str, Any]) -> Any:
+            values = [f(e) for f in fns]
+            saved = [e.get(k) for k in keys_list]
+            for k, v in zip(keys_list, values):
+                e[k] = v
+            try:
+                return body_fn(e)
+            finally:
+                for k, v in zip(keys_list, saved):
+                    e[k] = v
+
+        return _Result(call, rtype, deps)
+
+    def _fold(self, res: _Result, parts: list[_Result], n: ast.Node, loc: Locate) -> _Result:
+        """Evaluate now when every part is a constant."""
+        if parts and all(p.const for p in parts) and "state" not in res.deps:
+            try:
+                value = res.fn({})
+            except _RUNTIME_ERRORS as exc:
+                raise ExpressionError(f"this expression fails: {exc}", loc(n.offset)) from None
+            return _constant(value, res.type)
+        return res
+
+
+def _field(record: Any, name: str) -> Any:
+    if record is None:
+        return None
+    return record[name]
+
+
+def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
+    """Rename a define's parameters to private keys so they cannot clash."""
+    import dataclasses
+
+    if isinstance(node, ast.Name):
+        return ast.Name(node.offset, keys.get(node.name, node.name))
+    if isinstance(node, ast.Comprehension) and node.var in keys:
+        keys = {k: v for k, v in keys.items() if k != node.var}
+    changes = {}
+    for f in dataclasses.fields(node):
+        v = getattr(node, f.name)
+        if isinstance(v, ast.Node):
+            changes[f.name] = _rename(v, keys)
+        elif isinstance(v, tuple) and v and isinstance(v[0], ast.Node):
+            changes[f.name] = tuple(_rename(x, keys) for x in v)
+    return dataclasses.replace(node, **changes) if changes else node

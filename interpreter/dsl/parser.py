@@ -1,0 +1,155 @@
+"""Text → AST with Lark (LALR); syntax errors become positioned messages."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, v_args
+
+from interpreter.dsl import ast
+
+_TOKEN_NAMES = {
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "$END": "the end",
+    "ELSE": "'else'", "IF": "'if'", "IN": "'in'", "FOR": "'for'", "NOT": "'not'", "AND": "'and'",
+    "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'",
+}
+
+_HINTS = {
+    "/": "use // for whole-number division",
+    "=": "use == to compare",
+    "&": "use 'and'",
+    "|": "use 'or'",
+    "!": "use 'not' or !=",
+    "*": "powers are not supported",
+}
+
+
+class DslSyntaxError(Exception):
+    """Raised with the 0-based offset of the problem; the caller adds the file position."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("interpreter.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def _off(item: Tree | Token) -> int:
+    if isinstance(item, Token):
+        return item.start_pos or 0
+    return item.meta.start_pos if not item.meta.empty else 0
+
+
+@v_args(tree=True)
+class _ToAst(Transformer):
+    def integer(self, t):
+        return ast.Const(_off(t), int(t.children[0]))
+
+    def string(self, t):
+        return ast.Const(_off(t), str(t.children[0])[1:-1])
+
+    def true(self, t):
+        return ast.Const(_off(t), True)
+
+    def false(self, t):
+        return ast.Const(_off(t), False)
+
+    def none(self, t):
+        return ast.Const(_off(t), None)
+
+    def name(self, t):
+        return ast.Name(_off(t), str(t.children[0]))
+
+    def attribute(self, t):
+        base, name = t.children
+        return ast.Attribute(_off(t), base, str(name), name.start_pos)
+
+    def index(self, t):
+        base, idx = t.children
+        return ast.Index(_off(t), base, idx)
+
+    def call(self, t):
+        name, args = t.children
+        return ast.Call(_off(t), str(name), tuple(args.children) if args is not None else ())
+
+    def call_generator(self, t):
+        fn, body, var, source, cond = t.children
+        return ast.Comprehension(_off(t), str(fn), body, str(var), source, cond)
+
+    def list_comprehension(self, t):
+        body, var, source, cond = t.children
+        return ast.Comprehension(_off(t), None, body, str(var), source, cond)
+
+    def list_(self, t):
+        (args,) = t.children
+        return ast.ListExpr(_off(t), tuple(args.children) if args is not None else ())
+
+    def conditional(self, t):
+        then, test, otherwise = t.children
+        return ast.Conditional(_off(t), then, test, otherwise)
+
+    def or_(self, t):
+        return ast.Binary(_off(t), "or", *t.children)
+
+    def and_(self, t):
+        return ast.Binary(_off(t), "and", *t.children)
+
+    def not_(self, t):
+        return ast.Unary(_off(t), "not", t.children[0])
+
+    def negate(self, t):
+        return ast.Unary(_off(t), "-", t.children[0])
+
+    def compare(self, t):
+        left, op, right = t.children
+        return ast.Binary(op.start_pos, str(op), left, right)
+
+    def binary(self, t):
+        left, op, right = t.children
+        return ast.Binary(op.start_pos, str(op), left, right)
+
+    def contains(self, t):
+        left, right = t.children
+        return ast.Binary(_off(t), "in", left, right)
+
+    def not_contains(self, t):
+        left, right = t.children
+        return ast.Binary(_off(t), "not in", left, right)
+
+
+def parse(text: str) -> ast.Node:
+    """Parse one expression; raise :class:`DslSyntaxError` on bad text."""
+    if not isinstance(text, str) or not text.strip():
+        raise DslSyntaxError("expected an expression, found nothing", 0)
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedCharacters as exc:
+        char = text[exc.pos_in_stream]
+        hint = _HINTS.get(char)
+        msg = f"unexpected character {char!r}" + (f" ({hint})" if hint else "")
+        raise DslSyntaxError(msg, exc.pos_in_stream) from None
+    except UnexpectedEOF as exc:
+        raise DslSyntaxError(f"the expression ends too early; expected {_expected(exc.expected)}", len(text)) from None
+    except UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            raise DslSyntaxError(f"the expression ends too early; expected {_expected(exc.expected)}", len(text)) from None
+        raise DslSyntaxError(f"unexpected {str(tok)!r}; expected {_expected(exc.expected)}", tok.start_pos) from None
+    if isinstance(tree, Token):  # pragma: no cover - grammar always builds trees
+        tree = Tree("name", [tree])
+    return _ToAst().transform(tree)
+
+
+def _expected(names: set[str]) -> str:
+    shown = sorted({_TOKEN_NAMES.get(n, n.lower()) for n in names})
+    if len(shown) > 6:
+        return "an operator or the end" if "a comparison" in shown else "a value"
+    return ", ".join(shown)

@@ -1,0 +1,1 @@
+"""The generic game engine: cards, state, steps, and the play loop."""

@@ -1,0 +1,70 @@
+"""Decks as data: every card is an int id with attributes kept in tuples.
+
+A deck entry in a rule file is a mapping from attribute names to lists of
+values; its cards are the cartesian product. Identical cards get the
+automatic attribute ``copy`` (0, 1, 2, ... among equals) so a rule can say
+"remove three of the four 7s" as ``card.number == 7 and card.copy < 3``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+@dataclass(frozen=True)
+class CardTable:
+    attributes: dict[str, tuple[Any, ...]]  # attribute -> value per card id
+    labels: tuple[str, ...]
+    kinds: tuple[int, ...]  # id of the first identical card, per card id
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def by_label(self) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for cid, label in enumerate(self.labels):
+            out.setdefault(label, []).append(cid)
+        return out
+
+
+def build_cards(groups: list[dict[str, list[Any]]], label: str | None) -> CardTable:
+    """Expand deck groups into a card table (the validator has checked shapes)."""
+    names: list[str] = []
+    for g in groups:
+        for n in g:
+            if n not in names:
+                names.append(n)
+    rows: list[dict[str, Any]] = []
+    for g in groups:
+        keys = list(g)
+        for combo in itertools.product(*(g[k] for k in keys)):
+            row = {n: None for n in names}
+            row.update(zip(keys, combo))
+            rows.append(row)
+    seen: dict[tuple[Any, ...], int] = {}
+    copies: list[int] = []
+    kinds: list[int] = []
+    first: dict[tuple[Any, ...], int] = {}
+    for cid, row in enumerate(rows):
+        key = tuple(row[n] for n in names)
+        copies.append(seen.get(key, 0))
+        seen[key] = seen.get(key, 0) + 1
+        kinds.append(first.setdefault(key, cid))
+    attributes = {n: tuple(r[n] for r in rows) for n in names}
+    attributes["copy"] = tuple(copies)
+    template = label or " ".join("{" + n + "}" for n in names)
+    labels = tuple(_FIELD.sub(lambda m, r=r: _text(r.get(m.group(1))), template) for r in rows)
+    return CardTable(attributes, labels, tuple(kinds))
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def label_fields(template: str) -> list[str]:
+    return _FIELD.findall(template)

@@ -1,0 +1,92 @@
+"""The mutable game state: plain lists and dicts, cheap to copy.
+
+Everything a step needs between decisions lives here (never in generators or
+closures), so a state can be cloned for search and replayed exactly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+    from interpreter.engine.steps.base import Decision
+
+CHANCE = -1
+
+
+class State:
+    __slots__ = (
+        "game", "players", "shared", "per_seat", "vars", "counters", "teams", "totals",
+        "round_results", "round_number", "dealer", "step_index", "step_data", "finished",
+        "pending", "actions_taken",
+    )
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.players = game.players
+        self.shared: dict[str, list[int]] = {z: [] for z in game.shared_zones}
+        self.per_seat: dict[str, list[list[int]]] = {z: [[] for _ in range(game.players)] for z in game.seat_zones}
+        self.vars: dict[str, Any] = {}
+        self.counters: dict[str, list[int]] = {c: [0] * game.players for c in game.counters}
+        self.teams: list[int] = list(range(game.players))
+        self.totals: list[int] = [0] * game.players
+        self.round_results: list[list[int]] = []
+        self.round_number = 0
+        self.dealer = game.first_dealer
+        self.step_index = -1
+        self.step_data: Any = None
+        self.finished = False
+        self.pending: Decision | None = None
+        self.actions_taken = 0
+
+    def clone(self) -> State:
+        """A deep-enough copy: every mutable container is copied, cards are ints."""
+        other = State.__new__(State)
+        other.game = self.game
+        other.players = self.players
+        other.shared = {k: list(v) for k, v in self.shared.items()}
+        other.per_seat = {k: [list(h) for h in v] for k, v in self.per_seat.items()}
+        other.vars = dict(self.vars)
+        other.counters = {k: list(v) for k, v in self.counters.items()}
+        other.teams = list(self.teams)
+        other.totals = list(self.totals)
+        other.round_results = [list(r) for r in self.round_results]
+        other.round_number = self.round_number
+        other.dealer = self.dealer
+        other.step_index = self.step_index
+        other.step_data = _copy_data(self.step_data)
+        other.finished = self.finished
+        other.pending = self.pending
+        other.actions_taken = self.actions_taken
+        return other
+
+    # -- teams, used by DSL builtins
+    def team_members(self, seat: int) -> list[int]:
+        t = self.teams[seat]
+        return [s for s in range(self.players) if self.teams[s] == t]
+
+    def opponents(self, seat: int) -> list[int]:
+        t = self.teams[seat]
+        return [s for s in range(self.players) if self.teams[s] != t]
+
+    def same_team(self, a: int, b: int) -> bool:
+        return self.teams[a] == self.teams[b]
+
+    def all_cards(self) -> list[int]:
+        """Every card in every zone, for conservation checks."""
+        out: list[int] = []
+        for cards in self.shared.values():
+            out.extend(cards)
+        for hands in self.per_seat.values():
+            for cards in hands:
+                out.extend(cards)
+        return out
+
+
+def _copy_data(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _copy_data(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_copy_data(v) for v in data]
+    return data

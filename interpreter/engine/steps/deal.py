@@ -1,0 +1,109 @@
+"""Chance: shuffle the deck and deal a number of cards to every seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.state import CHANCE
+from interpreter.engine.steps.base import Decision, Step, StepContext, register
+from interpreter.errors import RecordError
+
+
+@register
+class Deal(Step):
+    """``do: deal`` — every seat gets ``hand`` cards; the rest go to ``rest``."""
+
+    kind = "deal"
+
+    def build(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
+        self.hand_zone = ctx.zone(path + ("to",), per_seat=True) if "to" in spec else "hand"
+        if self.hand_zone not in ctx.seat_zones:
+            raise ctx.error("a deal needs a per-seat zone named 'hand' (or say to: ZONE)", path)
+        self.count = ctx.constant(path + ("hand",))
+        self.rest = ctx.zone(path + ("rest",), per_seat=False) if "rest" in spec else None
+        self.path = path
+        self.ctx_error = ctx.error
+
+    def check_deck(self, game: Any) -> None:
+        need = self.count * game.players
+        if need > len(game.deck):
+            raise self.ctx_error(f"dealing {self.count} cards to {game.players} players needs {need} cards, "
+                                 f"the deck has {len(game.deck)}", self.path + ("hand",))
+        if need < len(game.deck) and self.rest is None:
+            raise self.ctx_error(f"{len(game.deck) - need} cards are left after the deal; "
+                                 "say where they go with rest: ZONE", self.path)
+
+    def begin(self, game: Any, state: Any) -> None:
+        state.step_data = {"dealt": False}
+
+    def decision(self, game: Any, state: Any) -> Decision | None:
+        if state.step_data["dealt"]:
+            return None
+        return Decision(CHANCE, [], self, "deal")
+
+    def sample(self, game: Any, state: Any, rng: Any) -> list[int]:
+        order = list(game.deck)
+        rng.shuffle(order)
+        return order
+
+    def apply(self, game: Any, state: Any, outcome: list[int]) -> None:
+        # gather every card back first, so a deal always starts from the full deck
+        for zone in state.shared.values():
+            zone.clear()
+        for hands in state.per_seat.values():
+            for cards in hands:
+                cards.clear()
+        n, k = game.players, self.count
+        hands = state.per_seat[self.hand_zone]
+        for s in range(n):
+            hands[s].extend(outcome[s * k:(s + 1) * k])
+        if self.rest is not None:
+            state.shared[self.rest].extend(outcome[n * k:])
+        state.step_data["dealt"] = True
+
+    def label(self, game: Any, state: Any, outcome: list[int]) -> str:
+        return "deal"
+
+    def outcome_to_record(self, game: Any, state: Any, outcome: list[int]) -> dict[str, Any]:
+        n, k = game.players, self.count
+        labels = game.cards.labels
+        out: dict[str, Any] = {
+            self.hand_zone: {game.seat_names[s]: [labels[c] for c in outcome[s * k:(s + 1) * k]] for s in range(n)}
+        }
+        if self.rest is not None:
+            out[self.rest] = [labels[c] for c in outcome[n * k:]]
+        return out
+
+    def outcome_from_record(self, game: Any, state: Any, data: dict[str, Any]) -> list[int]:
+        """Turn readable card lists back into a deal, checking it uses the deck exactly."""
+        hands = data.get(self.hand_zone)
+        if not isinstance(hands, dict):
+            raise RecordError(f"the deal needs {self.hand_zone!r}: an object from seat name to a list of cards")
+        available = game.cards_by_label()
+        order: list[int] = []
+
+        def take(label: Any, where: str) -> int:
+            ids = available.get(label) if isinstance(label, str) else None
+            if not ids:
+                if isinstance(label, str) and label in game.cards.by_label():
+                    raise RecordError(f"{where}: card {label!r} is dealt more often than the deck has it")
+                raise RecordError(f"{where}: {label!r} is not a card of this deck")
+            return ids.pop()
+
+        for s, name in enumerate(game.seat_names):
+            cards = hands.get(name)
+            if not isinstance(cards, list) or len(cards) != self.count:
+                raise RecordError(f"the deal must give {name!r} a list of exactly {self.count} cards")
+            order.extend(take(c, f"{self.hand_zone} of {name}") for c in cards)
+        extra = set(hands) - set(game.seat_names)
+        if extra:
+            raise RecordError(f"the deal names seats that are not playing: {', '.join(sorted(extra))}")
+        if self.rest is not None:
+            rest = data.get(self.rest)
+            if not isinstance(rest, list):
+                raise RecordError(f"the deal needs {self.rest!r}: the list of the remaining cards")
+            order.extend(take(c, self.rest) for c in rest)
+        left = sum(len(v) for v in available.values())
+        if left:
+            raise RecordError(f"the deal leaves {left} card(s) of the deck unplaced")
+        return order

@@ -1,0 +1,200 @@
+"""Trick play: lead, follow, find the winner by ordered strengths, collect.
+
+``strength`` is a list of expressions compared in order (a tuple): the
+highest wins; ``equal_cards`` says whether the later or the first of equal
+cards wins. ``follow`` says which cards answer the led card: a player who
+holds any must play one. ``capture`` sends some cards of a won trick to a
+separate zone (e.g. captured 0s). ``can_win`` excludes seats from winning.
+
+Speed: an expression that reads only ``card``, ``led`` and round values is
+evaluated once per (round values, led card, card) and then looked up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.types import CARD, SEAT
+from interpreter.engine.steps.base import Decision, Step, StepContext, register
+
+_CACHE_LIMIT = 200_000
+
+
+def _memo_fields(exprs: list[Compiled]) -> tuple[str, ...] | None:
+    """Round fields the expressions read, or None when they read anything else."""
+    fields: set[str] = set()
+    for e in exprs:
+        for d in e.deps:
+            if d in ("ctx:card", "ctx:led"):
+                continue
+            if d.startswith("round:"):
+                fields.add(d[6:])
+            else:
+                return None
+    return tuple(sorted(fields))
+
+
+@register
+class Tricks(Step):
+    kind = "tricks"
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
+        self.counter = spec.get("count", "tricks")
+        if self.counter not in ctx.counters:
+            ctx.counters.append(self.counter)
+
+    def build(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
+        self.leader = ctx.expr(path + ("leader",), expect="seat")
+        card_env = {"card": CARD, "led": CARD, "seat": SEAT}
+        self.follow = ctx.expr(path + ("follow",), card_env) if spec.get("follow") else None
+        self.lead = ctx.expr(path + ("lead",), {"card": CARD, "seat": SEAT}) if spec.get("lead") else None
+        self.strength = [ctx.expr(path + ("strength", i), card_env) for i in range(len(spec["strength"]))]
+        self.later_wins = spec.get("equal_cards", "later_wins") == "later_wins"
+        self.can_win = ctx.expr(path + ("can_win",), {"seat": SEAT}) if spec.get("can_win") else None
+        self.hand = ctx.zone(path + ("from",), per_seat=True) if "from" in spec else "hand"
+        self.trick_zone = ctx.zone(path + ("trick",), per_seat=False) if "trick" in spec else "trick"
+        if self.trick_zone not in ctx.shared_zones:
+            raise ctx.error("trick play needs a shared zone named 'trick' (or say trick: ZONE)", path)
+        self.won = ctx.zone(path + ("to",), per_seat=True)
+        cap = spec.get("capture")
+        self.capture = None
+        if cap:
+            self.capture = ctx.expr(path + ("capture", "cards"), {"card": CARD, "player": SEAT, "winner": SEAT})
+            self.capture_zone = ctx.zone(path + ("capture", "to"), per_seat=True)
+        self.follow_fields = _memo_fields([self.follow]) if self.follow else None
+        self.strength_fields = _memo_fields(self.strength)
+        self._follow_cache: dict[Any, dict[int, bool]] = {}
+        self._strength_cache: dict[Any, dict[int, tuple]] = {}
+
+    # -- decisions
+
+    def begin(self, game: Any, state: Any) -> None:
+        leader = self.leader({"$s": state})
+        state.step_data = {"leader": leader, "turn": leader, "plays": [], "number": 0, "last": None}
+
+    def decision(self, game: Any, state: Any) -> Decision | None:
+        data = state.step_data
+        seat = data["turn"]
+        hand = state.per_seat[self.hand][seat]
+        if not hand:
+            return None
+        plays = data["plays"]
+        if plays:
+            cands = self._answers(game, state, seat, hand, plays[0][1]) if self.follow else hand
+        elif self.lead is not None:
+            env = {"$s": state, "seat": seat}
+            cands = [c for c in hand if self.lead({**env, "card": c})] or hand
+        else:
+            cands = hand
+        kinds = game.cards.kinds
+        return Decision(seat, list({kinds[c]: c for c in cands}.values()), self, "play a card")
+
+    def _answers(self, game: Any, state: Any, seat: int, hand: list[int], led: int) -> list[int]:
+        follow = self.follow
+        kinds = game.cards.kinds
+        if self.follow_fields is None:
+            env = {"$s": state, "seat": seat, "led": led}
+            good = []
+            for c in hand:
+                env["card"] = c
+                if follow(env):
+                    good.append(c)
+            return good or hand
+        key = (tuple(state.vars[f] for f in self.follow_fields), kinds[led])
+        table = self._follow_cache.get(key)
+        if table is None:
+            if len(self._follow_cache) > _CACHE_LIMIT:
+                self._follow_cache.clear()
+            table = self._follow_cache[key] = {}
+        env = None
+        good = []
+        for c in hand:
+            k = kinds[c]
+            ok = table.get(k)
+            if ok is None:
+                if env is None:
+                    env = {"$s": state, "seat": seat, "led": led}
+                env["card"] = c
+                ok = table[k] = bool(follow(env))
+            if ok:
+                good.append(c)
+        return good or hand
+
+    def _strengths(self, game: Any, state: Any, plays: list[list[int]]) -> list[tuple]:
+        led = plays[0][1]
+        kinds = game.cards.kinds
+        strength = self.strength
+        if self.strength_fields is None:
+            env = {"$s": state, "led": led}
+            out = []
+            for seat, c in plays:
+                env["card"] = c
+                env["seat"] = seat
+                out.append(tuple(f(env) for f in strength))
+            return out
+        key = (tuple(state.vars[f] for f in self.strength_fields), kinds[led])
+        table = self._strength_cache.get(key)
+        if table is None:
+            if len(self._strength_cache) > _CACHE_LIMIT:
+                self._strength_cache.clear()
+            table = self._strength_cache[key] = {}
+        out = []
+        for _seat, c in plays:
+            k = kinds[c]
+            v = table.get(k)
+            if v is None:
+                env = {"$s": state, "led": led, "card": c}
+                v = table[k] = tuple(f(env) for f in strength)
+            out.append(v)
+        return out
+
+    def apply(self, game: Any, state: Any, card: int) -> None:
+        data = state.step_data
+        seat = data["turn"]
+        state.per_seat[self.hand][seat].remove(card)
+        state.shared[self.trick_zone].append(card)
+        plays = data["plays"]
+        plays.append([seat, card])
+        if len(plays) < game.players:
+            data["turn"] = (seat + 1) % game.players
+            return
+        winner = self._winner(game, state, plays)
+        self._collect(game, state, plays, winner)
+        data["last"] = {"plays": [list(p) for p in plays], "winner": winner}
+        data["plays"] = []
+        data["number"] += 1
+        data["leader"] = data["turn"] = winner
+
+    def _winner(self, game: Any, state: Any, plays: list[list[int]]) -> int:
+        keys = self._strengths(game, state, plays)
+        eligible = None
+        if self.can_win is not None:
+            eligible = {s for s, _ in plays if self.can_win({"$s": state, "seat": s})}
+        best = None
+        winner = plays[0][0]
+        later = self.later_wins
+        for (seat, _card), key in zip(plays, keys):
+            if eligible is not None and seat not in eligible:
+                continue
+            if best is None or key > best or (later and key == best):
+                best, winner = key, seat
+        return winner
+
+    def _collect(self, game: Any, state: Any, plays: list[list[int]], winner: int) -> None:
+        trick = state.shared[self.trick_zone]
+        won = state.per_seat[self.won][winner]
+        if self.capture is not None:
+            captured = state.per_seat[self.capture_zone][winner]
+            env = {"$s": state, "winner": winner}
+            for seat, card in plays:
+                env["card"] = card
+                env["player"] = seat
+                (captured if self.capture(env) else won).append(card)
+        else:
+            won.extend(trick)
+        trick.clear()
+        state.counters[self.counter][winner] += 1
+
+    def label(self, game: Any, state: Any, card: int) -> str:
+        return game.cards.labels[card]

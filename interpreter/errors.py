@@ -1,0 +1,103 @@
+"""One error hierarchy for everything Trickbook reports.
+
+Every problem in a rule file is a :class:`RuleError` carrying file, line and
+column, so the CLI can print ``FILE:LINE:COL: error: MESSAGE`` followed by the
+source line and a caret, and never a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class TrickbookError(Exception):
+    """Root of every error Trickbook raises on purpose."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A place in a source file: 1-based line and column."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class RuleError(TrickbookError):
+    """A mistake in a rule file, tied to a position in that file."""
+
+    def __init__(self, message: str, position: Position | None = None, source_line: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.source_line = source_line
+
+    def render(self) -> str:
+        """The full block: ``FILE:LINE:COL: error: MESSAGE``, source line, caret."""
+        if self.position is None:
+            return f"error: {self.message}"
+        head = f"{self.position}: error: {self.message}"
+        line = self.source_line
+        if line is None:
+            line = read_source_line(self.position.file, self.position.line)
+        if line is None:
+            return head
+        caret = " " * max(self.position.column - 1, 0) + "^"
+        return f"{head}\n    {line.rstrip()}\n    {caret}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class RuleErrors(TrickbookError):
+    """Several rule errors found in one pass (e.g. all schema violations)."""
+
+    def __init__(self, errors: list[RuleError]):
+        super().__init__(f"{len(errors)} error(s)")
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(e.render() for e in self.errors)
+
+
+class YamlError(RuleError):
+    """The file is not acceptable YAML (syntax, alias, duplicate key, size)."""
+
+
+class SchemaError(RuleError):
+    """The file does not match ``schema/game.schema.json``."""
+
+
+class ExpressionError(RuleError):
+    """A DSL expression has a syntax error, an unknown name or a type mistake."""
+
+
+class GameError(TrickbookError):
+    """A problem while playing: illegal action, bad option, runaway game."""
+
+
+class IllegalAction(GameError):
+    """An action that is not legal now; the state is left unchanged."""
+
+
+class RecordError(TrickbookError):
+    """A game record that is malformed or does not replay as written."""
+
+
+class UnknownGame(TrickbookError):
+    """A game named on the command line is neither a file nor bundled."""
+
+
+def read_source_line(file: str, line: int) -> str | None:
+    """The 1-based ``line`` of ``file``, or None when it cannot be read."""
+    try:
+        lines = Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if 1 <= line <= len(lines):
+        return lines[line - 1]
+    return None

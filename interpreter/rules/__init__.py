@@ -1,0 +1,1 @@
+"""Loading rule files: safe YAML with positions, extends/overrides, schema."""

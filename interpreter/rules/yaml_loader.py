@@ -1,0 +1,231 @@
+"""Safe YAML loading that remembers where every key and value came from.
+
+Rule files are untrusted. This loader accepts a deliberately small YAML:
+no anchors or aliases (no memory bombs), no duplicate keys, no custom tags,
+only ``true``/``false`` as booleans (``no`` stays a string), no timestamps,
+and a size limit. The result is plain Python data plus a :class:`SourceMap`
+from paths (tuples of keys and indices) to positions in the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from interpreter.errors import Position, YamlError
+
+MAX_BYTES = 1_000_000
+MAX_DEPTH = 64
+
+Path_ = tuple[Any, ...]
+
+
+class _StrictResolver(yaml.resolver.BaseResolver):
+    """YAML 1.2-ish scalars: only true/false are booleans, no timestamps."""
+
+
+for _tag, _regexp, _first in (
+    ("tag:yaml.org,2002:bool", r"^(?:true|false)$", "tf"),
+    ("tag:yaml.org,2002:int", r"^[-+]?[0-9]+$", "-+0123456789"),
+    ("tag:yaml.org,2002:null", r"^(?:null|~|)$", ["n", "~", ""]),
+):
+    _StrictResolver.add_implicit_resolver(_tag, re.compile(_regexp), list(_first))
+
+
+class _Loader(
+    yaml.reader.Reader,
+    yaml.scanner.Scanner,
+    yaml.parser.Parser,
+    yaml.composer.Composer,
+    _StrictResolver,
+):
+    def __init__(self, stream: str):
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        _StrictResolver.__init__(self)
+
+
+@dataclass(frozen=True)
+class ScalarSpan:
+    """Where a scalar's text sits, so an offset inside it maps to line:col."""
+
+    start: Position
+    style: str | None  # None plain, "'" or '"' quoted, "|" or ">" block
+    text_lines: tuple[str, ...] = ()
+
+    def at(self, offset: int) -> Position:
+        """Position of character ``offset`` of the scalar's value."""
+        s = self.start
+        if self.style in (None, "'", '"'):
+            shift = 1 if self.style else 0
+            return Position(s.file, s.line, s.column + shift + offset)
+        if self.style in ("|", ">") and self.text_lines:
+            # Block scalar: content starts on the line after the indicator.
+            consumed = 0
+            for k, raw in enumerate(self.text_lines):
+                stripped = raw.lstrip(" ")
+                indent = len(raw) - len(stripped)
+                if offset <= consumed + len(stripped):
+                    return Position(s.file, s.line + 1 + k, indent + 1 + offset - consumed)
+                consumed += len(stripped) + 1
+        return s
+
+
+@dataclass
+class SourceMap:
+    """Positions of keys and values, by path into the loaded data."""
+
+    values: dict[Path_, Position] = field(default_factory=dict)
+    keys: dict[Path_, Position] = field(default_factory=dict)
+    scalars: dict[Path_, ScalarSpan] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)
+
+    def value(self, path: Path_) -> Position | None:
+        """Position of the value at ``path``, or of its nearest ancestor."""
+        return _nearest(self.values, path)
+
+    def key(self, path: Path_) -> Position | None:
+        """Position of the key naming ``path`` (falls back to its value)."""
+        return self.keys.get(tuple(path)) or self.value(path)
+
+    def in_scalar(self, path: Path_, offset: int) -> Position | None:
+        span = self.scalars.get(tuple(path))
+        return span.at(offset) if span else self.value(path)
+
+    def drop_under(self, path: Path_) -> None:
+        """Forget every position at or below ``path`` (it was overridden)."""
+        n = len(path)
+        for table in (self.values, self.keys, self.scalars):
+            for p in [p for p in table if p[:n] == path]:
+                del table[p]
+
+    def update(self, other: SourceMap) -> None:
+        self.values.update(other.values)
+        self.keys.update(other.keys)
+        self.scalars.update(other.scalars)
+        self.files |= other.files
+
+
+def _nearest(table: dict[Path_, Position], path: Path_) -> Position | None:
+    path = tuple(path)
+    while True:
+        if path in table:
+            return table[path]
+        if not path:
+            return None
+        path = path[:-1]
+
+
+def _pos(file: str, mark: Any) -> Position:
+    return Position(file, mark.line + 1, mark.column + 1)
+
+
+def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
+    """Load a rule file safely; raise :class:`YamlError` with a position."""
+    file = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise YamlError(f"cannot read file: {exc.strerror or exc}", Position(file, 1, 1), "") from None
+    if len(raw) > MAX_BYTES:
+        raise YamlError(f"file is {len(raw)} bytes, more than the limit of {MAX_BYTES}", Position(file, 1, 1))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlError(f"file is not UTF-8 ({exc.reason} at byte {exc.start})", Position(file, 1, 1), "") from None
+    return load_yaml_text(text, file)
+
+
+def load_yaml_text(text: str, file: str = "<string>") -> tuple[Any, SourceMap]:
+    """Like :func:`load_yaml`, for text already in memory."""
+    lines = text.splitlines()
+
+    def err(message: str, mark: Any) -> YamlError:
+        pos = _pos(file, mark) if mark is not None else Position(file, 1, 1)
+        line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else ""
+        return YamlError(message, pos, line)
+
+    loader = _Loader(text)
+    try:
+        _reject_aliases(loader, err)
+        loader = _Loader(text)
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        msg = exc.problem or exc.context or "invalid YAML"
+        raise err(f"invalid YAML: {msg}", mark) from None
+    except yaml.YAMLError as exc:
+        raise err(f"invalid YAML: {exc}", None) from None
+    except RecursionError:
+        raise err("invalid YAML: nesting is too deep", None) from None
+    finally:
+        loader.dispose()
+    smap = SourceMap(files={file})
+    if node is None:
+        return None, smap
+    data = _convert(node, (), smap, file, lines, err, 0)
+    return data, smap
+
+
+def _reject_aliases(loader: _Loader, err: Any) -> None:
+    while loader.check_event():
+        event = loader.get_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise err("YAML aliases (*name) are not allowed in rule files", event.start_mark)
+        if getattr(event, "anchor", None) is not None:
+            raise err("YAML anchors (&name) are not allowed in rule files", event.start_mark)
+
+
+def _convert(node: Node, path: Path_, smap: SourceMap, file: str, lines: list[str], err: Any, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise err(f"nesting deeper than {MAX_DEPTH} levels", node.start_mark)
+    smap.values[path] = _pos(file, node.start_mark)
+    if isinstance(node, ScalarNode):
+        return _scalar(node, path, smap, file, lines, err)
+    if isinstance(node, SequenceNode):
+        if node.tag != "tag:yaml.org,2002:seq":
+            raise err(f"YAML tag {node.tag} is not allowed in rule files", node.start_mark)
+        return [_convert(item, path + (i,), smap, file, lines, err, depth + 1) for i, item in enumerate(node.value)]
+    if isinstance(node, MappingNode):
+        if node.tag != "tag:yaml.org,2002:map":
+            raise err(f"YAML tag {node.tag} is not allowed in rule files", node.start_mark)
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                raise err("mapping keys must be plain scalars", key_node.start_mark)
+            key = _scalar(key_node, None, smap, file, lines, err)
+            if isinstance(key, bool) or key is None:
+                raise err(f"mapping key {key_node.value!r} must be a name or a number", key_node.start_mark)
+            if key in result:
+                raise err(f"duplicate key {key!r}", key_node.start_mark)
+            smap.keys[path + (key,)] = _pos(file, key_node.start_mark)
+            result[key] = _convert(value_node, path + (key,), smap, file, lines, err, depth + 1)
+        return result
+    raise err("unsupported YAML node", node.start_mark)  # pragma: no cover
+
+
+def _scalar(node: ScalarNode, path: Path_ | None, smap: SourceMap, file: str, lines: list[str], err: Any) -> Any:
+    tag = node.tag
+    value = node.value
+    if path is not None:
+        start = _pos(file, node.start_mark)
+        block: tuple[str, ...] = ()
+        if node.style in ("|", ">"):
+            block = tuple(lines[node.start_mark.line + 1 : node.end_mark.line + 1])
+        smap.scalars[path] = ScalarSpan(start, node.style, block)
+    if tag == "tag:yaml.org,2002:bool":
+        return value == "true"
+    if tag == "tag:yaml.org,2002:int":
+        return int(value)
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    if tag in ("tag:yaml.org,2002:str", "!"):
+        return value
+    raise err(f"YAML tag {tag} is not allowed in rule files", node.start_mark)
