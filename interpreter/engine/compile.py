@@ -179,6 +179,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         counters=list(ctx.counters), steps=[s for s, _, _ in steps], rounds=rounds, until=until,
         winners=gspec.get("winners", "highest_total"), first_dealer=int(gspec.get("first_dealer", 0)),
         round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
+        seat_fields=frozenset(f for f, t in ctx.round_fields.items() if t.kind == "seat"),
     )
     for step, _, _ in steps:
         check = getattr(step, "check_deck", None)

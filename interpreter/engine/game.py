@@ -34,7 +34,7 @@ class Game:
     def __init__(self, *, name: str, title: str, identity: str, players: int, options: dict[str, Any],
                  seat_names: list[str], cards: CardTable, deck: list[int], zones: dict[str, ZoneSpec],
                  counters: list[str], steps: list[Step], rounds: Compiled | None, until: Compiled | None,
-                 winners: str, first_dealer: int, round_fields: list[str]):
+                 winners: str, first_dealer: int, round_fields: list[str], seat_fields: frozenset[str]):
         self.name = name
         self.title = title
         self.identity = identity
@@ -53,6 +53,7 @@ class Game:
         self.winners_rule = winners
         self.first_dealer = first_dealer % players
         self.round_fields = round_fields
+        self.seat_fields = seat_fields  # round values that hold a seat
 
     # ------------------------------------------------------------------ setup
 

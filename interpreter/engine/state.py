@@ -19,7 +19,7 @@ class State:
     __slots__ = (
         "game", "players", "shared", "per_seat", "vars", "counters", "teams", "totals",
         "round_results", "round_number", "dealer", "step_index", "step_data", "finished",
-        "pending", "actions_taken",
+        "pending", "actions_taken", "notes",
     )
 
     def __init__(self, game: Game):
@@ -39,6 +39,7 @@ class State:
         self.finished = False
         self.pending: Decision | None = None
         self.actions_taken = 0
+        self.notes: list[str] | None = None  # narration, collected only when a list is set
 
     def clone(self) -> State:
         """A deep-enough copy: every mutable container is copied, cards are ints."""
@@ -59,9 +60,14 @@ class State:
         other.finished = self.finished
         other.pending = self.pending
         other.actions_taken = self.actions_taken
+        other.notes = None
         return other
 
     # -- teams, used by DSL builtins
+    def note(self, text: str) -> None:
+        if self.notes is not None:
+            self.notes.append(text)
+
     def team_members(self, seat: int) -> list[int]:
         t = self.teams[seat]
         return [s for s in range(self.players) if self.teams[s] == t]

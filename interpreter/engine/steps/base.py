@@ -89,6 +89,14 @@ class Step:
     def label(self, game: Game, state: State, action: Any) -> str:
         raise NotImplementedError
 
+    def describe(self, game: Game, state: State, action: Any) -> str:
+        """The action as a phrase for a readable account ("plays red 7")."""
+        return self.label(game, state, action)
+
+    def public(self, game: Game, state: State) -> dict[str, Any]:
+        """What everyone sees of this step's progress (for observations)."""
+        return {}
+
     # chance steps only
     def sample(self, game: Game, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
         raise NotImplementedError

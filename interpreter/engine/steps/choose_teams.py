@@ -57,6 +57,11 @@ class ChooseTeams(Step):
                 return
             team.extend(others)
         state.teams = [0 if s in team else 1 for s in range(game.players)]
+        if not data.get("announced"):
+            data["announced"] = True
+            names = game.seat_names
+            other = [s for s in range(game.players) if s not in team]
+            state.note(f"Teams: {', '.join(names[s] for s in team)} against {', '.join(names[s] for s in other)}")
         if self.marker and not data.get("marker_given"):
             data["marker_given"] = True
             state.vars[self.marker] = None
@@ -64,9 +69,13 @@ class ChooseTeams(Step):
             if len(team) != len(other):
                 smaller = team if len(team) < len(other) else other
                 if len(smaller) == 1:
-                    state.vars[self.marker] = smaller[0]
+                    self._give_marker(game, state, smaller[0])
                 else:
                     data["offer"] = [("marker", s) for s in smaller]
+
+    def _give_marker(self, game: Any, state: Any, seat: int) -> None:
+        state.vars[self.marker] = seat
+        state.note(f"{game.seat_names[seat]} holds the {self.marker}")
 
     def decision(self, game: Any, state: Any) -> Decision | None:
         offer = state.step_data["offer"]
@@ -82,8 +91,14 @@ class ChooseTeams(Step):
         elif what == "partner":
             data["team"].append(value)
         else:
-            state.vars[self.marker] = value
+            self._give_marker(game, state, value)
         self._settle(game, state)
+
+    def describe(self, game: Any, state: Any, action: tuple[str, int]) -> str:
+        what, value = action
+        if what == "marker":
+            return f"gives the {self.marker} to {game.seat_names[value]}"
+        return "plays alone" if what == "size" and value == 1 else f"chooses {self.label(game, state, action)}"
 
     def label(self, game: Any, state: Any, action: tuple[str, int]) -> str:
         what, value = action

@@ -30,6 +30,11 @@ class Score(Step):
         for s, v in enumerate(scores):
             state.totals[s] += v
         state.round_results.append(scores)
+        if state.notes is not None:
+            names = game.seat_names
+            state.note(f"Round {state.round_number} scores: "
+                       + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(scores))
+                       + " | totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals)))
         state.step_data = None
 
     def decision(self, game: Any, state: Any) -> Decision | None:

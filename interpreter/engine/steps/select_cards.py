@@ -85,5 +85,9 @@ class SelectCards(Step):
         for s in range(n):
             held[s].clear()
 
+    def describe(self, game: Any, state: Any, card: int) -> str:
+        return f"{self.verb}es {game.cards.labels[card]}" if self.verb.endswith("s") else \
+            f"{self.verb}s {game.cards.labels[card]}"
+
     def label(self, game: Any, state: Any, card: int) -> str:
         return game.cards.labels[card]

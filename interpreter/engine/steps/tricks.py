@@ -162,6 +162,10 @@ class Tricks(Step):
         winner = self._winner(game, state, plays)
         self._collect(game, state, plays, winner)
         data["last"] = {"plays": [list(p) for p in plays], "winner": winner}
+        if state.notes is not None:
+            names, labels = game.seat_names, game.cards.labels
+            shown = ", ".join(f"{names[s]} {labels[c]}" for s, c in plays)
+            state.note(f"Trick {data['number'] + 1}: {shown} -> {names[winner]} wins")
         data["plays"] = []
         data["number"] += 1
         data["leader"] = data["turn"] = winner
@@ -195,6 +199,19 @@ class Tricks(Step):
             won.extend(trick)
         trick.clear()
         state.counters[self.counter][winner] += 1
+
+    def public(self, game: Any, state: Any) -> dict[str, Any]:
+        data = state.step_data
+        names, labels = game.seat_names, game.cards.labels
+        out: dict[str, Any] = {"trick": [[names[s], labels[c]] for s, c in data["plays"]],
+                               "tricks_played": data["number"]}
+        if data["last"]:
+            out["last_trick"] = {"cards": [[names[s], labels[c]] for s, c in data["last"]["plays"]],
+                                 "winner": names[data["last"]["winner"]]}
+        return out
+
+    def describe(self, game: Any, state: Any, card: int) -> str:
+        return f"plays {game.cards.labels[card]}"
 
     def label(self, game: Any, state: Any, card: int) -> str:
         return game.cards.labels[card]

@@ -42,7 +42,9 @@ class VetoBoard(Step):
         fields: list[str] | None = None
         for i, space in enumerate(spaces):
             if isinstance(space, dict) and set(space) - {"label", "value"}:
-                keys = [k for k in space if k != "label"]
+                keys = list(space)
+                if "label" not in keys:
+                    raise ctx.error("a space with fields needs a label", path + (i,))
                 if fields is None:
                     fields = keys
                 elif sorted(keys) != sorted(fields):
@@ -68,8 +70,7 @@ class VetoBoard(Step):
                 for space in spaces:
                     if isinstance(space, dict):
                         label = str(space.get("label"))
-                        value = space.get("value") if type_.kind != "record" else {
-                            k: v for k, v in space.items() if k != "label"}
+                        value = space.get("value") if type_.kind != "record" else dict(space)
                     else:
                         label, value = str(space), space
                     values.append(value)
@@ -98,8 +99,12 @@ class VetoBoard(Step):
         """Once every row has one open space, publish the board's result."""
         open_ = state.step_data["open"]
         if not self._choices(open_):
+            parts = []
             for row, spaces in zip(self.rows, open_):
-                state.vars[row.key] = row.values[spaces.index(True)]
+                i = spaces.index(True)
+                state.vars[row.key] = row.values[i]
+                parts.append(f"{row.title}: {row.labels[i]}")
+            state.note("The board: " + "; ".join(parts))
 
     def decision(self, game: Any, state: Any) -> Decision | None:
         data = state.step_data
@@ -114,6 +119,15 @@ class VetoBoard(Step):
         data["open"][r][i] = False
         data["turn"] = (data["turn"] + 1) % game.players
         self._settle(state)
+
+    def public(self, game: Any, state: Any) -> dict[str, Any]:
+        open_ = state.step_data["open"]
+        return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
+                          for row, spaces in zip(self.rows, open_)}}
+
+    def describe(self, game: Any, state: Any, action: tuple[int, int]) -> str:
+        r, i = action
+        return f"covers {self.rows[r].title}: {self.rows[r].labels[i]}"
 
     def label(self, game: Any, state: Any, action: tuple[int, int]) -> str:
         r, i = action

@@ -1,0 +1,215 @@
+"""The ``trickbook`` command: validate, list, play, simulate, replay.
+
+Exit codes: 0 success, 1 a problem with the input (rule file, record, game),
+2 a usage error (bad command line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
+from interpreter.errors import RuleError, RuleErrors, TrickbookError
+from interpreter.harness.agents import Agent, HumanAgent, RandomAgent
+from interpreter.harness.records import replay, write_record
+from interpreter.harness.runner import play_game
+from interpreter.harness.simulate import simulate
+from interpreter.rules.catalog import bundled_games
+from interpreter.rules.loader import load_rules
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2, as argparse does, with a hint
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="trickbook", description="Trick-taking card games written as data.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    v = sub.add_parser("validate", help="check rule files; print FILE:LINE:COL errors")
+    v.add_argument("files", nargs="+", metavar="FILE")
+
+    sub.add_parser("list", help="list the bundled games")
+
+    def game_args(q: argparse.ArgumentParser) -> None:
+        q.add_argument("game", metavar="GAME", help="a rule file, or a bundled game name (see 'trickbook list')")
+        q.add_argument("--players", "-p", type=int, required=True, metavar="N")
+        q.add_argument("--seed", default="0", help="random seed (default 0)")
+        q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                       help="set a game option (repeatable)")
+
+    pl = sub.add_parser("play", help="play one game with bots (and optionally you), told as it happens")
+    game_args(pl)
+    pl.add_argument("--human", metavar="SEAT", help="play this seat yourself (seat name or number from 1)")
+    pl.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) to FILE")
+    pl.add_argument("--quiet", "-q", action="store_true", help="print only the result")
+
+    si = sub.add_parser("simulate", help="play many games with random bots and summarise")
+    game_args(si)
+    si.add_argument("--games", "-n", type=int, required=True, metavar="K")
+    si.add_argument("--json", action="store_true", help="print one JSON object")
+
+    r = sub.add_parser("replay", help="re-execute a game record and check it")
+    r.add_argument("record", metavar="RECORD")
+    r.add_argument("--rules", metavar="FILE", help="use these rules instead of the ones the record names")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except RuleErrors as exc:
+        for e in exc.errors:
+            print(e.render(), file=sys.stderr)
+        return 1
+    except RuleError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
+    except TrickbookError as exc:
+        print(f"trickbook: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    bad = 0
+    for f in args.files:
+        errors = validate_file(f)
+        for e in errors:
+            print(e, file=sys.stderr)
+        if errors:
+            bad += 1
+        else:
+            print(f"{f}: ok")
+    return 1 if bad else 0
+
+
+def validate_file(name: str) -> list[str]:
+    """Every problem found in one rule file, as rendered error blocks."""
+    try:
+        source = load_rules(name)
+    except RuleErrors as exc:
+        return [e.render() for e in exc.errors]
+    except RuleError as exc:
+        return [exc.render()]
+    except TrickbookError as exc:
+        return [f"{name}:1:1: error: {exc}"]
+    found: list[str] = []
+    for n in supported_players(source):
+        try:
+            compile_game(source, n)
+        except RuleError as exc:
+            text = exc.render()
+            if text not in found:
+                found.append(text)
+        except TrickbookError as exc:
+            found.append(f"{name}:1:1: error: with {n} players: {exc}")
+    return found
+
+
+def _list(args: argparse.Namespace) -> int:
+    for name, path in bundled_games().items():
+        try:
+            source = load_rules(path)
+        except TrickbookError as exc:  # pragma: no cover - bundled games are tested
+            print(f"{name}: broken ({exc})")
+            continue
+        counts = ", ".join(map(str, supported_players(source)))
+        print(f"{name}  —  {source.data.get('title', name)}")
+        print(f"    players: {counts}")
+        for opt, spec in (source.data.get("options") or {}).items():
+            print(f"    option {opt} (default {json.dumps(spec['default'])}): {spec['description']}")
+    return 0
+
+
+def _setup(args: argparse.Namespace) -> tuple[Any, Any]:
+    source = load_rules(args.game)
+    options = {}
+    for item in args.option:
+        if "=" not in item:
+            raise TrickbookError(f"--option takes NAME=VALUE, not {item!r} "
+                                 f"(options: {', '.join(option_defaults(source)) or 'none'})")
+        k, v = item.split("=", 1)
+        options[k.strip()] = parse_option_value(source, k.strip(), v.strip())
+    return source, compile_game(source, args.players, options)
+
+
+def _seed(text: str) -> Any:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def _play(args: argparse.Namespace) -> int:
+    source, game = _setup(args)
+    seed = _seed(args.seed)
+    agents: list[Agent] = [RandomAgent(f"{seed}:{s}") for s in range(game.players)]
+    if args.human:
+        seat = _seat_index(game.seat_names, args.human)
+        agents[seat] = HumanAgent()
+    narrate = None if args.quiet else print
+    rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
+    out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate)
+    if args.record:
+        write_record(args.record, out.record)
+        print(f"record written to {args.record}")
+    if args.quiet:
+        names = game.seat_names
+        print("totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(out.totals)))
+        print("winner(s): " + ", ".join(names[s] for s in out.winners))
+    return 0
+
+
+def _seat_index(names: list[str], text: str) -> int:
+    if text.isdigit() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    folded = [n.casefold() for n in names]
+    if text.casefold() in folded:
+        return folded.index(text.casefold())
+    raise TrickbookError(f"no seat {text!r}; seats are {', '.join(names)} (or 1-{len(names)})")
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise TrickbookError("--games must be at least 1")
+    source, game = _setup(args)
+    seed = _seed(args.seed)
+    started = time.monotonic()
+    shown = [started]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - shown[0] >= 1.0 or done == total and now - started >= 1.0:
+            shown[0] = now
+            rate = done / max(now - started, 1e-9)
+            print(f"\r  {done}/{total} games ({rate:.0f}/s)", end="" if done < total else "\n",
+                  file=sys.stderr, flush=True)
+
+    summary = simulate(game, args.games, seed, progress)
+    if args.json:
+        print(json.dumps(summary.as_json()))
+    else:
+        print(summary.as_text())
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    out = replay(args.record, rules=args.rules)
+    print(f"{args.record}: replay matches ({out.rounds} rounds, totals {out.totals})")
+    return 0
+
+
+_COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay}
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""What one seat may see, derived from the visibility declared in the rule file.
+
+Zones say ``visible: all`` (everyone sees the cards), ``owner`` (a per-seat
+zone's cards are seen by their seat, others see how many), or ``nobody``
+(only the count). Round values and the current step's public progress (the
+board, the trick on the table) are seen by everyone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, State
+
+
+def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
+    """The observation of ``seat`` (None: a spectator who sees only public information)."""
+    names = game.seat_names
+    labels = game.cards.labels
+    zones: dict[str, Any] = {}
+    for zname, spec in game.zones.items():
+        if spec.per_seat:
+            per = {}
+            for s, cards in enumerate(state.per_seat[zname]):
+                seen = spec.visible == "all" or (spec.visible == "owner" and s == seat)
+                per[names[s]] = sorted(labels[c] for c in cards) if seen else {"count": len(cards)}
+            zones[zname] = per
+        else:
+            cards = state.shared[zname]
+            zones[zname] = [labels[c] for c in cards] if spec.visible == "all" else {"count": len(cards)}
+    obs: dict[str, Any] = {
+        "seat": names[seat] if seat is not None else None,
+        "round": state.round_number,
+        "dealer": names[state.dealer],
+        "values": {k: _readable(game, state, k, v) for k, v in state.vars.items()},
+        "teams": _teams(game, state),
+        "zones": zones,
+        "counters": {c: {names[s]: v for s, v in enumerate(vals)} for c, vals in state.counters.items()},
+        "totals": {names[s]: t for s, t in enumerate(state.totals)},
+    }
+    d = state.pending
+    if d is not None:
+        obs["step"] = d.step.name
+        obs["to_act"] = "chance" if d.actor == CHANCE else names[d.actor]
+        obs.update(d.step.public(game, state))
+    else:
+        obs["finished"] = True
+    return obs
+
+
+def _teams(game: Game, state: State) -> list[list[str]]:
+    groups: dict[int, list[str]] = {}
+    for s, t in enumerate(state.teams):
+        groups.setdefault(t, []).append(game.seat_names[s])
+    return list(groups.values())
+
+
+def _readable(game: Game, state: State, key: str, value: Any) -> Any:
+    if isinstance(value, dict) and "label" in value:
+        return value["label"]
+    if key in game.seat_fields and isinstance(value, int) and not isinstance(value, bool):
+        return game.seat_names[value]
+    return value

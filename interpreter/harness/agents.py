@@ -1,0 +1,108 @@
+"""Players: anything that picks one of the legal actions from a :class:`Turn`.
+
+Agents see a turn, never the state: the legal actions with their labels and
+the seat's observation (what the rules let that seat see).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from typing import Any, Protocol, TextIO
+
+from interpreter.engine.game import Game
+from interpreter.engine.observation import observe
+from interpreter.engine.state import State
+
+
+class Turn:
+    """One decision for one seat: legal actions, labels and observation, computed on demand."""
+
+    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "_labels")
+
+    def __init__(self, game: Game, state: State, seat: int, legal: list[Any], prompt: str):
+        self._game, self._state = game, state
+        self.seat, self.legal, self.prompt = seat, legal, prompt
+        self._labels: list[str] | None = None
+
+    @property
+    def labels(self) -> list[str]:
+        if self._labels is None:
+            self._labels = [self._game.label(self._state, a) for a in self.legal]
+        return self._labels
+
+    def observation(self) -> dict[str, Any]:
+        return observe(self._game, self._state, self.seat)
+
+    @property
+    def seat_name(self) -> str:
+        return self._game.seat_names[self.seat]
+
+
+class Agent(Protocol):
+    def act(self, turn: Turn) -> Any: ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions, from its own seeded random source."""
+
+    def __init__(self, seed: Any = None):
+        self.rng = random.Random(seed)
+
+    def act(self, turn: Turn) -> Any:
+        legal = turn.legal
+        return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+
+
+class HumanAgent:
+    """A person at the terminal: sees their own observation, answers by number or label."""
+
+    def __init__(self, read: Callable[[str], str] = input, out: TextIO = sys.stdout):
+        self.read, self.out = read, out
+
+    def act(self, turn: Turn) -> Any:
+        labels = turn.labels
+        if len(labels) == 1:
+            print(f"  ({turn.seat_name}: only one choice: {labels[0]})", file=self.out)
+            return turn.legal[0]
+        print(render_observation(turn.observation()), file=self.out)
+        print(f"{turn.seat_name}, {turn.prompt}:", file=self.out)
+        for i, lab in enumerate(labels, 1):
+            print(f"  {i:2d}. {lab}", file=self.out)
+        while True:
+            try:
+                answer = self.read("> ").strip()
+            except EOFError:
+                raise KeyboardInterrupt from None
+            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+                return turn.legal[int(answer) - 1]
+            folded = [lab.casefold() for lab in labels]
+            if answer.casefold() in folded:
+                return turn.legal[folded.index(answer.casefold())]
+            starts = [i for i, lab in enumerate(folded) if answer and lab.startswith(answer.casefold())]
+            if len(starts) == 1:
+                return turn.legal[starts[0]]
+            print(f"  please answer with a number from 1 to {len(labels)} or one of the labels", file=self.out)
+
+
+def render_observation(obs: dict[str, Any]) -> str:
+    """A compact text view of an observation for people."""
+    lines = [f"--- round {obs['round']} ({obs.get('step', 'end')}), you are {obs['seat']} ---"]
+    values = {k: v for k, v in obs["values"].items() if v is not None and k not in ("number",)}
+    if values:
+        lines.append("  " + ", ".join(f"{k}: {v}" for k, v in values.items()))
+    if "board" in obs:
+        for row, spaces in obs["board"].items():
+            lines.append(f"  {row}: {' | '.join(spaces)}")
+    if len(obs["teams"]) < len(obs["totals"]):
+        lines.append("  teams: " + " vs ".join(" + ".join(t) for t in obs["teams"]))
+    for zname, content in obs["zones"].items():
+        if isinstance(content, dict) and obs["seat"] in content and isinstance(content[obs["seat"]], list):
+            mine = content[obs["seat"]]
+            if mine:
+                lines.append(f"  your {zname}: {', '.join(mine)}")
+    if obs.get("trick"):
+        lines.append("  on the table: " + ", ".join(f"{s} {c}" for s, c in obs["trick"]))
+    lines.append("  totals: " + ", ".join(f"{s} {t}" for s, t in obs["totals"].items()))
+    return "\n".join(lines)

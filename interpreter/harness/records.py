@@ -1,0 +1,157 @@
+"""Game records as JSON Lines: write, read, and replay with verification.
+
+A record is fully determined by the rules, options, chance outcomes and
+actions; ``replay`` re-executes it and stops at the first difference.
+See docs/records.md for the format.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from interpreter.engine.compile import compile_game
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE
+from interpreter.errors import IllegalAction, RecordError, TrickbookError
+from interpreter.harness.runner import RECORD_FORMAT, Outcome, result_event, round_event
+from interpreter.rules.loader import load_rules
+
+
+def write_record(path: str | Path, events: list[dict[str, Any]]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for e in events:
+            f.write(json.dumps(e, ensure_ascii=False) + "\n")
+
+
+def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+    """Events with their line numbers; blank lines and lines starting with # are skipped."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read record: {exc}") from None
+    events = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(event, dict) or "type" not in event:
+            raise RecordError(f"{path}:{n}: each line must be a JSON object with a \"type\"")
+        events.append((n, event))
+    if not events:
+        raise RecordError(f"{path}: the record is empty")
+    return events
+
+
+def game_for_record(head: dict[str, Any], where: str, rules: str | None = None) -> Game:
+    """Compile the rules a record names (or ``rules``), checking their identity."""
+    if head.get("type") != "game":
+        raise RecordError(f"{where}: the first line must be the game header ({{\"type\": \"game\", ...}})")
+    if head.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise RecordError(f"{where}: not a Trickbook record (format {head.get('format')!r})")
+    name = rules or head.get("rules_file") or head.get("rules")
+    if not isinstance(name, str):
+        raise RecordError(f"{where}: the header must name the rules (\"rules\": \"njet-riogrande\")")
+    players = head.get("players")
+    if not isinstance(players, int):
+        raise RecordError(f"{where}: the header must give \"players\" as a number")
+    options = head.get("options") or {}
+    if not isinstance(options, dict):
+        raise RecordError(f"{where}: \"options\" must be an object")
+    try:
+        source = load_rules(name)
+        game = compile_game(source, players, options)
+    except TrickbookError as exc:
+        raise RecordError(f"{where}: cannot set up the game: {exc}") from None
+    want = head.get("rules_id")
+    if want is not None and want != game.identity:
+        raise RecordError(f"{where}: the record was made with other rules (rules_id {want}); "
+                          f"{name} now has rules_id {game.identity}")
+    seats = head.get("seats")
+    if seats is not None and seats != game.seat_names:
+        raise RecordError(f"{where}: seats {seats} differ from the game's seats {game.seat_names}")
+    return game
+
+
+def replay(path: str | Path, rules: str | None = None) -> Outcome:
+    """Re-execute a record; raise :class:`RecordError` naming the first difference."""
+    events = read_record(path)
+    n0, head = events[0]
+    game = game_for_record(head, f"{path}:{n0}", rules)
+    state = game.new_state()
+    names = game.seat_names
+    rounds_seen = 0
+    checked_result = False
+    for n, event in events[1:]:
+        where = f"{path}:{n}"
+        kind = event["type"]
+        if kind == "round":
+            _expect_round(game, state, event, where)
+            continue
+        if kind == "result":
+            _expect_equal(where, "result", result_event(game, state), event, ("rounds", "totals", "winners"))
+            checked_result = True
+            continue
+        if checked_result:
+            raise RecordError(f"{where}: events after the result line")
+        if state.finished:
+            raise RecordError(f"{where}: the game is already over, but the record goes on ({kind})")
+        d = state.pending
+        if d.step.name != event.get("step", d.step.name):
+            raise RecordError(f"{where}: the record has step {event.get('step')!r}, the game is at step {d.step.name!r}")
+        if kind == "chance":
+            if d.actor != CHANCE:
+                raise RecordError(f"{where}: the record has a chance event, but {names[d.actor]} must act "
+                                  f"({d.step.name})")
+            data = event.get("outcome")
+            if not isinstance(data, dict):
+                raise RecordError(f"{where}: a chance event needs an \"outcome\" object")
+            try:
+                outcome = d.step.outcome_from_record(game, state, data)
+            except RecordError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+            game.apply_chance(state, outcome)
+        elif kind == "action":
+            if d.actor == CHANCE:
+                raise RecordError(f"{where}: the record has an action, but a chance event ({d.step.name}) comes now")
+            seat = event.get("seat")
+            if seat is not None and seat != names[d.actor]:
+                raise RecordError(f"{where}: the record has {seat!r} acting, but it is {names[d.actor]}'s turn "
+                                  f"({d.step.name})")
+            label = event.get("action")
+            if not isinstance(label, str):
+                raise RecordError(f"{where}: an action event needs \"action\": the action's label")
+            try:
+                action = game.action_for_label(state, label)
+            except IllegalAction as exc:
+                raise RecordError(f"{where}: {exc}") from None
+            game.apply(state, action)
+        else:
+            raise RecordError(f"{where}: unknown event type {kind!r} (game, chance, action, round, result)")
+        if len(state.round_results) != rounds_seen:
+            rounds_seen = len(state.round_results)
+    if not state.finished:
+        d = state.pending
+        who = "chance" if d.actor == CHANCE else names[d.actor]
+        raise RecordError(f"{path}: the record ends before the game does (round {state.round_number}, "
+                          f"step {d.step.name}, {who} to act)")
+    return Outcome(list(state.totals), game.winners(state), state.round_number,
+                   [list(r) for r in state.round_results])
+
+
+def _expect_round(game: Game, state: Any, event: dict[str, Any], where: str) -> None:
+    n = event.get("round")
+    if not isinstance(n, int) or not 1 <= n <= len(state.round_results):
+        raise RecordError(f"{where}: round {n!r} has not been scored at this point of the game")
+    _expect_equal(where, f"round {n}", round_event(game, state, n), event, ("scores", "totals"))
+
+
+def _expect_equal(where: str, what: str, actual: dict[str, Any], written: dict[str, Any], keys: tuple) -> None:
+    for key in keys:
+        if key in written and written[key] != actual[key]:
+            raise RecordError(f"{where}: {what} {key} differ: the record says {written[key]}, "
+                              f"the replay gives {actual[key]}")

@@ -1,0 +1,122 @@
+"""Playing one game: agents act, chance is drawn from a seeded source, events are recorded.
+
+The same game, seed and agents always give the same record: chance uses its
+own ``random.Random(seed)``, and each random agent is seeded from the game seed
+and its seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, State
+from interpreter.harness.agents import Agent, RandomAgent, Turn
+
+RECORD_FORMAT = "trickbook-record"
+RECORD_VERSION = 1
+
+
+@dataclass
+class Outcome:
+    totals: list[int]
+    winners: list[int]
+    rounds: int
+    round_results: list[list[int]]
+    record: list[dict[str, Any]] = field(default_factory=list)
+
+
+def random_agents(game: Game, seed: Any) -> list[Agent]:
+    return [RandomAgent(f"{seed}:{s}") for s in range(game.players)]
+
+
+def header(game: Game, seed: Any, rules_file: str | None = None) -> dict[str, Any]:
+    h: dict[str, Any] = {
+        "type": "game", "format": RECORD_FORMAT, "version": RECORD_VERSION,
+        "rules": game.name, "rules_id": game.identity, "players": game.players,
+        "seats": list(game.seat_names), "options": dict(game.options),
+    }
+    if rules_file:
+        h["rules_file"] = rules_file
+    if seed is not None:
+        h["seed"] = seed
+    return h
+
+
+def round_event(game: Game, state: State, n: int) -> dict[str, Any]:
+    """Round ``n`` has just been scored (the state may already be in the next round)."""
+    names = game.seat_names
+    return {"type": "round", "round": n,
+            "scores": dict(zip(names, state.round_results[n - 1])), "totals": dict(zip(names, state.totals))}
+
+
+def result_event(game: Game, state: State) -> dict[str, Any]:
+    names = game.seat_names
+    return {"type": "result", "rounds": state.round_number, "totals": dict(zip(names, state.totals)),
+            "winners": [names[s] for s in game.winners(state)]}
+
+
+def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, *, record: bool = False,
+              rules_file: str | None = None, narrate: Callable[[str], None] | None = None) -> Outcome:
+    """Play one full game. With ``record`` the outcome holds the JSON Lines events."""
+    rng = random.Random(seed)
+    agents = list(agents) if agents is not None else random_agents(game, seed)
+    state = game.new_state()
+    events: list[dict[str, Any]] = [header(game, seed, rules_file)] if record else []
+    if narrate is not None:
+        state.notes = []
+        narrate(f"{game.title}: {game.players} players ({', '.join(game.seat_names)}), seed {seed}")
+        narrate(f"Round 1, dealer {game.seat_names[state.dealer]}")
+    rounds_seen = 0
+    apply_fast = game.apply_fast
+    while not state.finished:
+        d = state.pending
+        step = d.step
+        if d.actor == CHANCE:
+            outcome = step.sample(game, state, rng)
+            if record:
+                events.append({"type": "chance", "round": state.round_number, "step": step.name,
+                               "outcome": step.outcome_to_record(game, state, outcome)})
+            if narrate is not None:
+                narrate(f"  ({step.name})")
+            apply_fast(state, outcome)
+        else:
+            seat = d.actor
+            action = agents[seat].act(Turn(game, state, seat, d.actions, d.prompt))
+            if record:
+                events.append({"type": "action", "round": state.round_number, "step": step.name,
+                               "seat": game.seat_names[seat], "action": step.label(game, state, action)})
+            if narrate is not None:
+                narrate(f"  {game.seat_names[seat]} {step.describe(game, state, action)}")
+            if action in d.actions:
+                apply_fast(state, action)
+            else:
+                game.apply(state, action)  # refuses with the list of legal actions
+        if len(state.round_results) != rounds_seen:
+            rounds_seen = len(state.round_results)
+            if record:
+                events.append(round_event(game, state, rounds_seen))
+            if narrate is not None:
+                _flush(state, narrate)
+                if not state.finished:
+                    narrate(f"Round {state.round_number}, dealer {game.seat_names[state.dealer]}")
+        elif narrate is not None:
+            _flush(state, narrate)
+    if record:
+        events.append(result_event(game, state))
+    if narrate is not None:
+        _flush(state, narrate)
+        winners = ", ".join(game.seat_names[s] for s in game.winners(state))
+        narrate(f"Game over after {state.round_number} rounds. Winner(s): {winners}")
+    return Outcome(list(state.totals), game.winners(state), state.round_number,
+                   [list(r) for r in state.round_results], events)
+
+
+def _flush(state: State, narrate: Callable[[str], None]) -> None:
+    if state.notes:
+        for note in state.notes:
+            narrate("  " + note)
+        state.notes.clear()
