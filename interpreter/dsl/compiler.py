@@ -22,7 +22,8 @@ from interpreter.errors import ExpressionError, GameError, Position
 Fn = Callable[[dict[str, Any]], Any]
 Locate = Callable[[int], Position | None]
 
-_RUNTIME_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, OverflowError)
+_RUNTIME_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, OverflowError,
+                   RecursionError)
 
 
 class ExpressionFailed(GameError):
@@ -38,13 +39,26 @@ def _mul(a: Any, b: Any) -> Any:
 def _add(a: Any, b: Any) -> Any:
     if isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > 10_000:
         raise ValueError("string too long")
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return [*a, *b]  # lists come as tuples (literals, seats) or lists (zones, comprehensions)
     return a + b
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``==`` where a tuple and a list with the same items are the same list."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return list(a) == list(b)
+    return a == b
 
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": _add, "-": operator.sub, "*": _mul, "//": operator.floordiv, "%": operator.mod,
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": _same, "!=": lambda a, b: not _same(a, b),
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
+
+# builtins that test each item for truth (see Compiler._truth)
+_TRUTH_BUILTINS = ("count", "any", "all")
 
 
 @dataclass
@@ -83,11 +97,26 @@ class Compiled:
     position: Position | None
 
     def __call__(self, env: dict[str, Any]) -> Any:
-        try:
-            return self.fn(env)
-        except _RUNTIME_ERRORS as exc:
-            where = f"{self.position}: " if self.position else ""
-            raise ExpressionFailed(f"{where}error: expression {self.text!r} failed: {exc}") from None
+        return self.run(env)
+
+    @property
+    def run(self) -> Fn:
+        """The function with errors turned into :class:`ExpressionFailed` naming the expression.
+
+        Hot loops keep this closure (one call) rather than calling the object.
+        """
+        run = self.__dict__.get("_run")
+        if run is None:
+            fn, where, text = self.fn, f"{self.position}: " if self.position else "", self.text
+
+            def run(env: dict[str, Any]) -> Any:
+                try:
+                    return fn(env)
+                except _RUNTIME_ERRORS as exc:
+                    raise ExpressionFailed(f"{where}error: expression {text!r} failed: {exc}") from None
+
+            object.__setattr__(self, "_run", run)
+        return run
 
     @property
     def is_constant(self) -> bool:
@@ -116,7 +145,10 @@ class Compiler:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
             return Compiled(lambda e, v=text: v, VALUE if text is not None else NONE, frozenset(), repr(text), locate(0))
         tree = self._parse(str(text), locate)
-        result = self._expr(tree, dict(bound), locate)
+        try:
+            result = self._expr(tree, dict(bound), locate)
+        except RecursionError:
+            raise ExpressionError("the expression is nested too deeply (through its defines)", locate(0)) from None
         if expect == "card" and result.type.kind != "card":
             raise ExpressionError(f"expected a card, found {result.type}", locate(0))
         if expect == "seat" and result.type.kind != "seat":
@@ -124,6 +156,8 @@ class Compiler:
         fn = result.fn
         if result.const:
             fn = _constant(result.value, result.type).fn
+        else:
+            fn = self._memo(result, tree, bound).fn
         return Compiled(fn, result.type, result.deps, str(text), locate(0))
 
     def constant_value(self, text: Any, locate: Locate) -> Any:
@@ -166,7 +200,7 @@ class Compiler:
         raise ExpressionError(f"unknown name {name!r}{self._suggest(name, scope)}", loc(n.offset))
 
     def _suggest(self, name: str, scope: dict[str, Type]) -> str:
-        known = sorted(set(scope) | set(self.g.constants) | {"round"})
+        known = sorted({k.rsplit(".", 1)[-1] for k in scope} | set(self.g.constants) | {"round"})
         import difflib
 
         close = difflib.get_close_matches(name, known, n=1)
@@ -242,6 +276,7 @@ class Compiler:
         operand = self._expr(n.operand, scope, loc)
         of = operand.fn
         if n.op == "not":
+            self._truth(operand.type, n.operand, loc)
             fn: Fn = lambda e: not of(e)  # noqa: E731
         else:
             fn = lambda e: -of(e)  # noqa: E731
@@ -250,9 +285,13 @@ class Compiler:
     def _binary(self, n: ast.Binary, scope: dict[str, Type], loc: Locate) -> _Result:
         left = self._expr(n.left, scope, loc)
         right = self._expr(n.right, scope, loc)
+        op = n.op
+        if op in ("and", "or"):
+            self._truth(left.type, n.left, loc)
+            self._truth(right.type, n.right, loc)
+            left, right = self._memo(left, n.left, scope), self._memo(right, n.right, scope)
         lf, rf = left.fn, right.fn
         deps = left.deps | right.deps
-        op = n.op
         if op == "and":
             return self._fold(_Result(lambda e: lf(e) and rf(e), join(left.type, right.type), deps), [left, right], n, loc)
         if op == "or":
@@ -266,7 +305,17 @@ class Compiler:
         if op in ("==", "!="):
             self._check_comparable(left.type, right.type, n, loc)
         f = _BINARY[op]
-        return self._fold(_Result(lambda e: f(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
+        lists = op == "+" and left.type.kind == "list" and right.type.kind == "list"
+        rtype = join(left.type, right.type) if lists else VALUE
+        return self._fold(_Result(lambda e: f(lf(e), rf(e)), rtype, deps), [left, right], n, loc)
+
+    @staticmethod
+    def _truth(t: Type, n: ast.Node, loc: Locate, what: str = "") -> None:
+        """Cards and seats are numbers inside (card 0, seat 0), so they never stand for true or false."""
+        kind = t.element.kind if what and t.kind == "list" and t.element is not None else t.kind
+        if kind in ("card", "seat"):
+            example = "round.monster != none" if kind == "seat" else "card.number > 0"
+            raise ExpressionError(f"{what}a {kind} is not true or false; compare it, e.g. {example}", loc(n.offset))
 
     @staticmethod
     def _check_comparable(a: Type, b: Type, n: ast.Node, loc: Locate) -> None:
@@ -277,8 +326,11 @@ class Compiler:
 
     def _conditional(self, n: ast.Conditional, scope: dict[str, Type], loc: Locate) -> _Result:
         test = self._expr(n.test, scope, loc)
+        self._truth(test.type, n.test, loc)
         then = self._expr(n.then, scope, loc)
         other = self._expr(n.otherwise, scope, loc)
+        test, then, other = (self._memo(r, x, scope) for r, x in
+                             ((test, n.test), (then, n.then), (other, n.otherwise)))
         if test.const:
             return then if test.value else other
         tf, af, bf = test.fn, then.fn, other.fn
@@ -293,6 +345,10 @@ class Compiler:
         inner[n.var] = source.type.element or VALUE
         body = self._expr(n.body, inner, loc)
         cond = self._expr(n.condition, inner, loc) if n.condition is not None else None
+        if cond is not None:
+            self._truth(cond.type, n.condition, loc)
+        if n.function in _TRUTH_BUILTINS:
+            self._truth(body.type, n.body, loc, f"{n.function}() tests each item, and ")
         var, sf, bf = n.var, source.fn, body.fn
         cf = cond.fn if cond else None
         deps = source.deps | ((body.deps | (cond.deps if cond else frozenset())) - {"ctx:" + var})
@@ -338,6 +394,8 @@ class Compiler:
         if len(args) < builtin.min_args or (builtin.max_args is not None and len(args) > builtin.max_args):
             want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"at least {builtin.min_args}"
             raise ExpressionError(f"{n.name}() takes {want} argument(s), got {len(args)}", loc(n.offset))
+        if n.name in _TRUTH_BUILTINS:
+            self._truth(args[0].type, n.args[0], loc, f"{n.name}() tests each item, and ")
         rtype = builtin.result([a.type for a in args])
         fns = [a.fn for a in args]
         impl = builtin.impl
@@ -392,6 +450,45 @@ class Compiler:
 
         return _Result(call, rtype, deps)
 
+    @staticmethod
+    def _memo(res: _Result, node: ast.Node, scope: dict[str, Type]) -> _Result:
+        """Remember the value of a part that depends only on cards (card attributes never change).
+
+        Only worth it for composite parts; a bare name or attribute is already one lookup.
+        """
+        if res.const or not res.deps or isinstance(node, (ast.Name, ast.Attribute, ast.Const)):
+            return res
+        names = []
+        for d in res.deps:
+            if not d.startswith("ctx:") or scope.get(d[4:]) is None or scope[d[4:]].kind != "card":
+                return res
+            names.append(d[4:])
+        f = res.fn
+        table: dict[Any, Any] = {}
+        if len(names) == 1:
+            (key,) = names
+
+            def memo1(e: dict[str, Any]) -> Any:
+                c = e[key]
+                try:
+                    return table[c]
+                except KeyError:
+                    v = table[c] = f(e)
+                    return v
+
+            return _Result(memo1, res.type, res.deps)
+        keys = tuple(sorted(names))
+
+        def memo(e: dict[str, Any]) -> Any:
+            k = tuple(e[n] for n in keys)
+            try:
+                return table[k]
+            except KeyError:
+                v = table[k] = f(e)
+                return v
+
+        return _Result(memo, res.type, res.deps)
+
     def _fold(self, res: _Result, parts: list[_Result], n: ast.Node, loc: Locate) -> _Result:
         """Evaluate now when every part is a constant."""
         if parts and all(p.const for p in parts) and "state" not in res.deps:
@@ -416,7 +513,11 @@ def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
     if isinstance(node, ast.Name):
         return ast.Name(node.offset, keys.get(node.name, node.name))
     if isinstance(node, ast.Comprehension) and node.var in keys:
-        keys = {k: v for k, v in keys.items() if k != node.var}
+        # the loop variable hides a parameter in the body and the filter, not in the source
+        inner = {k: v for k, v in keys.items() if k != node.var}
+        return dataclasses.replace(
+            node, body=_rename(node.body, inner), source=_rename(node.source, keys),
+            condition=None if node.condition is None else _rename(node.condition, inner))
     changes = {}
     for f in dataclasses.fields(node):
         v = getattr(node, f.name)

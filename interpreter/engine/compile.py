@@ -136,7 +136,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     ctx = StepContext(source, compiler, players, list(names),
                       {z: s.visible for z, s in zones.items() if s.per_seat},
                       {z: s.visible for z, s in zones.items() if not s.per_seat},
-                      round_fields=g.round_fields)
+                      card_kinds=cards.kinds, round_fields=g.round_fields)
 
     # -- steps: declare everything first, then compile (a step may read what a later one sets)
     steps = []

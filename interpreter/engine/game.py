@@ -150,11 +150,16 @@ class Game:
 
     def apply_fast(self, state: State, action: Any) -> None:
         """Apply without checking legality (for bots and search that only pick legal actions)."""
-        state.pending.step.apply(self, state, action)
+        step = state.pending.step
+        step.apply(self, state, action)
         state.actions_taken += 1
         if state.actions_taken > MAX_ACTIONS:
             raise GameError(f"the game took more than {MAX_ACTIONS} actions; the rules do not end it")
-        self._advance(state)
+        d = step.decision(self, state)  # the usual case: the same step goes on
+        if d is not None:
+            state.pending = d
+        else:
+            self._advance(state)
 
     # ------------------------------------------------------------------ flow
 

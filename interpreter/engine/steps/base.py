@@ -28,6 +28,7 @@ class StepContext:
     seat_names: list[str]
     seat_zones: dict[str, str]  # name -> visibility
     shared_zones: dict[str, str]
+    card_kinds: tuple[int, ...] = ()
     counters: list[str] = field(default_factory=list)
     round_fields: dict[str, Type] = field(default_factory=dict)
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.types import CARD, SEAT
+from interpreter.engine.card_tables import CardTable, as_bool
+from interpreter.engine.steps.tricks import _allowed
 from interpreter.engine.steps.base import Decision, Step, StepContext, register
 
 _DIRECTIONS = {"self": 0, "left": 1, "right": -1}
@@ -23,7 +25,8 @@ class SelectCards(Step):
 
     def build(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
         self.count = ctx.expr(path + ("count",), {"seat": SEAT})
-        self.prefer = ctx.expr(path + ("prefer",), {"card": CARD, "seat": SEAT}) if spec.get("prefer") else None
+        prefer = ctx.expr(path + ("prefer",), {"card": CARD, "seat": SEAT}) if spec.get("prefer") else None
+        self.prefer = CardTable([prefer], ctx.card_kinds, as_bool, False) if prefer else None
         self.source = ctx.zone(path + ("from",), per_seat=True) if "from" in spec else "hand"
         self.target = ctx.zone(path + ("to",), per_seat=True)
         self.shift = _DIRECTIONS[spec.get("of", "self")]
@@ -49,15 +52,7 @@ class SelectCards(Step):
             return None
         seat = data["order"][0]
         hand = state.per_seat[self.source][seat]
-        cands = hand
-        if self.prefer is not None:
-            env = {"$s": state, "seat": seat}
-            good = []
-            for c in hand:
-                env["card"] = c
-                if self.prefer(env):
-                    good.append(c)
-            cands = good or hand
+        cands = _allowed(self.prefer, state, seat, hand, None) if self.prefer is not None else hand
         kinds = game.cards.kinds
         actions = list({kinds[c]: c for c in cands}.values())
         return Decision(seat, actions, self, f"{self.verb} a card ({data['need'][seat]} to go)")

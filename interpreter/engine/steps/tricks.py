@@ -6,34 +6,18 @@ cards wins. ``follow`` says which cards answer the led card: a player who
 holds any must play one. ``capture`` sends some cards of a won trick to a
 separate zone (e.g. captured 0s). ``can_win`` excludes seats from winning.
 
-Speed: an expression that reads only ``card``, ``led`` and round values is
-evaluated once per (round values, led card, card) and then looked up.
+Speed: follow, lead and strength go through :class:`CardTable`, so an
+expression that reads only ``card``, ``led`` and round values is evaluated
+once per (round values, led card, card) and then looked up.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import CARD, SEAT
+from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
 from interpreter.engine.steps.base import Decision, Step, StepContext, register
-
-_CACHE_LIMIT = 200_000
-
-
-def _memo_fields(exprs: list[Compiled]) -> tuple[str, ...] | None:
-    """Round fields the expressions read, or None when they read anything else."""
-    fields: set[str] = set()
-    for e in exprs:
-        for d in e.deps:
-            if d in ("ctx:card", "ctx:led"):
-                continue
-            if d.startswith("round:"):
-                fields.add(d[6:])
-            else:
-                return None
-    return tuple(sorted(fields))
-
 
 @register
 class Tricks(Step):
@@ -62,16 +46,18 @@ class Tricks(Step):
         if cap:
             self.capture = ctx.expr(path + ("capture", "cards"), {"card": CARD, "player": SEAT, "winner": SEAT})
             self.capture_zone = ctx.zone(path + ("capture", "to"), per_seat=True)
-        self.follow_fields = _memo_fields([self.follow]) if self.follow else None
-        self.strength_fields = _memo_fields(self.strength)
-        self._follow_cache: dict[Any, dict[int, bool]] = {}
-        self._strength_cache: dict[Any, dict[int, tuple]] = {}
+        kinds = ctx.card_kinds
+        self._follow = CardTable([self.follow], kinds, as_bool, True) if self.follow else None
+        self._lead = CardTable([self.lead], kinds, as_bool, False) if self.lead else None
+        self._strength = CardTable(self.strength, kinds, as_tuple, True)
+        self._capture_run = self.capture.run if self.capture else None
 
     # -- decisions
 
     def begin(self, game: Any, state: Any) -> None:
         leader = self.leader({"$s": state})
-        state.step_data = {"leader": leader, "turn": leader, "plays": [], "number": 0, "last": None}
+        state.step_data = {"leader": leader, "turn": leader, "plays": [], "number": 0, "last": None,
+                           "answers": None}
 
     def decision(self, game: Any, state: Any) -> Decision | None:
         data = state.step_data
@@ -81,72 +67,32 @@ class Tricks(Step):
             return None
         plays = data["plays"]
         if plays:
-            cands = self._answers(game, state, seat, hand, plays[0][1]) if self.follow else hand
-        elif self.lead is not None:
-            env = {"$s": state, "seat": seat}
-            cands = [c for c in hand if self.lead({**env, "card": c})] or hand
+            ok = data["answers"]  # fixed for the whole trick: round values and led card do not change
+            if ok is not None:
+                cands = [c for c in hand if ok[c]] or hand
+            elif self._follow is not None:
+                cands = _allowed(self._follow, state, seat, hand, plays[0][1])
+            else:
+                cands = hand
+        elif self._lead is not None:
+            cands = _allowed(self._lead, state, seat, hand, None)
         else:
             cands = hand
         kinds = game.cards.kinds
         return Decision(seat, list({kinds[c]: c for c in cands}.values()), self, "play a card")
 
-    def _answers(self, game: Any, state: Any, seat: int, hand: list[int], led: int) -> list[int]:
-        follow = self.follow
-        kinds = game.cards.kinds
-        if self.follow_fields is None:
-            env = {"$s": state, "seat": seat, "led": led}
-            good = []
-            for c in hand:
-                env["card"] = c
-                if follow(env):
-                    good.append(c)
-            return good or hand
-        key = (tuple(state.vars[f] for f in self.follow_fields), kinds[led])
-        table = self._follow_cache.get(key)
-        if table is None:
-            if len(self._follow_cache) > _CACHE_LIMIT:
-                self._follow_cache.clear()
-            table = self._follow_cache[key] = {}
-        env = None
-        good = []
-        for c in hand:
-            k = kinds[c]
-            ok = table.get(k)
-            if ok is None:
-                if env is None:
-                    env = {"$s": state, "seat": seat, "led": led}
-                env["card"] = c
-                ok = table[k] = bool(follow(env))
-            if ok:
-                good.append(c)
-        return good or hand
-
-    def _strengths(self, game: Any, state: Any, plays: list[list[int]]) -> list[tuple]:
+    def _strengths(self, state: Any, plays: list[list[int]]) -> list[tuple]:
+        table = self._strength
         led = plays[0][1]
-        kinds = game.cards.kinds
-        strength = self.strength
-        if self.strength_fields is None:
-            env = {"$s": state, "led": led}
-            out = []
-            for seat, c in plays:
-                env["card"] = c
-                env["seat"] = seat
-                out.append(tuple(f(env) for f in strength))
-            return out
-        key = (tuple(state.vars[f] for f in self.strength_fields), kinds[led])
-        table = self._strength_cache.get(key)
-        if table is None:
-            if len(self._strength_cache) > _CACHE_LIMIT:
-                self._strength_cache.clear()
-            table = self._strength_cache[key] = {}
+        if table.static:
+            values = table.table(state, led)
+            return [values[c] for _, c in plays]
+        env = {"$s": state, "led": led}
         out = []
-        for _seat, c in plays:
-            k = kinds[c]
-            v = table.get(k)
-            if v is None:
-                env = {"$s": state, "led": led, "card": c}
-                v = table[k] = tuple(f(env) for f in strength)
-            out.append(v)
+        for seat, c in plays:
+            env["card"] = c
+            env["seat"] = seat
+            out.append(table.value(env))
         return out
 
     def apply(self, game: Any, state: Any, card: int) -> None:
@@ -156,6 +102,8 @@ class Tricks(Step):
         state.shared[self.trick_zone].append(card)
         plays = data["plays"]
         plays.append([seat, card])
+        if len(plays) == 1 and self._follow is not None and self._follow.static:
+            data["answers"] = tuple(self._follow.table(state, card))
         if len(plays) < game.players:
             data["turn"] = (seat + 1) % game.players
             return
@@ -167,11 +115,12 @@ class Tricks(Step):
             shown = ", ".join(f"{names[s]} {labels[c]}" for s, c in plays)
             state.note(f"Trick {data['number'] + 1}: {shown} -> {names[winner]} wins")
         data["plays"] = []
+        data["answers"] = None
         data["number"] += 1
         data["leader"] = data["turn"] = winner
 
     def _winner(self, game: Any, state: Any, plays: list[list[int]]) -> int:
-        keys = self._strengths(game, state, plays)
+        keys = self._strengths(state, plays)
         eligible = None
         if self.can_win is not None:
             eligible = {s for s, _ in plays if self.can_win({"$s": state, "seat": s})}
@@ -190,11 +139,12 @@ class Tricks(Step):
         won = state.per_seat[self.won][winner]
         if self.capture is not None:
             captured = state.per_seat[self.capture_zone][winner]
+            capture = self._capture_run
             env = {"$s": state, "winner": winner}
             for seat, card in plays:
                 env["card"] = card
                 env["player"] = seat
-                (captured if self.capture(env) else won).append(card)
+                (captured if capture(env) else won).append(card)
         else:
             won.extend(trick)
         trick.clear()
@@ -215,3 +165,17 @@ class Tricks(Step):
 
     def label(self, game: Any, state: Any, card: int) -> str:
         return game.cards.labels[card]
+
+
+def _allowed(table: CardTable, state: Any, seat: int, hand: list[int], led: int | None) -> list[int]:
+    """The cards of ``hand`` the rule allows, or the whole hand when it allows none."""
+    if table.static:
+        ok = table.table(state, led)
+        return [c for c in hand if ok[c]] or hand
+    env = {"$s": state, "seat": seat, "led": led}
+    good = []
+    for c in hand:
+        env["card"] = c
+        if table.value(env):
+            good.append(c)
+    return good or hand

@@ -87,7 +87,8 @@ class VetoBoard(Step):
 
     def begin(self, game: Any, state: Any) -> None:
         first = self.first({"$s": state}) if self.first else state.dealer
-        state.step_data = {"open": [[not c for c in row.covered] for row in self.rows], "turn": first}
+        open_ = [[not c for c in row.covered] for row in self.rows]
+        state.step_data = {"open": open_, "turn": first, "choices": self._choices(open_)}
         self._settle(state)
 
     @staticmethod
@@ -98,7 +99,7 @@ class VetoBoard(Step):
     def _settle(self, state: Any) -> None:
         """Once every row has one open space, publish the board's result."""
         open_ = state.step_data["open"]
-        if not self._choices(open_):
+        if not state.step_data["choices"]:
             parts = []
             for row, spaces in zip(self.rows, open_):
                 i = spaces.index(True)
@@ -108,15 +109,20 @@ class VetoBoard(Step):
 
     def decision(self, game: Any, state: Any) -> Decision | None:
         data = state.step_data
-        actions = self._choices(data["open"])
-        if not actions:
+        if not data["choices"]:
             return None
-        return Decision(data["turn"], actions, self, "cover a space")
+        return Decision(data["turn"], data["choices"], self, "cover a space")
 
     def apply(self, game: Any, state: Any, action: tuple[int, int]) -> None:
         r, i = action
         data = state.step_data
-        data["open"][r][i] = False
+        row = data["open"][r]
+        row[i] = False
+        # a fresh list: the previous decision's list stays as it was
+        if sum(row) == 1:
+            data["choices"] = [c for c in data["choices"] if c[0] != r]
+        else:
+            data["choices"] = [c for c in data["choices"] if c != action]
         data["turn"] = (data["turn"] + 1) % game.players
         self._settle(state)
 

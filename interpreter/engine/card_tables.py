@@ -1,0 +1,108 @@
+"""Per-card lookup tables for rule expressions evaluated in the hot loop.
+
+Card attributes never change, so an expression that reads only ``card``,
+``led`` and round values has one value per (round values, led card, card).
+A :class:`CardTable` computes, for each such key it meets, a list indexed by
+card id (identical cards share one evaluation) and then only looks it up.
+Expressions that read anything else (a seat's tricks, teams) are evaluated
+every time, transparently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.dsl.compiler import Compiled
+
+_LIMIT = 4096  # distinct keys kept per table before it starts afresh
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def memo_fields(exprs: list[Compiled], allowed: tuple[str, ...] = ("card", "led")) -> tuple[str, ...] | None:
+    """Round fields the expressions read, or None when they read something else."""
+    ok = {"ctx:" + a for a in allowed}
+    fields: set[str] = set()
+    for e in exprs:
+        for d in e.deps:
+            if d in ok:
+                continue
+            if d.startswith("round:"):
+                fields.add(d[6:])
+            else:
+                return None
+    return tuple(sorted(fields))
+
+
+class CardTable:
+    """Values of ``combine(e1(env), e2(env), ...)`` for every card, keyed by round values and led card."""
+
+    def __init__(self, exprs: list[Compiled], kinds: tuple[int, ...], combine: Callable[[list[Any]], Any],
+                 uses_led: bool):
+        self.runs = [e.run for e in exprs]
+        self.kinds = kinds
+        self.combine = combine
+        self.uses_led = uses_led
+        self.fields = memo_fields(exprs, ("card", "led") if uses_led else ("card",))
+        self._tables: dict[Any, list[Any]] = {}
+
+    @property
+    def static(self) -> bool:
+        """True when values depend only on round values and cards (so tables apply)."""
+        return self.fields is not None
+
+    def table(self, state: Any, led: int | None = None) -> list[Any]:
+        """Values by card id for the current round values (and led card)."""
+        led_kind = None if led is None else self.kinds[led]
+        if self.fields:
+            vars_ = state.vars
+            key: Any = (tuple([vars_[f] for f in self.fields]), led_kind)
+            try:
+                t = self._tables.get(key)
+            except TypeError:  # a record value (a dict): use its items
+                key = (tuple(_hashable(v) for v in key[0]), led_kind)
+                t = self._tables.get(key)
+        else:
+            key = led_kind
+            t = self._tables.get(key)
+        if t is None:
+            if len(self._tables) >= _LIMIT:
+                self._tables.clear()
+            t = self._tables[key] = self._build(state, led)
+        return t
+
+    def _build(self, state: Any, led: int | None) -> list[Any]:
+        env: dict[str, Any] = {"$s": state, "led": led}
+        kinds = self.kinds
+        runs, combine = self.runs, self.combine
+        values: list[Any] = [None] * len(kinds)
+        for c, k in enumerate(kinds):
+            if k == c:
+                env["card"] = c
+                values[c] = combine([r(env) for r in runs])
+            else:
+                values[c] = values[k]
+        return values
+
+    def value(self, env: dict[str, Any]) -> Any:
+        """One evaluation with the caller's bindings (for expressions that are not static)."""
+        return self.combine([r(env) for r in self.runs])
+
+
+def first(values: list[Any]) -> Any:
+    return values[0]
+
+
+def as_bool(values: list[Any]) -> bool:
+    return bool(values[0])
+
+
+def as_tuple(values: list[Any]) -> tuple[Any, ...]:
+    return tuple(values)
