@@ -139,11 +139,17 @@ class Compiler:
 
     def __init__(self, globals_: Globals):
         self.g = globals_
+        self._unreached = 0  # > 0 while compiling a part that a constant test skips (see _fold)
 
     def compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None = None) -> Compiled:
         """Compile ``text``; ``bound`` maps the names the caller provides to their types."""
         if isinstance(text, bool) or isinstance(text, int) or text is None:
-            return Compiled(lambda e, v=text: v, VALUE if text is not None else NONE, frozenset(), repr(text), locate(0))
+            if expect is not None:
+                raise ExpressionError(f"expected an expression giving a {expect}, found {text!r}", locate(0))
+            return Compiled(lambda e, v=text: v, VALUE if text is not None else NONE, frozenset(), repr(text),
+                            locate(0))
+        if not isinstance(text, str):
+            raise ExpressionError(f"expected an expression (text), found {type(text).__name__}", locate(0))
         tree = self._parse(str(text), locate)
         try:
             result = self._expr(tree, dict(bound), locate)
@@ -284,7 +290,8 @@ class Compiler:
 
     def _binary(self, n: ast.Binary, scope: dict[str, Type], loc: Locate) -> _Result:
         left = self._expr(n.left, scope, loc)
-        right = self._expr(n.right, scope, loc)
+        skipped = left.const and n.op in ("and", "or") and bool(left.value) == (n.op == "or")
+        right = self._maybe_skipped(n.right, scope, loc, skipped)
         op = n.op
         if op in ("and", "or"):
             self._truth(left.type, n.left, loc)
@@ -293,9 +300,11 @@ class Compiler:
         lf, rf = left.fn, right.fn
         deps = left.deps | right.deps
         if op == "and":
-            return self._fold(_Result(lambda e: lf(e) and rf(e), join(left.type, right.type), deps), [left, right], n, loc)
+            return self._fold(_Result(lambda e: lf(e) and rf(e), join(left.type, right.type), deps),
+                              [left, right], n, loc)
         if op == "or":
-            return self._fold(_Result(lambda e: lf(e) or rf(e), join(left.type, right.type), deps), [left, right], n, loc)
+            return self._fold(_Result(lambda e: lf(e) or rf(e), join(left.type, right.type), deps),
+                              [left, right], n, loc)
         if op in ("in", "not in"):
             if right.type.kind != "list":
                 raise ExpressionError(f"'{op}' needs a list on its right, found a {right.type}", loc(n.offset))
@@ -327,8 +336,8 @@ class Compiler:
     def _conditional(self, n: ast.Conditional, scope: dict[str, Type], loc: Locate) -> _Result:
         test = self._expr(n.test, scope, loc)
         self._truth(test.type, n.test, loc)
-        then = self._expr(n.then, scope, loc)
-        other = self._expr(n.otherwise, scope, loc)
+        then = self._maybe_skipped(n.then, scope, loc, test.const and not test.value)
+        other = self._maybe_skipped(n.otherwise, scope, loc, test.const and bool(test.value))
         test, then, other = (self._memo(r, x, scope) for r, x in
                              ((test, n.test), (then, n.then), (other, n.otherwise)))
         if test.const:
@@ -422,13 +431,13 @@ class Compiler:
                                       "recursion is not allowed", loc(n.offset))
             if d.tree is None:
                 d.tree = self._parse(d.text, d.locate)
-            d.compiling = True
+            d.compiling, unreached, self._unreached = True, self._unreached, 0
             try:
                 keys = {p: f"{d.name}.{p}" for p in d.params}
-                inner = {keys[p]: t for p, t in zip(d.params, sig)}
+                inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
                 body = self._expr(_rename(d.tree, keys), inner, d.locate)
             finally:
-                d.compiling = False
+                d.compiling, self._unreached = False, unreached
             d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner})
         body_fn, rtype, body_deps = d.compiled[sig]
         keys_list = [f"{d.name}.{p}" for p in d.params]
@@ -440,12 +449,12 @@ class Compiler:
         def call(e: dict[str, Any]) -> Any:
             values = [f(e) for f in fns]
             saved = [e.get(k) for k in keys_list]
-            for k, v in zip(keys_list, values):
+            for k, v in zip(keys_list, values, strict=True):
                 e[k] = v
             try:
                 return body_fn(e)
             finally:
-                for k, v in zip(keys_list, saved):
+                for k, v in zip(keys_list, saved, strict=True):
                     e[k] = v
 
         return _Result(call, rtype, deps)
@@ -495,9 +504,21 @@ class Compiler:
             try:
                 value = res.fn({})
             except _RUNTIME_ERRORS as exc:
+                if self._unreached:
+                    return res  # never evaluated: a constant test skips it
                 raise ExpressionError(f"this expression fails: {exc}", loc(n.offset)) from None
             return _constant(value, res.type)
         return res
+
+    def _maybe_skipped(self, n: ast.Node, scope: dict[str, Type], loc: Locate, skipped: bool) -> _Result:
+        """Compile ``n``; when ``skipped`` (a constant test never takes it), constant failures inside are fine."""
+        if not skipped:
+            return self._expr(n, scope, loc)
+        self._unreached += 1
+        try:
+            return self._expr(n, scope, loc)
+        finally:
+            self._unreached -= 1
 
 
 def _field(record: Any, name: str) -> Any:

@@ -24,7 +24,13 @@ _HINTS = {
     "|": "use 'or'",
     "!": "use 'not' or !=",
     "*": "powers are not supported",
+    "'": "a string ends with the same quote on the same line",
+    '"': "a string ends with the same quote on the same line",
 }
+_CHAINED = "comparisons do not chain; write a < b and b < c"
+
+
+MAX_NESTING = 100  # deepest expression tree accepted (keeps compiling and evaluation off Python's stack limit)
 
 
 class DslSyntaxError(Exception):
@@ -140,16 +146,32 @@ def parse(text: str) -> ast.Node:
         raise DslSyntaxError(f"the expression ends too early; expected {_expected(exc.expected)}", len(text)) from None
     except UnexpectedToken as exc:
         tok = exc.token
+        if str(tok) == "*" and tok.start_pos and text[tok.start_pos - 1] == "*":
+            raise DslSyntaxError(f"unexpected '**' ({_HINTS['*']})", tok.start_pos - 1) from None
+        if tok.type == "COMP_OP" and "COMP_OP" not in exc.expected:
+            raise DslSyntaxError(f"unexpected {str(tok)!r} ({_CHAINED})", tok.start_pos) from None
         if tok.type == "$END":
-            raise DslSyntaxError(f"the expression ends too early; expected {_expected(exc.expected)}", len(text)) from None
+            raise DslSyntaxError(f"the expression ends too early; expected {_expected(exc.expected)}",
+                                 len(text)) from None
         raise DslSyntaxError(f"unexpected {str(tok)!r}; expected {_expected(exc.expected)}", tok.start_pos) from None
     if isinstance(tree, Token):  # pragma: no cover - grammar always builds trees
         tree = Tree("name", [tree])
+    _check_nesting(tree)
     return _ToAst().transform(tree)
+
+
+def _check_nesting(tree: Tree) -> None:
+    """Reject absurdly deep expressions before anything recurses over them."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise DslSyntaxError(f"the expression is nested too deeply (more than {MAX_NESTING} levels)", _off(node))
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 def _expected(names: set[str]) -> str:
     shown = sorted({_TOKEN_NAMES.get(n, n.lower()) for n in names})
     if len(shown) > 6:
-        return "an operator or the end" if "a comparison" in shown else "a value"
+        return "a value" if "NAME" in names else "an operator or the end"
     return ", ".join(shown)

@@ -60,8 +60,12 @@ def result_event(game: Game, state: State) -> dict[str, Any]:
 
 
 def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, *, record: bool = False,
-              rules_file: str | None = None, narrate: Callable[[str], None] | None = None) -> Outcome:
-    """Play one full game. With ``record`` the outcome holds the JSON Lines events."""
+              rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
+              after_each: Callable[[State], None] | None = None) -> Outcome:
+    """Play one full game. With ``record`` the outcome holds the JSON Lines events.
+
+    ``after_each`` is called with the state after every action and chance event (for checks).
+    """
     rng = random.Random(seed)
     agents = list(agents) if agents is not None else random_agents(game, seed)
     state = game.new_state()
@@ -95,6 +99,8 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
                 apply_fast(state, action)
             else:
                 game.apply(state, action)  # refuses with the list of legal actions
+        if after_each is not None:
+            after_each(state)
         if len(state.round_results) != rounds_seen:
             rounds_seen = len(state.round_results)
             if record:

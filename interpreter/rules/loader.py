@@ -67,6 +67,10 @@ def merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: Sour
                 continue
             if key in out:
                 out[key] = merge(out[key], value, kpath, base_map, over_map)
+                # the merged mapping is now the extending file's: point at its key there
+                for table in ("values", "keys"):
+                    if kpath in getattr(over_map, table):
+                        getattr(base_map, table)[kpath] = getattr(over_map, table)[kpath]
             else:
                 out[key] = value
                 _copy_positions(kpath, over_map, base_map)

@@ -1,8 +1,16 @@
-"""JSON Schema validation with every error mapped to its YAML line and column."""
+"""JSON Schema validation with every error mapped to its YAML line and column.
+
+The validator sees a copy of the rule data in which every mapping key is a
+string (YAML gives ``players: {3: ...}`` int keys, which JSON Schema keywords
+such as ``patternProperties`` cannot match). Error paths are mapped back to
+the original keys so that :class:`RuleSource` positions resolve.
+"""
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -12,6 +20,10 @@ from jsonschema.exceptions import ValidationError, best_match
 from interpreter.errors import RuleErrors, SchemaError
 from interpreter.rules.catalog import schema_path
 from interpreter.rules.source import RuleSource
+
+Path_ = tuple[Any, ...]
+
+_MAX_MESSAGE = 300
 
 
 @lru_cache(maxsize=1)
@@ -25,11 +37,14 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 
 def validate(source: RuleSource) -> None:
-    """Raise :class:`RuleErrors` listing every schema violation, most relevant first."""
-    errors = list(_validator().iter_errors(source.data))
+    """Raise :class:`RuleErrors` listing every schema violation, in file order."""
+    data = _string_keys(source, source.data, ())
+    errors = list(_validator().iter_errors(data))
     if not errors:
         return
-    found = [_to_rule_error(source, e) for e in _relevant(errors)]
+    found: list[SchemaError] = []
+    for e in _relevant(errors):
+        found.extend(_to_rule_errors(source, e))
     found.sort(key=lambda e: (e.position.file, e.position.line, e.position.column) if e.position else ("", 0, 0))
     unique, seen = [], set()
     for e in found:
@@ -40,42 +55,183 @@ def validate(source: RuleSource) -> None:
     raise RuleErrors(unique)
 
 
+# ---------------------------------------------------------------- string keys
+
+def _string_keys(source: RuleSource, value: Any, path: Path_) -> Any:
+    """A copy of ``value`` whose mapping keys are all strings."""
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            sk = str(k)
+            if sk in out:
+                raise RuleErrors([SchemaError(f"key {sk} is written twice, once as a number and once as text",
+                                              source.key_pos(path + (k,)))])
+            out[sk] = _string_keys(source, v, path + (k,))
+        return out
+    if isinstance(value, list):
+        return [_string_keys(source, v, path + (i,)) for i, v in enumerate(value)]
+    return value
+
+
+def _original_key(node: Any, key: Any) -> Any:
+    """The key of ``node`` (from the original data) that was stringified to ``key``."""
+    if isinstance(node, dict) and key not in node:
+        for k in node:
+            if str(k) == key:
+                return k
+    return key
+
+
+def _original_path(data: Any, path: Path_) -> Path_:
+    out = []
+    node = data
+    for step in path:
+        if isinstance(node, dict):
+            step = _original_key(node, step)
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        else:
+            node = None
+        out.append(step)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- selection
+
 def _relevant(errors: list[ValidationError]) -> list[ValidationError]:
-    """For oneOf/anyOf failures, keep only the best-matching branch error."""
+    """Keep the errors worth showing.
+
+    For oneOf/anyOf failures keep only the best-matching branch's error (unless
+    every branch is just a list of required keys: then the union says it best).
+    A step's ``unevaluatedProperties`` error only repeats what the error of its
+    kind (or of its ``do``) already says, so it is dropped when one exists.
+    """
     out = []
     for e in errors:
-        if e.context:
-            out.append(best_match(e.context))
+        if e.context and not _alternative_required(e):
+            out.append(best_match([e]))  # descends to the deepest branch error
         else:
             out.append(e)
+    paths = [tuple(e.absolute_path) for e in out]
+    kept = []
+    for e in out:
+        if e.validator == "unevaluatedProperties":
+            here = tuple(e.absolute_path)
+            if any(p[:len(here)] == here for p, o in zip(paths, out, strict=True) if o is not e):
+                continue
+        kept.append(e)
+    return kept
+
+
+def _alternative_required(e: ValidationError) -> bool:
+    branches = e.validator_value if e.validator in ("anyOf", "oneOf") else None
+    return bool(branches) and all(isinstance(b, dict) and set(b) == {"required"} for b in branches)
+
+
+# ---------------------------------------------------------------- messages
+
+def _where(e: ValidationError, path: Path_) -> str:
+    if not path:
+        return " at the top level"
+    title = e.schema.get("title") if isinstance(e.schema, dict) else None
+    if title and len(path) == 2 and path[0] == "round":
+        return f" in the {title} {str(path[1])!r}"  # names the step
+    return f" in the {title}" if title else ""
+
+
+def _unknown_keys(source: RuleSource, e: ValidationError, path: Path_) -> list[SchemaError]:
+    schema = e.schema
+    allowed = sorted((schema.get("properties") or {}).keys())
+    patterns = schema.get("patternProperties") or {}
+    if e.validator == "unevaluatedProperties":
+        allowed = sorted(set(allowed) | {"do", "when"})
+    extra = [k for k in e.instance if k not in allowed and not any(re.search(p, k) for p in patterns)]
+    out = []
+    node = source.get(path)
+    for key in extra:
+        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        if allowed:
+            rest = f" (allowed here: {', '.join(allowed)})"
+        else:
+            rest = f" (keys here must match {' or '.join(patterns)})" if patterns else ""
+        out.append(SchemaError(f"unknown key {key!r}{_where(e, path)}{hint}{rest}",
+                               source.key_pos(path + (_original_key(node, key),))))
     return out
 
 
-def _to_rule_error(source: RuleSource, e: ValidationError) -> SchemaError:
-    path = tuple(e.absolute_path)
-    if e.validator == "additionalProperties" and isinstance(e.instance, dict):
-        allowed = set((e.schema.get("properties") or {}).keys())
-        extra = [k for k in e.instance if k not in allowed]
-        patterns = e.schema.get("patternProperties") or {}
-        if patterns:
-            import re
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "boolean": "true/false", "array": "a list",
+               "object": "a mapping", "null": "null", "number": "a number"}
 
-            extra = [k for k in extra if not any(re.search(p, str(k)) for p in patterns)]
-        if extra:
-            key = extra[0]
-            import difflib
 
-            close = difflib.get_close_matches(str(key), sorted(allowed), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            known = ", ".join(sorted(allowed))
-            return SchemaError(f"unknown key {key!r}{hint} (allowed here: {known})", source.key_pos(path + (key,)))
-    if e.validator == "required":
-        return SchemaError(e.message.replace("is a required property", "is missing (required here)"),
-                           source.key_pos(path) if path else source.pos(path))
-    message = e.message
-    if len(message) > 300:
-        message = message[:300] + "..."
+def _show(value: Any) -> str:
+    """A value as the rule file would write it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def _to_rule_errors(source: RuleSource, e: ValidationError) -> list[SchemaError]:
+    path = _original_path(source.data, tuple(e.absolute_path))
     where = "/".join(str(p) for p in path)
-    if e.validator in ("type", "enum", "const", "pattern", "minimum", "maximum", "minItems", "maxItems"):
-        message = f"{where}: {message}" if where else message
-    return SchemaError(message, source.pos(path))
+
+    if "propertyNames" in e.absolute_schema_path:
+        key = e.instance
+        node = source.get(path)
+        description = e.schema.get("description") if isinstance(e.schema, dict) else None
+        message = f"{key!r} is not allowed as a name here"
+        if description:
+            message += f": {description}"
+        return [SchemaError(message, source.key_pos(path + (_original_key(node, key),)))]
+
+    if e.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(e.instance, dict) \
+            and e.validator_value is False:
+        found = _unknown_keys(source, e, path)
+        if found:
+            return found
+
+    if e.validator == "required":
+        missing = re.match(r"^'(.*)' is a required property$", e.message)
+        name = missing.group(1) if missing else e.message
+        inside = _where(e, path) or (f" in {where}" if where else "")
+        return [SchemaError(f"{name!r} is missing{inside} (required)",
+                            source.key_pos(path) if path else source.pos(path))]
+
+    if e.validator in ("anyOf", "oneOf") and _alternative_required(e):
+        names = [b["required"][0] if len(b["required"]) == 1 else " and ".join(b["required"])
+                 for b in e.validator_value]
+        inside = _where(e, path) or (f" in {where}" if where else "")
+        return [SchemaError(f"one of {', '.join(repr(n) for n in names)} is needed{inside}",
+                            source.key_pos(path) if path else source.pos(path))]
+
+    message = e.message
+    if e.validator == "type":
+        wanted = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
+        words = [_TYPE_WORDS.get(w, w) for w in wanted]
+        alts = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        message = f"expected {alts}, not {_show(e.instance)}"
+        if e.instance is None:
+            message += " (null removes a key only in a file that extends another)"
+    elif e.validator in ("oneOf", "anyOf"):
+        description = e.schema.get("description") if isinstance(e.schema, dict) else None
+        message = f"{_show(e.instance)} is not allowed here" + (f": {description}" if description else "")
+    elif e.validator == "enum" and isinstance(e.instance, str):
+        choices = [c for c in e.validator_value if isinstance(c, str)]
+        close = difflib.get_close_matches(e.instance, choices, n=1, cutoff=0.6)
+        message = f"{e.instance!r} is not one of {', '.join(choices)}"
+        if close:
+            message += f"; did you mean {close[0]!r}?"
+    elif e.validator == "const":
+        message = f"{e.instance!r} must be {e.validator_value!r}"
+    if len(message) > _MAX_MESSAGE:
+        message = message[:_MAX_MESSAGE] + "..."
+    if where:
+        message = f"{where}: {message}"
+    return [SchemaError(message, source.pos(path))]

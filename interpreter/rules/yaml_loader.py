@@ -29,12 +29,14 @@ class _StrictResolver(yaml.resolver.BaseResolver):
     """YAML 1.2-ish scalars: only true/false are booleans, no timestamps."""
 
 
+_EXPLICIT: dict[str, re.Pattern[str]] = {}  # what an explicitly tagged !!bool, !!int, !!null may hold
 for _tag, _regexp, _first in (
     ("tag:yaml.org,2002:bool", r"^(?:true|false)$", "tf"),
     ("tag:yaml.org,2002:int", r"^[-+]?[0-9]+$", "-+0123456789"),
     ("tag:yaml.org,2002:null", r"^(?:null|~|)$", ["n", "~", ""]),
 ):
     _StrictResolver.add_implicit_resolver(_tag, re.compile(_regexp), list(_first))
+    _EXPLICIT[_tag] = re.compile(_regexp)
 
 
 class _Loader(
@@ -58,24 +60,56 @@ class ScalarSpan:
 
     start: Position
     style: str | None  # None plain, "'" or '"' quoted, "|" or ">" block
+    # block scalars: the lines after the indicator; flow scalars over several lines: their lines; else ()
     text_lines: tuple[str, ...] = ()
 
     def at(self, offset: int) -> Position:
-        """Position of character ``offset`` of the scalar's value."""
+        """Position of character ``offset`` of the scalar's value.
+
+        Exact for plain and quoted scalars on one line, for plain and quoted scalars
+        folded over several lines (each line break reads as one space) and for
+        ``|`` blocks; escapes in double quotes and blank lines in folded text can
+        shift it. An offset past the end points just after the last character.
+        """
         s = self.start
-        if self.style in (None, "'", '"'):
-            shift = 1 if self.style else 0
+        if self.style in ("|", ">"):
+            if not self.text_lines:
+                return s
+            return self._walk(offset, self._block_segments())
+        shift = 1 if self.style else 0
+        if not self.text_lines:
             return Position(s.file, s.line, s.column + shift + offset)
-        if self.style in ("|", ">") and self.text_lines:
-            # Block scalar: content starts on the line after the indicator.
-            consumed = 0
-            for k, raw in enumerate(self.text_lines):
-                stripped = raw.lstrip(" ")
-                indent = len(raw) - len(stripped)
-                if offset <= consumed + len(stripped):
-                    return Position(s.file, s.line + 1 + k, indent + 1 + offset - consumed)
-                consumed += len(stripped) + 1
-        return s
+        first = s.column - 1 + shift  # 0-based column of the value's first character
+        segments = [(s.line, first, self.text_lines[0][first:].rstrip())]
+        for k, raw in enumerate(self.text_lines[1:], start=1):
+            text = raw.strip()
+            if text:  # a blank line replaces the line break before it
+                segments.append((s.line + k, len(raw) - len(raw.lstrip()), text))
+        return self._walk(offset, segments)
+
+    def _block_segments(self) -> list[tuple[int, int, str]]:
+        indent = next((len(r) - len(r.lstrip(" ")) for r in self.text_lines if r.strip()), 0)
+        segments = []
+        for k, raw in enumerate(self.text_lines):
+            if raw.strip() and len(raw) - len(raw.lstrip(" ")) < indent:
+                break  # the block is over (the next key)
+            if raw.strip() or self.style == "|":  # '>' folds a blank line into the break before it
+                segments.append((self.start.line + 1 + k, indent, raw[indent:]))
+        while segments and not segments[-1][2].strip():
+            segments.pop()  # trailing blank lines
+        return segments
+
+    def _walk(self, offset: int, segments: list[tuple[int, int, str]]) -> Position:
+        file = self.start.file
+        consumed = 0
+        end = self.start
+        for line, col0, text in segments:
+            if offset <= consumed + len(text):
+                return Position(file, line, col0 + 1 + offset - consumed)
+            consumed += len(text) + 1  # the line break
+            if text:
+                end = Position(file, line, col0 + 1 + len(text))
+        return end
 
 
 @dataclass
@@ -152,21 +186,29 @@ def load_yaml_text(text: str, file: str = "<string>") -> tuple[Any, SourceMap]:
         line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else ""
         return YamlError(message, pos, line)
 
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)  # checks every character first
         _reject_aliases(loader, err)
         loader = _Loader(text)
         node = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:
+        start = text.rfind("\n", 0, exc.position) + 1
+        mark = yaml.Mark(file, exc.position, text.count("\n", 0, exc.position), exc.position - start, None, None)
+        raise err(f"invalid YAML: character #x{exc.character:04x} is not allowed", mark) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         msg = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem and exc.problem.startswith("but "):
+            msg = f"{exc.context}, {exc.problem}"  # e.g. expected a single document in the stream, but found another
         raise err(f"invalid YAML: {msg}", mark) from None
     except yaml.YAMLError as exc:
         raise err(f"invalid YAML: {exc}", None) from None
     except RecursionError:
         raise err("invalid YAML: nesting is too deep", None) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     smap = SourceMap(files={file})
     if node is None:
         return None, smap
@@ -219,7 +261,12 @@ def _scalar(node: ScalarNode, path: Path_ | None, smap: SourceMap, file: str, li
         block: tuple[str, ...] = ()
         if node.style in ("|", ">"):
             block = tuple(lines[node.start_mark.line + 1 : node.end_mark.line + 1])
+        elif node.end_mark.line > node.start_mark.line:
+            block = tuple(lines[node.start_mark.line : node.end_mark.line + 1])
         smap.scalars[path] = ScalarSpan(start, node.style, block)
+    explicit = _EXPLICIT.get(tag)
+    if explicit is not None and not explicit.match(value):
+        raise err(f"{value!r} is not a valid {tag.rsplit(':', 1)[-1]} value", node.start_mark)
     if tag == "tag:yaml.org,2002:bool":
         return value == "true"
     if tag == "tag:yaml.org,2002:int":

@@ -37,7 +37,11 @@ class StepContext:
         return self.compiler.compile(self.source.get(path), bound or {}, self.source.locator(path), expect)
 
     def constant(self, path: Path_) -> Any:
-        return self.compiler.constant_value(self.source.get(path), self.source.locator(path))
+        """A value known before play: plain data as written, or an expression of constants."""
+        value = self.source.get(path)
+        if isinstance(value, str):
+            return self.compiler.constant_value(value, self.source.locator(path))
+        return value
 
     def error(self, message: str, path: Path_) -> SchemaError:
         return SchemaError(message, self.source.pos(path))

@@ -1,0 +1,67 @@
+"""Shared helpers: load bundled games and put a state at a chosen point of a round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.engine.compile import compile_game
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
+from interpreter.rules.loader import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = sorted((ROOT / "games").glob("*.yaml"))
+
+
+@pytest.fixture(scope="session")
+def sources():
+    cache = {}
+
+    def get(name: str):
+        if name not in cache:
+            cache[name] = load_rules(name)
+        return cache[name]
+
+    return get
+
+
+def game_of(name: str, players: int, **options) -> Game:
+    return compile_game(load_rules(name), players, options)
+
+
+def card(game: Game, label: str, taken: set[int] | None = None) -> int:
+    """A card id with this label (not yet in ``taken``)."""
+    for c in game.deck:
+        if game.cards.labels[c] == label and (taken is None or c not in taken):
+            if taken is not None:
+                taken.add(c)
+            return c
+    raise KeyError(label)
+
+
+def at_step(game: Game, step_name: str, hands: dict[int, list[str]], **values) -> State:
+    """A fresh state whose round is at ``step_name`` with the given hands and round values.
+
+    Teams default to each seat alone; pass ``teams=[...]`` (team id per seat) to set them.
+    """
+    state = game.new_state()
+    taken: set[int] = set()
+    for zone in state.per_seat.values():
+        for cards in zone:
+            cards.clear()
+    for zone in state.shared.values():
+        zone.clear()
+    for seat, labels in hands.items():
+        state.per_seat["hand"][seat] = [card(game, lab, taken) for lab in labels]
+    if "dealer" in values:
+        state.dealer = values["dealer"]
+    teams = values.pop("teams", None)
+    if teams is not None:
+        state.teams = list(teams)
+    state.vars.update(values)
+    index = [s.name for s in game.steps].index(step_name)
+    assert game._enter(state, index)
+    game._advance(state)
+    return state

@@ -1,0 +1,377 @@
+"""The JSON Schema for rule files: well-formed, closed, documented, and its errors point at the right place."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from interpreter.engine.steps import REGISTRY as STEPS
+from interpreter.errors import RuleErrors
+from interpreter.rules.loader import load_rules
+from interpreter.rules.schema import load_schema
+from interpreter.rules.yaml_loader import load_yaml_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA_FILE = ROOT / "schema" / "game.schema.json"
+GAMES = sorted((ROOT / "games").glob("*.yaml"))
+RIO = ROOT / "games" / "njet-riogrande.yaml"
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def _walk(node: Any, path: str = "#"):
+    """Every schema object inside ``node``, with a JSON-pointer-like path."""
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            if key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):
+                for name, sub in value.items():
+                    yield from _walk(sub, f"{path}/{key}/{name}")
+            elif key in ("enum", "const", "required", "examples", "default"):
+                continue
+            elif isinstance(value, (dict, list)):
+                yield from _walk(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _walk(item, f"{path}/{i}")
+
+
+def _is_object_schema(path: str, node: dict[str, Any]) -> bool:
+    """A schema describing a mapping (an ``if`` only tests a value, so it must stay open to match)."""
+    if path.endswith("/if"):
+        return False
+    t = node.get("type")
+    types = t if isinstance(t, list) else [t]
+    return "object" in types or "properties" in node or "patternProperties" in node
+
+
+def _write(tmp_path: Path, text: str, name: str = "game.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
+    """A copy of njet-riogrande.yaml with ``old`` (which must occur once) replaced by ``new``."""
+    text = RIO.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    text = text.replace(old, new)
+    return _write(tmp_path, text), text
+
+
+def _where(text: str, line_contains: str, column_of: str) -> tuple[int, int]:
+    """1-based line of the only line containing ``line_contains``, and column of ``column_of`` in it."""
+    hits = [i for i, line in enumerate(text.splitlines()) if line_contains in line]
+    assert len(hits) == 1, line_contains
+    line = text.splitlines()[hits[0]]
+    return hits[0] + 1, line.index(column_of) + 1
+
+
+def _errors(path: Path) -> list:
+    with pytest.raises(RuleErrors) as info:
+        load_rules(path)
+    return info.value.errors
+
+
+# ---------------------------------------------------------------- the schema itself
+
+def test_the_schema_passes_the_draft_2020_12_metaschema_check(schema):
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_the_schema_has_its_id(schema):
+    assert schema["$id"] == "https://trickbook.dev/schema/game.schema.json"
+
+
+def test_the_interpreter_loads_the_schema_file_of_the_repository(schema):
+    assert load_schema() == schema
+
+
+def test_every_object_schema_is_closed(schema):
+    """A misspelt key is an error: either additional keys are refused, or the keys are names the
+    author chooses (zones, options, ...) and are then constrained by propertyNames."""
+    open_ = []
+    for path, node in _walk(schema):
+        if not _is_object_schema(path, node):
+            continue
+        if node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False:
+            continue
+        if isinstance(node.get("additionalProperties"), dict) and isinstance(node.get("propertyNames"), dict):
+            continue
+        open_.append(path)
+    assert open_ == []
+
+
+def test_every_object_with_fixed_keys_refuses_other_keys(schema):
+    """Where the schema lists the keys (properties) and the author does not name keys, nothing else is allowed."""
+    for path, node in _walk(schema):
+        if _is_object_schema(path, node) and "properties" in node and "propertyNames" not in node:
+            assert node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False, path
+
+
+def test_every_property_and_definition_has_a_description(schema):
+    missing = []
+    for path, node in _walk(schema):
+        for key in ("properties", "patternProperties", "$defs"):
+            for name, sub in (node.get(key) or {}).items():
+                if not (isinstance(sub, dict) and isinstance(sub.get("description"), str) and sub["description"]):
+                    missing.append(f"{path}/{key}/{name}")
+        names = node.get("propertyNames")
+        if isinstance(names, dict) and not names.get("description"):
+            missing.append(f"{path}/propertyNames")
+    assert missing == []
+    assert schema["description"]
+
+
+def test_the_step_kinds_of_the_schema_are_the_registered_step_kinds(schema):
+    assert set(schema["$defs"]["step"]["properties"]["do"]["enum"]) == set(STEPS)
+    branches = {b["if"]["properties"]["do"]["const"]: b["then"]["$ref"] for b in schema["$defs"]["step"]["allOf"]}
+    assert branches == {kind: f"#/$defs/{kind}_step" for kind in STEPS}
+
+
+def _keys_read(text: str, patterns: list[str]) -> set[str]:
+    return {m for p in patterns for m in re.findall(p, text)}
+
+
+_SPEC_READS = [r'spec\.get\("(\w+)"', r'spec\["(\w+)"\]', r'"(\w+)" in spec\b', r'\bpath \+ \("(\w+)"']
+
+
+@pytest.mark.parametrize("kind", sorted(STEPS))
+def test_each_step_kind_allows_exactly_the_keys_its_code_reads(schema, kind):
+    code = Path(__import__(STEPS[kind].__module__, fromlist=["x"]).__file__).read_text(encoding="utf-8")
+    step = schema["$defs"][f"{kind}_step"]
+    assert step["additionalProperties"] is False
+    assert set(step["properties"]) - {"do", "when"} == _keys_read(code, _SPEC_READS)
+    assert step["properties"]["do"]["const"] == kind
+
+
+def test_nested_step_mappings_allow_exactly_the_keys_the_code_reads(schema):
+    veto = (ROOT / "interpreter/engine/steps/veto_board.py").read_text(encoding="utf-8")
+    rows = _keys_read(veto, [r'\brow\.get\("(\w+)"', r'\brow\["(\w+)"\]', r'"(\w+)" in row\b', r'rpath \+ \("(\w+)"'])
+    assert set(schema["$defs"]["veto_row"]["properties"]) == rows
+    tricks = (ROOT / "interpreter/engine/steps/tricks.py").read_text(encoding="utf-8")
+    capture = schema["$defs"]["tricks_step"]["properties"]["capture"]
+    assert set(capture["properties"]) == _keys_read(tricks, [r'\("capture", "(\w+)"\)'])
+
+
+def test_the_top_level_game_and_zone_keys_are_the_ones_the_compiler_reads(schema):
+    code = (ROOT / "interpreter/engine/compile.py").read_text(encoding="utf-8")
+    top = _keys_read(code, [r'\bdata\["(\w+)"\]', r'\bdata\.get\("(\w+)"'])
+    # trickbook is the format version (checked only by the schema); extends is resolved by the loader
+    assert set(schema["properties"]) == top | {"trickbook", "extends"}
+    game = _keys_read(code, [r'gspec\.get\("(\w+)"', r'"(\w+)" in gspec', r'\("game", "(\w+)"\)'])
+    assert set(schema["$defs"]["game"]["properties"]) == game
+    assert set(schema["$defs"]["zone"]["properties"]) == _keys_read(code, [r'zspec\.get\("(\w+)"'])
+    deck = _keys_read(code, [r'deck_spec\.get\("(\w+)"', r'deck_spec\["(\w+)"\]'])
+    assert set(schema["$defs"]["deck"]["properties"]) == deck
+
+
+def test_a_raw_file_may_name_the_file_it_extends(schema):
+    data, _ = load_yaml_text(RIO.read_text(encoding="utf-8"))
+    data = json.loads(json.dumps(data))  # string keys, as an editor sees the file
+    data["extends"] = "njet-riogrande"
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data)) == []
+
+
+# ---------------------------------------------------------------- bundled games
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.stem for g in GAMES])
+def test_every_bundled_game_validates(game):
+    source = load_rules(game)
+    assert source.data["trickbook"] == 1
+    assert "extends" not in source.data
+
+
+def test_there_are_bundled_games_to_validate():
+    assert {g.stem for g in GAMES} >= {"njet-riogrande", "njet-goldsieber"}
+
+
+def test_player_counts_stay_int_keys_after_validation():
+    source = load_rules(RIO)
+    assert sorted(source.data["players"]) == [2, 3, 4, 5]
+
+
+# ---------------------------------------------------------------- error positions and messages
+
+def test_a_misspelt_step_key_points_at_the_key_and_suggests_the_right_one(tmp_path):
+    path, text = _variant(tmp_path, '    follow: "card.colour', '    folow: "card.colour')
+    errors = _errors(path)
+    assert len(errors) == 1
+    line, col = _where(text, "folow:", "folow")
+    assert (errors[0].position.file, errors[0].position.line, errors[0].position.column) == (str(path), line, col)
+    assert errors[0].message.startswith("unknown key 'folow' in the tricks step 'tricks'; did you mean 'follow'?")
+    assert errors[0].render().splitlines()[0] == f"{path}:{line}:{col}: error: {errors[0].message}"
+    assert errors[0].render().splitlines()[2] == " " * 4 + " " * (col - 1) + "^"
+
+
+def test_a_misspelt_top_level_key_points_at_the_key_and_suggests_the_right_one(tmp_path):
+    path, text = _variant(tmp_path, "\nzones:\n", "\nzone:\n")
+    errors = _errors(path)
+    line, _ = _where(text, "zone:", "zone")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (3, 1, "'zones' is missing at the top level (required)"),
+        (line, 1, "unknown key 'zone' at the top level; did you mean 'zones'? (allowed here: deck, define, "
+                  "extends, game, name, options, players, round, seats, title, trickbook, zones)"),
+    ]
+
+
+def test_a_value_of_the_wrong_type_points_at_the_value(tmp_path):
+    path, text = _variant(tmp_path, "hand:     {per_seat: true", "hand:     {per_seat: maybe")
+    errors = _errors(path)
+    line, col = _where(text, "per_seat: maybe", "maybe")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, col, "zones/hand/per_seat: expected true/false, not 'maybe'"),
+    ]
+
+
+def test_an_unknown_step_kind_is_reported_at_its_do_value_with_a_suggestion(tmp_path):
+    path, text = _variant(tmp_path, "    do: deal\n", "    do: dael\n")
+    errors = _errors(path)
+    line, col = _where(text, "do: dael", "dael")
+    assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
+    assert errors[0].message == ("round/deal/do: 'dael' is not one of deal, veto_board, choose_teams, select_cards, "
+                                 "tricks, score; did you mean 'deal'?")
+
+
+def test_a_step_without_do_is_reported_at_the_step_name(tmp_path):
+    path, text = _variant(tmp_path, "    do: score\n", "")
+    errors = _errors(path)
+    line, col = _where(text, "  score:", "score")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, col, "'do' is missing in the step 'score' (required)"),
+    ]
+
+
+def test_a_missing_step_key_names_the_step_kind_and_points_at_the_step_name(tmp_path):
+    path, text = _variant(tmp_path, "    to: won\n", "")
+    errors = _errors(path)
+    line, col = _where(text, "  tricks:", "tricks")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, col, "'to' is missing in the tricks step 'tricks' (required)"),
+    ]
+
+
+def test_a_key_of_another_step_kind_is_unknown_in_this_kind(tmp_path):
+    path, text = _variant(tmp_path, "    marker: monster ", "    marker: monster\n    hold: nowhere ")
+    errors = _errors(path)
+    line, col = _where(text, "hold: nowhere", "hold")
+    assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
+    assert errors[0].message == ("unknown key 'hold' in the choose_teams step 'teams' "
+                                 "(allowed here: chooser, do, marker, own_size, when)")
+
+
+def test_a_wrong_value_inside_a_player_count_points_at_the_value(tmp_path):
+    path, text = _variant(tmp_path, 'remove: "card.number == 7 and card.copy < 3"', "remove: 5")
+    errors = _errors(path)
+    line, col = _where(text, "remove: 5", "5")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, col, "players/3/remove: expected text or true/false, not 5"),
+    ]
+
+
+def test_a_player_count_that_is_not_a_number_points_at_the_key(tmp_path):
+    path, text = _variant(tmp_path, "  2: {hand: 15", "  two: {hand: 15")
+    errors = _errors(path)
+    line, _ = _where(text, "two: {", "two")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, 3, "unknown key 'two' in the players section (keys here must match ^[1-9][0-9]?$)"),
+    ]
+
+
+def test_a_name_unusable_in_expressions_points_at_the_key(tmp_path):
+    path, text = _variant(tmp_path, "  trick:    {visible: all}", "  the-trick: {visible: all}")
+    errors = _errors(path)
+    line, _ = _where(text, "the-trick:", "the-trick")
+    assert [(e.position.line, e.position.column) for e in errors] == [(line, 3)]
+    assert errors[0].message.startswith("'the-trick' is not allowed as a name here: a zone name is a name usable")
+
+
+def test_a_wrong_enum_value_suggests_the_closest_choice(tmp_path):
+    path, text = _variant(tmp_path, "equal_cards: later_wins", "equal_cards: latter_wins")
+    errors = _errors(path)
+    line, col = _where(text, "equal_cards:", "latter_wins")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, col, "round/tricks/equal_cards: 'latter_wins' is not one of later_wins, first_wins; "
+                    "did you mean 'later_wins'?"),
+    ]
+
+
+def test_a_game_without_an_end_asks_for_rounds_or_until(tmp_path):
+    path, text = _variant(tmp_path, "  rounds: setup.rounds\n", "")
+    errors = _errors(path)
+    line, _ = _where(text, "game:", "game")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, 1, "one of 'rounds', 'until' is needed in the game section"),
+    ]
+
+
+def test_a_null_outside_an_extending_file_is_reported_at_the_null(tmp_path):
+    path, text = _variant(tmp_path, "rest: aside", "rest: null")
+    errors = _errors(path)
+    line, col = _where(text, "rest: null", "null")
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, col, "round/deal/rest: expected text, not null (null removes a key only in a file that extends "
+                    "another)"),
+    ]
+
+
+def test_a_bad_veto_space_points_at_the_space(tmp_path):
+    path, text = _variant(tmp_path, "spaces: [1, 2, 3, 4, -2]", "spaces: [1, 2, 3, 4, [-2]]")
+    errors = _errors(path)
+    line, col = _where(text, "spaces: [1, 2, 3, 4, [-2]]", "[-2]")
+    assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
+    assert errors[0].message.startswith("round/njet/rows/points/spaces/4: a list is not allowed here: One space:")
+
+
+def test_reserved_card_attributes_are_refused(tmp_path):
+    path, text = _variant(tmp_path, "      number: [0,", "      copy: [0,")
+    errors = _errors(path)
+    line, col = _where(text, "copy: [0,", "copy")
+    assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
+    assert "copy and label are set automatically" in errors[0].message
+
+
+def test_a_key_written_both_as_number_and_as_text_is_refused(tmp_path):
+    path, text = _variant(tmp_path, "  4: {hand: 15, rounds: 8, own_team: [2]}\n",
+                          '  4: {hand: 15, rounds: 8, own_team: [2]}\n  "4": {hand: 10}\n')
+    errors = _errors(path)
+    line, _ = _where(text, '"4": {hand: 10}', '"4"')
+    assert [(e.position.line, e.position.column, e.message) for e in errors] == [
+        (line, 3, "key 4 is written twice, once as a number and once as text"),
+    ]
+
+
+def test_every_mistake_is_reported_at_once_in_file_order(tmp_path):
+    text = RIO.read_text(encoding="utf-8")
+    text = text.replace("trickbook: 1", "trickbook: 2").replace('    follow: "card', '    folow: "card')
+    path = _write(tmp_path, text)
+    errors = _errors(path)
+    assert [(e.position.line, e.message.split(";")[0]) for e in errors] == [
+        (3, "trickbook: 2 must be 1"),
+        (_where(text, "folow:", "folow")[0], "unknown key 'folow' in the tricks step 'tricks'"),
+    ]
+
+
+def test_a_mistake_in_an_extending_file_points_into_that_file(tmp_path):
+    text = ("trickbook: 1\nextends: njet-riogrande\nname: njet-variant\n"
+            "round:\n  tricks:\n    equal_cards: first_wins\n    lead_with: card.number == 0\n")
+    path = _write(tmp_path, text, "variant.yaml")
+    errors = _errors(path)
+    assert [(e.position.file, e.position.line, e.position.column) for e in errors] == [(str(path), 7, 5)]
+    assert errors[0].message.startswith("unknown key 'lead_with' in the tricks step 'tricks'")
+
+
+def test_an_extending_file_can_remove_a_key_with_null(tmp_path):
+    text = ("trickbook: 1\nextends: njet-riogrande\nname: njet-variant\n"
+            "round:\n  tricks:\n    capture: null\n")
+    source = load_rules(_write(tmp_path, text, "variant.yaml"))
+    assert "capture" not in source.data["round"]["tricks"]
