@@ -55,7 +55,7 @@ def game_for_record(head: dict[str, Any], where: str, rules: str | None = None) 
         raise RecordError(f"{where}: not a Trickbook record (format {head.get('format')!r})")
     name = rules or head.get("rules_file") or head.get("rules")
     if not isinstance(name, str):
-        raise RecordError(f"{where}: the header must name the rules (\"rules\": \"njet-riogrande\")")
+        raise RecordError(f"{where}: the header must name the rules (\"rules\": a bundled game name or a file)")
     players = head.get("players")
     if not isinstance(players, int):
         raise RecordError(f"{where}: the header must give \"players\" as a number")

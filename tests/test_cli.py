@@ -1,0 +1,172 @@
+"""The trickbook command: exit codes, error format, and each subcommand's output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from interpreter.cli import main
+
+from .conftest import ROOT
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_validate_accepts_the_bundled_games(capsys):
+    code, out, err = run(capsys, "validate", str(ROOT / "games" / "njet-riogrande.yaml"),
+                         str(ROOT / "games" / "njet-goldsieber.yaml"))
+    assert code == 0 and err == ""
+    assert out.count(": ok") == 2
+
+
+def test_validate_reports_file_line_col_with_the_source_line_and_a_caret(tmp_path, capsys):
+    text = (ROOT / "games" / "njet-riogrande.yaml").read_text()
+    bad = text.replace('follow: "card.colour == led.colour"', 'follow: "card.colour == led.color"')
+    path = tmp_path / "bad.yaml"
+    path.write_text(bad)
+    line_no = next(i for i, line in enumerate(bad.splitlines(), 1) if "led.color" in line)
+    line = bad.splitlines()[line_no - 1]
+    col = line.index("color\"") + 1
+    code, out, err = run(capsys, "validate", str(path))
+    assert code == 1
+    first, source, caret = err.splitlines()[:3]
+    assert first == f"{path}:{line_no}:{col}: error: cards have no attribute 'color' (they have: colour, copy, label, number)"
+    assert source.strip() == line.strip()
+    assert caret.index("^") - 4 == col - 1
+
+
+def test_validate_reports_every_bad_file_and_exits_1(tmp_path, capsys):
+    one = tmp_path / "one.yaml"
+    one.write_text("trickbook: 1\nname: x\nfoo: [1,\n")
+    two = tmp_path / "two.yaml"
+    two.write_text("a: &anchor 1\nb: *anchor\n")
+    code, out, err = run(capsys, "validate", str(one), str(two), str(ROOT / "games" / "njet-riogrande.yaml"))
+    assert code == 1
+    assert f"{one}:4:1: error: invalid YAML" in err
+    assert f"{two}:1:4: error: YAML anchors (&name) are not allowed in rule files" in err
+    assert "njet-riogrande.yaml: ok" in out
+    assert "Traceback" not in err
+
+
+def test_validate_a_missing_file_is_an_error_not_a_traceback(tmp_path, capsys):
+    code, out, err = run(capsys, "validate", str(tmp_path / "nope.yaml"))
+    assert code == 1 and "nope.yaml" in err and "Traceback" not in err
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["validate"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "njet-riogrande", "--players", "four", "--games", "2"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["frobnicate"])
+    assert e.value.code == 2
+
+
+def test_list_shows_bundled_games_with_player_counts_and_options(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    assert "njet-riogrande" in out and "players: 2, 3, 4, 5" in out and "difference_scoring" in out
+    assert "njet-goldsieber" in out and "players: 3, 4" in out and "short_game" in out
+
+
+def test_play_tells_the_game_and_writes_a_record_that_replays(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    code, out, _ = run(capsys, "play", "njet-goldsieber", "--players", "3", "--seed", "4", "--record", str(record))
+    assert code == 0
+    assert "The board:" in out and "Trick 1:" in out and "Round 6 scores" in out and "Winner(s):" in out
+    code, out, err = run(capsys, "replay", str(record))
+    assert code == 0 and "replay matches (6 rounds" in out
+
+
+def test_play_with_an_unsupported_player_count_is_a_clear_error(capsys):
+    code, _, err = run(capsys, "play", "njet-goldsieber", "--players", "5")
+    assert code == 1 and "is for 3, 4 players, not 5" in err
+
+
+def test_play_an_unknown_game_names_the_bundled_ones(capsys):
+    code, _, err = run(capsys, "play", "skat", "--players", "3")
+    assert code == 1 and "njet-riogrande" in err
+
+
+def test_options_are_set_with_name_value_and_checked(capsys):
+    code, out, _ = run(capsys, "play", "njet-goldsieber", "-p", "4", "--option", "short_game=true", "--quiet")
+    assert code == 0
+    code, _, err = run(capsys, "play", "njet-goldsieber", "-p", "4", "--option", "short_game=perhaps")
+    assert code == 1 and "true or false" in err
+    code, _, err = run(capsys, "play", "njet-goldsieber", "-p", "4", "--option", "shorter=true")
+    assert code == 1 and "unknown option 'shorter'" in err
+
+
+def test_simulate_json_gives_mean_scores_win_shares_and_rounds(capsys):
+    code, out, _ = run(capsys, "simulate", "njet-riogrande", "--players", "4", "--games", "6", "--seed", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["games"] == 6 and data["players"] == 4 and data["mean_rounds"] == 8
+    assert set(data["mean_total"]) == {"turquoise", "lilac", "orange", "green"}
+    assert abs(sum(data["win_share"].values()) - 1) < 1e-9
+    code, again, _ = run(capsys, "simulate", "njet-riogrande", "--players", "4", "--games", "6", "--seed", "1",
+                         "--json")
+    assert again == out
+
+
+def test_simulate_text_summary(capsys):
+    code, out, _ = run(capsys, "simulate", "njet-goldsieber", "-p", "3", "-n", "3")
+    assert code == 0 and "mean score" in out and "win share" in out and "mean rounds per game: 6.00" in out
+
+
+def test_replay_names_the_first_difference_and_exits_1(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    run(capsys, "play", "njet-riogrande", "-p", "2", "--seed", "9", "--record", str(record), "--quiet")
+    lines = record.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if '"step": "tricks"' in line)
+    event = json.loads(lines[n])
+    event["action"] = "purple 42"
+    lines[n] = json.dumps(event)
+    record.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 1
+    assert f"{record}:{n + 1}: 'purple 42' is not legal now" in err
+
+
+def test_replay_detects_a_wrong_result(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    run(capsys, "play", "njet-riogrande", "-p", "2", "--seed", "9", "--record", str(record), "--quiet")
+    lines = record.read_text().splitlines()
+    result = json.loads(lines[-1])
+    result["winners"] = ["nobody"]
+    lines[-1] = json.dumps(result)
+    record.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 1 and f":{len(lines)}: result winners differ" in err
+
+
+def test_a_person_plays_a_seat_at_the_terminal_and_sees_only_their_own_hand():
+    answers = "1\n" * 600
+    proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "njet-riogrande", "--players", "2",
+                           "--human", "lilac", "--seed", "3"], input=answers, capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "you are lilac" in out and "your hand:" in out and "Game over after 8 rounds" in out
+    assert "your hand" in out and "turquoise, cover a space" not in out
+    assert "lilac, cover a space:" in out
+
+
+def test_a_person_can_answer_with_a_label_and_is_asked_again_after_nonsense():
+    answers = "nonsense\n" + "99\n" + "points: 4\n" + "1\n" * 600
+    proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "njet-riogrande", "--players", "2",
+                           "--human", "1", "--seed", "3"], input=answers, capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("please answer with a number from 1 to") == 2
+    assert "turquoise covers points per trick and captured 0: 4" in proc.stdout

@@ -1,0 +1,90 @@
+"""Variants: a rule file extends another, overrides parts, and errors point into the right file."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import RuleError, RuleErrors
+from interpreter.rules.loader import load_rules
+
+from .conftest import ROOT
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_mappings_merge_key_by_key_lists_are_replaced_and_null_removes(tmp_path):
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: njet-riogrande\nname: v\n"
+                 "players:\n  2: null\n  4: {hand: 14}\n"
+                 "round:\n  njet:\n    rows:\n      points:\n        spaces: [5, 6]\n")
+    src = load_rules(path)
+    assert sorted(src.data["players"]) == [3, 4, 5]
+    assert src.data["players"][4] == {"hand": 14, "rounds": 8, "own_team": [2]}
+    assert src.data["round"]["njet"]["rows"]["points"]["spaces"] == [5, 6]
+    assert src.data["round"]["njet"]["rows"]["trump"]["spaces"][0] == "red"
+    assert list(src.data["round"]) == list(load_rules("njet-riogrande").data["round"])
+    assert "extends" not in src.data
+
+
+def test_goldsieber_shares_the_rio_grande_file_instead_of_copying_it():
+    text = (ROOT / "games" / "njet-goldsieber.yaml").read_text()
+    assert "extends: njet-riogrande" in text
+    assert "do: tricks" not in text and "do: veto_board" not in text
+    assert len(text.splitlines()) < len((ROOT / "games" / "njet-riogrande.yaml").read_text().splitlines())
+
+
+def test_an_error_in_the_extending_file_points_into_that_file(tmp_path):
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: njet-riogrande\nname: v\n"
+                 "round:\n  tricks:\n    follow: \"card.colour == led.colur\"\n")
+    from interpreter.cli import validate_file
+
+    errors = validate_file(str(path))
+    assert errors and errors[0].startswith(f"{path}:6:") and "no attribute 'colur'" in errors[0]
+
+
+def test_an_error_in_the_base_file_points_into_the_base_file(tmp_path):
+    base_text = (ROOT / "games" / "njet-riogrande.yaml").read_text().replace(
+        '"card.colour == round.trump"', '"card.colour == round.trumpf"')
+    write(tmp_path, "base.yaml", base_text)
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: base.yaml\nname: v\n")
+    from interpreter.cli import validate_file
+
+    errors = validate_file(str(path))
+    line = next(i for i, t in enumerate(base_text.splitlines(), 1) if "round.trumpf" in t)
+    assert errors[0].startswith(f"{tmp_path / 'base.yaml'}:{line}:") and "unknown round value 'trumpf'" in errors[0]
+
+
+def test_extends_cycles_and_missing_bases_are_reported(tmp_path):
+    write(tmp_path, "a.yaml", "trickbook: 1\nextends: b.yaml\nname: a\n")
+    write(tmp_path, "b.yaml", "trickbook: 1\nextends: a.yaml\nname: b\n")
+    with pytest.raises(RuleError, match="cycle"):
+        load_rules(tmp_path / "a.yaml")
+    path = write(tmp_path, "c.yaml", "trickbook: 1\nextends: no-such-game\nname: c\n")
+    with pytest.raises(RuleError) as err:
+        load_rules(path)
+    assert err.value.position.line == 2 and "no-such-game" in str(err.value)
+
+
+def test_a_variant_can_add_an_option_and_use_it(tmp_path):
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: njet-riogrande\nname: v\n"
+                 "options:\n  triple: {description: points x3, default: false}\n"
+                 "round:\n  score:\n    points: \"team_points(seat) * (3 if options.triple else 1)\"\n")
+    from interpreter.engine.compile import compile_game
+    from interpreter.harness.runner import play_game
+
+    src = load_rules(path)
+    plain = play_game(compile_game(src, 4), seed=2)
+    triple = play_game(compile_game(src, 4, {"triple": True}), seed=2)
+    assert triple.totals == [3 * t for t in plain.totals]
+
+
+def test_schema_errors_of_a_variant_are_all_reported(tmp_path):
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: njet-riogrande\nname: v\n"
+                 "zones:\n  hand: {per_seat: sometimes}\n  extra: {visibel: all}\n")
+    with pytest.raises(RuleErrors) as err:
+        load_rules(path)
+    lines = sorted(e.position.line for e in err.value.errors)
+    assert lines == [5, 6]
