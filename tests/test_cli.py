@@ -37,7 +37,8 @@ def test_validate_reports_file_line_col_with_the_source_line_and_a_caret(tmp_pat
     code, out, err = run(capsys, "validate", str(path))
     assert code == 1
     first, source, caret = err.splitlines()[:3]
-    assert first == f"{path}:{line_no}:{col}: error: cards have no attribute 'color' (they have: colour, copy, label, number)"
+    assert first == (f"{path}:{line_no}:{col}: error: cards have no attribute 'color' "
+                     "(they have: colour, copy, label, number)")
     assert source.strip() == line.strip()
     assert caret.index("^") - 4 == col - 1
 

@@ -27,7 +27,7 @@ def test_random_games_terminate_conserve_cards_and_replay_identically(path, play
 
     def conserved(state):
         cards = state.all_cards()
-        assert len(cards) == len(game.deck), f"round {state.round_number}: {len(cards)} cards, deck has {len(game.deck)}"
+        assert len(cards) == len(game.deck), f"round {state.round_number}: {len(cards)} cards of {len(game.deck)}"
         if not state.pending or state.pending.step.kind != "tricks":
             assert Counter(labels[c] for c in cards) == deck
 

@@ -151,11 +151,10 @@ def test_a_game_that_never_ends_is_stopped(tmp_path):
     text = text.replace("  rounds: setup.rounds\n", "  until: \"false\"\n")
     path = tmp_path / "endless.yaml"
     path.write_text(text)
+    import interpreter.engine.game as game_module
     from interpreter.engine.compile import compile_game
     from interpreter.harness.runner import play_game
     from interpreter.rules.loader import load_rules
-
-    import interpreter.engine.game as game_module
 
     game = compile_game(load_rules(path), 2)
     old = game_module.MAX_ROUNDS

@@ -59,6 +59,8 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 
 # builtins that test each item for truth (see Compiler._truth)
 _TRUTH_BUILTINS = ("count", "any", "all")
+# builtins that take one list, so also ``f(x for x in xs)``
+_LIST_BUILTINS = ("sum", "count", "max", "min", "any", "all", "len")
 
 
 @dataclass
@@ -381,9 +383,9 @@ class Compiler:
         if n.function is None:
             return _Result(items, list_of(body.type), deps)
         builtin = REGISTRY.get(n.function)
-        if builtin is None or builtin.needs_state or builtin.min_args > 1:
+        if builtin is None or n.function not in _LIST_BUILTINS:
             raise ExpressionError(f"{n.function!r} cannot take a 'for' expression "
-                                  "(try sum, count, max, min, any, all, len)", loc(n.offset))
+                                  f"(try {', '.join(_LIST_BUILTINS)})", loc(n.offset))
         impl = builtin.impl
         rtype = builtin.result([list_of(body.type)])
         return _Result(lambda e: impl(items(e)), rtype, deps)

@@ -6,6 +6,7 @@ from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, v_args
+from lark.exceptions import VisitError
 
 from interpreter.dsl import ast
 
@@ -157,7 +158,10 @@ def parse(text: str) -> ast.Node:
     if isinstance(tree, Token):  # pragma: no cover - grammar always builds trees
         tree = Tree("name", [tree])
     _check_nesting(tree)
-    return _ToAst().transform(tree)
+    try:
+        return _ToAst().transform(tree)
+    except VisitError as exc:  # Lark wraps what the transformer raises, e.g. RecursionError deep in defines
+        raise exc.orig_exc from None
 
 
 def _check_nesting(tree: Tree) -> None:

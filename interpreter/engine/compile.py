@@ -20,7 +20,8 @@ from interpreter.errors import GameError, SchemaError
 from interpreter.rules.loader import identity
 from interpreter.rules.source import RuleSource
 
-_DEFINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*)?\s*\))?\s*$")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_DEFINE = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*({_NAME}(?:\s*,\s*{_NAME})*)?\s*\))?\s*$")
 _RESERVED = {"card", "led", "seat", "player", "winner", "space", "round", "players", "options", "setup", "seats",
              "true", "false", "none", "and", "or", "not", "in", "if", "else", "for"}
 

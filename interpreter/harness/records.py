@@ -102,7 +102,8 @@ def replay(path: str | Path, rules: str | None = None) -> Outcome:
             raise RecordError(f"{where}: the game is already over, but the record goes on ({kind})")
         d = state.pending
         if d.step.name != event.get("step", d.step.name):
-            raise RecordError(f"{where}: the record has step {event.get('step')!r}, the game is at step {d.step.name!r}")
+            raise RecordError(f"{where}: the record has step {event.get('step')!r}, "
+                              f"the game is at step {d.step.name!r}")
         if kind == "chance":
             if d.actor != CHANCE:
                 raise RecordError(f"{where}: the record has a chance event, but {names[d.actor]} must act "
@@ -117,7 +118,8 @@ def replay(path: str | Path, rules: str | None = None) -> Outcome:
             game.apply_chance(state, outcome)
         elif kind == "action":
             if d.actor == CHANCE:
-                raise RecordError(f"{where}: the record has an action, but a chance event ({d.step.name}) comes now")
+                raise RecordError(f"{where}: the record has an action, but a chance event "
+                                  f"({d.step.name}) comes now")
             seat = event.get("seat")
             if seat is not None and seat != names[d.actor]:
                 raise RecordError(f"{where}: the record has {seat!r} acting, but it is {names[d.actor]}'s turn "

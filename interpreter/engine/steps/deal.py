@@ -90,7 +90,7 @@ class Deal(Step):
                 raise RecordError(f"{where}: {label!r} is not a card of this deck")
             return ids.pop()
 
-        for s, name in enumerate(game.seat_names):
+        for name in game.seat_names:
             cards = hands.get(name)
             if not isinstance(cards, list) or len(cards) != self.count:
                 raise RecordError(f"the deal must give {name!r} a list of exactly {self.count} cards")

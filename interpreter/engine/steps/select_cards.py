@@ -13,8 +13,8 @@ from typing import Any
 
 from interpreter.dsl.types import CARD, SEAT
 from interpreter.engine.card_tables import CardTable, as_bool
-from interpreter.engine.steps.tricks import _allowed
 from interpreter.engine.steps.base import Decision, Step, StepContext, register
+from interpreter.engine.steps.tricks import _allowed
 
 _DIRECTIONS = {"self": 0, "left": 1, "right": -1}
 

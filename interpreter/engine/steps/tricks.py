@@ -19,6 +19,7 @@ from interpreter.dsl.types import CARD, SEAT
 from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
 from interpreter.engine.steps.base import Decision, Step, StepContext, register
 
+
 @register
 class Tricks(Step):
     kind = "tricks"

@@ -1,0 +1,44 @@
+"""Promises about the project itself: clean code, CI runs what the README says, docs exist."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+
+def test_ruff_finds_nothing():
+    ruff = shutil.which("ruff") or str(ROOT / ".venv" / "bin" / "ruff")
+    if not shutil.which("ruff"):
+        try:
+            import ruff  # noqa: F401
+        except ImportError:
+            pytest.skip("ruff is not installed (pip install -e '.[test]')")
+        ruff = None
+    cmd = [ruff, "check", "."] if ruff else [sys.executable, "-m", "ruff", "check", "."]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_readme_quick_start_has_exactly_two_commands_and_ci_runs_its_test_command():
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```sh\n(.*?)\n```", quick, re.S)
+    assert len(commands) == 2 and all("\n" not in c for c in commands)
+    play, test = commands
+    assert "trickbook play" in play or "trickbook simulate" in play
+    test_command = test.split("&&")[-1].strip()
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    assert ci[-1].strip() == test_command
+    assert "python3 -m venv" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_doc_the_readme_links_exists():
+    readme = (ROOT / "README.md").read_text()
+    for link in re.findall(r"\]\((docs/[^)]+)\)", readme):
+        assert (ROOT / link).is_file(), link
