@@ -22,7 +22,7 @@ from interpreter.errors import ExpressionError, GameError, Position
 Fn = Callable[[dict[str, Any]], Any]
 Locate = Callable[[int], Position | None]
 
-_RUNTIME_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, OverflowError,
+RUNTIME_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, OverflowError,
                    RecursionError)
 
 
@@ -114,7 +114,7 @@ class Compiled:
             def run(env: dict[str, Any]) -> Any:
                 try:
                     return fn(env)
-                except _RUNTIME_ERRORS as exc:
+                except RUNTIME_ERRORS as exc:
                     raise ExpressionFailed(f"{where}error: expression {text!r} failed: {exc}") from None
 
             object.__setattr__(self, "_run", run)
@@ -505,7 +505,7 @@ class Compiler:
         if parts and all(p.const for p in parts) and "state" not in res.deps:
             try:
                 value = res.fn({})
-            except _RUNTIME_ERRORS as exc:
+            except RUNTIME_ERRORS as exc:
                 if self._unreached:
                     return res  # never evaluated: a constant test skips it
                 raise ExpressionError(f"this expression fails: {exc}", loc(n.offset)) from None

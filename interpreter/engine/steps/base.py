@@ -113,14 +113,19 @@ class Step:
         raise NotImplementedError
 
 
-@dataclass
 class Decision:
     """Who acts now (a seat index, or CHANCE) and the legal actions."""
 
-    actor: int
-    actions: list[Any]
-    step: Step
-    prompt: str = ""
+    __slots__ = ("actor", "actions", "step", "prompt")
+
+    def __init__(self, actor: int, actions: list[Any], step: Step, prompt: str = ""):
+        self.actor = actor
+        self.actions = actions
+        self.step = step
+        self.prompt = prompt
+
+    def __repr__(self) -> str:
+        return f"Decision(actor={self.actor}, step={self.step.name!r}, {len(self.actions)} actions)"
 
 
 StepBuilder = Callable[[str, "Compiled | None"], Step]

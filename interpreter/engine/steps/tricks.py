@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.dsl.types import CARD, SEAT
 from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
 from interpreter.engine.steps.base import Decision, Step, StepContext, register
@@ -49,9 +50,10 @@ class Tricks(Step):
             self.capture_zone = ctx.zone(path + ("capture", "to"), per_seat=True)
         kinds = ctx.card_kinds
         self._follow = CardTable([self.follow], kinds, as_bool, True) if self.follow else None
+        self._follow_static = self._follow is not None and self._follow.static
         self._lead = CardTable([self.lead], kinds, as_bool, False) if self.lead else None
         self._strength = CardTable(self.strength, kinds, as_tuple, True)
-        self._capture_run = self.capture.run if self.capture else None
+        self._capture_fn = self.capture.fn if self.capture else None
 
     # -- decisions
 
@@ -82,7 +84,7 @@ class Tricks(Step):
         kinds = game.cards.kinds
         return Decision(seat, list({kinds[c]: c for c in cands}.values()), self, "play a card")
 
-    def _strengths(self, state: Any, plays: list[list[int]]) -> list[tuple]:
+    def _strengths(self, state: Any, plays: list[tuple[int, int]]) -> list[tuple]:
         table = self._strength
         led = plays[0][1]
         if table.static:
@@ -102,15 +104,15 @@ class Tricks(Step):
         state.per_seat[self.hand][seat].remove(card)
         state.shared[self.trick_zone].append(card)
         plays = data["plays"]
-        plays.append([seat, card])
-        if len(plays) == 1 and self._follow is not None and self._follow.static:
-            data["answers"] = tuple(self._follow.table(state, card))
+        plays.append((seat, card))
+        if len(plays) == 1 and self._follow_static:
+            data["answers"] = self._follow.table(state, card)  # shared, never changed
         if len(plays) < game.players:
             data["turn"] = (seat + 1) % game.players
             return
         winner = self._winner(game, state, plays)
         self._collect(game, state, plays, winner)
-        data["last"] = {"plays": [list(p) for p in plays], "winner": winner}
+        data["last"] = {"plays": plays, "winner": winner}  # a new list is started below
         if state.notes is not None:
             names, labels = game.seat_names, game.cards.labels
             shown = ", ".join(f"{names[s]} {labels[c]}" for s, c in plays)
@@ -120,7 +122,7 @@ class Tricks(Step):
         data["number"] += 1
         data["leader"] = data["turn"] = winner
 
-    def _winner(self, game: Any, state: Any, plays: list[list[int]]) -> int:
+    def _winner(self, game: Any, state: Any, plays: list[tuple[int, int]]) -> int:
         keys = self._strengths(state, plays)
         eligible = None
         if self.can_win is not None:
@@ -135,17 +137,21 @@ class Tricks(Step):
                 best, winner = key, seat
         return winner
 
-    def _collect(self, game: Any, state: Any, plays: list[list[int]], winner: int) -> None:
+    def _collect(self, game: Any, state: Any, plays: list[tuple[int, int]], winner: int) -> None:
         trick = state.shared[self.trick_zone]
         won = state.per_seat[self.won][winner]
         if self.capture is not None:
             captured = state.per_seat[self.capture_zone][winner]
-            capture = self._capture_run
+            capture = self._capture_fn
             env = {"$s": state, "winner": winner}
-            for seat, card in plays:
-                env["card"] = card
-                env["player"] = seat
-                (captured if capture(env) else won).append(card)
+            try:
+                for seat, card in plays:
+                    env["card"] = card
+                    env["player"] = seat
+                    (captured if capture(env) else won).append(card)
+            except RUNTIME_ERRORS:
+                self.capture(env)  # evaluates again through the checked path: names the expression
+                raise
         else:
             won.extend(trick)
         trick.clear()
