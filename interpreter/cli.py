@@ -154,12 +154,14 @@ def _play(args: argparse.Namespace) -> int:
     source, game = _setup(args)
     seed = _seed(args.seed)
     agents: list[Agent] = [RandomAgent(f"{seed}:{s}") for s in range(game.players)]
+    viewer = None
     if args.human:
-        seat = _seat_index(game.seat_names, args.human)
-        agents[seat] = HumanAgent()
+        viewer = _seat_index(game.seat_names, args.human)
+        agents[viewer] = HumanAgent()
     narrate = None if args.quiet else print
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
-    out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate)
+    out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
+                    viewer=viewer)
     if args.record:
         write_record(args.record, out.record)
         print(f"record written to {args.record}")

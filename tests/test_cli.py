@@ -161,6 +161,12 @@ def test_a_person_plays_a_seat_at_the_terminal_and_sees_only_their_own_hand():
     assert "you are lilac" in out and "your hand:" in out and "Game over after 8 rounds" in out
     assert "your hand" in out and "turquoise, cover a space" not in out
     assert "lilac, cover a space:" in out
+    # the other seat's face-down discards and passes are not told to the person
+    import re
+
+    assert not re.search(r"turquoise (discards|passes) \w+ \d", out)
+    assert re.search(r"turquoise (discards|passes) a card", out)
+    assert re.search(r"lilac (discards|passes) \w+ \d", out)
 
 
 def test_a_person_can_answer_with_a_label_and_is_asked_again_after_nonsense():

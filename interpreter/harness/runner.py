@@ -61,10 +61,11 @@ def result_event(game: Game, state: State) -> dict[str, Any]:
 
 def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, *, record: bool = False,
               rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
-              after_each: Callable[[State], None] | None = None) -> Outcome:
+              after_each: Callable[[State], None] | None = None, viewer: int | None = None) -> Outcome:
     """Play one full game. With ``record`` the outcome holds the JSON Lines events.
 
     ``after_each`` is called with the state after every action and chance event (for checks).
+    ``viewer``: the seat the account is told to; what that seat may not see is not narrated.
     """
     rng = random.Random(seed)
     agents = list(agents) if agents is not None else random_agents(game, seed)
@@ -94,7 +95,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
                 events.append({"type": "action", "round": state.round_number, "step": step.name,
                                "seat": game.seat_names[seat], "action": step.label(game, state, action)})
             if narrate is not None:
-                narrate(f"  {game.seat_names[seat]} {step.describe(game, state, action)}")
+                narrate(f"  {game.seat_names[seat]} {step.describe(game, state, action, viewer)}")
             if action in d.actions:
                 apply_fast(state, action)
             else:

@@ -94,8 +94,12 @@ class Step:
     def label(self, game: Game, state: State, action: Any) -> str:
         raise NotImplementedError
 
-    def describe(self, game: Game, state: State, action: Any) -> str:
-        """The action as a phrase for a readable account ("plays red 7")."""
+    def describe(self, game: Game, state: State, action: Any, viewer: int | None = None) -> str:
+        """The action as a phrase for a readable account ("plays red 7").
+
+        ``viewer`` is the seat the account is told to (None: everything is shown);
+        a step whose actions are hidden from other seats says less to them.
+        """
         return self.label(game, state, action)
 
     def public(self, game: Game, state: State) -> dict[str, Any]:

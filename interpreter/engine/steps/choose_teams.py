@@ -94,7 +94,7 @@ class ChooseTeams(Step):
             self._give_marker(game, state, value)
         self._settle(game, state)
 
-    def describe(self, game: Any, state: Any, action: tuple[str, int]) -> str:
+    def describe(self, game: Any, state: Any, action: tuple[str, int], viewer: int | None = None) -> str:
         what, value = action
         if what == "marker":
             return f"gives the {self.marker} to {game.seat_names[value]}"

@@ -80,9 +80,13 @@ class SelectCards(Step):
         for s in range(n):
             held[s].clear()
 
-    def describe(self, game: Any, state: Any, card: int) -> str:
-        return f"{self.verb}es {game.cards.labels[card]}" if self.verb.endswith("s") else \
-            f"{self.verb}s {game.cards.labels[card]}"
+    def describe(self, game: Any, state: Any, card: int, viewer: int | None = None) -> str:
+        verb = f"{self.verb}es" if self.verb.endswith("s") else f"{self.verb}s"
+        seat = state.step_data["order"][0]
+        hidden_zone = self.hold or self.target
+        if viewer is not None and viewer != seat and game.zones[hidden_zone].visible != "all":
+            return f"{verb} a card"
+        return f"{verb} {game.cards.labels[card]}"
 
     def label(self, game: Any, state: Any, card: int) -> str:
         return game.cards.labels[card]

@@ -167,7 +167,7 @@ class Tricks(Step):
                                  "winner": names[data["last"]["winner"]]}
         return out
 
-    def describe(self, game: Any, state: Any, card: int) -> str:
+    def describe(self, game: Any, state: Any, card: int, viewer: int | None = None) -> str:
         return f"plays {game.cards.labels[card]}"
 
     def label(self, game: Any, state: Any, card: int) -> str:

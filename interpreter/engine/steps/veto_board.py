@@ -131,7 +131,7 @@ class VetoBoard(Step):
         return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
                           for row, spaces in zip(self.rows, open_)}}
 
-    def describe(self, game: Any, state: Any, action: tuple[int, int]) -> str:
+    def describe(self, game: Any, state: Any, action: tuple[int, int], viewer: int | None = None) -> str:
         r, i = action
         return f"covers {self.rows[r].title}: {self.rows[r].labels[i]}"
 
