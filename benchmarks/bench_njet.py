@@ -4,7 +4,7 @@ Plays random NJET (Rio Grande, 4 players) rounds through the interpreter for
 --seconds, then runs ../shared/bench/baseline_njet.py for as long, and prints
 both rates and their ratio (interpreter / baseline; the goal is >= 0.5).
 
-usage: python benchmarks/bench_njet.py [--seconds 5] [--baseline PATH] [--rounds-only]
+usage: python benchmarks/bench_njet.py [--seconds 5] [--baseline PATH]
 """
 
 from __future__ import annotations

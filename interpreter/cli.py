@@ -207,7 +207,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     out = replay(args.record, rules=args.rules)
-    print(f"{args.record}: replay matches ({out.rounds} rounds, totals {out.totals})")
+    rounds = f"{out.rounds} round" + ("" if out.rounds == 1 else "s")
+    print(f"{args.record}: replay matches ({rounds}, totals {out.totals})")
     return 0
 
 

@@ -177,3 +177,16 @@ def test_a_person_can_answer_with_a_label_and_is_asked_again_after_nonsense():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("please answer with a number from 1 to") == 2
     assert "turquoise covers points per trick and captured 0: 4" in proc.stdout
+
+
+def test_a_record_of_a_rule_file_replays_from_another_folder(tmp_path, capsys, monkeypatch):
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "house.yaml").write_text("trickbook: 1\nextends: njet-riogrande\nname: house\n")
+    monkeypatch.chdir(games)
+    code, _, _ = run(capsys, "play", "house.yaml", "-p", "2", "--seed", "1", "--record", "game.jsonl", "--quiet")
+    assert code == 0
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "replay", str(games / "game.jsonl"))
+    assert code == 0, err
+    assert "replay matches (8 rounds" in out

@@ -88,3 +88,11 @@ def test_schema_errors_of_a_variant_are_all_reported(tmp_path):
         load_rules(path)
     lines = sorted(e.position.line for e in err.value.errors)
     assert lines == [5, 6]
+
+
+def test_two_different_cards_may_not_share_a_label(tmp_path):
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: njet-riogrande\nname: v\ndeck:\n  label: \"{colour}\"\n")
+    from interpreter.cli import validate_file
+
+    errors = validate_file(str(path))
+    assert errors and errors[0].startswith(f"{path}:5:10: error: two different cards are both labelled 'red'")

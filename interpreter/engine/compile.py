@@ -88,6 +88,12 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
                 raise SchemaError(f"the label names {f!r}, which is not a card attribute "
                                   f"({', '.join(sorted(attr_names))})", source.pos(("deck", "label")))
     cards = build_cards(deck_spec["cards"], template)
+    by_label: dict[str, int] = {}
+    for c, label in enumerate(cards.labels):
+        first = by_label.setdefault(label, c)
+        if cards.kinds[first] != cards.kinds[c]:
+            raise SchemaError(f"two different cards are both labelled {label!r}; put the attribute that tells "
+                              "them apart into deck.label", source.pos(("deck", "label") if template else ("deck",)))
 
     # -- seats
     names = data.get("seats") or [f"P{i + 1}" for i in range(max(counts))]

@@ -47,13 +47,21 @@ def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     return events
 
 
-def game_for_record(head: dict[str, Any], where: str, rules: str | None = None) -> Game:
-    """Compile the rules a record names (or ``rules``), checking their identity."""
+def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
+                    folder: Path | None = None) -> Game:
+    """Compile the rules a record names (or ``rules``), checking their identity.
+
+    A relative ``rules_file`` is looked for beside the record first, then from the current folder.
+    """
     if head.get("type") != "game":
         raise RecordError(f"{where}: the first line must be the game header ({{\"type\": \"game\", ...}})")
     if head.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise RecordError(f"{where}: not a Trickbook record (format {head.get('format')!r})")
     name = rules or head.get("rules_file") or head.get("rules")
+    if not rules and isinstance(name, str) and folder is not None and head.get("rules_file") == name:
+        beside = folder / name
+        if not Path(name).is_absolute() and beside.is_file():
+            name = str(beside)
     if not isinstance(name, str):
         raise RecordError(f"{where}: the header must name the rules (\"rules\": a bundled game name or a file)")
     players = head.get("players")
@@ -81,7 +89,7 @@ def replay(path: str | Path, rules: str | None = None) -> Outcome:
     """Re-execute a record; raise :class:`RecordError` naming the first difference."""
     events = read_record(path)
     n0, head = events[0]
-    game = game_for_record(head, f"{path}:{n0}", rules)
+    game = game_for_record(head, f"{path}:{n0}", rules, Path(path).parent)
     state = game.new_state()
     names = game.seat_names
     rounds_seen = 0

@@ -1,9 +1,10 @@
 """Every seat sets aside cards from its hand, one card per decision.
 
-The chosen cards are moved only once every seat has chosen, so the choice is
-simultaneous in effect: with ``to: cache`` they go to the seat's own zone,
-with ``to: hand`` and ``of: left|right`` to a neighbour's zone; until then
-they wait in the ``hold`` zone (visible to their owner only, if declared so).
+With ``to: cache`` each chosen card goes straight to the seat's own zone.
+With ``hold: ZONE`` the chosen cards wait there (declare it visible to its
+owner only) and move only once every seat has chosen, so the choice is
+simultaneous in effect; passing to a neighbour (``of: left|right``, e.g.
+``to: hand``) requires a hold zone.
 ``prefer`` restricts the choice to matching cards while the hand has any.
 """
 

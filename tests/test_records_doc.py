@@ -1,0 +1,184 @@
+"""The examples in docs/ are real: the hand-written record replays to the totals the doc states,
+a wrong line is reported by its number, and every example rule file validates and plays."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import validate_file
+from interpreter.engine.compile import compile_game, supported_players
+from interpreter.errors import RecordError
+from interpreter.harness.records import read_record, replay, write_record
+from interpreter.harness.runner import play_game
+from interpreter.rules.loader import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+EXAMPLES = DOCS / "examples"
+HAND_WRITTEN = EXAMPLES / "hand-written.jsonl"
+TINY = EXAMPLES / "tiny-njet.yaml"
+EXAMPLE_RULES = sorted(EXAMPLES.glob("*.yaml"))
+
+
+@pytest.fixture(autouse=True)
+def _at_repository_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand-written header names its rules as docs/examples/tiny-njet.yaml, relative to the root."""
+    monkeypatch.chdir(ROOT)
+
+
+def _lines() -> list[str]:
+    return HAND_WRITTEN.read_text(encoding="utf-8").splitlines()
+
+
+def _line_number(fragment: str) -> int:
+    """The 1-based number of the only line of the hand-written record containing ``fragment``."""
+    found = [n for n, line in enumerate(_lines(), 1) if fragment in line]
+    assert len(found) == 1, f"{fragment!r} is on lines {found}"
+    return found[0]
+
+
+def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
+    """The hand-written record with ``old`` replaced by ``new`` on one line; its path and that line."""
+    n = _line_number(old)
+    lines = _lines()
+    lines[n - 1] = lines[n - 1].replace(old, new)
+    path = tmp_path / "changed.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, n
+
+
+# ---------------------------------------------------------------- the hand-written record
+
+
+def test_the_hand_written_record_replays_to_the_totals_stated_in_the_doc() -> None:
+    out = replay(HAND_WRITTEN)
+    assert out.rounds == 1
+    assert out.round_results == [[8, 2]]
+    assert out.totals == [8, 2]  # turquoise 8, lilac 2
+    assert out.winners == [0]  # turquoise
+    doc = (DOCS / "records.md").read_text(encoding="utf-8")
+    assert "turquoise 8, lilac 2" in doc
+
+
+def test_the_hand_written_record_needs_no_rules_id_seed_or_step_names() -> None:
+    header = read_record(HAND_WRITTEN)[0][1]
+    assert "rules_id" not in header and "seed" not in header
+
+
+def test_the_hand_written_record_replays_from_elsewhere_when_given_the_rules(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = replay(HAND_WRITTEN, rules=str(TINY))
+    assert out.totals == [8, 2]
+
+
+def test_records_md_shows_the_hand_written_record_and_its_rules_verbatim() -> None:
+    doc = (DOCS / "records.md").read_text(encoding="utf-8")
+    for line in _lines():
+        if line.strip() and not line.startswith("#"):
+            assert line in doc, f"docs/records.md does not show: {line}"
+    for line in TINY.read_text(encoding="utf-8").splitlines():
+        assert line in doc, f"docs/records.md does not show the tiny-njet line: {line}"
+
+
+def test_an_illegal_action_is_reported_with_its_line_number(tmp_path: Path) -> None:
+    # lilac holds red cards, so answering the red 4 with the blue 3 does not follow
+    path, n = _variant(tmp_path, '"seat": "lilac", "action": "red 0"', '"seat": "lilac", "action": "blue 3"')
+    with pytest.raises(RecordError) as err:
+        replay(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}:{n}: ")
+    assert "'blue 3' is not legal now for lilac (tricks)" in message
+    assert "legal: red 0, red 1" in message
+
+
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ('"seat": "lilac", "action": "red 0"', '"seat": "turquoise", "action": "red 0"',
+     "the record has 'turquoise' acting, but it is lilac's turn (tricks)"),
+    ('"action": "trump: blue"', '"action": "trump: green"', "'trump: green' is not legal now for turquoise (njet)"),
+    ('"aside": ["red 2", "blue 1"]', '"aside": ["red 2", "red 2"]',
+     "aside: card 'red 2' is dealt more often than the deck has it"),
+    ('"scores": {"turquoise": 8', '"scores": {"turquoise": 7', "round 1 scores differ"),
+    ('"rounds": 1, "totals": {"turquoise": 8', '"rounds": 1, "totals": {"turquoise": 80', "result totals differ"),
+    ('"options": {}', '"rules_id": "0000000000000000", "options": {}', "the record was made with other rules"),
+])
+def test_a_wrong_line_is_reported_with_its_number(tmp_path: Path, old: str, new: str, says: str) -> None:
+    path, n = _variant(tmp_path, old, new)
+    with pytest.raises(RecordError) as err:
+        replay(path)
+    assert str(err.value).startswith(f"{path}:{n}: ")
+    assert says in str(err.value)
+
+
+def test_a_record_that_stops_early_says_where_the_game_is(tmp_path: Path) -> None:
+    lines = _lines()
+    cut = _line_number('"action": "red 1"')
+    path = tmp_path / "short.jsonl"
+    path.write_text("\n".join(lines[:cut - 1]) + "\n", encoding="utf-8")
+    where = r"\(round 1, step tricks, lilac to act\)"
+    with pytest.raises(RecordError, match=r"the record ends before the game does " + where):
+        replay(path)
+
+
+# ---------------------------------------------------------------- example rule files
+
+
+def test_there_are_example_rule_files() -> None:
+    names = {p.name for p in EXAMPLE_RULES}
+    assert {"tiny-njet.yaml", "njet-nines.yaml"} <= names
+
+
+@pytest.mark.parametrize("path", EXAMPLE_RULES, ids=lambda p: p.name)
+def test_each_example_rule_file_validates(path: Path) -> None:
+    assert validate_file(str(path)) == []
+
+
+@pytest.mark.parametrize("path", EXAMPLE_RULES, ids=lambda p: p.name)
+def test_each_example_plays_with_a_fixed_seed_and_its_record_replays(path: Path, tmp_path: Path) -> None:
+    source = load_rules(path)
+    for players in supported_players(source):
+        game = compile_game(source, players)
+        out = play_game(game, seed=11, record=True, rules_file=str(path))
+        again = play_game(game, seed=11, record=True, rules_file=str(path))
+        assert again.record == out.record
+        record = tmp_path / f"{path.stem}-{players}.jsonl"
+        write_record(record, out.record)
+        replayed = replay(record)
+        assert replayed.totals == out.totals
+        assert replayed.winners == out.winners
+        assert replayed.round_results == out.round_results
+
+
+def test_the_nines_variant_makes_a_9_the_supertrump() -> None:
+    game = compile_game(load_rules(EXAMPLES / "njet-nines.yaml"), 4)
+    tricks = next(s for s in game.steps if s.kind == "tricks")
+    state = game.new_state()
+    state.vars.update(trump="red", supertrump="blue")
+    labels = game.cards.by_label()
+    blue9, blue0, red9 = labels["blue 9"][0], labels["blue 0"][0], labels["red 9"][0]
+    # red 9 led (trump); the blue 9 (supertrump) beats it, the blue 0 does not
+    plays = [[0, red9], [1, blue0], [2, blue9], [3, labels["red 8"][0]]]
+    assert tricks._winner(game, state, plays) == 2
+
+
+def test_rule_files_md_shows_the_variant_example_verbatim() -> None:
+    doc = (DOCS / "rule-files.md").read_text(encoding="utf-8")
+    for line in (EXAMPLES / "njet-nines.yaml").read_text(encoding="utf-8").splitlines():
+        assert line in doc, f"docs/rule-files.md does not show the njet-nines line: {line}"
+
+
+REPO_PATH = re.compile(r"`((?:interpreter|docs|games|schema|benchmarks|tests)/[\w./-]+\.(?:py|md|yaml|json|jsonl))`")
+PACKAGE_PATH = re.compile(r"`((?:rules|engine|dsl|harness|steps)/[\w./-]+\.(?:py|lark))`")  # inside interpreter/
+
+
+def test_the_docs_name_only_files_that_exist() -> None:
+    for doc in ("architecture.md", "records.md", "rule-files.md"):
+        text = (DOCS / doc).read_text(encoding="utf-8")
+        for name in REPO_PATH.findall(text):
+            assert (ROOT / name).exists(), f"docs/{doc} names {name}, which does not exist"
+        for name in PACKAGE_PATH.findall(text):
+            found = (ROOT / "interpreter" / name).exists() or (ROOT / "interpreter" / "engine" / name).exists()
+            assert found, f"docs/{doc} names {name}, which is not a file of interpreter/"
