@@ -42,3 +42,20 @@ def test_every_doc_the_readme_links_exists():
     readme = (ROOT / "README.md").read_text()
     for link in re.findall(r"\]\((docs/[^)]+)\)", readme):
         assert (ROOT / link).is_file(), link
+
+
+def test_the_readme_variant_example_validates_plays_and_its_quoted_error_is_real(tmp_path, monkeypatch, capsys):
+    from interpreter.cli import main
+
+    readme = (ROOT / "README.md").read_text()
+    variant = re.search(r"```yaml\n(# nine-njet.yaml\n.*?)```", readme, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nine-njet.yaml").write_text(variant)
+    assert main(["validate", "nine-njet.yaml"]) == 0
+    assert main(["simulate", "nine-njet.yaml", "-p", "4", "-n", "2"]) == 0
+    capsys.readouterr()
+    (tmp_path / "nine-njet.yaml").write_text(variant.replace("c.number == 9", "c.numbr == 9"))
+    assert main(["validate", "nine-njet.yaml"]) == 1
+    err = capsys.readouterr().err
+    quoted = re.search(r"```\n(nine-njet.yaml:.*?)\n```", readme, re.S).group(1)
+    assert err.rstrip("\n") == quoted
