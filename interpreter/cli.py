@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from typing import Any
@@ -20,6 +21,8 @@ from interpreter.harness.runner import play_game
 from interpreter.harness.simulate import simulate
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
+
+_POSITIONED = re.compile(r"^\S+:\d+:\d+: error: ")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.render(), file=sys.stderr)
         return 1
     except TrickbookError as exc:
-        print(f"trickbook: error: {exc}", file=sys.stderr)
+        text = str(exc)
+        print(text if _POSITIONED.match(text) else f"trickbook: error: {text}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

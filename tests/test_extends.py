@@ -96,3 +96,27 @@ def test_two_different_cards_may_not_share_a_label(tmp_path):
 
     errors = validate_file(str(path))
     assert errors and errors[0].startswith(f"{path}:5:10: error: two different cards are both labelled 'red'")
+
+
+def test_remove_and_covered_may_not_read_values_that_exist_only_during_play(tmp_path):
+    from interpreter.cli import validate_file
+
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: njet-riogrande\nname: v\n"
+                 "players:\n  3: {remove: \"card.number == 7 and round.trump == 'red'\"}\n")
+    errors = validate_file(str(path))
+    assert errors[0].startswith(f"{path}:5:15: error: remove may use only card, players, options and setup")
+    path = write(tmp_path, "w.yaml", "trickbook: 1\nextends: njet-riogrande\nname: w\n"
+                 "round:\n  njet:\n    rows:\n      points:\n        covered: \"space == round.dealer\"\n")
+    errors = validate_file(str(path))
+    assert errors[0].startswith(f"{path}:8:18: error: covered may use only space")
+
+
+def test_an_expression_failing_during_play_is_reported_once_with_its_position(tmp_path, capsys):
+    from interpreter.cli import main
+
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: njet-riogrande\nname: v\n"
+                 "round:\n  score:\n    points: \"team_points(seat) // (round.number - 1)\"\n")
+    assert main(["play", str(path), "-p", "4", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:6:13: error: expression 'team_points(seat) // (round.number - 1)' failed")
+    assert err.count("error") == 1

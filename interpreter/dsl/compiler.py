@@ -51,10 +51,22 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+def _ordering(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    """``<`` and friends, comparing two lists item by item whether they are tuples or lists."""
+
+    def compare(a: Any, b: Any) -> bool:
+        if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+            return op(list(a), list(b))
+        return op(a, b)
+
+    return compare
+
+
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": _add, "-": operator.sub, "*": _mul, "//": operator.floordiv, "%": operator.mod,
     "==": _same, "!=": lambda a, b: not _same(a, b),
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "<": _ordering(operator.lt), "<=": _ordering(operator.le),
+    ">": _ordering(operator.gt), ">=": _ordering(operator.ge),
 }
 
 # builtins that test each item for truth (see Compiler._truth)

@@ -130,12 +130,6 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         g.defines[dname] = Define(dname, params, str(text), source.locator(("define", key)))
     compiler = Compiler(g)
 
-    # -- remove cards for this player count
-    deck = list(range(len(cards)))
-    if remove:
-        drop = compiler.compile(remove, {"card": CARD}, source.locator(setup_path + ("remove",)))
-        deck = [c for c in deck if not drop({"card": c})]
-
     # -- zones
     zones: dict[str, ZoneSpec] = {}
     for zname, zspec in data["zones"].items():
@@ -157,6 +151,15 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         step = cls(sname, None)
         step.declare(ctx, sspec, spath)
         steps.append((step, sspec, spath))
+
+    # -- remove cards for this player count
+    deck = list(range(len(cards)))
+    if remove:
+        drop = compiler.compile(remove, {"card": CARD}, source.locator(setup_path + ("remove",)))
+        if drop.deps - {"ctx:card"}:
+            raise SchemaError("remove may use only card, players, options and setup (it applies before play)",
+                              source.pos(setup_path + ("remove",)))
+        deck = [c for c in deck if not drop({"card": c})]
 
     for zname in zones:
         if zones[zname].per_seat and zname in ("total", "name", "index") + tuple(ctx.counters):

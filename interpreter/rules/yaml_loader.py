@@ -21,6 +21,7 @@ from interpreter.errors import Position, YamlError
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
+_SCAN_DEPTH = 2 * MAX_DEPTH
 
 Path_ = tuple[Any, ...]
 
@@ -52,6 +53,25 @@ class _Loader(
         yaml.parser.Parser.__init__(self)
         yaml.composer.Composer.__init__(self)
         _StrictResolver.__init__(self)
+
+    # PyYAML's scanner does work proportional to the flow depth for every token, so a
+    # file of a million '[' would take hours: give up early on absurd nesting. Nesting
+    # within _SCAN_DEPTH gets the precise MAX_DEPTH error from _convert.
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 - PyYAML's name
+        if self.flow_level >= _SCAN_DEPTH:
+            raise _TooDeep(self.get_mark())
+        super().fetch_flow_collection_start(TokenClass)
+
+    def add_indent(self, column: int) -> bool:
+        if len(self.indents) >= _SCAN_DEPTH:
+            raise _TooDeep(self.get_mark())
+        return super().add_indent(column)
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark: Any):
+        super().__init__("too deep")
+        self.mark = mark
 
 
 @dataclass(frozen=True)
@@ -192,6 +212,8 @@ def load_yaml_text(text: str, file: str = "<string>") -> tuple[Any, SourceMap]:
         _reject_aliases(loader, err)
         loader = _Loader(text)
         node = loader.get_single_node()
+    except _TooDeep as exc:
+        raise err(f"nesting deeper than {MAX_DEPTH} levels", exc.mark) from None
     except yaml.reader.ReaderError as exc:
         start = text.rfind("\n", 0, exc.position) + 1
         mark = yaml.Mark(file, exc.position, text.count("\n", 0, exc.position), exc.position - start, None, None)

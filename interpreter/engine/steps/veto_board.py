@@ -80,6 +80,9 @@ class VetoBoard(Step):
                 raise ctx.error("two spaces of this row have the same label", rpath + ("spaces",))
             if "covered" in row:
                 cover = ctx.expr(rpath + ("covered",), {"space": SEAT if spaces == "seats" else type_})
+                if cover.deps - {"ctx:space"}:
+                    raise ctx.error("covered may use only space, players, options and setup "
+                                    "(spaces are covered before play)", rpath + ("covered",))
                 covered = [c or bool(cover({"space": v})) for c, v in zip(covered, values)]
             if covered.count(False) < 1:
                 raise ctx.error("every space of this row is covered; at least one must stay open", rpath)
