@@ -118,5 +118,5 @@ def test_an_expression_failing_during_play_is_reported_once_with_its_position(tm
                  "round:\n  score:\n    points: \"team_points(seat) // (round.number - 1)\"\n")
     assert main(["play", str(path), "-p", "4", "--quiet"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"{path}:6:13: error: expression 'team_points(seat) // (round.number - 1)' failed")
+    assert err.startswith(f"{path}:6:14: error: expression 'team_points(seat) // (round.number - 1)' failed")
     assert err.count("error") == 1
