@@ -45,12 +45,13 @@ class CardTable:
     """Values of ``combine(e1(env), e2(env), ...)`` for every card, keyed by round values and led card."""
 
     def __init__(self, exprs: list[Compiled], kinds: tuple[int, ...], combine: Callable[[list[Any]], Any],
-                 uses_led: bool):
+                 uses_led: bool, lazy: bool = False):
         self.runs = [e.run for e in exprs]
         self.kinds = kinds
         self.combine = combine
         self.uses_led = uses_led
         self.fields = memo_fields(exprs, ("card", "led") if uses_led else ("card",))
+        self.lazy = lazy  # lazy tables hold None until ``fill`` computes a card
         self._tables: dict[Any, list[Any]] = {}
 
     @property
@@ -75,8 +76,18 @@ class CardTable:
         if t is None:
             if len(self._tables) >= _LIMIT:
                 self._tables.clear()
-            t = self._tables[key] = self._build(state, led)
+            t = self._tables[key] = [None] * len(self.kinds) if self.lazy else self._build(state, led)
         return t
+
+    def fill(self, values: list[Any], state: Any, led: int | None, card: int) -> Any:
+        """Compute one card's value into a lazy table (and share it with identical cards)."""
+        env: dict[str, Any] = {"$s": state, "led": led, "card": card}
+        value = self.combine([r(env) for r in self.runs])
+        kind = self.kinds[card]
+        for c, k in enumerate(self.kinds):
+            if k == kind:
+                values[c] = value
+        return value
 
     def _build(self, state: Any, led: int | None) -> list[Any]:
         env: dict[str, Any] = {"$s": state, "led": led}

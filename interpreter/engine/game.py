@@ -151,11 +151,10 @@ class Game:
     def apply_fast(self, state: State, action: Any) -> None:
         """Apply without checking legality (for bots and search that only pick legal actions)."""
         step = state.pending.step
-        step.apply(self, state, action)
+        d = step.apply(self, state, action) or step.decision(self, state)  # usually the same step goes on
         state.actions_taken += 1
         if state.actions_taken > MAX_ACTIONS:
             raise GameError(f"the game took more than {MAX_ACTIONS} actions; the rules do not end it")
-        d = step.decision(self, state)  # the usual case: the same step goes on
         if d is not None:
             state.pending = d
         else:

@@ -88,7 +88,8 @@ class Step:
         """The decision now pending, or None when the step is over."""
         raise NotImplementedError
 
-    def apply(self, game: Game, state: State, action: Any) -> None:
+    def apply(self, game: Game, state: State, action: Any) -> Decision | None:
+        """Change the state; a step may return its next decision (saving the engine a call)."""
         raise NotImplementedError
 
     def label(self, game: Game, state: State, action: Any) -> str:

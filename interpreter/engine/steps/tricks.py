@@ -52,7 +52,7 @@ class Tricks(Step):
         self._follow = CardTable([self.follow], kinds, as_bool, True) if self.follow else None
         self._follow_static = self._follow is not None and self._follow.static
         self._lead = CardTable([self.lead], kinds, as_bool, False) if self.lead else None
-        self._strength = CardTable(self.strength, kinds, as_tuple, True)
+        self._strength = CardTable(self.strength, kinds, as_tuple, True, lazy=True)
         self._capture_fn = self.capture.fn if self.capture else None
 
     # -- decisions
@@ -73,6 +73,8 @@ class Tricks(Step):
             ok = data["answers"]  # fixed for the whole trick: round values and led card do not change
             if ok is not None:
                 cands = [c for c in hand if ok[c]] or hand
+                if len(cands) == 1:
+                    return Decision(seat, cands, self, "play a card")
             elif self._follow is not None:
                 cands = _allowed(self._follow, state, seat, hand, plays[0][1])
             else:
@@ -89,7 +91,11 @@ class Tricks(Step):
         led = plays[0][1]
         if table.static:
             values = table.table(state, led)
-            return [values[c] for _, c in plays]
+            out = []
+            for _, c in plays:
+                v = values[c]
+                out.append(table.fill(values, state, led, c) if v is None else v)
+            return out
         env = {"$s": state, "led": led}
         out = []
         for seat, c in plays:
@@ -98,7 +104,7 @@ class Tricks(Step):
             out.append(table.value(env))
         return out
 
-    def apply(self, game: Any, state: Any, card: int) -> None:
+    def apply(self, game: Any, state: Any, card: int) -> Decision | None:
         data = state.step_data
         seat = data["turn"]
         state.per_seat[self.hand][seat].remove(card)
@@ -109,7 +115,7 @@ class Tricks(Step):
             data["answers"] = self._follow.table(state, card)  # shared, never changed
         if len(plays) < game.players:
             data["turn"] = (seat + 1) % game.players
-            return
+            return self.decision(game, state)
         winner = self._winner(game, state, plays)
         self._collect(game, state, plays, winner)
         data["last"] = {"plays": plays, "winner": winner}  # a new list is started below
@@ -121,6 +127,7 @@ class Tricks(Step):
         data["answers"] = None
         data["number"] += 1
         data["leader"] = data["turn"] = winner
+        return self.decision(game, state)
 
     def _winner(self, game: Any, state: Any, plays: list[tuple[int, int]]) -> int:
         keys = self._strengths(state, plays)
