@@ -161,6 +161,8 @@ def _play(args: argparse.Namespace) -> int:
     viewer = None
     if args.human:
         viewer = _seat_index(game.seat_names, args.human)
+        if viewer in game.automatic:
+            raise TrickbookError(f"{game.seat_names[viewer]} plays automatically; choose another seat")
         agents[viewer] = HumanAgent()
     narrate = None if args.quiet else print
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None

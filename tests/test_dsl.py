@@ -392,9 +392,9 @@ def test_a_seat_compared_with_none_is_a_test():
     ("card not in seat", 0, "'not in' needs a list on its right, found a seat"),
     ("seat[0]", 0, "only lists can be indexed, not a seat"),
     ("[x for x in 3]", 12, "'for ... in' needs a list, found a value"),
-    ("team(s for s in seats)", 0, "'team' cannot take a 'for' expression (try sum, count, max, min, any, all, len)"),
+    ("team(s for s in seats)", 0, "'team' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort)"),
     ("abs(s.tricks for s in seats)", 0,
-     "'abs' cannot take a 'for' expression (try sum, count, max, min, any, all, len)"),
+     "'abs' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort)"),
 ])
 def test_type_mistakes_are_found_at_load_time(text, offset, message):
     err = compile_error(text)
@@ -531,6 +531,13 @@ BUILTIN_CASES = [
     ("same_team(seat, 2)", True), ("same_team(seat, left(seat))", False),
     ("left(seat)", 1), ("left(3)", 0), ("left(round.dealer)", 0),
     ("right(seat)", 3), ("right(2)", 1),
+    ("distinct([3, 1, 3, 2, 1])", [3, 1, 2]), ("distinct([])", []),
+    ("sort([3, 1, 2])", [1, 2, 3]), ("sort(s.total for s in seats)[0]", -2),
+    # the Meinz point distribution examples: 51/38/37/31 gives 3/1/0/2, 40/40/39/34 gives 0/0/0/2
+    ("place_award(38, [51, 38, 37, 31], [3, 1, 0, 2])", 1),
+    ("[place_award(v, [51, 38, 37, 31], [3, 1, 0, 2]) for v in [51, 38, 37, 31]]", [3, 1, 0, 2]),
+    ("[place_award(v, [40, 40, 39, 34], [3, 1, 0, 2]) for v in [40, 40, 39, 34]]", [0, 0, 0, 2]),
+    ("place_award(1, [1, 2, 3, 4, 5], [3, 1])", 0),
 ]
 
 
@@ -540,10 +547,10 @@ def test_each_builtin_computes_its_documented_result(text, value):
 
 
 def test_the_builtin_cases_cover_every_builtin_of_the_registry():
-    called = {re.match(r"\w+", text).group() for text, _ in BUILTIN_CASES}
+    called = {re.match(r"\[?(\w+)", text).group(1) for text, _ in BUILTIN_CASES}
     assert called == set(REGISTRY)
     assert set(REGISTRY) == {"len", "sum", "count", "max", "min", "abs", "any", "all",
-                             "team", "opponents", "same_team", "left", "right"}
+                             "team", "opponents", "same_team", "left", "right", "distinct", "sort", "place_award"}
 
 
 def test_every_builtin_has_a_description_and_an_example():

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.dsl.types import SEAT, SEATS, VALUE, Type
+from interpreter.dsl.types import SEAT, SEATS, VALUE, Type, list_of
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,40 @@ _register(Builtin("max", 1, None, _element_or_first, _max, doc="Largest of a lis
 _register(Builtin("min", 1, None, _element_or_first, _min, doc="Smallest of a list or of several values.",
                   example="min(s.tricks for s in seats)"))
 _register(Builtin("abs", 1, 1, _value, abs, doc="Absolute value.", example="abs(-2)"))
+
+
+def _same_list(args: list[Type]) -> Type:
+    return args[0] if args and args[0].kind == "list" else list_of(VALUE)
+
+
+def _distinct(items: Sequence[Any]) -> list[Any]:
+    return list(dict.fromkeys(items))
+
+
+def _sort(items: Sequence[Any]) -> list[Any]:
+    return sorted(items)
+
+
+def _place_award(value: Any, values: Sequence[Any], awards: Sequence[Any]) -> Any:
+    """The award for ``value``'s place among ``values`` (highest first); a tie gets 0.
+
+    Tied values still occupy their places: with awards [3, 1, 0, 2], sums 40, 40, 39, 34
+    give 0, 0, 0, 2.
+    """
+    if sum(1 for v in values if v == value) > 1:
+        return 0
+    place = sum(1 for v in values if v > value)
+    return awards[place] if place < len(awards) else 0
+
+
+_register(Builtin("distinct", 1, 1, _same_list, _distinct, doc="The items of a list without repeats, "
+                  "in first-seen order.", example="distinct([c.colour for c in seat.hand])"))
+_register(Builtin("sort", 1, 1, _same_list, _sort, doc="The items of a list from lowest to highest.",
+                  example="sort([s.total for s in seats])"))
+_register(Builtin("place_award", 3, 3, _value, _place_award,
+                  doc="The award for a value's place among values, highest first (awards[0] for the highest); "
+                      "a value tied with another gets 0, and tied values still occupy their places.",
+                  example="place_award(seat.total, [s.total for s in seats], [3, 1, 0, 2])"))
 _register(Builtin("any", 1, 1, _value, any, doc="True when some item is true.",
                   example="any(c.colour == round.trump for c in seat.hand)"))
 _register(Builtin("all", 1, 1, _value, all, doc="True when every item is true.",

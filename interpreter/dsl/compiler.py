@@ -72,7 +72,7 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 # builtins that test each item for truth (see Compiler._truth)
 _TRUTH_BUILTINS = ("count", "any", "all")
 # builtins that take one list, so also ``f(x for x in xs)``
-_LIST_BUILTINS = ("sum", "count", "max", "min", "any", "all", "len")
+_LIST_BUILTINS = ("sum", "count", "max", "min", "any", "all", "len", "distinct", "sort")
 
 
 @dataclass

@@ -77,6 +77,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     setup_path = ("players", setup_key)
     setup = dict(data["players"][setup_key] or {})
     remove = setup.pop("remove", None)
+    automatic = list(setup.pop("automatic", None) or [])  # extra seats that play by rule
 
     # -- deck
     deck_spec = data["deck"]
@@ -100,8 +101,11 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     if len(names) < max(counts):
         raise SchemaError(f"seats names {len(names)} seats but the game is for up to {max(counts)} players",
                           source.pos(("seats",)))
-    if len(set(names)) != len(names):
-        raise SchemaError("two seats have the same name", source.pos(("seats",)))
+    seat_names = list(names[:players]) + automatic
+    if len(set(seat_names)) != len(seat_names):
+        where = setup_path + ("automatic",) if automatic else ("seats",)
+        raise SchemaError("two seats have the same name", source.pos(where))
+    n_seats = len(seat_names)
 
     # -- globals for expressions
     g = Globals()
@@ -111,7 +115,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         "players": (VALUE, players),
         "options": (record({k: VALUE for k in opts}), dict(opts)),
         "setup": (type_of_data(setup), setup),
-        "seats": (SEATS, tuple(range(players))),
+        "seats": (SEATS, tuple(range(n_seats))),
     }
     g.round_fields = {"number": VALUE, "dealer": SEAT}
     for key, text in (data.get("define") or {}).items():
@@ -134,7 +138,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     zones: dict[str, ZoneSpec] = {}
     for zname, zspec in data["zones"].items():
         zones[zname] = ZoneSpec(zname, bool(zspec.get("per_seat", False)), zspec.get("visible", "all"))
-    ctx = StepContext(source, compiler, players, list(names),
+    ctx = StepContext(source, compiler, n_seats, list(names) if not automatic else seat_names,
                       {z: s.visible for z, s in zones.items() if s.per_seat},
                       {z: s.visible for z, s in zones.items() if not s.per_seat},
                       card_kinds=cards.kinds, round_fields=g.round_fields)
@@ -165,6 +169,8 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if zones[zname].per_seat and zname in ("total", "name", "index") + tuple(ctx.counters):
             raise SchemaError(f"zone name {zname!r} is taken by a seat attribute", source.key_pos(("zones", zname)))
     g.seat_attrs = _seat_attributes(zones, ctx.counters, names)
+    if "automatic" in zones:
+        raise SchemaError("zone name 'automatic' is taken by a seat attribute", source.key_pos(("zones", "automatic")))
 
     for step, sspec, spath in steps:
         if "when" in sspec:
@@ -184,12 +190,14 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
             compiler._parse(d.text, d.locate)
 
     game = Game(
-        name=data["name"], title=data.get("title", data["name"]), identity=identity(data), players=players,
-        options=opts, seat_names=list(names[:players]), cards=cards, deck=deck, zones=zones,
+        name=data["name"], title=data.get("title", data["name"]), identity=identity(data), players=n_seats,
+        options=opts, seat_names=seat_names, cards=cards, deck=deck, zones=zones,
         counters=list(ctx.counters), steps=[s for s, _, _ in steps], rounds=rounds, until=until,
-        winners=gspec.get("winners", "highest_total"), first_dealer=int(gspec.get("first_dealer", 0)),
+        winners=gspec.get("winners", "highest_total"),
+        first_dealer=int(ctx.constant(("game", "first_dealer"))) if "first_dealer" in gspec else 0,
         round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
         seat_fields=frozenset(f for f, t in ctx.round_fields.items() if t.kind == "seat"),
+        player_count=players, automatic=frozenset(range(players, n_seats)),
     )
     for step, _, _ in steps:
         check = getattr(step, "check_deck", None)
@@ -208,6 +216,7 @@ def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], names: lis
     attrs["total"] = (VALUE, lambda st, s: st.totals[s])
     attrs["index"] = (VALUE, lambda st, s: s)
     attrs["name"] = (VALUE, lambda st, s: st.game.seat_names[s])
+    attrs["automatic"] = (VALUE, lambda st, s: s in st.game.automatic)
     return attrs
 
 

@@ -34,11 +34,14 @@ class Game:
     def __init__(self, *, name: str, title: str, identity: str, players: int, options: dict[str, Any],
                  seat_names: list[str], cards: CardTable, deck: list[int], zones: dict[str, ZoneSpec],
                  counters: list[str], steps: list[Step], rounds: Compiled | None, until: Compiled | None,
-                 winners: str, first_dealer: int, round_fields: list[str], seat_fields: frozenset[str]):
+                 winners: str, first_dealer: int, round_fields: list[str], seat_fields: frozenset[str],
+                 player_count: int | None = None, automatic: frozenset[int] = frozenset()):
         self.name = name
         self.title = title
         self.identity = identity
-        self.players = players
+        self.players = players  # seats, automatic ones included
+        self.player_count = player_count if player_count is not None else players  # as asked for
+        self.automatic = automatic  # seats whose every decision is the first legal action
         self.options = options
         self.seat_names = seat_names
         self.cards = cards
@@ -155,10 +158,19 @@ class Game:
         state.actions_taken += 1
         if state.actions_taken > MAX_ACTIONS:
             raise GameError(f"the game took more than {MAX_ACTIONS} actions; the rules do not end it")
-        if d is not None:
-            state.pending = d
-        else:
+        if d is None:
             self._advance(state)
+        elif d.actor in self.automatic:
+            self._automatic(state, d)
+        else:
+            state.pending = d
+
+    def _automatic(self, state: State, d: Decision) -> None:
+        """An automatic seat takes its first legal action at once (it is narrated, not recorded)."""
+        state.pending = d
+        action = d.actions[0]
+        state.note(f"{self.seat_names[d.actor]} {d.step.describe(self, state, action)}")
+        self.apply_fast(state, action)
 
     # ------------------------------------------------------------------ flow
 
@@ -167,7 +179,10 @@ class Game:
         while True:
             d = steps[state.step_index].decision(self, state)
             if d is not None:
-                state.pending = d
+                if d.actor in self.automatic:
+                    self._automatic(state, d)
+                else:
+                    state.pending = d
                 return
             if not self._enter(state, state.step_index + 1):
                 self._end_round(state)
