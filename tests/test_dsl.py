@@ -392,7 +392,8 @@ def test_a_seat_compared_with_none_is_a_test():
     ("card not in seat", 0, "'not in' needs a list on its right, found a seat"),
     ("seat[0]", 0, "only lists can be indexed, not a seat"),
     ("[x for x in 3]", 12, "'for ... in' needs a list, found a value"),
-    ("team(s for s in seats)", 0, "'team' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort)"),
+    ("team(s for s in seats)", 0,
+     "'team' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort)"),
     ("abs(s.tricks for s in seats)", 0,
      "'abs' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort)"),
 ])
