@@ -341,14 +341,14 @@ def test_rio_grande_a_supertrump_follows_its_printed_colour():
 def test_goldsieber_a_supertrump_counts_as_trump_for_following():
     # trump red, supertrumps the blue 1s. A red lead must be answered by a trump or a supertrump.
     game, state = trick_state("njet-goldsieber", [["red 4", "green 3"], ["blue 1", "blue 5", "green 2"],
-                                                  ["red 1", "blue 9"], ["green 9"]],
+                                                  ["red 1", "blue 9"], ["green 9", "black 8"]],
                               trump="red", supertrump="blue", points=1)
     game.apply(state, game.action_for_label(state, "red 4"))
     assert game.labels(state) == ["blue 1"]
     game.apply(state, game.action_for_label(state, "blue 1"))
     assert game.labels(state) == ["red 1"]
     game.apply(state, game.action_for_label(state, "red 1"))
-    assert game.labels(state) == ["green 9"]  # no trump: any card
+    assert game.labels(state) == ["green 9", "black 8"]  # no trump: any card
     game.apply(state, game.action_for_label(state, "green 9"))
     assert last_winner(state) == 1
     # a blue lead is not answered by the blue 1 supertrump: it is no longer blue

@@ -117,3 +117,18 @@ def as_bool(values: list[Any]) -> bool:
 
 def as_tuple(values: list[Any]) -> tuple[Any, ...]:
     return tuple(values)
+
+
+def allowed(table: CardTable, state: Any, seat: int, hand: list[int], led: int | None,
+             trick: list[int]) -> list[int]:
+    """The cards of ``hand`` the rule allows, or the whole hand when it allows none."""
+    if table.static:
+        ok = table.table(state, led)
+        return [c for c in hand if ok[c]] or hand
+    env = {"$s": state, "seat": seat, "led": led, "trick": trick}
+    good = []
+    for c in hand:
+        env["card"] = c
+        if table.value(env):
+            good.append(c)
+    return good or hand

@@ -169,7 +169,9 @@ class Game:
         """An automatic seat takes its first legal action at once (it is narrated, not recorded)."""
         state.pending = d
         action = d.actions[0]
-        state.note(f"{self.seat_names[d.actor]} {d.step.describe(self, state, action)}")
+        text = d.step.describe(self, state, action)
+        if text:
+            state.note(f"{self.seat_names[d.actor]} {text}")
         self.apply_fast(state, action)
 
     # ------------------------------------------------------------------ flow

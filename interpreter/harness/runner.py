@@ -36,7 +36,7 @@ def random_agents(game: Game, seed: Any) -> list[Agent]:
 def header(game: Game, seed: Any, rules_file: str | None = None) -> dict[str, Any]:
     h: dict[str, Any] = {
         "type": "game", "format": RECORD_FORMAT, "version": RECORD_VERSION,
-        "rules": game.name, "rules_id": game.identity, "players": game.players,
+        "rules": game.name, "rules_id": game.identity, "players": game.player_count,
         "seats": list(game.seat_names), "options": dict(game.options),
     }
     if rules_file:
@@ -73,7 +73,9 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     events: list[dict[str, Any]] = [header(game, seed, rules_file)] if record else []
     if narrate is not None:
         state.notes = []
-        narrate(f"{game.title}: {game.players} players ({', '.join(game.seat_names)}), seed {seed}")
+        auto = [game.seat_names[s] for s in sorted(game.automatic)]
+        extra = f"; {', '.join(auto)} plays by rule" if auto else ""
+        narrate(f"{game.title}: {game.player_count} players ({', '.join(game.seat_names)}{extra}), seed {seed}")
         narrate(f"Round 1, dealer {game.seat_names[state.dealer]}")
     rounds_seen = 0
     apply_fast = game.apply_fast
@@ -95,7 +97,9 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
                 events.append({"type": "action", "round": state.round_number, "step": step.name,
                                "seat": game.seat_names[seat], "action": step.label(game, state, action)})
             if narrate is not None:
-                narrate(f"  {game.seat_names[seat]} {step.describe(game, state, action, viewer)}")
+                text = step.describe(game, state, action, viewer)
+                if text:
+                    narrate(f"  {game.seat_names[seat]} {text}")
             if action in d.actions:
                 apply_fast(state, action)
             else:

@@ -62,5 +62,5 @@ def simulate(game: Game, games: int, seed: Any = 0,
         if progress is not None:
             progress(i + 1, games)
     k = max(games, 1)
-    return Summary(game.name, n, games, seed, dict(game.options), list(game.seat_names),
+    return Summary(game.name, game.player_count, games, seed, dict(game.options), list(game.seat_names),
                    [t / k for t in totals], [w / k for w in wins], rounds / k)

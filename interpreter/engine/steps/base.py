@@ -95,8 +95,8 @@ class Step:
     def label(self, game: Game, state: State, action: Any) -> str:
         raise NotImplementedError
 
-    def describe(self, game: Game, state: State, action: Any, viewer: int | None = None) -> str:
-        """The action as a phrase for a readable account ("plays red 7").
+    def describe(self, game: Game, state: State, action: Any, viewer: int | None = None) -> str | None:
+        """The action as a phrase for a readable account ("plays red 7"); None: not worth telling.
 
         ``viewer`` is the seat the account is told to (None: everything is shown);
         a step whose actions are hidden from other seats says less to them.

@@ -13,9 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.types import CARD, SEAT
-from interpreter.engine.card_tables import CardTable, as_bool
+from interpreter.engine.card_tables import CardTable, allowed, as_bool
 from interpreter.engine.steps.base import Decision, Step, StepContext, register
-from interpreter.engine.steps.tricks import _allowed
 
 _DIRECTIONS = {"self": 0, "left": 1, "right": -1}
 
@@ -53,7 +52,7 @@ class SelectCards(Step):
             return None
         seat = data["order"][0]
         hand = state.per_seat[self.source][seat]
-        cands = _allowed(self.prefer, state, seat, hand, None) if self.prefer is not None else hand
+        cands = allowed(self.prefer, state, seat, hand, None, []) if self.prefer is not None else hand
         kinds = game.cards.kinds
         actions = list({kinds[c]: c for c in cands}.values())
         return Decision(seat, actions, self, f"{self.verb} a card ({data['need'][seat]} to go)")
