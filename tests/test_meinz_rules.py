@@ -279,3 +279,18 @@ def test_the_card_monster_is_never_asked_and_plays_the_top_card_of_its_stack():
             played.append(before[0])
             assert after == before[1:]
     assert played == stack[:len(played)] and len(played) == 8
+
+
+def test_an_exchange_is_in_everyones_observation():
+    from interpreter.engine.observation import observe
+
+    game, state = meinz_tricks(4, [["blue 9", "green 7", "yellow 8"], ["red 5", "red 8", "green 3"],
+                                   ["red 6", "red 9", "green 4"], ["red 4", "blue 8", "yellow 9"]])
+    for lab in ("red 5", "red 6", "red 4", "blue 9"):
+        answer_claims(game, state, [])
+        play(game, state, lab)
+    answer_claims(game, state, [])
+    play(game, state, "swap blue 8 for blue 9")
+    for viewer in (0, 1, 2):
+        assert observe(game, state, viewer)["last_trick"]["swap"] == {"seat": "Lena", "gave": "blue 8",
+                                                                      "took": "blue 9"}

@@ -3,6 +3,7 @@ a wrong line is reported by its number, and every example rule file validates an
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -182,3 +183,92 @@ def test_the_docs_name_only_files_that_exist() -> None:
         for name in PACKAGE_PATH.findall(text):
             found = (ROOT / "interpreter" / name).exists() or (ROOT / "interpreter" / "engine" / name).exists()
             assert found, f"docs/{doc} names {name}, which is not a file of interpreter/"
+
+
+# ---------------------------------------------------------------- the new games in the docs
+
+
+def _quoted_block(doc: str, after: str) -> list[str]:
+    """The lines of the first fenced block starting with a JSON line, after the text ``after``."""
+    text = (DOCS / doc).read_text(encoding="utf-8").split(after, 1)[1]
+    for block in re.findall(r"```\n(.*?)\n```", text, re.S):
+        if block.startswith("{"):
+            return block.splitlines()
+    raise AssertionError(f"no record lines after {after!r} in docs/{doc}")
+
+
+def _recorded_lines(name: str, players: int, seed: int) -> list[str]:
+    """The lines `trickbook play NAME --players N --seed S --record FILE` writes."""
+    out = play_game(compile_game(load_rules(name), players), seed=seed, record=True)
+    return [json.dumps(event, ensure_ascii=False) for event in out.record]
+
+
+def _assert_excerpt(quoted: list[str], real: list[str]) -> None:
+    """Every quoted line without '...' is a real line, and they come in the record's order."""
+    position = 0
+    for line in quoted:
+        if "..." in line:
+            continue
+        event = json.loads(line)
+        if event["type"] == "game":  # rules_id changes with any edit of the rules
+            header = json.loads(real[0])
+            event.pop("rules_id"), header.pop("rules_id")
+            assert event == header
+            continue
+        assert line in real[position:], f"not in the record (in this order): {line}"
+        position = real.index(line, position) + 1
+
+
+def test_the_meinz_record_quoted_in_records_md_is_real() -> None:
+    quoted = _quoted_block("records.md", "### A record with an automatic seat")
+    real = _recorded_lines("meinz", 3, 1)
+    _assert_excerpt(quoted, real)
+    header = json.loads(real[0])
+    assert header["players"] == 3 and header["seats"][-1] == "card monster"
+    # the automatic seat is dealt and scored but never acts in the record
+    assert all('"seat": "card monster"' not in line for line in real)
+    assert any('"card monster": [' in line for line in real if '"type": "chance"' in line)
+
+
+def test_the_split_and_keep_lines_quoted_in_records_md_are_real() -> None:
+    quoted = _quoted_block("records.md", "All these lines have the step `tricks`")
+    assert any("take " in line for line in quoted) and any("keep " in line for line in quoted)
+    real = _recorded_lines("mit-list-und-tuecke", 4, 1)
+    text = "\n".join(real)
+    assert "\n".join(quoted) in text  # consecutive lines of the record
+
+
+def test_the_label_examples_in_records_md_have_the_engine_s_forms() -> None:
+    doc = (DOCS / "records.md").read_text(encoding="utf-8")
+    for label in ("`Meinz`", "`no Meinz`", "`swap red 3 for red 1`", "`no exchange`", "`take red 14`",
+                  "`keep green + red`"):
+        assert label in doc
+    lines = _recorded_lines("meinz", 4, 3) + _recorded_lines("mit-list-und-tuecke", 5, 3)
+    actions = {json.loads(line).get("action", "") for line in lines}
+    assert any(re.fullmatch(r"swap \w+ \d+ for \w+ \d+", a) for a in actions)
+    assert any(re.fullmatch(r"take \w+ \d+", a) for a in actions)
+    assert any(re.fullmatch(r"keep \w+ \+ \w+", a) for a in actions)
+    assert {"Meinz", "no Meinz"} <= actions
+
+
+def test_the_readme_lists_every_bundled_game_with_its_player_counts() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    bundled = readme.split("Bundled games", 1)[1].split("\n## ", 1)[0]
+    bundled = " ".join(bundled.split())
+    for path in sorted((ROOT / "games").glob("*.yaml")):
+        counts = supported_players(load_rules(path))
+        assert f"`{path.name}`, {min(counts)}-{max(counts)} players" in bundled, path.name
+
+
+def test_rule_files_md_quotes_the_new_games_verbatim() -> None:
+    """Every line of a yaml block in rule-files.md that is from meinz or mit-list-und-tuecke is real."""
+    doc = (DOCS / "rule-files.md").read_text(encoding="utf-8")
+    games = {name: (ROOT / "games" / f"{name}.yaml").read_text(encoding="utf-8").splitlines()
+             for name in ("meinz", "mit-list-und-tuecke")}
+    quoted = (("play_if:", "mit-list-und-tuecke"), ("label: Meinz", "meinz"),
+              ('match: "card.colour == taken.colour"', "meinz"), ("takes: setup.takes", "mit-list-und-tuecke"),
+              ("by: colour", "mit-list-und-tuecke"), ("automatic: [card monster]", "meinz"),
+              ("count: \"0 if seat.automatic", "meinz"), ("equal_cards: first_wins", "mit-list-und-tuecke"))
+    for needle, name in quoted:
+        line = next(line for line in doc.splitlines() if needle in line)
+        assert line in games[name], f"docs/rule-files.md quotes {line!r}, which is not in games/{name}.yaml"

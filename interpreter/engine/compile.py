@@ -22,7 +22,8 @@ from interpreter.rules.source import RuleSource
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DEFINE = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*({_NAME}(?:\s*,\s*{_NAME})*)?\s*\))?\s*$")
-_RESERVED = {"card", "led", "seat", "player", "winner", "space", "round", "players", "options", "setup", "seats",
+_RESERVED = {"card", "led", "seat", "player", "winner", "space", "trick", "taken", "round", "players", "options",
+             "setup", "seats",
              "true", "false", "none", "and", "or", "not", "in", "if", "else", "for"}
 
 

@@ -88,6 +88,9 @@ class Tricks(Step):
         self._lead = CardTable([self.lead], kinds, as_bool, False) if self.lead else None
         self._strength = CardTable(self.strength, kinds, as_tuple, True, lazy=True)
         self._capture_fn = self.capture.fn if self.capture else None
+        # fast paths for the plain trick (no claims, no play_if; nothing to do after collecting)
+        self._plain_play = self.claim_label is None and self.play_if is None
+        self._plain_close = self.keep_by is None and self.exchange_match is None
 
     def _build_claim(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
         claim = spec.get("claim")
@@ -304,6 +307,8 @@ class Tricks(Step):
             data["answers"] = self._follow.table(state, card)  # shared, never changed
         if len(plays) < n:
             data["turn"] = (seat + 1) % n
+            if self._plain_play:
+                return self.decision(game, state)
             if self.claim_label is not None and data["claimed"] is None:
                 self._offer_claims(state, plays)
             if data["stage"] == _PLAY:
@@ -343,7 +348,10 @@ class Tricks(Step):
                 state.note(f"{names[winner]} chooses {self.split_takes} cards, {names[second]} takes the rest")
             return
         self._collect(game, state, plays, winner)
-        self._after_intake(game, state, [winner])
+        if self._plain_close:
+            self._close(state)
+        else:
+            self._after_intake(game, state, [winner])
 
     def _collect(self, game: Any, state: Any, plays: list[tuple[int, int]], winner: int) -> None:
         trick = state.shared[self.trick_zone]
@@ -466,6 +474,7 @@ class Tricks(Step):
                 won.remove(taken)
                 hand.append(taken)
                 won.append(given)
+                data["last"]["swap"] = (seat, given, taken)  # shown to everyone
             data["exchange"] = None
             self._close(state)
 
@@ -479,6 +488,9 @@ class Tricks(Step):
         if data["last"]:
             out["last_trick"] = {"cards": [[names[s], labels[c]] for s, c in data["last"]["plays"]],
                                  "winner": names[data["last"]["winner"]]}
+            swap = data["last"].get("swap")
+            if swap:
+                out["last_trick"]["swap"] = {"seat": names[swap[0]], "gave": labels[swap[1]], "took": labels[swap[2]]}
         if data["claimed"] is not None:
             out["claimed_by"] = names[data["claimed"]]
         if self.keep_by is not None:
