@@ -190,3 +190,22 @@ def test_a_record_of_a_rule_file_replays_from_another_folder(tmp_path, capsys, m
     code, out, err = run(capsys, "replay", str(games / "game.jsonl"))
     assert code == 0, err
     assert "replay matches (8 rounds" in out
+
+
+def test_replay_checks_the_round_of_each_line_and_the_record_version(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    run(capsys, "play", "njet-riogrande", "-p", "2", "--seed", "9", "--record", str(record), "--quiet")
+    lines = record.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if '"round": 2' in line and '"type": "action"' in line)
+    event = json.loads(lines[n])
+    event["round"] = 3
+    bad = list(lines)
+    bad[n] = json.dumps(event)
+    record.write_text("\n".join(bad) + "\n")
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 1 and f":{n + 1}: the record says round 3, the game is in round 2" in err
+    head = json.loads(lines[0])
+    head["version"] = 99
+    record.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    code, _, err = run(capsys, "replay", str(record))
+    assert code == 1 and "record version 99" in err

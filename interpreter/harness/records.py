@@ -15,7 +15,7 @@ from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction, RecordError, TrickbookError
-from interpreter.harness.runner import RECORD_FORMAT, Outcome, result_event, round_event
+from interpreter.harness.runner import RECORD_FORMAT, RECORD_VERSION, Outcome, result_event, round_event
 from interpreter.rules.loader import load_rules
 
 
@@ -57,6 +57,9 @@ def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
         raise RecordError(f"{where}: the first line must be the game header ({{\"type\": \"game\", ...}})")
     if head.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise RecordError(f"{where}: not a Trickbook record (format {head.get('format')!r})")
+    if head.get("version", RECORD_VERSION) != RECORD_VERSION:
+        raise RecordError(f"{where}: record version {head.get('version')!r}; this Trickbook reads version "
+                          f"{RECORD_VERSION}")
     name = rules or head.get("rules_file") or head.get("rules")
     if not rules and isinstance(name, str) and folder is not None and head.get("rules_file") == name:
         beside = folder / name
@@ -109,6 +112,9 @@ def replay(path: str | Path, rules: str | None = None) -> Outcome:
         if state.finished:
             raise RecordError(f"{where}: the game is already over, but the record goes on ({kind})")
         d = state.pending
+        if event.get("round", state.round_number) != state.round_number:
+            raise RecordError(f"{where}: the record says round {event.get('round')!r}, the game is in round "
+                              f"{state.round_number} (step {d.step.name})")
         if d.step.name != event.get("step", d.step.name):
             raise RecordError(f"{where}: the record has step {event.get('step')!r}, "
                               f"the game is at step {d.step.name!r}")
