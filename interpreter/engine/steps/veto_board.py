@@ -15,6 +15,22 @@ from interpreter.dsl.types import SEAT, VALUE, Type, record
 from interpreter.engine.steps.base import Decision, Step, StepContext, register
 
 
+class Record(dict):
+    """A board space with fields, as a round value: never changed, so it can be hashed once.
+
+    Hashable values let lookup tables keyed by round values (see card_tables) use it directly.
+    """
+
+    __slots__ = ("_hash",)
+
+    def __init__(self, fields: dict[str, Any]):
+        super().__init__(fields)
+        self._hash = hash(tuple(sorted((k, repr(v)) for k, v in fields.items())))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return self._hash
+
+
 class _Row:
     def __init__(self, key: str, title: str, values: list[Any], labels: list[str], covered: list[bool]):
         self.key, self.title, self.values, self.labels, self.covered = key, title, values, labels, covered
@@ -70,7 +86,7 @@ class VetoBoard(Step):
                 for space in spaces:
                     if isinstance(space, dict):
                         label = str(space.get("label"))
-                        value = space.get("value") if type_.kind != "record" else dict(space)
+                        value = space.get("value") if type_.kind != "record" else Record(space)
                     else:
                         label, value = str(space), space
                     values.append(value)
