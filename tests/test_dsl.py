@@ -362,7 +362,7 @@ def test_a_card_may_be_compared_with_another_card_or_with_none():
     assert run("card != none") is True
 
 
-SEAT_HINT = "a seat is not true or false; compare it, e.g. round.monster != none"
+SEAT_HINT = "a seat is not true or false; compare it, e.g. winner == seat"
 CARD_HINT = "a card is not true or false; compare it, e.g. card.number > 0"
 
 

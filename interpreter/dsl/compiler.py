@@ -337,7 +337,7 @@ class Compiler:
         """Cards and seats are numbers inside (card 0, seat 0), so they never stand for true or false."""
         kind = t.element.kind if what and t.kind == "list" and t.element is not None else t.kind
         if kind in ("card", "seat"):
-            example = "round.monster != none" if kind == "seat" else "card.number > 0"
+            example = "winner == seat" if kind == "seat" else "card.number > 0"
             raise ExpressionError(f"{what}a {kind} is not true or false; compare it, e.g. {example}", loc(n.offset))
 
     @staticmethod
