@@ -157,13 +157,19 @@ def test_a_seat_with_two_tricks_may_not_call():
 # ----------------------------------------------------------------- the exchange
 
 
-def test_the_winner_may_exchange_a_hand_card_for_a_trick_card_of_the_same_colour():
+def won_by_lena_who_may_exchange():
+    """Lena (seat 3) wins a trick with the red 4 and holds the blue 8; the trick holds the blue 9."""
     game, state = meinz_tricks(4, [["blue 9", "green 7", "yellow 8"], ["red 5", "red 8", "green 3"],
                                    ["red 6", "red 9", "green 4"], ["red 4", "blue 8", "yellow 9"]])
     for lab in ("red 5", "red 6", "red 4", "blue 9"):
         answer_claims(game, state, [])
         play(game, state, lab)
     answer_claims(game, state, [])
+    return game, state
+
+
+def test_the_winner_may_exchange_a_hand_card_for_a_trick_card_of_the_same_colour():
+    game, state = won_by_lena_who_may_exchange()
     assert state.step_data["last"]["winner"] == 3        # red 4 is the lowest
     assert game.current(state) == 3
     assert labels_of(game, state) == ["no exchange", "swap blue 8 for blue 9"]
@@ -284,12 +290,7 @@ def test_the_card_monster_is_never_asked_and_plays_the_top_card_of_its_stack():
 def test_an_exchange_is_in_everyones_observation():
     from interpreter.engine.observation import observe
 
-    game, state = meinz_tricks(4, [["blue 9", "green 7", "yellow 8"], ["red 5", "red 8", "green 3"],
-                                   ["red 6", "red 9", "green 4"], ["red 4", "blue 8", "yellow 9"]])
-    for lab in ("red 5", "red 6", "red 4", "blue 9"):
-        answer_claims(game, state, [])
-        play(game, state, lab)
-    answer_claims(game, state, [])
+    game, state = won_by_lena_who_may_exchange()
     play(game, state, "swap blue 8 for blue 9")
     for viewer in (0, 1, 2):
         assert observe(game, state, viewer)["last_trick"]["swap"] == {"seat": "Lena", "gave": "blue 8",

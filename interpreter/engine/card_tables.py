@@ -107,10 +107,6 @@ class CardTable:
         return self.combine([r(env) for r in self.runs])
 
 
-def first(values: list[Any]) -> Any:
-    return values[0]
-
-
 def as_bool(values: list[Any]) -> bool:
     return bool(values[0])
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from interpreter.dsl.builtins import REGISTRY as BUILTINS
 from interpreter.dsl.compiler import Compiler, Define, Globals
-from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, list_of, record, type_of_data
+from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, record, type_of_data
 from interpreter.engine.cards import build_cards, label_fields
 from interpreter.engine.game import Game, ZoneSpec
 from interpreter.engine.steps import REGISTRY as STEPS
@@ -221,4 +221,4 @@ def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], names: lis
     return attrs
 
 
-__all__ = ["compile_game", "supported_players", "option_defaults", "parse_option_value", "list_of"]
+__all__ = ["compile_game", "supported_players", "option_defaults", "parse_option_value"]

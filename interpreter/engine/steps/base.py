@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.compiler import Compiled, Compiler
 from interpreter.dsl.types import Type
-from interpreter.errors import ExpressionError, Position, SchemaError
+from interpreter.errors import ExpressionError, SchemaError
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -133,7 +132,6 @@ class Decision:
         return f"Decision(actor={self.actor}, step={self.step.name!r}, {len(self.actions)} actions)"
 
 
-StepBuilder = Callable[[str, "Compiled | None"], Step]
 REGISTRY: dict[str, type[Step]] = {}
 
 
@@ -141,6 +139,3 @@ def register(cls: type[Step]) -> type[Step]:
     REGISTRY[cls.kind] = cls
     return cls
 
-
-def position_of(ctx: StepContext, path: Path_) -> Position | None:
-    return ctx.source.pos(path)

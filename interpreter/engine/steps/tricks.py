@@ -91,7 +91,6 @@ class Tricks(Step):
         # fast paths for the plain trick (no claims, no play_if; nothing to do after collecting)
         self._plain_play = self.claim_label is None and self.play_if is None
         self._plain_close = self.keep_by is None and self.exchange_match is None
-        self._kinds = kinds
 
     def _build_claim(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
         claim = spec.get("claim")
@@ -307,18 +306,9 @@ class Tricks(Step):
         if len(plays) == 1 and self._follow_static:
             data["answers"] = self._follow.table(state, card)  # shared, never changed
         if len(plays) < n:
-            nxt = data["turn"] = (seat + 1) % n
+            data["turn"] = (seat + 1) % n
             if self._plain_play:
-                # the hot path, inlined: the next seat answers the led card
-                ok = data["answers"]
-                hand = state.per_seat[self.hand][nxt]
-                if ok is None or not hand:
-                    return self.decision(game, state)
-                cands = [c for c in hand if ok[c]] or hand
-                if len(cands) > 1:
-                    kinds = self._kinds
-                    cands = list({kinds[c]: c for c in cands}.values())
-                return Decision(nxt, cands, self, "play a card")
+                return self.decision(game, state)
             if self.claim_label is not None and data["claimed"] is None:
                 self._offer_claims(state, plays)
             if data["stage"] == _PLAY:
