@@ -108,6 +108,68 @@ _register(Builtin("place_award", 3, 3, _value, _place_award,
                   doc="The award for a value's place among values, highest first (awards[0] for the highest); "
                       "a value tied with another gets 0, and tied values still occupy their places.",
                   example="place_award(seat.total, [s.total for s in seats], [3, 1, 0, 2])"))
+def _element(args: list[Type]) -> Type:
+    return args[0].element if args and args[0].kind == "list" and args[0].element is not None else VALUE
+
+
+def _first(items: Sequence[Any]) -> Any:
+    return items[0] if items else None
+
+
+def _last(items: Sequence[Any]) -> Any:
+    return items[-1] if items else None
+
+
+def _list_of_same(args: list[Type]) -> Type:
+    return list_of(args[0]) if args and args[0].kind == "list" else list_of(list_of(VALUE))
+
+
+def _combinations(items: Sequence[Any], k: int) -> list[list[Any]]:
+    import itertools
+
+    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+        raise ValueError(f"combinations needs a size of 0 or more, got {k!r}")
+    if len(items) > 30:
+        raise ValueError("combinations of more than 30 items are too many")
+    return [list(c) for c in itertools.combinations(items, k)]
+
+
+def _pairs_type(args: list[Type]) -> Type:
+    from interpreter.dsl.types import join
+
+    a = args[0].element if args[0].kind == "list" and args[0].element else VALUE
+    b = args[1].element if len(args) > 1 and args[1].kind == "list" and args[1].element else VALUE
+    return list_of(list_of(join(a, b)))
+
+
+def _pairs(xs: Sequence[Any], ys: Sequence[Any]) -> list[list[Any]]:
+    return [[x, y] for x in xs for y in ys]
+
+
+def _join(items: Sequence[Any], sep: str = ", ") -> str:
+    return str(sep).join(_text(x) for x in items)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
+
+
+_register(Builtin("first", 1, 1, _element, _first, doc="The first item of a list, or none when it is empty; "
+                  "a zone's first card is its top card.", example="first(seat.hand)"))
+_register(Builtin("last", 1, 1, _element, _last, doc="The last item of a list, or none when it is empty.",
+                  example="last(trick)"))
+_register(Builtin("combinations", 2, 2, _list_of_same, _combinations,
+                  doc="Every choice of k items of a list (as lists, in the list's order).",
+                  example="combinations(['red', 'blue', 'green'], 2)"))
+_register(Builtin("pairs", 2, 2, _pairs_type, _pairs, doc="Every pair [x, y] with x from the first list and y "
+                  "from the second.", example="pairs(seat.hand, last_trick)"))
+_register(Builtin("join", 1, 2, _value, _join, doc="The items of a list as one text, separated by the second "
+                  "argument (default ', ').", example="join(value, ' + ')"))
+_register(Builtin("text", 1, 1, _value, _text, doc="A value as text (for labels).", example="'bid ' + text(value)"))
 _register(Builtin("any", 1, 1, _value, any, doc="True when some item is true.",
                   example="any(c.colour == round.trump for c in seat.hand)"))
 _register(Builtin("all", 1, 1, _value, all, doc="True when every item is true.",
@@ -142,6 +204,13 @@ def _seat(_args: list[Type]) -> Type:
     return SEAT
 
 
+def _seats_from(state: Any, seat: int) -> list[int]:
+    n = state.players
+    return [(seat + i) % n for i in range(n)]
+
+
+_register(Builtin("seats_from", 1, 1, _seats, _seats_from, needs_state=True,
+                  doc="Every seat in playing order, starting with a seat.", example="seats_from(left(round.dealer))"))
 _register(Builtin("team", 1, 1, _seats, _team, needs_state=True,
                   doc="The seats on the same team as a seat (itself included).", example="team(seat)"))
 _register(Builtin("opponents", 1, 1, _seats, _opponents, needs_state=True,

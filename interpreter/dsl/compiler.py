@@ -72,7 +72,7 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 # builtins that test each item for truth (see Compiler._truth)
 _TRUTH_BUILTINS = ("count", "any", "all")
 # builtins that take one list, so also ``f(x for x in xs)``
-_LIST_BUILTINS = ("sum", "count", "max", "min", "any", "all", "len", "distinct", "sort")
+_LIST_BUILTINS = ("sum", "count", "max", "min", "any", "all", "len", "distinct", "sort", "first", "last")
 
 
 @dataclass
@@ -97,6 +97,8 @@ class Globals:
     card_attr_types: dict[str, Type] = field(default_factory=dict)
     seat_attrs: dict[str, tuple[Type, Callable[[Any, int], Any]]] = field(default_factory=dict)
     round_fields: dict[str, Type] = field(default_factory=dict)
+    game_fields: dict[str, Type] = field(default_factory=dict)
+    zones: dict[str, Type] = field(default_factory=dict)  # shared zones, read by name
     defines: dict[str, Define] = field(default_factory=dict)
 
 
@@ -213,14 +215,17 @@ class Compiler:
         if name in self.g.constants:
             type_, value = self.g.constants[name]
             return _constant(value, type_)
-        if name == "round":
-            raise ExpressionError("'round' is a group of values; name one, e.g. round.trump", loc(n.offset))
+        if name in self.g.zones:
+            return _Result(lambda e: e["$s"].shared[name], self.g.zones[name], frozenset({"state"}))
+        if name in ("round", "game"):
+            raise ExpressionError(f"'{name}' is a group of values; name one, e.g. {name}.start", loc(n.offset))
         if name in REGISTRY or name in self.g.defines:
             raise ExpressionError(f"{name!r} is a function; call it as {name}(...)", loc(n.offset))
         raise ExpressionError(f"unknown name {name!r}{self._suggest(name, scope)}", loc(n.offset))
 
     def _suggest(self, name: str, scope: dict[str, Type]) -> str:
-        known = sorted({k.rsplit(".", 1)[-1] for k in scope} | set(self.g.constants) | {"round"})
+        known = sorted({k.rsplit(".", 1)[-1] for k in scope} | set(self.g.constants) | set(self.g.zones)
+                       | {"round", "game"})
         import difflib
 
         close = difflib.get_close_matches(name, known, n=1)
@@ -228,7 +233,7 @@ class Compiler:
         return f"{hint} (names here: {', '.join(known)})"
 
     def _attribute(self, n: ast.Attribute, scope: dict[str, Type], loc: Locate) -> _Result:
-        if isinstance(n.base, ast.Name) and n.base.name == "round" and "round" not in scope:
+        if isinstance(n.base, ast.Name) and n.base.name in ("round", "game") and n.base.name not in scope:
             return self._round_field(n, loc)
         base = self._expr(n.base, scope, loc)
         name = n.name
@@ -266,10 +271,14 @@ class Compiler:
 
     def _round_field(self, n: ast.Attribute, loc: Locate) -> _Result:
         name = n.name
-        ftype = self.g.round_fields.get(name)
+        group = n.base.name  # type: ignore[attr-defined]
+        fields = self.g.round_fields if group == "round" else self.g.game_fields
+        ftype = fields.get(name)
         if ftype is None:
-            known = ", ".join(sorted(self.g.round_fields))
-            raise ExpressionError(f"unknown round value {name!r} (known: {known})", loc(n.name_offset))
+            known = ", ".join(sorted(fields)) or "none"
+            raise ExpressionError(f"unknown {group} value {name!r} (known: {known})", loc(n.name_offset))
+        if group == "game":
+            return _Result(lambda e: e["$s"].game_vars[name], ftype, frozenset({"state"}))
         return _Result(lambda e: e["$s"].vars[name], ftype, frozenset({"round:" + name}))
 
     def _index(self, n: ast.Index, scope: dict[str, Type], loc: Locate) -> _Result:

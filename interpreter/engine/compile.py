@@ -11,20 +11,20 @@ from typing import Any
 
 from interpreter.dsl.builtins import REGISTRY as BUILTINS
 from interpreter.dsl.compiler import Compiler, Define, Globals
-from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, record, type_of_data
+from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, Type, record, type_of_data
+import interpreter.engine.steps  # noqa: F401 - registers the step kinds
 from interpreter.engine.cards import build_cards, label_fields
-from interpreter.engine.game import Game, ZoneSpec
-from interpreter.engine.steps import REGISTRY as STEPS
-from interpreter.engine.steps.base import StepContext
+from interpreter.engine.game import Flow, Game, SeatSpec, ZoneSpec
+from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, SchemaError
 from interpreter.rules.loader import identity
 from interpreter.rules.source import RuleSource
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DEFINE = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*({_NAME}(?:\s*,\s*{_NAME})*)?\s*\))?\s*$")
-_RESERVED = {"card", "led", "seat", "player", "winner", "space", "trick", "taken", "round", "players", "options",
-             "setup", "seats",
-             "true", "false", "none", "and", "or", "not", "in", "if", "else", "for"}
+_KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for"}
+# seat attributes the engine provides; zones and values may not take these names
+SEAT_ATTRIBUTES = ("total", "name", "index", "role")
 
 
 def supported_players(source: RuleSource) -> list[int]:
@@ -78,7 +78,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     setup_path = ("players", setup_key)
     setup = dict(data["players"][setup_key] or {})
     remove = setup.pop("remove", None)
-    automatic = list(setup.pop("automatic", None) or [])  # extra seats that play by rule
+    automatic = list(setup.pop("automatic", None) or [])  # extra seats that play by their policy
 
     # -- deck
     deck_spec = data["deck"]
@@ -102,7 +102,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     if len(names) < max(counts):
         raise SchemaError(f"seats names {len(names)} seats but the game is for up to {max(counts)} players",
                           source.pos(("seats",)))
-    seat_names = list(names[:players]) + automatic
+    seat_names = list(names[:players]) + [a["name"] for a in automatic]
     if len(set(seat_names)) != len(seat_names):
         where = setup_path + ("automatic",) if automatic else ("seats",)
         raise SchemaError("two seats have the same name", source.pos(where))
@@ -126,8 +126,10 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
             raise SchemaError(f"a define is written name or name(param, ...), not {key!r}", kpos)
         dname = m.group(1)
         params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
-        if dname in BUILTINS or dname in _RESERVED:
-            raise SchemaError(f"{dname!r} is a builtin name; choose another name for this define", kpos)
+        if dname in BUILTINS:
+            raise SchemaError(f"{dname!r} is a builtin function; choose another name for this define", kpos)
+        if dname in _KEYWORDS:
+            raise SchemaError(f"{dname!r} is a word of the expression language; choose another name", kpos)
         if dname in g.defines:
             raise SchemaError(f"{dname!r} is defined twice", kpos)
         if len(set(params)) != len(params):
@@ -139,23 +141,25 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     zones: dict[str, ZoneSpec] = {}
     for zname, zspec in data["zones"].items():
         zones[zname] = ZoneSpec(zname, bool(zspec.get("per_seat", False)), zspec.get("visible", "all"))
-    ctx = StepContext(source, compiler, n_seats, list(names) if not automatic else seat_names,
+    for zname, spec in zones.items():
+        clash = g.constants.keys() | {"round", "game"} | _KEYWORDS
+        if not spec.per_seat and zname in clash:
+            raise SchemaError(f"zone name {zname!r} is taken by a name of the expression language",
+                              source.key_pos(("zones", zname)))
+        if not spec.per_seat:
+            g.zones[zname] = CARDS
+    ctx = StepContext(source, compiler, n_seats, seat_names,
                       {z: s.visible for z, s in zones.items() if s.per_seat},
                       {z: s.visible for z, s in zones.items() if not s.per_seat},
-                      card_kinds=cards.kinds, round_fields=g.round_fields)
+                      card_kinds=cards.kinds, round_fields=g.round_fields, game_fields=g.game_fields)
+
+    # -- game values (persist from round to round)
+    gspec = data.get("game") or {}
+    for vname in gspec.get("values") or {}:
+        g.game_fields[vname] = VALUE  # typed below, once every name is known
 
     # -- steps: declare everything first, then compile (a step may read what a later one sets)
-    steps = []
-    for sname, sspec in data["round"].items():
-        kind = sspec["do"]
-        cls = STEPS.get(kind)
-        spath = ("round", sname)
-        if cls is None:
-            raise SchemaError(f"unknown step kind {kind!r} (kinds: {', '.join(sorted(STEPS))})",
-                              source.pos(spath + ("do",)))
-        step = cls(sname, None)
-        step.declare(ctx, sspec, spath)
-        steps.append((step, sspec, spath))
+    steps = build_steps(ctx, data["round"], ("round",))
 
     # -- remove cards for this player count
     deck = list(range(len(cards)))
@@ -166,58 +170,97 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
                               source.pos(setup_path + ("remove",)))
         deck = [c for c in deck if not drop({"card": c})]
 
+    zone_names = set(zones)
     for zname in zones:
-        if zones[zname].per_seat and zname in ("total", "name", "index") + tuple(ctx.counters):
+        if zones[zname].per_seat and zname in SEAT_ATTRIBUTES + tuple(ctx.counters):
             raise SchemaError(f"zone name {zname!r} is taken by a seat attribute", source.key_pos(("zones", zname)))
-    g.seat_attrs = _seat_attributes(zones, ctx.counters, names)
-    if "automatic" in zones:
-        raise SchemaError("zone name 'automatic' is taken by a seat attribute", source.key_pos(("zones", "automatic")))
+    for vname in ctx.seat_fields:
+        if vname in SEAT_ATTRIBUTES + tuple(ctx.counters) or vname in zone_names:
+            raise SchemaError(f"the seat value {vname!r} has the name of a seat attribute or a zone; "
+                              "choose another name", source.pos(ctx.step_names.get(vname, ("round",))))
+    ctx.refresh = lambda: g.seat_attrs.update(_seat_attributes(zones, ctx.counters, ctx.seat_fields))
+    ctx.refresh()
 
-    for step, sspec, spath in steps:
-        if "when" in sspec:
-            step.when = ctx.expr(spath + ("when",))
-        step.build(ctx, sspec, spath)
+    # typed game values: their initial expressions see everything declared
+    infer_types(ctx, steps)
+    flow = Flow(winners=gspec.get("winners", "highest_total"))
+    for vname in gspec.get("values") or {}:
+        expr = ctx.expr(("game", "values", vname))
+        g.game_fields[vname] = expr.type
+        flow.game_values[vname] = expr
+    finish_steps(ctx, steps)
 
     # -- game flow
-    gspec = data.get("game") or {}
-    rounds = ctx.expr(("game", "rounds")) if "rounds" in gspec else None
-    until = ctx.expr(("game", "until")) if "until" in gspec else None
-    if rounds is None and until is None:
+    flow.rounds = ctx.expr(("game", "rounds")) if "rounds" in gspec else None
+    flow.until = ctx.expr(("game", "until")) if "until" in gspec else None
+    flow.can_win = ctx.expr(("game", "can_win"), {"seat": SEAT}) if "can_win" in gspec else None
+    if flow.rounds is None and flow.until is None:
         raise SchemaError("the game needs an end: game.rounds or game.until", source.pos(("game",)))
+    flow.first_dealer = int(ctx.constant(("game", "first_dealer"))) if "first_dealer" in gspec else 0
+
+    # -- seats and their policies
+    seats = [SeatSpec(n) for n in names[:players]]
+    all_steps = _all_steps(steps)
+    for i, spec in enumerate(automatic):
+        apath = setup_path + ("automatic", i)
+        policy = {}
+        for step_name in spec.get("policy") or {}:
+            ppath = apath + ("policy", step_name)
+            step = all_steps.get(step_name)
+            if step is None:
+                known = ", ".join(n for n, s in all_steps.items() if s.decides) or "none"
+                raise SchemaError(f"there is no step {step_name!r} that asks seats (steps that do: {known})",
+                                  source.key_pos(ppath))
+            policy[step_name] = ctx.expr(ppath, step.policy_binds())
+        seats.append(SeatSpec(spec["name"], spec.get("role", "automatic"), policy, str(source.pos(apath))))
 
     # syntax-check defines nobody calls
     for d in g.defines.values():
         if d.tree is None:
             compiler._parse(d.text, d.locate)
 
+    value_kinds = {k: _kind(t) for k, t in {**ctx.round_fields, **ctx.seat_fields, **ctx.game_fields}.items()}
     game = Game(
-        name=data["name"], title=data.get("title", data["name"]), identity=identity(data), players=n_seats,
-        options=opts, seat_names=seat_names, cards=cards, deck=deck, zones=zones,
-        counters=list(ctx.counters), steps=[s for s, _, _ in steps], rounds=rounds, until=until,
-        winners=gspec.get("winners", "highest_total"),
-        first_dealer=int(ctx.constant(("game", "first_dealer"))) if "first_dealer" in gspec else 0,
-        round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
-        seat_fields=frozenset(f for f, t in ctx.round_fields.items() if t.kind == "seat"),
-        player_count=players, automatic=frozenset(range(players, n_seats)),
+        name=data["name"], title=data.get("title", data["name"]), identity=identity(data), player_count=players,
+        options=opts, seats=seats, cards=cards, deck=deck, zones=zones, counters=list(ctx.counters), steps=steps,
+        flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
+        seat_value_names=list(ctx.seat_fields), value_kinds=value_kinds, visibility=dict(ctx.visibility),
     )
-    for step, _, _ in steps:
-        check = getattr(step, "check_deck", None)
-        if check:
-            check(game)
+    for step in all_steps.values():
+        step.check(game)
     return game
 
 
-def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], names: list[str]) -> dict[str, Any]:
+def _all_steps(steps: list[Step]) -> dict[str, Step]:
+    out: dict[str, Step] = {}
+    for s in steps:
+        out[s.name] = s
+        for inner in getattr(s, "inner_steps", lambda: [])():
+            out[inner.name] = inner
+    return out
+
+
+def _kind(t: Type) -> str:
+    if t.kind in ("seat", "card"):
+        return t.kind
+    if t.kind == "list" and t.element is not None and t.element.kind in ("seat", "card"):
+        return t.element.kind + "s"
+    return "value"
+
+
+def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: dict[str, Type]) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
     for zname, spec in zones.items():
         if spec.per_seat:
             attrs[zname] = (CARDS, lambda st, s, z=zname: st.per_seat[z][s])
     for c in counters:
         attrs[c] = (VALUE, lambda st, s, c=c: st.counters[c][s])
+    for vname, vtype in values.items():
+        attrs[vname] = (vtype, lambda st, s, v=vname: st.seat_vars[v][s])
     attrs["total"] = (VALUE, lambda st, s: st.totals[s])
     attrs["index"] = (VALUE, lambda st, s: s)
     attrs["name"] = (VALUE, lambda st, s: st.game.seat_names[s])
-    attrs["automatic"] = (VALUE, lambda st, s: s in st.game.automatic)
+    attrs["role"] = (VALUE, lambda st, s: st.game.seats[s].role)
     return attrs
 
 

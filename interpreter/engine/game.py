@@ -8,10 +8,10 @@ leaves the state unchanged when it refuses; ``apply_fast`` trusts its caller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.engine.cards import CardTable
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
@@ -28,22 +28,48 @@ class ZoneSpec:
     visible: str  # "all", "owner", "nobody"
 
 
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat: its name, its role, and for an automatic seat the policy of each step (step name -> expression)."""
+
+    name: str
+    role: str = "player"
+    policy: dict[str, Compiled] | None = None  # None: a person or a bot decides
+    where: str = ""  # where the seat is declared, for errors
+
+    @property
+    def automatic(self) -> bool:
+        return self.policy is not None
+
+
+@dataclass
+class Flow:
+    """How the game runs from round to round."""
+
+    rounds: Compiled | None = None
+    until: Compiled | None = None
+    winners: str = "highest_total"
+    can_win: Compiled | None = None
+    first_dealer: int = 0
+    game_values: dict[str, Compiled] = field(default_factory=dict)
+
+
 class Game:
     """Rules compiled for one player count and one set of options."""
 
-    def __init__(self, *, name: str, title: str, identity: str, players: int, options: dict[str, Any],
-                 seat_names: list[str], cards: CardTable, deck: list[int], zones: dict[str, ZoneSpec],
-                 counters: list[str], steps: list[Step], rounds: Compiled | None, until: Compiled | None,
-                 winners: str, first_dealer: int, round_fields: list[str], seat_fields: frozenset[str],
-                 player_count: int | None = None, automatic: frozenset[int] = frozenset()):
+    def __init__(self, *, name: str, title: str, identity: str, player_count: int, options: dict[str, Any],
+                 seats: list[SeatSpec], cards: CardTable, deck: list[int], zones: dict[str, ZoneSpec],
+                 counters: list[str], steps: list[Step], flow: Flow, round_fields: list[str],
+                 seat_value_names: list[str], value_kinds: dict[str, str], visibility: dict[str, str]):
         self.name = name
         self.title = title
         self.identity = identity
-        self.players = players  # seats, automatic ones included
-        self.player_count = player_count if player_count is not None else players  # as asked for
-        self.automatic = automatic  # seats whose every decision is the first legal action
+        self.seats = seats
+        self.players = len(seats)  # seats, automatic ones included
+        self.player_count = player_count  # as asked for
+        self.seat_names = [s.name for s in seats]
+        self.automatic = frozenset(i for i, s in enumerate(seats) if s.automatic)
         self.options = options
-        self.seat_names = seat_names
         self.cards = cards
         self.deck = deck
         self.zones = zones
@@ -51,19 +77,23 @@ class Game:
         self.seat_zones = [z for z, spec in zones.items() if spec.per_seat]
         self.counters = counters
         self.steps = steps
-        self.rounds = rounds
-        self.until = until
-        self.winners_rule = winners
-        self.first_dealer = first_dealer % players
+        self.flow = flow
+        self.first_dealer = flow.first_dealer % self.players
         self.round_fields = round_fields
-        self.seat_fields = seat_fields  # round values that hold a seat
+        self.seat_value_names = seat_value_names
+        self.value_kinds = value_kinds  # value name -> "seat", "card", "seats", "cards" or "value" (for display)
+        self.visibility = visibility  # round/seat value name -> "all", "owner" or "nobody"
 
     # ------------------------------------------------------------------ setup
 
     def new_state(self) -> State:
         state = State(self)
+        state.game_vars = dict.fromkeys(self.flow.game_values)
         self._start_round(state)
-        self._advance(state)
+        env = {"$s": state}
+        for name, expr in self.flow.game_values.items():
+            state.game_vars[name] = expr(env)
+        self._advance(state, self._enter(state, 0))
         return state
 
     def cards_by_label(self) -> dict[str, list[int]]:
@@ -93,7 +123,7 @@ class Game:
         d = state.pending
         if d is None:
             raise GameError("the game is over")
-        return d.step.label(self, state, action)
+        return d.step.label(self, action)
 
     def labels(self, state: State) -> list[str]:
         return [self.label(state, a) for a in self.legal_actions(state)]
@@ -121,9 +151,17 @@ class Game:
         return state.finished
 
     def winners(self, state: State) -> list[int]:
+        """The seats with the best total among those that may win (``game.can_win``)."""
         totals = state.totals
-        best = max(totals) if self.winners_rule == "highest_total" else min(totals)
-        return [s for s, t in enumerate(totals) if t == best]
+        eligible = list(range(self.players))
+        if self.flow.can_win is not None:
+            env: dict[str, Any] = {"$s": state}
+            eligible = [s for s in eligible if _seat_env(env, s) and self.flow.can_win(env)]
+        if not eligible:
+            return []
+        pick = max if self.flow.winners == "highest_total" else min
+        best = pick(totals[s] for s in eligible)
+        return [s for s in eligible if totals[s] == best]
 
     # ------------------------------------------------------------------ moves
 
@@ -135,7 +173,7 @@ class Game:
         if d.actor == CHANCE:
             raise IllegalAction("chance acts now; use apply_chance with an outcome")
         if action not in d.actions:
-            labels = [d.step.label(self, state, a) for a in d.actions]
+            labels = [d.step.label(self, a) for a in d.actions]
             raise IllegalAction(self._refusal(state, repr(action), labels))
         self.apply_fast(state, action)
 
@@ -153,80 +191,113 @@ class Game:
 
     def apply_fast(self, state: State, action: Any) -> None:
         """Apply without checking legality (for bots and search that only pick legal actions)."""
-        step = state.pending.step
-        d = step.apply(self, state, action) or step.decision(self, state)  # usually the same step goes on
+        step = self.steps[state.step_index]
+        p = state.progress
+        d = step.apply(self, state, p, action) or step.decision(self, state, p)  # usually the same step goes on
         state.actions_taken += 1
         if state.actions_taken > MAX_ACTIONS:
             raise GameError(f"the game took more than {MAX_ACTIONS} actions; the rules do not end it")
         if d is None:
-            self._advance(state)
+            self._advance(state, self._enter(state, state.step_index + 1))
         elif d.actor in self.automatic:
             self._automatic(state, d)
         else:
             state.pending = d
 
     def _automatic(self, state: State, d: Decision) -> None:
-        """An automatic seat takes its first legal action at once (it is narrated, not recorded)."""
+        """An automatic seat acts at once by its policy (narrated, not recorded: replay derives it again)."""
         state.pending = d
-        action = d.actions[0]
-        text = d.step.describe(self, state, action)
+        seat = self.seats[d.actor]
+        policy = seat.policy.get(d.step.name) if seat.policy else None
+        if policy is None:
+            raise GameError(f"{seat.where}: error: the automatic seat {seat.name!r} has to decide in step "
+                            f"{d.step.name!r}, but its policy says nothing for that step (add policy: "
+                            f"{{{d.step.name}: EXPRESSION}})")
+        env = d.step.env(state)
+        env["seat"] = d.actor
+        env["legal"] = [_value(a) for a in d.actions]
+        value = policy(env)
+        action = d.step.value_of(self, state, state.progress, d, value)
+        if action is None:
+            raise ExpressionFailed(f"{policy.position}: error: the policy of {seat.name!r} chose {value!r}, "
+                                   f"which it cannot choose in step {d.step.name!r}")
+        text = d.step.describe(self, state, d, action)
         if text:
-            state.note(f"{self.seat_names[d.actor]} {text}")
+            state.note(f"{seat.name} {text}")
         self.apply_fast(state, action)
 
     # ------------------------------------------------------------------ flow
 
-    def _advance(self, state: State) -> None:
-        steps = self.steps
-        while True:
-            d = steps[state.step_index].decision(self, state)
-            if d is not None:
-                if d.actor in self.automatic:
-                    self._automatic(state, d)
-                else:
-                    state.pending = d
-                return
-            if not self._enter(state, state.step_index + 1):
+    def _advance(self, state: State, d: Decision | None) -> None:
+        """Go on from ``d`` (the decision of the step just entered, or None): play on until someone must act."""
+        while d is None:
+            if state.step_index < 0:  # the round is over
                 self._end_round(state)
                 if state.finished:
                     state.pending = None
                     return
+                d = self._enter(state, 0)
+                continue
+            d = self._enter(state, state.step_index + 1)
+        if d.actor in self.automatic:
+            self._automatic(state, d)
+        else:
+            state.pending = d
 
-    def _enter(self, state: State, index: int) -> bool:
-        """Enter the first step at or after ``index`` whose ``when`` holds; False at round end."""
+    def _enter(self, state: State, index: int) -> Decision | None:
+        """Enter steps from ``index`` until one has a decision; at the round's end step_index is -1."""
         steps = self.steps
         env = {"$s": state}
         while index < len(steps):
             step = steps[index]
             if step.when is None or step.when(env):
                 state.step_index = index
-                state.step_data = None
-                step.begin(self, state)
-                return True
+                p = step.start(self, state)
+                state.progress = p
+                if p is not None:
+                    d = step.decision(self, state, p)
+                    if d is not None:
+                        return d
             index += 1
-        return False
+        state.step_index = -1
+        state.progress = None
+        return None
 
     def _start_round(self, state: State) -> None:
         state.round_number += 1
         state.vars = dict.fromkeys(self.round_fields)
         state.vars["number"] = state.round_number
         state.vars["dealer"] = state.dealer
+        state.seat_vars = {k: [None] * self.players for k in self.seat_value_names}
         for counter in state.counters.values():
             for s in range(self.players):
                 counter[s] = 0
         state.teams = list(range(self.players))
-        if not self._enter(state, 0):
-            raise GameError("a round has no step to play")
 
     def _end_round(self, state: State) -> None:
         env = {"$s": state}
-        if self.until is not None and self.until(env):
+        flow = self.flow
+        if flow.until is not None and flow.until(env):
             state.finished = True
             return
-        if self.rounds is not None and state.round_number >= self.rounds(env):
+        if flow.rounds is not None and state.round_number >= flow.rounds(env):
             state.finished = True
             return
         if state.round_number >= MAX_ROUNDS:
             raise GameError(f"the game did not end within {MAX_ROUNDS} rounds")
         state.dealer = (state.dealer + 1) % self.players
         self._start_round(state)
+
+
+def _seat_env(env: dict[str, Any], seat: int) -> bool:
+    env["seat"] = seat
+    return True
+
+
+def _value(action: Any) -> Any:
+    """What an action chooses, as expressions see it (a card, or a choice's value)."""
+    if hasattr(action, "card"):
+        return action.card
+    if hasattr(action, "value"):
+        return action.value
+    return None

@@ -33,7 +33,10 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         "seat": names[seat] if seat is not None else None,
         "round": state.round_number,
         "dealer": names[state.dealer],
-        "values": {k: _readable(game, state, k, v) for k, v in state.vars.items()},
+        "values": {k: _readable(game, state, k, v) for k, v in state.vars.items()
+                   if game.visibility.get(k, "all") == "all"},
+        "seat_values": _seat_values(game, state, seat),
+        "game_values": {k: _readable(game, state, k, v) for k, v in state.game_vars.items()},
         "teams": _teams(game, state),
         "zones": zones,
         "counters": {c: {names[s]: v for s, v in enumerate(vals)} for c, vals in state.counters.items()},
@@ -43,7 +46,10 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     if d is not None:
         obs["step"] = d.step.name
         obs["to_act"] = "chance" if d.actor == CHANCE else names[d.actor]
-        obs.update(d.step.public(game, state))
+        top = game.steps[state.step_index] if state.step_index >= 0 else None
+        if top is not None and state.progress is not None:
+            obs.update(top.public(game, state, state.progress, seat))
+        obs["decision"] = d.kind
     else:
         obs["finished"] = True
     return obs
@@ -56,9 +62,34 @@ def _teams(game: Game, state: State) -> list[list[str]]:
     return list(groups.values())
 
 
+def _seat_values(game: Game, state: State, viewer: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    names = game.seat_names
+    for key, values in state.seat_vars.items():
+        visible = game.visibility.get(key, "all")
+        shown = {}
+        for s, v in enumerate(values):
+            if visible == "all" or (visible == "owner" and s == viewer):
+                shown[names[s]] = _readable(game, state, key, v)
+        if shown:
+            out[key] = shown
+    return out
+
+
 def _readable(game: Game, state: State, key: str, value: Any) -> Any:
+    """Round and seat values as people read them: seat names, card labels, a record's label."""
     if isinstance(value, dict) and "label" in value:
         return value["label"]
-    if key in game.seat_fields and isinstance(value, int) and not isinstance(value, bool):
+    kind = game.value_kinds.get(key, "value")
+    if isinstance(value, bool) or value is None:
+        return value
+    if kind == "seat" and isinstance(value, int):
         return game.seat_names[value]
+    if kind == "card" and isinstance(value, int):
+        return game.cards.labels[value]
+    if kind in ("seats", "cards") and isinstance(value, (list, tuple)):
+        names = game.seat_names if kind == "seats" else game.cards.labels
+        return [names[v] if isinstance(v, int) and not isinstance(v, bool) else v for v in value]
+    if isinstance(value, (list, tuple)):
+        return [v["label"] if isinstance(v, dict) and "label" in v else v for v in value]
     return value

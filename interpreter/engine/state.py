@@ -1,7 +1,8 @@
 """The mutable game state: plain lists and dicts, cheap to copy.
 
-Everything a step needs between decisions lives here (never in generators or
-closures), so a state can be cloned for search and replayed exactly.
+Everything a step needs between decisions lives here (its progress is a small
+object with ``copy()``, never a generator or a closure), so a state can be
+cloned for search and replayed exactly.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ CHANCE = -1
 
 class State:
     __slots__ = (
-        "game", "players", "shared", "per_seat", "vars", "counters", "teams", "totals",
-        "round_results", "round_number", "dealer", "step_index", "step_data", "finished",
+        "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
+        "round_results", "round_number", "dealer", "step_index", "progress", "finished",
         "pending", "actions_taken", "notes",
     )
 
@@ -28,6 +29,8 @@ class State:
         self.shared: dict[str, list[int]] = {z: [] for z in game.shared_zones}
         self.per_seat: dict[str, list[list[int]]] = {z: [[] for _ in range(game.players)] for z in game.seat_zones}
         self.vars: dict[str, Any] = {}
+        self.seat_vars: dict[str, list[Any]] = {}
+        self.game_vars: dict[str, Any] = {}
         self.counters: dict[str, list[int]] = {c: [0] * game.players for c in game.counters}
         self.teams: list[int] = list(range(game.players))
         self.totals: list[int] = [0] * game.players
@@ -35,20 +38,26 @@ class State:
         self.round_number = 0
         self.dealer = game.first_dealer
         self.step_index = -1
-        self.step_data: Any = None
+        self.progress: Any = None
         self.finished = False
         self.pending: Decision | None = None
         self.actions_taken = 0
         self.notes: list[str] | None = None  # narration, collected only when a list is set
 
     def clone(self) -> State:
-        """A deep-enough copy: every mutable container is copied, cards are ints."""
+        """An independent copy: every mutable container is copied, cards are ints.
+
+        The pending decision is copied too, so the clone's legal actions never share a list
+        with the original (playing on one leaves the other as it was).
+        """
         other = State.__new__(State)
         other.game = self.game
         other.players = self.players
         other.shared = {k: list(v) for k, v in self.shared.items()}
         other.per_seat = {k: [list(h) for h in v] for k, v in self.per_seat.items()}
         other.vars = dict(self.vars)
+        other.seat_vars = {k: list(v) for k, v in self.seat_vars.items()}
+        other.game_vars = dict(self.game_vars)
         other.counters = {k: list(v) for k, v in self.counters.items()}
         other.teams = list(self.teams)
         other.totals = list(self.totals)
@@ -56,18 +65,18 @@ class State:
         other.round_number = self.round_number
         other.dealer = self.dealer
         other.step_index = self.step_index
-        other.step_data = _copy_data(self.step_data)
+        other.progress = None if self.progress is None else self.progress.copy()
         other.finished = self.finished
-        other.pending = self.pending
+        other.pending = None if self.pending is None else self.pending.copy()
         other.actions_taken = self.actions_taken
         other.notes = None
         return other
 
-    # -- teams, used by DSL builtins
     def note(self, text: str) -> None:
         if self.notes is not None:
             self.notes.append(text)
 
+    # -- teams, used by DSL builtins
     def team_members(self, seat: int) -> list[int]:
         t = self.teams[seat]
         return [s for s in range(self.players) if self.teams[s] == t]
@@ -79,6 +88,7 @@ class State:
     def same_team(self, a: int, b: int) -> bool:
         return self.teams[a] == self.teams[b]
 
+    # -- cards
     def all_cards(self) -> list[int]:
         """Every card in every zone, for conservation checks."""
         out: list[int] = []
@@ -89,10 +99,13 @@ class State:
                 out.extend(cards)
         return out
 
-
-def _copy_data(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _copy_data(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [_copy_data(v) for v in data]
-    return data
+    def zone_of(self, card: int) -> list[int] | None:
+        """The list holding ``card`` (searched: moves are rare, tricks keep their own bookkeeping)."""
+        for cards in self.shared.values():
+            if card in cards:
+                return cards
+        for hands in self.per_seat.values():
+            for cards in hands:
+                if card in cards:
+                    return cards
+        return None

@@ -95,9 +95,9 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
             action = agents[seat].act(Turn(game, state, seat, d.actions, d.prompt))
             if record:
                 events.append({"type": "action", "round": state.round_number, "step": step.name,
-                               "seat": game.seat_names[seat], "action": step.label(game, state, action)})
+                               "seat": game.seat_names[seat], "action": step.label(game, action)})
             if narrate is not None:
-                text = step.describe(game, state, action, viewer)
+                text = step.describe(game, state, d, action, viewer)
                 if text:
                     narrate(f"  {game.seat_names[seat]} {text}")
             if action in d.actions:

@@ -1,13 +1,24 @@
-"""What every step kind provides, and the context steps are compiled in."""
+"""What every step kind provides: its declared options, its compile and play methods.
+
+A step kind declares its options once (:class:`Opt`: key, kind, bound names,
+description). The compiler reads them to check and compile a step's keys, and
+``interpreter.rules.schema_gen`` turns them into the JSON Schema and the option
+tables of docs/rule-files.md, so the three can never disagree.
+
+Play protocol: ``start`` returns the step's progress (a small object with
+``copy()``) or None when the step has nothing to decide; ``decision`` gives the
+pending :class:`Decision` or None when the step is over; ``apply`` changes the
+state and may return the next decision of the same step (saving the engine a call).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from interpreter.dsl.compiler import Compiled, Compiler
 from interpreter.dsl.types import Type
-from interpreter.errors import ExpressionError, SchemaError
+from interpreter.errors import SchemaError
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -15,6 +26,96 @@ if TYPE_CHECKING:
     from interpreter.rules.source import RuleSource
 
 Path_ = tuple[Any, ...]
+
+
+# ---------------------------------------------------------------- option declarations
+
+
+@dataclass(frozen=True)
+class Opt:
+    """One key a step kind accepts.
+
+    ``kind`` says what the value is: ``expr`` (an expression, or a plain number/text/true/false),
+    ``condition`` (a yes/no expression), ``seat`` (an expression giving a seat), ``seats`` (a
+    seat or a list of seats), ``number`` (a whole-number expression), ``constant`` (a value known
+    before play: plain data or an expression over players, options and setup), ``zone`` (a zone
+    name), ``zones`` (one zone name or a list), ``name`` (a value name this step sets),
+    ``text``, ``bool``, ``enum`` (one of ``choices``), ``ordering`` (a list of expressions
+    compared in order), ``rules`` (play obligations), ``values`` (a mapping of value names to
+    expressions), ``steps`` (nested steps), ``object`` (a mapping with its own ``fields``),
+    ``list`` (a list of ``fields`` mappings).
+    """
+
+    key: str
+    kind: str
+    doc: str
+    binds: tuple[str, ...] = ()
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    fields: tuple[Opt, ...] = ()
+    default: Any = None
+
+
+class Play(NamedTuple):
+    """Play ``card`` from the step's ``zone``-th source zone."""
+
+    card: int
+    zone: int
+
+
+class Choice(NamedTuple):
+    """Choose ``value`` (text, number, seat, card, list or record), shown as ``label``."""
+
+    value: Any
+    label: str
+
+
+class Pass(NamedTuple):
+    """Decline to choose, shown as ``label``."""
+
+    label: str
+
+
+class Cover(NamedTuple):
+    """Cover space ``space`` of board row ``row``."""
+
+    row: int
+    space: int
+
+
+class Take(NamedTuple):
+    """Take ``card`` from the trick on the table (a share of a trick)."""
+
+    card: int
+
+
+ACTION_TYPES = (Play, Choice, Pass, Cover, Take)
+
+
+class Decision:
+    """Who acts now (a seat index, or CHANCE), what kind of decision it is, and the legal actions.
+
+    ``kind`` is ``play``, ``choose``, ``cover``, ``take`` or ``chance``; ``step`` is the step
+    whose actions these are (it gives their labels).
+    """
+
+    __slots__ = ("actor", "actions", "step", "prompt", "kind")
+
+    def __init__(self, actor: int, actions: list[Any], step: Step, prompt: str = "", kind: str = "choose"):
+        self.actor = actor
+        self.actions = actions
+        self.step = step
+        self.prompt = prompt
+        self.kind = kind
+
+    def copy(self) -> Decision:
+        return Decision(self.actor, list(self.actions), self.step, self.prompt, self.kind)
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind}, actor={self.actor}, step={self.step.name!r}, {len(self.actions)} actions)"
+
+
+# ---------------------------------------------------------------- compile context
 
 
 @dataclass
@@ -30,6 +131,11 @@ class StepContext:
     card_kinds: tuple[int, ...] = ()
     counters: list[str] = field(default_factory=list)
     round_fields: dict[str, Type] = field(default_factory=dict)
+    seat_fields: dict[str, Type] = field(default_factory=dict)
+    game_fields: dict[str, Type] = field(default_factory=dict)
+    step_names: dict[str, Path_] = field(default_factory=dict)
+    visibility: dict[str, str] = field(default_factory=dict)  # value name -> all, owner, nobody
+    refresh: Any = None  # called when value types change (the compiler's seat attributes follow them)
 
     def expr(self, path: Path_, bound: dict[str, Type] | None = None, expect: str | None = None) -> Compiled:
         """Compile the expression stored at ``path`` in the rule file."""
@@ -47,7 +153,9 @@ class StepContext:
 
     def zone(self, path: Path_, per_seat: bool | None = None) -> str:
         """Check that the zone named at ``path`` exists (and its kind)."""
-        name = self.source.get(path)
+        return self.zone_named(self.source.get(path), path, per_seat)
+
+    def zone_named(self, name: Any, path: Path_, per_seat: bool | None = None) -> str:
         if name in self.seat_zones:
             if per_seat is False:
                 raise self.error(f"zone {name!r} belongs to each seat; a shared zone is needed here", path)
@@ -59,52 +167,121 @@ class StepContext:
         known = ", ".join(sorted(set(self.seat_zones) | set(self.shared_zones)))
         raise self.error(f"unknown zone {name!r} (zones: {known})", path)
 
+    def zones(self, path: Path_, per_seat: bool | None = None) -> list[str]:
+        """One zone name or a list of them."""
+        value = self.source.get(path)
+        if isinstance(value, list):
+            return [self.zone_named(v, path + (i,), per_seat) for i, v in enumerate(value)]
+        return [self.zone_named(value, path, per_seat)]
+
     def declare(self, name: str, type_: Type, path: Path_) -> None:
-        if name in self.round_fields:
-            raise ExpressionError(f"round value {name!r} is set by two steps", self.source.pos(path))
+        """A round value this step sets (read as ``round.NAME``)."""
+        if name in ("number", "dealer"):
+            raise self.error(f"round.{name} is set by the engine; choose another name", path)
+        old = self.round_fields.get(name)
+        if old is not None and old != type_ and not old.literal_none:
+            from interpreter.dsl.types import join
+
+            self.round_fields[name] = join(old, type_)
+            return
         self.round_fields[name] = type_
+
+    def declare_seat(self, name: str, type_: Type, path: Path_) -> None:
+        """A per-seat value this step sets (read as ``seat.NAME``)."""
+        old = self.seat_fields.get(name)
+        if old is not None and old != type_:
+            from interpreter.dsl.types import join
+
+            self.seat_fields[name] = join(old, type_)
+            return
+        self.seat_fields[name] = type_
+
+
+# ---------------------------------------------------------------- steps
 
 
 class Step:
-    """A stage of a round. Steps keep their progress in ``state.step_data``."""
+    """A stage of a round (or of a trick, for the steps a trick runs between plays or after it)."""
 
-    kind = "step"
+    kind: ClassVar[str] = "step"
+    summary: ClassVar[str] = ""
+    options: ClassVar[tuple[Opt, ...]] = ()
+    nested: ClassVar[bool] = False  # may run inside a trick (between_plays, after_trick)
+    decides: ClassVar[bool] = False  # asks seats (so automatic seats need a policy for it)
 
-    def __init__(self, name: str, when: Compiled | None):
+    def __init__(self, name: str, path: Path_):
         self.name = name
-        self.when = when
+        self.path = path
+        self.when: Compiled | None = None
+        self.outer: Any = None  # for nested steps: gives the values of the names the trick binds
+        self.bound: dict[str, Type] = {}  # the names the trick binds, for compiling
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any], path: Path_) -> None:
-        """First pass: declare the round values this step sets."""
+    def env(self, state: State) -> dict[str, Any]:
+        """A fresh evaluation environment: the state, plus the names an enclosing trick binds."""
+        if self.outer is None:
+            return {"$s": state}
+        env = self.outer(state)
+        env["$s"] = state
+        return env
 
-    def build(self, ctx: StepContext, spec: dict[str, Any], path: Path_) -> None:
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        """First pass: declare the values this step sets."""
+
+    def infer(self, ctx: StepContext) -> None:
+        """Between the passes: work out the types of the values this step sets (may be called repeatedly)."""
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         """Second pass: compile expressions."""
 
-    def begin(self, game: Game, state: State) -> None:
-        """Enter the step: set ``state.step_data``."""
+    def check(self, game: Game) -> None:
+        """After the game is built: checks that need the deck or the seats."""
 
-    def decision(self, game: Game, state: State) -> Decision | None:
+    def start(self, game: Game, state: State) -> Any:
+        """Enter the step; return its progress, or None when it has nothing to decide."""
+        return None
+
+    def decision(self, game: Game, state: State, p: Any) -> Decision | None:
         """The decision now pending, or None when the step is over."""
+        return None
+
+    def apply(self, game: Game, state: State, p: Any, action: Any) -> Decision | None:
+        """Change the state; may return the next decision of this step."""
         raise NotImplementedError
 
-    def apply(self, game: Game, state: State, action: Any) -> Decision | None:
-        """Change the state; a step may return its next decision (saving the engine a call)."""
+    def label(self, game: Game, action: Any) -> str:
+        if isinstance(action, (Choice, Pass)):
+            return action.label
+        if isinstance(action, (Play, Take)):
+            return game.cards.labels[action.card]
         raise NotImplementedError
 
-    def label(self, game: Game, state: State, action: Any) -> str:
-        raise NotImplementedError
-
-    def describe(self, game: Game, state: State, action: Any, viewer: int | None = None) -> str | None:
+    def describe(self, game: Game, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
         """The action as a phrase for a readable account ("plays red 7"); None: not worth telling.
 
-        ``viewer`` is the seat the account is told to (None: everything is shown);
-        a step whose actions are hidden from other seats says less to them.
+        ``viewer`` is the seat the account is told to (None: everything is shown).
         """
-        return self.label(game, state, action)
+        return self.label(game, action)
 
-    def public(self, game: Game, state: State) -> dict[str, Any]:
+    def public(self, game: Game, state: State, p: Any) -> dict[str, Any]:
         """What everyone sees of this step's progress (for observations)."""
         return {}
+
+    def policy_binds(self) -> dict[str, Type]:
+        """The names an automatic seat's policy for this step may use."""
+        from interpreter.dsl.types import SEAT, VALUE, list_of
+
+        return {"seat": SEAT, "legal": list_of(VALUE)}
+
+    def inner_steps(self) -> list[Step]:
+        """Steps this step runs inside itself (a trick's hooks)."""
+        return []
+
+    def value_of(self, game: Game, state: State, p: Any, d: Decision, value: Any) -> Any:
+        """The action for a value an automatic seat's policy gave, or None when it is not a candidate."""
+        for a in d.actions:
+            if isinstance(a, Choice) and a.value == value:
+                return a
+        return None
 
     # chance steps only
     def sample(self, game: Game, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
@@ -117,25 +294,91 @@ class Step:
         raise NotImplementedError
 
 
-class Decision:
-    """Who acts now (a seat index, or CHANCE) and the legal actions."""
-
-    __slots__ = ("actor", "actions", "step", "prompt")
-
-    def __init__(self, actor: int, actions: list[Any], step: Step, prompt: str = ""):
-        self.actor = actor
-        self.actions = actions
-        self.step = step
-        self.prompt = prompt
-
-    def __repr__(self) -> str:
-        return f"Decision(actor={self.actor}, step={self.step.name!r}, {len(self.actions)} actions)"
-
-
 REGISTRY: dict[str, type[Step]] = {}
+
+COMMON = (
+    Opt("do", "enum", "The kind of step.", required=True),
+    Opt("when", "condition", "A condition: the step is played only when it is true (checked when the round, "
+        "or the trick, reaches the step)."),
+)
 
 
 def register(cls: type[Step]) -> type[Step]:
     REGISTRY[cls.kind] = cls
     return cls
 
+
+def build_steps(ctx: StepContext, spec: dict[str, Any], path: Path_, nested: bool = False) -> list[Step]:
+    """Instantiate and declare the steps of a round (or of a trick's hook); compile them with ``finish_steps``."""
+    steps = []
+    for sname, sspec in spec.items():
+        spath = path + (sname,)
+        kind = sspec["do"]
+        cls = REGISTRY.get(kind)
+        if cls is None:
+            raise SchemaError(f"unknown step kind {kind!r} (kinds: {', '.join(sorted(REGISTRY))})",
+                              ctx.source.pos(spath + ("do",)))
+        if nested and not cls.nested:
+            allowed = ", ".join(sorted(k for k, c in REGISTRY.items() if c.nested))
+            raise SchemaError(f"a {kind} step cannot run inside a trick (kinds allowed here: {allowed})",
+                              ctx.source.pos(spath + ("do",)))
+        if sname in ctx.step_names:
+            raise SchemaError(f"two steps are named {sname!r}; step names must differ (policies and records "
+                              "name steps)", ctx.source.key_pos(spath))
+        ctx.step_names[sname] = spath
+        step = cls(sname, spath)
+        step.declare(ctx, sspec)
+        steps.append(step)
+    return steps
+
+
+def infer_types(ctx: StepContext, steps: list[Step]) -> None:
+    """Work out the types of the values steps set, reading each other, until nothing changes.
+
+    Mistakes found here are reported when the steps are compiled, in file order.
+    """
+    from interpreter.errors import ExpressionError
+
+    for _ in range(4):
+        before = (dict(ctx.round_fields), dict(ctx.seat_fields))
+        if ctx.refresh is not None:
+            ctx.refresh()
+        for step in steps:
+            for inner in [step, *step.inner_steps()]:
+                try:
+                    inner.infer(ctx)
+                except (ExpressionError, SchemaError):
+                    pass
+        for d in ctx.compiler.g.defines.values():
+            d.compiled.clear()  # compiled against the old types
+        if (ctx.round_fields, ctx.seat_fields) == before:
+            break
+    if ctx.refresh is not None:
+        ctx.refresh()
+
+
+def bind_nested(steps: list[Step], outer: dict[str, Type]) -> None:
+    """Tell nested steps the names their trick binds (before types are inferred)."""
+    for step in steps:
+        step.bound = dict(outer)
+
+
+def finish_steps(ctx: StepContext, steps: list[Step]) -> None:
+    """Compile declared steps (nested ones know their bound names from ``bind_nested``)."""
+    for step in steps:
+        sspec = ctx.source.get(step.path)
+        if "when" in sspec:
+            step.when = ctx.expr(step.path + ("when",), step.bound)
+        step.build(ctx, sspec)
+
+
+def third_person(verb: str) -> str:
+    """'pass on' -> 'passes on', 'discard' -> 'discards': the first word takes the s."""
+    first, _, rest = verb.partition(" ")
+    if first.endswith(("s", "sh", "ch", "x", "z")):
+        first += "es"
+    elif first.endswith("y") and len(first) > 1 and first[-2] not in "aeiou":
+        first = first[:-1] + "ies"
+    else:
+        first += "s"
+    return f"{first} {rest}" if rest else first

@@ -1,71 +1,108 @@
-"""Chance: shuffle the deck and deal a number of cards to every seat."""
+"""Chance: gather every card, shuffle, and deal a number of cards to every seat; the rest stay in a zone."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Decision, Step, StepContext, register
+from interpreter.engine.steps.base import COMMON, Decision, Opt, Step, StepContext, register
 from interpreter.errors import RecordError
+
+
+class _Dealing:
+    __slots__ = ("count", "dealt")
+
+    def __init__(self, count: int):
+        self.count = count
+        self.dealt = False
+
+    def copy(self) -> _Dealing:
+        other = _Dealing(self.count)
+        other.dealt = self.dealt
+        return other
 
 
 @register
 class Deal(Step):
-    """``do: deal`` — every seat gets ``hand`` cards; the rest go to ``rest``."""
-
     kind = "deal"
+    summary = ("Chance: gather every card back, shuffle the deck (after remove) and deal the same number of "
+               "cards to every seat; the cards left over go to rest.")
+    options = COMMON + (
+        Opt("hand", "number", "Cards dealt to each seat: a number or an expression, which may change by round "
+            "(e.g. setup.hand, or 11 - round.number).", required=True),
+        Opt("to", "zone", "The per-seat zone dealt to (default: hand).", default="hand"),
+        Opt("rest", "zone", "The shared zone that gets the cards left over (the stock); needed when cards are "
+            "left over. Its first card is its top card."),
+    )
 
-    def build(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path
         self.hand_zone = ctx.zone(path + ("to",), per_seat=True) if "to" in spec else "hand"
         if self.hand_zone not in ctx.seat_zones:
             raise ctx.error("a deal needs a per-seat zone named 'hand' (or say to: ZONE)", path)
-        self.count = ctx.constant(path + ("hand",))
+        self.count = ctx.expr(path + ("hand",), self.bound)
         self.rest = ctx.zone(path + ("rest",), per_seat=False) if "rest" in spec else None
-        self.path = path
         self.ctx_error = ctx.error
 
-    def check_deck(self, game: Any) -> None:
-        need = self.count * game.players
+    def check(self, game: Any) -> None:
+        if not self.count.is_constant:
+            return
+        count = self.count({})
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise self.ctx_error(f"hand must be a whole number of cards, got {count!r}", self.path + ("hand",))
+        need = count * game.players
         if need > len(game.deck):
-            raise self.ctx_error(f"dealing {self.count} cards to {game.players} players needs {need} cards, "
+            raise self.ctx_error(f"dealing {count} cards to {game.players} seats needs {need} cards, "
                                  f"the deck has {len(game.deck)}", self.path + ("hand",))
         if need < len(game.deck) and self.rest is None:
             raise self.ctx_error(f"{len(game.deck) - need} cards are left after the deal; "
                                  "say where they go with rest: ZONE", self.path)
 
-    def begin(self, game: Any, state: Any) -> None:
-        state.step_data = {"dealt": False}
+    def start(self, game: Any, state: Any) -> _Dealing:
+        count = self.count(self.env(state))
+        where = f"{self.count.position}: error: "
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise ExpressionFailed(f"{where}hand must be a whole number of cards, got {count!r}")
+        need = count * game.players
+        if need > len(game.deck):
+            raise ExpressionFailed(f"{where}dealing {count} cards to {game.players} seats needs {need} cards, "
+                                   f"the deck has {len(game.deck)} (round {state.round_number})")
+        if need < len(game.deck) and self.rest is None:
+            raise ExpressionFailed(f"{where}{len(game.deck) - need} cards are left after the deal in round "
+                                   f"{state.round_number}; say where they go with rest: ZONE")
+        return _Dealing(count)
 
-    def decision(self, game: Any, state: Any) -> Decision | None:
-        if state.step_data["dealt"]:
+    def decision(self, game: Any, state: Any, p: _Dealing) -> Decision | None:
+        if p.dealt:
             return None
-        return Decision(CHANCE, [], self, "deal")
+        return Decision(CHANCE, [], self, "deal", "chance")
 
     def sample(self, game: Any, state: Any, rng: Any) -> list[int]:
         order = list(game.deck)
         rng.shuffle(order)
         return order
 
-    def apply(self, game: Any, state: Any, outcome: list[int]) -> None:
+    def apply(self, game: Any, state: Any, p: _Dealing, outcome: list[int]) -> None:
         # gather every card back first, so a deal always starts from the full deck
         for zone in state.shared.values():
             zone.clear()
         for hands in state.per_seat.values():
             for cards in hands:
                 cards.clear()
-        n, k = game.players, self.count
+        n, k = game.players, p.count
         hands = state.per_seat[self.hand_zone]
         for s in range(n):
             hands[s].extend(outcome[s * k:(s + 1) * k])
         if self.rest is not None:
             state.shared[self.rest].extend(outcome[n * k:])
-        state.step_data["dealt"] = True
+        p.dealt = True
 
-    def label(self, game: Any, state: Any, outcome: list[int]) -> str:
+    def label(self, game: Any, outcome: Any) -> str:
         return "deal"
 
     def outcome_to_record(self, game: Any, state: Any, outcome: list[int]) -> dict[str, Any]:
-        n, k = game.players, self.count
+        n, k = game.players, state.progress.count
         labels = game.cards.labels
         out: dict[str, Any] = {
             self.hand_zone: {game.seat_names[s]: [labels[c] for c in outcome[s * k:(s + 1) * k]] for s in range(n)}
@@ -92,8 +129,8 @@ class Deal(Step):
 
         for name in game.seat_names:
             cards = hands.get(name)
-            if not isinstance(cards, list) or len(cards) != self.count:
-                raise RecordError(f"the deal must give {name!r} a list of exactly {self.count} cards")
+            if not isinstance(cards, list) or len(cards) != state.progress.count:
+                raise RecordError(f"the deal must give {name!r} a list of exactly {state.progress.count} cards")
             order.extend(take(c, f"{self.hand_zone} of {name}") for c in cards)
         extra = set(hands) - set(game.seat_names)
         if extra:

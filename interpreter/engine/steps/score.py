@@ -1,29 +1,34 @@
-"""Scoring: every seat adds the value of ``points`` (with ``seat`` bound) to its total."""
+"""``score``: every seat adds the value of ``points`` (with ``seat`` bound) to its total."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
-from interpreter.engine.steps.base import Decision, Step, StepContext, register
+from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
 
 
 @register
 class Score(Step):
     kind = "score"
+    summary = ("Add points to every seat's total. All seats are scored from the same state, then the points are "
+               "added; a record's round line shows them.")
+    options = COMMON + (
+        Opt("points", "number", "The points of seat for this round: a whole number.", binds=("seat",),
+            required=True),
+    )
 
-    def build(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
-        self.points = ctx.expr(path + ("points",), {"seat": SEAT})
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.points = ctx.expr(self.path + ("points",), {"seat": SEAT})
 
-    def begin(self, game: Any, state: Any) -> None:
+    def start(self, game: Any, state: Any) -> None:
         env = {"$s": state}
         scores = []
         for s in range(game.players):
             env["seat"] = s
             value = self.points(env)
             if not isinstance(value, int) or isinstance(value, bool):
-                from interpreter.dsl.compiler import ExpressionFailed
-
                 raise ExpressionFailed(f"{self.points.position}: error: points must be a whole number, "
                                        f"got {value!r} for seat {game.seat_names[s]}")
             scores.append(value)
@@ -35,7 +40,4 @@ class Score(Step):
             state.note(f"Round {state.round_number} scores: "
                        + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(scores))
                        + " | totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals)))
-        state.step_data = None
-
-    def decision(self, game: Any, state: Any) -> Decision | None:
         return None

@@ -1,540 +1,528 @@
-"""Trick play: lead, follow, find the winner by ordered strengths, collect.
+"""``tricks``: play tricks until a trick cannot start, from parts that compose.
 
-The plain trick: ``strength`` is a list of expressions compared in order (a
-tuple), the highest wins, and ``equal_cards`` says whether the later or the
-first of equal cards wins. ``follow`` says which cards answer the led card: a
-player who holds any must play one. ``capture`` sends some cards of a won
-trick to a separate zone (e.g. captured 0s). ``can_win`` excludes seats from
-winning. Trick play ends when a trick would start and some seat has no card.
-
-Further capabilities, each optional:
-
-- ``play_if``: the cards that may be played at all (no fallback). A seat that
-  holds none is stuck, and ``stuck.to`` says where the trick and every hand
-  go: the trick play of the round ends at once.
-- ``claim``: after the k-th card of a trick (k below the number of seats) the
-  seat that just played, then the earlier ones in playing order, may claim the
-  trick (``may`` says who can); at most one claim per trick, and the claimant
-  wins it whatever is played later.
-- ``exchange``: the winner may swap one hand card for a card of the trick just
-  won for which ``match`` holds (``card`` is the hand card, ``taken`` the
-  trick card); everyone sees the swap.
-- ``split``: the trick has two winners. The winner by ``strength`` chooses
-  ``takes`` cards one by one; the best card by ``second.strength`` among those
-  for which ``second.eligible`` holds takes the rest (to ``unclaimed`` when
-  there is none); ``leads`` says which of them leads the next trick.
-- ``keep``: once the cards a seat has won show ``once`` different values of
-  the card attribute ``by``, the seat keeps ``choose`` of those values; its
-  cards of the other values, now and later, go to the zone ``rest``.
-
-Speed: follow, lead and strength go through :class:`CardTable`, so an
-expression that reads only ``card``, ``led`` and round values is evaluated
-once per (round values, led card, card) and then looked up.
+A trick: the leader plays, then each seat clockwise. What may be played is a
+list of obligations (``lead``, ``follow``; each ``must``, optionally bound to
+``holding`` a card, with ``otherwise: any`` or ``end``). Cards come from one or
+more zones (``from``). ``led`` says which card sets the suit (default the first).
+The winner is the best card by ``strength`` among the seats ``can_win`` allows,
+unless ``won_by`` names a seat (a claim). ``takers`` share the cards (the winner
+first, choosing ``takes`` cards; then further takers by their own orderings);
+``route`` sends single cards elsewhere (captures, dropped colours), the rest go
+to the taker's ``to`` zone. Steps in ``between_plays`` run after every card but
+the last, steps in ``after_trick`` after the cards are taken. ``next_leader``
+says who leads next (default the winner).
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.dsl.types import CARD, CARDS, SEAT
-from interpreter.engine.card_tables import CardTable, allowed, as_bool, as_tuple
-from interpreter.engine.steps.base import Decision, Step, StepContext, register
+from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, Type, list_of
+from interpreter.engine.steps.base import (
+    COMMON,
+    Decision,
+    Opt,
+    Play,
+    Step,
+    StepContext,
+    Take,
+    bind_nested,
+    build_steps,
+    finish_steps,
+    register,
+)
+from interpreter.engine.steps.trick_parts import (
+    ROUTE_FIELDS,
+    RULE_FIELDS,
+    STUCK,
+    TAKER_FIELDS,
+    Ordering,
+    Taker,
+    apply_rules,
+    route_cards,
+    routes,
+    rules,
+)
 
-_PLAY, _CLAIM, _TAKE, _KEEP, _EXCHANGE = "play", "claim", "take", "keep", "exchange"
+BETWEEN_NAMES: dict[str, Type] = {"player": SEAT, "trick": CARDS, "trick_seats": SEATS, "led": CARD}
+AFTER_NAMES: dict[str, Type] = {"winner": SEAT, "takers": SEATS, "last_trick": CARDS, "trick_seats": SEATS}
+
+
+class _Hook:
+    """A run of nested steps: which one, and its progress."""
+
+    __slots__ = ("steps", "index", "p")
+
+    def __init__(self, steps: list[Step], index: int, p: Any):
+        self.steps, self.index, self.p = steps, index, p
+
+    def copy(self) -> _Hook:
+        return _Hook(self.steps, self.index, None if self.p is None else self.p.copy())
+
+
+class _Tricks:
+    __slots__ = ("leader", "turn", "plays", "number", "answers", "over", "hook", "winner", "takers", "taking",
+                 "left", "last")
+
+    def __init__(self, leader: int):
+        self.leader = self.turn = leader
+        self.plays: list[tuple[int, int]] = []
+        self.number = 0
+        self.answers: list[Any] | None = None  # the follow table of this trick (fixed once the card is led)
+        self.over = False
+        self.hook: _Hook | None = None
+        self.winner: int | None = None
+        self.takers: list[int | None] = []
+        self.taking = -1  # index of the taker choosing cards, or -1
+        self.left = 0  # cards that taker still chooses
+        self.last: list[tuple[int, int]] = []  # the plays of the last finished trick
+
+    def copy(self) -> _Tricks:
+        other = _Tricks.__new__(_Tricks)
+        other.leader, other.turn, other.number = self.leader, self.turn, self.number
+        other.plays = list(self.plays)
+        other.answers = self.answers  # shared, never changed
+        other.over, other.winner, other.taking, other.left = self.over, self.winner, self.taking, self.left
+        other.hook = None if self.hook is None else self.hook.copy()
+        other.takers = list(self.takers)
+        other.last = self.last  # replaced, never changed
+        return other
 
 
 @register
 class Tricks(Step):
     kind = "tricks"
+    decides = True
+    summary = ("Play tricks until one cannot start (some seat has no card left) or an obligation with "
+               "otherwise: end leaves a seat nothing to play.")
+    options = COMMON + (
+        Opt("leader", "seat", "Who leads the first trick, e.g. left(round.dealer) or round.start.", required=True),
+        Opt("from", "zones", "The per-seat zones cards are played from (default hand), e.g. [hand, revealed]."),
+        Opt("led", "expr", "Which card of the trick so far sets the suit (default: the first card), e.g. "
+            "\"first([c for c in trick if c.rank != 'jester'])\"; none until there is one.", binds=("trick",)),
+        Opt("lead", "rules", "Obligations on the card that leads a trick: a condition (must, if the seat can), "
+            "a rule {must, holding, otherwise} or a list of rules applied in order.", fields=RULE_FIELDS),
+        Opt("follow", "rules", "Obligations on every later card, e.g. \"card.colour == led.colour\" (follow "
+            "colour if you can).", fields=RULE_FIELDS),
+        Opt("strength", "ordering", "The winner: expressions compared in order, the highest wins, e.g. "
+            "[\"card.colour == round.trump\", \"card.colour == led.colour\", \"card.number\"].",
+            binds=("card", "led", "seat"), required=True),
+        Opt("equal_cards", "enum", "Of equal cards: later_wins (default) or first_wins.",
+            choices=("later_wins", "first_wins")),
+        Opt("can_win", "condition", "Only seats for which this holds can win a trick (e.g. \"seat.tricks < "
+            "2\"); when none can, the leader wins.", binds=("seat",)),
+        Opt("won_by", "seat", "A seat that wins the trick whatever is played (a claim), or none: usually a "
+            "round value set by a choice between plays, e.g. round.claimant."),
+        Opt("takers", "list", "How the trick's cards are shared: the winner first, then more takers found by "
+            "their own orderings. Default: the winner takes every card.", fields=TAKER_FIELDS),
+        Opt("unclaimed", "zone", "The shared zone for cards no taker takes (a taker that is not found)."),
+        Opt("route", "list", "Rules for single cards, tried in order for each card taken: the first whose "
+            "when holds sends the card to its zone, e.g. captured 0s.", fields=ROUTE_FIELDS),
+        Opt("to", "zone", "The per-seat zone a taker's cards go to (its won tricks).", required=True),
+        Opt("next_leader", "seat", "Who leads the next trick (default: the winner).",
+            binds=("winner", "takers")),
+        Opt("count", "name", "The counter of tricks won, read as seat.NAME (default tricks)."),
+        Opt("trick", "zone", "The shared zone the trick is played to (default trick)."),
+        Opt("per_trick", "names", "Round values that go back to none when a trick starts (e.g. a claim)."),
+        Opt("between_plays", "steps", "Steps run after every card but the last (choose, move, set, teams); "
+            "they see player, trick, trick_seats and led.", binds=tuple(BETWEEN_NAMES)),
+        Opt("after_trick", "steps", "Steps run after the trick is taken; they see winner, takers, last_trick "
+            "and trick_seats.", binds=tuple(AFTER_NAMES)),
+    )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
+    # ------------------------------------------------------------------ compile
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         self.counter = spec.get("count", "tricks")
         if self.counter not in ctx.counters:
             ctx.counters.append(self.counter)
+        self.between = build_steps(ctx, spec.get("between_plays") or {}, self.path + ("between_plays",), True)
+        self.after = build_steps(ctx, spec.get("after_trick") or {}, self.path + ("after_trick",), True)
+        bind_nested(self.between, BETWEEN_NAMES)
+        bind_nested(self.after, AFTER_NAMES)
+        for step in self.between:
+            step.outer = self._between_env
+        for step in self.after:
+            step.outer = self._after_env
 
-    def build(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
+    def inner_steps(self) -> list[Step]:
+        return self.between + self.after
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path
         self.leader = ctx.expr(path + ("leader",), expect="seat")
-        card_env = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS}
-        self.follow = ctx.expr(path + ("follow",), card_env) if spec.get("follow") else None
-        self.lead = ctx.expr(path + ("lead",), {"card": CARD, "seat": SEAT}) if spec.get("lead") else None
-        self.play_if = ctx.expr(path + ("play_if",), card_env) if spec.get("play_if") else None
-        self.stuck_zone = ctx.zone(path + ("stuck", "to"), per_seat=False) if spec.get("stuck") else None
-        if self.play_if is not None and self.stuck_zone is None:
-            raise ctx.error("play_if needs stuck: {to: ZONE}: where the trick and the hands go when a seat "
-                            "cannot play", path + ("play_if",))
-        strength_env = {"card": CARD, "led": CARD, "seat": SEAT}
-        self.strength = [ctx.expr(path + ("strength", i), strength_env) for i in range(len(spec["strength"]))]
-        self.later_wins = spec.get("equal_cards", "later_wins") == "later_wins"
-        self.can_win = ctx.expr(path + ("can_win",), {"seat": SEAT}) if spec.get("can_win") else None
-        self.hand = ctx.zone(path + ("from",), per_seat=True) if "from" in spec else "hand"
+        self.zones = ctx.zones(path + ("from",), per_seat=True) if "from" in spec else ["hand"]
+        if "hand" in self.zones and "hand" not in ctx.seat_zones:
+            raise ctx.error("trick play needs a per-seat zone named 'hand' (or say from: ZONE)", path)
+        self.led = ctx.expr(path + ("led",), {"trick": CARDS}) if "led" in spec else None
+        if self.led is not None and self.led.type.kind != "card" and not self.led.type.literal_none:
+            raise ctx.error(f"led must give a card (or none), found {self.led.type}", path + ("led",))
+        self.lead_rules = rules(ctx, path + ("lead",), {})
+        self.follow_rules = rules(ctx, path + ("follow",), {})
+        self.ordering = Ordering(ctx, path + ("strength",), spec["strength"], {}, None,
+                                 spec.get("equal_cards", "later_wins") == "later_wins")
+        self.can_win = ctx.expr(path + ("can_win",), {"seat": SEAT}) if "can_win" in spec else None
+        self.won_by = ctx.expr(path + ("won_by",), expect="seat") if "won_by" in spec else None
+        self.takers = self._takers(ctx, spec)
+        self.unclaimed = ctx.zone(path + ("unclaimed",), per_seat=False) if "unclaimed" in spec else None
+        if any(t.ordering is not None for t in self.takers[1:]) and self.unclaimed is None:
+            raise ctx.error("a taker found by an ordering may be missing: say where its cards go with "
+                            "unclaimed: ZONE", path + ("takers",))
+        self.routes = routes(ctx, path + ("route",), {})
+        self.won = ctx.zone(path + ("to",), per_seat=True)
         self.trick_zone = ctx.zone(path + ("trick",), per_seat=False) if "trick" in spec else "trick"
         if self.trick_zone not in ctx.shared_zones:
             raise ctx.error("trick play needs a shared zone named 'trick' (or say trick: ZONE)", path)
-        self.won = ctx.zone(path + ("to",), per_seat=True)
-        cap = spec.get("capture")
-        self.capture = None
-        if cap:
-            self.capture = ctx.expr(path + ("capture", "cards"), {"card": CARD, "player": SEAT, "winner": SEAT})
-            self.capture_zone = ctx.zone(path + ("capture", "to"), per_seat=True)
-        self._build_claim(ctx, spec, path)
-        self._build_exchange(ctx, spec, path)
-        self._build_split(ctx, spec, path)
-        self._build_keep(ctx, spec, path)
+        self.next_leader = ctx.expr(path + ("next_leader",), {"winner": SEAT, "takers": SEATS}, expect="seat") \
+            if "next_leader" in spec else None
+        self.per_trick = list(spec.get("per_trick") or [])
+        for i, name in enumerate(self.per_trick):
+            if name not in ctx.round_fields:
+                raise ctx.error(f"unknown round value {name!r}", path + ("per_trick", i))
+        finish_steps(ctx, self.between)
+        finish_steps(ctx, self.after)
         kinds = ctx.card_kinds
-        self._follow = CardTable([self.follow], kinds, as_bool, True) if self.follow else None
-        self._follow_static = self._follow is not None and self._follow.static
-        self._lead = CardTable([self.lead], kinds, as_bool, False) if self.lead else None
-        self._strength = CardTable(self.strength, kinds, as_tuple, True, lazy=True)
-        self._capture_fn = self.capture.fn if self.capture else None
-        # fast paths for the plain trick (no claims, no play_if; nothing to do after collecting)
-        self._plain_play = self.claim_label is None and self.play_if is None
-        self._plain_close = self.keep_by is None and self.exchange_match is None
+        self._kinds = kinds
+        self._plays = [[Play(c, z) for c in range(len(kinds))] for z in range(len(self.zones))]
+        self._takes = [Take(c) for c in range(len(kinds))]
+        # the plain trick: one zone, the first card leads, no claims, no hooks, one taker, no routes
+        self._single_zone = len(self.zones) == 1
+        rule = self.follow_rules[0] if len(self.follow_rules) == 1 else None
+        self._simple_follow = (self.led is None and rule is not None and rule.static and rule.hold_table is None
+                               and not rule.end)
+        self._no_follow = not self.follow_rules
+        self._plain = (self._single_zone and not self.between and self.won_by is None)
 
-    def _build_claim(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
-        claim = spec.get("claim")
-        self.claim_label = claim["label"] if claim else None
-        self.claim_may = ctx.expr(path + ("claim", "may"), {"seat": SEAT}) if claim and "may" in claim else None
-
-    def _build_exchange(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
-        exchange = spec.get("exchange")
-        self.exchange_match = None
-        if exchange:
-            self.exchange_match = ctx.expr(path + ("exchange", "match"), {"card": CARD, "taken": CARD, "seat": SEAT})
-            self.exchange_may = ctx.expr(path + ("exchange", "may"), {"seat": SEAT}) if "may" in exchange else None
-
-    def _build_split(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
-        split = spec.get("split")
-        self.split_takes = None
-        if not split:
-            return
-        spath = path + ("split",)
-        self.split_takes = ctx.constant(spath + ("takes",))
-        if not isinstance(self.split_takes, int) or not 1 <= self.split_takes < ctx.players:
-            raise ctx.error(f"takes must be a number of cards from 1 to {ctx.players - 1}", spath + ("takes",))
-        env = {"card": CARD, "led": CARD, "seat": SEAT}
-        second = split["second"]
-        self.second_strength = [ctx.expr(spath + ("second", "strength", i), env)
-                                for i in range(len(second["strength"]))]
-        self.second_eligible = ctx.expr(spath + ("second", "eligible"), env) if "eligible" in second else None
-        self.second_later_wins = second.get("equal_cards", "later_wins") == "later_wins"
-        self.unclaimed = ctx.zone(spath + ("unclaimed",), per_seat=False)
-        self.second_leads = split.get("leads", "first") == "second"
-
-    def _build_keep(self, ctx: StepContext, spec: dict[str, Any], path: tuple) -> None:
-        keep = spec.get("keep")
-        self.keep_by = None
-        if not keep:
-            return
-        kpath = path + ("keep",)
-        attr = keep["by"]
-        if attr not in ctx.compiler.g.card_attrs:
-            raise ctx.error(f"cards have no attribute {attr!r}", kpath + ("by",))
-        self.keep_by = ctx.compiler.g.card_attrs[attr]
-        self.keep_choose = ctx.constant(kpath + ("choose",))
-        self.keep_once = ctx.constant(kpath + ("once",))
-        if not (isinstance(self.keep_choose, int) and isinstance(self.keep_once, int)
-                and 1 <= self.keep_choose < self.keep_once):
-            raise ctx.error("keep needs 1 <= choose < once", kpath)
-        self.keep_rest = ctx.zone(kpath + ("rest",), per_seat=True)
-
-    # ------------------------------------------------------------------ flow
-
-    def begin(self, game: Any, state: Any) -> None:
-        leader = self.leader({"$s": state})
-        state.step_data = {"leader": leader, "turn": leader, "plays": [], "number": 0, "last": None,
-                           "answers": None, "stage": _PLAY, "over": False, "claimed": None, "queue": [],
-                           "take": None, "kept": [None] * game.players}
-        self._settle(game, state)
-
-    def _settle(self, game: Any, state: Any) -> None:
-        """Before a card is asked for: end trick play when a trick cannot start or a seat is stuck."""
-        data = state.step_data
-        if data["stage"] != _PLAY or data["over"]:
-            return
-        hands = state.per_seat[self.hand]
-        if not data["plays"] and not all(hands):
-            data["over"] = True
-            return
-        seat = data["turn"]
-        if not hands[seat]:
-            data["over"] = True
-            return
-        if self.play_if is not None and not self._playable(game, state, seat):
-            names = game.seat_names
-            state.note(f"{names[seat]} cannot play: the trick and all hands are out of play")
-            dead = state.shared[self.stuck_zone]
-            dead.extend(state.shared[self.trick_zone])
-            state.shared[self.trick_zone].clear()
-            for cards in hands:
-                dead.extend(cards)
-                cards.clear()
-            data["plays"] = []
-            data["over"] = True
-
-    def _trick_env(self, state: Any, seat: int) -> dict[str, Any]:
-        plays = state.step_data["plays"]
-        return {"$s": state, "seat": seat, "led": plays[0][1] if plays else None,
-                "trick": [c for _, c in plays]}
-
-    def _playable(self, game: Any, state: Any, seat: int) -> list[int]:
-        env = self._trick_env(state, seat)
-        allowed = self.play_if.run
+    def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
+        items = spec.get("takers")
+        if not items:
+            return [Taker(None, None)]
         out = []
-        for c in state.per_seat[self.hand][seat]:
-            env["card"] = c
-            if allowed(env):
-                out.append(c)
+        tpath = self.path + ("takers",)
+        for i, item in enumerate(items):
+            ipath = tpath + (i,)
+            if i == 0 and ("strength" in item or "eligible" in item):
+                raise ctx.error("the first taker is the trick's winner (found by the trick's strength); "
+                                "give strength only to later takers", ipath)
+            if i > 0 and "strength" not in item:
+                raise ctx.error("a taker after the winner needs its own strength", ipath)
+            ordering = None
+            if i > 0:
+                ordering = Ordering(ctx, ipath + ("strength",), item["strength"], {},
+                                    ipath + ("eligible",) if "eligible" in item else None,
+                                    item.get("equal_cards", "later_wins") == "later_wins")
+            takes = item.get("takes", "rest")
+            out.append(Taker(ordering, None if takes == "rest" else ctx.expr(ipath + ("takes",))))
         return out
 
-    def decision(self, game: Any, state: Any) -> Decision | None:
-        data = state.step_data
-        if data["over"]:
+    def check(self, game: Any) -> None:
+        self.ordering.check(game)
+        for t in self.takers:
+            if t.ordering is not None:
+                t.ordering.check(game)
+
+    def policy_binds(self) -> dict[str, Type]:
+        return {"seat": SEAT, "led": CARD, "trick": CARDS, "legal": list_of(CARD)}
+
+    # ------------------------------------------------------------------ names for nested steps
+
+    def _between_env(self, state: Any) -> dict[str, Any]:
+        p = state.progress
+        plays = p.plays
+        trick = [c for _, c in plays]
+        return {"player": plays[-1][0] if plays else None, "trick": trick,
+                "trick_seats": [s for s, _ in plays], "led": self._led(plays)}
+
+    def _after_env(self, state: Any) -> dict[str, Any]:
+        p = state.progress
+        return {"winner": p.winner, "takers": list(p.takers), "last_trick": [c for _, c in p.last],
+                "trick_seats": [s for s, _ in p.last]}
+
+    def _led(self, plays: list[tuple[int, int]]) -> int | None:
+        if not plays:
             return None
-        stage = data["stage"]
-        if stage != _PLAY:
-            return self._sub_decision(game, state, stage)
-        seat = data["turn"]
-        hand = state.per_seat[self.hand][seat]
-        plays = data["plays"]
-        if self.play_if is not None:
-            hand = self._playable(game, state, seat)
-        if plays:
-            ok = data["answers"]  # fixed for the whole trick: round values and led card do not change
-            if ok is not None:
+        if self.led is None:
+            return plays[0][1]
+        return self.led({"trick": [c for _, c in plays]})
+
+    # ------------------------------------------------------------------ play
+
+    def start(self, game: Any, state: Any) -> _Tricks:
+        p = _Tricks(self.leader({"$s": state}))
+        self._new_trick(game, state, p)
+        return p
+
+    def _new_trick(self, game: Any, state: Any, p: _Tricks) -> None:
+        """Before a lead: reset per-trick values; trick play ends when some seat has no card left."""
+        for name in self.per_trick:
+            state.vars[name] = None
+        if not all(self._cards(state, s) for s in range(game.players)):
+            p.over = True
+
+    def _cards(self, state: Any, seat: int) -> list[int]:
+        if self._single_zone:
+            return state.per_seat[self.zones[0]][seat]
+        out: list[int] = []
+        for z in self.zones:
+            out.extend(state.per_seat[z][seat])
+        return out
+
+    def decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
+        if p.hook is not None:
+            d = self._hook_decision(game, state, p)
+            if d is not None:
+                return d
+        if p.taking >= 0:
+            return self._take_decision(game, state, p)
+        if p.over:
+            return None
+        seat = p.turn
+        plays = p.plays
+        if self._single_zone:
+            hand = state.per_seat[self.zones[0]][seat]
+            if plays and self._simple_follow:
+                ok = p.answers
                 cands = [c for c in hand if ok[c]] or hand
-                if len(cands) == 1:
-                    return Decision(seat, cands, self, "play a card")
-            elif self._follow is not None:
-                cands = allowed(self._follow, state, seat, hand, plays[0][1], [c for _, c in plays])
-            else:
+            elif plays and self._no_follow:
                 cands = hand
-        elif self._lead is not None:
-            cands = allowed(self._lead, state, seat, hand, None, [])
-        else:
-            cands = hand
-        kinds = game.cards.kinds
-        return Decision(seat, list({kinds[c]: c for c in cands}.values()), self, "play a card")
+            else:
+                cands = self._allowed(state, p, seat, hand)
+                if cands is STUCK:
+                    return self._stuck(game, state, p, seat)
+            kinds = self._kinds
+            table = self._plays[0]
+            return Decision(seat, [table[c] for c in {kinds[c]: c for c in cands}.values()], self,
+                            "play a card", "play")
+        cards = self._cards(state, seat)
+        cands = self._allowed(state, p, seat, cards)
+        if cands is STUCK:
+            return self._stuck(game, state, p, seat)
+        return Decision(seat, self._zone_actions(state, seat, cands), self, "play a card", "play")
 
-    def _sub_decision(self, game: Any, state: Any, stage: str) -> Decision:
-        data = state.step_data
-        kinds = game.cards.kinds
-        if stage == _CLAIM:
-            return Decision(data["queue"][0], [(_CLAIM, False), (_CLAIM, True)], self,
-                            f"call {self.claim_label}?")
-        if stage == _TAKE:
-            take = data["take"]
-            cards = list({kinds[c]: c for c in state.shared[self.trick_zone]}.values())
-            return Decision(take["seat"], [(_TAKE, c) for c in cards], self,
-                            f"take a card from the trick ({take['left']} to go)")
-        if stage == _KEEP:
-            seat = data["queue"][0]
-            values = sorted({self.keep_by[c] for c in state.per_seat[self.won][seat]}, key=str)
-            combos = itertools.combinations(values, self.keep_choose)
-            return Decision(seat, [(_KEEP, combo) for combo in combos], self, "choose what to keep")
-        seat = data["exchange"]
-        return Decision(seat, [(_EXCHANGE, None)] + self._swaps(game, state, seat), self, "exchange a card?")
+    def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
+        plays = p.plays
+        trick = [c for _, c in plays]
+        if plays:
+            return apply_rules(self.follow_rules, state, seat, cards, self._led(plays), trick)
+        return apply_rules(self.lead_rules, state, seat, cards, None, trick)
 
-    def _swaps(self, game: Any, state: Any, seat: int) -> list[tuple[str, tuple[int, int]]]:
-        kinds = game.cards.kinds
-        won = state.per_seat[self.won][seat]
-        trick_cards = [c for _, c in state.step_data["last"]["plays"] if c in won]
-        match = self.exchange_match.run
-        env: dict[str, Any] = {"$s": state, "seat": seat}
-        seen: dict[tuple[int, int], tuple[int, int]] = {}
-        for h in state.per_seat[self.hand][seat]:
-            env["card"] = h
-            for t in trick_cards:
-                env["taken"] = t
-                if match(env):
-                    seen.setdefault((kinds[h], kinds[t]), (h, t))
-        return [(_EXCHANGE, pair) for pair in seen.values()]
-
-    # ------------------------------------------------------------------ strengths
-
-    def _strengths(self, state: Any, plays: list[tuple[int, int]]) -> list[tuple]:
-        table = self._strength
-        led = plays[0][1]
-        if table.static:
-            values = table.table(state, led)
-            out = []
-            for _, c in plays:
-                v = values[c]
-                out.append(table.fill(values, state, led, c) if v is None else v)
-            return out
-        env = {"$s": state, "led": led}
-        out = []
-        for seat, c in plays:
-            env["card"] = c
-            env["seat"] = seat
-            out.append(table.value(env))
+    def _zone_actions(self, state: Any, seat: int, cards: list[int]) -> list[Play]:
+        allowed = set(cards)
+        kinds = self._kinds
+        out, seen = [], set()
+        for z, zone in enumerate(self.zones):
+            for c in state.per_seat[zone][seat]:
+                if c in allowed and (kinds[c], z) not in seen:
+                    seen.add((kinds[c], z))
+                    out.append(self._plays[z][c])
         return out
 
-    def _winner(self, game: Any, state: Any, plays: list[tuple[int, int]]) -> int:
-        keys = self._strengths(state, plays)
-        eligible = None
-        if self.can_win is not None:
-            eligible = {s for s, _ in plays if self.can_win({"$s": state, "seat": s})}
-        return _best(plays, keys, self.later_wins, eligible) if eligible != set() else plays[0][0]
+    def _stuck(self, game: Any, state: Any, p: _Tricks, seat: int) -> None:
+        state.note(f"{game.seat_names[seat]} cannot play: trick play ends")
+        p.over = True
+        return None
 
-    def _second(self, game: Any, state: Any, plays: list[tuple[int, int]]) -> int | None:
-        env: dict[str, Any] = {"$s": state, "led": plays[0][1]}
-        keys, eligible = [], set()
-        for seat, c in plays:
-            env["card"], env["seat"] = c, seat
-            keys.append(tuple(e(env) for e in self.second_strength))
-            if self.second_eligible is None or self.second_eligible(env):
-                eligible.add(seat)
-        return _best(plays, keys, self.second_later_wins, eligible) if eligible else None
-
-    # ------------------------------------------------------------------ moves
-
-    def apply(self, game: Any, state: Any, action: Any) -> Decision | None:
-        data = state.step_data
-        if data["stage"] != _PLAY:
-            self._apply_sub(game, state, action)
-            self._settle(game, state)
+    def apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> Decision | None:
+        if p.hook is not None:
+            self._hook_apply(game, state, p, action)
             return None
-        card = action
-        seat = data["turn"]
-        state.per_seat[self.hand][seat].remove(card)
+        if p.taking >= 0:
+            self._take_apply(game, state, p, action)
+            return None
+        card = action.card
+        seat = p.turn
+        state.per_seat[self.zones[action.zone]][seat].remove(card)
         state.shared[self.trick_zone].append(card)
-        plays = data["plays"]
+        plays = p.plays
         plays.append((seat, card))
         n = game.players
-        if len(plays) == 1 and self._follow_static:
-            data["answers"] = self._follow.table(state, card)  # shared, never changed
+        if len(plays) == 1 and self._simple_follow:
+            p.answers = self.follow_rules[0].must_table.table(state, card)  # shared, never changed
         if len(plays) < n:
-            data["turn"] = (seat + 1) % n
-            if self._plain_play:
-                return self.decision(game, state)
-            if self.claim_label is not None and data["claimed"] is None:
-                self._offer_claims(state, plays)
-            if data["stage"] == _PLAY:
-                if self.play_if is not None:
-                    self._settle(game, state)
-                    return None
-                return self.decision(game, state)
+            p.turn = (seat + 1) % n
+            if self._plain:
+                return self.decision(game, state, p)
+            if self.between:
+                self._run_hook(game, state, p, self.between)
             return None
-        self._resolve(game, state, plays)
-        self._settle(game, state)
-        return None if data["stage"] != _PLAY or data["over"] else self.decision(game, state)
+        self._resolve(game, state, p)
+        return None
 
-    def _offer_claims(self, state: Any, plays: list[tuple[int, int]]) -> None:
-        """After the k-th card: the seat that just played may claim first, then the earlier ones in order."""
-        order = [plays[-1][0]] + [s for s, _ in plays[:-1]]
-        if self.claim_may is not None:
-            order = [s for s in order if self.claim_may({"$s": state, "seat": s})]
-        if order:
-            state.step_data["queue"] = order
-            state.step_data["stage"] = _CLAIM
+    # ------------------------------------------------------------------ after the last card
 
-    def _resolve(self, game: Any, state: Any, plays: list[tuple[int, int]]) -> None:
-        data = state.step_data
-        winner = data["claimed"] if data["claimed"] is not None else self._winner(game, state, plays)
+    def _resolve(self, game: Any, state: Any, p: _Tricks) -> None:
+        plays = p.plays
+        led = self._led(plays)
+        winner = None
+        claimed = False
+        if self.won_by is not None:
+            winner = self.won_by({"$s": state})
+            claimed = winner is not None
+        if winner is None:
+            winner = self.ordering.best(state, plays, led, self.can_win)
+            if winner is None:
+                winner = plays[0][0]  # nobody may win: the leader takes it
+        p.winner = winner
         state.counters[self.counter][winner] += 1
-        data["last"] = {"plays": plays, "winner": winner}  # a new list is started when the trick closes
-        names, labels = game.seat_names, game.cards.labels
+        takers: list[int | None] = [winner]
+        for t in self.takers[1:]:
+            takers.append(t.ordering.best(state, plays, led))
+        p.takers = takers
         if state.notes is not None:
+            names, labels = game.seat_names, game.cards.labels
             shown = ", ".join(f"{names[s]} {labels[c]}" for s, c in plays)
-            claimed = f" ({self.claim_label})" if data["claimed"] is not None else ""
-            state.note(f"Trick {data['number'] + 1}: {shown} -> {names[winner]} wins{claimed}")
-        if self.split_takes is not None:
-            second = self._second(game, state, plays)
-            data["take"] = {"seat": winner, "second": second, "left": self.split_takes}
-            data["stage"] = _TAKE
-            if second is not None and state.notes is not None:
-                state.note(f"{names[winner]} chooses {self.split_takes} cards, {names[second]} takes the rest")
-            return
-        self._collect(game, state, plays, winner)
-        if self._plain_close:
-            self._close(state)
-        else:
-            self._after_intake(game, state, [winner])
+            state.note(f"Trick {p.number + 1}: {shown} -> {names[winner]} wins" + (" (claimed)" if claimed else ""))
+            if len(takers) > 1:
+                state.note("Takers: " + ", ".join(names[t] for t in takers if t is not None))
+        p.last = list(plays)
+        p.taking = 0
+        p.left = self._share(state, p, 0)
+        self._take_settle(game, state, p)
 
-    def _collect(self, game: Any, state: Any, plays: list[tuple[int, int]], winner: int) -> None:
+    def _share(self, state: Any, p: _Tricks, index: int) -> int:
+        takes = self.takers[index].takes
+        if takes is None:
+            return -1  # the rest
+        k = takes({"$s": state})
+        if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+            raise ExpressionFailed(f"{takes.position}: error: takes must be a whole number, got {k!r}")
+        return k
+
+    def _owner(self, p: _Tricks, card: int) -> int:
+        for s, c in p.last:
+            if c == card:
+                return s
+        return p.winner  # pragma: no cover - every card of the trick was played by someone
+
+    def _take_settle(self, game: Any, state: Any, p: _Tricks) -> None:
+        """Give cards to takers until one must choose; then close the trick."""
         trick = state.shared[self.trick_zone]
-        if self.capture is not None:
-            won = state.per_seat[self.won][winner]
-            captured = state.per_seat[self.capture_zone][winner]
-            capture = self._capture_fn
-            env = {"$s": state, "winner": winner}
-            try:
-                for seat, card in plays:
-                    env["card"] = card
-                    env["player"] = seat
-                    (captured if capture(env) else won).append(card)
-            except RUNTIME_ERRORS:
-                self.capture(env)  # evaluates again through the checked path: names the expression
-                raise
-        else:
-            self._intake(state, winner, list(trick))
-        trick.clear()
-
-    def _intake(self, state: Any, seat: int, cards: list[int]) -> None:
-        """Cards won by ``seat``: to its won zone, or to ``keep.rest`` when of a value it dropped."""
-        won = state.per_seat[self.won][seat]
-        kept = state.step_data["kept"][seat] if self.keep_by is not None else None
-        if kept is None:
-            won.extend(cards)
-            return
-        rest = state.per_seat[self.keep_rest][seat]
-        for c in cards:
-            (won if self.keep_by[c] in kept else rest).append(c)
-
-    def _after_intake(self, game: Any, state: Any, seats: list[int]) -> None:
-        """Queue the keep choices now due, then the exchange, then close the trick."""
-        data = state.step_data
-        if self.keep_by is not None:
-            due = []
-            for s in seats:
-                if s is not None and data["kept"][s] is None and s not in due:
-                    values = {self.keep_by[c] for c in state.per_seat[self.won][s]}
-                    if len(values) >= self.keep_once:
-                        due.append(s)
-            if due:
-                data["queue"] = due
-                data["stage"] = _KEEP
-                return
-        self._exchange_or_close(game, state)
-
-    def _exchange_or_close(self, game: Any, state: Any) -> None:
-        data = state.step_data
-        winner = data["last"]["winner"]
-        if (self.exchange_match is not None and state.per_seat[self.hand][winner]
-                and (self.exchange_may is None or self.exchange_may({"$s": state, "seat": winner}))
-                and self._swaps(game, state, winner)):
-            data["exchange"] = winner
-            data["stage"] = _EXCHANGE
-            return
-        self._close(state)
-
-    def _next_leader(self, state: Any) -> int:
-        data = state.step_data
-        take = data["take"]
-        if take is not None and self.second_leads and take["second"] is not None:
-            return take["second"]
-        return data["last"]["winner"]
-
-    def _close(self, state: Any) -> None:
-        data = state.step_data
-        leader = self._next_leader(state)
-        data["plays"] = []
-        data["answers"] = None
-        data["claimed"] = None
-        data["take"] = None
-        data["queue"] = []
-        data["stage"] = _PLAY
-        data["number"] += 1
-        data["leader"] = data["turn"] = leader
-
-    def _apply_sub(self, game: Any, state: Any, action: tuple[str, Any]) -> None:
-        data = state.step_data
-        what, value = action
-        labels = game.cards.labels
-        if what == _CLAIM:
-            seat = data["queue"].pop(0)
-            if value:
-                data["claimed"] = seat
-                data["queue"] = []
-            if not data["queue"]:
-                data["stage"] = _PLAY
-        elif what == _TAKE:
-            take = data["take"]
-            state.shared[self.trick_zone].remove(value)
-            self._intake(state, take["seat"], [value])
-            take["left"] -= 1
-            trick = state.shared[self.trick_zone]
-            if take["left"] == 0 or not trick:
-                rest = list(trick)
+        while p.taking < len(self.takers):
+            taker = p.takers[p.taking]
+            if taker is not None and trick and p.left != 0:
+                if p.left > 0:
+                    return  # a choice: see _take_decision
+                cards = [(self._owner(p, c), c) for c in trick]
                 trick.clear()
-                if take["second"] is not None:
-                    self._intake(state, take["second"], rest)
-                else:
-                    state.shared[self.unclaimed].extend(rest)
-                    if rest and state.notes is not None:
-                        state.note(f"Nobody takes {', '.join(labels[c] for c in rest)}: out of play")
-                self._after_intake(game, state, [take["seat"], take["second"]])
-        elif what == _KEEP:
-            seat = data["queue"].pop(0)
-            data["kept"][seat] = value
-            won = state.per_seat[self.won][seat]
-            dropped = [c for c in won if self.keep_by[c] not in value]
-            won[:] = [c for c in won if self.keep_by[c] in value]
-            state.per_seat[self.keep_rest][seat].extend(dropped)
-            if not data["queue"]:
-                self._exchange_or_close(game, state)
-        else:  # exchange
-            seat = data["exchange"]
-            if value is not None:
-                given, taken = value
-                hand, won = state.per_seat[self.hand][seat], state.per_seat[self.won][seat]
-                hand.remove(given)
-                won.remove(taken)
-                hand.append(taken)
-                won.append(given)
-                data["last"]["swap"] = (seat, given, taken)  # shown to everyone
-            data["exchange"] = None
-            self._close(state)
+                route_cards(state, self.routes, cards, taker, p.winner, state.per_seat[self.won][taker])
+            p.taking += 1
+            if p.taking < len(self.takers):
+                p.left = self._share(state, p, p.taking)
+        if trick:
+            if self.unclaimed is None:
+                raise ExpressionFailed(f"{self.path}: error: cards are left on the trick with no taker; say where "
+                                       "they go with unclaimed: ZONE")
+            if state.notes is not None:
+                state.note(f"Nobody takes {', '.join(game.cards.labels[c] for c in trick)}: to {self.unclaimed}")
+            state.shared[self.unclaimed].extend(trick)
+            trick.clear()
+        p.taking = -1
+        if self.after:
+            self._run_hook(game, state, p, self.after)
+            if p.hook is not None:
+                return
+        self._close(game, state, p)
 
-    # ------------------------------------------------------------------ text
+    def _take_decision(self, game: Any, state: Any, p: _Tricks) -> Decision:
+        kinds = self._kinds
+        cards = list({kinds[c]: c for c in state.shared[self.trick_zone]}.values())
+        return Decision(p.takers[p.taking], [self._takes[c] for c in cards], self,
+                        f"take a card from the trick ({p.left} to go)", "take")
 
-    def public(self, game: Any, state: Any) -> dict[str, Any]:
-        data = state.step_data
+    def _take_apply(self, game: Any, state: Any, p: _Tricks, action: Take) -> None:
+        card = action.card
+        state.shared[self.trick_zone].remove(card)
+        taker = p.takers[p.taking]
+        route_cards(state, self.routes, [(self._owner(p, card), card)], taker, p.winner,
+                    state.per_seat[self.won][taker])
+        p.left -= 1
+        if p.left == 0:
+            p.taking += 1
+            if p.taking < len(self.takers):
+                p.left = self._share(state, p, p.taking)
+        self._take_settle(game, state, p)
+
+    def _close(self, game: Any, state: Any, p: _Tricks) -> None:
+        if self.next_leader is not None:
+            leader = self.next_leader({"$s": state, "winner": p.winner, "takers": list(p.takers)})
+            if not isinstance(leader, int) or not 0 <= leader < game.players:
+                leader = p.winner
+        else:
+            leader = p.winner
+        p.plays = []
+        p.answers = None
+        p.number += 1
+        p.leader = p.turn = leader
+        self._new_trick(game, state, p)
+
+    # ------------------------------------------------------------------ nested steps
+
+    def _run_hook(self, game: Any, state: Any, p: _Tricks, steps: list[Step], index: int = 0) -> None:
+        """Enter nested steps from ``index`` until one has a decision (kept in ``p.hook``)."""
+        env = None
+        while index < len(steps):
+            step = steps[index]
+            if step.when is not None:
+                env = step.env(state)
+                if not step.when(env):
+                    index += 1
+                    continue
+            sp = step.start(game, state)
+            if sp is not None and step.decision(game, state, sp) is not None:
+                p.hook = _Hook(steps, index, sp)
+                return
+            index += 1
+        p.hook = None
+
+    def _hook_decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
+        hook = p.hook
+        return hook.steps[hook.index].decision(game, state, hook.p)
+
+    def _hook_apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> None:
+        hook = p.hook
+        step = hook.steps[hook.index]
+        step.apply(game, state, hook.p, action)
+        if step.decision(game, state, hook.p) is not None:
+            return
+        after = hook.steps is self.after
+        self._run_hook(game, state, p, hook.steps, hook.index + 1)
+        if p.hook is None and after:
+            self._close(game, state, p)
+
+    # ------------------------------------------------------------------ text and policies
+
+    def label(self, game: Any, action: Any) -> str:
+        labels = game.cards.labels
+        if isinstance(action, Take):
+            return f"take {labels[action.card]}"
+        if action.zone:
+            return f"{labels[action.card]} from {self.zones[action.zone]}"
+        return labels[action.card]
+
+    def describe(self, game: Any, state: Any, d: Decision, action: Any, viewer: int | None = None) -> str | None:
+        if isinstance(action, Take):
+            return f"takes {game.cards.labels[action.card]}"
+        return f"plays {self.label(game, action)}"
+
+    def public(self, game: Any, state: Any, p: _Tricks, viewer: int | None = None) -> dict[str, Any]:
         names, labels = game.seat_names, game.cards.labels
-        out: dict[str, Any] = {"trick": [[names[s], labels[c]] for s, c in data["plays"]],
-                               "tricks_played": data["number"]}
-        if data["last"]:
-            out["last_trick"] = {"cards": [[names[s], labels[c]] for s, c in data["last"]["plays"]],
-                                 "winner": names[data["last"]["winner"]]}
-            swap = data["last"].get("swap")
-            if swap:
-                out["last_trick"]["swap"] = {"seat": names[swap[0]], "gave": labels[swap[1]], "took": labels[swap[2]]}
-        if data["claimed"] is not None:
-            out["claimed_by"] = names[data["claimed"]]
-        if self.keep_by is not None:
-            out["kept"] = {names[s]: list(k) for s, k in enumerate(data["kept"]) if k is not None}
+        out: dict[str, Any] = {"trick": [[names[s], labels[c]] for s, c in p.plays], "tricks_played": p.number}
+        if p.last:
+            out["last_trick"] = {"cards": [[names[s], labels[c]] for s, c in p.last],
+                                 "winner": names[p.winner] if p.winner is not None else None}
+        if p.hook is not None:
+            step = p.hook.steps[p.hook.index]
+            out.update(step.public(game, state, p.hook.p, viewer))
         return out
 
-    def describe(self, game: Any, state: Any, action: Any, viewer: int | None = None) -> str | None:
-        labels = game.cards.labels
-        if not isinstance(action, tuple):
-            return f"plays {labels[action]}"
-        what, value = action
-        if what == _CLAIM:
-            return f"calls {self.claim_label}!" if value else None
-        if what == _TAKE:
-            return f"takes {labels[value]}"
-        if what == _KEEP:
-            return "keeps " + " and ".join(map(str, value))
-        if value is None:
-            return None
-        return f"swaps {labels[value[0]]} from the hand for {labels[value[1]]} from the trick"
-
-    def label(self, game: Any, state: Any, action: Any) -> str:
-        labels = game.cards.labels
-        if not isinstance(action, tuple):
-            return labels[action]
-        what, value = action
-        if what == _CLAIM:
-            return self.claim_label if value else f"no {self.claim_label}"
-        if what == _TAKE:
-            return f"take {labels[value]}"
-        if what == _KEEP:
-            return "keep " + " + ".join(map(str, value))
-        if value is None:
-            return "no exchange"
-        return f"swap {labels[value[0]]} for {labels[value[1]]}"
+    def value_of(self, game: Any, state: Any, p: Any, d: Decision, value: Any) -> Any:
+        if d.kind == "take":
+            return self._takes[value] if value in state.shared[self.trick_zone] else None
+        for z, zone in enumerate(self.zones):
+            if value in state.per_seat[zone][d.actor]:
+                return self._plays[z][value]
+        return None
 
 
-def _best(plays: list[tuple[int, int]], keys: list[tuple], later_wins: bool, eligible: set[int] | None) -> int:
-    best = None
-    winner = plays[0][0]
-    for (seat, _card), key in zip(plays, keys):
-        if eligible is not None and seat not in eligible:
-            continue
-        if best is None or key > best or (later_wins and key == best):
-            best, winner = key, seat
-    return winner
-
+__all__ = ["Tricks", "VALUE"]

@@ -1,0 +1,253 @@
+"""``board``: rows of options that seats cover in turn; each row's open space decides a round value.
+
+How the turn passes (``first``, ``next``), which spaces may be covered
+(``coverable``, which sees how many spaces its row has open) and which start
+covered (a row's ``covered``) are data. The step ends when the seat to act has
+no space it may cover; each row with exactly one open space sets the round
+value named after the row (a row left with several open spaces sets none).
+
+Spaces are plain values (``red``, ``3``), ``{label, value}``, records
+(``{label, FIELD: ...}``, read as ``round.ROW.FIELD``), or an expression giving a
+list (``seats``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.types import SEAT, VALUE, Type, record
+from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, register
+from interpreter.engine.steps.choose import show
+
+
+class Record(dict):
+    """A board space with fields, as a round value: never changed, so it can be hashed once.
+
+    Hashable values let lookup tables keyed by round values (see card_tables) use it directly.
+    """
+
+    __slots__ = ("_hash",)
+
+    def __init__(self, fields: dict[str, Any]):
+        super().__init__(fields)
+        self._hash = hash(tuple(sorted((k, repr(v)) for k, v in fields.items())))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return self._hash
+
+
+class _Row:
+    def __init__(self, key: str, title: str, values: list[Any], labels: list[str], covered: list[bool]):
+        self.key, self.title, self.values, self.labels, self.covered = key, title, values, labels, covered
+
+
+class _Board:
+    __slots__ = ("open", "turn", "choices")
+
+    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Cover]):
+        self.open, self.turn, self.choices = open_, turn, choices
+
+    def copy(self) -> _Board:
+        return _Board([list(r) for r in self.open], self.turn, self.choices)
+
+
+_ROW = (
+    Opt("spaces", "expr", "The row's spaces: a list of plain values, {label, value} or records {label, FIELD: "
+        "...} (all with the same fields), or an expression giving a list, e.g. seats.", required=True),
+    Opt("title", "text", "How the row is shown (default: its name)."),
+    Opt("covered", "condition", "Spaces for which this holds start covered (it may use only space, players, "
+        "options and setup).", binds=("space",)),
+)
+
+
+@register
+class Board(Step):
+    kind = "board"
+    decides = True
+    summary = ("A board of options: seats take turns covering one open space; when the seat to act may cover "
+               "nothing, each row's one open space sets the round value named after the row.")
+    options = COMMON + (
+        Opt("rows", "object", "Row name -> row. Each row's open space becomes round.ROWNAME.", required=True,
+            fields=_ROW),
+        Opt("first", "seat", "The seat that covers first (default: the dealer), e.g. left(round.dealer)."),
+        Opt("next", "seat", "The seat that covers after seat (default: left(seat), clockwise).",
+            binds=("seat",)),
+        Opt("coverable", "condition", "Whether a space may be covered now (default \"open > 1\": never a row's "
+            "last open space). open is the number of open spaces in the space's row, row its name.",
+            binds=("space", "open", "row")),
+    )
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.row_types: list[Type] = []
+        for key, row in spec["rows"].items():
+            rpath = self.path + ("rows", key)
+            spaces = row["spaces"]
+            type_ = self._space_type(ctx, spaces, rpath + ("spaces",)) if isinstance(spaces, list) else VALUE
+            self.row_types.append(type_)
+            ctx.declare(key, type_, rpath)
+
+    def infer(self, ctx: StepContext) -> None:
+        spec = ctx.source.get(self.path)
+        for (key, row), i in zip(spec["rows"].items(), range(len(self.row_types))):
+            if isinstance(row["spaces"], str):
+                t = ctx.expr(self.path + ("rows", key, "spaces"), self.bound).type
+                self.row_types[i] = t.element if t.kind == "list" and t.element else VALUE
+                ctx.round_fields[key] = self.row_types[i]
+
+    @staticmethod
+    def _space_type(ctx: StepContext, spaces: list[Any], path: tuple) -> Type:
+        fields: list[str] | None = None
+        for i, space in enumerate(spaces):
+            if isinstance(space, dict) and set(space) - {"label", "value"}:
+                keys = list(space)
+                if "label" not in keys:
+                    raise ctx.error("a space with fields needs a label", path + (i,))
+                if fields is None:
+                    fields = keys
+                elif sorted(keys) != sorted(fields):
+                    raise ctx.error(f"every space of this row must have the fields {', '.join(fields)}",
+                                    path + (i,))
+            elif fields is not None:
+                raise ctx.error(f"every space of this row must have the fields {', '.join(fields)}", path + (i,))
+        if fields is None:
+            return VALUE
+        return record({f: VALUE for f in fields})
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path
+        self.first = ctx.expr(path + ("first",), self.bound, expect="seat") if "first" in spec else None
+        self.next = ctx.expr(path + ("next",), dict(self.bound, seat=SEAT), expect="seat") if "next" in spec else None
+        self.coverable = None
+        if "coverable" in spec:
+            self.coverable = ctx.expr(path + ("coverable",), dict(self.bound, space=VALUE, open=VALUE, row=VALUE))
+        self.rows: list[_Row] = []
+        for (key, row), type_ in zip(spec["rows"].items(), self.row_types):
+            rpath = path + ("rows", key)
+            spaces = row["spaces"]
+            if isinstance(spaces, str):
+                expr = ctx.expr(rpath + ("spaces",), self.bound)
+                if expr.deps:
+                    raise ctx.error("the spaces of a row must be known before play (use seats, players, options, "
+                                    "setup)", rpath + ("spaces",))
+                values = list(expr({}))
+                labels = [show(ctx_game(ctx), type_, v) for v in values]
+            else:
+                values, labels = [], []
+                for space in spaces:
+                    if isinstance(space, dict):
+                        label = str(space.get("label"))
+                        value = space.get("value") if type_.kind != "record" else Record(space)
+                    else:
+                        label, value = str(space), space
+                    values.append(value)
+                    labels.append(label)
+            covered = [False] * len(values)
+            if len(set(labels)) != len(labels):
+                raise ctx.error("two spaces of this row have the same label", rpath + ("spaces",))
+            if "covered" in row:
+                cover = ctx.expr(rpath + ("covered",), {"space": type_})
+                if cover.deps - {"ctx:space"}:
+                    raise ctx.error("covered may use only space, players, options and setup "
+                                    "(spaces are covered before play)", rpath + ("covered",))
+                covered = [c or bool(cover({"space": v})) for c, v in zip(covered, values)]
+            if covered.count(False) < 1:
+                raise ctx.error("every space of this row is covered; at least one must stay open", rpath)
+            self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
+
+    # ------------------------------------------------------------------ play
+
+    def start(self, game: Any, state: Any) -> _Board:
+        env = self.env(state)
+        first = self.first(env) if self.first else state.dealer
+        open_ = [[not c for c in row.covered] for row in self.rows]
+        p = _Board(open_, first, [])
+        p.choices = self._choices(state, p)
+        self._settle(state, p)
+        return p
+
+    def _choices(self, state: Any, p: _Board) -> list[Cover]:
+        if self.coverable is None:  # the default: never a row's last open space
+            return [Cover(r, i) for r, row in enumerate(p.open) if sum(row) > 1 for i, o in enumerate(row) if o]
+        env = self.env(state)
+        env["seat"] = p.turn
+        out = []
+        for r, row in enumerate(p.open):
+            env["open"], env["row"] = sum(row), self.rows[r].key
+            for i, o in enumerate(row):
+                if o:
+                    env["space"] = self.rows[r].values[i]
+                    if self.coverable(env):
+                        out.append(Cover(r, i))
+        return out
+
+    def _settle(self, state: Any, p: _Board) -> None:
+        """Once nothing may be covered, publish the board's result."""
+        if p.choices:
+            return
+        parts = []
+        for row, spaces in zip(self.rows, p.open):
+            if sum(spaces) == 1:
+                i = spaces.index(True)
+                state.vars[row.key] = row.values[i]
+                parts.append(f"{row.title}: {row.labels[i]}")
+            else:
+                state.vars[row.key] = None
+        state.note("The board: " + "; ".join(parts))
+
+    def decision(self, game: Any, state: Any, p: _Board) -> Decision | None:
+        if not p.choices:
+            return None
+        return Decision(p.turn, p.choices, self, "cover a space", "cover")
+
+    def apply(self, game: Any, state: Any, p: _Board, action: Cover) -> None:
+        r, i = action
+        row = p.open[r]
+        row[i] = False
+        if self.next is not None:
+            env = self.env(state)
+            env["seat"] = p.turn
+            nxt = self.next(env)
+            if not isinstance(nxt, int) or not 0 <= nxt < game.players:
+                raise ExpressionFailed(f"{self.next.position}: error: next must give a seat, got {nxt!r}")
+            p.turn = nxt
+        else:
+            p.turn = (p.turn + 1) % game.players
+        if self.coverable is None:  # a fresh list: the previous decision's list stays as it was
+            if sum(row) == 1:
+                p.choices = [c for c in p.choices if c[0] != r]
+            else:
+                p.choices = [c for c in p.choices if c != action]
+        else:
+            p.choices = self._choices(state, p)
+        self._settle(state, p)
+
+    def public(self, game: Any, state: Any, p: _Board, viewer: int | None = None) -> dict[str, Any]:
+        return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
+                          for row, spaces in zip(self.rows, p.open)}}
+
+    def describe(self, game: Any, state: Any, d: Decision, action: Cover, viewer: int | None = None) -> str:
+        r, i = action
+        return f"covers {self.rows[r].title}: {self.rows[r].labels[i]}"
+
+    def label(self, game: Any, action: Cover) -> str:
+        r, i = action
+        row = self.rows[r]
+        return f"{row.key}: {row.labels[i]}"
+
+    def value_of(self, game: Any, state: Any, p: Any, d: Decision, value: Any) -> Any:
+        for a in d.actions:
+            if self.rows[a.row].values[a.space] == value or self.label(game, a) == value:
+                return a
+        return None
+
+
+class _Names:
+    """Enough of a game for ``show`` at compile time (seat names)."""
+
+    def __init__(self, seat_names: list[str]):
+        self.seat_names = seat_names
+
+
+def ctx_game(ctx: StepContext) -> Any:
+    return _Names(ctx.seat_names)

@@ -1,0 +1,362 @@
+"""``choose``: seats in an order given by data each pick values from a list given by an expression.
+
+It carries bids (a number of tricks, higher than the current bid), ordering up,
+naming trump, a partner, team sizes, a marker, discards and passes (cards, with
+``move_to``), claims (between plays of a trick), exchanges and keep choices
+(after a trick), and a designer's own auctions (``repeat`` until a condition
+such as a full circle of passes).
+
+Each seat's turn is ``count`` single picks, or a pass when ``pass`` is given. After
+every turn ``until`` is checked; the step ends when it holds, or after the last
+seat of ``who`` (with ``repeat``, ``who`` starts again). Results are read
+afterwards as round values (``set``, ``set_chooser``) or per-seat values
+(``set_seat``). While choosing, expressions see ``seat`` (the chooser), ``value``
+(the option being judged), ``picked`` (this seat's picks this turn), ``history``
+(every choice of this step so far, as records with ``seat`` and ``value``) and
+``passes`` (passes in a row).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import Compiled, ExpressionFailed
+from interpreter.dsl.types import CARD, NONE, SEAT, VALUE, Type, list_of, record
+from interpreter.engine.steps.base import COMMON, Choice, Decision, Opt, Pass, Step, StepContext, register, third_person
+
+
+class _Choosing:
+    __slots__ = ("order", "pos", "left", "picked", "history", "passes")
+
+    def __init__(self, order: list[int]):
+        self.order = order
+        self.pos = 0
+        self.left = 0  # picks left in the current seat's turn
+        self.picked: list[Any] = []
+        self.history: list[dict[str, Any]] = []
+        self.passes = 0
+
+    def copy(self) -> _Choosing:
+        other = _Choosing(list(self.order))
+        other.pos, other.left, other.passes = self.pos, self.left, self.passes
+        other.picked = list(self.picked)
+        other.history = [dict(h) for h in self.history]
+        return other
+
+
+@register
+class Choose(Step):
+    kind = "choose"
+    nested = True
+    decides = True
+    summary = ("Seats in turn (or simultaneously, hidden until all have chosen) each pick values from a list: "
+               "bids, trump, partners, cards to discard or pass, yes/no offers, a designer's own auction.")
+    options = COMMON + (
+        Opt("who", "seats", "The seats that choose, in order: a seat or a list of seats (default "
+            "seats_from(left(round.dealer)): everyone, starting left of the dealer).", binds=()),
+        Opt("options", "expr", "The values to choose from: a list (numbers, text, seats, cards, lists), e.g. "
+            "\"seat.hand\", \"[0, 1, 2]\", \"['order up']\".", binds=("seat", "picked", "history", "passes"),
+            required=True),
+        Opt("allowed", "condition", "Which options may be chosen now, e.g. \"value > max([h.value for h in "
+            "history] + [0])\".", binds=("value", "seat", "picked", "history", "passes")),
+        Opt("must", "condition", "An obligation: while some allowed option meets it, only those may be chosen.",
+            binds=("value", "seat", "picked", "history", "passes")),
+        Opt("count", "number", "How many values each seat picks in its turn, one decision each (default 1; "
+            "0 skips the seat). With count the values set are lists.", binds=("seat",)),
+        Opt("pass", "text", "The label of passing: with it, a seat may pass instead of choosing (its turn ends)."),
+        Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction)."),
+        Opt("until", "condition", "Checked after each turn: the step ends when it holds, e.g. \"passes == "
+            "players\" or \"round.maker != none\".", binds=("seat", "history", "passes")),
+        Opt("set", "name", "A round value that holds the last value chosen (round.NAME)."),
+        Opt("set_seat", "name", "A per-seat value that holds each seat's choice (seat.NAME); none for a seat "
+            "that passed or was not asked."),
+        Opt("set_chooser", "name", "A round value that holds the seat that made the last choice (not a pass), "
+            "e.g. the maker or the highest bidder."),
+        Opt("move_to", "zone", "When the values are cards: each chosen card moves at once to this zone (the "
+            "chooser's, for a per-seat zone), e.g. a discard or a reveal."),
+        Opt("label", "expr", "How an option is shown (text), e.g. \"'bid ' + text(value)\". Default: a card's "
+            "label, a seat's name, a record's label, or the value itself.", binds=("value", "seat")),
+        Opt("describe", "expr", "How a choice is told in the narration (text after the seat's name), e.g. "
+            "\"'bids ' + text(value)\". Default: the verb and the label.", binds=("value", "seat")),
+        Opt("verb", "text", "The verb of the narration and the prompt (default: choose)."),
+        Opt("visible", "enum", "Who learns each choice: all (default) or owner (only the chooser: others are "
+            "told that a choice was made, and its values are hidden from them).", choices=("all", "owner")),
+        Opt("simultaneous", "bool", "Seats choose without seeing each other's choices: history holds only "
+            "the seat's own, and with visible: all the choices are shown once everyone has chosen."),
+        Opt("auto", "bool", "A seat that has to take every option it has left (no pass) is not asked: its "
+            "choices are made for it and not recorded."),
+        Opt("narrate_pass", "bool", "Tell passes in the narration (default true)."),
+    )
+
+    # ------------------------------------------------------------------ compile
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.counted = "count" in spec
+        self.visible = spec.get("visible", "all")
+        start = list_of(VALUE) if self.counted else NONE  # refined by infer
+        for key, declare in (("set", ctx.declare), ("set_chooser", ctx.declare), ("set_seat", ctx.declare_seat)):
+            if key in spec:
+                declare(spec[key], SEAT if key == "set_chooser" else start, self.path + (key,))
+                ctx.visibility[spec[key]] = "all" if key == "set_chooser" else self.visible
+
+    def _bound(self, option: Type) -> dict[str, Type]:
+        names = dict(self.bound)
+        names.update({"seat": SEAT, "picked": list_of(option), "passes": VALUE,
+                      "history": list_of(record({"seat": SEAT, "value": option}))})
+        return names
+
+    def infer(self, ctx: StepContext) -> None:
+        spec = ctx.source.get(self.path)
+        options = ctx.expr(self.path + ("options",), self._bound(VALUE))
+        element = options.type.element if options.type.kind == "list" and options.type.element else VALUE
+        value = list_of(element) if self.counted else element
+        if "set" in spec:
+            ctx.round_fields[spec["set"]] = value
+        if "set_seat" in spec:
+            ctx.seat_fields[spec["set_seat"]] = value
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path
+        self.who = ctx.expr(path + ("who",), self.bound) if "who" in spec else None
+        first = ctx.expr(path + ("options",), self._bound(VALUE))
+        if first.type.kind != "list":
+            raise ctx.error(f"options must be a list, found {first.type}", path + ("options",))
+        self.option_type = first.type.element or VALUE
+        bound = self._bound(self.option_type)
+        self.names = bound
+        self.options_expr = ctx.expr(path + ("options",), bound)
+        with_value = dict(bound, value=self.option_type)
+        self.allowed = ctx.expr(path + ("allowed",), with_value) if "allowed" in spec else None
+        self.must = ctx.expr(path + ("must",), with_value) if "must" in spec else None
+        self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT)) if self.counted else None
+        self.pass_label = spec.get("pass")
+        self.repeat = bool(spec.get("repeat", False))
+        self.until = ctx.expr(path + ("until",), bound) if "until" in spec else None
+        if self.repeat and self.until is None:
+            raise ctx.error("repeat needs until: the condition that ends the choosing", path + ("repeat",))
+        self.set_round = spec.get("set")
+        self.set_seat = spec.get("set_seat")
+        self.set_chooser = spec.get("set_chooser")
+        self.move_to = ctx.zone(path + ("move_to",)) if "move_to" in spec else None
+        if self.move_to is not None and self.option_type.kind != "card":
+            raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
+        self.move_to_per_seat = self.move_to in ctx.seat_zones
+        label_names = dict(self.bound, value=self.option_type, seat=SEAT)
+        self.label_expr = ctx.expr(path + ("label",), label_names) if "label" in spec else None
+        self.describe_expr = ctx.expr(path + ("describe",), label_names) if "describe" in spec else None
+        self.verb = spec.get("verb", "choose")
+        self.simultaneous = bool(spec.get("simultaneous", False))
+        self.auto = bool(spec.get("auto", False))
+        self.narrate_pass = bool(spec.get("narrate_pass", True))
+        if self.move_to is not None and "visible" not in spec:
+            zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
+            self.visible = "all" if zone_visible == "all" else "owner"
+
+    def policy_binds(self) -> dict[str, Type]:
+        return dict(self.names, legal=list_of(self.option_type))
+
+    # ------------------------------------------------------------------ play
+
+    def start(self, game: Any, state: Any) -> _Choosing | None:
+        env = self.env(state)
+        p = _Choosing(self._order(game, state, env))
+        if self.counted:
+            for name in (self.set_round,):
+                if name:
+                    state.vars[name] = []
+            if self.set_seat:
+                values = state.seat_vars[self.set_seat]
+                for s in p.order:
+                    values[s] = []
+        return p if self._begin_turn(game, state, p) else None
+
+    def _order(self, game: Any, state: Any, env: dict[str, Any]) -> list[int]:
+        if self.who is None:
+            n = game.players
+            first = (state.dealer + 1) % n
+            return [(first + i) % n for i in range(n)]
+        who = self.who(env)
+        order = list(who) if isinstance(who, (list, tuple)) else [who]
+        for s in order:
+            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < game.players:
+                raise ExpressionFailed(f"{self.who.position}: error: who must give seats, got {who!r}")
+        return order
+
+    def _env(self, state: Any, p: _Choosing, seat: int) -> dict[str, Any]:
+        env = self.env(state)
+        env["seat"] = seat
+        env["picked"] = p.picked
+        env["passes"] = p.passes
+        env["history"] = [h for h in p.history if h["seat"] == seat] if self.simultaneous else p.history
+        return env
+
+    def _begin_turn(self, game: Any, state: Any, p: _Choosing) -> bool:
+        """Find the next seat with something to do, from ``p.pos``; False when the step is over."""
+        while True:
+            if p.pos >= len(p.order):
+                if not self.repeat:
+                    return False
+                p.order = self._order(game, state, self.env(state))
+                p.pos = 0
+                if not p.order:
+                    return False
+            seat = p.order[p.pos]
+            p.picked = []
+            if self.count is not None:
+                env = self.env(state)
+                env["seat"] = seat
+                k = self.count(env)
+                if not isinstance(k, int) or isinstance(k, bool):
+                    raise ExpressionFailed(f"{self.count.position}: error: count must be a whole number, got {k!r}")
+                p.left = k
+            else:
+                p.left = 1
+            if p.left > 0:
+                return True
+            p.pos += 1
+
+    def _legal(self, game: Any, state: Any, p: _Choosing, seat: int) -> list[Choice]:
+        env = self._env(state, p, seat)
+        options = self.options_expr(env)
+        if not isinstance(options, (list, tuple)):
+            raise ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
+        if self.allowed is not None:
+            allowed = self.allowed.run
+            kept = []
+            for v in options:
+                env["value"] = v
+                if allowed(env):
+                    kept.append(v)
+            options = kept
+        if self.must is not None and options:
+            must = self.must.run
+            strict = []
+            for v in options:
+                env["value"] = v
+                if must(env):
+                    strict.append(v)
+            options = strict or options
+        choices, seen = [], set()
+        for v in options:
+            label = self._label(game, state, seat, v)
+            if label not in seen:
+                seen.add(label)
+                choices.append(Choice(v, label))
+        return choices
+
+    def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
+        if self.label_expr is not None:
+            env = self.env(state)
+            env["seat"], env["value"] = seat, value
+            return str(self.label_expr(env))
+        return show(game, self.option_type, value)
+
+    def decision(self, game: Any, state: Any, p: _Choosing) -> Decision | None:
+        while p.pos < len(p.order):
+            seat = p.order[p.pos]
+            legal = self._legal(game, state, p, seat)
+            if not legal:  # nothing to choose: the seat is not asked (a pass, when it may pass)
+                if self.pass_label is not None:
+                    p.passes += 1
+                self._end_turn(game, state, p, seat)
+                continue
+            if self.pass_label is None and self.auto and len(legal) <= p.left:
+                self._take(game, state, p, seat, legal[0], quiet=False)
+                continue
+            actions: list[Any] = [Pass(self.pass_label)] if self.pass_label is not None else []
+            actions.extend(legal)
+            verb = self.verb
+            more = f" ({p.left} to go)" if self.count is not None and p.left > 1 else ""
+            return Decision(seat, actions, self, f"{verb}{more}", "choose")
+        return None
+
+    def apply(self, game: Any, state: Any, p: _Choosing, action: Any) -> None:
+        seat = p.order[p.pos]
+        if isinstance(action, Pass):
+            p.passes += 1
+            self._end_turn(game, state, p, seat)
+            return
+        self._take(game, state, p, seat, action, quiet=True)
+
+    def _take(self, game: Any, state: Any, p: _Choosing, seat: int, action: Choice, quiet: bool) -> None:
+        value = action.value
+        if self.move_to is not None:
+            where = state.zone_of(value)
+            if where is not None:
+                where.remove(value)
+            dest = state.per_seat[self.move_to][seat] if self.move_to_per_seat else state.shared[self.move_to]
+            dest.append(value)
+        if not quiet and state.notes is not None:
+            text = self.describe(game, state, None, action, None, seat)
+            if text:
+                state.note(f"{game.seat_names[seat]} {text}")
+        p.picked.append(value)
+        p.history.append({"seat": seat, "value": value})
+        p.passes = 0
+        stored = list(p.picked) if self.count is not None else value
+        if self.set_round:
+            state.vars[self.set_round] = stored
+        if self.set_seat:
+            state.seat_vars[self.set_seat][seat] = stored
+        if self.set_chooser:
+            state.vars[self.set_chooser] = seat
+        p.left -= 1
+        if p.left <= 0:
+            self._end_turn(game, state, p, seat)
+
+    def _end_turn(self, game: Any, state: Any, p: _Choosing, seat: int) -> None:
+        if self.until is not None:
+            env = self._env(state, p, seat)
+            if self.until(env):
+                p.pos = len(p.order)
+                p.order = []
+                return
+        p.pos += 1
+        if not self._begin_turn(game, state, p):
+            p.pos = len(p.order)
+            p.order = []
+
+    # ------------------------------------------------------------------ text
+
+    def describe(self, game: Any, state: Any, d: Decision | None, action: Any, viewer: int | None = None,
+                 seat: int | None = None) -> str | None:
+        if seat is None:
+            seat = d.actor if d is not None else None
+        if isinstance(action, Pass):
+            return action.label if self.narrate_pass else None
+        if viewer is not None and viewer != seat and self.visible != "all":
+            return f"{third_person(self.verb)} {'a card' if self.option_type.kind == 'card' else 'something'}"
+        if self.describe_expr is not None:
+            env = self.env(state)
+            env["seat"], env["value"] = seat, action.value
+            return str(self.describe_expr(env))
+        return f"{third_person(self.verb)} {action.label}"
+
+    def public(self, game: Any, state: Any, p: _Choosing, viewer: int | None = None) -> dict[str, Any]:
+        names = game.seat_names
+        shown = []
+        for h in p.history:
+            hidden = (self.visible != "all" or self.simultaneous) and viewer != h["seat"]
+            shown.append([names[h["seat"]], "(hidden)" if hidden else self._label(game, state, h["seat"], h["value"])])
+        return {"choices": shown} if shown else {}
+
+
+def show(game: Any, t: Type, value: Any) -> str:
+    """A value as people read it: card labels, seat names, a record's label."""
+    if value is None:
+        return "none"
+    if t.kind == "card" and isinstance(value, int):
+        return game.cards.labels[value]
+    if t.kind == "seat" and isinstance(value, int):
+        return game.seat_names[value]
+    if isinstance(value, dict) and "label" in value:
+        return str(value["label"])
+    if isinstance(value, (list, tuple)):
+        element = t.element if t.kind == "list" and t.element else VALUE
+        return " + ".join(show(game, element, v) for v in value)
+    if value is True or value is False:
+        return "yes" if value else "no"
+    return str(value)
+
+
+__all__ = ["Choose", "show", "CARD", "Compiled"]

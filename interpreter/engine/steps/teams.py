@@ -1,0 +1,72 @@
+"""``teams``: who plays with whom, as data: fixed partnerships or teams formed from earlier choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.types import SEATS, list_of
+from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+
+
+@register
+class Teams(Step):
+    kind = "teams"
+    nested = True
+    summary = ("Set the teams: a list of teams, each a list of seats; every seat in exactly one. Until a round "
+               "sets them, every seat plays alone. team(s), opponents(s) and same_team(a, b) read them.")
+    options = COMMON + (
+        Opt("teams", "expr", "The teams: a list of lists of seat names (fixed partnerships, e.g. "
+            "[[North, South], [East, West]]), or an expression giving a list of lists of seats, e.g. "
+            "\"[[round.start] + round.partners, [s for s in seats if s != round.start and s not in "
+            "round.partners]]\".", required=True),
+    )
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path + ("teams",)
+        value = spec["teams"]
+        self.fixed: list[list[int]] | None = None
+        self.expr = None
+        if isinstance(value, list):
+            names = ctx.seat_names
+            fixed = []
+            for i, team in enumerate(value):
+                if not isinstance(team, list):
+                    raise ctx.error("each team is a list of seat names", path + (i,))
+                members = []
+                for j, name in enumerate(team):
+                    if name not in names:
+                        raise ctx.error(f"no seat {name!r} in this game (seats: {', '.join(names)})", path + (i, j))
+                    members.append(names.index(name))
+                fixed.append(members)
+            self._check([s for t in fixed for s in t], len(names), lambda m: ctx.error(m, path))
+            self.fixed = fixed
+        else:
+            self.expr = ctx.expr(path, self.bound)
+            if self.expr.type not in (list_of(SEATS),) and self.expr.type.kind != "list":
+                raise ctx.error(f"teams must be a list of lists of seats, found {self.expr.type}", path)
+
+    @staticmethod
+    def _check(members: list[Any], n: int, fail: Any) -> None:
+        if sorted(members) != list(range(n)):
+            raise fail("every seat must be in exactly one team")
+
+    def start(self, game: Any, state: Any) -> None:
+        if self.fixed is not None:
+            teams = self.fixed
+        else:
+            teams = self.expr(self.env(state))
+
+            def fail(message: str) -> Exception:
+                return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")
+
+            if not isinstance(teams, (list, tuple)) or not all(isinstance(t, (list, tuple)) for t in teams):
+                raise fail("teams must be a list of lists of seats")
+            self._check([s for t in teams for s in t], game.players, fail)
+        for i, team in enumerate(teams):
+            for s in team:
+                state.teams[s] = i
+        if state.notes is not None and len(teams) > 1:
+            names = game.seat_names
+            state.note("Teams: " + " against ".join(", ".join(names[s] for s in t) for t in teams if t))
+        return None

@@ -1,0 +1,251 @@
+"""The parts a trick is built from: play obligations, winner orderings, takers and routing rules.
+
+Each part is compiled once from its keys and evaluated through card tables
+where its expressions read only cards and round values (see card_tables), so
+a standard trick costs a few list lookups per card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
+from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type
+from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
+from interpreter.engine.steps.base import Opt, StepContext
+
+Path_ = tuple[Any, ...]
+
+CARD_NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS}
+
+RULE_FIELDS = (
+    Opt("must", "condition", "The cards that may be played: card, led, seat and trick are bound.",
+        binds=("card", "led", "seat", "trick"), required=True),
+    Opt("holding", "condition", "The obligation binds only a seat holding a card for which this holds "
+        "(default: a card that meets must), e.g. \"card.colour == led.colour\".",
+        binds=("card", "led", "seat", "trick")),
+    Opt("otherwise", "enum", "When the seat has no card that meets must: any (default: it may play any "
+        "card) or end (trick play ends at once, the trick stays on the table).", choices=("any", "end")),
+)
+
+TAKER_FIELDS = (
+    Opt("takes", "number", "How many cards of the trick this taker chooses, one decision each, or rest "
+        "(default): every card not yet taken."),
+    Opt("strength", "ordering", "For every taker after the first (the winner): the ordering that finds it, "
+        "like the trick's strength.", binds=("card", "led", "seat")),
+    Opt("eligible", "condition", "Only cards for which this holds can make their player this taker "
+        "(default: every card).", binds=("card", "led", "seat")),
+    Opt("equal_cards", "enum", "Of equal cards by this ordering: later_wins (default) or first_wins.",
+        choices=("later_wins", "first_wins")),
+)
+
+ROUTE_FIELDS = (
+    Opt("when", "condition", "Which cards this rule sends elsewhere: card, player (who played it), taker "
+        "(who takes it) and winner are bound.", binds=("card", "player", "taker", "winner"), required=True),
+    Opt("to", "zone", "Where those cards go (the taker's, for a per-seat zone).", required=True),
+)
+
+
+class Rule:
+    """One play obligation: ``must``, binding when the seat holds a ``holding`` card; ``otherwise`` any or end."""
+
+    def __init__(self, ctx: StepContext, path: Path_, bound: dict[str, Type]):
+        spec = ctx.source.get(path)
+        names = dict(bound, **CARD_NAMES)
+        if isinstance(spec, dict):
+            self.must = ctx.expr(path + ("must",), names)
+            self.holding = ctx.expr(path + ("holding",), names) if "holding" in spec else None
+            self.end = spec.get("otherwise", "any") == "end"
+        else:
+            self.must = ctx.expr(path, names)
+            self.holding = None
+            self.end = False
+        kinds = ctx.card_kinds
+        self.must_table = CardTable([self.must], kinds, as_bool, True)
+        self.hold_table = CardTable([self.holding], kinds, as_bool, True) if self.holding else None
+        self.static = self.must_table.static and (self.hold_table is None or self.hold_table.static)
+
+
+def rules(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Rule]:
+    """A condition, a rule mapping, or a list of them (applied in order)."""
+    spec = ctx.source.get(path)
+    if spec is None:
+        return []
+    if isinstance(spec, list):
+        return [Rule(ctx, path + (i,), bound) for i in range(len(spec))]
+    return [Rule(ctx, path, bound)]
+
+
+STUCK = None  # what ``apply_rules`` gives when an ``otherwise: end`` rule finds no card
+
+
+def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
+                trick: list[int]) -> list[int] | None:
+    """The cards of ``cards`` the rules allow, in order; None when an ``end`` rule leaves nothing."""
+    env: dict[str, Any] | None = None
+    for rule in rule_list:
+        if rule.static:
+            ok = rule.must_table.table(state, led)
+            if rule.hold_table is not None:
+                hold = rule.hold_table.table(state, led)
+                if not any(hold[c] for c in cards):
+                    continue
+            allowed = [c for c in cards if ok[c]]
+        else:
+            if env is None:
+                env = {"$s": state, "seat": seat, "led": led, "trick": trick}
+            if rule.holding is not None:
+                hold_fn = rule.holding.run
+                holds = False
+                for c in cards:
+                    env["card"] = c
+                    if hold_fn(env):
+                        holds = True
+                        break
+                if not holds:
+                    continue
+            must = rule.must.run
+            allowed = []
+            for c in cards:
+                env["card"] = c
+                if must(env):
+                    allowed.append(c)
+        if allowed:
+            cards = allowed
+        elif rule.end:
+            return STUCK
+    return cards
+
+
+class Ordering:
+    """Strength expressions compared in order (highest wins), with eligibility and a tie rule."""
+
+    def __init__(self, ctx: StepContext, path: Path_, spec: dict[str, Any], bound: dict[str, Type],
+                 eligible_path: Path_ | None, later_wins: bool):
+        names = dict(bound, card=CARD, led=CARD, seat=SEAT)
+        self.exprs = [ctx.expr(path + (i,), names) for i in range(len(spec))]
+        self.table = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True)
+        self.eligible = ctx.expr(eligible_path, names) if eligible_path else None
+        self.later_wins = later_wins
+        self.position = self.exprs[0].position if self.exprs else None
+
+    def check(self, game: Any) -> None:
+        """Refuse, before play, strengths that read only the card and give none for some card."""
+        for expr in self.exprs:
+            if expr.deps - {"ctx:card"}:
+                continue
+            for c in game.deck:
+                value = expr({"card": c})
+                if value is None or not isinstance(value, (int, str)):
+                    from interpreter.errors import SchemaError
+
+                    raise SchemaError(f"this strength gives {value!r} for the card {game.cards.labels[c]!r}; "
+                                      "a strength must give a number or true/false for every card (test for a "
+                                      "missing attribute, e.g. \"card.number if card.number != none else 0\")",
+                                      expr.position)
+
+    def keys(self, state: Any, plays: list[tuple[int, int]], led: int | None) -> list[tuple]:
+        table = self.table
+        if table.static:
+            values = table.table(state, led)
+            out = []
+            for _, c in plays:
+                v = values[c]
+                if v is None:
+                    v = table.fill(values, state, led, c)
+                    self._check(v, c, state)
+                out.append(v)
+            return out
+        env = {"$s": state, "led": led}
+        out = []
+        for seat, c in plays:
+            env["card"] = c
+            env["seat"] = seat
+            v = table.value(env)
+            self._check(v, c, state)
+            out.append(v)
+        return out
+
+    def _check(self, key: tuple, card: int, state: Any) -> None:
+        for expr, v in zip(self.exprs, key):
+            if v is None or not isinstance(v, (int, str)):
+                raise ExpressionFailed(f"{expr.position}: error: this strength gives {v!r} for the card "
+                                       f"{state.game.cards.labels[card]!r}; it must give a number or true/false")
+
+    def best(self, state: Any, plays: list[tuple[int, int]], led: int | None, can_win: Compiled | None = None,
+             skip: set[int] | None = None) -> int | None:
+        """The seat of the best eligible card, or None when no card is eligible."""
+        keys = self.keys(state, plays, led)
+        env: dict[str, Any] = {"$s": state, "led": led}
+        best = None
+        winner = None
+        later = self.later_wins
+        try:
+            for (seat, card), key in zip(plays, keys):
+                if skip and seat in skip:
+                    continue
+                if self.eligible is not None:
+                    env["card"], env["seat"] = card, seat
+                    if not self.eligible(env):
+                        continue
+                if can_win is not None:
+                    env["seat"] = seat
+                    if not can_win(env):
+                        continue
+                if best is None or key > best or (later and key == best):
+                    best, winner = key, seat
+        except TypeError as exc:
+            raise ExpressionFailed(f"{self.position}: error: these strengths cannot be compared ({exc}); "
+                                   "every part of a strength must give the same kind of value") from None
+        return winner
+
+
+class Taker:
+    """Who takes a share of the trick, and how many cards it chooses (None: the rest)."""
+
+    def __init__(self, ordering: Ordering | None, takes: Compiled | None):
+        self.ordering = ordering
+        self.takes = takes
+
+
+class Route:
+    def __init__(self, when: Compiled, zone: str, per_seat: bool):
+        self.when = when
+        self.run = when.run
+        self.zone = zone
+        self.per_seat = per_seat
+
+
+def routes(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Route]:
+    spec = ctx.source.get(path) or []
+    out = []
+    names = dict(bound, card=CARD, player=SEAT, taker=SEAT, winner=SEAT)
+    for i in range(len(spec)):
+        zone = ctx.zone(path + (i, "to"))
+        out.append(Route(ctx.expr(path + (i, "when"), names), zone, zone in ctx.seat_zones))
+    return out
+
+
+def route_cards(state: Any, route_list: list[Route], cards: list[tuple[int, int]], taker: int, winner: int,
+                default: list[int]) -> None:
+    """Send ``(player, card)`` pairs to the first matching route's zone, else to ``default``."""
+    if not route_list:
+        default.extend(c for _, c in cards)
+        return
+    env: dict[str, Any] = {"$s": state, "taker": taker, "winner": winner}
+    for player, card in cards:
+        env["card"], env["player"] = card, player
+        for route in route_list:
+            try:
+                hit = route.run(env)
+            except RUNTIME_ERRORS:  # pragma: no cover - run already names the expression
+                raise
+            if hit:
+                (state.per_seat[route.zone][taker] if route.per_seat else state.shared[route.zone]).append(card)
+                break
+        else:
+            default.append(card)
+
+
+__all__ = ["Rule", "rules", "apply_rules", "Ordering", "Taker", "Route", "routes", "route_cards", "STUCK",
+           "RULE_FIELDS", "TAKER_FIELDS", "ROUTE_FIELDS", "SEATS"]

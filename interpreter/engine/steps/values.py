@@ -1,0 +1,97 @@
+"""``set``: compute round values, per-seat values and game values from expressions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.types import SEAT
+from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+
+
+@register
+class SetValues(Step):
+    kind = "set"
+    nested = True
+    summary = ("Compute values: round values (read as round.NAME, back to none each round), per-seat values "
+               "(seat.NAME) and game values (game.NAME, kept from round to round). Each is computed in order, "
+               "so a later one may read an earlier one.")
+    options = COMMON + (
+        Opt("round", "values", "Round value name -> expression, e.g. trump: \"first(turnup).suit\"."),
+        Opt("seats", "values", "Per-seat value name -> expression (seat is bound), e.g. bid: \"0\".",
+            binds=("seat",)),
+        Opt("game", "values", "Game value name -> expression; declare it under game.values first."),
+    )
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        if not any(k in spec for k in ("round", "seats", "game")):
+            raise ctx.error("a set step needs round:, seats: or game: values to compute", self.path)
+        self._pending = []
+        for name in spec.get("round") or {}:
+            ctx.declare(name, _untyped(), self.path + ("round", name))
+            self._pending.append(("round", name))
+        for name in spec.get("seats") or {}:
+            ctx.declare_seat(name, _untyped(), self.path + ("seats", name))
+            self._pending.append(("seats", name))
+        for name in spec.get("game") or {}:
+            if name not in ctx.game_fields:
+                raise ctx.error(f"game value {name!r} is not declared; add it under game: values: with its "
+                                "value at the start of the game", self.path + ("game", name))
+            self._pending.append(("game", name))
+
+    def infer(self, ctx: StepContext) -> None:
+        for group, name in self._pending:
+            if group == "game":
+                continue
+            bound = dict(self.bound)
+            if group == "seats":
+                bound["seat"] = SEAT
+            t = ctx.expr(self.path + (group, name), bound).type
+            fields = ctx.round_fields if group == "round" else ctx.seat_fields
+            fields[name] = _settle(fields[name], t)
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.assign: list[tuple[str, str, Any]] = []
+        for group, name in self._pending:
+            bound = dict(self.bound)
+            if group == "seats":
+                bound["seat"] = SEAT
+            expr = ctx.expr(self.path + (group, name), bound)
+            self.assign.append((group, name, expr))
+
+    def start(self, game: Any, state: Any) -> None:
+        env = self.env(state)
+        names = game.seat_names
+        for group, name, expr in self.assign:
+            if group == "seats":
+                values = state.seat_vars[name]
+                for s in range(game.players):
+                    env["seat"] = s
+                    values[s] = expr(env)
+            elif group == "round":
+                state.vars[name] = value = expr(env)
+                if state.notes is not None and value is not None and game.visibility.get(name, "all") == "all":
+                    state.note(f"{name}: {_show(game, name, value, names)}")
+            else:
+                state.game_vars[name] = expr(env)
+        return None
+
+
+def _untyped() -> Any:
+    from interpreter.dsl.types import NONE
+
+    return NONE  # replaced by the expression's type when it is compiled
+
+
+def _settle(old: Any, new: Any) -> Any:
+    from interpreter.dsl.types import join
+
+    return new if old.literal_none else join(old, new)
+
+
+def _show(game: Any, name: str, value: Any, names: list[str]) -> str:
+    kind = game.value_kinds.get(name)
+    if kind == "seat" and isinstance(value, int):
+        return names[value]
+    if kind == "card" and isinstance(value, int):
+        return game.cards.labels[value]
+    return str(value)
