@@ -45,12 +45,13 @@ class CardTable:
     """Values of ``combine(e1(env), e2(env), ...)`` for every card, keyed by round values and led card."""
 
     def __init__(self, exprs: list[Compiled], kinds: tuple[int, ...], combine: Callable[[list[Any]], Any],
-                 uses_led: bool, lazy: bool = False):
+                 uses_led: bool, lazy: bool = False, var: str = "card"):
         self.runs = [e.run for e in exprs]
         self.kinds = kinds
         self.combine = combine
         self.uses_led = uses_led
-        self.fields = memo_fields(exprs, ("card", "led") if uses_led else ("card",))
+        self.var = var  # the name the card is bound to in the expressions
+        self.fields = memo_fields(exprs, (var, "led") if uses_led else (var,))
         self.lazy = lazy  # lazy tables hold None until ``fill`` computes a card
         self._tables: dict[Any, list[Any]] = {}
 
@@ -81,7 +82,7 @@ class CardTable:
 
     def fill(self, values: list[Any], state: Any, led: int | None, card: int) -> Any:
         """Compute one card's value into a lazy table (and share it with identical cards)."""
-        env: dict[str, Any] = {"$s": state, "led": led, "card": card}
+        env: dict[str, Any] = {"$s": state, "led": led, self.var: card}
         value = self.combine([r(env) for r in self.runs])
         kind = self.kinds[card]
         for c, k in enumerate(self.kinds):
@@ -96,7 +97,7 @@ class CardTable:
         values: list[Any] = [None] * len(kinds)
         for c, k in enumerate(kinds):
             if k == c:
-                env["card"] = c
+                env[self.var] = c
                 values[c] = combine([r(env) for r in runs])
             else:
                 values[c] = values[k]
@@ -113,18 +114,3 @@ def as_bool(values: list[Any]) -> bool:
 
 def as_tuple(values: list[Any]) -> tuple[Any, ...]:
     return tuple(values)
-
-
-def allowed(table: CardTable, state: Any, seat: int, hand: list[int], led: int | None,
-             trick: list[int]) -> list[int]:
-    """The cards of ``hand`` the rule allows, or the whole hand when it allows none."""
-    if table.static:
-        ok = table.table(state, led)
-        return [c for c in hand if ok[c]] or hand
-    env = {"$s": state, "seat": seat, "led": led, "trick": trick}
-    good = []
-    for c in hand:
-        env["card"] = c
-        if table.value(env):
-            good.append(c)
-    return good or hand

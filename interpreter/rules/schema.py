@@ -135,8 +135,9 @@ def _where(e: ValidationError, path: Path_) -> str:
     if not path:
         return " at the top level"
     title = e.schema.get("title") if isinstance(e.schema, dict) else None
-    if title and len(path) == 2 and path[0] == "round":
-        return f" in the {title} {str(path[1])!r}"  # names the step
+    properties = e.schema.get("properties") if isinstance(e.schema, dict) else None
+    if title and path[0] == "round" and (len(path) == 2 or isinstance(properties, dict) and "do" in properties):
+        return f" in the {title} {str(path[-1])!r}"  # names the step (of the round, or nested in a step)
     return f" in the {title}" if title else ""
 
 

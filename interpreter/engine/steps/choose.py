@@ -22,6 +22,7 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import CARD, NONE, SEAT, VALUE, Type, list_of, record
+from interpreter.engine.card_tables import CardTable, as_bool
 from interpreter.engine.steps.base import COMMON, Choice, Decision, Opt, Pass, Step, StepContext, register, third_person
 
 
@@ -128,6 +129,11 @@ class Choose(Step):
         with_value = dict(bound, value=self.option_type)
         self.allowed = ctx.expr(path + ("allowed",), with_value) if "allowed" in spec else None
         self.must = ctx.expr(path + ("must",), with_value) if "must" in spec else None
+        # card options judged only by the card and round values: look them up in card tables
+        self._cards = self.option_type.kind == "card" and "label" not in spec
+        kinds = ctx.card_kinds
+        self._allowed_table = self._table(self.allowed, kinds) if self.option_type.kind == "card" else None
+        self._must_table = self._table(self.must, kinds) if self.option_type.kind == "card" else None
         self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT)) if self.counted else None
         self.pass_label = spec.get("pass")
         self.repeat = bool(spec.get("repeat", False))
@@ -151,6 +157,17 @@ class Choose(Step):
         if self.move_to is not None and "visible" not in spec:
             zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
             self.visible = "all" if zone_visible == "all" else "owner"
+
+    @staticmethod
+    def _table(expr: Compiled | None, kinds: tuple[int, ...]) -> CardTable | None:
+        if expr is None:
+            return None
+        table = CardTable([expr], kinds, as_bool, False, var="value")
+        return table if table.static else None
+
+    def check(self, game: Any) -> None:
+        labels = game.cards.labels
+        self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
 
     def policy_binds(self) -> dict[str, Type]:
         return dict(self.names, legal=list_of(self.option_type))
@@ -220,22 +237,12 @@ class Choose(Step):
         options = self.options_expr(env)
         if not isinstance(options, (list, tuple)):
             raise ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
-        if self.allowed is not None:
-            allowed = self.allowed.run
-            kept = []
-            for v in options:
-                env["value"] = v
-                if allowed(env):
-                    kept.append(v)
-            options = kept
+        options = self._judge(state, env, options, self.allowed, self._allowed_table, False)
         if self.must is not None and options:
-            must = self.must.run
-            strict = []
-            for v in options:
-                env["value"] = v
-                if must(env):
-                    strict.append(v)
-            options = strict or options
+            options = self._judge(state, env, options, self.must, self._must_table, True)
+        if self._cards:  # identical cards are one choice
+            table, kinds = self._card_choices, game.cards.kinds
+            return [table[c] for c in {kinds[c]: c for c in options}.values()]
         choices, seen = [], set()
         for v in options:
             label = self._label(game, state, seat, v)
@@ -243,6 +250,24 @@ class Choose(Step):
                 seen.add(label)
                 choices.append(Choice(v, label))
         return choices
+
+    @staticmethod
+    def _judge(state: Any, env: dict[str, Any], options: Any, expr: Compiled | None, table: CardTable | None,
+               soft: bool) -> list[Any]:
+        """The options the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
+        if expr is None:
+            return list(options)
+        if table is not None:
+            ok = table.table(state)
+            kept = [v for v in options if ok[v]]
+        else:
+            run = expr.run
+            kept = []
+            for v in options:
+                env["value"] = v
+                if run(env):
+                    kept.append(v)
+        return kept if kept or not soft else list(options)
 
     def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
         if self.label_expr is not None:

@@ -124,7 +124,11 @@ class Ordering:
                  eligible_path: Path_ | None, later_wins: bool):
         names = dict(bound, card=CARD, led=CARD, seat=SEAT)
         self.exprs = [ctx.expr(path + (i,), names) for i in range(len(spec))]
-        self.table = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True)
+        # one table per expression, keyed only by what it reads: few tables, filled once each
+        self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps) for e in self.exprs]
+        self.static = all(t.static for t in self.tables)
+        # the strength of a card under the current round values and led card, filled lazily from the tables
+        self.combined = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True)
         self.eligible = ctx.expr(eligible_path, names) if eligible_path else None
         self.later_wins = later_wins
         self.position = self.exprs[0].position if self.exprs else None
@@ -145,15 +149,13 @@ class Ordering:
                                       expr.position)
 
     def keys(self, state: Any, plays: list[tuple[int, int]], led: int | None) -> list[tuple]:
-        table = self.table
-        if table.static:
-            values = table.table(state, led)
+        if self.static:
+            values = self.combined.table(state, led)
             out = []
             for _, c in plays:
                 v = values[c]
                 if v is None:
-                    v = table.fill(values, state, led, c)
-                    self._check(v, c, state)
+                    v = self._fill(values, state, led, c)
                 out.append(v)
             return out
         env = {"$s": state, "led": led}
@@ -161,10 +163,22 @@ class Ordering:
         for seat, c in plays:
             env["card"] = c
             env["seat"] = seat
-            v = table.value(env)
+            v = self.combined.value(env)
             self._check(v, c, state)
             out.append(v)
         return out
+
+    def _fill(self, values: list[Any], state: Any, led: int | None, card: int) -> tuple:
+        """One card's strength from the per-expression tables, shared with identical cards."""
+        key = tuple([t.table(state, led if t.uses_led else None)[card] for t in self.tables])
+        if None in key:
+            self._check(key, card, state)
+        kinds = self.combined.kinds
+        kind = kinds[card]
+        for c, k in enumerate(kinds):
+            if k == kind:
+                values[c] = key
+        return key
 
     def _check(self, key: tuple, card: int, state: Any) -> None:
         for expr, v in zip(self.exprs, key):
@@ -176,6 +190,12 @@ class Ordering:
              skip: set[int] | None = None) -> int | None:
         """The seat of the best eligible card, or None when no card is eligible."""
         keys = self.keys(state, plays, led)
+        if self.eligible is None and can_win is None and not skip:
+            try:
+                return _plain_best(plays, keys, self.later_wins)
+            except TypeError as exc:
+                raise ExpressionFailed(f"{self.position}: error: these strengths cannot be compared ({exc}); "
+                                       "every part of a strength must give the same kind of value") from None
         env: dict[str, Any] = {"$s": state, "led": led}
         best = None
         winner = None
@@ -200,6 +220,20 @@ class Ordering:
         return winner
 
 
+def _plain_best(plays: list[tuple[int, int]], keys: list[tuple], later: bool) -> int:
+    best = keys[0]
+    winner = plays[0][0]
+    for i in range(1, len(keys)):
+        key = keys[i]
+        if key > best or (later and key == best):
+            best, winner = key, plays[i][0]
+    return winner
+
+
+def _first(values: list[Any]) -> Any:
+    return values[0]
+
+
 class Taker:
     """Who takes a share of the trick, and how many cards it chooses (None: the rest)."""
 
@@ -212,6 +246,7 @@ class Route:
     def __init__(self, when: Compiled, zone: str, per_seat: bool):
         self.when = when
         self.run = when.run
+        self.fn = when.fn
         self.zone = zone
         self.per_seat = per_seat
 
@@ -237,8 +272,9 @@ def route_cards(state: Any, route_list: list[Route], cards: list[tuple[int, int]
         env["card"], env["player"] = card, player
         for route in route_list:
             try:
-                hit = route.run(env)
-            except RUNTIME_ERRORS:  # pragma: no cover - run already names the expression
+                hit = route.fn(env)
+            except RUNTIME_ERRORS:
+                route.run(env)  # evaluates again through the checked path: names the expression
                 raise
             if hit:
                 (state.per_seat[route.zone][taker] if route.per_seat else state.shared[route.zone]).append(card)

@@ -193,6 +193,7 @@ class Tricks(Step):
                                and not rule.end)
         self._no_follow = not self.follow_rules
         self._plain = (self._single_zone and not self.between and self.won_by is None)
+        self._sole_taker = len(self.takers) == 1 and self.takers[0].takes is None
 
     def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
         items = spec.get("takers")
@@ -257,7 +258,10 @@ class Tricks(Step):
         """Before a lead: reset per-trick values; trick play ends when some seat has no card left."""
         for name in self.per_trick:
             state.vars[name] = None
-        if not all(self._cards(state, s) for s in range(game.players)):
+        if self._single_zone:
+            if not all(state.per_seat[self.zones[0]]):
+                p.over = True
+        elif not all(self._cards(state, s) for s in range(game.players)):
             p.over = True
 
     def _cards(self, state: Any, seat: int) -> list[int]:
@@ -284,7 +288,7 @@ class Tricks(Step):
             if plays and self._simple_follow:
                 ok = p.answers
                 cands = [c for c in hand if ok[c]] or hand
-            elif plays and self._no_follow:
+            elif plays and self._no_follow or not plays and not self.lead_rules:
                 cands = hand
             else:
                 cands = self._allowed(state, p, seat, hand)
@@ -292,8 +296,7 @@ class Tricks(Step):
                     return self._stuck(game, state, p, seat)
             kinds = self._kinds
             table = self._plays[0]
-            return Decision(seat, [table[c] for c in {kinds[c]: c for c in cands}.values()], self,
-                            "play a card", "play")
+            return Decision(seat, list({kinds[c]: table[c] for c in cands}.values()), self, "play a card", "play")
         cards = self._cards(state, seat)
         cands = self._allowed(state, p, seat, cards)
         if cands is STUCK:
@@ -330,9 +333,9 @@ class Tricks(Step):
         if p.taking >= 0:
             self._take_apply(game, state, p, action)
             return None
-        card = action.card
+        card, zone = action
         seat = p.turn
-        state.per_seat[self.zones[action.zone]][seat].remove(card)
+        state.per_seat[self.zones[zone]][seat].remove(card)
         state.shared[self.trick_zone].append(card)
         plays = p.plays
         plays.append((seat, card))
@@ -365,20 +368,37 @@ class Tricks(Step):
                 winner = plays[0][0]  # nobody may win: the leader takes it
         p.winner = winner
         state.counters[self.counter][winner] += 1
+        if self._sole_taker:  # the winner takes every card
+            p.takers = [winner]
+            if state.notes is not None:
+                self._tell(game, state, p, plays, winner, claimed)
+            p.last = plays
+            state.shared[self.trick_zone].clear()
+            route_cards(state, self.routes, plays, winner, winner, state.per_seat[self.won][winner])
+            if self.after:
+                self._run_hook(game, state, p, self.after)
+                if p.hook is not None:
+                    return
+            self._close(game, state, p)
+            return
         takers: list[int | None] = [winner]
         for t in self.takers[1:]:
             takers.append(t.ordering.best(state, plays, led))
         p.takers = takers
         if state.notes is not None:
-            names, labels = game.seat_names, game.cards.labels
-            shown = ", ".join(f"{names[s]} {labels[c]}" for s, c in plays)
-            state.note(f"Trick {p.number + 1}: {shown} -> {names[winner]} wins" + (" (claimed)" if claimed else ""))
-            if len(takers) > 1:
-                state.note("Takers: " + ", ".join(names[t] for t in takers if t is not None))
+            self._tell(game, state, p, plays, winner, claimed)
         p.last = list(plays)
         p.taking = 0
         p.left = self._share(state, p, 0)
         self._take_settle(game, state, p)
+
+    @staticmethod
+    def _tell(game: Any, state: Any, p: _Tricks, plays: list[tuple[int, int]], winner: int, claimed: bool) -> None:
+        names, labels = game.seat_names, game.cards.labels
+        shown = ", ".join(f"{names[s]} {labels[c]}" for s, c in plays)
+        state.note(f"Trick {p.number + 1}: {shown} -> {names[winner]} wins" + (" (claimed)" if claimed else ""))
+        if len(p.takers) > 1:
+            state.note("Takers: " + ", ".join(names[t] for t in p.takers if t is not None))
 
     def _share(self, state: Any, p: _Tricks, index: int) -> int:
         takes = self.takers[index].takes
