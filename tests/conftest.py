@@ -44,7 +44,8 @@ def card(game: Game, label: str, taken: set[int] | None = None) -> int:
 def at_step(game: Game, step_name: str, hands: dict[int, list[str]], **values) -> State:
     """A fresh state whose round is at ``step_name`` with the given hands and round values.
 
-    Teams default to each seat alone; pass ``teams=[...]`` (team id per seat) to set them.
+    Teams default to each seat alone; pass ``teams=[...]`` (team id per seat) to set them, and
+    ``game_values={...}`` for game values.
     """
     state = game.new_state()
     taken: set[int] = set()
@@ -60,8 +61,15 @@ def at_step(game: Game, step_name: str, hands: dict[int, list[str]], **values) -
     teams = values.pop("teams", None)
     if teams is not None:
         state.teams = list(teams)
+    game_values = values.pop("game_values", None)
+    if game_values:
+        state.game_vars.update(game_values)
     state.vars.update(values)
     index = [s.name for s in game.steps].index(step_name)
-    assert game._enter(state, index)
-    game._advance(state)
+    game._advance(state, game._enter(state, index))
     return state
+
+
+def trick_progress(state: State):
+    """The progress of the tricks step the state is in (plays so far, last trick, winner, takers)."""
+    return state.progress

@@ -63,7 +63,7 @@ class _Hook:
 
 class _Tricks:
     __slots__ = ("leader", "turn", "plays", "number", "answers", "over", "hook", "winner", "takers", "taking",
-                 "left", "last")
+                 "left", "last", "active")
 
     def __init__(self, leader: int):
         self.leader = self.turn = leader
@@ -77,6 +77,7 @@ class _Tricks:
         self.taking = -1  # index of the taker choosing cards, or -1
         self.left = 0  # cards that taker still chooses
         self.last: list[tuple[int, int]] = []  # the plays of the last finished trick
+        self.active: list[int] | None = None  # the seats that play, when not every seat does
 
     def copy(self) -> _Tricks:
         other = _Tricks.__new__(_Tricks)
@@ -87,6 +88,7 @@ class _Tricks:
         other.hook = None if self.hook is None else self.hook.copy()
         other.takers = list(self.takers)
         other.last = self.last  # replaced, never changed
+        other.active = self.active  # never changed
         return other
 
 
@@ -99,6 +101,8 @@ class Tricks(Step):
     options = COMMON + (
         Opt("leader", "seat", "Who leads the first trick, e.g. left(round.dealer) or round.start.", required=True),
         Opt("from", "zones", "The per-seat zones cards are played from (default hand), e.g. [hand, revealed]."),
+        Opt("seats", "seats", "The seats that play tricks this round, in playing order (default every seat), "
+            "e.g. \"[s for s in seats if s != round.partner_out]\" when a partner sits out."),
         Opt("led", "expr", "Which card of the trick so far sets the suit (default: the first card), e.g. "
             "\"first([c for c in trick if c.rank != 'jester'])\"; none until there is one.", binds=("trick",)),
         Opt("lead", "rules", "Obligations on the card that leads a trick: a condition (must, if the seat can), "
@@ -152,6 +156,7 @@ class Tricks(Step):
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
         self.leader = ctx.expr(path + ("leader",), expect="seat")
+        self.active = ctx.expr(path + ("seats",)) if "seats" in spec else None
         self.zones = ctx.zones(path + ("from",), per_seat=True) if "from" in spec else ["hand"]
         if "hand" in self.zones and "hand" not in ctx.seat_zones:
             raise ctx.error("trick play needs a per-seat zone named 'hand' (or say from: ZONE)", path)
@@ -250,7 +255,16 @@ class Tricks(Step):
     # ------------------------------------------------------------------ play
 
     def start(self, game: Any, state: Any) -> _Tricks:
-        p = _Tricks(self.leader({"$s": state}))
+        env = {"$s": state}
+        p = _Tricks(self.leader(env))
+        if self.active is not None:
+            active = self.active(env)
+            active = sorted(set(active if isinstance(active, (list, tuple)) else [active]))
+            if not all(isinstance(s, int) and 0 <= s < game.players for s in active) or p.leader not in active:
+                raise ExpressionFailed(f"{self.active.position}: error: seats must give seats that include the "
+                                       f"leader, got {active!r}")
+            if len(active) < game.players:
+                p.active = active
         self._new_trick(game, state, p)
         return p
 
@@ -258,7 +272,10 @@ class Tricks(Step):
         """Before a lead: reset per-trick values; trick play ends when some seat has no card left."""
         for name in self.per_trick:
             state.vars[name] = None
-        if self._single_zone:
+        if p.active is not None:
+            if not all(self._cards(state, s) for s in p.active):
+                p.over = True
+        elif self._single_zone:
             if not all(state.per_seat[self.zones[0]]):
                 p.over = True
         elif not all(self._cards(state, s) for s in range(game.players)):
@@ -339,11 +356,12 @@ class Tricks(Step):
         state.shared[self.trick_zone].append(card)
         plays = p.plays
         plays.append((seat, card))
-        n = game.players
+        active = p.active
+        n = game.players if active is None else len(active)
         if len(plays) == 1 and self._simple_follow:
             p.answers = self.follow_rules[0].must_table.table(state, card)  # shared, never changed
         if len(plays) < n:
-            p.turn = (seat + 1) % n
+            p.turn = (seat + 1) % n if active is None else active[(active.index(seat) + 1) % n]
             if self._plain:
                 return self.decision(game, state, p)
             if self.between:
