@@ -99,8 +99,15 @@ class State:
                 out.extend(cards)
         return out
 
-    def zone_of(self, card: int) -> list[int] | None:
-        """The list holding ``card`` (searched: moves are rare, tricks keep their own bookkeeping)."""
+    def zone_of(self, card: int, seat: int | None = None) -> list[int] | None:
+        """The list holding ``card`` (searched: moves are rare, tricks keep their own bookkeeping).
+
+        ``seat``: look in that seat's zones first (a card chosen from a seat's hand).
+        """
+        if seat is not None:
+            for hands in self.per_seat.values():
+                if card in hands[seat]:
+                    return hands[seat]
         for cards in self.shared.values():
             if card in cards:
                 return cards

@@ -75,6 +75,8 @@ class Choose(Step):
             "e.g. the maker or the highest bidder."),
         Opt("move_to", "zone", "When the values are cards: each chosen card moves at once to this zone (the "
             "chooser's, for a per-seat zone), e.g. a discard or a reveal."),
+        Opt("swap", "bool", "When each value is a pair of cards [a, b]: the chosen two change places (a goes "
+            "where b was, b where a was), e.g. a hand card for a card of the trick just won."),
         Opt("label", "expr", "How an option is shown (text), e.g. \"'bid ' + text(value)\". Default: a card's "
             "label, a seat's name, a record's label, or the value itself.", binds=("value", "seat")),
         Opt("describe", "expr", "How a choice is told in the narration (text after the seat's name), e.g. "
@@ -147,6 +149,12 @@ class Choose(Step):
         if self.move_to is not None and self.option_type.kind != "card":
             raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
         self.move_to_per_seat = self.move_to in ctx.seat_zones
+        self.swap = bool(spec.get("swap", False))
+        if self.swap and not (self.option_type.kind == "list" and self.option_type.element is not None
+                              and self.option_type.element.kind == "card"):
+            raise ctx.error(f"swap needs options that are pairs of cards, found {self.option_type}", path + ("swap",))
+        if self.swap and self.move_to is not None:
+            raise ctx.error("a choice either swaps cards or moves them (move_to), not both", path + ("swap",))
         label_names = dict(self.bound, value=self.option_type, seat=SEAT)
         self.label_expr = ctx.expr(path + ("label",), label_names) if "label" in spec else None
         self.describe_expr = ctx.expr(path + ("describe",), label_names) if "describe" in spec else None
@@ -305,8 +313,15 @@ class Choose(Step):
 
     def _take(self, game: Any, state: Any, p: _Choosing, seat: int, action: Choice, quiet: bool) -> None:
         value = action.value
+        if self.swap:
+            a, b = value
+            where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
+            where_a.remove(a)
+            where_b.remove(b)
+            where_a.append(b)
+            where_b.append(a)
         if self.move_to is not None:
-            where = state.zone_of(value)
+            where = state.zone_of(value, seat)
             if where is not None:
                 where.remove(value)
             dest = state.per_seat[self.move_to][seat] if self.move_to_per_seat else state.shared[self.move_to]
