@@ -9,7 +9,7 @@ import pytest
 from interpreter.engine.state import CHANCE
 from interpreter.harness.runner import play_game
 
-from .conftest import at_step, game_of
+from .conftest import at_step, game_of, trick_progress
 
 
 def labels_of(game, state):
@@ -30,12 +30,19 @@ def play(game, state, label):
 
 
 def answer_claims(game, state, seen, call=None):
-    """Answer every pending claim question; ``call`` names the seat that calls (else nobody)."""
-    while state.pending and state.pending.step.name == "tricks" and "Meinz" in labels_of(game, state) \
-            and len(labels_of(game, state)) == 2:
+    """Answer every pending Meinz question; ``call`` names the seat that calls (else nobody)."""
+    while state.pending and state.pending.step.name == "meinz":
+        assert labels_of(game, state) == ["no Meinz", "Meinz"]
         seat = game.current(state)
         seen.append(seat)
         play(game, state, "Meinz" if seat == call else "no Meinz")
+
+
+def last_winner(state):
+    """The winner of the trick just finished."""
+    p = trick_progress(state)
+    assert p.last, "no trick is finished yet"
+    return p.winner
 
 
 # ----------------------------------------------------------------- deck, deal, discard
@@ -90,7 +97,7 @@ def test_the_lowest_card_wins_and_of_equal_numbers_the_later_played():
         answer_claims(game, state, [])
         play(game, state, lab)
     answer_claims(game, state, [])
-    assert state.step_data["last"]["winner"] == 0  # blue 2, the last of the three 2s
+    assert last_winner(state) == 0  # blue 2, the last of the three 2s
 
 
 def test_a_seat_with_two_tricks_is_skipped_when_finding_the_lowest_card():
@@ -100,7 +107,7 @@ def test_a_seat_with_two_tricks_is_skipped_when_finding_the_lowest_card():
         answer_claims(game, state, [])
         play(game, state, lab)
     answer_claims(game, state, [])
-    assert state.step_data["last"]["winner"] == 2  # the red 2: the blue 1's seat has 2 tricks
+    assert last_winner(state) == 2  # the red 2: the blue 1's seat has 2 tricks
 
 
 # ----------------------------------------------------------------- the Meinz call
@@ -124,7 +131,7 @@ def test_call_order_after_the_first_second_and_third_card_and_none_after_the_fou
     play(game, state, "blue 1")         # 4th card: nobody may call
     answer_claims(game, state, asked)
     assert asked == []
-    assert state.step_data["last"]["winner"] == 0
+    assert last_winner(state) == 0
 
 
 def test_a_call_takes_the_trick_whatever_is_played_later_and_ends_the_calls_of_that_trick():
@@ -140,7 +147,7 @@ def test_a_call_takes_the_trick_whatever_is_played_later_and_ends_the_calls_of_t
     answer_claims(game, state, asked)
     assert asked == []                           # one call per trick
     play(game, state, "blue 1")
-    assert state.step_data["last"]["winner"] == 1
+    assert last_winner(state) == 1
 
 
 def test_a_seat_with_two_tricks_may_not_call():
@@ -170,8 +177,8 @@ def won_by_lena_who_may_exchange():
 
 def test_the_winner_may_exchange_a_hand_card_for_a_trick_card_of_the_same_colour():
     game, state = won_by_lena_who_may_exchange()
-    assert state.step_data["last"]["winner"] == 3        # red 4 is the lowest
-    assert game.current(state) == 3
+    assert last_winner(state) == 3        # red 4 is the lowest
+    assert game.current(state) == 3 and state.pending.step.name == "exchange"
     assert labels_of(game, state) == ["no exchange", "swap blue 8 for blue 9"]
     play(game, state, "swap blue 8 for blue 9")
     hand = sorted(game.cards.labels[c] for c in state.per_seat["hand"][3])
@@ -185,8 +192,12 @@ def test_the_exchange_is_told_to_everyone():
     game = game_of("meinz", 4)
     lines = []
     play_game(game, seed=4, narrate=lines.append, viewer=0)
-    swaps = [line for line in lines if " swaps " in line]
-    assert swaps and all("from the hand for" in line for line in swaps)
+    swaps = [line.split() for line in lines if "swap" in line]
+    assert any(words[0] != "Alex" for words in swaps)       # Alex (the viewer) is told the others' exchanges
+    for words in swaps:                                     # with both cards: a hand card and a trick card
+        cards = [(words[i], words[i + 1]) for i, w in enumerate(words[:-1])
+                 if w in ("red", "blue", "green", "yellow") and words[i + 1].isdigit()]
+        assert len(cards) == 2 and cards[0][0] == cards[1][0] and cards[0] != cards[1], words
 
 
 # ----------------------------------------------------------------- point cards
@@ -238,10 +249,9 @@ def test_8_rounds_every_seat_takes_exactly_two_tricks_and_the_start_player_moves
     leaders = []
 
     def watch(state):  # the first time each round's trick play is seen: who led the first trick
-        d = state.pending
-        if d and d.step.name == "tricks" and state.step_data["number"] == 0 \
-                and (not leaders or leaders[-1][0] != state.round_number):
-            leaders.append((state.round_number, state.step_data["leader"]))
+        if state.pending and state.step_index >= 0 and game.steps[state.step_index].name == "tricks" \
+                and trick_progress(state).number == 0 and (not leaders or leaders[-1][0] != state.round_number):
+            leaders.append((state.round_number, trick_progress(state).leader))
 
     out = play_game(game, seed=11, after_each=watch)
     assert out.rounds == 8
@@ -266,6 +276,46 @@ def test_every_seat_ends_a_round_with_two_tricks_and_the_monster_keeps_one_card(
     assert monster_left and set(monster_left) == {1}
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_with_3_players_the_fourth_seat_is_the_card_monster_playing_by_rule(players):
+    game = game_of("meinz", players)
+    roles = [seat.role for seat in game.seats]
+    if players == 3:
+        assert game.seat_names == ["Alex", "Joe", "Hanna", "card monster"]
+        assert roles == ["player", "player", "player", "monster"]
+        assert game.automatic == {3}
+    else:
+        assert game.seat_names == ["Alex", "Joe", "Hanna", "Lena"]
+        assert roles == ["player"] * 4
+        assert game.automatic == set()
+
+
+@pytest.mark.parametrize("players,start", [(3, 3), (4, 1)])
+def test_the_card_monster_starts_the_game_else_the_player_left_of_the_dealer(players, start):
+    game = game_of("meinz", players)
+    state = game.new_state()
+    assert state.dealer == 0
+    assert state.game_vars["start"] == start
+
+
+def test_the_card_monster_plays_its_first_card_regardless_of_following_and_never_exchanges():
+    # Alex leads the red 5; the monster holds the red 9 but its top card is the blue 1: it plays the blue 1
+    game = game_of("meinz", 3)
+    hands = {0: ["red 5", "green 9"], 1: ["red 6", "green 8"], 2: ["red 7", "green 7"], 3: ["blue 1", "red 9"]}
+    state = at_step(game, "tricks", hands, game_values={"start": 0})
+    for lab in ("red 5", "red 6", "red 7"):
+        assert game.current(state) != 3
+        play(game, state, lab)
+        answer_claims(game, state, [])
+    p = trick_progress(state)
+    assert [(s, game.cards.labels[c]) for s, c in p.last] == [(0, "red 5"), (1, "red 6"), (2, "red 7"),
+                                                              (3, "blue 1")]
+    assert p.winner == 3  # the blue 1 is the lowest card
+    # the monster is not offered an exchange (the red 9 matches the trick's red cards): it leads at once
+    assert [(s, game.cards.labels[c]) for s, c in p.plays] == [(3, "red 9")]
+    assert game.current(state) == 0 and state.pending.step.name == "tricks"
+
+
 def test_the_card_monster_is_never_asked_and_plays_the_top_card_of_its_stack():
     game = game_of("meinz", 3)
     state = game.new_state()
@@ -288,10 +338,55 @@ def test_the_card_monster_is_never_asked_and_plays_the_top_card_of_its_stack():
 
 
 def test_an_exchange_is_in_everyones_observation():
+    import json
+
     from interpreter.engine.observation import observe
 
     game, state = won_by_lena_who_may_exchange()
+    for viewer in (0, 1, 2):   # Lena's blue 8 is hidden in her hand until she swaps it
+        assert "blue 8" not in json.dumps(observe(game, state, viewer))
     play(game, state, "swap blue 8 for blue 9")
-    for viewer in (0, 1, 2):
-        assert observe(game, state, viewer)["last_trick"]["swap"] == {"seat": "Lena", "gave": "blue 8",
-                                                                      "took": "blue 9"}
+    for viewer in (0, 1, 2):   # the swap is made openly: everyone sees which hand card went to the tricks
+        obs = observe(game, state, viewer)
+        assert obs["values"]["exchange"] == ["blue 8", "blue 9"], viewer
+
+
+# ----------------------------------------------------------------- who wins the game
+
+
+def finished_game(totals, **options):
+    game = game_of("meinz", 3, **options)
+    state = game.new_state()
+    state.totals = list(totals)
+    state.finished = True
+    return game, state
+
+
+@pytest.mark.parametrize("totals,winners,with_house_rule", [
+    ([9, 11, 7, 14], [1], [3]),          # the monster has the most points: the best player wins
+    ([9, 14, 7, 14], [1], [1, 3]),       # a tie with the monster: only the player wins
+    ([15, 11, 7, 14], [0], [0]),         # a player ahead of the monster wins either way
+])
+def test_the_card_monster_is_not_a_player_and_cannot_win_unless_the_house_rule_lets_it(totals, winners,
+                                                                                        with_house_rule):
+    game, state = finished_game(totals)
+    assert game.winners(state) == winners
+    game, state = finished_game(totals, card_monster_can_win=True)
+    assert game.winners(state) == with_house_rule
+
+
+def test_with_4_players_every_seat_can_win():
+    game = game_of("meinz", 4)
+    state = game.new_state()
+    state.totals = [9, 11, 7, 14]
+    assert game.winners(state) == [3]
+
+
+@pytest.mark.parametrize("seed,winners,with_house_rule", [(0, [2], [3]), (16, [2], [2, 3])])
+def test_a_played_game_where_the_card_monster_has_the_highest_total(seed, winners, with_house_rule):
+    out = play_game(game_of("meinz", 3), seed=seed)
+    assert max(out.totals) == out.totals[3]                 # the card monster collected the most points
+    assert out.winners == winners
+    house = play_game(game_of("meinz", 3, card_monster_can_win=True), seed=seed)
+    assert house.totals == out.totals                       # the house rule changes no play
+    assert house.winners == with_house_rule

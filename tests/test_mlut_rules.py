@@ -8,7 +8,7 @@ import pytest
 
 from interpreter.harness.runner import play_game
 
-from .conftest import at_step, card, game_of
+from .conftest import at_step, card, game_of, trick_progress
 
 NAME = "mit-list-und-tuecke"
 
@@ -97,16 +97,22 @@ def test_a_one_colour_trick_the_high_winner_chooses_the_rest_is_discarded_and_he
 def test_a_player_holding_only_the_fourth_colour_ends_the_round_at_once():
     hands = [["red 10", "green 1"], ["yellow 6", "green 2"], ["blue 3", "blue 4"], ["green 5", "green 6"]]
     game, state = trick_state(hands)
+    state.notes = []
     for lab in ("red 10", "yellow 6", "blue 3"):
         play(game, state, lab)
+    assert "D cannot play: trick play ends" in state.notes
     # D holds only green, the fourth colour: the trick and all hands are out of play, the round is scored
     assert state.round_number == 2
     assert state.round_results[0] == [0, 0, 0, 0]
+    assert state.pending.step.name == "deal"     # the next round's deal has not gathered the cards yet
+    assert labels(game, state.shared["out"]) == ["blue 3", "blue 4", "green 1", "green 2", "green 5", "green 6",
+                                                 "red 10", "yellow 6"]
+    assert state.shared["trick"] == [] and all(h == [] for h in state.per_seat["hand"])
 
 
 def test_the_colour_choice_comes_when_all_four_colours_are_collected_and_later_cards_go_face_down():
-    hands = [["red 10", "green 1", "green 9"], ["yellow 6", "green 2", "blue 9"], ["red 14", "green 3", "red 9"],
-             ["blue 5", "green 4", "yellow 9"]]
+    hands = [["red 10", "red 2", "green 1"], ["yellow 6", "green 2", "blue 9"], ["red 14", "yellow 9", "green 3"],
+             ["blue 5", "yellow 1", "green 4"]]
     game, state = trick_state(hands)
     # C has already collected a green and a blue card
     state.per_seat["stacks"][2] = [card(game, "green 13"), card(game, "blue 13")]
@@ -115,18 +121,26 @@ def test_the_colour_choice_comes_when_all_four_colours_are_collected_and_later_c
     play(game, state, "take red 14")
     play(game, state, "take yellow 6")
     assert game.current(state) == 2          # C now shows all four colours: C chooses two to keep
+    assert state.pending.step.name == "keep"
     assert game.labels(state) == ["keep blue + green", "keep blue + red", "keep blue + yellow",
                                   "keep green + red", "keep green + yellow", "keep red + yellow"]
     play(game, state, "keep green + red")
+    assert state.seat_vars["kept"][2] == ["green", "red"]
     assert labels(game, state.per_seat["stacks"][2]) == ["green 13", "red 14"]
     assert labels(game, state.per_seat["pile"][2]) == ["blue 13", "yellow 6"]
     assert labels(game, state.per_seat["stacks"][3]) == ["blue 5", "red 10"]   # D: the lowest other card
     assert game.current(state) == 3
-    # later cards of C's dropped colours go straight to the face-down pile
-    step = state.pending.step
-    step._intake(state, 2, [card(game, "yellow 1"), card(game, "red 2")])
+    # later cards of C's dropped colours go straight to the face-down pile: C wins the next trick with
+    # the yellow 9 and takes the yellow 1 (dropped) and the red 2 (kept); A's red 2 takes the rest
+    for lab in ("yellow 1", "red 2", "green 2", "yellow 9"):
+        play(game, state, lab)
+    assert trick_progress(state).winner == 2
+    play(game, state, "take yellow 1")
+    play(game, state, "take red 2")
     assert labels(game, state.per_seat["pile"][2]) == ["blue 13", "yellow 1", "yellow 6"]
     assert labels(game, state.per_seat["stacks"][2]) == ["green 13", "red 14", "red 2"]
+    assert labels(game, state.per_seat["stacks"][0]) == ["green 2", "yellow 9"]
+    assert state.pending.step.name == "tricks" and game.current(state) == 0   # nobody else has four colours
 
 
 def score_for(stacks, pile=0):

@@ -9,7 +9,7 @@ import pytest
 from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction
 
-from .conftest import at_step, card, game_of
+from .conftest import at_step, card, game_of, trick_progress
 
 
 def score_of(game, state):
@@ -115,6 +115,7 @@ def board_after_deal(game, seed=1):
 def test_rio_grande_board_takes_25_spaces_minus_5_open_minus_covered_player_cards(players, markers):
     game = game_of("njet-riogrande", players)
     state = board_after_deal(game)
+    assert state.pending.step.kind == "board"
     placed = 0
     rng = random.Random(2)
     while state.pending.step.name == "njet":
@@ -178,7 +179,9 @@ def test_the_surviving_spaces_set_the_round_values():
     assert state.vars["start"] == 2
     assert state.vars["trump"] == "blue" and state.vars["supertrump"] == "red" and state.vars["points"] == -2
     assert state.vars["cache"]["label"] == "NJET"
-    assert state.pending.step.name == "teams" and game.current(state) == 2
+    # with 4 players the team size (2) is the only one: the start player goes on to choose a partner
+    assert state.vars["own_size"] == 2
+    assert state.pending.step.name == "partners" and game.current(state) == 2
 
 
 # --------------------------------------------------------------- teams and the monster
@@ -195,20 +198,29 @@ def after_board(name, players, start="turquoise", **keep):
 
 def test_rio_grande_three_players_start_player_chooses_alone_or_with_partner_and_monster_goes_to_the_lone_player():
     game, state = after_board("njet-riogrande", 3)
+    assert state.pending.step.name == "team_size" and game.current(state) == 0
     assert game.labels(state) == ["team of 1", "team of 2"]
     game.apply(state, game.action_for_label(state, "team of 2"))
+    assert state.pending.step.name == "partners" and game.current(state) == 0
     assert game.labels(state) == ["partner lilac", "partner orange"]
     game.apply(state, game.action_for_label(state, "partner orange"))
+    assert state.vars["partners"] == [2]
     assert state.teams[0] == state.teams[2] != state.teams[1]
-    assert state.vars["monster"] == 1  # lilac, alone, holds the monster
+    assert state.vars["monster"] == 1  # lilac, alone, holds the monster (the only choice: not asked)
+    assert state.pending.step.name not in ("team_size", "partners", "monster")
 
 
 def test_rio_grande_five_players_start_player_picks_team_size_partners_and_monster_holder_in_smaller_team():
     game, state = after_board("njet-riogrande", 5)
     assert game.labels(state) == ["team of 2", "team of 3"]
     game.apply(state, game.action_for_label(state, "team of 3"))
+    assert state.pending.step.name == "partners"
+    assert game.labels(state) == ["partner lilac", "partner orange", "partner green", "partner yellow"]
     game.apply(state, game.action_for_label(state, "partner lilac"))
+    assert state.pending.step.name == "partners"    # the second of two partners
     game.apply(state, game.action_for_label(state, "partner orange"))
+    assert state.vars["partners"] == [1, 2]
+    assert state.pending.step.name == "monster" and game.current(state) == 0
     assert game.labels(state) == ["monster to green", "monster to yellow"]
     game.apply(state, game.action_for_label(state, "monster to yellow"))
     assert state.vars["monster"] == 4
@@ -269,6 +281,8 @@ def test_pass_2_right_moves_cards_to_the_right_neighbour_after_everyone_chose():
         labels = game.labels(state)
         game.apply(state, game.action_for_label(state, labels[0]))
     assert seen_by_seat_1 == {"count": 2}
+    assert state.pending.step.name == "tricks"   # the receive step moved the cards without asking anyone
+    assert all(cards == [] for cards in state.per_seat["passing"])
     labels = game.cards.labels
     hand = lambda s: sorted(labels[c] for c in state.per_seat["hand"][s])  # noqa: E731
     # each seat passed its first two cards to the seat on its right (seat - 1)
@@ -288,7 +302,9 @@ def play_trick(game, state, labels):
 
 
 def last_winner(state):
-    return state.step_data["last"]["winner"] if state.step_data and "last" in state.step_data else None
+    """The winner of the trick just finished (None before the first trick is over)."""
+    p = trick_progress(state)
+    return p.winner if p is not None and p.last else None
 
 
 def trick_state(name, hands, **values):

@@ -391,6 +391,7 @@ class Tricks(Step):
             if state.notes is not None:
                 self._tell(game, state, p, plays, winner, claimed)
             p.last = plays
+            p.plays = []
             state.shared[self.trick_zone].clear()
             route_cards(state, self.routes, plays, winner, winner, state.per_seat[self.won][winner])
             if self.after:
@@ -406,6 +407,7 @@ class Tricks(Step):
         if state.notes is not None:
             self._tell(game, state, p, plays, winner, claimed)
         p.last = list(plays)
+        p.plays = []
         p.taking = 0
         p.left = self._share(state, p, 0)
         self._take_settle(game, state, p)
