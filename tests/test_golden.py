@@ -18,7 +18,6 @@ let it win).
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 import pytest

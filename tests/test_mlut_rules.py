@@ -153,8 +153,9 @@ def score_for(stacks, pile=0):
         cards += [card(game, f"{colour} {i}", taken) for i in range(1, n + 1)]
     state.per_seat["stacks"][0] = cards
     state.per_seat["pile"][0] = [card(game, f"blue {i}", taken) for i in range(21 - pile + 1, 22)]
-    step = next(s for s in game.steps if s.name == "score")
-    return step.points({"$s": state, "seat": 0})
+    steps = {s.name: s for s in game.steps}
+    steps["stacks"].start(game, state)      # the sizes of the open stacks, as the round's end works them out
+    return steps["score"].points({"$s": state, "seat": 0})
 
 
 @pytest.mark.parametrize("stacks,pile,points", [

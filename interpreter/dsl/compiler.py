@@ -46,7 +46,7 @@ def _add(a: Any, b: Any) -> Any:
 
 def _same(a: Any, b: Any) -> bool:
     """``==`` where a tuple and a list with the same items are the same list."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+    if a.__class__ is not b.__class__ and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return list(a) == list(b)
     return a == b
 
@@ -156,9 +156,25 @@ class Compiler:
     def __init__(self, globals_: Globals):
         self.g = globals_
         self._unreached = 0  # > 0 while compiling a part that a constant test skips (see _fold)
+        self._invariant: frozenset[str] | None = None  # see compile(per=...)
 
-    def compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None = None) -> Compiled:
-        """Compile ``text``; ``bound`` maps the names the caller provides to their types."""
+    def compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None = None,
+                per: str | None = None) -> Compiled:
+        """Compile ``text``; ``bound`` maps the names the caller provides to their types.
+
+        ``per`` names the bound name that changes from call to call in a loop (``card`` when the
+        caller judges every card of a hand). Parts that do not depend on it are worked out once
+        per loop: the caller marks a loop by putting a fresh object under ``"$batch"`` in the env.
+        """
+        self._invariant = None
+        if per is not None:
+            self._invariant = frozenset("ctx:" + k for k in bound if k != per)
+        try:
+            return self._compile(text, bound, locate, expect)
+        finally:
+            self._invariant = None
+
+    def _compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None) -> Compiled:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
             if expect is not None:
                 raise ExpressionError(f"expected an expression giving a {expect}, found {text!r}", locate(0))
@@ -201,7 +217,13 @@ class Compiler:
 
     def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> _Result:
         method = getattr(self, "_" + type(n).__name__.lower())
-        return method(n, scope, loc)
+        res = method(n, scope, loc)
+        invariant = self._invariant
+        if (invariant is not None and not res.const and res.deps
+                and not isinstance(n, (ast.Name, ast.Attribute, ast.Const))
+                and all(d in invariant or d == "state" or d.startswith("round:") for d in res.deps)):
+            return _hoist(res)
+        return res
 
     # ------------------------------------------------------------------ nodes
 
@@ -455,12 +477,14 @@ class Compiler:
             if d.tree is None:
                 d.tree = self._parse(d.text, d.locate)
             d.compiling, unreached, self._unreached = True, self._unreached, 0
+            invariant, self._invariant = self._invariant, None
             try:
                 keys = {p: f"{d.name}.{p}" for p in d.params}
                 inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
                 body = self._expr(_rename(d.tree, keys), inner, d.locate)
             finally:
                 d.compiling, self._unreached = False, unreached
+                self._invariant = invariant
             d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner})
         body_fn, rtype, body_deps = d.compiled[sig]
         keys_list = [f"{d.name}.{p}" for p in d.params]
@@ -542,6 +566,24 @@ class Compiler:
             return self._expr(n, scope, loc)
         finally:
             self._unreached -= 1
+
+
+def _hoist(res: _Result) -> _Result:
+    """The same value for every call of one loop (marked by the object under ``"$batch"``)."""
+    f = res.fn
+    cache: list[Any] = [None, None]
+
+    def hoisted(e: dict[str, Any]) -> Any:
+        batch = e.get("$batch")
+        if batch is None:
+            return f(e)
+        if cache[0] is batch:
+            return cache[1]
+        value = f(e)
+        cache[0], cache[1] = batch, value
+        return value
+
+    return _Result(hoisted, res.type, res.deps)
 
 
 def _field(record: Any, name: str) -> Any:

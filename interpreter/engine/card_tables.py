@@ -54,6 +54,10 @@ class CardTable:
         self.fields = memo_fields(exprs, (var, "led") if uses_led else (var,))
         self.lazy = lazy  # lazy tables hold None until ``fill`` computes a card
         self._tables: dict[Any, list[Any]] = {}
+        copies: dict[int, list[int]] = {}
+        for c, k in enumerate(kinds):
+            copies.setdefault(k, []).append(c)
+        self.copies = [copies[k] for k in kinds]  # per card: the ids of the identical cards
 
     @property
     def static(self) -> bool:
@@ -84,10 +88,8 @@ class CardTable:
         """Compute one card's value into a lazy table (and share it with identical cards)."""
         env: dict[str, Any] = {"$s": state, "led": led, self.var: card}
         value = self.combine([r(env) for r in self.runs])
-        kind = self.kinds[card]
-        for c, k in enumerate(self.kinds):
-            if k == kind:
-                values[c] = value
+        for c in self.copies[card]:
+            values[c] = value
         return value
 
     def _build(self, state: Any, led: int | None) -> list[Any]:

@@ -88,11 +88,19 @@ def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
     return game
 
 
-def replay(path: str | Path, rules: str | None = None) -> Outcome:
-    """Re-execute a record; raise :class:`RecordError` naming the first difference."""
+def replay(path: str | Path, rules: str | None = None, game: Game | None = None) -> Outcome:
+    """Re-execute a record; raise :class:`RecordError` naming the first difference.
+
+    ``game``: an already compiled game to replay on (its player count, options and seats must
+    be the record's), instead of the rules the record names.
+    """
     events = read_record(path)
     n0, head = events[0]
-    game = game_for_record(head, f"{path}:{n0}", rules, Path(path).parent)
+    if game is None:
+        game = game_for_record(head, f"{path}:{n0}", rules, Path(path).parent)
+    elif (head.get("players"), head.get("options") or {}, head.get("seats", game.seat_names)) != \
+            (game.player_count, game.options, game.seat_names):
+        raise RecordError(f"{path}:{n0}: the record is for other players, options or seats than the game given")
     state = game.new_state()
     names = game.seat_names
     rounds_seen = 0

@@ -137,9 +137,10 @@ class StepContext:
     visibility: dict[str, str] = field(default_factory=dict)  # value name -> all, owner, nobody
     refresh: Any = None  # called when value types change (the compiler's seat attributes follow them)
 
-    def expr(self, path: Path_, bound: dict[str, Type] | None = None, expect: str | None = None) -> Compiled:
-        """Compile the expression stored at ``path`` in the rule file."""
-        return self.compiler.compile(self.source.get(path), bound or {}, self.source.locator(path), expect)
+    def expr(self, path: Path_, bound: dict[str, Type] | None = None, expect: str | None = None,
+             per: str | None = None) -> Compiled:
+        """Compile the expression stored at ``path`` in the rule file (``per``: see Compiler.compile)."""
+        return self.compiler.compile(self.source.get(path), bound or {}, self.source.locator(path), expect, per)
 
     def constant(self, path: Path_) -> Any:
         """A value known before play: plain data as written, or an expression of constants."""

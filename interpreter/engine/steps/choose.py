@@ -129,8 +129,8 @@ class Choose(Step):
         self.names = bound
         self.options_expr = ctx.expr(path + ("options",), bound)
         with_value = dict(bound, value=self.option_type)
-        self.allowed = ctx.expr(path + ("allowed",), with_value) if "allowed" in spec else None
-        self.must = ctx.expr(path + ("must",), with_value) if "must" in spec else None
+        self.allowed = ctx.expr(path + ("allowed",), with_value, per="value") if "allowed" in spec else None
+        self.must = ctx.expr(path + ("must",), with_value, per="value") if "must" in spec else None
         # card options judged only by the card and round values: look them up in card tables
         self._cards = self.option_type.kind == "card" and "label" not in spec
         kinds = ctx.card_kinds
@@ -242,6 +242,7 @@ class Choose(Step):
 
     def _legal(self, game: Any, state: Any, p: _Choosing, seat: int) -> list[Choice]:
         env = self._env(state, p, seat)
+        env["$batch"] = object()  # parts of allowed and must that do not read value: once per decision
         options = self.options_expr(env)
         if not isinstance(options, (list, tuple)):
             raise ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
@@ -364,7 +365,7 @@ class Choose(Step):
             seat = d.actor if d is not None else None
         if isinstance(action, Pass):
             return action.label if self.narrate_pass else None
-        if viewer is not None and viewer != seat and self.visible != "all":
+        if viewer is not None and viewer != seat and (self.visible != "all" or self.simultaneous):
             return f"{third_person(self.verb)} {'a card' if self.option_type.kind == 'card' else 'something'}"
         if self.describe_expr is not None:
             env = self.env(state)

@@ -53,11 +53,11 @@ class Rule:
         spec = ctx.source.get(path)
         names = dict(bound, **CARD_NAMES)
         if isinstance(spec, dict):
-            self.must = ctx.expr(path + ("must",), names)
-            self.holding = ctx.expr(path + ("holding",), names) if "holding" in spec else None
+            self.must = ctx.expr(path + ("must",), names, per="card")
+            self.holding = ctx.expr(path + ("holding",), names, per="card") if "holding" in spec else None
             self.end = spec.get("otherwise", "any") == "end"
         else:
-            self.must = ctx.expr(path, names)
+            self.must = ctx.expr(path, names, per="card")
             self.holding = None
             self.end = False
         kinds = ctx.card_kinds
@@ -92,8 +92,8 @@ def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], 
                     continue
             allowed = [c for c in cards if ok[c]]
         else:
-            if env is None:
-                env = {"$s": state, "seat": seat, "led": led, "trick": trick}
+            if env is None:  # one batch: parts that do not read the card are worked out once
+                env = {"$s": state, "seat": seat, "led": led, "trick": trick, "$batch": object()}
             if rule.holding is not None:
                 hold_fn = rule.holding.run
                 holds = False
@@ -125,7 +125,7 @@ class Ordering:
         names = dict(bound, card=CARD, led=CARD, seat=SEAT)
         self.exprs = [ctx.expr(path + (i,), names) for i in range(len(spec))]
         # one table per expression, keyed only by what it reads: few tables, filled once each
-        self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps) for e in self.exprs]
+        self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps, lazy=True) for e in self.exprs]
         self.static = all(t.static for t in self.tables)
         # the strength of a card under the current round values and led card, filled lazily from the tables
         self.combined = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True)
@@ -134,15 +134,20 @@ class Ordering:
         self.position = self.exprs[0].position if self.exprs else None
 
     def check(self, game: Any) -> None:
-        """Refuse, before play, strengths that read only the card and give none for some card."""
+        """Refuse, before play, strengths that read only the card and fail or give none for some card."""
+        from interpreter.errors import SchemaError
+
         for expr in self.exprs:
             if expr.deps - {"ctx:card"}:
                 continue
             for c in game.deck:
-                value = expr({"card": c})
+                try:
+                    value = expr.fn({"card": c})
+                except RUNTIME_ERRORS as exc:
+                    raise SchemaError(f"this strength fails for the card {game.cards.labels[c]!r} ({exc}); every "
+                                      "card needs the attributes a strength reads (test for a missing attribute, "
+                                      "e.g. \"card.number if card.number != none else 0\")", expr.position) from None
                 if value is None or not isinstance(value, (int, str)):
-                    from interpreter.errors import SchemaError
-
                     raise SchemaError(f"this strength gives {value!r} for the card {game.cards.labels[c]!r}; "
                                       "a strength must give a number or true/false for every card (test for a "
                                       "missing attribute, e.g. \"card.number if card.number != none else 0\")",
@@ -170,14 +175,19 @@ class Ordering:
 
     def _fill(self, values: list[Any], state: Any, led: int | None, card: int) -> tuple:
         """One card's strength from the per-expression tables, shared with identical cards."""
-        key = tuple([t.table(state, led if t.uses_led else None)[card] for t in self.tables])
+        parts = []
+        for t in self.tables:
+            at = led if t.uses_led else None
+            column = t.table(state, at)
+            v = column[card]
+            if v is None:
+                v = t.fill(column, state, at, card)
+            parts.append(v)
+        key = tuple(parts)
         if None in key:
             self._check(key, card, state)
-        kinds = self.combined.kinds
-        kind = kinds[card]
-        for c, k in enumerate(kinds):
-            if k == kind:
-                values[c] = key
+        for c in self.combined.copies[card]:
+            values[c] = key
         return key
 
     def _check(self, key: tuple, card: int, state: Any) -> None:
