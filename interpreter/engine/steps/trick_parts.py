@@ -32,9 +32,9 @@ TAKER_FIELDS = (
     Opt("takes", "number", "How many cards of the trick this taker chooses, one decision each, or rest "
         "(default): every card not yet taken."),
     Opt("strength", "ordering", "For every taker after the first (the winner): the ordering that finds it, "
-        "like the trick's strength.", binds=("card", "led", "seat")),
+        "like the trick's strength.", binds=("card", "led", "seat", "trick")),
     Opt("eligible", "condition", "Only cards for which this holds can make their player this taker "
-        "(default: every card).", binds=("card", "led", "seat")),
+        "(default: every card).", binds=("card", "led", "seat", "trick")),
     Opt("equal_cards", "enum", "Of equal cards by this ordering: later_wins (default) or first_wins.",
         choices=("later_wins", "first_wins")),
 )
@@ -122,7 +122,7 @@ class Ordering:
 
     def __init__(self, ctx: StepContext, path: Path_, spec: dict[str, Any], bound: dict[str, Type],
                  eligible_path: Path_ | None, later_wins: bool):
-        names = dict(bound, card=CARD, led=CARD, seat=SEAT)
+        names = dict(bound, card=CARD, led=CARD, seat=SEAT, trick=CARDS)
         self.exprs = [ctx.expr(path + (i,), names) for i in range(len(spec))]
         # one table per expression, keyed only by what it reads: few tables, filled once each
         self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps, lazy=True) for e in self.exprs]
@@ -163,7 +163,7 @@ class Ordering:
                     v = self._fill(values, state, led, c)
                 out.append(v)
             return out
-        env = {"$s": state, "led": led}
+        env = {"$s": state, "led": led, "trick": [c for _, c in plays]}
         out = []
         for seat, c in plays:
             env["card"] = c
@@ -206,7 +206,7 @@ class Ordering:
             except TypeError as exc:
                 raise ExpressionFailed(f"{self.position}: error: these strengths cannot be compared ({exc}); "
                                        "every part of a strength must give the same kind of value") from None
-        env: dict[str, Any] = {"$s": state, "led": led}
+        env: dict[str, Any] = {"$s": state, "led": led, "trick": [c for _, c in plays]}
         best = None
         winner = None
         later = self.later_wins

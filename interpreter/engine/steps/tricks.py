@@ -110,8 +110,8 @@ class Tricks(Step):
         Opt("follow", "rules", "Obligations on every later card, e.g. \"card.colour == led.colour\" (follow "
             "colour if you can).", fields=RULE_FIELDS),
         Opt("strength", "ordering", "The winner: expressions compared in order, the highest wins, e.g. "
-            "[\"card.colour == round.trump\", \"card.colour == led.colour\", \"card.number\"].",
-            binds=("card", "led", "seat"), required=True),
+            "[\"card.colour == round.trump\", \"card.colour == led.colour\", \"card.number\"]; trick is every "
+            "card of the trick, in playing order.", binds=("card", "led", "seat", "trick"), required=True),
         Opt("equal_cards", "enum", "Of equal cards: later_wins (default) or first_wins.",
             choices=("later_wins", "first_wins")),
         Opt("can_win", "condition", "Only seats for which this holds can win a trick (e.g. \"seat.tricks < "
