@@ -47,7 +47,8 @@ def test_random_games_terminate_conserve_cards_and_replay_identically(path, play
         # the record is plain JSON Lines that names every action by its label
         lines = [json.loads(line) for line in record_file.read_text().splitlines()]
         assert lines[0]["type"] == "game" and lines[-1]["type"] == "result"
-    assert len(rounds) == 1, "a fixed-length game ended after different numbers of rounds"
+    if game.flow.until is None:
+        assert len(rounds) == 1, "a fixed-length game ended after different numbers of rounds"
 
 
 def test_different_seeds_give_different_games():

@@ -158,6 +158,21 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _range(low: int, high: int) -> list[int]:
+    for v in (low, high):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ValueError(f"range needs whole numbers, got {v!r}")
+    if high - low > 10_000:
+        raise ValueError(f"range({low}, {high}) has more than 10000 numbers")
+    return list(range(low, high))
+
+
+def _numbers(_args: list[Type]) -> Type:
+    return list_of(VALUE)
+
+
+_register(Builtin("range", 2, 2, _numbers, _range, doc="The whole numbers from the first up to, not including, "
+                  "the second.", example="range(0, len(seat.hand) + 1)"))
 _register(Builtin("first", 1, 1, _element, _first, doc="The first item of a list, or none when it is empty; "
                   "a zone's first card is its top card.", example="first(seat.hand)"))
 _register(Builtin("last", 1, 1, _element, _last, doc="The last item of a list, or none when it is empty.",

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import interpreter.engine.steps  # noqa: F401 - registers the step kinds
 from interpreter.dsl.builtins import REGISTRY as BUILTINS
 from interpreter.dsl.compiler import Compiler, Define, Globals
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, Type, record, type_of_data
-import interpreter.engine.steps  # noqa: F401 - registers the step kinds
 from interpreter.engine.cards import build_cards, label_fields
 from interpreter.engine.game import Flow, Game, SeatSpec, ZoneSpec
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
@@ -157,6 +157,9 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     gspec = data.get("game") or {}
     for vname in gspec.get("values") or {}:
         g.game_fields[vname] = VALUE  # typed below, once every name is known
+    for vname in gspec.get("seat_values") or {}:
+        ctx.game_seat_fields[vname] = VALUE
+        ctx.declare_seat(vname, VALUE, ("game", "seat_values", vname))
 
     # -- steps: declare everything first, then compile (a step may read what a later one sets)
     steps = build_steps(ctx, data["round"], ("round",))
@@ -188,6 +191,11 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         expr = ctx.expr(("game", "values", vname))
         g.game_fields[vname] = expr.type
         flow.game_values[vname] = expr
+    for vname in gspec.get("seat_values") or {}:
+        expr = ctx.expr(("game", "seat_values", vname), {"seat": SEAT})
+        ctx.seat_fields[vname] = ctx.game_seat_fields[vname] = expr.type
+        flow.game_seat_values[vname] = expr
+    ctx.refresh()
     finish_steps(ctx, steps)
 
     # -- game flow
@@ -224,7 +232,8 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         name=data["name"], title=data.get("title", data["name"]), identity=identity(data), player_count=players,
         options=opts, seats=seats, cards=cards, deck=deck, zones=zones, counters=list(ctx.counters), steps=steps,
         flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
-        seat_value_names=list(ctx.seat_fields), value_kinds=value_kinds, visibility=dict(ctx.visibility),
+        seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_kinds=value_kinds,
+        visibility=dict(ctx.visibility),
     )
     for step in all_steps.values():
         step.check(game)

@@ -52,6 +52,7 @@ class Flow:
     can_win: Compiled | None = None
     first_dealer: int = 0
     game_values: dict[str, Compiled] = field(default_factory=dict)
+    game_seat_values: dict[str, Compiled] = field(default_factory=dict)  # per seat, kept across rounds
 
 
 class Game:
@@ -93,6 +94,11 @@ class Game:
         env = {"$s": state}
         for name, expr in self.flow.game_values.items():
             state.game_vars[name] = expr(env)
+        for name, expr in self.flow.game_seat_values.items():
+            values = state.seat_vars[name] = [None] * self.players
+            for s in range(self.players):
+                env["seat"] = s
+                values[s] = expr(env)
         self._advance(state, self._enter(state, 0))
         return state
 
@@ -172,7 +178,7 @@ class Game:
             raise IllegalAction("the game is over; no action is legal")
         if d.actor == CHANCE:
             raise IllegalAction("chance acts now; use apply_chance with an outcome")
-        if action not in d.actions:
+        if not any(a == action and type(a) is type(action) for a in d.actions):  # Play(0, 0) is no Cover(0, 0)
             labels = [d.step.label(self, a) for a in d.actions]
             raise IllegalAction(self._refusal(state, repr(action), labels))
         self.apply_fast(state, action)
@@ -219,6 +225,8 @@ class Game:
         value = policy(env)
         action = d.step.value_of(self, state, state.progress, d, value)
         if action is None:
+            if d.kind in ("play", "take") and type(value) is int and 0 <= value < len(self.cards):
+                value = self.cards.labels[value]  # a card, as people read it
             raise ExpressionFailed(f"{policy.position}: error: the policy of {seat.name!r} chose {value!r}, "
                                    f"which it cannot choose in step {d.step.name!r}")
         text = d.step.describe(self, state, d, action)
@@ -268,7 +276,8 @@ class Game:
         state.vars = dict.fromkeys(self.round_fields)
         state.vars["number"] = state.round_number
         state.vars["dealer"] = state.dealer
-        state.seat_vars = {k: [None] * self.players for k in self.seat_value_names}
+        for k in self.seat_value_names:  # values of the round; game seat values stay
+            state.seat_vars[k] = [None] * self.players
         for counter in state.counters.values():
             for s in range(self.players):
                 counter[s] = 0

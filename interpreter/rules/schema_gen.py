@@ -75,7 +75,7 @@ def _top() -> JSON:
                 "minLength": 1,
             },
             "name": {
-                "description": "Identifier of the game: lower-case letters, digits and hyphens, e.g. njet-riogrande. "
+                "description": "Identifier of the game: lower-case letters, digits and hyphens, e.g. my-game. "
                                "Used on the command line and in game records.",
                 "type": "string",
                 "pattern": "^[a-z0-9][a-z0-9-]*$",
@@ -407,6 +407,10 @@ def _section_defs() -> JSON:
                 "values": _ref("values", "Game values, kept from round to round and read as game.NAME: value name "
                                          "-> expression giving its value at the start of the game. A set step's "
                                          "game: changes them."),
+                "seat_values": _ref("values", "Values of each seat kept from round to round (e.g. bags in "
+                                              "Spades), read as seat.NAME: value name -> expression giving a "
+                                              "seat's value at the start of the game (seat is bound). A set "
+                                              "step's game: changes them."),
                 "rounds": {**_ref("number", "How many rounds are played: a whole number or an expression over "
                                             "players, options and setup, e.g. setup.rounds."), "minimum": 1},
                 "until": _ref("condition", "A condition checked after each round; the game ends when it is true."),

@@ -133,6 +133,7 @@ class StepContext:
     round_fields: dict[str, Type] = field(default_factory=dict)
     seat_fields: dict[str, Type] = field(default_factory=dict)
     game_fields: dict[str, Type] = field(default_factory=dict)
+    game_seat_fields: dict[str, Type] = field(default_factory=dict)  # per-seat values kept across rounds
     step_names: dict[str, Path_] = field(default_factory=dict)
     visibility: dict[str, str] = field(default_factory=dict)  # value name -> all, owner, nobody
     refresh: Any = None  # called when value types change (the compiler's seat attributes follow them)

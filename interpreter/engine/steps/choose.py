@@ -65,6 +65,8 @@ class Choose(Step):
         Opt("count", "number", "How many values each seat picks in its turn, one decision each (default 1; "
             "0 skips the seat). With count the values set are lists.", binds=("seat",)),
         Opt("pass", "text", "The label of passing: with it, a seat may pass instead of choosing (its turn ends)."),
+        Opt("may_pass", "condition", "Which seats may pass (default: every seat, when pass is given), e.g. "
+            "\"seat != round.dealer\" (stick the dealer).", binds=("seat", "picked", "history", "passes")),
         Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction)."),
         Opt("until", "condition", "Checked after each turn: the step ends when it holds, e.g. \"passes == "
             "players\" or \"round.maker != none\".", binds=("seat", "history", "passes")),
@@ -138,6 +140,9 @@ class Choose(Step):
         self._must_table = self._table(self.must, kinds) if self.option_type.kind == "card" else None
         self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT)) if self.counted else None
         self.pass_label = spec.get("pass")
+        self.may_pass = ctx.expr(path + ("may_pass",), bound) if "may_pass" in spec else None
+        if self.may_pass is not None and self.pass_label is None:
+            raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
         self.repeat = bool(spec.get("repeat", False))
         self.until = ctx.expr(path + ("until",), bound) if "until" in spec else None
         if self.repeat and self.until is None:
@@ -289,15 +294,17 @@ class Choose(Step):
         while p.pos < len(p.order):
             seat = p.order[p.pos]
             legal = self._legal(game, state, p, seat)
+            can_pass = self.pass_label is not None and (self.may_pass is None
+                                                        or self.may_pass(self._env(state, p, seat)))
             if not legal:  # nothing to choose: the seat is not asked (a pass, when it may pass)
-                if self.pass_label is not None:
+                if can_pass:
                     p.passes += 1
                 self._end_turn(game, state, p, seat)
                 continue
-            if self.pass_label is None and self.auto and len(legal) <= p.left:
+            if not can_pass and self.auto and len(legal) <= p.left:
                 self._take(game, state, p, seat, legal[0], quiet=False)
                 continue
-            actions: list[Any] = [Pass(self.pass_label)] if self.pass_label is not None else []
+            actions: list[Any] = [Pass(self.pass_label)] if can_pass else []
             actions.extend(legal)
             verb = self.verb
             more = f" ({p.left} to go)" if self.count is not None and p.left > 1 else ""
@@ -364,7 +371,9 @@ class Choose(Step):
         if seat is None:
             seat = d.actor if d is not None else None
         if isinstance(action, Pass):
-            return action.label if self.narrate_pass else None
+            if not self.narrate_pass:
+                return None
+            return third_person(action.label) if " " not in action.label else action.label
         if viewer is not None and viewer != seat and (self.visible != "all" or self.simultaneous):
             return f"{third_person(self.verb)} {'a card' if self.option_type.kind == 'card' else 'something'}"
         if self.describe_expr is not None:

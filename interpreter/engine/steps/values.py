@@ -19,7 +19,10 @@ class SetValues(Step):
         Opt("round", "values", "Round value name -> expression, e.g. trump: \"first(turnup).suit\"."),
         Opt("seats", "values", "Per-seat value name -> expression (seat is bound), e.g. bid: \"0\".",
             binds=("seat",)),
-        Opt("game", "values", "Game value name -> expression; declare it under game.values first."),
+        Opt("game", "values", "Game value name -> expression; declare it under game.values (or, for a value "
+            "of each seat, game.seat_values) first.", binds=("seat",)),
+        Opt("visible", "enum", "Who sees the per-seat values: all (default) or owner (each seat its own).",
+            choices=("all", "owner")),
     )
 
     def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
@@ -31,8 +34,12 @@ class SetValues(Step):
             self._pending.append(("round", name))
         for name in spec.get("seats") or {}:
             ctx.declare_seat(name, _untyped(), self.path + ("seats", name))
+            ctx.visibility[name] = spec.get("visible", "all")
             self._pending.append(("seats", name))
         for name in spec.get("game") or {}:
+            if name in ctx.game_seat_fields:
+                self._pending.append(("game_seats", name))
+                continue
             if name not in ctx.game_fields:
                 raise ctx.error(f"game value {name!r} is not declared; add it under game: values: with its "
                                 "value at the start of the game", self.path + ("game", name))
@@ -40,7 +47,7 @@ class SetValues(Step):
 
     def infer(self, ctx: StepContext) -> None:
         for group, name in self._pending:
-            if group == "game":
+            if group in ("game", "game_seats"):
                 continue
             bound = dict(self.bound)
             if group == "seats":
@@ -53,16 +60,16 @@ class SetValues(Step):
         self.assign: list[tuple[str, str, Any]] = []
         for group, name in self._pending:
             bound = dict(self.bound)
-            if group == "seats":
+            if group in ("seats", "game_seats"):
                 bound["seat"] = SEAT
-            expr = ctx.expr(self.path + (group, name), bound)
+            expr = ctx.expr(self.path + ("game" if group == "game_seats" else group, name), bound)
             self.assign.append((group, name, expr))
 
     def start(self, game: Any, state: Any) -> None:
         env = self.env(state)
         names = game.seat_names
         for group, name, expr in self.assign:
-            if group == "seats":
+            if group in ("seats", "game_seats"):
                 values = state.seat_vars[name]
                 for s in range(game.players):
                     env["seat"] = s
