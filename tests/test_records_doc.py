@@ -16,6 +16,8 @@ from interpreter.harness.records import read_record, replay, write_record
 from interpreter.harness.runner import play_game
 from interpreter.rules.loader import load_rules
 
+from .conftest import at_step
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
@@ -155,14 +157,13 @@ def test_each_example_plays_with_a_fixed_seed_and_its_record_replays(path: Path,
 
 def test_the_nines_variant_makes_a_9_the_supertrump() -> None:
     game = compile_game(load_rules(EXAMPLES / "njet-nines.yaml"), 4)
-    tricks = next(s for s in game.steps if s.kind == "tricks")
-    state = game.new_state()
-    state.vars.update(trump="red", supertrump="blue")
-    labels = game.cards.by_label()
-    blue9, blue0, red9 = labels["blue 9"][0], labels["blue 0"][0], labels["red 9"][0]
+    hands = {0: ["red 9", "red 1"], 1: ["blue 0", "blue 1"], 2: ["blue 9", "blue 2"], 3: ["red 8", "red 2"]}
+    state = at_step(game, "tricks", hands, dealer=3, start=0, trump="red", supertrump="blue")
     # red 9 led (trump); the blue 9 (supertrump) beats it, the blue 0 does not
-    plays = [[0, red9], [1, blue0], [2, blue9], [3, labels["red 8"][0]]]
-    assert tricks._winner(game, state, plays) == 2
+    for label in ("red 9", "blue 0", "blue 9", "red 8"):
+        game.apply(state, game.action_for_label(state, label))
+    assert state.counters["tricks"] == [0, 0, 1, 0]
+    assert game.current(state) == 2
 
 
 def test_rule_files_md_shows_the_variant_example_verbatim() -> None:
@@ -176,7 +177,7 @@ PACKAGE_PATH = re.compile(r"`((?:rules|engine|dsl|harness|steps)/[\w./-]+\.(?:py
 
 
 def test_the_docs_name_only_files_that_exist() -> None:
-    for doc in ("architecture.md", "records.md", "rule-files.md"):
+    for doc in ("architecture.md", "records.md", "rule-files.md", "cookbook.md"):
         text = (DOCS / doc).read_text(encoding="utf-8")
         for name in REPO_PATH.findall(text):
             assert (ROOT / name).exists(), f"docs/{doc} names {name}, which does not exist"
@@ -219,6 +220,12 @@ def _assert_excerpt(quoted: list[str], real: list[str]) -> None:
         position = real.index(line, position) + 1
 
 
+def test_the_njet_record_quoted_in_records_md_is_real() -> None:
+    quoted = _quoted_block("records.md", "## A real record")
+    assert len(quoted) > 10
+    _assert_excerpt(quoted, _recorded_lines("njet-riogrande", 2, 1))
+
+
 def test_the_meinz_record_quoted_in_records_md_is_real() -> None:
     quoted = _quoted_block("records.md", "### A record with an automatic seat")
     real = _recorded_lines("meinz", 3, 1)
@@ -228,10 +235,13 @@ def test_the_meinz_record_quoted_in_records_md_is_real() -> None:
     # the automatic seat is dealt and scored but never acts in the record
     assert all('"seat": "card monster"' not in line for line in real)
     assert any('"card monster": [' in line for line in real if '"type": "chance"' in line)
+    # decisions inside a trick are named by their own steps
+    steps = {json.loads(line).get("step") for line in real}
+    assert {"meinz", "exchange", "tricks"} <= steps
 
 
 def test_the_split_and_keep_lines_quoted_in_records_md_are_real() -> None:
-    quoted = _quoted_block("records.md", "All these lines have the step `tricks`")
+    quoted = _quoted_block("records.md", "The lines come in the order the decisions happen")
     assert any("take " in line for line in quoted) and any("keep " in line for line in quoted)
     real = _recorded_lines("mit-list-und-tuecke", 4, 1)
     text = "\n".join(real)
@@ -243,8 +253,11 @@ def test_the_label_examples_in_records_md_have_the_engine_s_forms() -> None:
     for label in ("`Meinz`", "`no Meinz`", "`swap red 3 for red 1`", "`no exchange`", "`take red 14`",
                   "`keep green + red`"):
         assert label in doc
-    lines = _recorded_lines("meinz", 4, 3) + _recorded_lines("mit-list-und-tuecke", 5, 3)
+    lines = (_recorded_lines("meinz", 4, 3) + _recorded_lines("mit-list-und-tuecke", 5, 3)
+             + _recorded_lines(str(EXAMPLES / "two-zones.yaml"), 3, 3))
     actions = {json.loads(line).get("action", "") for line in lines}
+    assert "`red 1 from open`" in doc
+    assert any(re.fullmatch(r"\w+ \d+ from open", a) for a in actions)
     assert any(re.fullmatch(r"swap \w+ \d+ for \w+ \d+", a) for a in actions)
     assert any(re.fullmatch(r"take \w+ \d+", a) for a in actions)
     assert any(re.fullmatch(r"keep \w+ \+ \w+", a) for a in actions)
@@ -257,18 +270,41 @@ def test_the_readme_lists_every_bundled_game_with_its_player_counts() -> None:
     bundled = " ".join(bundled.split())
     for path in sorted((ROOT / "games").glob("*.yaml")):
         counts = supported_players(load_rules(path))
-        assert f"`{path.name}`, {min(counts)}-{max(counts)} players" in bundled, path.name
+        players = f"{min(counts)}-{max(counts)}" if len(counts) > 1 else f"{counts[0]}"
+        assert f"`{path.name}`, {players} players" in bundled, path.name
 
 
-def test_rule_files_md_quotes_the_new_games_verbatim() -> None:
-    """Every line of a yaml block in rule-files.md that is from meinz or mit-list-und-tuecke is real."""
+# a line of each yaml block of rule-files.md that is quoted from a file, and that file
+QUOTED = (
+    ("  2: {hand: 15, rounds: 8, own_team: [1]}", "games/njet-riogrande.yaml"),
+    ("role: monster", "games/meinz.yaml"),
+    ("tally(s):", "games/njet-riogrande.yaml"),
+    ('start: "monster()', "games/meinz.yaml"),
+    ("  deal: {do: deal, hand: setup.hand", "games/njet-riogrande.yaml"),
+    ('options: "[0, 1, 2, 3, 4, 5]"', "docs/examples/bidding.yaml"),
+    ("receive: {do: move", "games/njet-riogrande.yaml"),
+    ("trump: first(turnup).suit", "docs/examples/turned-trump.yaml"),
+    ("teams: [[North, South], [East, West]]", "docs/examples/partners.yaml"),
+    ("teams: {do: teams", "games/njet-riogrande.yaml"),
+    ("title: start player", "games/njet-riogrande.yaml"),
+    ('points: "sum(m.tricks for m in team(seat))"', "docs/examples/partners.yaml"),
+    ('follow: "card.colour == led.colour"   # by printed colour', "games/njet-riogrande.yaml"),
+    ("from: [hand, open]", "docs/examples/two-zones.yaml"),
+    ('holding: "card.colour == led.colour"', "games/meinz.yaml"),
+    ("otherwise: end", "games/mit-list-und-tuecke.yaml"),
+    ("won_by: round.caller", "games/meinz.yaml"),
+    ("takes: setup.takes", "games/mit-list-und-tuecke.yaml"),
+    ("taker.kept != none", "games/mit-list-und-tuecke.yaml"),
+    ('who: "[s for s in [player]', "games/meinz.yaml"),
+)
+
+
+@pytest.mark.parametrize(("needle", "name"), QUOTED, ids=[q[0].strip()[:30] for q in QUOTED])
+def test_rule_files_md_quotes_the_games_and_examples_verbatim(needle: str, name: str) -> None:
+    """The yaml block of rule-files.md holding ``needle`` is made of lines of the file it quotes."""
     doc = (DOCS / "rule-files.md").read_text(encoding="utf-8")
-    games = {name: (ROOT / "games" / f"{name}.yaml").read_text(encoding="utf-8").splitlines()
-             for name in ("meinz", "mit-list-und-tuecke")}
-    quoted = (("play_if:", "mit-list-und-tuecke"), ("label: Meinz", "meinz"),
-              ('match: "card.colour == taken.colour"', "meinz"), ("takes: setup.takes", "mit-list-und-tuecke"),
-              ("by: colour", "mit-list-und-tuecke"), ("automatic: [card monster]", "meinz"),
-              ("count: \"0 if seat.automatic", "meinz"), ("equal_cards: first_wins", "mit-list-und-tuecke"))
-    for needle, name in quoted:
-        line = next(line for line in doc.splitlines() if needle in line)
-        assert line in games[name], f"docs/rule-files.md quotes {line!r}, which is not in games/{name}.yaml"
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", doc, re.S) if needle in b]
+    assert blocks, f"no yaml block of docs/rule-files.md holds {needle!r}"
+    lines = (ROOT / name).read_text(encoding="utf-8").splitlines()
+    for line in blocks[0].splitlines():
+        assert line in lines, f"docs/rule-files.md quotes {line!r}, which is not in {name}"

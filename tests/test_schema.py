@@ -10,8 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from interpreter.engine.compile import compile_game
 from interpreter.engine.steps import REGISTRY as STEPS
-from interpreter.errors import RuleErrors
+from interpreter.errors import RuleErrors, SchemaError
 from interpreter.rules.loader import load_rules
 from interpreter.rules.schema import load_schema
 from interpreter.rules.yaml_loader import load_yaml_text
@@ -67,6 +68,16 @@ def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
     return _write(tmp_path, text), text
 
 
+def _variant_line(tmp_path: Path, prefix: str, new: str) -> tuple[Path, str]:
+    """A copy of njet-riogrande.yaml with its only line starting with ``prefix`` replaced by ``new``."""
+    lines = RIO.read_text(encoding="utf-8").split("\n")
+    hits = [i for i, line in enumerate(lines) if line.startswith(prefix)]
+    assert len(hits) == 1, prefix
+    lines[hits[0]] = new
+    text = "\n".join(lines)
+    return _write(tmp_path, text), text
+
+
 def _where(text: str, line_contains: str, column_of: str) -> tuple[int, int]:
     """1-based line of the only line containing ``line_contains``, and column of ``column_of`` in it."""
     hits = [i for i, line in enumerate(text.splitlines()) if line_contains in line]
@@ -79,6 +90,11 @@ def _errors(path: Path) -> list:
     with pytest.raises(RuleErrors) as info:
         load_rules(path)
     return info.value.errors
+
+
+def _first_line(text: str) -> int:
+    """The line of the file's first key (comments come before it)."""
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line and not line.startswith("#"))
 
 
 # ---------------------------------------------------------------- the schema itself
@@ -155,12 +171,23 @@ def test_each_step_kind_allows_exactly_the_keys_its_code_reads(schema, kind):
 
 
 def test_nested_step_mappings_allow_exactly_the_keys_the_code_reads(schema):
-    veto = (ROOT / "interpreter/engine/steps/veto_board.py").read_text(encoding="utf-8")
-    rows = _keys_read(veto, [r'\brow\.get\("(\w+)"', r'\brow\["(\w+)"\]', r'"(\w+)" in row\b', r'rpath \+ \("(\w+)"'])
-    assert set(schema["$defs"]["veto_row"]["properties"]) == rows
-    tricks = (ROOT / "interpreter/engine/steps/tricks.py").read_text(encoding="utf-8")
-    capture = schema["$defs"]["tricks_step"]["properties"]["capture"]
-    assert set(capture["properties"]) == _keys_read(tricks, [r'\("capture", "(\w+)"\)'])
+    steps = ROOT / "interpreter" / "engine" / "steps"
+    board = (steps / "board.py").read_text(encoding="utf-8")
+    rows = _keys_read(board, [r'\brow\.get\("(\w+)"', r'\brow\["(\w+)"\]', r'"(\w+)" in row\b', r'rpath \+ \("(\w+)"'])
+    row = schema["$defs"]["board_step"]["properties"]["rows"]["additionalProperties"]
+    assert set(row["properties"]) == rows
+    tricks = (steps / "tricks.py").read_text(encoding="utf-8")
+    taker = _keys_read(tricks, [r'\bitem\.get\("(\w+)"', r'\bitem\["(\w+)"\]', r'"(\w+)" in item\b',
+                                r'ipath \+ \("(\w+)"'])
+    trick = schema["$defs"]["tricks_step"]["properties"]
+    assert set(trick["takers"]["items"]["properties"]) == taker
+    parts = (steps / "trick_parts.py").read_text(encoding="utf-8")
+    assert set(trick["route"]["items"]["properties"]) == _keys_read(parts, [r'path \+ \(i, "(\w+)"\)'])
+    rule_code = parts.split("class Rule", 1)[1].split("\ndef ", 1)[0]
+    rule = _keys_read(rule_code, [r'\bspec\.get\("(\w+)"', r'"(\w+)" in spec\b', r'path \+ \("(\w+)"'])
+    for key in ("lead", "follow"):  # a condition, a rule mapping or a list of them
+        assert set(trick[key]["properties"]) == rule
+        assert set(trick[key]["items"]["properties"]) == rule
 
 
 def test_the_top_level_game_and_zone_keys_are_the_ones_the_compiler_reads(schema):
@@ -218,7 +245,7 @@ def test_a_misspelt_top_level_key_points_at_the_key_and_suggests_the_right_one(t
     errors = _errors(path)
     line, _ = _where(text, "zone:", "zone")
     assert [(e.position.line, e.position.column, e.message) for e in errors] == [
-        (3, 1, "'zones' is missing at the top level (required)"),
+        (_first_line(text), 1, "'zones' is missing at the top level (required)"),
         (line, 1, "unknown key 'zone' at the top level; did you mean 'zones'? (allowed here: deck, define, "
                   "extends, game, name, options, players, round, seats, title, trickbook, zones)"),
     ]
@@ -234,20 +261,20 @@ def test_a_value_of_the_wrong_type_points_at_the_value(tmp_path):
 
 
 def test_an_unknown_step_kind_is_reported_at_its_do_value_with_a_suggestion(tmp_path):
-    path, text = _variant(tmp_path, "    do: deal\n", "    do: dael\n")
+    path, text = _variant(tmp_path, "    do: tricks\n", "    do: trick\n")
     errors = _errors(path)
-    line, col = _where(text, "do: dael", "dael")
+    line, col = _where(text, "do: trick", "trick")
     assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
-    assert errors[0].message == ("round/deal/do: 'dael' is not one of deal, veto_board, choose_teams, select_cards, "
-                                 "tricks, score; did you mean 'deal'?")
+    assert errors[0].message == (f"round/tricks/do: 'trick' is not one of {', '.join(sorted(STEPS))}; "
+                                 "did you mean 'tricks'?")
 
 
 def test_a_step_without_do_is_reported_at_the_step_name(tmp_path):
-    path, text = _variant(tmp_path, "    do: score\n", "")
+    path, text = _variant(tmp_path, "    do: tricks\n", "")
     errors = _errors(path)
-    line, col = _where(text, "  score:", "score")
+    line, col = _where(text, "  tricks:", "tricks")
     assert [(e.position.line, e.position.column, e.message) for e in errors] == [
-        (line, col, "'do' is missing in the step 'score' (required)"),
+        (line, col, "'do' is missing in the step 'tricks' (required)"),
     ]
 
 
@@ -261,12 +288,12 @@ def test_a_missing_step_key_names_the_step_kind_and_points_at_the_step_name(tmp_
 
 
 def test_a_key_of_another_step_kind_is_unknown_in_this_kind(tmp_path):
-    path, text = _variant(tmp_path, "    marker: monster ", "    marker: monster\n    hold: nowhere ")
+    path, text = _variant(tmp_path, "    do: board\n", "    do: board\n    move_to: aside\n")   # a choose key
     errors = _errors(path)
-    line, col = _where(text, "hold: nowhere", "hold")
+    line, col = _where(text, "move_to: aside", "move_to")
     assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
-    assert errors[0].message == ("unknown key 'hold' in the choose_teams step 'teams' "
-                                 "(allowed here: chooser, do, marker, own_size, when)")
+    allowed = ", ".join(sorted(o.key for o in STEPS["board"].options))
+    assert errors[0].message == f"unknown key 'move_to' in the board step 'njet' (allowed here: {allowed})"
 
 
 def test_a_wrong_value_inside_a_player_count_points_at_the_value(tmp_path):
@@ -306,7 +333,7 @@ def test_a_wrong_enum_value_suggests_the_closest_choice(tmp_path):
 
 
 def test_a_game_without_an_end_asks_for_rounds_or_until(tmp_path):
-    path, text = _variant(tmp_path, "  rounds: setup.rounds\n", "")
+    path, text = _variant_line(tmp_path, "  rounds:", "  winners: highest_total")
     errors = _errors(path)
     line, _ = _where(text, "game:", "game")
     assert [(e.position.line, e.position.column, e.message) for e in errors] == [
@@ -324,12 +351,13 @@ def test_a_null_outside_an_extending_file_is_reported_at_the_null(tmp_path):
     ]
 
 
-def test_a_bad_veto_space_points_at_the_space(tmp_path):
-    path, text = _variant(tmp_path, "spaces: [1, 2, 3, 4, -2]", "spaces: [1, 2, 3, 4, [-2]]")
-    errors = _errors(path)
-    line, col = _where(text, "spaces: [1, 2, 3, 4, [-2]]", "[-2]")
-    assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
-    assert errors[0].message.startswith("round/njet/rows/points/spaces/4: a list is not allowed here: One space:")
+def test_a_bad_board_space_points_at_the_space(tmp_path):
+    path, text = _variant(tmp_path, "spaces: [1, 2, 3, 4, -2]", "spaces: [1, 2, 3, 4, {points: -2}]")
+    with pytest.raises(SchemaError) as info:
+        compile_game(load_rules(path), 4)
+    line, col = _where(text, "spaces: [1, 2, 3, 4, {points: -2}]", "{points")
+    assert (info.value.position.line, info.value.position.column) == (line, col)
+    assert info.value.message == "a space with fields needs a label"
 
 
 def test_reserved_card_attributes_are_refused(tmp_path):
@@ -356,7 +384,7 @@ def test_every_mistake_is_reported_at_once_in_file_order(tmp_path):
     path = _write(tmp_path, text)
     errors = _errors(path)
     assert [(e.position.line, e.message.split(";")[0]) for e in errors] == [
-        (3, "trickbook: 2 must be 1"),
+        (_first_line(text), "trickbook: 2 must be 1"),
         (_where(text, "folow:", "folow")[0], "unknown key 'folow' in the tricks step 'tricks'"),
     ]
 
@@ -372,6 +400,7 @@ def test_a_mistake_in_an_extending_file_points_into_that_file(tmp_path):
 
 def test_an_extending_file_can_remove_a_key_with_null(tmp_path):
     text = ("trickbook: 1\nextends: njet-riogrande\nname: njet-variant\n"
-            "round:\n  tricks:\n    capture: null\n")
+            "round:\n  tricks:\n    route: null\n")
+    assert "route" in load_rules(RIO).data["round"]["tricks"]
     source = load_rules(_write(tmp_path, text, "variant.yaml"))
-    assert "capture" not in source.data["round"]["tricks"]
+    assert "route" not in source.data["round"]["tricks"]

@@ -215,7 +215,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         for step_name in spec.get("policy") or {}:
             ppath = apath + ("policy", step_name)
             step = all_steps.get(step_name)
-            if step is None:
+            if step is None or not step.decides:
                 known = ", ".join(n for n, s in all_steps.items() if s.decides) or "none"
                 raise SchemaError(f"there is no step {step_name!r} that asks seats (steps that do: {known})",
                                   source.key_pos(ppath))

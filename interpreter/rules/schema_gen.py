@@ -8,8 +8,9 @@ This module turns those declarations into one ``$defs/<kind>_step`` per kind and
 into the option tables of the documentation; it knows nothing about any
 particular step kind.
 
-    python -m interpreter.rules.schema_gen           # write schema/game.schema.json
-    python -m interpreter.rules.schema_gen --check   # exit 1 when the file is out of date
+    python -m interpreter.rules.schema_gen           # write schema/game.schema.json and the tables of
+                                                     # docs/rule-files.md (between its markers)
+    python -m interpreter.rules.schema_gen --check   # exit 1 when either is out of date
     python -m interpreter.rules.schema_gen --docs    # print the step kinds' option tables (Markdown)
 """
 
@@ -25,6 +26,7 @@ import interpreter.engine.steps  # noqa: F401  (registers the step kinds)
 from interpreter.engine.steps.base import COMMON, REGISTRY, Opt
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schema" / "game.schema.json"
+DOCS_FILE = Path(__file__).resolve().parents[2] / "docs" / "rule-files.md"
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID = "https://trickbook.dev/schema/game.schema.json"
@@ -407,10 +409,10 @@ def _section_defs() -> JSON:
                 "values": _ref("values", "Game values, kept from round to round and read as game.NAME: value name "
                                          "-> expression giving its value at the start of the game. A set step's "
                                          "game: changes them."),
-                "seat_values": _ref("values", "Values of each seat kept from round to round (e.g. bags in "
-                                              "Spades), read as seat.NAME: value name -> expression giving a "
-                                              "seat's value at the start of the game (seat is bound). A set "
-                                              "step's game: changes them."),
+                "seat_values": _ref("values", "Values of each seat kept from round to round (e.g. overtricks "
+                                              "counted over the game), read as seat.NAME: value name -> "
+                                              "expression giving a seat's value at the start of the game (seat "
+                                              "is bound). A set step's game: changes them."),
                 "rounds": {**_ref("number", "How many rounds are played: a whole number or an expression over "
                                             "players, options and setup, e.g. setup.rounds."), "minimum": 1},
                 "until": _ref("condition", "A condition checked after each round; the game ends when it is true."),
@@ -658,17 +660,38 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(docs())
         return 0
     text = render()
+    stale = []
+    if (SCHEMA_FILE.read_text(encoding="utf-8") if SCHEMA_FILE.is_file() else None) != text:
+        stale.append(SCHEMA_FILE)
+    doc_text = DOCS_FILE.read_text(encoding="utf-8") if DOCS_FILE.is_file() else None
+    new_doc = with_tables(doc_text) if doc_text is not None else None
+    if new_doc is not None and new_doc != doc_text:
+        stale.append(DOCS_FILE)
     if args.check:
-        current = SCHEMA_FILE.read_text(encoding="utf-8") if SCHEMA_FILE.is_file() else None
-        if current != text:
-            print(f"{SCHEMA_FILE} is out of date with the step declarations; run "
-                  "python -m interpreter.rules.schema_gen", file=sys.stderr)
-            return 1
-        print(f"{SCHEMA_FILE} is up to date")
-        return 0
+        for f in stale:
+            print(f"{f} is out of date with the step declarations; run python -m interpreter.rules.schema_gen",
+                  file=sys.stderr)
+        if not stale:
+            print(f"{SCHEMA_FILE} and the tables of {DOCS_FILE.name} are up to date")
+        return 1 if stale else 0
     SCHEMA_FILE.write_text(text, encoding="utf-8")
     print(f"wrote {SCHEMA_FILE}")
+    if new_doc is not None and new_doc != doc_text:
+        DOCS_FILE.write_text(new_doc, encoding="utf-8")
+        print(f"wrote the step tables of {DOCS_FILE}")
     return 0
+
+
+START_MARK, END_MARK = "<!-- generated: step options -->", "<!-- end generated -->"
+
+
+def with_tables(text: str) -> str:
+    """``text`` (docs/rule-files.md) with the generated tables between its markers."""
+    if START_MARK not in text or END_MARK not in text:
+        return text
+    head, rest = text.split(START_MARK, 1)
+    _, tail = rest.split(END_MARK, 1)
+    return f"{head}{START_MARK}\n{docs().strip(chr(10))}\n{END_MARK}{tail}"
 
 
 if __name__ == "__main__":

@@ -101,7 +101,8 @@ class Tricks(Step):
     options = COMMON + (
         Opt("leader", "seat", "Who leads the first trick, e.g. left(round.dealer) or round.start.", required=True),
         Opt("from", "zones", "The per-seat zones cards are played from (default hand), e.g. [hand, revealed]."),
-        Opt("seats", "seats", "The seats that play tricks this round, in playing order (default every seat), "
+        Opt("seats", "seats", "The seats that play tricks this round; play goes clockwise among them (default "
+            "every seat), "
             "e.g. \"[s for s in seats if s != round.partner_out]\" when a partner sits out."),
         Opt("led", "expr", "Which card of the trick so far sets the suit (default: the first card), e.g. "
             "\"first([c for c in trick if c.rank != 'jester'])\"; none until there is one.", binds=("trick",)),
@@ -486,8 +487,12 @@ class Tricks(Step):
     def _close(self, game: Any, state: Any, p: _Tricks) -> None:
         if self.next_leader is not None:
             leader = self.next_leader({"$s": state, "winner": p.winner, "takers": list(p.takers)})
-            if not isinstance(leader, int) or not 0 <= leader < game.players:
+            if leader is None:
                 leader = p.winner
+            elif not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < game.players \
+                    or (p.active is not None and leader not in p.active):
+                raise ExpressionFailed(f"{self.next_leader.position}: error: next_leader must give a seat that "
+                                       f"plays (or none for the winner), got {leader!r}")
         else:
             leader = p.winner
         p.plays = []

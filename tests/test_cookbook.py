@@ -1,0 +1,288 @@
+"""The cookbook (docs/cookbook.md) is real: each recipe's example file validates, plays with random
+bots (conserving cards, replaying its record), does the one thing its recipe is about, and is
+quoted in the cookbook verbatim. Also: rule-files.md carries the generated step tables."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import validate_file
+from interpreter.engine.compile import compile_game, supported_players
+from interpreter.engine.game import Game
+from interpreter.engine.state import CHANCE, State
+from interpreter.harness.records import replay, write_record
+from interpreter.harness.runner import play_game
+from interpreter.rules import schema_gen
+from interpreter.rules.loader import load_rules
+
+from .conftest import at_step
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+EXAMPLES = DOCS / "examples"
+RECIPES = ("bidding", "turned-trump", "partners", "passing", "captures", "claims", "split-tricks", "exchange",
+           "two-zones")
+CASES = [(name, n) for name in RECIPES for n in supported_players(load_rules(EXAMPLES / f"{name}.yaml"))]
+SEEDS = range(4)
+
+
+def _game(name: str, players: int = 4) -> Game:
+    return compile_game(load_rules(EXAMPLES / f"{name}.yaml"), players)
+
+
+def _play(game: Game, state: State, label: str) -> None:
+    game.apply(state, game.action_for_label(state, label))
+
+
+def _names(game: Game, cards: list[int]) -> list[str]:
+    return sorted(game.cards.labels[c] for c in cards)
+
+
+def _walk(game: Game, seed: int, watch) -> State:
+    """A random game, calling ``watch(state, decision, action)`` before each seat's action is applied."""
+    rng = random.Random(seed)
+    state = game.new_state()
+    while not state.finished:
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, d.step.sample(game, state, rng))
+            continue
+        action = rng.choice(d.actions)
+        watch(state, d, action)
+        game.apply(state, action)
+    return state
+
+
+# ---------------------------------------------------------------- every recipe
+
+
+def test_every_recipe_has_its_example_file_and_nothing_else_is_left_out() -> None:
+    files = {p.stem for p in EXAMPLES.glob("*.yaml")} - {"tiny-njet", "njet-nines"}
+    assert files == set(RECIPES)
+
+
+@pytest.mark.parametrize("name", RECIPES)
+def test_the_example_validates(name: str) -> None:
+    assert validate_file(str(EXAMPLES / f"{name}.yaml")) == []
+
+
+@pytest.mark.parametrize(("name", "players"), CASES, ids=[f"{n}-{p}p" for n, p in CASES])
+def test_random_games_conserve_cards_and_replay_from_their_record(name: str, players: int, tmp_path: Path) -> None:
+    path = EXAMPLES / f"{name}.yaml"
+    game = compile_game(load_rules(path), players)
+    deck = Counter(game.cards.labels[c] for c in game.deck)
+
+    def conserved(state: State) -> None:
+        assert Counter(game.cards.labels[c] for c in state.all_cards()) == deck
+
+    for seed in SEEDS:
+        out = play_game(game, seed=seed, record=True, after_each=conserved)
+        assert len(out.round_results) == out.rounds
+        record = tmp_path / f"{seed}.jsonl"
+        write_record(record, out.record)
+        again = replay(record, rules=str(path))
+        assert (again.totals, again.winners, again.round_results) == (out.totals, out.winners, out.round_results)
+
+
+@pytest.mark.parametrize("name", RECIPES)
+def test_the_cookbook_quotes_the_example_verbatim(name: str) -> None:
+    doc = (DOCS / "cookbook.md").read_text(encoding="utf-8")
+    assert f"docs/examples/{name}.yaml" in doc
+    blocks = re.findall(r"```yaml\n(.*?)```", doc, re.S)
+    text = (EXAMPLES / f"{name}.yaml").read_text(encoding="utf-8")
+    assert text in blocks, f"docs/cookbook.md does not show docs/examples/{name}.yaml whole, in one yaml block"
+
+
+# ---------------------------------------------------------------- what each recipe is about
+
+
+def test_bidding_the_dealer_may_not_make_the_bids_add_up_to_the_tricks() -> None:
+    game = _game("bidding")
+    suits = ["clubs", "diamonds", "hearts", "spades"]
+    hands = {s: [f"{suit} {r}" for r in range(2, 7)] for s, suit in enumerate(suits)}
+    state = at_step(game, "bid", hands, dealer=3)                 # West deals and bids last
+    for label in ("bid 1", "bid 2", "bid 0"):                     # North, East, South
+        _play(game, state, label)
+    assert game.current(state) == 3
+    assert game.labels(state) == ["bid 0", "bid 1", "bid 3", "bid 4", "bid 5"]   # not bid 2: 1 + 2 + 0 + 2 = 5
+    _play(game, state, "bid 4")
+    assert state.seat_vars["bid"] == [1, 2, 0, 4]
+
+
+def test_bidding_in_random_games_the_bids_never_add_up_to_the_tricks() -> None:
+    game = _game("bidding", 3)
+    for seed in range(10):
+        bids: dict[int, int] = Counter()
+
+        def watch(state: State, d, action, bids=bids) -> None:
+            if d.step.name == "bid":
+                bids[state.round_number] += action.value
+
+        _walk(game, seed, watch)
+        assert len(bids) == 4 and 5 not in bids.values()
+
+
+def test_turned_trump_the_trump_is_the_suit_of_the_turned_card() -> None:
+    game = _game("turned-trump", 3)
+    suits = game.cards.attributes["suit"]
+    for seed in range(5):
+        seen = []
+
+        def watch(state: State, d, action, seen=seen) -> None:
+            if d.step.name == "tricks":
+                turned = state.shared["turnup"]
+                assert len(turned) == 1 and len(state.shared["stock"]) == 32 - 3 * 6 - 1
+                assert state.vars["trump"] == suits[turned[0]]
+                seen.append(state.round_number)
+
+        _walk(game, seed, watch)
+        assert set(seen) == {1, 2, 3, 4}
+
+
+def test_turned_trump_a_trump_beats_the_led_suit() -> None:
+    game = _game("turned-trump")
+    state = at_step(game, "tricks", {0: ["hearts 14"], 1: ["clubs 7"], 2: ["hearts 8"], 3: ["spades 14"]},
+                    dealer=3, trump="clubs")
+    for label in ("hearts 14", "clubs 7", "hearts 8", "spades 14"):
+        _play(game, state, label)
+    assert _names(game, state.per_seat["won"][1]) == ["clubs 7", "hearts 14", "hearts 8", "spades 14"]
+
+
+def test_partners_score_together() -> None:
+    game = _game("partners")
+    for seed in range(5):
+        out = play_game(game, seed=seed)
+        north, east, south, west = out.totals
+        assert north == south and east == west and north + east == 4 * 6
+        for scores in out.round_results:
+            assert scores[0] + scores[1] == 6
+
+
+def test_passing_goes_left_right_across_and_then_not_at_all() -> None:
+    game = _game("passing")
+    directions = {1: 1, 2: 3, 3: 2}                               # seats to the left: left, right, across
+    for seed in range(5):
+        passed: dict[int, dict[int, list[int]]] = {}
+        checked = set()
+
+        def watch(state: State, d, action, passed=passed, checked=checked) -> None:
+            n = state.round_number
+            if d.step.name == "pass":
+                passed.setdefault(n, {}).setdefault(d.actor, []).append(action.value)
+            elif d.step.name == "tricks" and n not in checked:     # the first play of the round
+                checked.add(n)
+                for seat, cards in passed.get(n, {}).items():
+                    receiver = (seat + directions[n]) % 4
+                    assert all(c in state.per_seat["hand"][receiver] for c in cards)
+                assert all(len(hand) == 6 for hand in state.per_seat["hand"])
+
+        _walk(game, seed, watch)
+        assert sorted(passed) == [1, 2, 3] and checked == {1, 2, 3, 4}
+        assert all(len(cards) == 3 for by_seat in passed.values() for cards in by_seat.values())
+
+
+def test_captures_an_opponent_s_1_is_captured_and_the_taker_s_own_1_is_not() -> None:
+    game = _game("captures")
+    hands = {0: ["red 9", "green 1", "yellow 9"], 1: ["red 1", "blue 5", "blue 9"],
+             2: ["red 2", "blue 6", "blue 8"], 3: ["blue 1", "yellow 5", "yellow 6"]}
+    state = at_step(game, "tricks", hands, dealer=3)
+    for label in ("red 9", "red 1", "red 2", "blue 1"):           # North wins; East's and West's 1s
+        _play(game, state, label)
+    assert _names(game, state.per_seat["captured"][0]) == ["blue 1", "red 1"]
+    assert _names(game, state.per_seat["won"][0]) == ["red 2", "red 9"]
+    for label in ("green 1", "blue 5", "blue 6", "yellow 5"):     # North wins with his own 1
+        _play(game, state, label)
+    assert _names(game, state.per_seat["captured"][0]) == ["blue 1", "red 1"]
+    assert "green 1" in _names(game, state.per_seat["won"][0])
+
+
+def test_claims_a_claim_wins_the_trick_and_each_seat_claims_once_a_round() -> None:
+    game = _game("claims")
+    hands = {0: ["red 2", "blue 1"], 1: ["red 8", "blue 2"], 2: ["red 5", "blue 3"], 3: ["red 3", "blue 4"]}
+    state = at_step(game, "tricks", hands, dealer=3)
+    _play(game, state, "red 2")
+    assert game.current(state) == 0 and game.labels(state) == ["no claim", "claim"]
+    _play(game, state, "claim")
+    for label in ("red 8", "red 5", "red 3"):                     # nobody else is asked this trick
+        assert game.labels(state) == [label]
+        _play(game, state, label)
+    assert _names(game, state.per_seat["won"][0]) == ["red 2", "red 3", "red 5", "red 8"]   # not East's 8
+    assert game.current(state) == 0
+    _play(game, state, "blue 1")
+    assert game.current(state) == 1                               # North has claimed: not asked again
+    assert game.labels(state) == ["blue 2"]
+
+
+def test_split_tricks_the_winner_chooses_one_card_and_the_lowest_card_takes_the_rest_and_leads() -> None:
+    game = _game("split-tricks")
+    hands = {0: ["red 9", "green 2"], 1: ["red 2", "green 3"], 2: ["red 5", "green 4"], 3: ["blue 1", "green 5"]}
+    state = at_step(game, "tricks", hands, dealer=3)
+    for label in ("red 9", "red 2", "red 5", "blue 1"):
+        _play(game, state, label)
+    assert game.current(state) == 0                               # the winner chooses
+    assert game.labels(state) == ["take red 9", "take red 2", "take red 5", "take blue 1"]
+    _play(game, state, "take red 5")
+    assert _names(game, state.per_seat["won"][0]) == ["red 5"]
+    assert _names(game, state.per_seat["won"][3]) == ["blue 1", "red 2", "red 9"]   # the lowest card: West
+    assert state.counters["tricks"] == [1, 0, 0, 0]
+    assert game.current(state) == 3                               # ... and leads
+
+
+def test_exchange_the_winner_swaps_a_hand_card_for_a_card_of_the_trick_of_its_suit() -> None:
+    game = _game("exchange")
+    hands = {0: ["red 9", "red 1", "blue 1"], 1: ["red 8", "blue 2", "blue 3"], 2: ["green 5", "blue 4", "blue 5"],
+             3: ["red 3", "blue 6", "blue 7"]}
+    state = at_step(game, "tricks", hands, dealer=3)
+    for label in ("red 9", "red 8", "green 5", "red 3"):
+        _play(game, state, label)
+    assert game.current(state) == 0
+    assert game.labels(state) == ["no exchange", "swap red 1 for red 9", "swap red 1 for red 8",
+                                  "swap red 1 for red 3"]
+    _play(game, state, "swap red 1 for red 8")
+    assert _names(game, state.per_seat["hand"][0]) == ["blue 1", "red 8"]
+    assert _names(game, state.per_seat["won"][0]) == ["green 5", "red 1", "red 3", "red 9"]
+    assert game.current(state) == 0 and game.labels(state) == ["blue 1", "red 8"]   # North leads on
+
+
+def test_two_zones_cards_are_played_from_both_and_following_looks_at_both() -> None:
+    game = _game("two-zones")
+    hands = {0: ["red 5", "red 6", "blue 8"], 1: ["red 1", "blue 2", "blue 3"], 2: ["green 1", "green 2", "red 7"],
+             3: ["yellow 1", "yellow 2", "yellow 3"]}
+    state = at_step(game, "lay_open", hands, dealer=3)
+    for label in ("red 5", "red 6", "red 1", "blue 2", "green 1", "green 2", "yellow 1", "yellow 2"):
+        _play(game, state, label)
+    assert _names(game, state.per_seat["open"][1]) == ["blue 2", "red 1"]
+    assert game.labels(state) == ["blue 8", "red 5 from open", "red 6 from open"]
+    _play(game, state, "red 6 from open")
+    assert game.labels(state) == ["red 1 from open"]              # East's only red card is open
+    _play(game, state, "red 1 from open")
+    assert game.labels(state) == ["red 7"]                        # South's only red card is in the hand
+    _play(game, state, "red 7")
+    assert _names(game, state.per_seat["open"][3]) == ["yellow 1", "yellow 2"]
+    assert game.labels(state) == ["yellow 3", "yellow 1 from open", "yellow 2 from open"]
+
+
+# ---------------------------------------------------------------- the generated step tables
+
+GENERATED = re.compile(r"<!-- generated: step options -->\n(.*?)<!-- end generated -->", re.S)
+
+
+def test_rule_files_md_carries_the_step_tables_the_generator_prints() -> None:
+    doc = (DOCS / "rule-files.md").read_text(encoding="utf-8")
+    found = GENERATED.findall(doc)
+    assert len(found) == 1, "docs/rule-files.md needs one block between the generated-table markers"
+    assert found[0].strip("\n") == schema_gen.docs().strip("\n"), (
+        "the step tables in docs/rule-files.md are out of date: run `python -m interpreter.rules.schema_gen`")
+
+
+def test_the_generator_s_command_line_prints_the_same_tables() -> None:
+    out = subprocess.run([sys.executable, "-m", "interpreter.rules.schema_gen", "--docs"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    assert out == schema_gen.docs()
