@@ -95,6 +95,13 @@ def render_observation(obs: dict[str, Any]) -> str:
     if "board" in obs:
         for row, spaces in obs["board"].items():
             lines.append(f"  {row}: {' | '.join(spaces)}")
+    for name, per_seat in (obs.get("counters") or {}).items():
+        if any(per_seat.values()):
+            lines.append(f"  {name}: " + ", ".join(f"{s} {v}" for s, v in per_seat.items()))
+    for name, per_seat in (obs.get("seat_values") or {}).items():
+        shown = {s: v for s, v in per_seat.items() if v is not None}
+        if shown:
+            lines.append(f"  {name}: " + ", ".join(f"{s} {_text(v)}" for s, v in shown.items()))
     if len(obs["teams"]) < len(obs["totals"]):
         lines.append("  teams: " + " vs ".join(" + ".join(t) for t in obs["teams"]))
     for zname, content in obs["zones"].items():
@@ -106,3 +113,9 @@ def render_observation(obs: dict[str, Any]) -> str:
         lines.append("  on the table: " + ", ".join(f"{s} {c}" for s, c in obs["trick"]))
     lines.append("  totals: " + ", ".join(f"{s} {t}" for s, t in obs["totals"].items()))
     return "\n".join(lines)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return " + ".join(map(str, value))
+    return str(value)
