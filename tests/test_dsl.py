@@ -4,7 +4,8 @@ Most tests build a small :class:`Globals` by hand (a six-card deck, four seats,
 a few round values) and a ``locate`` function that puts the expression at
 ``rules.yaml`` line 7, column 12, so every error position can be asserted
 exactly. The last tests check the builtins' own examples and the examples of
-``docs/dsl.md`` against the real NJET rule file.
+``docs/dsl.md`` against the real NJET rule file, and that the messages the
+reference documents are the real ones.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ class FakeState:
         self.tricks = [3, 0, 2, 1]
         self.totals = [10, -2, 7, 0]
         self.teams = [0, 1, 0, 1]
+        self.shared: dict[str, list[int]] = {"stock": [5, 2], "trick": []}
+        self.game_vars: dict[str, Any] = {"pot": 7, "start": 2}
 
     def team_members(self, seat: int) -> list[int]:
         return [s for s in range(self.players) if self.teams[s] == self.teams[seat]]
@@ -95,6 +98,7 @@ def make_globals(defines: dict[str, str] | None = None) -> Globals:
     }
     g.round_fields = {"number": VALUE, "dealer": SEAT, "trump": VALUE, "monster": SEAT,
                       "cache": record({"discard": VALUE, "keep_zeros": VALUE})}
+    g.game_fields = {"pot": VALUE, "start": SEAT}
     for i, (key, text) in enumerate((defines or {}).items()):
         name, _, rest = key.partition("(")
         params = tuple(p.strip() for p in rest.rstrip(")").split(",") if p.strip())
@@ -279,13 +283,13 @@ def test_deeply_nested_parentheses_alone_do_not_count_as_nesting():
 def test_an_unknown_name_suggests_the_closest_name_and_lists_the_names_here():
     err = compile_error("sead.hand")
     assert err.message == ("unknown name 'sead'; did you mean 'seat'? "
-                           "(names here: card, led, options, players, round, seat, seats, setup)")
+                           "(names here: card, game, led, options, players, round, seat, seats, setup)")
     assert err.position == at(0)
 
 
 def test_an_unknown_name_without_a_close_match_still_lists_the_names_here():
     err = compile_error("len(seat.hand) + qqq", bound={"seat": SEAT})
-    assert err.message == "unknown name 'qqq' (names here: options, players, round, seat, seats, setup)"
+    assert err.message == "unknown name 'qqq' (names here: game, options, players, round, seat, seats, setup)"
     assert err.position == at(17)
 
 
@@ -322,7 +326,9 @@ def test_plain_values_and_lists_have_no_attributes():
 
 def test_round_and_functions_are_not_values_on_their_own():
     err = compile_error("round")
-    assert (err.message, err.position) == ("'round' is a group of values; name one, e.g. round.trump", at(0))
+    assert (err.message, err.position) == ("'round' is a group of values; name one, e.g. round.start", at(0))
+    err = compile_error("1 + game")
+    assert (err.message, err.position) == ("'game' is a group of values; name one, e.g. game.start", at(4))
     assert compile_error("1 + len").message == "'len' is a function; call it as len(...)"
     assert compile_error("1 + len").position == at(4)
 
@@ -393,9 +399,9 @@ def test_a_seat_compared_with_none_is_a_test():
     ("seat[0]", 0, "only lists can be indexed, not a seat"),
     ("[x for x in 3]", 12, "'for ... in' needs a list, found a value"),
     ("team(s for s in seats)", 0,
-     "'team' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort)"),
+     "'team' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort, first, last)"),
     ("abs(s.tricks for s in seats)", 0,
-     "'abs' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort)"),
+     "'abs' cannot take a 'for' expression (try sum, count, max, min, any, all, len, distinct, sort, first, last)"),
 ])
 def test_type_mistakes_are_found_at_load_time(text, offset, message):
     err = compile_error(text)
@@ -418,6 +424,56 @@ def test_python_attributes_are_not_reachable_from_rule_text():
     assert compile_error("'x'.join").message == "a value has no attribute 'join'"
     assert compile_error("seats.__len__").message == "a list of seat has no attribute '__len__'"
     assert compile_error("__import__('os')").message.startswith("unknown function '__import__'")
+
+
+# ----------------------------------------------------------------------------- shared zones and game values
+
+
+def zone_globals() -> Globals:
+    g = make_globals()
+    g.zones = {"stock": CARDS, "trick": CARDS}
+    return g
+
+
+def test_a_shared_zone_is_read_by_its_name_as_a_list_of_cards():
+    compiled = compile_("first(stock)", g=zone_globals())
+    assert compiled.type == CARD and compiled.deps == frozenset({"state"})
+    assert compiled(env_for()) == 5
+    assert compile_("len(stock) + len(trick)", g=zone_globals())(env_for()) == 2
+    assert compile_("first(trick)", g=zone_globals())(env_for()) is None
+    assert compile_("[c.colour for c in stock]", g=zone_globals())(env_for()) == ["yellow", "red"]
+
+
+def test_the_names_of_shared_zones_are_suggested_and_listed():
+    with pytest.raises(ExpressionError) as info:
+        compile_("len(stok)", bound={}, g=zone_globals())
+    assert info.value.message == ("unknown name 'stok'; did you mean 'stock'? "
+                                  "(names here: game, options, players, round, seats, setup, stock, trick)")
+    assert info.value.position == at(4)
+
+
+def test_a_shared_zone_is_not_a_seat_attribute_and_a_seat_zone_is_not_a_name():
+    with pytest.raises(ExpressionError, match="seats have no attribute 'stock'"):
+        compile_("seat.stock", g=zone_globals())
+    assert compile_error("hand").message.startswith("unknown name 'hand'")
+
+
+def test_game_values_are_read_as_game_name():
+    assert run("game.pot + 1") == 8
+    compiled = compile_("game.start")
+    assert compiled.type == SEAT and compiled.deps == frozenset({"state"})
+    assert compile_("left(game.start)")(env_for()) == 3
+    assert run("game.start.total") == 7
+
+
+def test_an_unknown_game_value_lists_the_game_values():
+    err = compile_error("game.pots > 1")
+    assert (err.message, err.position) == ("unknown game value 'pots' (known: pot, start)", at(5))
+    g = make_globals()
+    g.game_fields = {}
+    with pytest.raises(ExpressionError) as info:
+        compile_("game.pot", g=g)
+    assert info.value.message == "unknown game value 'pot' (known: none)"
 
 
 # ----------------------------------------------------------------------------- operators
@@ -539,6 +595,15 @@ BUILTIN_CASES = [
     ("[place_award(v, [51, 38, 37, 31], [3, 1, 0, 2]) for v in [51, 38, 37, 31]]", [3, 1, 0, 2]),
     ("[place_award(v, [40, 40, 39, 34], [3, 1, 0, 2]) for v in [40, 40, 39, 34]]", [0, 0, 0, 2]),
     ("place_award(1, [1, 2, 3, 4, 5], [3, 1])", 0),
+    ("first(seat.hand)", 0), ("first([])", None), ("first(s for s in seats if s.tricks > 1)", 0),
+    ("last(seat.hand)", 4), ("last([])", None), ("last(s.total for s in seats)", 0),
+    ("combinations(['a', 'b', 'c'], 2)", [["a", "b"], ["a", "c"], ["b", "c"]]), ("combinations([1, 2], 0)", [[]]),
+    ("combinations(seat.hand, 3)", []),
+    ("pairs([1, 2], ['a'])", [[1, "a"], [2, "a"]]), ("pairs(seat.hand, [])", []),
+    ("join(['a', 'b'], ' + ')", "a + b"), ("join([1, none, true])", "1, none, true"), ("join([])", ""),
+    ("text(3)", "3"), ("text(none)", "none"), ("text(false)", "false"), ("text('x') + text(-1)", "x-1"),
+    ("seats_from(2)", [2, 3, 0, 1]), ("seats_from(left(round.dealer))", [0, 1, 2, 3]),
+    ("range(0, 4)", [0, 1, 2, 3]), ("range(2, 2)", []), ("range(-1, len(seat.hand))", [-1, 0, 1]),
 ]
 
 
@@ -551,13 +616,53 @@ def test_the_builtin_cases_cover_every_builtin_of_the_registry():
     called = {re.match(r"\[?(\w+)", text).group(1) for text, _ in BUILTIN_CASES}
     assert called == set(REGISTRY)
     assert set(REGISTRY) == {"len", "sum", "count", "max", "min", "abs", "any", "all",
-                             "team", "opponents", "same_team", "left", "right", "distinct", "sort", "place_award"}
+                             "team", "opponents", "same_team", "left", "right", "distinct", "sort", "place_award",
+                             "first", "last", "combinations", "pairs", "join", "text", "seats_from", "range"}
 
 
-def test_every_builtin_has_a_description_and_an_example():
+def test_every_builtin_has_a_description_and_an_example_that_calls_it():
     for b in REGISTRY.values():
         assert b.doc and b.example, b.name
-        assert b.example.startswith(b.name + "("), b.name
+        assert re.search(rf"(^|[^\w.]){b.name}\(", b.example), b.name
+
+
+@pytest.mark.parametrize("text, type_", [
+    ("first(seat.hand)", CARD), ("last(seats)", SEAT), ("first(s for s in seats if s.tricks > 1)", SEAT),
+    ("first([1, 2])", VALUE), ("combinations(seats, 2)", list_of(SEATS)),
+    ("combinations(seat.hand, 2)[0]", CARDS), ("pairs(seat.hand, seat.hand)", list_of(CARDS)),
+    ("pairs(seat.hand, seats)", list_of(list_of(VALUE))), ("join(seats)", VALUE), ("text(seat)", VALUE),
+    ("seats_from(seat)", SEATS), ("range(0, 3)", list_of(VALUE)),
+])
+def test_the_new_builtins_give_typed_results(text, type_):
+    assert compile_(text).type == type_
+
+
+def test_first_and_last_of_a_list_of_cards_are_cards_with_attributes():
+    assert run("first(seat.hand).colour") == "red"
+    assert run("last(seat.hand).number") == 5
+    assert run("[p[0].colour + p[1].colour for p in pairs(seat.hand, [led])]") == ["redblue", "blueblue"]
+    assert run("join([c.label for c in seat.hand], ' + ')") == "red 0 + blue 5"
+
+
+def test_combinations_refuse_a_negative_size_and_too_long_a_list():
+    err = compile_error("combinations([1, 2], -1)")
+    assert (err.message, err.position) == ("this expression fails: combinations needs a size of 0 or more, got -1",
+                                           at(0))
+    with pytest.raises(ExpressionFailed, match="combinations of more than 30 items are too many"):
+        run("combinations(x, 2)", x=list(range(31)))
+
+
+def test_range_needs_whole_numbers_and_stays_small():
+    err = compile_error("range(0, 'a')")
+    assert (err.message, err.position) == ("this expression fails: range needs whole numbers, got 'a'", at(0))
+    err = compile_error("range(0, 10001)")
+    assert err.message == "this expression fails: range(0, 10001) has more than 10000 numbers"
+    assert compile_("range(0, players + 1)").is_constant
+
+
+def test_seats_from_reads_the_game_so_it_is_never_folded():
+    compiled = compile_("seats_from(1)")
+    assert compiled.deps == frozenset({"state"}) and compiled(env_for()) == [1, 2, 3, 0]
 
 
 def test_max_and_min_of_an_empty_list_fail_while_playing():
@@ -636,18 +741,18 @@ def test_a_define_with_parameters_is_called_like_a_function():
 
 
 def test_a_define_is_compiled_once_for_each_list_of_argument_types():
-    g = make_globals({"first(xs)": "xs[0]"})
+    g = make_globals({"top(xs)": "xs[0]"})
     compiler = Compiler(g)
-    on_cards = compiler.compile("first(seat.hand)", BOUND, locate)
-    on_seats = compiler.compile("first(seats)", BOUND, locate)
-    compiler.compile("first(team(seat))", BOUND, locate)
+    on_cards = compiler.compile("top(seat.hand)", BOUND, locate)
+    on_seats = compiler.compile("top(seats)", BOUND, locate)
+    compiler.compile("top(team(seat))", BOUND, locate)
     assert (on_cards.type, on_seats.type) == (CARD, SEAT)
-    assert set(g.defines["first"].compiled) == {(CARDS,), (SEATS,)}
-    assert compiler.compile("first(seat.hand).colour", BOUND, locate)(env_for()) == "red"
-    assert compiler.compile("first(seats).name", BOUND, locate)(env_for()) == "north"
-    err = compile_error("first(seats).colour", defines={"first(xs)": "xs[0]"})
+    assert set(g.defines["top"].compiled) == {(CARDS,), (SEATS,)}
+    assert compiler.compile("top(seat.hand).colour", BOUND, locate)(env_for()) == "red"
+    assert compiler.compile("top(seats).name", BOUND, locate)(env_for()) == "north"
+    err = compile_error("top(seats).colour", defines={"top(xs)": "xs[0]"})
     assert err.message.startswith("seats have no attribute 'colour'")
-    assert err.position == at(13)
+    assert err.position == at(11)
 
 
 def test_a_define_may_not_call_itself():
@@ -664,7 +769,7 @@ def test_defines_may_not_call_each_other_in_a_circle():
 
 def test_a_define_sees_its_parameters_and_the_globals_but_not_the_names_of_the_calling_rule():
     err = compile_error("led_number()", defines={"led_number": "led.number"})
-    assert err.message == "unknown name 'led' (names here: options, players, round, seats, setup)"
+    assert err.message == "unknown name 'led' (names here: game, options, players, round, seats, setup)"
     assert err.position == in_define(0, 0)
     assert run("hand_size() + players", {"hand_size": "setup.hand"}) == 19
     assert run("is_trump(card)", {"is_trump(c)": "c.colour == round.trump"}) is True
@@ -673,7 +778,7 @@ def test_a_define_sees_its_parameters_and_the_globals_but_not_the_names_of_the_c
 def test_an_error_inside_a_define_names_its_parameters_as_written():
     err = compile_error("bonus(3)", defines={"bonus(points)": "point * 2"})
     assert err.message == ("unknown name 'point'; did you mean 'points'? "
-                           "(names here: options, players, points, round, seats, setup)")
+                           "(names here: game, options, players, points, round, seats, setup)")
     assert err.position == in_define(0, 0)
 
 
@@ -876,7 +981,8 @@ def njet():
     return made[0], state
 
 
-RULE_NAMES = {"card": CARD, "led": CARD, "seat": SEAT, "player": SEAT, "winner": SEAT}
+RULE_NAMES = {"card": CARD, "led": CARD, "seat": SEAT, "player": SEAT, "winner": SEAT, "value": list_of(VALUE),
+              "last_trick": CARDS}
 
 
 def _rule_locate(offset: int) -> Position:
@@ -885,7 +991,8 @@ def _rule_locate(offset: int) -> Position:
 
 def _env(state: Any) -> dict[str, Any]:
     hand = state.per_seat["hand"][0]
-    return {"$s": state, "card": hand[0], "led": hand[-1], "seat": 0, "player": 1, "winner": 2}
+    return {"$s": state, "card": hand[0], "led": hand[-1], "seat": 0, "player": 1, "winner": 2,
+            "value": ["red", "blue"], "last_trick": hand[:4]}
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

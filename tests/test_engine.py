@@ -10,19 +10,28 @@ import pytest
 
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
+from interpreter.engine.steps.base import Choice, Play
 from interpreter.errors import GameError, IllegalAction
+from interpreter.rules.yaml_loader import load_yaml_text
 
 from .conftest import ROOT, game_of
 
-GAME_NAMES = re.compile(r"njet|m(ü|ue)\b|\bmue|meinz|sticht|t(ü|ue)cke|goldsieber|rio ?grande", re.IGNORECASE)
+GAME_NAMES = re.compile(r"njet|m(ü|ue)\b|\bmue|meinz|sticht|t(ü|ue)cke|goldsieber|rio ?grande|euchre|\bhearts\b|"
+                        r"spades|whist|oh[- ]?hell", re.IGNORECASE)
+
+
+def bundled_names() -> list[str]:
+    """The ``name`` of every bundled rule file."""
+    return [load_yaml_text(p.read_text(encoding="utf-8"), str(p))[0]["name"] for p in (ROOT / "games").glob("*.yaml")]
 
 
 def test_the_interpreter_package_names_no_game():
+    names = [n.casefold() for n in bundled_names()]
     hits = []
     for path in (ROOT / "interpreter").rglob("*"):
-        if path.suffix in (".py", ".lark") and "bundled" not in path.parts:
+        if path.suffix in (".py", ".lark", ".json") and "bundled" not in path.parts:
             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if GAME_NAMES.search(line):
+                if GAME_NAMES.search(line) or any(name in line.casefold() for name in names):
                     hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert hits == []
 
@@ -31,7 +40,10 @@ def test_the_game_name_check_would_catch_a_game_name(tmp_path):
     assert GAME_NAMES.search("if rules.name == 'njet-riogrande':")
     assert GAME_NAMES.search("# Mü auction")
     assert GAME_NAMES.search("mue_bonus = 3")
+    assert GAME_NAMES.search("hearts broken")
     assert not GAME_NAMES.search("a mute player")
+    assert not GAME_NAMES.search("the heart of the engine")
+    assert {"njet-riogrande", "meinz", "mit-list-und-tuecke"} <= set(bundled_names())
 
 
 def played_until_tricks(name="njet-riogrande", players=4, seed=3):
@@ -47,9 +59,23 @@ def played_until_tricks(name="njet-riogrande", players=4, seed=3):
     return game, state
 
 
+def _progress(p):
+    """A step's progress as plain data (its slots, nested progress included)."""
+    if p is None or isinstance(p, (int, str, bool, tuple)):
+        return p
+    if isinstance(p, list):
+        return [_progress(x) for x in p]
+    slots = [s for cls in type(p).__mro__ for s in getattr(cls, "__slots__", ())]
+    if not slots:
+        return repr(p)
+    return {s: _progress(getattr(p, s)) if s != "steps" else len(getattr(p, s)) for s in slots}
+
+
 def snapshot(state):
-    return (repr(state.per_seat), repr(state.shared), repr(state.vars), repr(state.counters), state.teams,
-            state.totals, repr(state.step_data), state.step_index, state.round_number, state.pending.actor)
+    d = state.pending
+    return (repr(state.per_seat), repr(state.shared), repr(state.vars), repr(state.seat_vars), repr(state.game_vars),
+            repr(state.counters), list(state.teams), list(state.totals), repr(_progress(state.progress)),
+            state.step_index, state.round_number, d.actor, d.kind, d.step.name, list(d.actions))
 
 
 def test_an_illegal_action_is_refused_with_the_legal_ones_named_and_the_state_unchanged():
@@ -57,14 +83,31 @@ def test_an_illegal_action_is_refused_with_the_legal_ones_named_and_the_state_un
     before = snapshot(state)
     seat = game.current(state)
     other = next(c for s in range(4) if s != seat for c in state.per_seat["hand"][s])
-    with pytest.raises(IllegalAction) as err:
-        game.apply(state, other)
-    assert "not legal now" in str(err.value) and game.seat_names[seat] in str(err.value)
-    assert all(lab in str(err.value) for lab in game.labels(state))
-    assert snapshot(state) == before
+    for wrong in (Play(other, 0), other, Choice(other, "x"), None):
+        with pytest.raises(IllegalAction) as err:
+            game.apply(state, wrong)
+        assert "not legal now" in str(err.value) and game.seat_names[seat] in str(err.value)
+        assert "(tricks)" in str(err.value)
+        assert all(lab in str(err.value) for lab in game.labels(state))
+        assert snapshot(state) == before
     with pytest.raises(IllegalAction):
         game.action_for_label(state, "purple 12")
     assert snapshot(state) == before
+
+
+def test_an_illegal_choice_is_refused_and_leaves_the_state_unchanged():
+    game = game_of("njet-riogrande", 4)
+    state = game.new_state()
+    game.apply_chance(state, game.sample_chance(state, random.Random(2)))
+    d = state.pending
+    assert (d.kind, d.step.name) == ("cover", "njet")
+    before = snapshot(state)
+    for wrong in (d.actions[0]._replace(space=99), Play(0, 0), "start: lilac"):
+        with pytest.raises(IllegalAction, match=r"is not legal now for \w+ \(njet\); legal: start: "):
+            game.apply(state, wrong)
+        assert snapshot(state) == before
+    game.apply(state, game.action_for_label(state, game.labels(state)[0]))
+    assert snapshot(state) != before
 
 
 def test_a_card_that_does_not_follow_is_refused_when_the_hand_can_follow():
@@ -72,7 +115,7 @@ def test_a_card_that_does_not_follow_is_refused_when_the_hand_can_follow():
     rng = random.Random(0)
     while True:  # reach a second player who holds both the led colour and another colour
         game.apply(state, rng.choice(game.legal_actions(state)))
-        plays = state.step_data["plays"]
+        plays = state.progress.plays
         if plays:
             led_colour = game.cards.attributes["colour"][plays[0][1]]
             hand = state.per_seat["hand"][game.current(state)]
@@ -80,9 +123,12 @@ def test_a_card_that_does_not_follow_is_refused_when_the_hand_can_follow():
             if led_colour in colours and len(colours) > 1:
                 break
     wrong = next(c for c in hand if game.cards.attributes["colour"][c] != led_colour)
+    before = snapshot(state)
     with pytest.raises(IllegalAction):
-        game.apply(state, wrong)
-    assert all(game.cards.attributes["colour"][c] == led_colour for c in game.legal_actions(state))
+        game.apply(state, Play(wrong, 0))
+    assert snapshot(state) == before
+    assert all(isinstance(a, Play) for a in game.legal_actions(state))
+    assert all(game.cards.attributes["colour"][a.card] == led_colour for a in game.legal_actions(state))
 
 
 def test_applying_chance_when_a_seat_must_act_is_refused():
@@ -103,6 +149,7 @@ def test_an_observation_shows_the_own_hand_and_only_counts_of_the_others():
     assert obs["zones"]["won"]["lilac"] == {"count": 0}  # face down, even for their owner
     assert obs["values"]["trump"] == state.vars["trump"]
     assert obs["to_act"] == game.seat_names[game.current(state)]
+    assert (obs["step"], obs["decision"]) == ("tricks", "play")
     spectator = observe(game, state, None)
     assert all(isinstance(v, dict) for v in spectator["zones"]["hand"].values())
 
@@ -122,6 +169,7 @@ def test_a_clone_is_independent_of_its_original():
     for _ in range(10):
         game.apply(copy, rng.choice(game.legal_actions(copy)))
     assert snapshot(state) == before
+    assert game.legal_actions(copy) is not game.legal_actions(state)
     # and the original can still play on to the end
     while not state.finished:
         d = state.pending
@@ -164,6 +212,27 @@ def test_a_game_that_never_ends_is_stopped(tmp_path):
             play_game(game, seed=1)
     finally:
         game_module.MAX_ROUNDS = old
+
+
+def test_a_round_asks_in_the_steps_named_in_the_rule_file():
+    game = game_of("njet-riogrande", 4)
+    state = game.new_state()
+    rng = random.Random(4)
+    seen: list[tuple[str, str]] = []
+    while state.round_number == 1:
+        d = state.pending
+        if not seen or seen[-1] != (d.step.name, d.kind):
+            seen.append((d.step.name, d.kind))
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            game.apply(state, rng.choice(d.actions))
+    names = [n for n, _ in seen]
+    assert names[:2] == ["deal", "njet"] and names[-1] == "tricks"
+    kind_of = {s.name: s.kind for s in game.steps}
+    decides = {"deal": {"chance"}, "board": {"cover"}, "choose": {"choose"}, "tricks": {"play", "take"}}
+    assert all(kind in decides[kind_of[name]] for name, kind in seen), seen
+    assert {"deal", "njet", "discard", "pass", "receive", "tricks", "score"} <= set(kind_of)
 
 
 def test_bundled_files_are_the_ones_in_games_folder():

@@ -29,13 +29,14 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         else:
             cards = state.shared[zname]
             zones[zname] = [labels[c] for c in cards] if spec.visible == "all" else {"count": len(cards)}
+    filling = _filling(state)
     obs: dict[str, Any] = {
         "seat": names[seat] if seat is not None else None,
         "round": state.round_number,
         "dealer": names[state.dealer],
         "values": {k: _readable(game, state, k, v) for k, v in state.vars.items()
-                   if game.visibility.get(k, "all") == "all"},
-        "seat_values": _seat_values(game, state, seat),
+                   if game.visibility.get(k, "all") == "all" and k not in filling},
+        "seat_values": _seat_values(game, state, seat, filling),
         "game_values": {k: _readable(game, state, k, v) for k, v in state.game_vars.items()},
         "teams": _teams(game, state),
         "zones": zones,
@@ -62,11 +63,22 @@ def _teams(game: Game, state: State) -> list[list[str]]:
     return list(groups.values())
 
 
-def _seat_values(game: Game, state: State, viewer: int | None) -> dict[str, Any]:
+def _filling(state: State) -> set[str]:
+    """The values a simultaneous choice is still filling: hidden (but a seat's own) until everyone has chosen."""
+    step = state.pending.step if state.pending is not None else None
+    if not getattr(step, "simultaneous", False):
+        return set()
+    return {n for n in (step.set_round, step.set_seat, step.set_chooser) if n}
+
+
+def _seat_values(game: Game, state: State, viewer: int | None, filling: set[str] | frozenset[str] = frozenset()
+                 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     names = game.seat_names
     for key, values in state.seat_vars.items():
         visible = game.visibility.get(key, "all")
+        if key in filling and visible == "all":
+            visible = "owner"
         shown = {}
         for s, v in enumerate(values):
             if visible == "all" or (visible == "owner" and s == viewer):
