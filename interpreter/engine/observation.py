@@ -63,12 +63,9 @@ def _teams(game: Game, state: State) -> list[list[str]]:
     return list(groups.values())
 
 
-def _filling(state: State) -> set[str]:
-    """The values a simultaneous choice is still filling: hidden (but a seat's own) until everyone has chosen."""
-    step = state.pending.step if state.pending is not None else None
-    if not getattr(step, "simultaneous", False):
-        return set()
-    return {n for n in (step.set_round, step.set_seat, step.set_chooser) if n}
+def _filling(state: State) -> frozenset[str]:
+    """The values the pending step is still filling in secret (a simultaneous choice): hidden, but a seat's own."""
+    return state.pending.step.filling() if state.pending is not None else frozenset()
 
 
 def _seat_values(game: Game, state: State, viewer: int | None, filling: set[str] | frozenset[str] = frozenset()

@@ -274,6 +274,10 @@ class Step:
 
         return {"seat": SEAT, "legal": list_of(VALUE)}
 
+    def filling(self) -> frozenset[str]:
+        """Values this step fills in secret while it is pending (others see them once it is over)."""
+        return frozenset()
+
     def inner_steps(self) -> list[Step]:
         """Steps this step runs inside itself (a trick's hooks)."""
         return []

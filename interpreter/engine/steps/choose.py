@@ -182,6 +182,11 @@ class Choose(Step):
         labels = game.cards.labels
         self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
 
+    def filling(self) -> frozenset[str]:
+        if not self.simultaneous:
+            return frozenset()
+        return frozenset(n for n in (self.set_round, self.set_seat, self.set_chooser) if n)
+
     def policy_binds(self) -> dict[str, Type]:
         return dict(self.names, legal=list_of(self.option_type))
 
