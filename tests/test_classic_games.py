@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import pytest
 
+from interpreter.cli import main
 from interpreter.engine.compile import supported_players
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
 from interpreter.harness.runner import play_game
 from interpreter.rules.loader import load_rules
 
-from .conftest import card, game_of
+from .conftest import ROOT, card, game_of
 
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 N, E, S, W = 0, 1, 2, 3
@@ -105,6 +106,12 @@ def hand_of(game, state, seat) -> list[str]:
 
 
 # ================================================================= every game: decks and random games
+
+
+@pytest.mark.parametrize("name", ["oh-hell", "whist", "spades", "hearts", "euchre"])
+def test_the_rule_file_validates(name, capsys):
+    assert main(["validate", str(ROOT / "games" / f"{name}.yaml")]) == 0
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("name,size", [("oh-hell", 52), ("whist", 52), ("spades", 52), ("hearts", 52),
@@ -322,6 +329,14 @@ def honours_hand(hearts: dict[int, str], tricks_before, totals, honours=True):
     return game, state
 
 
+def test_whist_honours_held_are_counted_at_the_deal_and_known_only_to_their_holder():
+    game = game_of("whist", 4, honours=True)
+    hands = {N: "AH KH 2C", E: "QH 3C 4C", S: "5C 6C 7C", W: "8C 9C"}
+    state = at(game, "trump", hands, seat_zones={"turned": {W: "JH"}}, teams=[0, 1, 0, 1], dealer=W)
+    assert state.seat_vars["honours"] == [2, 1, 0, 1]                # the dealer's turned jack is one of them
+    assert observe(game, state, E)["seat_values"]["honours"] == {"East": 1}
+
+
 def test_whist_honours_three_of_four_score_two():
     # derived: East-West held A K Q of trumps; North-South take 7 tricks (+1), East-West 6 and honours (+2)
     game, state = honours_hand({N: "JH 3H", E: "AH KH", S: "4H 5H", W: "QH 2H"}, [3, 2, 2, 2], [0, 0, 0, 0])
@@ -347,9 +362,10 @@ def test_whist_no_honours_for_a_side_on_four():
 
 
 def spades_score(bids, tricks, totals=(0, 0, 0, 0), bags=(0, 0), **options):
+    """Score a deal; ``bags`` are each side's bags before it (North-South, East-West), kept by both partners."""
     game = game_of("spades", 4, **options)
-    state = at(game, "score", tricks=tricks, seat_values={"bid": bids}, totals=totals, teams=[0, 1, 0, 1],
-               game_values={"bags": list(bags)})
+    state = at(game, "score", tricks=tricks, totals=totals, teams=[0, 1, 0, 1],
+               seat_values={"bid": bids, "bags": [bags[0], bags[1], bags[0], bags[1]]})
     return game, state
 
 
@@ -367,7 +383,9 @@ def test_spades_bidding_starts_left_of_the_dealer_and_contracts_are_the_sums_of_
     assert state.seat_vars["bid"] == [1, 4, 4, 3] and state.pending.step.name == "tricks"
     # derived: North-South take 5, East-West 8: 50, and 70 + 1 bag
     game, state = spades_score([1, 4, 4, 3], [3, 4, 2, 4])
-    assert state.round_results[-1] == [50, 71, 50, 71] and state.game_vars["bags"] == [0, 1]
+    assert state.round_results[-1] == [50, 71, 50, 71]
+    assert state.round_number == 2 and state.seat_vars["bags"] == [0, 1, 0, 1]   # kept into the next deal
+    assert game.new_state().seat_vars["bags"] == [0, 0, 0, 0]                    # none at the start
 
 
 @pytest.mark.parametrize("took,total,bags", [
@@ -380,12 +398,13 @@ def test_spades_bidding_starts_left_of_the_dealer_and_contracts_are_the_sums_of_
 def test_spades_ten_per_trick_bid_one_per_bag_and_100_off_at_ten_bags(took, total, bags):
     game, state = spades_score([3, 4, 2, 4], [took - 2, 13 - took, 2, 0], totals=(337, 0, 337, 0),
                                bags=(7, 0))
-    assert state.totals[N] == state.totals[S] == total and state.game_vars["bags"][0] == bags
+    assert state.totals[N] == state.totals[S] == total
+    assert state.seat_vars["bags"][N] == state.seat_vars["bags"][S] == bags
 
 
 def test_spades_bags_beyond_ten_carry_over_to_twenty():
     game, state = spades_score([3, 4, 2, 4], [5, 4, 2, 2], totals=(100, 0, 100, 0), bags=(18, 0))
-    assert state.totals[N] == 100 + 52 - 100 and state.game_vars["bags"][0] == 20
+    assert state.totals[N] == 100 + 52 - 100 and state.seat_vars["bags"] == [20, 0, 20, 0]
 
 
 @pytest.mark.parametrize("bids,tricks,points,bags", [
@@ -396,7 +415,7 @@ def test_spades_bags_beyond_ten_carry_over_to_twenty():
 def test_spades_nil(bids, tricks, points, bags):
     game, state = spades_score(bids, tricks)
     assert state.round_results[-1][N] == state.round_results[-1][S] == points
-    assert state.game_vars["bags"][0] == bags
+    assert state.seat_vars["bags"][N] == state.seat_vars["bags"][S] == bags
 
 
 def test_spades_without_nil_the_bids_are_one_to_thirteen():
@@ -624,6 +643,8 @@ def test_euchre_stick_the_dealer_is_an_option():
     play(game, state, *["pass"] * 7)
     assert asked(game, state) == "North"
     assert game.labels(state) == ["call clubs", "call diamonds", "call spades"]    # no pass
+    play(game, state, "call clubs")
+    assert state.vars["trump"] == "clubs" and state.vars["maker"] == N
 
 
 def euchre_tricks(hands, trump="hearts", **values):
