@@ -55,7 +55,7 @@ def _ordering(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
     """``<`` and friends, comparing two lists item by item whether they are tuples or lists."""
 
     def compare(a: Any, b: Any) -> bool:
-        if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if a.__class__ is not b.__class__ and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
             return op(list(a), list(b))
         return op(a, b)
 
@@ -86,6 +86,7 @@ class Define:
     tree: ast.Node | None = None
     compiled: dict[tuple[Type, ...], tuple[Fn, Type, frozenset[str]]] = field(default_factory=dict)
     compiling: bool = False
+    memos: dict[tuple[Type, ...], list[Any]] = field(default_factory=dict)  # see _call_define
 
 
 @dataclass
@@ -95,7 +96,8 @@ class Globals:
     constants: dict[str, tuple[Type, Any]] = field(default_factory=dict)
     card_attrs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     card_attr_types: dict[str, Type] = field(default_factory=dict)
-    seat_attrs: dict[str, tuple[Type, Callable[[Any, int], Any]]] = field(default_factory=dict)
+    # name -> (type, getter(state, seat)[, fixed]): fixed attributes never change, so they read no state
+    seat_attrs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     round_fields: dict[str, Type] = field(default_factory=dict)
     game_fields: dict[str, Type] = field(default_factory=dict)
     zones: dict[str, Type] = field(default_factory=dict)  # shared zones, read by name
@@ -112,27 +114,21 @@ class Compiled:
     text: str
     position: Position | None
 
+    def __post_init__(self) -> None:
+        fn, where, text = self.fn, f"{self.position}: " if self.position else "", self.text
+
+        def run(env: dict[str, Any]) -> Any:
+            try:
+                return fn(env)
+            except RUNTIME_ERRORS as exc:
+                raise ExpressionFailed(f"{where}error: expression {text!r} failed: {exc}") from None
+
+        # the function with errors turned into ExpressionFailed naming the expression;
+        # hot loops keep this closure (one call) rather than calling the object
+        object.__setattr__(self, "run", run)
+
     def __call__(self, env: dict[str, Any]) -> Any:
         return self.run(env)
-
-    @property
-    def run(self) -> Fn:
-        """The function with errors turned into :class:`ExpressionFailed` naming the expression.
-
-        Hot loops keep this closure (one call) rather than calling the object.
-        """
-        run = self.__dict__.get("_run")
-        if run is None:
-            fn, where, text = self.fn, f"{self.position}: " if self.position else "", self.text
-
-            def run(env: dict[str, Any]) -> Any:
-                try:
-                    return fn(env)
-                except RUNTIME_ERRORS as exc:
-                    raise ExpressionFailed(f"{where}error: expression {text!r} failed: {exc}") from None
-
-            object.__setattr__(self, "_run", run)
-        return run
 
     @property
     def is_constant(self) -> bool:
@@ -277,8 +273,12 @@ class Compiler:
                 raise ExpressionError(
                     f"seats have no attribute {name!r} (they have: {', '.join(sorted(self.g.seat_attrs))})",
                     loc(n.name_offset))
-            rtype, getter = entry
+            rtype, getter = entry[0], entry[1]
             bf = base.fn
+            if len(entry) > 2 and entry[2]:  # fixed for the whole game (a seat's name, index, role)
+                if base.const:
+                    return _constant(getter(None, base.value), rtype)
+                return _Result(lambda e: getter(None, bf(e)), rtype, base.deps)
             return _Result(lambda e: getter(e["$s"], bf(e)), rtype, base.deps | {"state"})
         if t.kind == "record":
             ftype = t.field_type(name)
@@ -493,16 +493,32 @@ class Compiler:
         if not args:
             return _Result(body_fn, rtype, deps)
 
+        # within one batch the state stays as it is: same arguments, same value (shared by every call site)
+        memo: list[Any] = d.memos.setdefault(sig, [None, {}])
+
         def call(e: dict[str, Any]) -> Any:
             values = [f(e) for f in fns]
+            batch = e.get("$batch")
+            if batch is not None:
+                if memo[0] is not batch:
+                    memo[0], memo[1] = batch, {}
+                try:
+                    return memo[1][tuple(values)]
+                except KeyError:
+                    pass
+                except TypeError:  # a list argument: not remembered
+                    batch = None
             saved = [e.get(k) for k in keys_list]
             for k, v in zip(keys_list, values, strict=True):
                 e[k] = v
             try:
-                return body_fn(e)
+                value = body_fn(e)
             finally:
                 for k, v in zip(keys_list, saved, strict=True):
                     e[k] = v
+            if batch is not None:
+                memo[1][tuple(values)] = value
+            return value
 
         return _Result(call, rtype, deps)
 

@@ -181,7 +181,9 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if vname in SEAT_ATTRIBUTES + tuple(ctx.counters) or vname in zone_names:
             raise SchemaError(f"the seat value {vname!r} has the name of a seat attribute or a zone; "
                               "choose another name", source.pos(ctx.step_names.get(vname, ("round",))))
-    ctx.refresh = lambda: g.seat_attrs.update(_seat_attributes(zones, ctx.counters, ctx.seat_fields))
+    roles = [SeatSpec(n).role for n in names[:players]] + [a.get("role", "automatic") for a in automatic]
+    ctx.refresh = lambda: g.seat_attrs.update(_seat_attributes(zones, ctx.counters, ctx.seat_fields, seat_names,
+                                                               roles))
     ctx.refresh()
 
     # typed game values: their initial expressions see everything declared
@@ -257,7 +259,8 @@ def _kind(t: Type) -> str:
     return "value"
 
 
-def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: dict[str, Type]) -> dict[str, Any]:
+def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: dict[str, Type], names: list[str],
+                     roles: list[str]) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
     for zname, spec in zones.items():
         if spec.per_seat:
@@ -267,9 +270,9 @@ def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: di
     for vname, vtype in values.items():
         attrs[vname] = (vtype, lambda st, s, v=vname: st.seat_vars[v][s])
     attrs["total"] = (VALUE, lambda st, s: st.totals[s])
-    attrs["index"] = (VALUE, lambda st, s: s)
-    attrs["name"] = (VALUE, lambda st, s: st.game.seat_names[s])
-    attrs["role"] = (VALUE, lambda st, s: st.game.seats[s].role)
+    attrs["index"] = (VALUE, lambda st, s: s, True)
+    attrs["name"] = (VALUE, lambda st, s: names[s], True)
+    attrs["role"] = (VALUE, lambda st, s: roles[s], True)
     return attrs
 
 

@@ -154,6 +154,7 @@ class Board(Step):
             if covered.count(False) < 1:
                 raise ctx.error("every space of this row is covered; at least one must stay open", rpath)
             self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
+        self._covers = [[Cover(r, i) for i in range(len(row.values))] for r, row in enumerate(self.rows)]
 
     # ------------------------------------------------------------------ play
 
@@ -167,8 +168,9 @@ class Board(Step):
         return p
 
     def _choices(self, state: Any, p: _Board) -> list[Cover]:
+        covers = self._covers
         if self.coverable is None:  # the default: never a row's last open space
-            return [Cover(r, i) for r, row in enumerate(p.open) if sum(row) > 1 for i, o in enumerate(row) if o]
+            return [covers[r][i] for r, row in enumerate(p.open) if sum(row) > 1 for i, o in enumerate(row) if o]
         env = self.env(state)
         env["seat"] = p.turn
         out = []
@@ -178,7 +180,7 @@ class Board(Step):
                 if o:
                     env["space"] = self.rows[r].values[i]
                     if self.coverable(env):
-                        out.append(Cover(r, i))
+                        out.append(covers[r][i])
         return out
 
     def _settle(self, state: Any, p: _Board) -> None:

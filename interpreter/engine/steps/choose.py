@@ -163,6 +163,8 @@ class Choose(Step):
         label_names = dict(self.bound, value=self.option_type, seat=SEAT)
         self.label_expr = ctx.expr(path + ("label",), label_names) if "label" in spec else None
         self.describe_expr = ctx.expr(path + ("describe",), label_names) if "describe" in spec else None
+        fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
+        self._labels: dict[Any, str] | None = {} if fixed else None
         self.verb = spec.get("verb", "choose")
         self.simultaneous = bool(spec.get("simultaneous", False))
         self.auto = bool(spec.get("auto", False))
@@ -290,9 +292,20 @@ class Choose(Step):
 
     def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
         if self.label_expr is not None:
+            fixed = self._labels  # labels that read only the value are worked out once per value
+            if fixed is not None:
+                try:
+                    return fixed[value]
+                except KeyError:
+                    pass
+                except TypeError:  # a list value
+                    fixed = None
             env = self.env(state)
             env["seat"], env["value"] = seat, value
-            return str(self.label_expr(env))
+            label = str(self.label_expr(env))
+            if fixed is not None:
+                fixed[value] = label
+            return label
         return show(game, self.option_type, value)
 
     def decision(self, game: Any, state: Any, p: _Choosing) -> Decision | None:

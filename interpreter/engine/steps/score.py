@@ -23,7 +23,7 @@ class Score(Step):
         self.points = ctx.expr(self.path + ("points",), {"seat": SEAT})
 
     def start(self, game: Any, state: Any) -> None:
-        env = {"$s": state}
+        env = {"$s": state, "$batch": object()}  # every seat is scored from the same state
         scores = []
         for s in range(game.players):
             env["seat"] = s

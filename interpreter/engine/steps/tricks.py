@@ -194,6 +194,7 @@ class Tricks(Step):
         self._takes = [Take(c) for c in range(len(kinds))]
         # the plain trick: one zone, the first card leads, no claims, no hooks, one taker, no routes
         self._single_zone = len(self.zones) == 1
+        self._zone0 = self.zones[0]
         rule = self.follow_rules[0] if len(self.follow_rules) == 1 else None
         self._simple_follow = (self.led is None and rule is not None and rule.static and rule.hold_table is None
                                and not rule.end)
@@ -302,18 +303,21 @@ class Tricks(Step):
         seat = p.turn
         plays = p.plays
         if self._single_zone:
-            hand = state.per_seat[self.zones[0]][seat]
-            if plays and self._simple_follow:
-                ok = p.answers
-                cands = [c for c in hand if ok[c]] or hand
-            elif plays and self._no_follow or not plays and not self.lead_rules:
+            hand = state.per_seat[self._zone0][seat]
+            if plays and self._simple_follow:  # the common case: follow if you can (identical cards: one action)
+                ok, kinds, table = p.answers, self._kinds, self._plays[0]
+                found = {kinds[c]: table[c] for c in hand if ok[c]} or {kinds[c]: table[c] for c in hand}
+                return Decision(seat, list(found.values()), self, "play a card", "play")
+            if plays and self._no_follow or not plays and not self.lead_rules:
                 cands = hand
             else:
                 cands = self._allowed(state, p, seat, hand)
                 if cands is STUCK:
                     return self._stuck(game, state, p, seat)
-            kinds = self._kinds
             table = self._plays[0]
+            if len(cands) == 1:
+                return Decision(seat, [table[cands[0]]], self, "play a card", "play")
+            kinds = self._kinds
             return Decision(seat, list({kinds[c]: table[c] for c in cands}.values()), self, "play a card", "play")
         cards = self._cards(state, seat)
         cands = self._allowed(state, p, seat, cards)
@@ -353,7 +357,7 @@ class Tricks(Step):
             return None
         card, zone = action
         seat = p.turn
-        state.per_seat[self.zones[zone]][seat].remove(card)
+        state.per_seat[self.zones[zone] if zone else self._zone0][seat].remove(card)
         state.shared[self.trick_zone].append(card)
         plays = p.plays
         plays.append((seat, card))
