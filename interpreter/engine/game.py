@@ -258,7 +258,7 @@ class Game:
         env = {"$s": state}
         while index < len(steps):
             step = steps[index]
-            if step.when is None or step.when(env):
+            if step.when is None or step.when.run(env):
                 state.step_index = index
                 p = step.start(self, state)
                 state.progress = p

@@ -139,6 +139,12 @@ class Choose(Step):
         self._allowed_table = self._table(self.allowed, kinds) if self.option_type.kind == "card" else None
         self._must_table = self._table(self.must, kinds) if self.option_type.kind == "card" else None
         self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT)) if self.counted else None
+        self._count_fixed = None
+        if self.count is not None and self.count.is_constant:
+            k = self.count({})
+            if not isinstance(k, int) or isinstance(k, bool):
+                raise ctx.error(f"count must be a whole number, got {k!r}", path + ("count",))
+            self._count_fixed = k
         self.pass_label = spec.get("pass")
         self.may_pass = ctx.expr(path + ("may_pass",), bound) if "may_pass" in spec else None
         if self.may_pass is not None and self.pass_label is None:
@@ -239,10 +245,12 @@ class Choose(Step):
                     return False
             seat = p.order[p.pos]
             p.picked = []
-            if self.count is not None:
+            if self._count_fixed is not None:
+                p.left = self._count_fixed
+            elif self.count is not None:
                 env = self.env(state)
                 env["seat"] = seat
-                k = self.count(env)
+                k = self.count.run(env)
                 if not isinstance(k, int) or isinstance(k, bool):
                     raise ExpressionFailed(f"{self.count.position}: error: count must be a whole number, got {k!r}")
                 p.left = k
@@ -255,7 +263,7 @@ class Choose(Step):
     def _legal(self, game: Any, state: Any, p: _Choosing, seat: int) -> list[Choice]:
         env = self._env(state, p, seat)
         env["$batch"] = object()  # parts of allowed and must that do not read value: once per decision
-        options = self.options_expr(env)
+        options = self.options_expr.run(env)
         if not isinstance(options, (list, tuple)):
             raise ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
         options = self._judge(state, env, options, self.allowed, self._allowed_table, False)
@@ -277,7 +285,7 @@ class Choose(Step):
                soft: bool) -> list[Any]:
         """The options the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
         if expr is None:
-            return list(options)
+            return options
         if table is not None:
             ok = table.table(state)
             kept = [v for v in options if ok[v]]
