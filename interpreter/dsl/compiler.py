@@ -69,6 +69,11 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     ">": _ordering(operator.gt), ">=": _ordering(operator.ge),
 }
 
+# comparisons with a constant that is not a list: plain Python operators give the same answers
+_SCALAR: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
 # builtins that test each item for truth (see Compiler._truth)
 _TRUTH_BUILTINS = ("count", "any", "all")
 # builtins that take one list, so also ``f(x for x in xs)``
@@ -266,6 +271,9 @@ class Compiler:
             rtype = self.g.card_attr_types.get(name, VALUE)
             if base.const:
                 return _constant(table[base.value], rtype)
+            if isinstance(n.base, ast.Name) and n.base.name in scope:  # card.colour: one step, not two
+                key = n.base.name
+                return _Result(lambda e: table[e[key]], rtype, base.deps)
             return _Result(lambda e: table[bf(e)], rtype, base.deps)
         if t.kind == "seat":
             entry = self.g.seat_attrs.get(name)
@@ -279,6 +287,9 @@ class Compiler:
                 if base.const:
                     return _constant(getter(None, base.value), rtype)
                 return _Result(lambda e: getter(None, bf(e)), rtype, base.deps)
+            if isinstance(n.base, ast.Name) and n.base.name in scope:  # seat.tricks: one step, not two
+                key = n.base.name
+                return _Result(lambda e: getter(e["$s"], e[key]), rtype, base.deps | {"state"})
             return _Result(lambda e: getter(e["$s"], bf(e)), rtype, base.deps | {"state"})
         if t.kind == "record":
             ftype = t.field_type(name)
@@ -361,6 +372,12 @@ class Compiler:
         f = _BINARY[op]
         lists = op == "+" and left.type.kind == "list" and right.type.kind == "list"
         rtype = join(left.type, right.type) if lists else VALUE
+        if right.const and not left.const:  # x == 0, n - 1: one call less
+            c = right.value
+            if op in _SCALAR and not isinstance(c, (list, tuple)):
+                g = _SCALAR[op]
+                return _Result(lambda e: g(lf(e), c), rtype, deps)
+            return _Result(lambda e: f(lf(e), c), rtype, deps)
         return self._fold(_Result(lambda e: f(lf(e), rf(e)), rtype, deps), [left, right], n, loc)
 
     @staticmethod
