@@ -424,15 +424,23 @@ class Compiler:
         cf = cond.fn if cond else None
         deps = source.deps | ((body.deps | (cond.deps if cond else frozenset())) - {"ctx:" + var})
 
+        same = cf is not None and isinstance(n.body, ast.Name) and n.body.name == var
+
         def items(e: dict[str, Any]) -> list[Any]:
             had = var in e
             old = e.get(var)
             out = []
             try:
-                for x in sf(e):
-                    e[var] = x
-                    if cf is None or cf(e):
-                        out.append(bf(e))
+                if same:  # [s for s in seats if ...]: the items themselves
+                    for x in sf(e):
+                        e[var] = x
+                        if cf(e):
+                            out.append(x)
+                else:
+                    for x in sf(e):
+                        e[var] = x
+                        if cf is None or cf(e):
+                            out.append(bf(e))
             finally:
                 if had:
                     e[var] = old

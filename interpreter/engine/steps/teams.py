@@ -48,7 +48,7 @@ class Teams(Step):
 
     @staticmethod
     def _check(members: list[Any], n: int, fail: Any) -> None:
-        if sorted(members) != list(range(n)):
+        if len(members) != n or not all(type(m) is int for m in members) or set(members) != set(range(n)):
             raise fail("every seat must be in exactly one team")
 
     def start(self, game: Any, state: Any) -> None:
