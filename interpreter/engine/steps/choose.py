@@ -138,6 +138,9 @@ class Choose(Step):
         kinds = ctx.card_kinds
         self._allowed_table = self._table(self.allowed, kinds) if self.option_type.kind == "card" else None
         self._must_table = self._table(self.must, kinds) if self.option_type.kind == "card" else None
+        # a batch is worth starting when a condition is judged option by option, or options call defines
+        self._batch = ((self.allowed is not None and self._allowed_table is None)
+                       or (self.must is not None and self._must_table is None) or bool(ctx.compiler.g.defines))
         self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT)) if self.counted else None
         self._count_fixed = None
         if self.count is not None and self.count.is_constant:
@@ -146,6 +149,7 @@ class Choose(Step):
                 raise ctx.error(f"count must be a whole number, got {k!r}", path + ("count",))
             self._count_fixed = k
         self.pass_label = spec.get("pass")
+        self._pass = Pass(self.pass_label) if self.pass_label is not None else None
         self.may_pass = ctx.expr(path + ("may_pass",), bound) if "may_pass" in spec else None
         if self.may_pass is not None and self.pass_label is None:
             raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
@@ -218,10 +222,11 @@ class Choose(Step):
             n = game.players
             first = (state.dealer + 1) % n
             return [(first + i) % n for i in range(n)]
-        who = self.who(env)
+        who = self.who.run(env)
         order = list(who) if isinstance(who, (list, tuple)) else [who]
+        n = game.players
         for s in order:
-            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < game.players:
+            if type(s) is not int or not 0 <= s < n:
                 raise ExpressionFailed(f"{self.who.position}: error: who must give seats, got {who!r}")
         return order
 
@@ -262,7 +267,8 @@ class Choose(Step):
 
     def _legal(self, game: Any, state: Any, p: _Choosing, seat: int) -> list[Choice]:
         env = self._env(state, p, seat)
-        env["$batch"] = object()  # parts of allowed and must that do not read value: once per decision
+        if self._batch:
+            env["$batch"] = object()  # parts of allowed and must that do not read value: once per decision
         options = self.options_expr.run(env)
         if not isinstance(options, (list, tuple)):
             raise ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
@@ -330,11 +336,9 @@ class Choose(Step):
             if not can_pass and self.auto and len(legal) <= p.left:
                 self._take(game, state, p, seat, legal[0], quiet=False)
                 continue
-            actions: list[Any] = [Pass(self.pass_label)] if can_pass else []
-            actions.extend(legal)
-            verb = self.verb
-            more = f" ({p.left} to go)" if self.count is not None and p.left > 1 else ""
-            return Decision(seat, actions, self, f"{verb}{more}", "choose")
+            actions = [self._pass, *legal] if can_pass else legal  # legal is a fresh list
+            prompt = f"{self.verb} ({p.left} to go)" if p.left > 1 and self.count is not None else self.verb
+            return Decision(seat, actions, self, prompt, "choose")
         return None
 
     def apply(self, game: Any, state: Any, p: _Choosing, action: Any) -> None:

@@ -63,6 +63,7 @@ class Move(Step):
             listed = self.each(env)
             seats = list(listed) if isinstance(listed, (list, tuple)) else [listed]
         plan: list[tuple[list[int], list[int]]] = []  # (cards, destination)
+        owners: list[int | None] = []  # the seat whose zones hold the cards, most likely
         planned: set[int] = set()
         for seat in seats:
             if seat is not None:
@@ -80,10 +81,11 @@ class Move(Step):
             else:
                 dest = state.shared[self.to]
             plan.append((cards, dest))
+            owners.append(seat)
         moved = 0
-        for cards, dest in plan:
+        for (cards, dest), seat in zip(plan, owners):
             for c in cards:
-                where = state.zone_of(c)
+                where = state.zone_of(c, seat)
                 if where is not None:
                     where.remove(c)
             if self.top:
