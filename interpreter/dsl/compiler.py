@@ -369,6 +369,10 @@ class Compiler:
             return self._fold(_Result(lambda e: lf(e) not in rf(e), VALUE, deps), [left, right], n, loc)
         if op in ("==", "!="):
             self._check_comparable(left.type, right.type, n, loc)
+            ids = ("seat", "card")
+            if left.type.kind in ids and (right.type.kind in ids or right.type.literal_none):
+                g = _SCALAR[op]  # seats and cards are numbers inside (or none): no list to compare
+                return self._fold(_Result(lambda e: g(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
         f = _BINARY[op]
         lists = op == "+" and left.type.kind == "list" and right.type.kind == "list"
         rtype = join(left.type, right.type) if lists else VALUE

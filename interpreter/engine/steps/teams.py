@@ -55,7 +55,7 @@ class Teams(Step):
         if self.fixed is not None:
             teams = self.fixed
         else:
-            teams = self.expr(self.env(state))
+            teams = self.expr.run(self.env(state))
 
             def fail(message: str) -> Exception:
                 return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")
