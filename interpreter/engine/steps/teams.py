@@ -48,7 +48,11 @@ class Teams(Step):
 
     @staticmethod
     def _check(members: list[Any], n: int, fail: Any) -> None:
-        if len(members) != n or not all(type(m) is int for m in members) or set(members) != set(range(n)):
+        try:
+            ok = len(members) == n and sorted(members) == list(range(n)) and all(type(m) is int for m in members)
+        except TypeError:  # something that is not a seat
+            ok = False
+        if not ok:
             raise fail("every seat must be in exactly one team")
 
     def start(self, game: Any, state: Any) -> None:
@@ -56,13 +60,17 @@ class Teams(Step):
             teams = self.fixed
         else:
             teams = self.expr.run(self.env(state))
-
-            def fail(message: str) -> Exception:
-                return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")
-
-            if not isinstance(teams, (list, tuple)) or not all(isinstance(t, (list, tuple)) for t in teams):
-                raise fail("teams must be a list of lists of seats")
-            self._check([s for t in teams for s in t], game.players, fail)
+            members: list[Any] = []
+            lists = isinstance(teams, (list, tuple))
+            if lists:
+                for t in teams:
+                    if not isinstance(t, (list, tuple)):
+                        lists = False
+                        break
+                    members.extend(t)
+            if not lists:
+                raise self._failed("teams must be a list of lists of seats", teams)
+            self._check(members, game.players, lambda message: self._failed(message, teams))
         for i, team in enumerate(teams):
             for s in team:
                 state.teams[s] = i
@@ -70,3 +78,6 @@ class Teams(Step):
             names = game.seat_names
             state.note("Teams: " + " against ".join(", ".join(names[s] for s in t) for t in teams if t))
         return None
+
+    def _failed(self, message: str, teams: Any) -> Exception:
+        return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")
