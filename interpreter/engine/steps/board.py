@@ -219,10 +219,12 @@ class Board(Step):
             if sum(row) == 1:
                 p.choices = [c for c in p.choices if c[0] != r]
             else:
-                p.choices = [c for c in p.choices if c != action]
+                p.choices = choices = p.choices.copy()
+                choices.remove(action)
         else:
             p.choices = self._choices(state, p)
-        self._settle(state, p)
+        if not p.choices:
+            self._settle(state, p)
 
     def public(self, game: Any, state: Any, p: _Board, viewer: int | None = None) -> dict[str, Any]:
         return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
