@@ -272,12 +272,13 @@ class Choose(Step):
         options = self.options_expr.run(env)
         if not isinstance(options, (list, tuple)):
             raise ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
-        options = self._judge(state, env, options, self.allowed, self._allowed_table, False)
+        if self.allowed is not None:
+            options = self._judge(state, env, options, self.allowed, self._allowed_table, False)
         if self.must is not None and options:
             options = self._judge(state, env, options, self.must, self._must_table, True)
         if self._cards:  # identical cards are one choice
             table, kinds = self._card_choices, game.cards.kinds
-            return [table[c] for c in {kinds[c]: c for c in options}.values()]
+            return list({kinds[c]: table[c] for c in options}.values())
         choices, seen = [], set()
         for v in options:
             label = self._label(game, state, seat, v)
