@@ -19,7 +19,7 @@ from interpreter.cli import main, validate_file
 from interpreter.engine.compile import compile_game
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Choice, Cover, Pass, Play, Take, third_person
+from interpreter.engine.steps.base import Choice, Cover, Pass, Play, Stop, Take, third_person
 from interpreter.errors import GameError, IllegalAction, RuleError
 from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
@@ -218,6 +218,53 @@ def test_a_bid_may_be_at_most_one_more_than_the_highest_so_far(tmp_path):
     assert labels(game, state) == ["0", "1", "2"]
     play(game, state, "2")
     assert labels(game, state) == ["0", "1", "2", "3"]
+
+
+REVEAL_AUCTION = """\
+deal: {do: deal, hand: 3}
+auction:
+  do: choose
+  options: seat.hand
+  count: "len(seat.hand)"                                   # as many as the seat likes ...
+  # ... but its total may be at most one more than the largest total before this bid
+  allowed: "len(seat.revealed) + 1 <= max([len(s.revealed) for s in seats if s != seat]
+                                          + [len(seat.revealed) - len(picked)]) + 1"
+  move_to: revealed
+  pass: pass
+  stop: done
+  repeat: true
+  until: "passes == players"                                # a full circle of passes
+  verb: reveal
+"""
+
+
+def test_a_turn_of_one_or_more_picks_ends_with_stop_which_is_not_a_pass(tmp_path):
+    game = make(tmp_path, REVEAL_AUCTION, TRICKS, zones="revealed: {per_seat: true, visible: all}")
+    state = game.new_state()
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    assert asked(state) == E and labels(game, state) == ["pass", "y1", "y2", "y3"]
+    play(game, state, "y1")                                   # one card is the most: E's turn is over
+    assert asked(state) == S and labels(game, state) == ["pass", "z1", "z2", "z3"]
+    play(game, state, "z1")
+    assert asked(state) == S and labels(game, state) == ["done", "z2", "z3"]   # no pass once a card is out
+    play(game, state, "z2")                                   # two: one more than E's one
+    play(game, state, "pass", "pass")                         # W, N
+    assert asked(state) == E and labels(game, state) == ["pass", "y2", "y3"]
+    play(game, state, "y2")
+    assert labels(game, state) == ["done", "y3"] and type(state.pending.actions[0]) is Stop
+    play(game, state, "done")                                 # a stop, not a pass: the circle starts again
+    play(game, state, "pass", "pass", "pass")                 # S, W, N
+    assert state.pending.step.name == "auction" and asked(state) == E
+    play(game, state, "pass")                                 # four passes in a row: the auction is over
+    assert state.pending.step.name == "tricks"
+    assert [len(x) for x in state.per_seat["revealed"]] == [0, 2, 2, 0]
+
+
+def test_stop_and_pass_need_different_labels(tmp_path):
+    text = rules(DEAL_3, REVEAL_AUCTION.replace("stop: done", "stop: pass").split("\n", 1)[1], TRICKS,
+                 zones="revealed: {per_seat: true, visible: all}")
+    line, message = refusal(tmp_path, text)
+    assert line == line_of(text, "stop: pass") and message == "stop and pass need different labels"
 
 
 def test_a_pass_leaves_the_seats_value_none_and_the_chooser_is_the_last_that_chose(tmp_path):

@@ -76,6 +76,12 @@ class Pass(NamedTuple):
     label: str
 
 
+class Stop(NamedTuple):
+    """End one's turn after at least one pick, shown as ``label``."""
+
+    label: str
+
+
 class Cover(NamedTuple):
     """Cover space ``space`` of board row ``row``."""
 
@@ -89,7 +95,7 @@ class Take(NamedTuple):
     card: int
 
 
-ACTION_TYPES = (Play, Choice, Pass, Cover, Take)
+ACTION_TYPES = (Play, Choice, Pass, Stop, Cover, Take)
 
 
 class Decision:
@@ -251,7 +257,7 @@ class Step:
         raise NotImplementedError
 
     def label(self, game: Game, action: Any) -> str:
-        if isinstance(action, (Choice, Pass)):
+        if isinstance(action, (Choice, Pass, Stop)):
             return action.label
         if isinstance(action, (Play, Take)):
             return game.cards.labels[action.card]

@@ -23,7 +23,18 @@ from typing import Any
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import CARD, NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool
-from interpreter.engine.steps.base import COMMON, Choice, Decision, Opt, Pass, Step, StepContext, register, third_person
+from interpreter.engine.steps.base import (
+    COMMON,
+    Choice,
+    Decision,
+    Opt,
+    Pass,
+    Step,
+    StepContext,
+    Stop,
+    register,
+    third_person,
+)
 
 
 class _Choosing:
@@ -65,6 +76,9 @@ class Choose(Step):
         Opt("count", "number", "How many values each seat picks in its turn, one decision each (default 1; "
             "0 skips the seat). With count the values set are lists.", binds=("seat",)),
         Opt("pass", "text", "The label of passing: with it, a seat may pass instead of choosing (its turn ends)."),
+        Opt("stop", "text", "The label of ending one's turn after at least one pick: with it, count is the most "
+            "a seat may pick in its turn, and it may stop after any pick (a turn of one or more reveals). A seat "
+            "that stops has not passed."),
         Opt("may_pass", "condition", "Which seats may pass (default: every seat, when pass is given), e.g. "
             "\"seat != round.dealer\" (stick the dealer).", binds=("seat", "picked", "history", "passes")),
         Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction)."),
@@ -150,6 +164,10 @@ class Choose(Step):
             self._count_fixed = k
         self.pass_label = spec.get("pass")
         self._pass = Pass(self.pass_label) if self.pass_label is not None else None
+        self.stop_label = spec.get("stop")
+        self._stop = Stop(self.stop_label) if self.stop_label is not None else None
+        if self.stop_label is not None and self.stop_label == self.pass_label:
+            raise ctx.error("stop and pass need different labels", path + ("stop",))
         self.may_pass = ctx.expr(path + ("may_pass",), bound) if "may_pass" in spec else None
         if self.may_pass is not None and self.pass_label is None:
             raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
@@ -327,17 +345,21 @@ class Choose(Step):
         while p.pos < len(p.order):
             seat = p.order[p.pos]
             legal = self._legal(game, state, p, seat)
-            can_pass = self.pass_label is not None and (self.may_pass is None
-                                                        or self.may_pass(self._env(state, p, seat)))
+            can_stop = self._stop is not None and bool(p.picked)
+            can_pass = not can_stop and self.pass_label is not None and (
+                self.may_pass is None or self.may_pass(self._env(state, p, seat)))
             if not legal:  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass:
                     p.passes += 1
                 self._end_turn(game, state, p, seat)
                 continue
-            if not can_pass and self.auto and len(legal) <= p.left:
+            if not can_pass and not can_stop and self.auto and len(legal) <= p.left:
                 self._take(game, state, p, seat, legal[0], quiet=False)
                 continue
-            actions = [self._pass, *legal] if can_pass else legal  # legal is a fresh list
+            if can_stop:
+                actions = [self._stop, *legal]
+            else:
+                actions = [self._pass, *legal] if can_pass else legal  # legal is a fresh list
             prompt = f"{self.verb} ({p.left} to go)" if p.left > 1 and self.count is not None else self.verb
             return Decision(seat, actions, self, prompt, "choose")
         return None
@@ -346,6 +368,9 @@ class Choose(Step):
         seat = p.order[p.pos]
         if isinstance(action, Pass):
             p.passes += 1
+            self._end_turn(game, state, p, seat)
+            return
+        if isinstance(action, Stop):
             self._end_turn(game, state, p, seat)
             return
         self._take(game, state, p, seat, action, quiet=True)
@@ -401,6 +426,8 @@ class Choose(Step):
                  seat: int | None = None) -> str | None:
         if seat is None:
             seat = d.actor if d is not None else None
+        if isinstance(action, Stop):
+            return None
         if isinstance(action, Pass):
             if not self.narrate_pass:
                 return None
