@@ -382,6 +382,8 @@ def test_next_leader_says_who_leads_the_next_trick(tmp_path):
      "a taker found by an ordering may be missing: say where its cards go with unclaimed: ZONE"),
     ("takers: [{strength: [\"card.rank\"]}]\nunclaimed: out", "takers:",
      "the first taker is the trick's winner (found by the trick's strength); give strength only to later takers"),
+    ("takers: [{takes: 2}]", "takers:", "the last taker chooses a number of cards, so some may be left: take the "
+     "rest with a later taker or say where they go with unclaimed: ZONE"),
     ("per_trick: [claimant]", "per_trick:", "unknown round value 'claimant'"),
     ("led: \"len(trick)\"", "led:", "led must give a card (or none), found value"),
     ("route: [{when: \"card.rank == 1\", to: nowhere}]", "route:", "unknown zone 'nowhere' (zones: hand, out, "

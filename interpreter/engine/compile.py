@@ -181,7 +181,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if vname in SEAT_ATTRIBUTES + tuple(ctx.counters) or vname in zone_names:
             raise SchemaError(f"the seat value {vname!r} has the name of a seat attribute or a zone; "
                               "choose another name", source.pos(ctx.step_names.get(vname, ("round",))))
-    roles = [SeatSpec(n).role for n in names[:players]] + [a.get("role", "automatic") for a in automatic]
+    roles = ["player"] * players + [a.get("role", "automatic") for a in automatic]  # what seat.role reads
     ctx.refresh = lambda: g.seat_attrs.update(_seat_attributes(zones, ctx.counters, ctx.seat_fields, seat_names,
                                                                roles))
     ctx.refresh()
@@ -209,7 +209,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     flow.first_dealer = int(ctx.constant(("game", "first_dealer"))) if "first_dealer" in gspec else 0
 
     # -- seats and their policies
-    seats = [SeatSpec(n) for n in names[:players]]
+    seats = [SeatSpec(n, roles[i]) for i, n in enumerate(names[:players])]
     all_steps = _all_steps(steps)
     for i, spec in enumerate(automatic):
         apath = setup_path + ("automatic", i)
@@ -222,7 +222,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
                 raise SchemaError(f"there is no step {step_name!r} that asks seats (steps that do: {known})",
                                   source.key_pos(ppath))
             policy[step_name] = ctx.expr(ppath, step.policy_binds())
-        seats.append(SeatSpec(spec["name"], spec.get("role", "automatic"), policy, str(source.pos(apath))))
+        seats.append(SeatSpec(spec["name"], roles[players + i], policy, str(source.pos(apath))))
 
     # syntax-check defines nobody calls
     for d in g.defines.values():

@@ -160,9 +160,14 @@ class Game:
         """The seats with the best total among those that may win (``game.can_win``)."""
         totals = state.totals
         eligible = list(range(self.players))
-        if self.flow.can_win is not None:
+        can_win = self.flow.can_win
+        if can_win is not None:
             env: dict[str, Any] = {"$s": state}
-            eligible = [s for s in eligible if _seat_env(env, s) and self.flow.can_win(env)]
+            eligible = []
+            for s in range(self.players):
+                env["seat"] = s
+                if can_win(env):
+                    eligible.append(s)
         if not eligible:
             return []
         pick = max if self.flow.winners == "highest_total" else min
@@ -296,11 +301,6 @@ class Game:
             raise GameError(f"the game did not end within {MAX_ROUNDS} rounds")
         state.dealer = (state.dealer + 1) % self.players
         self._start_round(state)
-
-
-def _seat_env(env: dict[str, Any], seat: int) -> bool:
-    env["seat"] = seat
-    return True
 
 
 def _value(action: Any) -> Any:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from interpreter.dsl.compiler import Compiled, Compiler
-from interpreter.dsl.types import Type
-from interpreter.errors import SchemaError
+from interpreter.dsl.types import SEAT, VALUE, Type, join, list_of
+from interpreter.errors import ExpressionError, SchemaError
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -186,23 +186,17 @@ class StepContext:
         """A round value this step sets (read as ``round.NAME``)."""
         if name in ("number", "dealer"):
             raise self.error(f"round.{name} is set by the engine; choose another name", path)
-        old = self.round_fields.get(name)
-        if old is not None and old != type_ and not old.literal_none:
-            from interpreter.dsl.types import join
-
-            self.round_fields[name] = join(old, type_)
-            return
-        self.round_fields[name] = type_
+        _widen(self.round_fields, name, type_)
 
     def declare_seat(self, name: str, type_: Type, path: Path_) -> None:
         """A per-seat value this step sets (read as ``seat.NAME``)."""
-        old = self.seat_fields.get(name)
-        if old is not None and old != type_:
-            from interpreter.dsl.types import join
+        _widen(self.seat_fields, name, type_)
 
-            self.seat_fields[name] = join(old, type_)
-            return
-        self.seat_fields[name] = type_
+
+def _widen(fields: dict[str, Type], name: str, type_: Type) -> None:
+    """Two steps may set one value: its type is what either gives (a value not yet typed takes the new one)."""
+    old = fields.get(name)
+    fields[name] = type_ if old is None or old.literal_none else join(old, type_)
 
 
 # ---------------------------------------------------------------- steps
@@ -276,8 +270,6 @@ class Step:
 
     def policy_binds(self) -> dict[str, Type]:
         """The names an automatic seat's policy for this step may use."""
-        from interpreter.dsl.types import SEAT, VALUE, list_of
-
         return {"seat": SEAT, "legal": list_of(VALUE)}
 
     def filling(self) -> frozenset[str]:
@@ -349,8 +341,6 @@ def infer_types(ctx: StepContext, steps: list[Step]) -> None:
 
     Mistakes found here are reported when the steps are compiled, in file order.
     """
-    from interpreter.errors import ExpressionError
-
     for _ in range(4):
         before = (dict(ctx.round_fields), dict(ctx.seat_fields))
         if ctx.refresh is not None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
-from interpreter.dsl.types import CARD, NONE, SEAT, VALUE, Type, list_of, record
+from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool
 from interpreter.engine.steps.base import (
     COMMON,
@@ -466,5 +466,3 @@ def show(game: Any, t: Type, value: Any) -> str:
         return "yes" if value else "no"
     return str(value)
 
-
-__all__ = ["Choose", "show", "CARD", "Compiled"]

@@ -46,32 +46,28 @@ class Deal(Step):
         self.ctx_error = ctx.error
 
     def check(self, game: Any) -> None:
-        if not self.count.is_constant:
-            return
-        count = self.count({})
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise self.ctx_error(f"hand must be a whole number of cards, got {count!r}", self.path + ("hand",))
-        need = count * game.players
-        if need > len(game.deck):
-            raise self.ctx_error(f"dealing {count} cards to {game.players} seats needs {need} cards, "
-                                 f"the deck has {len(game.deck)}", self.path + ("hand",))
-        if need < len(game.deck) and self.rest is None:
-            raise self.ctx_error(f"{len(game.deck) - need} cards are left after the deal; "
-                                 "say where they go with rest: ZONE", self.path)
+        if self.count.is_constant:
+            problem = self._problem(self.count({}), game)
+            if problem:
+                raise self.ctx_error(problem, self.path + ("hand",))
 
     def start(self, game: Any, state: Any) -> _Dealing:
         count = self.count(self.env(state))
-        where = f"{self.count.position}: error: "
+        problem = self._problem(count, game)
+        if problem:
+            raise ExpressionFailed(f"{self.count.position}: error: {problem} (round {state.round_number})")
+        return _Dealing(count)
+
+    def _problem(self, count: Any, game: Any) -> str | None:
+        """Why ``count`` cards per seat cannot be dealt from this deck, or None."""
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise ExpressionFailed(f"{where}hand must be a whole number of cards, got {count!r}")
+            return f"hand must be a whole number of cards, got {count!r}"
         need = count * game.players
         if need > len(game.deck):
-            raise ExpressionFailed(f"{where}dealing {count} cards to {game.players} seats needs {need} cards, "
-                                   f"the deck has {len(game.deck)} (round {state.round_number})")
+            return f"dealing {count} cards to {game.players} seats needs {need} cards, the deck has {len(game.deck)}"
         if need < len(game.deck) and self.rest is None:
-            raise ExpressionFailed(f"{where}{len(game.deck) - need} cards are left after the deal in round "
-                                   f"{state.round_number}; say where they go with rest: ZONE")
-        return _Dealing(count)
+            return f"{len(game.deck) - need} cards are left after the deal; say where they go with rest: ZONE"
+        return None
 
     def decision(self, game: Any, state: Any, p: _Dealing) -> Decision | None:
         if p.dealt:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
-from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type
+from interpreter.dsl.types import CARD, CARDS, SEAT, Type
 from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
 from interpreter.engine.steps.base import Opt, StepContext
 
@@ -292,6 +292,3 @@ def route_cards(state: Any, route_list: list[Route], cards: list[tuple[int, int]
         else:
             default.append(card)
 
-
-__all__ = ["Rule", "rules", "apply_rules", "Ordering", "Taker", "Route", "routes", "route_cards", "STUCK",
-           "RULE_FIELDS", "TAKER_FIELDS", "ROUTE_FIELDS", "SEATS"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
-from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, Type, list_of
+from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
 from interpreter.engine.steps.base import (
     COMMON,
     Decision,
@@ -172,9 +172,13 @@ class Tricks(Step):
         self.won_by = ctx.expr(path + ("won_by",), expect="seat") if "won_by" in spec else None
         self.takers = self._takers(ctx, spec)
         self.unclaimed = ctx.zone(path + ("unclaimed",), per_seat=False) if "unclaimed" in spec else None
-        if any(t.ordering is not None for t in self.takers[1:]) and self.unclaimed is None:
-            raise ctx.error("a taker found by an ordering may be missing: say where its cards go with "
-                            "unclaimed: ZONE", path + ("takers",))
+        if self.unclaimed is None:
+            if any(t.ordering is not None for t in self.takers[1:]):
+                raise ctx.error("a taker found by an ordering may be missing: say where its cards go with "
+                                "unclaimed: ZONE", path + ("takers",))
+            if self.takers[-1].takes is not None:
+                raise ctx.error("the last taker chooses a number of cards, so some may be left: take the rest "
+                                "with a later taker or say where they go with unclaimed: ZONE", path + ("takers",))
         self.routes = routes(ctx, path + ("route",), {})
         self.won = ctx.zone(path + ("to",), per_seat=True)
         self.trick_zone = ctx.zone(path + ("trick",), per_seat=False) if "trick" in spec else "trick"
@@ -454,10 +458,7 @@ class Tricks(Step):
             p.taking += 1
             if p.taking < len(self.takers):
                 p.left = self._share(state, p, p.taking)
-        if trick:
-            if self.unclaimed is None:
-                raise ExpressionFailed(f"{self.path}: error: cards are left on the trick with no taker; say where "
-                                       "they go with unclaimed: ZONE")
+        if trick:  # validate made sure unclaimed is given whenever cards can be left
             if state.notes is not None:
                 state.note(f"Nobody takes {', '.join(game.cards.labels[c] for c in trick)}: to {self.unclaimed}")
             state.shared[self.unclaimed].extend(trick)
@@ -573,5 +574,3 @@ class Tricks(Step):
                 return self._plays[z][value]
         return None
 
-
-__all__ = ["Tricks", "VALUE"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.types import SEAT
+from interpreter.dsl.types import NONE, SEAT, join
 from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+from interpreter.engine.steps.choose import show
 
 
 @register
@@ -30,10 +31,10 @@ class SetValues(Step):
             raise ctx.error("a set step needs round:, seats: or game: values to compute", self.path)
         self._pending = []
         for name in spec.get("round") or {}:
-            ctx.declare(name, _untyped(), self.path + ("round", name))
+            ctx.declare(name, NONE, self.path + ("round", name))
             self._pending.append(("round", name))
         for name in spec.get("seats") or {}:
-            ctx.declare_seat(name, _untyped(), self.path + ("seats", name))
+            ctx.declare_seat(name, NONE, self.path + ("seats", name))
             ctx.visibility[name] = spec.get("visible", "all")
             self._pending.append(("seats", name))
         for name in spec.get("game") or {}:
@@ -54,7 +55,7 @@ class SetValues(Step):
                 bound["seat"] = SEAT
             t = ctx.expr(self.path + (group, name), bound).type
             fields = ctx.round_fields if group == "round" else ctx.seat_fields
-            fields[name] = _settle(fields[name], t)
+            fields[name] = t if fields[name].literal_none else join(fields[name], t)
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         self.assign: list[tuple[str, str, Any]] = []
@@ -67,7 +68,6 @@ class SetValues(Step):
 
     def start(self, game: Any, state: Any) -> None:
         env = self.env(state)
-        names = game.seat_names
         for group, name, expr in self.assign:
             if group in ("seats", "game_seats"):
                 values = state.seat_vars[name]
@@ -77,28 +77,7 @@ class SetValues(Step):
             elif group == "round":
                 state.vars[name] = value = expr(env)
                 if state.notes is not None and value is not None and game.visibility.get(name, "all") == "all":
-                    state.note(f"{name}: {_show(game, name, value, names)}")
+                    state.note(f"{name}: {show(game, expr.type, value)}")
             else:
                 state.game_vars[name] = expr(env)
         return None
-
-
-def _untyped() -> Any:
-    from interpreter.dsl.types import NONE
-
-    return NONE  # replaced by the expression's type when it is compiled
-
-
-def _settle(old: Any, new: Any) -> Any:
-    from interpreter.dsl.types import join
-
-    return new if old.literal_none else join(old, new)
-
-
-def _show(game: Any, name: str, value: Any, names: list[str]) -> str:
-    kind = game.value_kinds.get(name)
-    if kind == "seat" and isinstance(value, int):
-        return names[value]
-    if kind == "card" and isinstance(value, int):
-        return game.cards.labels[value]
-    return str(value)
