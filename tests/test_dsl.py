@@ -590,6 +590,7 @@ BUILTIN_CASES = [
     ("right(seat)", 3), ("right(2)", 1),
     ("distinct([3, 1, 3, 2, 1])", [3, 1, 2]), ("distinct([])", []),
     ("sort([3, 1, 2])", [1, 2, 3]), ("sort(s.total for s in seats)[0]", -2),
+    ("reverse([3, 1, 2])", [2, 1, 3]), ("reverse(sort([c.number for c in seat.hand]))[0]", 5), ("reverse([])", []),
     # the Meinz point distribution examples: 51/38/37/31 gives 3/1/0/2, 40/40/39/34 gives 0/0/0/2
     ("place_award(38, [51, 38, 37, 31], [3, 1, 0, 2])", 1),
     ("[place_award(v, [51, 38, 37, 31], [3, 1, 0, 2]) for v in [51, 38, 37, 31]]", [3, 1, 0, 2]),
@@ -616,8 +617,9 @@ def test_the_builtin_cases_cover_every_builtin_of_the_registry():
     called = {re.match(r"\[?(\w+)", text).group(1) for text, _ in BUILTIN_CASES}
     assert called == set(REGISTRY)
     assert set(REGISTRY) == {"len", "sum", "count", "max", "min", "abs", "any", "all",
-                             "team", "opponents", "same_team", "left", "right", "distinct", "sort", "place_award",
-                             "first", "last", "combinations", "pairs", "join", "text", "seats_from", "range"}
+                             "team", "opponents", "same_team", "left", "right", "distinct", "sort", "reverse",
+                             "place_award", "first", "last", "combinations", "pairs", "join", "text", "seats_from",
+                             "range"}
 
 
 def test_every_builtin_has_a_description_and_an_example_that_calls_it():

@@ -260,6 +260,22 @@ def test_a_turn_of_one_or_more_picks_ends_with_stop_which_is_not_a_pass(tmp_path
     assert [len(x) for x in state.per_seat["revealed"]] == [0, 2, 2, 0]
 
 
+def test_set_history_keeps_every_pick_in_order_and_observers_read_it_by_name(tmp_path):
+    auction = REVEAL_AUCTION.replace("  verb: reveal", "  verb: reveal\n  set_history: bids")
+    eklat = """\
+        last: {do: set, round: {last_of_most: "last([h.seat for h in round.bids if len(h.seat.revealed) == 2])"}}
+        """
+    game = make(tmp_path, auction, eklat, TRICKS, zones="revealed: {per_seat: true, visible: all}")
+    state = game.new_state()
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    play(game, state, "y1", "z1", "z2", "pass", "pass", "y2", "done", "pass", "pass")
+    assert [h["seat"] for h in state.vars["bids"]] == [E, S, S, E]
+    play(game, state, "x1", "done", "pass", "pass", "pass", "pass")   # N underbids last: not among the highest
+    assert state.vars["last_of_most"] == E
+    seen = observe(game, state, N)["values"]["bids"]
+    assert seen[0] == {"seat": "E", "value": "y1"} and len(seen) == 5
+
+
 def test_stop_and_pass_need_different_labels(tmp_path):
     text = rules(DEAL_3, REVEAL_AUCTION.replace("stop: done", "stop: pass").split("\n", 1)[1], TRICKS,
                  zones="revealed: {per_seat: true, visible: all}")

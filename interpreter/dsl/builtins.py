@@ -88,6 +88,10 @@ def _sort(items: Sequence[Any]) -> list[Any]:
     return sorted(items)
 
 
+def _reverse(items: Sequence[Any]) -> list[Any]:
+    return list(reversed(items))
+
+
 def _place_award(value: Any, values: Sequence[Any], awards: Sequence[Any]) -> Any:
     """The award for ``value``'s place among ``values`` (highest first); a tie gets 0.
 
@@ -104,6 +108,8 @@ _register(Builtin("distinct", 1, 1, _same_list, _distinct, doc="The items of a l
                   "in first-seen order.", example="distinct([c.colour for c in seat.hand])"))
 _register(Builtin("sort", 1, 1, _same_list, _sort, doc="The items of a list from lowest to highest.",
                   example="sort([s.total for s in seats])"))
+_register(Builtin("reverse", 1, 1, _same_list, _reverse, doc="The items of a list in the opposite order.",
+                  example="reverse(sort([c.number for c in seat.hand]))"))
 _register(Builtin("place_award", 3, 3, _value, _place_award,
                   doc="The award for a value's place among values, highest first (awards[0] for the highest); "
                       "a value tied with another gets 0, and tied values still occupy their places.",

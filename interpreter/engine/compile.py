@@ -229,12 +229,12 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if d.tree is None:
             compiler._parse(d.text, d.locate)
 
-    value_kinds = {k: _kind(t) for k, t in {**ctx.round_fields, **ctx.seat_fields, **ctx.game_fields}.items()}
+    value_types = {**ctx.round_fields, **ctx.seat_fields, **ctx.game_fields}
     game = Game(
         name=data["name"], title=data.get("title", data["name"]), identity=identity(data), player_count=players,
         options=opts, seats=seats, cards=cards, deck=deck, zones=zones, counters=list(ctx.counters), steps=steps,
         flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
-        seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_kinds=value_kinds,
+        seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
         visibility=dict(ctx.visibility),
     )
     for step in all_steps.values():
@@ -249,14 +249,6 @@ def _all_steps(steps: list[Step]) -> dict[str, Step]:
         for inner in getattr(s, "inner_steps", lambda: [])():
             out[inner.name] = inner
     return out
-
-
-def _kind(t: Type) -> str:
-    if t.kind in ("seat", "card"):
-        return t.kind
-    if t.kind == "list" and t.element is not None and t.element.kind in ("seat", "card"):
-        return t.element.kind + "s"
-    return "value"
 
 
 def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: dict[str, Type], names: list[str],

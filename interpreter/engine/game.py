@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
+from interpreter.dsl.types import Type
 from interpreter.engine.cards import CardTable
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
@@ -61,7 +62,7 @@ class Game:
     def __init__(self, *, name: str, title: str, identity: str, player_count: int, options: dict[str, Any],
                  seats: list[SeatSpec], cards: CardTable, deck: list[int], zones: dict[str, ZoneSpec],
                  counters: list[str], steps: list[Step], flow: Flow, round_fields: list[str],
-                 seat_value_names: list[str], value_kinds: dict[str, str], visibility: dict[str, str]):
+                 seat_value_names: list[str], value_types: dict[str, Type], visibility: dict[str, str]):
         self.name = name
         self.title = title
         self.identity = identity
@@ -82,7 +83,7 @@ class Game:
         self.first_dealer = flow.first_dealer % self.players
         self.round_fields = round_fields
         self.seat_value_names = seat_value_names
-        self.value_kinds = value_kinds  # value name -> "seat", "card", "seats", "cards" or "value" (for display)
+        self.value_types = value_types  # value name -> its static type (to show seats and cards by name)
         self.visibility = visibility  # round/seat value name -> "all", "owner" or "nobody"
 
     # ------------------------------------------------------------------ setup

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 
@@ -87,18 +88,20 @@ def _seat_values(game: Game, state: State, viewer: int | None, filling: set[str]
 
 def _readable(game: Game, state: State, key: str, value: Any) -> Any:
     """Round and seat values as people read them: seat names, card labels, a record's label."""
-    if isinstance(value, dict) and "label" in value:
-        return value["label"]
-    kind = game.value_kinds.get(key, "value")
-    if isinstance(value, bool) or value is None:
+    return readable(game, game.value_types.get(key, VALUE), value)
+
+
+def readable(game: Game, t: Type, value: Any) -> Any:
+    """A value of static type ``t`` as JSON people read: seats by name, cards by label, records by label."""
+    if value is None or isinstance(value, bool):
         return value
-    if kind == "seat" and isinstance(value, int):
-        return game.seat_names[value]
-    if kind == "card" and isinstance(value, int):
-        return game.cards.labels[value]
-    if kind in ("seats", "cards") and isinstance(value, (list, tuple)):
-        names = game.seat_names if kind == "seats" else game.cards.labels
-        return [names[v] if isinstance(v, int) and not isinstance(v, bool) else v for v in value]
+    if isinstance(value, dict):
+        if "label" in value:
+            return value["label"]
+        return {k: readable(game, t.field_type(k) or VALUE, v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [v["label"] if isinstance(v, dict) and "label" in v else v for v in value]
+        element = t.element if t.kind == "list" and t.element is not None else VALUE
+        return [readable(game, element, v) for v in value]
+    if isinstance(value, int) and t.kind in ("seat", "card"):
+        return game.seat_names[value] if t.kind == "seat" else game.cards.labels[value]
     return value

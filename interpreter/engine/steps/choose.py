@@ -89,6 +89,9 @@ class Choose(Step):
             "that passed or was not asked."),
         Opt("set_chooser", "name", "A round value that holds the seat that made the last choice (not a pass), "
             "e.g. the maker or the highest bidder."),
+        Opt("set_history", "name", "A round value that holds every choice of this step in order, as records "
+            "with seat and value (one per pick; passes and stops are not choices), e.g. to find who bid last "
+            "among the highest bidders."),
         Opt("move_to", "zone", "When the values are cards: each chosen card moves at once to this zone (the "
             "chooser's, for a per-seat zone), e.g. a discard or a reveal."),
         Opt("swap", "bool", "When each value is a pair of cards [a, b]: the chosen two change places (a goes "
@@ -117,6 +120,9 @@ class Choose(Step):
             if key in spec:
                 declare(spec[key], SEAT if key == "set_chooser" else start, self.path + (key,))
                 ctx.visibility[spec[key]] = "all" if key == "set_chooser" else self.visible
+        if "set_history" in spec:
+            ctx.declare(spec["set_history"], NONE, self.path + ("set_history",))
+            ctx.visibility[spec["set_history"]] = self.visible
 
     def _bound(self, option: Type) -> dict[str, Type]:
         names = dict(self.bound)
@@ -133,6 +139,8 @@ class Choose(Step):
             ctx.round_fields[spec["set"]] = value
         if "set_seat" in spec:
             ctx.seat_fields[spec["set_seat"]] = value
+        if "set_history" in spec:
+            ctx.round_fields[spec["set_history"]] = list_of(record({"seat": SEAT, "value": element}))
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
@@ -178,6 +186,7 @@ class Choose(Step):
         self.set_round = spec.get("set")
         self.set_seat = spec.get("set_seat")
         self.set_chooser = spec.get("set_chooser")
+        self.set_history = spec.get("set_history")
         self.move_to = ctx.zone(path + ("move_to",)) if "move_to" in spec else None
         if self.move_to is not None and self.option_type.kind != "card":
             raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
@@ -215,7 +224,7 @@ class Choose(Step):
     def filling(self) -> frozenset[str]:
         if not self.simultaneous:
             return frozenset()
-        return frozenset(n for n in (self.set_round, self.set_seat, self.set_chooser) if n)
+        return frozenset(n for n in (self.set_round, self.set_seat, self.set_chooser, self.set_history) if n)
 
     def policy_binds(self) -> dict[str, Type]:
         return dict(self.names, legal=list_of(self.option_type))
@@ -225,6 +234,8 @@ class Choose(Step):
     def start(self, game: Any, state: Any) -> _Choosing | None:
         env = self.env(state)
         p = _Choosing(self._order(game, state, env))
+        if self.set_history:
+            state.vars[self.set_history] = []
         if self.counted:
             for name in (self.set_round,):
                 if name:
@@ -404,6 +415,8 @@ class Choose(Step):
             state.seat_vars[self.set_seat][seat] = stored
         if self.set_chooser:
             state.vars[self.set_chooser] = seat
+        if self.set_history:
+            state.vars[self.set_history] = list(p.history)
         p.left -= 1
         if p.left <= 0:
             self._end_turn(game, state, p, seat)
