@@ -276,6 +276,36 @@ def test_set_history_keeps_every_pick_in_order_and_observers_read_it_by_name(tmp
     assert seen[0] == {"seat": "E", "value": "y1"} and len(seen) == 5
 
 
+def test_a_seat_with_no_card_left_to_reveal_passes_and_the_auction_still_ends(tmp_path):
+    auction = REVEAL_AUCTION.replace("deal: {do: deal, hand: 3}", "deal: {do: deal, hand: 1, rest: stock}")
+    game = make(tmp_path, auction, TRICKS, zones="revealed: {per_seat: true, visible: all}\nstock: {visible: nobody}")
+    state = game.new_state()
+    deal(game, state, ["x1"], ["y1"], ["z1"], ["x2"], rest=("x3", "x4", "y2", "y3", "y4", "z2", "z3", "z4"))
+    play(game, state, "y1")                                   # E has no card left: count 0 from now on
+    play(game, state, "z1", "x2", "x1")                       # S, W, N
+    # every hand is empty: every seat passes without being asked, and four passes end the auction
+    assert state.pending is None or state.pending.step.name != "auction"
+    assert [len(x) for x in state.per_seat["revealed"]] == [1, 1, 1, 1]
+
+
+def test_a_repeated_choice_that_asks_nobody_and_never_ends_stops_with_an_error_naming_the_step(tmp_path):
+    looping = """\
+        deal: {do: deal, hand: 3}
+        round_and_round:
+          do: choose
+          options: seat.hand
+          count: 0
+          repeat: true
+          until: "passes > 100"
+        """
+    text = rules(looping, TRICKS)
+    game = make(tmp_path, looping, TRICKS)
+    state = game.new_state()
+    with pytest.raises(GameError, match="error: step 'round_and_round' goes round and round") as error:
+        deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    assert str(error.value).startswith(f"{tmp_path / 'tiny.yaml'}:{line_of(text, 'repeat: true')}:")
+
+
 def test_stop_and_pass_need_different_labels(tmp_path):
     text = rules(DEAL_3, REVEAL_AUCTION.replace("stop: done", "stop: pass").split("\n", 1)[1], TRICKS,
                  zones="revealed: {per_seat: true, visible: all}")

@@ -35,10 +35,11 @@ from interpreter.engine.steps.base import (
     register,
     third_person,
 )
+from interpreter.errors import GameError
 
 
 class _Choosing:
-    __slots__ = ("order", "pos", "left", "picked", "history", "passes")
+    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
 
     def __init__(self, order: list[int]):
         self.order = order
@@ -47,10 +48,11 @@ class _Choosing:
         self.picked: list[Any] = []
         self.history: list[dict[str, Any]] = []
         self.passes = 0
+        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
 
     def copy(self) -> _Choosing:
         other = _Choosing(list(self.order))
-        other.pos, other.left, other.passes = self.pos, self.left, self.passes
+        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
         other.picked = list(self.picked)
         other.history = [dict(h) for h in self.history]
         return other
@@ -74,7 +76,8 @@ class Choose(Step):
         Opt("must", "condition", "An obligation: while some allowed option meets it, only those may be chosen.",
             binds=("value", "seat", "picked", "history", "passes")),
         Opt("count", "number", "How many values each seat picks in its turn, one decision each (default 1; "
-            "0 skips the seat). With count the values set are lists.", binds=("seat",)),
+            "0: the seat is not asked; it passes when pass is given, else it is skipped). With count the values set "
+            "are lists.", binds=("seat",)),
         Opt("pass", "text", "The label of passing: with it, a seat may pass instead of choosing (its turn ends)."),
         Opt("stop", "text", "The label of ending one's turn after at least one pick: with it, count is the most "
             "a seat may pick in its turn, and it may stop after any pick (a turn of one or more reveals). A seat "
@@ -187,6 +190,7 @@ class Choose(Step):
         self.set_seat = spec.get("set_seat")
         self.set_chooser = spec.get("set_chooser")
         self.set_history = spec.get("set_history")
+        self.where = str(ctx.source.pos(path + ("repeat",) if self.repeat else path))
         self.move_to = ctx.zone(path + ("move_to",)) if "move_to" in spec else None
         if self.move_to is not None and self.option_type.kind != "card":
             raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
@@ -290,8 +294,9 @@ class Choose(Step):
                 p.left = k
             else:
                 p.left = 1
-            if p.left > 0:
+            if p.left > 0 or self.pass_label is not None:  # a seat with nothing to pick passes, if it can
                 return True
+            self._idle(p)
             p.pos += 1
 
     def _legal(self, game: Any, state: Any, p: _Choosing, seat: int) -> list[Choice]:
@@ -355,13 +360,14 @@ class Choose(Step):
     def decision(self, game: Any, state: Any, p: _Choosing) -> Decision | None:
         while p.pos < len(p.order):
             seat = p.order[p.pos]
-            legal = self._legal(game, state, p, seat)
+            legal = self._legal(game, state, p, seat) if p.left > 0 else []
             can_stop = self._stop is not None and bool(p.picked)
             can_pass = not can_stop and self.pass_label is not None and (
                 self.may_pass is None or self.may_pass(self._env(state, p, seat)))
             if not legal:  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass:
                     p.passes += 1
+                self._idle(p)
                 self._end_turn(game, state, p, seat)
                 continue
             if not can_pass and not can_stop and self.auto and len(legal) <= p.left:
@@ -377,6 +383,7 @@ class Choose(Step):
 
     def apply(self, game: Any, state: Any, p: _Choosing, action: Any) -> None:
         seat = p.order[p.pos]
+        p.idle = 0
         if isinstance(action, Pass):
             p.passes += 1
             self._end_turn(game, state, p, seat)
@@ -408,6 +415,7 @@ class Choose(Step):
         p.picked.append(value)
         p.history.append({"seat": seat, "value": value})
         p.passes = 0
+        p.idle = 0
         stored = list(p.picked) if self.count is not None else value
         if self.set_round:
             state.vars[self.set_round] = stored
@@ -420,6 +428,13 @@ class Choose(Step):
         p.left -= 1
         if p.left <= 0:
             self._end_turn(game, state, p, seat)
+
+    def _idle(self, p: _Choosing) -> None:
+        """Count a turn that asked nobody; going round every seat of who twice that way never ends."""
+        p.idle += 1
+        if self.repeat and p.idle > 2 * max(len(p.order), 1):
+            raise GameError(f"{self.where}: error: step {self.name!r} goes round and round: no seat can pick "
+                            "anything and until does not hold")
 
     def _end_turn(self, game: Any, state: Any, p: _Choosing, seat: int) -> None:
         if self.until is not None:
