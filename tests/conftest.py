@@ -41,21 +41,25 @@ def card(game: Game, label: str, taken: set[int] | None = None) -> int:
     raise KeyError(label)
 
 
-def at_step(game: Game, step_name: str, hands: dict[int, list[str]], **values) -> State:
-    """A fresh state whose round is at ``step_name`` with the given hands and round values.
+def at_step(game: Game, step_name: str, hands: dict[int, list[str]], state: State | None = None,
+            zones: dict[str, dict[int, list[str]]] | None = None, **values) -> State:
+    """A state whose round is at ``step_name`` with the given hands, other per-seat zones and round values.
 
-    Teams default to each seat alone; pass ``teams=[...]`` (team id per seat) to set them, and
-    ``game_values={...}`` for game values.
+    Without ``state`` a fresh one (round 1); with it, that state's current round goes on from the step
+    (its totals kept). Every zone not given is empty. Teams default to each seat alone; pass
+    ``teams=[...]`` (team id per seat) to set them, and ``game_values={...}`` for game values.
     """
-    state = game.new_state()
+    if state is None:
+        state = game.new_state()
     taken: set[int] = set()
     for zone in state.per_seat.values():
         for cards in zone:
             cards.clear()
     for zone in state.shared.values():
         zone.clear()
-    for seat, labels in hands.items():
-        state.per_seat["hand"][seat] = [card(game, lab, taken) for lab in labels]
+    for zname, per_seat in {"hand": hands, **(zones or {})}.items():
+        for seat, labels in per_seat.items():
+            state.per_seat[zname][seat] = [card(game, lab, taken) for lab in labels]
     if "dealer" in values:
         state.dealer = values["dealer"]
     teams = values.pop("teams", None)
