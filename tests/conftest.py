@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,13 @@ def sources():
 
 
 def game_of(name: str, players: int, **options) -> Game:
-    return compile_game(load_rules(name), players, options)
+    """A bundled game compiled for a player count (once per test run: playing never changes a Game)."""
+    return _compiled(name, players, tuple(sorted(options.items())))
+
+
+@functools.cache
+def _compiled(name: str, players: int, options: tuple[tuple[str, object], ...]) -> Game:
+    return compile_game(load_rules(name), players, dict(options))
 
 
 def card(game: Game, label: str, taken: set[int] | None = None) -> int:

@@ -64,7 +64,9 @@ def _walk(game: Game, seed: int, watch) -> State:
 
 
 def test_every_recipe_has_its_example_file_and_nothing_else_is_left_out() -> None:
-    files = {p.stem for p in EXAMPLES.glob("*.yaml")} - {"tiny-njet", "njet-nines"}
+    # the variants of bundled games are not recipes: tiny-njet (records.md), njet-nines and mue-300
+    # (rule-files.md); tests/test_records_doc.py and tests/test_mue_variant.py test them
+    files = {p.stem for p in EXAMPLES.glob("*.yaml")} - {"tiny-njet", "njet-nines", "mue-300"}
     assert files == set(RECIPES)
 
 

@@ -6,27 +6,17 @@ Grande edition: Anna, Beate, Conny, Dagmar and Emma play with 5 players, Anna de
 
 from __future__ import annotations
 
-import functools
 import random
 from collections import Counter
 
 import pytest
 
 from interpreter.engine.observation import observe
+from interpreter.engine.steps.base import Pass, Stop
+from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
 
-from .conftest import at_step, trick_progress
-from .conftest import game_of as compile_fresh
-
-
-@functools.cache
-def _compiled(name, players, options):
-    return compile_fresh(name, players, **dict(options))
-
-
-def game_of(name, players, **options):
-    """The compiled game, compiled once per test run (a game is not changed by playing it)."""
-    return _compiled(name, players, tuple(sorted(options.items())))
+from .conftest import at_step, game_of, trick_progress
 
 ANNA, BEATE, CONNY, DAGMAR, EMMA = range(5)
 COLOURS = ["red", "blue", "yellow", "green", "black"]
@@ -469,3 +459,51 @@ def test_a_fixed_number_of_hands_instead_of_a_target():
     game = game_of("mue", 4, hands=3)
     result = play_game(game, seed=5)
     assert result.rounds == 3
+
+
+# ======================================================================= whole hands with trick play
+
+
+class CautiousBidder:
+    """Random play, except that in a turn of the auction it passes or stops half the time.
+
+    Uniformly random bidders reveal nearly every card and tie (an Eklat in almost every hand with 5 or 6
+    players), so the conformance suite seldom reaches the tricks; these bidders make chiefs.
+    """
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def act(self, turn):
+        legal = turn.legal
+        enough = [a for a in legal if isinstance(a, (Pass, Stop))]
+        if enough and self.rng.random() < 0.5:
+            return enough[0]
+        return legal[self.rng.randrange(len(legal))]
+
+
+@pytest.mark.parametrize("name, players", [("mue", 3), ("mue", 4), ("mue", 5), ("mue", 6), ("mue-riogrande", 5)])
+def test_hands_with_a_chief_play_every_card_and_score_the_60_points(name, players, tmp_path):
+    game = game_of(name, players)
+    deck = sorted(game.deck)
+    chiefs, played = set(), {}                       # hands with a chief; hand -> cards and points in the tricks
+
+    def check(state):
+        assert sorted(state.all_cards()) == deck
+        if state.vars.get("chief") is not None:
+            chiefs.add(state.round_number)
+        at_deal = state.pending is not None and state.pending.kind == "chance"
+        hand = state.round_number - 1 if at_deal else state.round_number
+        if (at_deal or state.finished) and hand in chiefs and hand not in played:   # the tricks lie until the deal
+            won = [c for pile in state.per_seat["won"] for c in pile]
+            played[hand] = (len(won), sum(worth(game.cards.labels[c]) for c in won))
+
+    for seed in range(2):
+        agents = [CautiousBidder(f"{seed}/{s}") for s in range(players)]
+        result = play_game(game, agents, seed=seed, record=True, after_each=check)
+        path = tmp_path / f"{seed}.jsonl"
+        write_record(path, result.record)
+        assert replay(path, game=game).totals == result.totals
+    assert len(played) >= 3 and len(played) == len(chiefs)
+    total = 60 if players > 3 else 36
+    assert all(v == (total, total) for v in played.values())

@@ -136,6 +136,13 @@ def parse(text: str) -> ast.Node:
     """Parse one expression; raise :class:`DslSyntaxError` on bad text."""
     if not isinstance(text, str) or not text.strip():
         raise DslSyntaxError("expected an expression, found nothing", 0)
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> ast.Node:
+    """The tree of a text (kept: a game compiled for each player count, or a variant, parses its rules once;
+    the nodes are frozen, and offsets are relative to the text, so a tree serves every place the text is)."""
     try:
         tree = _lark().parse(text)
     except UnexpectedCharacters as exc:
