@@ -507,3 +507,15 @@ def test_hands_with_a_chief_play_every_card_and_score_the_60_points(name, player
     assert len(played) >= 3 and len(played) == len(chiefs)
     total = 60 if players > 3 else 36
     assert all(v == (total, total) for v in played.values())
+
+
+def test_a_person_bidding_sees_every_revealed_card_and_the_reveals_in_order():
+    from interpreter.harness.agents import render_observation
+
+    game, state = auction()
+    play(game, state, "red 6", "pass", "yellow 8", "done")
+    view = render_observation(observe(game, state, DAGMAR))
+    assert "reveals: Anna red 6, Conny yellow 8; dealer: Anna" in view
+    assert "revealed: Anna red 6; Conny yellow 8" in view
+    assert "{" not in view and "your hand: " in view
+    assert state.pending.prompt == "reveal"             # no "(12 to go)": with stop, count is only a bound

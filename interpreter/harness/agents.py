@@ -91,7 +91,7 @@ def render_observation(obs: dict[str, Any]) -> str:
     lines = [f"--- round {obs['round']} ({obs.get('step', 'end')}), you are {obs['seat']} ---"]
     values = {k: v for k, v in obs["values"].items() if v is not None and k not in ("number",)}
     if values:
-        lines.append("  " + ", ".join(f"{k}: {v}" for k, v in values.items()))
+        lines.append("  " + "; ".join(f"{k}: {_text(v)}" for k, v in values.items()))
     if "board" in obs:
         for row, spaces in obs["board"].items():
             lines.append(f"  {row}: {' | '.join(spaces)}")
@@ -99,16 +99,21 @@ def render_observation(obs: dict[str, Any]) -> str:
         if any(per_seat.values()):
             lines.append(f"  {name}: " + ", ".join(f"{s} {v}" for s, v in per_seat.items()))
     for name, per_seat in (obs.get("seat_values") or {}).items():
-        shown = {s: v for s, v in per_seat.items() if v is not None}
+        shown = {s: v for s, v in per_seat.items() if v is not None and v != []}
         if shown:
             lines.append(f"  {name}: " + ", ".join(f"{s} {_text(v)}" for s, v in shown.items()))
     if len(obs["teams"]) < len(obs["totals"]):
         lines.append("  teams: " + " vs ".join(" + ".join(t) for t in obs["teams"]))
     for zname, content in obs["zones"].items():
-        if isinstance(content, dict) and obs["seat"] in content and isinstance(content[obs["seat"]], list):
-            mine = content[obs["seat"]]
-            if mine:
-                lines.append(f"  your {zname}: {', '.join(mine)}")
+        if not isinstance(content, dict):
+            continue
+        mine = content.get(obs["seat"])
+        if isinstance(mine, list) and mine:
+            lines.append(f"  your {zname}: {', '.join(mine)}")
+        open_cards = {s: cards for s, cards in content.items()  # other seats' cards that lie face up
+                      if s != obs["seat"] and isinstance(cards, list) and cards}
+        if open_cards:
+            lines.append(f"  {zname}: " + "; ".join(f"{s} {', '.join(cards)}" for s, cards in open_cards.items()))
     if obs.get("trick"):
         lines.append("  on the table: " + ", ".join(f"{s} {c}" for s, c in obs["trick"]))
     lines.append("  totals: " + ", ".join(f"{s} {t}" for s, t in obs["totals"].items()))
@@ -116,6 +121,11 @@ def render_observation(obs: dict[str, Any]) -> str:
 
 
 def _text(value: Any) -> str:
+    """A value of an observation as people read it: lists joined, records as their fields' values."""
+    if isinstance(value, dict):
+        return " ".join(_text(v) for v in value.values())
     if isinstance(value, (list, tuple)):
-        return " + ".join(map(str, value))
+        if value and all(isinstance(v, dict) for v in value):
+            return ", ".join(_text(v) for v in value)
+        return " + ".join(_text(v) for v in value)
     return str(value)

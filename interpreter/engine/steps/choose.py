@@ -377,7 +377,8 @@ class Choose(Step):
                 actions = [self._stop, *legal]
             else:
                 actions = [self._pass, *legal] if can_pass else legal  # legal is a fresh list
-            prompt = f"{self.verb} ({p.left} to go)" if p.left > 1 and self.count is not None else self.verb
+            to_go = p.left > 1 and self.count is not None and self._stop is None  # with stop, count is only a bound
+            prompt = f"{self.verb} ({p.left} to go)" if to_go else self.verb
             return Decision(seat, actions, self, prompt, "choose")
         return None
 
