@@ -17,7 +17,7 @@ from interpreter.rules.yaml_loader import load_yaml_text
 from .conftest import ROOT, game_of
 
 GAME_NAMES = re.compile(r"njet|m(ü|ue)\b|\bmue|meinz|sticht|t(ü|ue)cke|goldsieber|rio ?grande|euchre|\bhearts\b|"
-                        r"spades|whist|oh[- ]?hell", re.IGNORECASE)
+                        r"spades|whist|oh[- ]?hell|monster|eklat", re.IGNORECASE)
 
 
 def bundled_names() -> list[str]:

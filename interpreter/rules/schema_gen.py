@@ -339,7 +339,7 @@ def _section_defs() -> JSON:
                 "automatic": {
                     "description": "Extra seats for this player count that nobody plays: they come after the "
                                    "players' seats, and each of their decisions is made by their policy (e.g. a "
-                                   "card monster that plays the top card of its stack).",
+                                   "dummy that always plays the top card of its stack).",
                     "type": "array",
                     "items": _ref("automatic_seat"),
                 },
