@@ -365,7 +365,7 @@ def test_reserved_card_attributes_are_refused(tmp_path):
     errors = _errors(path)
     line, col = _where(text, "copy: [0,", "copy")
     assert [(e.position.line, e.position.column) for e in errors] == [(line, col)]
-    assert "copy and label are set automatically" in errors[0].message
+    assert "copy is set automatically" in errors[0].message
 
 
 def test_a_key_written_both_as_number_and_as_text_is_refused(tmp_path):

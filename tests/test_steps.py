@@ -1175,3 +1175,134 @@ def test_rule_errors_are_rule_errors(tmp_path):
         """, TRICKS)
     with pytest.raises(RuleError):
         compile_game(load_rules(write(tmp_path, text)), 4)
+
+
+# ====================================================================== several decks, repeat
+
+TWO_DECKS = """\
+deck:
+  label: "{suit}{rank}"
+  start: box
+  cards:
+    - {suit: [x, y, z], rank: [1, 2, 3, 4], kind: [number]}
+    - {kind: [sign], sign: [sun, moon, star], label: "sign of the {sign}"}
+"""
+TRICKS_2 = TRICKS.replace('"card.rank"]', '"card.rank if card.kind == \'number\' else 0"]')
+BOX = ("box: {visible: nobody}\nstock: {visible: nobody}\nsigns: {visible: nobody}\n"
+       "secret: {per_seat: true, visible: owner}")
+
+
+def test_a_group_label_writes_that_groups_cards_and_the_box_holds_every_card_at_the_start(tmp_path):
+    game = make(tmp_path, "deal: {do: deal, hand: 3, cards: \"card.kind == 'number'\"}", TRICKS_2, deck=TWO_DECKS,
+                zones=BOX)
+    assert sorted(game.cards.labels) == sorted([f"{s}{r}" for s in "xyz" for r in range(1, 5)]
+                                               + ["sign of the sun", "sign of the moon", "sign of the star"])
+    state = game.new_state()
+    assert sorted(state.shared["box"]) == sorted(game.deck)     # before the first deal, every card is in the box
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    assert names(game, state.shared["box"]) == ["sign of the moon", "sign of the star", "sign of the sun"]
+
+
+def test_separate_deals_each_gather_shuffle_and_deal_only_their_own_cards(tmp_path):
+    steps = ("numbers: {do: deal, hand: 3, cards: \"card.kind == 'number'\"}",
+             "signs: {do: deal, hand: 0, rest: signs, cards: \"card.kind == 'sign'\"}",
+             "secret: {do: move, cards: \"last(signs)\", to: secret, owner: round.dealer}", TRICKS_2)
+    game = make(tmp_path, *steps, deck=TWO_DECKS, zones=BOX, game="rounds: 2")
+    state = game.new_state()
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    assert state.pending.kind == "chance" and state.pending.step.name == "signs"
+    order = [c for c in game.deck if game.cards.labels[c].startswith("sign")]
+    assert len(game.sample_chance(state, random.Random(1))) == 3          # only the three signs are shuffled
+    game.apply_chance(state, order)
+    assert names(game, state.per_seat["secret"][N]) == [game.cards.labels[order[-1]]]   # the bottom card
+    assert observe(game, state, E)["zones"]["secret"]["N"] == {"count": 1}
+    assert names(game, state.per_seat["hand"][E]) == ["y1", "y2", "y3"]  # the sign deal left the hands alone
+    finish_round(game, state)
+    # the next round's number deal gathers the numbers only: the secret sign stays until the sign deal
+    game.apply_chance(state, game.sample_chance(state, random.Random(2)))
+    assert len(state.per_seat["secret"][N]) == 1 and len(state.shared["box"]) == 0
+    assert sorted(state.all_cards()) == sorted(game.deck)
+
+
+def test_a_record_of_a_partial_deal_names_only_its_cards_and_replays(tmp_path):
+    steps = ("numbers: {do: deal, hand: 3, cards: \"card.kind == 'number'\"}",
+             "signs: {do: deal, hand: 0, rest: signs, cards: \"card.kind == 'sign'\"}", TRICKS_2)
+    path = write(tmp_path, rules(*steps, deck=TWO_DECKS, zones=BOX))
+    game = compile_game(load_rules(str(path)), 4)
+    result = play_game(game, seed=3, record=True, rules_file=str(path))
+    deals = [e for e in result.record if e.get("type") == "chance"]
+    assert sorted(deals[1]["outcome"]["signs"]) == ["sign of the moon", "sign of the star", "sign of the sun"]
+    write_record(tmp_path / "r.jsonl", result.record)
+    assert replay(tmp_path / "r.jsonl").totals == result.totals
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("{do: deal, hand: 3, cards: \"card.kind == 'joker'\"}", "no card of the deck meets this deal's cards condition"),
+    ("{do: deal, hand: 3, cards: \"card.kind == text(round.number)\"}",
+     "cards may use only card, players, options and setup (the cards of a deal are known before play)"),
+    ("{do: deal, hand: 4, cards: \"card.kind == 'sign'\"}",
+     "dealing 4 cards to 4 seats needs 16 cards, this deal's cards are 3"),
+])
+def test_a_partial_deal_that_cannot_work_is_refused_with_its_position(tmp_path, spec, message):
+    text = rules("numbers: " + spec, TRICKS_2, deck=TWO_DECKS, zones=BOX)
+    line, got = refusal(tmp_path, text)
+    assert got == message and line == line_of(text, "numbers:")
+
+
+def test_deck_start_must_name_a_shared_zone(tmp_path):
+    text = rules(DEAL_3, TRICKS_2, deck=TWO_DECKS.replace("start: box", "start: hand"), zones=BOX)
+    line, message = refusal(tmp_path, text)
+    assert line == line_of(text, "start: hand") and message.startswith("deck.start must name a shared zone")
+
+
+def test_repeat_runs_its_steps_the_given_number_of_times_and_counts_them(tmp_path):
+    rows = """\
+        rows:
+          do: repeat
+          times: 3
+          set: row
+          steps:
+            lay: {do: move, cards: "[stock[0], stock[1]]", to: row}
+            pick: {do: choose, who: "[seats[round.row]]", options: row, move_to: hand}
+            clear: {do: move, from: row, to: out}
+        """
+    game = make(tmp_path, "deal: {do: deal, hand: 0, rest: stock}", rows, TRICKS,
+                zones="stock: {visible: nobody}\nrow: {visible: all}\nout: {visible: all}")
+    state = game.new_state()
+    deal(game, state, [], [], [], [], rest=("x1", "x2", "y1", "y2", "z1", "z2", "x3", "x4", "y3", "y4", "z3", "z4"))
+    assert state.vars["row"] == 1 and asked(state) == E and labels(game, state) == ["x1", "x2"]
+    assert observe(game, state, W)["values"]["row"] == 1
+    play(game, state, "x2")
+    assert state.vars["row"] == 2 and asked(state) == S and labels(game, state) == ["y1", "y2"]
+    play(game, state, "y1")
+    assert asked(state) == W and labels(game, state) == ["z1", "z2"]
+    play(game, state, "z1")                                   # three times; N has no card: no trick, game over
+    assert state.vars["row"] == 3 and state.finished
+    assert names(game, state.shared["out"]) == ["x1", "y2", "z2"]
+
+
+def test_repeat_until_and_its_refusals(tmp_path):
+    rows = """\
+        rows:
+          do: repeat
+          until: "len(stock) == 0"
+          steps:
+            pick: {do: choose, who: "[left(round.dealer)]", options: "[first(stock)]", pass: skip, move_to: hand}
+        """
+    game = make(tmp_path, "deal: {do: deal, hand: 2, rest: stock}", rows, TRICKS, zones="stock: {visible: nobody}")
+    state = game.new_state()
+    deal(game, state, ["x3", "x4"], ["y2", "y3"], ["y4", "z1"], ["z2", "z3"], rest=("x1", "x2", "y1", "z4"))
+    play(game, state, "x1", "skip", "x2", "y1")                # a skip leaves the card: offered again next time
+    assert state.pending.step.name == "pick" and labels(game, state) == ["skip", "z4"]
+    play(game, state, "z4")                                   # the stock is empty: until holds
+    assert names(game, state.per_seat["hand"][E]) == ["x1", "x2", "y1", "y2", "y3", "z4"]
+    assert state.pending.step.name == "tricks"
+    for body, message in [
+        ("rows: {do: repeat, steps: {s: {do: set, round: {a: '1'}}}}",
+         "a repeat needs times: or until: (or both) to end"),
+        ("rows: {do: repeat, times: 2, steps: {d: {do: deal, hand: 1}}}",
+         "a deal step cannot run inside a repeat (kinds allowed here: choose, move, set, teams)"),
+    ]:
+        text = rules(DEAL_3, body, TRICKS)
+        line, got = refusal(tmp_path, text)
+        assert got == message, got

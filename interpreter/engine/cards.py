@@ -32,20 +32,26 @@ class CardTable:
         return out
 
 
-def build_cards(groups: list[dict[str, list[Any]]], label: str | None) -> CardTable:
-    """Expand deck groups into a card table (the validator has checked shapes)."""
+def build_cards(groups: list[dict[str, Any]], label: str | None) -> CardTable:
+    """Expand deck groups into a card table (the validator has checked shapes).
+
+    A group's ``label`` (a template, not an attribute) writes that group's cards; ``label`` writes the others.
+    """
     names: list[str] = []
     for g in groups:
         for n in g:
-            if n not in names:
+            if n not in names and n != "label":
                 names.append(n)
+    default = label or " ".join("{" + n + "}" for n in names)
     rows: list[dict[str, Any]] = []
+    templates: list[str] = []
     for g in groups:
-        keys = list(g)
+        keys = [k for k in g if k != "label"]
         for combo in itertools.product(*(g[k] for k in keys)):
             row = {n: None for n in names}
             row.update(zip(keys, combo))
             rows.append(row)
+            templates.append(g.get("label") or default)
     seen: dict[tuple[Any, ...], int] = {}
     copies: list[int] = []
     kinds: list[int] = []
@@ -57,8 +63,8 @@ def build_cards(groups: list[dict[str, list[Any]]], label: str | None) -> CardTa
         kinds.append(first.setdefault(key, cid))
     attributes = {n: tuple(r[n] for r in rows) for n in names}
     attributes["copy"] = tuple(copies)
-    template = label or " ".join("{" + n + "}" for n in names)
-    labels = tuple(_FIELD.sub(lambda m, r=r: _text(r.get(m.group(1))), template) for r in rows)
+    labels = tuple(_FIELD.sub(lambda m, r=dict(r, copy=k): _text(r.get(m.group(1))), t)
+                   for r, k, t in zip(rows, copies, templates))
     return CardTable(attributes, labels, tuple(kinds))
 
 

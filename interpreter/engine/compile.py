@@ -83,12 +83,18 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     # -- deck
     deck_spec = data["deck"]
     template = deck_spec.get("label")
-    attr_names = {n for g in deck_spec["cards"] for n in g}
+    attr_names = {n for g in deck_spec["cards"] for n in g if n != "label"}
     if template:
         for f in label_fields(template):
             if f not in attr_names and f != "copy":
                 raise SchemaError(f"the label names {f!r}, which is not a card attribute "
                                   f"({', '.join(sorted(attr_names))})", source.pos(("deck", "label")))
+    for i, g in enumerate(deck_spec["cards"]):
+        own = [n for n in g if n != "label"]
+        for f in label_fields(g.get("label") or ""):
+            if f not in own and f != "copy":
+                raise SchemaError(f"the group's label names {f!r}, which is not an attribute of this group "
+                                  f"({', '.join(own)})", source.pos(("deck", "cards", i, "label")))
     cards = build_cards(deck_spec["cards"], template)
     by_label: dict[str, int] = {}
     for c, label in enumerate(cards.labels):
@@ -174,6 +180,11 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         deck = [c for c in deck if not drop({"card": c})]
 
     zone_names = set(zones)
+    deck_start = deck_spec.get("start")
+    if deck_start is not None and (deck_start not in zones or zones[deck_start].per_seat):
+        raise SchemaError(f"deck.start must name a shared zone (shared zones: "
+                          f"{', '.join(z for z in zones if not zones[z].per_seat) or 'none'})",
+                          source.pos(("deck", "start")))
     for zname in zones:
         if zones[zname].per_seat and zname in SEAT_ATTRIBUTES + tuple(ctx.counters):
             raise SchemaError(f"zone name {zname!r} is taken by a seat attribute", source.key_pos(("zones", zname)))
@@ -232,7 +243,8 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     value_types = {**ctx.round_fields, **ctx.seat_fields, **ctx.game_fields}
     game = Game(
         name=data["name"], title=data.get("title", data["name"]), identity=identity(data), player_count=players,
-        options=opts, seats=seats, cards=cards, deck=deck, zones=zones, counters=list(ctx.counters), steps=steps,
+        options=opts, seats=seats, cards=cards, deck=deck, deck_start=deck_start, zones=zones,
+        counters=list(ctx.counters), steps=steps,
         flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
         seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
         visibility=dict(ctx.visibility),

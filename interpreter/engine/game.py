@@ -60,9 +60,10 @@ class Game:
     """Rules compiled for one player count and one set of options."""
 
     def __init__(self, *, name: str, title: str, identity: str, player_count: int, options: dict[str, Any],
-                 seats: list[SeatSpec], cards: CardTable, deck: list[int], zones: dict[str, ZoneSpec],
-                 counters: list[str], steps: list[Step], flow: Flow, round_fields: list[str],
-                 seat_value_names: list[str], value_types: dict[str, Type], visibility: dict[str, str]):
+                 seats: list[SeatSpec], cards: CardTable, deck: list[int], deck_start: str | None,
+                 zones: dict[str, ZoneSpec], counters: list[str], steps: list[Step], flow: Flow,
+                 round_fields: list[str], seat_value_names: list[str], value_types: dict[str, Type],
+                 visibility: dict[str, str]):
         self.name = name
         self.title = title
         self.identity = identity
@@ -74,6 +75,7 @@ class Game:
         self.options = options
         self.cards = cards
         self.deck = deck
+        self.deck_start = deck_start  # the shared zone every card is in when the game begins (or none)
         self.zones = zones
         self.shared_zones = [z for z, spec in zones.items() if not spec.per_seat]
         self.seat_zones = [z for z, spec in zones.items() if spec.per_seat]
@@ -90,6 +92,8 @@ class Game:
 
     def new_state(self) -> State:
         state = State(self)
+        if self.deck_start is not None:
+            state.shared[self.deck_start].extend(self.deck)
         state.game_vars = dict.fromkeys(self.flow.game_values)
         self._start_round(state)
         env = {"$s": state}
@@ -103,10 +107,10 @@ class Game:
         self._advance(state, self._enter(state, 0))
         return state
 
-    def cards_by_label(self) -> dict[str, list[int]]:
-        """Label -> card ids of this game's deck (after removals); a fresh dict."""
+    def cards_by_label(self, cards: list[int] | None = None) -> dict[str, list[int]]:
+        """Label -> card ids of this game's deck (after removals), or of ``cards``; a fresh dict."""
         out: dict[str, list[int]] = {}
-        for c in self.deck:
+        for c in self.deck if cards is None else cards:
             out.setdefault(self.cards.labels[c], []).append(c)
         return out
 

@@ -285,6 +285,13 @@ def _section_defs() -> JSON:
             "additionalProperties": False,
             "required": ["cards"],
             "properties": {
+                "start": {
+                    "description": "A shared zone that holds every card when the game begins (the box), for "
+                                   "games whose deals each take only some of the cards (deal's cards: condition). "
+                                   "Without it, cards are in no zone until the first deal.",
+                    "type": "string",
+                    "minLength": 1,
+                },
                 "label": {
                     "description": "How a card is written, with {attribute} placeholders, e.g. \"{colour} {number}\" "
                                    "(default: the attribute values separated by spaces).",
@@ -303,10 +310,19 @@ def _section_defs() -> JSON:
                         "minProperties": 1,
                         "propertyNames": {
                             "description": f"a card attribute is a name usable in expressions (card.NAME): "
-                                           f"{_NAME_RULE}; copy and label are set automatically",
+                                           f"{_NAME_RULE}; copy is set automatically",
                             "type": "string",
                             "pattern": IDENTIFIER,
-                            "not": {"enum": ["copy", "label"]},
+                            "not": {"enum": ["copy"]},
+                        },
+                        "properties": {
+                            "label": {
+                                "description": "How this group's cards are written, with {attribute} placeholders "
+                                               "of this group, e.g. \"trump colour {trump}\" (default: deck.label). "
+                                               "For decks of several kinds of card.",
+                                "type": "string",
+                                "minLength": 1,
+                            },
                         },
                         "additionalProperties": {
                             "description": "The values of this attribute.",

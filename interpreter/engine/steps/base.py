@@ -312,8 +312,10 @@ def register(cls: type[Step]) -> type[Step]:
     return cls
 
 
-def build_steps(ctx: StepContext, spec: dict[str, Any], path: Path_, nested: bool = False) -> list[Step]:
-    """Instantiate and declare the steps of a round (or of a trick's hook); compile them with ``finish_steps``."""
+def build_steps(ctx: StepContext, spec: dict[str, Any], path: Path_, nested: bool = False,
+                inside: str = "a trick") -> list[Step]:
+    """Instantiate and declare the steps of a round (or of a trick's hook, or a repeat: ``nested``, ``inside``
+    naming it for messages); compile them with ``finish_steps``."""
     steps = []
     for sname, sspec in spec.items():
         spath = path + (sname,)
@@ -324,7 +326,7 @@ def build_steps(ctx: StepContext, spec: dict[str, Any], path: Path_, nested: boo
                               ctx.source.pos(spath + ("do",)))
         if nested and not cls.nested:
             allowed = ", ".join(sorted(k for k, c in REGISTRY.items() if c.nested))
-            raise SchemaError(f"a {kind} step cannot run inside a trick (kinds allowed here: {allowed})",
+            raise SchemaError(f"a {kind} step cannot run inside {inside} (kinds allowed here: {allowed})",
                               ctx.source.pos(spath + ("do",)))
         if sname in ctx.step_names:
             raise SchemaError(f"two steps are named {sname!r}; step names must differ (policies and records "

@@ -1,10 +1,12 @@
-"""Chance: gather every card, shuffle, and deal a number of cards to every seat; the rest stay in a zone."""
+"""Chance: gather the cards (every card, or those a condition picks), shuffle, and deal a number of cards to
+every seat; the rest stay in a zone."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.types import CARD
 from interpreter.engine.state import CHANCE
 from interpreter.engine.steps.base import COMMON, Decision, Opt, Step, StepContext, register
 from interpreter.errors import RecordError
@@ -34,6 +36,9 @@ class Deal(Step):
         Opt("to", "zone", "The per-seat zone dealt to (default: hand).", default="hand"),
         Opt("rest", "zone", "The shared zone that gets the cards left over (the stock); needed when cards are "
             "left over. Its first card is its top card."),
+        Opt("cards", "condition", "Which cards this deal gathers, shuffles and deals: a condition on card, e.g. "
+            "\"card.kind == 'number'\" (default: every card). The other cards stay where they are, so a game "
+            "with several decks deals each with a deal of its own.", binds=("card",)),
     )
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
@@ -44,8 +49,18 @@ class Deal(Step):
         self.count = ctx.expr(path + ("hand",), self.bound)
         self.rest = ctx.zone(path + ("rest",), per_seat=False) if "rest" in spec else None
         self.ctx_error = ctx.error
+        self.which = None
+        if "cards" in spec:
+            self.which = ctx.expr(path + ("cards",), {"card": CARD})
+            if self.which.deps - {"ctx:card"}:
+                raise ctx.error("cards may use only card, players, options and setup (the cards of a deal are "
+                                "known before play)", path + ("cards",))
 
     def check(self, game: Any) -> None:
+        self.pack = game.deck if self.which is None else [c for c in game.deck if self.which({"card": c})]
+        self.packed = None if self.which is None else frozenset(self.pack)
+        if not self.pack:
+            raise self.ctx_error("no card of the deck meets this deal's cards condition", self.path + ("cards",))
         if self.count.is_constant:
             problem = self._problem(self.count({}), game)
             if problem:
@@ -62,11 +77,12 @@ class Deal(Step):
         """Why ``count`` cards per seat cannot be dealt from this deck, or None."""
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             return f"hand must be a whole number of cards, got {count!r}"
-        need = count * game.players
-        if need > len(game.deck):
-            return f"dealing {count} cards to {game.players} seats needs {need} cards, the deck has {len(game.deck)}"
-        if need < len(game.deck) and self.rest is None:
-            return f"{len(game.deck) - need} cards are left after the deal; say where they go with rest: ZONE"
+        need, have = count * game.players, len(self.pack)
+        cards = "the deck has" if self.which is None else "this deal's cards are"
+        if need > have:
+            return f"dealing {count} cards to {game.players} seats needs {need} cards, {cards} {have}"
+        if need < have and self.rest is None:
+            return f"{have - need} cards are left after the deal; say where they go with rest: ZONE"
         return None
 
     def decision(self, game: Any, state: Any, p: _Dealing) -> Decision | None:
@@ -75,17 +91,19 @@ class Deal(Step):
         return Decision(CHANCE, [], self, "deal", "chance")
 
     def sample(self, game: Any, state: Any, rng: Any) -> list[int]:
-        order = list(game.deck)
+        order = list(self.pack)
         rng.shuffle(order)
         return order
 
     def apply(self, game: Any, state: Any, p: _Dealing, outcome: list[int]) -> None:
-        # gather every card back first, so a deal always starts from the full deck
-        for zone in state.shared.values():
-            zone.clear()
-        for hands in state.per_seat.values():
-            for cards in hands:
-                cards.clear()
+        # gather the cards back first, so a deal always starts from the full deck (or its whole part)
+        packed = self.packed
+        zones = [*state.shared.values(), *(cards for hands in state.per_seat.values() for cards in hands)]
+        for zone in zones:
+            if packed is None:
+                zone.clear()
+            elif zone and not packed.isdisjoint(zone):
+                zone[:] = [c for c in zone if c not in packed]
         n, k = game.players, p.count
         hands = state.per_seat[self.hand_zone]
         for s in range(n):
@@ -112,7 +130,7 @@ class Deal(Step):
         hands = data.get(self.hand_zone)
         if not isinstance(hands, dict):
             raise RecordError(f"the deal needs {self.hand_zone!r}: an object from seat name to a list of cards")
-        available = game.cards_by_label()
+        available = game.cards_by_label(self.pack)
         order: list[int] = []
 
         def take(label: Any, where: str) -> int:

@@ -1,0 +1,143 @@
+"""``repeat``: run a few steps several times in a row: the rows of a draft, rounds of an auction, phases.
+
+The nested steps run in order; after the last one the next time begins, until ``times`` times have run
+or ``until`` holds (checked after each time). ``set`` names a round value that counts the times: 1, 2, ...
+Nested steps are of the kinds a trick may run (choose, move, set, teams); their decisions are named by
+their own names, as a trick's are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.types import VALUE
+from interpreter.engine.steps.base import (
+    COMMON,
+    Decision,
+    Opt,
+    Step,
+    StepContext,
+    bind_nested,
+    build_steps,
+    finish_steps,
+    register,
+)
+from interpreter.errors import GameError
+
+MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
+
+
+class _Repeating:
+    """Which time this is, and which nested step runs now with its progress (index -1: over)."""
+
+    __slots__ = ("time", "times", "index", "p")
+
+    def __init__(self, times: int | None):
+        self.time, self.times, self.index, self.p = 0, times, -1, None
+
+    def copy(self) -> _Repeating:
+        other = _Repeating(self.times)
+        other.time, other.index = self.time, self.index
+        other.p = None if self.p is None else self.p.copy()
+        return other
+
+
+@register
+class Repeat(Step):
+    kind = "repeat"
+    summary = ("Run some steps several times in a row (the rows of a draft, rounds of an auction): a number of "
+               "times, or until a condition holds.")
+    options = COMMON + (
+        Opt("steps", "steps", "The steps run each time, in order; of the kinds a trick may run (choose, move, "
+            "set, teams).", required=True),
+        Opt("times", "number", "How many times: a number or an expression worked out when the step starts "
+            "(e.g. 9, or setup.rows)."),
+        Opt("until", "condition", "Checked after each time: the repetition ends when it holds."),
+        Opt("set", "name", "A round value that counts the times: 1 the first time, 2 the second, ..."),
+    )
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.inner = build_steps(ctx, spec.get("steps") or {}, self.path + ("steps",), True, inside="a repeat")
+        bind_nested(self.inner, {})
+        self.counter = spec.get("set")
+        if self.counter:
+            ctx.declare(self.counter, VALUE, self.path + ("set",))
+
+    def infer(self, ctx: StepContext) -> None:
+        if self.counter:
+            ctx.round_fields[self.counter] = VALUE
+
+    def inner_steps(self) -> list[Step]:
+        return self.inner
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path
+        if not self.inner:
+            raise ctx.error("a repeat needs steps: the steps to run each time", path + ("steps",))
+        if "times" not in spec and "until" not in spec:
+            raise ctx.error("a repeat needs times: or until: (or both) to end", path)
+        self.times = ctx.expr(path + ("times",)) if "times" in spec else None
+        self.until = ctx.expr(path + ("until",)) if "until" in spec else None
+        self.where = str(ctx.source.pos(path))
+        finish_steps(ctx, self.inner)
+
+    # ------------------------------------------------------------------ play
+
+    def start(self, game: Any, state: Any) -> _Repeating | None:
+        times = None
+        if self.times is not None:
+            times = self.times(self.env(state))
+            if not isinstance(times, int) or isinstance(times, bool) or times < 0:
+                raise ExpressionFailed(f"{self.times.position}: error: times must be a whole number, got {times!r}")
+        rp = _Repeating(times)
+        return rp if self._next_time(game, state, rp) else None
+
+    def _next_time(self, game: Any, state: Any, rp: _Repeating) -> bool:
+        """Begin the next time that has something to decide; False when the repetition is over."""
+        while True:
+            if rp.times is not None and rp.time >= rp.times:
+                break
+            if rp.time > 0 and self.until is not None and self.until(self.env(state)):
+                break
+            if rp.time >= MAX_TIMES:
+                raise GameError(f"{self.where}: error: step {self.name!r} ran {MAX_TIMES} times; its until "
+                                "never held")
+            rp.time += 1
+            if self.counter:
+                state.vars[self.counter] = rp.time
+            if self._run(game, state, rp, 0):
+                return True
+        rp.index, rp.p = -1, None
+        return False
+
+    def _run(self, game: Any, state: Any, rp: _Repeating, index: int) -> bool:
+        """Enter nested steps from ``index`` until one has a decision; False when this time is over."""
+        steps = self.inner
+        while index < len(steps):
+            step = steps[index]
+            if step.when is None or step.when(step.env(state)):
+                p = step.start(game, state)
+                if p is not None and step.decision(game, state, p) is not None:
+                    rp.index, rp.p = index, p
+                    return True
+            index += 1
+        return False
+
+    def decision(self, game: Any, state: Any, rp: _Repeating) -> Decision | None:
+        if rp.index < 0:
+            return None
+        return self.inner[rp.index].decision(game, state, rp.p)
+
+    def apply(self, game: Any, state: Any, rp: _Repeating, action: Any) -> None:
+        step = self.inner[rp.index]
+        step.apply(game, state, rp.p, action)
+        if step.decision(game, state, rp.p) is not None:
+            return
+        if not self._run(game, state, rp, rp.index + 1):
+            self._next_time(game, state, rp)
+
+    def public(self, game: Any, state: Any, rp: _Repeating, viewer: int | None = None) -> dict[str, Any]:
+        if rp.index < 0:
+            return {}
+        return self.inner[rp.index].public(game, state, rp.p, viewer)
