@@ -49,12 +49,15 @@ def card(game: Game, label: str, taken: set[int] | None = None) -> int:
 
 
 def at_step(game: Game, step_name: str, hands: dict[int, list[str]], state: State | None = None,
-            zones: dict[str, dict[int, list[str]]] | None = None, **values) -> State:
-    """A state whose round is at ``step_name`` with the given hands, other per-seat zones and round values.
+            zones: dict[str, dict[int, list[str]] | list[str]] | None = None, **values) -> State:
+    """A state whose round is at ``step_name`` with the given hands, other zones and round values.
+
+    ``zones`` maps a per-seat zone to {seat: labels} and a shared zone to its labels, top first.
 
     Without ``state`` a fresh one (round 1); with it, that state's current round goes on from the step
     (its totals kept). Every zone not given is empty. Teams default to each seat alone; pass
-    ``teams=[...]`` (team id per seat) to set them, and ``game_values={...}`` for game values.
+    ``teams=[...]`` (team id per seat) to set them, ``game_values={...}`` for game values and
+    ``seat_values={name: {seat: value}}`` for per-seat values.
     """
     if state is None:
         state = game.new_state()
@@ -64,8 +67,11 @@ def at_step(game: Game, step_name: str, hands: dict[int, list[str]], state: Stat
             cards.clear()
     for zone in state.shared.values():
         zone.clear()
-    for zname, per_seat in {"hand": hands, **(zones or {})}.items():
-        for seat, labels in per_seat.items():
+    for zname, content in {"hand": hands, **(zones or {})}.items():
+        if isinstance(content, list):  # a shared zone: its cards, top first
+            state.shared[zname][:] = [card(game, lab, taken) for lab in content]
+            continue
+        for seat, labels in content.items():
             state.per_seat[zname][seat] = [card(game, lab, taken) for lab in labels]
     if "dealer" in values:
         state.dealer = values["dealer"]
@@ -75,6 +81,9 @@ def at_step(game: Game, step_name: str, hands: dict[int, list[str]], state: Stat
     game_values = values.pop("game_values", None)
     if game_values:
         state.game_vars.update(game_values)
+    for name, per_seat in values.pop("seat_values", {}).items():  # {name: {seat: value}}
+        for seat, value in per_seat.items():
+            state.seat_vars[name][seat] = value
     state.vars.update(values)
     index = [s.name for s in game.steps].index(step_name)
     game._advance(state, game._enter(state, index))

@@ -327,7 +327,8 @@ class Compiler:
         t = NONE
         for i in items:
             t = join(t, i.type)
-        ltype = list_of(VALUE if t.literal_none else t)
+        # an empty list's items are of no type yet (none): joined with a typed list it takes that list's type
+        ltype = list_of(t if not items else VALUE if t.literal_none else t)
         if all(i.const for i in items):
             return _constant(tuple(i.value for i in items), ltype)
         fns = [i.fn for i in items]
@@ -519,11 +520,20 @@ class Compiler:
         keys_list = [f"{d.name}.{p}" for p in d.params]
         fns = [a.fn for a in args]
         deps = body_deps.union(*(a.deps for a in args)) if args else body_deps
-        if not args:
-            return _Result(body_fn, rtype, deps)
-
         # within one batch the state stays as it is: same arguments, same value (shared by every call site)
         memo: list[Any] = d.memos.setdefault(sig, [None, {}])
+        if not args:
+            def call0(e: dict[str, Any]) -> Any:
+                batch = e.get("$batch")
+                if batch is None:
+                    return body_fn(e)
+                if memo[0] is batch:
+                    return memo[1]
+                value = body_fn(e)
+                memo[0], memo[1] = batch, value
+                return value
+
+            return _Result(call0, rtype, deps)
 
         def call(e: dict[str, Any]) -> Any:
             values = [f(e) for f in fns]

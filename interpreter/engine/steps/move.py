@@ -62,7 +62,7 @@ class Move(Step):
         if self.each is not None:
             listed = self.each(env)
             seats = list(listed) if isinstance(listed, (list, tuple)) else [listed]
-        plan: list[tuple[list[int], list[int]]] = []  # (cards, destination)
+        plan: list[tuple[list[int], list[int], int | None]] = []  # (cards, destination, its seat)
         owners: list[int | None] = []  # the seat whose zones hold the cards, most likely
         planned: set[int] = set()
         for seat in seats:
@@ -79,11 +79,11 @@ class Move(Step):
                     raise ExpressionFailed(f"{where}: error: a move to {self.to!r} needs a seat, got {owner!r}")
                 dest = state.per_seat[self.to][owner]
             else:
-                dest = state.shared[self.to]
-            plan.append((cards, dest))
+                owner, dest = None, state.shared[self.to]
+            plan.append((cards, dest, owner))
             owners.append(seat)
         moved = 0
-        for (cards, dest), seat in zip(plan, owners):
+        for (cards, dest, _), seat in zip(plan, owners):
             for c in cards:
                 where = state.zone_of(c, seat)
                 if where is not None:
@@ -94,8 +94,10 @@ class Move(Step):
                 dest.extend(cards)
             moved += len(cards)
         if moved and state.notes is not None and game.zones[self.to].visible == "all":
-            labels = game.cards.labels
-            state.note(f"{', '.join(labels[c] for cards, _ in plan for c in cards)} to {self.to}")
+            labels, names = game.cards.labels, game.seat_names
+            state.note("; ".join(f"{', '.join(labels[c] for c in cards)} to "
+                                 + (self.to if owner is None else f"{names[owner]}'s {self.to}")
+                                 for cards, _, owner in plan))
         return None
 
     def _cards(self, game: Any, state: Any, env: dict[str, Any], seat: int | None) -> list[int]:

@@ -24,6 +24,8 @@ class SetValues(Step):
             "of each seat, game.seat_values) first.", binds=("seat",)),
         Opt("visible", "enum", "Who sees the per-seat values: all (default) or owner (each seat its own).",
             choices=("all", "owner")),
+        Opt("narrate", "bool", "Tell the round values set in the narration (default true); false for values "
+            "the narration already shows, such as the winner of each trick."),
     )
 
     def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
@@ -58,6 +60,7 @@ class SetValues(Step):
             fields[name] = t if fields[name].literal_none else join(fields[name], t)
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.narrate = bool(spec.get("narrate", True))
         self.assign: list[tuple[str, str, Any]] = []
         for group, name in self._pending:
             bound = dict(self.bound)
@@ -69,6 +72,7 @@ class SetValues(Step):
     def start(self, game: Any, state: Any) -> None:
         env = self.env(state)
         for group, name, expr in self.assign:
+            env["$batch"] = object()  # helpers called again with the same arguments are worked out once
             if group in ("seats", "game_seats"):
                 values = state.seat_vars[name]
                 for s in range(game.players):
@@ -76,7 +80,8 @@ class SetValues(Step):
                     values[s] = expr(env)
             elif group == "round":
                 state.vars[name] = value = expr(env)
-                if state.notes is not None and value is not None and game.visibility.get(name, "all") == "all":
+                if (state.notes is not None and self.narrate and value is not None
+                        and game.visibility.get(name, "all") == "all"):
                     state.note(f"{name}: {show(game, expr.type, value)}")
             else:
                 state.game_vars[name] = expr(env)
