@@ -634,6 +634,9 @@ def test_every_builtin_has_a_description_and_an_example_that_calls_it():
     ("combinations(seat.hand, 2)[0]", CARDS), ("pairs(seat.hand, seat.hand)", list_of(CARDS)),
     ("pairs(seat.hand, seats)", list_of(list_of(VALUE))), ("join(seats)", VALUE), ("text(seat)", VALUE),
     ("seats_from(seat)", SEATS), ("range(0, 3)", list_of(VALUE)),
+    # an empty list is of no type yet: joined with a typed list it takes that type
+    ("[] + [seat]", SEATS), ("seat.hand + []", CARDS), ("[] if seat.tricks > 0 else seats", SEATS),
+    ("reverse(sort([1, 2]))", list_of(VALUE)),
 ])
 def test_the_new_builtins_give_typed_results(text, type_):
     assert compile_(text).type == type_

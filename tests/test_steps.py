@@ -1306,3 +1306,29 @@ def test_repeat_until_and_its_refusals(tmp_path):
         text = rules(DEAL_3, body, TRICKS)
         line, got = refusal(tmp_path, text)
         assert got == message, got
+
+
+def test_a_set_step_evaluates_each_value_afresh_and_narrate_false_keeps_it_quiet(tmp_path):
+    steps = ("deal: {do: deal, hand: 3}",
+             """\
+             values:
+               do: set
+               round: {a: "1", b: "twice() + 1", c: "twice()"}
+             quiet: {do: set, round: {d: "5"}, narrate: false}
+             """, TRICKS)
+    game = make(tmp_path, *steps, top="define:\n  twice(): \"2 * (round.a if round.c == none else 10)\"")
+    state = game.new_state()
+    state.notes = []
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    assert (state.vars["a"], state.vars["b"], state.vars["c"], state.vars["d"]) == (1, 3, 2, 5)
+    assert "a: 1" in state.notes and "b: 3" in state.notes and not any(n.startswith("d:") for n in state.notes)
+
+
+def test_move_narration_names_whose_zone_the_cards_go_to(tmp_path):
+    steps = ("deal: {do: deal, hand: 3}",
+             "give: {do: move, each: seats, cards: first(seat.hand), to: open, owner: left(seat)}", TRICKS)
+    game = make(tmp_path, *steps, zones="open: {per_seat: true, visible: all}")
+    state = game.new_state()
+    state.notes = []
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    assert "x1 to E's open; y1 to S's open; z1 to W's open; x4 to N's open" in state.notes
