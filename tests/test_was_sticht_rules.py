@@ -154,7 +154,7 @@ FUNCTIONS = {ALEX: ["no tricks", "the last trick"], BERNHARD: ["exactly 2 tricks
 def at_function_choice(dealer=ALEX, won=None, tricks=(0, 0, 0, 0), last=None, functions=None, fulfilled=None):
     """After the tricks (``won`` cards and ``tricks`` counts given), at the choice of functions."""
     game = game_of("was-sticht", 4)
-    state = at_step(game, "function", {}, dealer=dealer, zones={"functions": functions or FUNCTIONS,
+    state = at_step(game, "pick_function", {}, dealer=dealer, zones={"functions": functions or FUNCTIONS,
                                                                 "won": won or {}, "fulfilled": fulfilled or {}})
     state.counters["tricks"] = list(tricks)
     state.vars["last_winner"] = last

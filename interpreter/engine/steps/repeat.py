@@ -88,8 +88,9 @@ class Repeat(Step):
         times = None
         if self.times is not None:
             times = self.times(self.env(state))
-            if not isinstance(times, int) or isinstance(times, bool) or times < 0:
-                raise ExpressionFailed(f"{self.times.position}: error: times must be a whole number, got {times!r}")
+            if not isinstance(times, int) or isinstance(times, bool) or not 0 <= times <= MAX_TIMES:
+                raise ExpressionFailed(f"{self.times.position}: error: times must be a whole number from 0 to "
+                                       f"{MAX_TIMES}, got {times!r}")
         rp = _Repeating(times)
         return rp if self._next_time(game, state, rp) else None
 
