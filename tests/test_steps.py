@@ -1302,6 +1302,8 @@ def test_repeat_until_and_its_refusals(tmp_path):
          "a repeat needs times: or until: (or both) to end"),
         ("rows: {do: repeat, times: 2, steps: {d: {do: deal, hand: 1}}}",
          "a deal step cannot run inside a repeat (kinds allowed here: choose, move, set, teams)"),
+        ("rows: {do: repeat, times: 5000, steps: {s: {do: set, round: {a: '1'}}}}",
+         "times must be a whole number from 0 to 1000, got 5000"),
     ]:
         text = rules(DEAL_3, body, TRICKS)
         line, got = refusal(tmp_path, text)
