@@ -87,12 +87,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
+MAX_SHOWN_ERRORS = 20  # per file: a file with hundreds of mistakes is reported in a screenful
+
+
 def _validate(args: argparse.Namespace) -> int:
     bad = 0
     for f in args.files:
         errors = validate_file(f)
-        for e in errors:
+        for e in errors[:MAX_SHOWN_ERRORS]:
             print(e, file=sys.stderr)
+        if len(errors) > MAX_SHOWN_ERRORS:
+            print(f"{f}: and {len(errors) - MAX_SHOWN_ERRORS} more errors", file=sys.stderr)
         if errors:
             bad += 1
         else:

@@ -7,6 +7,7 @@ source line and a caret, and never a traceback.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,8 +47,8 @@ class RuleError(TrickbookError):
             line = read_source_line(self.position.file, self.position.line)
         if line is None:
             return head
-        caret = " " * max(self.position.column - 1, 0) + "^"
-        return f"{head}\n    {line.rstrip()}\n    {caret}"
+        line, column = _window(line.rstrip(), max(self.position.column - 1, 0))
+        return f"{head}\n    {line}\n    {' ' * column}^"
 
     def __str__(self) -> str:
         return self.render()
@@ -92,12 +93,34 @@ class UnknownGame(TrickbookError):
     """A game named on the command line is neither a file nor bundled."""
 
 
+SHOWN = 100  # the most characters of a source line an error shows
+
+
+def _window(line: str, column: int) -> tuple[str, int]:
+    """At most SHOWN characters of ``line`` around ``column`` (cut ends marked ...), and the column in them."""
+    if len(line) <= SHOWN:
+        return line, column
+    start = min(max(column - SHOWN // 2, 0), len(line) - SHOWN)
+    shown = line[start:start + SHOWN]
+    if start > 0:
+        shown, column = "..." + shown, column + 3
+    if start + SHOWN < len(line):
+        shown += "..."
+    return shown, column - start
+
+
 def read_source_line(file: str, line: int) -> str | None:
-    """The 1-based ``line`` of ``file``, or None when it cannot be read."""
+    """The 1-based ``line`` of ``file``, or None when it cannot be read (a file is read once for all its errors)."""
     try:
-        lines = Path(file).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        stat = Path(file).stat()
+        lines = _lines(file, stat.st_mtime_ns, stat.st_size)
+    except (OSError, UnicodeDecodeError, ValueError):
         return None
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _lines(file: str, _mtime: int, _size: int) -> tuple[str, ...]:
+    return tuple(Path(file).read_text(encoding="utf-8").splitlines())

@@ -247,7 +247,7 @@ def test_whitespace_and_line_breaks_between_tokens_are_ignored():
     ("a.", 2, "the expression ends too early; expected a name"),
     ("1 2", 2, "unexpected '2'; expected an operator or the end"),
     ("f(1 2)", 4, "unexpected '2'; expected an operator or the end"),
-    ("1.5", 2, "unexpected '5'; expected a name"),
+    ("1.5", 0, "numbers are whole numbers: no decimal point"), ("x + 12.25", 4, "numbers are whole numbers: no decimal point"),
     ("x not y", 6, "unexpected 'y'; expected 'in'"),
     ("card..colour", 5, "unexpected '.'; expected a name"),
     ("", 0, "expected an expression, found nothing"),

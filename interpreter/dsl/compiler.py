@@ -177,7 +177,7 @@ class Compiler:
 
     def _compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None) -> Compiled:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
-            if expect is not None:
+            if expect is not None and not (expect == "number" and type(text) is int):
                 raise ExpressionError(f"expected an expression giving a {expect}, found {text!r}", locate(0))
             return Compiled(lambda e, v=text: v, VALUE if text is not None else NONE, frozenset(), repr(text),
                             locate(0))
@@ -192,6 +192,10 @@ class Compiler:
             raise ExpressionError(f"expected a card, found {result.type}", locate(0))
         if expect == "seat" and result.type.kind != "seat":
             raise ExpressionError(f"expected a seat, found {result.type}", locate(0))
+        if expect == "number" and result.type.kind != "value":
+            hint = {"seat": " (a seat is not a number: seat.index is)", "card": " (a card is not a number: "
+                    "card.number is)"}.get(result.type.kind, "")
+            raise ExpressionError(f"expected a number, found {result.type}{hint}", locate(0))
         fn = result.fn
         if result.const:
             fn = _constant(result.value, result.type).fn
@@ -342,6 +346,9 @@ class Compiler:
             self._truth(operand.type, n.operand, loc)
             fn: Fn = lambda e: not of(e)  # noqa: E731
         else:
+            if operand.type.kind in ("card", "seat"):
+                raise ExpressionError(f"'-' needs a number, and a {operand.type.kind} is not one; use an "
+                                      "attribute, e.g. -card.number", loc(n.offset))
             fn = lambda e: -of(e)  # noqa: E731
         return self._fold(_Result(fn, VALUE, operand.deps), [operand], n, loc)
 
@@ -374,6 +381,11 @@ class Compiler:
             if left.type.kind in ids and (right.type.kind in ids or right.type.literal_none):
                 g = _SCALAR[op]  # seats and cards are numbers inside (or none): no list to compare
                 return self._fold(_Result(lambda e: g(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
+        for side, t in ((n.left, left.type), (n.right, right.type)) if op not in ("==", "!=") else ():
+            if t.kind in ("card", "seat"):  # numbers inside, but their order and sums mean nothing
+                hint = "card.number < led.number" if t.kind == "card" else "seat.index + 1"
+                raise ExpressionError(f"'{op}' needs numbers, and a {t.kind} is not one; use an attribute, "
+                                      f"e.g. {hint}", loc(side.offset))
         f = _BINARY[op]
         lists = op == "+" and left.type.kind == "list" and right.type.kind == "list"
         rtype = join(left.type, right.type) if lists else VALUE

@@ -9,6 +9,7 @@ from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, Unexpecte
 from lark.exceptions import VisitError
 
 from interpreter.dsl import ast
+from interpreter.limits import MAX_DIGITS
 
 _TOKEN_NAMES = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
@@ -58,7 +59,10 @@ def _off(item: Tree | Token) -> int:
 @v_args(tree=True)
 class _ToAst(Transformer):
     def integer(self, t):
-        return ast.Const(_off(t), int(t.children[0]))
+        digits = str(t.children[0])
+        if len(digits) > MAX_DIGITS:
+            raise DslSyntaxError(f"a number of {len(digits)} digits; numbers have at most {MAX_DIGITS}", _off(t))
+        return ast.Const(_off(t), int(digits))
 
     def string(self, t):
         return ast.Const(_off(t), str(t.children[0])[1:-1])
@@ -154,6 +158,12 @@ def _parse(text: str) -> ast.Node:
         raise DslSyntaxError(f"the expression ends too early; expected {_expected(exc.expected)}", len(text)) from None
     except UnexpectedToken as exc:
         tok = exc.token
+        dot = tok.start_pos - 1 if tok.start_pos else 0
+        if str(tok)[:1].isdigit() and dot > 0 and text[dot] == "." and text[dot - 1].isdigit():
+            start = dot - 1
+            while start > 0 and text[start - 1].isdigit():
+                start -= 1
+            raise DslSyntaxError("numbers are whole numbers: no decimal point", start) from None
         if str(tok) == "*" and tok.start_pos and text[tok.start_pos - 1] == "*":
             raise DslSyntaxError(f"unexpected '**' ({_HINTS['*']})", tok.start_pos - 1) from None
         if tok.type == "COMP_OP" and "COMP_OP" not in exc.expected:

@@ -14,7 +14,7 @@ from interpreter.dsl.builtins import REGISTRY as BUILTINS
 from interpreter.dsl.compiler import Compiler, Define, Globals
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, Type, record, type_of_data
 from interpreter.engine.cards import build_cards, label_fields
-from interpreter.engine.game import Flow, Game, SeatSpec, ZoneSpec
+from interpreter.engine.game import MAX_ROUNDS, Flow, Game, SeatSpec, ZoneSpec
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, SchemaError
 from interpreter.rules.loader import identity
@@ -212,7 +212,12 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     finish_steps(ctx, steps)
 
     # -- game flow
-    flow.rounds = ctx.expr(("game", "rounds")) if "rounds" in gspec else None
+    flow.rounds = ctx.expr(("game", "rounds"), expect="number") if "rounds" in gspec else None
+    if flow.rounds is not None and flow.rounds.is_constant:
+        rounds = flow.rounds({})
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
+            raise SchemaError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, got {rounds!r}",
+                              source.pos(("game", "rounds")))
     flow.until = ctx.expr(("game", "until")) if "until" in gspec else None
     flow.can_win = ctx.expr(("game", "can_win"), {"seat": SEAT}) if "can_win" in gspec else None
     if flow.rounds is None and flow.until is None:

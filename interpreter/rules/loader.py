@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from interpreter.errors import SchemaError
+from interpreter.errors import Position, SchemaError
 from interpreter.rules.catalog import resolve
 from interpreter.rules.schema import validate
 from interpreter.rules.source import RuleSource
@@ -34,7 +34,8 @@ def load_rules(name_or_path: str | Path) -> RuleSource:
 def _load_with_extends(path: Path, chain: list[Path]) -> tuple[Any, SourceMap]:
     data, smap = load_yaml(path)
     if not isinstance(data, dict):
-        raise SchemaError("a rule file must be a mapping (key: value lines)", smap.value(()) or None)
+        what = "is empty" if data is None else "must be a mapping (key: value lines)"
+        raise SchemaError(f"a rule file {what}", smap.value(()) or Position(str(path), 1, 1))
     base_name = data.get("extends")
     if base_name is None:
         return data, smap

@@ -18,6 +18,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from interpreter.errors import Position, YamlError
+from interpreter.limits import MAX_DIGITS
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
@@ -292,6 +293,10 @@ def _scalar(node: ScalarNode, path: Path_ | None, smap: SourceMap, file: str, li
     if tag == "tag:yaml.org,2002:bool":
         return value == "true"
     if tag == "tag:yaml.org,2002:int":
+        digits = value.lstrip("+-").replace("_", "")
+        if len(digits) > MAX_DIGITS:
+            raise err(f"a number of {len(digits)} digits; numbers in rule files have at most {MAX_DIGITS}",
+                      node.start_mark)
         return int(value)
     if tag == "tag:yaml.org,2002:null":
         return None

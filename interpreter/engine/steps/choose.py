@@ -166,7 +166,7 @@ class Choose(Step):
         # a batch is worth starting when a condition is judged option by option, or options call defines
         self._batch = ((self.allowed is not None and self._allowed_table is None)
                        or (self.must is not None and self._must_table is None) or bool(ctx.compiler.g.defines))
-        self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT)) if self.counted else None
+        self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT), expect="number") if self.counted else None
         self._count_fixed = None
         if self.count is not None and self.count.is_constant:
             k = self.count({})

@@ -46,7 +46,7 @@ class Deal(Step):
         self.hand_zone = ctx.zone(path + ("to",), per_seat=True) if "to" in spec else "hand"
         if self.hand_zone not in ctx.seat_zones:
             raise ctx.error("a deal needs a per-seat zone named 'hand' (or say to: ZONE)", path)
-        self.count = ctx.expr(path + ("hand",), self.bound)
+        self.count = ctx.expr(path + ("hand",), self.bound, expect="number")
         self.rest = ctx.zone(path + ("rest",), per_seat=False) if "rest" in spec else None
         self.ctx_error = ctx.error
         self.which = None

@@ -20,7 +20,7 @@ class Score(Step):
     )
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.points = ctx.expr(self.path + ("points",), {"seat": SEAT})
+        self.points = ctx.expr(self.path + ("points",), {"seat": SEAT}, expect="number")
 
     def start(self, game: Any, state: Any) -> None:
         env = {"$s": state, "$batch": object()}  # every seat is scored from the same state

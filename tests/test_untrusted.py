@@ -1,0 +1,97 @@
+"""Rule files are untrusted: each hostile input found by trying the tool as a stranger would is refused
+with a positioned message, never a traceback, a hang or a flood of text.
+
+Each test here failed before its fix (see the untrusted-input issue); the defects are fixed where they
+arise (the YAML loader, the expression parser and type checks, the compiler), not by catching everything
+at the top.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import interpreter.errors as errors_module
+from interpreter.cli import validate_file
+
+ROOT = Path(__file__).resolve().parents[1]
+BIDDING = (ROOT / "docs" / "examples" / "bidding.yaml").read_text()
+POINTS = 'points: "10 + seat.bid if seat.tricks == seat.bid else 0"'
+
+
+def refused(tmp_path, text: str) -> list[str]:
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    found = validate_file(str(path))
+    assert found, "the file was accepted"
+    for block in found:
+        assert "Traceback" not in block
+        assert block.startswith(f"{path}:"), block
+    return found
+
+
+def first_line(block: str) -> str:
+    return block.split("\n", 1)[0].split(": error: ", 1)[1]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    # integers past Python's 4,300-digit conversion limit
+    ("hand: 5", "hand: " + "9" * 5000, "a number of 5000 digits; numbers in rule files have at most 15"),
+    (POINTS, 'points: "' + "9" * 5000 + '"', "syntax error: a number of 5000 digits; numbers have at most 15"),
+    # seats and cards are not numbers
+    (POINTS, 'points: "seat"', "expected a number, found seat (a seat is not a number: seat.index is)"),
+    (POINTS, 'points: "seat + 1"', "'+' needs numbers, and a seat is not one; use an attribute, e.g. seat.index + 1"),
+    ('"card.rank"', '"card < led"',
+     "'<' needs numbers, and a card is not one; use an attribute, e.g. card.number < led.number"),
+    ('"card.rank"', '"-card"', "'-' needs a number, and a card is not one; use an attribute, e.g. -card.number"),
+    ("hand: 5", "hand: first(seats)", "expected a number, found seat (a seat is not a number: seat.index is)"),
+    # rounds over the engine's limit, and a number with a decimal point
+    ("rounds: 4", "rounds: 100000", "rounds must be a whole number from 1 to 1000, got 100000"),
+    ("rounds: 4", "rounds: 2.5", "syntax error: numbers are whole numbers: no decimal point"),
+])
+def test_hostile_values_are_refused_with_their_position(tmp_path, old, new, message):
+    assert old in BIDDING
+    text = BIDDING.replace(old, new, 1)
+    found = refused(tmp_path, text)
+    assert first_line(found[0]) == message
+    line = int(found[0].split(":")[1])
+    assert new.split(":")[0].strip() in text.splitlines()[line - 1]
+
+
+def test_a_long_line_is_cut_around_the_error_and_the_caret_still_points_at_it(tmp_path):
+    found = refused(tmp_path, BIDDING.replace(POINTS, 'points: "' + "9" * 5000 + '"'))
+    _, shown, caret = found[0].split("\n")
+    assert len(shown) < 120 and shown.endswith("...")
+    assert shown[caret.index("^")] == '"' or shown[caret.index("^")] == "9"
+
+
+def test_an_empty_file_and_a_file_of_text_name_the_file(tmp_path):
+    assert re.fullmatch(r".*hostile\.yaml:1:1: error: a rule file is empty", refused(tmp_path, "")[0])
+    assert "a rule file must be a mapping" in refused(tmp_path, "just text\n")[0]
+
+
+def test_many_errors_in_one_file_read_it_once(tmp_path, monkeypatch):
+    text = BIDDING.replace("game:\n", "".join(f"bad_key_{i}: 1\n" for i in range(60)) + "game:\n")
+    reads = []
+    real = errors_module.Path.read_text
+
+    def counting(self, *args, **kwargs):
+        reads.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(errors_module.Path, "read_text", counting)
+    errors_module._lines.cache_clear()
+    found = refused(tmp_path, text)
+    assert len(found) == 60 and len(reads) <= 1
+
+
+def test_validate_prints_at_most_20_errors_of_a_file_and_counts_the_rest(tmp_path, capsys):
+    from interpreter.cli import main
+
+    path = tmp_path / "many.yaml"
+    path.write_text(BIDDING.replace("game:\n", "".join(f"bad_key_{i}: 1\n" for i in range(60)) + "game:\n"))
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count(": error: ") == 20 and err.rstrip().endswith(f"{path}: and 40 more errors")
