@@ -45,7 +45,7 @@ class RuleError(TrickbookError):
         line = self.source_line
         if line is None:
             line = read_source_line(self.position.file, self.position.line)
-        if line is None:
+        if not line or not line.strip():  # nothing worth pointing at (a file too big to read, an empty line)
             return head
         line, column = _window(line.rstrip(), max(self.position.column - 1, 0))
         return f"{head}\n    {line}\n    {' ' * column}^"

@@ -95,3 +95,15 @@ def test_validate_prints_at_most_20_errors_of_a_file_and_counts_the_rest(tmp_pat
     assert main(["validate", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count(": error: ") == 20 and err.rstrip().endswith(f"{path}: and 40 more errors")
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path):
+    import time
+
+    path = tmp_path / "huge.yaml"
+    with open(path, "wb") as handle:  # 3 GB, sparse: nothing is written
+        handle.truncate(3 * 1024 ** 3)
+    start = time.perf_counter()
+    found = validate_file(str(path))
+    assert time.perf_counter() - start < 1.0
+    assert found == [f"{path}:1:1: error: file is {3 * 1024 ** 3} bytes, more than the limit of 1000000"]

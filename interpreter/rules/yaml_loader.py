@@ -9,6 +9,7 @@ from paths (tuples of keys and indices) to positions in the file.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,11 +187,17 @@ def load_yaml(path: str | Path) -> tuple[Any, SourceMap]:
     """Load a rule file safely; raise :class:`YamlError` with a position."""
     file = str(path)
     try:
-        raw = Path(path).read_bytes()
+        size = os.stat(path).st_size
+        if not Path(path).is_file():
+            raise YamlError("not a regular file", Position(file, 1, 1), "")
+        if size > MAX_BYTES:  # refused before reading: a huge file costs nothing
+            raise YamlError(f"file is {size} bytes, more than the limit of {MAX_BYTES}", Position(file, 1, 1), "")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise YamlError(f"cannot read file: {exc.strerror or exc}", Position(file, 1, 1), "") from None
-    if len(raw) > MAX_BYTES:
-        raise YamlError(f"file is {len(raw)} bytes, more than the limit of {MAX_BYTES}", Position(file, 1, 1))
+    if len(raw) > MAX_BYTES:  # it grew while we looked
+        raise YamlError(f"file is more than the limit of {MAX_BYTES} bytes", Position(file, 1, 1), "")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
