@@ -19,6 +19,7 @@ from interpreter.harness.agents import Agent, HumanAgent, RandomAgent
 from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
 from interpreter.harness.simulate import simulate
+from interpreter.limits import MAX_DIGITS, whole_number
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
 
@@ -156,7 +157,11 @@ def _setup(args: argparse.Namespace) -> tuple[Any, Any]:
 
 
 def _seed(text: str) -> Any:
-    return int(text) if text.lstrip("-").isdigit() else text
+    """A seed is a whole number or any other text; a number too long to be one is refused."""
+    number = whole_number(text)
+    if number is None and text.lstrip("-").isascii() and text.lstrip("-").isdigit():
+        raise TrickbookError(f"--seed takes a number of at most {MAX_DIGITS} digits (or any text)")
+    return number if number is not None else text
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -171,10 +176,21 @@ def _play(args: argparse.Namespace) -> int:
         agents[viewer] = HumanAgent()
     narrate = None if args.quiet else print
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
-    out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
-                    viewer=viewer)
-    if args.record:
-        write_record(args.record, out.record)
+    record_file = None
+    if args.record:  # a record that cannot be written is refused before the game, not after it
+        try:
+            record_file = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise TrickbookError(f"cannot write the record to {args.record}: {exc.strerror or exc}") from None
+    try:
+        out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
+                        viewer=viewer)
+        if record_file is not None:
+            write_record(record_file, out.record)
+    finally:
+        if record_file is not None:
+            record_file.close()
+    if record_file is not None:
         print(f"record written to {args.record}")
     if args.quiet:
         names = game.seat_names
@@ -184,8 +200,9 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _seat_index(names: list[str], text: str) -> int:
-    if text.isdigit() and 1 <= int(text) <= len(names):
-        return int(text) - 1
+    number = whole_number(text)
+    if number is not None and 1 <= number <= len(names):
+        return number - 1
     folded = [n.casefold() for n in names]
     if text.casefold() in folded:
         return folded.index(text.casefold())

@@ -107,3 +107,66 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path):
     found = validate_file(str(path))
     assert time.perf_counter() - start < 1.0
     assert found == [f"{path}:1:1: error: file is {3 * 1024 ** 3} bytes, more than the limit of 1000000"]
+
+
+# ----------------------------------------------------------------------- the command line and records
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "9" * 5000], "--seed takes a number of at most 15 digits (or any text)"),
+    (["--human", "²"], "no seat '²'; seats are Alex, Joe, Hanna, Lena (or 1-4)"),
+    (["--record", "/nonexistent-folder/x.jsonl"], "cannot write the record to /nonexistent-folder/x.jsonl: "
+                                                 "No such file or directory"),
+])
+def test_odd_command_lines_are_refused_before_the_game(argv, message, capsys):
+    from interpreter.cli import main
+
+    assert main(["play", "meinz", "-p", "4", "--quiet", *argv]) != 0
+    captured = capsys.readouterr()
+    assert captured.err.strip() == f"trickbook: error: {message}" and "winner" not in captured.out
+
+
+def test_a_unicode_digit_seed_is_text_and_plays(capsys):
+    from interpreter.cli import main
+
+    assert main(["play", "meinz", "-p", "4", "--quiet", "--seed", "²"]) == 0
+    assert "winner(s): " in capsys.readouterr().out
+
+
+def test_odd_answers_at_the_prompt_are_asked_again():
+    from interpreter.engine.compile import compile_game
+    from interpreter.harness.agents import HumanAgent, Turn
+    from interpreter.rules.loader import load_rules
+
+    game = compile_game(load_rules("meinz"), 4)
+    state = game.new_state()
+    game.apply_chance(state, list(game.deck))
+    answers = iter(["²", "9" * 5000, "-1", "0", "2"])
+    out = __import__("io").StringIO()
+    agent = HumanAgent(read=lambda _prompt: next(answers), out=out)
+    turn = Turn(game, state, state.pending.actor, list(state.pending.actions), state.pending.prompt)
+    assert agent.act(turn) == turn.legal[1]
+    assert out.getvalue().count("please answer with a number") == 4
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda lines: [lines[0].replace('"seed": 3', '"seed": ' + "9" * 5000)] + lines[1:],
+     ":1: a number of more than 15 digits"),
+    (lambda lines: ["[" * 100_000 + "]" * 100_000] + lines, ":1: the line is longer than 100000 bytes"),
+    (lambda lines: ['{"type": "game", "x": ' + "[" * 40 + "]" * 40 + "}"] + lines[1:],
+     ":1: brackets nested more than 16 deep"),
+    (lambda lines: lines + [lines[-1]], ": nothing may follow the result line"),
+])
+def test_damaged_records_are_refused_with_the_line(tmp_path, damage, message):
+    from interpreter.cli import main
+
+    good = tmp_path / "good.jsonl"
+    assert main(["play", "meinz", "-p", "4", "--quiet", "--seed", "3", "--record", str(good)]) == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(damage(good.read_text().splitlines())) + "\n")
+    from interpreter.errors import RecordError
+    from interpreter.harness.records import read_record
+
+    with pytest.raises(RecordError) as exc:
+        read_record(bad)
+    assert str(exc.value).startswith(str(bad)) and message in str(exc.value)

@@ -14,6 +14,7 @@ from typing import Any, Protocol, TextIO
 from interpreter.engine.game import Game
 from interpreter.engine.observation import observe
 from interpreter.engine.state import State
+from interpreter.limits import whole_number
 
 
 class Turn:
@@ -75,8 +76,9 @@ class HumanAgent:
                 answer = self.read("> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
-            if answer.isdigit() and 1 <= int(answer) <= len(labels):
-                return turn.legal[int(answer) - 1]
+            number = whole_number(answer)
+            if number is not None and 1 <= number <= len(labels):
+                return turn.legal[number - 1]
             folded = [lab.casefold() for lab in labels]
             if answer.casefold() in folded:
                 return turn.legal[folded.index(answer.casefold())]

@@ -9,39 +9,107 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction, RecordError, TrickbookError
 from interpreter.harness.runner import RECORD_FORMAT, RECORD_VERSION, Outcome, result_event, round_event
+from interpreter.limits import MAX_DIGITS
 from interpreter.rules.loader import load_rules
 
 
-def write_record(path: str | Path, events: list[dict[str, Any]]) -> None:
-    with open(path, "w", encoding="utf-8") as f:
+def write_record(path: str | Path | TextIO, events: list[dict[str, Any]]) -> None:
+    """Write the events as JSON Lines to a path, or to a text file already open for writing."""
+    if not isinstance(path, (str, Path)):
         for e in events:
-            f.write(json.dumps(e, ensure_ascii=False) + "\n")
+            path.write(json.dumps(e, ensure_ascii=False) + "\n")
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        write_record(f, events)
+
+
+MAX_LINE = 100_000  # bytes in one line of a record: a deal of every card is a few kilobytes
+MAX_DEPTH = 16  # nesting of brackets in one line: events are shallow
+MAX_EVENTS = 1_000_000
+
+
+class _TooLong(ValueError):
+    pass
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _TooLong(text)
+    return int(text)
+
+
+def _depth(line: str) -> int:
+    """The deepest nesting of [ and { in a JSON line (outside strings), found without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
-    """Events with their line numbers; blank lines and lines starting with # are skipped."""
+    """Events with their line numbers; blank lines and lines starting with # are skipped.
+
+    The file is read line by line, each line at most MAX_LINE bytes and MAX_DEPTH brackets deep, numbers
+    at most MAX_DIGITS digits long; nothing may follow the result line.
+    """
+    events: list[tuple[int, dict[str, Any]]] = []
+    ended = None
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            n = 0
+            while True:
+                raw = handle.readline(MAX_LINE + 1)
+                if not raw:
+                    break
+                n += 1
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                    raise RecordError(f"{path}:{n}: the line is longer than {MAX_LINE} bytes")
+                line = raw.decode("utf-8")
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                if ended is not None:
+                    raise RecordError(f"{path}:{n}: nothing may follow the result line (line {ended})")
+                if _depth(line) > MAX_DEPTH:
+                    raise RecordError(f"{path}:{n}: brackets nested more than {MAX_DEPTH} deep")
+                try:
+                    event = json.loads(line, parse_int=_whole)
+                except _TooLong:
+                    raise RecordError(f"{path}:{n}: a number of more than {MAX_DIGITS} digits") from None
+                except json.JSONDecodeError as exc:
+                    raise RecordError(f"{path}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+                if not isinstance(event, dict) or "type" not in event:
+                    raise RecordError(f"{path}:{n}: each line must be a JSON object with a \"type\"")
+                if event["type"] == "result":
+                    ended = n
+                events.append((n, event))
+                if len(events) > MAX_EVENTS:
+                    raise RecordError(f"{path}:{n}: more than {MAX_EVENTS} events")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: cannot read record: {exc}") from None
-    events = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
-        if not isinstance(event, dict) or "type" not in event:
-            raise RecordError(f"{path}:{n}: each line must be a JSON object with a \"type\"")
-        events.append((n, event))
     if not events:
         raise RecordError(f"{path}: the record is empty")
     return events
