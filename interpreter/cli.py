@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
@@ -63,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="re-execute a game record and check it")
     r.add_argument("record", metavar="RECORD")
     r.add_argument("--rules", metavar="FILE", help="use these rules instead of the ones the record names")
+    for q in (v, pl, si, r):
+        q.add_argument("--allow-path", action="append", default=[], metavar="DIR",
+                       help="let rule files and records name rule files under DIR too (repeatable); by default "
+                            "they may name bundled games and files under their own folder only")
     return p
 
 
@@ -94,7 +100,7 @@ MAX_SHOWN_ERRORS = 20  # per file: a file with hundreds of mistakes is reported 
 def _validate(args: argparse.Namespace) -> int:
     bad = 0
     for f in args.files:
-        errors = validate_file(f)
+        errors = validate_file(f, _allowed(args))
         for e in errors[:MAX_SHOWN_ERRORS]:
             print(e, file=sys.stderr)
         if len(errors) > MAX_SHOWN_ERRORS:
@@ -106,10 +112,14 @@ def _validate(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def validate_file(name: str) -> list[str]:
+def _allowed(args: argparse.Namespace) -> tuple[Path, ...]:
+    return tuple(Path(d) for d in getattr(args, "allow_path", None) or ())
+
+
+def validate_file(name: str, allow: tuple[Path, ...] = ()) -> list[str]:
     """Every problem found in one rule file, as rendered error blocks."""
     try:
-        source = load_rules(name)
+        source = load_rules(name, allow)
     except RuleErrors as exc:
         return [e.render() for e in exc.errors]
     except RuleError as exc:
@@ -145,7 +155,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _setup(args: argparse.Namespace) -> tuple[Any, Any]:
-    source = load_rules(args.game)
+    source = load_rules(args.game, _allowed(args))
     options = {}
     for item in args.option:
         if "=" not in item:
@@ -176,6 +186,8 @@ def _play(args: argparse.Namespace) -> int:
         agents[viewer] = HumanAgent()
     narrate = None if args.quiet else print
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
+    if rules_file and args.record:  # replay looks for it beside the record
+        rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
     record_file = None
     if args.record:  # a record that cannot be written is refused before the game, not after it
         try:
@@ -234,7 +246,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    out = replay(args.record, rules=args.rules)
+    out = replay(args.record, rules=args.rules, allow=_allowed(args))
     rounds = f"{out.rounds} round" + ("" if out.rounds == 1 else "s")
     print(f"{args.record}: replay matches ({rounds}, totals {out.totals})")
     return 0

@@ -50,6 +50,7 @@ def _variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
     lines[n - 1] = lines[n - 1].replace(old, new)
     path = tmp_path / "changed.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "tiny-njet.yaml").write_text((EXAMPLES / "tiny-njet.yaml").read_text())  # beside the record
     return path, n
 
 
@@ -120,10 +121,11 @@ def test_a_record_that_stops_early_says_where_the_game_is(tmp_path: Path) -> Non
     lines = _lines()
     cut = _line_number('"action": "red 1"')
     path = tmp_path / "short.jsonl"
-    path.write_text("\n".join(lines[:cut - 1]) + "\n", encoding="utf-8")
+    path.write_text("\n".join(lines[:cut - 1]).replace('"tiny-njet.yaml"', f'"{EXAMPLES / "tiny-njet.yaml"}"')
+                    + "\n", encoding="utf-8")
     where = r"\(round 1, step tricks, lilac to act\)"
     with pytest.raises(RecordError, match=r"the record ends before the game does " + where):
-        replay(path)
+        replay(path, allow=(EXAMPLES,))   # its rules lie in docs/examples, not beside it
 
 
 # ---------------------------------------------------------------- example rule files
@@ -149,7 +151,7 @@ def test_each_example_plays_with_a_fixed_seed_and_its_record_replays(path: Path,
         assert again.record == out.record
         record = tmp_path / f"{path.stem}-{players}.jsonl"
         write_record(record, out.record)
-        replayed = replay(record)
+        replayed = replay(record, allow=(EXAMPLES,))   # the record lies elsewhere than its rules
         assert replayed.totals == out.totals
         assert replayed.winners == out.winners
         assert replayed.round_results == out.round_results

@@ -170,3 +170,61 @@ def test_damaged_records_are_refused_with_the_line(tmp_path, damage, message):
     with pytest.raises(RecordError) as exc:
         read_record(bad)
     assert str(exc.value).startswith(str(bad)) and message in str(exc.value)
+
+
+# ----------------------------------------------------------------------- what a file may name
+
+
+VARIANT = "trickbook: 1\nextends: {base}\nname: v\n"
+
+
+@pytest.mark.parametrize("base, says", [
+    ("/etc/passwd", "'/etc/passwd' is outside the folder of the file that names it"),
+    ("../outside.yaml", "'../outside.yaml' is outside the folder of the file that names it"),
+    ("notes.txt", "'notes.txt' is not a rule file (.yaml or .yml)"),
+    ("sneaky.yaml", "no rule file or bundled game named 'sneaky.yaml' beside the file that names it"),
+])
+def test_extends_names_only_bundled_games_and_rule_files_under_its_folder(tmp_path, base, says):
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (tmp_path / "outside.yaml").write_text(BIDDING)
+    (inner / "notes.txt").write_text("secret: do not show\n")
+    (inner / "sneaky.yaml").symlink_to(tmp_path / "outside.yaml")   # a link that leads out of the folder
+    path = inner / "v.yaml"
+    path.write_text(VARIANT.format(base=base))
+    found = validate_file(str(path))
+    assert len(found) == 1 and says in found[0], found
+    assert "secret" not in found[0] and "trickbook: 1" not in found[0].split("\n", 1)[0]
+
+
+def test_allow_path_lets_a_file_name_rule_files_in_another_folder(tmp_path, capsys):
+    from interpreter.cli import main
+
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (tmp_path / "outside.yaml").write_text(BIDDING)
+    path = inner / "v.yaml"
+    path.write_text(VARIANT.format(base="../outside.yaml"))
+    assert main(["validate", str(path)]) == 1
+    assert main(["validate", str(path), "--allow-path", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == f"{path}: ok"
+
+
+def test_a_record_names_its_rules_relative_to_itself_and_nothing_outside(tmp_path, monkeypatch, capsys):
+    from interpreter.cli import main
+
+    (tmp_path / "games").mkdir()
+    (tmp_path / "records").mkdir()
+    rules = tmp_path / "games" / "bidding.yaml"
+    rules.write_text(BIDDING)
+    record = tmp_path / "records" / "game.jsonl"
+    assert main(["play", str(rules), "-p", "4", "--quiet", "--record", str(record)]) == 0
+    assert '"rules_file": "../games/bidding.yaml"' in record.read_text()
+    monkeypatch.chdir(tmp_path / "records")                 # wherever the replay runs
+    assert main(["replay", str(record)]) == 1              # the record names a file outside its folder
+    assert "is outside the folder of the file that names it" in capsys.readouterr().err
+    assert main(["replay", str(record), "--allow-path", str(tmp_path / "games")]) == 0
+    beside = tmp_path / "games" / "game.jsonl"               # beside its rules: no permission needed
+    assert main(["play", str(rules), "-p", "4", "--quiet", "--record", str(beside)]) == 0
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", str(beside)]) == 0

@@ -17,6 +17,7 @@ from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction, RecordError, TrickbookError
 from interpreter.harness.runner import RECORD_FORMAT, RECORD_VERSION, Outcome, result_event, round_event
 from interpreter.limits import MAX_DIGITS
+from interpreter.rules.catalog import resolve_reference
 from interpreter.rules.loader import load_rules
 
 
@@ -116,10 +117,11 @@ def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
 
 
 def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
-                    folder: Path | None = None) -> Game:
-    """Compile the rules a record names (or ``rules``), checking their identity.
+                    folder: Path | None = None, allow: tuple[Path, ...] = ()) -> Game:
+    """Compile the rules a record names (or ``rules``, given by the user), checking their identity.
 
-    A relative ``rules_file`` is looked for beside the record first, then from the current folder.
+    A record is untrusted: the rule file it names is a bundled game or a rule file under the record's
+    folder (or an ``allow`` folder), never a path that leads elsewhere.
     """
     if head.get("type") != "game":
         raise RecordError(f"{where}: the first line must be the game header ({{\"type\": \"game\", ...}})")
@@ -129,10 +131,6 @@ def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
         raise RecordError(f"{where}: record version {head.get('version')!r}; this Trickbook reads version "
                           f"{RECORD_VERSION}")
     name = rules or head.get("rules_file") or head.get("rules")
-    if not rules and isinstance(name, str) and folder is not None and head.get("rules_file") == name:
-        beside = folder / name
-        if not Path(name).is_absolute() and beside.is_file():
-            name = str(beside)
     if not isinstance(name, str):
         raise RecordError(f"{where}: the header must name the rules (\"rules\": a bundled game name or a file)")
     players = head.get("players")
@@ -142,7 +140,8 @@ def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
     if not isinstance(options, dict):
         raise RecordError(f"{where}: \"options\" must be an object")
     try:
-        source = load_rules(name)
+        path = name if rules else resolve_reference(name, folder or Path("."), allow)
+        source = load_rules(path, allow)
         game = compile_game(source, players, options)
     except TrickbookError as exc:
         raise RecordError(f"{where}: cannot set up the game: {exc}") from None
@@ -156,7 +155,8 @@ def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
     return game
 
 
-def replay(path: str | Path, rules: str | None = None, game: Game | None = None) -> Outcome:
+def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
+           allow: tuple[Path, ...] = ()) -> Outcome:
     """Re-execute a record; raise :class:`RecordError` naming the first difference.
 
     ``game``: an already compiled game to replay on (its player count, options and seats must
@@ -165,7 +165,7 @@ def replay(path: str | Path, rules: str | None = None, game: Game | None = None)
     events = read_record(path)
     n0, head = events[0]
     if game is None:
-        game = game_for_record(head, f"{path}:{n0}", rules, Path(path).parent)
+        game = game_for_record(head, f"{path}:{n0}", rules, Path(path).parent, allow)
     elif (head.get("players"), head.get("options") or {}, head.get("seats", game.seat_names)) != \
             (game.player_count, game.options, game.seat_names):
         raise RecordError(f"{path}:{n0}: the record is for other players, options or seats than the game given")

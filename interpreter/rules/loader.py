@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.errors import Position, SchemaError
-from interpreter.rules.catalog import resolve
+from interpreter.rules.catalog import resolve, resolve_reference
 from interpreter.rules.schema import validate
 from interpreter.rules.source import RuleSource
 from interpreter.rules.yaml_loader import SourceMap, load_yaml
@@ -22,16 +22,20 @@ from interpreter.rules.yaml_loader import SourceMap, load_yaml
 MAX_EXTENDS = 8
 
 
-def load_rules(name_or_path: str | Path) -> RuleSource:
-    """Load, merge and validate a rule file; raise RuleError/RuleErrors with positions."""
+def load_rules(name_or_path: str | Path, allow: tuple[Path, ...] = ()) -> RuleSource:
+    """Load, merge and validate a rule file; raise RuleError/RuleErrors with positions.
+
+    ``extends`` may name bundled games and rule files under the folder of the file that names it, or
+    under the ``allow`` folders (see :func:`resolve_reference`).
+    """
     path = resolve(str(name_or_path))
-    data, smap = _load_with_extends(path, [])
+    data, smap = _load_with_extends(path, [], allow)
     source = RuleSource(data, smap, str(path))
     validate(source)
     return source
 
 
-def _load_with_extends(path: Path, chain: list[Path]) -> tuple[Any, SourceMap]:
+def _load_with_extends(path: Path, chain: list[Path], allow: tuple[Path, ...] = ()) -> tuple[Any, SourceMap]:
     data, smap = load_yaml(path)
     if not isinstance(data, dict):
         what = "is empty" if data is None else "must be a mapping (key: value lines)"
@@ -42,7 +46,7 @@ def _load_with_extends(path: Path, chain: list[Path]) -> tuple[Any, SourceMap]:
     if not isinstance(base_name, str):
         raise SchemaError("extends must name a rule file or a bundled game", smap.value(("extends",)))
     try:
-        base_path = resolve(base_name, relative_to=path.parent)
+        base_path = resolve_reference(base_name, path.parent, allow)
     except Exception as exc:  # UnknownGame
         raise SchemaError(str(exc), smap.value(("extends",))) from None
     resolved = [p.resolve() for p in chain + [path]]
@@ -50,7 +54,7 @@ def _load_with_extends(path: Path, chain: list[Path]) -> tuple[Any, SourceMap]:
         raise SchemaError(f"extends forms a cycle through {base_path.name}", smap.value(("extends",)))
     if len(chain) >= MAX_EXTENDS:
         raise SchemaError(f"more than {MAX_EXTENDS} levels of extends", smap.value(("extends",)))
-    base, base_map = _load_with_extends(base_path, chain + [path])
+    base, base_map = _load_with_extends(base_path, chain + [path], allow)
     del data["extends"]
     merged = merge(base, data, (), base_map, smap)
     return merged, base_map
