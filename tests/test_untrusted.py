@@ -228,3 +228,10 @@ def test_a_record_names_its_rules_relative_to_itself_and_nothing_outside(tmp_pat
     assert main(["play", str(rules), "-p", "4", "--quiet", "--record", str(beside)]) == 0
     monkeypatch.chdir(tmp_path)
     assert main(["replay", str(beside)]) == 0
+
+
+def test_a_strength_that_mixes_text_and_numbers_is_refused_by_validate(tmp_path):
+    text = BIDDING.replace('"card.rank"', '"card.suit if card.rank > 10 else card.rank"')
+    found = refused(tmp_path, text)
+    assert first_line(found[0]).startswith("this strength gives text for some cards and numbers for others")
+    assert '"card.suit if card.rank > 10 else card.rank"' in found[0]

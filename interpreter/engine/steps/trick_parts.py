@@ -140,6 +140,7 @@ class Ordering:
         for expr in self.exprs:
             if expr.deps - {"ctx:card"}:
                 continue
+            seen: dict[bool, int] = {}  # is text -> a card that gave such a value
             for c in game.deck:
                 try:
                     value = expr.fn({"card": c})
@@ -152,6 +153,12 @@ class Ordering:
                                       "a strength must give a number or true/false for every card (test for a "
                                       "missing attribute, e.g. \"card.number if card.number != none else 0\")",
                                       expr.position)
+                seen.setdefault(isinstance(value, str), c)
+                if len(seen) == 2:  # text cannot be ranked against numbers
+                    labels = game.cards.labels
+                    raise SchemaError(f"this strength gives text for some cards and numbers for others "
+                                      f"({labels[seen[True]]!r} and {labels[seen[False]]!r}); every part of a "
+                                      "strength must give the same kind of value", expr.position)
 
     def keys(self, state: Any, plays: list[tuple[int, int]], led: int | None) -> list[tuple]:
         if self.static:
