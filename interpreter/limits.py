@@ -13,3 +13,8 @@ def whole_number(text: str) -> int | None:
     if not digits or not digits.isascii() or not digits.isdigit() or len(digits) > MAX_DIGITS:
         return None
     return int(text)
+MAX_CARDS = 10_000  # cards in a deck (the largest bundled deck has 75)
+MAX_NUMBER = 10**MAX_DIGITS - 1  # the largest number an expression may compute (a record can hold it)
+MAX_LIST = 100_000  # items in one list an expression builds
+MAX_CALLS = 100_000  # calls of other defines that one call of a define may make, counted at validate
+WORK_LIMIT = 1_000_000  # items expressions may go through between two decisions (see interpreter.dsl.budget)

@@ -235,3 +235,81 @@ def test_a_strength_that_mixes_text_and_numbers_is_refused_by_validate(tmp_path)
     found = refused(tmp_path, text)
     assert first_line(found[0]).startswith("this strength gives text for some cards and numbers for others")
     assert '"card.suit if card.rank > 10 else card.rank"' in found[0]
+
+
+# -- exponential work: static limits at validate, a budget at play -------------------------------------------
+
+def with_defines(text: str, defines: dict[str, str], points: str) -> str:
+    lines = "".join(f'  "{k}": "{v}"\n' for k, v in defines.items())
+    if lines:
+        text = text.replace("game:\n", "define:\n" + lines + "\ngame:\n", 1)
+    return text.replace(POINTS, f'points: "{points}"')
+
+
+def played(tmp_path, text: str, capsys) -> tuple[int, str, float]:
+    import time
+
+    from interpreter.cli import main
+
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    assert validate_file(str(path)) == []
+    start = time.perf_counter()
+    code = main(["play", str(path), "-p", "4", "--quiet", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return code, err, time.perf_counter() - start
+
+
+def test_defines_that_call_each_other_twice_are_refused_by_validate(tmp_path):
+    chain = {"f0(x)": "x + 1"} | {f"f{i}(x)": f"f{i - 1}(x) + f{i - 1}(x + 1)" for i in range(1, 25)}
+    found = refused(tmp_path, with_defines(BIDDING, chain, "f24(seat.tricks)"))
+    assert first_line(found[0]).startswith("one evaluation here calls defines more than 100,000 times")
+    assert "f16" in found[0].split("\n")[1] or "f17" in found[0].split("\n")[1]  # the call where it passes
+
+
+def test_a_power_tower_stops_at_15_digits_at_validate_and_in_play(tmp_path, capsys):
+    tower = {"sq(x)": "x * x"} | {f"t{i}(x)": f"sq(t{i - 1}(x))" for i in range(1, 8)} | {"t0(x)": "x + 2"}
+    found = refused(tmp_path, with_defines(BIDDING, tower, "t7(3)"))
+    assert first_line(found[0]).startswith("this expression fails: a number past 999,999,999,999,999")
+    code, err, seconds = played(tmp_path, with_defines(BIDDING, tower, "t7(seat.tricks)"), capsys)
+    assert code == 1 and seconds < 5
+    assert re.search(r"hostile\.yaml:\d+:\d+: error: expression 't7\(seat.tricks\)' failed: a number past "
+                     r"999,999,999,999,999 \(numbers have at most 15 digits\)", err), err
+
+
+def test_a_list_that_doubles_stops_at_100000_items(tmp_path, capsys):
+    double = {f"d{i}(xs)": f"d{i - 1}(xs + xs)" for i in range(1, 40)} | {"d0(xs)": "xs"}
+    found = refused(tmp_path, with_defines(BIDDING, double, "len(d39([1, 2]))"))
+    assert "a list of 131,072 items; lists have at most 100,000" in found[0]
+    code, err, seconds = played(tmp_path, with_defines(BIDDING, double, "len(d39(seat.won))"), capsys)
+    assert code == 1 and seconds < 5 and "lists have at most 100,000" in err
+
+
+def test_loops_inside_loops_over_long_lists_are_refused_when_constant_and_stopped_in_play(tmp_path, capsys):
+    import time
+
+    nested = "sum(count(y > x for y in range(0, 9000)) for x in range(0, 9000))"
+    start = time.perf_counter()
+    found = refused(tmp_path, with_defines(BIDDING, {}, nested))
+    assert time.perf_counter() - start < 5
+    assert "went through more than 1,000,000 items before one decision" in first_line(found[0])
+    mine = nested.replace("9000", "9000 + seat.tricks")
+    code, err, seconds = played(tmp_path, with_defines(BIDDING, {}, mine), capsys)
+    assert code == 1 and seconds < 5, seconds
+    assert re.search(r"hostile\.yaml:\d+:\d+: error: expression 'sum\(count.*' failed: the rules' expressions went "
+                     r"through more than 1,000,000 items before one decision", err), err
+
+
+def test_a_deck_of_billions_of_cards_is_refused_before_one_is_made(tmp_path):
+    import time
+
+    values = "[" + ", ".join(str(i) for i in range(20)) + "]"
+    huge = "\n".join(f"      a{i}: {values}" for i in range(8))
+    text = BIDDING.replace("      rank: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]",
+                           "      rank: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n" + huge)
+    start = time.perf_counter()
+    found = refused(tmp_path, text)
+    assert time.perf_counter() - start < 5
+    assert first_line(found[0]).startswith("the deck has more than 10,000 cards (by this group it has "
+                                           "1,331,200,000,000)")

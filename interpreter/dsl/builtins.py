@@ -8,10 +8,12 @@ Python function that does the work. Functions that look at the game state
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from interpreter.dsl.budget import charge, list_size, number
 from interpreter.dsl.types import SEAT, SEATS, VALUE, Type, list_of
 
 
@@ -42,19 +44,35 @@ def _seq_or_args(args: tuple[Any, ...]) -> Sequence[Any]:
 
 
 def _max(*args: Any) -> Any:
-    return max(_seq_or_args(args))
+    items = _seq_or_args(args)
+    charge(len(items))
+    return max(items)
 
 
 def _min(*args: Any) -> Any:
-    return min(_seq_or_args(args))
+    items = _seq_or_args(args)
+    charge(len(items))
+    return min(items)
 
 
 def _sum(items: Sequence[Any]) -> int:
-    return sum(items)
+    charge(len(items))
+    return number(sum(items))
 
 
 def _count(items: Sequence[Any]) -> int:
+    charge(len(items))
     return sum(1 for x in items if x)
+
+
+def _any(items: Sequence[Any]) -> bool:
+    charge(len(items))
+    return any(items)
+
+
+def _all(items: Sequence[Any]) -> bool:
+    charge(len(items))
+    return all(items)
 
 
 REGISTRY: dict[str, Builtin] = {}
@@ -81,14 +99,17 @@ def _same_list(args: list[Type]) -> Type:
 
 
 def _distinct(items: Sequence[Any]) -> list[Any]:
+    charge(len(items))
     return list(dict.fromkeys(items))
 
 
 def _sort(items: Sequence[Any]) -> list[Any]:
+    charge(len(items))
     return sorted(items)
 
 
 def _reverse(items: Sequence[Any]) -> list[Any]:
+    charge(len(items))
     return list(reversed(items))
 
 
@@ -98,6 +119,7 @@ def _place_award(value: Any, values: Sequence[Any], awards: Sequence[Any]) -> An
     Tied values still occupy their places: with awards [3, 1, 0, 2], sums 40, 40, 39, 34
     give 0, 0, 0, 2.
     """
+    charge(len(values))
     if sum(1 for v in values if v == value) > 1:
         return 0
     place = sum(1 for v in values if v > value)
@@ -135,8 +157,7 @@ def _combinations(items: Sequence[Any], k: int) -> list[list[Any]]:
 
     if not isinstance(k, int) or isinstance(k, bool) or k < 0:
         raise ValueError(f"combinations needs a size of 0 or more, got {k!r}")
-    if len(items) > 30:
-        raise ValueError("combinations of more than 30 items are too many")
+    list_size(math.comb(len(items), k))
     return [list(c) for c in itertools.combinations(items, k)]
 
 
@@ -149,10 +170,12 @@ def _pairs_type(args: list[Type]) -> Type:
 
 
 def _pairs(xs: Sequence[Any], ys: Sequence[Any]) -> list[list[Any]]:
+    list_size(len(xs) * len(ys))
     return [[x, y] for x in xs for y in ys]
 
 
 def _join(items: Sequence[Any], sep: str = ", ") -> str:
+    charge(len(items))
     return str(sep).join(_text(x) for x in items)
 
 
@@ -168,8 +191,7 @@ def _range(low: int, high: int) -> list[int]:
     for v in (low, high):
         if not isinstance(v, int) or isinstance(v, bool):
             raise ValueError(f"range needs whole numbers, got {v!r}")
-    if high - low > 10_000:
-        raise ValueError(f"range({low}, {high}) has more than 10000 numbers")
+    list_size(max(0, high - low))
     return list(range(low, high))
 
 
@@ -191,9 +213,9 @@ _register(Builtin("pairs", 2, 2, _pairs_type, _pairs, doc="Every pair [x, y] wit
 _register(Builtin("join", 1, 2, _value, _join, doc="The items of a list as one text, separated by the second "
                   "argument (default ', ').", example="join(value, ' + ')"))
 _register(Builtin("text", 1, 1, _value, _text, doc="A value as text (for labels).", example="'bid ' + text(value)"))
-_register(Builtin("any", 1, 1, _value, any, doc="True when some item is true.",
+_register(Builtin("any", 1, 1, _value, _any, doc="True when some item is true.",
                   example="any(c.colour == round.trump for c in seat.hand)"))
-_register(Builtin("all", 1, 1, _value, all, doc="True when every item is true.",
+_register(Builtin("all", 1, 1, _value, _all, doc="True when every item is true.",
                   example="all(s.tricks == 2 for s in seats)"))
 
 

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.dsl import ast
+from interpreter.dsl import ast, budget
+from interpreter.dsl.budget import charge, list_size, number
 from interpreter.dsl.builtins import REGISTRY
 from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.types import NONE, VALUE, Type, join, list_of
 from interpreter.errors import ExpressionError, GameError, Position
+from interpreter.limits import MAX_CALLS
 
 Fn = Callable[[dict[str, Any]], Any]
 Locate = Callable[[int], Position | None]
@@ -33,22 +35,39 @@ class ExpressionFailed(GameError):
 def _mul(a: Any, b: Any) -> Any:
     if type(a) is not int or type(b) is not int:
         raise TypeError(f"'*' needs two numbers, got {a!r} and {b!r}")
-    return a * b
+    return number(a * b)
 
 
 def _add(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        return number(a + b)
     if isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > 10_000:
         raise ValueError("string too long")
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        list_size(len(a) + len(b))
         return [*a, *b]  # lists come as tuples (literals, seats) or lists (zones, comprehensions)
     return a + b
 
 
+def _sub(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        return number(a - b)
+    return a - b
+
+
 def _same(a: Any, b: Any) -> bool:
     """``==`` where a tuple and a list with the same items are the same list."""
-    if a.__class__ is not b.__class__ and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return list(a) == list(b)
+    if isinstance(a, (list, tuple)):
+        charge(len(a))
+        if a.__class__ is not b.__class__ and isinstance(b, (list, tuple)):
+            return list(a) == list(b)
     return a == b
+
+
+def _contains(x: Any, xs: Any) -> bool:
+    if len(xs) > 16:  # a hand or a trick costs nothing worth counting
+        charge(len(xs))
+    return x in xs
 
 
 def _ordering(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
@@ -63,7 +82,7 @@ def _ordering(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
 
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "+": _add, "-": operator.sub, "*": _mul, "//": operator.floordiv, "%": operator.mod,
+    "+": _add, "-": _sub, "*": _mul, "//": operator.floordiv, "%": operator.mod,
     "==": _same, "!=": lambda a, b: not _same(a, b),
     "<": _ordering(operator.lt), "<=": _ordering(operator.le),
     ">": _ordering(operator.gt), ">=": _ordering(operator.ge),
@@ -92,6 +111,7 @@ class Define:
     compiled: dict[tuple[Type, ...], tuple[Fn, Type, frozenset[str]]] = field(default_factory=dict)
     compiling: bool = False
     memos: dict[tuple[Type, ...], list[Any]] = field(default_factory=dict)  # see _call_define
+    calls: dict[tuple[Type, ...], int] = field(default_factory=dict)  # define calls one call makes, at most
 
 
 @dataclass
@@ -158,6 +178,7 @@ class Compiler:
         self.g = globals_
         self._unreached = 0  # > 0 while compiling a part that a constant test skips (see _fold)
         self._invariant: frozenset[str] | None = None  # see compile(per=...)
+        self._calls = 0  # define calls made by the define being compiled (see _call_define)
 
     def compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None = None,
                 per: str | None = None) -> Compiled:
@@ -168,6 +189,8 @@ class Compiler:
         per loop: the caller marks a loop by putting a fresh object under ``"$batch"`` in the env.
         """
         self._invariant = None
+        budget.reset()  # constant parts are worked out now, within the budget
+        self._calls = 0
         if per is not None:
             self._invariant = frozenset("ctx:" + k for k in bound if k != per)
         try:
@@ -372,9 +395,14 @@ class Compiler:
         if op in ("in", "not in"):
             if right.type.kind != "list":
                 raise ExpressionError(f"'{op}' needs a list on its right, found a {right.type}", loc(n.offset))
+            if right.const and not left.const:  # a list written in the rule: its length is no work to count
+                items = right.value
+                if op == "in":
+                    return _Result(lambda e: lf(e) in items, VALUE, deps)
+                return _Result(lambda e: lf(e) not in items, VALUE, deps)
             if op == "in":
-                return self._fold(_Result(lambda e: lf(e) in rf(e), VALUE, deps), [left, right], n, loc)
-            return self._fold(_Result(lambda e: lf(e) not in rf(e), VALUE, deps), [left, right], n, loc)
+                return self._fold(_Result(lambda e: _contains(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
+            return self._fold(_Result(lambda e: not _contains(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
         if op in ("==", "!="):
             self._check_comparable(left.type, right.type, n, loc)
             ids = ("seat", "card")
@@ -442,19 +470,24 @@ class Compiler:
         deps = source.deps | ((body.deps | (cond.deps if cond else frozenset())) - {"ctx:" + var})
 
         same = cf is not None and isinstance(n.body, ast.Name) and n.body.name == var
+        work = budget.left
 
         def items(e: dict[str, Any]) -> list[Any]:
             had = var in e
             old = e.get(var)
             out = []
+            source = sf(e)
+            work[0] -= len(source)
+            if work[0] < 0:
+                charge(0)  # raises
             try:
                 if same:  # [s for s in seats if ...]: the items themselves
-                    for x in sf(e):
+                    for x in source:
                         e[var] = x
                         if cf(e):
                             out.append(x)
                 else:
-                    for x in sf(e):
+                    for x in source:
                         e[var] = x
                         if cf is None or cf(e):
                             out.append(bf(e))
@@ -466,14 +499,14 @@ class Compiler:
             return out
 
         if n.function is None:
-            return _Result(items, list_of(body.type), deps)
+            return self._fold(_Result(items, list_of(body.type), deps), [source], n, loc)
         builtin = REGISTRY.get(n.function)
         if builtin is None or n.function not in _LIST_BUILTINS:
             raise ExpressionError(f"{n.function!r} cannot take a 'for' expression "
                                   f"(try {', '.join(_LIST_BUILTINS)})", loc(n.offset))
         impl = builtin.impl
         rtype = builtin.result([list_of(body.type)])
-        return _Result(lambda e: impl(items(e)), rtype, deps)
+        return self._fold(_Result(lambda e: impl(items(e)), rtype, deps), [source], n, loc)
 
     def _call(self, n: ast.Call, scope: dict[str, Type], loc: Locate) -> _Result:
         args = [self._expr(a, scope, loc) for a in n.args]
@@ -520,6 +553,7 @@ class Compiler:
                 d.tree = self._parse(d.text, d.locate)
             d.compiling, unreached, self._unreached = True, self._unreached, 0
             invariant, self._invariant = self._invariant, None
+            calls, self._calls = self._calls, 0
             try:
                 keys = {p: f"{d.name}.{p}" for p in d.params}
                 inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
@@ -527,7 +561,14 @@ class Compiler:
             finally:
                 d.compiling, self._unreached = False, unreached
                 self._invariant = invariant
+                d.calls[sig], self._calls = self._calls, calls
             d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner})
+        # a define calling another twice, which calls another twice...: 2**n calls for one; refused here
+        self._calls += 1 + d.calls[sig]
+        if self._calls > MAX_CALLS:
+            raise ExpressionError(f"one evaluation here calls defines more than {MAX_CALLS:,} times ({d.name}() "
+                                  f"alone makes {d.calls[sig]:,} calls); defines that call others several "
+                                  "times multiply", loc(n.offset))
         body_fn, rtype, body_deps = d.compiled[sig]
         keys_list = [f"{d.name}.{p}" for p in d.params]
         fns = [a.fn for a in args]
@@ -545,7 +586,7 @@ class Compiler:
                 memo[0], memo[1] = batch, value
                 return value
 
-            return _Result(call0, rtype, deps)
+            return self._fold(_Result(call0, rtype, deps), [], n, loc, always=True)
 
         def call(e: dict[str, Any]) -> Any:
             values = [f(e) for f in fns]
@@ -571,7 +612,7 @@ class Compiler:
                 memo[1][tuple(values)] = value
             return value
 
-        return _Result(call, rtype, deps)
+        return self._fold(_Result(call, rtype, deps), args, n, loc)
 
     @staticmethod
     def _memo(res: _Result, node: ast.Node, scope: dict[str, Type]) -> _Result:
@@ -612,9 +653,9 @@ class Compiler:
 
         return _Result(memo, res.type, res.deps)
 
-    def _fold(self, res: _Result, parts: list[_Result], n: ast.Node, loc: Locate) -> _Result:
-        """Evaluate now when every part is a constant."""
-        if parts and all(p.const for p in parts) and "state" not in res.deps:
+    def _fold(self, res: _Result, parts: list[_Result], n: ast.Node, loc: Locate, always: bool = False) -> _Result:
+        """Evaluate now when every part is a constant (``always``: also when there are no parts)."""
+        if (parts or always) and all(p.const for p in parts) and not res.deps:
             try:
                 value = res.fn({})
             except RUNTIME_ERRORS as exc:

@@ -6,6 +6,7 @@ and ``setup.*`` are constants folded into the compiled expressions.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -17,6 +18,7 @@ from interpreter.engine.cards import build_cards, label_fields
 from interpreter.engine.game import MAX_ROUNDS, Flow, Game, SeatSpec, ZoneSpec
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, SchemaError
+from interpreter.limits import MAX_CARDS
 from interpreter.rules.loader import identity
 from interpreter.rules.source import RuleSource
 
@@ -95,6 +97,12 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
             if f not in own and f != "copy":
                 raise SchemaError(f"the group's label names {f!r}, which is not an attribute of this group "
                                   f"({', '.join(own)})", source.pos(("deck", "cards", i, "label")))
+    total = 0
+    for i, g in enumerate(deck_spec["cards"]):
+        total += math.prod(len(v) for k, v in g.items() if k != "label")
+        if total > MAX_CARDS:  # counted before any card is made: a group of 8 x 20 values is 25 billion cards
+            raise SchemaError(f"the deck has more than {MAX_CARDS:,} cards (by this group it has {total:,}); every "
+                              "combination of a group's values is one card", source.pos(("deck", "cards", i)))
     cards = build_cards(deck_spec["cards"], template)
     by_label: dict[str, int] = {}
     for c, label in enumerate(cards.labels):

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.dsl import budget
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
 from interpreter.engine.cards import CardTable
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
 from interpreter.errors import GameError, IllegalAction
+from interpreter.limits import WORK_LIMIT
 
 MAX_ROUNDS = 1000
 MAX_ACTIONS = 1_000_000
@@ -91,6 +93,7 @@ class Game:
     # ------------------------------------------------------------------ setup
 
     def new_state(self) -> State:
+        budget.reset()
         state = State(self)
         if self.deck_start is not None:
             state.shared[self.deck_start].extend(self.deck)
@@ -163,6 +166,7 @@ class Game:
 
     def winners(self, state: State) -> list[int]:
         """The seats with the best total among those that may win (``game.can_win``)."""
+        budget.reset()
         totals = state.totals
         eligible = list(range(self.players))
         can_win = self.flow.can_win
@@ -207,6 +211,7 @@ class Game:
 
     def apply_fast(self, state: State, action: Any) -> None:
         """Apply without checking legality (for bots and search that only pick legal actions)."""
+        budget.left[0] = WORK_LIMIT  # each action may make the expressions do this much work (budget.reset)
         step = self.steps[state.step_index]
         p = state.progress
         d = step.apply(self, state, p, action) or step.decision(self, state, p)  # usually the same step goes on
