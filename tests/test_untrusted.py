@@ -47,6 +47,16 @@ def first_line(block: str) -> str:
      "'<' needs numbers, and a card is not one; use an attribute, e.g. card.number < led.number"),
     ('"card.rank"', '"-card"', "'-' needs a number, and a card is not one; use an attribute, e.g. -card.number"),
     ("hand: 5", "hand: first(seats)", "expected a number, found seat (a seat is not a number: seat.index is)"),
+    # setup values of the wrong type that pass the schema
+    ("hand: 5", "hand: nine", "unknown name 'nine' (names here: game, options, players, round, seats, setup, "
+     "stock, trick)"),
+    ("hand: 5", "hand: [1, 2]", "round/deal/hand: expected text or a whole number, not a list"),
+    ("rounds: 4", "rounds: eight", "unknown name 'eight' (names here: game, options, players, round, seats, "
+     "setup, stock, trick)"),
+    ("rounds: 4", "first_dealer: \"''\"\n  rounds: 4", "first_dealer must be a whole number (the seat index), "
+     "not \"''\""),
+    ("rounds: 4", "first_dealer: \"[1]\"\n  rounds: 4", "first_dealer must be a whole number (the seat index), "
+     "not '[1]'"),
     # rounds over the engine's limit, and a number with a decimal point
     ("rounds: 4", "rounds: 100000", "rounds must be a whole number from 1 to 1000, got 100000"),
     ("rounds: 4", "rounds: 2.5", "syntax error: numbers are whole numbers: no decimal point"),
@@ -313,3 +323,42 @@ def test_a_deck_of_billions_of_cards_is_refused_before_one_is_made(tmp_path):
     assert time.perf_counter() - start < 5
     assert first_line(found[0]).startswith("the deck has more than 10,000 cards (by this group it has "
                                            "1,331,200,000,000)")
+
+
+@pytest.mark.parametrize("spaces", ["[1, {label: two, worth: 2}]", "[{label: two, worth: 2}, 1]",
+                                    "[{label: one, value: 1}, {label: two, worth: 2}]"])
+def test_a_board_row_mixing_plain_spaces_and_records_is_refused_in_either_order(tmp_path, spaces):
+    text = (ROOT / "docs" / "examples" / "tiny-njet.yaml").read_text().replace("spaces: [1, 2]", f"spaces: {spaces}")
+    found = refused(tmp_path, text)
+    assert "every space of this row must have the fields label, worth (a row's spaces are all records" in found[0]
+
+
+NO_SEAT = "first([s for s in seats if s.tricks > 99])"
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("leader: left(round.dealer)", f'leader: "{NO_SEAT}"', "it gave none where a seat is needed"),
+    ("leader: left(round.dealer)", 'leader: "first([s for s in seats if s.index > 9])"',
+     "this gives none where a seat is needed"),
+    ("leader: left(round.dealer)", f'leader: "left({NO_SEAT})"', "left() needs a seat, got none"),
+    ("who: seats_from(left(round.dealer))", f'who: "seats_from({NO_SEAT})"', "seats_from() needs a seat, got none"),
+    (POINTS, 'points: "seat.bid if seat.tricks > 99 else none"', "it gave none where a number is needed"),
+    (POINTS, "points: \"'ten'\"", "expected a number, found text 'ten'"),
+])
+def test_a_seat_or_number_that_is_none_in_play_is_a_positioned_error_naming_the_rule(tmp_path, capsys, old, new,
+                                                                                     message):
+    assert old in BIDDING
+    text = BIDDING.replace(old, new)
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    found = validate_file(str(path))
+    if found:  # known before play: refused by validate
+        assert first_line(found[0]) == message
+        return
+    from interpreter.cli import main
+
+    assert main(["play", str(path), "-p", "4", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if new.split(":")[0] in s and new[-12:] in s)
+    assert re.fullmatch(rf"{re.escape(str(path))}:{line}:\d+: error: expression '.*' failed: {re.escape(message)}\n",
+                        err), err

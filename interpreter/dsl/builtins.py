@@ -219,24 +219,31 @@ _register(Builtin("all", 1, 1, _value, _all, doc="True when every item is true."
                   example="all(s.tricks == 2 for s in seats)"))
 
 
+def _seat_of(seat: Any, function: str) -> int:
+    """``seat`` when it is one; none (a round value not set yet, first() of no seats) is an error naming the call."""
+    if seat.__class__ is not int:
+        raise ValueError(f"{function}() needs a seat, got {'none' if seat is None else repr(seat)}")
+    return seat
+
+
 def _team(state: Any, seat: int) -> list[int]:
-    return state.team_members(seat)
+    return state.team_members(_seat_of(seat, "team"))
 
 
 def _opponents(state: Any, seat: int) -> list[int]:
-    return state.opponents(seat)
+    return state.opponents(_seat_of(seat, "opponents"))
 
 
 def _same_team(state: Any, a: int, b: int) -> bool:
-    return state.same_team(a, b)
+    return state.same_team(_seat_of(a, "same_team"), _seat_of(b, "same_team"))
 
 
 def _left(state: Any, seat: int) -> int:
-    return (seat + 1) % state.players
+    return (_seat_of(seat, "left") + 1) % state.players
 
 
 def _right(state: Any, seat: int) -> int:
-    return (seat - 1) % state.players
+    return (_seat_of(seat, "right") - 1) % state.players
 
 
 def _seats(_args: list[Type]) -> Type:
@@ -248,6 +255,7 @@ def _seat(_args: list[Type]) -> Type:
 
 
 def _seats_from(state: Any, seat: int) -> list[int]:
+    seat = _seat_of(seat, "seats_from")
     n = state.players
     return [(seat + i) % n for i in range(n)]
 

@@ -213,7 +213,7 @@ class Compiler:
             raise ExpressionError("the expression is nested too deeply (through its defines)", locate(0)) from None
         if expect == "card" and result.type.kind != "card":
             raise ExpressionError(f"expected a card, found {result.type}", locate(0))
-        if expect == "seat" and result.type.kind != "seat":
+        if expect in ("seat", "seat or none") and result.type.kind != "seat":
             raise ExpressionError(f"expected a seat, found {result.type}", locate(0))
         if expect == "number" and result.type.kind != "value":
             hint = {"seat": " (a seat is not a number: seat.index is)", "card": " (a card is not a number: "
@@ -222,8 +222,14 @@ class Compiler:
         fn = result.fn
         if result.const:
             fn = _constant(result.value, result.type).fn
+            if expect == "number" and type(result.value) not in (int, bool):
+                raise ExpressionError(f"expected a number, found {_shown(result.value)}", locate(0))
+            if expect in ("seat", "card") and result.value is None:
+                raise ExpressionError(f"this gives none where a {expect} is needed", locate(0))
         else:
             fn = self._memo(result, tree, bound).fn
+            if expect in ("seat", "card", "number"):  # a round value not set yet, a first() of nothing...
+                fn = _checked(fn, expect)
         return Compiled(fn, result.type, result.deps, str(text), locate(0))
 
     def constant_value(self, text: Any, locate: Locate) -> Any:
@@ -674,6 +680,31 @@ class Compiler:
             return self._expr(n, scope, loc)
         finally:
             self._unreached -= 1
+
+
+def _checked(fn: Fn, expect: str) -> Fn:
+    """``fn``, refusing at play a value that is not what the rule needs (none where a seat must be)."""
+    if expect == "number":
+        def number_of(e: dict[str, Any]) -> Any:
+            value = fn(e)
+            if value.__class__ is not int and value.__class__ is not bool:
+                raise ValueError(f"it gave {_shown(value)} where a number is needed")
+            return value
+
+        return number_of
+
+    def something(e: dict[str, Any]) -> Any:
+        value = fn(e)
+        if value is None:
+            raise ValueError(f"it gave none where a {expect} is needed")
+        return value
+
+    return something
+
+
+def _shown(value: Any) -> str:
+    return "none" if value is None else "text " + repr(value) if isinstance(value, str) else "a list" \
+        if isinstance(value, (list, tuple)) else repr(value)
 
 
 def _hoist(res: _Result) -> _Result:

@@ -230,7 +230,12 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     flow.can_win = ctx.expr(("game", "can_win"), {"seat": SEAT}) if "can_win" in gspec else None
     if flow.rounds is None and flow.until is None:
         raise SchemaError("the game needs an end: game.rounds or game.until", source.pos(("game",)))
-    flow.first_dealer = int(ctx.constant(("game", "first_dealer"))) if "first_dealer" in gspec else 0
+    if "first_dealer" in gspec:
+        dealer = ctx.constant(("game", "first_dealer"))
+        if type(dealer) is not int:  # '' or a list passes the schema as an expression; it is still no seat index
+            raise SchemaError(f"first_dealer must be a whole number (the seat index), not {gspec['first_dealer']!r}",
+                              source.pos(("game", "first_dealer")))
+        flow.first_dealer = dealer
 
     # -- seats and their policies
     seats = [SeatSpec(n, roles[i]) for i, n in enumerate(names[:players])]

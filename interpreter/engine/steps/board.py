@@ -97,21 +97,22 @@ class Board(Step):
 
     @staticmethod
     def _space_type(ctx: StepContext, spaces: list[Any], path: tuple) -> Type:
-        fields: list[str] | None = None
-        for i, space in enumerate(spaces):
-            if isinstance(space, dict) and set(space) - {"label", "value"}:
-                keys = list(space)
-                if "label" not in keys:
-                    raise ctx.error("a space with fields needs a label", path + (i,))
-                if fields is None:
-                    fields = keys
-                elif sorted(keys) != sorted(fields):
-                    raise ctx.error(f"every space of this row must have the fields {', '.join(fields)}",
-                                    path + (i,))
-            elif fields is not None:
-                raise ctx.error(f"every space of this row must have the fields {', '.join(fields)}", path + (i,))
-        if fields is None:
+        def fields_of(space: Any) -> list[str] | None:  # a record's fields; None for a plain space
+            return list(space) if isinstance(space, dict) and set(space) - {"label", "value"} else None
+
+        first = next((i for i, space in enumerate(spaces) if fields_of(space) is not None), None)
+        if first is None:
             return VALUE
+        fields = fields_of(spaces[first])
+        for i, space in enumerate(spaces):
+            keys = fields_of(space)
+            if keys is not None and "label" not in keys:
+                raise ctx.error("a space with fields needs a label", path + (i,))
+        for i, space in enumerate(spaces):  # every space, before and after the first record
+            keys = fields_of(space)
+            if keys is None or sorted(keys) != sorted(fields):
+                raise ctx.error(f"every space of this row must have the fields {', '.join(fields)} (a row's "
+                                "spaces are all records with the same fields, or none is)", path + (i,))
         return record({f: VALUE for f in fields})
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:

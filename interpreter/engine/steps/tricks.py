@@ -169,7 +169,7 @@ class Tricks(Step):
         self.ordering = Ordering(ctx, path + ("strength",), spec["strength"], {}, None,
                                  spec.get("equal_cards", "later_wins") == "later_wins")
         self.can_win = ctx.expr(path + ("can_win",), {"seat": SEAT}) if "can_win" in spec else None
-        self.won_by = ctx.expr(path + ("won_by",), expect="seat") if "won_by" in spec else None
+        self.won_by = ctx.expr(path + ("won_by",), expect="seat or none") if "won_by" in spec else None
         self.takers = self._takers(ctx, spec)
         self.unclaimed = ctx.zone(path + ("unclaimed",), per_seat=False) if "unclaimed" in spec else None
         if self.unclaimed is None:
