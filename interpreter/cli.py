@@ -17,6 +17,7 @@ from typing import Any
 
 from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
 from interpreter.errors import RuleError, RuleErrors, TrickbookError
+from interpreter.harness import conformance
 from interpreter.harness.agents import Agent, HumanAgent, RandomAgent
 from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
@@ -65,7 +66,18 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="re-execute a game record and check it")
     r.add_argument("record", metavar="RECORD")
     r.add_argument("--rules", metavar="FILE", help="use these rules instead of the ones the record names")
-    for q in (v, pl, si, r):
+
+    c = sub.add_parser("conformance", help="play random games and check that they end, keep every card, give the "
+                       "same record for the same seed and replay from their record")
+    c.add_argument("games_to_check", nargs="*", metavar="GAME", help="rule files or bundled game names (default: "
+                   "every bundled game)")
+    c.add_argument("--games", "-n", type=int, default=100, metavar="K",
+                   help="games per game file and player count (default 100)")
+    c.add_argument("--players", "-p", type=int, action="append", metavar="N",
+                   help="only this player count (repeatable; default: every count the file supports)")
+    c.add_argument("--workers", "-w", type=int, default=1, metavar="W", help="processes to play on (default 1)")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    for q in (v, pl, si, r, c):
         q.add_argument("--allow-path", action="append", default=[], metavar="DIR",
                        help="let rule files and records name rule files under DIR too (repeatable); by default "
                             "they may name bundled games and files under their own folder only")
@@ -252,7 +264,64 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay}
+def _conformance(args: argparse.Namespace) -> int:
+    if args.games < 1 or args.workers < 1:
+        raise TrickbookError("--games and --workers must be at least 1")
+    allow = _allowed(args)
+    names = args.games_to_check or list(bundled_games())
+    cases = []
+    for name in names:
+        counts = supported_players(load_rules(name, allow))  # a broken file is reported before any game
+        wanted = args.players or counts
+        for n in wanted:
+            if n not in counts:
+                raise TrickbookError(f"{name} is for {', '.join(map(str, counts))} players, not {n}")
+        cases += [(name, n) for n in wanted]
+    started = time.monotonic()
+    shown = [started]
+
+    def progress(done: int, total: int, failed: int) -> None:
+        now = time.monotonic()
+        if sys.stderr.isatty() and not args.json and (now - shown[0] >= 1.0 or done == total):
+            shown[0] = now
+            left = (total - done) * (now - started) / max(done, 1)
+            print(f"\r  {done:,}/{total:,} games, {failed} failures, about {_duration(left)} left  ",
+                  end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    tallies = conformance.run(cases, args.games, args.workers, allow, progress)
+    elapsed = time.monotonic() - started
+    failures = sum(len(t.failures) for t in tallies)
+    if args.json:
+        print(json.dumps({"games": sum(t.games for t in tallies), "seconds": round(elapsed, 1), "workers": args.workers,
+                          "failures": failures, "cases": [
+                              {"game": t.game, "players": t.players, "games": t.games, "rounds": t.rounds,
+                               "actions": t.actions, "seconds": round(t.seconds, 2), "failures": t.failures}
+                              for t in tallies]}))
+    else:
+        print(f"{'game':<28} {'players':>7} {'games':>8} {'rounds':>9} {'actions':>11} {'games/s':>8} {'failures':>8}")
+        for t in tallies:
+            rate = t.games / t.seconds if t.seconds else 0.0
+            print(f"{t.game:<28} {t.players:>7} {t.games:>8,} {t.rounds:>9,} {t.actions:>11,} {rate:>8.1f} "
+                  f"{len(t.failures):>8}")
+        print(f"{sum(t.games for t in tallies):,} games in {_duration(elapsed)} on {args.workers} "
+              f"process{'es' if args.workers > 1 else ''}, {failures} failures")
+        for t in tallies:
+            for problem in t.failures[:5]:
+                print(f"{t.game} with {t.players} players: {problem}\n  (see it: trickbook play {t.game} "
+                      f"-p {t.players} --seed {problem.split(':', 1)[0].removeprefix('seed ')})")
+    return 1 if failures else 0
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+_COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay,
+             "conformance": _conformance}
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -57,6 +57,27 @@ LITERALS = ["0", "1", "-1", "2", "13", "9" * 15, "9" * 16, "9" * 5000, "'a'", "'
             "[seat, seat]", "range(0, 99999)", "range(0, 100001)", "none", "true", "²", "1.5", "'\\n'", "\"é\""]
 
 
+# hostile wraps of a rule's own expression X that keep its type, so the file still validates and the damage
+# shows in play: division by zero, none, huge numbers, loops in loops, lists that grow
+WRAPS = [
+    "{X} if seat.tricks // (seat.tricks - seat.tricks) > 0 else {X}",
+    "{X} if len(combinations(seat.hand, 3)) > 0 else {X}",
+    "{X} if sum(len(pairs(seat.hand, seat.hand)) for s in seats) > 0 else {X}",
+    "{X} if count(x > y for x in range(0, 9000 + len(seat.hand)) for y in [1]) > 0 else {X}",
+    "{X} if sum(count(y > x for y in range(0, 2000 + len(trick))) for x in range(0, 2000)) > 0 else {X}",
+    "{X} if seat.tricks * 999999999999999 * 999999999999999 > 0 else {X}",
+    "{X} if first([s for s in seats if s.tricks > 99]).index > 0 else {X}",
+    "{X} if last(trick) != none and last(trick).rank > 0 else {X}",
+    "{X} if round.dealer == first([s for s in seats if s.tricks > 99]) else {X}",
+    "{X} if len(distinct(sort(reverse(seat.hand + seat.hand + seat.hand)))) > 0 else {X}",
+    "{X} if text(seat.tricks) + text(players) == '' else {X}",
+    "{X} if [s.tricks for s in seats][len(seat.hand)] > 0 else {X}",
+    "{X} if max([s.tricks for s in seats if s.tricks > 99]) > 0 else {X}",
+    "{X} if seats_from(first([s for s in seats if s.tricks > 99]))[0] == seat else {X}",
+    "({X}) if true else ({X})",
+]
+
+
 def expression(rng: random.Random, depth: int = 0) -> str:
     """A random expression, sometimes broken, sometimes hostile (loops in loops, huge numbers)."""
     roll = rng.random()
@@ -96,8 +117,11 @@ def mutate_rules(rng: random.Random, text: str) -> str:
         elif op < 0.6 and '"' in line:  # an expression replaced or changed
             head, _, rest = line.partition('"')
             body, _, tail = rest.rpartition('"')
-            if rng.random() < 0.5:
+            roll = rng.random()
+            if roll < 0.3:
                 body = expression(rng)
+            elif roll < 0.6:
+                body = rng.choice(WRAPS).replace("{X}", body)
             else:
                 words = re.findall(r"[A-Za-z_]+|\d+|\S", body) or ["x"]
                 j = rng.randrange(len(words))
@@ -131,6 +155,7 @@ class Case:
     argv: list[str]
     files: dict[str, str]  # written into the case's folder before the command runs
     stdin: str = ""
+    outcome: str = ""  # refused, accepted, played, stopped in play: how far the case got
 
     def describe(self) -> str:
         shown = {k: (v if len(v) < 4000 else v[:4000] + "...") for k, v in self.files.items()}
@@ -148,7 +173,9 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         slots = re.findall(r'^\s*[a-z_]+: "[^"\n]*"$|^\s*- "[^"\n]*"$', base, re.M)
         target = rng.choice(slots)
         head = target.split('"', 1)[0]
-        text = base.replace(target, f'{head}"{expression(rng).replace(chr(34), chr(39))}"', 1)
+        own = target.split('"')[1]
+        hostile = rng.choice(WRAPS).replace("{X}", own) if rng.random() < 0.5 else expression(rng)
+        text = base.replace(target, f'{head}"{hostile.replace(chr(34), chr(39))}"', 1)
         return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
     if kind == "records":
         game = rng.choice(["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4"])
@@ -239,10 +266,12 @@ def run_case(case: Case, folder: Path) -> str | None:
                 code = main(run)
             if code not in (0, 1, 130):
                 return f"exit code {code}"
+            case.outcome = "refused" if code else "accepted"
             if run[0] == "validate" and code == 0:  # valid: play one game at one of its player counts
                 count = _player_count(argv[1], case)
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                     code = main(["play", argv[1], "-p", str(count), "--quiet", "--seed", str(case.number)])
+                case.outcome = "stopped in play" if code else "played"
                 if code == 1 and not POSITIONED.search(err.getvalue()):
                     return "a play error names no place in the rule file:\n" + err.getvalue()[-2000:]
     except SystemExit as exc:  # argparse refusing an argument: fine, it prints usage
@@ -280,9 +309,11 @@ def worker(kind: str, seed: int, start: int, stop: int, memory_mb: int, channel:
             print(f"S {number}", file=tell, flush=True)
             case_folder = folder / str(number)
             case_folder.mkdir()
-            problem = run_case(make_case(kind, seed, number), case_folder)
+            case = make_case(kind, seed, number)
+            problem = run_case(case, case_folder)
             shutil.rmtree(case_folder, ignore_errors=True)
-            print(f"R {number} " + json.dumps(problem), file=tell, flush=True)
+            report = {"outcome": case.outcome, "problem": problem}
+            print(f"R {number} {json.dumps(report)}", file=tell, flush=True)
 
 
 # -- the parent ----------------------------------------------------------------------------------------------
@@ -300,9 +331,13 @@ class Finding:
 
 
 def run(kind: str, seed: int, start: int, count: int, seconds: float = 20.0, memory_mb: int = 2048,
-        progress: bool = False) -> list[Finding]:
-    """Run cases ``start`` .. ``start + count - 1`` in child processes; what went wrong."""
+        progress: bool = False, outcomes: dict[str, int] | None = None) -> list[Finding]:
+    """Run cases ``start`` .. ``start + count - 1`` in child processes; what went wrong.
+
+    ``outcomes`` counts how far the cases got (refused by validate, played, stopped in play...).
+    """
     findings: list[Finding] = []
+    outcomes = {} if outcomes is None else outcomes
     stop = start + count
     next_case = start
     while next_case < stop:
@@ -335,7 +370,9 @@ def run(kind: str, seed: int, start: int, count: int, seconds: float = 20.0, mem
                 if tag == "S":
                     current, began = int(number), time.monotonic()
                 else:
-                    problem = json.loads(rest[0])
+                    report = json.loads(rest[0])
+                    problem = report["problem"]
+                    outcomes[report["outcome"]] = outcomes.get(report["outcome"], 0) + 1
                     if problem:
                         findings.append(Finding(kind, seed, int(number), problem))
                     next_case = int(number) + 1
@@ -386,8 +423,10 @@ def main(argv: list[str] | None = None) -> int:
     bad = 0
     for kind in kinds:
         began = time.monotonic()
-        findings = run(kind, args.seed, args.start, args.cases, args.seconds, args.memory, progress=True)
-        print(f"{kind}: {args.cases} cases in {time.monotonic() - began:.0f} s, {len(findings)} findings")
+        outcomes: dict[str, int] = {}
+        findings = run(kind, args.seed, args.start, args.cases, args.seconds, args.memory, True, outcomes)
+        got = ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
+        print(f"{kind}: {args.cases} cases in {time.monotonic() - began:.0f} s ({got}), {len(findings)} findings")
         for f in findings:
             print(f)
         bad += len(findings)
