@@ -196,7 +196,8 @@ def test_labels_of_the_legal_actions_are_unique_at_every_decision():
 
 def test_a_game_that_never_ends_is_stopped(tmp_path):
     text = (ROOT / "games" / "njet-riogrande.yaml").read_text()
-    text = text.replace("  rounds: setup.rounds\n", "  until: \"false\"\n")
+    assert "  rounds: setup.rounds " in text
+    text = text.replace("  rounds: setup.rounds ", "  until: \"false\" ")
     path = tmp_path / "endless.yaml"
     path.write_text(text)
     import interpreter.engine.game as game_module
@@ -208,7 +209,8 @@ def test_a_game_that_never_ends_is_stopped(tmp_path):
     old = game_module.MAX_ROUNDS
     game_module.MAX_ROUNDS = 3
     try:
-        with pytest.raises(GameError, match="did not end within 3 rounds"):
+        with pytest.raises(GameError, match=r"endless\.yaml:\d+:\d+: error: the game did not end within 3 rounds "
+                           r"\(totals now .*\); its end condition never held"):
             play_game(game, seed=1)
     finally:
         game_module.MAX_ROUNDS = old
@@ -239,3 +241,13 @@ def test_bundled_files_are_the_ones_in_games_folder():
     from interpreter.rules.catalog import bundled_games
 
     assert set(bundled_games()) == {p.stem for p in Path(ROOT / "games").glob("*.yaml")}
+
+
+def test_a_game_past_the_action_limit_names_the_step_it_was_in(monkeypatch):
+    import interpreter.engine.game as game_module
+    from interpreter.harness.runner import play_game
+
+    monkeypatch.setattr(game_module, "MAX_ACTIONS", 50)
+    with pytest.raises(GameError, match=r"njet-riogrande\.yaml:\d+:\d+: error: the game took more than 50 actions "
+                                        r"\(the last in step '\w+'\); the rules do not end it"):
+        play_game(game_of("njet-riogrande", 4), seed=1)

@@ -362,3 +362,15 @@ def test_a_seat_or_number_that_is_none_in_play_is_a_positioned_error_naming_the_
     line = next(n for n, s in enumerate(text.splitlines(), 1) if new.split(":")[0] in s and new[-12:] in s)
     assert re.fullmatch(rf"{re.escape(str(path))}:{line}:\d+: error: expression '.*' failed: {re.escape(message)}\n",
                         err), err
+
+
+def test_a_swap_of_a_card_with_itself_leaves_it_where_it_is(tmp_path, capsys):
+    """Found by the fuzzer: with every seat choosing, a trick card already swapped into the winner's hand
+    is paired with itself."""
+    from interpreter.cli import main
+
+    text = (ROOT / "docs" / "examples" / "exchange.yaml").read_text()
+    assert "        who: winner\n" in text
+    path = tmp_path / "everyone-swaps.yaml"
+    path.write_text(text.replace("        who: winner\n", ""))
+    assert main(["play", str(path), "-p", "4", "--quiet", "--seed", "2776"]) == 0, capsys.readouterr().err

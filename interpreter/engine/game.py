@@ -217,7 +217,8 @@ class Game:
         d = step.apply(self, state, p, action) or step.decision(self, state, p)  # usually the same step goes on
         state.actions_taken += 1
         if state.actions_taken > MAX_ACTIONS:
-            raise GameError(f"the game took more than {MAX_ACTIONS} actions; the rules do not end it")
+            raise GameError(f"{step.where}: error: the game took more than {MAX_ACTIONS:,} actions (the last in step "
+                            f"{step.name!r}); the rules do not end it")
         if d is None:
             self._advance(state, self._enter(state, state.step_index + 1))
         elif d.actor in self.automatic:
@@ -308,7 +309,11 @@ class Game:
             state.finished = True
             return
         if state.round_number >= MAX_ROUNDS:
-            raise GameError(f"the game did not end within {MAX_ROUNDS} rounds")
+            end = flow.until or flow.rounds
+            where = f"{end.position}: error: " if end is not None and end.position else ""
+            raise GameError(f"{where}the game did not end within {MAX_ROUNDS} rounds (totals now "
+                            f"{', '.join(map(str, state.totals))}); "
+                            + ("its end condition never held" if flow.until is not None else "rounds is too many"))
         state.dealer = (state.dealer + 1) % self.players
         self._start_round(state)
 

@@ -211,6 +211,8 @@ class Step:
     nested: ClassVar[bool] = False  # may run inside a trick (between_plays, after_trick)
     decides: ClassVar[bool] = False  # asks seats (so automatic seats need a policy for it)
 
+    where = ""  # FILE:LINE:COL of the step's name, set when the step is built
+
     def __init__(self, name: str, path: Path_):
         self.name = name
         self.path = path
@@ -333,6 +335,7 @@ def build_steps(ctx: StepContext, spec: dict[str, Any], path: Path_, nested: boo
                               "name steps)", ctx.source.key_pos(spath))
         ctx.step_names[sname] = spath
         step = cls(sname, spath)
+        step.where = str(ctx.source.key_pos(spath))  # for errors in play that belong to the step as a whole
         step.declare(ctx, sspec)
         steps.append(step)
     return steps

@@ -396,9 +396,12 @@ class Choose(Step):
 
     def _take(self, game: Any, state: Any, p: _Choosing, seat: int, action: Choice, quiet: bool) -> None:
         value = action.value
-        if self.swap:
+        if self.swap and value[0] != value[1]:  # a card swapped with itself stays where it is
             a, b = value
             where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
+            if where_a is None or where_b is None:
+                raise ExpressionFailed(f"{self.options_expr.position}: error: a swap needs two cards that lie in "
+                                       f"zones, got {[game.cards.labels[c] for c in value]}")
             where_a.remove(a)
             where_b.remove(b)
             where_a.append(b)
