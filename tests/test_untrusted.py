@@ -374,3 +374,14 @@ def test_a_swap_of_a_card_with_itself_leaves_it_where_it_is(tmp_path, capsys):
     path = tmp_path / "everyone-swaps.yaml"
     path.write_text(text.replace("        who: winner\n", ""))
     assert main(["play", str(path), "-p", "4", "--quiet", "--seed", "2776"]) == 0, capsys.readouterr().err
+
+
+def test_a_file_that_is_not_a_rule_file_is_refused_without_showing_its_content(tmp_path, capsys):
+    from interpreter.cli import main
+
+    secret = tmp_path / "notes.txt"
+    secret.write_text("password: hunter2\n")
+    assert main(["validate", str(secret)]) == 1
+    err = capsys.readouterr().err
+    assert "is not a rule file (a rule file's name ends in .yaml or .yml)" in err and "hunter2" not in err
+    assert main(["play", str(secret), "-p", "4"]) == 1 and "hunter2" not in capsys.readouterr().err

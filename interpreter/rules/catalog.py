@@ -44,6 +44,8 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     candidates += [p]
     for c in candidates:
         if c.is_file():
+            if c.suffix not in RULE_SUFFIXES:  # so no error can show the content of another kind of file
+                raise UnknownGame(f"{name_or_path} is not a rule file (a rule file's name ends in .yaml or .yml)")
             return c
     games = bundled_games()
     stem = p.name[:-5] if p.name.endswith(".yaml") else p.name
