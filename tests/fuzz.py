@@ -257,6 +257,9 @@ def run_case(case: Case, folder: Path) -> str | None:
     runs = [argv]
     if argv[0] == "validate+play":
         runs = [["validate", argv[1]]]
+        disagreement = _parsers_disagree(case.files["rules.yaml"])
+        if disagreement:
+            return disagreement
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin
     sys.stdin = io.StringIO(case.stdin)
@@ -285,6 +288,25 @@ def run_case(case: Case, folder: Path) -> str | None:
         return "a traceback printed:\n" + err.getvalue()[-4000:]
     if "root:x:0:0" in err.getvalue() + out.getvalue():
         return "an error showed the content of a file that is not a rule file"
+    return None
+
+
+def _parsers_disagree(text: str) -> str | None:
+    """libyaml reads a file when it can; the pure-Python parser must read it the same way."""
+    from interpreter.rules import yaml_loader
+
+    if yaml_loader._FastLoader is None:
+        return None
+    try:
+        fast = yaml_loader._load(text, "rules.yaml", yaml_loader._FastLoader)
+    except Exception:  # noqa: BLE001 - the Python parser words the error: nothing to compare
+        return None
+    try:
+        slow = yaml_loader._load(text, "rules.yaml", yaml_loader._Loader)
+    except Exception as exc:  # noqa: BLE001
+        return f"libyaml reads the file, the Python parser refuses it: {exc}"
+    if fast != slow:
+        return "libyaml and the Python parser read the file differently"
     return None
 
 

@@ -447,3 +447,15 @@ def test_an_expression_that_ends_too_early_in_a_block_points_after_its_last_char
         _card_compiler().compile(data["points"], {}, lambda o: smap.in_scalar(("points",), o))
     assert info.value.message == "syntax error: the expression ends too early; expected a value"
     assert info.value.position == Position(FILE, 2, 16)
+
+
+@pytest.mark.skipif(yaml_loader._FastLoader is None, reason="PyYAML without libyaml")
+@pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob(
+    "*.yaml")), ids=lambda p: p.name)
+def test_libyaml_and_the_python_parser_give_the_same_data_and_positions(path):
+    """libyaml reads every file when present; the pure-Python parser when it is not, and to word errors."""
+    text = path.read_text()
+    fast = yaml_loader._load(text, str(path), yaml_loader._FastLoader)
+    slow = yaml_loader._load(text, str(path), yaml_loader._Loader)
+    assert fast[0] == slow[0]
+    assert fast[1] == slow[1]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, v_args
+from lark import __version__ as lark_version
 from lark.exceptions import VisitError
 
 from interpreter.dsl import ast
@@ -47,7 +50,30 @@ class DslSyntaxError(Exception):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     grammar = resources.files("interpreter.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    # building the LALR tables takes a noticeable part of a cold start; Lark keeps them in a file checked
+    # against the grammar's digest, so a changed grammar rebuilds them
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                cache=_cache_file() or False)
+
+
+def _cache_file() -> str | None:
+    """Where the parse tables are kept: the user's own cache folder, or nowhere.
+
+    Lark stores them as a pickle, so the folder must belong to the user (never a shared temporary folder).
+    TRICKBOOK_NO_CACHE=1 turns it off.
+    """
+    if os.environ.get("TRICKBOOK_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "trickbook")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.stat(folder)
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            return None  # someone else could write there
+    except OSError:
+        return None
+    return os.path.join(folder, f"dsl-lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.tables")
 
 
 def _off(item: Tree | Token) -> int:

@@ -22,16 +22,18 @@ from interpreter.rules.yaml_loader import SourceMap, load_yaml
 MAX_EXTENDS = 8
 
 
-def load_rules(name_or_path: str | Path, allow: tuple[Path, ...] = ()) -> RuleSource:
+def load_rules(name_or_path: str | Path, allow: tuple[Path, ...] = (), check: bool = True) -> RuleSource:
     """Load, merge and validate a rule file; raise RuleError/RuleErrors with positions.
 
     ``extends`` may name bundled games and rule files under the folder of the file that names it, or
-    under the ``allow`` folders (see :func:`resolve_reference`).
+    under the ``allow`` folders (see :func:`resolve_reference`). ``check=False`` skips the schema: only
+    for reading a tested file's title and options (``trickbook list``), never before compiling it.
     """
     path = resolve(str(name_or_path))
     data, smap = _load_with_extends(path, [], allow)
     source = RuleSource(data, smap, str(path))
-    validate(source)
+    if check:
+        validate(source)
     return source
 
 

@@ -12,14 +12,15 @@ import difflib
 import json
 import re
 from functools import lru_cache
-from typing import Any
-
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import RuleErrors, SchemaError
 from interpreter.rules.catalog import schema_path
 from interpreter.rules.source import RuleSource
+
+if TYPE_CHECKING:  # jsonschema is imported when a file is validated: `trickbook list` and play of a
+    import jsonschema  # bundled game by name need less
+    from jsonschema.exceptions import ValidationError
 
 Path_ = tuple[Any, ...]
 
@@ -33,6 +34,8 @@ def load_schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(load_schema())
 
 
@@ -107,6 +110,8 @@ def _relevant(errors: list[ValidationError]) -> list[ValidationError]:
     A step's ``unevaluatedProperties`` error only repeats what the error of its
     kind (or of its ``do``) already says, so it is dropped when one exists.
     """
+    from jsonschema.exceptions import best_match
+
     out = []
     for e in errors:
         if e.context and not _alternative_required(e):
