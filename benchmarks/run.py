@@ -1,0 +1,146 @@
+"""Trickbook's speed, measured in one run: every bundled game and player count, the hand-coded baselines, and
+the cold start of the command.
+
+    python benchmarks/run.py                       # everything, 3 s per measurement
+    python benchmarks/run.py --seconds 10 --markdown
+    python benchmarks/run.py --only games          # or: baselines, cold
+
+* games: random games (every decision uniform among the legal ones, as the baselines play) through
+  ``Game.apply_fast``; rounds per second and decisions per second (chance events not counted), and the
+  time per decision relative to NJET Rio Grande with 4 players.
+* baselines: ../shared/bench/baseline_njet.py and baseline_meinz.py (hand-coded NJET Rio Grande and Meinz
+  for 4 players) run for as long as the interpreter's measurement of the same game, right after it; the
+  ratio is interpreter rounds/s over baseline rounds/s.
+* cold: the shortest of several alternating runs of a bare ``python -c "import yaml, jsonschema, lark"``
+  and of ``trickbook validate games/njet-riogrande.yaml`` and ``trickbook list``, each in a new process
+  with bytecode allowed (PYTHONDONTWRITEBYTECODE unset), after one warm-up run of each.
+
+Numbers from one machine are only comparable within one run: compare ratios, not rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINES = ROOT.parent / "shared" / "bench"
+
+
+def game_rate(name: str, players: int, seconds: float, seed: int = 1) -> dict[str, float]:
+    """Rounds and decisions per second of random play of one game."""
+    from interpreter.engine.compile import compile_game
+    from interpreter.engine.state import CHANCE
+    from interpreter.rules.loader import load_rules
+
+    game = compile_game(load_rules(name), players)
+    rng = random.Random(seed)
+    rounds = decisions = 0
+    apply_fast = game.apply_fast
+    start = time.perf_counter()
+    while True:
+        state = game.new_state()
+        while not state.finished:
+            d = state.pending
+            if d.actor == CHANCE:
+                apply_fast(state, d.step.sample(game, state, rng))
+            else:
+                actions = d.actions
+                apply_fast(state, actions[rng.randrange(len(actions))])
+                decisions += 1
+        rounds += state.round_number
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return {"rounds_per_s": rounds / elapsed, "decisions_per_s": decisions / elapsed,
+                    "decisions_per_round": decisions / rounds}
+
+
+def baseline_rate(script: Path, seconds: float) -> float:
+    out = subprocess.run([sys.executable, str(script), "--seconds", str(seconds)], capture_output=True,
+                         text=True, check=True).stdout
+    found = re.search(r"rounds_per_s=([0-9.]+)", out)
+    if not found:
+        raise SystemExit(f"could not read the rate of {script.name} from: {out!r}")
+    return float(found.group(1))
+
+
+def cold_times(runs: int = 7) -> dict[str, float]:
+    """The shortest wall time of each command over ``runs`` alternating runs."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    commands = {
+        "bare import": [sys.executable, "-c", "import yaml, jsonschema, lark"],
+        "validate": [sys.executable, "-m", "interpreter.cli", "validate", str(ROOT / "games" / "njet-riogrande.yaml")],
+        "list": [sys.executable, "-m", "interpreter.cli", "list"],
+    }
+    best = {k: float("inf") for k in commands}
+    for i in range(runs + 1):
+        for key, argv in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, env=env, capture_output=True, check=True)
+            if i:  # the first round warms the caches (bytecode, parse tables)
+                best[key] = min(best[key], time.perf_counter() - start)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
+    ap.add_argument("--only", choices=("games", "baselines", "cold"), action="append")
+    ap.add_argument("--markdown", action="store_true", help="print tables for docs/performance.md")
+    args = ap.parse_args(argv)
+    parts = args.only or ["games", "baselines", "cold"]
+
+    if "games" in parts:
+        from interpreter.engine.compile import supported_players
+        from interpreter.rules.catalog import bundled_games
+        from interpreter.rules.loader import load_rules
+
+        results = []
+        for name in bundled_games():
+            for n in supported_players(load_rules(name)):
+                results.append((name, n, game_rate(name, n, args.seconds)))
+                print(f"  {name} {n}p done", file=sys.stderr)
+        ref = next(r for g, n, r in results if (g, n) == ("njet-riogrande", 4))
+        print("| game | players | rounds/s | decisions/s | decisions per round | time per decision vs NJET 4p |"
+              if args.markdown else f"{'game':<22} {'players':>7} {'rounds/s':>9} {'decisions/s':>12} "
+              f"{'per round':>9} {'vs NJET 4p':>10}")
+        if args.markdown:
+            print("|---|---:|---:|---:|---:|---:|")
+        for name, n, r in results:
+            slower = ref["decisions_per_s"] / r["decisions_per_s"]
+            if args.markdown:
+                print(f"| {name} | {n} | {r['rounds_per_s']:.1f} | {r['decisions_per_s']:,.0f} | "
+                      f"{r['decisions_per_round']:.1f} | {slower:.2f}x |")
+            else:
+                print(f"{name:<22} {n:>7} {r['rounds_per_s']:>9.1f} {r['decisions_per_s']:>12,.0f} "
+                      f"{r['decisions_per_round']:>9.1f} {slower:>9.2f}x")
+        print()
+
+    if "baselines" in parts:
+        for name, script in (("njet-riogrande", "baseline_njet.py"), ("meinz", "baseline_meinz.py")):
+            path = BASELINES / script
+            if not path.is_file():
+                print(f"{script}: not found at {path}")
+                continue
+            ours = game_rate(name, 4, args.seconds)["rounds_per_s"]
+            theirs = baseline_rate(path, args.seconds)
+            print(f"{name} 4p: interpreter {ours:.1f} rounds/s, {script} {theirs:.1f} rounds/s, "
+                  f"ratio {ours / theirs:.3f}")
+        print()
+
+    if "cold" in parts:
+        best = cold_times()
+        bare = best["bare import"]
+        for key, t in best.items():
+            print(f"cold {key:<12} {t * 1000:7.0f} ms  ({t / bare:.2f}x the bare import)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
