@@ -76,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--players", "-p", type=int, action="append", metavar="N",
                    help="only this player count (repeatable; default: every count the file supports)")
     c.add_argument("--workers", "-w", type=int, default=1, metavar="W", help="processes to play on (default 1)")
+    c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "
+                   "conformance/I; default 0), to continue a run")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     for q in (v, pl, si, r, c):
         q.add_argument("--allow-path", action="append", default=[], metavar="DIR",
@@ -265,8 +267,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _conformance(args: argparse.Namespace) -> int:
-    if args.games < 1 or args.workers < 1:
-        raise TrickbookError("--games and --workers must be at least 1")
+    if args.games < 1 or args.workers < 1 or args.first < 0:
+        raise TrickbookError("--games and --workers must be at least 1, --first at least 0")
     allow = _allowed(args)
     names = args.games_to_check or list(bundled_games())
     cases = []
@@ -288,7 +290,7 @@ def _conformance(args: argparse.Namespace) -> int:
             print(f"\r  {done:,}/{total:,} games, {failed} failures, about {_duration(left)} left  ",
                   end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    tallies = conformance.run(cases, args.games, args.workers, allow, progress)
+    tallies = conformance.run(cases, args.games, args.workers, allow, progress, first=args.first)
     elapsed = time.monotonic() - started
     failures = sum(len(t.failures) for t in tallies)
     if args.json:

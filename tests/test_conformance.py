@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -56,6 +58,11 @@ def test_the_conformance_command_reports_figures_and_failures(capsys):
     assert [(c["game"], c["players"], c["games"]) for c in report["cases"]] == [("meinz", 4, 3),
                                                                                  ("njet-riogrande", 4, 3)]
     assert all(c["rounds"] >= 3 and c["actions"] > 100 for c in report["cases"])
+    # --first continues a run: game 2 alone is the third game of the run above
+    assert main(["conformance", "njet-riogrande", "-p", "4", "--games", "1", "--first", "2", "--json"]) == 0
+    later = json.loads(capsys.readouterr().out)["cases"][0]
+    played = check_game(compile_game(load_rules("njet-riogrande"), 4), 2, Path(tempfile.mkdtemp()))
+    assert (later["games"], later["rounds"], later["actions"]) == (1, played.rounds, played.actions)
     assert main(["conformance", "meinz", "-p", "9"]) == 1
     assert "meinz is for 3, 4 players, not 9" in capsys.readouterr().err
 

@@ -127,10 +127,12 @@ def run_chunk(task: tuple[str, int, int, int, tuple[Path, ...]]) -> Tally:
 
 
 def run(cases: list[tuple[str, int]], games: int, workers: int = 1, allow: tuple[Path, ...] = (),
-        progress: Callable[[int, int, int], None] | None = None, chunk: int = 50) -> list[Tally]:
-    """``games`` conformance games for each (rule file, player count); one tally per case, in order."""
-    tasks = [(name, n, start, min(start + chunk, games), allow)
-             for name, n in cases for start in range(0, games, chunk)]
+        progress: Callable[[int, int, int], None] | None = None, chunk: int = 50, first: int = 0) -> list[Tally]:
+    """``games`` conformance games for each (rule file, player count), from game number ``first`` on (so a
+    long run can be continued); one tally per case, in order."""
+    stop = first + games
+    tasks = [(name, n, start, min(start + chunk, stop), allow)
+             for name, n in cases for start in range(first, stop, chunk)]
     tallies = {case: Tally(*case) for case in cases}
     done = failed = 0
     total = games * len(cases)
