@@ -17,14 +17,12 @@ from typing import Any
 
 from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
 from interpreter.errors import RuleError, RuleErrors, TrickbookError
-from interpreter.harness import conformance
-from interpreter.harness.agents import Agent, HumanAgent, RandomAgent
-from interpreter.harness.records import replay, write_record
-from interpreter.harness.runner import play_game
-from interpreter.harness.simulate import simulate
 from interpreter.limits import MAX_DIGITS, whole_number
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
+
+# the harness (agents, records, simulation, conformance) is imported by the commands that use it, so that
+# `validate` and `list` start without it
 
 _POSITIONED = re.compile(r"^\S+:\d+:\d+: error: ")
 
@@ -189,6 +187,10 @@ def _seed(text: str) -> Any:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from interpreter.harness.agents import Agent, HumanAgent, RandomAgent
+    from interpreter.harness.records import write_record
+    from interpreter.harness.runner import play_game
+
     source, game = _setup(args)
     seed = _seed(args.seed)
     agents: list[Agent] = [RandomAgent(f"{seed}:{s}") for s in range(game.players)]
@@ -236,6 +238,8 @@ def _seat_index(names: list[str], text: str) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from interpreter.harness.simulate import simulate
+
     if args.games < 1:
         raise TrickbookError("--games must be at least 1")
     source, game = _setup(args)
@@ -260,6 +264,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from interpreter.harness.records import replay
+
     out = replay(args.record, rules=args.rules, allow=_allowed(args))
     rounds = f"{out.rounds} round" + ("" if out.rounds == 1 else "s")
     print(f"{args.record}: replay matches ({rounds}, totals {out.totals})")
@@ -267,6 +273,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _conformance(args: argparse.Namespace) -> int:
+    from interpreter.harness import conformance
+
     if args.games < 1 or args.workers < 1 or args.first < 0:
         raise TrickbookError("--games and --workers must be at least 1, --first at least 0")
     allow = _allowed(args)
