@@ -476,16 +476,13 @@ class Compiler:
         deps = source.deps | ((body.deps | (cond.deps if cond else frozenset())) - {"ctx:" + var})
 
         same = cf is not None and isinstance(n.body, ast.Name) and n.body.name == var
-        work = budget.left
 
         def items(e: dict[str, Any]) -> list[Any]:
             had = var in e
             old = e.get(var)
             out = []
             source = sf(e)
-            work[0] -= len(source)
-            if work[0] < 0:
-                charge(0)  # raises
+            charge(len(source))
             try:
                 if same:  # [s for s in seats if ...]: the items themselves
                     for x in source:
@@ -582,17 +579,7 @@ class Compiler:
         # within one batch the state stays as it is: same arguments, same value (shared by every call site)
         memo: list[Any] = d.memos.setdefault(sig, [None, {}])
         if not args:
-            def call0(e: dict[str, Any]) -> Any:
-                batch = e.get("$batch")
-                if batch is None:
-                    return body_fn(e)
-                if memo[0] is batch:
-                    return memo[1]
-                value = body_fn(e)
-                memo[0], memo[1] = batch, value
-                return value
-
-            return self._fold(_Result(call0, rtype, deps), [], n, loc, always=True)
+            return self._fold(_Result(_once_per_batch(body_fn, memo), rtype, deps), [], n, loc, always=True)
 
         def call(e: dict[str, Any]) -> Any:
             values = [f(e) for f in fns]
@@ -709,10 +696,13 @@ def _shown(value: Any) -> str:
 
 def _hoist(res: _Result) -> _Result:
     """The same value for every call of one loop (marked by the object under ``"$batch"``)."""
-    f = res.fn
-    cache: list[Any] = [None, None]
+    return _Result(_once_per_batch(res.fn, [None, None]), res.type, res.deps)
 
-    def hoisted(e: dict[str, Any]) -> Any:
+
+def _once_per_batch(f: Fn, cache: list[Any]) -> Fn:
+    """``f`` worked out once per batch (the object under ``"$batch"``), kept in ``cache`` as [batch, value]."""
+
+    def once(e: dict[str, Any]) -> Any:
         batch = e.get("$batch")
         if batch is None:
             return f(e)
@@ -722,7 +712,7 @@ def _hoist(res: _Result) -> _Result:
         cache[0], cache[1] = batch, value
         return value
 
-    return _Result(hoisted, res.type, res.deps)
+    return once
 
 
 def _field(record: Any, name: str) -> Any:

@@ -91,15 +91,14 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
             if f not in attr_names and f != "copy":
                 raise SchemaError(f"the label names {f!r}, which is not a card attribute "
                                   f"({', '.join(sorted(attr_names))})", source.pos(("deck", "label")))
+    total = 0
     for i, g in enumerate(deck_spec["cards"]):
         own = [n for n in g if n != "label"]
         for f in label_fields(g.get("label") or ""):
             if f not in own and f != "copy":
                 raise SchemaError(f"the group's label names {f!r}, which is not an attribute of this group "
                                   f"({', '.join(own)})", source.pos(("deck", "cards", i, "label")))
-    total = 0
-    for i, g in enumerate(deck_spec["cards"]):
-        total += math.prod(len(v) for k, v in g.items() if k != "label")
+        total += math.prod(len(g[k]) for k in own)
         if total > MAX_CARDS:  # counted before any card is made: a group of 8 x 20 values is 25 billion cards
             raise SchemaError(f"the deck has more than {MAX_CARDS:,} cards (by this group it has {total:,}); every "
                               "combination of a group's values is one card", source.pos(("deck", "cards", i)))

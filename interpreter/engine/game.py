@@ -18,7 +18,6 @@ from interpreter.engine.cards import CardTable
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
 from interpreter.errors import GameError, IllegalAction
-from interpreter.limits import WORK_LIMIT
 
 MAX_ROUNDS = 1000
 MAX_ACTIONS = 1_000_000
@@ -211,7 +210,7 @@ class Game:
 
     def apply_fast(self, state: State, action: Any) -> None:
         """Apply without checking legality (for bots and search that only pick legal actions)."""
-        budget.left[0] = WORK_LIMIT  # each action may make the expressions do this much work (budget.reset)
+        budget.reset()  # each action may make the expressions do a bounded amount of work
         step = self.steps[state.step_index]
         p = state.progress
         d = step.apply(self, state, p, action) or step.decision(self, state, p)  # usually the same step goes on
