@@ -14,7 +14,7 @@ from interpreter.engine.steps.base import Choice, Play
 from interpreter.errors import GameError, IllegalAction
 from interpreter.rules.yaml_loader import load_yaml_text
 
-from .conftest import ROOT, game_of
+from .conftest import ROOT, game_of, snapshot
 
 GAME_NAMES = re.compile(r"njet|m(ü|ue)\b|\bmue|meinz|sticht|t(ü|ue)cke|goldsieber|rio ?grande|euchre|\bhearts\b|"
                         r"spades|whist|oh[- ]?hell|monster|eklat", re.IGNORECASE)
@@ -57,25 +57,6 @@ def played_until_tricks(name="njet-riogrande", players=4, seed=3):
         else:
             game.apply(state, rng.choice(d.actions))
     return game, state
-
-
-def _progress(p):
-    """A step's progress as plain data (its slots, nested progress included)."""
-    if p is None or isinstance(p, (int, str, bool, tuple)):
-        return p
-    if isinstance(p, list):
-        return [_progress(x) for x in p]
-    slots = [s for cls in type(p).__mro__ for s in getattr(cls, "__slots__", ())]
-    if not slots:
-        return repr(p)
-    return {s: _progress(getattr(p, s)) if s != "steps" else len(getattr(p, s)) for s in slots}
-
-
-def snapshot(state):
-    d = state.pending
-    return (repr(state.per_seat), repr(state.shared), repr(state.vars), repr(state.seat_vars), repr(state.game_vars),
-            repr(state.counters), list(state.teams), list(state.totals), repr(_progress(state.progress)),
-            state.step_index, state.round_number, d.actor, d.kind, d.step.name, list(d.actions))
 
 
 def test_an_illegal_action_is_refused_with_the_legal_ones_named_and_the_state_unchanged():

@@ -16,6 +16,7 @@ from typing import Any
 from interpreter.dsl import ast, budget
 from interpreter.dsl.budget import charge, list_size, number
 from interpreter.dsl.builtins import REGISTRY
+from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
 from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.types import NONE, VALUE, Type, join, list_of
 from interpreter.errors import ExpressionError, GameError, Position
@@ -93,6 +94,8 @@ _SCALAR: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
 
+_STATE = "e['$s']"  # the state, in generated code
+
 # builtins that test each item for truth (see Compiler._truth)
 _TRUTH_BUILTINS = ("count", "any", "all")
 # builtins that take one list, so also ``f(x for x in xs)``
@@ -161,10 +164,17 @@ class Compiled:
 
 
 class _Result:
-    __slots__ = ("fn", "type", "deps", "const", "value")
+    """A compiled part: its closure, type, what it reads, its value when constant, and its Python source.
 
-    def __init__(self, fn: Fn, type_: Type, deps: frozenset[str], const: bool = False, value: Any = None):
-        self.fn, self.type, self.deps, self.const, self.value = fn, type_, deps, const, value
+    ``src`` is None when the part has no source of its own (see codegen.py): it is then called
+    through its closure.
+    """
+
+    __slots__ = ("fn", "type", "deps", "const", "value", "src")
+
+    def __init__(self, fn: Fn, type_: Type, deps: frozenset[str], const: bool = False, value: Any = None,
+                 src: str | None = None):
+        self.fn, self.type, self.deps, self.const, self.value, self.src = fn, type_, deps, const, value, src
 
 
 def _constant(value: Any, type_: Type) -> _Result:
@@ -174,8 +184,11 @@ def _constant(value: Any, type_: Type) -> _Result:
 class Compiler:
     """Compiles expression text against :class:`Globals` and a set of bound names."""
 
-    def __init__(self, globals_: Globals):
+    def __init__(self, globals_: Globals, generate: bool = True):
         self.g = globals_
+        self.generate = generate  # False: closures only (the reference the generated functions are tested against)
+        self.gen = Namespace()
+        self._py: dict[str, str] = {}  # names that are Python locals in the code being generated -> the local
         self._unreached = 0  # > 0 while compiling a part that a constant test skips (see _fold)
         self._invariant: frozenset[str] | None = None  # see compile(per=...)
         self._calls = 0  # define calls made by the define being compiled (see _call_define)
@@ -227,7 +240,7 @@ class Compiler:
             if expect in ("seat", "card") and result.value is None:
                 raise ExpressionError(f"this gives none where a {expect} is needed", locate(0))
         else:
-            fn = self._memo(result, tree, bound).fn
+            fn = self._function(self._memo(result, tree, bound))
             if expect in ("seat", "card", "number"):  # a round value not set yet, a first() of nothing...
                 fn = _checked(fn, expect)
         return Compiled(fn, result.type, result.deps, str(text), locate(0))
@@ -249,6 +262,31 @@ class Compiler:
         except DslSyntaxError as exc:
             raise ExpressionError(f"syntax error: {exc.message}", locate(exc.offset)) from None
 
+    def _s(self, part: _Result) -> str | None:
+        """The Python source of ``part``; None when it has none and reads a local of the code being generated."""
+        if part.const:
+            return self.gen.literal(part.value)
+        if part.src is not None:
+            return part.src
+        for d in part.deps:
+            if d.startswith("ctx:") and d[4:] in self._py:
+                return None
+        return f"{self.gen.ref(part.fn)}(e)"
+
+    def _src(self, res: _Result, parts: list[_Result], make: Callable[..., str]) -> _Result:
+        """Give ``res`` the source ``make(*sources of parts)`` when every part has one."""
+        if self.generate:
+            srcs = [self._s(p) for p in parts]
+            if None not in srcs:
+                res.src = make(*srcs)
+        return res
+
+    def _function(self, res: _Result) -> Fn:
+        """The generated function of ``res`` (its closure when it has no source)."""
+        if not self.generate or res.src is None:
+            return res.fn
+        return self.gen.function((), res.src)
+
     def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> _Result:
         method = getattr(self, "_" + type(n).__name__.lower())
         res = method(n, scope, loc)
@@ -256,8 +294,14 @@ class Compiler:
         if (invariant is not None and not res.const and res.deps
                 and not isinstance(n, (ast.Name, ast.Attribute, ast.Const))
                 and all(d in invariant or d == "state" or d.startswith("round:") for d in res.deps)):
-            return _hoist(res)
+            return self._hoist(res)
         return res
+
+    def _hoist(self, res: _Result) -> _Result:
+        """The same value for every call of one loop (marked by the object under ``"$batch"``)."""
+        once = _once_per_batch(self._function(res), [None, None])
+        src = f"{self.gen.ref(once)}(e)" if self.generate else None  # a hoisted part reads no local
+        return _Result(once, res.type, res.deps, src=src)
 
     # ------------------------------------------------------------------ nodes
 
@@ -267,12 +311,14 @@ class Compiler:
     def _name(self, n: ast.Name, scope: dict[str, Type], loc: Locate) -> _Result:
         name = n.name
         if name in scope:
-            return _Result(lambda e: e[name], scope[name], frozenset({"ctx:" + name}))
+            return _Result(lambda e: e[name], scope[name], frozenset({"ctx:" + name}),
+                           src=self._py.get(name) or f"e[{name!r}]")
         if name in self.g.constants:
             type_, value = self.g.constants[name]
             return _constant(value, type_)
         if name in self.g.zones:
-            return _Result(lambda e: e["$s"].shared[name], self.g.zones[name], frozenset({"state"}))
+            return _Result(lambda e: e["$s"].shared[name], self.g.zones[name], frozenset({"state"}),
+                           src=f"e['$s'].shared[{name!r}]")
         if name in ("round", "game"):
             raise ExpressionError(f"'{name}' is a group of values; name one, e.g. {name}.start", loc(n.offset))
         if name in REGISTRY or name in self.g.defines:
@@ -304,10 +350,13 @@ class Compiler:
             rtype = self.g.card_attr_types.get(name, VALUE)
             if base.const:
                 return _constant(table[base.value], rtype)
+            ref = self.gen.ref
             if isinstance(n.base, ast.Name) and n.base.name in scope:  # card.colour: one step, not two
                 key = n.base.name
-                return _Result(lambda e: table[e[key]], rtype, base.deps)
-            return _Result(lambda e: table[bf(e)], rtype, base.deps)
+                return self._src(_Result(lambda e: table[e[key]], rtype, base.deps), [base],
+                                 lambda b: f"{ref(table)}[{b}]")
+            return self._src(_Result(lambda e: table[bf(e)], rtype, base.deps), [base],
+                             lambda b: f"{ref(table)}[{b}]")
         if t.kind == "seat":
             entry = self.g.seat_attrs.get(name)
             if entry is None:
@@ -316,14 +365,18 @@ class Compiler:
                     loc(n.name_offset))
             rtype, getter = entry[0], entry[1]
             bf = base.fn
+            get = self.gen.ref(getter) if self.generate else ""
             if len(entry) > 2 and entry[2]:  # fixed for the whole game (a seat's name, index, role)
                 if base.const:
                     return _constant(getter(None, base.value), rtype)
-                return _Result(lambda e: getter(None, bf(e)), rtype, base.deps)
+                return self._src(_Result(lambda e: getter(None, bf(e)), rtype, base.deps), [base],
+                                 lambda b: f"{get}(None, {b})")
             if isinstance(n.base, ast.Name) and n.base.name in scope:  # seat.tricks: one step, not two
                 key = n.base.name
-                return _Result(lambda e: getter(e["$s"], e[key]), rtype, base.deps | {"state"})
-            return _Result(lambda e: getter(e["$s"], bf(e)), rtype, base.deps | {"state"})
+                return self._src(_Result(lambda e: getter(e["$s"], e[key]), rtype, base.deps | {"state"}), [base],
+                                 lambda b: f"{get}(e['$s'], {b})")
+            return self._src(_Result(lambda e: getter(e["$s"], bf(e)), rtype, base.deps | {"state"}), [base],
+                             lambda b: f"{get}(e['$s'], {b})")
         if t.kind == "record":
             ftype = t.field_type(name)
             if ftype is None:
@@ -332,7 +385,8 @@ class Compiler:
             if base.const:
                 return _constant(base.value[name], ftype)
             bf = base.fn
-            return _Result(lambda e: _field(bf(e), name), ftype, base.deps)
+            return self._src(_Result(lambda e: _field(bf(e), name), ftype, base.deps), [base],
+                             lambda b: f"{self.gen.ref(_field)}({b}, {name!r})")
         raise ExpressionError(f"a {t} has no attribute {name!r}", loc(n.name_offset))
 
     def _round_field(self, n: ast.Attribute, loc: Locate) -> _Result:
@@ -344,8 +398,9 @@ class Compiler:
             known = ", ".join(sorted(fields)) or "none"
             raise ExpressionError(f"unknown {group} value {name!r} (known: {known})", loc(n.name_offset))
         if group == "game":
-            return _Result(lambda e: e["$s"].game_vars[name], ftype, frozenset({"state"}))
-        return _Result(lambda e: e["$s"].vars[name], ftype, frozenset({"round:" + name}))
+            return _Result(lambda e: e["$s"].game_vars[name], ftype, frozenset({"state"}),
+                           src=f"e['$s'].game_vars[{name!r}]")
+        return _Result(lambda e: e["$s"].vars[name], ftype, frozenset({"round:" + name}), src=f"e['$s'].vars[{name!r}]")
 
     def _index(self, n: ast.Index, scope: dict[str, Type], loc: Locate) -> _Result:
         base = self._expr(n.base, scope, loc)
@@ -353,7 +408,8 @@ class Compiler:
         if base.type.kind != "list":
             raise ExpressionError(f"only lists can be indexed, not a {base.type}", loc(n.offset))
         bf, xf = base.fn, idx.fn
-        return _Result(lambda e: bf(e)[xf(e)], base.type.element or VALUE, base.deps | idx.deps)
+        return self._src(_Result(lambda e: bf(e)[xf(e)], base.type.element or VALUE, base.deps | idx.deps),
+                         [base, idx], lambda b, x: f"{b}[{x}]")
 
     def _listexpr(self, n: ast.ListExpr, scope: dict[str, Type], loc: Locate) -> _Result:
         items = [self._expr(i, scope, loc) for i in n.items]
@@ -366,7 +422,8 @@ class Compiler:
             return _constant(tuple(i.value for i in items), ltype)
         fns = [i.fn for i in items]
         deps = frozenset().union(*(i.deps for i in items))
-        return _Result(lambda e: tuple(f(e) for f in fns), ltype, deps)
+        return self._src(_Result(lambda e: tuple(f(e) for f in fns), ltype, deps), items,
+                         lambda *xs: f"({', '.join(xs)},)")
 
     def _unary(self, n: ast.Unary, scope: dict[str, Type], loc: Locate) -> _Result:
         operand = self._expr(n.operand, scope, loc)
@@ -379,7 +436,9 @@ class Compiler:
                 raise ExpressionError(f"'-' needs a number, and a {operand.type.kind} is not one; use an "
                                       "attribute, e.g. -card.number", loc(n.offset))
             fn = lambda e: -of(e)  # noqa: E731
-        return self._fold(_Result(fn, VALUE, operand.deps), [operand], n, loc)
+        op = "not " if n.op == "not" else "-"
+        return self._fold(self._src(_Result(fn, VALUE, operand.deps), [operand], lambda x: f"({op}{x})"),
+                          [operand], n, loc)
 
     def _binary(self, n: ast.Binary, scope: dict[str, Type], loc: Locate) -> _Result:
         left = self._expr(n.left, scope, loc)
@@ -392,29 +451,36 @@ class Compiler:
             left, right = self._memo(left, n.left, scope), self._memo(right, n.right, scope)
         lf, rf = left.fn, right.fn
         deps = left.deps | right.deps
+        parts = [left, right]
+        ref = self.gen.ref
         if op == "and":
-            return self._fold(_Result(lambda e: lf(e) and rf(e), join(left.type, right.type), deps),
-                              [left, right], n, loc)
+            return self._fold(self._src(_Result(lambda e: lf(e) and rf(e), join(left.type, right.type), deps),
+                                        parts, lambda a, b: f"({a} and {b})"), parts, n, loc)
         if op == "or":
-            return self._fold(_Result(lambda e: lf(e) or rf(e), join(left.type, right.type), deps),
-                              [left, right], n, loc)
+            return self._fold(self._src(_Result(lambda e: lf(e) or rf(e), join(left.type, right.type), deps),
+                                        parts, lambda a, b: f"({a} or {b})"), parts, n, loc)
         if op in ("in", "not in"):
             if right.type.kind != "list":
                 raise ExpressionError(f"'{op}' needs a list on its right, found a {right.type}", loc(n.offset))
             if right.const and not left.const:  # a list written in the rule: its length is no work to count
                 items = right.value
                 if op == "in":
-                    return _Result(lambda e: lf(e) in items, VALUE, deps)
-                return _Result(lambda e: lf(e) not in items, VALUE, deps)
+                    return self._src(_Result(lambda e: lf(e) in items, VALUE, deps), parts,
+                                     lambda a, b: f"({a} in {b})")
+                return self._src(_Result(lambda e: lf(e) not in items, VALUE, deps), parts,
+                                 lambda a, b: f"({a} not in {b})")
             if op == "in":
-                return self._fold(_Result(lambda e: _contains(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
-            return self._fold(_Result(lambda e: not _contains(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
+                return self._fold(self._src(_Result(lambda e: _contains(lf(e), rf(e)), VALUE, deps), parts,
+                                            lambda a, b: f"{ref(_contains)}({a}, {b})"), parts, n, loc)
+            return self._fold(self._src(_Result(lambda e: not _contains(lf(e), rf(e)), VALUE, deps), parts,
+                                        lambda a, b: f"(not {ref(_contains)}({a}, {b}))"), parts, n, loc)
         if op in ("==", "!="):
             self._check_comparable(left.type, right.type, n, loc)
             ids = ("seat", "card")
             if left.type.kind in ids and (right.type.kind in ids or right.type.literal_none):
                 g = _SCALAR[op]  # seats and cards are numbers inside (or none): no list to compare
-                return self._fold(_Result(lambda e: g(lf(e), rf(e)), VALUE, deps), [left, right], n, loc)
+                return self._fold(self._src(_Result(lambda e: g(lf(e), rf(e)), VALUE, deps), parts,
+                                            lambda a, b: f"({a} {op} {b})"), parts, n, loc)
         for side, t in ((n.left, left.type), (n.right, right.type)) if op not in ("==", "!=") else ():
             if t.kind in ("card", "seat"):  # numbers inside, but their order and sums mean nothing
                 hint = "card.number < led.number" if t.kind == "card" else "seat.index + 1"
@@ -427,9 +493,11 @@ class Compiler:
             c = right.value
             if op in _SCALAR and not isinstance(c, (list, tuple)):
                 g = _SCALAR[op]
-                return _Result(lambda e: g(lf(e), c), rtype, deps)
-            return _Result(lambda e: f(lf(e), c), rtype, deps)
-        return self._fold(_Result(lambda e: f(lf(e), rf(e)), rtype, deps), [left, right], n, loc)
+                return self._src(_Result(lambda e: g(lf(e), c), rtype, deps), parts, lambda a, b: f"({a} {op} {b})")
+            return self._src(_Result(lambda e: f(lf(e), c), rtype, deps), parts,
+                             lambda a, b: f"{ref(f)}({a}, {b})")
+        return self._fold(self._src(_Result(lambda e: f(lf(e), rf(e)), rtype, deps), parts,
+                                    lambda a, b: f"{ref(f)}({a}, {b})"), parts, n, loc)
 
     @staticmethod
     def _truth(t: Type, n: ast.Node, loc: Locate, what: str = "") -> None:
@@ -456,8 +524,9 @@ class Compiler:
         if test.const:
             return then if test.value else other
         tf, af, bf = test.fn, then.fn, other.fn
-        return _Result(lambda e: af(e) if tf(e) else bf(e), join(then.type, other.type),
-                       test.deps | then.deps | other.deps)
+        return self._src(_Result(lambda e: af(e) if tf(e) else bf(e), join(then.type, other.type),
+                                 test.deps | then.deps | other.deps), [test, then, other],
+                         lambda t, a, b: f"({a} if {t} else {b})")
 
     def _comprehension(self, n: ast.Comprehension, scope: dict[str, Type], loc: Locate) -> _Result:
         source = self._expr(n.source, scope, loc)
@@ -465,8 +534,18 @@ class Compiler:
             raise ExpressionError(f"'for ... in' needs a list, found a {source.type}", loc(n.source.offset))
         inner = dict(scope)
         inner[n.var] = source.type.element or VALUE
-        body = self._expr(n.body, inner, loc)
-        cond = self._expr(n.condition, inner, loc) if n.condition is not None else None
+        had = self._py.get(n.var)
+        self._py[n.var] = var_py = local_name(n.var)  # in generated code the variable is a local
+        try:
+            body = self._expr(n.body, inner, loc)
+            cond = self._expr(n.condition, inner, loc) if n.condition is not None else None
+            parts = [body] if cond is None else [body, cond]
+            srcs = [self._s(p) for p in parts] if self.generate else [None]
+        finally:
+            if had is None:
+                del self._py[n.var]
+            else:
+                self._py[n.var] = had
         if cond is not None:
             self._truth(cond.type, n.condition, loc)
         if n.function in _TRUTH_BUILTINS:
@@ -501,15 +580,25 @@ class Compiler:
                     e.pop(var, None)
             return out
 
+        def listed(s: str) -> str:  # [body for var in source if cond], the source counted
+            test = f" if {srcs[1]}" if cond is not None else ""
+            return f"[{srcs[0]} for {var_py} in {self.gen.ref(charged)}({s}){test}]"
+
+        if None in srcs:
+            srcs = None  # a part only its closure evaluates reads the variable: the comprehension stays a closure
         if n.function is None:
-            return self._fold(_Result(items, list_of(body.type), deps), [source], n, loc)
+            res = _Result(items, list_of(body.type), deps)
+            return self._fold(self._src(res, [source], listed) if srcs else res, [source], n, loc)
         builtin = REGISTRY.get(n.function)
         if builtin is None or n.function not in _LIST_BUILTINS:
             raise ExpressionError(f"{n.function!r} cannot take a 'for' expression "
                                   f"(try {', '.join(_LIST_BUILTINS)})", loc(n.offset))
         impl = builtin.impl
         rtype = builtin.result([list_of(body.type)])
-        return self._fold(_Result(lambda e: impl(items(e)), rtype, deps), [source], n, loc)
+        res = _Result(lambda e: impl(items(e)), rtype, deps)
+        if srcs:
+            self._src(res, [source], lambda s: f"{self.gen.ref(impl)}({listed(s)})")
+        return self._fold(res, [source], n, loc)
 
     def _call(self, n: ast.Call, scope: dict[str, Type], loc: Locate) -> _Result:
         args = [self._expr(a, scope, loc) for a in n.args]
@@ -532,17 +621,20 @@ class Compiler:
         fns = [a.fn for a in args]
         impl = builtin.impl
         deps = frozenset().union(*(a.deps for a in args)) if args else frozenset()
+        call = self.gen.ref(impl) if self.generate else ""
         if builtin.needs_state:
             if len(fns) == 1:
                 (f0,) = fns
-                return _Result(lambda e: impl(e["$s"], f0(e)), rtype, deps | {"state"})
-            return _Result(lambda e: impl(e["$s"], *[f(e) for f in fns]), rtype, deps | {"state"})
+                res = _Result(lambda e: impl(e["$s"], f0(e)), rtype, deps | {"state"})
+            else:
+                res = _Result(lambda e: impl(e["$s"], *[f(e) for f in fns]), rtype, deps | {"state"})
+            return self._src(res, args, lambda *xs: f"{call}({', '.join((_STATE, *xs))})")
         if len(fns) == 1:
             (f0,) = fns
             res = _Result(lambda e: impl(f0(e)), rtype, deps)
         else:
             res = _Result(lambda e: impl(*[f(e) for f in fns]), rtype, deps)
-        return self._fold(res, args, n, loc)
+        return self._fold(self._src(res, args, lambda *xs: f"{call}({', '.join(xs)})"), args, n, loc)
 
     def _call_define(self, d: Define, args: list[_Result], n: ast.Call, loc: Locate) -> _Result:
         if len(args) != len(d.params):
@@ -557,29 +649,35 @@ class Compiler:
             d.compiling, unreached, self._unreached = True, self._unreached, 0
             invariant, self._invariant = self._invariant, None
             calls, self._calls = self._calls, 0
+            keys = {p: f"{d.name}.{p}" for p in d.params}
+            py, self._py = self._py, {k: local_name(k) for k in keys.values()}  # parameters are locals
             try:
-                keys = {p: f"{d.name}.{p}" for p in d.params}
                 inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
                 body = self._expr(_rename(d.tree, keys), inner, d.locate)
+                src = self._s(body) if self.generate else None
             finally:
                 d.compiling, self._unreached = False, unreached
                 self._invariant = invariant
                 d.calls[sig], self._calls = self._calls, calls
-            d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner})
+                params, self._py = tuple(self._py.values()), py
+            gen = None if src is None else self.gen.function(params, src)
+            d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner}, gen)
         # a define calling another twice, which calls another twice...: 2**n calls for one; refused here
         self._calls += 1 + d.calls[sig]
         if self._calls > MAX_CALLS:
             raise ExpressionError(f"one evaluation here calls defines more than {MAX_CALLS:,} times ({d.name}() "
                                   f"alone makes {d.calls[sig]:,} calls); defines that call others several "
                                   "times multiply", loc(n.offset))
-        body_fn, rtype, body_deps = d.compiled[sig]
+        body_fn, rtype, body_deps, gen = d.compiled[sig]
         keys_list = [f"{d.name}.{p}" for p in d.params]
         fns = [a.fn for a in args]
         deps = body_deps.union(*(a.deps for a in args)) if args else body_deps
         # within one batch the state stays as it is: same arguments, same value (shared by every call site)
         memo: list[Any] = d.memos.setdefault(sig, [None, {}])
         if not args:
-            return self._fold(_Result(_once_per_batch(body_fn, memo), rtype, deps), [], n, loc, always=True)
+            once = _once_per_batch(body_fn if gen is None else gen, memo)
+            src = f"{self.gen.ref(once)}(e)" if gen is not None else None
+            return self._fold(_Result(once, rtype, deps, src=src), [], n, loc, always=True)
 
         def call(e: dict[str, Any]) -> Any:
             values = [f(e) for f in fns]
@@ -605,10 +703,13 @@ class Compiler:
                 memo[1][tuple(values)] = value
             return value
 
-        return self._fold(_Result(call, rtype, deps), args, n, loc)
+        res = _Result(call, rtype, deps)
+        if gen is not None:
+            caller = self.gen.ref(define_caller(gen, memo))
+            self._src(res, args, lambda *xs: f"{caller}({', '.join(('e', *xs))})")
+        return self._fold(res, args, n, loc)
 
-    @staticmethod
-    def _memo(res: _Result, node: ast.Node, scope: dict[str, Type]) -> _Result:
+    def _memo(self, res: _Result, node: ast.Node, scope: dict[str, Type]) -> _Result:
         """Remember the value of a part that depends only on cards (card attributes never change).
 
         Only worth it for composite parts; a bare name or attribute is already one lookup.
@@ -620,31 +721,39 @@ class Compiler:
             if not d.startswith("ctx:") or scope.get(d[4:]) is None or scope[d[4:]].kind != "card":
                 return res
             names.append(d[4:])
+        names.sort()
         f = res.fn
         table: dict[Any, Any] = {}
         if len(names) == 1:
             (key,) = names
 
-            def memo1(e: dict[str, Any]) -> Any:
+            def memo(e: dict[str, Any]) -> Any:
                 c = e[key]
                 try:
                     return table[c]
                 except KeyError:
                     v = table[c] = f(e)
                     return v
+        else:
+            def memo(e: dict[str, Any]) -> Any:
+                k = tuple(e[n] for n in names)
+                try:
+                    return table[k]
+                except KeyError:
+                    v = table[k] = f(e)
+                    return v
 
-            return _Result(memo1, res.type, res.deps)
-        keys = tuple(sorted(names))
-
-        def memo(e: dict[str, Any]) -> Any:
-            k = tuple(e[n] for n in keys)
-            try:
-                return table[k]
-            except KeyError:
-                v = table[k] = f(e)
-                return v
-
-        return _Result(memo, res.type, res.deps)
+        out = _Result(memo, res.type, res.deps)
+        src = self._s(res) if self.generate else None
+        if src is not None:  # the table looked up inline, filled by a generated function of the cards
+            ref = self.gen.ref
+            keys = [self._py.get(n) or f"e[{n!r}]" for n in names]
+            key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
+            params = tuple(self._py[n] for n in names if n in self._py)
+            fill = ref(self.gen.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})"))
+            t = ref(table)
+            out.src = f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
+        return out
 
     def _fold(self, res: _Result, parts: list[_Result], n: ast.Node, loc: Locate, always: bool = False) -> _Result:
         """Evaluate now when every part is a constant (``always``: also when there are no parts)."""
@@ -692,11 +801,6 @@ def _checked(fn: Fn, expect: str) -> Fn:
 def _shown(value: Any) -> str:
     return "none" if value is None else "text " + repr(value) if isinstance(value, str) else "a list" \
         if isinstance(value, (list, tuple)) else repr(value)
-
-
-def _hoist(res: _Result) -> _Result:
-    """The same value for every call of one loop (marked by the object under ``"$batch"``)."""
-    return _Result(_once_per_batch(res.fn, [None, None]), res.type, res.deps)
 
 
 def _once_per_batch(f: Fn, cache: list[Any]) -> Fn:

@@ -63,7 +63,10 @@ def parse_option_value(source: RuleSource, name: str, text: str) -> Any:
     return value
 
 
-def compile_game(source: RuleSource, players: int, options: dict[str, Any] | None = None) -> Game:
+def compile_game(source: RuleSource, players: int, options: dict[str, Any] | None = None, *,
+                 generate: bool = True) -> Game:
+    """The rules for ``players`` players; ``generate``: expressions as generated Python functions (see
+    dsl/codegen.py), else as closures only (what validate needs: the same checks, made faster)."""
     data = source.data
     counts = supported_players(source)
     if players not in counts:
@@ -148,7 +151,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if len(set(params)) != len(params):
             raise SchemaError("a parameter name is repeated", kpos)
         g.defines[dname] = Define(dname, params, str(text), source.locator(("define", key)))
-    compiler = Compiler(g)
+    compiler = Compiler(g, generate)
 
     # -- zones
     zones: dict[str, ZoneSpec] = {}
