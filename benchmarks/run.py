@@ -5,8 +5,8 @@ the cold start of the command.
     python benchmarks/run.py --seconds 10 --markdown
     python benchmarks/run.py --only games          # or: baselines, cold
 
-* games: random games (every decision uniform among the legal ones, as the baselines play) through
-  ``Game.apply_fast``; rounds per second and decisions per second (chance events not counted), and the
+* games: random games (every decision uniform among the legal ones, drawn as the baselines draw) through
+  ``Game.playout``; rounds per second and decisions per second (chance events not counted), and the
   time per decision relative to NJET Rio Grande with 4 players.
 * baselines: ../shared/bench/baseline_njet.py and baseline_meinz.py (hand-coded NJET Rio Grande and Meinz
   for 4 players) run for as long as the interpreter's measurement of the same game, right after it; the
@@ -36,24 +36,16 @@ BASELINES = ROOT.parent / "shared" / "bench"
 def game_rate(name: str, players: int, seconds: float, seed: int = 1) -> dict[str, float]:
     """Rounds and decisions per second of random play of one game."""
     from interpreter.engine.compile import compile_game
-    from interpreter.engine.state import CHANCE
     from interpreter.rules.loader import load_rules
 
     game = compile_game(load_rules(name), players)
     rng = random.Random(seed)
     rounds = decisions = 0
-    apply_fast = game.apply_fast
+    playout = game.playout
     start = time.perf_counter()
     while True:
         state = game.new_state()
-        while not state.finished:
-            d = state.pending
-            if d.actor == CHANCE:
-                apply_fast(state, d.step.sample(game, state, rng))
-            else:
-                actions = d.actions
-                apply_fast(state, actions[rng.randrange(len(actions))])
-                decisions += 1
+        decisions += playout(state, rng)
         rounds += state.round_number
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:

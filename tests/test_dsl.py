@@ -974,8 +974,8 @@ def njet():
     made: list[Compiler] = []
 
     class Recording(Compiler):
-        def __init__(self, globals_: Globals):
-            super().__init__(globals_)
+        def __init__(self, globals_: Globals, generate: bool = True):
+            super().__init__(globals_, generate)
             made.append(self)
 
     mp = pytest.MonkeyPatch()

@@ -18,11 +18,12 @@ from interpreter.dsl.compiler import Compiled
 _LIMIT = 4096  # distinct keys kept per table before it starts afresh
 
 
-def _hashable(value: Any) -> Any:
+def hashable(value: Any) -> Any:
+    """A value as a dictionary key: lists as tuples, records as sorted items (a list and a tuple are one key)."""
     if isinstance(value, dict):
-        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(_hashable(v) for v in value)
+        return tuple(sorted((k, hashable(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(hashable(v) for v in value)
     return value
 
 
@@ -73,7 +74,7 @@ class CardTable:
             try:
                 t = self._tables.get(key)
             except TypeError:  # a record value (a dict): use its items
-                key = (tuple(_hashable(v) for v in key[0]), led_kind)
+                key = (tuple(hashable(v) for v in key[0]), led_kind)
                 t = self._tables.get(key)
         else:
             key = led_kind

@@ -15,10 +15,10 @@ from interpreter.dsl.builtins import REGISTRY as BUILTINS
 from interpreter.dsl.compiler import Compiler, Define, Globals
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, Type, record, type_of_data
 from interpreter.engine.cards import build_cards, label_fields
-from interpreter.engine.game import MAX_ROUNDS, Flow, Game, SeatSpec, ZoneSpec
+from interpreter.engine.game import Flow, Game, SeatSpec, ZoneSpec
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, SchemaError
-from interpreter.limits import MAX_CARDS
+from interpreter.limits import MAX_CARDS, MAX_ROUNDS
 from interpreter.rules.loader import identity
 from interpreter.rules.source import RuleSource
 

@@ -8,6 +8,7 @@ leaves the state unchanged when it refuses; ``apply_fast`` trusts its caller.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,9 +19,9 @@ from interpreter.engine.cards import CardTable
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
 from interpreter.errors import GameError, IllegalAction
+from interpreter.limits import MAX_ACTIONS, MAX_ROUNDS
 
-MAX_ROUNDS = 1000
-MAX_ACTIONS = 1_000_000
+Policy = Callable[[State, int, list[Any]], int]  # (state, seat, legal actions) -> index of the chosen action
 
 
 @dataclass(frozen=True)
@@ -216,14 +217,54 @@ class Game:
         d = step.apply(self, state, p, action) or step.decision(self, state, p)  # usually the same step goes on
         state.actions_taken += 1
         if state.actions_taken > MAX_ACTIONS:
-            raise GameError(f"{step.where}: error: the game took more than {MAX_ACTIONS:,} actions (the last in step "
-                            f"{step.name!r}); the rules do not end it")
+            self.too_long(step)
+        self.go_on(state, d)
+
+    def go_on(self, state: State, d: Decision | None) -> None:
+        """After an action of the current step: ``d`` is the step's next decision, or None when it is over."""
         if d is None:
             self._advance(state, self._enter(state, state.step_index + 1))
         elif d.actor in self.automatic:
             self._automatic(state, d)
         else:
             state.pending = d
+
+    @staticmethod
+    def too_long(step: Step) -> None:
+        raise GameError(f"{step.where}: error: the game took more than {MAX_ACTIONS:,} actions (the last in step "
+                        f"{step.name!r}); the rules do not end it")
+
+    def playout(self, state: State, rng: Any, policy: Policy | None = None) -> int:
+        """Play ``state`` on to the end of the game; return the number of decisions the seats took.
+
+        Chance events are drawn from ``rng``; every seat decides by ``policy(state, seat, actions)``, which
+        gives the index of its action in ``actions`` (default: uniformly random, ``int(rng.random() * n)``).
+        The actions are those ``decision`` would list, in the same order, and the game goes exactly as
+        ``apply_fast`` with the same choices would take it; but steps may play runs of their own plain
+        decisions in a loop of their own (see ``Step.playout``), so inside such a run ``state.pending`` is
+        not kept up to date: a policy reads the state, not the pending decision.
+        """
+        if policy is None:
+            random = rng.random
+
+            def policy(_state: State, _seat: int, actions: list[Any]) -> int:
+                return int(random() * len(actions))
+
+        decisions = 0
+        apply_fast = self.apply_fast
+        while True:
+            d = state.pending
+            if d is None:
+                return decisions
+            if d.actor == CHANCE:
+                apply_fast(state, d.step.sample(self, state, rng))
+                continue
+            run = d.step.playout(self, state, policy)
+            if run:
+                decisions += run
+                continue
+            apply_fast(state, d.actions[policy(state, d.actor, d.actions)])
+            decisions += 1
 
     def _automatic(self, state: State, d: Decision) -> None:
         """An automatic seat acts at once by its policy (narrated, not recorded: replay derives it again)."""

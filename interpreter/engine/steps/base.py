@@ -248,6 +248,11 @@ class Step:
         """The decision now pending, or None when the step is over."""
         return None
 
+    def playout(self, game: Game, state: State, policy: Any) -> int:
+        """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own,
+        as ``apply`` would, and return how many were taken (0: this step has no such loop; 0 decisions taken)."""
+        return 0
+
     def apply(self, game: Game, state: State, p: Any, action: Any) -> Decision | None:
         """Change the state; may return the next decision of this step."""
         raise NotImplementedError

@@ -22,7 +22,7 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
-from interpreter.engine.card_tables import CardTable, as_bool
+from interpreter.engine.card_tables import CardTable, as_bool, hashable
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,
@@ -342,18 +342,21 @@ class Choose(Step):
     def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
         if self.label_expr is not None:
             fixed = self._labels  # labels that read only the value are worked out once per value
+            key = value
             if fixed is not None:
                 try:
-                    return fixed[value]
+                    return fixed[key]
                 except KeyError:
                     pass
-                except TypeError:  # a list value
-                    fixed = None
+                except TypeError:  # a list value (a pair of cards): its items are the key
+                    key = hashable(value)
+                    if key in fixed:
+                        return fixed[key]
             env = self.env(state)
             env["seat"], env["value"] = seat, value
             label = str(self.label_expr(env))
             if fixed is not None:
-                fixed[value] = label
+                fixed[key] = label
             return label
         return show(game, self.option_type, value)
 

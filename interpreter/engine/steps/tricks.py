@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.budget import reset
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
 from interpreter.engine.steps.base import (
@@ -44,6 +45,7 @@ from interpreter.engine.steps.trick_parts import (
     routes,
     rules,
 )
+from interpreter.limits import MAX_ACTIONS
 
 BETWEEN_NAMES: dict[str, Type] = {"player": SEAT, "trick": CARDS, "trick_seats": SEATS, "led": CARD}
 AFTER_NAMES: dict[str, Type] = {"winner": SEAT, "takers": SEATS, "last_trick": CARDS, "trick_seats": SEATS}
@@ -305,29 +307,79 @@ class Tricks(Step):
         if p.over:
             return None
         seat = p.turn
-        plays = p.plays
         if self._single_zone:
-            hand = state.per_seat[self._zone0][seat]
-            if plays and self._simple_follow:  # the common case: follow if you can (identical cards: one action)
-                ok, kinds, table = p.answers, self._kinds, self._plays[0]
-                found = {kinds[c]: table[c] for c in hand if ok[c]} or {kinds[c]: table[c] for c in hand}
-                return Decision(seat, list(found.values()), self, "play a card", "play")
-            if plays and self._no_follow or not plays and not self.lead_rules:
-                cands = hand
-            else:
-                cands = self._allowed(state, p, seat, hand)
-                if cands is STUCK:
-                    return self._stuck(game, state, p, seat)
-            table = self._plays[0]
-            if len(cands) == 1:
-                return Decision(seat, [table[cands[0]]], self, "play a card", "play")
-            kinds = self._kinds
-            return Decision(seat, list({kinds[c]: table[c] for c in cands}.values()), self, "play a card", "play")
+            actions = self._hand_actions(state, p, seat)
+            if actions is STUCK:
+                return self._stuck(game, state, p, seat)
+            return Decision(seat, actions, self, "play a card", "play")
         cards = self._cards(state, seat)
         cands = self._allowed(state, p, seat, cards)
         if cands is STUCK:
             return self._stuck(game, state, p, seat)
         return Decision(seat, self._zone_actions(state, seat, cands), self, "play a card", "play")
+
+    def _hand_actions(self, state: Any, p: _Tricks, seat: int) -> list[Play] | None:
+        """The plays of ``seat`` from its one zone (identical cards: one action), or STUCK."""
+        hand = state.per_seat[self._zone0][seat]
+        plays = p.plays
+        kinds, table = self._kinds, self._plays[0]
+        if plays and self._simple_follow:  # the common case: follow if you can
+            ok = p.answers
+            return list(({kinds[c]: table[c] for c in hand if ok[c]} or {kinds[c]: table[c] for c in hand}).values())
+        if plays and self._no_follow or not plays and not self.lead_rules:
+            cands = hand
+        else:
+            cands = self._allowed(state, p, seat, hand)
+            if cands is STUCK:
+                return STUCK
+        if len(cands) == 1:
+            return [table[cands[0]]]
+        return list({kinds[c]: table[c] for c in cands}.values())
+
+    def playout(self, game: Any, state: Any, policy: Any) -> int:
+        """Plain tricks (one zone, no claims, nothing between plays) in a loop: no Decision objects."""
+        p = state.progress
+        if not self._plain or p.hook is not None or p.taking >= 0 or p.over:
+            return 0
+        hands = state.per_seat[self._zone0]
+        trick = state.shared[self.trick_zone]
+        automatic = game.automatic
+        simple = self._simple_follow
+        n = game.players if p.active is None else len(p.active)
+        actions = state.pending.actions
+        taken = 0
+        while True:
+            seat = p.turn
+            card = actions[policy(state, seat, actions)].card
+            reset()  # as apply_fast: the expressions' budget is per action
+            hands[seat].remove(card)
+            trick.append(card)
+            plays = p.plays
+            plays.append((seat, card))
+            state.actions_taken += 1
+            taken += 1
+            if state.actions_taken > MAX_ACTIONS:
+                game.too_long(self)
+            if len(plays) == 1 and simple:
+                p.answers = self.follow_rules[0].must_table.table(state, card)
+            if len(plays) < n:
+                p.turn = self._next_seat(p, seat, n)
+            else:
+                self._resolve(game, state, p)
+                if p.hook is not None or p.taking >= 0 or p.over:
+                    break
+            if p.turn in automatic:
+                break
+            actions = self._hand_actions(state, p, p.turn)
+            if actions is STUCK:
+                break
+        game.go_on(state, self.decision(game, state, p))
+        return taken
+
+    @staticmethod
+    def _next_seat(p: _Tricks, seat: int, n: int) -> int:
+        active = p.active
+        return (seat + 1) % n if active is None else active[(active.index(seat) + 1) % n]
 
     def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
         plays = p.plays
@@ -370,7 +422,7 @@ class Tricks(Step):
         if len(plays) == 1 and self._simple_follow:
             p.answers = self.follow_rules[0].must_table.table(state, card)  # shared, never changed
         if len(plays) < n:
-            p.turn = (seat + 1) % n if active is None else active[(active.index(seat) + 1) % n]
+            p.turn = self._next_seat(p, seat, n)
             if self._plain:
                 return self.decision(game, state, p)
             if self.between:
