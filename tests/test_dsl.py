@@ -601,7 +601,7 @@ BUILTIN_CASES = [
     ("last(seat.hand)", 4), ("last([])", None), ("last(s.total for s in seats)", 0),
     ("combinations(['a', 'b', 'c'], 2)", [["a", "b"], ["a", "c"], ["b", "c"]]), ("combinations([1, 2], 0)", [[]]),
     ("combinations(seat.hand, 3)", []),
-    ("pairs([1, 2], ['a'])", [[1, "a"], [2, "a"]]), ("pairs(seat.hand, [])", []),
+    ("pairs([1, 2], ['a'])", [(1, "a"), (2, "a")]), ("pairs(seat.hand, [])", []),
     ("join(['a', 'b'], ' + ')", "a + b"), ("join([1, none, true])", "1, none, true"), ("join([])", ""),
     ("text(3)", "3"), ("text(none)", "none"), ("text(false)", "false"), ("text('x') + text(-1)", "x-1"),
     ("seats_from(2)", [2, 3, 0, 1]), ("seats_from(left(round.dealer))", [0, 1, 2, 3]),

@@ -169,9 +169,9 @@ def _pairs_type(args: list[Type]) -> Type:
     return list_of(list_of(join(a, b)))
 
 
-def _pairs(xs: Sequence[Any], ys: Sequence[Any]) -> list[list[Any]]:
+def _pairs(xs: Sequence[Any], ys: Sequence[Any]) -> list[tuple[Any, Any]]:  # tuples: labels key on them
     list_size(len(xs) * len(ys))
-    return [[x, y] for x in xs for y in ys]
+    return [(x, y) for x in xs for y in ys]
 
 
 def _join(items: Sequence[Any], sep: str = ", ") -> str:

@@ -141,19 +141,40 @@ class Compiled:
     deps: frozenset[str]  # "ctx:NAME", "round:FIELD", or "state" for anything else
     text: str
     position: Position | None
+    # compiled with per= and generated: the items of a list for which it holds, whether one does
+    select: Callable[[dict[str, Any], Any], list[Any]] | None = None
+    exists: Callable[[dict[str, Any], Any], bool] | None = None
 
     def __post_init__(self) -> None:
-        fn, where, text = self.fn, f"{self.position}: " if self.position else "", self.text
+        where, text = f"{self.position}: " if self.position else "", self.text
 
-        def run(env: dict[str, Any]) -> Any:
-            try:
-                return fn(env)
-            except RUNTIME_ERRORS as exc:
-                raise ExpressionFailed(f"{where}error: expression {text!r} failed: {exc}") from None
+        def fails(exc: Exception) -> ExpressionFailed:
+            return ExpressionFailed(f"{where}error: expression {text!r} failed: {exc}")
 
-        # the function with errors turned into ExpressionFailed naming the expression;
-        # hot loops keep this closure (one call) rather than calling the object
-        object.__setattr__(self, "run", run)
+        def named(fn: Callable[..., Any]) -> Callable[..., Any]:
+            def run(env: dict[str, Any]) -> Any:
+                try:
+                    return fn(env)
+                except RUNTIME_ERRORS as exc:
+                    raise fails(exc) from None
+
+            return run
+
+        def named2(fn: Callable[..., Any]) -> Callable[..., Any]:
+            def loop(env: dict[str, Any], items: Any) -> Any:
+                try:
+                    return fn(env, items)
+                except RUNTIME_ERRORS as exc:
+                    raise fails(exc) from None
+
+            return loop
+
+        # the functions with errors turned into ExpressionFailed naming the expression;
+        # hot loops keep ``run`` (one call) rather than calling the object
+        object.__setattr__(self, "run", named(self.fn))
+        if self.select is not None:
+            object.__setattr__(self, "select", named2(self.select))
+            object.__setattr__(self, "exists", named2(self.exists))
 
     def __call__(self, env: dict[str, Any]) -> Any:
         return self.run(env)
@@ -191,6 +212,8 @@ class Compiler:
         self._py: dict[str, str] = {}  # names that are Python locals in the code being generated -> the local
         self._unreached = 0  # > 0 while compiling a part that a constant test skips (see _fold)
         self._invariant: frozenset[str] | None = None  # see compile(per=...)
+        self._per: str | None = None  # in generated code: the loop's variable (see compile(per=...))
+        self._lifted: int | None = None  # in generated code: parts lifted out of the loop so far
         self._calls = 0  # define calls made by the define being compiled (see _call_define)
 
     def compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None = None,
@@ -200,16 +223,23 @@ class Compiler:
         ``per`` names the bound name that changes from call to call in a loop (``card`` when the
         caller judges every card of a hand). Parts that do not depend on it are worked out once
         per loop: the caller marks a loop by putting a fresh object under ``"$batch"`` in the env.
+        Generated, such an expression also gets ``select(env, items)`` (the items for which it holds)
+        and ``exists(env, items)`` (whether one does): one loop in one function, the parts that do not
+        depend on the item worked out once per call, when first needed.
         """
         self._invariant = None
         budget.reset()  # constant parts are worked out now, within the budget
         self._calls = 0
         if per is not None:
             self._invariant = frozenset("ctx:" + k for k in bound if k != per)
+            if self.generate:
+                self._per, self._lifted = per, 0
+                self._py[per] = local_name(per)
         try:
             return self._compile(text, bound, locate, expect)
         finally:
-            self._invariant = None
+            self._invariant = self._per = self._lifted = None
+            self._py.clear()
 
     def _compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None) -> Compiled:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
@@ -240,10 +270,27 @@ class Compiler:
             if expect in ("seat", "card") and result.value is None:
                 raise ExpressionError(f"this gives none where a {expect} is needed", locate(0))
         else:
-            fn = self._function(self._memo(result, tree, bound))
+            result = self._memo(result, tree, bound)
+            if self._per is not None:
+                loops = self._loops(result)
+                if loops is not None:
+                    return Compiled(loops[0], result.type, result.deps, str(text), locate(0), loops[1], loops[2])
+            fn = self._function(result)
             if expect in ("seat", "card", "number"):  # a round value not set yet, a first() of nothing...
                 fn = _checked(fn, expect)
         return Compiled(fn, result.type, result.deps, str(text), locate(0))
+
+    def _loops(self, result: _Result) -> tuple[Fn, Callable[..., Any], Callable[..., Any]] | None:
+        """For compile(per=...): the generated function, ``select`` and ``exists`` (None: closures only)."""
+        src = self._s(result)
+        if src is None:
+            return None
+        var, per, gen = self._py[self._per], self._per, self.gen
+        lifted = f"[{gen.ref(_UNSET)}] * {self._lifted}"  # each lifted part's value, once it is worked out
+        fn = gen.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})")
+        select = gen.function(("_items",), f"(lambda _hs: [{var} for {var} in _items if {src}])({lifted})")
+        exists = gen.function(("_items",), f"(lambda _hs: {gen.ref(any)}({src} for {var} in _items))({lifted})")
+        return fn, select, exists
 
     def constant_value(self, text: Any, locate: Locate) -> Any:
         """Compile and evaluate an expression that may only use constants."""
@@ -298,10 +345,19 @@ class Compiler:
         return res
 
     def _hoist(self, res: _Result) -> _Result:
-        """The same value for every call of one loop (marked by the object under ``"$batch"``)."""
+        """The same value for every call of one loop (marked by the object under ``"$batch"``).
+
+        In generated code (see _loops) the part is lifted out of the loop: worked out when first
+        needed and kept in ``_hs``, a list local to one call.
+        """
         once = _once_per_batch(self._function(res), [None, None])
-        src = f"{self.gen.ref(once)}(e)" if self.generate else None  # a hoisted part reads no local
-        return _Result(once, res.type, res.deps, src=src)
+        out = _Result(once, res.type, res.deps)
+        src = self._s(res) if self._lifted is not None else None
+        if src is not None:
+            i, unset, keep = self._lifted, self.gen.ref(_UNSET), self.gen.ref(_keep)
+            self._lifted += 1
+            out.src = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep}(_hs, {i}, {src}))"
+        return out
 
     # ------------------------------------------------------------------ nodes
 
@@ -651,6 +707,7 @@ class Compiler:
             calls, self._calls = self._calls, 0
             keys = {p: f"{d.name}.{p}" for p in d.params}
             py, self._py = self._py, {k: local_name(k) for k in keys.values()}  # parameters are locals
+            lifted, per, self._lifted, self._per = self._lifted, self._per, None, None
             try:
                 inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
                 body = self._expr(_rename(d.tree, keys), inner, d.locate)
@@ -660,6 +717,7 @@ class Compiler:
                 self._invariant = invariant
                 d.calls[sig], self._calls = self._calls, calls
                 params, self._py = tuple(self._py.values()), py
+                self._lifted, self._per = lifted, per
             gen = None if src is None else self.gen.function(params, src)
             d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner}, gen)
         # a define calling another twice, which calls another twice...: 2**n calls for one; refused here
@@ -750,6 +808,8 @@ class Compiler:
             keys = [self._py.get(n) or f"e[{n!r}]" for n in names]
             key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
             params = tuple(self._py[n] for n in names if n in self._py)
+            if self._lifted is not None:  # the part may use lifted parts
+                params += ("_hs",)
             fill = ref(self.gen.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})"))
             t = ref(table)
             out.src = f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
@@ -801,6 +861,14 @@ def _checked(fn: Fn, expect: str) -> Fn:
 def _shown(value: Any) -> str:
     return "none" if value is None else "text " + repr(value) if isinstance(value, str) else "a list" \
         if isinstance(value, (list, tuple)) else repr(value)
+
+
+_UNSET = object()  # a lifted part not worked out yet (see Compiler._hoist)
+
+
+def _keep(values: list[Any], i: int, value: Any) -> Any:
+    values[i] = value
+    return value
 
 
 def _once_per_batch(f: Fn, cache: list[Any]) -> Fn:

@@ -206,6 +206,8 @@ class Choose(Step):
         self.describe_expr = ctx.expr(path + ("describe",), label_names) if "describe" in spec else None
         fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
         self._labels: dict[Any, str] | None = {} if fixed else None
+        # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
+        self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
         self.verb = spec.get("verb", "choose")
         self.simultaneous = bool(spec.get("simultaneous", False))
         self.auto = bool(spec.get("auto", False))
@@ -314,11 +316,23 @@ class Choose(Step):
             table, kinds = self._card_choices, game.cards.kinds
             return list({kinds[c]: table[c] for c in options}.values())
         choices, seen = [], set()
+        made = self._choices
         for v in options:
-            label = self._label(game, state, seat, v)
-            if label not in seen:
-                seen.add(label)
-                choices.append(Choice(v, label))
+            choice = key = None
+            if made is not None:
+                key = v
+                try:
+                    choice = made.get(v)
+                except TypeError:  # a list value
+                    key = hashable(v)
+                    choice = made.get(key)
+            if choice is None:
+                choice = Choice(v, self._label(game, state, seat, v))
+                if made is not None:
+                    made[key] = choice
+            if choice.label not in seen:
+                seen.add(choice.label)
+                choices.append(choice)
         return choices
 
     @staticmethod
@@ -330,6 +344,8 @@ class Choose(Step):
         if table is not None:
             ok = table.table(state)
             kept = [v for v in options if ok[v]]
+        elif expr.select is not None:
+            kept = expr.select(env, options)
         else:
             run = expr.run
             kept = []
