@@ -95,6 +95,7 @@ _SCALAR: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 _STATE = "e['$s']"  # the state, in generated code
+_CHEAP = 400  # a define body of at most this much generated source and no loop is not worth remembering
 
 # builtins that test each item for truth (see Compiler._truth)
 _TRUTH_BUILTINS = ("count", "any", "all")
@@ -719,14 +720,15 @@ class Compiler:
                 params, self._py = tuple(self._py.values()), py
                 self._lifted, self._per = lifted, per
             gen = None if src is None else self.gen.function(params, src)
-            d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner}, gen)
+            cheap = src is not None and len(src) <= _CHEAP and " for " not in src  # no loop: no memo needed
+            d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner}, gen, src if cheap else None)
         # a define calling another twice, which calls another twice...: 2**n calls for one; refused here
         self._calls += 1 + d.calls[sig]
         if self._calls > MAX_CALLS:
             raise ExpressionError(f"one evaluation here calls defines more than {MAX_CALLS:,} times ({d.name}() "
                                   f"alone makes {d.calls[sig]:,} calls); defines that call others several "
                                   "times multiply", loc(n.offset))
-        body_fn, rtype, body_deps, gen = d.compiled[sig]
+        body_fn, rtype, body_deps, gen, cheap = d.compiled[sig]
         keys_list = [f"{d.name}.{p}" for p in d.params]
         fns = [a.fn for a in args]
         deps = body_deps.union(*(a.deps for a in args)) if args else body_deps
@@ -735,6 +737,8 @@ class Compiler:
         if not args:
             once = _once_per_batch(body_fn if gen is None else gen, memo)
             src = f"{self.gen.ref(once)}(e)" if gen is not None else None
+            if cheap is not None:  # a short body without loops: written in place
+                src = f"({cheap})"
             return self._fold(_Result(once, rtype, deps, src=src), [], n, loc, always=True)
 
         def call(e: dict[str, Any]) -> Any:
@@ -762,8 +766,8 @@ class Compiler:
             return value
 
         res = _Result(call, rtype, deps)
-        if gen is not None:
-            caller = self.gen.ref(define_caller(gen, memo))
+        if gen is not None:  # a short body without loops is called directly, else through the batch memo
+            caller = self.gen.ref(gen if cheap is not None else define_caller(gen, memo))
             self._src(res, args, lambda *xs: f"{caller}({', '.join(('e', *xs))})")
         return self._fold(res, args, n, loc)
 
