@@ -95,6 +95,7 @@ _SCALAR: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 _STATE = "e['$s']"  # the state, in generated code
+_USES = ("attr:", "bare:")  # deps that say how a bound card is read (see Compiled.uses)
 _CHEAP = 400  # a define body of at most this much generated source and no loop is not worth remembering
 
 # builtins that test each item for truth (see Compiler._truth)
@@ -145,6 +146,9 @@ class Compiled:
     # compiled with per= and generated: the items of a list for which it holds, whether one does
     select: Callable[[dict[str, Any], Any], list[Any]] | None = None
     exists: Callable[[dict[str, Any], Any], bool] | None = None
+    # how it reads bound cards: "attr:led.colour" (an attribute), "bare:led" (the card itself: compared,
+    # passed to a define...); a table keyed by the led card needs only the attributes when nothing is bare
+    uses: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         where, text = f"{self.position}: " if self.position else "", self.text
@@ -275,11 +279,13 @@ class Compiler:
             if self._per is not None:
                 loops = self._loops(result)
                 if loops is not None:
-                    return Compiled(loops[0], result.type, result.deps, str(text), locate(0), loops[1], loops[2])
+                    deps, uses = _split(result.deps)
+                    return Compiled(loops[0], result.type, deps, str(text), locate(0), loops[1], loops[2], uses)
             fn = self._function(result)
             if expect in ("seat", "card", "number"):  # a round value not set yet, a first() of nothing...
                 fn = _checked(fn, expect)
-        return Compiled(fn, result.type, result.deps, str(text), locate(0))
+        deps, uses = _split(result.deps)
+        return Compiled(fn, result.type, deps, str(text), locate(0), uses=uses)
 
     def _loops(self, result: _Result) -> tuple[Fn, Callable[..., Any], Callable[..., Any]] | None:
         """For compile(per=...): the generated function, ``select`` and ``exists`` (None: closures only)."""
@@ -341,7 +347,7 @@ class Compiler:
         invariant = self._invariant
         if (invariant is not None and not res.const and res.deps
                 and not isinstance(n, (ast.Name, ast.Attribute, ast.Const))
-                and all(d in invariant or d == "state" or d.startswith("round:") for d in res.deps)):
+                and all(d in invariant or d == "state" or d.startswith(("round:", *_USES)) for d in res.deps)):
             return self._hoist(res)
         return res
 
@@ -368,7 +374,7 @@ class Compiler:
     def _name(self, n: ast.Name, scope: dict[str, Type], loc: Locate) -> _Result:
         name = n.name
         if name in scope:
-            return _Result(lambda e: e[name], scope[name], frozenset({"ctx:" + name}),
+            return _Result(lambda e: e[name], scope[name], frozenset({"ctx:" + name, "bare:" + name}),
                            src=self._py.get(name) or f"e[{name!r}]")
         if name in self.g.constants:
             type_, value = self.g.constants[name]
@@ -410,8 +416,8 @@ class Compiler:
             ref = self.gen.ref
             if isinstance(n.base, ast.Name) and n.base.name in scope:  # card.colour: one step, not two
                 key = n.base.name
-                return self._src(_Result(lambda e: table[e[key]], rtype, base.deps), [base],
-                                 lambda b: f"{ref(table)}[{b}]")
+                deps = frozenset({"ctx:" + key, f"attr:{key}.{name}"})  # an attribute of the card, not the card
+                return self._src(_Result(lambda e: table[e[key]], rtype, deps), [base], lambda b: f"{ref(table)}[{b}]")
             return self._src(_Result(lambda e: table[bf(e)], rtype, base.deps), [base],
                              lambda b: f"{ref(table)}[{b}]")
         if t.kind == "seat":
@@ -609,7 +615,7 @@ class Compiler:
             self._truth(body.type, n.body, loc, f"{n.function}() tests each item, and ")
         var, sf, bf = n.var, source.fn, body.fn
         cf = cond.fn if cond else None
-        deps = source.deps | ((body.deps | (cond.deps if cond else frozenset())) - {"ctx:" + var})
+        deps = source.deps | _without(body.deps | (cond.deps if cond else frozenset()), (var,))
 
         same = cf is not None and isinstance(n.body, ast.Name) and n.body.name == var
 
@@ -721,17 +727,25 @@ class Compiler:
                 self._lifted, self._per = lifted, per
             gen = None if src is None else self.gen.function(params, src)
             cheap = src is not None and len(src) <= _CHEAP and " for " not in src  # no loop: no memo needed
-            d.compiled[sig] = (body.fn, body.type, body.deps - {"ctx:" + k for k in inner}, gen, src if cheap else None)
+            # how the body reads each parameter: a call passing a card reads what the body reads of it
+            reads = [(f"bare:{k}" in body.deps, {u[len(k) + 6:] for u in body.deps if u.startswith(f"attr:{k}.")})
+                     for k in inner]
+            d.compiled[sig] = (body.fn, body.type, _without(body.deps, inner), gen, src if cheap else None, reads)
         # a define calling another twice, which calls another twice...: 2**n calls for one; refused here
         self._calls += 1 + d.calls[sig]
         if self._calls > MAX_CALLS:
             raise ExpressionError(f"one evaluation here calls defines more than {MAX_CALLS:,} times ({d.name}() "
                                   f"alone makes {d.calls[sig]:,} calls); defines that call others several "
                                   "times multiply", loc(n.offset))
-        body_fn, rtype, body_deps, gen, cheap = d.compiled[sig]
+        body_fn, rtype, body_deps, gen, cheap, reads = d.compiled[sig]
         keys_list = [f"{d.name}.{p}" for p in d.params]
         fns = [a.fn for a in args]
-        deps = body_deps.union(*(a.deps for a in args)) if args else body_deps
+        deps = body_deps
+        for a, node, (bare, attrs) in zip(args, n.args, reads, strict=True):
+            arg_deps = a.deps
+            if isinstance(node, ast.Name) and not bare and "bare:" + node.name in arg_deps:  # suit(led)
+                arg_deps = (arg_deps - {"bare:" + node.name}) | {f"attr:{node.name}.{x}" for x in attrs}
+            deps = deps | arg_deps
         # within one batch the state stays as it is: same arguments, same value (shared by every call site)
         memo: list[Any] = d.memos.setdefault(sig, [None, {}])
         if not args:
@@ -780,6 +794,8 @@ class Compiler:
             return res
         names = []
         for d in res.deps:
+            if d.startswith(_USES):
+                continue
             if not d.startswith("ctx:") or scope.get(d[4:]) is None or scope[d[4:]].kind != "card":
                 return res
             names.append(d[4:])
@@ -860,6 +876,19 @@ def _checked(fn: Fn, expect: str) -> Fn:
         return value
 
     return something
+
+
+def _split(deps: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """A part's deps as Compiled's deps and uses (see Compiled.uses)."""
+    uses = frozenset(d for d in deps if d.startswith(_USES))
+    return deps - uses, uses
+
+
+def _without(deps: frozenset[str], names: Any) -> frozenset[str]:
+    """``deps`` without those of the bound ``names`` (a comprehension's variable, a define's parameters)."""
+    gone = {p + n for n in names for p in ("ctx:", "bare:")}
+    return frozenset(d for d in deps if d not in gone and not (d.startswith("attr:")
+                                                                and d[5:].rsplit(".", 1)[0] in names))
 
 
 def _shown(value: Any) -> str:

@@ -46,9 +46,10 @@ class CardTable:
     """Values of ``combine(e1(env), e2(env), ...)`` for every card, keyed by round values and led card."""
 
     def __init__(self, exprs: list[Compiled], kinds: tuple[int, ...], combine: Callable[[list[Any]], Any],
-                 uses_led: bool, lazy: bool = False, var: str = "card"):
+                 uses_led: bool, lazy: bool = False, var: str = "card", led_classes: tuple[int, ...] | None = None):
         self.runs = [e.run for e in exprs]
         self.kinds = kinds
+        self.led_classes = kinds if led_classes is None else led_classes  # led cards alike for the expressions
         self.combine = combine
         self.uses_led = uses_led
         self.var = var  # the name the card is bound to in the expressions
@@ -67,7 +68,7 @@ class CardTable:
 
     def table(self, state: Any, led: int | None = None) -> list[Any]:
         """Values by card id for the current round values (and led card)."""
-        led_kind = None if led is None else self.kinds[led]
+        led_kind = None if led is None else self.led_classes[led]
         if self.fields:
             vars_ = state.vars
             key: Any = (tuple([vars_[f] for f in self.fields]), led_kind)

@@ -149,6 +149,16 @@ class StepContext:
         """Compile the expression stored at ``path`` in the rule file (``per``: see Compiler.compile)."""
         return self.compiler.compile(self.source.get(path), bound or {}, self.source.locator(path), expect, per)
 
+    def led_classes(self, exprs: list[Compiled]) -> tuple[int, ...]:
+        """Per card: the first card that is the same led card for ``exprs`` (they read only attributes of
+        ``led`` that both have alike); identical cards when they read the led card itself."""
+        uses = frozenset().union(*(e.uses for e in exprs))
+        if "bare:led" in uses:
+            return self.card_kinds
+        attrs = [self.compiler.g.card_attrs[u[9:]] for u in sorted(uses) if u.startswith("attr:led.")]
+        first: dict[tuple[Any, ...], int] = {}
+        return tuple(first.setdefault(tuple(a[c] for a in attrs), c) for c in range(len(self.card_kinds)))
+
     def constant(self, path: Path_) -> Any:
         """A value known before play: plain data as written, or an expression of constants."""
         value = self.source.get(path)

@@ -61,8 +61,9 @@ class Rule:
             self.holding = None
             self.end = False
         kinds = ctx.card_kinds
-        self.must_table = CardTable([self.must], kinds, as_bool, True)
-        self.hold_table = CardTable([self.holding], kinds, as_bool, True) if self.holding else None
+        self.must_table = CardTable([self.must], kinds, as_bool, True, led_classes=ctx.led_classes([self.must]))
+        self.hold_table = CardTable([self.holding], kinds, as_bool, True, led_classes=ctx.led_classes(
+            [self.holding])) if self.holding else None
         self.static = self.must_table.static and (self.hold_table is None or self.hold_table.static)
 
 
@@ -132,10 +133,12 @@ class Ordering:
         names = dict(bound, card=CARD, led=CARD, seat=SEAT, trick=CARDS)
         self.exprs = [ctx.expr(path + (i,), names) for i in range(len(spec))]
         # one table per expression, keyed only by what it reads: few tables, filled once each
-        self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps, lazy=True) for e in self.exprs]
+        self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps, lazy=True,
+                                 led_classes=ctx.led_classes([e])) for e in self.exprs]
         self.static = all(t.static for t in self.tables)
         # the strength of a card under the current round values and led card, filled lazily from the tables
-        self.combined = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True)
+        self.combined = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True,
+                                  led_classes=ctx.led_classes(self.exprs))
         self.eligible = ctx.expr(eligible_path, names) if eligible_path else None
         self.later_wins = later_wins
         self.position = self.exprs[0].position if self.exprs else None
