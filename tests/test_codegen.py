@@ -98,3 +98,27 @@ def test_an_error_in_a_generated_function_names_the_expression_and_its_position(
     with pytest.raises(Exception) as info:
         compiled.run({"$s": FakeState(), "card": 1, "led": 3})
     assert str(info.value).startswith("rules.yaml:7:12: error: expression 'card.number // (led.number)' failed")
+
+
+@pytest.mark.parametrize(("text", "defines", "uses"), [
+    ("card.colour == led.colour", {}, {"attr:card.colour", "attr:led.colour"}),
+    ("card == led", {}, {"bare:card", "bare:led"}),
+    ("same(card, led)", {"same(a, b)": "a.colour == b.colour"}, {"attr:card.colour", "attr:led.colour"}),
+    ("suit(led) == 'red'", {"suit(c)": "'trump' if top(c) else c.colour", "top(c)": "c.number > 7"},
+     {"attr:led.colour", "attr:led.number"}),
+    ("is(card, led)", {"is(a, b)": "a == b"}, {"bare:card", "bare:led"}),
+    ("[c.number for c in seat.hand if c.colour == led.colour]", {}, {"attr:led.colour", "bare:seat"}),
+])
+def test_an_expression_records_which_attributes_of_a_bound_card_it_reads(text, defines, uses):
+    compiled = Compiler(make_globals(defines)).compile(text, BOUND, locate)
+    assert compiled.uses == frozenset(uses)
+    assert not any(d.startswith(("attr:", "bare:")) for d in compiled.deps)
+
+
+def test_a_trick_table_keeps_one_column_per_led_card_that_the_rules_tell_apart():
+    game = compile_game(load_rules("njet-riogrande"), 4)
+    tricks = next(s for s in game.steps if s.kind == "tricks")
+    classes = tricks.follow_rules[0].must_table.led_classes  # follow colour: the led card's colour is all it reads
+    colours = game.cards.attributes["colour"]
+    assert len(set(classes)) == len(set(colours)) < len(set(game.cards.kinds))
+    assert all(colours[c] == colours[classes[c]] for c in game.deck)
