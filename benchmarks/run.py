@@ -8,9 +8,10 @@ the cold start of the command.
 * games: random games (every decision uniform among the legal ones, drawn as the baselines draw) through
   ``Game.playout``; rounds per second and decisions per second (chance events not counted), and the
   time per decision relative to NJET Rio Grande with 4 players.
-* baselines: ../shared/bench/baseline_njet.py and baseline_meinz.py (hand-coded NJET Rio Grande and Meinz
-  for 4 players) run for as long as the interpreter's measurement of the same game, right after it; the
-  ratio is interpreter rounds/s over baseline rounds/s.
+* baselines: baseline_njet.py and baseline_meinz.py (hand-coded pure-Python NJET Rio Grande and Meinz for
+  4 players, kept outside the repository; ``--baselines DIR`` says where) run for as long as the
+  interpreter's measurement of the same game, right after it; the ratio is interpreter rounds/s over
+  baseline rounds/s.
 * cold: the shortest of several alternating runs of a bare ``python -c "import yaml, jsonschema, lark"``
   and of ``trickbook validate games/njet-riogrande.yaml`` and ``trickbook list``, each in a new process
   with bytecode allowed (PYTHONDONTWRITEBYTECODE unset), after one warm-up run of each.
@@ -85,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
     ap.add_argument("--only", choices=("games", "baselines", "cold"), action="append")
     ap.add_argument("--markdown", action="store_true", help="print tables for docs/performance.md")
+    ap.add_argument("--baselines", type=Path, default=BASELINES, metavar="DIR",
+                    help="the folder of the hand-coded baseline_njet.py and baseline_meinz.py")
     args = ap.parse_args(argv)
     parts = args.only or ["games", "baselines", "cold"]
 
@@ -116,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if "baselines" in parts:
         for name, script in (("njet-riogrande", "baseline_njet.py"), ("meinz", "baseline_meinz.py")):
-            path = BASELINES / script
+            path = args.baselines / script
             if not path.is_file():
                 print(f"{script}: not found at {path}")
                 continue

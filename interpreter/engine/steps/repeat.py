@@ -31,10 +31,11 @@ MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the 
 class _Repeating:
     """Which time this is, and which nested step runs now with its progress (index -1: over)."""
 
-    __slots__ = ("time", "times", "index", "p")
+    __slots__ = ("time", "times", "index", "p", "d")
 
     def __init__(self, times: int | None):
         self.time, self.times, self.index, self.p = 0, times, -1, None
+        self.d: Decision | None = None  # the nested step's decision, found while entering it (used once)
 
     def copy(self) -> _Repeating:
         other = _Repeating(self.times)
@@ -124,21 +125,26 @@ class Repeat(Step):
             step = steps[index]
             if step.when is None or step.when(step.env(state)):
                 p = step.start(game, state)
-                if p is not None and step.decision(game, state, p) is not None:
-                    rp.index, rp.p = index, p
-                    return True
+                if p is not None:
+                    rp.d = step.decision(game, state, p)
+                    if rp.d is not None:
+                        rp.index, rp.p = index, p
+                        return True
             index += 1
         return False
 
     def decision(self, game: Any, state: Any, rp: _Repeating) -> Decision | None:
         if rp.index < 0:
             return None
-        return self.inner[rp.index].decision(game, state, rp.p)
+        d, rp.d = rp.d, None
+        return d if d is not None else self.inner[rp.index].decision(game, state, rp.p)
 
     def apply(self, game: Any, state: Any, rp: _Repeating, action: Any) -> None:
         step = self.inner[rp.index]
+        rp.d = None
         step.apply(game, state, rp.p, action)
-        if step.decision(game, state, rp.p) is not None:
+        rp.d = step.decision(game, state, rp.p)
+        if rp.d is not None:
             return
         if not self._run(game, state, rp, rp.index + 1):
             self._next_time(game, state, rp)

@@ -54,10 +54,11 @@ AFTER_NAMES: dict[str, Type] = {"winner": SEAT, "takers": SEATS, "last_trick": C
 class _Hook:
     """A run of nested steps: which one, and its progress."""
 
-    __slots__ = ("steps", "index", "p")
+    __slots__ = ("steps", "index", "p", "d")
 
-    def __init__(self, steps: list[Step], index: int, p: Any):
+    def __init__(self, steps: list[Step], index: int, p: Any, d: Decision | None = None):
         self.steps, self.index, self.p = steps, index, p
+        self.d = d  # the step's decision, found while entering or applying it (used once)
 
     def copy(self) -> _Hook:
         return _Hook(self.steps, self.index, None if self.p is None else self.p.copy())
@@ -571,21 +572,26 @@ class Tricks(Step):
                     index += 1
                     continue
             sp = step.start(game, state)
-            if sp is not None and step.decision(game, state, sp) is not None:
-                p.hook = _Hook(steps, index, sp)
-                return
+            if sp is not None:
+                d = step.decision(game, state, sp)
+                if d is not None:
+                    p.hook = _Hook(steps, index, sp, d)
+                    return
             index += 1
         p.hook = None
 
     def _hook_decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
         hook = p.hook
-        return hook.steps[hook.index].decision(game, state, hook.p)
+        d, hook.d = hook.d, None
+        return d if d is not None else hook.steps[hook.index].decision(game, state, hook.p)
 
     def _hook_apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> None:
         hook = p.hook
         step = hook.steps[hook.index]
+        hook.d = None
         step.apply(game, state, hook.p, action)
-        if step.decision(game, state, hook.p) is not None:
+        hook.d = step.decision(game, state, hook.p)
+        if hook.d is not None:
             return
         after = hook.steps is self.after
         self._run_hook(game, state, p, hook.steps, hook.index + 1)
