@@ -196,11 +196,12 @@ class _Result:
     through its closure.
     """
 
-    __slots__ = ("fn", "type", "deps", "const", "value", "src")
+    __slots__ = ("fn", "type", "deps", "const", "value", "src", "scalar")
 
     def __init__(self, fn: Fn, type_: Type, deps: frozenset[str], const: bool = False, value: Any = None,
                  src: str | None = None):
         self.fn, self.type, self.deps, self.const, self.value, self.src = fn, type_, deps, const, value, src
+        self.scalar = False  # known never to be a list (a card attribute whose values are all plain)
 
 
 def _constant(value: Any, type_: Type) -> _Result:
@@ -417,9 +418,12 @@ class Compiler:
             if isinstance(n.base, ast.Name) and n.base.name in scope:  # card.colour: one step, not two
                 key = n.base.name
                 deps = frozenset({"ctx:" + key, f"attr:{key}.{name}"})  # an attribute of the card, not the card
-                return self._src(_Result(lambda e: table[e[key]], rtype, deps), [base], lambda b: f"{ref(table)}[{b}]")
-            return self._src(_Result(lambda e: table[bf(e)], rtype, base.deps), [base],
-                             lambda b: f"{ref(table)}[{b}]")
+                res = self._src(_Result(lambda e: table[e[key]], rtype, deps), [base], lambda b: f"{ref(table)}[{b}]")
+            else:
+                res = self._src(_Result(lambda e: table[bf(e)], rtype, base.deps), [base],
+                                lambda b: f"{ref(table)}[{b}]")
+            res.scalar = all(v is None or type(v) in (str, int, bool) for v in table)
+            return res
         if t.kind == "seat":
             entry = self.g.seat_attrs.get(name)
             if entry is None:
@@ -540,7 +544,8 @@ class Compiler:
         if op in ("==", "!="):
             self._check_comparable(left.type, right.type, n, loc)
             ids = ("seat", "card")
-            if left.type.kind in ids and (right.type.kind in ids or right.type.literal_none):
+            if left.type.kind in ids and (right.type.kind in ids or right.type.literal_none) \
+                    or left.scalar or right.scalar:  # no list to compare: a plain ==
                 g = _SCALAR[op]  # seats and cards are numbers inside (or none): no list to compare
                 return self._fold(self._src(_Result(lambda e: g(lf(e), rf(e)), VALUE, deps), parts,
                                             lambda a, b: f"({a} {op} {b})"), parts, n, loc)
