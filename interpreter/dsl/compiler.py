@@ -933,21 +933,18 @@ def _field(record: Any, name: str) -> Any:
 
 def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
     """Rename a define's parameters to private keys so they cannot clash."""
-    import dataclasses
-
     if isinstance(node, ast.Name):
         return ast.Name(node.offset, keys.get(node.name, node.name))
     if isinstance(node, ast.Comprehension) and node.var in keys:
         # the loop variable hides a parameter in the body and the filter, not in the source
         inner = {k: v for k, v in keys.items() if k != node.var}
-        return dataclasses.replace(
-            node, body=_rename(node.body, inner), source=_rename(node.source, keys),
-            condition=None if node.condition is None else _rename(node.condition, inner))
+        return node.replace(body=_rename(node.body, inner), source=_rename(node.source, keys),
+                            condition=None if node.condition is None else _rename(node.condition, inner))
     changes = {}
-    for f in dataclasses.fields(node):
-        v = getattr(node, f.name)
+    for name in node.fields:
+        v = getattr(node, name)
         if isinstance(v, ast.Node):
-            changes[f.name] = _rename(v, keys)
+            changes[name] = _rename(v, keys)
         elif isinstance(v, tuple) and v and isinstance(v[0], ast.Node):
-            changes[f.name] = tuple(_rename(x, keys) for x in v)
-    return dataclasses.replace(node, **changes) if changes else node
+            changes[name] = tuple(_rename(x, keys) for x in v)
+    return node.replace(**changes) if changes else node
