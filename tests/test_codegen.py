@@ -122,3 +122,15 @@ def test_a_trick_table_keeps_one_column_per_led_card_that_the_rules_tell_apart()
     colours = game.cards.attributes["colour"]
     assert len(set(classes)) == len(set(colours)) < len(set(game.cards.kinds))
     assert all(colours[c] == colours[classes[c]] for c in game.deck)
+
+
+def test_source_python_cannot_compile_leaves_the_closures_to_evaluate_it(monkeypatch):
+    from interpreter.dsl.codegen import Namespace
+
+    assert Namespace().function((), "(" * 300 + "1" + ")" * 300) is None  # past Python's own nesting limit
+    monkeypatch.setattr(Namespace, "function", lambda self, params, src: None)
+    defines = {"twice(n)": "n * 2", "is_red(c)": "c.colour == 'red'"}
+    for text, value in [("count(is_red(c) for c in seat.hand) + twice(card.number)", 15),
+                        ("[c for c in seat.hand if c.number > twice(0)]", [4])]:
+        compiled = Compiler(make_globals(defines)).compile(text, BOUND, locate, per="card")
+        assert compiled.select is None and compiled(env_for()) == value

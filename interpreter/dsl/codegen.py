@@ -51,13 +51,18 @@ class Namespace:
             return repr(value)
         return self.ref(value)
 
-    def function(self, params: tuple[str, ...], src: str) -> Callable[..., Any]:
-        """``lambda e, *params: src`` made in this namespace."""
+    def function(self, params: tuple[str, ...], src: str) -> Callable[..., Any] | None:
+        """``lambda e, *params: src`` made in this namespace; None when Python cannot compile it (an
+        expression nested past what Python's own parser takes: the closures evaluate it instead)."""
         for p in params:
             if not p.isidentifier():  # pragma: no cover - locals are made from grammar names
                 raise ValueError(f"not a Python name: {p!r}")
         self.made += 1
-        return eval(compile(f"lambda {', '.join(('e',) + params)}: {src}", "<trickbook>", "eval"), self.ns)
+        try:
+            code = compile(f"lambda {', '.join(('e',) + params)}: {src}", "<trickbook>", "eval")
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return eval(code, self.ns)
 
 
 def local_name(name: str) -> str:

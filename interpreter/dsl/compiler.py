@@ -298,6 +298,8 @@ class Compiler:
         fn = gen.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})")
         select = gen.function(("_items",), f"(lambda _hs: [{var} for {var} in _items if {src}])({lifted})")
         exists = gen.function(("_items",), f"(lambda _hs: {gen.ref(any)}({src} for {var} in _items))({lifted})")
+        if fn is None or select is None or exists is None:
+            return None
         return fn, select, exists
 
     def constant_value(self, text: Any, locate: Locate) -> Any:
@@ -340,7 +342,7 @@ class Compiler:
         """The generated function of ``res`` (its closure when it has no source)."""
         if not self.generate or res.src is None:
             return res.fn
-        return self.gen.function((), res.src)
+        return self.gen.function((), res.src) or res.fn
 
     def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> _Result:
         method = getattr(self, "_" + type(n).__name__.lower())
@@ -731,7 +733,7 @@ class Compiler:
                 params, self._py = tuple(self._py.values()), py
                 self._lifted, self._per = lifted, per
             gen = None if src is None else self.gen.function(params, src)
-            cheap = src is not None and len(src) <= _CHEAP and " for " not in src  # no loop: no memo needed
+            cheap = gen is not None and len(src) <= _CHEAP and " for " not in src  # no loop: no memo needed
             # how the body reads each parameter: a call passing a card reads what the body reads of it
             reads = [(f"bare:{k}" in body.deps, {u[len(k) + 6:] for u in body.deps if u.startswith(f"attr:{k}.")})
                      for k in inner]
@@ -835,9 +837,10 @@ class Compiler:
             params = tuple(self._py[n] for n in names if n in self._py)
             if self._lifted is not None:  # the part may use lifted parts
                 params += ("_hs",)
-            fill = ref(self.gen.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})"))
-            t = ref(table)
-            out.src = f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
+            made = self.gen.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")
+            if made is not None:
+                fill, t = ref(made), ref(table)
+                out.src = f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
         return out
 
     def _fold(self, res: _Result, parts: list[_Result], n: ast.Node, loc: Locate, always: bool = False) -> _Result:
