@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+
+import pytest
 
 from interpreter.dsl import parser
 
@@ -39,3 +42,42 @@ def test_listing_games_does_not_import_jsonschema():
             "print('jsonschema' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+TEXT = "sum(c.rank for c in seat.hand if c.suit == led.suit) + [1, 2][0]"
+PARSE = ("from interpreter.dsl import parser; tree = parser.parse({text!r}); "
+         "print(repr(tree)); print('lark built:', parser._lark.cache_info().currsize)")
+
+
+def _run(tmp_path, text=TEXT, **env_extra):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), **env_extra)
+    if "TRICKBOOK_NO_CACHE" not in env_extra:
+        env.pop("TRICKBOOK_NO_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", PARSE.format(text=text)], env=env, capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    return out[0], out[1]
+
+
+def test_a_later_run_reads_the_trees_of_texts_parsed_before_without_building_lark(tmp_path):
+    tree, built = _run(tmp_path)
+    assert built == "lark built: 1" and "Comprehension" in tree
+    (trees,) = (tmp_path / "trickbook").glob("dsl-trees-*.json")
+    assert TEXT in json.loads(trees.read_text())
+    assert _run(tmp_path) == (tree, "lark built: 0")
+    other, built = _run(tmp_path, "card.rank > 2")  # a text not kept yet: parsed, and kept from then on
+    assert built == "lark built: 1" and _run(tmp_path, "card.rank > 2") == (other, "lark built: 0")
+
+
+@pytest.mark.parametrize("content", ["not json", json.dumps({TEXT: ["Os", 1, "system"]}),
+                                     json.dumps({TEXT: ["Name", 0]}), json.dumps({TEXT: ["Name", 0, {"t": [1.5]}]}),
+                                     "[1, 2]"])
+def test_a_damaged_tree_file_is_ignored(tmp_path, content):
+    tree, _ = _run(tmp_path)
+    (trees,) = (tmp_path / "trickbook").glob("dsl-trees-*.json")
+    trees.write_text(content)
+    assert _run(tmp_path) == (tree, "lark built: 1")
+
+
+def test_no_trees_are_kept_when_caching_is_off(tmp_path):
+    _run(tmp_path, TRICKBOOK_NO_CACHE="1")
+    assert not list(tmp_path.glob("trickbook/dsl-trees-*"))

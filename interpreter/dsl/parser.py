@@ -11,7 +11,7 @@ from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, Unexpecte
 from lark import __version__ as lark_version
 from lark.exceptions import VisitError
 
-from interpreter.dsl import ast
+from interpreter.dsl import ast, tree_cache
 from interpreter.limits import MAX_DIGITS
 
 _TOKEN_NAMES = {
@@ -49,7 +49,7 @@ class DslSyntaxError(Exception):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("interpreter.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    grammar = _grammar()
     # building the LALR tables takes a noticeable part of a cold start; Lark keeps them in a file checked
     # against the grammar's digest, so a changed grammar rebuilds them
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True,
@@ -57,10 +57,18 @@ def _lark() -> Lark:
 
 
 def _cache_file() -> str | None:
-    """Where the parse tables are kept: the user's own cache folder, or nowhere.
+    """Where the parse tables are kept: the user's own cache folder, or nowhere."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    return os.path.join(folder, f"dsl-lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.tables")
 
-    Lark stores them as a pickle, so the folder must belong to the user (never a shared temporary folder).
-    TRICKBOOK_NO_CACHE=1 turns it off.
+
+def cache_folder() -> str | None:
+    """The user's own cache folder for Trickbook, or None.
+
+    Lark stores its tables as a pickle, so the folder must belong to the user (never a shared temporary
+    folder). TRICKBOOK_NO_CACHE=1 turns caching off.
     """
     if os.environ.get("TRICKBOOK_NO_CACHE"):
         return None
@@ -73,7 +81,7 @@ def _cache_file() -> str | None:
             return None  # someone else could write there
     except OSError:
         return None
-    return os.path.join(folder, f"dsl-lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.tables")
+    return folder
 
 
 def _off(item: Tree | Token) -> int:
@@ -172,7 +180,27 @@ def parse(text: str) -> ast.Node:
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> ast.Node:
     """The tree of a text (kept: a game compiled for each player count, or a variant, parses its rules once;
-    the nodes are frozen, and offsets are relative to the text, so a tree serves every place the text is)."""
+    the nodes are frozen, and offsets are relative to the text, so a tree serves every place the text is;
+    kept between runs too, see tree_cache)."""
+    _open_trees()
+    tree = tree_cache.lookup(text)
+    if tree is None:
+        tree = _parse_with_lark(text)
+        tree_cache.remember(text, tree)
+    return tree
+
+
+@lru_cache(maxsize=1)
+def _open_trees() -> None:
+    tree_cache.open_cache(cache_folder(), _grammar())
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> str:
+    return resources.files("interpreter.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+def _parse_with_lark(text: str) -> ast.Node:
     try:
         tree = _lark().parse(text)
     except UnexpectedCharacters as exc:

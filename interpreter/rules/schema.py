@@ -8,7 +8,6 @@ the original keys so that :class:`RuleSource` positions resolve.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from functools import lru_cache
@@ -156,7 +155,7 @@ def _unknown_keys(source: RuleSource, e: ValidationError, path: Path_) -> list[S
     out = []
     node = source.get(path)
     for key in extra:
-        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        close = _close(key, allowed)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         if allowed:
             rest = f" (allowed here: {', '.join(allowed)})"
@@ -230,7 +229,7 @@ def _to_rule_errors(source: RuleSource, e: ValidationError) -> list[SchemaError]
         message = f"{_show(e.instance)} is not allowed here" + (f": {description}" if description else "")
     elif e.validator == "enum" and isinstance(e.instance, str):
         choices = [c for c in e.validator_value if isinstance(c, str)]
-        close = difflib.get_close_matches(e.instance, choices, n=1, cutoff=0.6)
+        close = _close(e.instance, choices)
         message = f"{e.instance!r} is not one of {', '.join(choices)}"
         if close:
             message += f"; did you mean {close[0]!r}?"
@@ -241,3 +240,10 @@ def _to_rule_errors(source: RuleSource, e: ValidationError) -> list[SchemaError]
     if where:
         message = f"{where}: {message}"
     return [SchemaError(message, source.pos(path))]
+
+
+def _close(word: str, words: list[str]) -> list[str]:
+    """The closest of ``words`` to a misspelt ``word`` (difflib is imported only when a file has a mistake)."""
+    import difflib
+
+    return difflib.get_close_matches(word, words, n=1, cutoff=0.6)
