@@ -81,3 +81,39 @@ def test_a_damaged_tree_file_is_ignored(tmp_path, content):
 def test_no_trees_are_kept_when_caching_is_off(tmp_path):
     _run(tmp_path, TRICKBOOK_NO_CACHE="1")
     assert not list(tmp_path.glob("trickbook/dsl-trees-*"))
+
+
+VALIDATE = ("import sys, io, contextlib; from interpreter.cli import main\n"
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):\n"
+            "    code = main(['validate', {path!r}])\n"
+            "print(code, 'jsonschema' in sys.modules); print(out.getvalue())")
+
+
+def _validate(tmp_path, path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("TRICKBOOK_NO_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", VALIDATE.format(path=str(path))], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    first, _, rest = out.partition("\n")
+    return first, rest
+
+
+def test_a_file_found_valid_is_not_checked_against_the_schema_again_until_it_changes(tmp_path):
+    from .conftest import ROOT
+
+    path = tmp_path / "njet.yaml"
+    text = (ROOT / "games" / "njet-riogrande.yaml").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    assert _validate(tmp_path, path)[0] == "0 True"
+    assert _validate(tmp_path, path)[0] == "0 False"  # the same data: jsonschema is not even imported
+    path.write_text(text.replace("title: NJET (", "title: NJET edited ("), encoding="utf-8")
+    assert _validate(tmp_path, path)[0] == "0 True"
+
+
+def test_a_file_with_mistakes_is_checked_every_time(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("trickbook: 1\nname: bad\ntitle: Bad\nseats: 4\n", encoding="utf-8")
+    first = _validate(tmp_path, path)
+    assert first[0] == "1 True" and "bad.yaml:" in first[1]
+    assert _validate(tmp_path, path) == first

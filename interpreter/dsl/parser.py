@@ -11,6 +11,7 @@ from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, Unexpecte
 from lark import __version__ as lark_version
 from lark.exceptions import VisitError
 
+from interpreter.cache import cache_folder
 from interpreter.dsl import ast, tree_cache
 from interpreter.limits import MAX_DIGITS
 
@@ -62,26 +63,6 @@ def _cache_file() -> str | None:
     if folder is None:
         return None
     return os.path.join(folder, f"dsl-lark{lark_version}-py{sys.version_info[0]}{sys.version_info[1]}.tables")
-
-
-def cache_folder() -> str | None:
-    """The user's own cache folder for Trickbook, or None.
-
-    Lark stores its tables as a pickle, so the folder must belong to the user (never a shared temporary
-    folder). TRICKBOOK_NO_CACHE=1 turns caching off.
-    """
-    if os.environ.get("TRICKBOOK_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "trickbook")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        info = os.stat(folder)
-        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
-            return None  # someone else could write there
-    except OSError:
-        return None
-    return folder
 
 
 def _off(item: Tree | Token) -> int:

@@ -2,7 +2,7 @@
 
 The first parse of an expression in a process costs a Lark parse and, before it, the building of Lark's
 lexers: about half of what `trickbook validate` spends on expressions. The trees of texts that parsed are
-kept in the user's cache folder (see ``parser.cache_folder``) as JSON: class names and field values, read
+kept in the user's cache folder (see interpreter/cache.py) as JSON: class names and field values, read
 back into the node classes of ``ast`` and nothing else, so the file is data, never code. The file's name
 carries a digest of the grammar and of the node classes, so a changed grammar or tree starts afresh; a
 damaged or unreadable file is ignored. Only successful parses are kept: a syntax error is always found by
@@ -15,9 +15,9 @@ import atexit
 import hashlib
 import json
 import os
-import tempfile
 from typing import Any
 
+from interpreter.cache import write_json
 from interpreter.dsl import ast
 
 _CLASSES = {c.__name__: c for c in (ast.Const, ast.Name, ast.Attribute, ast.Index, ast.Call, ast.Comprehension,
@@ -79,19 +79,12 @@ def remember(text: str, tree: ast.Node) -> None:
 
 
 def save() -> None:
-    """Write the texts parsed in this run to the file (atomically; another run may be writing too)."""
+    """Write the texts parsed in this run to the file."""
     path, new = _state["path"], _state["new"]
     if path is None or not new:
         return
     known = _known()
-    entries = {**known, **new} if len(known) + len(new) <= MAX_ENTRIES else dict(new)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".trees-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(entries, f, separators=(",", ":"))
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    write_json(path, {**known, **new} if len(known) + len(new) <= MAX_ENTRIES else dict(new))
     _state["new"] = {}
 
 

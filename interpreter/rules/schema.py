@@ -8,17 +8,19 @@ the original keys so that :class:`RuleSource` positions resolve.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from interpreter import cache
 from interpreter.errors import RuleErrors, SchemaError
 from interpreter.rules.catalog import schema_path
 from interpreter.rules.source import RuleSource
 
-if TYPE_CHECKING:  # jsonschema is imported when a file is validated: `trickbook list` and play of a
-    import jsonschema  # bundled game by name need less
+if TYPE_CHECKING:  # jsonschema is imported when a file is checked: `trickbook list`, play of a bundled
+    import jsonschema  # game by name, and a file found valid before need less
     from jsonschema.exceptions import ValidationError
 
 Path_ = tuple[Any, ...]
@@ -28,7 +30,18 @@ _MAX_MESSAGE = 300
 
 @lru_cache(maxsize=1)
 def load_schema() -> dict[str, Any]:
-    return json.loads(schema_path().read_text(encoding="utf-8"))
+    return json.loads(_schema_text())
+
+
+@lru_cache(maxsize=1)
+def _schema_text() -> str:
+    return schema_path().read_text(encoding="utf-8")
+
+
+def _digest(data: Any) -> str:
+    """The data and the schema, as one digest: the same digest, the same answer from the schema."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(f"{_schema_text()}\0{text}".encode()).hexdigest()
 
 
 @lru_cache(maxsize=1)
@@ -39,10 +52,18 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 
 def validate(source: RuleSource) -> None:
-    """Raise :class:`RuleErrors` listing every schema violation, in file order."""
+    """Raise :class:`RuleErrors` listing every schema violation, in file order.
+
+    Data found valid before (the same data, against the same schema) is not checked again: its digest is
+    kept in the user's cache folder (see interpreter/cache.py). Errors are always worked out afresh.
+    """
     data = _string_keys(source, source.data, ())
+    digest = _digest(data)
+    if cache.seen("valid-rules", digest):
+        return
     errors = list(_validator().iter_errors(data))
     if not errors:
+        cache.add("valid-rules", digest)
         return
     found: list[SchemaError] = []
     for e in _relevant(errors):

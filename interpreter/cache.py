@@ -1,0 +1,86 @@
+"""The user's own cache folder: what a later run may reuse (Lark's tables, expression trees, files found valid).
+
+Everything kept there only saves time: a missing, damaged or unreadable file is ignored and the work done
+again. The folder must belong to the user and be writable by nobody else (Lark keeps its tables as a
+pickle), so a shared temporary folder is never used. ``TRICKBOOK_NO_CACHE=1`` turns all of it off.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import tempfile
+
+MAX_DIGESTS = 5_000  # digests kept per set; past that the set starts again from this run's
+
+_sets: dict[str, tuple[set[str], set[str]]] = {}  # name -> (digests read, digests added in this run)
+
+
+def cache_folder() -> str | None:
+    """``$XDG_CACHE_HOME/trickbook`` or ``~/.cache/trickbook`` (made, 0700), or None when off or unsafe."""
+    if os.environ.get("TRICKBOOK_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "trickbook")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.stat(folder)
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            return None  # someone else could write there
+    except OSError:
+        return None
+    return folder
+
+
+def write_json(path: str, data: object) -> None:
+    """Replace ``path`` with ``data`` as JSON in one step (another run may be writing it too)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _set(name: str) -> tuple[set[str], set[str]] | None:
+    if name not in _sets:
+        folder = cache_folder()
+        if folder is None:
+            return None
+        known: set[str] = set()
+        try:
+            with open(os.path.join(folder, f"{name}.json"), encoding="utf-8") as f:
+                data = json.load(f)
+            if isinstance(data, list):
+                known = {d for d in data if isinstance(d, str)}
+        except (OSError, ValueError):
+            pass
+        _sets[name] = (known, set())
+    return _sets[name]
+
+
+def seen(name: str, digest: str) -> bool:
+    """Whether ``digest`` is in the kept set ``name`` (e.g. rule files found valid before)."""
+    entry = _set(name)
+    return entry is not None and (digest in entry[0] or digest in entry[1])
+
+
+def add(name: str, digest: str) -> None:
+    """Keep ``digest`` in the set ``name``; written when the run ends."""
+    entry = _set(name)
+    if entry is None:
+        return
+    if not entry[1]:
+        atexit.register(_save, name)
+    entry[1].add(digest)
+
+
+def _save(name: str) -> None:
+    folder = cache_folder()
+    known, new = _sets[name]
+    if folder is None or not new:
+        return
+    kept = known | new if len(known) + len(new) <= MAX_DIGESTS else new
+    write_json(os.path.join(folder, f"{name}.json"), sorted(kept))
