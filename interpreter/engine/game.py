@@ -244,8 +244,9 @@ class Game:
         decisions in a loop of their own (see ``Step.playout``), so inside such a run ``state.pending`` is
         not kept up to date: a policy reads the state, not the pending decision.
         """
+        draw = None
         if policy is None:
-            random = rng.random
+            draw = random = rng.random
 
             def policy(_state: State, _seat: int, actions: list[Any]) -> int:
                 return int(random() * len(actions))
@@ -259,7 +260,7 @@ class Game:
             if d.actor == CHANCE:
                 apply_fast(state, d.step.sample(self, state, rng))
                 continue
-            run = d.step.playout(self, state, policy)
+            run = d.step.playout(self, state, policy, draw)
             if run:
                 decisions += run
                 continue

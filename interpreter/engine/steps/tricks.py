@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.budget import reset
+from interpreter.dsl.budget import left as budget_left
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
 from interpreter.engine.steps.base import (
@@ -45,7 +45,7 @@ from interpreter.engine.steps.trick_parts import (
     routes,
     rules,
 )
-from interpreter.limits import MAX_ACTIONS
+from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 BETWEEN_NAMES: dict[str, Type] = {"player": SEAT, "trick": CARDS, "trick_seats": SEATS, "led": CARD}
 AFTER_NAMES: dict[str, Type] = {"winner": SEAT, "takers": SEATS, "last_trick": CARDS, "trick_seats": SEATS}
@@ -337,7 +337,7 @@ class Tricks(Step):
             return [table[cands[0]]]
         return list({kinds[c]: table[c] for c in cands}.values())
 
-    def playout(self, game: Any, state: Any, policy: Any) -> int:
+    def playout(self, game: Any, state: Any, policy: Any, draw: Any = None) -> int:
         """Plain tricks (one zone, no claims, nothing between plays) in a loop: no Decision objects."""
         p = state.progress
         if not self._plain or p.hook is not None or p.taking >= 0 or p.over:
@@ -346,13 +346,17 @@ class Tricks(Step):
         trick = state.shared[self.trick_zone]
         automatic = game.automatic
         simple = self._simple_follow
-        n = game.players if p.active is None else len(p.active)
+        follow = self.follow_rules[0].must_table.table if simple else None
+        kinds, table = self._kinds, self._plays[0]
+        active = p.active
+        n = game.players if active is None else len(active)
+        budget, work = budget_left, WORK_LIMIT
         actions = state.pending.actions
         taken = 0
         while True:
             seat = p.turn
-            card = actions[policy(state, seat, actions)].card
-            reset()  # as apply_fast: the expressions' budget is per action
+            card = actions[int(draw() * len(actions)) if draw is not None else policy(state, seat, actions)].card
+            budget[0] = work  # as apply_fast: the expressions' budget is per action
             hands[seat].remove(card)
             trick.append(card)
             plays = p.plays
@@ -362,18 +366,25 @@ class Tricks(Step):
             if state.actions_taken > MAX_ACTIONS:
                 game.too_long(self)
             if len(plays) == 1 and simple:
-                p.answers = self.follow_rules[0].must_table.table(state, card)
+                p.answers = follow(state, card)
             if len(plays) < n:
-                p.turn = self._next_seat(p, seat, n)
+                p.turn = (seat + 1) % n if active is None else active[(active.index(seat) + 1) % n]
             else:
                 self._resolve(game, state, p)
                 if p.hook is not None or p.taking >= 0 or p.over:
                     break
-            if p.turn in automatic:
+            seat = p.turn
+            if seat in automatic:
                 break
-            actions = self._hand_actions(state, p, p.turn)
-            if actions is STUCK:
-                break
+            if simple and p.plays:  # the common case, as _hand_actions
+                ok = p.answers
+                hand = hands[seat]
+                actions = list(({kinds[c]: table[c] for c in hand if ok[c]}
+                                 or {kinds[c]: table[c] for c in hand}).values())
+            else:
+                actions = self._hand_actions(state, p, seat)
+                if actions is STUCK:
+                    break
         game.go_on(state, self.decision(game, state, p))
         return taken
 
