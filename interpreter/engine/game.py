@@ -264,8 +264,26 @@ class Game:
             if run:
                 decisions += run
                 continue
-            apply_fast(state, d.actions[policy(state, d.actor, d.actions)])
-            decisions += 1
+            decisions += self._steps_on(state, d, policy, draw)
+
+    def _steps_on(self, state: State, d: Decision, policy: Policy, draw: Any) -> int:
+        """``apply_fast`` in a loop while the same top-level step asks the seats (for playout)."""
+        step = self.steps[state.step_index]
+        p = state.progress
+        automatic = self.automatic
+        taken = 0
+        while True:
+            actions = d.actions
+            action = actions[int(draw() * len(actions)) if draw is not None else policy(state, d.actor, actions)]
+            budget.reset()
+            d = step.apply(self, state, p, action) or step.decision(self, state, p)
+            taken += 1
+            state.actions_taken += 1
+            if state.actions_taken > MAX_ACTIONS:
+                self.too_long(step)
+            if d is None or d.actor in automatic:
+                self.go_on(state, d)
+                return taken
 
     def _automatic(self, state: State, d: Decision) -> None:
         """An automatic seat acts at once by its policy (narrated, not recorded: replay derives it again)."""
