@@ -35,10 +35,15 @@ def cache_folder() -> str | None:
 
 def write_json(path: str, data: object) -> None:
     """Replace ``path`` with ``data`` as JSON in one step (another run may be writing it too)."""
+    write_bytes(path, json.dumps(data, separators=(",", ":")).encode())
+
+
+def write_bytes(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` in one step (another run may be writing it too)."""
     try:
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except OSError:
         pass

@@ -117,3 +117,23 @@ def test_a_file_with_mistakes_is_checked_every_time(tmp_path):
     first = _validate(tmp_path, path)
     assert first[0] == "1 True" and "bad.yaml:" in first[1]
     assert _validate(tmp_path, path) == first
+
+
+CODE = ("from interpreter.dsl.codegen import Namespace\n"
+        "ns = Namespace({key!r}); f = ns.function(('x',), 'x * 2 + 1'); print(f(None, 20), ns._new)")
+
+
+def _generate(tmp_path, key="game/4"):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    env.pop("TRICKBOOK_NO_CACHE", None)
+    return subprocess.run([sys.executable, "-c", CODE.format(key=key)], env=env, capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def test_generated_code_is_kept_per_compiled_game_and_reused_by_a_later_run(tmp_path):
+    assert _generate(tmp_path) == ["41", "1"]  # compiled
+    (kept,) = (tmp_path / "trickbook").glob("code-*.marshal")
+    assert _generate(tmp_path) == ["41", "0"]  # read back: nothing compiled
+    assert _generate(tmp_path, "other/4") == ["41", "1"]  # another game keeps its own
+    kept.write_bytes(b"\x00garbage")
+    assert _generate(tmp_path) == ["41", "1"]  # a damaged file is ignored

@@ -979,8 +979,8 @@ def njet():
     made: list[Compiler] = []
 
     class Recording(Compiler):
-        def __init__(self, globals_: Globals, generate: bool = True):
-            super().__init__(globals_, generate)
+        def __init__(self, globals_: Globals, generate: bool = True, key: str | None = None):
+            super().__init__(globals_, generate, key)
             made.append(self)
 
     mp = pytest.MonkeyPatch()

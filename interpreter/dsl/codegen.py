@@ -16,9 +16,16 @@ comprehension or define stays a closure too.
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import importlib.util
+import marshal
+import os
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
+from interpreter.cache import cache_folder, write_bytes
 from interpreter.dsl.budget import charge
 
 
@@ -29,12 +36,22 @@ def charged(items: Any) -> Any:
 
 
 class Namespace:
-    """The globals of the generated functions of one compiled game: helpers and constants by generated name."""
+    """The globals of the generated functions of one compiled game: helpers and constants by generated name.
 
-    def __init__(self) -> None:
+    ``key`` names the compiled game (the rule file's identity, the player count, the options): the code
+    objects of its functions are kept in the user's cache folder under that key (a marshal file per game
+    and Python version, like Python's own bytecode caches; each code object found by its source text), so
+    a later run compiles only what it has not compiled before. None: nothing is kept.
+    """
+
+    def __init__(self, key: str | None = None) -> None:
         self.ns: dict[str, Any] = {"__builtins__": {}}
         self._names: dict[int, str] = {}
         self.made = 0  # functions generated, for measurements
+        self._key = key
+        self._codes: dict[str, CodeType] | None = None  # source text -> code object, read when first needed
+        self._new = 0  # code objects compiled in this run
+        self._path: str | None = None
 
     def ref(self, obj: Any) -> str:
         """The name ``obj`` has in the generated code (the namespace keeps it alive)."""
@@ -58,11 +75,40 @@ class Namespace:
             if not p.isidentifier():  # pragma: no cover - locals are made from grammar names
                 raise ValueError(f"not a Python name: {p!r}")
         self.made += 1
-        try:
-            code = compile(f"lambda {', '.join(('e',) + params)}: {src}", "<trickbook>", "eval")
-        except (SyntaxError, RecursionError, MemoryError):
-            return None
+        text = f"lambda {', '.join(('e',) + params)}: {src}"
+        codes = self._kept()
+        code = codes.get(text)
+        if code is None:
+            try:
+                code = compile(text, "<trickbook>", "eval")
+            except (SyntaxError, RecursionError, MemoryError):
+                return None
+            codes[text] = code
+            if self._path is not None and not self._new:
+                atexit.register(self._save)
+            self._new += 1
         return eval(code, self.ns)
+
+    def _kept(self) -> dict[str, CodeType]:
+        codes = self._codes
+        if codes is None:
+            codes = self._codes = {}
+            folder = None if self._key is None else cache_folder()
+            if folder is not None:
+                digest = hashlib.sha256(str(self._key).encode()).hexdigest()[:20]
+                self._path = os.path.join(folder, f"code-{importlib.util.MAGIC_NUMBER.hex()}-{digest}.marshal")
+                try:
+                    with open(self._path, "rb") as f:
+                        data = marshal.loads(f.read())
+                    if isinstance(data, dict) and all(type(k) is str and type(v) is CodeType for k, v in data.items()):
+                        codes.update(data)
+                except (OSError, ValueError, EOFError, TypeError):
+                    pass
+        return codes
+
+    def _save(self) -> None:
+        if self._path is not None and self._codes:
+            write_bytes(self._path, marshal.dumps(self._codes))
 
 
 def local_name(name: str) -> str:

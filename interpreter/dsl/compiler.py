@@ -211,10 +211,10 @@ def _constant(value: Any, type_: Type) -> _Result:
 class Compiler:
     """Compiles expression text against :class:`Globals` and a set of bound names."""
 
-    def __init__(self, globals_: Globals, generate: bool = True):
+    def __init__(self, globals_: Globals, generate: bool = True, key: str | None = None):
         self.g = globals_
         self.generate = generate  # False: closures only (the reference the generated functions are tested against)
-        self.gen = Namespace()
+        self.gen = Namespace(key)  # key: what the generated code is kept under between runs (see codegen.py)
         self._py: dict[str, str] = {}  # names that are Python locals in the code being generated -> the local
         self._unreached = 0  # > 0 while compiling a part that a constant test skips (see _fold)
         self._invariant: frozenset[str] | None = None  # see compile(per=...)

@@ -151,7 +151,9 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if len(set(params)) != len(params):
             raise SchemaError("a parameter name is repeated", kpos)
         g.defines[dname] = Define(dname, params, str(text), source.locator(("define", key)))
-    compiler = Compiler(g, generate)
+    # the generated functions' code is kept per rule file, player count and options (see dsl/codegen.py)
+    key = f"{identity(data)}/{players}/{sorted(opts.items())!r}" if generate else None
+    compiler = Compiler(g, generate, key)
 
     # -- zones
     zones: dict[str, ZoneSpec] = {}
