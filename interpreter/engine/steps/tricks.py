@@ -242,17 +242,29 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ names for nested steps
 
+    # The names are worked out once for each trick so far (a list that only grows, and is replaced by a new
+    # one for the next trick) and for each finished trick: every nested step asks for them several times.
+    _between_made: tuple[Any, ...] = (None, -1, {})
+    _after_made: tuple[Any, ...] = (None, None, None, {})
+
     def _between_env(self, state: Any) -> dict[str, Any]:
         p = state.progress
         plays = p.plays
-        trick = [c for _, c in plays]
-        return {"player": plays[-1][0] if plays else None, "trick": trick,
-                "trick_seats": [s for s, _ in plays], "led": self._led(plays)}
+        made, count, env = self._between_made
+        if made is not plays or count != len(plays) or self.led is not None:  # a led rule may read round values
+            env = {"player": plays[-1][0] if plays else None, "trick": [c for _, c in plays],
+                   "trick_seats": [s for s, _ in plays], "led": self._led(plays)}
+            self._between_made = (plays, len(plays), env)  # keeps the list alive: no other list takes its id
+        return dict(env)
 
     def _after_env(self, state: Any) -> dict[str, Any]:
         p = state.progress
-        return {"winner": p.winner, "takers": list(p.takers), "last_trick": [c for _, c in p.last],
-                "trick_seats": [s for s, _ in p.last]}
+        last, winner, takers, env = self._after_made
+        if last is not p.last or winner != p.winner or takers != p.takers:
+            env = {"winner": p.winner, "takers": list(p.takers), "last_trick": [c for _, c in p.last],
+                   "trick_seats": [s for s, _ in p.last]}
+            self._after_made = (p.last, p.winner, list(p.takers), env)
+        return dict(env)
 
     def _led(self, plays: list[tuple[int, int]]) -> int | None:
         if not plays:
