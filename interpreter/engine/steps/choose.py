@@ -301,8 +301,7 @@ class Choose(Step):
             self._idle(p)
             p.pos += 1
 
-    def _legal(self, game: Any, state: Any, p: _Choosing, seat: int) -> list[Choice]:
-        env = self._env(state, p, seat)
+    def _legal(self, game: Any, state: Any, p: _Choosing, seat: int, env: dict[str, Any]) -> list[Choice]:
         if self._batch:
             env["$batch"] = object()  # parts of allowed and must that do not read value: once per decision
         options = self.options_expr.run(env)
@@ -379,10 +378,11 @@ class Choose(Step):
     def decision(self, game: Any, state: Any, p: _Choosing) -> Decision | None:
         while p.pos < len(p.order):
             seat = p.order[p.pos]
-            legal = self._legal(game, state, p, seat) if p.left > 0 else []
+            env = self._env(state, p, seat)
+            legal = self._legal(game, state, p, seat, env) if p.left > 0 else []
             can_stop = self._stop is not None and bool(p.picked)
             can_pass = not can_stop and self.pass_label is not None and (
-                self.may_pass is None or self.may_pass(self._env(state, p, seat)))
+                self.may_pass is None or self.may_pass(env))
             if not legal:  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass:
                     p.passes += 1
