@@ -38,10 +38,10 @@ def _schema_text() -> str:
     return schema_path().read_text(encoding="utf-8")
 
 
-def _digest(data: Any) -> str:
-    """The data and the schema, as one digest: the same digest, the same answer from the schema."""
+def _digest(part: str, data: Any) -> str:
+    """A part of the data and the schema, as one digest: the same digest, the same answer from the schema."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=repr)
-    return hashlib.sha256(f"{_schema_text()}\0{text}".encode()).hexdigest()
+    return hashlib.sha256(f"{_schema_text()}\0{part}\0{text}".encode()).hexdigest()
 
 
 @lru_cache(maxsize=1)
@@ -51,19 +51,42 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(load_schema())
 
 
+@lru_cache(maxsize=64)
+def _part_validator(part: str) -> jsonschema.Draft202012Validator:
+    """A validator for one part of a file: "top" (its keys), a top-level key's value, "round" (its step
+    names) or "step" (one step of the round)."""
+    import jsonschema
+
+    schema = load_schema()
+    props = schema["properties"]
+    if part == "top":
+        sub = dict(schema, properties=dict.fromkeys(props, {}))
+    else:
+        if part == "step":
+            sub = {"$ref": "#/$defs/step"}
+        elif part == "round":
+            sub = dict(props["round"], additionalProperties={})
+        else:
+            sub = dict(props[part])
+        sub.update({key: schema[key] for key in ("$schema", "$id", "$defs") if key in schema})
+    return jsonschema.Draft202012Validator(sub)
+
+
 def validate(source: RuleSource) -> None:
     """Raise :class:`RuleErrors` listing every schema violation, in file order.
 
-    Data found valid before (the same data, against the same schema) is not checked again: its digest is
-    kept in the user's cache folder (see interpreter/cache.py). Errors are always worked out afresh.
+    The file is checked in parts: its keys, each top-level value, each step of the round. A part found valid
+    before (the same data, against the same schema) is not checked again: its digest is kept in the
+    user's cache folder (see interpreter/cache.py), so an edit checks only what it changed, and an
+    unchanged file is not checked at all. Errors are always worked out afresh.
     """
     data = _string_keys(source, source.data, ())
-    digest = _digest(data)
-    if cache.seen("valid-rules", digest):
+    whole = _digest("file", data)
+    if cache.seen("valid-rules", whole):
         return
-    errors = list(_validator().iter_errors(data))
+    errors = _part_errors(data)
     if not errors:
-        cache.add("valid-rules", digest)
+        cache.add("valid-rules", whole)
         return
     found: list[SchemaError] = []
     for e in _relevant(errors):
@@ -76,6 +99,35 @@ def validate(source: RuleSource) -> None:
             seen.add(key)
             unique.append(e)
     raise RuleErrors(unique)
+
+
+def _part_errors(data: Any) -> list[ValidationError]:
+    """The schema's errors, part by part (paths as if the file had been checked whole): its keys, the value of
+    each top-level key, the round's step names, and each step."""
+    if not isinstance(data, dict):
+        return list(_validator().iter_errors(data))
+    known = load_schema()["properties"]
+    parts: list[tuple[str, Any, Path_]] = [("top", dict.fromkeys(data), ())]
+    for key, value in data.items():
+        if key not in known:
+            continue  # refused by "top"
+        if key == "round" and isinstance(value, dict):
+            parts.append(("round", dict.fromkeys(value), ("round",)))
+            parts += [("step", step, ("round", name)) for name, step in value.items()]
+        else:
+            parts.append((key, value, (key,)))
+    errors = []
+    for part, value, prefix in parts:
+        digest = _digest("/".join(map(str, prefix)) or "top", value)
+        if cache.seen("valid-rules", digest):
+            continue
+        found = list(_part_validator(part).iter_errors(value))
+        if not found:
+            cache.add("valid-rules", digest)
+        for e in found:
+            e.relative_path.extendleft(reversed(prefix))  # where the part is in the file
+        errors.extend(found)
+    return errors
 
 
 # ---------------------------------------------------------------- string keys
