@@ -12,9 +12,10 @@ import json
 import os
 import tempfile
 
-MAX_DIGESTS = 5_000  # digests kept per set; past that the set starts again from this run's
+MAX_DIGESTS = 2_000  # digests kept per set; past that the set starts again from this run's
+MAX_FILES = 64  # files of one kind (e.g. generated code, one per compiled game): the oldest go first
 
-_sets: dict[str, tuple[set[str], set[str]]] = {}  # name -> (digests read, digests added in this run)
+_sets: dict[str, tuple[str, set[str], set[str]]] = {}  # name -> (its file, digests read, digests added now)
 
 
 def cache_folder() -> str | None:
@@ -38,6 +39,19 @@ def write_json(path: str, data: object) -> None:
     write_bytes(path, json.dumps(data, separators=(",", ":")).encode())
 
 
+def prune(folder: str, prefix: str, keep: int = MAX_FILES) -> None:
+    """Delete all but the ``keep`` most recently written files whose names start with ``prefix``."""
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
+        if len(names) <= keep:
+            return
+        paths = sorted((os.path.join(folder, n) for n in names), key=os.path.getmtime)
+        for path in paths[:-keep]:
+            os.remove(path)
+    except OSError:
+        pass
+
+
 def write_bytes(path: str, data: bytes) -> None:
     """Replace ``path`` with ``data`` in one step (another run may be writing it too)."""
     try:
@@ -49,27 +63,28 @@ def write_bytes(path: str, data: bytes) -> None:
         pass
 
 
-def _set(name: str) -> tuple[set[str], set[str]] | None:
+def _set(name: str) -> tuple[str, set[str], set[str]] | None:
     if name not in _sets:
         folder = cache_folder()
         if folder is None:
             return None
+        path = os.path.join(folder, f"{name}.json")
         known: set[str] = set()
         try:
-            with open(os.path.join(folder, f"{name}.json"), encoding="utf-8") as f:
+            with open(path, encoding="utf-8") as f:
                 data = json.load(f)
             if isinstance(data, list):
                 known = {d for d in data if isinstance(d, str)}
         except (OSError, ValueError):
             pass
-        _sets[name] = (known, set())
+        _sets[name] = (path, known, set())
     return _sets[name]
 
 
 def seen(name: str, digest: str) -> bool:
     """Whether ``digest`` is in the kept set ``name`` (e.g. rule files found valid before)."""
     entry = _set(name)
-    return entry is not None and (digest in entry[0] or digest in entry[1])
+    return entry is not None and (digest in entry[1] or digest in entry[2])
 
 
 def add(name: str, digest: str) -> None:
@@ -77,15 +92,12 @@ def add(name: str, digest: str) -> None:
     entry = _set(name)
     if entry is None:
         return
-    if not entry[1]:
-        atexit.register(_save, name)
-    entry[1].add(digest)
+    if not entry[2]:
+        atexit.register(_save, entry)
+    entry[2].add(digest)
 
 
-def _save(name: str) -> None:
-    folder = cache_folder()
-    known, new = _sets[name]
-    if folder is None or not new:
-        return
-    kept = known | new if len(known) + len(new) <= MAX_DIGESTS else new
-    write_json(os.path.join(folder, f"{name}.json"), sorted(kept))
+def _save(entry: tuple[str, set[str], set[str]]) -> None:
+    path, known, new = entry
+    if new:
+        write_json(path, sorted(known | new if len(known) + len(new) <= MAX_DIGESTS else new))

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import functools
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# the suite keeps its own cache folder (parse tables, trees, generated code, valid digests), never the user's:
+# started empty in every run, and the many small rule files of the tests leave nothing behind
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="trickbook-tests-")
+os.environ.pop("TRICKBOOK_NO_CACHE", None)
 
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game

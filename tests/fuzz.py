@@ -433,6 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         worker(kind, int(seed), int(start), int(stop), int(memory), int(channel))
         return 0
     kinds = KINDS if args.kind == "all" else (args.kind,)
+    # the cases' caches (parse trees, generated code, valid digests) go to a folder of this run, not the user's
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="trickbook-fuzz-")
     if args.case is not None:
         for kind in kinds:
             case = make_case(kind, args.seed, args.case)

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from interpreter.dsl import parser
+from interpreter.errors import RuleErrors
 
 
 def test_the_parse_tables_are_kept_in_the_users_own_cache_folder(tmp_path, monkeypatch):
@@ -137,3 +138,56 @@ def test_generated_code_is_kept_per_compiled_game_and_reused_by_a_later_run(tmp_
     assert _generate(tmp_path, "other/4") == ["41", "1"]  # another game keeps its own
     kept.write_bytes(b"\x00garbage")
     assert _generate(tmp_path) == ["41", "1"]  # a damaged file is ignored
+
+
+def test_an_edit_checks_only_the_parts_of_the_file_it_changed(tmp_path, monkeypatch):
+    from interpreter import cache
+    from interpreter.rules import schema
+    from interpreter.rules.loader import load_rules
+
+    from .conftest import ROOT
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("TRICKBOOK_NO_CACHE", raising=False)
+    monkeypatch.setattr(cache, "_sets", {})
+    checked = []
+    real = schema._part_validator
+
+    class Recording:
+        def __init__(self, part):
+            self.part = part
+
+        def iter_errors(self, value):
+            checked.append(self.part)
+            return real(self.part).iter_errors(value)
+
+    monkeypatch.setattr(schema, "_part_validator", Recording)
+    text = (ROOT / "games" / "meinz.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "meinz.yaml"
+    path.write_text(text, encoding="utf-8")
+    schema.validate(load_rules(path, check=False))
+    assert {"top", "deck", "round", "step", "game"} <= set(checked)
+    checked.clear()
+    schema.validate(load_rules(path, check=False))
+    assert checked == []  # unchanged: nothing checked
+    path.write_text(text.replace('strength: ["- card.number"]', 'strength: ["0 - card.number"]'), encoding="utf-8")
+    schema.validate(load_rules(path, check=False))
+    assert checked == ["step"]  # one step changed: that step
+    path.write_text(text.replace("strength:", "strenght:"), encoding="utf-8")
+    with pytest.raises(RuleErrors) as info:
+        schema.validate(load_rules(path, check=False))
+    assert "unknown key 'strenght' in the tricks step 'tricks'; did you mean 'strength'?" in str(info.value)
+
+
+def test_the_cache_keeps_only_the_latest_files_of_generated_code(tmp_path):
+    from interpreter.cache import MAX_FILES, prune
+
+    for i in range(MAX_FILES + 6):
+        path = tmp_path / f"code-{i:03d}.marshal"
+        path.write_bytes(b"x")
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))
+    (tmp_path / "valid-rules.json").write_text("[]")
+    prune(str(tmp_path), "code-")
+    left = sorted(p.name for p in tmp_path.glob("code-*"))
+    assert len(left) == MAX_FILES and left[0] == "code-006.marshal"
+    assert (tmp_path / "valid-rules.json").exists()

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
-from interpreter.cache import cache_folder, write_bytes
+from interpreter.cache import cache_folder, prune, write_bytes
 from interpreter.dsl.budget import charge
 
 
@@ -109,6 +109,7 @@ class Namespace:
     def _save(self) -> None:
         if self._path is not None and self._codes:
             write_bytes(self._path, marshal.dumps(self._codes))
+            prune(os.path.dirname(self._path), "code-")  # one file per compiled game: the latest few kept
 
 
 def local_name(name: str) -> str:

@@ -22,8 +22,8 @@ from interpreter.dsl import ast
 
 _CLASSES = {c.__name__: c for c in (ast.Const, ast.Name, ast.Attribute, ast.Index, ast.Call, ast.Comprehension,
                                     ast.ListExpr, ast.Unary, ast.Binary, ast.Conditional)}
-MAX_ENTRIES = 20_000  # texts kept; past that the file starts again from this run's texts
-MAX_BYTES = 8_000_000  # a larger file is not read
+MAX_ENTRIES = 5_000  # texts kept (the bundled games have about 1,000); past that the file starts again
+MAX_BYTES = 2_000_000  # a larger file is not read (reading it would cost more than parsing)
 
 _state: dict[str, Any] = {"path": None, "known": None, "new": {}}
 
