@@ -134,3 +134,27 @@ def test_source_python_cannot_compile_leaves_the_closures_to_evaluate_it(monkeyp
                         ("[c for c in seat.hand if c.number > twice(0)]", [4])]:
         compiled = Compiler(make_globals(defines)).compile(text, BOUND, locate, per="card")
         assert compiled.select is None and compiled(env_for()) == value
+
+
+def test_a_judged_expression_whose_loops_cannot_be_generated_runs_as_closures(monkeypatch):
+    """Lifted parts (nested in one another here) read the loop's locals: the closures must not use them."""
+    from interpreter.dsl.codegen import Namespace
+
+    real = Namespace.function
+    monkeypatch.setattr(Namespace, "function",
+                        lambda self, params, src: None if "_items" in params else real(self, params, src))
+    text = "card.number > max(c.number for c in seat.hand if c.colour == led.colour) - len(seat.hand) or card == led"
+    compiled = Compiler(make_globals()).compile(text, BOUND, locate, per="card")
+    assert compiled.select is None
+    env = env_for()
+    env["$batch"] = object()
+    values = []
+    for c in range(6):
+        env["card"] = c
+        values.append(compiled.run(env))
+    closures = Compiler(make_globals(), False).compile(text, BOUND, locate, per="card")
+    expected = []
+    for c in range(6):
+        env["card"] = c
+        expected.append(closures.run(env))
+    assert values == expected and any(values) and not all(values)

@@ -277,12 +277,14 @@ class Compiler:
                 raise ExpressionError(f"this gives none where a {expect} is needed", locate(0))
         else:
             result = self._memo(result, tree, bound)
-            if self._per is not None:
+            if self._per is not None:  # generated, its source reads the loop's locals: loops, or closures
                 loops = self._loops(result)
                 if loops is not None:
                     deps, uses = _split(result.deps)
                     return Compiled(loops[0], result.type, deps, str(text), locate(0), loops[1], loops[2], uses)
-            fn = self._function(result)
+                fn = result.fn
+            else:
+                fn = self._function(result)
             if expect in ("seat", "card", "number"):  # a round value not set yet, a first() of nothing...
                 fn = _checked(fn, expect)
         deps, uses = _split(result.deps)
@@ -360,7 +362,7 @@ class Compiler:
         In generated code (see _loops) the part is lifted out of the loop: worked out when first
         needed and kept in ``_hs``, a list local to one call.
         """
-        once = _once_per_batch(self._function(res), [None, None])
+        once = _once_per_batch(res.fn, [None, None])  # the closures' way (a lifted part's source needs _hs)
         out = _Result(once, res.type, res.deps)
         src = self._s(res) if self._lifted is not None else None
         if src is not None:
