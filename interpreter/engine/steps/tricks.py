@@ -299,8 +299,10 @@ class Tricks(Step):
         elif self._single_zone:
             if not all(state.per_seat[self.zones[0]]):
                 p.over = True
-        elif not all(self._cards(state, s) for s in range(game.players)):
-            p.over = True
+        else:
+            zones = [state.per_seat[z] for z in self.zones]
+            if not all(any(zone[s] for zone in zones) for s in range(game.players)):
+                p.over = True
 
     def _cards(self, state: Any, seat: int) -> list[int]:
         if self._single_zone:
@@ -415,12 +417,15 @@ class Tricks(Step):
     def _zone_actions(self, state: Any, seat: int, cards: list[int]) -> list[Play]:
         allowed = set(cards)
         kinds = self._kinds
-        out, seen = [], set()
-        for z, zone in enumerate(self.zones):
+        out = []
+        for z, zone in enumerate(self.zones):  # the first card of each kind in each zone
+            table, seen = self._plays[z], set()
             for c in state.per_seat[zone][seat]:
-                if c in allowed and (kinds[c], z) not in seen:
-                    seen.add((kinds[c], z))
-                    out.append(self._plays[z][c])
+                if c in allowed:
+                    k = kinds[c]
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(table[c])
         return out
 
     def _stuck(self, game: Any, state: Any, p: _Tricks, seat: int) -> None:
