@@ -12,6 +12,9 @@ Comprehension variables and define parameters become Python locals; a part
 that only a closure can evaluate (it reads the environment) is called through
 its closure, unless it reads such a local, in which case the enclosing
 comprehension or define stays a closure too.
+
+The compiled code objects are kept in the user's own cache folder (see
+interpreter/cache.py), trusted the way Python trusts its bytecode caches.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class Namespace:
         self._key = key
         self._codes: dict[str, CodeType] | None = None  # source text -> code object, read when first needed
         self._new = 0  # code objects compiled in this run
+        self._used: set[str] = set()  # the sources this run made functions of (what the file keeps)
         self._path: str | None = None
 
     def ref(self, obj: Any) -> str:
@@ -76,6 +80,7 @@ class Namespace:
                 raise ValueError(f"not a Python name: {p!r}")
         self.made += 1
         text = f"lambda {', '.join(('e',) + params)}: {src}"
+        self._used.add(text)
         codes = self._kept()
         code = codes.get(text)
         if code is None:
@@ -107,8 +112,9 @@ class Namespace:
         return codes
 
     def _save(self) -> None:
+        """Write the code of this run's functions (a changed compiler's old sources are left out)."""
         if self._path is not None and self._codes:
-            write_bytes(self._path, marshal.dumps(self._codes))
+            write_bytes(self._path, marshal.dumps({t: c for t, c in self._codes.items() if t in self._used}))
             prune(os.path.dirname(self._path), "code-")  # one file per compiled game: the latest few kept
 
 
