@@ -196,12 +196,15 @@ class _Result:
     through its closure.
     """
 
-    __slots__ = ("fn", "type", "deps", "const", "value", "src", "scalar")
+    __slots__ = ("fn", "type", "deps", "const", "value", "src", "scalar", "inv", "cheap", "lifted")
 
     def __init__(self, fn: Fn, type_: Type, deps: frozenset[str], const: bool = False, value: Any = None,
                  src: str | None = None):
         self.fn, self.type, self.deps, self.const, self.value, self.src = fn, type_, deps, const, value, src
         self.scalar = False  # known never to be a list (a card attribute whose values are all plain)
+        self.inv = False  # in a judged expression (compile(per=...)): does not read the item
+        self.cheap = False  # a name or an attribute: not worth lifting out of a loop
+        self.lifted: str | None = None  # its source as a part lifted out of the loop (see _lift)
 
 
 def _constant(value: Any, type_: Type) -> _Result:
@@ -292,7 +295,7 @@ class Compiler:
 
     def _loops(self, result: _Result) -> tuple[Fn, Callable[..., Any], Callable[..., Any]] | None:
         """For compile(per=...): the generated function, ``select`` and ``exists`` (None: closures only)."""
-        src = self._s(result)
+        src = self._lift(result) if result.inv and not result.cheap else self._s(result)
         if src is None:
             return None
         var, per, gen = self._py[self._per], self._per, self.gen
@@ -333,12 +336,32 @@ class Compiler:
         return f"{self.gen.ref(part.fn)}(e)"
 
     def _src(self, res: _Result, parts: list[_Result], make: Callable[..., str]) -> _Result:
-        """Give ``res`` the source ``make(*sources of parts)`` when every part has one."""
+        """Give ``res`` the source ``make(*sources of parts)`` when every part has one; in a judged
+        expression, parts that do not read the item are lifted out of the loop when ``res`` reads it."""
         if self.generate:
-            srcs = [self._s(p) for p in parts]
+            outer = self._lifted is not None and not self._is_invariant(res)
+            srcs = [self._lift(p) if outer and p.inv and not p.cheap else self._s(p) for p in parts]
             if None not in srcs:
                 res.src = make(*srcs)
         return res
+
+    def _is_invariant(self, res: _Result) -> bool:
+        """True when ``res`` reads none of the names that change from item to item (see compile(per=...))."""
+        invariant = self._invariant
+        return (invariant is not None and not res.const and bool(res.deps)
+                and all(d in invariant or d == "state" or d.startswith(("round:", *_USES)) for d in res.deps))
+
+    def _lift(self, part: _Result) -> str | None:
+        """The source of ``part`` worked out once per call of the judged expression, when first needed, and
+        kept in ``_hs``, a list local to that call (see _loops)."""
+        if part.lifted is None:
+            src = self._s(part)
+            if src is None:
+                return None
+            i, unset, keep = self._lifted, self.gen.ref(_UNSET), self.gen.ref(_keep)
+            self._lifted += 1
+            part.lifted = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep}(_hs, {i}, {src}))"
+        return part.lifted
 
     def _function(self, res: _Result) -> Fn:
         """The generated function of ``res`` (its closure when it has no source)."""
@@ -349,27 +372,15 @@ class Compiler:
     def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> _Result:
         method = getattr(self, "_" + type(n).__name__.lower())
         res = method(n, scope, loc)
-        invariant = self._invariant
-        if (invariant is not None and not res.const and res.deps
-                and not isinstance(n, (ast.Name, ast.Attribute, ast.Const))
-                and all(d in invariant or d == "state" or d.startswith(("round:", *_USES)) for d in res.deps)):
-            return self._hoist(res)
+        if self._is_invariant(res):
+            cheap = isinstance(n, (ast.Name, ast.Attribute, ast.Const))
+            if not cheap:  # the closures work it out once per batch (marked by the object under "$batch")
+                once = _Result(_once_per_batch(res.fn, [None, None]), res.type, res.deps, src=res.src)
+                once.scalar = res.scalar
+                res = once
+            # generated, it is lifted by the first part that reads the item (see _src)
+            res.inv, res.cheap = True, cheap
         return res
-
-    def _hoist(self, res: _Result) -> _Result:
-        """The same value for every call of one loop (marked by the object under ``"$batch"``).
-
-        In generated code (see _loops) the part is lifted out of the loop: worked out when first
-        needed and kept in ``_hs``, a list local to one call.
-        """
-        once = _once_per_batch(res.fn, [None, None])  # the closures' way (a lifted part's source needs _hs)
-        out = _Result(once, res.type, res.deps)
-        src = self._s(res) if self._lifted is not None else None
-        if src is not None:
-            i, unset, keep = self._lifted, self.gen.ref(_UNSET), self.gen.ref(_keep)
-            self._lifted += 1
-            out.src = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep}(_hs, {i}, {src}))"
-        return out
 
     # ------------------------------------------------------------------ nodes
 
@@ -831,6 +842,7 @@ class Compiler:
                     return v
 
         out = _Result(memo, res.type, res.deps)
+        out.inv, out.cheap = res.inv, res.cheap
         src = self._s(res) if self.generate else None
         if src is not None:  # the table looked up inline, filled by a generated function of the cards
             ref = self.gen.ref
@@ -906,7 +918,7 @@ def _shown(value: Any) -> str:
         if isinstance(value, (list, tuple)) else repr(value)
 
 
-_UNSET = object()  # a lifted part not worked out yet (see Compiler._hoist)
+_UNSET = object()  # a lifted part not worked out yet (see Compiler._lift)
 
 
 def _keep(values: list[Any], i: int, value: Any) -> Any:
