@@ -50,7 +50,6 @@ class Namespace:
     def __init__(self, key: str | None = None) -> None:
         self.ns: dict[str, Any] = {"__builtins__": {}}
         self._names: dict[int, str] = {}
-        self.made = 0  # functions generated, for measurements
         self._key = key
         self._codes: dict[str, CodeType] | None = None  # source text -> code object, read when first needed
         self._new = 0  # code objects compiled in this run
@@ -78,7 +77,6 @@ class Namespace:
         for p in params:
             if not p.isidentifier():  # pragma: no cover - locals are made from grammar names
                 raise ValueError(f"not a Python name: {p!r}")
-        self.made += 1
         text = f"lambda {', '.join(('e',) + params)}: {src}"
         self._used.add(text)
         codes = self._kept()
@@ -127,7 +125,8 @@ def local_name(name: str) -> str:
 
 
 def define_caller(body: Callable[..., Any], memo: list[Any]) -> Callable[..., Any]:
-    """Call a generated define body; within one batch the same arguments give the remembered value."""
+    """Call a define's body ``body(e, *arguments)``; within one batch the same arguments give the remembered
+    value (the memo is shared by the generated and the closure form of every call site)."""
 
     def call(e: dict[str, Any], *values: Any) -> Any:
         batch = e.get("$batch")

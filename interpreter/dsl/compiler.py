@@ -143,7 +143,8 @@ class Compiled:
     deps: frozenset[str]  # "ctx:NAME", "round:FIELD", or "state" for anything else
     text: str
     position: Position | None
-    # compiled with per= and generated: the items of a list for which it holds, whether one does
+    # compiled with per=: the items of a list for which it holds, and whether one does (generated: one
+    # loop in one function; else the closure run for each item, the item bound under the per name)
     select: Callable[[dict[str, Any], Any], list[Any]] | None = None
     exists: Callable[[dict[str, Any], Any], bool] | None = None
     # how it reads bound cards: "attr:led.colour" (an attribute), "bare:led" (the card itself: compared,
@@ -245,10 +246,15 @@ class Compiler:
                 self._per, self._lifted = per, 0
                 self._py[per] = local_name(per)
         try:
-            return self._compile(text, bound, locate, expect)
+            compiled = self._compile(text, bound, locate, expect)
         finally:
             self._invariant = self._per = self._lifted = None
             self._py.clear()
+        if per is not None and compiled.select is None:
+            select, exists = _item_loops(compiled.fn, per)
+            compiled = Compiled(compiled.fn, compiled.type, compiled.deps, compiled.text, compiled.position, select,
+                                exists, compiled.uses)
+        return compiled
 
     def _compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None) -> Compiled:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
@@ -775,29 +781,20 @@ class Compiler:
                 src = f"({cheap})"
             return self._fold(_Result(once, rtype, deps, src=src), [], n, loc, always=True)
 
-        def call(e: dict[str, Any]) -> Any:
-            values = [f(e) for f in fns]
-            batch = e.get("$batch")
-            if batch is not None:
-                if memo[0] is not batch:
-                    memo[0], memo[1] = batch, {}
-                try:
-                    return memo[1][tuple(values)]
-                except KeyError:
-                    pass
-                except TypeError:  # a list argument: not remembered
-                    batch = None
+        def with_params(e: dict[str, Any], *values: Any) -> Any:  # the closure body reads them from env
             saved = [e.get(k) for k in keys_list]
             for k, v in zip(keys_list, values, strict=True):
                 e[k] = v
             try:
-                value = body_fn(e)
+                return body_fn(e)
             finally:
                 for k, v in zip(keys_list, saved, strict=True):
                     e[k] = v
-            if batch is not None:
-                memo[1][tuple(values)] = value
-            return value
+
+        remembered = define_caller(with_params, memo)
+
+        def call(e: dict[str, Any]) -> Any:
+            return remembered(e, *[f(e) for f in fns])
 
         res = _Result(call, rtype, deps)
         if gen is not None:  # a short body without loops is called directly, else through the batch memo
@@ -878,6 +875,27 @@ class Compiler:
             return self._expr(n, scope, loc)
         finally:
             self._unreached -= 1
+
+
+def _item_loops(fn: Fn, per: str) -> tuple[Callable[..., list[Any]], Callable[..., bool]]:
+    """``select`` and ``exists`` of a judged expression evaluated by ``fn``, one item at a time."""
+
+    def select(e: dict[str, Any], items: Any) -> list[Any]:
+        kept = []
+        for x in items:
+            e[per] = x
+            if fn(e):
+                kept.append(x)
+        return kept
+
+    def exists(e: dict[str, Any], items: Any) -> bool:
+        for x in items:
+            e[per] = x
+            if fn(e):
+                return True
+        return False
+
+    return select, exists
 
 
 def _checked(fn: Fn, expect: str) -> Fn:

@@ -343,15 +343,8 @@ class Choose(Step):
         if table is not None:
             ok = table.table(state)
             kept = [v for v in options if ok[v]]
-        elif expr.select is not None:
-            kept = expr.select(env, options)
         else:
-            run = expr.run
-            kept = []
-            for v in options:
-                env["value"] = v
-                if run(env):
-                    kept.append(v)
+            kept = expr.select(env, options)
         return kept if kept or not soft else list(options)
 
     def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:

@@ -95,29 +95,9 @@ def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], 
         else:
             if env is None:  # one batch: parts that do not read the card are worked out once
                 env = {"$s": state, "seat": seat, "led": led, "trick": trick, "$batch": object()}
-            holding, must = rule.holding, rule.must
-            if holding is not None:
-                if holding.exists is not None:
-                    holds = holding.exists(env, cards)
-                else:
-                    hold_fn = holding.run
-                    holds = False
-                    for c in cards:
-                        env["card"] = c
-                        if hold_fn(env):
-                            holds = True
-                            break
-                if not holds:
-                    continue
-            if must.select is not None:
-                allowed = must.select(env, cards)
-            else:
-                run = must.run
-                allowed = []
-                for c in cards:
-                    env["card"] = c
-                    if run(env):
-                        allowed.append(c)
+            if rule.holding is not None and not rule.holding.exists(env, cards):
+                continue
+            allowed = rule.must.select(env, cards)
         if allowed:
             cards = allowed
         elif rule.end:
