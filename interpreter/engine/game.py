@@ -244,9 +244,8 @@ class Game:
         decisions in a loop of their own (see ``Step.playout``), so inside such a run ``state.pending`` is
         not kept up to date: a policy reads the state, not the pending decision.
         """
-        draw = None
         if policy is None:
-            draw = random = rng.random
+            random = rng.random
 
             def policy(_state: State, _seat: int, actions: list[Any]) -> int:
                 return int(random() * len(actions))
@@ -260,13 +259,13 @@ class Game:
             if d.actor == CHANCE:
                 apply_fast(state, d.step.sample(self, state, rng))
                 continue
-            run = d.step.playout(self, state, policy, draw)
+            run = d.step.playout(self, state, policy)
             if run:
                 decisions += run
                 continue
-            decisions += self._steps_on(state, d, policy, draw)
+            decisions += self._steps_on(state, d, policy)
 
-    def _steps_on(self, state: State, d: Decision, policy: Policy, draw: Any) -> int:
+    def _steps_on(self, state: State, d: Decision, policy: Policy) -> int:
         """``apply_fast`` in a loop while the same top-level step asks the seats (for playout)."""
         step = self.steps[state.step_index]
         p = state.progress
@@ -274,7 +273,7 @@ class Game:
         taken = 0
         while True:
             actions = d.actions
-            action = actions[int(draw() * len(actions)) if draw is not None else policy(state, d.actor, actions)]
+            action = actions[policy(state, d.actor, actions)]
             budget.reset()
             d = step.apply(self, state, p, action) or step.decision(self, state, p)
             taken += 1

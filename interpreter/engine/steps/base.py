@@ -258,10 +258,9 @@ class Step:
         """The decision now pending, or None when the step is over."""
         return None
 
-    def playout(self, game: Game, state: State, policy: Any, draw: Any = None) -> int:
+    def playout(self, game: Game, state: State, policy: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own,
-        as ``apply`` would, and return how many were taken (0: this step has no such loop; 0 decisions taken).
-        ``draw``, when given, is ``rng.random`` of the default policy: index ``int(draw() * len(actions))``."""
+        as ``apply`` would, and return how many were taken (0: this step has no such loop; 0 decisions taken)."""
         return 0
 
     def apply(self, game: Game, state: State, p: Any, action: Any) -> Decision | None:

@@ -351,7 +351,7 @@ class Tricks(Step):
             return [table[cands[0]]]
         return list({kinds[c]: table[c] for c in cands}.values())
 
-    def playout(self, game: Any, state: Any, policy: Any, draw: Any = None) -> int:
+    def playout(self, game: Any, state: Any, policy: Any) -> int:
         """Plain tricks (one zone, no claims, nothing between plays) in a loop: no Decision objects."""
         p = state.progress
         if not self._plain or p.hook is not None or p.taking >= 0 or p.over:
@@ -359,17 +359,14 @@ class Tricks(Step):
         hands = state.per_seat[self._zone0]
         trick = state.shared[self.trick_zone]
         automatic = game.automatic
-        simple = self._simple_follow
-        follow = self.follow_rules[0].must_table.table if simple else None
-        kinds, table = self._kinds, self._plays[0]
-        active = p.active
-        n = game.players if active is None else len(active)
+        follow = self.follow_rules[0].must_table.table if self._simple_follow else None
+        n = game.players if p.active is None else len(p.active)
         budget, work = budget_left, WORK_LIMIT
         actions = state.pending.actions
         taken = 0
         while True:
             seat = p.turn
-            card = actions[int(draw() * len(actions)) if draw is not None else policy(state, seat, actions)].card
+            card = actions[policy(state, seat, actions)].card
             budget[0] = work  # as apply_fast: the expressions' budget is per action
             hands[seat].remove(card)
             trick.append(card)
@@ -379,26 +376,19 @@ class Tricks(Step):
             taken += 1
             if state.actions_taken > MAX_ACTIONS:
                 game.too_long(self)
-            if len(plays) == 1 and simple:
+            if len(plays) == 1 and follow is not None:
                 p.answers = follow(state, card)
             if len(plays) < n:
-                p.turn = (seat + 1) % n if active is None else active[(active.index(seat) + 1) % n]
+                p.turn = self._next_seat(p, seat, n)
             else:
                 self._resolve(game, state, p)
                 if p.hook is not None or p.taking >= 0 or p.over:
                     break
-            seat = p.turn
-            if seat in automatic:
+            if p.turn in automatic:
                 break
-            if simple and p.plays:  # the common case, as _hand_actions
-                ok = p.answers
-                hand = hands[seat]
-                actions = list(({kinds[c]: table[c] for c in hand if ok[c]}
-                                 or {kinds[c]: table[c] for c in hand}).values())
-            else:
-                actions = self._hand_actions(state, p, seat)
-                if actions is STUCK:
-                    break
+            actions = self._hand_actions(state, p, p.turn)
+            if actions is STUCK:
+                break
         game.go_on(state, self.decision(game, state, p))
         return taken
 
