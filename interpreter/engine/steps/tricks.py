@@ -356,35 +356,19 @@ class Tricks(Step):
         p = state.progress
         if not self._plain or p.hook is not None or p.taking >= 0 or p.over:
             return 0
-        hands = state.per_seat[self._zone0]
-        trick = state.shared[self.trick_zone]
         automatic = game.automatic
-        follow = self.follow_rules[0].must_table.table if self._simple_follow else None
-        n = game.players if p.active is None else len(p.active)
         budget, work = budget_left, WORK_LIMIT
         actions = state.pending.actions
         taken = 0
         while True:
-            seat = p.turn
-            card = actions[policy(state, seat, actions)].card
+            card = actions[policy(state, p.turn, actions)].card
             budget[0] = work  # as apply_fast: the expressions' budget is per action
-            hands[seat].remove(card)
-            trick.append(card)
-            plays = p.plays
-            plays.append((seat, card))
+            self._play(game, state, p, card, 0)
             state.actions_taken += 1
             taken += 1
             if state.actions_taken > MAX_ACTIONS:
                 game.too_long(self)
-            if len(plays) == 1 and follow is not None:
-                p.answers = follow(state, card)
-            if len(plays) < n:
-                p.turn = self._next_seat(p, seat, n)
-            else:
-                self._resolve(game, state, p)
-                if p.hook is not None or p.taking >= 0 or p.over:
-                    break
-            if p.turn in automatic:
+            if p.hook is not None or p.taking >= 0 or p.over or p.turn in automatic:
                 break
             actions = self._hand_actions(state, p, p.turn)
             if actions is STUCK:
@@ -430,25 +414,25 @@ class Tricks(Step):
         if p.taking >= 0:
             self._take_apply(game, state, p, action)
             return None
-        card, zone = action
+        self._play(game, state, p, action.card, action.zone)
+        return None
+
+    def _play(self, game: Any, state: Any, p: _Tricks, card: int, zone: int) -> None:
+        """The seat to play plays ``card`` from its ``zone``-th zone; the next seat's turn, or the trick is over."""
         seat = p.turn
         state.per_seat[self.zones[zone] if zone else self._zone0][seat].remove(card)
         state.shared[self.trick_zone].append(card)
         plays = p.plays
         plays.append((seat, card))
-        active = p.active
-        n = game.players if active is None else len(active)
+        n = game.players if p.active is None else len(p.active)
         if len(plays) == 1 and self._simple_follow:
             p.answers = self.follow_rules[0].must_table.table(state, card)  # shared, never changed
         if len(plays) < n:
             p.turn = self._next_seat(p, seat, n)
-            if self._plain:
-                return self.decision(game, state, p)
             if self.between:
                 self._run_hook(game, state, p, self.between)
-            return None
-        self._resolve(game, state, p)
-        return None
+        else:
+            self._resolve(game, state, p)
 
     # ------------------------------------------------------------------ after the last card
 
