@@ -205,7 +205,6 @@ class Choose(Step):
         self.label_expr = ctx.expr(path + ("label",), label_names) if "label" in spec else None
         self.describe_expr = ctx.expr(path + ("describe",), label_names) if "describe" in spec else None
         fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
-        self._labels: dict[Any, str] | None = {} if fixed else None
         # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
         self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
         self.verb = spec.get("verb", "choose")
@@ -349,23 +348,9 @@ class Choose(Step):
 
     def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
         if self.label_expr is not None:
-            fixed = self._labels  # labels that read only the value are worked out once per value
-            key = value
-            if fixed is not None:
-                try:
-                    return fixed[key]
-                except KeyError:
-                    pass
-                except TypeError:  # a list value (a pair of cards): its items are the key
-                    key = hashable(value)
-                    if key in fixed:
-                        return fixed[key]
             env = self.env(state)
             env["seat"], env["value"] = seat, value
-            label = str(self.label_expr(env))
-            if fixed is not None:
-                fixed[key] = label
-            return label
+            return str(self.label_expr(env))
         return show(game, self.option_type, value)
 
     def decision(self, game: Any, state: Any, p: _Choosing) -> Decision | None:
