@@ -34,6 +34,17 @@ def cache_folder() -> str | None:
     return folder
 
 
+def read_json(path: str | None, max_bytes: int = 2_000_000) -> object:
+    """The JSON in ``path``, or None when there is none, it is larger than ``max_bytes`` or it is damaged."""
+    try:
+        if path is None or os.path.getsize(path) > max_bytes:
+            return None
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def write_json(path: str, data: object) -> None:
     """Replace ``path`` with ``data`` as JSON in one step (another run may be writing it too)."""
     write_bytes(path, json.dumps(data, separators=(",", ":")).encode())
@@ -69,14 +80,8 @@ def _set(name: str) -> tuple[str, set[str], set[str]] | None:
         if folder is None:
             return None
         path = os.path.join(folder, f"{name}.json")
-        known: set[str] = set()
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-            if isinstance(data, list):
-                known = {d for d in data if isinstance(d, str)}
-        except (OSError, ValueError):
-            pass
+        data = read_json(path)
+        known = {d for d in data if isinstance(d, str)} if isinstance(data, list) else set()
         _sets[name] = (path, known, set())
     return _sets[name]
 

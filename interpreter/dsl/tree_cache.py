@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import json
 import os
 from typing import Any
 
-from interpreter.cache import write_json
+from interpreter.cache import read_json, write_json
 from interpreter.dsl import ast
 
 _CLASSES = {c.__name__: c for c in (ast.Const, ast.Name, ast.Attribute, ast.Index, ast.Call, ast.Comprehension,
@@ -43,17 +42,8 @@ def open_cache(folder: str | None, grammar: str) -> None:
 def _known() -> dict[str, Any]:
     known = _state["known"]
     if known is None:
-        known = {}
-        path = _state["path"]
-        try:
-            if path is not None and os.path.getsize(path) <= MAX_BYTES:
-                with open(path, encoding="utf-8") as f:
-                    data = json.load(f)
-                if isinstance(data, dict):
-                    known = data
-        except (OSError, ValueError):
-            pass
-        _state["known"] = known
+        data = read_json(_state["path"], MAX_BYTES)
+        known = _state["known"] = data if isinstance(data, dict) else {}
     return known
 
 
