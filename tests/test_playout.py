@@ -27,8 +27,12 @@ def _final(state):
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_playout_takes_the_decisions_the_checked_path_takes(name, players):
-    game = game_of(name, players)
-    for seed in range(3):
+    _compare(game_of(name, players), name)
+
+
+def _compare(game, name, seeds=3, notes=False):
+    """Playout with a recording policy, then the same choices through the checked path: the same decisions."""
+    for seed in range(seeds):
         seen = []
         rng = random.Random(f"playout/{seed}")
 
@@ -38,11 +42,15 @@ def test_playout_takes_the_decisions_the_checked_path_takes(name, players):
             return i
 
         fast = game.new_state()
+        if notes:
+            fast.notes = []
         taken = game.playout(fast, rng, policy)
         assert fast.finished and fast.pending is None and taken == len(seen)
 
         rng = random.Random(f"playout/{seed}")
         checked = game.new_state()
+        if notes:
+            checked.notes = []
         k = 0
         while not checked.finished:
             d = checked.pending
@@ -56,6 +64,45 @@ def test_playout_takes_the_decisions_the_checked_path_takes(name, players):
             k += 1
         assert k == taken
         assert _final(fast) == _final(checked) and game.winners(fast) == game.winners(checked)
+        assert fast.counters == checked.counters and fast.notes == checked.notes
+
+
+# Plain tricks play in the step's own loop, the trick's end written out in place when it is plain too: each of
+# these tricks takes a different way through that loop (or around it).
+TRICK_VARIANTS = {
+    "no rules": "",
+    "follow": 'follow: "card.suit == led.suit"',
+    "lead and follow": 'lead: "card.rank != 1 or len(seat.won) > 0"\nfollow: "card.suit == led.suit"',
+    "follow by seat": 'follow: "card.suit == led.suit or seat.tricks > 1"',
+    "otherwise end": 'follow: {must: "card.suit == led.suit", otherwise: end}',
+    "can win": 'can_win: "seat.tricks < 2"',
+    "next leader": "next_leader: left(winner)",
+    "seats": 'seats: "[s for s in seats if s != round.dealer]"',
+    "per trick": "per_trick: [mark]",
+    "after trick": 'after_trick: {note: {do: set, round: {mark: "winner"}}}',
+    "first wins": 'equal_cards: first_wins\nstrength: ["card.suit == led.suit"]',
+    "later wins": 'strength: ["card.suit == led.suit"]',
+}
+
+
+@pytest.mark.parametrize("variant", list(TRICK_VARIANTS))
+@pytest.mark.parametrize("automatic", [False, True])
+def test_every_way_through_the_trick_loop_takes_the_checked_path_s_decisions(tmp_path, variant, automatic):
+    from interpreter.engine.compile import compile_game
+
+    from .test_steps import indent, rules, write
+
+    extra = TRICK_VARIANTS[variant]
+    if "strength" not in extra:
+        extra += '\nstrength: ["card.suit == led.suit", "card.rank"]'
+    tricks = "tricks:\n" + indent("do: tricks\nleader: left(round.dealer)\nto: won\n" + extra)
+    text = rules("deal: {do: deal, hand: 3}", 'mark: {do: set, round: {mark: "round.dealer"}}', tricks,
+                 "score: {do: score, points: seat.tricks}", game="rounds: 3",
+                 players='3:\n  automatic: [{name: bot, policy: {tricks: "last(legal)"}}]\n4: {}')
+    game = compile_game(load_rules(write(tmp_path, text)), 3 if automatic else 4)
+    assert game.steps[2]._plain
+    _compare(game, variant)
+    _compare(game, variant, seeds=1, notes=True)  # narrated: the trick's end through the checked code
 
 
 def test_the_default_policy_plays_uniformly_at_random_from_the_rng():

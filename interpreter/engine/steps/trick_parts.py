@@ -157,7 +157,7 @@ class Ordering:
             for _, c in plays:
                 v = values[c]
                 if v is None:
-                    v = self._fill(values, state, led, c)
+                    v = self.fill(values, state, led, c)
                 out.append(v)
             return out
         env = {"$s": state, "led": led, "trick": [c for _, c in plays]}
@@ -170,7 +170,7 @@ class Ordering:
             out.append(v)
         return out
 
-    def _fill(self, values: list[Any], state: Any, led: int | None, card: int) -> tuple:
+    def fill(self, values: list[Any], state: Any, led: int | None, card: int) -> tuple:
         """One card's strength from the per-expression tables, shared with identical cards."""
         parts = []
         for t in self.tables:

@@ -208,6 +208,9 @@ class Tricks(Step):
         self._no_follow = not self.follow_rules
         self._plain = (self._single_zone and not self.between and self.won_by is None)
         self._sole_taker = len(self.takers) == 1 and self.takers[0].takes is None
+        # a trick's end that playout writes out in place: see playout
+        self._quick_end = (self._sole_taker and self.led is None and self.ordering.static and self.can_win is None
+                           and not self.after and self.next_leader is None and not self.per_trick)
 
     def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
         items = spec.get("takers")
@@ -352,27 +355,91 @@ class Tricks(Step):
         return list({kinds[c]: table[c] for c in cands}.values())
 
     def playout(self, game: Any, state: Any, policy: Any) -> int:
-        """Plain tricks (one zone, no claims, nothing between plays) in a loop: no Decision objects."""
+        """Plain tricks (one zone, no claims, nothing between plays) in a loop of their own: no Decision objects.
+
+        When the trick's end is plain too (``_quick_end``: the winner by a table of strengths takes every
+        card, the winner leads next) a card's play and the trick's end are written out here in place of
+        ``_play`` and ``_resolve``, the checked path (test_playout compares the two decision by decision).
+        """
         p = state.progress
         if not self._plain or p.hook is not None or p.taking >= 0 or p.over:
             return 0
         automatic = game.automatic
         budget, work = budget_left, WORK_LIMIT
+        hands = state.per_seat[self._zone0]
+        trick = state.shared[self.trick_zone]
+        kinds, table = self._kinds, self._plays[0]
+        simple = self._simple_follow
+        quick = self._quick_end and p.active is None and state.notes is None
+        n = game.players
+        follow = self.follow_rules[0].must_table.table if simple else None
+        strengths, fill, later = self.ordering.combined.table, self.ordering.fill, self.ordering.later_wins
+        routes, won, counter = self.routes, state.per_seat[self.won], state.counters[self.counter]
         actions = state.pending.actions
+        room = MAX_ACTIONS - state.actions_taken
         taken = 0
         while True:
-            card = actions[policy(state, p.turn, actions)].card
-            budget[0] = work  # as apply_fast: the expressions' budget is per action
-            self._play(game, state, p, card, 0)
-            state.actions_taken += 1
+            seat = p.turn
+            card = actions[policy(state, seat, actions)].card
             taken += 1
-            if state.actions_taken > MAX_ACTIONS:
+            if taken > room:
+                state.actions_taken += taken
                 game.too_long(self)
-            if p.hook is not None or p.taking >= 0 or p.over or p.turn in automatic:
+            budget[0] = work  # as apply_fast: the expressions' budget is per action
+            plays = p.plays
+            if not quick:
+                self._play(game, state, p, card, 0)
+                if p.hook is not None or p.taking >= 0 or p.over:
+                    break
+            elif len(plays) < n - 1:
+                hands[seat].remove(card)
+                trick.append(card)
+                plays.append((seat, card))
+                if simple and len(plays) == 1:
+                    p.answers = follow(state, card)
+                p.turn = seat + 1 if seat + 1 < n else 0
+            else:  # the last card: the winner takes the trick and leads the next one
+                hands[seat].remove(card)
+                plays.append((seat, card))
+                led = plays[0][1]
+                values = strengths(state, led)
+                best = None
+                try:
+                    for s, c in plays:
+                        v = values[c]
+                        if v is None:
+                            v = fill(values, state, led, c)
+                        if best is None or v > best or (later and v == best):
+                            best, winner = v, s
+                except TypeError:
+                    self.ordering.best(state, plays, led)  # says which strengths cannot be compared
+                    raise
+                p.winner = winner
+                counter[winner] += 1
+                p.takers = [winner]
+                p.last = plays
+                p.plays = []
+                trick.clear()
+                route_cards(state, routes, plays, winner, winner, won[winner])
+                p.answers = None
+                p.number += 1
+                p.leader = p.turn = winner
+                if not all(hands):
+                    p.over = True
+                    break
+            seat = p.turn
+            if seat in automatic:
                 break
-            actions = self._hand_actions(state, p, p.turn)
-            if actions is STUCK:
-                break
+            if simple and p.plays:
+                ok = p.answers
+                hand = hands[seat]
+                actions = list(({kinds[c]: table[c] for c in hand if ok[c]}
+                                or {kinds[c]: table[c] for c in hand}).values())
+            else:
+                actions = self._hand_actions(state, p, seat)
+                if actions is STUCK:
+                    break
+        state.actions_taken += taken
         game.go_on(state, self.decision(game, state, p))
         return taken
 
