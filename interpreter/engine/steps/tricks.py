@@ -199,18 +199,19 @@ class Tricks(Step):
         self._kinds = kinds
         self._plays = [[Play(c, z) for c in range(len(kinds))] for z in range(len(self.zones))]
         self._takes = [Take(c) for c in range(len(kinds))]
-        # the plain trick: one zone, the first card leads, no claims, no hooks, one taker, no routes
+        # the plain trick (see playout): no claims, nothing between plays
         self._single_zone = len(self.zones) == 1
         self._zone0 = self.zones[0]
         rule = self.follow_rules[0] if len(self.follow_rules) == 1 else None
         self._simple_follow = (self.led is None and rule is not None and rule.static and rule.hold_table is None
                                and not rule.end)
         self._no_follow = not self.follow_rules
-        self._plain = (self._single_zone and not self.between and self.won_by is None)
+        self._plain = not self.between and self.won_by is None
         self._sole_taker = len(self.takers) == 1 and self.takers[0].takes is None
         # a trick's end that playout writes out in place: see playout
-        self._quick_end = (self._sole_taker and self.led is None and self.ordering.static and self.can_win is None
-                           and not self.after and self.next_leader is None and not self.per_trick)
+        self._quick_end = (self._single_zone and self._sole_taker and self.led is None and self.ordering.static
+                           and self.can_win is None and not self.after and self.next_leader is None
+                           and not self.per_trick)
 
     def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
         items = spec.get("takers")
@@ -325,16 +326,17 @@ class Tricks(Step):
         if p.over:
             return None
         seat = p.turn
-        if self._single_zone:
-            actions = self._hand_actions(state, p, seat)
-            if actions is STUCK:
-                return self._stuck(game, state, p, seat)
-            return Decision(seat, actions, self, "play a card", "play")
-        cards = self._cards(state, seat)
-        cands = self._allowed(state, p, seat, cards)
-        if cands is STUCK:
+        actions = self._seat_actions(state, p, seat)
+        if actions is STUCK:
             return self._stuck(game, state, p, seat)
-        return Decision(seat, self._zone_actions(state, seat, cands), self, "play a card", "play")
+        return Decision(seat, actions, self, "play a card", "play")
+
+    def _seat_actions(self, state: Any, p: _Tricks, seat: int) -> list[Play] | None:
+        """The plays of ``seat`` now (identical cards in a zone: one action), or STUCK."""
+        if self._single_zone:
+            return self._hand_actions(state, p, seat)
+        cands = self._allowed(state, p, seat, self._cards(state, seat))
+        return STUCK if cands is STUCK else self._zone_actions(state, seat, cands)
 
     def _hand_actions(self, state: Any, p: _Tricks, seat: int) -> list[Play] | None:
         """The plays of ``seat`` from its one zone (identical cards: one action), or STUCK."""
@@ -355,7 +357,7 @@ class Tricks(Step):
         return list({kinds[c]: table[c] for c in cands}.values())
 
     def playout(self, game: Any, state: Any, policy: Any) -> int:
-        """Plain tricks (one zone, no claims, nothing between plays) in a loop of their own: no Decision objects.
+        """Plain tricks (no claims, nothing between plays) in a loop of their own: no Decision objects.
 
         When the trick's end is plain too (``_quick_end``: the winner by a table of strengths takes every
         card, the winner leads next) a card's play and the trick's end are written out here in place of
@@ -369,7 +371,7 @@ class Tricks(Step):
         hands = state.per_seat[self._zone0]
         trick = state.shared[self.trick_zone]
         kinds, table = self._kinds, self._plays[0]
-        simple = self._simple_follow
+        simple, one_zone = self._simple_follow, self._single_zone
         quick = self._quick_end and p.active is None and state.notes is None
         n = game.players
         follow = self.follow_rules[0].must_table.table if simple else None
@@ -380,7 +382,8 @@ class Tricks(Step):
         taken = 0
         while True:
             seat = p.turn
-            card = actions[policy(state, seat, actions)].card
+            action = actions[policy(state, seat, actions)]
+            card = action.card
             taken += 1
             if taken > room:
                 state.actions_taken += taken
@@ -388,7 +391,7 @@ class Tricks(Step):
             budget[0] = work  # as apply_fast: the expressions' budget is per action
             plays = p.plays
             if not quick:
-                self._play(game, state, p, card, 0)
+                self._play(game, state, p, card, action.zone)
                 if p.hook is not None or p.taking >= 0 or p.over:
                     break
             elif len(plays) < n - 1:
@@ -430,13 +433,13 @@ class Tricks(Step):
             seat = p.turn
             if seat in automatic:
                 break
-            if simple and p.plays:
+            if simple and p.plays and one_zone:
                 ok = p.answers
                 hand = hands[seat]
                 actions = list(({kinds[c]: table[c] for c in hand if ok[c]}
                                 or {kinds[c]: table[c] for c in hand}).values())
             else:
-                actions = self._hand_actions(state, p, seat)
+                actions = self._seat_actions(state, p, seat)
                 if actions is STUCK:
                     break
         state.actions_taken += taken
