@@ -20,7 +20,7 @@ class State:
     __slots__ = (
         "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
         "round_results", "round_number", "dealer", "step_index", "progress", "finished",
-        "pending", "actions_taken", "notes",
+        "pending", "actions_taken", "notes", "shown",
     )
 
     def __init__(self, game: Game):
@@ -43,6 +43,7 @@ class State:
         self.pending: Decision | None = None
         self.actions_taken = 0
         self.notes: list[str] | None = None  # narration, collected only when a list is set
+        self.shown: list[tuple[str, int]] | None = None  # (zone, card) put on the table, for a Knowledge
 
     def clone(self) -> State:
         """An independent copy: every mutable container is copied, cards are ints.
@@ -70,6 +71,7 @@ class State:
         other.pending = None if self.pending is None else self.pending.copy()
         other.actions_taken = self.actions_taken
         other.notes = None
+        other.shown = None
         return other
 
     def note(self, text: str) -> None:

@@ -12,20 +12,24 @@ from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
 from interpreter.engine.game import Game
+from interpreter.engine.knowledge import Knowledge, determinize
 from interpreter.engine.observation import observe
 from interpreter.engine.state import State
+from interpreter.errors import GameError
 from interpreter.limits import whole_number
 
 
 class Turn:
     """One decision for one seat: legal actions, labels and observation, computed on demand."""
 
-    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "_labels")
+    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "_labels", "_knowledge")
 
-    def __init__(self, game: Game, state: State, seat: int, legal: list[Any], prompt: str):
+    def __init__(self, game: Game, state: State, seat: int, legal: list[Any], prompt: str,
+                 knowledge: Knowledge | None = None):
         self._game, self._state = game, state
         self.seat, self.legal, self.prompt = seat, legal, prompt
         self._labels: list[str] | None = None
+        self._knowledge = knowledge
 
     @property
     def labels(self) -> list[str]:
@@ -35,6 +39,14 @@ class Turn:
 
     def observation(self) -> dict[str, Any]:
         return observe(self._game, self._state, self.seat)
+
+    def sample(self, rng: random.Random) -> State:
+        """A state this seat cannot tell from the real one, drawn from what it knows (for search): the cards
+        it has not seen where they are now are dealt again among their places (see engine/knowledge.py).
+        Only for agents with ``samples = True`` (the harness then follows who knows which card)."""
+        if self._knowledge is None:
+            raise GameError("this agent was not given samples: set samples = True on its class")
+        return determinize(self._game, self._state, self.seat, self._knowledge, rng)
 
     @property
     def seat_name(self) -> str:

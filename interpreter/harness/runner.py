@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.engine.game import Game
+from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.state import CHANCE, State
 from interpreter.harness.agents import Agent, RandomAgent, Turn
 
@@ -79,6 +80,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
         narrate(f"Round 1, dealer {game.seat_names[state.dealer]}")
     rounds_seen = 0
     apply_fast = game.apply_fast
+    knowledge = Knowledge(game, state) if any(getattr(a, "samples", False) for a in agents) else None
     while not state.finished:
         d = state.pending
         step = d.step
@@ -92,7 +94,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
             apply_fast(state, outcome)
         else:
             seat = d.actor
-            action = agents[seat].act(Turn(game, state, seat, d.actions, d.prompt))
+            action = agents[seat].act(Turn(game, state, seat, d.actions, d.prompt, knowledge))
             if record:
                 events.append({"type": "action", "round": state.round_number, "step": step.name,
                                "seat": game.seat_names[seat], "action": step.label(game, action)})
@@ -104,6 +106,8 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
                 apply_fast(state, action)
             else:
                 game.apply(state, action)  # refuses with the list of legal actions
+        if knowledge is not None:
+            knowledge.update(state, d.actor == CHANCE)
         if after_each is not None:
             after_each(state)
         if len(state.round_results) != rounds_seen:

@@ -13,6 +13,7 @@ state and may return the next decision of the same step (saving the engine a cal
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -257,6 +258,9 @@ class Step:
     def decision(self, game: Game, state: State, p: Any) -> Decision | None:
         """The decision now pending, or None when the step is over."""
         return None
+
+    def relabel(self, p: Any, card: Callable[[int], int]) -> None:
+        """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py)."""
 
     def playout(self, game: Game, state: State, policy: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own,

@@ -23,6 +23,7 @@ from typing import Any
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
+from interpreter.engine.knowledge import renamed
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,
@@ -413,6 +414,8 @@ class Choose(Step):
             text = self.describe(game, state, None, action, None, seat)
             if text:
                 state.note(f"{game.seat_names[seat]} {text}")
+        if state.shown is not None and self.visible == "all" and not self.simultaneous:  # chosen in the open
+            state.shown.extend((None, c) for c in _cards_in(self.option_type, value))
         p.picked.append(value)
         p.history.append({"seat": seat, "value": value})
         p.passes = 0
@@ -469,6 +472,12 @@ class Choose(Step):
             return str(self.describe_expr(env))
         return f"{third_person(self.verb)} {action.label}"
 
+    def relabel(self, p: _Choosing, card: Any) -> None:
+        t = self.option_type
+        p.picked = [renamed(t, v, card) for v in p.picked]
+        for h in p.history:
+            h["value"] = renamed(t, h["value"], card)
+
     def public(self, game: Any, state: Any, p: _Choosing, viewer: int | None = None) -> dict[str, Any]:
         names = game.seat_names
         shown = []
@@ -495,3 +504,11 @@ def show(game: Any, t: Type, value: Any) -> str:
         return "yes" if value else "no"
     return str(value)
 
+
+def _cards_in(t: Type, value: Any) -> list[int]:
+    """The cards a chosen value names (a card, or a list of cards)."""
+    if t.kind == "card" and type(value) is int:
+        return [value]
+    if t.kind == "list" and t.element is not None and t.element.kind == "card" and isinstance(value, (list, tuple)):
+        return [c for c in value if type(c) is int]
+    return []

@@ -149,6 +149,10 @@ class Repeat(Step):
         if not self._run(game, state, rp, rp.index + 1):
             self._next_time(game, state, rp)
 
+    def relabel(self, rp: _Repeating, card: Any) -> None:
+        if rp.index >= 0 and rp.p is not None:
+            self.inner[rp.index].relabel(rp.p, card)
+
     def public(self, game: Any, state: Any, rp: _Repeating, viewer: int | None = None) -> dict[str, Any]:
         if rp.index < 0:
             return {}

@@ -492,6 +492,8 @@ class Tricks(Step):
         seat = p.turn
         state.per_seat[self.zones[zone] if zone else self._zone0][seat].remove(card)
         state.shared[self.trick_zone].append(card)
+        if state.shown is not None:  # followed by a Knowledge: the card was on the table
+            state.shown.append((self.trick_zone, card))
         plays = p.plays
         plays.append((seat, card))
         n = game.players if p.active is None else len(p.active)
@@ -669,6 +671,12 @@ class Tricks(Step):
         self._run_hook(game, state, p, hook.steps, hook.index + 1)
         if p.hook is None and after:
             self._close(game, state, p)
+
+    def relabel(self, p: _Tricks, card: Any) -> None:
+        p.plays = [(s, card(c)) for s, c in p.plays]
+        p.last = [(s, card(c)) for s, c in p.last]
+        if p.hook is not None and p.hook.p is not None:
+            p.hook.steps[p.hook.index].relabel(p.hook.p, card)
 
     # ------------------------------------------------------------------ text and policies
 
