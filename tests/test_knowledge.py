@@ -12,7 +12,7 @@ import random
 import pytest
 
 from interpreter.engine.compile import supported_players
-from interpreter.engine.knowledge import Knowledge, determinize
+from interpreter.engine.knowledge import Knowledge, determinize, places_of
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
@@ -58,16 +58,17 @@ def test_a_sample_looks_to_its_seat_like_the_real_state(name, players):
         assert observe(game, sample, seat) == observe(game, state, seat)
         assert sample.pending.actions == state.pending.actions
         assert sorted(sample.all_cards()) == sorted(state.all_cards())
+        where = places_of(game, sample)
         for c in range(len(game.cards.labels)):
             if knowledge.knows(seat, c) and knowledge.where[c] is not None:
-                assert Knowledge(game, sample).where[c] == knowledge.where[c]
+                assert where[c] == knowledge.where[c]
         if len(checked) % 5 == 0:  # search plays on from samples
             game.playout(sample, random.Random(1))
             assert sample.finished
         checked.append(_cards(sample) != _cards(state))
 
     _play(game, f"sample/{name}", visit)
-    assert checked
+    assert checked and any(checked)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)

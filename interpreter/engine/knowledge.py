@@ -34,7 +34,7 @@ class Knowledge:
         self.everyone = (1 << game.players) - 1
         self._seen = {z: spec.visible for z, spec in game.zones.items()}
         state.shown = []
-        self.where = self._locate(state)
+        self.where = places_of(game, state)
         self.knowers = [self._sees(w) for w in self.where]
         self.named = self._named(state)
 
@@ -49,22 +49,8 @@ class Knowledge:
                 if t is None or not _only_cards(t) or game.visibility.get(name, "all") != "all" or name in filling:
                     continue
                 for v in value if per_seat else (value,):
-                    if type(v) is int:
-                        out.add(v)
-                    elif isinstance(v, (list, tuple)):
-                        out.update(c for c in v if type(c) is int)
+                    out.update(cards_named(t, v))
         return out
-
-    def _locate(self, state: State) -> list[Where | None]:
-        where: list[Where | None] = [None] * len(self.game.cards.labels)
-        for zone, cards in state.shared.items():
-            for c in cards:
-                where[c] = (zone, -1)
-        for zone, hands in state.per_seat.items():
-            for s, cards in enumerate(hands):
-                for c in cards:
-                    where[c] = (zone, s)
-        return where
 
     def _sees(self, where: Where | None) -> int:
         """The seats (a bit each) that see a card at ``where``."""
@@ -80,7 +66,7 @@ class Knowledge:
     def update(self, state: State, chance: bool = False) -> None:
         """After an action (``chance``: a chance event, such as a shuffle and deal: where a card came from
         tells nothing about where it went)."""
-        where = self._locate(state)
+        where = places_of(self.game, state)
         passed: dict[int, int] = {}  # cards seen on their way in this action: by whom
         for zone, card in state.shown or ():
             passed[card] = passed.get(card, 0) | (self.everyone if zone is None else self._sees((zone, -1)))
@@ -106,6 +92,28 @@ class Knowledge:
         """The cards in play whose place ``seat`` does not know, by card id."""
         bit = 1 << seat
         return [c for c, w in enumerate(self.where) if w is not None and not self.knowers[c] & bit]
+
+
+def places_of(game: Any, state: State) -> list[Where | None]:
+    """Where each card lies now, by card id (None: in no zone, e.g. removed for this player count)."""
+    where: list[Where | None] = [None] * len(game.cards.labels)
+    for zone, cards in state.shared.items():
+        for c in cards:
+            where[c] = (zone, -1)
+    for zone, hands in state.per_seat.items():
+        for s, cards in enumerate(hands):
+            for c in cards:
+                where[c] = (zone, s)
+    return where
+
+
+def cards_named(t: Type, value: Any) -> list[int]:
+    """The cards a value of static type ``t`` names (a card, or a list of cards)."""
+    if t.kind == "card" and type(value) is int:
+        return [value]
+    if _only_cards(t) and isinstance(value, (list, tuple)):
+        return [c for c in value if type(c) is int]
+    return []
 
 
 def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:
@@ -164,21 +172,30 @@ def _refuse_hidden_values(game: Any, state: State, seat: int, knowledge: Knowled
     (they are renamed with the rest); anything else hidden (a secret bid, a hidden choice of a card the seat
     knows) cannot: refuse rather than hand the search the real value."""
     filling = state.pending.step.filling() if state.pending is not None else frozenset()
-    hidden: list[tuple[str, Any]] = []
     for name, values in state.seat_vars.items():
         visible = game.visibility.get(name, "all")
-        if visible != "all" or name in filling:
-            hidden += [(name, v) for s, v in enumerate(values) if s != seat or visible == "nobody"]
-    hidden += [(name, v) for name, v in state.vars.items()
-               if game.visibility.get(name, "all") != "all" or name in filling]
-    for name, value in hidden:
-        if value is None or value == []:
+        if visible == "all" and name not in filling:
             continue
         t = game.value_types.get(name)
-        cards = [value] if t is not None and t.kind == "card" else value if t is not None and _only_cards(t) else None
-        if cards is None or any(knowledge.knows(seat, c) for c in cards):
-            raise GameError(f"cannot sample the state as {game.seat_names[seat]} sees it: the value {name!r} is "
-                            "hidden from that seat and names no unknown cards")
+        for s, value in enumerate(values):
+            if (s != seat or visible == "nobody") and not _drawable(t, value, seat, knowledge):
+                _refuse(game, seat, name)
+    for name, value in state.vars.items():
+        if (game.visibility.get(name, "all") != "all" or name in filling) \
+                and not _drawable(game.value_types.get(name), value, seat, knowledge):
+            _refuse(game, seat, name)
+
+
+def _drawable(t: Type | None, value: Any, seat: int, knowledge: Knowledge) -> bool:
+    """Whether a hidden value can be drawn again: empty, or naming only cards ``seat`` does not know."""
+    if value is None or value == []:
+        return True
+    return t is not None and _only_cards(t) and not any(knowledge.knows(seat, c) for c in cards_named(t, value))
+
+
+def _refuse(game: Any, seat: int, name: str) -> None:
+    raise GameError(f"cannot sample the state as {game.seat_names[seat]} sees it: the value {name!r} is hidden "
+                    "from that seat and names no unknown cards")
 
 
 def _only_cards(t: Type) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
-from interpreter.engine.knowledge import renamed
+from interpreter.engine.knowledge import cards_named, renamed
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,
@@ -415,7 +415,7 @@ class Choose(Step):
             if text:
                 state.note(f"{game.seat_names[seat]} {text}")
         if state.shown is not None and self.visible == "all" and not self.simultaneous:  # chosen in the open
-            state.shown.extend((None, c) for c in _cards_in(self.option_type, value))
+            state.shown.extend((None, c) for c in cards_named(self.option_type, value))
         p.picked.append(value)
         p.history.append({"seat": seat, "value": value})
         p.passes = 0
@@ -504,11 +504,3 @@ def show(game: Any, t: Type, value: Any) -> str:
         return "yes" if value else "no"
     return str(value)
 
-
-def _cards_in(t: Type, value: Any) -> list[int]:
-    """The cards a chosen value names (a card, or a list of cards)."""
-    if t.kind == "card" and type(value) is int:
-        return [value]
-    if t.kind == "list" and t.element is not None and t.element.kind == "card" and isinstance(value, (list, tuple)):
-        return [c for c in value if type(c) is int]
-    return []

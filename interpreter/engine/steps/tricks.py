@@ -372,7 +372,7 @@ class Tricks(Step):
         trick = state.shared[self.trick_zone]
         kinds, table = self._kinds, self._plays[0]
         simple, one_zone = self._simple_follow, self._single_zone
-        quick = self._quick_end and p.active is None and state.notes is None
+        quick = self._quick_end and p.active is None and state.notes is None and state.shown is None
         n = game.players
         follow = self.follow_rules[0].must_table.table if simple else None
         strengths, fill, later = self.ordering.combined.table, self.ordering.fill, self.ordering.later_wins
