@@ -15,15 +15,14 @@ really are.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from interpreter.dsl.types import Type
-from interpreter.engine.state import State
+from interpreter.engine.state import Seen, State
 from interpreter.errors import GameError
 
 Where = tuple[str, int]  # (zone, seat; -1 for a shared zone)
-# State.shown holds (zone, card) for every card put on the table during an action (zone None: a card shown
-# to everyone, e.g. chosen in the open), so a card that comes and goes within one action still counts as seen.
 
 
 class Knowledge:
@@ -33,10 +32,20 @@ class Knowledge:
         self.game = game
         self.everyone = (1 << game.players) - 1
         self._seen = {z: spec.visible for z, spec in game.zones.items()}
-        state.shown = []
+        state.seen = Seen()
         self.where = places_of(game, state)
         self.knowers = [self._sees(w) for w in self.where]
+        # the chance event that last moved each card: a sample swaps a card only with one moved by the same
+        # event (a deal of the number cards says the stock holds number cards)
+        self.dealt = [0] * len(self.where)
+        self._events = 0
         self.named = self._named(state)
+        # cards a seat has shown not to hold in a place, until the place gets a card again: (zone, seat) -> cards
+        self.excluded: dict[Where, set[int]] = {}
+        # hidden per-seat values set by a set step: name -> (the step, the state before it), to work them out again
+        self.derived: dict[str, tuple[Any, State]] = {}
+        self._hidden = [name for name, v in game.visibility.items() if v != "all" and name in state.seat_vars]
+        self._last = self._hidden_values(state)
 
     def _named(self, state: State) -> set[int]:
         """The cards public values name (a shown exchange, a turned card): everyone knows them."""
@@ -52,6 +61,9 @@ class Knowledge:
                     out.update(cards_named(t, v))
         return out
 
+    def _hidden_values(self, state: State) -> list[list[Any]]:
+        return [list(state.seat_vars.get(name, ())) for name in self._hidden]
+
     def _sees(self, where: Where | None) -> int:
         """The seats (a bit each) that see a card at ``where``."""
         if where is None:
@@ -63,26 +75,55 @@ class Knowledge:
             return 1 << where[1]
         return 0
 
-    def update(self, state: State, chance: bool = False) -> None:
-        """After an action (``chance``: a chance event, such as a shuffle and deal: where a card came from
-        tells nothing about where it went)."""
+    def update(self, state: State) -> None:
+        """After an action or chance event (the cards a deal shuffled: where one came from tells nothing
+        about where it went)."""
         where = places_of(self.game, state)
+        seen = state.seen
         passed: dict[int, int] = {}  # cards seen on their way in this action: by whom
-        for zone, card in state.shown or ():
+        for zone, card in seen.cards:
             passed[card] = passed.get(card, 0) | (self.everyone if zone is None else self._sees((zone, -1)))
-        if state.shown is not None:
-            state.shown.clear()
         named = self._named(state)
         for card in named - self.named:
             passed[card] = self.everyone
         self.named = named
         old = self.where
         knowers = self.knowers
+        excluded = self.excluded
+        dealt = set(seen.dealt)
+        if dealt:
+            self._events += 1
+            for c in dealt:
+                self.dealt[c] = self._events
         for c, w in enumerate(where):
-            if w != old[c] or c in passed:
+            if w != old[c] or c in passed or c in dealt:
                 saw = self._sees(w) | passed.get(c, 0)
-                knowers[c] = saw if chance else (knowers[c] & (saw | self._sees(old[c]))) | saw
+                knowers[c] = saw if c in dealt else (knowers[c] & (saw | self._sees(old[c]))) | saw
+                if w != old[c] and w in excluded:  # a card came in: what the place lacked may be there now
+                    del excluded[w]
         self.where = where
+        for seat, zones, void in seen.voids:
+            cards = {c for c, v in enumerate(void) if v}
+            for zone in zones:
+                excluded.setdefault((zone, seat), set()).update(cards)
+        self._follow_hidden(state, seen, bool(dealt))
+        seen.clear()
+
+    def _follow_hidden(self, state: State, seen: Seen, shuffled: bool) -> None:
+        """Remember how hidden per-seat values were worked out; forget it when they change otherwise, or
+        when cards are shuffled (the sample's cards would then follow the real cards' hidden way)."""
+        if shuffled:
+            self.derived.clear()
+        for step, before in seen.derived:
+            for name in step.hidden:  # kept in the order they were worked out
+                self.derived.pop(name, None)
+                self.derived[name] = (step, before)
+        if self._hidden:
+            now = self._hidden_values(state)
+            for name, old, new in zip(self._hidden, self._last, now):
+                if old != new and not any(name in step.hidden for step, _ in seen.derived):
+                    self.derived.pop(name, None)
+            self._last = now
 
     def knows(self, seat: int, card: int) -> bool:
         """Whether ``seat`` knows where ``card`` is."""
@@ -97,14 +138,19 @@ class Knowledge:
 def places_of(game: Any, state: State) -> list[Where | None]:
     """Where each card lies now, by card id (None: in no zone, e.g. removed for this player count)."""
     where: list[Where | None] = [None] * len(game.cards.labels)
-    for zone, cards in state.shared.items():
+    for place, cards in _places(state):
         for c in cards:
-            where[c] = (zone, -1)
+            where[c] = place
+    return where
+
+
+def _places(state: State) -> Iterator[tuple[Where, list[int]]]:
+    """Every place and the cards in it: shared zones, then each seat's zones."""
+    for zone, cards in state.shared.items():
+        yield (zone, -1), cards
     for zone, hands in state.per_seat.items():
         for s, cards in enumerate(hands):
-            for c in cards:
-                where[c] = (zone, s)
-    return where
+            yield (zone, s), cards
 
 
 def cards_named(t: Type, value: Any) -> list[int]:
@@ -117,18 +163,85 @@ def cards_named(t: Type, value: Any) -> list[int]:
 
 
 def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:
-    """A copy of ``state`` with the cards ``seat`` does not know dealt again at random among their places."""
+    """A copy of ``state`` with the cards ``seat`` does not know dealt again at random among their places
+    (never where a seat has shown it holds no such card), and hidden values worked out again from them."""
     _refuse_hidden_values(game, state, seat, knowledge)
     bit = 1 << seat
-    knowers = knowledge.knowers
-    places = [*state.shared.values(), *(cards for hands in state.per_seat.values() for cards in hands)]
-    slots = [c for cards in places for c in cards if not knowers[c] & bit]  # the true cards, place by place
-    drawn = sorted(slots)  # what the seat knows: which cards, and how many in each place
-    rng.shuffle(drawn)
-    rename = dict(zip(slots, drawn))
+    knowers, dealt = knowledge.knowers, knowledge.dealt
+    slots: dict[int, list[int]] = {}  # by the chance event that dealt them: the true cards, place by place
+    places: dict[int, list[Where]] = {}
+    for where, cards in _places(state):
+        for c in cards:
+            if not knowers[c] & bit:
+                slots.setdefault(dealt[c], []).append(c)
+                places.setdefault(dealt[c], []).append(where)
+    rename_to: dict[int, int] = {}
+    excluded = knowledge.excluded
+    for event in sorted(slots):
+        drawn = _deal(sorted(slots[event]), [excluded.get(w) for w in places[event]], rng)
+        rename_to.update(zip(slots[event], drawn))
+    rename = rename_to.get
     other = state.clone()
-    relabel(game, other, rename.get)
+    relabel(game, other, rename)
+    _derive(game, other, seat, knowledge, rename)
+    if other.progress is not None and other.step_index >= 0:  # choices in progress the seat has not seen
+        game.steps[other.step_index].redraw(game, other, other.progress, seat, rng)
     return other
+
+
+_TRIES = 20  # plain shuffles tried before a matching deals around the cards seats have shown not to hold
+
+
+def _deal(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
+    """``cards`` in a random order such that no card lands on a slot whose ban holds it (what the seat knows:
+    which cards, how many in each place, and which cards each place lacks)."""
+    rng.shuffle(cards)
+    if not any(bans):
+        return cards
+    for _ in range(_TRIES):
+        if not any(b is not None and c in b for c, b in zip(cards, bans)):
+            return cards
+        rng.shuffle(cards)
+    slot_of: list[int | None] = [None] * len(bans)  # slot -> index into cards
+    order = list(range(len(bans)))
+
+    def place(i: int, tried: set[int]) -> bool:  # Kuhn's augmenting paths, slots in a random order
+        rng.shuffle(order)
+        for slot in list(order):
+            ban = bans[slot]
+            if slot in tried or (ban is not None and cards[i] in ban):
+                continue
+            tried.add(slot)
+            if slot_of[slot] is None or place(slot_of[slot], tried):
+                slot_of[slot] = i
+                return True
+        return False
+
+    for i in range(len(cards)):
+        if not place(i, set()):
+            raise GameError("cannot sample the state: the cards seats have shown not to hold leave no deal")
+    return [cards[i] for i in slot_of]  # type: ignore[index]
+
+
+def _derive(game: Any, other: State, seat: int, knowledge: Knowledge, rename: Any) -> None:
+    """Hidden per-seat values set by a set step, worked out again by that step on the state before it with the
+    sample's cards (a start player's view of a face-down trump card follows the card the sample put there)."""
+    again: dict[str, list[Any]] = {}
+    for name, (step, before) in knowledge.derived.items():
+        if name in again:
+            continue
+        snap = before.clone()
+        relabel(game, snap, rename)
+        for earlier, values in again.items():  # worked out before this step ran: as the sample has them
+            snap.seat_vars[earlier] = list(values)
+        step.start(game, snap)
+        for hidden in step.hidden:
+            again[hidden] = snap.seat_vars[hidden]
+    for name, values in again.items():
+        if name not in knowledge.derived:
+            continue
+        mine = game.visibility.get(name) != "nobody"
+        other.seat_vars[name] = [other.seat_vars[name][s] if s == seat and mine else v for s, v in enumerate(values)]
 
 
 def relabel(game: Any, state: State, rename: Any) -> None:
@@ -171,16 +284,20 @@ def _refuse_hidden_values(game: Any, state: State, seat: int, knowledge: Knowled
     """A value hidden from ``seat`` can be drawn again only when it names cards the seat does not know
     (they are renamed with the rest); anything else hidden (a secret bid, a hidden choice of a card the seat
     knows) cannot: refuse rather than hand the search the real value."""
-    filling = state.pending.step.filling() if state.pending is not None else frozenset()
+    filling, redrawn = frozenset(), frozenset()
+    if state.pending is not None:
+        filling, redrawn = state.pending.step.filling(), state.pending.step.redrawn()
     for name, values in state.seat_vars.items():
         visible = game.visibility.get(name, "all")
-        if visible == "all" and name not in filling:
+        if visible == "all" and name not in filling or name in knowledge.derived or name in redrawn:
             continue
         t = game.value_types.get(name)
         for s, value in enumerate(values):
             if (s != seat or visible == "nobody") and not _drawable(t, value, seat, knowledge):
                 _refuse(game, seat, name)
     for name, value in state.vars.items():
+        if name in redrawn:
+            continue
         if (game.visibility.get(name, "all") != "all" or name in filling) \
                 and not _drawable(game.value_types.get(name), value, seat, knowledge):
             _refuse(game, seat, name)

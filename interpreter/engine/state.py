@@ -16,11 +16,29 @@ if TYPE_CHECKING:
 CHANCE = -1
 
 
+class Seen:
+    """What an action showed that the state after it no longer does, for a Knowledge (engine/knowledge.py)."""
+
+    __slots__ = ("cards", "dealt", "voids", "derived")
+
+    def __init__(self) -> None:
+        self.cards: list[tuple[str | None, int]] = []  # (zone, card) put on the table; zone None: shown to all
+        self.dealt: list[int] = []  # cards shuffled and dealt: where they were tells nothing of where they went
+        self.voids: list[tuple[int, tuple[str, ...], list[bool]]] = []  # (seat, zones, cards it cannot hold there)
+        self.derived: list[tuple[Any, State]] = []  # (set step, the state before it) for values hidden from some
+
+    def clear(self) -> None:
+        self.cards.clear()
+        self.dealt.clear()
+        self.voids.clear()
+        self.derived.clear()
+
+
 class State:
     __slots__ = (
         "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
         "round_results", "round_number", "dealer", "step_index", "progress", "finished",
-        "pending", "actions_taken", "notes", "shown",
+        "pending", "actions_taken", "notes", "seen",
     )
 
     def __init__(self, game: Game):
@@ -43,7 +61,7 @@ class State:
         self.pending: Decision | None = None
         self.actions_taken = 0
         self.notes: list[str] | None = None  # narration, collected only when a list is set
-        self.shown: list[tuple[str, int]] | None = None  # (zone, card) put on the table, for a Knowledge
+        self.seen: Seen | None = None  # what a Knowledge following this state is told of each action
 
     def clone(self) -> State:
         """An independent copy: every mutable container is copied, cards are ints.
@@ -71,7 +89,7 @@ class State:
         other.pending = None if self.pending is None else self.pending.copy()
         other.actions_taken = self.actions_taken
         other.notes = None
-        other.shown = None
+        other.seen = None
         return other
 
     def note(self, text: str) -> None:

@@ -107,7 +107,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
             else:
                 game.apply(state, action)  # refuses with the list of legal actions
         if knowledge is not None:
-            knowledge.update(state, d.actor == CHANCE)
+            knowledge.update(state)
         if after_each is not None:
             after_each(state)
         if len(state.round_results) != rounds_seen:

@@ -262,6 +262,14 @@ class Step:
     def relabel(self, p: Any, card: Callable[[int], int]) -> None:
         """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py)."""
 
+    def redrawn(self) -> frozenset[str]:
+        """The values hidden while this step is pending that ``redraw`` draws again for a sample."""
+        return frozenset()
+
+    def redraw(self, game: Game, state: State, p: Any, seat: int, rng: Any) -> None:
+        """In a state sampled for ``seat`` (see knowledge.py): draw again the choices made so far that
+        ``seat`` has not seen, each at random among what its chooser could choose."""
+
     def playout(self, game: Game, state: State, policy: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own,
         as ``apply`` would, and return how many were taken (0: this step has no such loop; 0 decisions taken)."""

@@ -414,8 +414,8 @@ class Choose(Step):
             text = self.describe(game, state, None, action, None, seat)
             if text:
                 state.note(f"{game.seat_names[seat]} {text}")
-        if state.shown is not None and self.visible == "all" and not self.simultaneous:  # chosen in the open
-            state.shown.extend((None, c) for c in cards_named(self.option_type, value))
+        if state.seen is not None and self.visible == "all" and not self.simultaneous:  # chosen in the open
+            state.seen.cards.extend((None, c) for c in cards_named(self.option_type, value))
         p.picked.append(value)
         p.history.append({"seat": seat, "value": value})
         p.passes = 0
@@ -477,6 +477,29 @@ class Choose(Step):
         p.picked = [renamed(t, v, card) for v in p.picked]
         for h in p.history:
             h["value"] = renamed(t, h["value"], card)
+
+    def redrawn(self) -> frozenset[str]:
+        # choices that move or swap cards are sampled with the cards (as unknown cards in their new places)
+        return self.filling() if self.move_to is None and not self.swap and not self.counted else frozenset()
+
+    def redraw(self, game: Any, state: Any, p: _Choosing, seat: int, rng: Any) -> None:
+        if not self.redrawn():
+            return
+        hidden = [h for h in p.history if h["seat"] != seat]
+        for h in hidden:
+            them = h["seat"]
+            probe = p.copy()
+            probe.picked = []
+            legal = self._legal(game, state, probe, them, self._env(state, probe, them))
+            if legal:
+                h["value"] = legal[rng.randrange(len(legal))].value
+                if self.set_seat:
+                    state.seat_vars[self.set_seat][them] = h["value"]
+        if hidden and p.history:
+            if self.set_round:
+                state.vars[self.set_round] = p.history[-1]["value"]
+            if self.set_history:
+                state.vars[self.set_history] = [dict(h) for h in p.history]
 
     def public(self, game: Any, state: Any, p: _Choosing, viewer: int | None = None) -> dict[str, Any]:
         names = game.seat_names

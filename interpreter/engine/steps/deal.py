@@ -111,6 +111,8 @@ class Deal(Step):
         if self.rest is not None:
             state.shared[self.rest].extend(outcome[n * k:])
         p.dealt = True
+        if state.seen is not None:
+            state.seen.dealt.extend(outcome)
 
     def label(self, game: Any, outcome: Any) -> str:
         return "deal"

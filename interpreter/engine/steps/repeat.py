@@ -153,6 +153,10 @@ class Repeat(Step):
         if rp.index >= 0 and rp.p is not None:
             self.inner[rp.index].relabel(rp.p, card)
 
+    def redraw(self, game: Any, state: Any, rp: _Repeating, seat: int, rng: Any) -> None:
+        if rp.index >= 0 and rp.p is not None:
+            self.inner[rp.index].redraw(game, state, rp.p, seat, rng)
+
     def public(self, game: Any, state: Any, rp: _Repeating, viewer: int | None = None) -> dict[str, Any]:
         if rp.index < 0:
             return {}

@@ -372,7 +372,7 @@ class Tricks(Step):
         trick = state.shared[self.trick_zone]
         kinds, table = self._kinds, self._plays[0]
         simple, one_zone = self._simple_follow, self._single_zone
-        quick = self._quick_end and p.active is None and state.notes is None and state.shown is None
+        quick = self._quick_end and p.active is None and state.notes is None and state.seen is None
         n = game.players
         follow = self.follow_rules[0].must_table.table if simple else None
         strengths, fill, later = self.ordering.combined.table, self.ordering.fill, self.ordering.later_wins
@@ -490,11 +490,14 @@ class Tricks(Step):
     def _play(self, game: Any, state: Any, p: _Tricks, card: int, zone: int) -> None:
         """The seat to play plays ``card`` from its ``zone``-th zone; the next seat's turn, or the trick is over."""
         seat = p.turn
+        plays = p.plays
+        if state.seen is not None:  # followed by a Knowledge: the card was on the table; what it tells
+            state.seen.cards.append((self.trick_zone, card))
+            void = self._void(game, state, p, card)
+            if void is not None:
+                state.seen.voids.append((seat, self.zones, void))
         state.per_seat[self.zones[zone] if zone else self._zone0][seat].remove(card)
         state.shared[self.trick_zone].append(card)
-        if state.shown is not None:  # followed by a Knowledge: the card was on the table
-            state.shown.append((self.trick_zone, card))
-        plays = p.plays
         plays.append((seat, card))
         n = game.players if p.active is None else len(p.active)
         if len(plays) == 1 and self._simple_follow:
@@ -505,6 +508,26 @@ class Tricks(Step):
                 self._run_hook(game, state, p, self.between)
         else:
             self._resolve(game, state, p)
+
+    def _void(self, game: Any, state: Any, p: _Tricks, card: int) -> list[bool] | None:
+        """What playing ``card`` shows everyone of the seat's other cards: when it breaks the first obligation
+        (a rule whose table reads only public round values), the seat held no card that the rule would have
+        made it play (one its ``must`` and ``holding`` both mark). By card id, True for a card it cannot hold."""
+        rule_list = self.follow_rules if p.plays else self.lead_rules
+        if not rule_list:
+            return None
+        rule = rule_list[0]
+        fields = rule.must_table.fields
+        if not rule.static or any(game.visibility.get(f, "all") != "all" for f in fields or ()):
+            return None
+        led = self._led(p.plays) if p.plays else None
+        must = rule.must_table.table(state, led)
+        if must[card]:
+            return None
+        if rule.hold_table is None:
+            return list(must)
+        hold = rule.hold_table.table(state, led)
+        return [m and h for m, h in zip(must, hold)]
 
     # ------------------------------------------------------------------ after the last card
 
@@ -677,6 +700,10 @@ class Tricks(Step):
         p.last = [(s, card(c)) for s, c in p.last]
         if p.hook is not None and p.hook.p is not None:
             p.hook.steps[p.hook.index].relabel(p.hook.p, card)
+
+    def redraw(self, game: Any, state: Any, p: _Tricks, seat: int, rng: Any) -> None:
+        if p.hook is not None and p.hook.p is not None:
+            p.hook.steps[p.hook.index].redraw(game, state, p.hook.p, seat, rng)
 
     # ------------------------------------------------------------------ text and policies
 

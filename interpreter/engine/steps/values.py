@@ -61,6 +61,8 @@ class SetValues(Step):
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         self.narrate = bool(spec.get("narrate", True))
+        self.hidden = tuple(name for group, name in self._pending
+                            if group == "seats" and ctx.visibility.get(name, "all") != "all")
         self.assign: list[tuple[str, str, Any]] = []
         for group, name in self._pending:
             bound = dict(self.bound)
@@ -70,6 +72,8 @@ class SetValues(Step):
             self.assign.append((group, name, expr))
 
     def start(self, game: Any, state: Any) -> None:
+        if state.seen is not None and self.hidden:  # a Knowledge works such values out again on its samples
+            state.seen.derived.append((self, state.clone()))
         env = self.env(state)
         for group, name, expr in self.assign:
             env["$batch"] = object()  # helpers called again with the same arguments are worked out once
