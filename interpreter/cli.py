@@ -17,6 +17,7 @@ from typing import Any
 
 from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
 from interpreter.errors import RuleError, RuleErrors, TrickbookError
+from interpreter.harness.players import AGENTS
 from interpreter.limits import MAX_DIGITS, whole_number
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
@@ -56,10 +57,29 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) to FILE")
     pl.add_argument("--quiet", "-q", action="store_true", help="print only the result")
 
-    si = sub.add_parser("simulate", help="play many games with random bots and summarise")
+    si = sub.add_parser("simulate", help="play many games with bots and summarise them with 95%% confidence "
+                        "intervals")
     game_args(si)
-    si.add_argument("--games", "-n", type=int, required=True, metavar="K")
-    si.add_argument("--json", action="store_true", help="print one JSON object")
+    si.add_argument("--games", "-n", type=int, required=True, metavar="K", help="how many games")
+    si.add_argument("--agents", "-a", default="random", metavar="A,B,...",
+                    help="one agent per seat in seat order, the last repeated for the remaining seats: "
+                         + "; ".join(f"{k} ({v})" for k, v in AGENTS.items()) + " (default random)")
+    si.add_argument("--rotate", action="store_true",
+                    help="turn the agents one seat further each game, so every agent sits in every seat")
+    si.add_argument("--iterations", type=int, default=200, metavar="K",
+                    help="ismcts: samples searched per move (default 200)")
+    si.add_argument("--move-time", type=float, metavar="SECONDS",
+                    help="ismcts: search each move for this long instead of a number of iterations")
+    si.add_argument("--workers", "-w", type=int, default=1, metavar="W",
+                    help="processes to play on (default 1); the results do not depend on it")
+    si.add_argument("--backend", choices=("processes", "dask"), default="processes",
+                    help="where the workers run: local processes (default) or Dask (pip install "
+                         "'trickbook[dask]'), a local cluster of W workers or --scheduler")
+    si.add_argument("--scheduler", metavar="ADDRESS", help="with --backend dask: a running Dask scheduler, "
+                    "e.g. tcp://10.0.0.5:8786")
+    si.add_argument("--report", metavar="FILE.html",
+                    help="also write an HTML report with plots of the score distributions and seat advantage")
+    si.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
 
     r = sub.add_parser("replay", help="re-execute a game record and check it")
     r.add_argument("record", metavar="RECORD")
@@ -238,28 +258,52 @@ def _seat_index(names: list[str], text: str) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from interpreter.harness.simulate import simulate
+    from interpreter.harness.players import parse_agents
+    from interpreter.harness.simulate import Setup, simulate
 
-    if args.games < 1:
-        raise TrickbookError("--games must be at least 1")
+    if args.games < 1 or args.workers < 1 or args.iterations < 1:
+        raise TrickbookError("--games, --workers and --iterations must be at least 1")
+    if args.move_time is not None and not args.move_time > 0:
+        raise TrickbookError("--move-time must be a positive number of seconds")
+    if args.scheduler and args.backend != "dask":
+        raise TrickbookError("--scheduler goes with --backend dask")
     source, game = _setup(args)
     seed = _seed(args.seed)
+    setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
+                  args.rotate, args.iterations, args.move_time, _allowed(args))
+    report = None
+    if args.report:  # a report that cannot be written is refused before the games, not after them
+        try:
+            report = open(args.report, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise TrickbookError(f"cannot write the report to {args.report}: {exc.strerror or exc}") from None
     started = time.monotonic()
     shown = [started]
 
-    def progress(done: int, total: int) -> None:
+    def progress(done: int, total: int) -> None:  # a line on a terminal only, with the time left
         now = time.monotonic()
-        if now - shown[0] >= 1.0 or done == total and now - started >= 1.0:
+        if sys.stderr.isatty() and not args.json and (now - shown[0] >= 0.5 or done == total):
             shown[0] = now
-            rate = done / max(now - started, 1e-9)
-            print(f"\r  {done}/{total} games ({rate:.0f}/s)", end="" if done < total else "\n",
-                  file=sys.stderr, flush=True)
+            left = (total - done) * (now - started) / max(done, 1)
+            bar = "#" * (20 * done // total)
+            print(f"\r  [{bar:<20}] {done:,}/{total:,} games, about {_duration(left)} left  ",
+                  end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    summary = simulate(game, args.games, seed, progress)
+    try:
+        summary = simulate(game, args.games, seed, progress, setup, args.workers, args.backend, args.scheduler)
+        if report is not None:
+            from interpreter.harness.report import html_report
+
+            report.write(html_report(summary))
+    finally:
+        if report is not None:
+            report.close()
     if args.json:
         print(json.dumps(summary.as_json()))
     else:
         print(summary.as_text())
+        if report is not None:
+            print(f"report written to {args.report}")
     return 0
 
 

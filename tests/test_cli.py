@@ -122,7 +122,7 @@ def test_simulate_json_gives_mean_scores_win_shares_and_rounds(capsys):
 
 def test_simulate_text_summary(capsys):
     code, out, _ = run(capsys, "simulate", "njet-goldsieber", "-p", "3", "-n", "3")
-    assert code == 0 and "mean score" in out and "win share" in out and "mean rounds per game: 6.00" in out
+    assert code == 0 and "mean score" in out and "win share" in out and "rounds per game: 6.00 (6.00 to 6.00)" in out
 
 
 def test_replay_names_the_first_difference_and_exits_1(tmp_path, capsys):

@@ -164,6 +164,11 @@ class Game:
     def is_over(self, state: State) -> bool:
         return state.finished
 
+    @property
+    def higher_wins(self) -> bool:
+        """True when the best total is the highest (False: the lowest, as in games of penalty points)."""
+        return self.flow.winners == "highest_total"
+
     def winners(self, state: State) -> list[int]:
         """The seats with the best total among those that may win (``game.can_win``)."""
         budget.reset()
@@ -234,8 +239,9 @@ class Game:
         raise GameError(f"{step.where}: error: the game took more than {MAX_ACTIONS:,} actions (the last in step "
                         f"{step.name!r}); the rules do not end it")
 
-    def playout(self, state: State, rng: Any, policy: Policy | None = None) -> int:
-        """Play ``state`` on to the end of the game; return the number of decisions the seats took.
+    def playout(self, state: State, rng: Any, policy: Policy | None = None, round_end: bool = False) -> int:
+        """Play ``state`` on to the end of the game (``round_end``: of the round; the state is then at the next
+        round's first decision); return the number of decisions the seats took.
 
         Chance events are drawn from ``rng``; every seat decides by ``policy(state, seat, actions)``, which
         gives the index of its action in ``actions`` (default: uniformly random, ``int(rng.random() * n)``).
@@ -252,9 +258,10 @@ class Game:
 
         decisions = 0
         apply_fast = self.apply_fast
+        rounds = len(state.round_results) if round_end else -1
         while True:
             d = state.pending
-            if d is None:
+            if d is None or len(state.round_results) == rounds + 1:
                 return decisions
             if d.actor == CHANCE:
                 apply_fast(state, d.step.sample(self, state, rng))
@@ -358,6 +365,7 @@ class Game:
         state.teams = list(range(self.players))
 
     def _end_round(self, state: State) -> None:
+        state.ended = state.vars
         env = {"$s": state}
         flow = self.flow
         if flow.until is not None and flow.until(env):

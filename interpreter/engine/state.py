@@ -38,7 +38,7 @@ class State:
     __slots__ = (
         "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
         "round_results", "round_number", "dealer", "step_index", "progress", "finished",
-        "pending", "actions_taken", "notes", "seen",
+        "pending", "actions_taken", "notes", "seen", "ended",
     )
 
     def __init__(self, game: Game):
@@ -61,6 +61,7 @@ class State:
         self.pending: Decision | None = None
         self.actions_taken = 0
         self.notes: list[str] | None = None  # narration, collected only when a list is set
+        self.ended: dict[str, Any] | None = None  # the round values of the last round played, as it ended
         self.seen: Seen | None = None  # what a Knowledge following this state is told of each action
 
     def clone(self) -> State:
@@ -90,6 +91,7 @@ class State:
         other.actions_taken = self.actions_taken
         other.notes = None
         other.seen = None
+        other.ended = self.ended  # never changed once the round is over
         return other
 
     def note(self, text: str) -> None:

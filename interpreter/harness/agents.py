@@ -22,14 +22,20 @@ from interpreter.limits import whole_number
 class Turn:
     """One decision for one seat: legal actions, labels and observation, computed on demand."""
 
-    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "_labels", "_knowledge")
+    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "kind", "_labels", "_knowledge")
 
     def __init__(self, game: Game, state: State, seat: int, legal: list[Any], prompt: str,
-                 knowledge: Knowledge | None = None):
+                 knowledge: Knowledge | None = None, kind: str = "choose"):
         self._game, self._state = game, state
         self.seat, self.legal, self.prompt = seat, legal, prompt
+        self.kind = kind  # play (a card to a trick), choose, cover or take
         self._labels: list[str] | None = None
         self._knowledge = knowledge
+
+    @property
+    def game(self) -> Game:
+        """The rules being played (public: every seat knows them)."""
+        return self._game
 
     @property
     def labels(self) -> list[str]:

@@ -62,9 +62,11 @@ def result_event(game: Game, state: State) -> dict[str, Any]:
 
 def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, *, record: bool = False,
               rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
-              after_each: Callable[[State], None] | None = None, viewer: int | None = None) -> Outcome:
+              after_each: Callable[[State], None] | None = None, viewer: int | None = None,
+              round_values: list[dict[str, Any]] | None = None) -> Outcome:
     """Play one full game. With ``record`` the outcome holds the JSON Lines events.
 
+    ``round_values``: a list that gets the round values of each round as it ended.
     ``after_each`` is called with the state after every action and chance event (for checks).
     ``viewer``: the seat the account is told to; what that seat may not see is not narrated.
     """
@@ -94,7 +96,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
             apply_fast(state, outcome)
         else:
             seat = d.actor
-            action = agents[seat].act(Turn(game, state, seat, d.actions, d.prompt, knowledge))
+            action = agents[seat].act(Turn(game, state, seat, d.actions, d.prompt, knowledge, d.kind))
             if record:
                 events.append({"type": "action", "round": state.round_number, "step": step.name,
                                "seat": game.seat_names[seat], "action": step.label(game, action)})
@@ -108,6 +110,9 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
                 game.apply(state, action)  # refuses with the list of legal actions
         if knowledge is not None:
             knowledge.update(state)
+        if round_values is not None and state.ended is not None and (
+                not round_values or state.ended is not round_values[-1]):
+            round_values.append(state.ended)
         if after_each is not None:
             after_each(state)
         if len(state.round_results) != rounds_seen:

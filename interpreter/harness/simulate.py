@@ -1,13 +1,176 @@
-"""Many games with random bots, summarised per seat."""
+"""Many games with chosen agents, on one or more processes, summarised with 95% confidence intervals.
+
+Game ``i`` of a run has the seed ``game_seed(seed, i)`` and its agents are seeded from it, so a run gives the
+same games and the same summary on any number of workers or backends; results are gathered in game order.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
+from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
+from interpreter.harness.players import agent_factory
 from interpreter.harness.runner import play_game
+from interpreter.rules.loader import load_rules
+
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+MAX_VALUES = 8  # values of one round value listed by name; the rest are counted together
+CHUNK = 10  # games per task of a worker
+SHARE = (0.0, 1.0)
+
+
+def game_seed(seed: Any, index: int) -> str:
+    """The seed of game ``index`` in a simulation: replay one with ``play --seed``."""
+    return f"{seed}/{index}"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything a worker needs to play games of a run (plain data: it travels to other processes)."""
+
+    rules: str
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+    agents: tuple[str, ...] = ()  # one per seat (default: random)
+    rotate: bool = False  # game i seats the agents turned by i places, so each agent sits everywhere
+    iterations: int = 200
+    seconds: float | None = None
+    allow: tuple[Path, ...] = ()
+
+    def lineup(self, index: int) -> list[str]:
+        names = list(self.agents) or ["random"]
+        names += [names[-1]] * (self.players - len(names))
+        if self.rotate:
+            k = index % self.players
+            names = names[-k:] + names[:-k] if k else names
+        return names
+
+
+@dataclass
+class Played:
+    """One game of a run, as the summary needs it."""
+
+    index: int
+    seed: str
+    lineup: list[str]
+    totals: list[int]
+    winners: list[int]
+    rounds: int
+    outcomes: dict[str, Counter] = field(default_factory=dict)  # round value -> its value at each round's end
+
+
+@cache
+def compiled(rules: str, players: int, options: tuple[tuple[str, Any], ...], allow: tuple[Path, ...]) -> Game:
+    return compile_game(load_rules(rules, allow), players, dict(options))
+
+
+def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> Played:
+    game = game or compiled(setup.rules, setup.players, setup.options, setup.allow)
+    names = setup.lineup(index)
+    s = game_seed(seed, index)
+    ended: list[dict[str, Any]] = []
+    out = play_game(game, agent_factory(names, setup.iterations, setup.seconds)(s), seed=s,
+                    round_values=ended)
+    return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended))
+
+
+def _outcomes(game: Game, ended: list[dict[str, Any]]) -> dict[str, Counter]:
+    """The public round values at the end of each round: texts, numbers, yes/no, seats, records by label."""
+    out: dict[str, Counter] = {}
+    names = game.seat_names
+    for values in ended:
+        for name, value in values.items():
+            if name in ("number", "dealer") or game.visibility.get(name, "all") != "all":
+                continue
+            t = game.value_types.get(name)
+            if value is None:
+                text = "none"
+            elif isinstance(value, bool):
+                text = "true" if value else "false"
+            elif type(value) is int and t is not None and t.kind == "seat":
+                text = names[value]
+            elif type(value) is int and t is not None and t.kind == "card":
+                text = game.cards.labels[value]
+            elif isinstance(value, (int, str)):
+                text = str(value)
+            elif isinstance(value, dict) and isinstance(value.get("label"), str):
+                text = value["label"]
+            else:
+                continue
+            out.setdefault(name, Counter())[text] += 1
+    return out
+
+
+def run_chunk(task: tuple[Setup, Any, int, int]) -> list[Played]:
+    """Games ``start`` .. ``stop - 1`` of a run (one task of a worker)."""
+    setup, seed, start, stop = task
+    return [play_one(setup, seed, i) for i in range(start, stop)]
+
+
+def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: str = "processes",
+              scheduler: str | None = None) -> Iterator[Played]:
+    """The games of a run in game order: on this process, on ``workers`` processes, or on Dask (``dask``: a local
+    cluster of processes or the ``scheduler`` given; ``dask-local``: Dask's threads in this process)."""
+    tasks = [(setup, seed, start, min(start + CHUNK, games)) for start in range(0, games, CHUNK)]
+    if backend in ("dask", "dask-local"):
+        from interpreter.harness.distributed import dask_chunks
+
+        for chunk in dask_chunks(run_chunk, tasks, workers, scheduler, processes=backend == "dask"):
+            yield from chunk
+        return
+    if workers <= 1:
+        for task in tasks:
+            yield from run_chunk(task)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for chunk in pool.imap(run_chunk, tasks):
+            yield from chunk
+
+
+# ---------------------------------------------------------------- statistics
+
+
+@dataclass
+class Estimate:
+    """A mean with its 95% confidence interval (normal approximation)."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @classmethod
+    def of(cls, values: list[float], bounds: tuple[float, float] | None = None) -> Estimate:
+        """The mean of ``values``; ``bounds``: the interval is kept within them (a share lies in 0..1)."""
+        n = len(values)
+        if n == 0:
+            return cls(0.0, 0.0, 0.0, 0)
+        mean = sum(values) / n
+        if n == 1:
+            return cls(mean, mean, mean, 1)
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+        half = Z95 * sd / math.sqrt(n)
+        low, high = mean - half, mean + half
+        if bounds is not None:
+            low, high = max(low, bounds[0]), min(high, bounds[1])
+        return cls(mean, low, high, n)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"mean": round(self.mean, 4), "low": round(self.low, 4), "high": round(self.high, 4), "n": self.n}
+
+    def text(self, percent: bool = False) -> str:
+        if percent:
+            return f"{self.mean:.1%} ({self.low:.1%} to {self.high:.1%})"
+        return f"{self.mean:.2f} ({self.low:.2f} to {self.high:.2f})"
 
 
 @dataclass
@@ -18,49 +181,179 @@ class Summary:
     seed: Any
     options: dict[str, Any]
     seats: list[str]
-    mean_total: list[float]
-    win_share: list[float]  # a shared win counts 1/k for each of k winners
-    mean_rounds: float
+    agents: list[str]  # the lineup of game 0
+    rotate: bool
+    score: list[Estimate]  # per seat
+    wins: list[Estimate]  # a shared win counts 1/k for each of k winners
+    by_agent: dict[str, dict[str, Estimate]]  # agent -> score, win share, margin
+    ties: Estimate
+    rounds: Estimate
+    spread: Estimate  # best total minus worst total, per game
+    totals: list[list[int]]  # per seat, every game's total (for distributions and plots)
+    lengths: list[int]
+    outcomes: dict[str, Counter]
+    rounds_played: int
+    extremes: dict[str, tuple[str, Any]]  # what -> (seed, value)
+
+    @property
+    def mean_total(self) -> list[float]:
+        return [e.mean for e in self.score]
+
+    @property
+    def win_share(self) -> list[float]:
+        return [e.mean for e in self.wins]
+
+    def options_text(self) -> str:
+        return ", ".join(f"{k}={_option(v)}" for k, v in self.options.items())
 
     def as_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
-            "options": self.options,
-            "mean_total": {s: round(v, 4) for s, v in zip(self.seats, self.mean_total)},
-            "win_share": {s: round(v, 4) for s, v in zip(self.seats, self.win_share)},
-            "mean_rounds": round(self.mean_rounds, 4),
+            "options": self.options, "agents": dict(zip(self.seats, self.agents)), "rotate": self.rotate,
+            "mean_total": {s: round(e.mean, 4) for s, e in zip(self.seats, self.score)},
+            "win_share": {s: round(e.mean, 4) for s, e in zip(self.seats, self.wins)},
+            "mean_rounds": round(self.rounds.mean, 4),
+            "seats": {s: {"score": sc.as_json(), "win_share": w.as_json(), "totals": _quantiles(t)}
+                      for s, sc, w, t in zip(self.seats, self.score, self.wins, self.totals)},
+            "by_agent": {a: {k: e.as_json() for k, e in v.items()} for a, v in self.by_agent.items()},
+            "tie_rate": self.ties.as_json(), "rounds": self.rounds.as_json(),
+            "game_length": _quantiles(self.lengths), "score_spread": self.spread.as_json(),
+            "outcomes": {name: {"rounds": self.rounds_played, "values": dict(c.most_common())}
+                         for name, c in self.outcomes.items()},
+            "extremes": {k: {"seed": s, "value": v} for k, (s, v) in self.extremes.items()},
         }
 
     def as_text(self) -> str:
-        lines = [f"{self.game}, {self.players} players, {self.games} games, seed {self.seed}"
-                 + (f", options {self.options}" if self.options else ""),
-                 f"{'seat':<12} {'mean score':>11} {'win share':>10}"]
-        for s, m, w in zip(self.seats, self.mean_total, self.win_share):
-            lines.append(f"{s:<12} {m:>11.2f} {w:>10.1%}")
-        lines.append(f"mean rounds per game: {self.mean_rounds:.2f}")
+        head = f"{self.game}, {self.players} players, {self.games} games, seed {self.seed}"
+        if self.options:
+            head += f", options {self.options_text()}"
+        lines = [head, "every figure: the mean, then its 95% confidence interval", "",
+                 f"{'seat':<12} {'agent':<8} {'mean score':>30} {'win share':>28}"]
+        for s, a, sc, w in zip(self.seats, self.agents if not self.rotate else ["(turns)"] * self.players,
+                               self.score, self.wins):
+            lines.append(f"{s:<12} {a:<8} {sc.text():>30} {w.text(True):>28}")
+        if len(self.by_agent) > 1 or self.rotate:
+            lines += ["", f"{'agent':<8} {'mean score':>30} {'win share':>28} {'margin over the others':>30}"]
+            for a, e in self.by_agent.items():
+                lines.append(f"{a:<8} {e['score'].text():>30} {e['win_share'].text(True):>28} "
+                             f"{e['margin'].text():>30}")
+        lines += ["",
+                  f"ties: {self.ties.text(True)} of games",
+                  f"rounds per game: {self.rounds.text()}; " + _quantile_text(self.lengths),
+                  f"score spread (best total minus worst): {self.spread.text()}"]
+        for s, t in zip(self.seats, self.totals):
+            lines.append(f"  {s} totals: " + _quantile_text(t))
+        if self.outcomes:
+            lines += ["", f"round outcomes ({self.rounds_played} rounds):"]
+            for name, counts in self.outcomes.items():
+                shown = counts.most_common(MAX_VALUES)
+                rest = sum(counts.values()) - sum(c for _, c in shown)
+                parts = [f"{v} {_share(c, self.rounds_played)}" for v, c in shown]
+                if rest:
+                    parts.append(f"{len(counts) - len(shown)} other values {_share(rest, self.rounds_played)}")
+                lines.append(f"  {name}: " + ", ".join(parts))
+        lines += ["", "extreme games (replay: trickbook play GAME -p N --seed SEED):"]
+        for what, (seed, value) in self.extremes.items():
+            lines.append(f"  {what}: {value} (seed {seed})")
         return "\n".join(lines)
 
 
-def game_seed(seed: Any, index: int) -> str:
-    """The seed of game ``index`` in a simulation: replay one with ``play --seed``."""
-    return f"{seed}/{index}"
-
-
-def simulate(game: Game, games: int, seed: Any = 0,
-             progress: Callable[[int, int], None] | None = None) -> Summary:
+def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summary:
     n = game.players
-    totals = [0.0] * n
-    wins = [0.0] * n
-    rounds = 0
-    for i in range(games):
-        out = play_game(game, seed=game_seed(seed, i))
+    sign = 1 if game.higher_wins else -1
+    shares: list[list[float]] = [[] for _ in range(n)]
+    totals: list[list[int]] = [[] for _ in range(n)]
+    per_agent: dict[str, dict[str, list[float]]] = {}
+    ties, lengths, spreads = [], [], []
+    outcomes: dict[str, Counter] = {}
+    for g in played:
         for s in range(n):
-            totals[s] += out.totals[s]
-        for s in out.winners:
-            wins[s] += 1 / len(out.winners)
-        rounds += out.rounds
+            won = 1 / len(g.winners) if s in g.winners else 0.0
+            shares[s].append(won)
+            totals[s].append(g.totals[s])
+        for name in dict.fromkeys(g.lineup):  # each agent: the mean over the seats it held in this game
+            mine = [s for s in range(n) if g.lineup[s] == name]
+            others = [s for s in range(n) if g.lineup[s] != name] or [s for s in range(n)]
+            mean_others = sum(g.totals[s] for s in others) / len(others)
+            a = per_agent.setdefault(name, {"score": [], "win_share": [], "margin": []})
+            a["score"].append(sum(g.totals[s] for s in mine) / len(mine))
+            a["win_share"].append(sum(1 / len(g.winners) for s in mine if s in g.winners) / len(mine))
+            a["margin"].append(sign * (sum(g.totals[s] for s in mine) / len(mine) - mean_others))
+        ties.append(1.0 if len(g.winners) > 1 else 0.0)
+        lengths.append(g.rounds)
+        spreads.append(max(g.totals) - min(g.totals))
+        for name, counts in g.outcomes.items():
+            outcomes.setdefault(name, Counter()).update(counts)
+    extremes: dict[str, tuple[str, Any]] = {}
+    if played:
+        best = max(played, key=lambda g: (sign * max(g.totals, key=lambda t: sign * t), -g.index))
+        worst = min(played, key=lambda g: (sign * min(g.totals, key=lambda t: sign * t), g.index))
+        longest = max(played, key=lambda g: (g.rounds, -g.index))
+        shortest = min(played, key=lambda g: (g.rounds, g.index))
+        widest = max(played, key=lambda g: (max(g.totals) - min(g.totals), -g.index))
+        extremes = {
+            "best total": (best.seed, _best(best.totals, sign)),
+            "worst total": (worst.seed, _best(worst.totals, -sign)),
+            "widest spread": (widest.seed, max(widest.totals) - min(widest.totals)),
+            "longest game": (longest.seed, f"{longest.rounds} rounds"),
+            "shortest game": (shortest.seed, f"{shortest.rounds} rounds"),
+        }
+    return Summary(
+        game.name, game.player_count, len(played), seed, dict(game.options), list(game.seat_names),
+        setup.lineup(0), setup.rotate, [Estimate.of([float(t) for t in ts]) for ts in totals],
+        [Estimate.of(s, SHARE) for s in shares],
+        {a: {k: Estimate.of(v, SHARE if k == "win_share" else None) for k, v in d.items()}
+         for a, d in per_agent.items()},
+        Estimate.of(ties, SHARE), Estimate.of([float(r) for r in lengths]), Estimate.of([float(s) for s in spreads]),
+        totals, lengths, outcomes, sum(lengths), extremes)
+
+
+def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int], None] | None = None,
+             setup: Setup | None = None, workers: int = 1, backend: str = "processes",
+             scheduler: str | None = None) -> Summary:
+    """Play ``games`` games and summarise them. ``setup`` names the rule file other processes load and the
+    agents (default: random agents, games played here)."""
+    played: list[Played] = []
+    if setup is None:
+        setup = Setup(game.name, game.players)
+    if workers <= 1 and backend == "processes":
+        source: Iterator[Played] = (play_one(setup, seed, i, game) for i in range(games))
+    else:
+        source = play_many(setup, games, seed, workers, backend, scheduler)
+    for g in source:
+        played.append(g)
         if progress is not None:
-            progress(i + 1, games)
-    k = max(games, 1)
-    return Summary(game.name, game.player_count, games, seed, dict(game.options), list(game.seat_names),
-                   [t / k for t in totals], [w / k for w in wins], rounds / k)
+            progress(len(played), games)
+    return summarise(game, setup, seed, played)
+
+
+def _best(totals: list[int], sign: int) -> int:
+    return max(totals) if sign > 0 else min(totals)
+
+
+def _quantiles(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {}
+    v = sorted(values)
+
+    def q(p: float) -> float:
+        return v[min(len(v) - 1, int(p * (len(v) - 1) + 0.5))]
+
+    return {"min": v[0], "q1": q(0.25), "median": q(0.5), "q3": q(0.75), "max": v[-1]}
+
+
+def _quantile_text(values: list[int]) -> str:
+    q = _quantiles(values)
+    return f"min {q['min']}, quartiles {q['q1']} / {q['median']} / {q['q3']}, max {q['max']}" if q else "none"
+
+
+def _share(count: int, total: int) -> str:
+    p = count / total if total else 0.0
+    half = Z95 * math.sqrt(p * (1 - p) / total) if total else 0.0
+    return f"{p:.1%} (±{half:.1%})"
+
+
+def _option(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

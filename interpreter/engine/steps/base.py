@@ -262,6 +262,11 @@ class Step:
     def relabel(self, p: Any, card: Callable[[int], int]) -> None:
         """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py)."""
 
+    def judge(self, game: Game, state: State, p: Any, action: Any) -> tuple[int | None, Any] | None:
+        """For heuristic players: after ``action`` (a card played to a trick), the seat that would win the trick
+        so far and the card's strength in it; None for an action that plays no card to a trick."""
+        return None
+
     def redrawn(self) -> frozenset[str]:
         """The values hidden while this step is pending that ``redraw`` draws again for a sample."""
         return frozenset()
@@ -304,6 +309,10 @@ class Step:
     def filling(self) -> frozenset[str]:
         """Values this step fills in secret while it is pending (others see them once it is over)."""
         return frozenset()
+
+    def won_zones(self) -> tuple[str, ...]:
+        """The per-seat zones this step puts the cards of won tricks in (for heuristic players)."""
+        return ()
 
     def inner_steps(self) -> list[Step]:
         """Steps this step runs inside itself (a trick's hooks)."""

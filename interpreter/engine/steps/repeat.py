@@ -153,6 +153,11 @@ class Repeat(Step):
         if rp.index >= 0 and rp.p is not None:
             self.inner[rp.index].relabel(rp.p, card)
 
+    def judge(self, game: Any, state: Any, rp: _Repeating, action: Any) -> tuple[int | None, Any] | None:
+        if rp.index >= 0 and rp.p is not None:
+            return self.inner[rp.index].judge(game, state, rp.p, action)
+        return None
+
     def redraw(self, game: Any, state: Any, rp: _Repeating, seat: int, rng: Any) -> None:
         if rp.index >= 0 and rp.p is not None:
             self.inner[rp.index].redraw(game, state, rp.p, seat, rng)

@@ -157,6 +157,9 @@ class Tricks(Step):
     def inner_steps(self) -> list[Step]:
         return self.between + self.after
 
+    def won_zones(self) -> tuple[str, ...]:
+        return (self.won,)
+
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
         self.leader = ctx.expr(path + ("leader",), expect="seat")
@@ -700,6 +703,14 @@ class Tricks(Step):
         p.last = [(s, card(c)) for s, c in p.last]
         if p.hook is not None and p.hook.p is not None:
             p.hook.steps[p.hook.index].relabel(p.hook.p, card)
+
+    def judge(self, game: Any, state: Any, p: _Tricks, action: Any) -> tuple[int | None, Any] | None:
+        if not isinstance(action, Play) or p.hook is not None or p.taking >= 0:
+            return None
+        plays = [*p.plays, (p.turn, action.card)]
+        led = self._led(plays)
+        winner = self.ordering.best(state, plays, led, self.can_win)
+        return winner, self.ordering.keys(state, plays[-1:], action.card if led is None else led)[0]
 
     def redraw(self, game: Any, state: Any, p: _Tricks, seat: int, rng: Any) -> None:
         if p.hook is not None and p.hook.p is not None:

@@ -1,0 +1,54 @@
+"""Agents by name, for the command line: ``--agents random,ismcts,greedy`` gives one per seat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from interpreter.errors import GameError
+
+if TYPE_CHECKING:
+    from interpreter.harness.agents import Agent
+
+# the agents themselves are imported when they are made, so that the command line starts without the engine
+
+AGENTS: dict[str, str] = {
+    "random": "picks uniformly among the legal actions",
+    "greedy": "wins a trick with its weakest winning card when taking cards pays in the game, ducks otherwise",
+    "ismcts": "information-set Monte Carlo tree search over samples of what it cannot see (--iterations, "
+              "--move-time)",
+}
+
+
+def parse_agents(text: str, players: int) -> list[str]:
+    """``random,ismcts`` for 4 players: one name per seat; a shorter list repeats its last name."""
+    names = [n.strip().lower() for n in text.split(",")]
+    for n in names:
+        if n not in AGENTS:
+            raise GameError(f"unknown agent {n!r}; known agents: {', '.join(AGENTS)}")
+    if len(names) > players:
+        raise GameError(f"{len(names)} agents given for {players} seats")
+    return names + [names[-1]] * (players - len(names))
+
+
+def agent_factory(names: list[str], iterations: int = 200,
+                  seconds: float | None = None) -> Callable[[Any], list[Agent]]:
+    """Given a game's seed, the agents for its seats: each seeded from the game seed and its seat."""
+
+    from interpreter.harness.agents import RandomAgent
+    from interpreter.harness.greedy import GreedyAgent
+    from interpreter.harness.search import IsmctsAgent
+
+    def make(seed: Any) -> list[Agent]:
+        out: list[Agent] = []
+        for s, name in enumerate(names):
+            own = f"{seed}:{s}"
+            if name == "ismcts":
+                out.append(IsmctsAgent(own, iterations=iterations, seconds=seconds))
+            elif name == "greedy":
+                out.append(GreedyAgent(own))
+            else:
+                out.append(RandomAgent(own))
+        return out
+
+    return make

@@ -1,0 +1,116 @@
+"""``simulate --report FILE.html``: the summary as one self-contained HTML page with SVG plots (no plotting
+library needed): seat advantage (win share per seat against the fair share), the distribution of each seat's
+totals, and the game lengths."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from interpreter.harness.simulate import Estimate, Summary
+
+WIDTH, HEIGHT, PAD = 560, 220, 40
+BINS = 20
+
+
+def html_report(s: Summary) -> str:
+    title = f"{s.game}: {s.players} players, {s.games} games, seed {s.seed}"
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>",
+             "<style>body{font-family:sans-serif;max-width:860px;margin:2em auto;color:#222}"
+             "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right}"
+             "th:first-child,td:first-child{text-align:left}svg{background:#fafafa;margin:6px 0}"
+             "</style></head><body>",
+             f"<h1>{escape(title)}</h1>"]
+    if s.options:
+        parts.append(f"<p>options: {escape(s.options_text())}</p>")
+    agents = "turned one seat each game" if s.rotate else ", ".join(
+        f"{n}: {a}" for n, a in zip(s.seats, s.agents))
+    parts.append(f"<p>agents: {escape(agents)}. Every figure is a mean with its 95% confidence interval.</p>")
+    parts.append("<h2>Seats</h2><table><tr><th>seat</th><th>mean score</th><th>win share</th></tr>")
+    for name, score, wins in zip(s.seats, s.score, s.wins):
+        parts.append(f"<tr><td>{escape(name)}</td><td>{escape(score.text())}</td>"
+                     f"<td>{escape(wins.text(True))}</td></tr>")
+    parts.append("</table>")
+    parts.append("<h2>Seat advantage</h2><p>Win share per seat; the dashed line is the fair share "
+                 f"(1/{s.players}).</p>")
+    parts.append(_bars(s.seats, s.wins, 1 / s.players))
+    if len(s.by_agent) > 1 or s.rotate:
+        parts.append("<h2>Agents</h2><table><tr><th>agent</th><th>mean score</th><th>win share</th>"
+                     "<th>margin over the others</th></tr>")
+        for a, e in s.by_agent.items():
+            parts.append(f"<tr><td>{escape(a)}</td><td>{escape(e['score'].text())}</td>"
+                         f"<td>{escape(e['win_share'].text(True))}</td><td>{escape(e['margin'].text())}</td></tr>")
+        parts.append("</table>")
+    parts.append("<h2>Final totals</h2>")
+    low = min(min(t) for t in s.totals)
+    high = max(max(t) for t in s.totals)
+    for name, totals in zip(s.seats, s.totals):
+        parts.append(f"<h3>{escape(name)}</h3>" + _histogram(totals, low, high))
+    parts.append(f"<h2>Game length</h2><p>rounds per game: {escape(s.rounds.text())}; "
+                 f"ties: {escape(s.ties.text(True))} of games.</p>")
+    parts.append(_histogram(s.lengths, min(s.lengths), max(s.lengths)))
+    if s.outcomes:
+        parts.append(f"<h2>Round outcomes</h2><p>{s.rounds_played} rounds.</p><table>"
+                     "<tr><th>round value</th><th>value</th><th>rounds</th><th>share</th></tr>")
+        for name, counts in s.outcomes.items():
+            for value, count in counts.most_common(12):
+                parts.append(f"<tr><td>{escape(name)}</td><td>{escape(value)}</td><td>{count}</td>"
+                             f"<td>{count / max(s.rounds_played, 1):.1%}</td></tr>")
+        parts.append("</table>")
+    parts.append("<h2>Extreme games</h2><ul>")
+    for what, (seed, value) in s.extremes.items():
+        parts.append(f"<li>{escape(what)}: {escape(str(value))}, seed <code>{escape(seed)}</code></li>")
+    parts.append("</ul></body></html>")
+    return "\n".join(parts)
+
+
+def _bars(names: list[str], values: list[Estimate], fair: float) -> str:
+    top = max([v.high for v in values] + [fair]) * 1.1 or 1.0
+    n = len(values)
+    step = (WIDTH - 2 * PAD) / n
+    out = [_svg_open()]
+
+    def y(v: float) -> float:
+        return HEIGHT - PAD - (HEIGHT - 2 * PAD) * max(v, 0) / top
+
+    for i, (name, v) in enumerate(zip(names, values)):
+        x = PAD + i * step
+        out.append(f"<rect x='{x + step * 0.2:.1f}' y='{y(v.mean):.1f}' width='{step * 0.6:.1f}' "
+                   f"height='{HEIGHT - PAD - y(v.mean):.1f}' fill='#4a7ab0'/>")
+        mid = x + step / 2
+        out.append(f"<line x1='{mid:.1f}' x2='{mid:.1f}' y1='{y(v.low):.1f}' y2='{y(v.high):.1f}' "
+                   "stroke='#222' stroke-width='2'/>")
+        out.append(f"<text x='{mid:.1f}' y='{HEIGHT - PAD + 16}' text-anchor='middle' font-size='12'>"
+                   f"{escape(name)}</text>")
+        out.append(f"<text x='{mid:.1f}' y='{y(v.high) - 4:.1f}' text-anchor='middle' font-size='11'>"
+                   f"{v.mean:.1%}</text>")
+    out.append(f"<line x1='{PAD}' x2='{WIDTH - PAD}' y1='{y(fair):.1f}' y2='{y(fair):.1f}' stroke='#c33' "
+               "stroke-dasharray='5,4'/>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _histogram(values: list[Any], low: float, high: float) -> str:
+    span = high - low
+    bins = min(BINS, int(span) + 1) if all(isinstance(v, int) for v in values) else BINS
+    width = span / bins if span else 1.0
+    counts = [0] * bins
+    for v in values:
+        counts[min(int((v - low) / width), bins - 1) if span else 0] += 1
+    top = max(counts) or 1
+    step = (WIDTH - 2 * PAD) / bins
+    out = [_svg_open()]
+    for i, c in enumerate(counts):
+        h = (HEIGHT - 2 * PAD) * c / top
+        out.append(f"<rect x='{PAD + i * step + 1:.1f}' y='{HEIGHT - PAD - h:.1f}' width='{step - 2:.1f}' "
+                   f"height='{h:.1f}' fill='#6a9f58'><title>{low + i * width:g} to {low + (i + 1) * width:g}: "
+                   f"{c}</title></rect>")
+    out.append(f"<text x='{PAD}' y='{HEIGHT - PAD + 16}' font-size='12'>{low:g}</text>")
+    out.append(f"<text x='{WIDTH - PAD}' y='{HEIGHT - PAD + 16}' font-size='12' text-anchor='end'>{high:g}</text>")
+    out.append(f"<text x='{PAD - 6}' y='{PAD}' font-size='11' text-anchor='end'>{top}</text>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _svg_open() -> str:
+    return f"<svg xmlns='http://www.w3.org/2000/svg' width='{WIDTH}' height='{HEIGHT}' viewBox='0 0 {WIDTH} {HEIGHT}'>"

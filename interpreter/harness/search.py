@@ -1,0 +1,140 @@
+"""Players that search: information-set Monte Carlo tree search over states sampled from what a seat knows.
+
+Each iteration draws one state the seat cannot tell from the real one (``Turn.sample``: the cards it has not
+seen dealt again, never where a seat has shown it holds none), walks down one tree shared by all samples
+(single-observer ISMCTS, Cowling, Powley and Whitehouse 2012), picking each seat's actions by UCB among those
+legal in this sample, adds one node, plays the round out at random (``Game.playout``) and credits every seat
+on the way with its score for the round against the others'. Actions are told apart by their labels, so
+"play the red 7" is one branch whichever red 7 the sample holds.
+
+The search looks as far as the end of the round: the round's score is what a move changes most, and a
+whole game of random play afterwards would drown it in noise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from interpreter.engine.state import CHANCE, State
+from interpreter.errors import GameError
+
+EXPLORE = 0.7  # UCB's exploration constant, for rewards scaled to about -1..1
+
+
+class _Node:
+    __slots__ = ("children", "visits", "available", "reward", "actor")
+
+    def __init__(self, actor: int):
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.available = 0  # iterations in which this node's action was legal (its parent was reached)
+        self.reward = 0.0  # the sum of the acting seat's rewards
+        self.actor = actor
+
+
+class IsmctsAgent:
+    """Searches ``iterations`` samples per decision (or for ``seconds`` when given); one legal action: no search."""
+
+    samples = True
+
+    def __init__(self, seed: Any = None, iterations: int = 200, seconds: float | None = None,
+                 explore: float = EXPLORE):
+        if iterations < 1:
+            raise GameError(f"ismcts needs at least 1 iteration per move, got {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise GameError(f"ismcts needs a positive time per move, got {seconds}")
+        self.rng = random.Random(seed)
+        self.iterations, self.seconds, self.explore = iterations, seconds, explore
+        self._sign = 1
+
+    def act(self, turn: Any) -> Any:
+        legal = turn.legal
+        if len(legal) == 1:
+            return legal[0]
+        game, seat, rng = turn.game, turn.seat, self.rng
+        self._sign = 1 if game.higher_wins else -1
+        root = _Node(seat)
+        scale = [1.0]  # the largest reward seen: rewards are divided by it for UCB
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < self.iterations if deadline is None else time.perf_counter() < deadline or done == 0:
+            self._iterate(game, turn.sample(rng), root, scale)
+            done += 1
+        labels = turn.labels
+        best = max(range(len(legal)), key=lambda i: _visits(root, labels[i]))
+        return legal[best]
+
+    def _iterate(self, game: Any, state: State, root: _Node, scale: list[float]) -> None:
+        rng = self.rng
+        rounds = len(state.round_results)
+        path: list[_Node] = []
+        node = root
+        expanded = False
+        while state.pending is not None and len(state.round_results) == rounds:
+            d = state.pending
+            if d.actor == CHANCE:
+                game.apply_fast(state, d.step.sample(game, state, rng))
+                continue
+            if expanded:
+                break
+            step, actions = d.step, d.actions
+            keys = [step.label(game, a) for a in actions]
+            children = node.children
+            untried = [i for i, k in enumerate(keys) if k not in children]
+            for k in keys:
+                child = children.get(k)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                i = untried[int(rng.random() * len(untried))]
+                child = children[keys[i]] = _Node(d.actor)
+                child.available = 1
+                expanded = True
+            else:
+                i = self._select(node, keys, scale[0])
+                child = children[keys[i]]
+            path.append(child)
+            game.apply_fast(state, actions[i])
+            node = child
+        if state.pending is not None and len(state.round_results) == rounds:
+            game.playout(state, rng, round_end=True)
+        rewards = _rewards(state, rounds, self._sign)
+        top = max(abs(r) for r in rewards)
+        if top > scale[0]:
+            scale[0] = top
+        for n in path:
+            n.visits += 1
+            n.reward += rewards[n.actor]
+
+    def _select(self, node: _Node, keys: list[str], scale: float) -> int:
+        children = node.children
+        best, best_value = 0, -math.inf
+        explore = self.explore
+        for i, k in enumerate(keys):
+            child = children[k]
+            value = child.reward / (child.visits * scale) + explore * math.sqrt(
+                math.log(child.available) / child.visits)
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
+
+def _visits(root: _Node, key: str) -> int:
+    child = root.children.get(key)
+    return -1 if child is None else child.visits
+
+
+def _rewards(state: State, rounds: int, sign: int) -> list[float]:
+    """Each seat's score in the round just played against the mean of the other seats' (0 when no round ended),
+    negated when the lowest total wins."""
+    if len(state.round_results) <= rounds:
+        return [0.0] * state.players
+    scores = state.round_results[rounds]
+    n = len(scores)
+    total = sum(scores)
+    if n == 1:
+        return [float(sign * scores[0])]
+    return [sign * (s - (total - s) / (n - 1)) for s in scores]
