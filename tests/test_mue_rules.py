@@ -515,7 +515,7 @@ def test_a_person_bidding_sees_every_revealed_card_and_the_reveals_in_order():
     game, state = auction()
     play(game, state, "red 6", "pass", "yellow 8", "done")
     view = render_observation(observe(game, state, DAGMAR))
-    assert "reveals: Anna red 6, Conny yellow 8; dealer: Anna" in view
+    assert "reveals: Anna red 6, Conny yellow 8; " in view
     assert "revealed: Anna red 6; Conny yellow 8" in view
     assert "{" not in view and "your hand: " in view
     assert state.pending.prompt == "reveal"             # no "(12 to go)": with stop, count is only a bound

@@ -164,6 +164,16 @@ class Game:
     def is_over(self, state: State) -> bool:
         return state.finished
 
+    def every_step(self) -> list[Step]:
+        """Every step of the round, nested ones (in a repeat, a trick's hooks) after the step holding them."""
+        out: list[Step] = []
+        todo = list(reversed(self.steps))
+        while todo:
+            step = todo.pop()
+            out.append(step)
+            todo.extend(reversed(step.inner_steps()))
+        return out
+
     @property
     def higher_wins(self) -> bool:
         """True when the best total is the highest (False: the lowest, as in games of penalty points)."""
@@ -258,10 +268,10 @@ class Game:
 
         decisions = 0
         apply_fast = self.apply_fast
-        rounds = len(state.round_results) if round_end else -1
+        stop = len(state.round_results) + 1 if round_end else -1  # -1: never (a count is never -1)
         while True:
             d = state.pending
-            if d is None or len(state.round_results) == rounds + 1:
+            if d is None or len(state.round_results) == stop:
                 return decisions
             if d.actor == CHANCE:
                 apply_fast(state, d.step.sample(self, state, rng))

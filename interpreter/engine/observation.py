@@ -16,7 +16,8 @@ from interpreter.engine.state import CHANCE, State
 
 
 def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
-    """The observation of ``seat`` (None: a spectator who sees only public information)."""
+    """The observation of ``seat`` (None: a spectator who sees only public information). A seat's cards are
+    listed in deck order (the order of the rule file's deck: grouped as it groups them)."""
     names = game.seat_names
     labels = game.cards.labels
     zones: dict[str, Any] = {}
@@ -25,7 +26,7 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
             per = {}
             for s, cards in enumerate(state.per_seat[zname]):
                 seen = spec.visible == "all" or (spec.visible == "owner" and s == seat)
-                per[names[s]] = sorted(labels[c] for c in cards) if seen else {"count": len(cards)}
+                per[names[s]] = [labels[c] for c in sorted(cards)] if seen else {"count": len(cards)}
             zones[zname] = per
         else:
             cards = state.shared[zname]

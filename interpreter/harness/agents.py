@@ -75,17 +75,22 @@ class RandomAgent:
 
 
 class HumanAgent:
-    """A person at the terminal: sees their own observation, answers by number or label."""
+    """A person at the terminal: sees their own observation, answers by number or label (or its start).
+
+    Cards are offered in deck order, the order the hand is shown in."""
 
     def __init__(self, read: Callable[[str], str] = input, out: TextIO = sys.stdout):
         self.read, self.out = read, out
 
     def act(self, turn: Turn) -> Any:
-        labels = turn.labels
+        game = turn.game
+        order = _in_deck_order(game, turn.legal, turn.labels)
+        legal = [turn.legal[i] for i in order]
+        labels = [turn.labels[i] for i in order]
         if len(labels) == 1:
             print(f"  ({turn.seat_name}: only one choice: {labels[0]})", file=self.out)
-            return turn.legal[0]
-        print(render_observation(turn.observation()), file=self.out)
+            return legal[0]
+        print(render_observation(turn.observation(), titles(game)), file=self.out)
         print(f"{turn.seat_name}, {turn.prompt}:", file=self.out)
         for i, lab in enumerate(labels, 1):
             print(f"  {i:2d}. {lab}", file=self.out)
@@ -96,28 +101,62 @@ class HumanAgent:
                 raise KeyboardInterrupt from None
             number = whole_number(answer)
             if number is not None and 1 <= number <= len(labels):
-                return turn.legal[number - 1]
+                return legal[number - 1]
             folded = [lab.casefold() for lab in labels]
             if answer.casefold() in folded:
-                return turn.legal[folded.index(answer.casefold())]
+                return legal[folded.index(answer.casefold())]
             starts = [i for i, lab in enumerate(folded) if answer and lab.startswith(answer.casefold())]
             if len(starts) == 1:
-                return turn.legal[starts[0]]
-            print(f"  please answer with a number from 1 to {len(labels)} or one of the labels", file=self.out)
+                return legal[starts[0]]
+            if len(starts) > 1:
+                fits = ", ".join(labels[i] for i in starts[:8]) + (", ..." if len(starts) > 8 else "")
+                print(f"  {answer!r} fits {len(starts)} choices ({fits}): type more of the label, or its number",
+                      file=self.out)
+            else:
+                print(f"  please answer with a number from 1 to {len(labels)} or one of the labels", file=self.out)
 
 
-def render_observation(obs: dict[str, Any]) -> str:
-    """A compact text view of an observation for people."""
-    lines = [f"--- round {obs['round']} ({obs.get('step', 'end')}), you are {obs['seat']} ---"]
-    values = {k: v for k, v in obs["values"].items() if v is not None and k not in ("number",)}
+def _in_deck_order(game: Game, legal: list[Any], labels: list[str]) -> list[int]:
+    """The order to offer ``legal`` in: cards (plays, takes, choices of a card) by deck order, the rest as given."""
+    names = game.cards.labels
+
+    def card(i: int) -> int | None:
+        a = legal[i]
+        c = getattr(a, "card", None)
+        if c is None:
+            value = getattr(a, "value", None)
+            if type(value) is int and 0 <= value < len(names) and names[value] == labels[i]:
+                c = value
+        return c
+
+    cards = [card(i) for i in range(len(legal))]
+    if any(c is None for c in cards):
+        return list(range(len(legal)))
+    return sorted(range(len(legal)), key=lambda i: (cards[i], getattr(legal[i], "zone", 0)))
+
+
+def titles(game: Game) -> dict[str, str]:
+    """How the narration calls round values that people do not know by their names (board rows)."""
+    out: dict[str, str] = {}
+    for step in game.every_step():
+        out.update(step.titles())
+    return out
+
+
+def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None) -> str:
+    """A compact text view of an observation for people: round values named as the narration names them (a
+    value not set shows as none), counters (tricks won) from the start, the trick on the table and who leads."""
+    titles = titles or {}
+    me = obs["seat"]
+    lines = [f"--- round {obs['round']} ({obs.get('step', 'end')}), you are {me} ---"]
+    values = {k: v for k, v in obs["values"].items() if k not in ("number",)}
     if values:
-        lines.append("  " + "; ".join(f"{k}: {_text(v)}" for k, v in values.items()))
+        lines.append("  " + "; ".join(f"{titles.get(k, k)}: {_text(v)}" for k, v in values.items()))
     if "board" in obs:
         for row, spaces in obs["board"].items():
-            lines.append(f"  {row}: {' | '.join(spaces)}")
+            lines.append(f"  {titles.get(row, row)}: {' | '.join(spaces)}")
     for name, per_seat in (obs.get("counters") or {}).items():
-        if any(per_seat.values()):
-            lines.append(f"  {name}: " + ", ".join(f"{s} {v}" for s, v in per_seat.items()))
+        lines.append(f"  {name}: " + ", ".join(f"{s} {v}" for s, v in per_seat.items()))
     for name, per_seat in (obs.get("seat_values") or {}).items():
         shown = {s: v for s, v in per_seat.items() if v is not None and v != []}
         if shown:
@@ -127,21 +166,33 @@ def render_observation(obs: dict[str, Any]) -> str:
     for zname, content in obs["zones"].items():
         if not isinstance(content, dict):
             continue
-        mine = content.get(obs["seat"])
+        mine = content.get(me)
         if isinstance(mine, list) and mine:
             lines.append(f"  your {zname}: {', '.join(mine)}")
         open_cards = {s: cards for s, cards in content.items()  # other seats' cards that lie face up
-                      if s != obs["seat"] and isinstance(cards, list) and cards}
+                      if s != me and isinstance(cards, list) and cards}
         if open_cards:
             lines.append(f"  {zname}: " + "; ".join(f"{s} {', '.join(cards)}" for s, cards in open_cards.items()))
-    if obs.get("trick"):
-        lines.append("  on the table: " + ", ".join(f"{s} {c}" for s, c in obs["trick"]))
+    last = obs.get("last_trick")
+    if last and not obs.get("trick"):
+        lines.append("  last trick: " + ", ".join(f"{s} {c}" for s, c in last["cards"])
+                     + (f" -> {last['winner']} won it" if last.get("winner") else ""))
+    if "trick" in obs and obs.get("decision") == "play":
+        number = obs.get("tricks_played", 0) + 1
+        if obs["trick"]:
+            lines.append(f"  trick {number}, led by {obs['trick'][0][0]}: "
+                         + ", ".join(f"{s} {c}" for s, c in obs["trick"]))
+        else:
+            leader = obs.get("to_act")
+            lines.append(f"  trick {number}: " + ("you lead" if leader == me else f"{leader} leads"))
     lines.append("  totals: " + ", ".join(f"{s} {t}" for s, t in obs["totals"].items()))
     return "\n".join(lines)
 
 
 def _text(value: Any) -> str:
-    """A value of an observation as people read it: lists joined, records as their fields' values."""
+    """A value of an observation as people read it: lists joined, records as their fields' values, none."""
+    if value is None:
+        return "none"
     if isinstance(value, dict):
         return " ".join(_text(v) for v in value.values())
     if isinstance(value, (list, tuple)):

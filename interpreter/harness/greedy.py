@@ -54,7 +54,7 @@ def takes_pay(game: Game) -> bool:
 
 
 def _measure(game: Game) -> bool:
-    zones = sorted({z for step in _all_steps(game.steps) for z in step.won_zones()})
+    zones = sorted({z for step in game.every_step() for z in step.won_zones()})
     rng = random.Random(f"greedy/{game.identity}")
     sign = 1 if game.higher_wins else -1
     pairs: list[tuple[int, float]] = []
@@ -75,11 +75,3 @@ def _measure(game: Game) -> bool:
         return True
     mx = sum(t for t, _ in pairs) / len(pairs)
     return sum((t - mx) * r for t, r in pairs) >= 0
-
-
-def _all_steps(steps: list[Any]) -> list[Any]:
-    out = []
-    for step in steps:
-        out.append(step)
-        out.extend(_all_steps(step.inner_steps()))
-    return out

@@ -82,6 +82,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
         narrate(f"Round 1, dealer {game.seat_names[state.dealer]}")
     rounds_seen = 0
     apply_fast = game.apply_fast
+    held = _held(game, state, viewer) if narrate is not None and viewer is not None else None
     knowledge = Knowledge(game, state) if any(getattr(a, "samples", False) for a in agents) else None
     while not state.finished:
         d = state.pending
@@ -108,6 +109,14 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
                 apply_fast(state, action)
             else:
                 game.apply(state, action)  # refuses with the list of legal actions
+        if held is not None:
+            now = _held(game, state, viewer)
+            if d.actor != CHANCE:  # cards the viewer could not see before, now in its hand (a pass)
+                new = [c for c in now[0] if c not in held[1]]
+                if new:
+                    labels = game.cards.labels
+                    narrate(f"  you receive: {', '.join(labels[c] for c in sorted(new))}")
+            held = now
         if knowledge is not None:
             knowledge.update(state)
         if round_values is not None and state.ended is not None and (
@@ -133,6 +142,22 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
         narrate(f"Game over after {state.round_number} rounds. Winner(s): {winners}")
     return Outcome(list(state.totals), game.winners(state), state.round_number,
                    [list(r) for r in state.round_results], events)
+
+
+def _held(game: Game, state: State, seat: int) -> tuple[set[int], set[int]]:
+    """(the cards in ``seat``'s own hidden zones, every card ``seat`` sees)."""
+    own: set[int] = set()
+    seen: set[int] = set()
+    for zone, spec in game.zones.items():
+        if spec.per_seat:
+            for s, cards in enumerate(state.per_seat[zone]):
+                if spec.visible == "all" or spec.visible == "owner" and s == seat:
+                    seen.update(cards)
+                    if s == seat and spec.visible == "owner":
+                        own.update(cards)
+        elif spec.visible == "all":
+            seen.update(state.shared[zone])
+    return own, seen
 
 
 def _flush(state: State, narrate: Callable[[str], None]) -> None:

@@ -310,6 +310,10 @@ class Step:
         """Values this step fills in secret while it is pending (others see them once it is over)."""
         return frozenset()
 
+    def titles(self) -> dict[str, str]:
+        """How people call the round values this step sets, when not by their names (a board row's title)."""
+        return {}
+
     def won_zones(self) -> tuple[str, ...]:
         """The per-seat zones this step puts the cards of won tricks in (for heuristic players)."""
         return ()

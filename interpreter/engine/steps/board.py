@@ -231,6 +231,9 @@ class Board(Step):
         return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
                           for row, spaces in zip(self.rows, p.open)}}
 
+    def titles(self) -> dict[str, str]:
+        return {row.key: row.title for row in self.rows if row.title != row.key}
+
     def describe(self, game: Any, state: Any, d: Decision, action: Cover, viewer: int | None = None) -> str:
         r, i = action
         return f"covers {self.rows[r].title}: {self.rows[r].labels[i]}"

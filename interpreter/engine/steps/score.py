@@ -17,16 +17,26 @@ class Score(Step):
     options = COMMON + (
         Opt("points", "number", "The points of seat for this round: a whole number.", binds=("seat",),
             required=True),
+        Opt("explain", "expr", "How the narration tells where seat's points came from (text), e.g. "
+            "\"text(seat.tricks) + ' tricks, bid ' + text(seat.bid)\"; worked out from the same state as points.",
+            binds=("seat",)),
     )
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         self.points = ctx.expr(self.path + ("points",), {"seat": SEAT}, expect="number")
+        self.explain = ctx.expr(self.path + ("explain",), {"seat": SEAT}) \
+            if "explain" in spec else None
 
     def start(self, game: Any, state: Any) -> None:
         env = {"$s": state, "$batch": object()}  # every seat is scored from the same state
         scores = []
+        why = []
+        explain = self.explain if state.notes is not None else None
         for s in range(game.players):
             env["seat"] = s
+            if explain is not None:
+                text = explain(env)
+                why.append(text if isinstance(text, str) else str(text))
             value = self.points(env)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ExpressionFailed(f"{self.points.position}: error: points must be a whole number, "
@@ -40,4 +50,6 @@ class Score(Step):
             state.note(f"Round {state.round_number} scores: "
                        + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(scores))
                        + " | totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals)))
+            for s, text in enumerate(why):
+                state.note(f"  {names[s]} {scores[s]:+d}: {text}")
         return None
