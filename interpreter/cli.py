@@ -10,11 +10,13 @@ import argparse
 import json
 import os
 import re
+import secrets
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from interpreter import __version__
 from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
 from interpreter.errors import RuleError, RuleErrors, TrickbookError
 from interpreter.harness.players import AGENTS
@@ -36,29 +38,33 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="trickbook", description="Trick-taking card games written as data.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = _Parser(prog="trickbook", description="Trick-taking card games written as data. "
+                "'trickbook COMMAND --help' describes a command's arguments.")
+    p.add_argument("--version", action="version", version=f"trickbook {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     v = sub.add_parser("validate", help="check rule files; print FILE:LINE:COL errors")
-    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("files", nargs="+", metavar="FILE", help="rule files (YAML) to check")
 
     sub.add_parser("list", help="list the bundled games")
 
     def game_args(q: argparse.ArgumentParser) -> None:
         q.add_argument("game", metavar="GAME", help="a rule file, or a bundled game name (see 'trickbook list')")
-        q.add_argument("--players", "-p", type=int, required=True, metavar="N")
-        q.add_argument("--seed", default="0", help="random seed (default 0)")
+        q.add_argument("--players", "-p", type=int, required=True, metavar="N", help="how many players")
+        q.add_argument("--seed", default=None, help="random seed: a number or any text; the same seed deals the "
+                       "same game" + (" (default: a new one each time, printed so the game can be replayed)"
+                                      if q is pl else " (default 0)"))
         q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                        help="set a game option (repeatable)")
 
     pl = sub.add_parser("play", help="play one game with bots (and optionally you), told as it happens")
+    si = sub.add_parser("simulate", help="play many games with bots and summarise them with 95%% confidence "
+                        "intervals")
     game_args(pl)
     pl.add_argument("--human", metavar="SEAT", help="play this seat yourself (seat name or number from 1)")
     pl.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) to FILE")
     pl.add_argument("--quiet", "-q", action="store_true", help="print only the result")
 
-    si = sub.add_parser("simulate", help="play many games with bots and summarise them with 95%% confidence "
-                        "intervals")
     game_args(si)
     si.add_argument("--games", "-n", type=int, required=True, metavar="K", help="how many games")
     si.add_argument("--agents", "-a", default="random", metavar="A,B,...",
@@ -82,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
 
     r = sub.add_parser("replay", help="re-execute a game record and check it")
-    r.add_argument("record", metavar="RECORD")
+    r.add_argument("record", metavar="RECORD", help="a game record (JSON Lines) written by play --record")
     r.add_argument("--rules", metavar="FILE", help="use these rules instead of the ones the record names")
 
     c = sub.add_parser("conformance", help="play random games and check that they end, keep every card, give the "
@@ -212,7 +218,8 @@ def _play(args: argparse.Namespace) -> int:
     from interpreter.harness.runner import play_game
 
     source, game = _setup(args)
-    seed = _seed(args.seed)
+    fresh = args.seed is None
+    seed = secrets.randbelow(10**6) if fresh else _seed(args.seed)
     agents: list[Agent] = [RandomAgent(f"{seed}:{s}") for s in range(game.players)]
     viewer = None
     if args.human:
@@ -244,6 +251,8 @@ def _play(args: argparse.Namespace) -> int:
         names = game.seat_names
         print("totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(out.totals)))
         print("winner(s): " + ", ".join(names[s] for s in out.winners))
+    if fresh:
+        print(f"seed {seed}: play this game again with --seed {seed}")
     return 0
 
 
@@ -268,7 +277,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.scheduler and args.backend != "dask":
         raise TrickbookError("--scheduler goes with --backend dask")
     source, game = _setup(args)
-    seed = _seed(args.seed)
+    seed = _seed(args.seed or "0")
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
                   args.rotate, args.iterations, args.move_time, _allowed(args))
     report = None
