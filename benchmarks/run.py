@@ -3,7 +3,7 @@ the cold start of the command.
 
     python benchmarks/run.py                       # everything, 3 s per measurement
     python benchmarks/run.py --seconds 10 --markdown
-    python benchmarks/run.py --only games          # or: baselines, cold
+    python benchmarks/run.py --only games          # or: baselines, cold, workers
 
 * games: random games (every decision uniform among the legal ones, drawn as the baselines draw) through
   ``Game.playout``; rounds per second and decisions per second (chance events not counted), and the
@@ -15,6 +15,10 @@ the cold start of the command.
 * cold: the shortest of several alternating runs of a bare ``python -c "import yaml, jsonschema, lark"``
   and of ``trickbook validate games/njet-riogrande.yaml`` and ``trickbook list``, each in a new process
   with bytecode allowed (PYTHONDONTWRITEBYTECODE unset), after one warm-up run of each.
+
+* workers: the same simulation (Hearts, 4 players, ismcts against three random seats, 16 games) on 1 and
+  on 2 processes, one after the other; the speed-up is the first time over the second (the summaries must
+  be equal). Needs two free cores.
 
 Numbers from one machine are only comparable within one run: compare ratios, not rates.
 """
@@ -95,15 +99,29 @@ def cold_times(runs: int = 7) -> dict[str, float]:
     return best
 
 
+def workers_speedup(games: int = 16) -> tuple[float, float, bool]:
+    """Seconds for the same simulation on 1 and 2 processes, and whether the summaries are equal."""
+    from interpreter.harness.simulate import Setup, compiled, simulate
+
+    setup = Setup("hearts", 4, (), ("ismcts", "random"), True, iterations=20)
+    game = compiled("hearts", 4, (), ())
+    times, summaries = [], []
+    for workers in (1, 2):
+        began = time.perf_counter()
+        summaries.append(simulate(game, games, "workers", None, setup, workers).as_json())
+        times.append(time.perf_counter() - began)
+    return times[0], times[1], summaries[0] == summaries[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
-    ap.add_argument("--only", choices=("games", "baselines", "cold"), action="append")
+    ap.add_argument("--only", choices=("games", "baselines", "cold", "workers"), action="append")
     ap.add_argument("--markdown", action="store_true", help="print tables for docs/performance.md")
     ap.add_argument("--baselines", type=Path, default=BASELINES, metavar="DIR",
                     help="the folder of the hand-coded baseline_njet.py and baseline_meinz.py")
     args = ap.parse_args(argv)
-    parts = args.only or ["games", "baselines", "cold"]
+    parts = args.only or ["games", "baselines", "cold", "workers"]
 
     if "games" in parts:
         from interpreter.engine.compile import supported_players
@@ -141,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
             theirs = baseline_rate(path, args.seconds)
             print(f"{name} 4p: interpreter {ours:.1f} rounds/s, {script} {theirs:.1f} rounds/s, "
                   f"ratio {ours / theirs:.3f}")
+        print()
+
+    if "workers" in parts:
+        one, two, same = workers_speedup()
+        print(f"simulate on 1 process {one:.1f} s, on 2 processes {two:.1f} s: {one / two:.2f}x"
+              + ("" if same else " (the summaries differ!)"))
         print()
 
     if "cold" in parts:
