@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
+
 from interpreter.cli import main
 from interpreter.harness.agents import HumanAgent, RandomAgent
 from interpreter.harness.runner import play_game
@@ -43,14 +45,19 @@ def _menus(text):
     return menus
 
 
-def test_cards_are_offered_in_the_order_the_hand_shows_them():
-    game, text = _play("njet-riogrande", 4, 0, [])
-    order = {label: i for i, label in reversed(list(enumerate(game.cards.labels)))}
+@pytest.mark.parametrize("name", ["njet-riogrande", "whist"])
+def test_cards_are_offered_in_the_order_the_hand_shows_them_grouped_by_suit(name):
+    game, text = _play(name, 4, 0, [])
+    order = {label: game.hand_order[c] for c, label in reversed(list(enumerate(game.cards.labels)))}
+    suit = dict(zip(game.cards.labels, game.hand_group))
     hands = re.findall(r"your hand: (.*)", text)
     assert hands
     for hand in hands:
-        cards = hand.split(", ")
+        groups = [g.split(", ") for g in hand.split(" | ")]
+        cards = [c for g in groups for c in g]
         assert [order[c] for c in cards] == sorted(order[c] for c in cards)
+        assert all(len({suit[c] for c in g}) == 1 for g in groups)  # one suit per group
+        assert len({suit[c] for c in cards}) == len(groups)
     plays = [m for m in _menus(text) if all(c in order for c in m)]
     assert len(plays) > 10
     for menu in plays:
@@ -121,3 +128,16 @@ def test_version_and_help_for_every_argument(capsys):
         blocks = re.split(r"\n(?=  \S)", out.split("options:")[-1])
         for block in blocks[1:]:  # every option has a description after its name
             assert len(block.split("  ")) > 2 or "\n" in block, (command, block)
+
+
+def test_a_hand_is_grouped_by_deck_group_or_by_the_attribute_with_fewest_values(tmp_path):
+    from .test_steps import DEAL_3, DECK, make, refusal, rules
+
+    game = make(tmp_path, DEAL_3)  # suits x, y, z of ranks 1-4: grouped by suit (3 values against 4)
+    assert [game.cards.labels[c] for c in sorted(range(12), key=game.hand_order.__getitem__)][:5] == \
+        ["x1", "x2", "x3", "x4", "y1"]
+    by_rank = make(tmp_path, DEAL_3, deck=DECK.replace("deck:\n", "deck:\n  group: rank\n"))
+    assert [by_rank.cards.labels[c] for c in sorted(range(12), key=by_rank.hand_order.__getitem__)][:4] == \
+        ["x1", "y1", "z1", "x2"]
+    line, message = refusal(tmp_path, rules(DEAL_3, deck=DECK.replace("deck:\n", "deck:\n  group: colour\n")))
+    assert message == "deck.group names 'colour', which is not a card attribute (rank, suit)"

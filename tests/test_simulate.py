@@ -10,7 +10,7 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.harness.runner import play_game
-from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, simulate
+from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, play_many, simulate
 
 from .test_cli import run
 
@@ -21,10 +21,15 @@ def _summary(workers, backend="processes", games=12):
     return simulate(game, games, "w", None, setup, workers, backend).as_json()
 
 
-def test_the_same_seed_and_agents_give_the_same_summary_on_any_number_of_workers():
-    one = _summary(1)
-    assert one == _summary(2)
-    assert one["by_agent"]["ismcts"]["score"]["n"] == 12
+def test_the_same_seed_and_agents_give_the_same_games_on_any_number_of_workers():
+    setup = Setup("njet-riogrande", 3, (), ("greedy", "random", "ismcts"), True, iterations=2)
+    one = list(play_many(setup, 12, "w", 1))
+    two = list(play_many(setup, 12, "w", 2))
+    assert one == two  # every game: seed, seating, totals, winners, rounds, outcomes
+    assert [g.index for g in one] == list(range(12)) and len({tuple(g.totals) for g in one}) > 6
+    assert [g.lineup[0] for g in one[:3]] == ["greedy", "ismcts", "random"]  # turned a seat each game
+    summary = _summary(1)
+    assert summary == _summary(2) and summary["by_agent"]["ismcts"]["score"]["n"] == 12
 
 
 def test_the_dask_backend_gives_the_same_summary_in_its_local_mode():

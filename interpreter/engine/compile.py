@@ -106,6 +106,10 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
             raise SchemaError(f"the deck has more than {MAX_CARDS:,} cards (by this group it has {total:,}); every "
                               "combination of a group's values is one card", source.pos(("deck", "cards", i)))
     cards = build_cards(deck_spec["cards"], template)
+    group = deck_spec.get("group")
+    if group is not None and group not in attr_names:
+        raise SchemaError(f"deck.group names {group!r}, which is not a card attribute "
+                          f"({', '.join(sorted(attr_names))})", source.pos(("deck", "group")))
     by_label: dict[str, int] = {}
     for c, label in enumerate(cards.labels):
         first = by_label.setdefault(label, c)
@@ -269,7 +273,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         counters=list(ctx.counters), steps=steps,
         flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
         seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
-        visibility=dict(ctx.visibility),
+        visibility=dict(ctx.visibility), group=group,
     )
     for step in all_steps.values():
         step.check(game)

@@ -15,7 +15,7 @@ from typing import Any
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
-from interpreter.engine.cards import CardTable
+from interpreter.engine.cards import CardTable, hand_order
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
 from interpreter.errors import GameError, IllegalAction
@@ -65,7 +65,7 @@ class Game:
                  seats: list[SeatSpec], cards: CardTable, deck: list[int], deck_start: str | None,
                  zones: dict[str, ZoneSpec], counters: list[str], steps: list[Step], flow: Flow,
                  round_fields: list[str], seat_value_names: list[str], value_types: dict[str, Type],
-                 visibility: dict[str, str]):
+                 visibility: dict[str, str], group: str | None = None):
         self.name = name
         self.title = title
         self.identity = identity
@@ -77,6 +77,8 @@ class Game:
         self.options = options
         self.cards = cards
         self.deck = deck
+        # how people see a hand: a sort key and a group (the suit) per card id
+        self.hand_order, self.hand_group = hand_order(cards, group)
         self.deck_start = deck_start  # the shared zone every card is in when the game begins (or none)
         self.zones = zones
         self.shared_zones = [z for z, spec in zones.items() if not spec.per_seat]

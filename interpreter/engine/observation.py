@@ -17,16 +17,18 @@ from interpreter.engine.state import CHANCE, State
 
 def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     """The observation of ``seat`` (None: a spectator who sees only public information). A seat's cards are
-    listed in deck order (the order of the rule file's deck: grouped as it groups them)."""
+    listed as people hold them: grouped by suit (deck.group), in deck order within a suit."""
     names = game.seat_names
     labels = game.cards.labels
+    order = game.hand_order
     zones: dict[str, Any] = {}
     for zname, spec in game.zones.items():
         if spec.per_seat:
             per = {}
             for s, cards in enumerate(state.per_seat[zname]):
                 seen = spec.visible == "all" or (spec.visible == "owner" and s == seat)
-                per[names[s]] = [labels[c] for c in sorted(cards)] if seen else {"count": len(cards)}
+                per[names[s]] = ([labels[c] for c in sorted(cards, key=order.__getitem__)] if seen
+                                 else {"count": len(cards)})
             zones[zname] = per
         else:
             cards = state.shared[zname]

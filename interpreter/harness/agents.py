@@ -77,7 +77,7 @@ class RandomAgent:
 class HumanAgent:
     """A person at the terminal: sees their own observation, answers by number or label (or its start).
 
-    Cards are offered in deck order, the order the hand is shown in."""
+    Cards are offered in the order the hand is shown in: by suit, then deck order."""
 
     def __init__(self, read: Callable[[str], str] = input, out: TextIO = sys.stdout):
         self.read, self.out = read, out
@@ -90,7 +90,7 @@ class HumanAgent:
         if len(labels) == 1:
             print(f"  ({turn.seat_name}: only one choice: {labels[0]})", file=self.out)
             return legal[0]
-        print(render_observation(turn.observation(), titles(game)), file=self.out)
+        print(render_observation(turn.observation(), titles(game), suits(game)), file=self.out)
         print(f"{turn.seat_name}, {turn.prompt}:", file=self.out)
         for i, lab in enumerate(labels, 1):
             print(f"  {i:2d}. {lab}", file=self.out)
@@ -117,7 +117,8 @@ class HumanAgent:
 
 
 def _in_deck_order(game: Game, legal: list[Any], labels: list[str]) -> list[int]:
-    """The order to offer ``legal`` in: cards (plays, takes, choices of a card) by deck order, the rest as given."""
+    """The order to offer ``legal`` in: cards (plays, takes, choices of a card) as the hand shows them (by suit,
+    then deck order), the rest as given."""
     names = game.cards.labels
 
     def card(i: int) -> int | None:
@@ -132,7 +133,8 @@ def _in_deck_order(game: Game, legal: list[Any], labels: list[str]) -> list[int]
     cards = [card(i) for i in range(len(legal))]
     if any(c is None for c in cards):
         return list(range(len(legal)))
-    return sorted(range(len(legal)), key=lambda i: (cards[i], getattr(legal[i], "zone", 0)))
+    order = game.hand_order
+    return sorted(range(len(legal)), key=lambda i: (order[cards[i]], getattr(legal[i], "zone", 0)))
 
 
 def titles(game: Game) -> dict[str, str]:
@@ -143,9 +145,16 @@ def titles(game: Game) -> dict[str, str]:
     return out
 
 
-def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None) -> str:
+def suits(game: Game) -> dict[str, Any]:
+    """Each card label's group (its suit) for showing a hand."""
+    return dict(zip(game.cards.labels, game.hand_group))
+
+
+def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None,
+                       groups: dict[str, Any] | None = None) -> str:
     """A compact text view of an observation for people: round values named as the narration names them (a
-    value not set shows as none), counters (tricks won) from the start, the trick on the table and who leads."""
+    value not set shows as none), counters (tricks won) from the start, the seat's cards grouped by ``groups``
+    (label -> suit), the trick on the table and who leads."""
     titles = titles or {}
     me = obs["seat"]
     lines = [f"--- round {obs['round']} ({obs.get('step', 'end')}), you are {me} ---"]
@@ -168,7 +177,7 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
             continue
         mine = content.get(me)
         if isinstance(mine, list) and mine:
-            lines.append(f"  your {zname}: {', '.join(mine)}")
+            lines.append(f"  your {zname}: {_grouped(mine, groups or {})}")
         open_cards = {s: cards for s, cards in content.items()  # other seats' cards that lie face up
                       if s != me and isinstance(cards, list) and cards}
         if open_cards:
@@ -187,6 +196,16 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
             lines.append(f"  trick {number}: " + ("you lead" if leader == me else f"{leader} leads"))
     lines.append("  totals: " + ", ".join(f"{s} {t}" for s, t in obs["totals"].items()))
     return "\n".join(lines)
+
+
+def _grouped(cards: list[str], groups: dict[str, Any]) -> str:
+    """Cards in their order, a ' | ' between groups."""
+    out = ""
+    for i, card in enumerate(cards):
+        if i:
+            out += " | " if groups.get(card) != groups.get(cards[i - 1]) else ", "
+        out += card
+    return out
 
 
 def _text(value: Any) -> str:

@@ -292,6 +292,13 @@ def _section_defs() -> JSON:
                     "type": "string",
                     "minLength": 1,
                 },
+                "group": {
+                    "description": "The card attribute a person's hand is grouped by (the suit), e.g. suit; groups "
+                                   "come in the order the deck first shows them, cards in deck order within one. "
+                                   "Default: the attribute with the fewest values.",
+                    "type": "string",
+                    "minLength": 1,
+                },
                 "label": {
                     "description": "How a card is written, with {attribute} placeholders, e.g. \"{colour} {number}\" "
                                    "(default: the attribute values separated by spaces).",
