@@ -5,12 +5,16 @@ visible to its owner), or when it knew where the card was and saw it leave or ar
 from a hidden hand to the trick is known to all from then on, also after the trick goes face
 down to the winner's pile; the cards a seat passes face down to its neighbour it still knows.
 Cards that go on the table and off it within one action (a trick's last card) count as seen
-there. Anything else is lost to a seat: it knows how many cards each place holds, not which.
+there. Anything else is lost to a seat: it knows how many cards each place holds, not which;
+which deal put them there (the kind of card a place holds); and which cards a place lacks
+because its seat did not play them when the rules would have made it (it did not follow suit).
+Steps tell a Knowledge what the state after an action no longer shows through ``State.seen``.
 
 ``determinize`` gives a state in which every card the seat does not know is swapped at random
-with another such card, everywhere the state names it (zones, card values, step progress): one
-of the states the seat cannot tell from the real one, drawn without reading where those cards
-really are.
+with another such card of the same deal, never into a place that lacks it, everywhere the state
+names it (zones, card values, step progress), with hidden values worked out again from the new
+cards: one of the states the seat cannot tell from the real one, drawn without reading where
+those cards really are.
 """
 
 from __future__ import annotations
