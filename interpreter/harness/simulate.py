@@ -22,7 +22,7 @@ from interpreter.rules.loader import load_rules
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 MAX_VALUES = 8  # values of one round value listed by name; the rest are counted together
-CHUNK = 10  # games per task of a worker
+CHUNK = 10  # games per task of a worker, at most
 SHARE = (0.0, 1.0)
 
 
@@ -118,7 +118,8 @@ def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: st
               scheduler: str | None = None) -> Iterator[Played]:
     """The games of a run in game order: on this process, on ``workers`` processes, or on Dask (``dask``: a local
     cluster of processes or the ``scheduler`` given; ``dask-local``: Dask's threads in this process)."""
-    tasks = [(setup, seed, start, min(start + CHUNK, games)) for start in range(0, games, CHUNK)]
+    chunk = max(1, min(CHUNK, games // (4 * max(workers, 1))))  # small enough to keep every worker busy to the end
+    tasks = [(setup, seed, start, min(start + chunk, games)) for start in range(0, games, chunk)]
     if backend in ("dask", "dask-local"):
         from interpreter.harness.distributed import dask_chunks
 
