@@ -6,6 +6,8 @@ same games and the same summary on any number of workers or backends; results ar
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -43,6 +45,7 @@ class Setup:
     iterations: int = 200
     seconds: float | None = None
     allow: tuple[Path, ...] = ()
+    digest: bool = False  # record each game and keep a digest of its record (to compare runs)
 
     def lineup(self, index: int) -> list[str]:
         names = list(self.agents) or ["random"]
@@ -64,6 +67,7 @@ class Played:
     winners: list[int]
     rounds: int
     outcomes: dict[str, Counter] = field(default_factory=dict)  # round value -> its value at each round's end
+    digest: str = ""  # with Setup.digest: the SHA-256 of the game's record
 
 
 @cache
@@ -77,8 +81,9 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
     s = game_seed(seed, index)
     ended: list[dict[str, Any]] = []
     out = play_game(game, agent_factory(names, setup.iterations, setup.seconds)(s), seed=s,
-                    round_values=ended)
-    return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended))
+                    round_values=ended, record=setup.digest)
+    digest = hashlib.sha256(json.dumps(out.record).encode()).hexdigest() if setup.digest else ""
+    return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended), digest)
 
 
 def _outcomes(game: Game, ended: list[dict[str, Any]]) -> dict[str, Counter]:
