@@ -19,7 +19,7 @@ from typing import Any
 from interpreter import __version__
 from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
 from interpreter.errors import RuleError, RuleErrors, TrickbookError
-from interpreter.harness.players import AGENTS
+from interpreter.harness.players import AGENTS, ITERATIONS
 from interpreter.limits import MAX_DIGITS, whole_number
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
@@ -72,8 +72,8 @@ def _parser() -> argparse.ArgumentParser:
                          + "; ".join(f"{k} ({v})" for k, v in AGENTS.items()) + " (default random)")
     si.add_argument("--rotate", action="store_true",
                     help="turn the agents one seat further each game, so every agent sits in every seat")
-    si.add_argument("--iterations", type=int, default=200, metavar="K",
-                    help="ismcts: samples searched per move (default 200)")
+    si.add_argument("--iterations", type=int, default=ITERATIONS, metavar="K",
+                    help=f"ismcts: samples searched per move (default {ITERATIONS})")
     si.add_argument("--move-time", type=float, metavar="SECONDS",
                     help="ismcts: search each move for this long instead of a number of iterations")
     si.add_argument("--workers", "-w", type=int, default=1, metavar="W",

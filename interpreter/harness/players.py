@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import GameError
 
+ITERATIONS = 50  # ismcts samples per move by default: 25 already beat random play in every bundled game
+
 if TYPE_CHECKING:
     from interpreter.harness.agents import Agent
 
@@ -31,7 +33,7 @@ def parse_agents(text: str, players: int) -> list[str]:
     return names + [names[-1]] * (players - len(names))
 
 
-def agent_factory(names: list[str], iterations: int = 200,
+def agent_factory(names: list[str], iterations: int = ITERATIONS,
                   seconds: float | None = None) -> Callable[[Any], list[Agent]]:
     """Given a game's seed, the agents for its seats: each seeded from the game seed and its seat."""
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError
+from interpreter.harness.players import ITERATIONS
 
 EXPLORE = 0.7  # UCB's exploration constant, for rewards scaled to about -1..1
 
@@ -40,7 +41,7 @@ class IsmctsAgent:
 
     samples = True
 
-    def __init__(self, seed: Any = None, iterations: int = 200, seconds: float | None = None,
+    def __init__(self, seed: Any = None, iterations: int = ITERATIONS, seconds: float | None = None,
                  explore: float = EXPLORE):
         if iterations < 1:
             raise GameError(f"ismcts needs at least 1 iteration per move, got {iterations}")

@@ -18,7 +18,7 @@ from typing import Any
 
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
-from interpreter.harness.players import agent_factory
+from interpreter.harness.players import ITERATIONS, agent_factory
 from interpreter.harness.runner import play_game
 from interpreter.rules.loader import load_rules
 
@@ -42,7 +42,7 @@ class Setup:
     options: tuple[tuple[str, Any], ...] = ()
     agents: tuple[str, ...] = ()  # one per seat (default: random)
     rotate: bool = False  # game i seats the agents turned by i places, so each agent sits everywhere
-    iterations: int = 200
+    iterations: int = ITERATIONS
     seconds: float | None = None
     allow: tuple[Path, ...] = ()
     digest: bool = False  # record each game and keep a digest of its record (to compare runs)
