@@ -24,6 +24,7 @@ from typing import Any
 
 from interpreter.dsl.types import Type
 from interpreter.engine.state import Seen, State
+from interpreter.engine.steps.base import running
 from interpreter.errors import GameError
 
 Where = tuple[str, int]  # (zone, seat; -1 for a shared zone)
@@ -188,8 +189,8 @@ def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: A
     other = state.clone()
     relabel(game, other, rename)
     _derive(game, other, seat, knowledge, rename)
-    if other.progress is not None and other.step_index >= 0:  # choices in progress the seat has not seen
-        game.steps[other.step_index].redraw(game, other, other.progress, seat, rng)
+    for step, p in running(game.steps, other.step_index, other.progress):  # choices the seat has not seen
+        step.redraw(game, other, p, seat, rng)
     return other
 
 
@@ -266,8 +267,8 @@ def relabel(game: Any, state: State, rename: Any) -> None:
             values[k] = renamed(types.get(k), v, card)
     for k, per_seat in state.seat_vars.items():
         per_seat[:] = [renamed(types.get(k), v, card) for v in per_seat]
-    if state.progress is not None and state.step_index >= 0:
-        game.steps[state.step_index].relabel(state.progress, card)
+    for step, p in running(game.steps, state.step_index, state.progress):
+        step.relabel(p, card)
 
 
 def renamed(t: Type | None, value: Any, card: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
+from interpreter.engine.steps.base import running
 
 
 def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
@@ -51,9 +52,8 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     if d is not None:
         obs["step"] = d.step.name
         obs["to_act"] = "chance" if d.actor == CHANCE else names[d.actor]
-        top = game.steps[state.step_index] if state.step_index >= 0 else None
-        if top is not None and state.progress is not None:
-            obs.update(top.public(game, state, state.progress, seat))
+        for step, p in running(game.steps, state.step_index, state.progress):
+            obs.update(step.public(game, state, p, seat))
         obs["decision"] = d.kind
     else:
         obs["finished"] = True

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from interpreter.engine.game import Game
+from interpreter.engine.steps.base import running
 
 ROUNDS = 40  # random rounds that decide whether taking cards pays in a game
 _pays: dict[tuple[str, int, tuple], bool] = {}
@@ -32,8 +33,8 @@ class GreedyAgent:
         if turn.kind != "play":
             return legal[self.rng.randrange(len(legal))]
         sample = turn.sample(self.rng)
-        step = game.steps[sample.step_index]
-        judged = [step.judge(game, sample, sample.progress, a) for a in legal]
+        step, p = running(game.steps, sample.step_index, sample.progress)[-1]  # the step deciding now
+        judged = [step.judge(game, sample, p, a) for a in legal]
         if any(j is None for j in judged):
             return legal[self.rng.randrange(len(legal))]
         ahead = [sample.same_team(winner, seat) if winner is not None else False for winner, _ in judged]

@@ -259,12 +259,17 @@ class Step:
         """The decision now pending, or None when the step is over."""
         return None
 
+    def inside(self, p: Any) -> tuple[Step, Any] | None:
+        """The step running inside this one now and its progress (a repeat's step, a trick's hook), or None."""
+        return None
+
     def relabel(self, p: Any, card: Callable[[int], int]) -> None:
-        """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py)."""
+        """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py);
+        not those of a nested step's progress (``running`` gives each step its own)."""
 
     def judge(self, game: Game, state: State, p: Any, action: Any) -> tuple[int | None, Any] | None:
-        """For heuristic players: after ``action`` (a card played to a trick), the seat that would win the trick
-        so far and the card's strength in it; None for an action that plays no card to a trick."""
+        """For heuristic players: after ``action`` (a card played to a trick, this step's own decision), the
+        seat that would win the trick so far and the card's strength in it; None for any other action."""
         return None
 
     def redrawn(self) -> frozenset[str]:
@@ -298,8 +303,8 @@ class Step:
         """
         return self.label(game, action)
 
-    def public(self, game: Game, state: State, p: Any) -> dict[str, Any]:
-        """What everyone sees of this step's progress (for observations)."""
+    def public(self, game: Game, state: State, p: Any, viewer: int | None = None) -> dict[str, Any]:
+        """What everyone (and ``viewer``) sees of this step's own progress (for observations)."""
         return {}
 
     def policy_binds(self) -> dict[str, Type]:
@@ -429,3 +434,17 @@ def third_person(verb: str) -> str:
     else:
         first += "s"
     return f"{first} {rest}" if rest else first
+
+
+def running(steps: list[Step], index: int, p: Any) -> list[tuple[Step, Any]]:
+    """The steps running now, each with its progress: the round's step ``steps[index]``, then the step running
+    inside it, and so on down to the one whose decision is pending."""
+    out: list[tuple[Step, Any]] = []
+    if index < 0 or p is None:
+        return out
+    here: tuple[Step, Any] | None = (steps[index], p)
+    while here is not None and here[1] is not None:
+        out.append(here)
+        here = here[0].inside(here[1])
+    return out
+

@@ -149,20 +149,6 @@ class Repeat(Step):
         if not self._run(game, state, rp, rp.index + 1):
             self._next_time(game, state, rp)
 
-    def relabel(self, rp: _Repeating, card: Any) -> None:
-        if rp.index >= 0 and rp.p is not None:
-            self.inner[rp.index].relabel(rp.p, card)
+    def inside(self, rp: _Repeating) -> tuple[Step, Any] | None:
+        return (self.inner[rp.index], rp.p) if rp.index >= 0 and rp.p is not None else None
 
-    def judge(self, game: Any, state: Any, rp: _Repeating, action: Any) -> tuple[int | None, Any] | None:
-        if rp.index >= 0 and rp.p is not None:
-            return self.inner[rp.index].judge(game, state, rp.p, action)
-        return None
-
-    def redraw(self, game: Any, state: Any, rp: _Repeating, seat: int, rng: Any) -> None:
-        if rp.index >= 0 and rp.p is not None:
-            self.inner[rp.index].redraw(game, state, rp.p, seat, rng)
-
-    def public(self, game: Any, state: Any, rp: _Repeating, viewer: int | None = None) -> dict[str, Any]:
-        if rp.index < 0:
-            return {}
-        return self.inner[rp.index].public(game, state, rp.p, viewer)

@@ -698,11 +698,12 @@ class Tricks(Step):
         if p.hook is None and after:
             self._close(game, state, p)
 
+    def inside(self, p: _Tricks) -> tuple[Step, Any] | None:
+        return (p.hook.steps[p.hook.index], p.hook.p) if p.hook is not None and p.hook.p is not None else None
+
     def relabel(self, p: _Tricks, card: Any) -> None:
         p.plays = [(s, card(c)) for s, c in p.plays]
         p.last = [(s, card(c)) for s, c in p.last]
-        if p.hook is not None and p.hook.p is not None:
-            p.hook.steps[p.hook.index].relabel(p.hook.p, card)
 
     def judge(self, game: Any, state: Any, p: _Tricks, action: Any) -> tuple[int | None, Any] | None:
         if not isinstance(action, Play) or p.hook is not None or p.taking >= 0:
@@ -711,10 +712,6 @@ class Tricks(Step):
         led = self._led(plays)
         winner = self.ordering.best(state, plays, led, self.can_win)
         return winner, self.ordering.keys(state, plays[-1:], action.card if led is None else led)[0]
-
-    def redraw(self, game: Any, state: Any, p: _Tricks, seat: int, rng: Any) -> None:
-        if p.hook is not None and p.hook.p is not None:
-            p.hook.steps[p.hook.index].redraw(game, state, p.hook.p, seat, rng)
 
     # ------------------------------------------------------------------ text and policies
 
@@ -737,9 +734,6 @@ class Tricks(Step):
         if p.last:
             out["last_trick"] = {"cards": [[names[s], labels[c]] for s, c in p.last],
                                  "winner": names[p.winner] if p.winner is not None else None}
-        if p.hook is not None:
-            step = p.hook.steps[p.hook.index]
-            out.update(step.public(game, state, p.hook.p, viewer))
         return out
 
     def value_of(self, game: Any, state: Any, p: Any, d: Decision, value: Any) -> Any:
