@@ -231,12 +231,7 @@ def _play(args: argparse.Namespace) -> int:
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
     if rules_file and args.record:  # replay looks for it beside the record
         rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
-    record_file = None
-    if args.record:  # a record that cannot be written is refused before the game, not after it
-        try:
-            record_file = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise TrickbookError(f"cannot write the record to {args.record}: {exc.strerror or exc}") from None
+    record_file = _open_for_writing(args.record, "record")
     try:
         out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
                         viewer=viewer)
@@ -254,6 +249,17 @@ def _play(args: argparse.Namespace) -> int:
     if fresh:
         print(f"seed {seed}: play this game again with --seed {seed}")
     return 0
+
+
+def _open_for_writing(path: str | None, what: str) -> Any:
+    """The file ``path`` opened for writing (the caller closes it), or None without a path: a file that cannot
+    be written is refused before any game is played, not after."""
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise TrickbookError(f"cannot write the {what} to {path}: {exc.strerror or exc}") from None
 
 
 def _seat_index(names: list[str], text: str) -> int:
@@ -280,12 +286,7 @@ def _simulate(args: argparse.Namespace) -> int:
     seed = _seed(args.seed or "0")
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
                   args.rotate, args.iterations, args.move_time, _allowed(args))
-    report = None
-    if args.report:  # a report that cannot be written is refused before the games, not after them
-        try:
-            report = open(args.report, "w", encoding="utf-8")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise TrickbookError(f"cannot write the report to {args.report}: {exc.strerror or exc}") from None
+    report = _open_for_writing(args.report, "report")
     started = time.monotonic()
     shown = [started]
 

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from interpreter.engine.compile import supported_players
-from interpreter.engine.knowledge import Knowledge, determinize, places_of, relabel
+from interpreter.engine.knowledge import Knowledge, determinize, places, places_of, relabel
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
@@ -75,11 +75,8 @@ def _as_if(game, knowledge, state, other):
     """``knowledge`` as it would be had ``other`` been the real game: the states it keeps (from before a hidden
     value was worked out) with ``other``'s cards."""
     rename = {}
-    for zone, cards in state.shared.items():
-        rename.update(zip(cards, other.shared[zone]))
-    for zone, hands in state.per_seat.items():
-        for hand, twin in zip(hands, other.per_seat[zone]):
-            rename.update(zip(hand, twin))
+    for (_, cards), (_, twin) in zip(places(state), places(other)):
+        rename.update(zip(cards, twin))
     twin = copy.copy(knowledge)
     twin.derived = {}
     for name, (step, before) in knowledge.derived.items():

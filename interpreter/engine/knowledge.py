@@ -143,13 +143,13 @@ class Knowledge:
 def places_of(game: Any, state: State) -> list[Where | None]:
     """Where each card lies now, by card id (None: in no zone, e.g. removed for this player count)."""
     where: list[Where | None] = [None] * len(game.cards.labels)
-    for place, cards in _places(state):
+    for place, cards in places(state):
         for c in cards:
             where[c] = place
     return where
 
 
-def _places(state: State) -> Iterator[tuple[Where, list[int]]]:
+def places(state: State) -> Iterator[tuple[Where, list[int]]]:
     """Every place and the cards in it: shared zones, then each seat's zones."""
     for zone, cards in state.shared.items():
         yield (zone, -1), cards
@@ -174,16 +174,16 @@ def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: A
     bit = 1 << seat
     knowers, dealt = knowledge.knowers, knowledge.dealt
     slots: dict[int, list[int]] = {}  # by the chance event that dealt them: the true cards, place by place
-    places: dict[int, list[Where]] = {}
-    for where, cards in _places(state):
+    slot_places: dict[int, list[Where]] = {}
+    for where, cards in places(state):
         for c in cards:
             if not knowers[c] & bit:
                 slots.setdefault(dealt[c], []).append(c)
-                places.setdefault(dealt[c], []).append(where)
+                slot_places.setdefault(dealt[c], []).append(where)
     rename_to: dict[int, int] = {}
     excluded = knowledge.excluded
     for event in sorted(slots):
-        drawn = _deal(sorted(slots[event]), [excluded.get(w) for w in places[event]], rng)
+        drawn = _deal(sorted(slots[event]), [excluded.get(w) for w in slot_places[event]], rng)
         rename_to.update(zip(slots[event], drawn))
     rename = rename_to.get
     other = state.clone()

@@ -16,8 +16,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from interpreter.dsl.types import VALUE
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
+from interpreter.engine.observation import readable
 from interpreter.harness.players import ITERATIONS, agent_factory
 from interpreter.harness.runner import play_game
 from interpreter.rules.loader import load_rules
@@ -87,28 +89,17 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
 
 
 def _outcomes(game: Game, ended: list[dict[str, Any]]) -> dict[str, Counter]:
-    """The public round values at the end of each round: texts, numbers, yes/no, seats, records by label."""
+    """The public round values at the end of each round, as people read them (seats and cards by name,
+    records by label); lists are left out."""
     out: dict[str, Counter] = {}
-    names = game.seat_names
     for values in ended:
         for name, value in values.items():
             if name in ("number", "dealer") or game.visibility.get(name, "all") != "all":
                 continue
-            t = game.value_types.get(name)
-            if value is None:
-                text = "none"
-            elif isinstance(value, bool):
-                text = "true" if value else "false"
-            elif type(value) is int and t is not None and t.kind == "seat":
-                text = names[value]
-            elif type(value) is int and t is not None and t.kind == "card":
-                text = game.cards.labels[value]
-            elif isinstance(value, (int, str)):
-                text = str(value)
-            elif isinstance(value, dict) and isinstance(value.get("label"), str):
-                text = value["label"]
-            else:
+            value = readable(game, game.value_types.get(name, VALUE), value)
+            if isinstance(value, (list, dict)):
                 continue
+            text = "none" if value is None else _option(value)
             out.setdefault(name, Counter())[text] += 1
     return out
 
@@ -360,6 +351,7 @@ def _share(count: int, total: int) -> str:
 
 
 def _option(value: Any) -> str:
+    """An option's or outcome's value as written in a rule file: true/false, numbers and texts as they are."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
