@@ -49,26 +49,26 @@ class IsmctsAgent:
             raise GameError(f"ismcts needs a positive time per move, got {seconds}")
         self.rng = random.Random(seed)
         self.iterations, self.seconds, self.explore = iterations, seconds, explore
-        self._sign = 1
 
     def act(self, turn: Any) -> Any:
         legal = turn.legal
         if len(legal) == 1:
             return legal[0]
         game, seat, rng = turn.game, turn.seat, self.rng
-        self._sign = 1 if game.higher_wins else -1
+        sign = 1 if game.higher_wins else -1
         root = _Node(seat)
-        scale = [1.0]  # the largest reward seen: rewards are divided by it for UCB
+        scale = 1.0  # the largest reward seen: rewards are divided by it for UCB
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while done < self.iterations if deadline is None else time.perf_counter() < deadline or done == 0:
-            self._iterate(game, turn.sample(rng), root, scale)
+            scale = max(scale, self._iterate(game, turn.sample(rng), root, scale, sign))
             done += 1
         labels = turn.labels
         best = max(range(len(legal)), key=lambda i: _visits(root, labels[i]))
         return legal[best]
 
-    def _iterate(self, game: Any, state: State, root: _Node, scale: list[float]) -> None:
+    def _iterate(self, game: Any, state: State, root: _Node, scale: float, sign: int) -> float:
+        """One sample played down the tree and on to the round's end; gives the largest reward it saw."""
         rng = self.rng
         rounds = len(state.round_results)
         path: list[_Node] = []
@@ -95,20 +95,18 @@ class IsmctsAgent:
                 child.available = 1
                 expanded = True
             else:
-                i = self._select(node, keys, scale[0])
+                i = self._select(node, keys, scale)
                 child = children[keys[i]]
             path.append(child)
             game.apply_fast(state, actions[i])
             node = child
         if state.pending is not None and len(state.round_results) == rounds:
             game.playout(state, rng, round_end=True)
-        rewards = _rewards(state, rounds, self._sign)
-        top = max(abs(r) for r in rewards)
-        if top > scale[0]:
-            scale[0] = top
+        rewards = _rewards(state, rounds, sign)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.actor]
+        return max(abs(r) for r in rewards)
 
     def _select(self, node: _Node, keys: list[str], scale: float) -> int:
         children = node.children
