@@ -63,9 +63,12 @@ def build_cards(groups: list[dict[str, Any]], label: str | None) -> CardTable:
         kinds.append(first.setdefault(key, cid))
     attributes = {n: tuple(r[n] for r in rows) for n in names}
     attributes["copy"] = tuple(copies)
-    labels = tuple(_FIELD.sub(lambda m, r=dict(r, copy=k): _text(r.get(m.group(1))), t)
-                   for r, k, t in zip(rows, copies, templates))
+    labels = tuple(_fill(t, dict(r, copy=k)) for r, k, t in zip(rows, copies, templates))
     return CardTable(attributes, labels, tuple(kinds))
+
+
+def _fill(template: str, row: dict[str, Any]) -> str:
+    return _FIELD.sub(lambda m: _text(row.get(m.group(1))), template)
 
 
 def _text(value: Any) -> str:
@@ -94,12 +97,12 @@ def hand_order(cards: CardTable, group: str | None = None) -> tuple[list[int], l
         group = best[1] if best is not None else None
     if group is None:
         return list(range(n)), [None] * n
-    values = list(attrs[group])
+    groups = list(attrs[group])
     first: dict[Any, int] = {}
-    for v in values:
+    for v in groups:
         first.setdefault(v, len(first))
-    order = sorted(range(n), key=lambda c: (first[values[c]], c))
+    order = sorted(range(n), key=lambda c: (first[groups[c]], c))
     rank = [0] * n
     for i, c in enumerate(order):
         rank[c] = i
-    return rank, values
+    return rank, groups

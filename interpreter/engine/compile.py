@@ -50,6 +50,7 @@ def parse_option_value(source: RuleSource, name: str, text: str) -> Any:
         if text.lower() in ("false", "no", "0", "off"):
             return False
         raise GameError(f"option {name} takes true or false, not {text!r}")
+    value: int | str
     if isinstance(default, int):
         try:
             value = int(text)

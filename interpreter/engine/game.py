@@ -101,7 +101,7 @@ class Game:
             state.shared[self.deck_start].extend(self.deck)
         state.game_vars = dict.fromkeys(self.flow.game_values)
         self._start_round(state)
-        env = {"$s": state}
+        env: dict[str, Any] = {"$s": state}
         for name, expr in self.flow.game_values.items():
             state.game_vars[name] = expr(env)
         for name, expr in self.flow.game_seat_values.items():
@@ -294,14 +294,15 @@ class Game:
             actions = d.actions
             action = actions[policy(state, d.actor, actions)]
             budget.reset()
-            d = step.apply(self, state, p, action) or step.decision(self, state, p)
+            nxt = step.apply(self, state, p, action) or step.decision(self, state, p)
             taken += 1
             state.actions_taken += 1
             if state.actions_taken > MAX_ACTIONS:
                 self.too_long(step)
-            if d is None or d.actor in automatic:
-                self.go_on(state, d)
+            if nxt is None or nxt.actor in automatic:
+                self.go_on(state, nxt)
                 return taken
+            d = nxt
 
     def _automatic(self, state: State, d: Decision) -> None:
         """An automatic seat acts at once by its policy (narrated, not recorded: replay derives it again)."""

@@ -33,7 +33,7 @@ class Record(dict):
         super().__init__(fields)
         self._hash = hash(tuple(sorted((k, repr(v)) for k, v in fields.items())))
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    def __hash__(self) -> int:  # type: ignore[override]  # dict declares __hash__ None; this dict is never changed
         return self._hash
 
 
@@ -104,6 +104,7 @@ class Board(Step):
         if first is None:
             return VALUE
         fields = fields_of(spaces[first])
+        assert fields is not None  # first is the index of a record
         for i, space in enumerate(spaces):
             keys = fields_of(space)
             if keys is not None and "label" not in keys:

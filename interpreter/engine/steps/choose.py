@@ -344,7 +344,9 @@ class Choose(Step):
             ok = table.table(state)
             kept = [v for v in options if ok[v]]
         else:
-            kept = expr.select(env, options)
+            select = expr.select
+            assert select is not None  # conditions on options are compiled with per="value"
+            kept = select(env, options)
         return kept if kept or not soft else list(options)
 
     def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
@@ -371,6 +373,7 @@ class Choose(Step):
             if not can_pass and not can_stop and self.auto and len(legal) <= p.left:
                 self._take(game, state, p, seat, legal[0], quiet=False)
                 continue
+            actions: list[Any]  # as Decision.actions: here a Stop or Pass, then the choices
             if can_stop:
                 actions = [self._stop, *legal]
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import SEATS, list_of
 from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
 
@@ -26,7 +26,7 @@ class Teams(Step):
         path = self.path + ("teams",)
         value = spec["teams"]
         self.fixed: list[list[int]] | None = None
-        self.expr = None
+        self.expr: Compiled | None = None
         if isinstance(value, list):
             names = ctx.seat_names
             fixed = []
@@ -59,6 +59,7 @@ class Teams(Step):
         if self.fixed is not None:
             teams = self.fixed
         else:
+            assert self.expr is not None  # build gave one of fixed and expr
             teams = self.expr.run(self.env(state))
             members: list[Any] = []
             lists = isinstance(teams, (list, tuple))
@@ -80,4 +81,5 @@ class Teams(Step):
         return None
 
     def _failed(self, message: str, teams: Any) -> Exception:
+        assert self.expr is not None  # only a computed team list can be wrong here
         return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")

@@ -7,6 +7,7 @@ a standard trick costs a few list lookups per card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -65,6 +66,13 @@ class Rule:
         self.hold_table = CardTable([self.holding], kinds, as_bool, True, led_classes=ctx.led_classes(
             [self.holding])) if self.holding else None
         self.static = self.must_table.static and (self.hold_table is None or self.hold_table.static)
+        # compiled with per="card", so both have their list forms: the rule judged over a seat's cards
+        assert self.must.select is not None
+        self.select = self.must.select
+        self.exists: Callable[[dict[str, Any], Any], bool] | None = None
+        if self.holding is not None:
+            assert self.holding.exists is not None
+            self.exists = self.holding.exists
 
 
 def rules(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Rule]:
@@ -95,9 +103,9 @@ def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], 
         else:
             if env is None:  # one batch: parts that do not read the card are worked out once
                 env = {"$s": state, "seat": seat, "led": led, "trick": trick, "$batch": object()}
-            if rule.holding is not None and not rule.holding.exists(env, cards):
+            if rule.exists is not None and not rule.exists(env, cards):
                 continue
-            allowed = rule.must.select(env, cards)
+            allowed = rule.select(env, cards)
         if allowed:
             cards = allowed
         elif rule.end:

@@ -15,7 +15,8 @@ says who leads next (default the winner).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from interpreter.dsl.budget import left as budget_left
 from interpreter.dsl.compiler import ExpressionFailed
@@ -177,6 +178,8 @@ class Tricks(Step):
         self.can_win = ctx.expr(path + ("can_win",), {"seat": SEAT}) if "can_win" in spec else None
         self.won_by = ctx.expr(path + ("won_by",), expect="seat or none") if "won_by" in spec else None
         self.takers = self._takers(ctx, spec)
+        # every taker after the winner has its own ordering (see _takers)
+        self._later_orderings = [t.ordering for t in self.takers[1:] if t.ordering is not None]
         self.unclaimed = ctx.zone(path + ("unclaimed",), per_seat=False) if "unclaimed" in spec else None
         if self.unclaimed is None:
             if any(t.ordering is not None for t in self.takers[1:]):
@@ -331,7 +334,8 @@ class Tricks(Step):
         seat = p.turn
         actions = self._seat_actions(state, p, seat)
         if actions is STUCK:
-            return self._stuck(game, state, p, seat)
+            self._stuck(game, state, p, seat)
+            return None
         return Decision(seat, actions, self, "play a card", "play")
 
     def _seat_actions(self, state: Any, p: _Tricks, seat: int) -> list[Play] | None:
@@ -348,6 +352,7 @@ class Tricks(Step):
         kinds, table = self._kinds, self._plays[0]
         if plays and self._simple_follow:  # the common case: follow if you can
             ok = p.answers
+            assert ok is not None  # set when the trick's first card is played
             return list(({kinds[c]: table[c] for c in hand if ok[c]} or {kinds[c]: table[c] for c in hand}).values())
         if plays and self._no_follow or not plays and not self.lead_rules:
             cands = hand
@@ -377,7 +382,8 @@ class Tricks(Step):
         simple, one_zone = self._simple_follow, self._single_zone
         quick = self._quick_end and p.active is None and state.notes is None and state.seen is None
         n = game.players
-        follow = self.follow_rules[0].must_table.table if simple else None
+        # called only when simple (a cast, not a check: nothing more to do in the loop)
+        follow = cast(Callable[[Any, int], list[Any]], self.follow_rules[0].must_table.table if simple else None)
         strengths, fill, later = self.ordering.combined.table, self.ordering.fill, self.ordering.later_wins
         routes, won, counter = self.routes, state.per_seat[self.won], state.counters[self.counter]
         actions = state.pending.actions
@@ -563,8 +569,8 @@ class Tricks(Step):
             self._close(game, state, p)
             return
         takers: list[int | None] = [winner]
-        for t in self.takers[1:]:
-            takers.append(t.ordering.best(state, plays, led))
+        for ordering in self._later_orderings:
+            takers.append(ordering.best(state, plays, led))
         p.takers = takers
         if state.notes is not None:
             self._tell(game, state, p, plays, winner, claimed)
@@ -595,11 +601,14 @@ class Tricks(Step):
         for s, c in p.last:
             if c == card:
                 return s
+        assert p.winner is not None  # pragma: no cover - _resolve sets it before cards are taken
         return p.winner  # pragma: no cover - every card of the trick was played by someone
 
     def _take_settle(self, game: Any, state: Any, p: _Tricks) -> None:
         """Give cards to takers until one must choose; then close the trick."""
         trick = state.shared[self.trick_zone]
+        winner = p.winner
+        assert winner is not None  # _resolve found it before cards are taken
         while p.taking < len(self.takers):
             taker = p.takers[p.taking]
             if taker is not None and trick and p.left != 0:
@@ -607,7 +616,7 @@ class Tricks(Step):
                     return  # a choice: see _take_decision
                 cards = [(self._owner(p, c), c) for c in trick]
                 trick.clear()
-                route_cards(state, self.routes, cards, taker, p.winner, state.per_seat[self.won][taker])
+                route_cards(state, self.routes, cards, taker, winner, state.per_seat[self.won][taker])
             p.taking += 1
             if p.taking < len(self.takers):
                 p.left = self._share(state, p, p.taking)
@@ -626,14 +635,17 @@ class Tricks(Step):
     def _take_decision(self, game: Any, state: Any, p: _Tricks) -> Decision:
         kinds = self._kinds
         cards = list({kinds[c]: c for c in state.shared[self.trick_zone]}.values())
-        return Decision(p.takers[p.taking], [self._takes[c] for c in cards], self,
+        taker = p.takers[p.taking]
+        assert taker is not None  # _take_settle asks only a taker that was found
+        return Decision(taker, [self._takes[c] for c in cards], self,
                         f"take a card from the trick ({p.left} to go)", "take")
 
     def _take_apply(self, game: Any, state: Any, p: _Tricks, action: Take) -> None:
         card = action.card
         state.shared[self.trick_zone].remove(card)
-        taker = p.takers[p.taking]
-        route_cards(state, self.routes, [(self._owner(p, card), card)], taker, p.winner,
+        taker, winner = p.takers[p.taking], p.winner
+        assert taker is not None and winner is not None  # a taker chooses after _resolve found the winner
+        route_cards(state, self.routes, [(self._owner(p, card), card)], taker, winner,
                     state.per_seat[self.won][taker])
         p.left -= 1
         if p.left == 0:
@@ -682,11 +694,13 @@ class Tricks(Step):
 
     def _hook_decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
         hook = p.hook
+        assert hook is not None  # called only while nested steps run
         d, hook.d = hook.d, None
         return d if d is not None else hook.steps[hook.index].decision(game, state, hook.p)
 
     def _hook_apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> None:
         hook = p.hook
+        assert hook is not None  # called only while nested steps run
         step = hook.steps[hook.index]
         hook.d = None
         step.apply(game, state, hook.p, action)
