@@ -222,10 +222,59 @@ def test_the_start_player_discards_one_of_his_own_for_a_function_its_owner_misse
     game, state = at_function_choice(functions=functions, tricks=(0, 1, 5, 3))
     play(game, state, "no tricks", "exactly 1 trick", "exactly 3 tricks")
     assert state.pending.step.name == "start_player" and asked(game, state) == "Alex"
-    assert game.labels(state) == ["exactly 4 tricks", "the last trick"]
+    assert game.labels(state) == ["no discard", "exactly 4 tricks", "the last trick"]
     play(game, state, "the last trick")
     assert [labels(game, f) for f in state.per_seat["fulfilled"]] == [["the last trick"], [], [], ["exactly 3 tricks"]]
     assert state.totals == [1, 0, 0, 1] and state.round_number == 2
+
+
+def start_player_entitled():
+    """Alex (start player) took no trick and so fulfilled Bernhard's "no tricks", which Bernhard (one trick)
+    missed; Carsten and Daniel fulfilled their own. The round is at Alex's discard."""
+    functions = {ALEX: ["exactly 4 tricks", "the last trick", "no green cards"], BERNHARD: ["no tricks"],
+                 CARSTEN: ["the most tricks"], DANIEL: ["exactly 3 tricks"]}
+    game, state = at_function_choice(functions=functions, tricks=(0, 1, 5, 3))
+    play(game, state, "no tricks", "the most tricks", "exactly 3 tricks")
+    return game, state
+
+
+@pytest.mark.parametrize("choice", ["exactly 4 tricks", "the last trick", "no green cards"])
+def test_the_start_player_may_discard_any_one_of_his_function_cards(choice):
+    # "If this succeeds, he MAY discard any of his own function cards": any one, his choice
+    game, state = start_player_entitled()
+    assert state.pending.step.name == "start_player" and asked(game, state) == "Alex"
+    assert game.labels(state) == ["no discard", "exactly 4 tricks", "the last trick", "no green cards"]
+    play(game, state, choice)
+    assert [labels(game, f) for f in state.per_seat["fulfilled"]] == [[choice], [], ["the most tricks"],
+                                                                       ["exactly 3 tricks"]]
+    assert labels(game, state.per_seat["functions"][ALEX]) == [
+        f for f in ["exactly 4 tricks", "the last trick", "no green cards"] if f != choice]
+    assert state.totals == [1, 0, 1, 1] and state.round_number == 2
+
+
+def test_the_start_player_may_decline_and_keep_all_his_function_cards():
+    # the rulebook says "may": declining keeps all three; nobody else's cards change
+    game, state = start_player_entitled()
+    assert state.pending.step.name == "start_player" and asked(game, state) == "Alex"
+    play(game, state, "no discard")
+    assert [labels(game, f) for f in state.per_seat["fulfilled"]] == [[], [], ["the most tricks"],
+                                                                       ["exactly 3 tricks"]]
+    assert labels(game, state.per_seat["functions"][ALEX]) == ["exactly 4 tricks", "the last trick",
+                                                               "no green cards"]
+    assert labels(game, state.per_seat["functions"][BERNHARD]) == ["no tricks"]
+    assert state.totals == [0, 0, 1, 1] and state.round_number == 2
+
+
+def test_the_start_player_is_offered_neither_discard_nor_no_discard_when_not_entitled():
+    # Alex took no trick, but so did Bernhard: he fulfilled only what its owner fulfilled too
+    functions = {ALEX: ["exactly 4 tricks", "the last trick"], BERNHARD: ["no tricks"], CARSTEN: ["the most tricks"],
+                 DANIEL: ["exactly 3 tricks"]}
+    game, state = at_function_choice(functions=functions, tricks=(0, 0, 6, 3))
+    play(game, state, "no tricks", "the most tricks", "exactly 3 tricks")
+    assert state.round_number == 2                          # the round ended without asking Alex
+    assert state.pending.step.name != "start_player" and "no discard" not in game.labels(state)
+    assert labels(game, state.per_seat["functions"][ALEX]) == ["exactly 4 tricks", "the last trick"]
+    assert state.totals == [0, 1, 1, 1]
 
 
 def test_the_start_player_discards_nothing_for_a_function_its_owner_fulfilled_and_one_card_at_most():

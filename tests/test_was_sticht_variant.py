@@ -130,6 +130,7 @@ def test_the_start_player_discards_one_of_his_own_when_he_fulfils_it_and_its_own
                  CARSTEN: [RED0], DANIEL: ["exactly 1 trick"]}
     game, state = at_round_end(functions, won, tricks=(2, 3, 1, 3), last=BERNHARD)
     assert state.pending.step.name == "start_player" and state.pending.actor == ALEX
+    assert "no discard" in game.labels(state)                 # the base's optional discard, inherited
     game.apply(state, game.action_for_label(state, "the last trick"))
     assert fulfilled(game, state) == [["the last trick"], [], [], []]
     assert labels(game, state.per_seat["functions"][CARSTEN]) == [RED0]
