@@ -13,16 +13,16 @@ import random
 import pytest
 
 from interpreter.engine.compile import supported_players
-from interpreter.engine.knowledge import Knowledge, determinize, places, places_of, relabel
+from interpreter.engine.knowledge import Knowledge, _Run, determinize, places, places_of, relabel
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
 
 from .conftest import GAMES, game_of
-from .test_steps import DEAL_3, TRICKS, N, S, W, deal, make
+from .test_steps import DEAL_3, TRICKS, E, N, S, W, deal, make
 
-CASES = [(path.stem, supported_players(load_rules(path))[-1]) for path in GAMES]
+CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]  # every player count
 
 
 def _cards(state):
@@ -78,11 +78,19 @@ def _as_if(game, knowledge, state, other):
     for (_, cards), (_, twin) in zip(places(state), places(other)):
         rename.update(zip(cards, twin))
     twin = copy.copy(knowledge)
-    twin.derived = {}
-    for name, (step, before) in knowledge.derived.items():
-        before = before.clone()
-        relabel(game, before, rename.get)
-        twin.derived[name] = (step, before)
+    runs = {}  # each run of a set step kept, once, with other's cards (a run is shared by the runs after it)
+
+    def moved(run):
+        if id(run) not in runs:
+            before = run.before.clone()
+            relabel(game, before, rename.get)
+            runs[id(run)] = new = _Run(run.step, before, {name: moved(r) for name, r in run.derived.items()})
+            new.read(run.reads)
+            new.outputs, new.told, new.mine = run.outputs, run.told, run.mine
+        return runs[id(run)]
+
+    twin.derived = {name: moved(run) for name, run in knowledge.derived.items()}
+    twin.checks = [moved(run) for run in knowledge.checks]
     return twin
 
 
@@ -198,6 +206,174 @@ def test_a_seat_that_did_not_follow_gets_no_card_of_the_led_suit_in_any_sample(t
         sample = determinize(game, state, N, knowledge, random.Random(k))
         seen.update(labels[c] for c in sample.per_seat["hand"][W])
     assert "x4" in seen  # the x that S cannot hold goes elsewhere
+
+
+FOLLOW = TRICKS.replace("strength:", 'follow: "card.suit == led.suit"\n  strength:')
+
+
+def test_an_automatic_seat_that_does_not_follow_shows_nothing_of_its_hand(tmp_path):
+    # a card monster plays its top card whatever the rules of play say: not following proves no void (Meinz with 3)
+    game = make(tmp_path, DEAL_3, FOLLOW, count=3, players="""\
+        3:
+          automatic:
+            - {name: bot, policy: {tricks: "first(seat.hand)"}}""")
+    state = game.new_state()
+    knowledge = Knowledge(game, state)
+    deal(game, state, ["x1", "y1", "z1"], ["x2", "y2", "y3"], ["x3", "z3", "z4"], ["y4", "x4", "z2"])
+    knowledge.update(state)
+    for play in ["x2", "x3"]:  # E leads x2, S follows; the bot turns y4 though it holds x4
+        game.apply(state, game.action_for_label(state, play))
+        knowledge.update(state)
+    labels = game.cards.labels
+    assert [labels[c] for c in state.shared["trick"]] == ["x2", "x3", "y4"]
+    assert ("hand", 3) not in knowledge.excluded
+    held = set()
+    for k in range(30):  # as N sees it, the bot may hold x4
+        held.update(labels[c] for c in determinize(game, state, N, knowledge, random.Random(k)).per_seat["hand"][3])
+    assert "x4" in held
+
+
+def test_a_play_from_several_zones_shows_nothing_of_what_the_seat_holds(tmp_path):
+    game = make(tmp_path, DEAL_3, "reveal: {do: choose, options: seat.hand, move_to: revealed}",
+                FOLLOW.replace("to: won", "from: [hand, revealed]\n  to: won"),
+                zones="revealed: {per_seat: true, visible: all}")
+    state = game.new_state()
+    knowledge = Knowledge(game, state)
+    deal(game, state, ["x1", "y1", "z1"], ["x2", "y2", "y3"], ["z2", "z3", "z4"], ["x3", "x4", "y4"])
+    knowledge.update(state)
+    for play in ["y2", "z2", "y4", "y1", "x2", "z3"]:  # each reveals a card; E leads x2, S (no x) plays z3
+        game.apply(state, game.action_for_label(state, play))
+        knowledge.update(state)
+    assert not knowledge.excluded
+
+
+BIG = 10_000  # cards
+
+
+def test_a_sample_of_a_deck_of_ten_thousand_cards_takes_work_linear_in_the_cards(tmp_path):
+    # a seat that did not follow: drawing the others' 7,500 cards again around its void takes no recursion and a
+    # few random draws per card (a matching by augmenting paths took a recursion per card moved, and more)
+    deck = (f'deck:\n  label: "{{suit}}{{hi}}.{{lo}}"\n  cards:\n    - suit: [x, y]\n'
+            f'      hi: [{", ".join(map(str, range(100)))}]\n      lo: [{", ".join(map(str, range(BIG // 200)))}]\n')
+    game = make(tmp_path, f"deal: {{do: deal, hand: {BIG // 4}}}",
+                FOLLOW.replace('"card.rank"', '"card.hi", "card.lo"'), deck=deck)
+    assert len(game.deck) == BIG
+    suit = game.cards.attributes["suit"]
+    xs, ys = [c for c in game.deck if suit[c] == "x"], [c for c in game.deck if suit[c] == "y"]
+    q = BIG // 8
+    state = game.new_state()
+    knowledge = Knowledge(game, state)
+    game.apply_chance(state, xs[:q] + ys[:q] + xs[q:2 * q] + ys[q:2 * q] + ys[2 * q:] + xs[2 * q:])  # S: no x
+    knowledge.update(state)
+    while not (state.pending.actor == S and state.progress.plays):  # E leads an x
+        game.apply(state, next(a for a in state.pending.actions if suit[a.card] == "x"))
+        knowledge.update(state)
+    game.apply(state, state.pending.actions[0])
+    knowledge.update(state)
+    assert len(knowledge.excluded[("hand", S)]) == BIG // 2
+
+    class Counting(random.Random):
+        draws = 0
+
+        def random(self):
+            Counting.draws += 1
+            return super().random()
+
+        def getrandbits(self, k):
+            Counting.draws += 1
+            return super().getrandbits(k)
+
+    unknown = len(knowledge.unknown(N))
+    for k in range(3):
+        sample = determinize(game, state, N, knowledge, Counting(k))
+        assert observe(game, sample, N) == observe(game, state, N)
+        assert sorted(sample.all_cards()) == sorted(state.all_cards())
+        assert not any(suit[c] == "x" for c in sample.per_seat["hand"][S])
+        assert sample.per_seat["hand"][E] != state.per_seat["hand"][E]
+    assert Counting.draws < 3 * 40 * unknown  # 20 plain shuffles, then one draw per card and a shuffle
+
+
+def test_samples_in_was_sticht_tell_the_hints_everyone_was_told():
+    # the hints (who would win each row) depend on the trumps only the start player saw: a sample's cards must give
+    # the same hints. Checked by playing the round again with the sample's cards: the same actions must lead to
+    # the same public values and the same observation.
+    game = game_of("was-sticht", 4)
+    rng = random.Random("hints")
+    state = game.new_state()
+    knowledge = Knowledge(game, state)
+    start, history, checked = None, [], 0
+    while checked < 60:
+        d = state.pending
+        if d.actor == CHANCE:
+            if d.step.name == "numbers":  # the round's cards are shuffled: play it again from here
+                start, history = state.clone(), []
+            outcome = game.sample_chance(state, rng)
+            history.append((True, outcome))
+            game.apply_chance(state, outcome)
+        else:
+            seat = (state.dealer + 1 + checked % 3) % 4  # one of those who did not see the trumps
+            if state.vars.get("hints") and not state.shared["trumps"]:
+                sample = determinize(game, state, seat, knowledge, random.Random(checked))
+                rename = {}
+                for (_, real), (_, drawn) in zip(places(state), places(sample)):
+                    rename.update(zip(real, drawn))
+                again = start.clone()
+                for chance, what in history:
+                    if chance:
+                        game.apply_chance(again, [rename.get(c, c) for c in what])
+                    else:
+                        game.apply(again, game.action_for_label(again, what))
+                assert again.vars["hints"] == state.vars["hints"]
+                assert observe(game, again, seat) == observe(game, state, seat)
+                assert _cards(again) == _cards(sample)
+                checked += 1
+            action = d.actions[int(rng.random() * len(d.actions))]
+            history.append((False, game.label(state, action)))
+            game.apply(state, action)
+        knowledge.update(state)
+    assert knowledge.disagreed == 0
+
+
+def test_a_sample_gives_the_values_worked_out_from_hidden_cards_as_the_seat_was_told_them(tmp_path):
+    # everyone is told whether the stock's top card is high; each seat is told (as its own value) how many 1s the
+    # stock holds: every sample's stock must give both
+    game = make(tmp_path, "deal: {do: deal, hand: 2, rest: stock}", """\
+        told: {do: set, round: {high: "first(stock).rank >= 3"}}
+        own: {do: set, visible: owner, seats: {ones: "len([c for c in stock if c.rank == 1])"}}""", TRICKS,
+                zones="stock: {visible: nobody}")
+    rank = game.cards.attributes["rank"]
+    seen = set()
+    for deal_seed in range(6):
+        state = game.new_state()
+        knowledge = Knowledge(game, state)
+        game.apply_chance(state, game.sample_chance(state, random.Random(deal_seed)))
+        knowledge.update(state)
+        assert len(knowledge.checks) == 2
+        high, ones = state.vars["high"], state.seat_vars["ones"][N]
+        for k in range(20):
+            sample = determinize(game, state, N, knowledge, random.Random(k))
+            stock = sample.shared["stock"]
+            assert (rank[stock[0]] >= 3) == high and sum(rank[c] == 1 for c in stock) == ones
+            assert observe(game, sample, N) == observe(game, state, N)
+            seen.add(tuple(stock))
+    assert knowledge.disagreed == 0 and len(seen) > 20
+
+
+def test_a_sample_that_no_draw_makes_agree_is_the_draw_that_agreed_most(monkeypatch):
+    import interpreter.engine.knowledge as knowledge_module
+
+    monkeypatch.setattr(knowledge_module, "_AGREE_TRIES", 1)
+    game = game_of("was-sticht", 4)
+    drawn = []
+
+    def visit(state, knowledge, seat):
+        if knowledge.checks and seat != state.dealer and not state.shared["trumps"]:
+            sample = determinize(game, state, seat, knowledge, random.Random(len(drawn)))
+            assert observe(game, sample, seat) == observe(game, state, seat)
+            drawn.append(knowledge.disagreed)
+
+    _play(game, "disagree", visit, every=1)
+    assert drawn and drawn[-1] > 0  # one draw often tells other hints: counted, and the search goes on
 
 
 def test_the_trumps_the_start_player_saw_follow_the_cards_a_sample_puts_there():

@@ -6,15 +6,17 @@ from a hidden hand to the trick is known to all from then on, also after the tri
 down to the winner's pile; the cards a seat passes face down to its neighbour it still knows.
 Cards that go on the table and off it within one action (a trick's last card) count as seen
 there. Anything else is lost to a seat: it knows how many cards each place holds, not which;
-which deal put them there (the kind of card a place holds); and which cards a place lacks
-because its seat did not play them when the rules would have made it (it did not follow suit).
+which deal put them there (the kind of card a place holds); which cards a place lacks because
+its seat did not play them when the rules bound its play (it chose a card that did not follow
+suit); and the public values a set step worked out from what a seat could not see (a hint).
 Steps tell a Knowledge what the state after an action no longer shows through ``State.seen``.
 
 ``determinize`` gives a state in which every card the seat does not know is swapped at random
 with another such card of the same deal, never into a place that lacks it, everywhere the state
 names it (zones, card values, step progress), with hidden values worked out again from the new
-cards: one of the states the seat cannot tell from the real one, drawn without reading where
-those cards really are.
+cards, and in which the public values worked out from hidden things come out as they did: one of
+the states the seat cannot tell from the real one, drawn without reading where those cards
+really are.
 """
 
 from __future__ import annotations
@@ -47,8 +49,14 @@ class Knowledge:
         self.named = self._named(state)
         # cards a seat has shown not to hold in a place, until the place gets a card again: (zone, seat) -> cards
         self.excluded: dict[Where, set[int]] = {}
-        # hidden per-seat values set by a set step: name -> (the step, the state before it), to work them out again
-        self.derived: dict[str, tuple[Any, State]] = {}
+        # hidden per-seat values set by a set step: name -> how it ran (the step, the state before it), to work
+        # them out again on a sample
+        self.derived: dict[str, _Run] = {}
+        # public values a set step worked out from something hidden (a hint that depends on hidden trump cards): a
+        # sample must work them out the same. Until cards are shuffled again.
+        self.checks: list[_Run] = []
+        self.disagreed = 0  # samples that no draw within _AGREE_TRIES made agree with every check (see determinize)
+        self._tells: dict[int, tuple[tuple[str, str], ...]] = {}  # by id(step): see _public_outputs
         self._hidden = [name for name, v in game.visibility.items() if v != "all" and name in state.seat_vars]
         self._last = self._hidden_values(state)
 
@@ -85,6 +93,7 @@ class Knowledge:
         about where it went)."""
         where = places_of(self.game, state)
         seen = state.seen
+        assert seen is not None, "a Knowledge follows the state it was made with (it set state.seen)"
         passed: dict[int, int] = {}  # cards seen on their way in this action: by whom
         for zone, card in seen.cards:
             passed[card] = passed.get(card, 0) | (self.everyone if zone is None else self._sees((zone, -1)))
@@ -115,20 +124,63 @@ class Knowledge:
         seen.clear()
 
     def _follow_hidden(self, state: State, seen: Seen, shuffled: bool) -> None:
-        """Remember how hidden per-seat values were worked out; forget it when they change otherwise, or
-        when cards are shuffled (the sample's cards would then follow the real cards' hidden way)."""
+        """Remember how hidden per-seat values and public values read from hidden things were worked out;
+        forget hidden values when they change otherwise; forget both when cards are shuffled (the sample's
+        cards would then follow the real cards' hidden way)."""
         if shuffled:
             self.derived.clear()
+            self.checks.clear()
+        game = self.game
         for step, before in seen.derived:
-            for name in step.hidden:  # kept in the order they were worked out
+            hidden = getattr(step, "hidden", ())
+            outputs = self._public_outputs(step)
+            if not hidden and not outputs:
+                continue
+            run = _Run(step, before, dict(self.derived))  # with the hidden values it could read as they were then
+            after, reads = _probe(game, run, before.clone())
+            run.read(reads)
+            # the values it told everyone, and each seat its own, worked out from something hidden
+            run.mine = {name: after.seat_vars[name] for name in hidden if game.visibility.get(name) == "owner"}
+            if reads and (outputs or run.mine):
+                run.outputs, run.told = outputs, _told(after, outputs)
+                self.checks.append(run)
+            for name in hidden:  # kept in the order they were worked out
                 self.derived.pop(name, None)
-                self.derived[name] = (step, before)
+                self.derived[name] = run
         if self._hidden:
             now = self._hidden_values(state)
             for name, old, new in zip(self._hidden, self._last, now):
-                if old != new and not any(name in step.hidden for step, _ in seen.derived):
+                if old != new and not any(name in getattr(step, "hidden", ()) for step, _ in seen.derived):
                     self.derived.pop(name, None)
             self._last = now
+
+    def _public_outputs(self, step: Any) -> tuple[tuple[str, str], ...]:
+        """The public values (group, name) ``step`` sets when its expressions may read something hidden: any part
+        of the state but round values everyone sees, the seat it works a value out for, and seats its trick binds
+        (the winner). Empty for a step that reads only public values (its values need no check)."""
+        key = id(step)
+        if key not in self._tells:
+            game = self.game
+            out: tuple[tuple[str, str], ...] = ()
+            assign = getattr(step, "assign", None)
+            if assign:
+                hidden = set(getattr(step, "hidden", ()))
+                bound = getattr(step, "bound", {}) or {}
+
+                def public(dep: str) -> bool:
+                    if dep == "ctx:seat":
+                        return True
+                    if dep.startswith("ctx:"):
+                        t = bound.get(dep[4:])
+                        return t is not None and (t.kind == "seat" or t.kind == "list" and t.element is not None
+                                                  and t.element.kind == "seat")
+                    return dep.startswith("round:") and game.visibility.get(dep[6:], "all") == "all"
+
+                if not all(public(d) for _, _, expr in assign for d in expr.deps):
+                    out = tuple((group, name) for group, name, _ in assign
+                                if name not in hidden and game.visibility.get(name, "all") == "all")
+            self._tells[key] = out
+        return self._tells[key]
 
     def knows(self, seat: int, card: int) -> bool:
         """Whether ``seat`` knows where ``card`` is."""
@@ -167,9 +219,101 @@ def cards_named(t: Type, value: Any) -> list[int]:
     return []
 
 
+class _Run:
+    """One run of a set step that worked values out from something hidden, as a Knowledge keeps it: the step, the
+    state before it, the runs that had worked out the hidden values it could read (``derived``), what hidden
+    parts of the state it read (``reads``: (zone, name), (seat, name), (round, name), (game, name)), and for a
+    step that told everyone values (a check) which values (``outputs``) and what it told (``told``); a check too,
+    for the seat itself, is a value each seat sees its own of (``mine``: the values as they were).
+
+    Working it out again on a sample's cards gives the same result whenever what it read is the same: ``memo``
+    keeps results by those inputs, so drawing the cards again costs a look-up, not a run of the step."""
+
+    __slots__ = ("step", "before", "derived", "reads", "order", "memo", "outputs", "told", "mine")
+
+    def __init__(self, step: Any, before: State, derived: dict[str, _Run]):
+        self.step, self.before, self.derived = step, before, derived
+        self.reads: frozenset[tuple[str, str]] = frozenset()
+        self.order: tuple[tuple[str, str], ...] = ()  # the reads in a fixed order (a key's)
+        self.memo: dict[Any, Any] = {}
+        self.outputs: tuple[tuple[str, str], ...] = ()
+        self.told: tuple[Any, ...] = ()
+        self.mine: dict[str, list[Any]] = {}  # hidden values each seat sees its own of: as they were worked out
+
+    def read(self, reads: frozenset[tuple[str, str]]) -> None:
+        self.reads, self.order = reads, tuple(sorted(reads))
+
+
+class _Reading(dict[Any, Any]):
+    """A dict of a state (zones, values) that notes which names are read from it."""
+
+    __slots__ = ("part", "read")
+    part: str
+    read: set[tuple[str, Any]]
+
+    def __getitem__(self, key: Any) -> Any:
+        self.read.add((self.part, key))
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.read.add((self.part, key))
+        return dict.get(self, key, default)
+
+    def _all(self) -> None:
+        self.read.update((self.part, k) for k in dict.keys(self))
+
+    def __iter__(self) -> Any:
+        self._all()
+        return dict.__iter__(self)
+
+    def keys(self) -> Any:
+        self._all()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._all()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._all()
+        return dict.items(self)
+
+
+def _probe(game: Any, run: _Run, snap: State) -> tuple[State, frozenset[tuple[str, str]]]:
+    """Run ``run``'s step on ``snap`` (a copy of the state before it); give the state after it and the hidden
+    parts of the state it read (zones not every seat sees, values hidden from some seat)."""
+    read: set[tuple[str, Any]] = set()
+    for attr, part in (("shared", "zone"), ("per_seat", "zone"), ("vars", "round"), ("seat_vars", "seat"),
+                       ("game_vars", "game")):
+        d = _Reading(getattr(snap, attr))
+        d.part, d.read = part, read
+        setattr(snap, attr, d)
+    run.step.start(game, snap)
+    for attr in ("shared", "per_seat", "vars", "seat_vars", "game_vars"):
+        setattr(snap, attr, dict(dict.items(getattr(snap, attr))))
+    zones, visibility = game.zones, game.visibility
+    return snap, frozenset((part, name) for part, name in read if (
+        zones[name].visible != "all" if part == "zone" else visibility.get(name, "all") != "all"))
+
+
+def _told(state: State, outputs: tuple[tuple[str, str], ...]) -> tuple[Any, ...]:
+    """The values ``outputs`` (group, name) of a set step, as ``state`` has them."""
+    return tuple(state.vars.get(name) if group == "round" else state.game_vars.get(name) if group == "game"
+                 else list(state.seat_vars[name]) for group, name in outputs)
+
+
+_AGREE_TRIES = 1000  # draws of the unknown cards tried for a sample that agrees with every public value told
+
+
 def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:
     """A copy of ``state`` with the cards ``seat`` does not know dealt again at random among their places
-    (never where a seat has shown it holds no such card), and hidden values worked out again from them."""
+    (never where a seat has shown it holds no such card), hidden values worked out again from them, and every
+    public value worked out from hidden things (``Knowledge.checks``) as everyone was told it.
+
+    Those public values are kept by rejection: the cards are drawn again, up to ``_AGREE_TRIES`` times, until
+    working each value out again on the draw gives the value told. When no draw agrees, the sample is the draw
+    that agreed with the most values (the first such), and ``knowledge.disagreed`` counts it: search goes on
+    with a state that is a little off rather than stopping the game."""
     _refuse_hidden_values(game, state, seat, knowledge)
     bit = 1 << seat
     knowers, dealt = knowledge.knowers, knowledge.dealt
@@ -180,21 +324,137 @@ def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: A
             if not knowers[c] & bit:
                 slots.setdefault(dealt[c], []).append(c)
                 slot_places.setdefault(dealt[c], []).append(where)
-    rename_to: dict[int, int] = {}
     excluded = knowledge.excluded
-    for event in sorted(slots):
-        drawn = _deal(sorted(slots[event]), [excluded.get(w) for w in slot_places[event]], rng)
-        rename_to.update(zip(slots[event], drawn))
-    rename = rename_to.get
+    events = [(slots[e], sorted(slots[e]), [excluded.get(w) for w in slot_places[e]]) for e in sorted(slots)]
+    checks = knowledge.checks if slots else []
+    best: tuple[int, dict[int, int], _Again] | None = None
+    for _ in range(_AGREE_TRIES if checks else 1):
+        rename_to: dict[int, int] = {}
+        for true, cards, bans in events:
+            rename_to.update(zip(true, _deal(list(cards), bans, rng)))
+        again = _Again(game, seat, rename_to)
+        misses, failed = 0, None
+        for check in checks:  # how many checks the draw fails; enough when it cannot beat the best draw
+            told, hidden = again.result(check)
+            if told != check.told or any(hidden[name][seat] != real[seat] for name, real in check.mine.items()):
+                misses += 1
+                failed = failed or check
+                if best is not None and misses >= best[0]:
+                    break
+        if failed is not None and failed is not checks[0]:  # the check that fails is tried first next time
+            checks.remove(failed)
+            checks.insert(0, failed)
+        if best is None or misses < best[0]:
+            best = (misses, rename_to, again)
+            if not misses:
+                break
+    assert best is not None
+    misses, rename_to, again = best
+    if misses:
+        knowledge.disagreed += 1
     other = state.clone()
-    relabel(game, other, rename)
-    _derive(game, other, seat, knowledge, rename)
+    relabel(game, other, rename_to.get)
+    for name, run in knowledge.derived.items():
+        other.seat_vars[name] = again.merged(name, again.result(run)[1][name], other.seat_vars[name])
     for step, p in running(game.steps, other.step_index, other.progress):  # choices the seat has not seen
         step.redraw(game, other, p, seat, rng)
     return other
 
 
-_TRIES = 20  # plain shuffles tried before a matching deals around the cards seats have shown not to hold
+class _Again:
+    """Set steps worked out again on one draw of the unknown cards (``rename``: true card -> drawn card)."""
+
+    def __init__(self, game: Any, seat: int, rename: dict[int, int]):
+        self.game, self.seat, self.rename = game, seat, rename
+        self.done: dict[int, Any] = {}  # by id(run): its result on this draw
+        self._keys: dict[tuple[int, str], Any] = {}  # a derivation's values of one name, as a key
+
+    def result(self, run: _Run) -> Any:
+        """What ``run``'s step works out on this draw: the public values it tells (a check's ``outputs``) and
+        its hidden values ({name: values})."""
+        done = self.done
+        stack = [run]
+        while stack:  # the runs that worked out the hidden values it read first (no recursion)
+            r = stack[-1]
+            if id(r) in done:
+                stack.pop()
+                continue
+            todo = [d for d in r.derived.values() if id(d) not in done]
+            if todo:
+                stack.extend(todo)
+                continue
+            done[id(r)] = self._work_out(r)
+            stack.pop()
+        return done[id(run)]
+
+    def merged(self, name: str, values: list[Any], real: list[Any]) -> list[Any]:
+        """Hidden values worked out again, but the seat's own as it knows it (unless hidden from it too)."""
+        seat = self.seat
+        mine = self.game.visibility.get(name) != "nobody"
+        return [real[s] if s == seat and mine else v for s, v in enumerate(values)]
+
+    def _work_out(self, run: _Run) -> Any:
+        game, rename, done = self.game, self.rename, self.done
+        before = run.before
+        key = tuple(self._input(run, read) for read in run.order)
+        got = run.memo.get(key, _MISSING)
+        if got is not _MISSING:
+            return got
+        snap = before.clone()
+        relabel(game, snap, rename.get)
+        for name, d in run.derived.items():
+            snap.seat_vars[name] = self.merged(name, done[id(d)][1][name], before.seat_vars[name])
+        after, reads = _probe(game, run, snap)
+        got = _told(after, run.outputs), {h: after.seat_vars[h] for h in getattr(run.step, "hidden", ())}
+        if reads <= run.reads:  # what it read is in the key: the same inputs give the same result
+            run.memo[key] = got
+        else:  # it read more on these cards: key the results by that too from now on
+            run.read(run.reads | reads)
+            run.memo.clear()
+        return got
+
+    def _input(self, run: _Run, read: tuple[str, str]) -> Any:
+        """What the step would read of the hidden part ``read`` on this draw, as a key."""
+        part, name = read
+        before, types = run.before, self.game.value_types
+        rename = self.rename.get
+        d = run.derived.get(name) if part == "seat" else None
+        if d is not None:  # worked out again: as that derivation gave it, with the seat's own value as it was
+            k = (id(d), name)
+            if k not in self._keys:
+                self._keys[k] = _frozen(self.done[id(d)][1][name])
+            return self._keys[k], _frozen(before.seat_vars[name][self.seat])
+
+        def card(c: int) -> int:
+            new = rename(c)
+            return c if new is None else new
+
+        if part == "zone":
+            cards = before.shared.get(name)
+            if cards is not None:
+                return tuple(map(card, cards))
+            return tuple(tuple(map(card, cards)) for cards in before.per_seat[name])
+        if part == "seat":
+            return _frozen([renamed(types.get(name), v, card) for v in before.seat_vars.get(name, ())])
+        value = (before.vars if part == "round" else before.game_vars).get(name)
+        return _frozen(renamed(types.get(name), value, card))
+
+
+_MISSING = object()
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` as a key: lists as tuples, records as their items."""
+    if isinstance(value, (list, tuple)):
+        if all(v is None or type(v) in (int, str, bool) for v in value):
+            return tuple(value)
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value
+
+
+_TRIES = 20  # plain shuffles tried before a deal around the cards seats have shown not to hold
 
 
 def _deal(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
@@ -207,46 +467,82 @@ def _deal(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
         if not any(b is not None and c in b for c, b in zip(cards, bans)):
             return cards
         rng.shuffle(cards)
-    slot_of: list[int | None] = [None] * len(bans)  # slot -> index into cards
-    order = list(range(len(bans)))
+    return _deal_around(cards, bans, rng)
 
-    def place(i: int, tried: set[int]) -> bool:  # Kuhn's augmenting paths, slots in a random order
-        rng.shuffle(order)
-        for slot in list(order):
-            ban = bans[slot]
-            if slot in tried or (ban is not None and cards[i] in ban):
-                continue
-            tried.add(slot)
-            if slot_of[slot] is None or place(slot_of[slot], tried):
-                slot_of[slot] = i
-                return True
-        return False
 
-    for i in range(len(cards)):
-        if not place(i, set()):
+def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
+    """A deal of ``cards`` (in a random order) to slots that no ban stops, in time linear in the cards.
+
+    Cards are of a few kinds: the set of places (ban sets) that lack them. The banned slots, in a random order,
+    each get a card drawn at random among those it may hold, the kinds weighed by how many cards are left, such
+    that the cards left can still be dealt: by Hall's theorem, for every set B of banned places the cards none of
+    them may hold fit in the slots outside B. The sets B that can bind are the intersections of the kinds (a
+    few); each keeps its slack. The slots no ban stops then take the cards left, in a random order."""
+    bit_of: dict[int, int] = {}  # id of a ban set -> its bit
+    ban_sets: list[set[int]] = []
+    for b in bans:
+        if b and id(b) not in bit_of:
+            bit_of[id(b)] = 1 << len(ban_sets)
+            ban_sets.append(b)
+    kind_of = dict.fromkeys(cards, 0)
+    for i, b in enumerate(ban_sets):
+        for c in b:
+            if c in kind_of:
+                kind_of[c] |= 1 << i
+    by_kind: dict[int, list[int]] = {}
+    for c in cards:  # in the random order the shuffles left
+        by_kind.setdefault(kind_of[c], []).append(c)
+    kinds = list(by_kind)
+    left = [len(by_kind[k]) for k in kinds]
+    slot_bit = [bit_of[id(b)] if b else 0 for b in bans]
+    cap = [0] * len(ban_sets)
+    for sb in slot_bit:
+        if sb:
+            cap[sb.bit_length() - 1] += 1
+    sets: set[int] = set()  # the intersections of kinds: the sets of banned places that can bind
+    for k in kinds:
+        if k:
+            sets |= {k} | {k & f for f in sets if k & f}
+    family = sorted(sets)
+    slack = []
+    for places_b in family:  # the slots outside B, less the cards none of B's places may hold
+        outside = len(bans) - sum(cap[i] for i in range(len(cap)) if places_b >> i & 1)
+        slack.append(outside - sum(n for k, n in zip(kinds, left) if k & places_b == places_b))
+    if any(x < 0 for x in slack):
+        raise GameError("cannot sample the state: the cards seats have shown not to hold leave no deal")
+    out: list[int | None] = [None] * len(bans)
+    banned = [i for i, sb in enumerate(slot_bit) if sb]
+    rng.shuffle(banned)
+    deltas: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for slot in banned:
+        p = slot_bit[slot]
+        tight = [b for b, x in zip(family, slack) if x == 0]
+        total = 0
+        options = []
+        for j, k in enumerate(kinds):  # kinds the slot may hold that leave the rest a deal
+            if left[j] and not k & p and all(b & p or not b & ~k for b in tight):
+                options.append(j)
+                total += left[j]
+        if not options:  # cannot happen while every slack is kept at 0 or more
             raise GameError("cannot sample the state: the cards seats have shown not to hold leave no deal")
-    return [cards[i] for i in slot_of]  # type: ignore[index]
-
-
-def _derive(game: Any, other: State, seat: int, knowledge: Knowledge, rename: Any) -> None:
-    """Hidden per-seat values set by a set step, worked out again by that step on the state before it with the
-    sample's cards (a start player's view of a face-down trump card follows the card the sample put there)."""
-    again: dict[str, list[Any]] = {}
-    for name, (step, before) in knowledge.derived.items():
-        if name in again:
-            continue
-        snap = before.clone()
-        relabel(game, snap, rename)
-        for earlier, values in again.items():  # worked out before this step ran: as the sample has them
-            snap.seat_vars[earlier] = list(values)
-        step.start(game, snap)
-        for hidden in step.hidden:
-            again[hidden] = snap.seat_vars[hidden]
-    for name, values in again.items():
-        if name not in knowledge.derived:
-            continue
-        mine = game.visibility.get(name) != "nobody"
-        other.seat_vars[name] = [other.seat_vars[name][s] if s == seat and mine else v for s, v in enumerate(values)]
+        r = rng.random() * total
+        for j in options:
+            r -= left[j]
+            if r < 0:
+                break
+        k = kinds[j]
+        left[j] -= 1
+        out[slot] = by_kind[k].pop()
+        d = deltas.get((k, p))
+        if d is None:  # a card of kind k in a slot of place p: B's cards got one fewer, B's outside one slot fewer
+            d = deltas[(k, p)] = [(i, (not b & ~k) - (not b & p)) for i, b in enumerate(family)
+                                  if (not b & ~k) != (not b & p)]
+        for i, x in d:
+            slack[i] += x
+    rest = [c for k in kinds for c in by_kind[k]]
+    rng.shuffle(rest)
+    it = iter(rest)
+    return [next(it) if c is None else c for c in out]
 
 
 def relabel(game: Any, state: State, rename: Any) -> None:
@@ -289,7 +585,8 @@ def _refuse_hidden_values(game: Any, state: State, seat: int, knowledge: Knowled
     """A value hidden from ``seat`` can be drawn again only when it names cards the seat does not know
     (they are renamed with the rest); anything else hidden (a secret bid, a hidden choice of a card the seat
     knows) cannot: refuse rather than hand the search the real value."""
-    filling, redrawn = frozenset(), frozenset()
+    filling: frozenset[str] = frozenset()
+    redrawn: frozenset[str] = frozenset()
     if state.pending is not None:
         filling, redrawn = state.pending.step.filling(), state.pending.step.redrawn()
     for name, values in state.seat_vars.items():

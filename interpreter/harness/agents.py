@@ -48,7 +48,8 @@ class Turn:
 
     def sample(self, rng: random.Random) -> State:
         """A state this seat cannot tell from the real one, drawn from what it knows (for search): the cards
-        it has not seen where they are now are dealt again among their places (see engine/knowledge.py).
+        it has not seen where they are now are dealt again among their places, such that the values it was told
+        come out the same (see engine/knowledge.py).
         Only for agents with ``samples = True`` (the harness then follows who knows which card)."""
         if self._knowledge is None:
             raise GameError("this agent was not given samples: set samples = True on its class")
@@ -130,8 +131,9 @@ def _in_deck_order(game: Game, legal: list[Any], labels: list[str]) -> list[int]
                 c = value
         return c
 
-    cards = [card(i) for i in range(len(legal))]
-    if any(c is None for c in cards):
+    maybe = [card(i) for i in range(len(legal))]
+    cards = [c for c in maybe if c is not None]
+    if len(cards) < len(legal):
         return list(range(len(legal)))
     order = game.hand_order
     return sorted(range(len(legal)), key=lambda i: (order[cards[i]], getattr(legal[i], "zone", 0)))

@@ -34,8 +34,9 @@ class GreedyAgent:
             return legal[self.rng.randrange(len(legal))]
         sample = turn.sample(self.rng)
         step, p = running(game.steps, sample.step_index, sample.progress)[-1]  # the step deciding now
-        judged = [step.judge(game, sample, p, a) for a in legal]
-        if any(j is None for j in judged):
+        maybe = [step.judge(game, sample, p, a) for a in legal]
+        judged = [j for j in maybe if j is not None]
+        if len(judged) < len(legal):
             return legal[self.rng.randrange(len(legal))]
         ahead = [sample.same_team(winner, seat) if winner is not None else False for winner, _ in judged]
         order = sorted(range(len(legal)), key=lambda i: judged[i][1])  # weakest first

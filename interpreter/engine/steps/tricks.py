@@ -502,7 +502,7 @@ class Tricks(Step):
         plays = p.plays
         if state.seen is not None:  # followed by a Knowledge: the card was on the table; what it tells
             state.seen.cards.append((self.trick_zone, card))
-            void = self._void(game, state, p, card)
+            void = self._void(game, state, p, card) if self._bound(game, seat) else None
             if void is not None:
                 state.seen.voids.append((seat, self.zones, void))
         state.per_seat[self.zones[zone] if zone else self._zone0][seat].remove(card)
@@ -517,6 +517,13 @@ class Tricks(Step):
                 self._run_hook(game, state, p, self.between)
         else:
             self._resolve(game, state, p)
+
+    def _bound(self, game: Any, seat: int) -> bool:
+        """Whether the play rules bound the card ``seat`` plays now: it chose among the legal actions (those
+        the rules allow from its one zone). An automatic seat plays by its policy whatever the rules say (it
+        may turn the top card of its stack): its play proves nothing of what it holds. Plays from several zones
+        are not read either: only a choice from the seat's one zone is."""
+        return seat not in game.automatic and self._single_zone
 
     def _void(self, game: Any, state: Any, p: _Tricks, card: int) -> list[bool] | None:
         """What playing ``card`` shows everyone of the seat's other cards: when it breaks the first obligation

@@ -72,8 +72,8 @@ class SetValues(Step):
             self.assign.append((group, name, expr))
 
     def start(self, game: Any, state: Any) -> None:
-        if state.seen is not None and self.hidden:  # a Knowledge works such values out again on its samples
-            state.seen.derived.append((self, state.clone()))
+        if state.seen is not None:  # a Knowledge works hidden values out again on its samples, and checks that
+            state.seen.derived.append((self, state.clone()))  # they tell the public values read from hidden ones
         env = self.env(state)
         for group, name, expr in self.assign:
             env["$batch"] = object()  # helpers called again with the same arguments are worked out once
