@@ -76,9 +76,9 @@ def test_locals_shadow_and_defines_take_arguments_as_in_the_closures(text, value
 
 
 @pytest.mark.parametrize("text", [
-    "\"'); __import__('os').system('echo no') #\" == card.label",
+    "\"'); __import__('os').system('echo no') #\" == text(card.label)",  # (no card has that label)
     "'a\"\\n' + card.label + \"\\'\"",
-    "[c for c in [1] if c == card.number] == [] and 'eval(1)' != card.label",
+    "[c for c in [1] if c == card.number] == [] and 'eval(1)' != text(card.label)",
 ])
 def test_text_in_a_rule_reaches_the_generated_code_only_as_a_python_literal(text):
     compiled = Compiler(make_globals()).compile(text, BOUND, locate)
@@ -160,3 +160,32 @@ def test_a_judged_expression_whose_loops_cannot_be_generated_runs_as_closures(mo
     assert values == expected and any(values) and not all(values)
     env["$batch"] = object()
     assert compiled.select(env, range(6)) == [c for c in range(6) if expected[c]]
+
+
+def test_a_led_card_that_is_none_plays_alike_generated_and_as_closures(tmp_path):
+    """A tricks step whose led card can be none (no card of the trick sets the suit): its follow and strength
+    rules read the led card's attributes as none, generated and as closures, instead of stopping the game."""
+    from .conftest import ROOT
+
+    text = (ROOT / "games" / "whist.yaml").read_text(encoding="utf-8")
+    follow = '    follow: "card.suit == led.suit"\n'
+    assert follow in text
+    path = tmp_path / "no-led.yaml"
+    path.write_text(text.replace(follow, '    led: "first([c for c in trick if c.order > 13])"\n' + follow))
+    source = load_rules(str(path))
+    fast, slow = compile_game(source, 4), compile_game(source, 4, generate=False)
+    rng = random.Random("no led")
+    a, b = fast.new_state(), slow.new_state()
+    while not a.finished:
+        assert snapshot(a) == snapshot(b)
+        d = a.pending
+        if d.actor == CHANCE:
+            outcome = d.step.sample(fast, a, rng)
+            fast.apply_fast(a, outcome)
+            slow.apply_fast(b, outcome)
+        else:
+            i = rng.randrange(len(d.actions))
+            assert len(d.actions) == len(b.pending.actions)
+            fast.apply_fast(a, d.actions[i])
+            slow.apply_fast(b, b.pending.actions[i])
+    assert b.finished and a.totals == b.totals

@@ -21,7 +21,7 @@ from interpreter.dsl import ast
 from interpreter.dsl.builtins import REGISTRY
 from interpreter.dsl.compiler import Compiled, Compiler, Define, ExpressionFailed, Globals
 from interpreter.dsl.parser import MAX_NESTING, DslSyntaxError, parse
-from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, list_of, record, type_of_data
+from interpreter.dsl.types import CARD, CARDS, NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, list_of, record, type_of_data
 from interpreter.errors import ExpressionError, GameError, Position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -270,7 +270,7 @@ def test_expressions_nested_deeper_than_the_limit_are_refused_before_anything_re
     assert run("-" * 99 + "1") == -1  # 100 levels: fine
     err = syntax_error("-" * 100 + "1")
     assert (err.offset, err.message) == (100, "the expression is nested too deeply (more than 100 levels)")
-    err = compile_error("1" + " + 1" * 5000)
+    err = compile_error("1" + " + 1" * 500)  # within the size limits (docs/testing.md), 501 levels deep
     assert err.message == "syntax error: the expression is nested too deeply (more than 100 levels)"
 
 
@@ -527,12 +527,13 @@ def test_strings_join_with_plus():
 
 
 def test_lists_are_equal_when_their_items_are_equal_whatever_produced_them():
-    assert run("seats == [0, 1, 2, 3]") is True
+    assert run("[s.index for s in seats] == [0, 1, 2, 3]") is True
     assert run("seats == [s for s in seats]") is True
+    assert run("seats == seats_from(first(seats))") is True
     assert run("[x for x in [1, 2]] == [1, 2]") is True
     assert run("setup.own_team == [2]") is True
-    assert run("seat.hand == [0, 4]") is True
-    assert run("seat.hand != [4, 0]") is True
+    assert run("seat.hand == [c for c in seat.hand]") is True
+    assert run("seat.hand != reverse(seat.hand)") is True
     assert run("[] == [c for c in seat.hand if c.number > 100]") is True
 
 
@@ -557,9 +558,9 @@ def test_the_conditional_evaluates_only_the_branch_taken():
 
 def test_multiplication_accepts_only_whole_numbers():
     err = compile_error("'a' * 3")
-    assert (err.message, err.position) == ("this expression fails: '*' needs two numbers, got 'a' and 3", at(4))
-    assert compile_error("true * 3").message == "this expression fails: '*' needs two numbers, got True and 3"
-    assert compile_error("[1] * 3").message == "this expression fails: '*' needs two numbers, got (1,) and 3"
+    assert (err.message, err.position) == ("'*' needs two numbers, found text and a number", at(4))
+    assert compile_error("true * 3").message == "'*' needs two numbers, found true/false and a number"
+    assert compile_error("[1] * 3").message == "'*' needs two numbers, found a list of numbers and a number"
     with pytest.raises(ExpressionFailed) as info:
         run("x * 3", x="ab")
     assert str(info.value) == f"{FILE}:{LINE}:{COL}: error: expression 'x * 3' failed: '*' needs two numbers, " \
@@ -631,13 +632,14 @@ def test_every_builtin_has_a_description_and_an_example_that_calls_it():
 
 @pytest.mark.parametrize("text, type_", [
     ("first(seat.hand)", CARD), ("last(seats)", SEAT), ("first(s for s in seats if s.tricks > 1)", SEAT),
-    ("first([1, 2])", VALUE), ("combinations(seats, 2)", list_of(SEATS)),
+    ("first([1, 2])", NUMBER), ("combinations(seats, 2)", list_of(SEATS)),
     ("combinations(seat.hand, 2)[0]", CARDS), ("pairs(seat.hand, seat.hand)", list_of(CARDS)),
-    ("pairs(seat.hand, seats)", list_of(list_of(VALUE))), ("join(seats)", VALUE), ("text(seat)", VALUE),
-    ("seats_from(seat)", SEATS), ("range(0, 3)", list_of(VALUE)),
+    ("pairs(seat.hand, seats)", list_of(list_of(VALUE))), ("join(seats)", TEXT), ("text(seat)", TEXT),
+    ("seats_from(seat)", SEATS), ("range(0, 3)", list_of(NUMBER)),
     # an empty list is of no type yet: joined with a typed list it takes that type
     ("[] + [seat]", SEATS), ("seat.hand + []", CARDS), ("[] if seat.tricks > 0 else seats", SEATS),
-    ("reverse(sort([1, 2]))", list_of(VALUE)),
+    ("reverse(sort([1, 2]))", list_of(NUMBER)), ("len(seats)", NUMBER), ("any([])", TRUTH),
+    ("place_award(1, [1], [3, 1])", NUMBER), ("max(0, seat.tricks)", VALUE),
 ])
 def test_the_new_builtins_give_typed_results(text, type_):
     assert compile_(text).type == type_
@@ -661,7 +663,9 @@ def test_combinations_refuse_a_negative_size_and_too_long_a_list():
 
 def test_range_needs_whole_numbers_and_stays_small():
     err = compile_error("range(0, 'a')")
-    assert (err.message, err.position) == ("this expression fails: range needs whole numbers, got 'a'", at(0))
+    assert (err.message, err.position) == ("range() needs a number, found text", at(9))
+    with pytest.raises(ExpressionFailed, match="range needs whole numbers, got 'a'"):
+        run("range(0, x)", x="a")
     err = compile_error("range(0, 100001)")
     assert err.message == "this expression fails: a list of 100,001 items; lists have at most 100,000"
     assert compile_("range(0, players + 1)").is_constant
@@ -689,7 +693,7 @@ def test_builtins_that_read_the_game_are_never_folded():
 def test_max_and_min_of_seats_give_a_seat_and_of_numbers_a_value():
     assert compile_("max(seats)").type == SEAT
     assert compile_("min(s for s in seats)").type == SEAT
-    assert compile_("max(0, 1)").type == VALUE
+    assert compile_("max(0, 1)").type == NUMBER
     assert compile_("team(seat)").type == SEATS
     assert compile_("left(seat)").type == SEAT
 
@@ -760,6 +764,16 @@ def test_a_define_is_compiled_once_for_each_list_of_argument_types():
     err = compile_error("top(seats).colour", defines={"top(xs)": "xs[0]"})
     assert err.message.startswith("seats have no attribute 'colour'")
     assert err.position == at(11)
+
+
+def test_numbers_text_and_tests_are_one_kind_of_argument_for_a_define():
+    g = make_globals({"twice(n)": "n * 2"})
+    compiler = Compiler(g)
+    assert compiler.compile("twice(3) + twice(seat.tricks) + twice(len(seat.hand))", BOUND, locate)(env_for()) == 16
+    compiled = compiler.compile("twice(card.colour)", BOUND, locate)
+    assert set(g.defines["twice"].compiled) == {(VALUE,)} and compiled.type == NUMBER
+    with pytest.raises(ExpressionFailed, match="'\\*' needs two numbers, got 'red' and 2"):
+        compiled(env_for())
 
 
 def test_a_define_may_not_call_itself():
@@ -846,9 +860,6 @@ def test_expressions_of_constants_are_folded_at_load_time():
 @pytest.mark.parametrize("text, offset, message", [
     ("1 // 0", 2, "this expression fails: integer division or modulo by zero"),
     ("options.limit % (players - 4)", 14, "this expression fails: integer modulo by zero"),
-    ("-'a'", 0, "this expression fails: bad operand type for unary -: 'str'"),
-    ("[1] + 2", 4, "this expression fails: can only concatenate tuple (not \"int\") to tuple"),
-    ("'1' < 2", 4, "this expression fails: '<' not supported between instances of 'str' and 'int'"),
     ("max([])", 0, "this expression fails: max() arg is an empty sequence"),
 ])
 def test_a_constant_expression_that_always_fails_is_a_load_time_error(text, offset, message):
@@ -901,7 +912,236 @@ def test_a_failure_while_playing_raises_expression_failed_with_the_position():
 def test_an_index_past_the_end_fails_while_playing():
     with pytest.raises(ExpressionFailed) as info:
         run("seats[x]", x=9)
-    assert str(info.value) == f"{FILE}:{LINE}:{COL}: error: expression 'seats[x]' failed: tuple index out of range"
+    assert str(info.value) == (f"{FILE}:{LINE}:{COL}: error: expression 'seats[x]' failed: an index past the end "
+                               "of the list")
+
+
+# ----------------------------------------------------------------------------- operand types (issue 19)
+
+
+SEAT_NOT_NUMBER = "a seat is not a number; compare seat.index, e.g. round.dealer.index == 1, or two seats"
+PLUS = "'+' adds two numbers or joins two texts or two lists"
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ("len(seat.hand) * 'a'", "*", "'*' needs two numbers, found a number and text"),
+    ("'a' - 1", "-", "'-' needs two numbers, found text and a number"),
+    ("2 // card.colour", "//", "'//' needs two numbers, found a number and text"),
+    ("card.label % 2", "%", "'%' needs two numbers, found text and a number"),
+    ("card.colour + 1", "+", f"{PLUS}, found text and a number"),
+    ("[1] + 2", "+", f"{PLUS}, found a list of numbers and a number"),
+    ("'x' + [led]", "+", f"{PLUS}, found text and a list of cards"),
+    ("(seat.tricks > 1) * 2", "*", "'*' needs two numbers, found true/false and a number"),
+    ("seat.total + none", "+", f"{PLUS}, found a value and none"),
+    ("options + 1", "+", f"{PLUS}, found a record and a number"),
+    ("-'a'", "-", "'-' needs a number, found text"),
+    ("-(1 == 1)", "-", "'-' needs a number, found true/false"),
+    ("round.dealer == 1", "==", f"comparing a seat with a number: {SEAT_NOT_NUMBER}"),
+    ("1 != seat", "!=", f"comparing a number with a seat: {SEAT_NOT_NUMBER}"),
+    ("seat == 'north'", "==", "comparing a seat with text is always false"),
+    ("card.colour == 7", "==", "comparing text with a number is always false"),
+    ("len(seat.hand) == 'two'", "==", "comparing a number with text is always false"),
+    ("(seat.tricks > 1) == 1", "==", "comparing true/false with a number: true/false is not a number"),
+    ("seats == [0, 1, 2, 3]", "==", f"comparing a list of seats with a list of numbers: {SEAT_NOT_NUMBER}"),
+    ("seat.hand != 3", "!=", "comparing a list of cards with a number is always false"),
+    ("options == 1", "==", "comparing a record with a number is always false"),
+    ("'a' < 1", "<", "'<' needs two numbers or two texts, found text and a number"),
+    ("true >= false", ">=", "'>=' needs two numbers or two texts, found true/false and true/false"),
+    ("seat.total <= none", "<=", "'<=' needs two numbers or two texts, found a value and none"),
+    ("[1] > ['a']", ">", "'>' needs two numbers or two texts, found a list of numbers and a list of texts"),
+    ("seats > [0]", ">", "'>' needs two numbers or two texts, found a list of seats and a list of numbers"),
+    ("seat in [1, 2]", "", f"'in' looks for a seat in a list of numbers: {SEAT_NOT_NUMBER}"),
+    ("card.colour not in [1, 2]", "", "'not in' looks for text in a list of numbers: no item can be equal to it"),
+    ("2 in seats", "", f"'in' looks for a number in a list of seats: {SEAT_NOT_NUMBER}"),
+    ("seats['a']", "'a'", "a list index must be a number, found text"),
+    ("seat.hand[led]", "led", "a list index must be a number, found a card"),
+    ("len(seat)", "seat", "len() needs a list, found a seat"),
+    ("first(3)", "3", "first() needs a list, found a number"),
+    ("sum(['a', 'b'])", "[", "sum() needs a list of numbers, found a list of texts"),
+    ("sum(c.colour for c in seat.hand)", "sum", "sum() needs a list of numbers, found a list of texts"),
+    ("abs('a')", "'a'", "abs() needs a number, found text"),
+    ("range(0, true)", "true", "range() needs a number, found true/false"),
+    ("join(seats, 1)", "1", "join() needs text, found a number"),
+])
+def test_operands_of_kinds_an_operator_cannot_take_are_refused_at_load_time(text, where, message):
+    err = compile_error(text)
+    assert (err.message, err.position) == (message, at(text.index(where)))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("x * 2", 6),  # x: a value of a kind the compiler cannot tell, let through
+    ("x + seat.tricks", 6),
+    ("card.label + ' ' + text(card.number)", "red 7 7"),
+    ("seat == round.dealer", False),
+    ("round.monster == none", True),
+    ("round.dealer.index == 3", True),
+    ("seat.hand + [led]", [0, 4, 3]),
+    ("seats == seats_from(first(seats))", True),
+    ("sort([c.number for c in seat.hand]) < [1]", True),
+    ("card.colour < led.colour", False),
+    ("sum([])", 0),
+    ("max(0, seat.tricks) + 1", 4),
+    ("len(x if x > 5 else [1])", 1),
+])
+def test_operands_the_compiler_cannot_tell_apart_or_that_fit_are_accepted(text, value):
+    assert run(text, x=3) == value
+
+
+def test_a_number_field_refuses_text_at_load_time():
+    err = compile_error("card.colour", expect="number")
+    assert (err.message, err.position) == ("expected a number, found text", at(0))
+    assert compile_("seat.tricks > 1", expect="number")(env_for()) is True
+
+
+def test_every_expression_of_a_rule_file_is_checked_wherever_it_is(tmp_path):
+    """A type mistake in a score step, found by validate with the file, line and column (it used to stop play)."""
+    from interpreter.cli import validate_file
+
+    text = (ROOT / "games" / "hearts.yaml").read_text(encoding="utf-8")
+    line = "      points(seat) if round.shooter == none\n"
+    assert line in text
+    for new, message in [("len(seat.won) * 'a'", "'*' needs two numbers, found a number and text"),
+                         ("1 if round.dealer == 1 else 0", f"comparing a seat with a number: {SEAT_NOT_NUMBER}"),
+                         # the engine's own values are typed too: counters, totals, names, the round's number
+                         ("seat.total * 'a'", "'*' needs two numbers, found a number and text"),
+                         ("round.number * seat.name", "'*' needs two numbers, found a number and text"),
+                         ("players * 'a'", "'*' needs two numbers, found a number and text")]:
+        path = tmp_path / "variant.yaml"
+        path.write_text(text.replace(line, f"      {new} if round.shooter == none\n"))
+        (found,) = validate_file(str(path))
+        row = text.splitlines().index(line.rstrip("\n")) + 1
+        where = "*" if "*" in new else "=="
+        assert found.splitlines()[0] == f"{path}:{row}:{7 + new.index(where)}: error: {message}"
+
+
+# ----------------------------------------------------------------------------- literals no card has (issue 19)
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ("card.colour == 'green'", "'green'", "no card has colour 'green'; colours: blue, red, yellow"),
+    ("'green' != led.colour", "'green'", "no card has colour 'green'; colours: blue, red, yellow"),
+    ("card.colour in ['red', 'green']", "'green'", "no card has colour 'green'; colours: blue, red, yellow"),
+    ("card.colour not in ['gren']", "'gren'", "no card has colour 'gren'; colours: blue, red, yellow"),
+    ("card.number == 3", "3", "no card has number 3; numbers: 0, 5, 7, 9"),
+    ("4 == card.number or true", "4", "no card has number 4; numbers: 0, 5, 7, 9"),
+    ("card.copy != 2", "2", "no card has copy 2; copies: 0, 1"),
+    ("first(seat.hand).colour == 'purple'", "'purple'", "no card has colour 'purple'; colours: blue, red, yellow"),
+    ("[c for c in seat.hand if c.label == 'red 8']", "'red 8'",
+     "no card has label 'red 8'; labels: blue 0, blue 5, red 0, red 7, yellow 9"),
+])
+def test_a_literal_that_no_card_has_compared_with_a_card_attribute_is_refused(text, where, message):
+    err = compile_error(text)
+    assert (err.message, err.position) == (message, at(text.index(where)))
+
+
+def test_a_literal_no_card_has_is_let_through_in_a_branch_a_constant_test_skips():
+    """A file extended by others, or an option: with this deck and these options the branch is never taken."""
+    assert compile_("card.colour == 'green' if options.short_game else card.number == 7")(env_for()) is True
+    assert compile_("players == 4 or card.colour in ['green']")(env_for()) is True
+    err = compile_error("card.colour == 'green' if not options.short_game else false")
+    assert err.message == "no card has colour 'green'; colours: blue, red, yellow"
+
+
+def test_a_literal_no_card_has_is_refused_inside_a_define_too():
+    err = compile_error("is_green(card)", defines={"is_green(c)": "c.colour == 'green'"})
+    assert (err.message, err.position) == ("no card has colour 'green'; colours: blue, red, yellow",
+                                           in_define(0, 12))
+
+
+def two_decks() -> Globals:
+    """Number cards 1, 2 and 'A' (a mixed rank) and a sign card without a value."""
+    g = make_globals()
+    g.card_attrs = {"kind": ("number", "number", "number", "sign"), "value": (1, 2, "A", None),
+                    "colour": ("red", "red", "blue", None), "copy": (0, 0, 0, 0),
+                    "label": ("red 1", "red 2", "blue A", "sign")}
+    return g
+
+
+@pytest.mark.parametrize("text, ok", [
+    ("card.kind == 'sign'", True), ("card.colour == none", True), ("card.value in [1, 'A', none]", True),
+    ("card.value != 2", True), ("card.colour == 'red'", True), ("card.colour == led.colour", True),
+    ("card.kind == 'joker'", "no card has kind 'joker'; kinds: number, sign"),
+    ("card.value == 3", "no card has value 3; values: 1, 2, A"),
+    ("card.value == '2'", "no card has value '2' (the values are numbers: write 2); values: 1, 2, A"),
+    ("card.value == true", "no card has value true; values: 1, 2, A"),
+])
+def test_a_value_of_any_group_of_the_deck_is_a_value_of_the_attribute(text, ok):
+    compiler = Compiler(two_decks())
+    if ok is True:
+        compiler.compile(text, BOUND, locate)
+        return
+    with pytest.raises(ExpressionError) as info:
+        compiler.compile(text, BOUND, locate)
+    assert info.value.message == ok
+
+
+def test_a_literal_no_card_of_a_real_deck_has_names_the_values_of_the_deck(tmp_path):
+    from interpreter.cli import validate_file
+
+    text = (ROOT / "games" / "hearts.yaml").read_text(encoding="utf-8")
+    assert "c.suit == 'hearts'" in text
+    path = tmp_path / "variant.yaml"
+    path.write_text(text.replace("c.suit == 'hearts'", "c.suit == 'diamond'", 1))
+    (found,) = validate_file(str(path))
+    assert found.splitlines()[0].endswith(": error: no card has suit 'diamond'; suits: clubs, diamonds, hearts, spades")
+
+
+# ----------------------------------------------------------------------------- none where a card or seat is read
+
+
+NO_CARD = "first([c for c in seat.hand if c.number > 100])"
+NO_SEAT = "first([s for s in seats if s.tricks > 100])"
+
+
+@pytest.mark.parametrize("generate", [True, False])
+@pytest.mark.parametrize("text, value", [
+    (f"{NO_CARD}.colour", None),
+    (f"{NO_CARD}.number == none", True),
+    (f"{NO_CARD}.colour == led.colour", False),
+    (f"[{NO_CARD}.number, led.number]", (None, 0)),
+    (f"{NO_SEAT}.tricks", None),
+    (f"{NO_SEAT}.name", None),
+    (f"{NO_SEAT}.hand", None),
+    ("round.monster.total", None),
+    ("round.monster.index == none", True),
+    ("round.cache.discard", 2),
+    ("first(x).number", None),
+])
+def test_an_attribute_of_none_is_none_generated_and_as_closures(generate, text, value):
+    compiled = Compiler(make_globals(), generate).compile(text, dict(BOUND, x=CARDS), locate)
+    assert compiled(env_for(x=[])) == value
+
+
+@pytest.mark.parametrize("generate", [True, False])
+def test_a_rule_judged_against_a_led_card_that_is_none_reads_its_attributes_as_none(generate):
+    compiled = Compiler(make_globals(), generate).compile("card.colour == led.colour or led.number == none", BOUND,
+                                                          locate, per="card")
+    env = env_for(led=None)
+    env["$batch"] = object()
+    assert compiled.select(env, [0, 1, 4]) == [0, 1, 4]
+    compiled = Compiler(make_globals(), generate).compile("card.colour == led.colour", BOUND, locate, per="card")
+    env["$batch"] = object()
+    assert compiled.select(env, [0, 1, 4]) == [] and not compiled.exists(env, [0, 1, 4])
+
+
+@pytest.mark.parametrize("generate", [True, False])
+@pytest.mark.parametrize("text, message", [
+    (f"{NO_CARD}.number + 1", "'+' cannot combine none and a number"),
+    (f"{NO_CARD}.number < 3", "'<' cannot compare none with a number"),
+    (f"-{NO_SEAT}.tricks", "'-' needs a number, not none"),
+    ("y[0]", "none cannot be indexed (only lists can)"),
+    ("len(x)", "none is not a list"),
+    ("[c for c in y]", "none is not a list"),
+    ("x + 'a'", "'+' cannot combine a number and text"),
+    ("seats[x]", "a list index must be a number, not text"),
+])
+def test_what_fails_with_none_while_playing_is_a_positioned_error_in_the_words_of_the_rules(generate, text,
+                                                                                          message):
+    compiled = Compiler(make_globals(), generate).compile(text, dict(BOUND, x=VALUE, y=CARDS), locate)
+    x = {"x + 'a'": 1, "seats[x]": "a"}.get(text)
+    with pytest.raises(ExpressionFailed) as info:
+        compiled.run(env_for(x=x, y=None))
+    assert str(info.value) == f"{FILE}:{LINE}:{COL}: error: expression {text!r} failed: {message}"
 
 
 # ----------------------------------------------------------------------------- dependencies

@@ -1237,7 +1237,8 @@ def test_a_record_of_a_partial_deal_names_only_its_cards_and_replays(tmp_path):
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("{do: deal, hand: 3, cards: \"card.kind == 'joker'\"}", "no card of the deck meets this deal's cards condition"),
+    ("{do: deal, hand: 3, cards: \"card.kind == 'sign' and card.kind == 'number'\"}",
+     "no card of the deck meets this deal's cards condition"),
     ("{do: deal, hand: 3, cards: \"card.kind == text(round.number)\"}",
      "cards may use only card, players, options and setup (the cards of a deal are known before play)"),
     ("{do: deal, hand: 4, cards: \"card.kind == 'sign'\"}",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.dsl.budget import charge, list_size, number
-from interpreter.dsl.types import SEAT, SEATS, VALUE, Type, list_of
+from interpreter.dsl.types import NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, Type, join, list_of
 
 
 @dataclass(frozen=True)
@@ -27,16 +27,32 @@ class Builtin:
     needs_state: bool = False
     doc: str = ""
     example: str = ""
+    # what each argument must be, checked at load time: "list", "numbers" (a list of numbers), "number",
+    # "text" or "" (anything); an argument of a type the compiler cannot tell is let through
+    args: tuple[str, ...] = ()
 
 
-def _value(_args: list[Type]) -> Type:
-    return VALUE
+def _number(_args: list[Type]) -> Type:
+    return NUMBER
+
+
+def _truth(_args: list[Type]) -> Type:
+    return TRUTH
+
+
+def _text_type(_args: list[Type]) -> Type:
+    return TEXT
 
 
 def _element_or_first(args: list[Type]) -> Type:
     if len(args) == 1 and args[0].kind == "list" and args[0].element is not None:
         return args[0].element
-    return args[0] if args else VALUE
+    if not args:
+        return VALUE
+    out = args[0]
+    for t in args[1:]:  # max(0, x): what any of them is
+        out = join(out, t)
+    return out
 
 
 def _seq_or_args(args: tuple[Any, ...]) -> Sequence[Any]:
@@ -82,16 +98,17 @@ def _register(b: Builtin) -> None:
     REGISTRY[b.name] = b
 
 
-_register(Builtin("len", 1, 1, _value, len, doc="Number of items in a list.", example="len(seat.captured)"))
-_register(Builtin("sum", 1, 1, _value, _sum, doc="Sum of a list of numbers.",
-                  example="sum(m.tricks for m in team(seat))"))
-_register(Builtin("count", 1, 1, _value, _count, doc="How many items of a list are true.",
-                  example="count(c.number == 0 for c in seat.hand)"))
+_register(Builtin("len", 1, 1, _number, len, doc="Number of items in a list.", example="len(seat.captured)",
+                  args=("list",)))
+_register(Builtin("sum", 1, 1, _number, _sum, doc="Sum of a list of numbers.",
+                  example="sum(m.tricks for m in team(seat))", args=("numbers",)))
+_register(Builtin("count", 1, 1, _number, _count, doc="How many items of a list are true.",
+                  example="count(c.number == 0 for c in seat.hand)", args=("list",)))
 _register(Builtin("max", 1, None, _element_or_first, _max, doc="Largest of a list or of several values.",
                   example="max(0, team_points(seat))"))
 _register(Builtin("min", 1, None, _element_or_first, _min, doc="Smallest of a list or of several values.",
                   example="min(s.tricks for s in seats)"))
-_register(Builtin("abs", 1, 1, _value, abs, doc="Absolute value.", example="abs(-2)"))
+_register(Builtin("abs", 1, 1, _number, abs, doc="Absolute value.", example="abs(-2)", args=("number",)))
 
 
 def _same_list(args: list[Type]) -> Type:
@@ -113,6 +130,12 @@ def _reverse(items: Sequence[Any]) -> list[Any]:
     return list(reversed(items))
 
 
+def _award(args: list[Type]) -> Type:
+    """An item of the awards (or 0)."""
+    t = args[2] if len(args) > 2 else VALUE
+    return join(t.element, NUMBER) if t.kind == "list" and t.element is not None else VALUE
+
+
 def _place_award(value: Any, values: Sequence[Any], awards: Sequence[Any]) -> Any:
     """The award for ``value``'s place among ``values`` (highest first); a tie gets 0.
 
@@ -127,15 +150,16 @@ def _place_award(value: Any, values: Sequence[Any], awards: Sequence[Any]) -> An
 
 
 _register(Builtin("distinct", 1, 1, _same_list, _distinct, doc="The items of a list without repeats, "
-                  "in first-seen order.", example="distinct([c.colour for c in seat.hand])"))
+                  "in first-seen order.", example="distinct([c.colour for c in seat.hand])", args=("list",)))
 _register(Builtin("sort", 1, 1, _same_list, _sort, doc="The items of a list from lowest to highest.",
-                  example="sort([s.total for s in seats])"))
+                  example="sort([s.total for s in seats])", args=("list",)))
 _register(Builtin("reverse", 1, 1, _same_list, _reverse, doc="The items of a list in the opposite order.",
-                  example="reverse(sort([c.number for c in seat.hand]))"))
-_register(Builtin("place_award", 3, 3, _value, _place_award,
+                  example="reverse(sort([c.number for c in seat.hand]))", args=("list",)))
+_register(Builtin("place_award", 3, 3, _award, _place_award,
                   doc="The award for a value's place among values, highest first (awards[0] for the highest); "
                       "a value tied with another gets 0, and tied values still occupy their places.",
-                  example="place_award(seat.total, [s.total for s in seats], [3, 1, 0, 2])"))
+                  example="place_award(seat.total, [s.total for s in seats], [3, 1, 0, 2])",
+                  args=("", "list", "list")))
 def _element(args: list[Type]) -> Type:
     return args[0].element if args and args[0].kind == "list" and args[0].element is not None else VALUE
 
@@ -162,8 +186,6 @@ def _combinations(items: Sequence[Any], k: int) -> list[list[Any]]:
 
 
 def _pairs_type(args: list[Type]) -> Type:
-    from interpreter.dsl.types import join
-
     a = args[0].element if args[0].kind == "list" and args[0].element else VALUE
     b = args[1].element if len(args) > 1 and args[1].kind == "list" and args[1].element else VALUE
     return list_of(list_of(join(a, b)))
@@ -196,27 +218,28 @@ def _range(low: int, high: int) -> list[int]:
 
 
 def _numbers(_args: list[Type]) -> Type:
-    return list_of(VALUE)
+    return list_of(NUMBER)
 
 
 _register(Builtin("range", 2, 2, _numbers, _range, doc="The whole numbers from the first up to, not including, "
-                  "the second.", example="range(0, len(seat.hand) + 1)"))
+                  "the second.", example="range(0, len(seat.hand) + 1)", args=("number", "number")))
 _register(Builtin("first", 1, 1, _element, _first, doc="The first item of a list, or none when it is empty; "
-                  "a zone's first card is its top card.", example="first(seat.hand)"))
+                  "a zone's first card is its top card.", example="first(seat.hand)", args=("list",)))
 _register(Builtin("last", 1, 1, _element, _last, doc="The last item of a list, or none when it is empty.",
-                  example="last(trick)"))
+                  example="last(trick)", args=("list",)))
 _register(Builtin("combinations", 2, 2, _list_of_same, _combinations,
                   doc="Every choice of k items of a list (as lists, in the list's order).",
-                  example="combinations(['red', 'blue', 'green'], 2)"))
+                  example="combinations(['red', 'blue', 'green'], 2)", args=("list", "number")))
 _register(Builtin("pairs", 2, 2, _pairs_type, _pairs, doc="Every pair [x, y] with x from the first list and y "
-                  "from the second.", example="pairs(seat.hand, last_trick)"))
-_register(Builtin("join", 1, 2, _value, _join, doc="The items of a list as one text, separated by the second "
-                  "argument (default ', ').", example="join(value, ' + ')"))
-_register(Builtin("text", 1, 1, _value, _text, doc="A value as text (for labels).", example="'bid ' + text(value)"))
-_register(Builtin("any", 1, 1, _value, _any, doc="True when some item is true.",
-                  example="any(c.colour == round.trump for c in seat.hand)"))
-_register(Builtin("all", 1, 1, _value, _all, doc="True when every item is true.",
-                  example="all(s.tricks == 2 for s in seats)"))
+                  "from the second.", example="pairs(seat.hand, last_trick)", args=("list", "list")))
+_register(Builtin("join", 1, 2, _text_type, _join, doc="The items of a list as one text, separated by the second "
+                  "argument (default ', ').", example="join(value, ' + ')", args=("list", "text")))
+_register(Builtin("text", 1, 1, _text_type, _text, doc="A value as text (for labels).",
+                  example="'bid ' + text(value)"))
+_register(Builtin("any", 1, 1, _truth, _any, doc="True when some item is true.",
+                  example="any(c.colour == round.trump for c in seat.hand)", args=("list",)))
+_register(Builtin("all", 1, 1, _truth, _all, doc="True when every item is true.",
+                  example="all(s.tricks == 2 for s in seats)", args=("list",)))
 
 
 def _seat_of(seat: Any, function: str) -> int:
@@ -266,7 +289,7 @@ _register(Builtin("team", 1, 1, _seats, _team, needs_state=True,
                   doc="The seats on the same team as a seat (itself included).", example="team(seat)"))
 _register(Builtin("opponents", 1, 1, _seats, _opponents, needs_state=True,
                   doc="The seats on other teams than a seat.", example="opponents(winner)"))
-_register(Builtin("same_team", 2, 2, _value, _same_team, needs_state=True,
+_register(Builtin("same_team", 2, 2, _truth, _same_team, needs_state=True,
                   doc="True when two seats play on one team.", example="same_team(player, winner)"))
 _register(Builtin("left", 1, 1, _seat, _left, needs_state=True,
                   doc="The next seat clockwise (the left neighbour).", example="left(round.dealer)"))

@@ -24,6 +24,7 @@ import hashlib
 import importlib.util
 import marshal
 import os
+import re
 from collections.abc import Callable
 from types import CodeType
 from typing import Any
@@ -117,11 +118,22 @@ class Namespace:
 
 
 def local_name(name: str) -> str:
-    """The Python local standing for a comprehension variable or define parameter (``total.s`` -> ``_v_total_s``)."""
-    out = "_v_" + name.replace(".", "_")
-    if not out.isidentifier():  # pragma: no cover - names come from the grammar's NAME
+    """The Python local standing for a comprehension variable, a define parameter (``NAME.PARAM``) or the item of
+    a judged expression: ``_v_`` and the name with ``_`` written ``__`` and ``.`` written ``_0``, so that two names
+    are never one local (``f.x`` -> ``_v_f_0x``, ``f_x`` -> ``_v_f__x``).
+
+    Every other name of the generated code is none of these, as none starts with ``_v_``: ``e`` (the
+    environment), ``_k0``, ``_k1``... (helpers and constants, see Namespace.ref), ``_hs`` (lifted parts),
+    ``_items``, ``_t`` and ``_k`` (parameters of the engine's own functions). Rule text reaches the code only
+    through this function and as Python literals (``repr``), never as a name of its own.
+    """
+    out = "_v_" + name.replace("_", "__").replace(".", "_0")
+    if not out.isidentifier() or not name or not _RULE_NAME.fullmatch(name):  # pragma: no cover - grammar names
         raise ValueError(f"not a name: {name!r}")
     return out
+
+
+_RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
 
 
 def define_caller(body: Callable[..., Any], memo: list[Any]) -> Callable[..., Any]:

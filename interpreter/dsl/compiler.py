@@ -9,6 +9,7 @@ and the current state under ``"$s"``. Constants (``players``, ``options``,
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,9 +19,9 @@ from interpreter.dsl.budget import charge, list_size, number
 from interpreter.dsl.builtins import REGISTRY
 from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
 from interpreter.dsl.parser import DslSyntaxError, parse
-from interpreter.dsl.types import NONE, VALUE, Type, join, list_of
+from interpreter.dsl.types import NONE, NUMBER, TEXT, TRUTH, VALUE, Type, join, list_of, type_of_plain, unrefined
 from interpreter.errors import ExpressionError, GameError, Position
-from interpreter.limits import MAX_CALLS
+from interpreter.limits import MAX_CALLS, MAX_SIGNATURES
 
 Fn = Callable[[dict[str, Any]], Any]
 Locate = Callable[[int], Position | None]
@@ -155,7 +156,7 @@ class Compiled:
         where, text = f"{self.position}: " if self.position else "", self.text
 
         def fails(exc: Exception) -> ExpressionFailed:
-            return ExpressionFailed(f"{where}error: expression {text!r} failed: {exc}")
+            return ExpressionFailed(f"{where}error: expression {text!r} failed: {explain(exc)}")
 
         def named(fn: Callable[..., Any]) -> Callable[..., Any]:
             def run(env: dict[str, Any]) -> Any:
@@ -197,7 +198,7 @@ class _Result:
     through its closure.
     """
 
-    __slots__ = ("fn", "type", "deps", "const", "value", "src", "scalar", "inv", "cheap", "lifted")
+    __slots__ = ("fn", "type", "deps", "const", "value", "src", "scalar", "inv", "cheap", "lifted", "attr")
 
     def __init__(self, fn: Fn, type_: Type, deps: frozenset[str], const: bool = False, value: Any = None,
                  src: str | None = None):
@@ -206,6 +207,7 @@ class _Result:
         self.inv = False  # in a judged expression (compile(per=...)): does not read the item
         self.cheap = False  # a name or an attribute: not worth lifting out of a loop
         self.lifted: str | None = None  # its source as a part lifted out of the loop (see _lift)
+        self.attr: str | None = None  # a card attribute read from a card (see _check_card_values)
 
 
 def _constant(value: Any, type_: Type) -> _Result:
@@ -225,6 +227,8 @@ class Compiler:
         self._per: str | None = None  # in generated code: the loop's variable (see compile(per=...))
         self._lifted: int | None = None  # in generated code: parts lifted out of the loop so far
         self._calls = 0  # define calls made by the define being compiled (see _call_define)
+        self._sure: frozenset[str] = frozenset()  # bound names that are never none here (see _attribute)
+        self._by_card: dict[str, dict[Any, Any]] = {}  # card attribute -> its values by card id, and none: none
 
     def compile(self, text: Any, bound: dict[str, Type], locate: Locate, expect: str | None = None,
                 per: str | None = None) -> Compiled:
@@ -240,7 +244,10 @@ class Compiler:
         self._invariant = None
         budget.reset()  # constant parts are worked out now, within the budget
         self._calls = 0
+        self._sure = frozenset()
         if per is not None:
+            if bound.get(per, VALUE).kind == "card":  # the card judged: one of a seat's cards, never none
+                self._sure = frozenset({per})
             self._invariant = frozenset("ctx:" + k for k in bound if k != per)
             if self.generate:
                 self._per, self._lifted = per, 0
@@ -249,6 +256,7 @@ class Compiler:
             compiled = self._compile(text, bound, locate, expect)
         finally:
             self._invariant = self._per = self._lifted = None
+            self._sure = frozenset()
             self._py.clear()
         if per is not None and compiled.select is None:
             select, exists = _item_loops(compiled.fn, per)
@@ -260,8 +268,8 @@ class Compiler:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
             if expect is not None and not (expect == "number" and type(text) is int):
                 raise ExpressionError(f"expected an expression giving a {expect}, found {text!r}", locate(0))
-            return Compiled(lambda e, v=text: v, VALUE if text is not None else NONE, frozenset(), repr(text),
-                            locate(0))
+            return Compiled(lambda e, v=text: v, type_of_plain(text) if text is not None else NONE, frozenset(),
+                            repr(text), locate(0))
         if not isinstance(text, str):
             raise ExpressionError(f"expected an expression (text), found {type(text).__name__}", locate(0))
         tree = self._parse(str(text), locate)
@@ -277,6 +285,8 @@ class Compiler:
             hint = {"seat": " (a seat is not a number: seat.index is)", "card": " (a card is not a number: "
                     "card.number is)"}.get(result.type.kind, "")
             raise ExpressionError(f"expected a number, found {result.type}{hint}", locate(0))
+        if expect == "number" and result.type.plain == "text" and not result.const:
+            raise ExpressionError("expected a number, found text", locate(0))
         fn = result.fn
         if result.const:
             fn = _constant(result.value, result.type).fn
@@ -391,7 +401,7 @@ class Compiler:
     # ------------------------------------------------------------------ nodes
 
     def _const(self, n: ast.Const, scope: dict[str, Type], loc: Locate) -> _Result:
-        return _constant(n.value, NONE if n.value is None else VALUE)
+        return _constant(n.value, NONE if n.value is None else type_of_plain(n.value))
 
     def _name(self, n: ast.Name, scope: dict[str, Type], loc: Locate) -> _Result:
         name = n.name
@@ -432,18 +442,25 @@ class Compiler:
                     f"cards have no attribute {name!r} (they have: {', '.join(sorted(self.g.card_attrs))})",
                     loc(n.name_offset))
             bf = base.fn
-            rtype = self.g.card_attr_types.get(name, VALUE)
+            rtype = self.g.card_attr_types.get(name) or _plain_type(table)
             if base.const:
-                return _constant(table[base.value], rtype)
+                return _constant(None if base.value is None else table[base.value], rtype)
             ref = self.gen.ref
-            if isinstance(n.base, ast.Name) and n.base.name in scope:  # card.colour: one step, not two
-                key = n.base.name
+            named = isinstance(n.base, ast.Name) and n.base.name in scope
+            # an attribute of none (first() of nothing, a led card that is none) is none: looked up in a dict
+            # with none in it, except for the item a judged expression is judged for (a card, never none)
+            sure = named and n.base.name in self._sure  # type: ignore[attr-defined]
+            lookup: Any = table if sure else self._none_reads_none(name)
+            if named:  # card.colour: one step, not two
+                key = n.base.name  # type: ignore[attr-defined]
                 deps = frozenset({"ctx:" + key, f"attr:{key}.{name}"})  # an attribute of the card, not the card
-                res = self._src(_Result(lambda e: table[e[key]], rtype, deps), [base], lambda b: f"{ref(table)}[{b}]")
+                res = self._src(_Result(lambda e: lookup[e[key]], rtype, deps), [base],
+                                lambda b: f"{ref(lookup)}[{b}]")
             else:
-                res = self._src(_Result(lambda e: table[bf(e)], rtype, base.deps), [base],
-                                lambda b: f"{ref(table)}[{b}]")
+                res = self._src(_Result(lambda e: lookup[bf(e)], rtype, base.deps), [base],
+                                lambda b: f"{ref(lookup)}[{b}]")
             res.scalar = all(v is None or type(v) in (str, int, bool) for v in table)
+            res.attr = name
             return res
         if t.kind == "seat":
             entry = self.g.seat_attrs.get(name)
@@ -454,17 +471,28 @@ class Compiler:
             rtype, getter = entry[0], entry[1]
             bf = base.fn
             get = self.gen.ref(getter) if self.generate else ""
+            named = isinstance(n.base, ast.Name) and n.base.name in scope
+            sure = named and n.base.name in self._sure  # type: ignore[attr-defined]
+            of_seat = self.gen.ref(_of_seat) if self.generate else ""
+
+            def read(state: str) -> Callable[[str], str]:  # an attribute of none (no seat) is none
+                if sure:
+                    return lambda b: f"{get}({state}, {b})"
+                return lambda b: (f"({get}({state}, {b}) if {b} is not None else None)" if _SIMPLE.fullmatch(b)
+                                  else f"{of_seat}({get}, {state}, {b})")
+
             if len(entry) > 2 and entry[2]:  # fixed for the whole game (a seat's name, index, role)
                 if base.const:
-                    return _constant(getter(None, base.value), rtype)
-                return self._src(_Result(lambda e: getter(None, bf(e)), rtype, base.deps), [base],
-                                 lambda b: f"{get}(None, {b})")
-            if isinstance(n.base, ast.Name) and n.base.name in scope:  # seat.tricks: one step, not two
-                key = n.base.name
-                return self._src(_Result(lambda e: getter(e["$s"], e[key]), rtype, base.deps | {"state"}), [base],
-                                 lambda b: f"{get}(e['$s'], {b})")
-            return self._src(_Result(lambda e: getter(e["$s"], bf(e)), rtype, base.deps | {"state"}), [base],
-                             lambda b: f"{get}(e['$s'], {b})")
+                    return _constant(None if base.value is None else getter(None, base.value), rtype)
+                return self._src(_Result(lambda e: None if (s := bf(e)) is None else getter(None, s), rtype,
+                                         base.deps), [base], read("None"))
+            if named:  # seat.tricks: one step, not two
+                key = n.base.name  # type: ignore[attr-defined]
+                fn: Fn = (lambda e: getter(e["$s"], e[key])) if sure else \
+                    (lambda e: None if (s := e[key]) is None else getter(e["$s"], s))
+                return self._src(_Result(fn, rtype, base.deps | {"state"}), [base], read("e['$s']"))
+            return self._src(_Result(lambda e: None if (s := bf(e)) is None else getter(e["$s"], s), rtype,
+                                     base.deps | {"state"}), [base], read("e['$s']"))
         if t.kind == "record":
             ftype = t.field_type(name)
             if ftype is None:
@@ -476,6 +504,38 @@ class Compiler:
             return self._src(_Result(lambda e: _field(bf(e), name), ftype, base.deps), [base],
                              lambda b: f"{self.gen.ref(_field)}({b}, {name!r})")
         raise ExpressionError(f"a {t} has no attribute {name!r}", loc(n.name_offset))
+
+    def _check_card_values(self, name: str, nodes: Any, loc: Locate) -> None:
+        """Refuse a literal compared with a card attribute that no card of the deck has (``card.colour ==
+        'rde'``), naming the values there are."""
+        if self._unreached:  # a branch a constant test skips (an option this game is not played with)
+            return
+        table = self.g.card_attrs[name]
+        have = {(type(v), v) for v in table if v is not None and v.__hash__ is not None}
+        for node in nodes:
+            if not isinstance(node, ast.Const) or node.value is None or (type(node.value), node.value) in have:
+                continue
+            values = sorted({v for _, v in have}, key=lambda v: (0, v, "") if type(v) in (int, float) else
+                            (1, 0, _shown_plain(v)))
+            listed = ", ".join(_shown_plain(v) for v in values[:40]) + (", ..." if len(values) > 40 else "")
+            value = node.value
+            hint = ""
+            if type(value) is int and str(value) in values:
+                hint = f" (the {_plural(name)} are texts: write '{value}')"
+            elif type(value) is str and value.lstrip("-").isdigit() and int(value) in values:
+                hint = f" (the {_plural(name)} are numbers: write {int(value)})"
+            raise ExpressionError(f"no card has {name} {value!r}{hint}; {_plural(name)}: {listed or 'none'}"
+                                  if type(value) is not bool else
+                                  f"no card has {name} {_shown_plain(value)}; {_plural(name)}: {listed or 'none'}",
+                                  loc(node.offset))
+
+    def _none_reads_none(self, name: str) -> dict[Any, Any]:
+        """The values of a card attribute by card id, and none for none: one lookup, no test."""
+        table = self._by_card.get(name)
+        if table is None:
+            table = self._by_card[name] = dict(enumerate(self.g.card_attrs[name]))
+            table[None] = None
+        return table
 
     def _round_field(self, n: ast.Attribute, loc: Locate) -> _Result:
         name = n.name
@@ -495,6 +555,9 @@ class Compiler:
         idx = self._expr(n.index, scope, loc)
         if base.type.kind != "list":
             raise ExpressionError(f"only lists can be indexed, not a {base.type}", loc(n.offset))
+        if _kind(idx.type, n.index) not in (None, "number"):
+            raise ExpressionError(f"a list index must be a number, found {_noun(idx.type, n.index)}",
+                                  loc(n.index.offset))
         bf, xf = base.fn, idx.fn
         return self._src(_Result(lambda e: bf(e)[xf(e)], base.type.element or VALUE, base.deps | idx.deps),
                          [base, idx], lambda b, x: f"{b}[{x}]")
@@ -523,9 +586,12 @@ class Compiler:
             if operand.type.kind in ("card", "seat"):
                 raise ExpressionError(f"'-' needs a number, and a {operand.type.kind} is not one; use an "
                                       "attribute, e.g. -card.number", loc(n.offset))
+            if _kind(operand.type, n.operand) not in (None, "number"):
+                raise ExpressionError(f"'-' needs a number, found {_noun(operand.type, n.operand)}", loc(n.offset))
             fn = lambda e: -of(e)  # noqa: E731
         op = "not " if n.op == "not" else "-"
-        return self._fold(self._src(_Result(fn, VALUE, operand.deps), [operand], lambda x: f"({op}{x})"),
+        rtype = TRUTH if n.op == "not" else NUMBER
+        return self._fold(self._src(_Result(fn, rtype, operand.deps), [operand], lambda x: f"({op}{x})"),
                           [operand], n, loc)
 
     def _binary(self, n: ast.Binary, scope: dict[str, Type], loc: Locate) -> _Result:
@@ -550,34 +616,57 @@ class Compiler:
         if op in ("in", "not in"):
             if right.type.kind != "list":
                 raise ExpressionError(f"'{op}' needs a list on its right, found a {right.type}", loc(n.offset))
+            if right.type.element is not None:
+                why = _unequal(left.type, right.type.element, n.left)
+                if why is not None:
+                    raise ExpressionError(f"'{op}' looks for {_noun(left.type, n.left)} in {_noun(right.type)}: "
+                                          f"{why or 'no item can be equal to it'}", loc(n.offset))
+            if left.attr is not None and isinstance(n.right, ast.ListExpr):  # card.colour in ['red', 'blue']
+                self._check_card_values(left.attr, n.right.items, loc)
             if right.const and not left.const:  # a list written in the rule: its length is no work to count
                 items = right.value
                 if op == "in":
-                    return self._src(_Result(lambda e: lf(e) in items, VALUE, deps), parts,
+                    return self._src(_Result(lambda e: lf(e) in items, TRUTH, deps), parts,
                                      lambda a, b: f"({a} in {b})")
-                return self._src(_Result(lambda e: lf(e) not in items, VALUE, deps), parts,
+                return self._src(_Result(lambda e: lf(e) not in items, TRUTH, deps), parts,
                                  lambda a, b: f"({a} not in {b})")
             if op == "in":
-                return self._fold(self._src(_Result(lambda e: _contains(lf(e), rf(e)), VALUE, deps), parts,
+                return self._fold(self._src(_Result(lambda e: _contains(lf(e), rf(e)), TRUTH, deps), parts,
                                             lambda a, b: f"{ref(_contains)}({a}, {b})"), parts, n, loc)
-            return self._fold(self._src(_Result(lambda e: not _contains(lf(e), rf(e)), VALUE, deps), parts,
+            return self._fold(self._src(_Result(lambda e: not _contains(lf(e), rf(e)), TRUTH, deps), parts,
                                         lambda a, b: f"(not {ref(_contains)}({a}, {b}))"), parts, n, loc)
         if op in ("==", "!="):
             self._check_comparable(left.type, right.type, n, loc)
+            why = _unequal(left.type, right.type, n.left, n.right)
+            if why is not None:
+                a, b = _noun(left.type, n.left), _noun(right.type, n.right)
+                raise ExpressionError(f"comparing {a} with {b}: {why}" if why else
+                                      f"comparing {a} with {b} is always false", loc(n.offset))
+            for part, other in ((left, n.right), (right, n.left)):  # card.colour == 'red'
+                if part.attr is not None:
+                    self._check_card_values(part.attr, (other,), loc)
             ids = ("seat", "card")
             if left.type.kind in ids and (right.type.kind in ids or right.type.literal_none) \
                     or left.scalar or right.scalar:  # no list to compare: a plain ==
                 g = _SCALAR[op]  # seats and cards are numbers inside (or none): no list to compare
-                return self._fold(self._src(_Result(lambda e: g(lf(e), rf(e)), VALUE, deps), parts,
+                return self._fold(self._src(_Result(lambda e: g(lf(e), rf(e)), TRUTH, deps), parts,
                                             lambda a, b: f"({a} {op} {b})"), parts, n, loc)
         for side, t in ((n.left, left.type), (n.right, right.type)) if op not in ("==", "!=") else ():
             if t.kind in ("card", "seat"):  # numbers inside, but their order and sums mean nothing
                 hint = "card.number < led.number" if t.kind == "card" else "seat.index + 1"
                 raise ExpressionError(f"'{op}' needs numbers, and a {t.kind} is not one; use an attribute, "
                                       f"e.g. {hint}", loc(side.offset))
+        if op in _ORDER and _unordered(left.type, right.type, n.left, n.right):
+            raise ExpressionError(f"'{op}' needs two numbers or two texts, found {_noun(left.type, n.left)} and "
+                                  f"{_noun(right.type, n.right)}", loc(n.offset))
+        if op in _ARITHMETIC and _no_sum(op, left.type, right.type, n.left, n.right):
+            needs = "adds two numbers or joins two texts or two lists" if op == "+" else "needs two numbers"
+            raise ExpressionError(f"'{op}' {needs}, found {_noun(left.type, n.left)} and "
+                                  f"{_noun(right.type, n.right)}", loc(n.offset))
         f = _BINARY[op]
         lists = op == "+" and left.type.kind == "list" and right.type.kind == "list"
-        rtype = join(left.type, right.type) if lists else VALUE
+        rtype = join(left.type, right.type) if lists else TRUTH if op in _SCALAR else NUMBER if op != "+" \
+            else NUMBER if NUMBER in (left.type, right.type) else TEXT if TEXT in (left.type, right.type) else VALUE
         if right.const and not left.const:  # x == 0, n - 1: one call less
             c = right.value
             if op in _SCALAR and not isinstance(c, (list, tuple)):
@@ -625,12 +714,18 @@ class Compiler:
         inner[n.var] = source.type.element or VALUE
         had = self._py.get(n.var)
         self._py[n.var] = var_py = local_name(n.var)  # in generated code the variable is a local
+        # the variable hides a bound name of the same name: inside, that name changes from item to item
+        invariant, sure = self._invariant, self._sure
+        if invariant is not None:
+            self._invariant = invariant - {"ctx:" + n.var}
+        self._sure = sure - {n.var}
         try:
             body = self._expr(n.body, inner, loc)
             cond = self._expr(n.condition, inner, loc) if n.condition is not None else None
             parts = [body] if cond is None else [body, cond]
             srcs = [self._s(p) for p in parts] if self.generate else [None]
         finally:
+            self._invariant, self._sure = invariant, sure
             if had is None:
                 del self._py[n.var]
             else:
@@ -683,6 +778,7 @@ class Compiler:
             raise ExpressionError(f"{n.function!r} cannot take a 'for' expression "
                                   f"(try {', '.join(_LIST_BUILTINS)})", loc(n.offset))
         impl = builtin.impl
+        _check_args(builtin, [list_of(body.type)], (n,), loc)
         rtype = builtin.result([list_of(body.type)])
         res = _Result(lambda e: impl(items(e)), rtype, deps)
         if srcs:
@@ -706,6 +802,7 @@ class Compiler:
             raise ExpressionError(f"{n.name}() takes {want} argument(s), got {len(args)}", loc(n.offset))
         if n.name in _TRUTH_BUILTINS:
             self._truth(args[0].type, n.args[0], loc, f"{n.name}() tests each item, and ")
+        _check_args(builtin, [a.type for a in args], n.args, loc)
         rtype = builtin.result([a.type for a in args])
         fns = [a.fn for a in args]
         impl = builtin.impl
@@ -728,15 +825,21 @@ class Compiler:
     def _call_define(self, d: Define, args: list[_Result], n: ast.Call, loc: Locate) -> _Result:
         if len(args) != len(d.params):
             raise ExpressionError(f"{d.name}() takes {len(d.params)} argument(s), got {len(args)}", loc(n.offset))
-        sig = tuple(a.type for a in args)
+        # compiled once for each kind of arguments (card, seat, list, record, value): not once more for a number
+        # and once for text, so a parameter is a value of any kind inside (checked while playing)
+        sig = tuple(unrefined(a.type) for a in args)
         if sig not in d.compiled:
             if d.compiling:
                 raise ExpressionError(f"{d.name}() calls itself (directly or through other defines); "
                                       "recursion is not allowed", loc(n.offset))
+            if len(d.compiled) >= MAX_SIGNATURES:  # each kind of arguments compiles the body again
+                raise ExpressionError(f"{d.name}() is called with more than {MAX_SIGNATURES} kinds of arguments (each "
+                                      "compiles it again)", loc(n.offset))
             if d.tree is None:
                 d.tree = self._parse(d.text, d.locate)
             d.compiling, unreached, self._unreached = True, self._unreached, 0
             invariant, self._invariant = self._invariant, None
+            sure, self._sure = self._sure, frozenset()  # a parameter may be none
             calls, self._calls = self._calls, 0
             keys = {p: f"{d.name}.{p}" for p in d.params}
             py, self._py = self._py, {k: local_name(k) for k in keys.values()}  # parameters are locals
@@ -747,7 +850,7 @@ class Compiler:
                 src = self._s(body) if self.generate else None
             finally:
                 d.compiling, self._unreached = False, unreached
-                self._invariant = invariant
+                self._invariant, self._sure = invariant, sure
                 d.calls[sig], self._calls = self._calls, calls
                 params, self._py = tuple(self._py.values()), py
                 self._lifted, self._per = lifted, per
@@ -782,14 +885,17 @@ class Compiler:
             return self._fold(_Result(once, rtype, deps, src=src), [], n, loc, always=True)
 
         def with_params(e: dict[str, Any], *values: Any) -> Any:  # the closure body reads them from env
-            saved = [e.get(k) for k in keys_list]
+            saved = [e.get(k, _UNSET) for k in keys_list]
             for k, v in zip(keys_list, values, strict=True):
                 e[k] = v
             try:
                 return body_fn(e)
             finally:
                 for k, v in zip(keys_list, saved, strict=True):
-                    e[k] = v
+                    if v is _UNSET:
+                        del e[k]
+                    else:
+                        e[k] = v
 
         remembered = define_caller(with_params, memo)
 
@@ -862,7 +968,7 @@ class Compiler:
             except RUNTIME_ERRORS as exc:
                 if self._unreached:
                     return res  # never evaluated: a constant test skips it
-                raise ExpressionError(f"this expression fails: {exc}", loc(n.offset)) from None
+                raise ExpressionError(f"this expression fails: {explain(exc)}", loc(n.offset)) from None
             return _constant(value, res.type)
         return res
 
@@ -931,6 +1037,96 @@ def _without(deps: frozenset[str], names: Any) -> frozenset[str]:
                                                                 and d[5:].rsplit(".", 1)[0] in names))
 
 
+_ORDER = ("<", "<=", ">", ">=")
+_ARITHMETIC = ("+", "-", "*", "//", "%")
+_NOUNS = {"card": "a card", "seat": "a seat", "record": "a record", "number": "a number", "text": "text",
+          "truth": "true/false", "none": "none", "list": "a list", None: "a value"}
+_PLURALS = {"card": "cards", "seat": "seats", "record": "records", "number": "numbers", "text": "texts",
+            "truth": "true/false values", "list": "lists"}
+
+
+def _kind(t: Type, node: ast.Node | None = None) -> str | None:
+    """What a part is, for the checks of operands: card, seat, list, record, number, text, truth, none (the
+    literal none), or None when the compiler cannot tell (a value of any kind, or one not typed yet)."""
+    if isinstance(node, ast.Const) and node.value is None:
+        return "none"
+    if t.kind != "value":
+        return t.kind
+    return t.plain or None
+
+
+def _noun(t: Type, node: ast.Node | None = None) -> str:
+    kind = _kind(t, node)
+    if kind == "list" and t.element is not None:
+        inner = _kind(t.element)
+        return "a list" if inner is None else f"a list of {_PLURALS[inner]}"
+    return _NOUNS[kind]
+
+
+def _unequal(a: Type, b: Type, na: ast.Node | None = None, nb: ast.Node | None = None) -> str | None:
+    """None when values of these types may be equal; else why not: "" (they never are) or a reason."""
+    ka, kb = _kind(a, na), _kind(b, nb)
+    if ka is None or kb is None or "none" in (ka, kb):
+        return None
+    if ka == kb == "list":
+        return None if a.element is None or b.element is None else _unequal(a.element, b.element)
+    if ka == kb:
+        return None
+    if {ka, kb} == {"seat", "number"}:
+        return "a seat is not a number; compare seat.index, e.g. round.dealer.index == 1, or two seats"
+    if {ka, kb} == {"truth", "number"}:
+        return "true/false is not a number"
+    return ""
+
+
+def _unordered(a: Type, b: Type, na: ast.Node | None = None, nb: ast.Node | None = None) -> bool:
+    """True when ``<`` cannot order values of these types (two numbers, two texts, or two lists of such)."""
+    ka, kb = _kind(a, na), _kind(b, nb)
+    if ka in ("truth", "none", "record", "card", "seat") or kb in ("truth", "none", "record", "card", "seat"):
+        return True
+    if ka is None or kb is None:
+        return False
+    if ka != kb:
+        return True
+    return ka == "list" and a.element is not None and b.element is not None and _unordered(a.element, b.element)
+
+
+def _no_sum(op: str, a: Type, b: Type, na: ast.Node, nb: ast.Node) -> bool:
+    """True when ``op`` cannot combine values of these types: numbers, or with '+' two texts or two lists."""
+    ka, kb = _kind(a, na), _kind(b, nb)
+    can = ("number", "text", "list") if op == "+" else ("number",)
+    if any(k is not None and k not in can for k in (ka, kb)):
+        return True
+    return ka is not None and kb is not None and ka != kb
+
+
+def _check_args(builtin: Any, types: list[Type], nodes: Any, loc: Locate) -> None:
+    """Refuse an argument a builtin cannot take (see Builtin.args), e.g. ``len(seat)`` or ``sum(['a'])``."""
+    for want, t, node in zip(builtin.args, types, nodes):
+        kind = _kind(t, node)
+        if not want or kind is None:
+            continue
+        if want in ("list", "numbers") and kind != "list":
+            needs = "a list"
+        elif want == "numbers" and t.element is not None and _kind(t.element) not in (None, "number"):
+            needs = "a list of numbers"
+        elif want in ("number", "text") and kind != want:
+            needs = _NOUNS[want]
+        else:
+            continue
+        raise ExpressionError(f"{builtin.name}() needs {needs}, found {_noun(t, node)}", loc(node.offset))
+
+
+def _plural(name: str) -> str:
+    if name.endswith("y") and name[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return name[:-1] + "ies"
+    return name + ("es" if name.endswith(("s", "x", "z", "ch", "sh")) else "s")
+
+
+def _shown_plain(value: Any) -> str:
+    return "true" if value is True else "false" if value is False else str(value)
+
+
 def _shown(value: Any) -> str:
     return "none" if value is None else "text " + repr(value) if isinstance(value, str) else "a list" \
         if isinstance(value, (list, tuple)) else repr(value)
@@ -964,6 +1160,50 @@ def _field(record: Any, name: str) -> Any:
     if record is None:
         return None
     return record[name]
+
+
+def _of_seat(getter: Callable[[Any, Any], Any], state: Any, seat: Any) -> Any:
+    """A seat attribute, none of none (``round.partner.total`` while there is no partner)."""
+    return None if seat is None else getter(state, seat)
+
+
+# the source of a local or of a bound name (read twice rather than passed to a helper, see _attribute)
+_SIMPLE = re.compile(r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]")
+
+
+def _plain_type(values: Any) -> Type:
+    """NUMBER, TEXT or TRUTH when every value that is not none is one (a card attribute's values)."""
+    kinds = {type_of_plain(v) for v in values if v is not None}
+    return kinds.pop() if len(kinds) == 1 else VALUE
+
+
+_PYTHON_TYPES = {"NoneType": "none", "int": "a number", "str": "text", "bool": "true/false", "tuple": "a list",
+                 "list": "a list", "dict": "a record"}
+_EXPLAINED = [  # Python's messages for mistakes only play can show, in the words of the rule language
+    (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"),
+     "'{0}' cannot combine {1} and {2}"),
+    (re.compile(r"can only concatenate (\w+) \(not \"(\w+)\"\) to \w+"), "'+' cannot combine {0} and {1}"),
+    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"),
+     "'{0}' cannot compare {1} with {2}"),
+    (re.compile(r"bad operand type for unary (\S+): '(\w+)'"), "'{0}' needs a number, not {1}"),
+    (re.compile(r"(?:tuple|list) indices must be integers or slices, not (\w+)"),
+     "a list index must be a number, not {0}"),
+    (re.compile(r"'(\w+)' object is not subscriptable"), "{0} cannot be indexed (only lists can)"),
+    (re.compile(r"object of type '(\w+)' has no len\(\)"), "{0} is not a list"),
+    (re.compile(r"'(\w+)' object is not iterable"), "{0} is not a list"),
+    (re.compile(r"(?:tuple|list|string) index out of range"), "an index past the end of the list"),
+]
+
+
+def explain(exc: BaseException) -> str:
+    """What went wrong in an expression while playing, said without Python's names of its types."""
+    message = str(exc)
+    if isinstance(exc, (TypeError, IndexError)):
+        for pattern, text in _EXPLAINED:
+            m = pattern.fullmatch(message)
+            if m is not None:
+                return text.format(*(_PYTHON_TYPES.get(g, g) for g in m.groups()))
+    return message
 
 
 def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:

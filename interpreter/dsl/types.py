@@ -15,6 +15,9 @@ class Type:
     element: Type | None = None  # for lists
     fields: tuple[tuple[str, Type], ...] = field(default=())  # for records
     literal_none: bool = False
+    # for "value": what it is when it is not none, when that is known: "number", "text" or "truth" (true or
+    # false); "" when it may be anything (a value the compiler cannot tell, e.g. a seat's tricks)
+    plain: str = ""
 
     def __str__(self) -> str:
         if self.kind == "list":
@@ -32,6 +35,9 @@ class Type:
 
 VALUE = Type("value")
 NONE = Type("value", literal_none=True)
+NUMBER = Type("value", plain="number")
+TEXT = Type("value", plain="text")
+TRUTH = Type("value", plain="truth")
 CARD = Type("card")
 SEAT = Type("seat")
 
@@ -72,4 +78,27 @@ def type_of_data(value: object) -> Type:
         return list_of(VALUE if t.literal_none else t)
     if value is None:
         return NONE
+    return type_of_plain(value)
+
+
+def type_of_plain(value: object) -> Type:
+    """NUMBER, TEXT or TRUTH for a plain value; VALUE for anything else."""
+    if value is True or value is False:
+        return TRUTH
+    if type(value) is int:
+        return NUMBER
+    if type(value) is str:
+        return TEXT
     return VALUE
+
+
+def unrefined(t: Type) -> Type:
+    """``t`` with no number, text or truth told apart (VALUE for each): the kinds a define is compiled for."""
+    if t.plain:
+        return VALUE
+    if t.kind == "list" and t.element is not None:
+        element = unrefined(t.element)
+        return t if element is t.element else list_of(element)
+    if t.kind == "record" and t.fields:
+        return record({n: unrefined(f) for n, f in t.fields})
+    return t

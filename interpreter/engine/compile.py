@@ -13,7 +13,19 @@ from typing import Any
 import interpreter.engine.steps  # noqa: F401 - registers the step kinds
 from interpreter.dsl.builtins import REGISTRY as BUILTINS
 from interpreter.dsl.compiler import Compiler, Define, Globals
-from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, VALUE, Type, record, type_of_data
+from interpreter.dsl.types import (
+    CARD,
+    CARDS,
+    NUMBER,
+    SEAT,
+    SEATS,
+    TEXT,
+    VALUE,
+    Type,
+    record,
+    type_of_data,
+    type_of_plain,
+)
 from interpreter.engine.cards import build_cards, label_fields
 from interpreter.engine.game import Flow, Game, SeatSpec, ZoneSpec
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
@@ -134,12 +146,12 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     g.card_attrs = dict(cards.attributes)
     g.card_attrs["label"] = cards.labels
     g.constants = {
-        "players": (VALUE, players),
-        "options": (record({k: VALUE for k in opts}), dict(opts)),
+        "players": (NUMBER, players),
+        "options": (record({k: type_of_plain(v) for k, v in opts.items()}), dict(opts)),
         "setup": (type_of_data(setup), setup),
         "seats": (SEATS, tuple(range(n_seats))),
     }
-    g.round_fields = {"number": VALUE, "dealer": SEAT}
+    g.round_fields = {"number": NUMBER, "dealer": SEAT}
     for key, text in (data.get("define") or {}).items():
         m = _DEFINE.match(str(key))
         kpos = source.key_pos(("define", key))
@@ -297,13 +309,13 @@ def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: di
         if spec.per_seat:
             attrs[zname] = (CARDS, lambda st, s, z=zname: st.per_seat[z][s])
     for c in counters:
-        attrs[c] = (VALUE, lambda st, s, c=c: st.counters[c][s])
+        attrs[c] = (NUMBER, lambda st, s, c=c: st.counters[c][s])
     for vname, vtype in values.items():
         attrs[vname] = (vtype, lambda st, s, v=vname: st.seat_vars[v][s])
-    attrs["total"] = (VALUE, lambda st, s: st.totals[s])
-    attrs["index"] = (VALUE, lambda st, s: s, True)
-    attrs["name"] = (VALUE, lambda st, s: names[s], True)
-    attrs["role"] = (VALUE, lambda st, s: roles[s], True)
+    attrs["total"] = (NUMBER, lambda st, s: st.totals[s])
+    attrs["index"] = (NUMBER, lambda st, s: s, True)
+    attrs["name"] = (TEXT, lambda st, s: names[s], True)
+    attrs["role"] = (TEXT, lambda st, s: roles[s], True)
     return attrs
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
-from interpreter.dsl.types import VALUE
+from interpreter.dsl.types import NUMBER
 from interpreter.engine.steps.base import (
     COMMON,
     Decision,
@@ -63,11 +63,11 @@ class Repeat(Step):
         bind_nested(self.inner, {})
         self.counter = spec.get("set")
         if self.counter:
-            ctx.declare(self.counter, VALUE, self.path + ("set",))
+            ctx.declare(self.counter, NUMBER, self.path + ("set",))
 
     def infer(self, ctx: StepContext) -> None:
         if self.counter:
-            ctx.round_fields[self.counter] = VALUE
+            ctx.round_fields[self.counter] = NUMBER
 
     def inner_steps(self) -> list[Step]:
         return self.inner
