@@ -1,5 +1,7 @@
 """Limits on what untrusted input may ask for, shared by the loader, the expression language and the CLI."""
 
+import re
+
 MAX_DIGITS = 15  # the longest whole number a rule file, an expression, a record or a prompt answer may write
 
 
@@ -20,3 +22,17 @@ MAX_CALLS = 100_000  # calls of other defines that one call of a define may make
 WORK_LIMIT = 1_000_000  # items expressions may go through between two decisions (see interpreter.dsl.budget)
 MAX_ROUNDS = 1000  # rounds of one game: a game that has not ended by then is stopped with an error
 MAX_ACTIONS = 1_000_000  # actions of one game, likewise
+# Rule files are read within these, each counted before the work it bounds (see docs/testing.md, "The limits
+# that keep a run short"): the largest bundled game has 304 YAML nodes, expressions of 433 characters and 124
+# tokens, 955 tokens of text in all (times its player counts: 3,820) and at most 5 player counts.
+MAX_YAML_NODES = 5_000  # keys, values and list items of one rule file, counted on the parser's events
+MAX_KEY_CHARS = 100  # characters of a mapping key (a name; the longest bundled one has 24)
+MAX_EXPRESSION_CHARS = 10_000  # characters of one expression, checked before it is parsed
+MAX_EXPRESSION_TOKENS = 2_000  # names, numbers, strings, operators and brackets of one expression, likewise
+MAX_RULE_TOKENS = 20_000  # tokens of all the text values of a rule file (extends merged), counted before compiling
+MAX_CHECKED_TOKENS = 50_000  # those tokens times the player counts validate compiles them for
+MAX_SIGNATURES = 4  # kinds of arguments one define is called with: each compiles its body again (bundled: 1)
+
+# what the token limits count, cheaply (one regular expression, before anything is parsed): a quoted string, a
+# name or number, a two-character operator, or any other character but a space
+TOKEN = re.compile(r"""'[^'\n]*'?|"[^"\n]*"?|\w+|//|[=!<>]=|\S""")

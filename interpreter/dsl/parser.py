@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
 
@@ -13,7 +15,7 @@ from lark.exceptions import VisitError
 
 from interpreter.cache import cache_folder
 from interpreter.dsl import ast, tree_cache
-from interpreter.limits import MAX_DIGITS
+from interpreter.limits import MAX_DIGITS, MAX_EXPRESSION_CHARS, MAX_EXPRESSION_TOKENS, TOKEN
 
 _TOKEN_NAMES = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
@@ -158,16 +160,50 @@ def parse(text: str) -> ast.Node:
     return _parse(text)
 
 
-@lru_cache(maxsize=4096)
+def check_size(text: str) -> int:
+    """The tokens of an expression; refuse one too long to parse cheaply, before it is parsed (Lark takes
+    about 12 µs and 70 bytes a token: a list of 485,000 items took 30 s and 500 MB)."""
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise DslSyntaxError(f"the expression is {len(text):,} characters long; expressions have at most "
+                             f"{MAX_EXPRESSION_CHARS:,}", 0)
+    tokens = len(TOKEN.findall(text))
+    if tokens > MAX_EXPRESSION_TOKENS:
+        raise DslSyntaxError(f"the expression has {tokens:,} tokens (names, numbers, strings, operators and "
+                             f"brackets); expressions have at most {MAX_EXPRESSION_TOKENS:,}", 0)
+    return tokens
+
+
+# The trees of texts parsed before, most recently used last (a game compiled for each player count, or a
+# variant, parses its rules once). Every text of one rule file fits (validate compiles each file once for each
+# of its player counts, and a file has at most MAX_YAML_NODES values), and their size is bounded too, so a long
+# run over many files keeps little.
+KEEP_TEXTS = 16_384
+KEEP_TOKENS = 500_000  # about 35 MB of trees
+_trees: OrderedDict[str, tuple[ast.Node, int]] = OrderedDict()
+_kept = [0]  # tokens of the trees in _trees
+_trees_lock = threading.Lock()
+
+
 def _parse(text: str) -> ast.Node:
-    """The tree of a text (kept: a game compiled for each player count, or a variant, parses its rules once;
-    the nodes are frozen, and offsets are relative to the text, so a tree serves every place the text is;
-    kept between runs too, see tree_cache)."""
+    """The tree of a text (the nodes are frozen, and offsets are relative to the text, so a tree serves every
+    place the text is; kept between runs too, see tree_cache)."""
+    with _trees_lock:
+        known = _trees.get(text)
+        if known is not None:
+            _trees.move_to_end(text)
+            return known[0]
+    tokens = check_size(text)
     _open_trees()
     tree = tree_cache.lookup(text)
     if tree is None:
         tree = _parse_with_lark(text)
         tree_cache.remember(text, tree)
+    with _trees_lock:
+        if text not in _trees:
+            _trees[text] = (tree, tokens)
+            _kept[0] += tokens
+            while len(_trees) > KEEP_TEXTS or _kept[0] > KEEP_TOKENS:
+                _kept[0] -= _trees.popitem(last=False)[1][1]
     return tree
 
 

@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from interpreter import cache
-from interpreter.errors import RuleErrors, SchemaError
+from interpreter.errors import Position, RuleErrors, SchemaError
+from interpreter.limits import MAX_CHECKED_TOKENS, MAX_RULE_TOKENS, MAX_YAML_NODES, TOKEN
 from interpreter.rules.catalog import schema_path
 from interpreter.rules.source import RuleSource
 
@@ -73,13 +74,59 @@ def _part_validator(part: str) -> jsonschema.Draft202012Validator:
 
 
 def validate(source: RuleSource) -> None:
-    """Raise :class:`RuleErrors` listing every schema violation, in file order.
+    """Raise :class:`RuleErrors` listing every schema violation, in file order; and refuse a file too big to
+    check or compile quickly (see :func:`size_of`), before anything compiles it.
 
     The file is checked in parts: its keys, each top-level value, each step of the round. A part found valid
     before (the same data, against the same schema) is not checked again: its digest is kept in the
     user's cache folder (see interpreter/cache.py), so an edit checks only what it changed, and an
     unchanged file is not checked at all. Errors are always worked out afresh.
     """
+    tokens = size_of(source)
+    _check_schema(source)
+    players = source.data.get("players")
+    counts = len(players) if isinstance(players, dict) else 1
+    if tokens * counts > MAX_CHECKED_TOKENS:
+        raise RuleErrors([SchemaError(
+            f"the text values of this file hold {tokens:,} tokens, and validate compiles them once for each of "
+            f"its {counts} player counts: {tokens * counts:,} tokens, more than the limit of "
+            f"{MAX_CHECKED_TOKENS:,} (fewer player counts, or shorter rules)", source.key_pos(("players",)))])
+
+
+def size_of(source: RuleSource) -> int:
+    """The tokens of the merged file's text values; refuse a file past the size limits, before its schema.
+
+    Each file was read within MAX_YAML_NODES; the files an ``extends`` chain merges are held to it together,
+    as the schema and the compiler go through the merged data. The tokens of every text value (expressions,
+    and labels and names too, which cost as little to count) are counted with one regular expression: Lark
+    parses about 12 µs a token, the compiler takes about 5 µs a token, and validate compiles the file once for
+    each player count (the expression parser bounds each expression on its own).
+    """
+    nodes = tokens = 0
+    stack: list[tuple[Path_, Any]] = [((), source.data)]
+    while stack:
+        path, value = stack.pop()
+        nodes += 1
+        if nodes > MAX_YAML_NODES:  # each file alone is within it: said of the file asked for, not of a base
+            raise RuleErrors([SchemaError(
+                f"with the files it extends, more than {MAX_YAML_NODES:,} YAML nodes (keys, values and list "
+                f"items); a rule file has at most {MAX_YAML_NODES:,}", Position(source.file, 1, 1))])
+        if isinstance(value, str):
+            tokens += len(TOKEN.findall(value))
+            if tokens > MAX_RULE_TOKENS:
+                raise RuleErrors([SchemaError(
+                    f"the text values of this file (with the files it extends) hold more than {MAX_RULE_TOKENS:,} "
+                    f"tokens (names, numbers, strings, operators, brackets); a rule file has at most "
+                    f"{MAX_RULE_TOKENS:,}", source.pos(path))])
+        elif isinstance(value, dict):
+            nodes += len(value)  # the keys
+            stack.extend((path + (k,), v) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(value))))
+    return tokens
+
+
+def _check_schema(source: RuleSource) -> None:
     data = _string_keys(source, source.data, ())
     whole = _digest("file", data)
     if cache.seen("valid-rules", whole):
@@ -89,8 +136,12 @@ def validate(source: RuleSource) -> None:
         cache.add("valid-rules", whole)
         return
     found: list[SchemaError] = []
-    for e in _relevant(errors):
-        found.extend(_to_rule_errors(source, e))
+    _originals.clear()
+    try:
+        for e in _relevant(errors):
+            found.extend(_to_rule_errors(source, e))
+    finally:
+        _originals.clear()
     found.sort(key=lambda e: (e.position.file, e.position.line, e.position.column) if e.position else ("", 0, 0))
     unique, seen = [], set()
     for e in found:
@@ -148,12 +199,18 @@ def _string_keys(source: RuleSource, value: Any, path: Path_) -> Any:
     return value
 
 
+# while validate words its errors: id of a mapping -> (the mapping, kept alive so the id stays its own; its keys
+# by their text), so a mapping of thousands of number keys, each one an error, is gone through once
+_originals: dict[int, tuple[dict[Any, Any], dict[str, Any]]] = {}
+
+
 def _original_key(node: Any, key: Any) -> Any:
     """The key of ``node`` (from the original data) that was stringified to ``key``."""
     if isinstance(node, dict) and key not in node:
-        for k in node:
-            if str(k) == key:
-                return k
+        known = _originals.get(id(node))
+        if known is None:
+            known = _originals[id(node)] = (node, {str(k): k for k in node})
+        return known[1].get(key, key)
     return key
 
 

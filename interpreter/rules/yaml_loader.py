@@ -3,8 +3,10 @@
 Rule files are untrusted. This loader accepts a deliberately small YAML:
 no anchors or aliases (no memory bombs), no duplicate keys, no custom tags,
 only ``true``/``false`` as booleans (``no`` stays a string), no timestamps,
-and a size limit. The result is plain Python data plus a :class:`SourceMap`
-from paths (tuples of keys and indices) to positions in the file.
+short keys, and limits on the size and on the number of YAML nodes (counted on
+the parser's events, before any node is built). The result is plain Python data
+plus a :class:`SourceMap` from paths (tuples of keys and indices) to positions
+in the file.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from interpreter.errors import Position, YamlError
-from interpreter.limits import MAX_DIGITS
+from interpreter.limits import MAX_DIGITS, MAX_KEY_CHARS, MAX_YAML_NODES
 
 MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
@@ -87,6 +89,11 @@ class _TooDeep(Exception):
     def __init__(self, mark: Any):
         super().__init__("too deep")
         self.mark = mark
+
+
+class _OverLimit(YamlError):
+    """A file past a limit counted on the parser's events: libyaml's position is as good as the Python
+    parser's, so the file is not read again to word it."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +234,8 @@ def load_yaml_text(text: str, file: str = "<string>") -> tuple[Any, SourceMap]:
     if _FastLoader is not None:
         try:
             return _load(text, file, _FastLoader)
+        except _OverLimit:
+            raise
         except (YamlError, _TooDeep, yaml.YAMLError, RecursionError, ValueError):
             pass  # reported below, in the words and at the place of the position-tracking parser
     return _load(text, file, _Loader)
@@ -235,15 +244,15 @@ def load_yaml_text(text: str, file: str = "<string>") -> tuple[Any, SourceMap]:
 def _load(text: str, file: str, loader_class: Any) -> tuple[Any, SourceMap]:
     lines = text.splitlines()
 
-    def err(message: str, mark: Any) -> YamlError:
+    def err(message: str, mark: Any, kind: type[YamlError] = YamlError) -> YamlError:
         pos = _pos(file, mark) if mark is not None else Position(file, 1, 1)
         line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else ""
-        return YamlError(message, pos, line)
+        return kind(message, pos, line)
 
     loader = None
     try:
         loader = loader_class(text)  # checks every character first
-        _reject_aliases(loader, err)
+        _check_events(loader, err)
         loader.dispose()
         loader = loader_class(text)
         node = loader.get_single_node()
@@ -273,10 +282,17 @@ def _load(text: str, file: str, loader_class: Any) -> tuple[Any, SourceMap]:
     return data, smap
 
 
-def _reject_aliases(loader: Any, err: Any) -> None:
+def _check_events(loader: Any, err: Any) -> None:
+    """Refuse aliases, anchors, absurd nesting and too many nodes, before any node is built."""
     depth = 0
+    nodes = 0
     while loader.check_event():
         event = loader.get_event()
+        if isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            nodes += 1
+            if nodes > MAX_YAML_NODES:  # the rest of the file is not read: building it would cost more
+                raise err(f"more than {MAX_YAML_NODES:,} YAML nodes (keys, values and list items); a rule file "
+                          f"has at most {MAX_YAML_NODES:,}", event.start_mark, _OverLimit)
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             if depth > _SCAN_DEPTH:  # libyaml would build nodes for all of it, slowly: stop here
@@ -309,6 +325,9 @@ def _convert(node: Node, path: Path_, smap: SourceMap, file: str, lines: list[st
             key = _scalar(key_node, None, smap, file, lines, err)
             if isinstance(key, bool) or key is None:
                 raise err(f"mapping key {key_node.value!r} must be a name or a number", key_node.start_mark)
+            if isinstance(key, str) and len(key) > MAX_KEY_CHARS:  # names; the schema's patterns are not all linear
+                raise err(f"a key of {len(key):,} characters; keys in rule files have at most {MAX_KEY_CHARS}",
+                          key_node.start_mark)
             if key in result:
                 raise err(f"duplicate key {key!r}", key_node.start_mark)
             smap.keys[path + (key,)] = _pos(file, key_node.start_mark)

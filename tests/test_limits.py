@@ -1,0 +1,269 @@
+"""Limits before work: a rule file under the size limit is validated or refused quickly and in little memory,
+whatever it holds (issue 19). Each limit is counted before the work it bounds, and a file past one is refused
+with a positioned error naming it (see docs/testing.md, "The limits that keep a run short").
+
+The near-1 MB files run in a child process whose CPU time and largest memory are measured by the parent
+(os.wait4 gives the rusage of that one child, as getrusage(RUSAGE_CHILDREN) would of all of them); no test
+here reads the clock on the wall.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import limits
+from interpreter.cli import validate_file
+from interpreter.dsl import parser
+from interpreter.dsl.parser import DslSyntaxError
+from interpreter.rules import yaml_loader
+from interpreter.rules.yaml_loader import load_yaml_text
+
+ROOT = Path(__file__).resolve().parents[1]
+BIDDING = (ROOT / "docs" / "examples" / "bidding.yaml").read_text()
+POINTS = 'points: "10 + seat.bid if seat.tricks == seat.bid else 0"'
+NEAR_1MB = 990_000
+
+# what a near-1 MB file may cost: the target is 2 s of CPU and 300 MB; the asserts leave room for a slow machine
+CPU_SECONDS = 6.0
+RSS_MB = 300
+
+
+def validated_in_a_child(tmp_path: Path, text: str) -> tuple[int, str, float, float]:
+    """``trickbook validate`` of ``text`` in a child process, with no cache: its exit status, what it printed on
+    stderr, the CPU seconds it used (user and system) and its largest resident memory in MB."""
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    assert len(text.encode()) < 1_000_000  # under the size limit: the file is read
+    env = {**os.environ, "TRICKBOOK_NO_CACHE": "1"}
+    with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "validate", str(path)], stdout=out,
+                                stderr=err, cwd=ROOT, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    rss_mb = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, else KB
+    return proc.returncode, (tmp_path / "err").read_text(), usage.ru_utime + usage.ru_stime, rss_mb
+
+
+def points(expression: str) -> str:
+    return BIDDING.replace(POINTS, f'points: "{expression}"')
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+# ----------------------------------------------------------------------- the shapes of the issue, near 1 MB
+
+def test_a_list_literal_of_485000_items_is_refused_quickly(tmp_path):
+    items = (NEAR_1MB - len(BIDDING)) // 2
+    assert items > 485_000
+    text = points("len([" + ",".join(["1"] * items) + "])")
+    code, err, cpu, rss = validated_in_a_child(tmp_path, text)
+    assert code == 1 and "Traceback" not in err
+    line = line_of(text, "points: ")
+    assert err.startswith(f"{tmp_path / 'hostile.yaml'}:{line}:13: error: the text values of this file (with the "
+                          "files it extends) hold more than 20,000 tokens"), err
+    assert cpu < CPU_SECONDS and rss < RSS_MB, (cpu, rss)  # before the limits: 27 to 32 s and 560 MB here
+
+
+def test_one_plus_one_plus_one_near_1mb_is_refused_quickly(tmp_path):
+    text = points("+".join(["1"] * ((NEAR_1MB - len(BIDDING)) // 2)))
+    code, err, cpu, rss = validated_in_a_child(tmp_path, text)
+    assert code == 1 and "Traceback" not in err
+    assert re.match(rf"{re.escape(str(tmp_path / 'hostile.yaml'))}:{line_of(text, 'points: ')}:13: error: .* more "
+                    r"than 20,000 tokens .*; a rule file has at most 20,000\n", err), err
+    assert cpu < CPU_SECONDS and rss < RSS_MB, (cpu, rss)  # before the limits: 26 to 30 s and 960 MB here
+
+
+def test_a_file_of_60000_keys_is_refused_quickly(tmp_path):
+    keys = "".join(f"  k{i}: {i}\n" for i in range(60_000))
+    text = BIDDING.replace("game:\n", "define:\n" + keys + "game:\n")
+    code, err, cpu, rss = validated_in_a_child(tmp_path, text)
+    assert code == 1 and "Traceback" not in err
+    # refused at the node past the limit, a key or value among the defines: the keys after it are not read
+    assert re.match(rf"{re.escape(str(tmp_path / 'hostile.yaml'))}:\d+:\d+: error: more than 5,000 YAML nodes "
+                    r"\(keys, values and list items\); a rule file has at most 5,000\n", err), err
+    line = int(err.split(":")[1])
+    assert text.splitlines()[line - 1].startswith("  k")
+    assert cpu < CPU_SECONDS and rss < RSS_MB, (cpu, rss)  # before the limits: 10 s and 140 MB here
+
+
+@pytest.mark.parametrize("shape", ["brackets", "nots", "attributes", "strings", "comparisons"])
+def test_other_long_expressions_near_1mb_are_refused_quickly(tmp_path, shape):
+    room = NEAR_1MB - len(BIDDING)
+    expression = {
+        "brackets": "len(" + "[" * (room // 2 - 10) + "]" * (room // 2 - 10) + ")",
+        "nots": "1 if " + "not " * (room // 4 - 10) + "true else 0",
+        "attributes": "seat" + ".x" * (room // 2 - 10),
+        "strings": "len(" + "+".join(["'a'"] * (room // 4)) + ")",
+        "comparisons": "+".join(["(1 < 2)"] * (room // 8)),
+    }[shape]
+    code, err, cpu, rss = validated_in_a_child(tmp_path, points(expression))
+    assert code == 1 and "Traceback" not in err and "more than 20,000 tokens" in err, err
+    assert cpu < CPU_SECONDS and rss < RSS_MB, (cpu, rss)
+
+
+def test_a_file_at_the_limits_is_validated_quickly(tmp_path):
+    """The worst kind of valid file found: nine defines of 2,000 tokens, each called, for one player count."""
+    text = BIDDING.replace("players:\n  3: {}\n  4: {}\n", "players:\n  4: {}\n")
+    defines = "".join(f'  "d{i}(s)": "len([{i}' + ", s" * 990 + ']) + s.tricks"\n' for i in range(9))
+    text = text.replace("game:\n", "define:\n" + defines + "game:\n")
+    text = text.replace(POINTS, 'points: "sum([' + ", ".join(f"d{i}(seat)" for i in range(9)) + '])"')
+    code, err, cpu, rss = validated_in_a_child(tmp_path, text)
+    assert code == 0, err
+    assert cpu < CPU_SECONDS and rss < RSS_MB, (cpu, rss)
+
+
+# ----------------------------------------------------------------------- each limit, counted before the work
+
+def test_yaml_nodes_are_counted_on_the_parsers_events_before_any_node_is_built(monkeypatch):
+    def never(*args, **kwargs):
+        raise AssertionError("a node was built")
+
+    text = "seats: [" + ", ".join(["x"] * limits.MAX_YAML_NODES) + "]\n"  # the mapping, a key and the list: 3 more
+    for loader in (yaml_loader._FastLoader, yaml_loader._Loader):
+        if loader is None:
+            continue
+        with monkeypatch.context() as m:
+            m.setattr(yaml_loader, "_convert", never)
+            with pytest.raises(yaml_loader.YamlError) as exc:
+                yaml_loader._load(text, "f.yaml", loader)
+        assert str(exc.value).startswith("f.yaml:1:") and exc.value.message == (
+            "more than 5,000 YAML nodes (keys, values and list items); a rule file has at most 5,000")
+        # the item past the limit: the 4,998th of the list (the mapping, the key and the list came first)
+        assert exc.value.position.column == len("seats: [") + 1 + 3 * (limits.MAX_YAML_NODES - 3)
+
+
+def test_a_file_of_exactly_the_limit_of_nodes_is_read_by_both_parsers():
+    text = "seats: [" + ", ".join(["x"] * (limits.MAX_YAML_NODES - 3)) + "]\n"
+    data, _ = load_yaml_text(text, "f.yaml")
+    assert len(data["seats"]) == limits.MAX_YAML_NODES - 3
+    data, _ = yaml_loader._load(text, "f.yaml", yaml_loader._Loader)
+    assert len(data["seats"]) == limits.MAX_YAML_NODES - 3
+
+
+def test_a_long_key_is_refused_with_its_position():
+    key = "f" + " " * 200 + "x"  # the schema's pattern for defines goes back and forth over such spaces
+    text = f'trickbook: 1\ndefine:\n  ? "{key}"\n  : "1"\n'
+    with pytest.raises(yaml_loader.YamlError) as exc:
+        load_yaml_text(text, "f.yaml")
+    assert str(exc.value).startswith("f.yaml:3:5: error: a key of 202 characters; keys in rule files have at "
+                                     "most 100")
+    load_yaml_text(f"{'k' * limits.MAX_KEY_CHARS}: 1\n", "f.yaml")  # at the limit: fine
+
+
+def test_an_expression_is_measured_before_lark_sees_it(monkeypatch):
+    def no_lark():
+        raise AssertionError("Lark was asked")
+
+    monkeypatch.setattr(parser, "_lark", no_lark)
+    with pytest.raises(DslSyntaxError) as exc:
+        parser.parse("1" * (limits.MAX_EXPRESSION_CHARS + 1))
+    assert (exc.value.offset, exc.value.message) == (
+        0, "the expression is 10,001 characters long; expressions have at most 10,000")
+    with pytest.raises(DslSyntaxError) as exc:
+        parser.parse("[" + ",".join(["1"] * 1001) + "]")  # 2,003 tokens, 4,003 characters
+    assert (exc.value.offset, exc.value.message) == (
+        0, "the expression has 2,003 tokens (names, numbers, strings, operators and brackets); expressions have "
+           "at most 2,000")
+
+
+def test_an_expression_at_the_limits_parses():
+    text = "len([" + ",".join(["1"] * 998) + "])"
+    assert len(limits.TOKEN.findall(text)) == limits.MAX_EXPRESSION_TOKENS
+    assert len(parser.parse(text).args[0].items) == 998
+    assert parser.parse("'" + "x" * (limits.MAX_EXPRESSION_CHARS - 2) + "'").value == "x" * 9998  # one token
+
+
+def test_a_file_of_many_tokens_is_refused_before_its_expressions_are_parsed(tmp_path, monkeypatch):
+    def no_parse(text):
+        raise AssertionError(f"parsed {text[:20]!r}")
+
+    monkeypatch.setattr(parser, "_parse_with_lark", no_parse)
+    defines = "".join(f'  "d{i}": "[{i}' + ", 1" * 999 + ']"\n' for i in range(10))  # 10 x 2,002 tokens
+    path = tmp_path / "many.yaml"
+    text = BIDDING.replace("game:\n", "define:\n" + defines + "game:\n")
+    path.write_text(text)
+    found = validate_file(str(path))
+    line = line_of(text, '  "d9": ')
+    assert found and found[0].startswith(f"{path}:{line}:9: error: the text values of this file (with the files "
+                                         "it extends) hold more than 20,000 tokens"), found
+
+
+def test_many_player_counts_multiply_the_tokens_validate_compiles(tmp_path):
+    seats = "seats: [" + ", ".join(f"S{i}" for i in range(30)) + "]"
+    players = "players:\n" + "".join(f"  {n}: {{}}\n" for n in range(3, 30))
+    text = BIDDING.replace("seats: [North, East, South, West]", seats).replace("players:\n  3: {}\n  4: {}\n",
+                                                                              players)
+    text = text.replace("game:\n", 'define:\n  "big": "[' + ", ".join(["1"] * 900) + ']"\n' + "game:\n")
+    path = tmp_path / "counts.yaml"
+    path.write_text(text)
+    found = validate_file(str(path))
+    assert re.match(rf"{re.escape(str(path))}:{line_of(text, 'players:')}:1: error: the text values of this file "
+                    r"hold [\d,]+ tokens, and validate compiles them once for each of its 27 player counts: "
+                    r"[\d,]+ tokens, more than the limit of 50,000", found[0]), found
+
+
+def test_an_extends_chain_is_held_to_the_node_limit_together(tmp_path):
+    (tmp_path / "base.yaml").write_text(BIDDING.replace("game:\n", "define:\n" + "".join(
+        f'  "a{i}": "{i}"\n' for i in range(2000)) + "game:\n"))
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("trickbook: 1\nextends: base.yaml\nname: v\ndefine:\n" + "".join(
+        f'  "b{i}": "{i}"\n' for i in range(600)))
+    assert validate_file(str(tmp_path / "base.yaml")) == []
+    assert validate_file(str(variant)) == [
+        f"{variant}:1:1: error: with the files it extends, more than 5,000 YAML nodes (keys, values and list "
+        "items); a rule file has at most 5,000\n    trickbook: 1\n    ^"]
+
+
+def test_a_define_compiled_for_more_than_4_kinds_of_arguments_is_refused(tmp_path):
+    kinds = ("1", "seat", "[1]", "[[1]]", "[[[1]]]")  # a number, a seat, lists of numbers, of lists...
+    calls = ", ".join(f"d({a})" for a in kinds)
+    text = BIDDING.replace("game:\n", 'define:\n  "d(x)": "len([x, x, x])"\n' + "game:\n")
+    path = tmp_path / "kinds.yaml"
+    path.write_text(text.replace(POINTS, f'points: "sum([{calls}])"'))
+    found = validate_file(str(path))
+    line = line_of(path.read_text(), "points: ")
+    column = len('    points: "sum([') + len(", ".join(f"d({a})" for a in kinds[:4])) + 3
+    assert found[0].startswith(f"{path}:{line}:{column}: error: d() is called with more than 4 kinds of arguments "
+                               "(each compiles it again)"), found
+    path.write_text(text.replace(POINTS, f'points: "sum([{calls.rsplit(", ", 1)[0]}])"'))
+    assert validate_file(str(path)) == []
+
+
+def test_every_text_of_a_file_is_parsed_once_however_many_player_counts(monkeypatch):
+    """Validate compiles a file once for each player count: each text is parsed once, even past 4,096 texts (the
+    size of the old cache, past which every count parsed every text again)."""
+    import uuid
+
+    monkeypatch.setattr(parser.tree_cache, "lookup", lambda text: None)
+    monkeypatch.setattr(parser.tree_cache, "remember", lambda text, tree: None)
+    parsed = []
+    real = parser._parse_with_lark
+    monkeypatch.setattr(parser, "_parse_with_lark", lambda text: parsed.append(text) or real(text))
+    run = uuid.uuid4().hex[:8]  # texts no other test has parsed
+    texts = [f"x{run}_{i} + {i}" for i in range(5000)]
+    for _count in range(3):
+        for text in texts:
+            parser.parse(text)
+    assert len(parsed) == 5000
+
+
+def test_the_trees_kept_are_bounded_in_tokens(monkeypatch):
+    from collections import OrderedDict
+
+    monkeypatch.setattr(parser, "_trees", OrderedDict())
+    monkeypatch.setattr(parser, "_kept", [0])
+    monkeypatch.setattr(parser, "KEEP_TOKENS", 10_000)  # a few large trees go past it
+    big = ["[" + ",".join([str(i)] * 999) + "]" for i in range(8)]  # 8 x 1,999 tokens
+    for text in big:
+        parser.parse(text)
+    assert 0 < parser._kept[0] <= 10_000 and len(parser._trees) == 5
+    assert parser._kept[0] == sum(tokens for _, tokens in parser._trees.values())
+    assert list(parser._trees) == big[3:]  # the least recently used went first
