@@ -31,6 +31,12 @@ MAX_EXPRESSION_CHARS = 10_000  # characters of one expression, checked before it
 MAX_EXPRESSION_TOKENS = 2_000  # names, numbers, strings, operators and brackets of one expression, likewise
 MAX_RULE_TOKENS = 20_000  # tokens of all the text values of a rule file (extends merged), counted before compiling
 MAX_CHECKED_TOKENS = 50_000  # those tokens times the player counts validate compiles them for
+# cards times (1 + attributes + label fields), times the player counts validate builds the deck for: building
+# costs about 2 µs a cell (the bundled games need at most 1,560 in all)
+MAX_CHECKED_DECK = 500_000
+# the deck's cards times the tokens of the rules times the player counts: validate judges rules card by card (a
+# strength level, a follow rule: about 0.5 µs a card and token); the bundled games need at most 230,000
+MAX_CARD_TOKENS = 2_500_000
 MAX_SIGNATURES = 4  # kinds of arguments one define is called with: each compiles its body again (bundled: 1)
 
 # what the token limits count, cheaply (one regular expression, before anything is parsed): a quoted string, a

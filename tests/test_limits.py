@@ -267,3 +267,49 @@ def test_the_trees_kept_are_bounded_in_tokens(monkeypatch):
     assert 0 < parser._kept[0] <= 10_000 and len(parser._trees) == 5
     assert parser._kept[0] == sum(tokens for _, tokens in parser._trees.values())
     assert list(parser._trees) == big[3:]  # the least recently used went first
+
+
+def big_deck(ranks: int, counts: range, label: str = "") -> str:
+    """A small whole game whose deck is 4 suits x ``ranks`` ranks, for the player counts ``counts``."""
+    players = "".join(f"  {n}: {{}}\n" for n in counts)
+    return (f"trickbook: 1\nname: big\ntitle: a big deck\ndeck:\n{label}  cards:\n    - suit: [a, b, c, d]\n"
+            f"      rank: {list(range(ranks))}\nplayers:\n{players}"
+            "zones:\n  hand: {per_seat: true, visible: owner}\n  won: {per_seat: true, visible: all}\n"
+            "  trick: {visible: all}\n  stock: {visible: nobody}\ngame:\n  rounds: 1\nround:\n"
+            "  deal: {do: deal, hand: 3, rest: stock}\n"
+            "  tricks: {do: tricks, leader: left(round.dealer), follow: 'card.suit == led.suit',\n"
+            "           strength: ['card.suit == led.suit', 'card.rank'], to: won}\n"
+            "  score: {do: score, points: seat.tricks}\n")
+
+
+def test_a_big_deck_for_many_player_counts_is_refused_before_any_card_is_made(tmp_path):
+    """10,000 cards for 98 player counts took 10 s of CPU: validate builds the deck once per count."""
+    code, err, cpu, rss = validated_in_a_child(tmp_path, big_deck(2500, range(2, 100)))
+    assert code == 1 and cpu < CPU_SECONDS and rss < RSS_MB, (cpu, rss)
+    assert re.search(r"hostile.yaml:4:1: error: the deck's 10,000 cards times the 43 tokens of the rules times its "
+                     r"98 player counts is 42,140,000, more than the limit of 2,500,000", err), err
+
+
+def test_rules_judged_card_by_card_are_bounded_with_the_cards(tmp_path):
+    """200 strength levels over 10,000 cards took 5 s and 380 MB (1,500 levels: 30 s and 2.6 GB)."""
+    levels = "[" + ", ".join(f"'card.rank == {i}'" for i in range(200)) + ", 'card.rank']"
+    old = "strength: ['card.suit == led.suit', 'card.rank']"
+    text = big_deck(2500, range(4, 5)).replace(old, f"strength: {levels}")
+    code, err, cpu, rss = validated_in_a_child(tmp_path, text)
+    assert code == 1 and cpu < CPU_SECONDS and rss < RSS_MB, (cpu, rss)
+    assert "error: the deck's 10,000 cards times the 1,036 tokens of the rules times its 1 player counts" in err
+
+
+def test_a_long_label_counts_its_fields(tmp_path):
+    """Each card fills its label's fields: 400 cards x (1 + 2 attributes + 400 fields) x 4 player counts."""
+    path = tmp_path / "label.yaml"
+    path.write_text(big_deck(100, range(3, 7), label="  label: '" + "{suit}{rank}" * 200 + "'\n"))
+    (found,) = validate_file(str(path))
+    assert found.startswith(f"{path}:4:1: error: the deck takes 161,200 cells to build"), found
+    assert "its 4 player counts: 644,800, more than the limit of 500,000" in found
+
+
+def test_a_deck_at_the_limits_is_validated_quickly(tmp_path):
+    """10,000 cards, 2 attributes, for 5 player counts: 250,000 cells; rules of 43 tokens: 2,150,000 card tokens."""
+    code, err, cpu, rss = validated_in_a_child(tmp_path, big_deck(2500, range(2, 7)))
+    assert code == 0 and cpu < CPU_SECONDS and rss < RSS_MB, (err, cpu, rss)

@@ -222,6 +222,7 @@ class Compiler:
         self.generate = generate  # False: closures only (the reference the generated functions are tested against)
         self.gen = Namespace(key)  # key: what the generated code is kept under between runs (see codegen.py)
         self._py: dict[str, str] = {}  # names that are Python locals in the code being generated -> the local
+        self._card_values: dict[str, set[tuple[type, Any]]] = {}  # attribute -> its values (see there)
         self._unreached = 0  # > 0 while compiling a part that a constant test skips (see _fold)
         self._invariant: frozenset[str] | None = None  # see compile(per=...)
         self._per: str | None = None  # in generated code: the loop's variable (see compile(per=...))
@@ -442,7 +443,9 @@ class Compiler:
                     f"cards have no attribute {name!r} (they have: {', '.join(sorted(self.g.card_attrs))})",
                     loc(n.name_offset))
             bf = base.fn
-            rtype = self.g.card_attr_types.get(name) or _plain_type(table)
+            rtype = self.g.card_attr_types.get(name)
+            if rtype is None:  # worked out once per attribute: a deck may have 10,000 cards
+                rtype = self.g.card_attr_types[name] = _plain_type(table)
             if base.const:
                 return _constant(None if base.value is None else table[base.value], rtype)
             ref = self.gen.ref
@@ -510,8 +513,10 @@ class Compiler:
         'rde'``), naming the values there are."""
         if self._unreached:  # a branch a constant test skips (an option this game is not played with)
             return
-        table = self.g.card_attrs[name]
-        have = {(type(v), v) for v in table if v is not None and v.__hash__ is not None}
+        have = self._card_values.get(name)
+        if have is None:  # once per attribute, not per comparison
+            have = self._card_values[name] = {(type(v), v) for v in self.g.card_attrs[name]
+                                              if v is not None and v.__hash__ is not None}
         for node in nodes:
             if not isinstance(node, ast.Const) or node.value is None or (type(node.value), node.value) in have:
                 continue

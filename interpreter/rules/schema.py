@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from interpreter import cache
 from interpreter.errors import Position, RuleErrors, SchemaError
-from interpreter.limits import MAX_CHECKED_TOKENS, MAX_RULE_TOKENS, MAX_YAML_NODES, TOKEN
+from interpreter.limits import (
+    MAX_CARD_TOKENS,
+    MAX_CHECKED_DECK,
+    MAX_CHECKED_TOKENS,
+    MAX_RULE_TOKENS,
+    MAX_YAML_NODES,
+    TOKEN,
+)
 from interpreter.rules.catalog import schema_path
 from interpreter.rules.source import RuleSource
 
@@ -91,6 +99,37 @@ def validate(source: RuleSource) -> None:
             f"the text values of this file hold {tokens:,} tokens, and validate compiles them once for each of "
             f"its {counts} player counts: {tokens * counts:,} tokens, more than the limit of "
             f"{MAX_CHECKED_TOKENS:,} (fewer player counts, or shorter rules)", source.key_pos(("players",)))])
+    cards, cells = deck_size(source.data.get("deck"))
+    if cards * tokens * counts > MAX_CARD_TOKENS:  # rules judged card by card: check, tables, led classes
+        raise RuleErrors([SchemaError(
+            f"the deck's {cards:,} cards times the {tokens:,} tokens of the rules times its {counts} player counts "
+            f"is {cards * tokens * counts:,}, more than the limit of {MAX_CARD_TOKENS:,}: validate judges the "
+            "rules card by card for each count (fewer cards, shorter rules or fewer player counts)",
+            source.key_pos(("deck",)))])
+    if cells * counts > MAX_CHECKED_DECK:
+        raise RuleErrors([SchemaError(
+            f"the deck takes {cells:,} cells to build (each card times its attributes and label fields), and "
+            f"validate builds it once for each of its {counts} player counts: {cells * counts:,}, more than the "
+            f"limit of {MAX_CHECKED_DECK:,} (fewer cards, attributes or player counts)", source.key_pos(("deck",)))])
+
+
+def deck_size(deck: Any) -> tuple[int, int]:
+    """The cards of a deck (a schema-valid ``deck`` section) and the work of building it, its cells, counted
+    before any card is made: every card of a group is a row of all the deck's attributes, and its label
+    fills its template's fields."""
+    if not isinstance(deck, dict) or not isinstance(deck.get("cards"), list):
+        return 0, 0
+    groups = [g for g in deck["cards"] if isinstance(g, dict)]
+    names = {n for g in groups for n in g if n != "label"}
+    default = deck.get("label")
+    cards = cells = 0
+    for g in groups:
+        n = math.prod(len(v) if isinstance(v, list) else 1 for k, v in g.items() if k != "label")
+        template = g.get("label") or default
+        fields = template.count("{") if isinstance(template, str) else len(names)  # at most one field a brace
+        cards += n
+        cells += n * (1 + len(names) + fields)
+    return cards, cells
 
 
 def size_of(source: RuleSource) -> int:
