@@ -1,33 +1,137 @@
 """The ``trickbook`` command: validate, list, play, simulate, replay.
 
-Exit codes: 0 success, 1 a problem with the input (rule file, record, game),
-2 a usage error (bad command line).
+Exit codes: 0 success, 1 a problem with the input (rule file, record, game) or an output that cannot be
+written, 2 a usage error (bad command line), 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import re
-import secrets
+import signal
 import sys
-import time
-from pathlib import Path
 from typing import Any
 
-from interpreter import __version__
-from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
-from interpreter.errors import RuleError, RuleErrors, TrickbookError
-from interpreter.harness.players import AGENTS, ITERATIONS
-from interpreter.limits import MAX_DIGITS, whole_number
-from interpreter.rules.catalog import bundled_games
-from interpreter.rules.loader import load_rules
+
+def _interrupted_while_starting(signum: int, frame: Any) -> None:
+    """Ctrl-C while Trickbook's modules load: the same one line as later (exit 130), not their traceback."""
+    print("interrupted", file=sys.stderr)
+    raise SystemExit(130)
+
+
+try:  # only while the modules below load, then Python's own handler again (for anyone importing this module)
+    _starting = (signal.signal(signal.SIGINT, _interrupted_while_starting)
+                 if signal.getsignal(signal.SIGINT) is signal.default_int_handler else None)
+except ValueError:  # imported outside the main thread
+    _starting = None
+try:
+    import argparse
+    import contextlib
+    import errno
+    import json
+    import os
+    import re
+    import secrets
+    import time
+    from pathlib import Path
+
+    from interpreter import __version__
+    from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
+    from interpreter.errors import RuleError, RuleErrors, TrickbookError
+    from interpreter.harness.players import AGENTS, ITERATIONS
+    from interpreter.limits import MAX_DIGITS, whole_number
+    from interpreter.rules.catalog import bundled_games
+    from interpreter.rules.loader import load_rules
+finally:
+    if _starting is not None:
+        signal.signal(signal.SIGINT, _starting)
 
 # the harness (agents, records, simulation, conformance) is imported by the commands that use it, so that
 # `validate` and `list` start without it
 
 _POSITIONED = re.compile(r"^\S+:\d+:\d+: error: ")
+
+MAX_WORKERS = 256  # --workers at most: a mistyped number must not start thousands of processes
+
+
+class _UsageError(TrickbookError):
+    """A command-line argument out of its range: one line, exit status 2 (as argparse's own errors)."""
+
+
+class _OutputFailed(Exception):
+    """Writing one of the command's outputs failed (not a TrickbookError, so that nothing on the way mistakes it
+    for a problem of the game)."""
+
+    def __init__(self, name: str, exc: OSError):
+        super().__init__(f"cannot write {name}: {exc.strerror or exc}")
+        self.name = name
+
+
+class _Output:
+    """A stream the command writes to (standard output, --record, --report): a write that fails is
+    :class:`_OutputFailed` naming it; a closed pipe on standard output is left to :func:`main` (quiet). A closed
+    standard output (None in Python) fails at the first write: what the command prints would be lost."""
+
+    def __init__(self, stream: Any, name: str):
+        self._stream, self._name = stream, name
+
+    def _guard(self, method: str, *args: Any) -> Any:
+        try:
+            if self._stream is None:
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return getattr(self._stream, method)(*args)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError) and self._name == STDOUT:
+                raise
+            raise _OutputFailed(self._name, exc) from None
+
+    def write(self, text: str) -> int:
+        return self._guard("write", text) if text else 0
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            self._guard("flush")
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def close(self) -> None:
+        self._guard("close")
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, ...: the stream's own
+        return getattr(self._stream, name)
+
+
+STDOUT = "standard output"
+
+
+class _ErrorOutput:
+    """Standard error while a command runs: a write that fails (a full disk, a closed pipe, a closed stream)
+    loses its text, as nothing else can be told where errors go; :func:`main` still exits as it would have."""
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+        self.failed = False
+
+    def _try(self, method: str, *args: Any) -> Any:
+        try:
+            if self._stream is None:
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return getattr(self._stream, method)(*args)
+        except (OSError, ValueError):  # ValueError: a closed file
+            self.failed = True
+            return None
+
+    def write(self, text: str) -> int:
+        self._try("write", text)
+        return len(text)
+
+    def flush(self) -> None:
+        self._try("flush")
+
+    def isatty(self) -> bool:
+        return bool(self._try("isatty"))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -77,7 +181,8 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--move-time", type=float, metavar="SECONDS",
                     help="ismcts: search each move for this long instead of a number of iterations")
     si.add_argument("--workers", "-w", type=int, default=1, metavar="W",
-                    help="processes to play on (default 1); the results do not depend on it")
+                    help=f"processes to play on (default 1, at most {MAX_WORKERS}; never more than the games); the "
+                         "results do not depend on it")
     si.add_argument("--backend", choices=("processes", "dask"), default="processes",
                     help="where the workers run: local processes (default) or Dask (pip install "
                          "'trickbook[dask]'), a local cluster of W workers or --scheduler")
@@ -86,6 +191,8 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--report", metavar="FILE.html",
                     help="also write an HTML report with plots of the score distributions and seat advantage")
     si.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
+    si.add_argument("--verbose", action="store_true", help="with --backend dask: show the log of Dask and its "
+                    "workers (e.g. the worker's traceback of a game that failed)")
 
     r = sub.add_parser("replay", help="re-execute a game record and check it")
     r.add_argument("record", metavar="RECORD", help="a game record (JSON Lines) written by play --record")
@@ -99,7 +206,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="games per game file and player count (default 100)")
     c.add_argument("--players", "-p", type=int, action="append", metavar="N",
                    help="only this player count (repeatable; default: every count the file supports)")
-    c.add_argument("--workers", "-w", type=int, default=1, metavar="W", help="processes to play on (default 1)")
+    c.add_argument("--workers", "-w", type=int, default=1, metavar="W",
+                   help=f"processes to play on (default 1, at most {MAX_WORKERS})")
     c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "
                    "conformance/I; default 0), to continue a run")
     c.add_argument("--json", action="store_true", help="print one JSON object")
@@ -111,9 +219,57 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = _Output(stdout, STDOUT)  # a failed write names standard output
+    errors = _ErrorOutput(stderr)
+    sys.stderr = errors
+    try:
+        code = _run(_parser().parse_args(argv), program=argv is None)
+        sys.stdout.flush()  # what is left in the buffer: a failure now is reported, not at Python's exit
+        return code
+    except _OutputFailed as exc:
+        print(f"trickbook: error: {exc}", file=sys.stderr)
+        if exc.name == STDOUT:
+            _discard(stdout)
+        return 1
+    except BrokenPipeError:  # standard output read no further (e.g. piped into head): stop quietly
+        _discard(stdout)
+        return 0
+    except KeyboardInterrupt:  # before or after the command (a command's own ends in _run)
+        with _sigint_ignored(restore=argv is not None):
+            print("interrupted", file=sys.stderr)
+        return 130
+    finally:
+        errors.flush()
+        if errors.failed:
+            _discard(stderr)
+        sys.stdout, sys.stderr = stdout, stderr
+        if argv is None:  # the program ends with its command: a Ctrl-C now would only kill Python's shutdown
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _discard(stream: Any) -> None:
+    """Send what is still buffered for ``stream`` (and anything later) nowhere, so that Python's own flush at exit
+    finds nothing to complain about."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def _run(args: argparse.Namespace, program: bool = False) -> int:
+    """Run the command; ``program``: this process is the ``trickbook`` program (it ends when the command does)."""
     try:
         return _COMMANDS[args.command](args)
+    except _UsageError as exc:
+        print(f"trickbook: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
     except RuleErrors as exc:
         for e in exc.errors:
             print(e.render(), file=sys.stderr)
@@ -125,11 +281,26 @@ def main(argv: list[str] | None = None) -> int:
         text = str(exc)
         print(text if _POSITIONED.match(text) else f"trickbook: error: {text}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # one line: the worker processes ignore SIGINT and are stopped by this one
+        with _sigint_ignored(restore=not program):  # a second Ctrl-C now: the same line, not a traceback
+            print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+
+
+@contextlib.contextmanager
+def _sigint_ignored(restore: bool) -> Any:
+    """Ctrl-C ignored while the body runs; without ``restore`` for good (the program is ending: a Ctrl-C while
+    Python shuts down would kill it by the signal, exit status -2, after it said ``interrupted``)."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: it gets no SIGINT anyway
+        yield
+        return
+    try:
+        yield
+    finally:
+        if restore and old is not None:  # None: a handler not set from Python, left as it is now
+            signal.signal(signal.SIGINT, old)
 
 
 MAX_SHOWN_ERRORS = 20  # per file: a file with hundreds of mistakes is reported in a screenful
@@ -226,20 +397,16 @@ def _play(args: argparse.Namespace) -> int:
         viewer = _seat_index(game.seat_names, args.human)
         if viewer in game.automatic:
             raise TrickbookError(f"{game.seat_names[viewer]} plays automatically; choose another seat")
-        agents[viewer] = HumanAgent()
+        agents[viewer] = HumanAgent(out=sys.stdout)
     narrate = None if args.quiet else print
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
     if rules_file and args.record:  # replay looks for it beside the record
         rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
-    record_file = _open_for_writing(args.record, "record")
-    try:
+    with _writing(args.record, "record") as record_file:
         out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
                         viewer=viewer)
         if record_file is not None:
             write_record(record_file, out.record)
-    finally:
-        if record_file is not None:
-            record_file.close()
     if record_file is not None:
         print(f"record written to {args.record}")
     if args.quiet:
@@ -251,15 +418,25 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_for_writing(path: str | None, what: str) -> Any:
-    """The file ``path`` opened for writing (the caller closes it), or None without a path: a file that cannot
-    be written is refused before any game is played, not after."""
+@contextlib.contextmanager
+def _writing(path: str | None, what: str) -> Any:
+    """The file ``path`` opened for writing while the body runs, or None without a path: a file that cannot be
+    opened is refused before any game is played, not after; a write that fails (a full disk) is one line,
+    ``cannot write PATH: reason``, also when it comes at the close."""
     if not path:
-        return None
+        yield None
+        return
     try:
-        return open(path, "w", encoding="utf-8")  # noqa: SIM115 - the caller closes it
+        handle = _Output(open(path, "w", encoding="utf-8"), path)  # noqa: SIM115 - closed below
     except OSError as exc:
         raise TrickbookError(f"cannot write the {what} to {path}: {exc.strerror or exc}") from None
+    try:
+        yield handle
+    except BaseException:
+        with contextlib.suppress(_OutputFailed):  # the error on the way says more than a failed close
+            handle.close()
+        raise
+    handle.close()
 
 
 def _seat_index(names: list[str], text: str) -> int:
@@ -276,17 +453,17 @@ def _simulate(args: argparse.Namespace) -> int:
     from interpreter.harness.players import parse_agents
     from interpreter.harness.simulate import Setup, simulate
 
-    if args.games < 1 or args.workers < 1 or args.iterations < 1:
-        raise TrickbookError("--games, --workers and --iterations must be at least 1")
+    if args.games < 1 or args.iterations < 1:
+        raise _UsageError("--games and --iterations must be at least 1")
     if args.move_time is not None and not args.move_time > 0:
-        raise TrickbookError("--move-time must be a positive number of seconds")
+        raise _UsageError("--move-time must be a positive number of seconds")
     if args.scheduler and args.backend != "dask":
-        raise TrickbookError("--scheduler goes with --backend dask")
+        raise _UsageError("--scheduler goes with --backend dask")
+    workers = min(_workers(args.workers), args.games)  # more processes than games would wait for nothing
     source, game = _setup(args)
     seed = _seed(args.seed or "0")
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
                   args.rotate, args.iterations, args.move_time, _allowed(args))
-    report = _open_for_writing(args.report, "report")
     started = time.monotonic()
     shown = [started]
 
@@ -299,15 +476,13 @@ def _simulate(args: argparse.Namespace) -> int:
             print(f"\r  [{bar:<20}] {done:,}/{total:,} games, about {_duration(left)} left  ",
                   end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    try:
-        summary = simulate(game, args.games, seed, progress, setup, args.workers, args.backend, args.scheduler)
+    with _writing(args.report, "report") as report:
+        summary = simulate(game, args.games, seed, progress, setup, workers, args.backend, args.scheduler,
+                           args.verbose)
         if report is not None:
             from interpreter.harness.report import html_report
 
             report.write(html_report(summary))
-    finally:
-        if report is not None:
-            report.close()
     if args.json:
         print(json.dumps(summary.as_json()))
     else:
@@ -315,6 +490,12 @@ def _simulate(args: argparse.Namespace) -> int:
         if report is not None:
             print(f"report written to {args.report}")
     return 0
+
+
+def _workers(workers: int) -> int:
+    if not 1 <= workers <= MAX_WORKERS:
+        raise _UsageError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+    return workers
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -329,8 +510,9 @@ def _replay(args: argparse.Namespace) -> int:
 def _conformance(args: argparse.Namespace) -> int:
     from interpreter.harness import conformance
 
-    if args.games < 1 or args.workers < 1 or args.first < 0:
-        raise TrickbookError("--games and --workers must be at least 1, --first at least 0")
+    if args.games < 1 or args.first < 0:
+        raise _UsageError("--games must be at least 1, --first at least 0")
+    workers = _workers(args.workers)
     allow = _allowed(args)
     names = args.games_to_check or list(bundled_games())
     cases = []
@@ -341,6 +523,7 @@ def _conformance(args: argparse.Namespace) -> int:
             if n not in counts:
                 raise TrickbookError(f"{name} is for {', '.join(map(str, counts))} players, not {n}")
         cases += [(name, n) for n in wanted]
+    workers = min(workers, conformance.task_count(len(cases), args.games))  # none waits for nothing
     started = time.monotonic()
     shown = [started]
 
@@ -352,11 +535,11 @@ def _conformance(args: argparse.Namespace) -> int:
             print(f"\r  {done:,}/{total:,} games, {failed} failures, about {_duration(left)} left  ",
                   end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    tallies = conformance.run(cases, args.games, args.workers, allow, progress, first=args.first)
+    tallies = conformance.run(cases, args.games, workers, allow, progress, first=args.first)
     elapsed = time.monotonic() - started
     failures = sum(len(t.failures) for t in tallies)
     if args.json:
-        print(json.dumps({"games": sum(t.games for t in tallies), "seconds": round(elapsed, 1), "workers": args.workers,
+        print(json.dumps({"games": sum(t.games for t in tallies), "seconds": round(elapsed, 1), "workers": workers,
                           "failures": failures, "cases": [
                               {"game": t.game, "players": t.players, "games": t.games, "rounds": t.rounds,
                                "actions": t.actions, "seconds": round(t.seconds, 2), "failures": t.failures}
@@ -367,8 +550,8 @@ def _conformance(args: argparse.Namespace) -> int:
             rate = t.games / t.seconds if t.seconds else 0.0
             print(f"{t.game:<28} {t.players:>7} {t.games:>8,} {t.rounds:>9,} {t.actions:>11,} {rate:>8.1f} "
                   f"{len(t.failures):>8}")
-        print(f"{sum(t.games for t in tallies):,} games in {_duration(elapsed)} on {args.workers} "
-              f"process{'es' if args.workers > 1 else ''}, {failures} failures")
+        print(f"{sum(t.games for t in tallies):,} games in {_duration(elapsed)} on {workers} "
+              f"process{'es' if workers > 1 else ''}, {failures} failures")
         for t in tallies:
             for problem in t.failures[:5]:
                 print(f"{t.game} with {t.players} players: {problem}\n  (see it: trickbook play {t.game} "

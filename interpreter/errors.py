@@ -16,6 +16,15 @@ class TrickbookError(Exception):
     """Root of every error Trickbook raises on purpose."""
 
 
+_SHOWN: dict[str, str] = {}  # a file's path -> the name errors give it instead (a bundled game's file)
+
+
+def show_file_as(path: str, name: str) -> None:
+    """Positions in the file at ``path`` are shown as ``name``: a bundled game's file is named by the game's name,
+    never by its path in the installation (its lines are still read from ``path``)."""
+    _SHOWN[path] = name
+
+
 @dataclass(frozen=True)
 class Position:
     """A place in a source file: 1-based line and column."""
@@ -25,7 +34,7 @@ class Position:
     column: int
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}"
+        return f"{_SHOWN.get(self.file, self.file)}:{self.line}:{self.column}"
 
 
 class RuleError(TrickbookError):

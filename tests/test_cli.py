@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -209,3 +210,59 @@ def test_replay_checks_the_round_of_each_line_and_the_record_version(tmp_path, c
     record.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n")
     code, _, err = run(capsys, "replay", str(record))
     assert code == 1 and "record version 99" in err
+
+
+# ---------------------------------------------------------------- outputs that cannot be written: one line, exit 1
+
+FULL = "/dev/full"  # every write to it fails: no space left on the device
+needs_full = pytest.mark.skipif(not os.path.exists(FULL), reason="needs /dev/full")
+
+
+def _trickbook(*argv, stdout=None, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *argv], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=300, cwd=cwd)
+
+
+@needs_full
+@pytest.mark.parametrize("argv", [
+    ["play", "hearts", "-p", "4", "--seed", "1"],
+    ["play", "hearts", "-p", "4", "--seed", "1", "--quiet"],
+    ["simulate", "hearts", "-p", "4", "-n", "2", "--json"],
+    ["simulate", "hearts", "-p", "4", "-n", "2"],
+    ["replay", "RECORD"],
+    ["conformance", "oh-hell", "-p", "4", "-n", "1"],
+    ["list"],
+    ["validate", "hearts"],
+])
+def test_standard_output_that_cannot_be_written_is_one_line(tmp_path, argv):
+    if "RECORD" in argv:
+        record = tmp_path / "game.jsonl"
+        assert main(["play", "hearts", "-p", "4", "--seed", "1", "--quiet", "--record", str(record)]) == 0
+        argv = [str(record) if a == "RECORD" else a for a in argv]
+    with open(FULL, "w") as full:
+        done = _trickbook(*argv, stdout=full)
+    assert done.returncode == 1
+    assert done.stderr == "trickbook: error: cannot write standard output: No space left on device\n"
+
+
+@needs_full
+@pytest.mark.parametrize("argv", [
+    ["play", "hearts", "-p", "4", "--seed", "1", "--quiet", "--record", FULL],
+    ["simulate", "hearts", "-p", "4", "-n", "2", "--report", FULL],
+])
+def test_a_record_or_report_that_cannot_be_written_is_one_line(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and err == f"trickbook: error: cannot write {FULL}: No space left on device\n"
+    assert "written" not in out
+
+
+def test_standard_output_closed_early_stops_quietly():
+    read, write = os.pipe()
+    os.close(read)  # as `trickbook list | head -1` once head has its line
+    try:
+        for argv in (["list"], ["play", "hearts", "-p", "4", "--seed", "1"]):
+            done = subprocess.run([sys.executable, "-m", "interpreter.cli", *argv], stdout=write,
+                                  stderr=subprocess.PIPE, text=True, timeout=300, cwd=ROOT)
+            assert done.returncode == 0 and done.stderr == ""
+    finally:
+        os.close(write)

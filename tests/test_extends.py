@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from interpreter.errors import RuleError, RuleErrors
+from interpreter.errors import RuleError, RuleErrors, UnknownGame
 from interpreter.rules.loader import load_rules
 
 from .conftest import ROOT
@@ -120,3 +122,96 @@ def test_an_expression_failing_during_play_is_reported_once_with_its_position(tm
     err = capsys.readouterr().err
     assert err.startswith(f"{path}:6:14: error: expression 'team_points(seat) // (round.number - 1)' failed")
     assert err.count("error") == 1
+
+
+# ---------------------------------------------------------------- links: the file they lead to is checked
+
+
+def test_a_link_named_like_a_rule_file_to_another_kind_of_file_is_refused(tmp_path):
+    from interpreter.cli import validate_file
+
+    (tmp_path / "notes.txt").write_text("secret: do not show\n")
+    (tmp_path / "base.yaml").symlink_to(tmp_path / "notes.txt")
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: base.yaml\nname: v\n")
+    found = validate_file(str(path), (tmp_path,))
+    assert len(found) == 1 and found[0].startswith(f"{path}:2:10: error: 'base.yaml' is not a rule file"), found
+    assert "secret" not in "".join(found)
+    if Path("/etc/passwd").is_file():  # a link to a file of the system, its folder allowed too
+        (tmp_path / "pw.yaml").symlink_to("/etc/passwd")
+        path = write(tmp_path, "w.yaml", "trickbook: 1\nextends: pw.yaml\nname: w\n")
+        found = validate_file(str(path), (tmp_path, Path("/etc")))
+        assert len(found) == 1 and "'pw.yaml' is not a rule file" in found[0] and "root:" not in found[0], found
+    with pytest.raises(UnknownGame, match="not a rule file"):  # named on the command line
+        load_rules(tmp_path / "base.yaml")
+
+
+@pytest.mark.parametrize("how", ["beside", "allowed"])
+def test_extends_naming_a_loop_of_links_is_a_positioned_error_in_words(tmp_path, how):
+    from interpreter.cli import validate_file
+
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    name = "loop.yaml" if how == "beside" else str(tmp_path / "loop.yaml")
+    path = write(tmp_path, "v.yaml", f"trickbook: 1\nextends: {name}\nname: v\n")
+    found = validate_file(str(path), (tmp_path,))
+    assert len(found) == 1
+    assert found[0].startswith(f"{path}:2:10: error: cannot read '{name}': the path is a loop of symbolic links")
+    assert "Symlink" not in found[0] and "Errno" not in found[0]
+
+
+@pytest.mark.parametrize("name", ["a" * 5000, "/".join(["b" * 200] * 25) + ".yaml"])
+def test_extends_naming_a_path_too_long_is_a_positioned_error_in_words(tmp_path, name):
+    from interpreter.cli import validate_file
+
+    path = write(tmp_path, "v.yaml", f"trickbook: 1\nextends: {name}\nname: v\n")
+    found = validate_file(str(path), (tmp_path,))
+    assert len(found) == 1 and found[0].startswith(f"{path}:2:10: error: cannot read '")
+    first = found[0].splitlines()[0]
+    assert first.endswith("': the path is too long") and len(first) < len(str(path)) + 300
+    assert "Errno" not in found[0] and "File name too long" not in found[0]
+    with pytest.raises(UnknownGame, match="the path is too long"):  # named on the command line
+        load_rules(tmp_path / name)
+
+
+# ---------------------------------------------------------------- a bundled file is named by its game's name
+
+
+def test_an_error_in_a_bundled_base_file_names_it_by_the_game_never_by_the_installation_path(tmp_path, capsys):
+    from interpreter.cli import main
+    from interpreter.rules.catalog import bundled_games
+
+    installed = str(bundled_games()["hearts"].parent)
+    line = next(i for i, t in enumerate((ROOT / "games" / "hearts.yaml").read_text().splitlines(), 1)
+                if "shooter: \"first(" in t)
+    path = write(tmp_path, "v.yaml", "trickbook: 1\nextends: hearts\nname: v\n"  # fails during play, in hearts
+                 "define:\n  points(s): \"len(s.won) // (len(s.won) - len(s.won))\"\n")
+    assert main(["play", str(path), "-p", "4", "--quiet", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"hearts.yaml:{line}:17: error: expression 'first(") and "division or modulo by zero" in err
+    assert installed not in err
+    path = write(tmp_path, "w.yaml", "trickbook: 1\nextends: hearts\nname: w\n"  # found by validate, in hearts
+                 "define:\n  points(s): \"[1]\"\n")
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    first, source, caret = err.splitlines()[:3]
+    assert first.startswith(f"hearts.yaml:{line}:") and "is always false" in first
+    assert 'shooter: "first([s for s in seats if points(s) == 26])"' in source and caret.strip() == "^"
+    assert installed not in err
+    record = tmp_path / "game.jsonl"  # a record replayed with rules that fail in the bundled base
+    assert main(["play", "hearts", "-p", "4", "--quiet", "--seed", "1", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(record), "--rules", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot set up the game: hearts.yaml:{line}:" in err and installed not in err
+
+
+def test_a_copy_of_a_bundled_file_is_named_and_read_as_the_users_own(tmp_path, monkeypatch, capsys):
+    from interpreter.cli import main
+
+    assert main(["validate", "hearts"]) == 0  # the bundled file is known by its name in this process
+    text = (ROOT / "games" / "hearts.yaml").read_text().replace("points(s) == 26", "points(s) == [26]")
+    (tmp_path / "hearts.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["validate", "hearts.yaml"]) == 1
+    first, source = capsys.readouterr().err.splitlines()[:2]
+    assert first.startswith("hearts.yaml:") and "points(s) == [26]" in source  # the user's line, not the bundled

@@ -1,10 +1,16 @@
 """``trickbook simulate``: agents per seat, workers and backends that do not change the results, statistics
-with 95% intervals, the progress line, and the HTML report (harness/simulate.py, report.py, distributed.py)."""
+with 95% intervals, the progress line, the HTML report, at most as many processes as games, and a Ctrl-C
+that stops every worker with one line (harness/simulate.py, runner.py, report.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 
 import pytest
 
@@ -12,6 +18,7 @@ from interpreter.cli import main
 from interpreter.harness.runner import play_game
 from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, play_many, simulate
 
+from .conftest import ROOT
 from .test_cli import run
 
 
@@ -105,9 +112,6 @@ def test_the_report_is_html_with_plots(tmp_path, capsys):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--agents", "alphazero"], "unknown agent 'alphazero'"),
-    (["--workers", "0"], "--workers and --iterations must be at least 1"),
-    (["--move-time", "0"], "--move-time must be a positive number"),
-    (["--scheduler", "tcp://x:1"], "--scheduler goes with --backend dask"),
     (["--report", "/no/such/dir/r.html"], "cannot write the report"),
 ])
 def test_bad_simulate_arguments_are_refused_before_any_game(capsys, args, message):
@@ -115,10 +119,154 @@ def test_bad_simulate_arguments_are_refused_before_any_game(capsys, args, messag
     assert code == 1 and message in err
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "oh-hell", "-p", "4", "-n", "2", "--workers", "0"], "--workers must be from 1 to 256, not 0"),
+    (["simulate", "oh-hell", "-p", "4", "-n", "2", "--workers", "100000"],
+     "--workers must be from 1 to 256, not 100000"),
+    (["simulate", "oh-hell", "-p", "4", "-n", "2", "--workers", "257"], "--workers must be from 1 to 256, not 257"),
+    (["conformance", "oh-hell", "-n", "2", "--workers", "257"], "--workers must be from 1 to 256, not 257"),
+    (["simulate", "oh-hell", "-p", "4", "-n", "0"], "--games and --iterations must be at least 1"),
+    (["simulate", "oh-hell", "-p", "4", "-n", "2", "--move-time", "0"],
+     "--move-time must be a positive number of seconds"),
+    (["simulate", "oh-hell", "-p", "4", "-n", "2", "--scheduler", "tcp://x:1"],
+     "--scheduler goes with --backend dask"),
+])
+def test_arguments_out_of_range_are_one_line_and_exit_2(capsys, args, message):
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.splitlines() == [f"trickbook: error: {message}"]
+
+
+class _Pool:
+    """A stand-in for the worker pool: notes how many processes were asked for and plays here."""
+
+    asked: list[int] = []
+
+    def __init__(self, workers):
+        self.asked.append(workers)
+
+    def imap(self, fn, tasks):
+        return map(fn, tasks)
+
+    imap_unordered = imap
+
+
+@contextlib.contextmanager
+def _fake_pool(workers):
+    yield _Pool(workers)
+
+
+def test_no_more_processes_are_started_than_there_are_games(monkeypatch, capsys):
+    from interpreter.harness import conformance
+    from interpreter.harness import simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "process_pool", _fake_pool)
+    monkeypatch.setattr(conformance, "process_pool", _fake_pool)
+    _Pool.asked = []
+    setup = Setup("oh-hell", 4)
+    assert len(list(play_many(setup, 3, "w", 48))) == 3
+    code, out, _ = run(capsys, "simulate", "oh-hell", "-p", "4", "-n", "2", "--workers", "48", "--json")
+    assert code == 0 and json.loads(out)["games"] == 2
+    assert _Pool.asked == [3, 2]
+    _Pool.asked = []
+    tallies = conformance.run([("oh-hell", 4)], 3, 48, chunk=1)
+    assert sum(t.games for t in tallies) == 3 and _Pool.asked == [3]
+    code, out, _ = run(capsys, "conformance", "oh-hell", "-p", "4", "-n", "2", "--workers", "48")
+    assert code == 0 and "2 games in" in out and "on 1 process," in out and _Pool.asked == [3]
+
+
+# ---------------------------------------------------------------- Ctrl-C: one line, exit 130, no worker's traceback
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+    return found
+
+
+def _interrupted(*args: str) -> subprocess.CompletedProcess:
+    """Start ``trickbook simulate`` with 2 workers, wait until its workers play, then press Ctrl-C: SIGINT to the
+    whole process group, as a terminal sends it."""
+    argv = [sys.executable, "-m", "interpreter.cli", "simulate", "hearts", "-p", "4", "-n", "100000", "--workers",
+            "2", *args]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 3 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)  # the two workers (and multiprocessing's resource tracker)
+        time.sleep(1.5)  # their imports done, games under way
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self") or not hasattr(os, "killpg"),
+                                reason="needs Linux's /proc and process groups")
+
+
+@needs_proc
+def test_ctrl_c_stops_the_worker_processes_with_one_line():
+    done = _interrupted()
+    assert done.returncode == 130
+    assert done.stderr.splitlines() == ["interrupted"] and "Traceback" not in done.stdout + done.stderr
+
+
+@needs_proc
+def test_ctrl_c_stops_a_local_dask_cluster_with_one_line():
+    pytest.importorskip("distributed")
+    done = _interrupted("--backend", "dask")
+    assert done.returncode == 130
+    assert done.stderr.splitlines() == ["interrupted"] and "Traceback" not in done.stdout + done.stderr
+
+
+# ---------------------------------------------------------------- Dask: a scheduler that cannot be reached, its log
+
+
+@pytest.mark.parametrize(("address", "says"), [
+    ("foo://x", "unknown address scheme 'foo'"),
+    ("tcp://127.0.0.1:1", "no answer within 1 s"),
+])
+def test_a_dask_scheduler_that_cannot_be_reached_is_one_line(capsys, monkeypatch, address, says):
+    pytest.importorskip("distributed")
+    from interpreter.harness import distributed
+
+    monkeypatch.setattr(distributed, "CONNECT_TIMEOUT", 1)
+    code, out, err = run(capsys, "simulate", "oh-hell", "-p", "4", "-n", "2", "--backend", "dask",
+                         "--scheduler", address)
+    assert code == 1 and out == ""
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"trickbook: error: cannot connect to the Dask scheduler {address}: ") and says in err
+
+
+def test_a_game_that_fails_on_dask_shows_the_workers_log_only_with_verbose(tmp_path):
+    pytest.importorskip("distributed")
+    rules = tmp_path / "broken.yaml"
+    rules.write_text("trickbook: 1\nextends: hearts\nname: broken\ndefine:\n"
+                     "  points(s): \"len(s.won) // (len(s.won) - len(s.won))\"\n")
+    argv = [sys.executable, "-m", "interpreter.cli", "simulate", str(rules), "-p", "4", "-n", "1", "--backend",
+            "dask"]
+    quiet = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert quiet.returncode == 1 and len(quiet.stderr.splitlines()) == 1, quiet.stderr
+    assert quiet.stderr.startswith("hearts.yaml:") and "division or modulo by zero" in quiet.stderr
+    loud = subprocess.run([*argv, "--verbose"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert loud.returncode == 1 and "Compute Failed" in loud.stderr
+
+
 def test_help_describes_every_simulate_argument(capsys):
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
     out = capsys.readouterr().out
     for flag in ("--agents", "--rotate", "--iterations", "--move-time", "--workers", "--backend", "--scheduler",
-                 "--report", "--json", "--games", "--seed", "--option"):
+                 "--report", "--json", "--games", "--seed", "--option", "--verbose"):
         assert flag in out

@@ -8,6 +8,7 @@ any rule file, as many games as asked, on several processes.
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -19,8 +20,10 @@ from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.errors import TrickbookError
 from interpreter.harness.records import replay, write_record
-from interpreter.harness.runner import play_game
+from interpreter.harness.runner import play_game, process_pool
 from interpreter.rules.loader import load_rules
+
+CHUNK = 50  # games per task of a worker process
 
 
 class ConformanceError(TrickbookError):
@@ -67,7 +70,10 @@ def check_game(game: Game, index: int, folder: Path, fully: bool = True) -> Play
         if again.record != first.record:
             raise ConformanceError(f"seed {seed}: the same seed gave a different record")
         path = folder / f"{index}.jsonl"
-        write_record(path, first.record)
+        try:
+            write_record(path, first.record)
+        except OSError as exc:  # a full disk: not a failure of the game, the run cannot go on
+            raise TrickbookError(f"cannot write {path}: {exc.strerror or exc}") from None
         try:
             replayed = replay(path, game=game)
         except TrickbookError as exc:
@@ -112,7 +118,11 @@ def run_chunk(task: tuple[str, int, int, int, tuple[Path, ...]]) -> Tally:
     tally = Tally(name, players)
     game = _compiled(name, players, allow)
     began = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="trickbook-conformance-") as tmp:
+    try:
+        tmp = tempfile.mkdtemp(prefix="trickbook-conformance-")
+    except OSError as exc:
+        raise TrickbookError(f"cannot write {tempfile.gettempdir()}: {exc.strerror or exc}") from None
+    try:
         for index in range(start, stop):
             try:
                 played = check_game(game, index, Path(tmp))
@@ -122,17 +132,26 @@ def run_chunk(task: tuple[str, int, int, int, tuple[Path, ...]]) -> Tally:
             tally.games += 1
             tally.rounds += played.rounds
             tally.actions += played.actions
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     tally.seconds = time.perf_counter() - began
     return tally
 
 
+def task_count(cases: int, games: int, chunk: int = CHUNK) -> int:
+    """How many tasks :func:`run` makes of ``games`` games of each of ``cases`` cases: more worker processes
+    than that would wait for nothing."""
+    return cases * -(-games // chunk)
+
+
 def run(cases: list[tuple[str, int]], games: int, workers: int = 1, allow: tuple[Path, ...] = (),
-        progress: Callable[[int, int, int], None] | None = None, chunk: int = 50, first: int = 0) -> list[Tally]:
+        progress: Callable[[int, int, int], None] | None = None, chunk: int = CHUNK, first: int = 0) -> list[Tally]:
     """``games`` conformance games for each (rule file, player count), from game number ``first`` on (so a
-    long run can be continued); one tally per case, in order."""
+    long run can be continued); one tally per case, in order. At most one worker process per task is started."""
     stop = first + games
     tasks = [(name, n, start, min(start + chunk, stop), allow)
              for name, n in cases for start in range(first, stop, chunk)]
+    workers = min(workers, len(tasks))
     tallies = {case: Tally(*case) for case in cases}
     done = failed = 0
     total = games * len(cases)
@@ -149,7 +168,5 @@ def _results(tasks: list[tuple], workers: int) -> Iterator[Tally]:
     if workers <= 1:
         yield from map(run_chunk, tasks)
         return
-    import multiprocessing
-
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    with process_pool(workers) as pool:
         yield from pool.imap_unordered(run_chunk, tasks)

@@ -7,14 +7,17 @@ and its seat.
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.state import CHANCE, State
+from interpreter.errors import TrickbookError
 from interpreter.harness.agents import Agent, RandomAgent, Turn
 
 RECORD_FORMAT = "trickbook-record"
@@ -165,3 +168,53 @@ def _flush(state: State, narrate: Callable[[str], None]) -> None:
         for note in state.notes:
             narrate("  " + note)
         state.notes.clear()
+
+
+# ---------------------------------------------------------------- worker processes (simulate, conformance)
+
+
+@contextlib.contextmanager
+def sigint_held() -> Iterator[None]:
+    """Hold SIGINT back from this thread while the body runs: processes and threads started meanwhile inherit the
+    held signal, so a Ctrl-C reaches this process only (which stops them); one that came meanwhile is raised as
+    KeyboardInterrupt at the end."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows: no signal masks
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started later, it would let SIGINT through again in the thread starting it
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def ignore_sigint() -> None:
+    """The initializer of a worker process: Ctrl-C is for the process that started it, which stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def process_pool(workers: int) -> Iterator[Any]:
+    """A pool of ``workers`` processes (spawned, so nothing of this process leaks into them) that ignore Ctrl-C:
+    on an interrupt or an error this process stops them (the pool is terminated when the body ends, a second
+    Ctrl-C held back until it is)."""
+    import multiprocessing
+
+    with contextlib.ExitStack() as stack:
+        with sigint_held():
+            try:
+                pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_sigint)
+            except OSError as exc:
+                raise TrickbookError(f"cannot start {workers} worker processes: {exc.strerror or exc}") from None
+            stack.callback(stop_with_sigint_held, pool.terminate)
+        yield pool
+
+
+def stop_with_sigint_held(stop: Callable[[], Any]) -> None:
+    """Call ``stop`` (the end of worker processes) with SIGINT held back: a second Ctrl-C does not leave them
+    half stopped; it is raised when they are gone."""
+    with sigint_held():
+        stop()

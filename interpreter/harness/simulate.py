@@ -20,8 +20,9 @@ from interpreter.dsl.types import VALUE
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.observation import readable
+from interpreter.harness.distributed import on_dask
 from interpreter.harness.players import ITERATIONS, agent_factory
-from interpreter.harness.runner import play_game
+from interpreter.harness.runner import play_game, process_pool
 from interpreter.rules.loader import load_rules
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
@@ -111,26 +112,25 @@ def run_chunk(task: tuple[Setup, Any, int, int]) -> list[Played]:
 
 
 def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: str = "processes",
-              scheduler: str | None = None) -> Iterator[Played]:
+              scheduler: str | None = None, verbose: bool = False) -> Iterator[Played]:
     """The games of a run in game order: on this process, on ``workers`` processes, or on Dask (``dask``: a local
-    cluster of processes or the ``scheduler`` given; ``dask-local``: Dask's threads in this process)."""
-    chunk = max(1, min(CHUNK, games // (4 * max(workers, 1))))  # small enough to keep every worker busy to the end
+    cluster of processes or the ``scheduler`` given; ``dask-local``: Dask's threads in this process). No more
+    processes are started than there are tasks. ``verbose``: Dask's log (and its workers') is shown."""
+    workers = max(1, min(workers, games))
+    chunk = max(1, min(CHUNK, games // (4 * workers)))  # small enough to keep every worker busy to the end
     tasks = [(setup, seed, start, min(start + chunk, games)) for start in range(0, games, chunk)]
+    workers = min(workers, len(tasks))
     if backend in ("dask", "dask-local"):
-        from interpreter.harness.distributed import dask_chunks
-
-        for chunk in dask_chunks(run_chunk, tasks, workers, scheduler, processes=backend == "dask"):
-            yield from chunk
+        for done in on_dask(run_chunk, tasks, workers, scheduler, backend == "dask", verbose):
+            yield from done
         return
     if workers <= 1:
         for task in tasks:
             yield from run_chunk(task)
         return
-    import multiprocessing
-
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for chunk in pool.imap(run_chunk, tasks):
-            yield from chunk
+    with process_pool(workers) as pool:
+        for done in pool.imap(run_chunk, tasks):
+            yield from done
 
 
 # ---------------------------------------------------------------- statistics
@@ -307,16 +307,16 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
 
 def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int], None] | None = None,
              setup: Setup | None = None, workers: int = 1, backend: str = "processes",
-             scheduler: str | None = None) -> Summary:
+             scheduler: str | None = None, verbose: bool = False) -> Summary:
     """Play ``games`` games and summarise them. ``setup`` names the rule file other processes load and the
-    agents (default: random agents, games played here)."""
+    agents (default: random agents, games played here); ``verbose``: show Dask's log."""
     played: list[Played] = []
     if setup is None:
         setup = Setup(game.name, game.players)
     if workers <= 1 and backend == "processes":
         source: Iterator[Played] = (play_one(setup, seed, i, game) for i in range(games))
     else:
-        source = play_many(setup, games, seed, workers, backend, scheduler)
+        source = play_many(setup, games, seed, workers, backend, scheduler, verbose)
     for g in source:
         played.append(g)
         if progress is not None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from importlib import resources
 from pathlib import Path
 
@@ -25,6 +28,14 @@ def bundled_games() -> dict[str, Path]:
     return {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.is_dir() else {}
 
 
+def bundled_name(path: Path) -> str | None:
+    """The file name of a bundled game's file as Trickbook finds it (in the bundled folder), else None: errors
+    name a bundled file by its file name (the game's name and .yaml), never by the installation's path."""
+    if path.suffix != ".yaml" or path.parent != _bundled_dir():
+        return None
+    return path.name
+
+
 def schema_path() -> Path:
     try:
         installed = resources.files("interpreter") / "bundled" / "schema" / "game.schema.json"
@@ -43,16 +54,18 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
         candidates += [relative_to / p, relative_to / (name_or_path + ".yaml")]
     candidates += [p]
     for c in candidates:
-        if c.is_file():
-            if c.suffix not in RULE_SUFFIXES:  # so no error can show the content of another kind of file
-                raise UnknownGame(f"{name_or_path} is not a rule file (a rule file's name ends in .yaml or .yml)")
+        if _is_file(c, name_or_path):
+            # so no error can show the content of another kind of file (nor a link's to one)
+            if c.suffix not in RULE_SUFFIXES or _real(c).suffix not in RULE_SUFFIXES:
+                raise UnknownGame(f"{_shown(name_or_path)} is not a rule file (a rule file's name ends in .yaml or "
+                                  ".yml)")
             return c
     games = bundled_games()
     stem = p.name[:-5] if p.name.endswith(".yaml") else p.name
     if stem in games and (p.parent == Path(".") or relative_to is not None):
         return games[stem]
     known = ", ".join(games) or "none"
-    raise UnknownGame(f"no rule file or bundled game named {name_or_path!r} (bundled games: {known})")
+    raise UnknownGame(f"no rule file or bundled game named {_shown(name_or_path)!r} (bundled games: {known})")
 
 
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -64,12 +77,15 @@ def resolve_reference(name: str, folder: Path, allow: tuple[Path, ...] = ()) -> 
 
     Names from files are untrusted: an absolute path, ``..`` or a link that leads out of those folders is
     refused before anything is read, and so is a file that is not a rule file (``.yaml``/``.yml``), so no
-    error can show the content of another kind of file.
+    error can show the content of another kind of file. Links are followed first: the file they lead to is
+    the one that must be inside and be a rule file. A path that cannot be followed (a loop of links, too
+    long) is refused in words.
     """
     p = Path(name)
     if not p.is_absolute() and ".." not in p.parts:
         for c in (folder / p, folder / (name + ".yaml")):
-            if c.is_file() and c.suffix in RULE_SUFFIXES and _inside(c, (folder, *allow)):
+            if c.suffix in RULE_SUFFIXES and _inside(c, (folder, *allow)) and _is_file(c, name):
+                _check_rule_file(c, name)
                 return c
         games = bundled_games()
         stem = p.name[:-5] if p.name.endswith(".yaml") else p.name
@@ -78,19 +94,69 @@ def resolve_reference(name: str, folder: Path, allow: tuple[Path, ...] = ()) -> 
     else:
         c = p if p.is_absolute() else folder / p
         if _inside(c, allow):  # nothing is looked at outside the allowed folders, not even whether it exists
-            if c.is_file() and c.suffix in RULE_SUFFIXES:
+            if c.suffix in RULE_SUFFIXES and _is_file(c, name):
+                _check_rule_file(c, name)
                 return c
-            raise UnknownGame(f"no rule file {name!r}")
-        raise UnknownGame(f"{name!r} is outside the folder of the file that names it: a file may name bundled "
-                          f"games and rule files under its own folder (--allow-path DIR allows another folder)")
+            raise UnknownGame(f"no rule file {_shown(name)!r}")
+        raise UnknownGame(f"{_shown(name)!r} is outside the folder of the file that names it: a file may name "
+                          f"bundled games and rule files under its own folder (--allow-path DIR allows another "
+                          f"folder)")
     if p.suffix and p.suffix not in RULE_SUFFIXES:
-        raise UnknownGame(f"{name!r} is not a rule file (.yaml or .yml)")
+        raise UnknownGame(f"{_shown(name)!r} is not a rule file (.yaml or .yml)")
     known = ", ".join(bundled_games()) or "none"
-    raise UnknownGame(f"no rule file or bundled game named {name!r} beside the file that names it "
+    raise UnknownGame(f"no rule file or bundled game named {_shown(name)!r} beside the file that names it "
                       f"(bundled games: {known})")
 
 
+def _real(path: Path) -> Path:
+    """``path`` with every symbolic link on it followed, as far as they lead (never an error: a loop or a path
+    too long is left as it is, for :func:`_is_file` to word)."""
+    try:
+        return Path(os.path.realpath(path))
+    except ValueError:  # a NUL character: no file has that name
+        return Path(path)
+
+
 def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
-    real = path.resolve()
-    return any(real.is_relative_to(f.resolve()) for f in folders)
+    """Whether the file ``path`` leads to (links followed) lies under one of ``folders``."""
+    real = _real(path)
+    return any(real.is_relative_to(_real(f)) for f in folders)
+
+
+def _is_file(path: Path, name: str) -> bool:
+    """Whether ``path`` leads to a file; a path that cannot lead anywhere (a loop of links, too long, not
+    readable) is refused in Trickbook's words, naming the path as written (``name``)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return False
+        raise UnknownGame(f"cannot read {_shown(name)!r}: {_why(exc)}") from None
+    except ValueError:  # a NUL character in the path
+        return False
+
+
+def _check_rule_file(path: Path, name: str) -> None:
+    """Refuse a link named like a rule file that leads to another kind of file (its suffix is the target's)."""
+    if _real(path).suffix not in RULE_SUFFIXES:
+        raise UnknownGame(f"{_shown(name)!r} is not a rule file: it is a link to a file whose name does not end in "
+                          ".yaml or .yml")
+
+
+def _why(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "the path is a loop of symbolic links"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the path is too long"
+    if exc.errno == errno.EACCES:
+        return "permission denied"
+    return (exc.strerror or "the path cannot be followed").lower()
+
+
+SHOWN_NAME = 200  # characters of a name an error shows: a 5,000-character path is shown cut
+
+
+def _shown(name: str) -> str:
+    """A name as an error shows it: a very long one cut in the middle."""
+    return name if len(name) <= SHOWN_NAME else f"{name[:SHOWN_NAME - 60]}...{name[-40:]}"
 

@@ -3,18 +3,21 @@
 Merging: the extending file's mappings are merged key by key into the base's
 (recursively); any other value (a list, a string) replaces the base's; a key
 set to ``null`` removes the base's key. Positions stay with the file that
-wrote each value, so errors point at the right file.
+wrote each value, so errors point at the right file: a file the user named by
+the path they gave, a bundled game's file by its file name (``GAME.yaml:LINE:COL``),
+never by its path in the installation.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-from interpreter.errors import Position, SchemaError
-from interpreter.rules.catalog import resolve, resolve_reference
+from interpreter.errors import Position, SchemaError, show_file_as
+from interpreter.rules.catalog import bundled_name, resolve, resolve_reference
 from interpreter.rules.schema import validate
 from interpreter.rules.source import RuleSource
 from interpreter.rules.yaml_loader import SourceMap, load_yaml
@@ -38,6 +41,9 @@ def load_rules(name_or_path: str | Path, allow: tuple[Path, ...] = (), check: bo
 
 
 def _load_with_extends(path: Path, chain: list[Path], allow: tuple[Path, ...] = ()) -> tuple[Any, SourceMap]:
+    shown = bundled_name(path)
+    if shown is not None:  # errors name a bundled game's file by its name, not by the installation's path
+        show_file_as(str(path), shown)
     data, smap = load_yaml(path)
     if not isinstance(data, dict):
         what = "is empty" if data is None else "must be a mapping (key: value lines)"
@@ -51,8 +57,8 @@ def _load_with_extends(path: Path, chain: list[Path], allow: tuple[Path, ...] = 
         base_path = resolve_reference(base_name, path.parent, allow)
     except Exception as exc:  # UnknownGame
         raise SchemaError(str(exc), smap.value(("extends",))) from None
-    resolved = [p.resolve() for p in chain + [path]]
-    if base_path.resolve() in resolved:
+    resolved = [os.path.realpath(p) for p in chain + [path]]
+    if os.path.realpath(base_path) in resolved:
         raise SchemaError(f"extends forms a cycle through {base_path.name}", smap.value(("extends",)))
     if len(chain) >= MAX_EXTENDS:
         raise SchemaError(f"more than {MAX_EXTENDS} levels of extends", smap.value(("extends",)))
