@@ -2,9 +2,11 @@
 odd answers at the prompt.
 
 Every case is made from a seed and its number alone, so a finding is reproduced by its kind, seed and number.
-Cases run in a child process with a memory limit; the parent watches the time each case takes. A case fails
-when the command gives a Python traceback (an exception escaping ``trickbook``'s ``main``), takes longer than
-the time limit, blows the memory limit, or a play error names no place in the rule file.
+Cases run in a child process with a memory limit and a limit of CPU time per case (counted by the child's own
+timer, so a busy machine does not make a case fail); the parent also watches the wall-clock time, ten times the
+limit, for a case that blocks without using the CPU. A case fails when the command gives a Python traceback (an
+exception escaping ``trickbook``'s ``main``), takes longer than the time limit, blows the memory limit, or a
+play error names no place in the rule file.
 
 The default test run makes a short seeded run (tests/test_fuzz.py). The long run:
 
@@ -17,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
+import functools
 import io
 import json
 import os
@@ -24,16 +28,28 @@ import random
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("rules", "expressions", "records", "prompt")
+# kinds that each look for one family of defect (see the section "the families" below)
+NEW_KINDS = ("names", "huge", "outputs", "signals", "decks")
+ALL_KINDS = KINDS + NEW_KINDS
+# per kind: the CPU time a case may use in the worker (seconds; run() allows ten times that of wall-clock time)
+# and the worker's address-space limit (MB; 0: none, for signals, whose cases start process pools and Dask
+# clusters of their own). The processes a case starts have limits of their own: huge's forked validate
+# (HUGE_CPU_LIMIT, HUGE_MEMORY_MB), outputs' and signals' commands (OUTPUT_WAIT, SIGNAL_WAIT)
+LIMITS = {"rules": (20.0, 2048), "expressions": (20.0, 2048), "records": (20.0, 2048), "prompt": (20.0, 2048),
+          "names": (60.0, 2048), "huge": (60.0, 2048), "outputs": (60.0, 2048), "signals": (30.0, 0),
+          "decks": (120.0, 3072)}
 CORPUS = sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 POSITIONED = re.compile(r"^\S[^\n]*:\d+:\d+: (error|warning): ", re.M)
 
@@ -156,14 +172,23 @@ class Case:
     files: dict[str, str]  # written into the case's folder before the command runs
     stdin: str = ""
     outcome: str = ""  # refused, accepted, played, stopped in play: how far the case got
+    spec: dict = field(default_factory=dict)  # the new kinds: how the case is run (a fault, a signal's delay...)
+    stats: dict = field(default_factory=dict)  # measured while it ran (CPU seconds, memory growth), for the summary
 
     def describe(self) -> str:
         shown = {k: (v if len(v) < 4000 else v[:4000] + "...") for k, v in self.files.items()}
-        return json.dumps({"argv": self.argv, "files": shown, "stdin": self.stdin[:2000]}, indent=1)
+        described = {"argv": self.argv, "files": shown, "stdin": self.stdin[:2000]}
+        if self.spec:
+            described["spec"] = self.spec
+        if self.stats:
+            described["stats"] = self.stats
+        return json.dumps(described, indent=1)
 
 
 def make_case(kind: str, seed: int, number: int) -> Case:
     rng = random.Random(f"{kind}:{seed}:{number}")
+    if kind in NEW_KINDS:
+        return _MAKERS[kind](kind, seed, number, rng)
     if kind == "rules":
         source = rng.choice(CORPUS)
         text = mutate_rules(rng, source.read_text())
@@ -245,6 +270,8 @@ def run_case(case: Case, folder: Path) -> str | None:
     """Run one case in this process; a problem as text, or None when the tool behaved."""
     from interpreter.cli import main
 
+    if case.kind in NEW_KINDS:
+        return _RUNNERS[case.kind](case, folder)
     for name, text in case.files.items():
         if text.startswith("@record "):
             _, game, key = text.split(" ")
@@ -318,12 +345,1281 @@ def _player_count(path: str, case: Case) -> int:
     return random.Random(f"count:{case.kind}:{case.seed}:{case.number}").choice(counts)
 
 
+# -- the families: names, huge, outputs, signals, decks ------------------------------------------------------
+#
+# Each looks for one family of defect, with cases made from kind, seed and number like the others:
+#
+# names    defines and comprehension variables whose names look alike once written as Python locals; the game is
+#          played with generated code and with closures only, in step: any difference is a finding
+# huge     a rule file just under the 1 MB limit made of one huge expression or section; validate must accept or
+#          refuse it with a positioned error within HUGE_CPU seconds of CPU and HUGE_MEMORY_MB of memory
+# outputs  play, simulate, replay, conformance, validate and list writing to targets that fail (/dev/full, a
+#          folder, a missing folder, a name too long, standard output or error raising ENOSPC or EPIPE...)
+# signals  SIGINT (once or twice) to `trickbook simulate --workers 2` run as a process of its own: exit 130, one
+#          line on standard error, no process of its group left behind
+# decks    a generated game with a deck of 200-10,000 cards, 1-4 dealt to each seat, the rest in a hidden stock,
+#          played by ismcts (which samples the hidden cards)
+
+# -- names ---------------------------------------------------------------------------------------------------
+
+# names that look alike once they are Python locals (``_v_`` + the name, ``f.x`` for the parameter x of f), or
+# that are names of the generated code itself (e, _k0, _hs, _items, _t, _k), or Python's own words
+NAME_VARS = ["x", "f_x", "_v_f_x", "_v_x", "f_0x", "f__x", "_0x", "x_", "_x", "_", "__", "_v_", "e", "_e", "e_",
+             "_k0", "_k1", "_k", "_hs", "_items", "_t", "s", "seat", "v", "c", "card", "value", "lambda", "None",
+             "True", "def", "print", "__builtins__", "__class__", "self", "g_x", "f", "g", "y", "f_y", "g_s"]
+NAME_DEFINES = ["f", "g", "f_x", "g_x", "x", "e", "_k0", "_hs", "s", "seat", "card", "value", "sum_", "len2",
+                "maxi", "count_", "total", "index", "tricks", "lambda", "None", "_v_f", "f_0", "f_", "_items", "v",
+                "round_", "text_", "y"]
+
+
+class _Names:
+    """Valid, deterministic expressions (numbers, tests, seats and lists of them) over round and seat values,
+    whose comprehension variables and define parameters take the look-alike names above."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.defines: list[tuple[str, list[tuple[str, str]]]] = []  # name, [(parameter, kind)]
+        self.callable = 0  # how many of the defines the expression being made may call
+
+    def var(self, scope: dict[str, str], avoid: str = "") -> str:
+        rng = self.rng
+        if scope and rng.random() < 0.25:  # the same name as an outer one: it hides it inside
+            return rng.choice(sorted(scope))
+        if avoid and rng.random() < 0.4:  # the define's own name and parameter run together: f + x -> f_x
+            return avoid
+        return rng.choice(NAME_VARS)
+
+    def num(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        roll = rng.random()
+        if depth <= 0 or roll < 0.3:
+            return self.num_atom(scope)
+        if roll < 0.45:
+            a, b = self.num(scope, depth - 1), self.num(scope, depth - 1)
+            return f"({a} {rng.choice(['+', '-', '+'])} {b})"
+        if roll < 0.52:
+            return f"({self.num(scope, depth - 1)} {rng.choice(['*', '//', '%'])} {rng.randint(1, 7)})"
+        if roll < 0.6:
+            return f"({self.num(scope, depth - 1)} if {self.cond(scope, depth - 1)} else {self.num(scope, depth - 1)})"
+        if roll < 0.8:
+            return self.fold(scope, depth - 1)
+        if roll < 0.9 and self.callable:
+            return self.call(scope, depth - 1)
+        if roll < 0.92:
+            return f"{rng.choice(['max', 'min'])}({self.num(scope, depth - 1)}, {self.num(scope, depth - 1)})"
+        if roll < 0.95:
+            return f"abs({self.num(scope, depth - 1)})"
+        items = [self.num(scope, depth - 1) for _ in range(rng.randint(1, 3))]
+        return f"[{', '.join(items)}][{self.num(scope, depth - 1)} % {len(items)}]"
+
+    def num_atom(self, scope: dict[str, str]) -> str:
+        rng = self.rng
+        options = [str(rng.randint(0, 9)), "round.number", "players", "len(trick)", "round.dealer.index"]
+        for name, kind in scope.items():
+            if kind == "num":
+                options += [name, name]
+            elif kind == "seat":
+                options.append(f"{name}.{rng.choice(['index', 'tricks', 'total', 'index'])}")
+                options.append(f"len({name}.{rng.choice(['hand', 'won'])})")
+            elif kind == "card":  # in a sum: compared with a number no card has, a bare attribute is refused
+                options.append(f"({name}.{rng.choice(['rank', 'rank', 'copy'])} + {rng.randint(0, 3)})")
+        return rng.choice(options)
+
+    def cond(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        roll = rng.random()
+        seats = [n for n, k in scope.items() if k == "seat"]
+        cards = [n for n, k in scope.items() if k == "card"]
+        if depth <= 0 or roll < 0.35:
+            return f"{self.num(scope, 0)} {rng.choice(['==', '!=', '<', '<=', '>', '>='])} {self.num(scope, 0)}"
+        if roll < 0.45 and seats:
+            return f"{rng.choice(seats)} {rng.choice(['==', '!='])} {self.seat(scope, depth - 1)}"
+        if roll < 0.5 and cards:
+            return f"{rng.choice(cards)}.suit {rng.choice(['==', '!='])} '{rng.choice(['hearts', 'spades'])}'"
+        if roll < 0.65:
+            return f"({self.cond(scope, depth - 1)} {rng.choice(['and', 'or'])} {self.cond(scope, depth - 1)})"
+        if roll < 0.7:
+            return f"not {self.cond(scope, depth - 1)}"
+        if roll < 0.85:
+            source, kind, _ = self.any_list(scope, depth - 1)
+            var = self.var(scope)
+            inner = dict(scope, **{var: kind})
+            return f"{rng.choice(['any', 'all'])}({self.cond(inner, depth - 1)} for {var} in {source})"
+        return f"{self.num(scope, depth - 1)} in {self.num_list(scope, depth - 1)[0]}"
+
+    def seat(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        seats = [n for n, k in scope.items() if k == "seat"]
+        roll = rng.random()
+        if depth <= 0 or roll < 0.4:
+            return rng.choice(seats + ["round.dealer"] * (1 + (not seats)))
+        if roll < 0.7:
+            return f"{rng.choice(['left', 'right'])}({self.seat(scope, depth - 1)})"
+        if roll < 0.85:
+            return f"seats[{self.num(scope, depth - 1)} % players]"
+        return f"first(seats_from({self.seat(scope, depth - 1)}))"
+
+    def num_list(self, scope: dict[str, str], depth: int) -> tuple[str, bool]:
+        """A list of numbers, and whether it is sure to have an item (max and min need one)."""
+        rng = self.rng
+        roll = rng.random()
+        if depth <= 0 or roll < 0.3:
+            return f"[{', '.join(str(rng.randint(0, 20)) for _ in range(rng.randint(1, 4)))}]", True
+        if roll < 0.45:
+            return f"range({rng.randint(0, 2)}, {rng.randint(3, 6)})", True
+        if roll < 0.55:
+            return f"range({self.num(scope, depth - 1)} % 3, 4)", True
+        if roll < 0.85:
+            source, kind, full = self.any_list(scope, depth - 1)
+            var = self.var(scope)
+            inner = dict(scope, **{var: kind})
+            body = self.num(inner, depth - 1)
+            if rng.random() < 0.3:
+                return f"[{body} for {var} in {source} if {self.cond(inner, depth - 1)}]", False
+            return f"[{body} for {var} in {source}]", full
+        inner_list, full = self.num_list(scope, depth - 1)
+        return f"{rng.choice(['sort', 'reverse', 'distinct'])}({inner_list})", full
+
+    def any_list(self, scope: dict[str, str], depth: int) -> tuple[str, str, bool]:
+        """A list to loop over: its source, the kind of its items, and whether it is sure to have one."""
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.45:
+            source, full = self.num_list(scope, depth)
+            return source, "num", full
+        if roll < 0.8:
+            return self._seat_list(scope, depth)
+        seats = [n for n, k in scope.items() if k == "seat"] or ["round.dealer"]
+        return rng.choice(["trick", "stock", f"{rng.choice(seats)}.hand", f"{rng.choice(seats)}.won"]), "card", False
+
+    def _seat_list(self, scope: dict[str, str], depth: int) -> tuple[str, str, bool]:
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.4:
+            return "seats", "seat", True
+        if roll < 0.6:
+            return f"seats_from({self.seat(scope, depth)})", "seat", True
+        if roll < 0.75:
+            return f"team({self.seat(scope, depth)})", "seat", True
+        var = self.var(scope)
+        inner = dict(scope, **{var: "seat"})
+        return f"[{var} for {var} in seats if {self.cond(inner, depth - 1)}]", "seat", False
+
+    def fold(self, scope: dict[str, str], depth: int) -> str:
+        """sum, count, len, max or min of a comprehension, its variable named like the others."""
+        rng = self.rng
+        source, kind, full = self.any_list(scope, depth)
+        var = self.var(scope)
+        inner = dict(scope, **{var: kind})
+        body = self.num(inner, depth)
+        how = rng.choice(["sum", "sum[]", "len", "count", "max", "min"])
+        if how in ("max", "min"):
+            if not full:
+                source, kind, full = "range(0, 3)", "num", True
+                inner = dict(scope, **{var: kind})
+                body = self.num(inner, depth)
+            return f"{how}({body} for {var} in {source})"
+        if how == "sum":
+            return f"sum({body} for {var} in {source}" + (f" if {self.cond(inner, depth)})" if rng.random() < 0.3
+                                                            else ")")
+        if how == "sum[]":
+            return f"sum([{body} for {var} in {source}])"
+        if how == "len":
+            return f"len([{body} for {var} in {source} if {self.cond(inner, depth)}])"
+        return f"count({self.cond(inner, depth)} for {var} in {source})"
+
+    def call(self, scope: dict[str, str], depth: int) -> str:
+        name, params = self.defines[self.rng.randrange(self.callable)]
+        args = []
+        for _, kind in params:
+            if kind == "num":
+                args.append(self.num(scope, depth))
+            elif kind == "seat":
+                args.append(self.seat(scope, depth))
+            else:
+                cards = [n for n, k in scope.items() if k == "card"]
+                args.append(self.rng.choice(cards) if cards else "first(stock)")
+        return f"{name}({', '.join(args)})"
+
+    def define(self, name: str) -> tuple[str, str]:
+        """A define's key and body; sometimes with a comprehension variable named NAME_PARAM (the local its
+        parameter once became: ``f(x): "sum([x for f_x in [10, 20]])"``)."""
+        rng = self.rng
+        count = rng.choice([0, 1, 1, 2, 2, 3])
+        params: list[tuple[str, str]] = []
+        pool = NAME_VARS + [d for d, _ in self.defines] + [p for _, ps in self.defines for p, _ in ps]
+        while len(params) < count:
+            p = rng.choice(pool)
+            if p not in [q for q, _ in params]:
+                params.append((p, rng.choice(["num", "num", "seat", "card"])))
+        scope = dict(params)
+        if params and rng.random() < 0.4:
+            p, kind = rng.choice(params)
+            read = {"num": p, "seat": f"{p}.index", "card": f"{p}.rank"}[kind]
+            joined = f"{name}_{p}"
+            inner = dict(scope, **{joined: "num"})
+            body = rng.choice([f"sum([{read} for {joined} in [10, 20]])",
+                               f"sum({read} + {joined} for {joined} in {self.num_list(scope, 1)[0]})",
+                               f"len([{joined} for {joined} in [{read}, {read}] if {self.cond(inner, 1)}])"])
+            if rng.random() < 0.5:
+                body = f"{body} + {self.num(scope, 2)}"
+        else:
+            body = self.num(scope, rng.randint(1, 3))
+        self.defines.append((name, params))
+        key = f"{name}({', '.join(p for p, _ in params)})" if params or rng.random() < 0.7 else name
+        return key, body
+
+
+NAMES_BASE = ROOT / "docs" / "examples" / "bidding.yaml"
+
+
+def _names_rules(rng: random.Random) -> str:
+    """The bidding example with look-alike defines used in its score, its bids, its trick winner, its deal."""
+    gen = _Names(rng)
+    names = rng.sample(NAME_DEFINES, rng.randint(1, 6))
+    lines = []
+    for i, name in enumerate(names):
+        gen.callable = i  # a define calls only those before it: never itself
+        key, body = gen.define(name)
+        lines.append(f'  "{key}": "{body}"')
+    gen.callable = len(gen.defines)
+    text = NAMES_BASE.read_text()
+    text = text.replace("\ngame:\n", "\ndefine:\n" + "\n".join(lines) + "\n\ngame:\n", 1)
+    points = gen.num({"seat": "seat"}, rng.randint(1, 4))
+    text = text.replace('points: "10 + seat.bid if seat.tricks == seat.bid else 0"',
+                        f'points: "({points}) % 97 + (10 + seat.bid if seat.tricks == seat.bid else 0)"', 1)
+    if rng.random() < 0.6:  # the bids allowed: 0 or 1 always, as the hook forbids only one
+        allowed = gen.cond({"seat": "seat", "value": "num"}, rng.randint(1, 3))
+        text = text.replace('allowed: "seat != round.dealer or sum(h.value for h in history) + value != 5"',
+                            'allowed: "(seat != round.dealer or sum(h.value for h in history) + value != 5) and '
+                            f'(value < 2 or {allowed})"', 1)
+    if rng.random() < 0.5:
+        label = gen.num({"seat": "seat", "value": "num"}, rng.randint(0, 2))
+        text = text.replace('''label: "'bid ' + text(value)"''',
+                            f'''label: "'bid ' + text(value) + ' ' + text({label})"''', 1)
+    if rng.random() < 0.6:  # the trick's winner
+        strength = gen.num({"card": "card", "led": "card", "seat": "seat"}, rng.randint(1, 3))
+        text = text.replace('      - "card.suit == led.suit"\n',
+                            f'      - "({strength}) % 3"\n      - "card.suit == led.suit"\n', 1)
+    if rng.random() < 0.5:  # the deal: 3 to 5 cards
+        hand = gen.num({}, rng.randint(1, 3))
+        text = text.replace("    hand: 5\n", f'    hand: "({hand}) % 3 + 3"\n', 1)
+    return text
+
+
+def _make_names(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    return Case(kind, seed, number, ["generated code vs closures", "rules.yaml"], {"rules.yaml": _names_rules(rng)},
+                spec={"players": rng.choice([3, 4]), "play": f"names/{seed}/{number}"})
+
+
+def _progress_data(p: object) -> object:
+    """A step's progress as plain data (as tests/conftest.py's snapshot has it)."""
+    if p is None or isinstance(p, (int, str, bool, tuple)):
+        return p
+    if isinstance(p, list):
+        return [_progress_data(x) for x in p]
+    slots = [s for cls in type(p).__mro__ for s in getattr(cls, "__slots__", ())]
+    if not slots:
+        return repr(p)
+    return {s: _progress_data(getattr(p, s)) if s != "steps" else len(getattr(p, s)) for s in slots}
+
+
+SNAPSHOT_PARTS = ("per-seat zones", "shared zones", "round values", "seat values", "game values", "counters",
+                  "teams", "totals", "step progress", "step", "round", "actor", "decision kind", "decision step",
+                  "legal actions")
+
+
+def _snapshot(state: object) -> tuple:
+    s: Any = state
+    d = s.pending
+    return (repr(s.per_seat), repr(s.shared), repr(s.vars), repr(s.seat_vars), repr(s.game_vars), repr(s.counters),
+            list(s.teams), list(s.totals), repr(_progress_data(s.progress)), s.step_index, s.round_number,
+            d.actor if d else None, d.kind if d else None, d.step.name if d else None, list(d.actions) if d else None)
+
+
+def _differ(a: tuple, b: tuple) -> str:
+    parts = [f"{name}: {x!r:.300} vs {y!r:.300}" for name, x, y in zip(SNAPSHOT_PARTS, a, b) if x != y]
+    return "; ".join(parts)
+
+
+def _labels(game: Any, decision: Any) -> list[str]:
+    return [decision.step.label(game, x) for x in decision.actions]
+
+
+def _in_step(fast: Any, slow: Any, key: str) -> tuple[str | None, str]:
+    """Play the two compiled games in step (random choices from ``key``): a difference (or None), and how far
+    the game got."""
+    from interpreter.engine.state import CHANCE
+    from interpreter.errors import TrickbookError
+
+    rng = random.Random(key)
+
+    def both(fa: Any, fb: Any) -> tuple[Any, Any, str | None, str | None]:
+        got = []
+        for fn in (fa, fb):
+            try:
+                got.append((fn(), None))
+            except TrickbookError as exc:
+                got.append((None, str(exc)))
+        return got[0][0], got[1][0], got[0][1], got[1][1]
+
+    def judged(what: str, ea: str | None, eb: str | None) -> tuple[str | None, str] | None:
+        """None while both went on; else the end of the comparison."""
+        if ea is None and eb is None:
+            return None
+        if ea != eb:
+            return (f"{what}: generated code {'fails: ' + ea if ea else 'does not fail'}; closures "
+                    f"{'fail: ' + eb if eb else 'do not fail'}"), "disagree"
+        if not POSITIONED.search(ea or ""):
+            return f"{what}: a play error names no place in the rule file: {ea}", "stopped in play"
+        return None, "stopped in play"
+
+    a, b, ea, eb = both(fast.new_state, slow.new_state)
+    end = judged("starting the game", ea, eb)
+    if end:
+        return end
+    actions = 0
+    while True:
+        sa, sb = _snapshot(a), _snapshot(b)
+        if sa != sb:
+            return f"the states differ after {actions} actions: {_differ(sa, sb)}", "disagree"
+        if a.finished:
+            break
+        d, e = a.pending, b.pending
+        if d.actor == CHANCE:
+            try:
+                outcome = d.step.sample(fast, a, rng)
+            except TrickbookError as exc:
+                return judged(f"chance event after {actions} actions", str(exc), str(exc))  # type: ignore[return-value]
+            chosen = (outcome, outcome)
+        else:
+            la, lb, ea, eb = both(functools.partial(_labels, fast, d), functools.partial(_labels, slow, e))
+            end = judged(f"labels after {actions} actions", ea, eb)
+            if end:
+                return end
+            if la != lb:
+                return f"the labels of the legal actions differ after {actions} actions: {la} vs {lb}", "disagree"
+            i = rng.randrange(len(d.actions))
+            chosen = (d.actions[i], e.actions[i])
+        _, _, ea, eb = both(functools.partial(fast.apply_fast, a, chosen[0]),
+                            functools.partial(slow.apply_fast, b, chosen[1]))
+        end = judged(f"action {actions} ({chosen[0]!r})", ea, eb)
+        if end:
+            return end
+        actions += 1
+    if a.totals != b.totals or fast.winners(a) != slow.winners(b):
+        return f"totals or winners differ: {a.totals} vs {b.totals}", "disagree"
+    return None, "played"
+
+
+def _run_names(case: Case, folder: Path) -> str | None:
+    from interpreter.cli import main
+    from interpreter.engine.compile import compile_game
+    from interpreter.errors import TrickbookError
+    from interpreter.harness.agents import RandomAgent
+    from interpreter.harness.runner import play_game
+    from interpreter.rules.loader import load_rules
+
+    path = folder / "rules.yaml"
+    path.write_text(case.files["rules.yaml"], encoding="utf-8")
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = main(["validate", str(path)])
+        if code != 0:  # the generator's slip (or the compiler refusing a valid file): counted, shown by --show
+            case.outcome = "refused"
+            case.stats = {}
+            case.spec["refused"] = err.getvalue()[-2000:]
+            return None
+        source = load_rules(str(path))
+        players = case.spec["players"]
+        fast, slow = compile_game(source, players), compile_game(source, players, generate=False)
+        problem, case.outcome = _in_step(fast, slow, case.spec["play"])
+        if problem:
+            return ("generated code and closures disagree: " if case.outcome == "disagree" else "") + problem
+        if case.outcome == "played":  # and the same game through the runner, recorded
+            records = []
+            for game in (fast, slow):
+                try:
+                    out = play_game(game, [RandomAgent(f"{case.number}:{s}") for s in range(players)], case.number,
+                                    record=True)
+                    records.append((out.record, out.totals, out.winners))
+                except TrickbookError as exc:
+                    records.append(str(exc))
+            if records[0] != records[1]:
+                return "generated code and closures disagree: the records of one seeded game differ"
+    except BaseException:  # noqa: BLE001 - a traceback is a finding
+        return "traceback:\n" + traceback.format_exc()[-4000:]
+    if "Traceback" in err.getvalue():
+        return "a traceback printed:\n" + err.getvalue()[-4000:]
+    return None
+
+
+# -- huge ----------------------------------------------------------------------------------------------------
+
+HUGE_LIMIT = 1_000_000  # interpreter/rules/yaml_loader.py: MAX_BYTES, the largest rule file read
+HUGE_CPU = 4.0  # seconds of CPU a validate of one file may take before it is a finding (the aim is 2 s)
+HUGE_MEMORY_MB = 300  # memory one validate may add to the process's own before it is a finding
+HUGE_CPU_LIMIT = 60  # a case's process is stopped (SIGXCPU) after this much CPU: a finding in any case
+
+
+def _huge_expression(shape: str, n: int, rng: random.Random) -> tuple[str, str]:
+    """One huge expression of ``shape`` with ``n`` repeated parts: its text and its kind (number or test)."""
+    item = rng.choice(["1", "0", "7", "seat.tricks", "round.number"])
+    if shape == "list":
+        return f"len([{', '.join([item] * n)}])", "number"
+    if shape == "sum-list":
+        return f"sum([{', '.join([item] * n)}])", "number"
+    if shape == "plus":
+        op = rng.choice([" + ", "+", " - ", " * ", " + 2 * "])
+        return op.join(["1" if op == " * " else item] * n), "number"
+    if shape == "and":
+        part = rng.choice(["true", "seat.tricks >= 0", "1 < 2", "not false"])
+        return f" {rng.choice(['and', 'or'])} ".join([part] * n), "test"
+    if shape == "parens":
+        return "(" * n + item + ")" * n, "number"
+    if shape == "brackets":
+        return "len(" + "[" * n + item + "]" * n + ")", "number"
+    if shape == "calls":
+        f = rng.choice(["abs", "len", "max", "sum", "first", "text"])
+        return f"{f}(" * n + item + ")" * n, "number"
+    if shape == "unary":
+        return (rng.choice(["- ", "-", "not "]) * n) + rng.choice(["1", "true"]), "number"
+    if shape == "compare":
+        return " < ".join(str(i % 10) for i in range(n)), "test"
+    if shape == "string":
+        return f"'{rng.choice('xé€') * n}' == 'x'", "test"
+    if shape == "comprehensions":
+        return "sum(" * n + item + "".join(f" for v{i} in [1])" for i in range(n)), "number"
+    if shape == "lists-in-lists":
+        return "len(" + "[" * n + "1" + "".join(f" for v{i} in [1]]" for i in range(n)) + ")", "number"
+    if shape == "if-else":
+        return f"{item} if true else " * n + "0", "number"
+    if shape == "index":
+        return "[1]" + "[0]" * n, "number"
+    if shape == "attributes":
+        return "seat" + ".index" * n, "number"
+    if shape == "big-numbers":
+        return " + ".join(["999999999999999"] * n), "number"
+    if shape == "names":
+        return " + ".join(f"v{i}" for i in range(n)), "number"
+    raise ValueError(shape)
+
+
+HUGE_EXPRESSIONS = ("list", "sum-list", "plus", "and", "parens", "brackets", "calls", "unary", "compare", "string",
+                    "comprehensions", "lists-in-lists", "if-else", "index", "attributes", "big-numbers", "names")
+HUGE_SECTIONS = ("define-chain", "defines", "define-fanout", "setup-keys", "options", "zones", "steps",
+                 "unknown-keys", "yaml-flow-deep", "yaml-map-deep", "yaml-block-deep", "yaml-seq-deep", "folded",
+                 "deck", "many-errors", "comment")
+
+
+def _huge_file(shape: str, n: int, rng: random.Random, copies: int = 0) -> str:
+    """The bidding example with one huge part of ``shape``, ``n`` repeated parts (an expression: and ``copies``
+    more score steps with it)."""
+    base = NAMES_BASE.read_text()
+    score = 'points: "10 + seat.bid if seat.tricks == seat.bid else 0"'
+    if shape in HUGE_EXPRESSIONS:
+        text, kind = _huge_expression(shape, n, rng)
+        body = text if kind == "number" else f"1 if {text} else 0"
+        base += "".join(f'  more{i}: {{do: score, points: "{body}"}}\n' for i in range(copies))
+        slot = rng.choice(["points", "allowed", "follow"] if kind == "test" else ["points", "points", "strength"])
+        if slot == "points":
+            return base.replace(score, f'points: "{body}"', 1)
+        if slot == "strength":
+            return base.replace('      - "card.rank"\n', f'      - "{text}"\n', 1)
+        if slot == "allowed":
+            return base.replace('allowed: "seat != round.dealer or sum(h.value for h in history) + value != 5"',
+                                f'allowed: "{text}"', 1)
+        return base.replace('follow: "card.suit == led.suit"', f'follow: "{text}"', 1)
+    if shape == "define-chain":  # each define calls the one before
+        defines = '  d0: "1"\n' + "".join(f'  d{i}: "d{i - 1}() + 1"\n' for i in range(1, n))
+        return base.replace("\ngame:\n", f"\ndefine:\n{defines}\ngame:\n", 1).replace(score, f'points: "d{n - 1}()"')
+    if shape == "defines":  # many defines, all called
+        defines = "".join(f'  d{i}(x): "x + {i}"\n' for i in range(n))
+        calls = " + ".join(f"d{i}(seat.tricks)" for i in range(0, n, max(1, n // 2000)))
+        return base.replace("\ngame:\n", f"\ndefine:\n{defines}\ngame:\n", 1).replace(score, f'points: "{calls}"')
+    if shape == "define-fanout":  # each define calls the one before twice: 2**n calls
+        defines = '  d0(x): "x"\n' + "".join(f'  d{i}(x): "d{i - 1}(x) + d{i - 1}(x + 1)"\n' for i in range(1, n))
+        return base.replace("\ngame:\n", f"\ndefine:\n{defines}\ngame:\n", 1).replace(score, f'points: "d{n - 1}(1)"')
+    if shape == "setup-keys":
+        keys = ", ".join(f"k{i}: {i}" for i in range(n))
+        return base.replace("  4: {}\n", f"  4: {{{keys}}}\n", 1)
+    if shape == "options":
+        options = "".join(f"  o{i}: {{description: option {i}, default: {i}}}\n" for i in range(n))
+        return base.replace("\ndeck:\n", f"\noptions:\n{options}\ndeck:\n", 1)
+    if shape == "zones":
+        zones = "".join(f"  z{i}: {{visible: nobody}}\n" for i in range(n))
+        return base.replace("  trick: {visible: all}\n", "  trick: {visible: all}\n" + zones, 1)
+    if shape == "steps":
+        steps = "".join(f"  s{i}: {{do: score, points: \"seat.tricks + {i}\"}}\n" for i in range(n))
+        return base + steps
+    if shape == "unknown-keys":
+        return base + "".join(f"x{i}: {i}\n" for i in range(n))
+    if shape == "yaml-flow-deep":
+        return base.replace("  4: {}\n", "  4: {deep: " + "[" * n + "1" + "]" * n + "}\n", 1)
+    if shape == "yaml-map-deep":
+        return base.replace("  4: {}\n", "  4: {deep: " + "{a: " * n + "1" + "}" * n + "}\n", 1)
+    if shape == "yaml-block-deep":
+        nested = "".join(" " * (4 + i) + f"a{i}:\n" for i in range(n)) + " " * (4 + n) + "x: 1\n"
+        return base.replace("  4: {}\n", "  4:\n    deep:\n" + nested, 1)
+    if shape == "yaml-seq-deep":
+        return base.replace("  4: {}\n", "  4:\n    deep:\n      " + "- " * n + "1\n", 1)
+    if shape == "folded":  # one expression over many lines (positions in folded text)
+        lines = "".join(f"      {rng.choice(['seat.tricks', '1', 'nope'])} +\n" for _ in range(n))
+        return base.replace(score, "points: >-\n" + lines + "      0", 1)
+    if shape == "deck":
+        numbers = ", ".join(str(i) for i in range(n))
+        return base.replace("      rank: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]", f"      rank: [{numbers}]", 1)
+    if shape == "many-errors":
+        steps = "".join(f"  s{i}: {{do: score, points: \"seat.nope{i}\"}}\n" for i in range(n))
+        return base + steps
+    if shape == "comment":
+        return base + "# " + "x" * n + "\n"
+    raise ValueError(shape)
+
+
+def _most_parts(size: Any, target: int) -> int:
+    """About the largest n with ``size(n) <= target`` (sizes grow with n, linearly or faster): steps scaled by
+    the size so far (at most 8 times larger), then halving between what fits and what does not."""
+    low, low_size, high = 1, size(1), None
+    if low_size > target:
+        return 1
+    for _ in range(60):
+        if high is None:
+            guess = min(8 * low, max(low + 1, int(low * target / low_size)))
+        elif high - low <= 1:
+            break
+        else:
+            guess = (low + high) // 2
+        got = size(guess)
+        if got <= target:
+            low, low_size = guess, got
+            if target - got <= max(64, target // 2000):  # within 0.05%: close enough
+                break
+        else:
+            high = guess
+    return low
+
+
+# nested shapes: their parts are levels of the expression's tree (a chain of operators too: 1 + 1 + 1 is a tree)
+HUGE_NESTED = ("plus", "and", "parens", "brackets", "calls", "unary", "compare", "comprehensions", "lists-in-lists",
+               "if-else", "index", "attributes", "big-numbers", "names")
+
+
+def _rule_limits() -> dict[str, int]:
+    """The loader's limits as they are now (read at run time: they are being tuned), with defaults."""
+    from interpreter import limits
+    from interpreter.dsl import parser
+    from interpreter.rules import yaml_loader
+
+    return {"nodes": getattr(limits, "MAX_YAML_NODES", 10_000),
+            "chars": getattr(limits, "MAX_EXPRESSION_CHARS", 10_000),
+            "tokens": getattr(limits, "MAX_EXPRESSION_TOKENS", 2_000),
+            "file tokens": getattr(limits, "MAX_RULE_TOKENS", 30_000),
+            "checked tokens": getattr(limits, "MAX_CHECKED_TOKENS", 100_000) // 2,  # bidding: 2 player counts
+            "nesting": getattr(parser, "MAX_NESTING", 100), "yaml depth": getattr(yaml_loader, "MAX_DEPTH", 64)}
+
+
+def _tokens(text: str) -> int:
+    from interpreter import limits
+
+    pattern = getattr(limits, "TOKEN", None) or re.compile(r"""'[^'\n]*'?|"[^"\n]*"?|\w+|//|[=!<>]=|\S""")
+    return len(pattern.findall(text))
+
+
+def _yaml_counts(text: str) -> tuple[int, int]:
+    """The YAML nodes of a file and the tokens of its text values, as the loader counts them (about)."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    kinds = (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    nodes = tokens = 0
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, kinds):
+                nodes += 1
+                if isinstance(event, yaml.ScalarEvent):
+                    tokens += _tokens(event.value)
+    except yaml.YAMLError:
+        pass
+    return nodes, tokens
+
+
+def _make_huge(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    """Two modes: the file's bytes just under (or just over) the 1 MB limit, most cases refused cheaply by the
+    limits the loader counts first; or the file just under every one of those limits (expression characters and
+    tokens, nesting, tokens of the file, YAML nodes and depth), so the work they bound is done in full."""
+    shape = rng.choice(HUGE_EXPRESSIONS + HUGE_SECTIONS)
+    key = f"huge:{seed}:{number}"
+    mode = "limits" if rng.random() < 0.6 else "bytes"
+    roll = rng.random()
+    if mode == "limits" or roll < 0.75:
+        target = HUGE_LIMIT - rng.randint(0, 2000)  # just under the limit
+    elif roll < 0.95:
+        target = rng.randint(5000, HUGE_LIMIT)
+    else:
+        target = HUGE_LIMIT + rng.randint(1, 10)  # just over: refused before it is read
+    share = rng.choice([1.0, 1.0, rng.uniform(0.9, 1.0)])  # of each limit
+    lim = _rule_limits()
+    spec: dict[str, Any] = {"shape": shape, "mode": mode}
+    if mode == "bytes":
+        parts = _most_parts(lambda n: len(_huge_file(shape, n, random.Random(key)).encode()), target)
+        copies = 0
+    else:
+        def fill(n: int, copies: int = 0, whole: bool = True) -> float:  # the largest share of a limit taken
+            text = _huge_file(shape, n, random.Random(key), copies)
+            nodes, tokens = _yaml_counts(text)
+            used = [len(text.encode()) / target, tokens / lim["file tokens"], tokens / lim["checked tokens"],
+                    nodes / lim["nodes"]]
+            if not whole:  # the file's limits only
+                return max(used)
+            if shape in HUGE_EXPRESSIONS:
+                expression = _huge_expression(shape, n, random.Random(key))[0]
+                used += [len(expression) / lim["chars"], _tokens(expression) / lim["tokens"]]
+            if shape == "folded":
+                expression = " ".join(x.strip() for x in text.split("points: >-\n", 1)[1].split("\n")[:n + 1])
+                used += [len(expression) / lim["chars"], _tokens(expression) / lim["tokens"]]
+            if shape in HUGE_NESTED:
+                used.append((n + 1) / lim["nesting"])
+            if shape.startswith("yaml-") and shape.endswith("-deep"):
+                used.append((n + 4) / lim["yaml depth"])
+            return max(used)
+
+        scale = 100_000  # _most_parts compares whole numbers
+        parts = _most_parts(lambda n: int(fill(n) * scale), int(share * scale))
+        copies = 0
+        if shape in HUGE_EXPRESSIONS:  # as many more score steps with it as the file's limits leave room for
+            copies = _most_parts(lambda m: int(fill(parts, m - 1, whole=False) * scale), int(share * scale)) - 1
+        spec["share"] = round(share, 3)
+    text = _huge_file(shape, parts, random.Random(key), copies)
+    if target > HUGE_LIMIT:
+        text += "#" * (target - len(text.encode()))
+    spec.update({"parts": parts, "copies": copies, "bytes": len(text.encode())})
+    return Case(kind, seed, number, ["validate", "rules.yaml"], {"rules.yaml": text}, spec=spec)
+
+
+def _memory_now() -> tuple[int, int]:
+    """This process's resident and virtual size, in bytes."""
+    with open("/proc/self/statm") as f:
+        size, resident = (int(x) for x in f.read().split()[:2])
+    page = os.sysconf("SC_PAGE_SIZE")
+    return resident * page, size * page
+
+
+def _forked(argv: list[str], extra_mb: int, cpu_seconds: int) -> dict[str, Any]:
+    """``trickbook ARGV`` in a fork of this process: its exit code, output, traceback, CPU seconds and peak
+    memory growth.
+
+    A fork starts with everything this worker has imported and holds, so what it adds is the case's own: its
+    address space is limited to this process's size plus ``extra_mb`` (RLIMIT_AS: an allocation past it fails
+    with MemoryError at once), its CPU to ``cpu_seconds`` (RLIMIT_CPU: SIGXCPU), and ``os.wait4`` gives the
+    resource use of that one child: its CPU time and its peak resident size (ru_maxrss), from which the
+    resident size at the fork is taken away. (RUSAGE_CHILDREN would give the largest child of all the cases, and
+    ru_maxrss of the worker itself only ever grows, so neither tells one case from the others.)
+    """
+    import resource
+
+    from interpreter.cli import main
+
+    resident, virtual = _memory_now()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, tell, and leave without running the parent's exit handlers
+        try:
+            os.close(read_end)
+            hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+            soft = virtual + extra_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+            out, err = io.StringIO(), io.StringIO()
+            result: dict[str, Any] = {"code": None, "traceback": None}
+            try:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    result["code"] = main(argv)
+            except SystemExit as exc:
+                result["code"] = exc.code
+            except BaseException:  # noqa: BLE001 - what the parent looks for
+                result["traceback"] = traceback.format_exc()[-4000:]
+            said = err.getvalue()
+            result["out"] = out.getvalue()[-2000:]
+            result["err"] = said if len(said) <= 6000 else said[:3000] + "\n[...]\n" + said[-3000:]
+            with os.fdopen(write_end, "w") as tell:
+                tell.write(json.dumps(result))
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as heard:
+        text = heard.read()
+    _, status, usage = os.wait4(pid, 0)
+    result = json.loads(text) if text else {"code": None, "traceback": None, "out": "", "err": ""}
+    result["signal"] = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    result["cpu"] = usage.ru_utime + usage.ru_stime
+    result["memory_mb"] = max(0.0, (usage.ru_maxrss * 1024 - resident) / 2**20)
+    return result
+
+
+def _run_huge(case: Case, folder: Path) -> str | None:
+    path = folder / "rules.yaml"
+    path.write_text(case.files["rules.yaml"], encoding="utf-8")
+    got = _forked(["validate", str(path)], HUGE_MEMORY_MB, HUGE_CPU_LIMIT)
+    case.stats = {"cpu_s": round(got["cpu"], 3), "memory_mb": round(got["memory_mb"], 1)}
+    case.spec.update(case.stats)
+    where = (f"({case.spec['shape']}, {case.spec['parts']} parts, {case.spec['copies']} copies, "
+             f"{case.spec['bytes']} bytes)")
+    if got["signal"] is not None:
+        case.outcome = "died"
+        return f"validate died of signal {got['signal']} after {got['cpu']:.1f} s of CPU {where}"
+    tb = got["traceback"]
+    if tb:
+        case.outcome = "traceback"
+        if "MemoryError" in tb:
+            return f"validate needed more than {HUGE_MEMORY_MB} MB {where}:\n{tb}"
+        return f"traceback {where}:\n{tb}"
+    code, err = got["code"], got["err"]
+    case.outcome = {0: "accepted", 1: "refused"}.get(code, f"exit {code}")
+    if code not in (0, 1):
+        return f"validate exit code {code} {where}: {err[-1000:]}"
+    if "Traceback" in err:
+        return f"a traceback printed {where}:\n{err}"
+    if code == 1 and not POSITIONED.match(err):
+        return f"refused without a FILE:LINE:COL position {where}: {err[:1000]}"
+    if got["cpu"] > HUGE_CPU:
+        return f"validate took {got['cpu']:.1f} s of CPU (more than {HUGE_CPU:.0f} s) {where}"
+    if got["memory_mb"] > HUGE_MEMORY_MB:
+        return f"validate grew by {got['memory_mb']:.0f} MB (more than {HUGE_MEMORY_MB} MB) {where}"
+    return None
+
+
+# -- outputs -------------------------------------------------------------------------------------------------
+
+# failing files for --record and --report; failing standard streams, in this process (a stream object that
+# raises) or for real (a process of its own writing to /dev/full, a closed descriptor, a pipe nobody reads)
+FILE_FAULTS = ("/dev/full", "directory", "missing folder", "read-only", "name too long", "path too long",
+               "under a file")
+# "closed": the stream is None, as Python has it when the descriptor is closed (print then writes nothing)
+STREAM_FAULTS = ("ENOSPC on write", "ENOSPC on flush", "ENOSPC after some output", "EPIPE on write",
+                 "EPIPE on flush", "EIO on write", "closed")
+REAL_FAULTS = ("real /dev/full", "real closed", "real broken pipe")
+
+
+def _make_outputs(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    command = rng.choice(["play", "play", "simulate", "simulate", "replay", "conformance", "validate", "list"])
+    game, players = rng.choice([("bidding.yaml", "4"), ("bidding.yaml", "3"), ("whist", "4")])
+    bad = rng.random() < 0.2  # the command has something else to say on standard error too
+    streams = ["stdout", "stdout", "stderr"] + {"play": ["record"] * 3, "simulate": ["report"] * 3}.get(command, [])
+    stream = rng.choice(streams)
+    if stream in ("record", "report"):
+        fault = rng.choice(FILE_FAULTS)
+    else:
+        fault = rng.choice(STREAM_FAULTS + REAL_FAULTS if rng.random() < 0.3 else STREAM_FAULTS)
+    files: dict[str, str] = {}
+    if command == "play":
+        argv = ["play", game, "-p", players, "--seed", str(number)] + (["--quiet"] if rng.random() < 0.5 else [])
+        if stream == "record":
+            argv += ["--record", "@target"]
+        elif rng.random() < 0.3:
+            argv += ["--record", "good.jsonl"]
+    elif command == "simulate":
+        argv = ["simulate", game, "-p", players, "-n", str(rng.randint(1, 4)), "--seed", str(number)]
+        argv += (["--json"] if rng.random() < 0.3 else []) + (["--workers", "2"] if rng.random() < 0.1 else [])
+        if stream == "report":
+            argv += ["--report", "@target"]
+        elif rng.random() < 0.2:
+            argv += ["--report", "good.html"]
+    elif command == "replay":
+        argv = ["replay", "record.jsonl"]
+        files["record.jsonl"] = "@record bidding.yaml:4 bad" if bad else "@record bidding.yaml:4"
+    elif command == "conformance":
+        argv = ["conformance", game, "-p", players, "-n", str(rng.randint(1, 2))] + (["--json"] if rng.random() < 0.3
+                                                                                    else [])
+    elif command == "validate":
+        argv = ["validate", "rules.yaml"] + (["rules.yaml"] if rng.random() < 0.3 else [])
+        text = NAMES_BASE.read_text()
+        files["rules.yaml"] = text.replace('"card.rank"', '"card.nope"', 1) if bad else text
+    else:
+        argv = ["list"]
+    if bad and command in ("play", "simulate"):
+        argv += ["--option", "nope=1"]  # refused, one line on standard error
+    if bad and command == "conformance":
+        argv[3] = "9"  # a player count the game does not have: likewise
+    if game.endswith(".yaml") and command in ("play", "simulate", "conformance"):
+        files["bidding.yaml"] = "@copy"
+        argv[1] = "bidding.yaml"
+    spec = {"stream": stream, "fault": fault, "bad": bad, "tty": rng.random() < 0.3,
+            "after": rng.randint(0, 400)}
+    return Case(kind, seed, number, argv, files, spec=spec)
+
+
+class _FaultyStream(io.TextIOBase):
+    """A standard stream whose writes fail as ``fault`` says (the text before the failure is kept)."""
+
+    def __init__(self, fault: str, after: int, tty: bool) -> None:
+        self.fault, self.after, self.tty = fault, after, tty
+        self.kept: list[str] = []
+        self.pending: list[str] = []
+        self.failed = 0  # writes and flushes that raised
+        self.written = 0
+
+    def _error(self) -> Exception:
+        self.failed += 1
+        if self.fault.startswith("EPIPE"):
+            return BrokenPipeError(errno.EPIPE, "Broken pipe")
+        code = errno.EIO if self.fault.startswith("EIO") else errno.ENOSPC
+        return OSError(code, os.strerror(code))
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        if self.fault in ("ENOSPC on write", "EPIPE on write", "EIO on write"):
+            raise self._error()
+        if self.fault == "ENOSPC after some output" and self.written + len(text) > self.after:
+            raise self._error()
+        self.written += len(text)
+        (self.pending if self.fault.endswith("on flush") else self.kept).append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:  # Python's buffer drops what it failed to write (the next flush has nothing to do)
+            self.pending.clear()
+            raise self._error()
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def writable(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+
+class _Kept(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def _file_target(fault: str, folder: Path) -> str:
+    if fault == "/dev/full":
+        return "/dev/full"
+    if fault == "directory":
+        (folder / "a folder").mkdir()
+        return str(folder / "a folder")
+    if fault == "missing folder":
+        return str(folder / "no such folder" / "out.txt")
+    if fault == "read-only":
+        if os.geteuid() == 0 and os.path.exists("/sys/kernel/notes"):  # root writes a file of mode 0444
+            return "/sys/kernel/notes"
+        (folder / "read-only.txt").write_text("")
+        os.chmod(folder / "read-only.txt", 0o444)
+        return str(folder / "read-only.txt")
+    if fault == "name too long":
+        return str(folder / ("x" * 300 + ".txt"))
+    if fault == "path too long":
+        return str(folder / "/".join(["y" * 200] * 25))
+    (folder / "a file").write_text("")
+    return str(folder / "a file" / "out.txt")
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a standard error that say something (not the progress lines a terminal gets)."""
+    return [line for line in text.split("\n") if line.strip() and "\r" not in line]
+
+
+def _prepare_outputs(case: Case, folder: Path) -> list[str]:
+    """Write the case's files (a good or damaged record, the bidding example) and give its command line."""
+    for name, text in case.files.items():
+        if text == "@copy":
+            shutil.copy(NAMES_BASE, folder / name)
+            continue
+        if text.startswith("@record "):
+            parts = text.split(" ")
+            text = _good_record(parts[1], folder)
+            if len(parts) > 2:  # damaged: replay refuses it, one line on standard error
+                text = text.replace('"type": "result", "rounds": ', '"type": "result", "rounds": 9', 1)
+        (folder / name).write_text(text, encoding="utf-8")
+    target = _file_target(case.spec["fault"], folder) if case.spec["stream"] in ("record", "report") else None
+    return [target if a == "@target" else str(folder / a) if (folder / a).exists() or a in _WRITTEN else a
+            for a in case.argv]
+
+
+def _run_outputs(case: Case, folder: Path) -> str | None:
+    from interpreter.cli import main
+
+    argv = _prepare_outputs(case, folder)
+    spec = case.spec
+    stream, fault = spec["stream"], spec["fault"]
+    if fault in REAL_FAULTS:
+        return _run_outputs_for_real(case, folder, argv)
+    faulty = _FaultyStream(fault, spec["after"], spec["tty"]) if stream in ("stdout", "stderr") else None
+    if fault == "closed":
+        faulty = None
+    out = faulty if stream == "stdout" else _Kept(spec["tty"])
+    err = faulty if stream == "stderr" else _Kept(spec["tty"])
+    old = sys.stdout, sys.stderr, sys.stdin
+    sys.stdout, sys.stderr, sys.stdin = out, err, io.StringIO("")  # type: ignore[assignment]
+    code: Any = None
+    escaped = None
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    except BaseException:  # noqa: BLE001 - a traceback is a finding
+        escaped = traceback.format_exc()[-4000:]
+    unflushed = None
+    for s in (out, err):  # what Python does at exit: flush both (a failure then is exit 120 and a message)
+        try:
+            if s is not None:
+                s.flush()
+        except (OSError, ValueError) as exc:
+            unflushed = f"{exc!r}"
+    sys.stdout, sys.stderr, sys.stdin = old
+    said = err.getvalue() if isinstance(err, _Kept) else ""
+    if escaped:
+        case.outcome = "traceback"
+        return f"traceback ({stream}: {fault}):\n{escaped}"
+    # a closed standard output: whatever the command prints is lost (it prints on success)
+    failed = faulty.failed if faulty else (1 if fault == "closed" else None)
+    return _judge_outputs(case, code, said, unflushed, failed, argv)
+
+
+def _judge_outputs(case: Case, code: Any, said: str, unflushed: str | None, failed: int | None,
+                   argv: list[str]) -> str | None:
+    """The findings of an output case: ``said`` is standard error (unless it is the failing stream), ``failed``
+    how many writes to a failing standard stream raised (None: the target is a file)."""
+    spec = case.spec
+    stream, fault, bad = spec["stream"], spec["fault"], spec["bad"]
+    what = f"({stream}: {fault}{', and an error of its own' if bad else ''})"
+    lines = _lines(said)
+    case.outcome = f"exit {code}"
+    if code not in (0, 1):
+        return f"exit code {code} {what}, standard error: {said[-1500:]!r}"
+    if "Traceback" in said or "Exception ignored" in said:
+        return f"a traceback printed {what}:\n{said[-3000:]}"
+    if unflushed:
+        return (f"output left unwritten when the command returned {code} {what}: Python's own flush at exit "
+                f"fails with {unflushed} (exit 120 and an 'Exception ignored' message)")
+    if stream in ("record", "report"):
+        target = next((argv[i + 1] for i, a in enumerate(argv) if a in ("--record", "--report")), "")
+        written = target and os.path.isfile(target) and os.path.getsize(target) > 0 and target != "/dev/full"
+        if code == 0 and not written and not bad:
+            return f"exit 0, but the {stream} could not be written to {target[:200]} {what}"
+        if code == 1 and not bad and len(lines) != 1:
+            return f"{len(lines)} lines on standard error for one write error {what}: {said[-1500:]!r}"
+        case.outcome = "write error reported" if code == 1 else "written"
+        return None
+    if not failed:
+        case.outcome = f"exit {code}, the failing stream not written"
+        return None
+    if stream == "stderr":
+        case.outcome = f"exit {code}, standard error failing"
+        return None
+    if fault.startswith("EPIPE") or fault == "real broken pipe":
+        if lines and not bad:
+            return f"a broken pipe on standard output is not quiet {what}: {said[-1500:]!r}"
+        case.outcome = "quiet broken pipe"
+        return None
+    if code == 0:
+        return f"exit 0, but standard output could not be written {what}"
+    if not lines:
+        return f"exit 1 with nothing on standard error {what}"
+    if not bad and len(lines) > 1:
+        return f"{len(lines)} lines on standard error for one write error {what}: {said[-1500:]!r}"
+    case.outcome = "write error reported"
+    return None
+
+
+OUTPUT_WAIT = 120.0  # seconds a command of outputs run as a process of its own may take
+
+
+def _run_outputs_for_real(case: Case, folder: Path, argv: list[str]) -> str | None:
+    """The command as a process of its own, its standard stream a real failing one."""
+    fault, stream = case.spec["fault"], case.spec["stream"]
+    command = [sys.executable, "-m", "interpreter.cli", *argv]
+    sink = open(folder / "said.txt", "w+")
+    full = open("/dev/full", "w")
+    other, pipe = subprocess.DEVNULL, subprocess.PIPE
+    if fault == "real /dev/full":
+        streams = {"stdout": full if stream == "stdout" else other, "stderr": full if stream == "stderr" else sink}
+    elif fault == "real closed":
+        fd = 1 if stream == "stdout" else 2
+        streams = {"stdout": other, "stderr": sink if stream == "stdout" else other,
+                   "preexec_fn": lambda: os.close(fd)}
+    else:  # a pipe whose reader has gone
+        streams = {"stdout": pipe if stream == "stdout" else other, "stderr": pipe if stream == "stderr" else sink}
+    try:
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, cwd=ROOT, **streams)
+        if fault == "real broken pipe":
+            (proc.stdout or proc.stderr).close()  # type: ignore[union-attr]
+        try:
+            proc.wait(timeout=OUTPUT_WAIT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            sink.close()
+            return f"did not end within {OUTPUT_WAIT:.0f} s ({stream}: {fault})"
+    finally:
+        full.close()
+    sink.seek(0)
+    said = sink.read() if stream == "stdout" else ""
+    sink.close()
+    code = proc.returncode
+    if code == 120:  # Python's own flush at exit failed
+        return (f"exit 120 ({stream}: {fault}): Python's own flush at exit failed, the output was left "
+                f"unwritten; standard error: {said[-1500:]!r}")
+    # standard output failing: the command prints on success, so something was lost (a closed standard output
+    # is None in Python: print writes nothing, and says nothing)
+    failed = 1
+    if stream == "stderr":
+        case.outcome = f"exit {code}, standard error failing"
+        return f"exit code {code} (stderr: {fault})" if code not in (0, 1) else None
+    return _judge_outputs(case, code, said, None, failed, argv)
+
+
+# -- signals -------------------------------------------------------------------------------------------------
+
+SIGNAL_WAIT = 30.0  # seconds a run may take to stop after SIGINT (a Dask cluster takes a few to close)
+SIGNAL_LEFTOVERS = 2.0  # seconds after the exit by which every process of its group must be gone
+
+
+def _make_signals(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    dask = rng.random() < 0.1
+    game, players = rng.choice([("bidding.yaml", "4"), ("bidding.yaml", "3"), ("whist", "4"), ("oh-hell", "3")])
+    # mostly runs of a few seconds, so that the signal comes in the middle; some short ones that end first
+    games = rng.randint(2, 60) if dask else rng.choice([rng.randint(2, 40), rng.randint(1000, 6000),
+                                                         rng.randint(1000, 6000)])
+    argv = ["simulate", game, "-p", players, "-n", str(games), "--workers", "2", "--seed", str(number)]
+    argv += ["--backend", "dask"] if dask else []
+    argv += ["--json"] if rng.random() < 0.2 else []
+    if game.endswith(".yaml"):
+        argv[1] = str(ROOT / "docs" / "examples" / game)
+    spec = {"delay": round(rng.uniform(0.0, 3.0), 2), "again": round(rng.uniform(0.0, 0.5), 2)
+            if rng.random() < 0.25 else None, "to": "group" if rng.random() < 0.7 else "process"}
+    return Case(kind, seed, number, argv, {}, spec=spec)
+
+
+def _group_members(pgid: int) -> list[str]:
+    """The live processes of a process group (zombies not counted: nobody may be left to reap them here)."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    command = f.read().replace(b"\0", b" ").decode(errors="replace")
+                members.append(f"{entry} {command[:200]}")
+        except (OSError, ValueError, IndexError):
+            continue
+    return members
+
+
+def _run_signals(case: Case, folder: Path) -> str | None:
+    spec = case.spec
+    out, err = open(folder / "out.txt", "w+"), open(folder / "err.txt", "w+")
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", *case.argv], stdin=subprocess.DEVNULL,
+                            stdout=out, stderr=err, cwd=ROOT, start_new_session=True)
+    pgid = proc.pid
+    problem = None
+    try:
+        sent = 0
+        began = time.monotonic()
+        try:
+            proc.wait(timeout=spec["delay"])
+        except subprocess.TimeoutExpired:
+            pass
+        for pause in ([0.0] + ([spec["again"]] if spec["again"] is not None else [])):
+            time.sleep(pause)
+            if proc.poll() is not None:
+                break
+            if spec["to"] == "group":
+                os.killpg(pgid, signal.SIGINT)  # as Ctrl-C at a terminal: every process of the group
+            else:
+                os.kill(proc.pid, signal.SIGINT)
+            sent += 1
+        try:
+            code = proc.wait(timeout=SIGNAL_WAIT)
+        except subprocess.TimeoutExpired:
+            case.outcome = "hung"
+            return (f"still running {SIGNAL_WAIT:.0f} s after SIGINT ({sent} sent to the {spec['to']} after "
+                    f"{spec['delay']} s)")
+        spec["seconds"] = round(time.monotonic() - began, 2)
+        out.seek(0)
+        err.seek(0)
+        said = err.read()
+        lines = _lines(said)
+        case.outcome = "finished first" if sent == 0 else f"exit {code} after {sent} SIGINT"
+        how = f"({sent} SIGINT to the {spec['to']} after {spec['delay']} s" + (
+            f" and again {spec['again']} s later" if sent > 1 else "") + ")"
+        shown = len(out.read().splitlines())
+        if sent and ("Fatal Python error" in said and "interpreter/" not in said
+                     or code == -signal.SIGINT and not shown and not said
+                     or code == -signal.SIGINT and _only_python_loading(said)):
+            case.outcome = "interrupted in Python's own start-up"  # before any of trickbook ran: nothing to handle it
+        elif code not in ((0,) if sent == 0 else (0, 130)):
+            killed = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+            problem = f"{killed} {how}, after {shown} lines of output; standard error: {said[-2000:]!r}"
+        elif "Traceback" in said or "KeyboardInterrupt" in said:
+            problem = f"a traceback or KeyboardInterrupt printed {how}:\n{said[-3000:]}"
+        elif sent and len(lines) > 1:
+            problem = f"{len(lines)} lines on standard error {how}: {said[-2000:]!r}"
+        # every process of the run's group gone soon after it exits
+        deadline = time.monotonic() + SIGNAL_LEFTOVERS
+        left: list[str] = []
+        while True:
+            try:
+                os.killpg(pgid, 0)
+            except ProcessLookupError:
+                left = []
+                break
+            left = _group_members(pgid)
+            if not left or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        if left and problem is None:
+            problem = f"{len(left)} processes of the run left {SIGNAL_LEFTOVERS:.0f} s after it exited {how}: {left}"
+        return problem
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)  # the run's own group, whatever it left
+        out.close()
+        err.close()
+
+
+_WRITTEN = ("good.jsonl", "good.html")  # outputs that work, written in the case's folder (never the checkout)
+
+
+def _only_python_loading(said: str) -> bool:
+    """A KeyboardInterrupt traceback whose frames are all Python's own loading of the entry module (``-m``:
+    runpy compiling it), before a line of Trickbook ran: nothing of Trickbook's could handle it."""
+    files = re.findall(r'^  File "([^"]*)"', said, re.M)
+    return said.rstrip().endswith("KeyboardInterrupt") and bool(files) and all(f.startswith("<frozen ") for f in files)
+
+
+# -- decks ---------------------------------------------------------------------------------------------------
+
+DECK_COLOURS = ["red", "blue", "green", "yellow", "black", "white", "pink", "grey"]
+DECK_STRENGTHS = [
+    ["card.number"],
+    ["- card.number"],
+    ["card.colour == led.colour", "card.number"],
+    ["card.colour == 'red'", "card.colour == led.colour", "card.number"],
+    ["card.colour == led.colour", "card.number % 7", "card.number"],
+    ["card.colour == led.colour", "- card.number"],
+    ["card.number == led.number", "card.colour == led.colour", "card.number"],
+]
+DECK_FOLLOWS = ["", "card.colour == led.colour", "card.colour == led.colour", "card.number % 2 == led.number % 2",
+                "card.colour == led.colour or card.number == led.number"]
+
+
+def _deck_rules(rng: random.Random) -> tuple[str, list[int], bool]:
+    """A valid game with a big deck, a few cards to each seat and the rest in a hidden stock; its player counts,
+    and whether it is one of the heavy cases: 2 or 3 colours to follow, 4 cards to each of 5 seats, so that the
+    colours seats show they lack rule out most of the hidden cards for their hands."""
+    heavy = rng.random() < 0.5
+    size = rng.choice([rng.randint(200, 1000), rng.randint(1000, 10_000), rng.randint(5000, 10_000)])
+    colours = DECK_COLOURS[:rng.choice([2, 3] if heavy else [1, 2, 3, 4, 6, 8])]
+    shapes = [] if heavy else rng.choice([[], [], ["round", "square"]])
+    count = max(1, size // (len(colours) * max(1, len(shapes))))
+    longest = _rule_limits()["nodes"] // 2  # a list of values is that many YAML nodes: more is refused
+    if count > longest:  # a third attribute multiplies the deck instead
+        shapes = [f"s{i}" for i in range(-(-count * max(1, len(shapes)) // longest))]
+        count = max(1, size // (len(colours) * len(shapes)))
+    numbers = list(range(1, count + 1))
+    if rng.random() < 0.2:  # copies: the same card twice
+        numbers = sorted(numbers[: max(1, count // 2)] * 2)
+    if rng.random() < 0.3:
+        rng.shuffle(numbers)
+    group = f"    - colour: [{', '.join(colours)}]\n      number: [{', '.join(map(str, numbers))}]\n"
+    label = "{colour} {number}"
+    if shapes:
+        group += f"      shape: [{', '.join(shapes)}]\n"
+        label += " {shape}"
+    counts = [5] if heavy else sorted(rng.sample([2, 3, 4, 5], rng.randint(1, 3)))
+    players = "".join(f"  {n}: {{}}\n" for n in counts)
+    hand = "4" if heavy else rng.choice(["1", "2", "3", "4", '"1 + round.number % 4"'])
+    won = rng.choice(["all", "nobody", "owner"])
+    follow = "card.colour == led.colour" if heavy else rng.choice(DECK_FOLLOWS)
+    strength = "".join(f'      - "{s}"\n' for s in rng.choice(DECK_STRENGTHS))
+    rounds = rng.randint(2, 3) if heavy else rng.randint(1, 3)
+    text = (f"trickbook: 1\nname: big-deck\n\ndeck:\n  label: \"{label}\"\n  cards:\n{group}\n"
+            f"players:\n{players}\nzones:\n  hand: {{per_seat: true, visible: owner}}\n  stock: {{visible: nobody}}\n"
+            f"  won: {{per_seat: true, visible: {won}}}\n  trick: {{visible: all}}\n\n"
+            f"game:\n  rounds: {rounds}\n\nround:\n  deal: {{do: deal, hand: {hand}, rest: stock}}\n"
+            f"  tricks:\n    do: tricks\n    leader: left(round.dealer)\n"
+            + (f'    follow: "{follow}"\n' if follow else "")
+            + f"    strength:\n{strength}"
+            + (f"    equal_cards: {rng.choice(['later_wins', 'first_wins'])}\n" if rng.random() < 0.3 else "")
+            + f"    to: won\n  score: {{do: score, points: \"{rng.choice(['seat.tricks', 'len(seat.won)'])}\"}}\n")
+    return text, counts, heavy
+
+
+def _make_decks(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    text, counts, heavy = _deck_rules(rng)
+    argv = ["simulate", "deck.yaml", "-p", str(rng.choice(counts)), "-n", "1", "--agents", "ismcts",
+            "--iterations", str(rng.randint(1, 3)), "--seed", str(number)]
+    return Case(kind, seed, number, argv, {"deck.yaml": text}, spec={"heavy": heavy})
+
+
+def _run_decks(case: Case, folder: Path) -> str | None:
+    from interpreter.cli import main
+    from interpreter.engine.compile import compile_game
+    from interpreter.errors import TrickbookError
+    from interpreter.rules.loader import load_rules
+
+    path = folder / "deck.yaml"
+    path.write_text(case.files["deck.yaml"], encoding="utf-8")
+    argv = [str(path) if a == "deck.yaml" else a for a in case.argv]
+    try:
+        compile_game(load_rules(str(path)), int(argv[3]), generate=False)
+    except TrickbookError as exc:  # the generator's slip: counted, not a finding
+        case.outcome = "invalid (generator)"
+        case.spec["refused"] = str(exc)[:2000]
+        return None
+    except BaseException:  # noqa: BLE001
+        return "traceback while loading:\n" + traceback.format_exc()[-4000:]
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+    except BaseException:  # noqa: BLE001 - RecursionError from sampling, say
+        case.outcome = "traceback"
+        return "traceback:\n" + traceback.format_exc()[-4000:]
+    case.outcome = {0: "played", 1: "stopped in play"}.get(code, f"exit {code}")
+    said = err.getvalue()
+    if code not in (0, 1):
+        return f"exit code {code}: {said[-2000:]}"
+    if "Traceback" in said:
+        return "a traceback printed:\n" + said[-4000:]
+    if code == 1 and not POSITIONED.search(said):
+        return "an error that names no place in the rule file:\n" + said[-2000:]
+    return None
+
+
+_MAKERS = {"names": _make_names, "huge": _make_huge, "outputs": _make_outputs, "signals": _make_signals,
+           "decks": _make_decks}
+_RUNNERS = {"names": _run_names, "huge": _run_huge, "outputs": _run_outputs, "signals": _run_signals,
+            "decks": _run_decks}
+
+
 def worker(kind: str, seed: int, start: int, stop: int, memory_mb: int, channel: int) -> None:
     """Run cases, telling the parent on ``channel`` (a pipe of its own: the games print on stdout)."""
     import resource
 
-    limit = memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    cpu_seconds = float(os.environ.get(_CPU_LIMIT, "0"))
+    if memory_mb > 0:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     tell = os.fdopen(channel, "w")
     with tempfile.TemporaryDirectory(prefix="trickbook-fuzz-") as tmp:
         folder = Path(tmp)
@@ -332,9 +1628,12 @@ def worker(kind: str, seed: int, start: int, stop: int, memory_mb: int, channel:
             case_folder = folder / str(number)
             case_folder.mkdir()
             case = make_case(kind, seed, number)
+            if cpu_seconds > 0:  # SIGPROF, whose default action ends the worker, once the case used that much CPU
+                signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
             problem = run_case(case, case_folder)
+            signal.setitimer(signal.ITIMER_PROF, 0)
             shutil.rmtree(case_folder, ignore_errors=True)
-            report = {"outcome": case.outcome, "problem": problem}
+            report = {"outcome": case.outcome, "problem": problem, "stats": case.stats}
             print(f"R {number} {json.dumps(report)}", file=tell, flush=True)
 
 
@@ -352,29 +1651,45 @@ class Finding:
                 f"  reproduce: python tests/fuzz.py --kind {self.kind} --seed {self.seed} --case {self.number} --show")
 
 
-def run(kind: str, seed: int, start: int, count: int, seconds: float = 20.0, memory_mb: int = 2048,
-        progress: bool = False, outcomes: dict[str, int] | None = None) -> list[Finding]:
+_CPU_LIMIT = "TRICKBOOK_FUZZ_CPU_SECONDS"  # how run() tells its worker the CPU time a case may use
+
+
+def run(kind: str, seed: int, start: int, count: int, seconds: float | None = None, memory_mb: int | None = None,
+        progress: bool = False, outcomes: dict[str, int] | None = None,
+        stats: dict[str, float] | None = None, wall_seconds: float | None = None) -> list[Finding]:
     """Run cases ``start`` .. ``start + count - 1`` in child processes; what went wrong.
 
-    ``outcomes`` counts how far the cases got (refused by validate, played, stopped in play...).
+    ``seconds`` is the CPU time a case may use (the worker's own time; what child processes of a case use is
+    not counted); ``wall_seconds`` (default ten times that) the wall-clock time, a backstop for a case that
+    blocks without using the CPU. A busy machine slows a case down in wall-clock time, not in CPU time.
+
+    ``outcomes`` counts how far the cases got (refused by validate, played, stopped in play...); ``stats`` gets
+    the largest of each figure the cases measured (huge: CPU seconds and memory growth of a case). The time and
+    memory limits default to the kind's (LIMITS).
     """
     findings: list[Finding] = []
     outcomes = {} if outcomes is None else outcomes
+    stats = {} if stats is None else stats
+    seconds = LIMITS[kind][0] if seconds is None else seconds
+    memory_mb = LIMITS[kind][1] if memory_mb is None else memory_mb
+    wall_seconds = 10 * seconds if wall_seconds is None else wall_seconds
     stop = start + count
     next_case = start
     while next_case < stop:
         read_end, write_end = os.pipe()
         proc = subprocess.Popen([sys.executable, __file__, "--worker", kind, str(seed), str(next_case), str(stop),
                                  str(memory_mb), str(write_end)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True, cwd=ROOT, pass_fds=(write_end,))
+                                text=True, cwd=ROOT, pass_fds=(write_end,),
+                                env={**os.environ, _CPU_LIMIT: str(seconds)})
         os.close(write_end)
         channel = os.fdopen(read_end)
         current, began = None, time.monotonic()
         try:
             while True:
                 ready, _, _ = select.select([channel], [], [], 1.0)
-                if current is not None and time.monotonic() - began > seconds:
-                    findings.append(Finding(kind, seed, current, f"took more than {seconds:.0f} s (a hang)"))
+                if current is not None and time.monotonic() - began > wall_seconds:
+                    findings.append(Finding(kind, seed, current, f"did not end within {wall_seconds:.0f} s of "
+                                            "wall-clock time (a case blocked)"))
                     next_case = current + 1
                     break
                 if not ready:
@@ -384,8 +1699,11 @@ def run(kind: str, seed: int, start: int, count: int, seconds: float = 20.0, mem
                     proc.wait()
                     if current is None:
                         raise RuntimeError("the fuzz worker did not start: " + proc.stderr.read()[-2000:])
-                    findings.append(Finding(kind, seed, current, "the process died (exit "
-                                            f"{proc.returncode}): {proc.stderr.read()[-2000:]}"))
+                    if proc.returncode == -signal.SIGPROF:
+                        findings.append(Finding(kind, seed, current, f"used more than {seconds:g} s of CPU (a hang)"))
+                    else:
+                        findings.append(Finding(kind, seed, current, "the process died (exit "
+                                                f"{proc.returncode}): {proc.stderr.read()[-2000:]}"))
                     next_case = current + 1
                     break
                 tag, number, *rest = line.rstrip("\n").split(" ", 2)
@@ -395,6 +1713,8 @@ def run(kind: str, seed: int, start: int, count: int, seconds: float = 20.0, mem
                     report = json.loads(rest[0])
                     problem = report["problem"]
                     outcomes[report["outcome"]] = outcomes.get(report["outcome"], 0) + 1
+                    for key, value in (report.get("stats") or {}).items():
+                        stats[key] = max(stats.get(key, value), value)
                     if problem:
                         findings.append(Finding(kind, seed, int(number), problem))
                     next_case = int(number) + 1
@@ -417,22 +1737,25 @@ def run(kind: str, seed: int, start: int, count: int, seconds: float = 20.0, mem
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Fuzz trickbook with hostile rule files, expressions, records "
-                                     "and prompt answers.")
-    parser.add_argument("--kind", choices=(*KINDS, "all"), default="all")
+                                     "and prompt answers, and look for families of defects: colliding names in "
+                                     "generated code, huge files, failing outputs, SIGINT, large decks.")
+    parser.add_argument("--kind", choices=(*ALL_KINDS, "all"), default="all")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=1000, help="cases per kind (default 1000)")
     parser.add_argument("--start", type=int, default=0, help="the first case number")
     parser.add_argument("--case", type=int, help="run only this case")
     parser.add_argument("--show", action="store_true", help="with --case: print its input and what it gave")
-    parser.add_argument("--seconds", type=float, default=20.0, help="time limit per case")
-    parser.add_argument("--memory", type=int, default=2048, help="memory limit of the child process, in MB")
+    parser.add_argument("--seconds", type=float, help="CPU-time limit per case; ten times that of wall-clock time "
+                        "(default: the kind's, see LIMITS)")
+    parser.add_argument("--memory", type=int, help="memory limit of the child process, in MB; 0: none "
+                        "(default: the kind's, see LIMITS)")
     parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         kind, seed, start, stop, memory, channel = args.worker
         worker(kind, int(seed), int(start), int(stop), int(memory), int(channel))
         return 0
-    kinds = KINDS if args.kind == "all" else (args.kind,)
+    kinds = ALL_KINDS if args.kind == "all" else (args.kind,)
     # the cases' caches (parse trees, generated code, valid digests) go to a folder of this run, not the user's
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="trickbook-fuzz-")
     if args.case is not None:
@@ -448,9 +1771,13 @@ def main(argv: list[str] | None = None) -> int:
     for kind in kinds:
         began = time.monotonic()
         outcomes: dict[str, int] = {}
-        findings = run(kind, args.seed, args.start, args.cases, args.seconds, args.memory, True, outcomes)
+        stats: dict[str, float] = {}
+        findings = run(kind, args.seed, args.start, args.cases, args.seconds, args.memory, True, outcomes, stats)
         got = ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items()))
-        print(f"{kind}: {args.cases} cases in {time.monotonic() - began:.0f} s ({got}), {len(findings)} findings")
+        took = time.monotonic() - began
+        measured = "".join(f", max {k} {v:.2f}" for k, v in sorted(stats.items()))
+        print(f"{kind}: {args.cases} cases in {took:.0f} s ({took / max(args.cases, 1):.2f} s a case; {got}"
+              f"{measured}), {len(findings)} findings")
         for f in findings:
             print(f)
         bad += len(findings)
