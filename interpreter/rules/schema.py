@@ -19,6 +19,7 @@ from interpreter import cache
 from interpreter.errors import Position, RuleErrors, SchemaError
 from interpreter.limits import (
     MAX_CARD_TOKENS,
+    MAX_CARDS,
     MAX_CHECKED_DECK,
     MAX_CHECKED_TOKENS,
     MAX_RULE_TOKENS,
@@ -100,6 +101,8 @@ def validate(source: RuleSource) -> None:
             f"its {counts} player counts: {tokens * counts:,} tokens, more than the limit of "
             f"{MAX_CHECKED_TOKENS:,} (fewer player counts, or shorter rules)", source.key_pos(("players",)))])
     cards, cells = deck_size(source.data.get("deck"))
+    if cards > MAX_CARDS:  # the compiler says so, group by group, before any card is made
+        return
     if cards * tokens * counts > MAX_CARD_TOKENS:  # rules judged card by card: check, tables, led classes
         raise RuleErrors([SchemaError(
             f"the deck's {cards:,} cards times the {tokens:,} tokens of the rules times its {counts} player counts "
