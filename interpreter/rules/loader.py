@@ -69,39 +69,55 @@ def _load_with_extends(path: Path, chain: list[Path], allow: tuple[Path, ...] = 
 
 
 def merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: SourceMap) -> Any:
-    """Merge ``over`` into ``base`` (see module doc); ``base_map`` is updated in place."""
+    """Merge ``over`` into ``base`` (see module doc); ``base_map`` is updated in place.
+
+    The positions are moved in one pass over each map at the end (the paths whose positions are forgotten, then
+    those whose positions come from ``over_map``), so a merge costs the positions times their depth, not the
+    keys times the positions."""
+    dropped: set[tuple] = set()
+    copied: set[tuple] = set()
+    out = _merge(base, over, path, base_map, over_map, dropped, copied)
+    for table in (base_map.values, base_map.keys, base_map.scalars):
+        for p in [p for p in table if _under(p, dropped)]:
+            del table[p]
+    for src, dst in ((over_map.values, base_map.values), (over_map.keys, base_map.keys),
+                     (over_map.scalars, base_map.scalars)):
+        for p, v in src.items():
+            if _under(p, copied):
+                dst[p] = v
+    if copied:
+        base_map.files |= over_map.files
+    return out
+
+
+def _merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: SourceMap, dropped: set[tuple],
+           copied: set[tuple]) -> Any:
     if isinstance(base, dict) and isinstance(over, dict):
         out = dict(base)
         for key, value in over.items():
             kpath = path + (key,)
             if value is None:
                 out.pop(key, None)
-                base_map.drop_under(kpath)
+                dropped.add(kpath)
                 continue
             if key in out:
-                out[key] = merge(out[key], value, kpath, base_map, over_map)
+                out[key] = _merge(out[key], value, kpath, base_map, over_map, dropped, copied)
                 # the merged mapping is now the extending file's: point at its key there
                 for table in ("values", "keys"):
                     if kpath in getattr(over_map, table):
                         getattr(base_map, table)[kpath] = getattr(over_map, table)[kpath]
             else:
                 out[key] = value
-                _copy_positions(kpath, over_map, base_map)
+                copied.add(kpath)
         return out
-    base_map.drop_under(path)
-    _copy_positions(path, over_map, base_map)
+    dropped.add(path)
+    copied.add(path)
     return over
 
 
-def _copy_positions(path: tuple, src: SourceMap, dst: SourceMap) -> None:
-    n = len(path)
-    for table_name in ("values", "keys", "scalars"):
-        src_table = getattr(src, table_name)
-        dst_table = getattr(dst, table_name)
-        for p, v in src_table.items():
-            if p[:n] == path:
-                dst_table[p] = v
-    dst.files |= src.files
+def _under(path: tuple, paths: set[tuple]) -> bool:
+    """Whether ``path`` or one of the paths above it is in ``paths``."""
+    return bool(paths) and any(path[:i] in paths for i in range(len(path) + 1))
 
 
 def identity(data: Any) -> str:
