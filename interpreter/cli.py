@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 
 def _interrupted_while_starting(signum: int, frame: Any) -> None:
@@ -135,7 +135,7 @@ class _ErrorOutput:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors exit 2, as argparse does, with a hint
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2, as argparse does, with a hint
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         sys.exit(2)

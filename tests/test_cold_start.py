@@ -121,7 +121,7 @@ def test_a_file_with_mistakes_is_checked_every_time(tmp_path):
 
 
 CODE = ("from interpreter.dsl.codegen import Namespace\n"
-        "ns = Namespace({key!r}); f = ns.function(('x',), 'x * 2 + 1'); print(f(None, 20), ns._new)")
+        "ns = Namespace({key!r}); f = ns.function(('x',), 'x * 2 + 1'); ns.save(); print(f(None, 20), ns._new)")
 
 
 def _generate(tmp_path, key="game/4"):

@@ -32,7 +32,8 @@ def test_the_readme_quick_start_has_exactly_two_commands_and_ci_runs_its_test_co
     assert len(commands) == 2 and all("\n" not in c for c in commands)
     play, test = commands
     assert "trickbook play" in play or "trickbook simulate" in play
-    test_command = test.split("&&")[-1].strip()
+    test_command = test.split("pip install -e '.[test]' &&", 1)[1].strip()  # what runs once installed
+    assert test_command == "mypy interpreter && pytest"
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
     assert ci[-1].strip() == test_command
     assert "python3 -m venv" in (ROOT / ".ci" / "run").read_text()

@@ -14,6 +14,7 @@ class Node:
 
     __slots__ = ("offset",)
     fields: tuple[str, ...] = ("offset",)  # 0-based character offset in the expression text, then the class's own
+    offset: int
 
     def __init__(self, *values: Any) -> None:
         if len(values) != len(self.fields):
@@ -32,7 +33,7 @@ class Node:
         return type(self)(*(changes.get(f, getattr(self, f)) for f in self.fields))
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.values() == other.values()  # type: ignore[attr-defined]
+        return type(self) is type(other) and self.values() == other.values()
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.values()))

@@ -19,7 +19,6 @@ interpreter/cache.py), trusted the way Python trusts its bytecode caches.
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import importlib.util
 import marshal
@@ -88,8 +87,6 @@ class Namespace:
             except (SyntaxError, RecursionError, MemoryError):
                 return None
             codes[text] = code
-            if self._path is not None and not self._new:
-                atexit.register(self._save)
             self._new += 1
         return eval(code, self.ns)
 
@@ -110,9 +107,10 @@ class Namespace:
                     pass
         return codes
 
-    def _save(self) -> None:
-        """Write the code of this run's functions (a changed compiler's old sources are left out)."""
-        if self._path is not None and self._codes:
+    def save(self) -> None:
+        """Write the code of this run's functions when it compiled any (a changed compiler's old sources are
+        left out). Called once the game is compiled: nothing keeps the namespace alive after its game."""
+        if self._path is not None and self._codes and self._new:
             write_bytes(self._path, marshal.dumps({t: c for t, c in self._codes.items() if t in self._used}))
             prune(os.path.dirname(self._path), "code-")  # one file per compiled game: the latest few kept
 

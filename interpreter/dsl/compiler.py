@@ -114,7 +114,10 @@ class Define:
     text: str
     locate: Locate
     tree: ast.Node | None = None
-    compiled: dict[tuple[Type, ...], tuple[Fn, Type, frozenset[str]]] = field(default_factory=dict)
+    # per kind of arguments: the body's closure, type and deps, its generated function and, when short and
+    # without loops, its source (written in place), and how it reads each parameter (see _call_define)
+    compiled: dict[tuple[Type, ...], tuple[Fn, Type, frozenset[str], Callable[..., Any] | None, str | None,
+                                           list[tuple[bool, set[str]]]]] = field(default_factory=dict)
     compiling: bool = False
     memos: dict[tuple[Type, ...], list[Any]] = field(default_factory=dict)  # see _call_define
     calls: dict[tuple[Type, ...], int] = field(default_factory=dict)  # define calls one call makes, at most
@@ -151,6 +154,8 @@ class Compiled:
     # how it reads bound cards: "attr:led.colour" (an attribute), "bare:led" (the card itself: compared,
     # passed to a define...); a table keyed by the led card needs only the attributes when nothing is bare
     uses: frozenset[str] = frozenset()
+    # ``fn`` with errors turned into ExpressionFailed (set in __post_init__; not part of equality, hash or repr)
+    run: Fn = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         where, text = f"{self.position}: " if self.position else "", self.text
@@ -180,6 +185,7 @@ class Compiled:
         # hot loops keep ``run`` (one call) rather than calling the object
         object.__setattr__(self, "run", named(self.fn))
         if self.select is not None:
+            assert self.exists is not None, "select and exists are given together"
             object.__setattr__(self, "select", named2(self.select))
             object.__setattr__(self, "exists", named2(self.exists))
 
@@ -211,7 +217,16 @@ class _Result:
 
 
 def _constant(value: Any, type_: Type) -> _Result:
-    return _Result(lambda e, v=value: v, type_, frozenset(), True, value)
+    return _Result(_const_fn(value), type_, frozenset(), True, value)
+
+
+def _const_fn(value: Any) -> Fn:
+    """A function of the env giving ``value`` (kept as a default: a local read, not a closure's cell)."""
+
+    def const(e: dict[str, Any], v: Any = value) -> Any:
+        return v
+
+    return const
 
 
 class Compiler:
@@ -269,7 +284,7 @@ class Compiler:
         if isinstance(text, bool) or isinstance(text, int) or text is None:
             if expect is not None and not (expect == "number" and type(text) is int):
                 raise ExpressionError(f"expected an expression giving a {expect}, found {text!r}", locate(0))
-            return Compiled(lambda e, v=text: v, type_of_plain(text) if text is not None else NONE, frozenset(),
+            return Compiled(_const_fn(text), type_of_plain(text) if text is not None else NONE, frozenset(),
                             repr(text), locate(0))
         if not isinstance(text, str):
             raise ExpressionError(f"expected an expression (text), found {type(text).__name__}", locate(0))
@@ -315,7 +330,9 @@ class Compiler:
         src = self._lift(result) if result.inv and not result.cheap else self._s(result)
         if src is None:
             return None
-        var, per, gen = self._py[self._per], self._per, self.gen
+        per, gen = self._per, self.gen
+        assert per is not None, "only for compile(per=...)"
+        var = self._py[per]
         lifted = f"[{gen.ref(_UNSET)}] * {self._lifted}"  # each lifted part's value, once it is worked out
         fn = gen.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})")
         select = gen.function(("_items",), f"(lambda _hs: [{var} for {var} in _items if {src}])({lifted})")
@@ -376,7 +393,8 @@ class Compiler:
             if src is None:
                 return None
             i, unset, keep = self._lifted, self.gen.ref(_UNSET), self.gen.ref(_keep)
-            self._lifted += 1
+            assert i is not None, "parts are lifted only in generated code of compile(per=...)"
+            self._lifted = i + 1
             part.lifted = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep}(_hs, {i}, {src}))"
         return part.lifted
 
@@ -432,7 +450,7 @@ class Compiler:
 
     def _attribute(self, n: ast.Attribute, scope: dict[str, Type], loc: Locate) -> _Result:
         if isinstance(n.base, ast.Name) and n.base.name in ("round", "game") and n.base.name not in scope:
-            return self._round_field(n, loc)
+            return self._round_field(n, n.base.name, loc)
         base = self._expr(n.base, scope, loc)
         name = n.name
         t = base.type
@@ -449,13 +467,13 @@ class Compiler:
             if base.const:
                 return _constant(None if base.value is None else table[base.value], rtype)
             ref = self.gen.ref
-            named = isinstance(n.base, ast.Name) and n.base.name in scope
+            named = n.base.name if isinstance(n.base, ast.Name) and n.base.name in scope else None  # a bound name
             # an attribute of none (first() of nothing, a led card that is none) is none: looked up in a dict
             # with none in it, except for the item a judged expression is judged for (a card, never none)
-            sure = named and n.base.name in self._sure  # type: ignore[attr-defined]
+            sure = named is not None and named in self._sure
             lookup: Any = table if sure else self._none_reads_none(name)
-            if named:  # card.colour: one step, not two
-                key = n.base.name  # type: ignore[attr-defined]
+            if named is not None:  # card.colour: one step, not two
+                key = named
                 deps = frozenset({"ctx:" + key, f"attr:{key}.{name}"})  # an attribute of the card, not the card
                 res = self._src(_Result(lambda e: lookup[e[key]], rtype, deps), [base],
                                 lambda b: f"{ref(lookup)}[{b}]")
@@ -474,8 +492,8 @@ class Compiler:
             rtype, getter = entry[0], entry[1]
             bf = base.fn
             get = self.gen.ref(getter) if self.generate else ""
-            named = isinstance(n.base, ast.Name) and n.base.name in scope
-            sure = named and n.base.name in self._sure  # type: ignore[attr-defined]
+            named = n.base.name if isinstance(n.base, ast.Name) and n.base.name in scope else None
+            sure = named is not None and named in self._sure
             of_seat = self.gen.ref(_of_seat) if self.generate else ""
 
             def read(state: str) -> Callable[[str], str]:  # an attribute of none (no seat) is none
@@ -489,8 +507,8 @@ class Compiler:
                     return _constant(None if base.value is None else getter(None, base.value), rtype)
                 return self._src(_Result(lambda e: None if (s := bf(e)) is None else getter(None, s), rtype,
                                          base.deps), [base], read("None"))
-            if named:  # seat.tricks: one step, not two
-                key = n.base.name  # type: ignore[attr-defined]
+            if named is not None:  # seat.tricks: one step, not two
+                key = named
                 fn: Fn = (lambda e: getter(e["$s"], e[key])) if sure else \
                     (lambda e: None if (s := e[key]) is None else getter(e["$s"], s))
                 return self._src(_Result(fn, rtype, base.deps | {"state"}), [base], read("e['$s']"))
@@ -542,9 +560,9 @@ class Compiler:
             table[None] = None
         return table
 
-    def _round_field(self, n: ast.Attribute, loc: Locate) -> _Result:
+    def _round_field(self, n: ast.Attribute, group: str, loc: Locate) -> _Result:
+        """``round.NAME`` or ``game.NAME`` (``group``)."""
         name = n.name
-        group = n.base.name  # type: ignore[attr-defined]
         fields = self.g.round_fields if group == "round" else self.g.game_fields
         ftype = fields.get(name)
         if ftype is None:
@@ -728,7 +746,7 @@ class Compiler:
             body = self._expr(n.body, inner, loc)
             cond = self._expr(n.condition, inner, loc) if n.condition is not None else None
             parts = [body] if cond is None else [body, cond]
-            srcs = [self._s(p) for p in parts] if self.generate else [None]
+            srcs: list[str | None] = [self._s(p) for p in parts] if self.generate else [None]
         finally:
             self._invariant, self._sure = invariant, sure
             if had is None:
@@ -736,6 +754,7 @@ class Compiler:
             else:
                 self._py[n.var] = had
         if cond is not None:
+            assert n.condition is not None, "cond is the condition compiled"
             self._truth(cond.type, n.condition, loc)
         if n.function in _TRUTH_BUILTINS:
             self._truth(body.type, n.body, loc, f"{n.function}() tests each item, and ")
@@ -743,7 +762,8 @@ class Compiler:
         cf = cond.fn if cond else None
         deps = source.deps | _without(body.deps | (cond.deps if cond else frozenset()), (var,))
 
-        same = cf is not None and isinstance(n.body, ast.Name) and n.body.name == var
+        # [s for s in seats if ...]: the items themselves, kept by the condition
+        keep = cf if cf is not None and isinstance(n.body, ast.Name) and n.body.name == var else None
 
         def items(e: dict[str, Any]) -> list[Any]:
             had = var in e
@@ -752,10 +772,10 @@ class Compiler:
             source = sf(e)
             charge(len(source))
             try:
-                if same:  # [s for s in seats if ...]: the items themselves
+                if keep is not None:  # [s for s in seats if ...]: the items themselves
                     for x in source:
                         e[var] = x
-                        if cf(e):
+                        if keep(e):
                             out.append(x)
                 else:
                     for x in source:
@@ -773,11 +793,11 @@ class Compiler:
             test = f" if {srcs[1]}" if cond is not None else ""
             return f"[{srcs[0]} for {var_py} in {self.gen.ref(charged)}({s}){test}]"
 
-        if None in srcs:
-            srcs = None  # a part only its closure evaluates reads the variable: the comprehension stays a closure
+        # a part only its closure evaluates reads the variable: the comprehension stays a closure
+        generated = None not in srcs
         if n.function is None:
             res = _Result(items, list_of(body.type), deps)
-            return self._fold(self._src(res, [source], listed) if srcs else res, [source], n, loc)
+            return self._fold(self._src(res, [source], listed) if generated else res, [source], n, loc)
         builtin = REGISTRY.get(n.function)
         if builtin is None or n.function not in _LIST_BUILTINS:
             raise ExpressionError(f"{n.function!r} cannot take a 'for' expression "
@@ -786,7 +806,7 @@ class Compiler:
         _check_args(builtin, [list_of(body.type)], (n,), loc)
         rtype = builtin.result([list_of(body.type)])
         res = _Result(lambda e: impl(items(e)), rtype, deps)
-        if srcs:
+        if generated:
             self._src(res, [source], lambda s: f"{self.gen.ref(impl)}({listed(s)})")
         return self._fold(res, [source], n, loc)
 
@@ -860,11 +880,12 @@ class Compiler:
                 params, self._py = tuple(self._py.values()), py
                 self._lifted, self._per = lifted, per
             gen = None if src is None else self.gen.function(params, src)
-            cheap = gen is not None and len(src) <= _CHEAP and " for " not in src  # no loop: no memo needed
+            # no loop: no memo needed (gen is made of src)
+            short = gen is not None and src is not None and len(src) <= _CHEAP and " for " not in src
             # how the body reads each parameter: a call passing a card reads what the body reads of it
             reads = [(f"bare:{k}" in body.deps, {u[len(k) + 6:] for u in body.deps if u.startswith(f"attr:{k}.")})
                      for k in inner]
-            d.compiled[sig] = (body.fn, body.type, _without(body.deps, inner), gen, src if cheap else None, reads)
+            d.compiled[sig] = (body.fn, body.type, _without(body.deps, inner), gen, src if short else None, reads)
         # a define calling another twice, which calls another twice...: 2**n calls for one; refused here
         self._calls += 1 + d.calls[sig]
         if self._calls > MAX_CALLS:
@@ -1220,7 +1241,7 @@ def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
         inner = {k: v for k, v in keys.items() if k != node.var}
         return node.replace(body=_rename(node.body, inner), source=_rename(node.source, keys),
                             condition=None if node.condition is None else _rename(node.condition, inner))
-    changes = {}
+    changes: dict[str, ast.Node | tuple[ast.Node, ...]] = {}
     for name in node.fields:
         v = getattr(node, name)
         if isinstance(v, ast.Node):

@@ -6,8 +6,10 @@ import os
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from functools import lru_cache
 from importlib import resources
+from typing import cast
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, v_args
 from lark import __version__ as lark_version
@@ -221,10 +223,11 @@ def _parse_with_lark(text: str) -> ast.Node:
     try:
         tree = _lark().parse(text)
     except UnexpectedCharacters as exc:
-        char = text[exc.pos_in_stream]
+        pos = cast(int, exc.pos_in_stream)  # the lexer's position: Lark declares it None on the base class
+        char = text[pos]
         hint = _HINTS.get(char)
         msg = f"unexpected character {char!r}" + (f" ({hint})" if hint else "")
-        raise DslSyntaxError(msg, exc.pos_in_stream) from None
+        raise DslSyntaxError(msg, pos) from None
     except UnexpectedEOF as exc:
         raise DslSyntaxError(f"the expression ends too early; expected {_expected(exc.expected)}", len(text)) from None
     except UnexpectedToken as exc:
@@ -262,7 +265,7 @@ def _check_nesting(tree: Tree) -> None:
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
-def _expected(names: set[str]) -> str:
+def _expected(names: Collection[str]) -> str:
     shown = sorted({_TOKEN_NAMES.get(n, n.lower()) for n in names})
     if len(shown) > 6:
         return "a value" if "NAME" in names else "an operator or the end"

@@ -66,6 +66,8 @@ def remember(text: str, tree: ast.Node) -> None:
     if not _state["new"]:
         atexit.register(save)
     _state["new"][text] = _encode(tree)
+    if len(_state["new"]) >= MAX_ENTRIES:  # a long process (a server, a fuzzer) keeps no more than the file does
+        save()
 
 
 def save() -> None:

@@ -290,6 +290,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     )
     for step in all_steps.values():
         step.check(game)
+    compiler.gen.save()  # the code compiled for this game, for the next run
     return game
 
 

@@ -13,7 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from interpreter.engine.compile import compile_game
@@ -107,7 +107,7 @@ class Tally:
         self.failures += other.failures
 
 
-@cache
+@lru_cache(maxsize=4)  # a worker keeps the few games of its runs, not every game it was ever given
 def _compiled(name: str, players: int, allow: tuple[Path, ...]) -> Game:
     return compile_game(load_rules(name, allow), players)
 

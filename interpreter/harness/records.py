@@ -188,6 +188,7 @@ def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
         if state.finished:
             raise RecordError(f"{where}: the game is already over, but the record goes on ({kind})")
         d = state.pending
+        assert d is not None, "a game not finished waits for a decision"
         if event.get("round", state.round_number) != state.round_number:
             raise RecordError(f"{where}: the record says round {event.get('round')!r}, the game is in round "
                               f"{state.round_number} (step {d.step.name})")
@@ -228,6 +229,7 @@ def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
             rounds_seen = len(state.round_results)
     if not state.finished:
         d = state.pending
+        assert d is not None, "a game not finished waits for a decision"
         who = "chance" if d.actor == CHANCE else names[d.actor]
         raise RecordError(f"{path}: the record ends before the game does (round {state.round_number}, "
                           f"step {d.step.name}, {who} to act)")

@@ -89,6 +89,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     knowledge = Knowledge(game, state) if any(getattr(a, "samples", False) for a in agents) else None
     while not state.finished:
         d = state.pending
+        assert d is not None, "a game not finished waits for a decision"
         step = d.step
         if d.actor == CHANCE:
             outcome = step.sample(game, state, rng)
@@ -113,6 +114,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
             else:
                 game.apply(state, action)  # refuses with the list of legal actions
         if held is not None:
+            assert viewer is not None and narrate is not None, "held is kept only when narrating to a viewer"
             now = _held(game, state, viewer)
             if d.actor != CHANCE:  # cards the viewer could not see before, now in its hand (a pass)
                 new = [c for c in now[0] if c not in held[1]]

@@ -12,7 +12,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,7 @@ class Played:
     digest: str = ""  # with Setup.digest: the SHA-256 of the game's record
 
 
-@cache
+@lru_cache(maxsize=4)  # a worker keeps the few games of its runs, not every game it was ever given
 def compiled(rules: str, players: int, options: tuple[tuple[str, Any], ...], allow: tuple[Path, ...]) -> Game:
     return compile_game(load_rules(rules, allow), players, dict(options))
 

@@ -80,8 +80,9 @@ def merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: Sour
     for table in (base_map.values, base_map.keys, base_map.scalars):
         for p in [p for p in table if _under(p, dropped)]:
             del table[p]
-    for src, dst in ((over_map.values, base_map.values), (over_map.keys, base_map.keys),
-                     (over_map.scalars, base_map.scalars)):
+    tables: tuple[tuple[dict[tuple, Any], dict[tuple, Any]], ...] = (
+        (over_map.values, base_map.values), (over_map.keys, base_map.keys), (over_map.scalars, base_map.scalars))
+    for src, dst in tables:  # positions and spans alike: each copied into the table of its kind
         for p, v in src.items():
             if _under(p, copied):
                 dst[p] = v

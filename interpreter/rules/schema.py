@@ -12,11 +12,12 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from interpreter import cache
-from interpreter.errors import Position, RuleErrors, SchemaError
+from interpreter.errors import Position, RuleError, RuleErrors, SchemaError
 from interpreter.limits import (
     MAX_CARD_TOKENS,
     MAX_CARDS,
@@ -185,12 +186,13 @@ def _check_schema(source: RuleSource) -> None:
     finally:
         _originals.clear()
     found.sort(key=lambda e: (e.position.file, e.position.line, e.position.column) if e.position else ("", 0, 0))
-    unique, seen = [], set()
-    for e in found:
-        key = (str(e.position), e.message)
+    unique: list[RuleError] = []
+    seen: set[tuple[str, str]] = set()
+    for err in found:
+        key = (str(err.position), err.message)
         if key not in seen:
             seen.add(key)
-            unique.append(e)
+            unique.append(err)
     raise RuleErrors(unique)
 
 
@@ -302,7 +304,8 @@ def _relevant(errors: list[ValidationError]) -> list[ValidationError]:
 
 def _alternative_required(e: ValidationError) -> bool:
     branches = e.validator_value if e.validator in ("anyOf", "oneOf") else None
-    return bool(branches) and all(isinstance(b, dict) and set(b) == {"required"} for b in branches)
+    return isinstance(branches, list) and bool(branches) and all(isinstance(b, dict) and set(b) == {"required"}
+                                                                 for b in branches)
 
 
 # ---------------------------------------------------------------- messages
@@ -318,12 +321,13 @@ def _where(e: ValidationError, path: Path_) -> str:
 
 
 def _unknown_keys(source: RuleSource, e: ValidationError, path: Path_) -> list[SchemaError]:
-    schema = e.schema
+    schema, instance = e.schema, e.instance
+    assert isinstance(schema, Mapping) and isinstance(instance, dict), "the error of an object's unknown keys"
     allowed = sorted((schema.get("properties") or {}).keys())
     patterns = schema.get("patternProperties") or {}
     if e.validator == "unevaluatedProperties":
         allowed = sorted(set(allowed) | {"do", "when"})
-    extra = [k for k in e.instance if k not in allowed and not any(re.search(p, k) for p in patterns)]
+    extra = [k for k in instance if k not in allowed and not any(re.search(p, k) for p in patterns)]
     out = []
     node = source.get(path)
     for key in extra:
@@ -382,15 +386,20 @@ def _to_rule_errors(source: RuleSource, e: ValidationError) -> list[SchemaError]
                             source.key_pos(path) if path else source.pos(path))]
 
     if e.validator in ("anyOf", "oneOf") and _alternative_required(e):
+        branches = e.validator_value
+        assert isinstance(branches, list), "checked by _alternative_required"
         names = [b["required"][0] if len(b["required"]) == 1 else " and ".join(b["required"])
-                 for b in e.validator_value]
+                 for b in branches]
         inside = _where(e, path) or (f" in {where}" if where else "")
         return [SchemaError(f"one of {', '.join(repr(n) for n in names)} is needed{inside}",
                             source.key_pos(path) if path else source.pos(path))]
 
     message = e.message
     if e.validator == "type":
-        wanted = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
+        wanted = e.validator_value
+        if not isinstance(wanted, list):
+            assert isinstance(wanted, str), "JSON Schema's type is a name or a list of names"
+            wanted = [wanted]
         words = [_TYPE_WORDS.get(w, w) for w in wanted]
         alts = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
         message = f"expected {alts}, not {_show(e.instance)}"
@@ -400,7 +409,9 @@ def _to_rule_errors(source: RuleSource, e: ValidationError) -> list[SchemaError]
         description = e.schema.get("description") if isinstance(e.schema, dict) else None
         message = f"{_show(e.instance)} is not allowed here" + (f": {description}" if description else "")
     elif e.validator == "enum" and isinstance(e.instance, str):
-        choices = [c for c in e.validator_value if isinstance(c, str)]
+        values = e.validator_value
+        assert isinstance(values, list), "JSON Schema's enum is a list"
+        choices = [c for c in values if isinstance(c, str)]
         close = _close(e.instance, choices)
         message = f"{e.instance!r} is not one of {', '.join(choices)}"
         if close:

@@ -77,7 +77,7 @@ try:
 except ImportError:  # PyYAML without libyaml: the pure-Python parser reads every file
     _FastLoader = None
 else:
-    class _FastLoader(CParser, _StrictResolver):  # type: ignore[no-redef]
+    class _FastLoader(CParser, _StrictResolver):  # type: ignore[no-redef]  # None above when libyaml is missing
         """libyaml's parser with the strict scalars; errors are left to _Loader to word."""
 
         def __init__(self, stream: str):
@@ -260,7 +260,9 @@ def _load(text: str, file: str, loader_class: Any) -> tuple[Any, SourceMap]:
         raise err(f"nesting deeper than {MAX_DEPTH} levels", exc.mark) from None
     except yaml.reader.ReaderError as exc:
         start = text.rfind("\n", 0, exc.position) + 1
-        mark = yaml.Mark(file, exc.position, text.count("\n", 0, exc.position), exc.position - start, None, None)
+        # no buffer, so no snippet: the pointer into it is never read
+        mark: yaml.Mark | None = yaml.Mark(file, exc.position, text.count("\n", 0, exc.position), exc.position - start,
+                                           None, 0)
         raise err(f"invalid YAML: character #x{exc.character:04x} is not allowed", mark) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
