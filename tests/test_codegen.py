@@ -23,30 +23,35 @@ from .test_dsl import BOUND, FakeState, env_for, locate, make_globals
 CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
 
 
+def play_in_step(fast, slow, rng, what: str) -> None:
+    """One game played with generated functions (``fast``) and with closures (``slow``) in step: the whole state
+    and the labels of the legal actions must agree after every action, and so must the end."""
+    a, b = fast.new_state(), slow.new_state()
+    actions = 0
+    while not a.finished:
+        assert snapshot(a) == snapshot(b), f"{what}: states differ after {actions} actions"
+        d = a.pending
+        if d.actor == CHANCE:
+            outcome = d.step.sample(fast, a, rng)
+            fast.apply_fast(a, outcome)
+            slow.apply_fast(b, outcome)
+        else:
+            assert [d.step.label(fast, x) for x in d.actions] == [b.pending.step.label(slow, x)
+                                                                for x in b.pending.actions]
+            i = rng.randrange(len(d.actions))
+            fast.apply_fast(a, d.actions[i])
+            slow.apply_fast(b, b.pending.actions[i])
+        actions += 1
+    assert b.finished and a.totals == b.totals and fast.winners(a) == slow.winners(b)
+
+
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_generated_functions_play_every_game_exactly_as_the_closures_do(name, players):
     source = load_rules(name)
     fast, slow = compile_game(source, players), compile_game(source, players, generate=False)
     assert fast.steps[0].__class__ is slow.steps[0].__class__
     for seed in range(2):
-        rng = random.Random(f"codegen/{seed}")
-        a, b = fast.new_state(), slow.new_state()
-        actions = 0
-        while not a.finished:
-            assert snapshot(a) == snapshot(b), f"{name} {players}p seed {seed}: states differ after {actions} actions"
-            d = a.pending
-            if d.actor == CHANCE:
-                outcome = d.step.sample(fast, a, rng)
-                fast.apply_fast(a, outcome)
-                slow.apply_fast(b, outcome)
-            else:
-                assert [d.step.label(fast, x) for x in d.actions] == [b.pending.step.label(slow, x)
-                                                                    for x in b.pending.actions]
-                i = rng.randrange(len(d.actions))
-                fast.apply_fast(a, d.actions[i])
-                slow.apply_fast(b, b.pending.actions[i])
-            actions += 1
-        assert b.finished and a.totals == b.totals and fast.winners(a) == slow.winners(b)
+        play_in_step(fast, slow, random.Random(f"codegen/{seed}"), f"{name} {players}p seed {seed}")
 
 
 def both(text, bound=BOUND, defines=None, **values):
@@ -174,18 +179,4 @@ def test_a_led_card_that_is_none_plays_alike_generated_and_as_closures(tmp_path)
     path.write_text(text.replace(follow, '    led: "first([c for c in trick if c.order > 13])"\n' + follow))
     source = load_rules(str(path))
     fast, slow = compile_game(source, 4), compile_game(source, 4, generate=False)
-    rng = random.Random("no led")
-    a, b = fast.new_state(), slow.new_state()
-    while not a.finished:
-        assert snapshot(a) == snapshot(b)
-        d = a.pending
-        if d.actor == CHANCE:
-            outcome = d.step.sample(fast, a, rng)
-            fast.apply_fast(a, outcome)
-            slow.apply_fast(b, outcome)
-        else:
-            i = rng.randrange(len(d.actions))
-            assert len(d.actions) == len(b.pending.actions)
-            fast.apply_fast(a, d.actions[i])
-            slow.apply_fast(b, b.pending.actions[i])
-    assert b.finished and a.totals == b.totals
+    play_in_step(fast, slow, random.Random("no led"), "whist with a led card that may be none")
