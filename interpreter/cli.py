@@ -50,6 +50,7 @@ finally:
 _POSITIONED = re.compile(r"^\S+:\d+:\d+: error: ")
 
 MAX_WORKERS = 256  # --workers at most: a mistyped number must not start thousands of processes
+MAX_GAMES = 10_000_000  # --games at most: the run's tasks are listed before the first game
 
 
 class _UsageError(TrickbookError):
@@ -170,7 +171,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--quiet", "-q", action="store_true", help="print only the result")
 
     game_args(si)
-    si.add_argument("--games", "-n", type=int, required=True, metavar="K", help="how many games")
+    si.add_argument("--games", "-n", type=int, required=True, metavar="K",
+                    help=f"how many games (at most {MAX_GAMES:,})")
     si.add_argument("--agents", "-a", default="random", metavar="A,B,...",
                     help="one agent per seat in seat order, the last repeated for the remaining seats: "
                          + "; ".join(f"{k} ({v})" for k, v in AGENTS.items()) + " (default random)")
@@ -203,7 +205,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("games_to_check", nargs="*", metavar="GAME", help="rule files or bundled game names (default: "
                    "every bundled game)")
     c.add_argument("--games", "-n", type=int, default=100, metavar="K",
-                   help="games per game file and player count (default 100)")
+                   help=f"games per game file and player count (default 100, at most {MAX_GAMES:,})")
     c.add_argument("--players", "-p", type=int, action="append", metavar="N",
                    help="only this player count (repeatable; default: every count the file supports)")
     c.add_argument("--workers", "-w", type=int, default=1, metavar="W",
@@ -455,6 +457,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1 or args.iterations < 1:
         raise _UsageError("--games and --iterations must be at least 1")
+    if args.games > MAX_GAMES:
+        raise _UsageError(f"--games must be at most {MAX_GAMES:,}, not {args.games:,}")
     if args.move_time is not None and not args.move_time > 0:
         raise _UsageError("--move-time must be a positive number of seconds")
     if args.scheduler and args.backend != "dask":
@@ -512,6 +516,8 @@ def _conformance(args: argparse.Namespace) -> int:
 
     if args.games < 1 or args.first < 0:
         raise _UsageError("--games must be at least 1, --first at least 0")
+    if args.games > MAX_GAMES:
+        raise _UsageError(f"--games must be at most {MAX_GAMES:,}, not {args.games:,}")
     workers = _workers(args.workers)
     allow = _allowed(args)
     names = args.games_to_check or list(bundled_games())

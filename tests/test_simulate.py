@@ -125,6 +125,8 @@ def test_bad_simulate_arguments_are_refused_before_any_game(capsys, args, messag
      "--workers must be from 1 to 256, not 100000"),
     (["simulate", "oh-hell", "-p", "4", "-n", "2", "--workers", "257"], "--workers must be from 1 to 256, not 257"),
     (["conformance", "oh-hell", "-n", "2", "--workers", "257"], "--workers must be from 1 to 256, not 257"),
+    (["simulate", "oh-hell", "-p", "4", "-n", "10000001"], "--games must be at most 10,000,000, not 10,000,001"),
+    (["conformance", "oh-hell", "-n", "99999999999"], "--games must be at most 10,000,000, not 99,999,999,999"),
     (["simulate", "oh-hell", "-p", "4", "-n", "0"], "--games and --iterations must be at least 1"),
     (["simulate", "oh-hell", "-p", "4", "-n", "2", "--move-time", "0"],
      "--move-time must be a positive number of seconds"),
