@@ -12,9 +12,18 @@ from typing import Any, NoReturn
 
 
 def _interrupted_while_starting(signum: int, frame: Any) -> None:
-    """Ctrl-C while Trickbook's modules load: the same one line as later (exit 130), not their traceback."""
+    """Ctrl-C while Trickbook's modules load: the same one line as later (exit 130), not their traceback; a
+    second Ctrl-C is ignored from then on."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     print("interrupted", file=sys.stderr)
     raise SystemExit(130)
+
+
+def _interrupt_once(signum: int, frame: Any) -> None:
+    """The program's Ctrl-C: KeyboardInterrupt once, and any later Ctrl-C ignored, so that a second one cannot
+    break into the first one's unwinding (a lock of the process pool half released: a RuntimeError traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 try:  # only while the modules below load, then Python's own handler again (for anyone importing this module)
@@ -221,6 +230,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the trickbook program (not a call from Python, whose Ctrl-C is its own)
+        with contextlib.suppress(ValueError):
+            signal.signal(signal.SIGINT, _interrupt_once)
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout = _Output(stdout, STDOUT)  # a failed write names standard output
     errors = _ErrorOutput(stderr)
