@@ -1500,10 +1500,16 @@ _WRITTEN = ("good.jsonl", "good.html")  # outputs that work, written in the case
 
 
 def _only_python_loading(said: str) -> bool:
-    """A KeyboardInterrupt traceback whose frames are all Python's own loading of the entry module (``-m``:
-    runpy compiling it), before a line of Trickbook ran: nothing of Trickbook's could handle it."""
-    files = re.findall(r'^  File "([^"]*)"', said, re.M)
-    return said.rstrip().endswith("KeyboardInterrupt") and bool(files) and all(f.startswith("<frozen ") for f in files)
+    """A KeyboardInterrupt traceback from Python's own loading of the entry module (``-m``: runpy compiling it) or
+    of the modules ``interpreter/cli.py`` imports before it can set its handler (``import signal``): nothing of
+    Trickbook's could handle it yet."""
+    if not said.rstrip().endswith("KeyboardInterrupt"):
+        return False
+    cli = (ROOT / "interpreter" / "cli.py").read_text().splitlines()
+    handler = next(n for n, line in enumerate(cli, 1) if line.startswith("try:"))  # the handler is set in there
+    frames = re.findall(r'^  File "([^"]*)", line (\d+)', said, re.M)
+    ours = [(f, int(n)) for f, n in frames if not f.startswith("<frozen ") and "/interpreter/" in f]
+    return bool(frames) and all(f.endswith("interpreter/cli.py") and n < handler for f, n in ours)
 
 
 # -- decks ---------------------------------------------------------------------------------------------------
