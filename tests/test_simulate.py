@@ -200,9 +200,10 @@ def _interrupted(*args: str) -> subprocess.CompletedProcess:
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while len(_children(proc.pid)) < 3 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)  # the two workers (and multiprocessing's resource tracker)
+        for _ in range(600):  # polls, not a deadline: the two workers (and multiprocessing's resource tracker)
+            if len(_children(proc.pid)) >= 3 or proc.poll() is not None:
+                break
+            time.sleep(0.1)
         time.sleep(1.5)  # their imports done, games under way
         assert proc.poll() is None, proc.communicate()
         os.killpg(proc.pid, signal.SIGINT)
