@@ -1461,7 +1461,7 @@ def _run_signals(case: Case, folder: Path) -> str | None:
         shown = len(out.read().splitlines())
         if sent and ("Fatal Python error" in said and "interpreter/" not in said
                      or code == -signal.SIGINT and not shown and not said
-                     or code == -signal.SIGINT and _only_python_loading(said)):
+                     or code in (1, -signal.SIGINT) and _only_python_loading(said)):  # 1: in site.py
             case.outcome = "interrupted in Python's own start-up"  # before any of trickbook ran: nothing to handle it
         elif code not in ((0,) if sent == 0 else (0, 130)):
             killed = f"killed by signal {-code}" if code < 0 else f"exit code {code}"

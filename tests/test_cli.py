@@ -266,3 +266,21 @@ def test_standard_output_closed_early_stops_quietly():
             assert done.returncode == 0 and done.stderr == ""
     finally:
         os.close(write)
+
+
+def test_an_interrupt_caught_inside_code_run_from_text_still_exits_130_under_python_m(tmp_path):
+    """A Ctrl-C that lands while ``dataclasses`` runs the text of a generated method (a module loading) raises
+    KeyboardInterrupt out of ``exec``; CPython 3.11-3.13 remember that even though the command caught it, and
+    ``python -m`` then ended by SIGINT (status -2) after printing ``interrupted``."""
+    (tmp_path / "interrupted_in_exec.py").write_text(
+        "import sys\n"
+        "from interpreter import cli\n"
+        "def command(args):\n"
+        "    exec('raise KeyboardInterrupt', {})\n"
+        "cli._COMMANDS['list'] = command\n"
+        "sys.argv = ['trickbook', 'list']\n"
+        "sys.exit(cli.main())\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "interrupted_in_exec"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
