@@ -1,4 +1,5 @@
-"""Golden records: seeded games written once (tests/golden/) must replay identically.
+"""Golden records: seeded games written once (tests/golden/) must replay identically, and the newer set must
+also be played again identically from its seed and agents.
 
 Each record holds the deal of every round, every decision by its label, every
 round's scores and the result. A replay that differs names the first line where
@@ -17,14 +18,20 @@ let it win).
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
 import pytest
 
-from interpreter.harness.records import replay
+from interpreter.harness.records import read_record, replay, write_record
 
-GOLDEN = sorted((Path(__file__).resolve().parent / "golden").glob("*.jsonl"))
+from .conftest import game_of
+from .golden.make_golden import AGENT_KINDS, SEEDS, golden_name, play
+
+HERE = Path(__file__).resolve().parent / "golden"
+GOLDEN = sorted(HERE.glob("*.jsonl"))
+SECOND = sorted(HERE.glob("*.jsonl.gz"))
 
 
 def test_there_are_golden_records_for_every_bundled_game_and_player_count():
@@ -34,9 +41,14 @@ def test_there_are_golden_records_for_every_bundled_game_and_player_count():
     from .conftest import GAMES
 
     have = {p.stem.rsplit("-", 1)[0] for p in GOLDEN}
+    second = {p.name for p in SECOND}
     for path in GAMES:
         for n in supported_players(load_rules(path)):
             assert f"{path.stem}-{n}p" in have, f"no golden record for {path.stem} with {n} players"
+            for agent in AGENT_KINDS:
+                for k in range(1, len(SEEDS) + 1):
+                    name = golden_name(path.stem, n, agent, k)
+                    assert name in second, f"no golden record {name}: python tests/golden/make_golden.py {path.stem}"
 
 
 HOUSE_RULES = {"meinz": {"card_monster_can_win": True}}
@@ -55,3 +67,33 @@ def test_a_golden_record_replays_identically(record, tmp_path):
     normalized.write_text("".join(json.dumps(e) + "\n" for e in lines))
     out = replay(normalized)
     assert out.rounds == lines[-1]["rounds"]
+
+
+# ---------------------------------------------------------------- the second set: random and greedy agents, 10 seeds
+
+
+def _events(record: Path) -> list[dict]:
+    """The record's events, without the rules' fingerprint (it changes with any edit of the file, also one that
+    changes no play)."""
+    events = [json.loads(line) for line in gzip.decompress(record.read_bytes()).decode().splitlines()]
+    events[0].pop("rules_id")
+    return events
+
+
+@pytest.mark.parametrize("record", SECOND, ids=[p.name.removesuffix(".jsonl.gz") for p in SECOND])
+def test_a_golden_record_of_the_second_set_replays_and_is_played_again_identically(record, tmp_path):
+    events = _events(record)
+    plain = tmp_path / record.name.removesuffix(".gz")
+    plain.write_text("".join(json.dumps(e) + "\n" for e in events))
+    out = replay(plain)
+    assert out.rounds == events[-1]["rounds"]
+    head = events[0]
+    agent = record.name.removesuffix(".jsonl.gz").split("-")[-2]
+    game = game_of(head["rules"], head["players"], **head["options"])
+    again = tmp_path / "again.jsonl"
+    write_record(again, play(game, head["seed"], agent).record)
+    played = [e for _, e in read_record(again)]
+    played[0].pop("rules_id")
+    first = next((i for i, (a, b) in enumerate(zip(played, events, strict=False)) if a != b), None)
+    assert played == events, (f"played again from seed {head['seed']!r} with {agent} agents, the game differs "
+                              f"from line {(first if first is not None else min(len(played), len(events))) + 1}")

@@ -1,25 +1,51 @@
-"""Write golden records: a few seeded games per bundled game and player count.
+"""Write golden records: seeded games per bundled game, player count and kind of agent.
 
 The records in this folder were written once, by the engine of the day, and are
-kept as regression tests (tests/test_golden.py replays every one). Do not
-regenerate the existing files to make a failing replay pass: a difference is a
-change in how a game plays. Add records for a new game with
+kept as regression tests (tests/test_golden.py replays every one, and plays the
+newer ones again from their seed and agents). Do not regenerate the existing files
+to make a failing test pass: a difference is a change in how a game plays. Add
+records for a new game (or a player count it newly supports) with
 
     python tests/golden/make_golden.py GAME [GAME ...]
+
+Two sets:
+
+* ``GAME-Np-K.jsonl`` (K = 1..3), the first set: random agents, seeds ``golden/K``,
+  written before the rule files were rewritten on the general steps (replayed with
+  the allowances tests/test_golden.py lists);
+* ``GAME-Np-AGENT-K.jsonl.gz`` (K = 1..10, AGENT random or greedy), written before
+  the engine became one generated state machine (issue 20): seeds ``golden2/K``,
+  every seat played by AGENT seeded from the game's seed. Gzipped: 580 records of
+  whole games are 30 MB of JSON.
 """
 
 from __future__ import annotations
 
+import gzip
 import sys
 from pathlib import Path
 
 from interpreter.engine.compile import compile_game, supported_players
+from interpreter.harness.players import agent_factory
 from interpreter.harness.records import write_record
 from interpreter.harness.runner import play_game
 from interpreter.rules.loader import load_rules
 
-SEEDS = ("golden/1", "golden/2", "golden/3")
 HERE = Path(__file__).resolve().parent
+FIRST_SEEDS = ("golden/1", "golden/2", "golden/3")
+AGENT_KINDS = ("random", "greedy")
+SEEDS = tuple(f"golden2/{k}" for k in range(1, 11))
+
+
+def golden_name(game: str, players: int, agent: str, k: int) -> str:
+    return f"{game}-{players}p-{agent}-{k}.jsonl.gz"
+
+
+def play(game, seed: str, agent: str):
+    """The game played from ``seed`` with ``agent`` at every seat, recorded: the way both writing and the test
+    that plays it again make it."""
+    agents = agent_factory([agent] * game.player_count)(seed)
+    return play_game(game, agents, seed=seed, record=True)
 
 
 def main(names: list[str]) -> None:
@@ -27,14 +53,24 @@ def main(names: list[str]) -> None:
         source = load_rules(name)
         for players in supported_players(source):
             game = compile_game(source, players)
-            for i, seed in enumerate(SEEDS, 1):
-                out = play_game(game, seed=seed, record=True)
-                path = HERE / f"{game.name}-{players}p-{i}.jsonl"
-                if path.exists():
-                    print(f"{path.name}: exists, left as it is")
-                    continue
-                write_record(path, out.record)
-                print(f"{path.name}: {out.rounds} rounds, totals {out.totals}")
+            for k, seed in enumerate(FIRST_SEEDS, 1):
+                path = HERE / f"{game.name}-{players}p-{k}.jsonl"
+                if not path.exists():
+                    out = play_game(game, seed=seed, record=True)
+                    write_record(path, out.record)
+                    print(f"{path.name}: {out.rounds} rounds, totals {out.totals}")
+            for agent in AGENT_KINDS:
+                for k, seed in enumerate(SEEDS, 1):
+                    path = HERE / golden_name(game.name, players, agent, k)
+                    if path.exists():
+                        continue
+                    out = play(game, seed, agent)
+                    plain = path.with_suffix("")  # write_record writes JSON Lines; kept gzipped (mtime 0: the same
+                    write_record(plain, out.record)  # bytes for the same record)
+                    with open(path, "wb") as f, gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as z:
+                        z.write(plain.read_bytes())
+                    plain.unlink()
+                    print(f"{path.name}: {out.rounds} rounds, totals {out.totals}")
 
 
 if __name__ == "__main__":
