@@ -19,11 +19,18 @@ def _interrupted_while_starting(signum: int, frame: Any) -> None:
     raise SystemExit(130)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C as the program raises it. A subclass, because CPython 3.11 to 3.13 note a KeyboardInterrupt of
+    exactly that class that leaves code run from text (``exec`` of a string, as ``dataclasses`` does while a
+    module loads) as if it had ended the program, even when it is caught: under ``python -m`` the process then
+    died by SIGINT at exit (status -2) after it said ``interrupted`` and chose 130."""
+
+
 def _interrupt_once(signum: int, frame: Any) -> None:
-    """The program's Ctrl-C: KeyboardInterrupt once, and any later Ctrl-C ignored, so that a second one cannot
-    break into the first one's unwinding (a lock of the process pool half released: a RuntimeError traceback)."""
+    """The program's Ctrl-C: Interrupted once, and any later Ctrl-C ignored, so that a second one cannot break
+    into the first one's unwinding (a lock of the process pool half released: a RuntimeError traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
+    raise Interrupted
 
 
 try:  # only while the modules below load, then Python's own handler again (for anyone importing this module)
@@ -261,16 +268,6 @@ def main(argv: list[str] | None = None) -> int:
         if argv is None:  # the program ends with its command: a Ctrl-C now would only kill Python's shutdown
             with contextlib.suppress(ValueError):
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
-            _forget_interrupt_seen_by_exec()
-
-
-def _forget_interrupt_seen_by_exec() -> None:
-    """CPython 3.11 to 3.13 note a KeyboardInterrupt that leaves code run from a string (``exec``/``eval`` of text,
-    as ``dataclasses`` does while a module loads) as if it had ended the program, even when it was caught; under
-    ``python -m`` the process then dies by SIGINT at exit (status -2) after it said ``interrupted`` and chose 130.
-    Each such call first clears that note, so one harmless call made last clears it (later versions note only an
-    interrupt nobody caught, and this call changes nothing)."""
-    eval("None")  # a constant: no rule file's text is ever evaluated by Python
 
 
 def _discard(stream: Any) -> None:

@@ -268,15 +268,15 @@ def test_standard_output_closed_early_stops_quietly():
         os.close(write)
 
 
-def test_an_interrupt_caught_inside_code_run_from_text_still_exits_130_under_python_m(tmp_path):
-    """A Ctrl-C that lands while ``dataclasses`` runs the text of a generated method (a module loading) raises
-    KeyboardInterrupt out of ``exec``; CPython 3.11-3.13 remember that even though the command caught it, and
-    ``python -m`` then ended by SIGINT (status -2) after printing ``interrupted``."""
+def test_a_ctrl_c_inside_code_run_from_text_still_exits_130_under_python_m(tmp_path):
+    """A Ctrl-C that lands while ``dataclasses`` runs the text of a generated method (a module loading) is raised
+    out of ``exec``; CPython 3.11-3.13 remembered a plain KeyboardInterrupt there even though the command caught
+    it, and ``python -m`` then ended by SIGINT (status -2) after printing ``interrupted``."""
     (tmp_path / "interrupted_in_exec.py").write_text(
         "import sys\n"
         "from interpreter import cli\n"
         "def command(args):\n"
-        "    exec('raise KeyboardInterrupt', {})\n"
+        "    exec('import os, signal\\nos.kill(os.getpid(), signal.SIGINT)\\nwhile True: pass', {})\n"
         "cli._COMMANDS['list'] = command\n"
         "sys.argv = ['trickbook', 'list']\n"
         "sys.exit(cli.main())\n")

@@ -10,12 +10,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
 from interpreter.cli import main
-from interpreter.harness.runner import play_game
+from interpreter.harness.runner import play_game, sigint_held
 from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, play_many, simulate
 
 from .conftest import ROOT
@@ -212,6 +213,30 @@ def _interrupted(*args: str) -> subprocess.CompletedProcess:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs signal masks")
+def test_a_ctrl_c_while_sigint_is_held_comes_at_the_end_even_when_another_thread_takes_the_signal():
+    """The kernel hands a process's SIGINT to any thread that does not block it (OpenBLAS starts such threads
+    when NumPy is imported), and Python runs the handler in the main thread all the same: blocking the signal in
+    the main thread alone let a Ctrl-C break into the start of a Dask cluster, left to close, noisily, at exit."""
+    other = threading.Event()
+    thread = threading.Thread(target=other.wait)  # started before the hold: SIGINT not blocked there
+    thread.start()
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    reached = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with sigint_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(200):  # Python runs on, checking for signals: the handler must not run in here
+                    time.sleep(0.001)
+                reached.append("the end of the body")
+    finally:
+        signal.signal(signal.SIGINT, old)
+        other.set()
+        thread.join()
+    assert reached == ["the end of the body"]
 
 
 needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self") or not hasattr(os, "killpg"),

@@ -177,20 +177,43 @@ def _flush(state: State, narrate: Callable[[str], None]) -> None:
 
 @contextlib.contextmanager
 def sigint_held() -> Iterator[None]:
-    """Hold SIGINT back from this thread while the body runs: processes and threads started meanwhile inherit the
-    held signal, so a Ctrl-C reaches this process only (which stops them); one that came meanwhile is raised as
-    KeyboardInterrupt at the end."""
+    """Hold Ctrl-C back while the body runs; one that came meanwhile is handled at the end, as it would have been.
+
+    Two holds, because either alone leaks: this thread's signal mask blocks SIGINT, so processes and threads
+    started meanwhile inherit the blocked signal (a Ctrl-C to the group then reaches this process only, which
+    stops them); and this process's handler only notes a Ctrl-C meanwhile, because the kernel hands the signal
+    to any thread that does not block it (a thread of a library: OpenBLAS starts some when NumPy is imported)
+    and Python then runs the handler in this thread all the same, in the middle of the body."""
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows: no signal masks
         yield
         return
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()  # started later, it would let SIGINT through again in the thread starting it
+    came: list[Any] = []
+    handler = _note_sigint(came)
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)  # one blocked meanwhile is noted now, at the latest
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+            if came:
+                handler(signal.SIGINT, came[0])
+
+
+def _note_sigint(came: list[Any]) -> Any:
+    """Replace this process's Python handler of SIGINT by one that notes each signal in ``came``; return the
+    handler replaced (None: nothing replaced, as when Ctrl-C is ignored or this is not the main thread)."""
+    try:
+        handler = signal.getsignal(signal.SIGINT)
+        if not callable(handler):  # ignored, or Python's default action: nothing to hold back from Python
+            return None
+        signal.signal(signal.SIGINT, lambda signum, frame: came.append(frame))
+    except ValueError:  # not the main thread: only the main thread runs Python's handlers
+        return None
+    return handler
 
 
 def ignore_sigint() -> None:

@@ -10,7 +10,7 @@ import hashlib
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -112,7 +112,7 @@ def run_chunk(task: tuple[Setup, Any, int, int]) -> list[Played]:
 
 
 def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: str = "processes",
-              scheduler: str | None = None, verbose: bool = False) -> Iterator[Played]:
+              scheduler: str | None = None, verbose: bool = False) -> Generator[Played, None, None]:
     """The games of a run in game order: on this process, on ``workers`` processes, or on Dask (``dask``: a local
     cluster of processes or the ``scheduler`` given; ``dask-local``: Dask's threads in this process). No more
     processes are started than there are tasks. ``verbose``: Dask's log (and its workers') is shown."""
@@ -314,13 +314,16 @@ def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int
     if setup is None:
         setup = Setup(game.name, game.players)
     if workers <= 1 and backend == "processes":
-        source: Iterator[Played] = (play_one(setup, seed, i, game) for i in range(games))
+        source: Generator[Played, None, None] = (play_one(setup, seed, i, game) for i in range(games))
     else:
         source = play_many(setup, games, seed, workers, backend, scheduler, verbose)
-    for g in source:
-        played.append(g)
-        if progress is not None:
-            progress(len(played), games)
+    try:
+        for g in source:
+            played.append(g)
+            if progress is not None:
+                progress(len(played), games)
+    finally:  # a Ctrl-C here, between games: the workers are stopped now (quietly), not when the frame is freed
+        source.close()
     return summarise(game, setup, seed, played)
 
 
