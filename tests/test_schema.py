@@ -158,7 +158,8 @@ def _keys_read(text: str, patterns: list[str]) -> set[str]:
     return {m for p in patterns for m in re.findall(p, text)}
 
 
-_SPEC_READS = [r'spec\.get\("(\w+)"', r'spec\["(\w+)"\]', r'"(\w+)" in spec\b', r'\bpath \+ \("(\w+)"']
+_SPEC_READS = [r'spec\.get\("(\w+)"', r'spec\["(\w+)"\]', r'"(\w+)" in spec\b', r'\bpath \+ \("(\w+)"',
+               r'self\.read\(ctx, "(\w+)"', r'self\.value\(spec, "(\w+)"', r'self\.declared\("(\w+)"\)']
 
 
 @pytest.mark.parametrize("kind", sorted(STEPS))

@@ -477,10 +477,16 @@ def step_options(kind: str) -> tuple[Opt, ...]:
 
 def describe(opt: Opt) -> str:
     """An option's description: its doc, plus the names an expression there may use."""
-    text = opt.doc.strip()
-    if opt.binds:
-        text += f" Names bound here: {', '.join(opt.binds)}."
-    return text
+    return opt.doc.strip() + _bound_text(opt, "{}")
+
+
+def _bound_text(opt: Opt, name: str) -> str:
+    """The names an expression of the option may use, as its declaration binds them (each written as ``name``
+    formats it)."""
+    if not opt.binds:
+        return ""
+    where = f" (with {opt.binds_with})" if opt.binds_with else ""
+    return f" Names bound here{where}: " + ", ".join(name.format(b) for b in opt.binds) + "."
 
 
 def _fields(fields: tuple[Opt, ...], title: str, description: str) -> JSON:
@@ -617,8 +623,7 @@ def _doc_row(opt: Opt) -> str:
     text = _cell(opt.doc.strip())
     if opt.required:
         text = f"**required.** {text}"
-    if opt.binds:
-        text += " Names bound here: " + ", ".join(f"`{b}`" for b in opt.binds) + "."
+    text += _bound_text(opt, "`{}`")
     return f"| `{opt.key}` | {text} |"
 
 

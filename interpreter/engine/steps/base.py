@@ -55,6 +55,26 @@ class Opt:
     choices: tuple[str, ...] = ()
     fields: tuple[Opt, ...] = ()
     default: Any = None
+    binds_with: str | None = None  # ``binds`` are bound only when the step also has this key (move's each)
+
+    def bound_names(self, outer: dict[str, Type], names: dict[str, Type], given: Any = ()) -> dict[str, Type]:
+        """The names an expression of this option is compiled with: those an enclosing trick binds (``outer``)
+        and the ones this option declares, typed by ``names`` (every name the step can bind, with its type).
+        Only this declaration says which: a name the step could bind but the option does not declare is
+        unknown to its expressions, and the docs and the schema say the same (they are made from it)."""
+        bound = dict(outer)
+        if self.binds_with is None or self.binds_with in given:
+            for name in self.binds:
+                bound[name] = names[name]
+        return bound
+
+
+def declared_in(fields: tuple[Opt, ...], key: str) -> Opt:
+    """The declaration of ``key`` among ``fields`` (an option's fields, or a step kind's options)."""
+    for opt in fields:
+        if opt.key == key:
+            return opt
+    raise AssertionError(f"option {key!r} is read but not declared")
 
 
 class Play(NamedTuple):
@@ -150,6 +170,15 @@ class StepContext:
         """Compile the expression stored at ``path`` in the rule file (``per``: see Compiler.compile)."""
         return self.compiler.compile(self.source.get(path), bound or {}, self.source.locator(path), expect, per)
 
+    def option(self, opt: Opt, path: Path_, outer: dict[str, Type], names: dict[str, Type] | None = None,
+               expect: str | None = None, per: str | None = None) -> Compiled:
+        """Compile the expression of option ``opt`` stored at ``path`` with the names its declaration binds
+        (typed by ``names``) and those of an enclosing trick (``outer``); ``binds_with`` is looked up among the
+        keys of the mapping that holds the option."""
+        given = self.source.get(path[:-1]) if path else {}
+        bound = opt.bound_names(outer, names or {}, given if isinstance(given, dict) else {})
+        return self.expr(path, bound, expect, per)
+
     def led_classes(self, exprs: list[Compiled]) -> tuple[int, ...]:
         """Per card: the first card that is the same led card for ``exprs`` (they read only attributes of
         ``led`` that both have alike); identical cards when they read the led card itself."""
@@ -230,6 +259,20 @@ class Step:
         self.when: Compiled | None = None
         self.outer: Any = None  # for nested steps: gives the values of the names the trick binds
         self.bound: dict[str, Type] = {}  # the names the trick binds, for compiling
+
+    @classmethod
+    def declared(cls, key: str) -> Opt:
+        """The declaration of option ``key`` (every option a step reads is declared)."""
+        return declared_in(cls.options, key)
+
+    def read(self, ctx: StepContext, key: str, names: dict[str, Type] | None = None, expect: str | None = None,
+             per: str | None = None) -> Compiled:
+        """Compile the expression of option ``key``, with the names its declaration binds (typed by ``names``)."""
+        return ctx.option(self.declared(key), self.path + (key,), self.bound, names, expect, per)
+
+    def value(self, spec: dict[str, Any], key: str) -> Any:
+        """A plain option's value as written, or its declared default."""
+        return spec.get(key, self.declared(key).default)
 
     def env(self, state: State) -> dict[str, Any]:
         """A fresh evaluation environment: the state, plus the names an enclosing trick binds."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT, VALUE, Type, record
-from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, register
+from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, declared_in, register
 from interpreter.engine.steps.choose import show
 
 
@@ -91,7 +91,7 @@ class Board(Step):
         spec = ctx.source.get(self.path)
         for (key, row), i in zip(spec["rows"].items(), range(len(self.row_types))):
             if isinstance(row["spaces"], str):
-                t = ctx.expr(self.path + ("rows", key, "spaces"), self.bound).type
+                t = ctx.option(declared_in(_ROW, "spaces"), self.path + ("rows", key, "spaces"), self.bound).type
                 self.row_types[i] = t.element if t.kind == "list" and t.element else VALUE
                 ctx.round_fields[key] = self.row_types[i]
 
@@ -118,17 +118,17 @@ class Board(Step):
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
-        self.first = ctx.expr(path + ("first",), self.bound, expect="seat") if "first" in spec else None
-        self.next = ctx.expr(path + ("next",), dict(self.bound, seat=SEAT), expect="seat") if "next" in spec else None
+        self.first = self.read(ctx, "first", expect="seat") if "first" in spec else None
+        self.next = self.read(ctx, "next", {"seat": SEAT}, expect="seat") if "next" in spec else None
         self.coverable = None
         if "coverable" in spec:
-            self.coverable = ctx.expr(path + ("coverable",), dict(self.bound, space=VALUE, open=VALUE, row=VALUE))
+            self.coverable = self.read(ctx, "coverable", {"space": VALUE, "open": VALUE, "row": VALUE})
         self.rows: list[_Row] = []
         for (key, row), type_ in zip(spec["rows"].items(), self.row_types):
             rpath = path + ("rows", key)
             spaces = row["spaces"]
             if isinstance(spaces, str):
-                expr = ctx.expr(rpath + ("spaces",), self.bound)
+                expr = ctx.option(declared_in(_ROW, "spaces"), rpath + ("spaces",), self.bound)
                 if expr.deps:
                     raise ctx.error("the spaces of a row must be known before play (use seats, players, options, "
                                     "setup)", rpath + ("spaces",))
@@ -148,7 +148,7 @@ class Board(Step):
             if len(set(labels)) != len(labels):
                 raise ctx.error("two spaces of this row have the same label", rpath + ("spaces",))
             if "covered" in row:
-                cover = ctx.expr(rpath + ("covered",), {"space": type_})
+                cover = ctx.option(declared_in(_ROW, "covered"), rpath + ("covered",), self.bound, {"space": type_})
                 if cover.deps - {"ctx:space"}:
                     raise ctx.error("covered may use only space, players, options and setup "
                                     "(spaces are covered before play)", rpath + ("covered",))

@@ -85,9 +85,11 @@ class Choose(Step):
             "that stops has not passed."),
         Opt("may_pass", "condition", "Which seats may pass (default: every seat, when pass is given), e.g. "
             "\"seat != round.dealer\" (stick the dealer).", binds=("seat", "picked", "history", "passes")),
-        Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction)."),
+        Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction).",
+            default=False),
         Opt("until", "condition", "Checked after each turn: the step ends when it holds, e.g. \"passes == "
-            "players\" or \"round.maker != none\".", binds=("seat", "history", "passes")),
+            "players\" or \"round.maker != none\" (picked: what the seat just picked in its turn).",
+            binds=("seat", "picked", "history", "passes")),
         Opt("set", "name", "A round value that holds the last value chosen (round.NAME)."),
         Opt("set_seat", "name", "A per-seat value that holds each seat's choice (seat.NAME); none for a seat "
             "that passed or was not asked."),
@@ -99,26 +101,28 @@ class Choose(Step):
         Opt("move_to", "zone", "When the values are cards: each chosen card moves at once to this zone (the "
             "chooser's, for a per-seat zone), e.g. a discard or a reveal."),
         Opt("swap", "bool", "When each value is a pair of cards [a, b]: the chosen two change places (a goes "
-            "where b was, b where a was), e.g. a hand card for a card of the trick just won."),
+            "where b was, b where a was), e.g. a hand card for a card of the trick just won.", default=False),
         Opt("label", "expr", "How an option is shown (text), e.g. \"'bid ' + text(value)\". Default: a card's "
             "label, a seat's name, a record's label, or the value itself.", binds=("value", "seat")),
         Opt("describe", "expr", "How a choice is told in the narration (text after the seat's name), e.g. "
             "\"'bids ' + text(value)\". Default: the verb and the label.", binds=("value", "seat")),
-        Opt("verb", "text", "The verb of the narration and the prompt (default: choose)."),
+        Opt("verb", "text", "The verb of the narration and the prompt (default: choose).", default="choose"),
         Opt("visible", "enum", "Who learns each choice: all (default) or owner (only the chooser: others are "
-            "told that a choice was made, and its values are hidden from them).", choices=("all", "owner")),
+            "told that a choice was made, and its values are hidden from them).", choices=("all", "owner"),
+            default="all"),
         Opt("simultaneous", "bool", "Seats choose without seeing each other's choices: history holds only "
-            "the seat's own, and with visible: all the choices are shown once everyone has chosen."),
+            "the seat's own, and with visible: all the choices are shown once everyone has chosen.",
+            default=False),
         Opt("auto", "bool", "A seat that has to take every option it has left (no pass) is not asked: its "
-            "choices are made for it and not recorded."),
-        Opt("narrate_pass", "bool", "Tell passes in the narration (default true)."),
+            "choices are made for it and not recorded.", default=False),
+        Opt("narrate_pass", "bool", "Tell passes in the narration (default true).", default=True),
     )
 
     # ------------------------------------------------------------------ compile
 
     def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         self.counted = "count" in spec
-        self.visible = spec.get("visible", "all")
+        self.visible = self.value(spec, "visible")
         start = list_of(VALUE) if self.counted else NONE  # refined by infer
         for key, declare in (("set", ctx.declare), ("set_chooser", ctx.declare), ("set_seat", ctx.declare_seat)):
             if key in spec:
@@ -128,15 +132,15 @@ class Choose(Step):
             ctx.declare(spec["set_history"], NONE, self.path + ("set_history",))
             ctx.visibility[spec["set_history"]] = self.visible
 
-    def _bound(self, option: Type) -> dict[str, Type]:
-        names = dict(self.bound)
-        names.update({"seat": SEAT, "picked": list_of(option), "passes": VALUE,
-                      "history": list_of(record({"seat": SEAT, "value": option}))})
-        return names
+    @staticmethod
+    def _names(option: Type) -> dict[str, Type]:
+        """Every name an option of this step may bind, typed for options of type ``option``."""
+        return {"seat": SEAT, "picked": list_of(option), "passes": VALUE, "value": option,
+                "history": list_of(record({"seat": SEAT, "value": option}))}
 
     def infer(self, ctx: StepContext) -> None:
         spec = ctx.source.get(self.path)
-        options = ctx.expr(self.path + ("options",), self._bound(VALUE))
+        options = self.read(ctx, "options", self._names(VALUE))
         element = options.type.element if options.type.kind == "list" and options.type.element else VALUE
         value = list_of(element) if self.counted else element
         if "set" in spec:
@@ -148,17 +152,16 @@ class Choose(Step):
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
-        self.who = ctx.expr(path + ("who",), self.bound) if "who" in spec else None
-        first = ctx.expr(path + ("options",), self._bound(VALUE))
+        self.who = self.read(ctx, "who") if "who" in spec else None
+        first = self.read(ctx, "options", self._names(VALUE))
         if first.type.kind != "list":
             raise ctx.error(f"options must be a list, found {first.type}", path + ("options",))
         self.option_type = first.type.element or VALUE
-        bound = self._bound(self.option_type)
-        self.names = bound
-        self.options_expr = ctx.expr(path + ("options",), bound)
-        with_value = dict(bound, value=self.option_type)
-        self.allowed = ctx.expr(path + ("allowed",), with_value, per="value") if "allowed" in spec else None
-        self.must = ctx.expr(path + ("must",), with_value, per="value") if "must" in spec else None
+        names = self._names(self.option_type)
+        self.names = self.declared("options").bound_names(self.bound, names)  # what a policy sees, besides legal
+        self.options_expr = self.read(ctx, "options", names)
+        self.allowed = self.read(ctx, "allowed", names, per="value") if "allowed" in spec else None
+        self.must = self.read(ctx, "must", names, per="value") if "must" in spec else None
         # card options judged only by the card and round values: look them up in card tables
         self._cards = self.option_type.kind == "card" and "label" not in spec
         kinds = ctx.card_kinds
@@ -167,7 +170,7 @@ class Choose(Step):
         # a batch is worth starting when a condition is judged option by option, or options call defines
         self._batch = ((self.allowed is not None and self._allowed_table is None)
                        or (self.must is not None and self._must_table is None) or bool(ctx.compiler.g.defines))
-        self.count = ctx.expr(path + ("count",), dict(self.bound, seat=SEAT), expect="number") if self.counted else None
+        self.count = self.read(ctx, "count", names, expect="number") if self.counted else None
         self._count_fixed = None
         if self.count is not None and self.count.is_constant:
             k = self.count({})
@@ -180,11 +183,11 @@ class Choose(Step):
         self._stop = Stop(self.stop_label) if self.stop_label is not None else None
         if self.stop_label is not None and self.stop_label == self.pass_label:
             raise ctx.error("stop and pass need different labels", path + ("stop",))
-        self.may_pass = ctx.expr(path + ("may_pass",), bound) if "may_pass" in spec else None
+        self.may_pass = self.read(ctx, "may_pass", names) if "may_pass" in spec else None
         if self.may_pass is not None and self.pass_label is None:
             raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
-        self.repeat = bool(spec.get("repeat", False))
-        self.until = ctx.expr(path + ("until",), bound) if "until" in spec else None
+        self.repeat = bool(self.value(spec, "repeat"))
+        self.until = self.read(ctx, "until", names) if "until" in spec else None
         if self.repeat and self.until is None:
             raise ctx.error("repeat needs until: the condition that ends the choosing", path + ("repeat",))
         self.set_round = spec.get("set")
@@ -196,22 +199,21 @@ class Choose(Step):
         if self.move_to is not None and self.option_type.kind != "card":
             raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
         self.move_to_per_seat = self.move_to in ctx.seat_zones
-        self.swap = bool(spec.get("swap", False))
+        self.swap = bool(self.value(spec, "swap"))
         if self.swap and not (self.option_type.kind == "list" and self.option_type.element is not None
                               and self.option_type.element.kind == "card"):
             raise ctx.error(f"swap needs options that are pairs of cards, found {self.option_type}", path + ("swap",))
         if self.swap and self.move_to is not None:
             raise ctx.error("a choice either swaps cards or moves them (move_to), not both", path + ("swap",))
-        label_names = dict(self.bound, value=self.option_type, seat=SEAT)
-        self.label_expr = ctx.expr(path + ("label",), label_names) if "label" in spec else None
-        self.describe_expr = ctx.expr(path + ("describe",), label_names) if "describe" in spec else None
+        self.label_expr = self.read(ctx, "label", names) if "label" in spec else None
+        self.describe_expr = self.read(ctx, "describe", names) if "describe" in spec else None
         fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
         # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
         self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
-        self.verb = spec.get("verb", "choose")
-        self.simultaneous = bool(spec.get("simultaneous", False))
-        self.auto = bool(spec.get("auto", False))
-        self.narrate_pass = bool(spec.get("narrate_pass", True))
+        self.verb = self.value(spec, "verb")
+        self.simultaneous = bool(self.value(spec, "simultaneous"))
+        self.auto = bool(self.value(spec, "auto"))
+        self.narrate_pass = bool(self.value(spec, "narrate_pass"))
         if self.move_to is not None and "visible" not in spec:
             zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
             self.visible = "all" if zone_visible == "all" else "owner"

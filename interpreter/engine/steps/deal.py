@@ -43,15 +43,15 @@ class Deal(Step):
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
-        self.hand_zone = ctx.zone(path + ("to",), per_seat=True) if "to" in spec else "hand"
+        self.hand_zone = ctx.zone(path + ("to",), per_seat=True) if "to" in spec else self.value(spec, "to")
         if self.hand_zone not in ctx.seat_zones:
             raise ctx.error("a deal needs a per-seat zone named 'hand' (or say to: ZONE)", path)
-        self.count = ctx.expr(path + ("hand",), self.bound, expect="number")
+        self.count = self.read(ctx, "hand", expect="number")
         self.rest = ctx.zone(path + ("rest",), per_seat=False) if "rest" in spec else None
         self.ctx_error = ctx.error
         self.which = None
         if "cards" in spec:
-            self.which = ctx.expr(path + ("cards",), {"card": CARD})
+            self.which = self.read(ctx, "cards", {"card": CARD})
             if self.which.deps - {"ctx:card"}:
                 raise ctx.error("cards may use only card, players, options and setup (the cards of a deal are "
                                 "known before play)", path + ("cards",))

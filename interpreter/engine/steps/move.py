@@ -23,37 +23,36 @@ class Move(Step):
                "or every card of some zones. With each, it is done for every seat of a list, with seat bound.")
     options = COMMON + (
         Opt("cards", "expr", "The cards to move: an expression giving a card or a list of cards (none moves "
-            "nothing), e.g. \"first(stock)\" or \"seat.passing\".", binds=("seat",)),
+            "nothing), e.g. \"first(stock)\" or \"seat.passing\".", binds=("seat",), binds_with="each"),
         Opt("from", "zones", "Instead of cards: move every card of these zones (every seat's, for a per-seat "
             "zone; with each, only that seat's)."),
         Opt("to", "zone", "The zone the cards go to.", required=True),
         Opt("owner", "seat", "Whose zone, when to is a per-seat zone: a seat expression, e.g. \"right(seat)\" "
-            "(default: seat, with each).", binds=("seat",)),
+            "(default: seat, with each).", binds=("seat",), binds_with="each"),
         Opt("each", "seats", "Do the move for each of these seats in turn (binds seat), e.g. seats.",),
-        Opt("top", "bool", "Put the cards on top of the zone (first) instead of at the bottom (default false)."),
+        Opt("top", "bool", "Put the cards on top of the zone (first) instead of at the bottom (default false).",
+            default=False),
     )
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
         if ("cards" in spec) == ("from" in spec):
             raise ctx.error("a move needs either cards: (an expression) or from: (zones), not both", path)
-        self.each = ctx.expr(path + ("each",), self.bound) if "each" in spec else None
-        bound = dict(self.bound)
-        if self.each is not None:
-            bound["seat"] = SEAT
-        self.cards = ctx.expr(path + ("cards",), bound) if "cards" in spec else None
+        self.each = self.read(ctx, "each") if "each" in spec else None
+        names = {"seat": SEAT}
+        self.cards = self.read(ctx, "cards", names) if "cards" in spec else None
         if self.cards is not None and self.cards.type.kind not in ("card", "list") and not self.cards.type.literal_none:
             raise ctx.error(f"cards must give a card or a list of cards, found {self.cards.type}", path + ("cards",))
         self.sources = ctx.zones(path + ("from",)) if "from" in spec else []
         self.to = ctx.zone(path + ("to",))
         self.to_per_seat = self.to in ctx.seat_zones
-        self.owner = ctx.expr(path + ("owner",), bound, expect="seat") if "owner" in spec else None
+        self.owner = self.read(ctx, "owner", names, expect="seat") if "owner" in spec else None
         if self.to_per_seat and self.owner is None and self.each is None:
             raise ctx.error(f"zone {self.to!r} belongs to each seat: say whose with owner: (a seat expression) "
                             "or move for each seat with each:", path + ("to",))
         if not self.to_per_seat and self.owner is not None:
             raise ctx.error(f"zone {self.to!r} is shared; owner: is only for per-seat zones", path + ("owner",))
-        self.top = bool(spec.get("top", False))
+        self.top = bool(self.value(spec, "top"))
         self.seat_zones = set(ctx.seat_zones)
 
     def start(self, game: Any, state: Any) -> None:

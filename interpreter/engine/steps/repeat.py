@@ -78,13 +78,13 @@ class Repeat(Step):
             raise ctx.error("a repeat needs steps: the steps to run each time", path + ("steps",))
         if "times" not in spec and "until" not in spec:
             raise ctx.error("a repeat needs times: or until: (or both) to end", path)
-        self.times = ctx.expr(path + ("times",), expect="number") if "times" in spec else None
+        self.times = self.read(ctx, "times", expect="number") if "times" in spec else None
         if self.times is not None and self.times.is_constant:
             times = self.times({})
             if not isinstance(times, int) or isinstance(times, bool) or not 0 <= times <= MAX_TIMES:
                 raise ctx.error(f"times must be a whole number from 0 to {MAX_TIMES}, got {times!r}",
                                 path + ("times",))
-        self.until = ctx.expr(path + ("until",)) if "until" in spec else None
+        self.until = self.read(ctx, "until") if "until" in spec else None
         self.where = str(ctx.source.pos(path))
         finish_steps(ctx, self.inner)
 

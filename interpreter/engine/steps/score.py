@@ -23,9 +23,8 @@ class Score(Step):
     )
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.points = ctx.expr(self.path + ("points",), {"seat": SEAT}, expect="number")
-        self.explain = ctx.expr(self.path + ("explain",), {"seat": SEAT}) \
-            if "explain" in spec else None
+        self.points = self.read(ctx, "points", {"seat": SEAT}, expect="number")
+        self.explain = self.read(ctx, "explain", {"seat": SEAT}) if "explain" in spec else None
 
     def start(self, game: Any, state: Any) -> None:
         env = {"$s": state, "$batch": object()}  # every seat is scored from the same state

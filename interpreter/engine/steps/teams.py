@@ -42,7 +42,7 @@ class Teams(Step):
             self._check([s for t in fixed for s in t], len(names), lambda m: ctx.error(m, path))
             self.fixed = fixed
         else:
-            self.expr = ctx.expr(path, self.bound)
+            self.expr = self.read(ctx, "teams")
             if self.expr.type not in (list_of(SEATS),) and self.expr.type.kind != "list":
                 raise ctx.error(f"teams must be a list of lists of seats, found {self.expr.type}", path)
 

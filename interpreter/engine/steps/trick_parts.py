@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, Type
 from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
-from interpreter.engine.steps.base import Opt, StepContext
+from interpreter.engine.steps.base import Opt, StepContext, declared_in
 
 Path_ = tuple[Any, ...]
 
@@ -26,18 +26,19 @@ RULE_FIELDS = (
         "(default: a card that meets must), e.g. \"card.colour == led.colour\".",
         binds=("card", "led", "seat", "trick")),
     Opt("otherwise", "enum", "When the seat has no card that meets must: any (default: it may play any "
-        "card) or end (trick play ends at once, the trick stays on the table).", choices=("any", "end")),
+        "card) or end (trick play ends at once, the trick stays on the table).", choices=("any", "end"),
+        default="any"),
 )
 
 TAKER_FIELDS = (
     Opt("takes", "number", "How many cards of the trick this taker chooses, one decision each, or rest "
-        "(default): every card not yet taken."),
+        "(default): every card not yet taken.", default="rest"),
     Opt("strength", "ordering", "For every taker after the first (the winner): the ordering that finds it, "
         "like the trick's strength.", binds=("card", "led", "seat", "trick")),
     Opt("eligible", "condition", "Only cards for which this holds can make their player this taker "
         "(default: every card).", binds=("card", "led", "seat", "trick")),
     Opt("equal_cards", "enum", "Of equal cards by this ordering: later_wins (default) or first_wins.",
-        choices=("later_wins", "first_wins")),
+        choices=("later_wins", "first_wins"), default="later_wins"),
 )
 
 ROUTE_FIELDS = (
@@ -52,13 +53,14 @@ class Rule:
 
     def __init__(self, ctx: StepContext, path: Path_, bound: dict[str, Type]):
         spec = ctx.source.get(path)
-        names = dict(bound, **CARD_NAMES)
+        must = declared_in(RULE_FIELDS, "must")
         if isinstance(spec, dict):
-            self.must = ctx.expr(path + ("must",), names, per="card")
-            self.holding = ctx.expr(path + ("holding",), names, per="card") if "holding" in spec else None
-            self.end = spec.get("otherwise", "any") == "end"
-        else:
-            self.must = ctx.expr(path, names, per="card")
+            self.must = ctx.option(must, path + ("must",), bound, CARD_NAMES, per="card")
+            self.holding = ctx.option(declared_in(RULE_FIELDS, "holding"), path + ("holding",), bound, CARD_NAMES,
+                                      per="card") if "holding" in spec else None
+            self.end = spec.get("otherwise", declared_in(RULE_FIELDS, "otherwise").default) == "end"
+        else:  # a condition alone: its must
+            self.must = ctx.expr(path, must.bound_names(bound, CARD_NAMES), per="card")
             self.holding = None
             self.end = False
         kinds = ctx.card_kinds
@@ -117,8 +119,8 @@ class Ordering:
     """Strength expressions compared in order (highest wins), with eligibility and a tie rule."""
 
     def __init__(self, ctx: StepContext, path: Path_, spec: dict[str, Any], bound: dict[str, Type],
-                 eligible_path: Path_ | None, later_wins: bool):
-        names = dict(bound, card=CARD, led=CARD, seat=SEAT, trick=CARDS)
+                 eligible_path: Path_ | None, later_wins: bool, opt: Opt, eligible: Opt | None = None):
+        names = opt.bound_names(bound, CARD_NAMES)  # every expression of the list binds what the ordering does
         self.exprs = [ctx.expr(path + (i,), names) for i in range(len(spec))]
         # one table per expression, keyed only by what it reads: few tables, filled once each
         self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps, lazy=True,
@@ -127,7 +129,8 @@ class Ordering:
         # the strength of a card under the current round values and led card, filled lazily from the tables
         self.combined = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True,
                                   led_classes=ctx.led_classes(self.exprs))
-        self.eligible = ctx.expr(eligible_path, names) if eligible_path else None
+        self.eligible = ctx.option(eligible, eligible_path, bound, CARD_NAMES) if eligible_path and eligible \
+            else None
         self.later_wins = later_wins
         self.position = self.exprs[0].position if self.exprs else None
 
@@ -269,10 +272,11 @@ class Route:
 def routes(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Route]:
     spec = ctx.source.get(path) or []
     out = []
-    names = dict(bound, card=CARD, player=SEAT, taker=SEAT, winner=SEAT)
+    names = {"card": CARD, "player": SEAT, "taker": SEAT, "winner": SEAT}
     for i in range(len(spec)):
         zone = ctx.zone(path + (i, "to"))
-        out.append(Route(ctx.expr(path + (i, "when"), names), zone, zone in ctx.seat_zones))
+        out.append(Route(ctx.option(declared_in(ROUTE_FIELDS, "when"), path + (i, "when"), bound, names), zone,
+                         zone in ctx.seat_zones))
     return out
 
 

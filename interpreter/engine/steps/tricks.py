@@ -118,7 +118,7 @@ class Tricks(Step):
             "[\"card.colour == round.trump\", \"card.colour == led.colour\", \"card.number\"]; trick is every "
             "card of the trick, in playing order.", binds=("card", "led", "seat", "trick"), required=True),
         Opt("equal_cards", "enum", "Of equal cards: later_wins (default) or first_wins.",
-            choices=("later_wins", "first_wins")),
+            choices=("later_wins", "first_wins"), default="later_wins"),
         Opt("can_win", "condition", "Only seats for which this holds can win a trick (e.g. \"seat.tricks < "
             "2\"); when none can, the leader wins.", binds=("seat",)),
         Opt("won_by", "seat", "A seat that wins the trick whatever is played (a claim), or none: usually a "
@@ -131,8 +131,8 @@ class Tricks(Step):
         Opt("to", "zone", "The per-seat zone a taker's cards go to (its won tricks).", required=True),
         Opt("next_leader", "seat", "Who leads the next trick (default: the winner).",
             binds=("winner", "takers")),
-        Opt("count", "name", "The counter of tricks won, read as seat.NAME (default tricks)."),
-        Opt("trick", "zone", "The shared zone the trick is played to (default trick)."),
+        Opt("count", "name", "The counter of tricks won, read as seat.NAME (default tricks).", default="tricks"),
+        Opt("trick", "zone", "The shared zone the trick is played to (default trick).", default="trick"),
         Opt("per_trick", "names", "Round values that go back to none when a trick starts (e.g. a claim)."),
         Opt("between_plays", "steps", "Steps run after every card but the last (choose, move, set, teams); "
             "they see player, trick, trick_seats and led.", binds=tuple(BETWEEN_NAMES)),
@@ -143,7 +143,7 @@ class Tricks(Step):
     # ------------------------------------------------------------------ compile
 
     def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.counter = spec.get("count", "tricks")
+        self.counter = self.value(spec, "count")
         if self.counter not in ctx.counters:
             ctx.counters.append(self.counter)
         self.between = build_steps(ctx, spec.get("between_plays") or {}, self.path + ("between_plays",), True)
@@ -163,20 +163,20 @@ class Tricks(Step):
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path
-        self.leader = ctx.expr(path + ("leader",), expect="seat")
-        self.active = ctx.expr(path + ("seats",)) if "seats" in spec else None
+        self.leader = self.read(ctx, "leader", expect="seat")
+        self.active = self.read(ctx, "seats") if "seats" in spec else None
         self.zones = ctx.zones(path + ("from",), per_seat=True) if "from" in spec else ["hand"]
         if "hand" in self.zones and "hand" not in ctx.seat_zones:
             raise ctx.error("trick play needs a per-seat zone named 'hand' (or say from: ZONE)", path)
-        self.led = ctx.expr(path + ("led",), {"trick": CARDS}) if "led" in spec else None
+        self.led = self.read(ctx, "led", {"trick": CARDS}) if "led" in spec else None
         if self.led is not None and self.led.type.kind != "card" and not self.led.type.literal_none:
             raise ctx.error(f"led must give a card (or none), found {self.led.type}", path + ("led",))
-        self.lead_rules = rules(ctx, path + ("lead",), {})
-        self.follow_rules = rules(ctx, path + ("follow",), {})
-        self.ordering = Ordering(ctx, path + ("strength",), spec["strength"], {}, None,
-                                 spec.get("equal_cards", "later_wins") == "later_wins")
-        self.can_win = ctx.expr(path + ("can_win",), {"seat": SEAT}) if "can_win" in spec else None
-        self.won_by = ctx.expr(path + ("won_by",), expect="seat or none") if "won_by" in spec else None
+        self.lead_rules = rules(ctx, path + ("lead",), self.bound)
+        self.follow_rules = rules(ctx, path + ("follow",), self.bound)
+        self.ordering = Ordering(ctx, path + ("strength",), spec["strength"], self.bound, None,
+                                 self.value(spec, "equal_cards") == "later_wins", self.declared("strength"))
+        self.can_win = self.read(ctx, "can_win", {"seat": SEAT}) if "can_win" in spec else None
+        self.won_by = self.read(ctx, "won_by", expect="seat or none") if "won_by" in spec else None
         self.takers = self._takers(ctx, spec)
         # every taker after the winner has its own ordering (see _takers)
         self._later_orderings = [t.ordering for t in self.takers[1:] if t.ordering is not None]
@@ -188,12 +188,12 @@ class Tricks(Step):
             if self.takers[-1].takes is not None:
                 raise ctx.error("the last taker chooses a number of cards, so some may be left: take the rest "
                                 "with a later taker or say where they go with unclaimed: ZONE", path + ("takers",))
-        self.routes = routes(ctx, path + ("route",), {})
+        self.routes = routes(ctx, path + ("route",), self.bound)
         self.won = ctx.zone(path + ("to",), per_seat=True)
-        self.trick_zone = ctx.zone(path + ("trick",), per_seat=False) if "trick" in spec else "trick"
+        self.trick_zone = ctx.zone(path + ("trick",), per_seat=False) if "trick" in spec else self.value(spec, "trick")
         if self.trick_zone not in ctx.shared_zones:
             raise ctx.error("trick play needs a shared zone named 'trick' (or say trick: ZONE)", path)
-        self.next_leader = ctx.expr(path + ("next_leader",), {"winner": SEAT, "takers": SEATS}, expect="seat") \
+        self.next_leader = self.read(ctx, "next_leader", {"winner": SEAT, "takers": SEATS}, expect="seat") \
             if "next_leader" in spec else None
         self.per_trick = list(spec.get("per_trick") or [])
         for i, name in enumerate(self.per_trick):
@@ -225,6 +225,7 @@ class Tricks(Step):
             return [Taker(None, None)]
         out = []
         tpath = self.path + ("takers",)
+        part = {opt.key: opt for opt in TAKER_FIELDS}
         for i, item in enumerate(items):
             ipath = tpath + (i,)
             if i == 0 and ("strength" in item or "eligible" in item):
@@ -234,11 +235,13 @@ class Tricks(Step):
                 raise ctx.error("a taker after the winner needs its own strength", ipath)
             ordering = None
             if i > 0:
-                ordering = Ordering(ctx, ipath + ("strength",), item["strength"], {},
+                ordering = Ordering(ctx, ipath + ("strength",), item["strength"], self.bound,
                                     ipath + ("eligible",) if "eligible" in item else None,
-                                    item.get("equal_cards", "later_wins") == "later_wins")
-            takes = item.get("takes", "rest")
-            out.append(Taker(ordering, None if takes == "rest" else ctx.expr(ipath + ("takes",))))
+                                    item.get("equal_cards", part["equal_cards"].default) == "later_wins",
+                                    part["strength"], part["eligible"])
+            takes = item.get("takes", part["takes"].default)
+            out.append(Taker(ordering, None if takes == "rest" else
+                             ctx.option(part["takes"], ipath + ("takes",), self.bound)))
         return out
 
     def check(self, game: Any) -> None:

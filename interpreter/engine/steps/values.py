@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
 from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
 from interpreter.engine.steps.choose import show
@@ -21,11 +22,11 @@ class SetValues(Step):
         Opt("seats", "values", "Per-seat value name -> expression (seat is bound), e.g. bid: \"0\".",
             binds=("seat",)),
         Opt("game", "values", "Game value name -> expression; declare it under game.values (or, for a value "
-            "of each seat, game.seat_values) first.", binds=("seat",)),
+            "of each seat, game.seat_values, with seat bound) first."),
         Opt("visible", "enum", "Who sees the per-seat values: all (default) or owner (each seat its own).",
-            choices=("all", "owner")),
+            choices=("all", "owner"), default="all"),
         Opt("narrate", "bool", "Tell the round values set in the narration (default true); false for values "
-            "the narration already shows, such as the winner of each trick."),
+            "the narration already shows, such as the winner of each trick.", default=True),
     )
 
     def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
@@ -37,7 +38,7 @@ class SetValues(Step):
             self._pending.append(("round", name))
         for name in spec.get("seats") or {}:
             ctx.declare_seat(name, NONE, self.path + ("seats", name))
-            ctx.visibility[name] = spec.get("visible", "all")
+            ctx.visibility[name] = self.value(spec, "visible")
             self._pending.append(("seats", name))
         for name in spec.get("game") or {}:
             if name in ctx.game_seat_fields:
@@ -52,24 +53,24 @@ class SetValues(Step):
         for group, name in self._pending:
             if group in ("game", "game_seats"):
                 continue
-            bound = dict(self.bound)
-            if group == "seats":
-                bound["seat"] = SEAT
-            t = ctx.expr(self.path + (group, name), bound).type
+            t = self._read(ctx, group, name).type
             fields = ctx.round_fields if group == "round" else ctx.seat_fields
             fields[name] = t if fields[name].literal_none else join(fields[name], t)
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.narrate = bool(spec.get("narrate", True))
+        self.narrate = bool(self.value(spec, "narrate"))
         self.hidden = tuple(name for group, name in self._pending
                             if group == "seats" and ctx.visibility.get(name, "all") != "all")
         self.assign: list[tuple[str, str, Any]] = []
         for group, name in self._pending:
-            bound = dict(self.bound)
-            if group in ("seats", "game_seats"):
-                bound["seat"] = SEAT
-            expr = ctx.expr(self.path + ("game" if group == "game_seats" else group, name), bound)
-            self.assign.append((group, name, expr))
+            self.assign.append((group, name, self._read(ctx, group, name)))
+
+    def _read(self, ctx: StepContext, group: str, name: str) -> Compiled:
+        """The expression of value ``name`` of ``group``: a game value of each seat binds seat as the values of
+        seats do (its declaration is game.seat_values), a game value of the whole game binds nothing."""
+        key = "game" if group == "game_seats" else group
+        opt = self.declared("seats" if group == "game_seats" else key)
+        return ctx.expr(self.path + (key, name), opt.bound_names(self.bound, {"seat": SEAT}))
 
     def start(self, game: Any, state: Any) -> None:
         if state.seen is not None:  # a Knowledge works hidden values out again on its samples, and checks that
