@@ -33,7 +33,7 @@ def _interrupt_once(signum: int, frame: Any) -> None:
     raise Interrupted
 
 
-try:  # only while the modules below load, then Python's own handler again (for anyone importing this module)
+try:  # only while this module loads (see its last lines), then Python's own handler again (for anyone importing it)
     _starting = (signal.signal(signal.SIGINT, _interrupted_while_starting)
                  if signal.getsignal(signal.SIGINT) is signal.default_int_handler else None)
 except ValueError:  # imported outside the main thread
@@ -56,9 +56,10 @@ try:
     from interpreter.limits import MAX_DIGITS, whole_number
     from interpreter.rules.catalog import bundled_games
     from interpreter.rules.loader import load_rules
-finally:
+except BaseException:
     if _starting is not None:
         signal.signal(signal.SIGINT, _starting)
+    raise
 
 # the harness (agents, records, simulation, conformance) is imported by the commands that use it, so that
 # `validate` and `list` start without it
@@ -594,6 +595,9 @@ def _duration(seconds: float) -> str:
 
 _COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay,
              "conformance": _conformance}
+
+if _starting is not None:  # loaded: Python's own handler again, until main() sets the program's (the next line
+    signal.signal(signal.SIGINT, _starting)  # the program runs: a Ctrl-C before it is Python's start-up)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
