@@ -6,17 +6,22 @@ written, 2 a usage error (bad command line), 130 interrupted (Ctrl-C).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 from typing import Any, NoReturn
 
 
-def _interrupted_while_starting(signum: int, frame: Any) -> None:
-    """Ctrl-C while Trickbook's modules load: the same one line as later (exit 130), not their traceback; a
-    second Ctrl-C is ignored from then on."""
+def _interrupted_while_starting(signum: int, frame: Any) -> NoReturn:
+    """Ctrl-C while Trickbook's modules load: the same one line as later (exit 130), not their traceback. The
+    process ends at once: nothing has started that needs stopping, and an exception raised here could come out
+    changed (Python 3.11 wraps one raised while a class is made, in ``__set_name__``, in a RuntimeError)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    print("interrupted", file=sys.stderr)
-    raise SystemExit(130)
+    with contextlib.suppress(Exception):
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+    os._exit(130)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -40,10 +45,8 @@ except ValueError:  # imported outside the main thread
     _starting = None
 try:
     import argparse
-    import contextlib
     import errno
     import json
-    import os
     import re
     import secrets
     import time

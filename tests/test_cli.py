@@ -284,3 +284,25 @@ def test_a_ctrl_c_inside_code_run_from_text_still_exits_130_under_python_m(tmp_p
     done = subprocess.run([sys.executable, "-m", "interrupted_in_exec"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (130, "interrupted\n")
+
+
+def test_a_ctrl_c_while_the_command_loads_even_inside_a_class_being_made_is_one_line_and_130(tmp_path):
+    """While cli.py loads its modules a Ctrl-C ends the process with the one line; an exception raised by the
+    handler inside ``__set_name__`` (a dataclass field, while a module defines a class) used to come out as
+    Python 3.11's RuntimeError traceback."""
+    script = (
+        "import os, signal, sys\n"
+        "class Finder:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'interpreter.rules.loader':\n"
+        "            class Field:\n"
+        "                def __set_name__(self, owner, attr):\n"
+        "                    os.kill(os.getpid(), signal.SIGINT)\n"
+        "                    for _ in range(100000): pass\n"
+        "            type('Made', (), {'x': Field()})\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Finder())\n"
+        "import interpreter.cli\n"
+        "print('not interrupted')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
