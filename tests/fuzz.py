@@ -1421,6 +1421,19 @@ def _group_members(pgid: int) -> list[str]:
     return members
 
 
+def _stacks(pgid: int) -> str:
+    """Where each process of a hung run's group is, by py-spy when it is installed (pip install py-spy)."""
+    spy = shutil.which("py-spy") or shutil.which("py-spy", path=str(Path(sys.executable).parent))
+    if spy is None:
+        return " (pip install py-spy to see where its processes were)"
+    out = []
+    for member in _group_members(pgid):
+        pid = member.split()[0]
+        dump = subprocess.run([spy, "dump", "--pid", pid], capture_output=True, text=True, timeout=60)
+        out.append(f"--- {member}\n{dump.stdout or dump.stderr}")
+    return "\n" + "\n".join(out)
+
+
 def _run_signals(case: Case, folder: Path) -> str | None:
     spec = case.spec
     out, err = open(folder / "out.txt", "w+"), open(folder / "err.txt", "w+")
@@ -1449,7 +1462,7 @@ def _run_signals(case: Case, folder: Path) -> str | None:
         except subprocess.TimeoutExpired:
             case.outcome = "hung"
             return (f"still running {SIGNAL_WAIT:.0f} s after SIGINT ({sent} sent to the {spec['to']} after "
-                    f"{spec['delay']} s)")
+                    f"{spec['delay']} s)" + _stacks(pgid))
         spec["seconds"] = round(time.monotonic() - began, 2)
         out.seek(0)
         err.seek(0)
