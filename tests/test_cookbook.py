@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import schema_gen
 from interpreter.cli import validate_file
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
-from interpreter.rules import schema_gen
 from interpreter.rules.loader import load_rules
 
 from .conftest import at_step
@@ -282,10 +282,10 @@ def test_rule_files_md_carries_the_step_tables_the_generator_prints() -> None:
     found = GENERATED.findall(doc)
     assert len(found) == 1, "docs/rule-files.md needs one block between the generated-table markers"
     assert found[0].strip("\n") == schema_gen.docs().strip("\n"), (
-        "the step tables in docs/rule-files.md are out of date: run `python -m interpreter.rules.schema_gen`")
+        "the step tables in docs/rule-files.md are out of date: run `python -m interpreter.schema_gen`")
 
 
 def test_the_generator_s_command_line_prints_the_same_tables() -> None:
-    out = subprocess.run([sys.executable, "-m", "interpreter.rules.schema_gen", "--docs"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "interpreter.schema_gen", "--docs"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     assert out == schema_gen.docs()

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import schema_gen
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.steps.base import Opt, StepContext, declared_in
 from interpreter.errors import RuleError, RuleErrors
-from interpreter.rules import schema_gen
 from interpreter.rules.loader import load_rules
 
 from .conftest import GAMES, ROOT

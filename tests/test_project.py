@@ -60,3 +60,39 @@ def test_the_readme_variant_example_validates_plays_and_its_quoted_error_is_real
     err = capsys.readouterr().err
     quoted = re.search(r"```\n(nine-njet.yaml:.*?)\n```", readme, re.S).group(1)
     assert err.rstrip("\n") == quoted
+
+
+def _imports_between_packages() -> dict[str, set[str]]:
+    """Package (interpreter.X) -> the packages its modules import at run time (imports only for type checking
+    left out)."""
+    import ast
+
+    out: dict[str, set[str]] = {}
+    for f in (ROOT / "interpreter").rglob("*.py"):
+        parts = f.relative_to(ROOT).with_suffix("").parts
+        here = ".".join(parts[:2])
+        tree = ast.parse(f.read_text(encoding="utf-8"))
+        checking = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                    and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        for node in ast.walk(tree):
+            if id(node) in checking:
+                continue
+            names = ([node.module] if isinstance(node, ast.ImportFrom) and node.module else
+                     [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            for name in names:
+                if name.startswith("interpreter."):
+                    there = ".".join(name.split(".")[:2])
+                    if there != here:
+                        out.setdefault(here, set()).add(there)
+    return out
+
+
+def test_no_package_of_the_interpreter_imports_one_that_imports_it_back():
+    graph = _imports_between_packages()
+    assert graph["interpreter.engine"] >= {"interpreter.dsl", "interpreter.rules"}  # the test sees imports
+
+    def reaches(a: str, b: str, seen: set[str]) -> bool:
+        return any(n == b or (n not in seen and reaches(n, b, seen | {n})) for n in graph.get(a, ()))
+
+    circles = sorted(f"{a} <-> {b}" for a in graph for b in graph[a] if a < b and reaches(b, a, {b}))
+    assert circles == []

@@ -9,14 +9,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from interpreter import schema_gen
 from interpreter.engine.steps import REGISTRY as STEPS
 from interpreter.engine.steps.base import COMMON, Opt
-from interpreter.rules import schema_gen
-from interpreter.rules.schema_gen import KINDS, docs, generate, render
+from interpreter.schema_gen import KINDS, docs, generate, render
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = ROOT / "schema" / "game.schema.json"
-REGENERATE = "python -m interpreter.rules.schema_gen"
+REGENERATE = "python -m interpreter.schema_gen"
 
 
 def _all_options(options: tuple[Opt, ...], where: str):

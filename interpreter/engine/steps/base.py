@@ -2,7 +2,7 @@
 
 A step kind declares its options once (:class:`Opt`: key, kind, bound names,
 description). The compiler reads them to check and compile a step's keys, and
-``interpreter.rules.schema_gen`` turns them into the JSON Schema and the option
+``interpreter.schema_gen`` turns them into the JSON Schema and the option
 tables of docs/rule-files.md, so the three can never disagree.
 
 Play protocol: ``start`` returns the step's progress (a small object with

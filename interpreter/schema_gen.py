@@ -8,10 +8,10 @@ This module turns those declarations into one ``$defs/<kind>_step`` per kind and
 into the option tables of the documentation; it knows nothing about any
 particular step kind.
 
-    python -m interpreter.rules.schema_gen           # write schema/game.schema.json and the tables of
+    python -m interpreter.schema_gen           # write schema/game.schema.json and the tables of
                                                      # docs/rule-files.md (between its markers)
-    python -m interpreter.rules.schema_gen --check   # exit 1 when either is out of date
-    python -m interpreter.rules.schema_gen --docs    # print the step kinds' option tables (Markdown)
+    python -m interpreter.schema_gen --check   # exit 1 when either is out of date
+    python -m interpreter.schema_gen --docs    # print the step kinds' option tables (Markdown)
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 import interpreter.engine.steps  # noqa: F401  (registers the step kinds)
 from interpreter.engine.steps.base import COMMON, REGISTRY, Opt
 
-SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schema" / "game.schema.json"
-DOCS_FILE = Path(__file__).resolve().parents[2] / "docs" / "rule-files.md"
+SCHEMA_FILE = Path(__file__).resolve().parents[1] / "schema" / "game.schema.json"
+DOCS_FILE = Path(__file__).resolve().parents[1] / "docs" / "rule-files.md"
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID = "https://trickbook.dev/schema/game.schema.json"
@@ -678,7 +678,7 @@ def docs() -> str:
 # ---------------------------------------------------------------- command line
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m interpreter.rules.schema_gen",
+    parser = argparse.ArgumentParser(prog="python -m interpreter.schema_gen",
                                      description="Generate schema/game.schema.json from the step declarations.")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--check", action="store_true", help="exit 1 when the schema file is out of date")
@@ -697,7 +697,7 @@ def main(argv: list[str] | None = None) -> int:
         stale.append(DOCS_FILE)
     if args.check:
         for f in stale:
-            print(f"{f} is out of date with the step declarations; run python -m interpreter.rules.schema_gen",
+            print(f"{f} is out of date with the step declarations; run python -m interpreter.schema_gen",
                   file=sys.stderr)
         if not stale:
             print(f"{SCHEMA_FILE} and the tables of {DOCS_FILE.name} are up to date")
