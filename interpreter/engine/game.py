@@ -17,7 +17,7 @@ from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
 from interpreter.engine.cards import CardTable, hand_order
 from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import Decision, Step
+from interpreter.engine.steps.base import Decision, Step, enter
 from interpreter.errors import GameError, IllegalAction
 from interpreter.limits import MAX_ACTIONS, MAX_ROUNDS
 
@@ -348,22 +348,16 @@ class Game:
 
     def _enter(self, state: State, index: int) -> Decision | None:
         """Enter steps from ``index`` until one has a decision; at the round's end step_index is -1."""
-        steps = self.steps
-        env = {"$s": state}
-        while index < len(steps):
-            step = steps[index]
-            if step.when is None or step.when.run(env):
-                state.step_index = index
-                p = step.start(self, state)
-                state.progress = p
-                if p is not None:
-                    d = step.decision(self, state, p)
-                    if d is not None:
-                        return d
-            index += 1
-        state.step_index = -1
-        state.progress = None
-        return None
+
+        def began(i: int, p: Any) -> None:  # the round's running step lives in the state
+            state.step_index, state.progress = i, p
+
+        r = enter(self, state, self.steps, index, began)
+        if r is None:
+            state.step_index = -1
+            state.progress = None
+            return None
+        return r.d
 
     def _start_round(self, state: State) -> None:
         state.round_number += 1

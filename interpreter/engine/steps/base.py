@@ -479,6 +479,54 @@ def third_person(verb: str) -> str:
     return f"{first} {rest}" if rest else first
 
 
+class Running:
+    """A list of steps being run (a round's, a repeat's, a trick's hook): the step running now (its index), its
+    progress, and the decision found while entering or applying it (taken once by ``pending``)."""
+
+    __slots__ = ("steps", "index", "p", "d")
+
+    def __init__(self, steps: list[Step], index: int, p: Any, d: Decision | None = None):
+        self.steps, self.index, self.p, self.d = steps, index, p, d
+
+    def copy(self) -> Running:
+        return Running(self.steps, self.index, None if self.p is None else self.p.copy())
+
+
+def enter(game: Game, state: State, steps: list[Step], index: int = 0,
+          began: Callable[[int, Any], None] | None = None) -> Running | None:
+    """Enter ``steps`` from ``index`` until one has a decision (a step whose ``when`` fails, or that has
+    nothing to decide, is passed over); None when none has. ``began(index, progress)`` is told of each step
+    started, before it is asked for its decision."""
+    while index < len(steps):
+        step = steps[index]
+        if step.when is None or step.when.run(step.env(state)):
+            p = step.start(game, state)
+            if p is not None:
+                if began is not None:
+                    began(index, p)
+                d = step.decision(game, state, p)
+                if d is not None:
+                    return Running(steps, index, p, d)
+        index += 1
+    return None
+
+
+def pending(game: Game, state: State, r: Running) -> Decision | None:
+    """The decision of the step running in ``r``."""
+    d, r.d = r.d, None
+    return d if d is not None else r.steps[r.index].decision(game, state, r.p)
+
+
+def advance(game: Game, state: State, r: Running, action: Any) -> Running | None:
+    """Apply ``action`` in the step running in ``r``: ``r`` while that step goes on, else the next step of the
+    list with a decision, or None when the list is done."""
+    step = r.steps[r.index]
+    r.d = step.apply(game, state, r.p, action) or step.decision(game, state, r.p)
+    if r.d is not None:
+        return r
+    return enter(game, state, r.steps, r.index + 1)
+
+
 def running(steps: list[Step], index: int, p: Any) -> list[tuple[Step, Any]]:
     """The steps running now, each with its progress: the round's step ``steps[index]``, then the step running
     inside it, and so on down to the one whose decision is pending."""

@@ -16,11 +16,15 @@ from interpreter.engine.steps.base import (
     COMMON,
     Decision,
     Opt,
+    Running,
     Step,
     StepContext,
+    advance,
     bind_nested,
     build_steps,
+    enter,
     finish_steps,
+    pending,
     register,
 )
 from interpreter.errors import GameError
@@ -29,18 +33,18 @@ MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the 
 
 
 class _Repeating:
-    """Which time this is, and which nested step runs now with its progress (index -1: over)."""
+    """Which time this is, and the nested step running now (None: this time is over)."""
 
-    __slots__ = ("time", "times", "index", "p", "d")
+    __slots__ = ("time", "times", "running")
 
     def __init__(self, times: int | None):
-        self.time, self.times, self.index, self.p = 0, times, -1, None
-        self.d: Decision | None = None  # the nested step's decision, found while entering it (used once)
+        self.time, self.times = 0, times
+        self.running: Running | None = None
 
     def copy(self) -> _Repeating:
         other = _Repeating(self.times)
-        other.time, other.index = self.time, self.index
-        other.p = None if self.p is None else self.p.copy()
+        other.time = self.time
+        other.running = None if self.running is None else self.running.copy()
         return other
 
 
@@ -113,42 +117,22 @@ class Repeat(Step):
             rp.time += 1
             if self.counter:
                 state.vars[self.counter] = rp.time
-            if self._run(game, state, rp, 0):
+            rp.running = enter(game, state, self.inner)
+            if rp.running is not None:
                 return True
-        rp.index, rp.p = -1, None
-        return False
-
-    def _run(self, game: Any, state: Any, rp: _Repeating, index: int) -> bool:
-        """Enter nested steps from ``index`` until one has a decision; False when this time is over."""
-        steps = self.inner
-        while index < len(steps):
-            step = steps[index]
-            if step.when is None or step.when(step.env(state)):
-                p = step.start(game, state)
-                if p is not None:
-                    rp.d = step.decision(game, state, p)
-                    if rp.d is not None:
-                        rp.index, rp.p = index, p
-                        return True
-            index += 1
+        rp.running = None
         return False
 
     def decision(self, game: Any, state: Any, rp: _Repeating) -> Decision | None:
-        if rp.index < 0:
-            return None
-        d, rp.d = rp.d, None
-        return d if d is not None else self.inner[rp.index].decision(game, state, rp.p)
+        return None if rp.running is None else pending(game, state, rp.running)
 
     def apply(self, game: Any, state: Any, rp: _Repeating, action: Any) -> None:
-        step = self.inner[rp.index]
-        rp.d = None
-        step.apply(game, state, rp.p, action)
-        rp.d = step.decision(game, state, rp.p)
-        if rp.d is not None:
-            return
-        if not self._run(game, state, rp, rp.index + 1):
+        assert rp.running is not None  # a decision is pending
+        rp.running = advance(game, state, rp.running, action)
+        if rp.running is None:
             self._next_time(game, state, rp)
 
     def inside(self, rp: _Repeating) -> tuple[Step, Any] | None:
-        return (self.inner[rp.index], rp.p) if rp.index >= 0 and rp.p is not None else None
+        r = rp.running
+        return (r.steps[r.index], r.p) if r is not None and r.p is not None else None
 

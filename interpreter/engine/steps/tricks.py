@@ -26,12 +26,16 @@ from interpreter.engine.steps.base import (
     Decision,
     Opt,
     Play,
+    Running,
     Step,
     StepContext,
     Take,
+    advance,
     bind_nested,
     build_steps,
+    enter,
     finish_steps,
+    pending,
     register,
 )
 from interpreter.engine.steps.trick_parts import (
@@ -52,19 +56,6 @@ BETWEEN_NAMES: dict[str, Type] = {"player": SEAT, "trick": CARDS, "trick_seats":
 AFTER_NAMES: dict[str, Type] = {"winner": SEAT, "takers": SEATS, "last_trick": CARDS, "trick_seats": SEATS}
 
 
-class _Hook:
-    """A run of nested steps: which one, and its progress."""
-
-    __slots__ = ("steps", "index", "p", "d")
-
-    def __init__(self, steps: list[Step], index: int, p: Any, d: Decision | None = None):
-        self.steps, self.index, self.p = steps, index, p
-        self.d = d  # the step's decision, found while entering or applying it (used once)
-
-    def copy(self) -> _Hook:
-        return _Hook(self.steps, self.index, None if self.p is None else self.p.copy())
-
-
 class _Tricks:
     __slots__ = ("leader", "turn", "plays", "number", "answers", "over", "hook", "winner", "takers", "taking",
                  "left", "last", "active")
@@ -75,7 +66,7 @@ class _Tricks:
         self.number = 0
         self.answers: list[Any] | None = None  # the follow table of this trick (fixed once the card is led)
         self.over = False
-        self.hook: _Hook | None = None
+        self.hook: Running | None = None  # the nested steps running (between plays, after the trick)
         self.winner: int | None = None
         self.takers: list[int | None] = []
         self.taking = -1  # index of the taker choosing cards, or -1
@@ -683,43 +674,19 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ nested steps
 
-    def _run_hook(self, game: Any, state: Any, p: _Tricks, steps: list[Step], index: int = 0) -> None:
-        """Enter nested steps from ``index`` until one has a decision (kept in ``p.hook``)."""
-        env = None
-        while index < len(steps):
-            step = steps[index]
-            if step.when is not None:
-                env = step.env(state)
-                if not step.when(env):
-                    index += 1
-                    continue
-            sp = step.start(game, state)
-            if sp is not None:
-                d = step.decision(game, state, sp)
-                if d is not None:
-                    p.hook = _Hook(steps, index, sp, d)
-                    return
-            index += 1
-        p.hook = None
+    def _run_hook(self, game: Any, state: Any, p: _Tricks, steps: list[Step]) -> None:
+        """Enter nested steps until one has a decision (kept in ``p.hook``)."""
+        p.hook = enter(game, state, steps)
 
     def _hook_decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
-        hook = p.hook
-        assert hook is not None  # called only while nested steps run
-        d, hook.d = hook.d, None
-        return d if d is not None else hook.steps[hook.index].decision(game, state, hook.p)
+        assert p.hook is not None  # called only while nested steps run
+        return pending(game, state, p.hook)
 
     def _hook_apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> None:
         hook = p.hook
         assert hook is not None  # called only while nested steps run
-        step = hook.steps[hook.index]
-        hook.d = None
-        step.apply(game, state, hook.p, action)
-        hook.d = step.decision(game, state, hook.p)
-        if hook.d is not None:
-            return
-        after = hook.steps is self.after
-        self._run_hook(game, state, p, hook.steps, hook.index + 1)
-        if p.hook is None and after:
+        p.hook = advance(game, state, hook, action)
+        if p.hook is None and hook.steps is self.after:
             self._close(game, state, p)
 
     def inside(self, p: _Tricks) -> tuple[Step, Any] | None:
