@@ -1,23 +1,50 @@
-"""Trickbook's speed, measured in one run: every bundled game and player count, the hand-coded baselines, and
-the cold start of the command.
+"""Trickbook's speed against the targets of issue 20, measured in one run.
 
-    python benchmarks/run.py                       # everything, 3 s per measurement
-    python benchmarks/run.py --seconds 10 --markdown
-    python benchmarks/run.py --only games          # or: baselines, cold, workers
+Every bundled game and player count, the hand-coded baselines, the simulate command's harness, OpenSpiel,
+ismcts, the cold start of the command and the generation of the compiled form:
 
-* games: random games (every decision uniform among the legal ones, drawn as the baselines draw) through
-  ``Game.playout``; rounds per second and decisions per second (chance events not counted), and the
-  time per decision relative to NJET Rio Grande with 4 players.
-* baselines: baseline_njet.py and baseline_meinz.py (hand-coded pure-Python NJET Rio Grande and Meinz for
-  4 players, kept outside the repository; ``--baselines DIR`` says where) run for as long as the
-  interpreter's measurement of the same game, right after it; the ratio is interpreter rounds/s over
-  baseline rounds/s.
-* cold: the shortest of several alternating runs of a bare ``python -c "import yaml, jsonschema, lark"``
-  and of ``trickbook validate games/njet-riogrande.yaml`` and ``trickbook list``, each in a new process
-  with bytecode allowed (PYTHONDONTWRITEBYTECODE unset), after one warm-up run of each.
+    python benchmarks/run.py                       # everything: 5 runs, 1 s per measurement (8 min of CPU)
+    python benchmarks/run.py --seconds 2 --runs 7 --markdown
+    python benchmarks/run.py --only games          # or: baselines, simulate, openspiel, ismcts, cold,
+                                                   #     generate, workers (--only may be repeated)
 
+Every rate is CPU time of this process (``time.process_time``; the machines are shared and wall-clock figures
+swing by 2-3x) and every ratio is taken pairwise: each of ``--runs`` runs measures the two sides of a pair back
+to back, for ``--seconds`` each, in this process, the first side alternating from run to run; a ratio is shown
+as the median of the runs' ratios with their minimum and maximum, a rate as the median over the runs.
+
+* games: random games (every decision uniform among the legal ones, ``int(rng.random() * n)``) of every bundled
+  game and player count through ``Game.playout``; rounds and decisions per second (chance events not counted),
+  and the time per decision relative to NJET Rio Grande with 4 players (each game paired with its own
+  measurement of NJET 4p). Target: within 1.5x.
+* baselines: ``Game.playout`` against baseline_njet.py and baseline_meinz.py (hand-coded pure-Python NJET Rio
+  Grande and Meinz for 4 players, kept outside the repository; ``--baselines DIR`` says where), imported and
+  timed in this process (``play_round(rng, dealer)``); the ratio is interpreter rounds/s over baseline
+  rounds/s. Targets: NJET >= 1.0, Meinz >= 0.7.
+* simulate: what ``trickbook simulate GAME -p 4`` (random agents) spends per round: ``simulate()`` of
+  interpreter/harness/simulate.py on this process (``play_game`` with a ``RandomAgent`` per seat, then the
+  summary), in batches of games, against the same baselines. Targets: NJET >= 0.8, Meinz >= 0.55.
+* openspiel: Hearts, Euchre, Spades and Oh Hell with 4 players, time per decision of ``Game.playout`` (and of a
+  Python loop over ``state.pending`` / ``Game.apply_fast``, for the record) against OpenSpiel's Python loop
+  (``legal_actions()``, a uniform pick, ``apply_action``; chance outcomes drawn from ``chance_outcomes()`` by
+  their cumulative probabilities). Target: at most 0.5 of OpenSpiel's time per decision. Skipped with a message when
+  pyspiel is not installed (``pip install -e '.[bench]'``).
+* ismcts: iterations per second of one ``IsmctsAgent`` (50 iterations a decision, the command's default)
+  deciding in fresh mid-game states of NJET Rio Grande, Meinz and Hearts with 4 players: each state is reached
+  by random play through the harness's loop (the seat's ``Knowledge`` kept up to date) for a random number of
+  decisions within the first two rounds; only ``act`` is timed.
+* cold: each command in a new process (bytecode allowed, PYTHONDONTWRITEBYTECODE unset), CPU time of the
+  child: a bare ``python -c "import yaml, jsonschema, lark"``, ``trickbook validate games/njet-riogrande.yaml``
+  (unchanged, found valid before), ``trickbook validate`` of a copy whose title changes every run (a file being
+  written: the schema check runs for the changed parts), ``trickbook list``; one warm-up round, then
+  ``--runs`` rounds, all with a cache folder of their own (filled by the warm-up round); ratios against the bare
+  import of the same round. One more row: the unchanged validate with the user's own cache folder as it is.
+* generate: the time to generate each bundled game's compiled form for 4 players (``load_rules`` and
+  ``compile_game``, timed inside a child process by its CPU time): first with an empty cache (``XDG_CACHE_HOME``
+  a fresh temporary folder: Lark's tables, expression trees, schema digests and generated code all made
+  anew), then cached (a second child with the same folder).
 * workers: the same simulation (Hearts, 4 players, ismcts against three random seats, 16 games) on 1 and
-  on 2 processes, one after the other; the speed-up is the first time over the second (the summaries must
+  on 2 processes, one after the other; the speed-up is the first wall time over the second (the summaries must
   be equal). Needs two free cores.
 
 Numbers from one machine are only comparable within one run: compare ratios, not rates.
@@ -26,85 +53,524 @@ Numbers from one machine are only comparable within one run: compare ratios, not
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
-import re
+import resource
+import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
+SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "cold", "generate", "workers")
+REFERENCE = ("njet-riogrande", 4)
+SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
+ISMCTS_GAMES = ("njet-riogrande", "meinz", "hearts")
+# OpenSpiel's game and the parameters closest to the bundled file's default options (see docs/performance.md)
+OPENSPIEL = {
+    "hearts": ("hearts", {"no_pts_on_first_trick": False, "qs_breaks_hearts": False}),
+    "euchre": ("euchre", {"stick_the_dealer": False}),
+    "spades": ("spades", {}),
+    "oh-hell": ("oh_hell", {"players": 4}),
+}
+
+Work = Callable[[], tuple[int, int]]  # one unit of work: (rounds, decisions) it played
 
 
-def game_rate(name: str, players: int, seconds: float, seed: int = 1) -> dict[str, float]:
-    """Rounds and decisions per second of random play of one game."""
+# ---------------------------------------------------------------- measuring
+
+
+def measure(work: Work, seconds: float) -> dict[str, float]:
+    """Call ``work`` until ``seconds`` of CPU time have passed: rounds and decisions per second."""
+    rounds = decisions = 0
+    start = time.process_time()
+    while True:
+        r, d = work()
+        rounds += r
+        decisions += d
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return {"rounds_per_s": rounds / elapsed, "decisions_per_s": decisions / elapsed,
+                    "decisions_per_round": decisions / rounds if rounds else 0.0}
+
+
+def paired(first: Work, second: Work, seconds: float, run: int) -> tuple[dict[str, float], dict[str, float]]:
+    """Both sides measured back to back, the first side alternating with the run's number."""
+    if run % 2:
+        b = measure(second, seconds)
+        return measure(first, seconds), b
+    a = measure(first, seconds)
+    return a, measure(second, seconds)
+
+
+def spread(values: Sequence[float], digits: int = 2) -> str:
+    """``median (min-max)``."""
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def med(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+def table(headers: Sequence[str], rows: list[Sequence[Any]], markdown: bool) -> None:
+    """A table: Markdown (the first column left-aligned, the others right-aligned) or plain text."""
+    cells = [[str(c) for c in row] for row in rows]
+    if markdown:
+        print("| " + " | ".join(headers) + " |")
+        print("|---|" + "---:|" * (len(headers) - 1))
+        for row in cells:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
+        print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(headers, widths))))
+        for row in cells:
+            print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    print()
+
+
+def note(text: str) -> None:
+    print(f"  {text}", file=sys.stderr, flush=True)
+
+
+_games: dict[tuple[str, int], Any] = {}
+
+
+def compiled(name: str, players: int) -> Any:
     from interpreter.engine.compile import compile_game
     from interpreter.rules.loader import load_rules
 
-    game = compile_game(load_rules(name), players)
-    rng = random.Random(seed)
-    rounds = decisions = 0
-    playout = game.playout
-    start = time.perf_counter()
+    key = (name, players)
+    if key not in _games:
+        _games[key] = compile_game(load_rules(name), players)
+    return _games[key]
+
+
+# ---------------------------------------------------------------- the workloads
+
+
+def playout_work(game: Any, rng: random.Random) -> Work:
+    """One random game through ``Game.playout``."""
+    new_state, playout = game.new_state, game.playout
+
+    def work() -> tuple[int, int]:
+        state = new_state()
+        decisions = playout(state, rng)
+        return len(state.round_results), decisions
+
+    return work
+
+
+def step_loop_work(game: Any, rng: random.Random) -> Work:
+    """One random game by a Python loop over ``state.pending`` and ``Game.apply_fast`` (as an API user would)."""
+    from interpreter.engine.state import CHANCE
+
+    new_state, apply_fast, rnd = game.new_state, game.apply_fast, rng.random
+
+    def work() -> tuple[int, int]:
+        state = new_state()
+        decisions = 0
+        while not state.finished:
+            d = state.pending
+            if d.actor == CHANCE:
+                apply_fast(state, d.step.sample(game, state, rng))
+            else:
+                actions = d.actions
+                apply_fast(state, actions[int(rnd() * len(actions))])
+                decisions += 1
+        return len(state.round_results), decisions
+
+    return work
+
+
+def simulate_work(game: Any, name: str) -> Work:
+    """A batch of games as ``trickbook simulate NAME -p 4`` plays them (random agents, one process)."""
+    from interpreter.harness.simulate import Setup, simulate
+
+    setup = Setup(name, game.players)
+    batch = [0]
+
+    def work() -> tuple[int, int]:
+        batch[0] += 1
+        return simulate(game, SIMULATE_BATCH, f"bench-{batch[0]}", None, setup).rounds_played, 0
+
+    return work
+
+
+def load_baseline(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"trickbook_bench_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def baseline_work(module: ModuleType, rng: random.Random) -> Work:
+    """One round of a hand-coded baseline (``play_round(rng, dealer)``, the dealer turning as in its main)."""
+    play_round = module.play_round
+    n = [0]
+
+    def work() -> tuple[int, int]:
+        out = play_round(rng, n[0] % 4)
+        n[0] += 1
+        return 1, out[2] if len(out) > 2 else 0
+
+    return work
+
+
+def draw(outcomes: list[tuple[int, float]], r: float) -> int:
+    """The outcome where the cumulative probability passes ``r`` (0 <= r < 1)."""
+    total = 0.0
+    for action, p in outcomes:
+        total += p
+        if r < total:
+            return action
+    return outcomes[-1][0]  # rounding
+
+
+def openspiel_work(game: Any, rng: random.Random) -> Work:
+    """One episode (a hand) of an OpenSpiel game by its Python loop. A chance outcome is drawn by walking the
+    cumulative probabilities of ``chance_outcomes()`` (faster here than ``random.choices``, which takes about
+    40% more time per decision in Hearts)."""
+    rnd = rng.random
+
+    def work() -> tuple[int, int]:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(draw(state.chance_outcomes(), rnd()))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rnd() * len(legal))])
+                decisions += 1
+        return 1, decisions
+
+    return work
+
+
+# ---------------------------------------------------------------- sections
+
+
+class Report:
+    """The figures of a run, for the summary of targets at the end."""
+
+    def __init__(self, markdown: bool):
+        self.markdown = markdown
+        self.targets: list[tuple[str, str, str, str]] = []
+
+    def target(self, what: str, ratios: Sequence[float], goal: str, met: bool, digits: int = 2) -> None:
+        self.targets.append((what, spread(ratios, digits), goal, "yes" if met else "no"))
+
+    def heading(self, text: str) -> None:
+        print(f"### {text}" if self.markdown else f"== {text}")
+        print()
+
+
+def section_games(args: argparse.Namespace, rep: Report) -> None:
+    from interpreter.engine.compile import supported_players
+    from interpreter.rules.catalog import bundled_games
+    from interpreter.rules.loader import load_rules
+
+    configs = [(name, n) for name in bundled_games() for n in supported_players(load_rules(name))]
+    ref = compiled(*REFERENCE)
+    rates: dict[tuple[str, int], list[dict[str, float]]] = {c: [] for c in configs}
+    ratios: dict[tuple[str, int], list[float]] = {c: [] for c in configs}
+    for run in range(args.runs):
+        for c in configs:
+            game = compiled(*c)
+            njet, ours = paired(playout_work(ref, random.Random(run)), playout_work(game, random.Random(run)),
+                                args.seconds, run)
+            rates[c].append(ours)
+            ratios[c].append(njet["decisions_per_s"] / ours["decisions_per_s"])
+        note(f"games: run {run + 1} of {args.runs} done")
+    rep.heading("Random play through Game.playout (time per decision vs NJET Rio Grande 4p: target within 1.5x)")
+    rows = []
+    for c in configs:
+        r = rates[c]
+        rows.append((c[0], c[1], f"{med([x['rounds_per_s'] for x in r]):,.0f}",
+                     f"{med([x['decisions_per_s'] for x in r]):,.0f}",
+                     f"{med([x['decisions_per_round'] for x in r]):.1f}", spread(ratios[c]) + "x",
+                     "yes" if med(ratios[c]) <= 1.5 else "no"))
+    table(("game", "players", "rounds/s", "decisions/s", "decisions per round",
+           "time per decision vs NJET 4p", "within 1.5x"), rows, rep.markdown)
+    within = [c for c in configs if med(ratios[c]) <= 1.5]
+    worst = max(configs, key=lambda c: med(ratios[c]))
+    rep.targets.append(("every bundled game: time per decision vs NJET 4p (worst: "
+                        f"{worst[0]} {worst[1]}p)", spread(ratios[worst]) + "x", "<= 1.5x",
+                        f"{len(within)} of {len(configs)}"))
+
+
+def _baselines(args: argparse.Namespace) -> dict[str, ModuleType]:
+    found = {}
+    for name, script in (("njet-riogrande", "baseline_njet.py"), ("meinz", "baseline_meinz.py")):
+        path = args.baselines / script
+        if path.is_file():
+            found[name] = load_baseline(path)
+        else:
+            print(f"{script}: not found at {path} (--baselines DIR)")
+    return found
+
+
+def section_against_baselines(args: argparse.Namespace, rep: Report, harness: bool) -> None:
+    """Game.playout (``harness`` False) or the simulate command's harness (True) against the baselines."""
+    goals = {("njet-riogrande", False): 1.0, ("meinz", False): 0.7, ("njet-riogrande", True): 0.8,
+             ("meinz", True): 0.55}
+    titles = {"njet-riogrande": "NJET Rio Grande 4p", "meinz": "Meinz 4p"}
+    baselines = _baselines(args)
+    if not baselines:
+        return
+    results: dict[str, list[tuple[dict[str, float], dict[str, float]]]] = {n: [] for n in baselines}
+    for run in range(args.runs):
+        for name, module in baselines.items():
+            game = compiled(name, 4)
+            ours = simulate_work(game, name) if harness else playout_work(game, random.Random(run))
+            results[name].append(paired(ours, baseline_work(module, random.Random(run)), args.seconds, run))
+        note(f"{'simulate' if harness else 'baselines'}: run {run + 1} of {args.runs} done")
+    what = "trickbook simulate (random agents, harness)" if harness else "Game.playout"
+    rep.heading(f"{what} against the hand-coded baselines (rounds/s)")
+    rows = []
+    for name, pairs in results.items():
+        ratios = [a["rounds_per_s"] / b["rounds_per_s"] for a, b in pairs]
+        goal = goals[(name, harness)]
+        rows.append((titles[name], f"{med([a['rounds_per_s'] for a, _ in pairs]):,.0f}",
+                     f"{med([b['rounds_per_s'] for _, b in pairs]):,.0f}", spread(ratios, 3), f">= {goal}",
+                     "yes" if med(ratios) >= goal else "no"))
+        rep.target(f"{titles[name]}: {what} vs baseline", ratios, f">= {goal}", med(ratios) >= goal, 3)
+    table(("game", "Trickbook rounds/s", "baseline rounds/s", "ratio", "target", "met"), rows, rep.markdown)
+
+
+def section_openspiel(args: argparse.Namespace, rep: Report) -> None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        rep.heading("OpenSpiel")
+        print("openspiel: skipped, pyspiel is not installed (pip install open_spiel, or pip install -e '.[bench]')")
+        print()
+        return
+    games = {name: (compiled(name, 4), pyspiel.load_game(os_name, params))
+             for name, (os_name, params) in OPENSPIEL.items()}
+    res: dict[str, list[tuple[dict[str, float], dict[str, float], dict[str, float]]]] = {n: [] for n in games}
+    for run in range(args.runs):
+        for name, (game, spiel) in games.items():
+            # OpenSpiel in the middle: each Trickbook figure is measured right before or after it
+            a, b = step_loop_work(game, random.Random(run)), playout_work(game, random.Random(run))
+            first = measure(a if run % 2 == 0 else b, args.seconds)
+            theirs = measure(openspiel_work(spiel, random.Random(run)), args.seconds)
+            second = measure(b if run % 2 == 0 else a, args.seconds)
+            loop, ours = (first, second) if run % 2 == 0 else (second, first)
+            res[name].append((ours, loop, theirs))
+        note(f"openspiel: run {run + 1} of {args.runs} done")
+    rep.heading("Against OpenSpiel's Python loop, 4 players (time per decision: target at most 0.5 of OpenSpiel's)")
+    rows = []
+    for name, runs in res.items():
+        playout = [o["decisions_per_s"] for o, _, _ in runs]
+        loop = [lo["decisions_per_s"] for _, lo, _ in runs]
+        spiel = [t["decisions_per_s"] for _, _, t in runs]
+        ratio = [t / o for o, t in zip(playout, spiel)]
+        ratio_loop = [t / lo for lo, t in zip(loop, spiel)]
+        rows.append((name, f"{med(playout):,.0f}", f"{med(loop):,.0f}", f"{med(spiel):,.0f}",
+                     f"{med([o['decisions_per_round'] for o, _, _ in runs]):.1f}",
+                     f"{med([t['decisions_per_round'] for _, _, t in runs]):.1f}",
+                     spread(ratio) + "x", spread(ratio_loop) + "x", "yes" if med(ratio) <= 0.5 else "no"))
+        rep.target(f"{name} 4p: playout time per decision vs OpenSpiel's", ratio, "<= 0.5", med(ratio) <= 0.5)
+    table(("game", "playout decisions/s", "pending/apply_fast loop decisions/s", "OpenSpiel decisions/s",
+           "Trickbook decisions per round", "OpenSpiel decisions per hand", "playout time per decision vs OpenSpiel",
+           "loop vs OpenSpiel", "at most 0.5"), rows, rep.markdown)
+
+
+def mid_game(game: Any, rng: random.Random, reach: int) -> tuple[Any, Any]:
+    """A state reached by random play (with the harness's Knowledge) after a random number of decisions below
+    ``reach``, at a decision with two or more actions; and its Knowledge."""
+    from interpreter.engine.knowledge import Knowledge
+    from interpreter.engine.state import CHANCE
+
     while True:
         state = game.new_state()
-        decisions += playout(state, rng)
-        rounds += state.round_number
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return {"rounds_per_s": rounds / elapsed, "decisions_per_s": decisions / elapsed,
-                    "decisions_per_round": decisions / rounds}
+        knowledge = Knowledge(game, state)
+        target = rng.randrange(reach)
+        done = 0
+        while not state.finished:
+            d = state.pending
+            if d.actor == CHANCE:
+                game.apply_fast(state, d.step.sample(game, state, rng))
+            else:
+                if done >= target and len(d.actions) > 1:
+                    return state, knowledge
+                game.apply_fast(state, d.actions[int(rng.random() * len(d.actions))])
+                done += 1
+            knowledge.update(state)
 
 
-def baseline_rate(script: Path, seconds: float) -> float:
-    out = subprocess.run([sys.executable, str(script), "--seconds", str(seconds)], capture_output=True,
-                         text=True, check=True).stdout
-    found = re.search(r"rounds_per_s=([0-9.]+)", out)
-    if not found:
-        raise SystemExit(f"could not read the rate of {script.name} from: {out!r}")
-    return float(found.group(1))
+def ismcts_rate(game: Any, rng: random.Random, seconds: float, reach: int) -> tuple[float, float]:
+    """Iterations per second of CPU time of IsmctsAgent.act, and the decisions searched per second."""
+    from interpreter.harness.agents import Turn
+    from interpreter.harness.players import ITERATIONS
+    from interpreter.harness.search import IsmctsAgent
+
+    spent = 0.0
+    iterations = decisions = 0
+    while spent < seconds:
+        state, knowledge = mid_game(game, rng, reach)
+        d = state.pending
+        agent = IsmctsAgent(rng.random(), ITERATIONS)
+        turn = Turn(game, state, d.actor, d.actions, d.prompt, knowledge, d.kind)
+        start = time.process_time()
+        agent.act(turn)
+        spent += time.process_time() - start
+        iterations += ITERATIONS
+        decisions += 1
+    return iterations / spent, decisions / spent
 
 
-def cold_times(runs: int = 7) -> dict[str, float]:
-    """The shortest wall time of each command over ``runs`` alternating runs.
+def section_ismcts(args: argparse.Namespace, rep: Report) -> None:
+    reach = {}
+    for name in ISMCTS_GAMES:  # two rounds' worth of decisions
+        rate = measure(playout_work(compiled(name, 4), random.Random(0)), 0.3)
+        reach[name] = max(2, round(2 * rate["decisions_per_round"]))
+    res: dict[str, list[tuple[float, float]]] = {n: [] for n in ISMCTS_GAMES}
+    for run in range(args.runs):
+        for name in ISMCTS_GAMES:
+            res[name].append(ismcts_rate(compiled(name, 4), random.Random(run), args.seconds, reach[name]))
+        note(f"ismcts: run {run + 1} of {args.runs} done")
+    rep.heading("ismcts: iterations per second of one agent, 4 players (50 iterations a decision)")
+    rows = [(name, spread([r[0] for r in runs], 0), f"{med([r[1] for r in runs]):.1f}")
+            for name, runs in res.items()]
+    table(("game", "iterations/s", "decisions/s"), rows, rep.markdown)
+
+
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cold_times(runs: int = 5) -> dict[str, dict[str, list[float]]]:
+    """CPU and wall time of each command in a new process, over ``runs`` rounds after one warm-up round.
 
     "validate" checks the same file every time (after the first run its digest is kept: the schema is not
     checked again); "validate, edited" checks a copy whose title changes every run, as when a file is being
-    written (Lark's tables and the trees of unchanged expressions are kept; the schema check runs).
-    """
-    import tempfile
+    written (Lark's tables and the trees of unchanged expressions are kept; the schema check runs for the parts
+    that changed). The bare import and the edited validate run back to back in every round.
 
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    The commands use a cache folder of their own (``XDG_CACHE_HOME``, filled by the warm-up round), so that
+    what other runs on the machine kept does not count; "validate, user's cache" is the unchanged validate
+    with the user's own cache folder as it is (a cache holding the trees of many other files is read whole).
+    """
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TRICKBOOK_NO_CACHE")}
     njet = ROOT / "games" / "njet-riogrande.yaml"
     folder = Path(tempfile.mkdtemp(prefix="trickbook-bench-"))
     edited = folder / "njet-edited.yaml"
+    own = dict(env, XDG_CACHE_HOME=str(folder / "cache"))
     commands = {
-        "bare import": [sys.executable, "-c", "import yaml, jsonschema, lark"],
-        "validate": [sys.executable, "-m", "interpreter.cli", "validate", str(njet)],
-        "validate, edited": [sys.executable, "-m", "interpreter.cli", "validate", str(edited)],
-        "list": [sys.executable, "-m", "interpreter.cli", "list"],
+        "bare import": ([sys.executable, "-c", "import yaml, jsonschema, lark"], own),
+        "validate, edited": ([sys.executable, "-m", "interpreter.cli", "validate", str(edited)], own),
+        "validate": ([sys.executable, "-m", "interpreter.cli", "validate", str(njet)], own),
+        "list": ([sys.executable, "-m", "interpreter.cli", "list"], own),
+        "validate, user's cache": ([sys.executable, "-m", "interpreter.cli", "validate", str(njet)], env),
     }
     text = njet.read_text(encoding="utf-8")
-    best = {k: float("inf") for k in commands}
-    for i in range(runs + 1):
-        for key, argv in commands.items():
-            if key == "validate, edited":
-                edited.write_text(text.replace("title: NJET (", f"title: NJET {time.time_ns()} ("), encoding="utf-8")
-            start = time.perf_counter()
-            subprocess.run(argv, env=env, capture_output=True, check=True)
-            if i:  # the first round warms the caches (bytecode, parse tables)
-                best[key] = min(best[key], time.perf_counter() - start)
-    return best
+    out: dict[str, dict[str, list[float]]] = {k: {"cpu": [], "wall": []} for k in commands}
+    try:
+        for i in range(runs + 1):
+            for key, (argv, child_env) in commands.items():
+                if key == "validate, edited":
+                    edited.write_text(text.replace("title: NJET (", f"title: NJET {time.time_ns()} ("),
+                                      encoding="utf-8")
+                cpu, wall = _child_cpu(), time.perf_counter()
+                subprocess.run(argv, env=child_env, capture_output=True, check=True, cwd=ROOT)
+                if i:  # the first round warms the caches (bytecode, parse tables)
+                    out[key]["wall"].append(time.perf_counter() - wall)
+                    out[key]["cpu"].append(_child_cpu() - cpu)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def section_cold(args: argparse.Namespace, rep: Report) -> None:
+    times = cold_times(args.runs)
+    bare = times["bare import"]["cpu"]
+    labels = {
+        "bare import": '`python -c "import yaml, jsonschema, lark"`',
+        "validate, edited": "`trickbook validate` of a file edited since the last run (its title)",
+        "validate": "`trickbook validate games/njet-riogrande.yaml` (checked before, unchanged)",
+        "list": "`trickbook list`",
+        "validate, user's cache": "`trickbook validate games/njet-riogrande.yaml`, the user's cache folder as found",
+    }
+    rep.heading("Cold start (CPU time of a new process)")
+    rows = []
+    for key, t in times.items():
+        ratios = [a / b for a, b in zip(t["cpu"], bare)]
+        rows.append((labels[key] if rep.markdown else key, f"{med(t['cpu']) * 1000:.0f} ms",
+                     f"{min(t['wall']) * 1000:.0f} ms", spread(ratios) + "x"))
+        if key == "validate, edited":
+            rep.targets.append(("cold `trickbook validate` of an edited file vs the bare import (no target set)",
+                                spread(ratios) + "x", "-", "-"))
+    table(("command", "CPU time (median)", "wall time (shortest)", "CPU vs the bare import"), rows, rep.markdown)
+
+
+GENERATE = """\
+import sys, time
+from interpreter.engine.compile import compile_game
+from interpreter.rules.loader import load_rules
+start = time.process_time()
+source = load_rules(sys.argv[1])
+loaded = time.process_time()
+compile_game(source, int(sys.argv[2]))
+done = time.process_time()
+print(loaded - start, done - loaded)
+"""
+
+
+def generate_times(name: str, players: int, cache: Path) -> tuple[float, float]:
+    """CPU seconds of load_rules and of compile_game in a new process with ``cache`` as XDG_CACHE_HOME."""
+    env = {k: v for k, v in os.environ.items() if k != "TRICKBOOK_NO_CACHE"}
+    env["XDG_CACHE_HOME"] = str(cache)
+    out = subprocess.run([sys.executable, "-c", GENERATE, name, str(players)], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def section_generate(args: argparse.Namespace, rep: Report) -> None:
+    from interpreter.rules.catalog import bundled_games
+
+    names = list(bundled_games())
+    res: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {n: [] for n in names}
+    for run in range(args.runs):
+        for name in names:
+            cache = Path(tempfile.mkdtemp(prefix="trickbook-bench-cache-"))
+            try:
+                first = generate_times(name, 4, cache)
+                res[name].append((first, generate_times(name, 4, cache)))
+            finally:
+                shutil.rmtree(cache, ignore_errors=True)
+        note(f"generate: run {run + 1} of {args.runs} done")
+    rep.heading("Generating the compiled form, 4 players (CPU time in a new process: load_rules + compile_game)")
+    rows = []
+    for name, runs in res.items():
+        first = [sum(f) for f, _ in runs]
+        cached = [sum(c) for _, c in runs]
+        rows.append((name, f"{med(first) * 1000:.0f} ms", f"{med([f[1] for f, _ in runs]) * 1000:.0f} ms",
+                     f"{med(cached) * 1000:.0f} ms", f"{med([c[1] for _, c in runs]) * 1000:.0f} ms",
+                     spread([c / f for f, c in zip(first, cached)])))
+    table(("game", "first (empty cache)", "of which compile_game", "cached", "of which compile_game",
+           "cached / first"), rows, rep.markdown)
 
 
 def workers_speedup(games: int = 16) -> tuple[float, float, bool]:
     """Seconds for the same simulation on 1 and 2 processes, and whether the summaries are equal."""
-    from interpreter.harness.simulate import Setup, compiled, simulate
+    from interpreter.harness.simulate import Setup, simulate
+    from interpreter.harness.simulate import compiled as simulate_compiled
 
     setup = Setup("hearts", 4, (), ("ismcts", "random"), True, iterations=20)
-    game = compiled("hearts", 4, (), ())
+    game = simulate_compiled("hearts", 4, (), ())
     times, summaries = [], []
     for workers in (1, 2):
         began = time.perf_counter()
@@ -113,65 +579,49 @@ def workers_speedup(games: int = 16) -> tuple[float, float, bool]:
     return times[0], times[1], summaries[0] == summaries[1]
 
 
+def section_workers(args: argparse.Namespace, rep: Report) -> None:
+    one, two, same = workers_speedup()
+    rep.heading("Workers (wall time)")
+    print(f"simulate on 1 process {one:.1f} s, on 2 processes {two:.1f} s: {one / two:.2f}x"
+          + ("" if same else " (the summaries differ!)"))
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
-    ap.add_argument("--only", choices=("games", "baselines", "cold", "workers"), action="append")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement (default 1)")
+    ap.add_argument("--runs", type=int, default=5,
+                    help="runs of every pair, for the medians (default 5; also the rounds of cold and generate)")
+    ap.add_argument("--only", choices=SECTIONS, action="append", help="only this section (may be repeated)")
     ap.add_argument("--markdown", action="store_true", help="print tables for docs/performance.md")
     ap.add_argument("--baselines", type=Path, default=BASELINES, metavar="DIR",
                     help="the folder of the hand-coded baseline_njet.py and baseline_meinz.py")
     args = ap.parse_args(argv)
-    parts = args.only or ["games", "baselines", "cold", "workers"]
-
-    if "games" in parts:
-        from interpreter.engine.compile import supported_players
-        from interpreter.rules.catalog import bundled_games
-        from interpreter.rules.loader import load_rules
-
-        results = []
-        for name in bundled_games():
-            for n in supported_players(load_rules(name)):
-                results.append((name, n, game_rate(name, n, args.seconds)))
-                print(f"  {name} {n}p done", file=sys.stderr)
-        ref = next(r for g, n, r in results if (g, n) == ("njet-riogrande", 4))
-        print("| game | players | rounds/s | decisions/s | decisions per round | time per decision vs NJET 4p |"
-              if args.markdown else f"{'game':<22} {'players':>7} {'rounds/s':>9} {'decisions/s':>12} "
-              f"{'per round':>9} {'vs NJET 4p':>10}")
-        if args.markdown:
-            print("|---|---:|---:|---:|---:|---:|")
-        for name, n, r in results:
-            slower = ref["decisions_per_s"] / r["decisions_per_s"]
-            if args.markdown:
-                print(f"| {name} | {n} | {r['rounds_per_s']:.1f} | {r['decisions_per_s']:,.0f} | "
-                      f"{r['decisions_per_round']:.1f} | {slower:.2f}x |")
-            else:
-                print(f"{name:<22} {n:>7} {r['rounds_per_s']:>9.1f} {r['decisions_per_s']:>12,.0f} "
-                      f"{r['decisions_per_round']:>9.1f} {slower:>9.2f}x")
-        print()
-
-    if "baselines" in parts:
-        for name, script in (("njet-riogrande", "baseline_njet.py"), ("meinz", "baseline_meinz.py")):
-            path = args.baselines / script
-            if not path.is_file():
-                print(f"{script}: not found at {path}")
-                continue
-            ours = game_rate(name, 4, args.seconds)["rounds_per_s"]
-            theirs = baseline_rate(path, args.seconds)
-            print(f"{name} 4p: interpreter {ours:.1f} rounds/s, {script} {theirs:.1f} rounds/s, "
-                  f"ratio {ours / theirs:.3f}")
-        print()
-
-    if "workers" in parts:
-        one, two, same = workers_speedup()
-        print(f"simulate on 1 process {one:.1f} s, on 2 processes {two:.1f} s: {one / two:.2f}x"
-              + ("" if same else " (the summaries differ!)"))
-        print()
-
-    if "cold" in parts:
-        best = cold_times()
-        bare = best["bare import"]
-        for key, t in best.items():
-            print(f"cold {key:<16} {t * 1000:7.0f} ms  ({t / bare:.2f}x the bare import)")
+    if args.runs < 1 or not args.seconds > 0:
+        ap.error("--runs must be at least 1 and --seconds positive")
+    parts = args.only or list(SECTIONS)
+    rep = Report(args.markdown)
+    began, cpu = time.perf_counter(), time.process_time()
+    print(f"{args.runs} runs, {args.seconds:g} s of CPU time per measurement; Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} cores\n")
+    sections: dict[str, Callable[[argparse.Namespace, Report], None]] = {
+        "games": section_games,
+        "baselines": lambda a, r: section_against_baselines(a, r, harness=False),
+        "simulate": lambda a, r: section_against_baselines(a, r, harness=True),
+        "openspiel": section_openspiel,
+        "ismcts": section_ismcts,
+        "cold": section_cold,
+        "generate": section_generate,
+        "workers": section_workers,
+    }
+    for name in SECTIONS:
+        if name in parts:
+            sections[name](args, rep)
+            sys.stdout.flush()
+    if rep.targets:
+        rep.heading("Targets")
+        table(("target", "today: median (min-max) over the runs", "goal", "met"), rep.targets, rep.markdown)
+    print(f"({time.perf_counter() - began:.0f} s wall, {time.process_time() - cpu:.0f} s CPU in this process)")
     return 0
 
 
