@@ -1384,6 +1384,8 @@ def _run_outputs_for_real(case: Case, folder: Path, argv: list[str]) -> str | No
 
 SIGNAL_WAIT = 30.0  # seconds a run may take to stop after SIGINT (a Dask cluster takes a few to close)
 SIGNAL_LEFTOVERS = 2.0  # seconds after the exit by which every process of its group must be gone
+SIGNAL_IGNORED = 5.0  # a run that ends with exit 0 this long after a SIGINT did not see it (one that came as it
+# was ending is ignored on purpose, so that its results are not lost)
 
 
 def _make_signals(kind: str, seed: int, number: int, rng: random.Random) -> Case:
@@ -1443,7 +1445,7 @@ def _run_signals(case: Case, folder: Path) -> str | None:
     problem = None
     try:
         sent = 0
-        began = time.monotonic()
+        began = last_sent = time.monotonic()
         try:
             proc.wait(timeout=spec["delay"])
         except subprocess.TimeoutExpired:
@@ -1457,13 +1459,15 @@ def _run_signals(case: Case, folder: Path) -> str | None:
             else:
                 os.kill(proc.pid, signal.SIGINT)
             sent += 1
+            last_sent = time.monotonic()
         try:
             code = proc.wait(timeout=SIGNAL_WAIT)
         except subprocess.TimeoutExpired:
             case.outcome = "hung"
             return (f"still running {SIGNAL_WAIT:.0f} s after SIGINT ({sent} sent to the {spec['to']} after "
                     f"{spec['delay']} s)" + _stacks(pgid))
-        spec["seconds"] = round(time.monotonic() - began, 2)
+        ended = time.monotonic()
+        spec["seconds"] = round(ended - began, 2)
         out.seek(0)
         err.seek(0)
         said = err.read()
@@ -1476,6 +1480,9 @@ def _run_signals(case: Case, folder: Path) -> str | None:
                      or code == -signal.SIGINT and not shown and not said
                      or code in (1, -signal.SIGINT) and _only_python_loading(said)):  # 1: in site.py
             case.outcome = "interrupted in Python's own start-up"  # before any of trickbook ran: nothing to handle it
+        elif code == 0 and sent and ended - last_sent > SIGNAL_IGNORED:
+            problem = (f"the SIGINT was lost {how}: the run went on for {ended - last_sent:.1f} s and ended with "
+                       f"exit 0, after {shown} lines of output")
         elif code not in ((0,) if sent == 0 else (0, 130)):
             killed = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
             problem = f"{killed} {how}, after {shown} lines of output; standard error: {said[-2000:]!r}"
