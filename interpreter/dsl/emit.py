@@ -36,7 +36,7 @@ _CHEAP = 400  # a define body of at most this much source and no loop is not wor
 _STATE = "e['$s']"  # the state, in generated code
 
 # the source of a local or of a bound name (read twice rather than passed to a helper, see _seat)
-_SIMPLE = re.compile(r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]")
+_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"  # compiled when first needed (re caches it), not at every start
 
 Fn = Callable[[dict[str, Any]], Any]
 
@@ -165,7 +165,7 @@ class _Emitter:
         get, state = self.ref(getter), _STATE if stateful else "None"
         if sure:
             return f"{get}({state}, {b})"
-        if _SIMPLE.fullmatch(b):
+        if re.fullmatch(_SIMPLE, b):
             return f"({get}({state}, {b}) if {b} is not None else None)"  # a name: read twice, no call
         return f"{self.ref(of_seat)}({get}, {state}, {b})"
 

@@ -146,18 +146,15 @@ def shown(value: Any) -> str:
 _PYTHON_TYPES = {"NoneType": "none", "int": "a number", "str": "text", "bool": "true/false", "tuple": "a list",
                  "list": "a list", "dict": "a record"}
 _EXPLAINED = [  # Python's messages for mistakes only play can show, in the words of the rule language
-    (re.compile(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"),
-     "'{0}' cannot combine {1} and {2}"),
-    (re.compile(r"can only concatenate (\w+) \(not \"(\w+)\"\) to \w+"), "'+' cannot combine {0} and {1}"),
-    (re.compile(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'"),
-     "'{0}' cannot compare {1} with {2}"),
-    (re.compile(r"bad operand type for unary (\S+): '(\w+)'"), "'{0}' needs a number, not {1}"),
-    (re.compile(r"(?:tuple|list) indices must be integers or slices, not (\w+)"),
-     "a list index must be a number, not {0}"),
-    (re.compile(r"'(\w+)' object is not subscriptable"), "{0} cannot be indexed (only lists can)"),
-    (re.compile(r"object of type '(\w+)' has no len\(\)"), "{0} is not a list"),
-    (re.compile(r"'(\w+)' object is not iterable"), "{0} is not a list"),
-    (re.compile(r"(?:tuple|list|string) index out of range"), "an index past the end of the list"),
+    (r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'", "'{0}' cannot combine {1} and {2}"),
+    (r"can only concatenate (\w+) \(not \"(\w+)\"\) to \w+", "'+' cannot combine {0} and {1}"),
+    (r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", "'{0}' cannot compare {1} with {2}"),
+    (r"bad operand type for unary (\S+): '(\w+)'", "'{0}' needs a number, not {1}"),
+    (r"(?:tuple|list) indices must be integers or slices, not (\w+)", "a list index must be a number, not {0}"),
+    (r"'(\w+)' object is not subscriptable", "{0} cannot be indexed (only lists can)"),
+    (r"object of type '(\w+)' has no len\(\)", "{0} is not a list"),
+    (r"'(\w+)' object is not iterable", "{0} is not a list"),
+    (r"(?:tuple|list|string) index out of range", "an index past the end of the list"),
 ]
 
 
@@ -165,8 +162,8 @@ def explain(exc: BaseException) -> str:
     """What went wrong in an expression while playing, said without Python's names of its types."""
     message = str(exc)
     if isinstance(exc, (TypeError, IndexError)):
-        for pattern, text in _EXPLAINED:
-            m = pattern.fullmatch(message)
+        for pattern, text in _EXPLAINED:  # compiled when a rule first fails (re caches them), not at every start
+            m = re.fullmatch(pattern, message)
             if m is not None:
                 return text.format(*(_PYTHON_TYPES.get(g, g) for g in m.groups()))
     return message
