@@ -30,6 +30,7 @@ _LIST_BUILTINS = ("sum", "count", "max", "min", "any", "all", "len", "distinct",
 
 
 def parse_checked(text: str, locate: Locate) -> ast.Node:
+    """The tree of ``text``; a syntax error as an ExpressionError at its place in the rule file."""
     try:
         return parse(text)
     except DslSyntaxError as exc:
