@@ -350,7 +350,8 @@ def _player_count(path: str, case: Case) -> int:
 # Each looks for one family of defect, with cases made from kind, seed and number like the others:
 #
 # names    defines and comprehension variables whose names look alike once written as Python locals; the game is
-#          played with generated code and with closures only, in step: any difference is a finding
+#          played as compiled and compiled again with every local numbered afresh (_v0, _v1...), in step: any
+#          difference is a finding (the locals' names changed what the game does)
 # huge     a rule file just under the 1 MB limit made of one huge expression or section; validate must accept or
 #          refuse it with a positioned error within HUGE_CPU seconds of CPU and HUGE_MEMORY_MB of memory
 # outputs  play, simulate, replay, conformance, validate and list writing to targets that fail (/dev/full, a
@@ -608,7 +609,7 @@ def _names_rules(rng: random.Random) -> str:
 
 
 def _make_names(kind: str, seed: int, number: int, rng: random.Random) -> Case:
-    return Case(kind, seed, number, ["generated code vs closures", "rules.yaml"], {"rules.yaml": _names_rules(rng)},
+    return Case(kind, seed, number, ["locals as compiled vs numbered", "rules.yaml"], {"rules.yaml": _names_rules(rng)},
                 spec={"players": rng.choice([3, 4]), "play": f"names/{seed}/{number}"})
 
 
@@ -668,8 +669,8 @@ def _in_step(fast: Any, slow: Any, key: str) -> tuple[str | None, str]:
         if ea is None and eb is None:
             return None
         if ea != eb:
-            return (f"{what}: generated code {'fails: ' + ea if ea else 'does not fail'}; closures "
-                    f"{'fail: ' + eb if eb else 'do not fail'}"), "disagree"
+            return (f"{what}: as compiled {'it fails: ' + ea if ea else 'it does not fail'}; with numbered locals "
+                    f"{'it fails: ' + eb if eb else 'it does not'}"), "disagree"
         if not POSITIONED.search(ea or ""):
             return f"{what}: a play error names no place in the rule file: {ea}", "stopped in play"
         return None, "stopped in play"
@@ -712,6 +713,21 @@ def _in_step(fast: Any, slow: Any, key: str) -> tuple[str | None, str]:
     return None, "played"
 
 
+def _with_numbered_locals(compile_game: Any, *args: Any) -> Any:
+    """``compile_game(*args)`` with each comprehension variable and define parameter made the Python local
+    ``_v0``, ``_v1``... in the order they are met: one-to-one whatever the names look like, so a game that
+    plays otherwise than the one compiled with codegen.local_name's locals shows two names sharing one."""
+    from interpreter.dsl import emit
+
+    numbered: dict[str, str] = {}
+    real = emit.local_name
+    emit.local_name = lambda name: numbered.setdefault(name, f"_v{len(numbered)}")
+    try:
+        return compile_game(*args)
+    finally:
+        emit.local_name = real
+
+
 def _run_names(case: Case, folder: Path) -> str | None:
     from interpreter.cli import main
     from interpreter.engine.compile import compile_game
@@ -733,10 +749,10 @@ def _run_names(case: Case, folder: Path) -> str | None:
             return None
         source = load_rules(str(path))
         players = case.spec["players"]
-        fast, slow = compile_game(source, players), compile_game(source, players, generate=False)
+        fast, slow = compile_game(source, players), _with_numbered_locals(compile_game, source, players)
         problem, case.outcome = _in_step(fast, slow, case.spec["play"])
         if problem:
-            return ("generated code and closures disagree: " if case.outcome == "disagree" else "") + problem
+            return ("the names of the locals change the game: " if case.outcome == "disagree" else "") + problem
         if case.outcome == "played":  # and the same game through the runner, recorded
             records = []
             for game in (fast, slow):
@@ -747,7 +763,7 @@ def _run_names(case: Case, folder: Path) -> str | None:
                 except TrickbookError as exc:
                     records.append(str(exc))
             if records[0] != records[1]:
-                return "generated code and closures disagree: the records of one seeded game differ"
+                return "the names of the locals change the game: the records of one seeded game differ"
     except BaseException:  # noqa: BLE001 - a traceback is a finding
         return "traceback:\n" + traceback.format_exc()[-4000:]
     if "Traceback" in err.getvalue():

@@ -1,8 +1,9 @@
-"""Generated functions (dsl/codegen.py) against the closures they replace, and what the generated code may contain.
+"""Generated functions (dsl/emit.py, dsl/codegen.py): the one way an expression is evaluated, and what the
+generated code may contain.
 
-The closures are the reference: the compiler builds both from the same checked tree, so a game compiled with
-``generate=False`` plays by closures alone. Every bundled game and player count is played with both, in step,
-comparing the whole state and the legal actions after every action.
+Every bundled game's play is checked against its golden records (tests/test_golden.py); here, the parts of the
+generated code a game may not reach: locals that hide one another, rule text that looks like Python, source
+Python cannot compile, parts lifted out of a judged expression's loop, and checking without generating.
 """
 
 from __future__ import annotations
@@ -13,55 +14,18 @@ import pytest
 
 from interpreter.dsl.compiler import Compiler
 from interpreter.dsl.types import CARD, VALUE
-from interpreter.engine.compile import compile_game, supported_players
+from interpreter.engine.compile import compile_game
 from interpreter.engine.state import CHANCE
 from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, snapshot
 from .test_dsl import BOUND, FakeState, env_for, locate, make_globals
 
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
 
-
-def play_in_step(fast, slow, rng, what: str) -> None:
-    """One game played with generated functions (``fast``) and with closures (``slow``) in step: the whole state
-    and the labels of the legal actions must agree after every action, and so must the end."""
-    a, b = fast.new_state(), slow.new_state()
-    actions = 0
-    while not a.finished:
-        assert snapshot(a) == snapshot(b), f"{what}: states differ after {actions} actions"
-        d = a.pending
-        if d.actor == CHANCE:
-            outcome = d.step.sample(fast, a, rng)
-            fast.apply_fast(a, outcome)
-            slow.apply_fast(b, outcome)
-        else:
-            assert [d.step.label(fast, x) for x in d.actions] == [b.pending.step.label(slow, x)
-                                                                for x in b.pending.actions]
-            i = rng.randrange(len(d.actions))
-            fast.apply_fast(a, d.actions[i])
-            slow.apply_fast(b, b.pending.actions[i])
-        actions += 1
-    assert b.finished and a.totals == b.totals and fast.winners(a) == slow.winners(b)
-
-
-@pytest.mark.parametrize(("name", "players"), CASES)
-def test_generated_functions_play_every_game_exactly_as_the_closures_do(name, players):
-    source = load_rules(name)
-    fast, slow = compile_game(source, players), compile_game(source, players, generate=False)
-    assert fast.steps[0].__class__ is slow.steps[0].__class__
-    for seed in range(2):
-        play_in_step(fast, slow, random.Random(f"codegen/{seed}"), f"{name} {players}p seed {seed}")
-
-
-def both(text, bound=BOUND, defines=None, **values):
-    """The value of ``text`` generated and as closures (they must agree), and the generated function's source."""
-    out = []
-    for generate in (True, False):
-        compiled = Compiler(make_globals(defines), generate).compile(text, bound, locate)
-        out.append(compiled(env_for(**values)))
-    assert out[0] == out[1]
-    return out[0]
+def generated(text, bound=BOUND, defines=None, **values):
+    """The value of ``text``, checking that it is evaluated by a generated function."""
+    compiled = Compiler(make_globals(defines)).compile(text, bound, locate)
+    assert compiled.is_constant or compiled.fn.__code__.co_filename == "<trickbook>"
+    return compiled(env_for(**values))
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -73,22 +37,22 @@ def both(text, bound=BOUND, defines=None, **values):
     ("[n for n in [1, 2] if n == twice(1) - 1]", [1]),
     ("first([s for s in seats if s.tricks == 0])", 1),
     ("\"it's\" if card.colour == 'red' else 'no'", "it's"),
+    ("[n for n in [n + 1, n + 2]]", [1, 2]),  # the variable's own list reads the bound name it hides
 ])
-def test_locals_shadow_and_defines_take_arguments_as_in_the_closures(text, value):
+def test_locals_shadow_and_defines_take_arguments(text, value):
     defines = {"twice(n)": "n * 2", "is_red(c)": "c.colour == 'red'"}
     bound = dict(BOUND, n=VALUE)
-    assert both(text, bound, defines, n=0) == value
+    assert generated(text, bound, defines, n=0) == value
 
 
-@pytest.mark.parametrize("text", [
-    "\"'); __import__('os').system('echo no') #\" == text(card.label)",  # (no card has that label)
-    "'a\"\\n' + card.label + \"\\'\"",
-    "[c for c in [1] if c == card.number] == [] and 'eval(1)' != text(card.label)",
+@pytest.mark.parametrize(("text", "value"), [
+    ("\"'); __import__('os').system('echo no') #\" == text(card.label)", False),  # (no card has that label)
+    ("'a\"\\n' + card.label + \"\\'\"", 'a"\\nred 7\\\''),
+    ("[c for c in [1] if c == card.number] == [] and 'eval(1)' != text(card.label)", True),
 ])
-def test_text_in_a_rule_reaches_the_generated_code_only_as_a_python_literal(text):
+def test_text_in_a_rule_reaches_the_generated_code_only_as_a_python_literal(text, value):
     compiled = Compiler(make_globals()).compile(text, BOUND, locate)
-    value = compiled(env_for())
-    assert value == Compiler(make_globals(), False).compile(text, BOUND, locate)(env_for())
+    assert compiled(env_for()) == value
     assert compiled.fn.__globals__["__builtins__"] == {}
 
 
@@ -129,47 +93,78 @@ def test_a_trick_table_keeps_one_column_per_led_card_that_the_rules_tell_apart()
     assert all(colours[c] == colours[classes[c]] for c in game.deck)
 
 
-def test_source_python_cannot_compile_leaves_the_closures_to_evaluate_it(monkeypatch):
+def _nesting(src: str) -> int:
+    """How deep brackets nest in generated source (its string literals hold none here)."""
+    depth = deepest = 0
+    for ch in src:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def test_source_python_cannot_compile_is_made_again_as_shallower_functions(monkeypatch):
+    """Python refuses source nested past 200 brackets: parts nested deeper than a few dozen levels get functions
+    of their own, and a function still refused is made again with shallower ones (here Python is made to
+    refuse anything past 12 brackets)."""
     from interpreter.dsl.codegen import Namespace
 
     assert Namespace().function((), "(" * 300 + "1" + ")" * 300) is None  # past Python's own nesting limit
-    monkeypatch.setattr(Namespace, "function", lambda self, params, src: None)
+    real, refused = Namespace.function, []
+
+    def strict(self, params, src):
+        if _nesting(src) > 12:
+            refused.append(src)
+            return None
+        return real(self, params, src)
+
+    monkeypatch.setattr(Namespace, "function", strict)
     defines = {"twice(n)": "n * 2", "is_red(c)": "c.colour == 'red'"}
-    for text, value in [("count(is_red(c) for c in seat.hand) + twice(card.number)", 15),
-                        ("[c for c in seat.hand if c.number > twice(0)]", [4])]:
-        compiled = Compiler(make_globals(defines)).compile(text, BOUND, locate, per="card")
-        assert compiled.fn.__code__.co_filename != "<trickbook>" and compiled(env_for()) == value  # closures
+    deep = "-(" * 30 + "card.number" + ")" * 30  # 30 minus signs: card.number
+    for text, value, per in [(f"count(is_red(c) for c in seat.hand) + twice({deep})", 15, None),
+                             (f"[c for c in seat.hand if c.number > twice({deep}) - 10]", [4], None),
+                             (f"{deep} > 5 and is_red(card)", True, "card")]:
+        compiled = Compiler(make_globals(defines)).compile(text, BOUND, locate, per=per)
+        assert compiled(env_for()) == value
+    assert refused
 
 
-def test_a_judged_expression_whose_loops_cannot_be_generated_runs_as_closures(monkeypatch):
-    """Lifted parts (nested in one another here) read the loop's locals: the closures must not use them."""
-    from interpreter.dsl.codegen import Namespace
-
-    real = Namespace.function
-    monkeypatch.setattr(Namespace, "function",
-                        lambda self, params, src: None if "_items" in params else real(self, params, src))
+def test_parts_lifted_out_of_a_judged_expressions_loop_give_the_values_of_the_plain_expression():
+    """In a judged expression the parts that do not read the item are worked out once per call (nested in one
+    another here); the same expression compiled without per= works everything out every time."""
     text = "card.number > max(c.number for c in seat.hand if c.colour == led.colour) - len(seat.hand) or card == led"
-    compiled = Compiler(make_globals()).compile(text, BOUND, locate, per="card")
-    assert compiled.fn.__code__.co_filename != "<trickbook>"  # closures, not the generated loops
+    judged = Compiler(make_globals()).compile(text, BOUND, locate, per="card")
+    plain = Compiler(make_globals()).compile(text, BOUND, locate)
     env = env_for()
     env["$batch"] = object()
-    values = []
+    values, expected = [], []
     for c in range(6):
         env["card"] = c
-        values.append(compiled.run(env))
-    closures = Compiler(make_globals(), False).compile(text, BOUND, locate, per="card")
-    expected = []
-    for c in range(6):
-        env["card"] = c
-        expected.append(closures.run(env))
+        values.append(judged.run(env))
+        expected.append(plain.run(env))
     assert values == expected and any(values) and not all(values)
     env["$batch"] = object()
-    assert compiled.select(env, range(6)) == [c for c in range(6) if expected[c]]
+    assert judged.select(env, range(6)) == [c for c in range(6) if expected[c]]
+    env["$batch"] = object()
+    assert judged.exists(env, range(6)) and not judged.exists(env, [c for c in range(6) if not expected[c]])
 
 
-def test_a_led_card_that_is_none_plays_alike_generated_and_as_closures(tmp_path):
+def test_checking_only_makes_a_function_when_it_is_called():
+    """validate compiles with generate=False: the same checks, and Python compiles only what is run (a constant
+    the rules need before play, a rule judged card by card at load time): the same generated function."""
+    compiler = Compiler(make_globals({"twice(n)": "n * 2"}), generate=False)
+    text = "twice(card.number) + len(seat.hand)"
+    compiled = compiler.compile(text, BOUND, locate)
+    judged = compiler.compile("card.number > 4", BOUND, locate, per="card")
+    assert not compiler.gen._used  # nothing made yet
+    assert compiled(env_for()) == 16 == Compiler(make_globals({"twice(n)": "n * 2"})).compile(text, BOUND, locate)(
+        env_for())
+    assert compiler.gen._used and judged.select(env_for(), range(6)) == [1, 2, 4, 5]
+
+
+def test_a_led_card_that_is_none_reads_its_attributes_as_none_in_play(tmp_path):
     """A tricks step whose led card can be none (no card of the trick sets the suit): its follow and strength
-    rules read the led card's attributes as none, generated and as closures, instead of stopping the game."""
+    rules read the led card's attributes as none instead of stopping the game."""
     from .conftest import ROOT
 
     text = (ROOT / "games" / "whist.yaml").read_text(encoding="utf-8")
@@ -177,6 +172,11 @@ def test_a_led_card_that_is_none_plays_alike_generated_and_as_closures(tmp_path)
     assert follow in text
     path = tmp_path / "no-led.yaml"
     path.write_text(text.replace(follow, '    led: "first([c for c in trick if c.order > 13])"\n' + follow))
-    source = load_rules(str(path))
-    fast, slow = compile_game(source, 4), compile_game(source, 4, generate=False)
-    play_in_step(fast, slow, random.Random("no led"), "whist with a led card that may be none")
+    game = compile_game(load_rules(str(path)), 4)
+    rng = random.Random("no led")
+    for _ in range(2):
+        state = game.new_state()
+        while not state.finished:
+            d = state.pending
+            game.apply_fast(state, d.step.sample(game, state, rng) if d.actor == CHANCE else rng.choice(d.actions))
+        assert len(game.winners(state)) >= 1

@@ -3,11 +3,10 @@
 A seeded random generator (no hypothesis: deterministic, a few hundred cases) writes expressions whose names
 look alike in every way a rule file allows: define parameters, comprehension variables (nested ones with the
 same name too), defines, builtin names used as variables, bound names, constants, and names that look like the
-generated code's own (``f_x``, ``_v_f_x``, ``e``, ``_k0``, ``_hs``...). Each expression is evaluated three
-ways that must agree: by the generated functions, by the closures alone, and by a small evaluator of this file
-that knows only the meaning of the language (plain Python arithmetic over the same tiny game as
-tests/test_dsl.py). The judged form (``compile(per="card")``, with parts lifted out of the loop) is checked
-for every card as well.
+generated code's own (``f_x``, ``_v_f_x``, ``e``, ``_k0``, ``_hs``...). Each expression is evaluated by the
+generated functions and by a small evaluator of this file that knows only the meaning of the language (plain
+Python arithmetic over the same tiny game as tests/test_dsl.py), the oracle: they must agree. The judged form
+(``compile(per="card")``, with parts lifted out of the loop) is checked for every card as well.
 """
 
 from __future__ import annotations
@@ -297,9 +296,9 @@ def make_case(seed: int) -> tuple[str, list[Define], dict[str, Any]]:
 BOUND = {"card": CARD, "led": CARD, "seat": SEAT, **{n: VALUE for n in BOUND_VALUES}}
 
 
-def evaluate(text: str, defines: list[Define], env: dict[str, Any], generate: bool) -> Any:
-    compiled = Compiler(make_globals({d.key: d.text for d in defines}), generate).compile(text, BOUND, locate)
-    if generate and not compiled.is_constant:
+def evaluate(text: str, defines: list[Define], env: dict[str, Any]) -> Any:
+    compiled = Compiler(make_globals({d.key: d.text for d in defines})).compile(text, BOUND, locate)
+    if not compiled.is_constant:
         assert compiled.fn.__code__.co_filename == "<trickbook>", "not generated"
     full = dict(env, **{"$s": FakeState()})
     before = dict(full)
@@ -308,10 +307,9 @@ def evaluate(text: str, defines: list[Define], env: dict[str, Any], generate: bo
     return value
 
 
-def judged(text: str, defines: list[Define], env: dict[str, Any], generate: bool) -> tuple[list[Any], list[Any]]:
+def judged(text: str, defines: list[Define], env: dict[str, Any]) -> tuple[list[Any], list[Any]]:
     """The expression judged for every card (compile(per="card")): its value for each, and the cards kept."""
-    compiled = Compiler(make_globals({d.key: d.text for d in defines}), generate).compile(text, BOUND, locate,
-                                                                                           per="card")
+    compiled = Compiler(make_globals({d.key: d.text for d in defines})).compile(text, BOUND, locate, per="card")
     full = dict(env, **{"$s": FakeState(), "$batch": object()})
     values = []
     for c in range(len(DECK)):
@@ -328,18 +326,16 @@ CASES = 600
 
 
 @pytest.mark.parametrize("chunk", range(6))
-def test_generated_code_closures_and_the_meaning_agree_whatever_the_names(chunk):
+def test_generated_code_and_the_meaning_agree_whatever_the_names(chunk):
     for seed in range(chunk * CASES // 6, (chunk + 1) * CASES // 6):
         text, defines, case = make_case(seed)
         expected = case["meaning"](case["env"])
         where = f"seed {seed}: {text!r} with {[(d.key, d.text) for d in defines]}"
-        assert evaluate(text, defines, case["env"], True) == expected, where
-        assert evaluate(text, defines, case["env"], False) == expected, where
+        assert evaluate(text, defines, case["env"]) == expected, where
         meaning, env = case["meaning"], case["env"]
         values = [meaning(dict(env, card=c)) for c in range(len(DECK))]
         kept = [c for c in range(len(DECK)) if values[c]]
-        assert judged(text, defines, env, True) == (values, kept), where
-        assert judged(text, defines, env, False) == (values, kept), where
+        assert judged(text, defines, env) == (values, kept), where
 
 
 def test_the_cases_use_every_kind_of_look_alike_name():
@@ -359,25 +355,21 @@ def test_a_define_parameter_and_a_comprehension_variable_are_two_locals():
     """``f.x`` and ``f_x`` were both ``_v_f_x``: the sum read the loop's item, 30 for any x."""
     defines = {"f(x)": "sum([x for f_x in [10, 20]])"}
     bound = {"n": VALUE}
-    for generate in (True, False):
-        compiler = Compiler(make_globals(defines), generate)
-        compiled = compiler.compile("f(n)", bound, locate)
-        assert [compiled({"$s": FakeState(), "n": n}) for n in (0, 1, 7)] == [0, 2, 14]
-        judged_ = compiler.compile("f(card.number) > 10", {"card": CARD}, locate, per="card")
-        env = {"$s": FakeState(), "$batch": object()}
-        assert judged_.select(env, list(range(len(DECK)))) == [c for c in range(len(DECK)) if 2 * NUMBERS[c] > 10]
+    compiler = Compiler(make_globals(defines))
+    compiled = compiler.compile("f(n)", bound, locate)
+    assert [compiled({"$s": FakeState(), "n": n}) for n in (0, 1, 7)] == [0, 2, 14]
+    judged_ = compiler.compile("f(card.number) > 10", {"card": CARD}, locate, per="card")
+    env = {"$s": FakeState(), "$batch": object()}
+    assert judged_.select(env, list(range(len(DECK)))) == [c for c in range(len(DECK)) if 2 * NUMBERS[c] > 10]
 
 
 def test_a_loop_variable_hiding_a_bound_name_is_not_worked_out_once_per_loop():
     """In a judged expression, parts that read only the names other than the item are worked out once per loop;
     a comprehension variable of the same name as such a name is not one of them."""
     text = "20 > sum(led.number * 2 + card.number for led in seat.hand)"  # seat north: red 0 and blue 5
-    for generate in (True, False):
-        compiled = Compiler(make_globals(), generate).compile(text, {"card": CARD, "led": CARD, "seat": SEAT}, locate,
-                                                              per="card")
-        env = {"$s": FakeState(), "$batch": object(), "led": 3, "seat": 0}
-        assert compiled.select(env, list(range(len(DECK)))) == [c for c in range(len(DECK))
-                                                                  if 20 > 10 + 2 * NUMBERS[c]]
+    compiled = Compiler(make_globals()).compile(text, {"card": CARD, "led": CARD, "seat": SEAT}, locate, per="card")
+    env = {"$s": FakeState(), "$batch": object(), "led": 3, "seat": 0}
+    assert compiled.select(env, list(range(len(DECK)))) == [c for c in range(len(DECK)) if 20 > 10 + 2 * NUMBERS[c]]
 
 
 # ----------------------------------------------------------------------------- the encoding itself

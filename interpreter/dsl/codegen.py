@@ -1,17 +1,15 @@
 """Python source for compiled expressions: one plain function per expression.
 
-The compiler (see compiler.py) checks names and types and builds, for every
-part of an expression, both a closure and a piece of Python source. The source
-is made only from the checked tree: names the grammar allows (identifiers),
-constants written with ``repr`` or held in the namespace, and helpers of the
-engine referred to by generated names. Rule text is never pasted in, so a rule
-file cannot put Python of its own into the generated code, and the functions
-run with no builtins at all.
+The compiler (see compiler.py) checks names and types and writes, for every
+part of an expression, a piece of Python source (emit.py): the one way an
+expression is evaluated. The source is made only from the checked tree: names
+the grammar allows (identifiers), constants written with ``repr`` or held in the
+namespace, and helpers of the engine referred to by generated names. Rule text
+is never pasted in, so a rule file cannot put Python of its own into the
+generated code, and the functions run with no builtins at all.
 
-Comprehension variables and define parameters become Python locals; a part
-that only a closure can evaluate (it reads the environment) is called through
-its closure, unless it reads such a local, in which case the enclosing
-comprehension or define stays a closure too.
+Comprehension variables and define parameters become Python locals, named by
+local_name so that two names of a rule file are never one local.
 
 The compiled code objects are kept in the user's own cache folder (see
 interpreter/cache.py), trusted the way Python trusts its bytecode caches.
@@ -73,7 +71,7 @@ class Namespace:
 
     def function(self, params: tuple[str, ...], src: str) -> Callable[..., Any] | None:
         """``lambda e, *params: src`` made in this namespace; None when Python cannot compile it (an
-        expression nested past what Python's own parser takes: the closures evaluate it instead)."""
+        expression nested past what Python's own parser takes: emit.py makes it again in shallower parts)."""
         for p in params:
             if not p.isidentifier():  # pragma: no cover - locals are made from grammar names
                 raise ValueError(f"not a Python name: {p!r}")
@@ -136,7 +134,7 @@ _RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
 
 def define_caller(body: Callable[..., Any], memo: list[Any]) -> Callable[..., Any]:
     """Call a define's body ``body(e, *arguments)``; within one batch the same arguments give the remembered
-    value (the memo is shared by the generated and the closure form of every call site)."""
+    value (the memo is shared by every call site)."""
 
     def call(e: dict[str, Any], *values: Any) -> Any:
         batch = e.get("$batch")

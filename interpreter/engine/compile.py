@@ -78,8 +78,8 @@ def parse_option_value(source: RuleSource, name: str, text: str) -> Any:
 
 def compile_game(source: RuleSource, players: int, options: dict[str, Any] | None = None, *,
                  generate: bool = True) -> Game:
-    """The rules for ``players`` players; ``generate``: expressions as generated Python functions (see
-    dsl/codegen.py), else as closures only (what validate needs: the same checks, made faster)."""
+    """The rules for ``players`` players; ``generate``: every expression's generated Python function made now
+    (see dsl/codegen.py), else only those run while compiling (what validate needs: the same checks, sooner)."""
     data = source.data
     counts = supported_players(source)
     if players not in counts:

@@ -1,0 +1,250 @@
+"""Python source of checked expressions (see ir.py): the one way an expression is evaluated, in play and when a
+constant part is folded at load time.
+
+Every part becomes a piece of Python source made only from the checked tree: names the grammar allows, mapped
+to Python locals by codegen.local_name (comprehension variables, define parameters, the item of a judged
+expression), constants written with ``repr`` or held in the namespace, and helpers of the engine (runtime.py,
+the builtins, the tables of card attributes) referred to by generated names. Rule text is never pasted in.
+
+What the stages before decided shows here:
+
+* a define's body is one function per kind of arguments, called through a memo that keeps its values within
+  one batch (codegen.define_caller); a short body without loops is called directly, and one without
+  parameters is written in place;
+* a part remembered per card (a ``memo`` part) is looked up in a table filled by a function of the cards;
+* in a judged expression (compile(per=...)), a part that does not read the item, inside one that does, is
+  lifted: worked out once per call, when first needed, and kept in ``_hs``, a list local to that call.
+
+Python refuses source nested past 200 brackets; parts deeper than a few dozen levels are made functions of
+their own (taking the locals in scope), and a function Python still refuses is made again with shallower
+ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
+from interpreter.dsl.ir import Part
+from interpreter.dsl.names import Define, DefineBody
+from interpreter.dsl.runtime import UNSET, a_number, field, keep, of_seat, once_per_batch, something
+
+_DEPTHS = (40, 8, 2)  # parts nested in one function before the deeper ones get their own, tried in turn
+_CHEAP = 400  # a define body of at most this much source and no loop is not worth remembering
+_STATE = "e['$s']"  # the state, in generated code
+
+# the source of a local or of a bound name (read twice rather than passed to a helper, see _seat)
+_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"  # compiled when first needed (re caches it), not at every start
+
+Fn = Callable[[dict[str, Any]], Any]
+
+
+class _Refused(Exception):
+    """Python could not compile a generated function: made again with shallower functions."""
+
+
+def function(gen: Namespace, part: Part, expect: str | None = None) -> Fn:
+    """The generated function of an expression; ``expect``: its value refused at play when it is not a number
+    (or is none where a seat or a card is needed)."""
+
+    def make(emitter: _Emitter) -> Fn:
+        src = emitter.source(part)
+        if expect == "number":
+            src = f"{gen.ref(a_number)}({src})"
+        elif expect in ("seat", "card"):
+            src = f"{gen.ref(something)}({src}, {expect!r})"
+        return emitter.function((), src)
+
+    return _shallower(gen, make)
+
+
+def loops(gen: Namespace, part: Part, per: str) -> tuple[Fn, Callable[..., list[Any]], Callable[..., bool]]:
+    """For compile(per=...): the function of one item (read under ``per``), ``select(e, items)`` (the items for
+    which the expression holds) and ``exists(e, items)`` (whether one does), each one loop in one function."""
+
+    def make(emitter: _Emitter) -> tuple[Fn, Callable[..., list[Any]], Callable[..., bool]]:
+        src = emitter.lift(part) if part.inv and not part.cheap else emitter.source(part)
+        var = emitter.locals[per]
+        lifted = f"[{gen.ref(UNSET)}] * {len(emitter.lifted)}"  # each lifted part's value, once it is worked out
+        return (emitter.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})"),
+                emitter.function(("_items",), f"(lambda _hs: [{var} for {var} in _items if {src}])({lifted})"),
+                emitter.function(("_items",), f"(lambda _hs: {gen.ref(any)}({src} for {var} in _items))({lifted})"))
+
+    return _shallower(gen, make, per)
+
+
+def evaluate(gen: Namespace, part: Part) -> Any:
+    """The value of a part that reads nothing (its parts are constants): folded at load time by its source."""
+    return function(gen, part)({})
+
+
+def _shallower(gen: Namespace, make: Callable[[_Emitter], Any], per: str | None = None,
+               params: tuple[str, ...] = ()) -> Any:
+    """``make(emitter)``, made again with shallower functions while Python refuses one."""
+    for depth in _DEPTHS:
+        try:
+            return make(_Emitter(gen, depth, per, params))
+        except _Refused:
+            continue
+    raise RecursionError("the expression is nested too deeply for Python")  # pragma: no cover - see _DEPTHS
+
+
+class _Emitter:
+    """Source for the parts of one generated function (and the functions split off it)."""
+
+    def __init__(self, gen: Namespace, limit: int, per: str | None = None, params: tuple[str, ...] = ()):
+        self.gen, self.ref, self.limit, self.depth = gen, gen.ref, limit, 0
+        self.locals = {p: local_name(p) for p in params}  # names that are Python locals here -> the local
+        self.lifting = per is not None  # a judged expression: parts that do not read the item are lifted
+        if per is not None:
+            self.locals[per] = local_name(per)
+        self.lifted: dict[int, str] = {}  # id of a lifted part -> its source (see lift)
+
+    def function(self, params: tuple[str, ...], src: str) -> Any:
+        made = self.gen.function(params, src)
+        if made is None:
+            raise _Refused
+        return made
+
+    def source(self, part: Part) -> str:
+        if part.const:
+            return self.gen.literal(part.value)
+        if self.depth >= self.limit:  # a function of its own, taking the locals in scope
+            params = tuple(dict.fromkeys(self.locals.values())) + (("_hs",) if self.lifting else ())
+            depth, self.depth = self.depth, 0
+            try:
+                made = self.function(params, self.source(part))
+            finally:
+                self.depth = depth
+            return f"{self.ref(made)}({', '.join(('e', *params))})"
+        self.depth += 1
+        try:
+            return getattr(self, "_" + part.op)(part)
+        finally:
+            self.depth -= 1
+
+    def kids(self, part: Part) -> list[str]:
+        """The sources of a part's kids; in a judged expression, those that do not read the item are lifted
+        when the part reads it."""
+        outer = self.lifting and not part.inv
+        return [self.lift(k) if outer and k.inv and not k.cheap else self.source(k) for k in part.kids]
+
+    def lift(self, part: Part) -> str:
+        """The source of ``part`` worked out once per call of the judged expression, when first needed, and
+        kept in ``_hs``, a list local to that call (see loops)."""
+        src = self.lifted.get(id(part))
+        if src is None:
+            inner = self.source(part)
+            i, unset, keep_ = len(self.lifted), self.ref(UNSET), self.ref(keep)
+            src = self.lifted[id(part)] = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep_}(_hs, {i}, {inner}))"
+        return src
+
+    # ------------------------------------------------------------------ parts (see ir.Part)
+
+    def _name(self, part: Part) -> str:
+        return self.locals.get(part.data) or f"e[{part.data!r}]"
+
+    def _zone(self, part: Part) -> str:
+        return f"{_STATE}.shared[{part.data!r}]"
+
+    def _round(self, part: Part) -> str:
+        return f"{_STATE}.vars[{part.data!r}]"
+
+    def _game(self, part: Part) -> str:
+        return f"{_STATE}.game_vars[{part.data!r}]"
+
+    def _attr(self, part: Part) -> str:
+        (b,) = self.kids(part)
+        return f"{self.ref(part.data)}[{b}]"  # the values by card id (none of none, when it may be none)
+
+    def _seat(self, part: Part) -> str:
+        (b,) = self.kids(part)
+        getter, sure, stateful = part.data
+        get, state = self.ref(getter), _STATE if stateful else "None"
+        if sure:
+            return f"{get}({state}, {b})"
+        if re.fullmatch(_SIMPLE, b):
+            return f"({get}({state}, {b}) if {b} is not None else None)"  # a name: read twice, no call
+        return f"{self.ref(of_seat)}({get}, {state}, {b})"
+
+    def _field(self, part: Part) -> str:
+        (b,) = self.kids(part)
+        return f"{self.ref(field)}({b}, {part.data!r})"
+
+    def _index(self, part: Part) -> str:
+        b, x = self.kids(part)
+        return f"{b}[{x}]"
+
+    def _list(self, part: Part) -> str:
+        return f"({', '.join(self.kids(part))},)"
+
+    def _not(self, part: Part) -> str:
+        return f"(not {self.kids(part)[0]})"
+
+    def _neg(self, part: Part) -> str:
+        return f"(-{self.kids(part)[0]})"
+
+    def _infix(self, part: Part) -> str:
+        a, b = self.kids(part)
+        return f"({a} {part.data} {b})"
+
+    def _call(self, part: Part) -> str:
+        fn, state, negated = part.data
+        src = f"{self.ref(fn)}({', '.join((_STATE, *self.kids(part)) if state else self.kids(part))})"
+        return f"(not {src})" if negated else src
+
+    def _if(self, part: Part) -> str:
+        t, a, b = self.kids(part)
+        return f"({a} if {t} else {b})"
+
+    def _for(self, part: Part) -> str:
+        (s,) = self.kids(part)
+        var, body, cond, fn = part.data
+        had = self.locals.get(var)
+        self.locals[var] = py = local_name(var)  # the variable is a local (hiding a bound name of its name)
+        try:
+            test = f" if {self.source(cond)}" if cond is not None else ""
+            listed = f"[{self.source(body)} for {py} in {self.ref(charged)}({s}){test}]"
+        finally:
+            if had is None:
+                del self.locals[var]
+            else:
+                self.locals[var] = had
+        return listed if fn is None else f"{self.ref(fn)}({listed})"
+
+    def _define(self, part: Part) -> str:
+        d, sig, body = part.data
+        fn, short, once, caller = body.made or _define_functions(self.gen, d, sig, body)
+        if not part.kids:  # no parameters: the state alone, once per batch (a short body written in place)
+            return f"({short})" if short is not None else f"{self.ref(once)}(e)"
+        return f"{self.ref(caller)}({', '.join(('e', *self.kids(part)))})"
+
+    def _memo(self, part: Part) -> str:
+        """The table looked up inline, filled by a generated function of the cards."""
+        (inner,) = part.kids
+        src = self.source(inner)
+        names = part.data
+        keys = [self.locals.get(n) or f"e[{n!r}]" for n in names]
+        key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
+        params = tuple(self.locals[n] for n in names if n in self.locals) + (("_hs",) if self.lifting else ())
+        fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
+        return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
+
+
+def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody) -> Any:
+    """A define's body for one kind of arguments as a function of ``e`` and its parameters, and how it is
+    called: the memo of the batch (shared by every call site), unless short and without loops."""
+
+    def make(emitter: _Emitter) -> tuple[str, Fn]:
+        src = emitter.source(body.part)
+        return src, emitter.function(tuple(emitter.locals.values()), src)
+
+    src, fn = _shallower(gen, make, params=body.keys)
+    short = src if len(src) <= _CHEAP and " for " not in src else None
+    memo = d.memos.setdefault(sig, [None, {}])
+    once = once_per_batch(fn, memo) if not body.keys else None
+    caller = None if not body.keys else fn if short is not None else define_caller(fn, memo)
+    body.made = (fn, short, once, caller)
+    return body.made

@@ -1,0 +1,77 @@
+"""The checked, typed form of an expression: a small tree of parts between the names-and-types stage
+(resolve.py) and the Python source made of it (emit.py).
+
+Every part records its type, what it reads and whether it is a constant (with its value); the stages
+between add what the source needs to know: whether a part reads the item of a judged expression, and
+which parts are remembered per card. Nothing here runs: a part's meaning is its source (see emit.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.types import Type
+
+USES = ("attr:", "bare:")  # deps that say how a bound card is read (see Compiled.uses)
+
+
+class Part:
+    """One part of a checked expression.
+
+    ``op`` says what it does, ``kids`` are the parts it combines (in the order they are worked out) and
+    ``data`` is what else the op needs:
+
+    ====== ======================================== ===========================================
+    op     kids                                     data
+    ====== ======================================== ===========================================
+    const  --                                       -- (the value is ``value``)
+    name   --                                       the bound name
+    zone   --                                       the shared zone's name
+    round  --                                       the round value's name (``game``: likewise)
+    attr   the card                                 the attribute's values by card id
+    seat   the seat                                 (getter, never none, reads the state)
+    field  the record                               the field's name
+    index  the list, the index                      --
+    list   the items                                --
+    not    the operand                              -- (``neg``: likewise)
+    infix  both sides                               a Python operator (``and``, ``in``, ``==``...)
+    call   the arguments                            (function, reads the state, negated)
+    if     the test, then, otherwise                --
+    for    the list gone through                    (variable, body, condition or None, function or None)
+    define the arguments                            (the Define, the kinds of arguments)
+    memo   the part remembered                      the bound cards it is remembered by
+    ====== ======================================== ===========================================
+    """
+
+    __slots__ = ("op", "type", "deps", "kids", "data", "const", "value", "scalar", "attr", "inv", "cheap")
+
+    def __init__(self, op: str, type_: Type, deps: frozenset[str], kids: tuple[Part, ...] = (), data: Any = None):
+        self.op, self.type, self.deps, self.kids, self.data = op, type_, deps, kids, data
+        self.const = False
+        self.value: Any = None
+        self.scalar = False  # known never to be a list (a card attribute whose values are all plain)
+        self.attr: str | None = None  # the card attribute it reads from a card (see checks.card_values)
+        self.inv = False  # in a judged expression (compile(per=...)): does not read the item
+        self.cheap = False  # a name or an attribute: not worth lifting out of a loop
+
+    def __repr__(self) -> str:
+        return f"Part({self.op}, {self.type}, {sorted(self.deps)})" if not self.const else f"Part({self.value!r})"
+
+
+def constant(value: Any, type_: Type) -> Part:
+    part = Part("const", type_, frozenset())
+    part.const, part.value = True, value
+    return part
+
+
+def split(deps: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """A part's deps as Compiled's deps and uses (see Compiled.uses)."""
+    uses = frozenset(d for d in deps if d.startswith(USES))
+    return deps - uses, uses
+
+
+def without(deps: frozenset[str], names: Any) -> frozenset[str]:
+    """``deps`` without those of the bound ``names`` (a comprehension's variable, a define's parameters)."""
+    gone = {p + n for n in names for p in ("ctx:", "bare:")}
+    return frozenset(d for d in deps if d not in gone and not (d.startswith("attr:")
+                                                                and d[5:].rsplit(".", 1)[0] in names))
