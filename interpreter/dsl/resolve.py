@@ -20,7 +20,7 @@ from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.passes import fold, invariant, remember
 from interpreter.dsl.runtime import BINARY, COMPARISONS, contains
 from interpreter.dsl.types import NONE, NUMBER, TEXT, TRUTH, VALUE, Type, join, list_of, type_of_plain, unrefined
-from interpreter.errors import ExpressionError
+from interpreter.errors import ExpressionError, Position
 from interpreter.limits import MAX_CALLS, MAX_SIGNATURES
 
 # builtins that test each item for truth (see checks.truth)
@@ -112,11 +112,7 @@ class Resolver:
         named = n.base.name if isinstance(n.base, ast.Name) and n.base.name in scope else None  # a bound name
         sure = named is not None and named in self._sure  # the item a judged expression is judged for
         if t.kind == "card":
-            table = self.g.card_attrs.get(name)
-            if table is None:
-                raise ExpressionError(
-                    f"cards have no attribute {name!r} (they have: {', '.join(sorted(self.g.card_attrs))})",
-                    loc(n.name_offset))
+            table = _attribute_of("cards", self.g.card_attrs, name, loc(n.name_offset))
             rtype = self.g.card_attr_types.get(name)
             if rtype is None:  # worked out once per attribute: a deck may have 10,000 cards
                 rtype = self.g.card_attr_types[name] = check.plain_type(table)
@@ -134,11 +130,7 @@ class Resolver:
             res.scalar, res.attr = scalar, name
             return res
         if t.kind == "seat":
-            entry = self.g.seat_attrs.get(name)
-            if entry is None:
-                raise ExpressionError(
-                    f"seats have no attribute {name!r} (they have: {', '.join(sorted(self.g.seat_attrs))})",
-                    loc(n.name_offset))
+            entry = _attribute_of("seats", self.g.seat_attrs, name, loc(n.name_offset))
             rtype, getter = entry[0], entry[1]
             if len(entry) > 2 and entry[2]:  # fixed for the whole game (a seat's name, index, role)
                 if base.const:
@@ -408,3 +400,12 @@ def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
         elif isinstance(v, tuple) and v and isinstance(v[0], ast.Node):
             changes[name] = tuple(_rename(x, keys) for x in v)
     return node.replace(**changes) if changes else node
+
+
+def _attribute_of(things: str, attributes: dict[str, Any], name: str, where: Position | None) -> Any:
+    """What ``attributes`` holds for ``name``, or the error naming the attributes ``things`` have."""
+    entry = attributes.get(name)
+    if entry is None:
+        raise ExpressionError(f"{things} have no attribute {name!r} (they have: {', '.join(sorted(attributes))})",
+                              where)
+    return entry
