@@ -8,6 +8,7 @@ pickle), so a shared temporary folder is never used. ``TRICKBOOK_NO_CACHE=1`` tu
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import tempfile
@@ -15,7 +16,23 @@ import tempfile
 MAX_DIGESTS = 2_000  # digests kept per set; past that the set starts again from this run's
 MAX_FILES = 64  # files of one kind (e.g. generated code, one per compiled game): the oldest go first
 
+MAX_RULE_FILES = 200  # rule files whose kept sets and trees are kept (see scope): the oldest go first
+
 _sets: dict[str, tuple[str, set[str], set[str]]] = {}  # name -> (its file, digests read, digests added now)
+_scope = {"file": ""}  # the rule file the kept sets and trees belong to now
+
+
+def scope(rule_file: str) -> None:
+    """What is kept from now on belongs to ``rule_file`` (its path): each rule file's sets and expression
+    trees are files of their own, so a run reads only those of the files it checks. (One file of everything
+    any run had kept grew with every variant a designer tried, and every start read it whole.)"""
+    _scope["file"] = rule_file
+
+
+def scoped(name: str) -> str:
+    """``name`` marked with the rule file of the current scope (unmarked outside any)."""
+    rule_file = _scope["file"]
+    return f"{name}-{hashlib.sha256(rule_file.encode()).hexdigest()[:16]}" if rule_file else name
 
 
 def cache_folder() -> str | None:
@@ -75,15 +92,16 @@ def write_bytes(path: str, data: bytes) -> None:
 
 
 def _set(name: str) -> tuple[str, set[str], set[str]] | None:
-    if name not in _sets:
+    key = scoped(name)
+    if key not in _sets:
         folder = cache_folder()
         if folder is None:
             return None
-        path = os.path.join(folder, f"{name}.json")
+        path = os.path.join(folder, f"{key}.json")
         data = read_json(path)
         known = {d for d in data if isinstance(d, str)} if isinstance(data, list) else set()
-        _sets[name] = (path, known, set())
-    return _sets[name]
+        _sets[key] = (path, known, set())
+    return _sets[key]
 
 
 def seen(name: str, digest: str) -> bool:
@@ -98,11 +116,12 @@ def add(name: str, digest: str) -> None:
     if entry is None:
         return
     if not entry[2]:
-        atexit.register(_save, entry)
+        atexit.register(_save, entry, name + "-")
     entry[2].add(digest)
 
 
-def _save(entry: tuple[str, set[str], set[str]]) -> None:
+def _save(entry: tuple[str, set[str], set[str]], prefix: str) -> None:
     path, known, new = entry
     if new:
         write_json(path, sorted(known | new if len(known) + len(new) <= MAX_DIGESTS else new))
+        prune(os.path.dirname(path), prefix, MAX_RULE_FILES)  # the sets of rule files not checked for long

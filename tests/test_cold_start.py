@@ -191,3 +191,51 @@ def test_the_cache_keeps_only_the_latest_files_of_generated_code(tmp_path):
     left = sorted(p.name for p in tmp_path.glob("code-*"))
     assert len(left) == MAX_FILES and left[0] == "code-006.marshal"
     assert (tmp_path / "valid-rules.json").exists()
+
+
+READS = ("import sys, io, contextlib\n"
+         "import interpreter.cache as cache\n"
+         "real = cache.read_json\n"
+         "def read_json(path, *a):\n"
+         "    print('READ', path)\n"
+         "    return real(path, *a)\n"
+         "cache.read_json = read_json\n"
+         "import interpreter.dsl.tree_cache as trees\n"
+         "trees.read_json = read_json\n"
+         "from interpreter.cli import main\n"
+         "with contextlib.redirect_stderr(io.StringIO()):\n"
+         "    main(['validate', {path!r}])\n")
+
+
+def _validate_reads(tmp_path, path) -> list[str]:
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("TRICKBOOK_NO_CACHE", None)
+    out = subprocess.run([sys.executable, "-c", READS.format(path=str(path))], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    return [line.split(" ", 1)[1] for line in out.splitlines() if line.startswith("READ ")]
+
+
+def _variant(tmp_path, name: str, rule: str):
+    f = tmp_path / f"{name}.yaml"
+    f.write_text(f"trickbook: 1\nextends: whist\nname: {name}\nround:\n  score: {{points: \"{rule}\"}}\n")
+    return f
+
+
+def test_each_rule_file_keeps_its_own_trees_and_a_run_reads_only_those_of_the_file_it_checks(tmp_path):
+    """A designer's many variants used to fill one file of trees (and one of files found valid) that every start
+    read whole; each rule file now has its own, holding the texts it uses."""
+    a = _variant(tmp_path, "a", "seat.tricks * 2")
+    b = _variant(tmp_path, "b", "seat.tricks * 3")
+    first = _validate_reads(tmp_path, a)
+    _validate_reads(tmp_path, b)
+    folder = tmp_path / "cache" / "trickbook"
+    assert len(list(folder.glob("dsl-trees-*.json"))) == 2 and len(list(folder.glob("valid-rules-*.json"))) == 2
+    again = _validate_reads(tmp_path, a)
+    assert again == first  # the same files as the first time: none of b's
+    a_trees = next(p for p in again if "dsl-trees-" in p)
+    assert "seat.tricks * 2" in json.loads(open(a_trees).read())
+    assert "seat.tricks * 3" not in json.loads(open(a_trees).read())
+    a.write_text(a.read_text().replace("seat.tricks * 2", "seat.tricks * 4"))  # edited: the old text goes
+    _validate_reads(tmp_path, a)
+    kept = json.loads(open(a_trees).read())
+    assert "seat.tricks * 4" in kept and "seat.tricks * 2" not in kept

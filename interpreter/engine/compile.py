@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import interpreter.engine.steps  # noqa: F401 - registers the step kinds
+from interpreter import cache
 from interpreter.dsl.builtins import REGISTRY as BUILTINS
 from interpreter.dsl.compiler import Compiler, Define, Globals
 from interpreter.dsl.types import (
@@ -84,6 +85,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     counts = supported_players(source)
     if players not in counts:
         raise GameError(f"{data['name']} is for {', '.join(map(str, counts))} players, not {players}")
+    cache.scope(source.file)  # its expression trees are kept with the rule file
     opts = option_defaults(source)
     for k, v in (options or {}).items():
         if k not in opts:

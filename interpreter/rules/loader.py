@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from interpreter import cache
 from interpreter.errors import Position, SchemaError, show_file_as
 from interpreter.rules.catalog import bundled_name, resolve, resolve_reference
 from interpreter.rules.schema import validate
@@ -35,6 +36,7 @@ def load_rules(name_or_path: str | Path, allow: tuple[Path, ...] = (), check: bo
     path = resolve(str(name_or_path))
     data, smap = _load_with_extends(path, [], allow)
     source = RuleSource(data, smap, str(path))
+    cache.scope(source.file)  # what is kept of checking it (see cache.scope) is kept with it
     if check:
         validate(source)
     return source
