@@ -307,9 +307,30 @@ def _run(args: argparse.Namespace, program: bool = False) -> int:
         print(text if _POSITIONED.match(text) else f"trickbook: error: {text}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # one line: the worker processes ignore SIGINT and are stopped by this one
-        with _sigint_ignored(restore=not program):  # a second Ctrl-C now: the same line, not a traceback
-            print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)
-        return 130
+        return _interrupted(restore=not program)
+    except RuntimeError as exc:
+        if not _caused_by_interrupt(exc):
+            raise
+        return _interrupted(restore=not program)
+
+
+def _interrupted(restore: bool) -> int:
+    with _sigint_ignored(restore):  # a second Ctrl-C now: the same line, not a traceback
+        print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)
+    return 130
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` stands for a Ctrl-C: Python 3.11 wraps an exception raised while a class is made (in
+    ``__set_name__``, e.g. a dataclass field as a module loads) in a RuntimeError, its cause the original."""
+    seen: set[int] = set()
+    cause = exc.__cause__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return False
 
 
 @contextlib.contextmanager

@@ -1498,7 +1498,7 @@ def _run_signals(case: Case, folder: Path) -> str | None:
             case.outcome = "interrupted in Python's own start-up"  # before any of trickbook ran: nothing to handle it
         elif code == 0 and sent and ended - last_sent > SIGNAL_IGNORED:
             problem = (f"the SIGINT was lost {how}: the run went on for {ended - last_sent:.1f} s and ended with "
-                       f"exit 0, after {shown} lines of output")
+                       f"exit 0, after {shown} lines of output; standard error: {said[-1500:]!r}")
         elif code not in ((0,) if sent == 0 else (0, 130)):
             killed = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
             problem = f"{killed} {how}, after {shown} lines of output; standard error: {said[-2000:]!r}"

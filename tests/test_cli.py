@@ -292,6 +292,7 @@ def test_a_ctrl_c_while_the_command_loads_even_inside_a_class_being_made_is_one_
     Python 3.11's RuntimeError traceback."""
     script = (
         "import os, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts it (pytest-xdist ignores)\n"
         "class Finder:\n"
         "    def find_spec(self, name, path, target=None):\n"
         "        if name == 'interpreter.rules.loader':\n"
@@ -304,5 +305,25 @@ def test_a_ctrl_c_while_the_command_loads_even_inside_a_class_being_made_is_one_
         "sys.meta_path.insert(0, Finder())\n"
         "import interpreter.cli\n"
         "print('not interrupted')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+
+
+def test_a_ctrl_c_inside_a_class_being_made_by_a_command_is_one_line_and_130(tmp_path):
+    """A command loads modules it alone needs (simulate: the harness); a Ctrl-C that lands in a dataclass field's
+    ``__set_name__`` there came out as Python 3.11's RuntimeError wrapping it, with a traceback and exit 1."""
+    script = (
+        "import os, signal, sys\n"
+        "from interpreter import cli\n"
+        "def command(args):\n"
+        "    class Field:\n"
+        "        def __set_name__(self, owner, attr):\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "            for _ in range(100000): pass\n"
+        "    type('Made', (), {'x': Field()})\n"
+        "    print('not interrupted')\n"
+        "cli._COMMANDS['list'] = command\n"
+        "sys.argv = ['trickbook', 'list']\n"
+        "sys.exit(cli.main())\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
