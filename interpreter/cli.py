@@ -31,6 +31,19 @@ class Interrupted(KeyboardInterrupt):
     died by SIGINT at exit (status -2) after it said ``interrupted`` and chose 130."""
 
 
+def _interrupt_lost(unraisable: Any) -> None:
+    """The program's ``sys.unraisablehook``. Python runs a signal handler wherever the main thread is, also in
+    code whose exceptions it cannot raise (a ``__del__``, a weakref callback, the garbage collector): there it
+    prints them as ignored and goes on, and a Ctrl-C would be lost, with every later one ignored. Such a
+    Ctrl-C is raised again a moment later, by a timer, once this hook and the code it interrupted have
+    returned (a signal sent now would be handled at once, in here)."""
+    if isinstance(unraisable.exc_value, Interrupted) and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _interrupt_once)
+        signal.setitimer(signal.ITIMER_REAL, 0.001)
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def _interrupt_once(signum: int, frame: Any) -> None:
     """The program's Ctrl-C: Interrupted once, and any later Ctrl-C ignored, so that a second one cannot break
     into the first one's unwinding (a lock of the process pool half released: a RuntimeError traceback)."""
@@ -244,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:  # the trickbook program (not a call from Python, whose Ctrl-C is its own)
         with contextlib.suppress(ValueError):
             signal.signal(signal.SIGINT, _interrupt_once)
+        sys.unraisablehook = _interrupt_lost
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout = _Output(stdout, STDOUT)  # a failed write names standard output
     errors = _ErrorOutput(stderr)

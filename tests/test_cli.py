@@ -327,3 +327,25 @@ def test_a_ctrl_c_inside_a_class_being_made_by_a_command_is_one_line_and_130(tmp
         "sys.exit(cli.main())\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+
+
+def test_a_ctrl_c_that_lands_in_a_finalizer_is_not_lost(tmp_path):
+    """Python runs the handler wherever the main thread is, also in a ``__del__`` (or a weakref callback, the
+    garbage collector), whose exceptions it prints as ignored: the Ctrl-C was lost there, and every later one
+    ignored, so the run went on to its end (the signals fuzzer's hung runs)."""
+    script = (
+        "import os, signal, sys\n"
+        "from interpreter import cli\n"
+        "class Dying:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        for _ in range(100000): pass\n"
+        "def command(args):\n"
+        "    Dying()\n"
+        "    for _ in range(10 ** 7): pass\n"
+        "    print('not interrupted')\n"
+        "cli._COMMANDS['list'] = command\n"
+        "sys.argv = ['trickbook', 'list']\n"
+        "sys.exit(cli.main())\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
