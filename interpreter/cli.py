@@ -254,7 +254,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:  # the trickbook program (not a call from Python, whose Ctrl-C is its own)
+    # the trickbook program (not a call from Python, whose Ctrl-C is its own), unless started with Ctrl-C ignored
+    # (a script's background job, nohup): then it keeps ignoring it, as Python does, while loading and after
+    if argv is None and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         with contextlib.suppress(ValueError):
             signal.signal(signal.SIGINT, _interrupt_once)
         sys.unraisablehook = _interrupt_lost

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -119,3 +120,11 @@ def snapshot(state):
     return (repr(state.per_seat), repr(state.shared), repr(state.vars), repr(state.seat_vars), repr(state.game_vars),
             repr(state.counters), list(state.teams), list(state.totals), repr(_progress(state.progress)),
             state.step_index, state.round_number, d.actor, d.kind, d.step.name, list(d.actions))
+
+
+def terminal_sigint() -> None:
+    """``preexec_fn`` of a child the tests press Ctrl-C at: started as a terminal starts a program, with SIGINT's
+    default action (pytest-xdist's workers, and a script's background jobs, ignore it, and their children would
+    inherit that: a program started with Ctrl-C ignored keeps ignoring it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+

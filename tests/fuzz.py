@@ -1452,11 +1452,18 @@ def _stacks(pgid: int) -> str:
     return "\n" + "\n".join(out)
 
 
+def _terminal_sigint() -> None:
+    """Start the command as a terminal starts a program, with SIGINT's default action: a fuzzer run in the
+    background of a script has SIGINT ignored, and a program started so keeps ignoring it (every early SIGINT
+    was then "lost")."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _run_signals(case: Case, folder: Path) -> str | None:
     spec = case.spec
     out, err = open(folder / "out.txt", "w+"), open(folder / "err.txt", "w+")
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", *case.argv], stdin=subprocess.DEVNULL,
-                            stdout=out, stderr=err, cwd=ROOT, start_new_session=True)
+                            stdout=out, stderr=err, cwd=ROOT, start_new_session=True, preexec_fn=_terminal_sigint)
     pgid = proc.pid
     problem = None
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ import pytest
 
 from interpreter.cli import main
 
-from .conftest import ROOT
+from .conftest import ROOT, terminal_sigint
 
 
 def run(capsys, *argv):
@@ -282,6 +283,7 @@ def test_a_ctrl_c_inside_code_run_from_text_still_exits_130_under_python_m(tmp_p
         "sys.exit(cli.main())\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-m", "interrupted_in_exec"], cwd=tmp_path, env=env,
+                          preexec_fn=terminal_sigint,
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (130, "interrupted\n")
 
@@ -292,7 +294,6 @@ def test_a_ctrl_c_while_the_command_loads_even_inside_a_class_being_made_is_one_
     Python 3.11's RuntimeError traceback."""
     script = (
         "import os, signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal starts it (pytest-xdist ignores)\n"
         "class Finder:\n"
         "    def find_spec(self, name, path, target=None):\n"
         "        if name == 'interpreter.rules.loader':\n"
@@ -305,7 +306,8 @@ def test_a_ctrl_c_while_the_command_loads_even_inside_a_class_being_made_is_one_
         "sys.meta_path.insert(0, Finder())\n"
         "import interpreter.cli\n"
         "print('not interrupted')\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          preexec_fn=terminal_sigint)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
 
 
@@ -325,7 +327,8 @@ def test_a_ctrl_c_inside_a_class_being_made_by_a_command_is_one_line_and_130(tmp
         "cli._COMMANDS['list'] = command\n"
         "sys.argv = ['trickbook', 'list']\n"
         "sys.exit(cli.main())\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          preexec_fn=terminal_sigint)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
 
 
@@ -347,5 +350,29 @@ def test_a_ctrl_c_that_lands_in_a_finalizer_is_not_lost(tmp_path):
         "cli._COMMANDS['list'] = command\n"
         "sys.argv = ['trickbook', 'list']\n"
         "sys.exit(cli.main())\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          preexec_fn=terminal_sigint)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+
+
+def test_a_program_started_with_ctrl_c_ignored_keeps_ignoring_it():
+    """As Python does, and as a script's background job expects: the handler is not installed over an ignored
+    SIGINT (it was, after loading, so a Ctrl-C while loading was ignored and a later one was not)."""
+    script = (
+        "import os, signal, sys\n"
+        "from interpreter import cli\n"
+        "def command(args):\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    for _ in range(10 ** 6): pass\n"
+        "    print('not interrupted')\n"
+        "    return 0\n"
+        "cli._COMMANDS['list'] = command\n"
+        "sys.argv = ['trickbook', 'list']\n"
+        "sys.exit(cli.main())\n")
+
+    def ignored() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          preexec_fn=ignored)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "not interrupted\n", "")

@@ -19,7 +19,7 @@ from interpreter.cli import main
 from interpreter.harness.runner import play_game, sigint_held
 from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, play_many, simulate
 
-from .conftest import ROOT
+from .conftest import ROOT, terminal_sigint
 from .test_cli import run
 
 
@@ -199,7 +199,7 @@ def _interrupted(*args: str) -> subprocess.CompletedProcess:
     argv = [sys.executable, "-m", "interpreter.cli", "simulate", "hearts", "-p", "4", "-n", "100000", "--workers",
             "2", *args]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=terminal_sigint)
     try:
         for _ in range(600):  # polls, not a deadline: the two workers (and multiprocessing's resource tracker)
             if len(_children(proc.pid)) >= 3 or proc.poll() is not None:
