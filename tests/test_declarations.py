@@ -24,13 +24,13 @@ from .conftest import GAMES, ROOT
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 
 
-def _option(step, rest: tuple) -> tuple[Opt, bool]:
-    """The declaration of the option at ``rest`` (the path below the step), and whether its declared names are
-    bound there (``binds_with`` given, and the special case of a game value of each seat)."""
+def _option(step, rest: tuple, spec: dict, seat_game_values: set[str]) -> tuple[Opt, bool]:
+    """The declaration of the option at ``rest`` (the path below the step, whose keys are ``spec``), and whether
+    its declared names are bound there (``binds_with`` given, and a game value of each seat)."""
     opt = type(step).declared(rest[0])
     keys = [k for k in rest[1:] if isinstance(k, str)]
     if opt.kind == "values":  # name -> expression: the group's declaration
-        if rest[0] == "game" and keys and keys[0] in step.seat_game_values:
+        if rest[0] == "game" and keys and keys[0] in seat_game_values:
             return type(step).declared("seats"), True
         return opt, True
     while opt.fields and keys:
@@ -42,7 +42,7 @@ def _option(step, rest: tuple) -> tuple[Opt, bool]:
         opt = declared_in(opt.fields, key)
     if opt.kind == "rules" and opt.fields:  # a condition alone is the rule's must
         opt = declared_in(opt.fields, "must")
-    return opt, opt.binds_with is None or opt.binds_with in step.spec
+    return opt, opt.binds_with is None or opt.binds_with in spec
 
 
 @pytest.fixture
@@ -71,9 +71,7 @@ def test_every_expression_of_a_step_binds_exactly_what_its_option_declares(path:
         step = next((s for s in steps if where[:len(s.path)] == s.path and len(where) > len(s.path)), None)
         if step is None:  # not a step's option (game values, deck, seats' policies)
             continue
-        step.spec = source.get(step.path)
-        step.seat_game_values = set(game.flow.game_seat_values)
-        opt, binds = _option(step, where[len(step.path):])
+        opt, binds = _option(step, where[len(step.path):], source.get(step.path), set(game.flow.game_seat_values))
         expected = set(step.bound) | (set(opt.binds) if binds else set())
         assert bound == expected, (f"{path.name}: {'.'.join(map(str, where))} is compiled with "
                                    f"{sorted(bound)}, but its declaration ({opt.key}) binds {sorted(expected)}")
