@@ -324,7 +324,7 @@ def _run(args: argparse.Namespace, program: bool = False) -> int:
         return 1
     except KeyboardInterrupt:  # one line: the worker processes ignore SIGINT and are stopped by this one
         return _interrupted(restore=not program)
-    except RuntimeError as exc:
+    except Exception as exc:  # raised while a Ctrl-C was being raised or handled: still that Ctrl-C
         if not _caused_by_interrupt(exc):
             raise
         return _interrupted(restore=not program)
@@ -337,15 +337,20 @@ def _interrupted(restore: bool) -> int:
 
 
 def _caused_by_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` stands for a Ctrl-C: Python 3.11 wraps an exception raised while a class is made (in
-    ``__set_name__``, e.g. a dataclass field as a module loads) in a RuntimeError, its cause the original."""
+    """Whether ``exc`` stands for a Ctrl-C: raised from one (Python 3.11 wraps an exception raised while a class
+    is made, in ``__set_name__``, e.g. a dataclass field as a module loads, in a RuntimeError whose cause it is)
+    or while one was being handled (a Ctrl-C inside ``threading.Condition.wait`` before it took its lock back:
+    leaving the ``with`` then says "release unlocked lock")."""
     seen: set[int] = set()
-    cause = exc.__cause__
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, KeyboardInterrupt):
+    todo = [exc.__cause__, exc.__context__]
+    while todo:
+        other = todo.pop()
+        if other is None or id(other) in seen:
+            continue
+        if isinstance(other, KeyboardInterrupt):
             return True
-        seen.add(id(cause))
-        cause = cause.__cause__
+        seen.add(id(other))
+        todo += [other.__cause__, other.__context__]
     return False
 
 

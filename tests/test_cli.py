@@ -376,3 +376,31 @@ def test_a_program_started_with_ctrl_c_ignored_keeps_ignoring_it():
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
                           preexec_fn=ignored)
     assert (done.returncode, done.stdout, done.stderr) == (0, "not interrupted\n", "")
+
+
+def test_an_error_raised_while_a_ctrl_c_unwinds_is_that_ctrl_c(capsys, monkeypatch):
+    """A Ctrl-C inside ``threading.Condition.wait`` (a process pool's results) can come before the lock is taken
+    back; leaving the ``with`` then raises "release unlocked lock" while the interrupt is handled: a traceback,
+    exit 1, found by the signals fuzzer. An error raised while an interrupt is handled is that interrupt."""
+    import interpreter.cli as cli
+
+    def command(args):
+        try:
+            raise cli.Interrupted
+        finally:
+            raise RuntimeError("release unlocked lock")
+
+    monkeypatch.setitem(cli._COMMANDS, "list", command)
+    code, out, err = run(capsys, "list")
+    assert (code, out, err) == (130, "", "interrupted\n")
+
+
+def test_an_error_that_is_no_interrupt_still_shows(capsys, monkeypatch):
+    import interpreter.cli as cli
+
+    def command(args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setitem(cli._COMMANDS, "list", command)
+    with pytest.raises(RuntimeError, match="a bug"):
+        run(capsys, "list")
