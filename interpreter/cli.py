@@ -254,17 +254,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # the trickbook program (not a call from Python, whose Ctrl-C is its own), unless started with Ctrl-C ignored
-    # (a script's background job, nohup): then it keeps ignoring it, as Python does, while loading and after
-    if argv is None and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        with contextlib.suppress(ValueError):
-            signal.signal(signal.SIGINT, _interrupt_once)
-        sys.unraisablehook = _interrupt_lost
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout = _Output(stdout, STDOUT)  # a failed write names standard output
     errors = _ErrorOutput(stderr)
-    sys.stderr = errors
     try:
+        # the trickbook program (not a call from Python, whose Ctrl-C is its own), unless started with Ctrl-C
+        # ignored (a script's background job): then it keeps ignoring it, as Python does, while loading and after
+        if argv is None and signal.getsignal(signal.SIGINT) in (signal.default_int_handler,
+                                                                 _interrupted_while_starting):
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGINT, _interrupt_once)
+            sys.unraisablehook = _interrupt_lost
+        sys.stdout = _Output(stdout, STDOUT)  # a failed write names standard output
+        sys.stderr = errors
         code = _run(_parser().parse_args(argv), program=argv is None)
         sys.stdout.flush()  # what is left in the buffer: a failure now is reported, not at Python's exit
         return code
@@ -641,8 +642,19 @@ def _duration(seconds: float) -> str:
 _COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay,
              "conformance": _conformance}
 
-if _starting is not None:  # loaded: Python's own handler again, until main() sets the program's (the next line
-    signal.signal(signal.SIGINT, _starting)  # the program runs: a Ctrl-C before it is Python's start-up)
+
+
+def _the_program() -> bool:
+    """Whether this module is loaded to run the trickbook command (``python -m interpreter.cli``, or the
+    ``trickbook`` script pip makes), not imported by a program of its own."""
+    if __name__ == "__main__":
+        return True
+    entry = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    return os.path.splitext(os.path.basename(entry))[0] == "trickbook"
+
+
+if _starting is not None and not _the_program():  # loaded by another program: Python's own handler again
+    signal.signal(signal.SIGINT, _starting)  # (the command's keeps the loading one until main() sets its own)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

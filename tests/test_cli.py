@@ -404,3 +404,18 @@ def test_an_error_that_is_no_interrupt_still_shows(capsys, monkeypatch):
     monkeypatch.setitem(cli._COMMANDS, "list", command)
     with pytest.raises(RuntimeError, match="a bug"):
         run(capsys, "list")
+
+
+def test_a_ctrl_c_between_loading_and_the_command_is_one_line_and_130(tmp_path):
+    """The ``trickbook`` script pip makes imports main, then calls it: a Ctrl-C in between (or as main begins,
+    before its own handler) printed Python's KeyboardInterrupt traceback (signals fuzzer, case 3614)."""
+    script = tmp_path / "trickbook"
+    script.write_text("import os, signal, sys\n"
+                      "from interpreter.cli import main\n"
+                      "os.kill(os.getpid(), signal.SIGINT)\n"
+                      "for _ in range(100000): pass\n"
+                      "sys.exit(main(None))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, str(script), "list"], env=env, capture_output=True, text=True,
+                          timeout=60, preexec_fn=terminal_sigint)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
