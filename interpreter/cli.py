@@ -6,60 +6,18 @@ written, 2 a usage error (bad command line), 130 interrupted (Ctrl-C).
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import sys
 from typing import Any, NoReturn
 
+from interpreter import interrupts
 
-def _interrupted_while_starting(signum: int, frame: Any) -> NoReturn:
-    """Ctrl-C while Trickbook's modules load: the same one line as later (exit 130), not their traceback. The
-    process ends at once: nothing has started that needs stopping, and an exception raised here could come out
-    changed (Python 3.11 wraps one raised while a class is made, in ``__set_name__``, in a RuntimeError)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(Exception):
-        sys.stderr.write("interrupted\n")
-        sys.stderr.flush()
-    os._exit(130)
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C as the program raises it. A subclass, because CPython 3.11 to 3.13 note a KeyboardInterrupt of
-    exactly that class that leaves code run from text (``exec`` of a string, as ``dataclasses`` does while a
-    module loads) as if it had ended the program, even when it is caught: under ``python -m`` the process then
-    died by SIGINT at exit (status -2) after it said ``interrupted`` and chose 130."""
-
-
-def _interrupt_lost(unraisable: Any) -> None:
-    """The program's ``sys.unraisablehook``. Python runs a signal handler wherever the main thread is, also in
-    code whose exceptions it cannot raise (a ``__del__``, a weakref callback, the garbage collector): there it
-    prints them as ignored and goes on, and a Ctrl-C would be lost, with every later one ignored. Such a
-    Ctrl-C is raised again a moment later, by a timer, once this hook and the code it interrupted have
-    returned (a signal sent now would be handled at once, in here)."""
-    if isinstance(unraisable.exc_value, Interrupted) and hasattr(signal, "setitimer"):
-        signal.signal(signal.SIGALRM, _interrupt_once)
-        signal.setitimer(signal.ITIMER_REAL, 0.001)
-        return
-    sys.__unraisablehook__(unraisable)
-
-
-def _interrupt_once(signum: int, frame: Any) -> None:
-    """The program's Ctrl-C: Interrupted once, and any later Ctrl-C ignored, so that a second one cannot break
-    into the first one's unwinding (a lock of the process pool half released: a RuntimeError traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise Interrupted
-
-
-try:  # only while this module loads (see its last lines), then Python's own handler again (for anyone importing it)
-    _starting = (signal.signal(signal.SIGINT, _interrupted_while_starting)
-                 if signal.getsignal(signal.SIGINT) is signal.default_int_handler else None)
-except ValueError:  # imported outside the main thread
-    _starting = None
+_loading = interrupts.hold_while_loading()  # until this module is loaded (see its last lines)
 try:
     import argparse
+    import contextlib
     import errno
     import json
+    import os
     import re
     import secrets
     import time
@@ -73,8 +31,7 @@ try:
     from interpreter.rules.catalog import bundled_games
     from interpreter.rules.loader import load_rules
 except BaseException:
-    if _starting is not None:
-        signal.signal(signal.SIGINT, _starting)
+    interrupts.release(_loading)
     raise
 
 # the harness (agents, records, simulation, conformance) is imported by the commands that use it, so that
@@ -257,13 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     stdout, stderr = sys.stdout, sys.stderr
     errors = _ErrorOutput(stderr)
     try:
-        # the trickbook program (not a call from Python, whose Ctrl-C is its own), unless started with Ctrl-C
-        # ignored (a script's background job): then it keeps ignoring it, as Python does, while loading and after
-        if argv is None and signal.getsignal(signal.SIGINT) in (signal.default_int_handler,
-                                                                 _interrupted_while_starting):
-            with contextlib.suppress(ValueError):
-                signal.signal(signal.SIGINT, _interrupt_once)
-            sys.unraisablehook = _interrupt_lost
+        if argv is None:  # the trickbook program (not a call from Python, whose Ctrl-C is its own)
+            interrupts.take_over()
         sys.stdout = _Output(stdout, STDOUT)  # a failed write names standard output
         sys.stderr = errors
         code = _run(_parser().parse_args(argv), program=argv is None)
@@ -278,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         _discard(stdout)
         return 0
     except KeyboardInterrupt:  # before or after the command (a command's own ends in _run)
-        with _sigint_ignored(restore=argv is not None):
+        with interrupts.sigint_ignored(restore=argv is not None):
             print("interrupted", file=sys.stderr)
         return 130
     finally:
@@ -286,9 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         if errors.failed:
             _discard(stderr)
         sys.stdout, sys.stderr = stdout, stderr
-        if argv is None:  # the program ends with its command: a Ctrl-C now would only kill Python's shutdown
-            with contextlib.suppress(ValueError):
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if argv is None:
+            interrupts.ignore_from_now()
 
 
 def _discard(stream: Any) -> None:
@@ -326,49 +277,15 @@ def _run(args: argparse.Namespace, program: bool = False) -> int:
     except KeyboardInterrupt:  # one line: the worker processes ignore SIGINT and are stopped by this one
         return _interrupted(restore=not program)
     except Exception as exc:  # raised while a Ctrl-C was being raised or handled: still that Ctrl-C
-        if not _caused_by_interrupt(exc):
+        if not interrupts.from_interrupt(exc):
             raise
         return _interrupted(restore=not program)
 
 
 def _interrupted(restore: bool) -> int:
-    with _sigint_ignored(restore):  # a second Ctrl-C now: the same line, not a traceback
+    with interrupts.sigint_ignored(restore):  # a second Ctrl-C now: the same line, not a traceback
         print(("\n" if sys.stderr.isatty() else "") + "interrupted", file=sys.stderr)
     return 130
-
-
-def _caused_by_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` stands for a Ctrl-C: raised from one (Python 3.11 wraps an exception raised while a class
-    is made, in ``__set_name__``, e.g. a dataclass field as a module loads, in a RuntimeError whose cause it is)
-    or while one was being handled (a Ctrl-C inside ``threading.Condition.wait`` before it took its lock back:
-    leaving the ``with`` then says "release unlocked lock")."""
-    seen: set[int] = set()
-    todo = [exc.__cause__, exc.__context__]
-    while todo:
-        other = todo.pop()
-        if other is None or id(other) in seen:
-            continue
-        if isinstance(other, KeyboardInterrupt):
-            return True
-        seen.add(id(other))
-        todo += [other.__cause__, other.__context__]
-    return False
-
-
-@contextlib.contextmanager
-def _sigint_ignored(restore: bool) -> Any:
-    """Ctrl-C ignored while the body runs; without ``restore`` for good (the program is ending: a Ctrl-C while
-    Python shuts down would kill it by the signal, exit status -2, after it said ``interrupted``)."""
-    try:
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: it gets no SIGINT anyway
-        yield
-        return
-    try:
-        yield
-    finally:
-        if restore and old is not None:  # None: a handler not set from Python, left as it is now
-            signal.signal(signal.SIGINT, old)
 
 
 MAX_SHOWN_ERRORS = 20  # per file: a file with hundreds of mistakes is reported in a screenful
@@ -644,17 +561,8 @@ _COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _s
 
 
 
-def _the_program() -> bool:
-    """Whether this module is loaded to run the trickbook command (``python -m interpreter.cli``, or the
-    ``trickbook`` script pip makes), not imported by a program of its own."""
-    if __name__ == "__main__":
-        return True
-    entry = getattr(sys.modules.get("__main__"), "__file__", None) or ""
-    return os.path.splitext(os.path.basename(entry))[0] == "trickbook"
-
-
-if _starting is not None and not _the_program():  # loaded by another program: Python's own handler again
-    signal.signal(signal.SIGINT, _starting)  # (the command's keeps the loading one until main() sets its own)
+if not interrupts.the_program(__name__):  # loaded by another program: Python's own handler again (the
+    interrupts.release(_loading)  # command keeps the loading one until main() takes over)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -1544,15 +1544,17 @@ _WRITTEN = ("good.jsonl", "good.html")  # outputs that work, written in the case
 
 def _only_python_loading(said: str) -> bool:
     """A KeyboardInterrupt traceback from Python's own loading of the entry module (``-m``: runpy compiling it) or
-    of the modules ``interpreter/cli.py`` imports before it can set its handler (``import signal``): nothing of
-    Trickbook's could handle it yet."""
+    of what ``interpreter/cli.py`` loads before it can set its handler (the package, ``interrupts.py``): nothing
+    of Trickbook's could handle it yet."""
     if not said.rstrip().endswith("KeyboardInterrupt"):
         return False
     cli = (ROOT / "interpreter" / "cli.py").read_text().splitlines()
-    handler = next(n for n, line in enumerate(cli, 1) if line.startswith("try:"))  # the handler is set in there
+    handler = next(n for n, line in enumerate(cli, 1) if "hold_while_loading()" in line)  # set by this line
     frames = re.findall(r'^  File "([^"]*)", line (\d+)', said, re.M)
     ours = [(f, int(n)) for f, n in frames if not f.startswith("<frozen ") and "/interpreter/" in f]
-    return bool(frames) and all(f.endswith("interpreter/cli.py") and n < handler for f, n in ours)
+    before = ("interpreter/__init__.py", "interpreter/interrupts.py")
+    return bool(frames) and all(f.endswith(before) or f.endswith("interpreter/cli.py") and n <= handler
+                                for f, n in ours)
 
 
 # -- decks ---------------------------------------------------------------------------------------------------

@@ -383,10 +383,11 @@ def test_an_error_raised_while_a_ctrl_c_unwinds_is_that_ctrl_c(capsys, monkeypat
     back; leaving the ``with`` then raises "release unlocked lock" while the interrupt is handled: a traceback,
     exit 1, found by the signals fuzzer. An error raised while an interrupt is handled is that interrupt."""
     import interpreter.cli as cli
+    from interpreter.interrupts import Interrupted
 
     def command(args):
         try:
-            raise cli.Interrupted
+            raise Interrupted
         finally:
             raise RuntimeError("release unlocked lock")
 
