@@ -288,6 +288,18 @@ def test_a_ctrl_c_inside_code_run_from_text_still_exits_130_under_python_m(tmp_p
     assert (done.returncode, done.stderr) == (130, "interrupted\n")
 
 
+def _program(before: str, command: str, start: object = terminal_sigint) -> tuple[int, str, str]:
+    """Run the trickbook program in a child process (as a terminal starts it, unless ``start`` says otherwise)
+    with its ``list`` command replaced by ``command`` (the body of ``def command(args):``), after ``before``
+    (module-level code); its exit status, standard output and standard error."""
+    body = "".join("    " + line + "\n" for line in command.strip("\n").splitlines())
+    script = (f"import os, signal, sys\nfrom interpreter import cli\n{before}def command(args):\n{body}"
+              "cli._COMMANDS['list'] = command\nsys.argv = ['trickbook', 'list']\nsys.exit(cli.main())\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          preexec_fn=start)
+    return done.returncode, done.stdout, done.stderr
+
+
 def test_a_ctrl_c_while_the_command_loads_even_inside_a_class_being_made_is_one_line_and_130(tmp_path):
     """While cli.py loads its modules a Ctrl-C ends the process with the one line; an exception raised by the
     handler inside ``__set_name__`` (a dataclass field, while a module defines a class) used to come out as
@@ -314,68 +326,44 @@ def test_a_ctrl_c_while_the_command_loads_even_inside_a_class_being_made_is_one_
 def test_a_ctrl_c_inside_a_class_being_made_by_a_command_is_one_line_and_130(tmp_path):
     """A command loads modules it alone needs (simulate: the harness); a Ctrl-C that lands in a dataclass field's
     ``__set_name__`` there came out as Python 3.11's RuntimeError wrapping it, with a traceback and exit 1."""
-    script = (
-        "import os, signal, sys\n"
-        "from interpreter import cli\n"
-        "def command(args):\n"
-        "    class Field:\n"
-        "        def __set_name__(self, owner, attr):\n"
-        "            os.kill(os.getpid(), signal.SIGINT)\n"
-        "            for _ in range(100000): pass\n"
-        "    type('Made', (), {'x': Field()})\n"
-        "    print('not interrupted')\n"
-        "cli._COMMANDS['list'] = command\n"
-        "sys.argv = ['trickbook', 'list']\n"
-        "sys.exit(cli.main())\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          preexec_fn=terminal_sigint)
-    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+    assert _program("", """
+class Field:
+    def __set_name__(self, owner, attr):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100000): pass
+type('Made', (), {'x': Field()})
+print('not interrupted')
+""") == (130, "", "interrupted\n")
 
 
 def test_a_ctrl_c_that_lands_in_a_finalizer_is_not_lost(tmp_path):
     """Python runs the handler wherever the main thread is, also in a ``__del__`` (or a weakref callback, the
     garbage collector), whose exceptions it prints as ignored: the Ctrl-C was lost there, and every later one
     ignored, so the run went on to its end (the signals fuzzer's hung runs)."""
-    script = (
-        "import os, signal, sys\n"
-        "from interpreter import cli\n"
-        "class Dying:\n"
-        "    def __del__(self):\n"
-        "        os.kill(os.getpid(), signal.SIGINT)\n"
-        "        for _ in range(100000): pass\n"
-        "def command(args):\n"
-        "    Dying()\n"
-        "    for _ in range(10 ** 7): pass\n"
-        "    print('not interrupted')\n"
-        "cli._COMMANDS['list'] = command\n"
-        "sys.argv = ['trickbook', 'list']\n"
-        "sys.exit(cli.main())\n")
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          preexec_fn=terminal_sigint)
-    assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+    dying = ("class Dying:\n"
+             "    def __del__(self):\n"
+             "        os.kill(os.getpid(), signal.SIGINT)\n"
+             "        for _ in range(100000): pass\n")
+    assert _program(dying, """
+Dying()
+for _ in range(10 ** 7): pass
+print('not interrupted')
+""") == (130, "", "interrupted\n")
 
 
 def test_a_program_started_with_ctrl_c_ignored_keeps_ignoring_it():
     """As Python does, and as a script's background job expects: the handler is not installed over an ignored
     SIGINT (it was, after loading, so a Ctrl-C while loading was ignored and a later one was not)."""
-    script = (
-        "import os, signal, sys\n"
-        "from interpreter import cli\n"
-        "def command(args):\n"
-        "    os.kill(os.getpid(), signal.SIGINT)\n"
-        "    for _ in range(10 ** 6): pass\n"
-        "    print('not interrupted')\n"
-        "    return 0\n"
-        "cli._COMMANDS['list'] = command\n"
-        "sys.argv = ['trickbook', 'list']\n"
-        "sys.exit(cli.main())\n")
 
     def ignored() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                          preexec_fn=ignored)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "not interrupted\n", "")
+    assert _program("", """
+os.kill(os.getpid(), signal.SIGINT)
+for _ in range(10 ** 6): pass
+print('not interrupted')
+return 0
+""", start=ignored) == (0, "not interrupted\n", "")
 
 
 def test_an_error_raised_while_a_ctrl_c_unwinds_is_that_ctrl_c(capsys, monkeypatch):
