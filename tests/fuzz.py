@@ -1501,7 +1501,8 @@ def _run_signals(case: Case, folder: Path) -> str | None:
         shown = len(out.read().splitlines())
         if sent and ("Fatal Python error" in said and "interpreter/" not in said
                      or code == -signal.SIGINT and not shown and not said
-                     or code in (1, -signal.SIGINT) and _only_python_loading(said)):  # 1: in site.py
+                     or code in (1, -signal.SIGINT) and _only_python_loading(said)  # 1: in site.py
+                     or _in_site_pth(said)):
             case.outcome = "interrupted in Python's own start-up"  # before any of trickbook ran: nothing to handle it
         elif code == 0 and sent and ended - last_sent > SIGNAL_IGNORED:
             problem = (f"the SIGINT was lost {how}: the run went on for {ended - last_sent:.1f} s and ended with "
@@ -1540,6 +1541,14 @@ def _run_signals(case: Case, folder: Path) -> str | None:
 
 
 _WRITTEN = ("good.jsonl", "good.html")  # outputs that work, written in the case's folder (never the checkout)
+
+
+def _in_site_pth(said: str) -> bool:
+    """Python's ``site`` reading a ``.pth`` file (an editable install's, say) was interrupted: it prints "Error
+    processing line" and goes on without the rest of the file (Python 3.11 wraps a KeyboardInterrupt raised
+    in a class's ``__set_name__`` in a RuntimeError, which ``site`` catches): before any of Trickbook's code."""
+    head = said.split("Remainder of file ignored", 1)[0]
+    return said.startswith("Error processing line ") and "KeyboardInterrupt" in head and "/interpreter/" not in head
 
 
 def _only_python_loading(said: str) -> bool:
