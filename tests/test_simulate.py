@@ -298,3 +298,23 @@ def test_help_describes_every_simulate_argument(capsys):
     for flag in ("--agents", "--rotate", "--iterations", "--move-time", "--workers", "--backend", "--scheduler",
                  "--report", "--json", "--games", "--seed", "--option", "--verbose"):
         assert flag in out
+
+
+def test_stopping_workers_that_hangs_is_given_up_and_the_workers_killed(monkeypatch):
+    """A pool's terminate can wait for ever for its queue's lock when a Ctrl-C came at the wrong moment (the
+    signals fuzzer's case 4725): it is given up after a while and the workers killed instead."""
+    from interpreter.harness import runner
+
+    monkeypatch.setattr(runner, "STOP_WAIT", 0.2)
+    never = threading.Event()
+    killed = []
+    runner.stop_with_sigint_held(never.wait, lambda: killed.append("workers"))
+    assert killed == ["workers"]
+    never.set()
+
+    def fails() -> None:
+        raise OSError("cannot stop")
+
+    with pytest.raises(OSError, match="cannot stop"):  # an error of a stop that ended is the caller's
+        runner.stop_with_sigint_held(fails, lambda: killed.append("again"))
+    assert killed == ["workers"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import random
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -234,12 +235,41 @@ def process_pool(workers: int) -> Iterator[Any]:
                 pool = multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_sigint)
             except OSError as exc:
                 raise TrickbookError(f"cannot start {workers} worker processes: {exc.strerror or exc}") from None
-            stack.callback(stop_with_sigint_held, pool.terminate)
+            stack.callback(stop_with_sigint_held, pool.terminate, lambda: _kill(pool))
         yield pool
 
 
-def stop_with_sigint_held(stop: Callable[[], Any]) -> None:
+STOP_WAIT = 10.0  # seconds the end of worker processes may take before they are killed and left behind
+
+
+def stop_with_sigint_held(stop: Callable[[], Any], otherwise: Callable[[], Any] | None = None) -> None:
     """Call ``stop`` (the end of worker processes) with SIGINT held back: a second Ctrl-C does not leave them
-    half stopped; it is raised when they are gone."""
+    half stopped; it is raised when they are gone. With ``otherwise``, ``stop`` runs in a thread of its own and
+    is given up after STOP_WAIT seconds, ``otherwise`` called instead: a pool's terminate can wait for ever for
+    its queue's lock when a Ctrl-C came at the wrong moment (the signals fuzzer, case 4725)."""
     with sigint_held():
-        stop()
+        if otherwise is None:
+            stop()
+            return
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                stop()
+            except BaseException as exc:  # noqa: BLE001 - raised here, in the caller's thread, below
+                failed.append(exc)
+
+        done = threading.Thread(target=run, name="stop workers", daemon=True)
+        done.start()
+        done.join(STOP_WAIT)
+        if done.is_alive():
+            otherwise()
+        elif failed:
+            raise failed[0]
+
+
+def _kill(pool: Any) -> None:
+    """The pool's worker processes killed (a terminate that hung has stopped nothing else that matters)."""
+    for process in list(getattr(pool, "_pool", [])):
+        with contextlib.suppress(Exception):
+            process.kill()
