@@ -20,6 +20,8 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.rules.loader import load_rules
 
+from .snapshot import snapshot  # noqa: F401  (the tests import it from here)
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted((ROOT / "games").glob("*.yaml"))
 
@@ -101,25 +103,6 @@ def at_step(game: Game, step_name: str, hands: dict[int, list[str]], state: Stat
 def trick_progress(state: State):
     """The progress of the tricks step the state is in (plays so far, last trick, winner, takers)."""
     return state.progress
-
-
-def _progress(p):
-    """A step's progress as plain data (its slots, nested progress included)."""
-    if p is None or isinstance(p, (int, str, bool, tuple)):
-        return p
-    if isinstance(p, list):
-        return [_progress(x) for x in p]
-    slots = [s for cls in type(p).__mro__ for s in getattr(cls, "__slots__", ())]
-    if not slots:
-        return repr(p)
-    return {s: _progress(getattr(p, s)) if s != "steps" else len(getattr(p, s)) for s in slots}
-
-
-def snapshot(state):
-    d = state.pending
-    return (repr(state.per_seat), repr(state.shared), repr(state.vars), repr(state.seat_vars), repr(state.game_vars),
-            repr(state.counters), list(state.teams), list(state.totals), repr(_progress(state.progress)),
-            state.step_index, state.round_number, d.actor, d.kind, d.step.name, list(d.actions))
 
 
 def terminal_sigint() -> None:
