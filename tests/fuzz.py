@@ -26,6 +26,7 @@ import json
 import os
 import random
 import re
+import resource
 import select
 import shutil
 import signal
@@ -39,6 +40,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: the tests folder is importable as a package
+    sys.path.insert(0, str(ROOT))
+
+from tests.snapshot import differences, snapshot  # noqa: E402
+
 KINDS = ("rules", "expressions", "records", "prompt")
 # kinds that each look for one family of defect (see the section "the families" below)
 NEW_KINDS = ("names", "huge", "outputs", "signals", "decks")
@@ -613,36 +619,6 @@ def _make_names(kind: str, seed: int, number: int, rng: random.Random) -> Case:
                 spec={"players": rng.choice([3, 4]), "play": f"names/{seed}/{number}"})
 
 
-def _progress_data(p: object) -> object:
-    """A step's progress as plain data (as tests/conftest.py's snapshot has it)."""
-    if p is None or isinstance(p, (int, str, bool, tuple)):
-        return p
-    if isinstance(p, list):
-        return [_progress_data(x) for x in p]
-    slots = [s for cls in type(p).__mro__ for s in getattr(cls, "__slots__", ())]
-    if not slots:
-        return repr(p)
-    return {s: _progress_data(getattr(p, s)) if s != "steps" else len(getattr(p, s)) for s in slots}
-
-
-SNAPSHOT_PARTS = ("per-seat zones", "shared zones", "round values", "seat values", "game values", "counters",
-                  "teams", "totals", "step progress", "step", "round", "actor", "decision kind", "decision step",
-                  "legal actions")
-
-
-def _snapshot(state: object) -> tuple:
-    s: Any = state
-    d = s.pending
-    return (repr(s.per_seat), repr(s.shared), repr(s.vars), repr(s.seat_vars), repr(s.game_vars), repr(s.counters),
-            list(s.teams), list(s.totals), repr(_progress_data(s.progress)), s.step_index, s.round_number,
-            d.actor if d else None, d.kind if d else None, d.step.name if d else None, list(d.actions) if d else None)
-
-
-def _differ(a: tuple, b: tuple) -> str:
-    parts = [f"{name}: {x!r:.300} vs {y!r:.300}" for name, x, y in zip(SNAPSHOT_PARTS, a, b) if x != y]
-    return "; ".join(parts)
-
-
 def _labels(game: Any, decision: Any) -> list[str]:
     return [decision.step.label(game, x) for x in decision.actions]
 
@@ -681,9 +657,9 @@ def _in_step(fast: Any, slow: Any, key: str) -> tuple[str | None, str]:
         return end
     actions = 0
     while True:
-        sa, sb = _snapshot(a), _snapshot(b)
+        sa, sb = snapshot(a), snapshot(b)
         if sa != sb:
-            return f"the states differ after {actions} actions: {_differ(sa, sb)}", "disagree"
+            return f"the states differ after {actions} actions: {differences(sa, sb)}", "disagree"
         if a.finished:
             break
         d, e = a.pending, b.pending
@@ -1400,8 +1376,8 @@ def _run_outputs_for_real(case: Case, folder: Path, argv: list[str]) -> str | No
 
 SIGNAL_WAIT = 30.0  # seconds a run may take to stop after SIGINT (a Dask cluster takes a few to close)
 SIGNAL_LEFTOVERS = 2.0  # seconds after the exit by which every process of its group must be gone
-SIGNAL_IGNORED = 5.0  # a run that ends with exit 0 this long after a SIGINT did not see it (one that came as it
-# was ending is ignored on purpose, so that its results are not lost)
+SIGNAL_IGNORED = 2.0  # a run that ends with exit 0 after using this much more CPU time (its processes together)
+# after a SIGINT did not see it; one that came as it was ending is ignored on purpose, so its results are kept
 
 
 def _make_signals(kind: str, seed: int, number: int, rng: random.Random) -> Case:
@@ -1439,6 +1415,25 @@ def _group_members(pgid: int) -> list[str]:
     return members
 
 
+def _children_cpu() -> float:
+    """CPU seconds of the child processes waited for so far (a run's, once it has ended: its own processes are
+    waited for by it, so they count too)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _group_cpu(pgid: int) -> float:
+    """CPU seconds a run's processes have used so far: each live one of its group, and those it waited for."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for member in _group_members(pgid):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{member.split()[0]}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15 if member.split()[0] == str(pgid) else 13]) / tick
+    return total
+
+
 def _stacks(pgid: int) -> str:
     """Where each process of a hung run's group is, by py-spy when it is installed (pip install py-spy)."""
     spy = shutil.which("py-spy") or shutil.which("py-spy", path=str(Path(sys.executable).parent))
@@ -1462,13 +1457,15 @@ def _terminal_sigint() -> None:
 def _run_signals(case: Case, folder: Path) -> str | None:
     spec = case.spec
     out, err = open(folder / "out.txt", "w+"), open(folder / "err.txt", "w+")
+    waited_for = _children_cpu()
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", *case.argv], stdin=subprocess.DEVNULL,
                             stdout=out, stderr=err, cwd=ROOT, start_new_session=True, preexec_fn=_terminal_sigint)
     pgid = proc.pid
     problem = None
     try:
         sent = 0
-        began = last_sent = time.monotonic()
+        began = time.monotonic()
+        cpu_at_signal = 0.0
         try:
             proc.wait(timeout=spec["delay"])
         except subprocess.TimeoutExpired:
@@ -1482,7 +1479,7 @@ def _run_signals(case: Case, folder: Path) -> str | None:
             else:
                 os.kill(proc.pid, signal.SIGINT)
             sent += 1
-            last_sent = time.monotonic()
+            cpu_at_signal = _group_cpu(pgid)
         try:
             code = proc.wait(timeout=SIGNAL_WAIT)
         except subprocess.TimeoutExpired:
@@ -1504,8 +1501,8 @@ def _run_signals(case: Case, folder: Path) -> str | None:
                      or code in (1, -signal.SIGINT) and _only_python_loading(said)  # 1: in site.py
                      or _in_site_pth(said)):
             case.outcome = "interrupted in Python's own start-up"  # before any of trickbook ran: nothing to handle it
-        elif code == 0 and sent and ended - last_sent > SIGNAL_IGNORED:
-            problem = (f"the SIGINT was lost {how}: the run went on for {ended - last_sent:.1f} s and ended with "
+        elif code == 0 and sent and (ran_on := _children_cpu() - waited_for - cpu_at_signal) > SIGNAL_IGNORED:
+            problem = (f"the SIGINT was lost {how}: the run went on for {ran_on:.1f} s of CPU time and ended with "
                        f"exit 0, after {shown} lines of output; standard error: {said[-1500:]!r}")
         elif code not in ((0,) if sent == 0 else (0, 130)):
             killed = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
