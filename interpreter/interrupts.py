@@ -12,6 +12,9 @@ a test that makes it happen every time (tests/test_cli.py, tests/test_simulate.p
 * an exception raised from or while handling an interrupt is that interrupt (``from_interrupt``);
 * a handler that ran where Python cannot raise (a ``__del__``, a weakref callback, the garbage collector) is
   raised again a moment later (``interrupt_lost``, the program's ``sys.unraisablehook``);
+* one that lands in a finalizer (``weakref.finalize``, multiprocessing's ``Finalize``) is raised once the
+  finalizer has run: cut in half, a process pool's semaphore was unlinked but its resource tracker not told,
+  which warned of a leaked semaphore after ``interrupted`` (``in_finalizer``);
 * a program started with Ctrl-C ignored (a script's background job) keeps ignoring it, as Python does.
 
 Worker processes ignore Ctrl-C and are stopped by the program (harness/runner.py: ``sigint_held``).
@@ -62,18 +65,46 @@ def release(previous: Any) -> None:
 
 def interrupt_once(signum: int, frame: Any) -> None:
     """The program's Ctrl-C: Interrupted once, and any later Ctrl-C ignored, so that a second one cannot break
-    into the first one's unwinding (a lock of the process pool half released: a RuntimeError traceback)."""
+    into the first one's unwinding (a lock of the process pool half released: a RuntimeError traceback); in a
+    finalizer, raised once it has run."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if in_finalizer(frame) and _raise_soon():
+        return
     raise Interrupted
+
+
+FINALIZERS = (("weakref", "finalize"), ("multiprocessing.util", "Finalize"))  # (module, class) whose calls finalize
+
+
+def in_finalizer(frame: Any) -> bool:
+    """Whether ``frame`` is inside a call of one of the FINALIZERS (looked up only in modules already loaded:
+    the program does not load multiprocessing to ask)."""
+    calls = set()
+    for module, name in FINALIZERS:
+        finalizer = getattr(sys.modules.get(module), name, None)
+        if isinstance(finalizer, type):
+            calls.add(finalizer.__call__.__code__)
+    while frame is not None:
+        if frame.f_code in calls:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _raise_soon() -> bool:
+    """Raise Interrupted a moment from now, by a timer (false: no timers here, as on Windows)."""
+    if not hasattr(signal, "setitimer"):  # pragma: no cover - Windows
+        return False
+    signal.signal(signal.SIGALRM, interrupt_once)
+    signal.setitimer(signal.ITIMER_REAL, 0.001)
+    return True
 
 
 def interrupt_lost(unraisable: Any) -> None:
     """The program's ``sys.unraisablehook``: a Ctrl-C whose handler ran where Python cannot raise (printed as
     ignored, and lost, with every later one ignored) is raised again a moment later, by a timer, once this hook
     and the code it interrupted have returned (a signal sent now would be handled at once, in here)."""
-    if isinstance(unraisable.exc_value, Interrupted) and hasattr(signal, "setitimer"):
-        signal.signal(signal.SIGALRM, interrupt_once)
-        signal.setitimer(signal.ITIMER_REAL, 0.001)
+    if isinstance(unraisable.exc_value, Interrupted) and _raise_soon():
         return
     sys.__unraisablehook__(unraisable)
 

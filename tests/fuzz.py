@@ -1815,7 +1815,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     kinds = ALL_KINDS if args.kind == "all" else (args.kind,)
     # the cases' caches (parse trees, generated code, valid digests) go to a folder of this run, not the user's
-    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="trickbook-fuzz-")
+    with tempfile.TemporaryDirectory(prefix="trickbook-fuzz-", ignore_cleanup_errors=True) as cache:
+        os.environ["XDG_CACHE_HOME"] = cache
+        return fuzz(args, kinds)
+
+
+def fuzz(args: argparse.Namespace, kinds: tuple[str, ...]) -> int:
+    """The cases ``args`` asks for, of each of ``kinds``: 1 if any gave a finding."""
     if args.case is not None:
         for kind in kinds:
             case = make_case(kind, args.seed, args.case)

@@ -351,6 +351,28 @@ print('not interrupted')
 """) == (130, "", "interrupted\n")
 
 
+@pytest.mark.parametrize("finalizer", ["weakref.finalize", "multiprocessing.util.Finalize"])
+def test_a_ctrl_c_that_lands_in_a_finalizer_waits_until_it_has_run(finalizer):
+    """A process pool's semaphore is unlinked by a finalizer that then tells multiprocessing's resource tracker;
+    a Ctrl-C between the two (signals fuzzer, case 4489) left the tracker to warn of a leaked semaphore after
+    ``interrupted``. The interrupt is raised once the finalizer has run."""
+    module = finalizer.rsplit(".", 1)[0]
+    before = (f"import {module}\n"
+              "class Held:\n"
+              "    pass\n"
+              "def finish():\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n"
+              "    for _ in range(10 ** 6): pass\n"
+              "    print('finalizer finished', flush=True)\n")
+    assert _program(before, f"""
+held = Held()
+{finalizer}(held, finish)
+del held
+for _ in range(10 ** 7): pass
+print('not interrupted')
+""") == (130, "finalizer finished\n", "interrupted\n")
+
+
 def test_a_program_started_with_ctrl_c_ignored_keeps_ignoring_it():
     """As Python does, and as a script's background job expects: the handler is not installed over an ignored
     SIGINT (it was, after loading, so a Ctrl-C while loading was ignored and a later one was not)."""
