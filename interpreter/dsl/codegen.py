@@ -88,6 +88,17 @@ class Namespace:
             self._new += 1
         return eval(code, self.ns)
 
+    def code(self, src: str) -> CodeType:
+        """The code object of ``src``, a block of statements the engine wrote (a step's functions, see
+        engine/steps/trick_code.py), kept with the expressions' code."""
+        self._used.add(src)
+        codes = self._kept()
+        code = codes.get(src)
+        if code is None:
+            code = codes[src] = compile(src, "<trickbook>", "exec")
+            self._new += 1
+        return code
+
     def _kept(self) -> dict[str, CodeType]:
         codes = self._codes
         if codes is None:
@@ -111,6 +122,15 @@ class Namespace:
         if self._path is not None and self._codes and self._new:
             write_bytes(self._path, marshal.dumps({t: c for t, c in self._codes.items() if t in self._used}))
             prune(os.path.dirname(self._path), "code-")  # one file per compiled game: the latest few kept
+
+
+def run_block(src: str, namespace: dict[str, Any], gen: Namespace | None = None) -> dict[str, Any]:
+    """Run ``src``, a block of statements the engine wrote (a step's functions, see engine/steps/trick_code.py),
+    in ``namespace`` (what it refers to, and its builtins); give the namespace, holding what it defined.
+    ``gen``: where its code object is kept (with the game's expressions)."""
+    code = gen.code(src) if gen is not None else compile(src, "<trickbook>", "exec")
+    eval(code, namespace)  # a code object of statements: runs them
+    return namespace
 
 
 def local_name(name: str) -> str:

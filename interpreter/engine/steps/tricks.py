@@ -15,10 +15,8 @@ says who leads next (default the winner).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, cast
 
-from interpreter.dsl.budget import left as budget_left
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
 from interpreter.engine.steps.base import (
@@ -38,6 +36,7 @@ from interpreter.engine.steps.base import (
     pending,
     register,
 )
+from interpreter.engine.steps.trick_code import TrickCode, write
 from interpreter.engine.steps.trick_parts import (
     ROUTE_FIELDS,
     RULE_FIELDS,
@@ -50,7 +49,6 @@ from interpreter.engine.steps.trick_parts import (
     routes,
     rules,
 )
-from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 BETWEEN_NAMES: dict[str, Type] = {"player": SEAT, "trick": CARDS, "trick_seats": SEATS, "led": CARD}
 AFTER_NAMES: dict[str, Type] = {"winner": SEAT, "takers": SEATS, "last_trick": CARDS, "trick_seats": SEATS}
@@ -196,19 +194,13 @@ class Tricks(Step):
         self._kinds = kinds
         self._plays = [[Play(c, z) for c in range(len(kinds))] for z in range(len(self.zones))]
         self._takes = [Take(c) for c in range(len(kinds))]
-        # the plain trick (see playout): no claims, nothing between plays
-        self._single_zone = len(self.zones) == 1
-        self._zone0 = self.zones[0]
+        # follow if you can, by a table of the led card (see trick_code: the trick's table of answers)
         rule = self.follow_rules[0] if len(self.follow_rules) == 1 else None
         self._simple_follow = (self.led is None and rule is not None and rule.static and rule.hold_table is None
                                and not rule.end)
-        self._no_follow = not self.follow_rules
-        self._plain = not self.between and self.won_by is None
-        self._sole_taker = len(self.takers) == 1 and self.takers[0].takes is None
-        # a trick's end that playout writes out in place: see playout
-        self._quick_end = (self._single_zone and self._sole_taker and self.led is None and self.ordering.static
-                           and self.can_win is None and not self.after and self.next_leader is None
-                           and not self.per_trick)
+        self._single_zone = len(self.zones) == 1
+        self._gen = ctx.compiler.gen if ctx.compiler.generate else None
+        self._code: TrickCode | None = None
 
     def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
         items = spec.get("takers")
@@ -240,6 +232,14 @@ class Tricks(Step):
         for t in self.takers:
             if t.ordering is not None:
                 t.ordering.check(game)
+        if self._gen is not None:  # the game is for play: its trick code is written now, and kept with its code
+            self._code = write(self, game.players, self._gen)
+
+    def code(self, game: Any) -> TrickCode:
+        """The functions written for this step (see trick_code.py)."""
+        if self._code is None:
+            self._code = write(self, game.players)
+        return self._code
 
     def policy_binds(self) -> dict[str, Type]:
         return {"seat": SEAT, "led": CARD, "trick": CARDS, "legal": list_of(CARD)}
@@ -290,23 +290,8 @@ class Tricks(Step):
                                        f"leader, got {active!r}")
             if len(active) < game.players:
                 p.active = active
-        self._new_trick(game, state, p)
+        self.code(game).new_trick(state, p)
         return p
-
-    def _new_trick(self, game: Any, state: Any, p: _Tricks) -> None:
-        """Before a lead: reset per-trick values; trick play ends when some seat has no card left."""
-        for name in self.per_trick:
-            state.vars[name] = None
-        if p.active is not None:
-            if not all(self._cards(state, s) for s in p.active):
-                p.over = True
-        elif self._single_zone:
-            if not all(state.per_seat[self.zones[0]]):
-                p.over = True
-        else:
-            zones = [state.per_seat[z] for z in self.zones]
-            if not all(any(zone[s] for zone in zones) for s in range(game.players)):
-                p.over = True
 
     def _cards(self, state: Any, seat: int) -> list[int]:
         if self._single_zone:
@@ -326,133 +311,15 @@ class Tricks(Step):
         if p.over:
             return None
         seat = p.turn
-        actions = self._seat_actions(state, p, seat)
+        actions = self.code(game).actions(state, p, seat)
         if actions is STUCK:
             self._stuck(game, state, p, seat)
             return None
         return Decision(seat, actions, self, "play a card", "play")
 
-    def _seat_actions(self, state: Any, p: _Tricks, seat: int) -> list[Play] | None:
-        """The plays of ``seat`` now (identical cards in a zone: one action), or STUCK."""
-        if self._single_zone:
-            return self._hand_actions(state, p, seat)
-        cands = self._allowed(state, p, seat, self._cards(state, seat))
-        return STUCK if cands is STUCK else self._zone_actions(state, seat, cands)
-
-    def _hand_actions(self, state: Any, p: _Tricks, seat: int) -> list[Play] | None:
-        """The plays of ``seat`` from its one zone (identical cards: one action), or STUCK."""
-        hand = state.per_seat[self._zone0][seat]
-        plays = p.plays
-        kinds, table = self._kinds, self._plays[0]
-        if plays and self._simple_follow:  # the common case: follow if you can
-            ok = p.answers
-            assert ok is not None  # set when the trick's first card is played
-            return list(({kinds[c]: table[c] for c in hand if ok[c]} or {kinds[c]: table[c] for c in hand}).values())
-        if plays and self._no_follow or not plays and not self.lead_rules:
-            cands = hand
-        else:
-            cands = self._allowed(state, p, seat, hand)
-            if cands is STUCK:
-                return STUCK
-        if len(cands) == 1:
-            return [table[cands[0]]]
-        return list({kinds[c]: table[c] for c in cands}.values())
-
     def playout(self, game: Any, state: Any, policy: Any) -> int:
-        """Plain tricks (no claims, nothing between plays) in a loop of their own: no Decision objects.
-
-        When the trick's end is plain too (``_quick_end``: the winner by a table of strengths takes every
-        card, the winner leads next) a card's play and the trick's end are written out here in place of
-        ``_play`` and ``_resolve``, the checked path (test_playout compares the two decision by decision).
-        """
-        p = state.progress
-        if not self._plain or p.hook is not None or p.taking >= 0 or p.over:
-            return 0
-        automatic = game.automatic
-        budget, work = budget_left, WORK_LIMIT
-        hands = state.per_seat[self._zone0]
-        trick = state.shared[self.trick_zone]
-        kinds, table = self._kinds, self._plays[0]
-        simple, one_zone = self._simple_follow, self._single_zone
-        quick = self._quick_end and p.active is None and state.notes is None and state.seen is None
-        n = game.players
-        # called only when simple (a cast, not a check: nothing more to do in the loop)
-        follow = cast(Callable[[Any, int], list[Any]], self.follow_rules[0].must_table.table if simple else None)
-        strengths, fill, later = self.ordering.combined.table, self.ordering.fill, self.ordering.later_wins
-        routes, won, counter = self.routes, state.per_seat[self.won], state.counters[self.counter]
-        actions = state.pending.actions
-        room = MAX_ACTIONS - state.actions_taken
-        taken = 0
-        while True:
-            seat = p.turn
-            action = actions[policy(state, seat, actions)]
-            card = action.card
-            taken += 1
-            if taken > room:
-                state.actions_taken += taken
-                game.too_long(self)
-            budget[0] = work  # as apply_fast: the expressions' budget is per action
-            plays = p.plays
-            if not quick:
-                self._play(game, state, p, card, action.zone)
-                if p.hook is not None or p.taking >= 0 or p.over:
-                    break
-            elif len(plays) < n - 1:
-                hands[seat].remove(card)
-                trick.append(card)
-                plays.append((seat, card))
-                if simple and len(plays) == 1:
-                    p.answers = follow(state, card)
-                p.turn = seat + 1 if seat + 1 < n else 0
-            else:  # the last card: the winner takes the trick and leads the next one
-                hands[seat].remove(card)
-                plays.append((seat, card))
-                led = plays[0][1]
-                values = strengths(state, led)
-                best = None
-                try:
-                    for s, c in plays:
-                        v = values[c]
-                        if v is None:
-                            v = fill(values, state, led, c)
-                        if best is None or v > best or (later and v == best):
-                            best, winner = v, s
-                except TypeError:
-                    self.ordering.best(state, plays, led)  # says which strengths cannot be compared
-                    raise
-                p.winner = winner
-                counter[winner] += 1
-                p.takers = [winner]
-                p.last = plays
-                p.plays = []
-                trick.clear()
-                route_cards(state, routes, plays, winner, winner, won[winner])
-                p.answers = None
-                p.number += 1
-                p.leader = p.turn = winner
-                if not all(hands):
-                    p.over = True
-                    break
-            seat = p.turn
-            if seat in automatic:
-                break
-            if simple and p.plays and one_zone:
-                ok = p.answers
-                hand = hands[seat]
-                actions = list(({kinds[c]: table[c] for c in hand if ok[c]}
-                                or {kinds[c]: table[c] for c in hand}).values())
-            else:
-                actions = self._seat_actions(state, p, seat)
-                if actions is STUCK:
-                    break
-        state.actions_taken += taken
-        game.go_on(state, self.decision(game, state, p))
-        return taken
-
-    @staticmethod
-    def _next_seat(p: _Tricks, seat: int, n: int) -> int:
-        active = p.active
-        return (seat + 1) % n if active is None else active[(active.index(seat) + 1) % n]
+        """The seats' plays in a loop of the step's own, without Decision objects (see trick_code.py)."""
+        return cast(int, self.code(game).playout(game, state, policy))
 
     def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
         plays = p.plays
@@ -487,30 +354,16 @@ class Tricks(Step):
         if p.taking >= 0:
             self._take_apply(game, state, p, action)
             return None
-        self._play(game, state, p, action.card, action.zone)
+        self.code(game).play(state, p, action.card, action.zone)
         return None
 
-    def _play(self, game: Any, state: Any, p: _Tricks, card: int, zone: int) -> None:
-        """The seat to play plays ``card`` from its ``zone``-th zone; the next seat's turn, or the trick is over."""
-        seat = p.turn
-        plays = p.plays
-        if state.seen is not None:  # followed by a Knowledge: the card was on the table; what it tells
-            state.seen.cards.append((self.trick_zone, card))
-            void = self._void(game, state, p, card) if self._bound(game, seat) else None
-            if void is not None:
-                state.seen.voids.append((seat, self.zones, void))
-        state.per_seat[self.zones[zone] if zone else self._zone0][seat].remove(card)
-        state.shared[self.trick_zone].append(card)
-        plays.append((seat, card))
-        n = game.players if p.active is None else len(p.active)
-        if len(plays) == 1 and self._simple_follow:
-            p.answers = self.follow_rules[0].must_table.table(state, card)  # shared, never changed
-        if len(plays) < n:
-            p.turn = self._next_seat(p, seat, n)
-            if self.between:
-                self._run_hook(game, state, p, self.between)
-        else:
-            self._resolve(game, state, p)
+    def _saw(self, game: Any, state: Any, p: _Tricks, seat: int, card: int) -> None:
+        """For a Knowledge following the state: ``card`` (about to be played by ``seat``) is on the table; and
+        what its play tells of the seat's other cards."""
+        state.seen.cards.append((self.trick_zone, card))
+        void = self._void(game, state, p, card) if self._bound(game, seat) else None
+        if void is not None:
+            state.seen.voids.append((seat, self.zones, void))
 
     def _bound(self, game: Any, seat: int) -> bool:
         """Whether the play rules bound the card ``seat`` plays now: it chose among the legal actions (those
@@ -539,36 +392,11 @@ class Tricks(Step):
         hold = rule.hold_table.table(state, led)
         return [m and h for m, h in zip(must, hold)]
 
-    # ------------------------------------------------------------------ after the last card
+    # ------------------------------------------------------------------ after the last card (see trick_code.py)
 
-    def _resolve(self, game: Any, state: Any, p: _Tricks) -> None:
-        plays = p.plays
-        led = self._led(plays)
-        winner = None
-        claimed = False
-        if self.won_by is not None:
-            winner = self.won_by({"$s": state})
-            claimed = winner is not None
-        if winner is None:
-            winner = self.ordering.best(state, plays, led, self.can_win)
-            if winner is None:
-                winner = plays[0][0]  # nobody may win: the leader takes it
-        p.winner = winner
-        state.counters[self.counter][winner] += 1
-        if self._sole_taker:  # the winner takes every card
-            p.takers = [winner]
-            if state.notes is not None:
-                self._tell(game, state, p, plays, winner, claimed)
-            p.last = plays
-            p.plays = []
-            state.shared[self.trick_zone].clear()
-            route_cards(state, self.routes, plays, winner, winner, state.per_seat[self.won][winner])
-            if self.after:
-                self._run_hook(game, state, p, self.after)
-                if p.hook is not None:
-                    return
-            self._close(game, state, p)
-            return
+    def _shares(self, game: Any, state: Any, p: _Tricks, plays: list[tuple[int, int]], led: int | None,
+                winner: int, claimed: bool) -> None:
+        """The winner has more takers after it: each found by its ordering, then the cards shared out."""
         takers: list[int | None] = [winner]
         for ordering in self._later_orderings:
             takers.append(ordering.best(state, plays, led))
@@ -631,7 +459,7 @@ class Tricks(Step):
             self._run_hook(game, state, p, self.after)
             if p.hook is not None:
                 return
-        self._close(game, state, p)
+        self.code(game).close(state, p)
 
     def _take_decision(self, game: Any, state: Any, p: _Tricks) -> Decision:
         kinds = self._kinds
@@ -655,22 +483,18 @@ class Tricks(Step):
                 p.left = self._share(state, p, p.taking)
         self._take_settle(game, state, p)
 
-    def _close(self, game: Any, state: Any, p: _Tricks) -> None:
-        if self.next_leader is not None:
-            leader = self.next_leader({"$s": state, "winner": p.winner, "takers": list(p.takers)})
-            if leader is None:
-                leader = p.winner
-            elif not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < game.players \
-                    or (p.active is not None and leader not in p.active):
-                raise ExpressionFailed(f"{self.next_leader.position}: error: next_leader must give a seat that "
-                                       f"plays (or none for the winner), got {leader!r}")
-        else:
-            leader = p.winner
-        p.plays = []
-        p.answers = None
-        p.number += 1
-        p.leader = p.turn = leader
-        self._new_trick(game, state, p)
+    def _next_leader(self, state: Any, p: _Tricks) -> int:
+        """Who leads the next trick by ``next_leader`` (none: the winner)."""
+        assert self.next_leader is not None  # the written code asks only a step that has one
+        leader = self.next_leader({"$s": state, "winner": p.winner, "takers": list(p.takers)})
+        if leader is None:
+            assert p.winner is not None  # the trick was won before its next leader is asked for
+            return p.winner
+        if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < state.players \
+                or (p.active is not None and leader not in p.active):
+            raise ExpressionFailed(f"{self.next_leader.position}: error: next_leader must give a seat that "
+                                   f"plays (or none for the winner), got {leader!r}")
+        return leader
 
     # ------------------------------------------------------------------ nested steps
 
@@ -687,7 +511,7 @@ class Tricks(Step):
         assert hook is not None  # called only while nested steps run
         p.hook = advance(game, state, hook, action)
         if p.hook is None and hook.steps is self.after:
-            self._close(game, state, p)
+            self.code(game).close(state, p)
 
     def inside(self, p: _Tricks) -> tuple[Step, Any] | None:
         return (p.hook.steps[p.hook.index], p.hook.p) if p.hook is not None and p.hook.p is not None else None

@@ -1,0 +1,285 @@
+"""The code of a ``tricks`` step's play, written for each step from its parts: one source for the checked path
+and for playouts.
+
+Once a game is compiled a trick step's configuration is known: its zones, its play obligations, its ordering,
+its takers and routes, its hooks. ``write`` writes Python functions specialised to it, each fragment written
+once by a method of :class:`TrickWriter` and placed wherever it runs:
+
+* ``play(state, p, card, zone)``: the seat to play plays ``card`` (the step's ``apply``); after the last card
+  of a trick the winner is found, the cards are taken, and the next trick begins (``resolve`` and ``close``
+  below, written in place);
+* ``actions(state, p, seat)``: the seat's legal plays (identical cards: one), or None when an
+  ``otherwise: end`` rule leaves it none (the step's ``decision``);
+* ``close(state, p)``: after the cards are taken (also after a taker's choice or a hook): who leads next, and
+  whether a trick can start (``new_trick``, also run when the step starts);
+* ``playout(game, state, policy)``: for ``Game.playout``, the bodies of ``play`` and ``actions`` in a loop of
+  its own, without Decision objects, until the step needs the engine (a hook's or a taker's decision, an
+  automatic seat, an ``otherwise: end``, the end of trick play).
+
+What only some tricks need (a second zone, seats that sit out, a claim, a ``led`` rule, hooks, routes, more
+takers) is written only into the code of the tricks that have it; what is not worth writing out (rules read
+seat by seat, takers after the winner, orderings read per card) is a call of the step's own method. What
+the checked path adds, narration and what a Knowledge is told, is written in too, behind a test of the
+state (``state.notes``, ``state.seen``), so a playout with narration takes the same code.
+
+The source is made only from the step's compiled parts, referred to by fixed names (see ``_globals``); no
+rule text is pasted in. Its code object is kept with the game's expressions (dsl/codegen.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from interpreter.dsl import budget
+from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.engine.steps.base import enter
+from interpreter.engine.steps.trick_parts import route_cards
+from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
+
+if TYPE_CHECKING:
+    from interpreter.engine.steps.tricks import Tricks
+
+
+class TrickCode(NamedTuple):
+    """The functions written for one trick step (see the module's docstring)."""
+
+    play: Any
+    actions: Any
+    close: Any
+    new_trick: Any
+    playout: Any
+    source: str
+
+
+def write(step: Tricks, players: int, gen: Namespace | None = None) -> TrickCode:
+    """The functions of ``step`` for a game of ``players`` seats (``gen``: where their code is kept)."""
+    source = TrickWriter(step, players).source()
+    namespace = run_block(source, _globals(step, players), gen)
+    return TrickCode(namespace["play"], namespace["actions"], namespace["close"], namespace["new_trick"],
+                     namespace["playout"], source)
+
+
+def _globals(step: Tricks, players: int) -> dict[str, Any]:
+    """What the written code refers to, by name: the step, its compiled parts, the engine's helpers."""
+    ordering = step.ordering
+    simple = step._simple_follow
+    return {
+        "__builtins__": {"len": len, "list": list, "all": all, "any": any, "range": range, "TypeError": TypeError},
+        "step": step, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0], "ZONES": step.zones,
+        "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
+        "MUST": step.follow_rules[0].must_table.table if simple else None,
+        "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
+        "CAN_WIN": step.can_win, "WON_BY": step.won_by, "ROUTES": step.routes, "PER_TRICK": tuple(step.per_trick),
+        "BETWEEN": step.between, "AFTER": step.after,
+        "enter": enter, "route_cards": route_cards,
+        "BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS,
+    }
+
+
+class _Lines:
+    """Lines of Python source at an indentation that ``block`` deepens."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.depth = 0
+
+    def __call__(self, *lines: str) -> None:
+        self.out.extend("    " * self.depth + line for line in lines)
+
+    @contextmanager
+    def block(self, head: str) -> Iterator[None]:
+        self(head)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+
+class TrickWriter:
+    """Writes the functions of one trick step; each method writes one fragment (see the module's docstring)."""
+
+    def __init__(self, step: Tricks, players: int):
+        self.step = step
+        self.players = players
+        self.one_zone = len(step.zones) == 1
+        self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
+        self.plain_best = step.ordering.static and step.can_win is None
+
+    def source(self) -> str:
+        w = _Lines()
+        with w.block("def play(state, p, card, zone):"):
+            self.play(w)
+        with w.block("def actions(state, p, seat):"):
+            self.actions(w)
+            w("return actions")
+        with w.block("def close(state, p):"):
+            self.close(w)
+        with w.block("def new_trick(state, p):"):
+            self.new_trick(w)
+            w("return None")
+        with w.block("def playout(game, state, policy):"):
+            self.playout(w)
+        return "\n".join(w.out) + "\n"
+
+    # ------------------------------------------------------------------ fragments
+
+    def play(self, w: _Lines) -> None:
+        """The seat to play plays ``card`` from its ``zone``-th zone; then the next seat, or the trick's end."""
+        step = self.step
+        w("seat = p.turn", "plays = p.plays")
+        with w.block("if state.seen is not None:"):  # followed by a Knowledge: what the card tells
+            w("step._saw(state.game, state, p, seat, card)")
+        w("state.per_seat[Z0][seat].remove(card)" if self.one_zone else
+          "state.per_seat[ZONES[zone]][seat].remove(card)")
+        w("state.shared[TRICK].append(card)", "plays.append((seat, card))")
+        if step._simple_follow:
+            with w.block("if len(plays) == 1:"):  # the follow table of this trick, fixed once the card is led
+                w("p.answers = MUST(state, card)")
+        if step.active is None:
+            head, turn = "if len(plays) < N:", "p.turn = seat + 1 if seat + 1 < N else 0"
+        else:
+            w("active = p.active", "n = N if active is None else len(active)")
+            head, turn = "if len(plays) < n:", \
+                "p.turn = (seat + 1) % N if active is None else active[(active.index(seat) + 1) % n]"
+        with w.block(head):
+            w(turn)
+            if step.between:
+                w("p.hook = enter(state.game, state, BETWEEN)")
+        with w.block("else:"):
+            self.resolve(w)
+
+    def resolve(self, w: _Lines) -> None:
+        """After the last card: the winner, who takes the cards, and (unless a hook or a taker decides) the next
+        trick."""
+        step = self.step
+        w("led = plays[0][1]" if step.led is None else "led = step._led(plays)")
+        if step.won_by is not None:  # a claim, else the best card
+            w("winner = WON_BY({'$s': state})", "claimed = winner is not None")
+            with w.block("if winner is None:"):
+                self.best(w)
+        else:
+            w("claimed = False")
+            self.best(w)
+        w("p.winner = winner", "state.counters[COUNTER][winner] += 1")
+        if not self.sole_taker:
+            w("step._shares(state.game, state, p, plays, led, winner, claimed)")
+            return
+        w("p.takers = [winner]")
+        with w.block("if state.notes is not None:"):
+            w("step._tell(state.game, state, p, plays, winner, claimed)")
+        w("p.last = plays", "p.plays = []", "state.shared[TRICK].clear()")
+        if step.routes:
+            w("route_cards(state, ROUTES, plays, winner, winner, state.per_seat[WON][winner])")
+        else:
+            w("state.per_seat[WON][winner].extend([c for _, c in plays])")
+        if step.after:
+            w("p.hook = enter(state.game, state, AFTER)")
+            with w.block("if p.hook is None:"):
+                self.close(w)
+        else:
+            self.close(w)
+
+    def best(self, w: _Lines) -> None:
+        """``winner``: the seat of the best card by the trick's ordering (the leader when no seat may win)."""
+        if not self.plain_best:
+            w("winner = ORDERING.best(state, plays, led, CAN_WIN)")
+            with w.block("if winner is None:"):
+                w("winner = plays[0][0]")
+            return
+        better = "v >= best" if self.step.ordering.later_wins else "v > best"
+        w("values = STRENGTHS(state, led)", "best = None")
+        with w.block("try:"):
+            with w.block("for s, c in plays:"):
+                w("v = values[c]")
+                with w.block("if v is None:"):
+                    w("v = FILL(values, state, led, c)")
+                with w.block(f"if best is None or {better}:"):
+                    w("best, winner = v, s")
+        with w.block("except TypeError:"):
+            w("ORDERING.best(state, plays, led)  # says which strengths cannot be compared", "raise")
+
+    def close(self, w: _Lines) -> None:
+        """The trick is taken: the next leader, and whether another trick starts."""
+        w("leader = step._next_leader(state, p)" if self.step.next_leader is not None else "leader = p.winner")
+        w("p.plays = []", "p.answers = None", "p.number += 1", "p.leader = p.turn = leader")
+        self.new_trick(w)
+
+    def new_trick(self, w: _Lines) -> None:
+        """Before a lead: per-trick values back to none; trick play ends when a seat that plays has no card."""
+        if self.step.per_trick:
+            with w.block("for name in PER_TRICK:"):
+                w("state.vars[name] = None")
+        if self.step.active is not None:
+            with w.block("if p.active is not None:"):
+                with w.block("if not all(step._cards(state, s) for s in p.active):"):
+                    w("p.over = True")
+            head = "elif "
+        else:
+            head = "if "
+        with w.block(head + self._empty_hand()):
+            w("p.over = True")
+
+    def _empty_hand(self) -> str:
+        if self.one_zone:
+            return "not all(state.per_seat[Z0]):"
+        return "not all(any(state.per_seat[z][s] for z in ZONES) for s in range(N)):"
+
+    def actions(self, w: _Lines) -> None:
+        """``actions``: the plays of ``seat`` now (identical cards: the first of them), or None (stuck)."""
+        step = self.step
+        if not self.one_zone:
+            w("cands = step._allowed(state, p, seat, step._cards(state, seat))",
+              "actions = None if cands is None else step._zone_actions(state, seat, cands)")
+            return
+        w("hand = state.per_seat[Z0][seat]")
+        with w.block("if p.plays:"):
+            if step._simple_follow:  # follow if you can: the trick's table of answers
+                w("ok = p.answers",
+                  "actions = list(({KINDS[c]: PLAYS[c] for c in hand if ok[c]} or "
+                  "{KINDS[c]: PLAYS[c] for c in hand}).values())")
+            else:
+                self._choose(w, bool(step.follow_rules))
+        with w.block("else:"):
+            self._choose(w, bool(step.lead_rules))
+
+    def _choose(self, w: _Lines, ruled: bool) -> None:
+        """``actions`` from ``hand``, through the step's rules when it has any."""
+        if not ruled:
+            w("actions = [PLAYS[hand[0]]] if len(hand) == 1 else list({KINDS[c]: PLAYS[c] for c in hand}.values())")
+            return
+        w("cands = step._allowed(state, p, seat, hand)")
+        with w.block("if cands is None:"):
+            w("actions = None")
+        with w.block("elif len(cands) == 1:"):
+            w("actions = [PLAYS[cands[0]]]")
+        with w.block("else:"):
+            w("actions = list({KINDS[c]: PLAYS[c] for c in cands}.values())")
+
+    def playout(self, w: _Lines) -> None:
+        """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step."""
+        w("p = state.progress")
+        with w.block("if p.hook is not None or p.taking >= 0 or p.over:"):
+            w("return 0")
+        w("automatic = game.automatic", "actions = state.pending.actions",
+          "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
+        with w.block("while True:"):
+            w("action = actions[policy(state, p.turn, actions)]", "card = action.card")
+            if not self.one_zone:
+                w("zone = action.zone")
+            w("taken += 1")
+            with w.block("if taken > room:"):
+                w("state.actions_taken += taken", "game.too_long(step)")
+            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
+            self.play(w)
+            with w.block("if p.hook is not None or p.taking >= 0 or p.over:"):
+                w("break")
+            w("seat = p.turn")
+            with w.block("if seat in automatic:"):
+                w("break")
+            self.actions(w)
+            with w.block("if actions is None:"):
+                w("break")
+        w("state.actions_taken += taken", "game.go_on(state, step.decision(game, state, p))", "return taken")
