@@ -3,8 +3,10 @@ with only the parts the trick has."""
 
 from __future__ import annotations
 
+import random
 import textwrap
 
+from interpreter.engine.state import CHANCE
 from interpreter.engine.steps.trick_code import TrickWriter
 
 from .conftest import game_of
@@ -38,13 +40,35 @@ def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
 
 def test_a_trick_s_code_has_only_the_parts_it_has(tmp_path):
     plain = make(tmp_path, DEAL_3, TRICKS).steps[1]
-    source = TrickWriter(plain, 4).source()
-    for absent in ("enter(", "ROUTES", "WON_BY", "ZONES[zone]", "p.active", "step._allowed", "step._shares",
+    source = TrickWriter(plain, 4, plain._gen).source()
+    for absent in ("enter(", "ROUTE_", "WON_BY", "ZONES[zone]", "p.active", "step._allowed", "step._shares",
                    "PER_TRICK", "step._led", "ORDERING.best(state, plays, led, CAN_WIN)"):
         assert absent not in source, absent
     claim = make(tmp_path, DEAL_3, TRICKS + "  " + "\n  ".join(
         [TRICK_VARIANTS["claim"], TRICK_VARIANTS["route"], TRICK_VARIANTS["between plays"]]) + "\n",
         zones="out: {visible: all}").steps[1]
-    source = TrickWriter(claim, 4).source()
-    for present in ("enter(state.game, state, BETWEEN)", "route_cards(state, ROUTES", "WON_BY({'$s': state})"):
+    source = TrickWriter(claim, 4, claim._gen).source()
+    for present in ("enter(state.game, state, BETWEEN)", "state.shared[ROUTE_TO[0]].append(_v_card)",
+                    "WON_BY({'$s': state})"):
         assert present in source, present
+
+
+def test_a_route_that_fails_in_play_names_its_expression_and_line(tmp_path):
+    """Written in place, a route's ``when`` still fails as every expression does: the file, the line and the
+    expression, in the words of the rules."""
+    import pytest
+
+    from interpreter.dsl.compiler import ExpressionFailed
+
+    game = make(tmp_path, DEAL_3, TRICKS + '  route: [{when: "1 // (card.rank - card.rank) == 0", to: out}]\n',
+                zones="out: {visible: all}")
+    state, rng = game.new_state(), random.Random(1)
+    with pytest.raises(ExpressionFailed) as failed:
+        while True:
+            if state.pending.actor == CHANCE:
+                game.apply_chance(state, game.sample_chance(state, rng))
+            else:
+                game.apply(state, game.legal_actions(state)[0])
+    message = str(failed.value)
+    assert message.startswith(f"{tmp_path / 'tiny.yaml'}:") and ":error: expression " not in message
+    assert "error: expression '1 // (card.rank - card.rank) == 0' failed: integer division or modulo by zero" in message

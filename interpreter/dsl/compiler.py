@@ -59,14 +59,18 @@ class Compiled:
     # how it reads bound cards: "attr:led.colour" (an attribute), "bare:led" (the card itself: compared,
     # passed to a define...); a table keyed by the led card needs only the attributes when nothing is bare
     uses: frozenset[str] = frozenset()
+    # the checked parts (ir.py), for code that writes the expression in place (see emit.inline)
+    part: Part | None = field(default=None, repr=False, compare=False)
     # ``fn`` with errors turned into ExpressionFailed (set in __post_init__; not part of equality, hash or repr)
     run: Fn = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        where, text = f"{self.position}: " if self.position else "", self.text
+    def failure(self, exc: Exception) -> ExpressionFailed:
+        """The error of a mistake of the rules (one of RUNTIME_ERRORS) met while evaluating this expression."""
+        where = f"{self.position}: " if self.position else ""
+        return ExpressionFailed(f"{where}error: expression {self.text!r} failed: {explain(exc)}")
 
-        def fails(exc: Exception) -> ExpressionFailed:
-            return ExpressionFailed(f"{where}error: expression {text!r} failed: {explain(exc)}")
+    def __post_init__(self) -> None:
+        fails = self.failure
 
         def named(fn: Callable[..., Any]) -> Callable[..., Any]:
             def run(env: dict[str, Any]) -> Any:
@@ -176,7 +180,7 @@ class Compiler:
         else:
             fn, select, exists = _later(make, per is not None)
         deps, uses = split(part.deps)
-        return Compiled(fn, part.type, deps, text, locate(0), select, exists, uses)
+        return Compiled(fn, part.type, deps, text, locate(0), select, exists, uses, part)
 
     def constant_value(self, text: Any, locate: Locate) -> Any:
         """Compile and evaluate an expression that may only use constants."""

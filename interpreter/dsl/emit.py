@@ -75,17 +75,39 @@ def loops(gen: Namespace, part: Part, per: str) -> tuple[Fn, Callable[..., list[
     return _shallower(gen, make, per)
 
 
+def inline(gen: Namespace, part: Part, names: dict[str, str], expect: str | None = None) -> str:
+    """The source of an expression written in place, in code the engine writes (engine/steps/trick_code.py):
+    the names the expression binds are the Python locals ``names`` gives, the state is the local ``state``,
+    and ``e``, a dict holding the state under ``'$s'``, is in scope (a define's body and a remembered part take
+    it). ``expect`` as for ``function``."""
+    for local in names.values():
+        if not local.startswith("_v_"):  # pragma: no cover - the engine names its locals so (codegen.local_name)
+            raise ValueError(f"not a local of a rule name: {local!r}")
+
+    def make(emitter: _Emitter) -> str:
+        emitter.locals.update(names)
+        src = emitter.source(part)
+        if expect == "number":
+            src = f"{gen.ref(a_number)}({src})"
+        elif expect in ("seat", "card"):
+            src = f"{gen.ref(something)}({src}, {expect!r})"
+        emitter.function(tuple(dict.fromkeys(names.values())), src)  # Python takes it (else: shallower parts)
+        return src
+
+    return _shallower(gen, make, state="state")
+
+
 def evaluate(gen: Namespace, part: Part) -> Any:
     """The value of a part that reads nothing (its parts are constants): folded at load time by its source."""
     return function(gen, part)({})
 
 
 def _shallower(gen: Namespace, make: Callable[[_Emitter], Any], per: str | None = None,
-               params: tuple[str, ...] = ()) -> Any:
+               params: tuple[str, ...] = (), state: str = _STATE) -> Any:
     """``make(emitter)``, made again with shallower functions while Python refuses one."""
     for depth in _DEPTHS:
         try:
-            return make(_Emitter(gen, depth, per, params))
+            return make(_Emitter(gen, depth, per, params, state))
         except _Refused:
             continue
     raise RecursionError("the expression is nested too deeply for Python")  # pragma: no cover - see _DEPTHS
@@ -94,8 +116,10 @@ def _shallower(gen: Namespace, make: Callable[[_Emitter], Any], per: str | None 
 class _Emitter:
     """Source for the parts of one generated function (and the functions split off it)."""
 
-    def __init__(self, gen: Namespace, limit: int, per: str | None = None, params: tuple[str, ...] = ()):
+    def __init__(self, gen: Namespace, limit: int, per: str | None = None, params: tuple[str, ...] = (),
+                 state: str = _STATE):
         self.gen, self.ref, self.limit, self.depth = gen, gen.ref, limit, 0
+        self.state = state  # the source of the state: e['$s'], or a local of the code it is written into
         self.locals = {p: local_name(p) for p in params}  # names that are Python locals here -> the local
         self.lifting = per is not None  # a judged expression: parts that do not read the item are lifted
         if per is not None:
@@ -112,7 +136,7 @@ class _Emitter:
         if part.const:
             return self.gen.literal(part.value)
         if self.depth >= self.limit:  # a function of its own, taking the locals in scope
-            params = tuple(dict.fromkeys(self.locals.values())) + (("_hs",) if self.lifting else ())
+            params = tuple(dict.fromkeys(self.locals.values())) + self.passed()
             depth, self.depth = self.depth, 0
             try:
                 made = self.function(params, self.source(part))
@@ -124,6 +148,11 @@ class _Emitter:
             return getattr(self, "_" + part.op)(part)
         finally:
             self.depth -= 1
+
+    def passed(self) -> tuple[str, ...]:
+        """Locals of this function besides the rule's names that a function split off it takes: the lifted
+        parts, and the state when it is a local (written in place, see inline)."""
+        return (("_hs",) if self.lifting else ()) + (() if self.state == _STATE else (self.state,))
 
     def kids(self, part: Part) -> list[str]:
         """The sources of a part's kids; in a judged expression, those that do not read the item are lifted
@@ -147,13 +176,13 @@ class _Emitter:
         return self.locals.get(part.data) or f"e[{part.data!r}]"
 
     def _zone(self, part: Part) -> str:
-        return f"{_STATE}.shared[{part.data!r}]"
+        return f"{self.state}.shared[{part.data!r}]"
 
     def _round(self, part: Part) -> str:
-        return f"{_STATE}.vars[{part.data!r}]"
+        return f"{self.state}.vars[{part.data!r}]"
 
     def _game(self, part: Part) -> str:
-        return f"{_STATE}.game_vars[{part.data!r}]"
+        return f"{self.state}.game_vars[{part.data!r}]"
 
     def _attr(self, part: Part) -> str:
         (b,) = self.kids(part)
@@ -162,7 +191,7 @@ class _Emitter:
     def _seat(self, part: Part) -> str:
         (b,) = self.kids(part)
         getter, sure, stateful = part.data
-        get, state = self.ref(getter), _STATE if stateful else "None"
+        get, state = self.ref(getter), self.state if stateful else "None"
         if sure:
             return f"{get}({state}, {b})"
         if re.fullmatch(_SIMPLE, b):
@@ -192,7 +221,7 @@ class _Emitter:
 
     def _call(self, part: Part) -> str:
         fn, state, negated = part.data
-        src = f"{self.ref(fn)}({', '.join((_STATE, *self.kids(part)) if state else self.kids(part))})"
+        src = f"{self.ref(fn)}({', '.join((self.state, *self.kids(part)) if state else self.kids(part))})"
         return f"(not {src})" if negated else src
 
     def _if(self, part: Part) -> str:
@@ -228,7 +257,7 @@ class _Emitter:
         names = part.data
         keys = [self.locals.get(n) or f"e[{n!r}]" for n in names]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
-        params = tuple(self.locals[n] for n in names if n in self.locals) + (("_hs",) if self.lifting else ())
+        params = tuple(self.locals[n] for n in names if n in self.locals) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
 

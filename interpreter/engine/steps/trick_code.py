@@ -33,9 +33,10 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl import budget
-from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.codegen import Namespace, local_name, run_block
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled
+from interpreter.dsl.emit import inline
 from interpreter.engine.steps.base import enter
-from interpreter.engine.steps.trick_parts import route_cards
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -49,31 +50,37 @@ class TrickCode(NamedTuple):
     actions: Any
     close: Any
     new_trick: Any
+    route: Any
     playout: Any
     source: str
 
 
-def write(step: Tricks, players: int, gen: Namespace | None = None) -> TrickCode:
-    """The functions of ``step`` for a game of ``players`` seats (``gen``: where their code is kept)."""
-    source = TrickWriter(step, players).source()
-    namespace = run_block(source, _globals(step, players), gen)
+def write(step: Tricks, players: int, gen: Namespace, keep: bool) -> TrickCode:
+    """The functions of ``step`` for a game of ``players`` seats; ``gen``: the namespace of the game's expressions
+    (those written in place refer to its helpers), ``keep``: their code is kept in it for the next run."""
+    source = TrickWriter(step, players, gen).source()
+    namespace = run_block(source, _globals(step, players, gen), gen if keep else None)
     return TrickCode(namespace["play"], namespace["actions"], namespace["close"], namespace["new_trick"],
-                     namespace["playout"], source)
+                     namespace["route"], namespace["playout"], source)
 
 
-def _globals(step: Tricks, players: int) -> dict[str, Any]:
-    """What the written code refers to, by name: the step, its compiled parts, the engine's helpers."""
+def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
+    """What the written code refers to, by name: the helpers and constants of the expressions written in place
+    (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
     ordering = step.ordering
     simple = step._simple_follow
     return {
+        **gen.ns,
         "__builtins__": {"len": len, "list": list, "all": all, "any": any, "range": range, "TypeError": TypeError},
         "step": step, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0], "ZONES": step.zones,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
         "MUST": step.follow_rules[0].must_table.table if simple else None,
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
-        "CAN_WIN": step.can_win, "WON_BY": step.won_by, "ROUTES": step.routes, "PER_TRICK": tuple(step.per_trick),
+        "CAN_WIN": step.can_win, "WON_BY": step.won_by, "PER_TRICK": tuple(step.per_trick),
+        "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_TO": tuple(r.zone for r in step.routes),
+        "RUNTIME_ERRORS": RUNTIME_ERRORS,
         "BETWEEN": step.between, "AFTER": step.after,
-        "enter": enter, "route_cards": route_cards,
+        "enter": enter,
         "BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS,
     }
 
@@ -101,9 +108,11 @@ class _Lines:
 class TrickWriter:
     """Writes the functions of one trick step; each method writes one fragment (see the module's docstring)."""
 
-    def __init__(self, step: Tricks, players: int):
+    def __init__(self, step: Tricks, players: int, gen: Namespace):
         self.step = step
         self.players = players
+        self.gen = gen
+        self.written: dict[int, str] = {}  # id of a compiled expression -> its source in place (written once)
         self.one_zone = len(step.zones) == 1
         self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
         self.plain_best = step.ordering.static and step.can_win is None
@@ -119,6 +128,9 @@ class TrickWriter:
             self.close(w)
         with w.block("def new_trick(state, p):"):
             self.new_trick(w)
+            w("return None")
+        with w.block("def route(state, cards, taker, winner, default):"):
+            self.route(w, "cards", "taker", "winner", "default")
             w("return None")
         with w.block("def playout(game, state, policy):"):
             self.playout(w)
@@ -171,16 +183,44 @@ class TrickWriter:
         with w.block("if state.notes is not None:"):
             w("step._tell(state.game, state, p, plays, winner, claimed)")
         w("p.last = plays", "p.plays = []", "state.shared[TRICK].clear()")
-        if step.routes:
-            w("route_cards(state, ROUTES, plays, winner, winner, state.per_seat[WON][winner])")
-        else:
-            w("state.per_seat[WON][winner].extend([c for _, c in plays])")
+        w("won = state.per_seat[WON][winner]")
+        self.route(w, "plays", "winner", "winner", "won")
         if step.after:
             w("p.hook = enter(state.game, state, AFTER)")
             with w.block("if p.hook is None:"):
                 self.close(w)
         else:
             self.close(w)
+
+    def route(self, w: _Lines, cards: str, taker: str, winner: str, default: str) -> None:
+        """The ``(player, card)`` pairs of ``cards`` to the zone of the first route whose ``when`` holds (the
+        taker's, for a per-seat zone), else to ``default``; each ``when`` written in place."""
+        routes = self.step.routes
+        if not routes:
+            w(f"{default}.extend([c for _, c in {cards}])")
+            return
+        names = {name: local_name(name) for name in ("card", "player", "taker", "winner")}
+        w("e = {'$s': state}", f"{names['taker']} = {taker}", f"{names['winner']} = {winner}")
+        with w.block(f"for {names['player']}, {names['card']} in {cards}:"):
+            for i, route in enumerate(routes):
+                with w.block("try:"):
+                    w(f"hit = {self.expr(route.when, names)}")
+                with w.block("except RUNTIME_ERRORS as exc:"):
+                    w(f"raise ROUTE_WHEN[{i}].failure(exc) from None")
+                with w.block("if hit:"):
+                    zone = f"state.per_seat[ROUTE_TO[{i}]][{taker}]" if route.per_seat else \
+                        f"state.shared[ROUTE_TO[{i}]]"
+                    w(f"{zone}.append({names['card']})", "continue")
+            w(f"{default}.append({names['card']})")
+
+    def expr(self, compiled: Compiled, names: dict[str, str]) -> str:
+        """The source of ``compiled`` in place over the locals ``names``; the same text wherever it is placed
+        (a remembered part's table is one table)."""
+        src = self.written.get(id(compiled))
+        if src is None:
+            assert compiled.part is not None  # compiled expressions keep their parts
+            src = self.written[id(compiled)] = inline(self.gen, compiled.part, names)
+        return src
 
     def best(self, w: _Lines) -> None:
         """``winner``: the seat of the best card by the trick's ordering (the leader when no seat may win)."""

@@ -261,10 +261,10 @@ class Taker:
 
 
 class Route:
+    """A routing rule: the cards for which ``when`` holds go to ``zone`` (see trick_code.py, which writes it)."""
+
     def __init__(self, when: Compiled, zone: str, per_seat: bool):
         self.when = when
-        self.run = when.run
-        self.fn = when.fn
         self.zone = zone
         self.per_seat = per_seat
 
@@ -278,26 +278,3 @@ def routes(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Route]
         out.append(Route(ctx.option(declared_in(ROUTE_FIELDS, "when"), path + (i, "when"), bound, names), zone,
                          zone in ctx.seat_zones))
     return out
-
-
-def route_cards(state: Any, route_list: list[Route], cards: list[tuple[int, int]], taker: int, winner: int,
-                default: list[int]) -> None:
-    """Send ``(player, card)`` pairs to the first matching route's zone, else to ``default``."""
-    if not route_list:
-        default.extend(c for _, c in cards)
-        return
-    env: dict[str, Any] = {"$s": state, "taker": taker, "winner": winner}
-    for player, card in cards:
-        env["card"], env["player"] = card, player
-        for route in route_list:
-            try:
-                hit = route.fn(env)
-            except RUNTIME_ERRORS:
-                route.run(env)  # evaluates again through the checked path: names the expression
-                raise
-            if hit:
-                (state.per_seat[route.zone][taker] if route.per_seat else state.shared[route.zone]).append(card)
-                break
-        else:
-            default.append(card)
-

@@ -45,7 +45,6 @@ from interpreter.engine.steps.trick_parts import (
     Ordering,
     Taker,
     apply_rules,
-    route_cards,
     routes,
     rules,
 )
@@ -199,7 +198,7 @@ class Tricks(Step):
         self._simple_follow = (self.led is None and rule is not None and rule.static and rule.hold_table is None
                                and not rule.end)
         self._single_zone = len(self.zones) == 1
-        self._gen = ctx.compiler.gen if ctx.compiler.generate else None
+        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (trick_code)
         self._code: TrickCode | None = None
 
     def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
@@ -232,13 +231,13 @@ class Tricks(Step):
         for t in self.takers:
             if t.ordering is not None:
                 t.ordering.check(game)
-        if self._gen is not None:  # the game is for play: its trick code is written now, and kept with its code
-            self._code = write(self, game.players, self._gen)
+        if self._keep:  # the game is for play: its trick code is written now, and kept with its expressions' code
+            self.code(game)
 
     def code(self, game: Any) -> TrickCode:
         """The functions written for this step (see trick_code.py)."""
         if self._code is None:
-            self._code = write(self, game.players)
+            self._code = write(self, game.players, self._gen, self._keep)
         return self._code
 
     def policy_binds(self) -> dict[str, Type]:
@@ -445,7 +444,7 @@ class Tricks(Step):
                     return  # a choice: see _take_decision
                 cards = [(self._owner(p, c), c) for c in trick]
                 trick.clear()
-                route_cards(state, self.routes, cards, taker, winner, state.per_seat[self.won][taker])
+                self.code(game).route(state, cards, taker, winner, state.per_seat[self.won][taker])
             p.taking += 1
             if p.taking < len(self.takers):
                 p.left = self._share(state, p, p.taking)
@@ -474,7 +473,7 @@ class Tricks(Step):
         state.shared[self.trick_zone].remove(card)
         taker, winner = p.takers[p.taking], p.winner
         assert taker is not None and winner is not None  # a taker chooses after _resolve found the winner
-        route_cards(state, self.routes, [(self._owner(p, card), card)], taker, winner,
+        self.code(game).route(state, [(self._owner(p, card), card)], taker, winner,
                     state.per_seat[self.won][taker])
         p.left -= 1
         if p.left == 0:
