@@ -36,7 +36,8 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name, run_block
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled
 from interpreter.dsl.emit import inline
-from interpreter.engine.steps.base import enter
+from interpreter.engine.steps.base import declared_in, enter
+from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -199,7 +200,8 @@ class TrickWriter:
         if not routes:
             w(f"{default}.extend([c for _, c in {cards}])")
             return
-        names = {name: local_name(name) for name in ("card", "player", "taker", "winner")}
+        names = {name: local_name(name) for name in declared_in(ROUTE_FIELDS, "when").binds}
+        assert set(names) == {"card", "player", "taker", "winner"}, "each name a route binds is given below"
         w("e = {'$s': state}", f"{names['taker']} = {taker}", f"{names['winner']} = {winner}")
         with w.block(f"for {names['player']}, {names['card']} in {cards}:"):
             for i, route in enumerate(routes):
