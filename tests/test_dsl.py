@@ -876,6 +876,18 @@ def test_a_branch_that_a_constant_test_skips_may_fail():
     assert (err.message, err.position) == ("this expression fails: integer division or modulo by zero", at(2))
 
 
+def test_a_constant_left_side_of_and_or_decides_at_load_time_or_gives_way_to_the_right():
+    """``not (options.x and f()) or g(card)`` with the option off is true of every card: folded, so a trick rule
+    written so is no rule (Hearts' first-trick rule without its option) and costs nothing in play."""
+    for text, value in (("options.short_game and seat.tricks > 1", False), ("players == 4 or seat.tricks > 1", True),
+                        ("not (options.short_game and seat.tricks > 1) or card.number > 2", True)):
+        compiled = compile_(text)
+        assert compiled.is_constant and compiled({}) is value, text
+    given_way = compile_("players == 4 and seat.tricks > 1")
+    assert given_way.deps == compile_("seat.tricks > 1").deps and given_way.part.data == ">"
+    assert compile_("options.short_game or seat.tricks > 1").deps == compile_("seat.tricks > 1").deps
+
+
 def test_a_branch_that_a_constant_test_skips_is_still_checked_for_names():
     err = compile_error("nope if false else 1")
     assert err.message.startswith("unknown name 'nope'")

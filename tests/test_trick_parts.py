@@ -445,3 +445,12 @@ def test_a_clone_in_the_middle_of_a_shared_trick_or_a_claim_plays_on_by_itself(t
                 repr(copy.per_seat)) == before
         game.apply(copy, copy.pending.actions[0])
     assert kinds == {"play", "choose", "take"}
+
+
+def test_a_play_rule_true_of_every_card_is_no_rule(tmp_path):
+    """A rule that a constant makes true of every card allows every card: it is left out, so the follow rule
+    before it is the trick's one rule and plays by its table (``_simple_follow``)."""
+    game = make(tmp_path, DEAL, tricks(follow='["card.suit == led.suit", "not (players == 3 and card.rank > 1) '
+                                              'or card.rank > 2"]'))
+    step = next(s for s in game.steps if s.kind == "tricks")
+    assert [r.must.text for r in step.follow_rules] == ["card.suit == led.suit"] and step._simple_follow

@@ -218,6 +218,8 @@ class Resolver:
         deps = left.deps | right.deps
         parts = (left, right)
         if op in ("and", "or"):
+            if left.const:  # a constant left side decides (false and ..., true or ...) or gives way to the right
+                return constant(left.value, left.type) if skipped else right
             return self._fold(Part("infix", join(left.type, right.type), deps, parts, op), n, loc)
         if op in ("in", "not in"):
             if right.type.kind != "list":

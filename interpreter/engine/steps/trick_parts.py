@@ -78,13 +78,15 @@ class Rule:
 
 
 def rules(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Rule]:
-    """A condition, a rule mapping, or a list of them (applied in order)."""
+    """A condition, a rule mapping, or a list of them (applied in order). A rule whose ``must`` is true of every
+    card whatever happens (an option the game is not played with: ``not (options.x and ...) or ...``) allows
+    every card: it is left out, so the rules after it count as if it were not written."""
     spec = ctx.source.get(path)
     if spec is None:
         return []
-    if isinstance(spec, list):
-        return [Rule(ctx, path + (i,), bound) for i in range(len(spec))]
-    return [Rule(ctx, path, bound)]
+    made = [Rule(ctx, path + (i,), bound) for i in range(len(spec))] if isinstance(spec, list) \
+        else [Rule(ctx, path, bound)]
+    return [rule for rule in made if not (rule.must.part is not None and rule.must.part.const and rule.must.part.value)]
 
 
 STUCK = None  # what ``apply_rules`` gives when an ``otherwise: end`` rule finds no card
