@@ -270,10 +270,10 @@ class Game:
 
         decisions = 0
         apply_fast = self.apply_fast
-        stop = len(state.round_results) + 1 if round_end else -1  # -1: never (a count is never -1)
+        stop = state.round_number + 1 if round_end else -1  # -1: never (a round number is never -1)
         while True:
             d = state.pending
-            if d is None or len(state.round_results) == stop:
+            if d is None or state.round_number == stop:
                 return decisions
             if d.actor == CHANCE:
                 apply_fast(state, d.step.sample(self, state, rng))

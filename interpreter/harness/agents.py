@@ -71,8 +71,13 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def act(self, turn: Turn) -> Any:
-        legal = turn.legal
-        return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+        return turn.legal[self.pick(turn.legal)]
+
+    def pick(self, actions: list[Any]) -> int:
+        """The index of its choice among ``actions``: an agent that needs nothing but the list says so by having
+        this method, and a run that records and tells nothing then plays without a Turn for each decision
+        (see runner.play_game)."""
+        return self.rng.randrange(len(actions)) if len(actions) > 1 else 0
 
 
 class HumanAgent:

@@ -88,6 +88,9 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     apply_fast = game.apply_fast
     held = _held(game, state, viewer) if narrate is not None and viewer is not None else None
     knowledge = Knowledge(game, state) if any(getattr(a, "samples", False) for a in agents) else None
+    picks = [pick for pick in (getattr(a, "pick", None) for a in agents) if pick is not None]
+    if not record and narrate is None and after_each is None and knowledge is None and len(picks) == len(agents):
+        return _played_out(game, state, rng, picks, round_values)
     while not state.finished:
         d = state.pending
         assert d is not None, "a game not finished waits for a decision"
@@ -148,6 +151,22 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
         narrate(f"Game over after {state.round_number} rounds. Winner(s): {winners}")
     return Outcome(list(state.totals), game.winners(state), state.round_number,
                    [list(r) for r in state.round_results], events)
+
+
+def _played_out(game: Game, state: State, rng: random.Random, picks: list[Callable[[list[Any]], int]],
+                round_values: list[dict[str, Any]] | None) -> Outcome:
+    """``play_game`` when nothing is recorded or told and every agent picks from the list of actions alone (its
+    ``pick``): the game played on by ``Game.playout``, round by round, with the same draws, so the same game."""
+
+    def policy(_state: State, seat: int, actions: list[Any]) -> int:
+        return picks[seat](actions)
+
+    while not state.finished:
+        game.playout(state, rng, policy, round_end=True)
+        if round_values is not None and state.ended is not None:
+            round_values.append(state.ended)
+    return Outcome(list(state.totals), game.winners(state), state.round_number,
+                   [list(r) for r in state.round_results])
 
 
 def _held(game: Game, state: State, seat: int) -> tuple[set[int], set[int]]:
