@@ -33,9 +33,11 @@ def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
         step = next(s for s in game_of(name, 4).steps if s.kind == "tricks")
         functions = _functions(step.code(game_of(name, 4)).source)
         loop = "\n".join(line.strip() for line in functions["playout"].splitlines())
+        prologue = ["hands = state.per_seat[Z0]", "trick = state.shared[TRICK]"]  # looked up once per function
         for part in ("play", "actions"):
             body = [line.strip() for line in functions[part].splitlines() if line.strip() != "return actions"]
-            assert "\n".join(body) in loop, (name, part)
+            assert body[:2] == prologue and "\n".join(prologue) in loop
+            assert "\n".join(body[2:]) in loop, (name, part)
 
 
 def test_a_trick_s_code_has_only_the_parts_it_has(tmp_path):

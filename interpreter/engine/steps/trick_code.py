@@ -117,17 +117,25 @@ class TrickWriter:
         self.one_zone = len(step.zones) == 1
         self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
         self.plain_best = step.ordering.static and step.can_win is None
+        # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
+        self.distinct = all(k == c for c, k in enumerate(step._kinds))
+        # a seat may have nothing to play: a rule with otherwise: end, or plays from several zones
+        self.may_stick = not self.one_zone or any(r.end for r in step.lead_rules + step.follow_rules)
 
     def source(self) -> str:
         w = _Lines()
         with w.block("def play(state, p, card, zone):"):
+            self.prologue(w)
             self.play(w)
         with w.block("def actions(state, p, seat):"):
+            self.prologue(w)
             self.actions(w)
             w("return actions")
         with w.block("def close(state, p):"):
+            self.prologue(w)
             self.close(w)
         with w.block("def new_trick(state, p):"):
+            self.prologue(w)
             self.new_trick(w)
             w("return None")
         with w.block("def route(state, cards, taker, winner, default):"):
@@ -139,15 +147,18 @@ class TrickWriter:
 
     # ------------------------------------------------------------------ fragments
 
+    def prologue(self, w: _Lines) -> None:
+        """The lists every fragment reads, looked up once per function (a state's zones are never replaced)."""
+        w("hands = state.per_seat[Z0]", "trick = state.shared[TRICK]")
+
     def play(self, w: _Lines) -> None:
         """The seat to play plays ``card`` from its ``zone``-th zone; then the next seat, or the trick's end."""
         step = self.step
         w("seat = p.turn", "plays = p.plays")
         with w.block("if state.seen is not None:"):  # followed by a Knowledge: what the card tells
             w("step._saw(state.game, state, p, seat, card)")
-        w("state.per_seat[Z0][seat].remove(card)" if self.one_zone else
-          "state.per_seat[ZONES[zone]][seat].remove(card)")
-        w("state.shared[TRICK].append(card)", "plays.append((seat, card))")
+        w("hands[seat].remove(card)" if self.one_zone else "state.per_seat[ZONES[zone]][seat].remove(card)")
+        w("trick.append(card)", "plays.append((seat, card))")
         if step._simple_follow:
             with w.block("if len(plays) == 1:"):  # the follow table of this trick, fixed once the card is led
                 w("p.answers = MUST(state, card)")
@@ -183,7 +194,7 @@ class TrickWriter:
         w("p.takers = [winner]")
         with w.block("if state.notes is not None:"):
             w("step._tell(state.game, state, p, plays, winner, claimed)")
-        w("p.last = plays", "p.plays = []", "state.shared[TRICK].clear()")
+        w("p.last = plays", "p.plays = []", "trick.clear()")
         w("won = state.per_seat[WON][winner]")
         self.route(w, "plays", "winner", "winner", "won")
         if step.after:
@@ -266,7 +277,7 @@ class TrickWriter:
 
     def _empty_hand(self) -> str:
         if self.one_zone:
-            return "not all(state.per_seat[Z0]):"
+            return "not all(hands):"
         return "not all(any(state.per_seat[z][s] for z in ZONES) for s in range(N)):"
 
     def actions(self, w: _Lines) -> None:
@@ -276,12 +287,10 @@ class TrickWriter:
             w("cands = step._allowed(state, p, seat, step._cards(state, seat))",
               "actions = None if cands is None else step._zone_actions(state, seat, cands)")
             return
-        w("hand = state.per_seat[Z0][seat]")
+        w("hand = hands[seat]")
         with w.block("if p.plays:"):
             if step._simple_follow:  # follow if you can: the trick's table of answers
-                w("ok = p.answers",
-                  "actions = list(({KINDS[c]: PLAYS[c] for c in hand if ok[c]} or "
-                  "{KINDS[c]: PLAYS[c] for c in hand}).values())")
+                w("ok = p.answers", f"actions = {self._plays('hand', 'ok[c]')} or {self._plays('hand')}")
             else:
                 self._choose(w, bool(step.follow_rules))
         with w.block("else:"):
@@ -290,21 +299,25 @@ class TrickWriter:
     def _choose(self, w: _Lines, ruled: bool) -> None:
         """``actions`` from ``hand``, through the step's rules when it has any."""
         if not ruled:
-            w("actions = [PLAYS[hand[0]]] if len(hand) == 1 else list({KINDS[c]: PLAYS[c] for c in hand}.values())")
+            w(f"actions = {self._plays('hand')}")
             return
         w("cands = step._allowed(state, p, seat, hand)")
-        with w.block("if cands is None:"):
-            w("actions = None")
-        with w.block("elif len(cands) == 1:"):
-            w("actions = [PLAYS[cands[0]]]")
-        with w.block("else:"):
-            w("actions = list({KINDS[c]: PLAYS[c] for c in cands}.values())")
+        w(f"actions = None if cands is None else {self._plays('cands')}")
+
+    def _plays(self, cards: str, test: str = "") -> str:
+        """The source of the plays of ``cards`` (those for which ``test`` holds): identical cards merged, the
+        first of each kind kept, unless the deck has no two alike."""
+        where = f" if {test}" if test else ""
+        if self.distinct:
+            return f"[PLAYS[c] for c in {cards}{where}]"
+        return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
 
     def playout(self, w: _Lines) -> None:
         """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step."""
         w("p = state.progress")
         with w.block("if p.hook is not None or p.taking >= 0 or p.over:"):
             w("return 0")
+        self.prologue(w)
         w("automatic = game.automatic", "actions = state.pending.actions",
           "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
         with w.block("while True:"):
@@ -322,6 +335,7 @@ class TrickWriter:
             with w.block("if seat in automatic:"):
                 w("break")
             self.actions(w)
-            with w.block("if actions is None:"):
-                w("break")
+            if self.may_stick:
+                with w.block("if actions is None:"):
+                    w("break")
         w("state.actions_taken += taken", "game.go_on(state, step.decision(game, state, p))", "return taken")
