@@ -82,7 +82,8 @@ TRICK_VARIANTS = {
     "after trick": 'after_trick: {note: {do: set, round: {mark: "winner"}}}',
     "first wins": 'equal_cards: first_wins\nstrength: ["card.suit == led.suit"]',
     "later wins": 'strength: ["card.suit == led.suit"]',
-    "led rule": 'led: "first([c for c in trick if c.rank != 1])"\nfollow: "led == none or card.suit == led.suit"',
+    "led rule": 'led: "first([c for c in trick if c.rank != round.number])"\n'
+                'follow: "led == none or card.suit == led.suit"',
     "between plays": 'between_plays: {note: {do: set, round: {mark: "player"}}}',
     "claim": 'won_by: "round.dealer if round.number == 2 else none"',
     "route": 'route: [{when: "card.rank == 1", to: out}]',

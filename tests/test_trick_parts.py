@@ -454,3 +454,18 @@ def test_a_play_rule_true_of_every_card_is_no_rule(tmp_path):
                                               'or card.rank > 2"]'))
     step = next(s for s in game.steps if s.kind == "tricks")
     assert [r.must.text for r in step.follow_rules] == ["card.suit == led.suit"] and step._simple_follow
+
+
+def test_a_led_rule_may_read_round_values(tmp_path):
+    """``led`` binds ``trick`` and reads the state like any expression: it was evaluated without the state and
+    stopped with Python's words ("'$s'") as soon as it read a round value."""
+    game = make(tmp_path, DEAL, tricks('led: "first([c for c in trick if c.rank != round.number])"',
+                                       follow='"led == none or card.suit == led.suit"'))
+    rng = random.Random(2)
+    state = game.new_state()
+    while not state.finished:
+        if state.pending.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            game.apply(state, rng.choice(game.legal_actions(state)))
+    assert sum(len(w) for w in state.per_seat["won"]) == 12

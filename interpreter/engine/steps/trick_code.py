@@ -52,6 +52,7 @@ class TrickCode(NamedTuple):
     close: Any
     new_trick: Any
     route: Any
+    led_of: Any
     playout: Any
     source: str
 
@@ -62,7 +63,7 @@ def write(step: Tricks, players: int, gen: Namespace, keep: bool) -> TrickCode:
     source = TrickWriter(step, players, gen).source()
     namespace = run_block(source, _globals(step, players, gen), gen if keep else None)
     return TrickCode(namespace["play"], namespace["actions"], namespace["close"], namespace["new_trick"],
-                     namespace["route"], namespace["playout"], source)
+                     namespace["route"], namespace["led_of"], namespace["playout"], source)
 
 
 def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
@@ -77,7 +78,7 @@ def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
         "MUST": step.follow_rules[0].must_table.table if simple else None,
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
-        "CAN_WIN": step.can_win, "WON_BY": step.won_by, "PER_TRICK": tuple(step.per_trick),
+        "CAN_WIN": step.can_win, "WON_BY": step.won_by, "PER_TRICK": tuple(step.per_trick), "LED": step.led,
         "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_TO": tuple(r.zone for r in step.routes),
         "RUNTIME_ERRORS": RUNTIME_ERRORS,
         "BETWEEN": step.between, "AFTER": step.after,
@@ -141,6 +142,8 @@ class TrickWriter:
         with w.block("def route(state, cards, taker, winner, default):"):
             self.route(w, "cards", "taker", "winner", "default")
             w("return None")
+        with w.block("def led_of(state, plays):"):
+            self.led_of(w)
         with w.block("def playout(game, state, policy):"):
             self.playout(w)
         return "\n".join(w.out) + "\n"
@@ -179,7 +182,7 @@ class TrickWriter:
         """After the last card: the winner, who takes the cards, and (unless a hook or a taker decides) the next
         trick."""
         step = self.step
-        w("led = plays[0][1]" if step.led is None else "led = step._led(plays)")
+        w("led = plays[0][1]" if step.led is None else "led = led_of(state, plays)")
         if step.won_by is not None:  # a claim, else the best card
             w("winner = WON_BY({'$s': state})", "claimed = winner is not None")
             with w.block("if winner is None:"):
@@ -234,6 +237,23 @@ class TrickWriter:
             assert compiled.part is not None  # compiled expressions keep their parts
             src = self.written[id(compiled)] = inline(self.gen, compiled.part, names)
         return src
+
+    def led_of(self, w: _Lines) -> None:
+        """The card of ``plays`` that sets the suit: the first, or as the trick's ``led`` says (none before a
+        card is played)."""
+        with w.block("if not plays:"):
+            w("return None")
+        led = self.step.led
+        if led is None:
+            w("return plays[0][1]")
+            return
+        names = {name: local_name(name) for name in self.step.declared("led").binds}
+        assert set(names) == {"trick"}, "each name led binds is given below"
+        w("e = {'$s': state}", f"{names['trick']} = [c for _, c in plays]")
+        with w.block("try:"):
+            w(f"return {self.expr(led, names)}")
+        with w.block("except RUNTIME_ERRORS as exc:"):
+            w("raise LED.failure(exc) from None")
 
     def best(self, w: _Lines) -> None:
         """``winner``: the seat of the best card by the trick's ordering (the leader when no seat may win)."""

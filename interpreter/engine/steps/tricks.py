@@ -256,7 +256,7 @@ class Tricks(Step):
         made, count, env = self._between_made
         if made is not plays or count != len(plays) or self.led is not None:  # a led rule may read round values
             env = {"player": plays[-1][0] if plays else None, "trick": [c for _, c in plays],
-                   "trick_seats": [s for s, _ in plays], "led": self._led(plays)}
+                   "trick_seats": [s for s, _ in plays], "led": self._led(state, plays)}
             self._between_made = (plays, len(plays), env)  # keeps the list alive: no other list takes its id
         return dict(env)
 
@@ -269,12 +269,9 @@ class Tricks(Step):
             self._after_made = (p.last, p.winner, list(p.takers), env)
         return dict(env)
 
-    def _led(self, plays: list[tuple[int, int]]) -> int | None:
-        if not plays:
-            return None
-        if self.led is None:
-            return plays[0][1]
-        return self.led({"trick": [c for _, c in plays]})
+    def _led(self, state: Any, plays: list[tuple[int, int]]) -> int | None:
+        """The card of ``plays`` that sets the suit (the first, or as ``led`` says; none before a card)."""
+        return cast(int | None, self.code(state.game).led_of(state, plays))
 
     # ------------------------------------------------------------------ play
 
@@ -324,7 +321,7 @@ class Tricks(Step):
         plays = p.plays
         trick = [c for _, c in plays]
         if plays:
-            return apply_rules(self.follow_rules, state, seat, cards, self._led(plays), trick)
+            return apply_rules(self.follow_rules, state, seat, cards, self._led(state, plays), trick)
         return apply_rules(self.lead_rules, state, seat, cards, None, trick)
 
     def _zone_actions(self, state: Any, seat: int, cards: list[int]) -> list[Play]:
@@ -382,7 +379,7 @@ class Tricks(Step):
         fields = rule.must_table.fields
         if not rule.static or any(game.visibility.get(f, "all") != "all" for f in fields or ()):
             return None
-        led = self._led(p.plays) if p.plays else None
+        led = self._led(state, p.plays)
         must = rule.must_table.table(state, led)
         if must[card]:
             return None
@@ -523,7 +520,7 @@ class Tricks(Step):
         if not isinstance(action, Play) or p.hook is not None or p.taking >= 0:
             return None
         plays = [*p.plays, (p.turn, action.card)]
-        led = self._led(plays)
+        led = self._led(state, plays)
         winner = self.ordering.best(state, plays, led, self.can_win)
         return winner, self.ordering.keys(state, plays[-1:], action.card if led is None else led)[0]
 
