@@ -278,7 +278,7 @@ class Game:
             if d.actor == CHANCE:
                 apply_fast(state, d.step.sample(self, state, rng))
                 continue
-            run = d.step.playout(self, state, policy)
+            run = self.steps[state.step_index].playout(self, state, policy)  # the round's step runs its own
             if run:
                 decisions += run
                 continue

@@ -18,12 +18,12 @@ afterwards as round values (``set``, ``set_chooser``) or per-seat values
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
-from interpreter.engine.knowledge import cards_named, renamed
+from interpreter.engine.knowledge import renamed
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,
@@ -36,27 +36,8 @@ from interpreter.engine.steps.base import (
     register,
     third_person,
 )
+from interpreter.engine.steps.choose_code import ChooseCode, Choosing, write
 from interpreter.errors import GameError
-
-
-class _Choosing:
-    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
-
-    def __init__(self, order: list[int]):
-        self.order = order
-        self.pos = 0
-        self.left = 0  # picks left in the current seat's turn
-        self.picked: list[Any] = []
-        self.history: list[dict[str, Any]] = []
-        self.passes = 0
-        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
-
-    def copy(self) -> _Choosing:
-        other = _Choosing(list(self.order))
-        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
-        other.picked = list(self.picked)
-        other.history = [dict(h) for h in self.history]
-        return other
 
 
 @register
@@ -214,6 +195,8 @@ class Choose(Step):
         self.simultaneous = bool(self.value(spec, "simultaneous"))
         self.auto = bool(self.value(spec, "auto"))
         self.narrate_pass = bool(self.value(spec, "narrate_pass"))
+        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (choose_code)
+        self._code: ChooseCode | None = None
         if self.move_to is not None and "visible" not in spec:
             zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
             self.visible = "all" if zone_visible == "all" else "owner"
@@ -228,6 +211,8 @@ class Choose(Step):
     def check(self, game: Any) -> None:
         labels = game.cards.labels
         self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
+        if self._keep:  # the game is for play: the step's code is written now, and kept with its expressions' code
+            self.code(game)
 
     def filling(self) -> frozenset[str]:
         if not self.simultaneous:
@@ -237,85 +222,31 @@ class Choose(Step):
     def policy_binds(self) -> dict[str, Type]:
         return dict(self.names, legal=list_of(self.option_type))
 
-    # ------------------------------------------------------------------ play
+    # ------------------------------------------------------------------ play (see choose_code.py)
 
-    def start(self, game: Any, state: Any) -> _Choosing | None:
-        env = self.env(state)
-        p = _Choosing(self._order(game, state, env))
-        if self.set_history:
-            state.vars[self.set_history] = []
-        if self.counted:
-            for name in (self.set_round,):
-                if name:
-                    state.vars[name] = []
-            if self.set_seat:
-                values = state.seat_vars[self.set_seat]
-                for s in p.order:
-                    values[s] = []
-        return p if self._begin_turn(game, state, p) else None
+    def code(self, game: Any) -> ChooseCode:
+        """The functions written for this step (see choose_code.py)."""
+        if self._code is None:
+            self._code = write(self, game, self._gen, self._keep)
+        return self._code
 
-    def _order(self, game: Any, state: Any, env: dict[str, Any]) -> list[int]:
-        if self.who is None:
-            n = game.players
-            first = (state.dealer + 1) % n
-            return [(first + i) % n for i in range(n)]
-        who = self.who.run(env)
-        order = list(who) if isinstance(who, (list, tuple)) else [who]
-        n = game.players
-        for s in order:
-            if type(s) is not int or not 0 <= s < n:
-                raise ExpressionFailed(f"{self.who.position}: error: who must give seats, got {who!r}")
-        return order
+    def start(self, game: Any, state: Any) -> Choosing | None:
+        return cast(Choosing | None, self.code(game).start(state))
 
-    def _env(self, state: Any, p: _Choosing, seat: int) -> dict[str, Any]:
-        env = self.env(state)
-        env["seat"] = seat
-        env["picked"] = p.picked
-        env["passes"] = p.passes
-        env["history"] = [h for h in p.history if h["seat"] == seat] if self.simultaneous else p.history
-        return env
+    def decision(self, game: Any, state: Any, p: Choosing) -> Decision | None:
+        return cast(Decision | None, self.code(game).decision(state, p))
 
-    def _begin_turn(self, game: Any, state: Any, p: _Choosing) -> bool:
-        """Find the next seat with something to do, from ``p.pos``; False when the step is over."""
-        while True:
-            if p.pos >= len(p.order):
-                if not self.repeat:
-                    return False
-                p.order = self._order(game, state, self.env(state))
-                p.pos = 0
-                if not p.order:
-                    return False
-            seat = p.order[p.pos]
-            p.picked = []
-            if self._count_fixed is not None:
-                p.left = self._count_fixed
-            elif self.count is not None:
-                env = self.env(state)
-                env["seat"] = seat
-                k = self.count.run(env)
-                if not isinstance(k, int) or isinstance(k, bool):
-                    raise ExpressionFailed(f"{self.count.position}: error: count must be a whole number, got {k!r}")
-                p.left = k
-            else:
-                p.left = 1
-            if p.left > 0 or self.pass_label is not None:  # a seat with nothing to pick passes, if it can
-                return True
-            self._idle(p)
-            p.pos += 1
+    def apply(self, game: Any, state: Any, p: Choosing, action: Any) -> None:
+        self.code(game).apply(state, p, action)
 
-    def _legal(self, game: Any, state: Any, p: _Choosing, seat: int, env: dict[str, Any]) -> list[Choice]:
-        if self._batch:
-            env["$batch"] = object()  # parts of allowed and must that do not read value: once per decision
-        options = self.options_expr.run(env)
-        if not isinstance(options, (list, tuple)):
-            raise ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
-        if self.allowed is not None:
-            options = self._judge(state, env, options, self.allowed, self._allowed_table, False)
-        if self.must is not None and options:
-            options = self._judge(state, env, options, self.must, self._must_table, True)
-        if self._cards:  # identical cards are one choice
-            table, kinds = self._card_choices, game.cards.kinds
-            return list({kinds[c]: table[c] for c in options}.values())
+    def playout(self, game: Any, state: Any, policy: Any) -> int:
+        """The seats' choices in a loop of the step's own, without Decision objects (see choose_code.py)."""
+        return cast(int, self.code(game).run(game, state, policy))
+
+    # what the written code calls for what is not worth writing out, and for its errors
+
+    def _choices_of(self, state: Any, seat: int, options: Any) -> list[Choice]:
+        """The choices of values that are not cards: each with its label, one per label."""
         choices, seen = [], set()
         made = self._choices
         for v in options:
@@ -328,28 +259,13 @@ class Choose(Step):
                     key = hashable(v)
                     choice = made.get(key)
             if choice is None:
-                choice = Choice(v, self._label(game, state, seat, v))
+                choice = Choice(v, self._label(state.game, state, seat, v))
                 if made is not None:
                     made[key] = choice
             if choice.label not in seen:
                 seen.add(choice.label)
                 choices.append(choice)
         return choices
-
-    @staticmethod
-    def _judge(state: Any, env: dict[str, Any], options: Any, expr: Compiled | None, table: CardTable | None,
-               soft: bool) -> list[Any]:
-        """The options the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
-        if expr is None:
-            return options
-        if table is not None:
-            ok = table.table(state)
-            kept = [v for v in options if ok[v]]
-        else:
-            select = expr.select
-            assert select is not None  # conditions on options are compiled with per="value"
-            kept = select(env, options)
-        return kept if kept or not soft else list(options)
 
     def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
         if self.label_expr is not None:
@@ -358,104 +274,41 @@ class Choose(Step):
             return str(self.label_expr(env))
         return show(game, self.option_type, value)
 
-    def decision(self, game: Any, state: Any, p: _Choosing) -> Decision | None:
-        while p.pos < len(p.order):
-            seat = p.order[p.pos]
-            env = self._env(state, p, seat)
-            legal = self._legal(game, state, p, seat, env) if p.left > 0 else []
-            can_stop = self._stop is not None and bool(p.picked)
-            can_pass = not can_stop and self.pass_label is not None and (
-                self.may_pass is None or self.may_pass(env))
-            if not legal:  # nothing to choose: the seat is not asked (a pass, when it may pass)
-                if can_pass:
-                    p.passes += 1
-                self._idle(p)
-                self._end_turn(game, state, p, seat)
-                continue
-            if not can_pass and not can_stop and self.auto and len(legal) <= p.left:
-                self._take(game, state, p, seat, legal[0], quiet=False)
-                continue
-            actions: list[Any]  # as Decision.actions: here a Stop or Pass, then the choices
-            if can_stop:
-                actions = [self._stop, *legal]
-            else:
-                actions = [self._pass, *legal] if can_pass else legal  # legal is a fresh list
-            to_go = p.left > 1 and self.count is not None and self._stop is None  # with stop, count is only a bound
-            prompt = f"{self.verb} ({p.left} to go)" if to_go else self.verb
-            return Decision(seat, actions, self, prompt, "choose")
-        return None
-
-    def apply(self, game: Any, state: Any, p: _Choosing, action: Any) -> None:
-        seat = p.order[p.pos]
-        p.idle = 0
-        if isinstance(action, Pass):
-            p.passes += 1
-            self._end_turn(game, state, p, seat)
+    def _swap(self, state: Any, seat: int, value: Any) -> None:
+        """The two cards of ``value`` change places (a card swapped with itself stays where it is)."""
+        if value[0] == value[1]:
             return
-        if isinstance(action, Stop):
-            self._end_turn(game, state, p, seat)
-            return
-        self._take(game, state, p, seat, action, quiet=True)
+        a, b = value
+        where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
+        if where_a is None or where_b is None:
+            raise ExpressionFailed(f"{self.options_expr.position}: error: a swap needs two cards that lie in "
+                                   f"zones, got {[state.game.cards.labels[c] for c in value]}")
+        where_a.remove(a)
+        where_b.remove(b)
+        where_a.append(b)
+        where_b.append(a)
 
-    def _take(self, game: Any, state: Any, p: _Choosing, seat: int, action: Choice, quiet: bool) -> None:
-        value = action.value
-        if self.swap and value[0] != value[1]:  # a card swapped with itself stays where it is
-            a, b = value
-            where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
-            if where_a is None or where_b is None:
-                raise ExpressionFailed(f"{self.options_expr.position}: error: a swap needs two cards that lie in "
-                                       f"zones, got {[game.cards.labels[c] for c in value]}")
-            where_a.remove(a)
-            where_b.remove(b)
-            where_a.append(b)
-            where_b.append(a)
-        if self.move_to is not None:
-            where = state.zone_of(value, seat)
-            if where is not None:
-                where.remove(value)
-            dest = state.per_seat[self.move_to][seat] if self.move_to_per_seat else state.shared[self.move_to]
-            dest.append(value)
-        if not quiet and state.notes is not None:
-            text = self.describe(game, state, None, action, None, seat)
-            if text:
-                state.note(f"{game.seat_names[seat]} {text}")
-        if state.seen is not None and self.visible == "all" and not self.simultaneous:  # chosen in the open
-            state.seen.cards.extend((None, c) for c in cards_named(self.option_type, value))
-        p.picked.append(value)
-        p.history.append({"seat": seat, "value": value})
-        p.passes = 0
-        p.idle = 0
-        stored = list(p.picked) if self.count is not None else value
-        if self.set_round:
-            state.vars[self.set_round] = stored
-        if self.set_seat:
-            state.seat_vars[self.set_seat][seat] = stored
-        if self.set_chooser:
-            state.vars[self.set_chooser] = seat
-        if self.set_history:
-            state.vars[self.set_history] = list(p.history)
-        p.left -= 1
-        if p.left <= 0:
-            self._end_turn(game, state, p, seat)
+    def _tell(self, state: Any, seat: int, action: Choice) -> None:
+        """Narrate a choice made for a seat (``auto``)."""
+        text = self.describe(state.game, state, None, action, None, seat)
+        if text:
+            state.note(f"{state.game.seat_names[seat]} {text}")
 
-    def _idle(self, p: _Choosing) -> None:
-        """Count a turn that asked nobody; going round every seat of who twice that way never ends."""
-        p.idle += 1
-        if self.repeat and p.idle > 2 * max(len(p.order), 1):
-            raise GameError(f"{self.where}: error: step {self.name!r} goes round and round: no seat can pick "
-                            "anything and until does not hold")
+    def _bad_who(self, who: Any) -> ExpressionFailed:
+        assert self.who is not None  # only a written who can give something else than seats
+        return ExpressionFailed(f"{self.who.position}: error: who must give seats, got {who!r}")
 
-    def _end_turn(self, game: Any, state: Any, p: _Choosing, seat: int) -> None:
-        if self.until is not None:
-            env = self._env(state, p, seat)
-            if self.until(env):
-                p.pos = len(p.order)
-                p.order = []
-                return
-        p.pos += 1
-        if not self._begin_turn(game, state, p):
-            p.pos = len(p.order)
-            p.order = []
+    def _bad_count(self, k: Any) -> ExpressionFailed:
+        assert self.count is not None  # only a count expression can give something else than a number
+        return ExpressionFailed(f"{self.count.position}: error: count must be a whole number, got {k!r}")
+
+    def _not_a_list(self, options: Any) -> ExpressionFailed:
+        return ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
+
+    def _round_and_round(self) -> GameError:
+        """Going round every seat of who twice asking nobody never ends."""
+        return GameError(f"{self.where}: error: step {self.name!r} goes round and round: no seat can pick "
+                         "anything and until does not hold")
 
     # ------------------------------------------------------------------ text
 
@@ -477,7 +330,7 @@ class Choose(Step):
             return str(self.describe_expr(env))
         return f"{third_person(self.verb)} {action.label}"
 
-    def relabel(self, p: _Choosing, card: Any) -> None:
+    def relabel(self, p: Choosing, card: Any) -> None:
         t = self.option_type
         p.picked = [renamed(t, v, card) for v in p.picked]
         for h in p.history:
@@ -487,7 +340,7 @@ class Choose(Step):
         # choices that move or swap cards are sampled with the cards (as unknown cards in their new places)
         return self.filling() if self.move_to is None and not self.swap and not self.counted else frozenset()
 
-    def redraw(self, game: Any, state: Any, p: _Choosing, seat: int, rng: Any) -> None:
+    def redraw(self, game: Any, state: Any, p: Choosing, seat: int, rng: Any) -> None:
         if not self.redrawn():
             return
         hidden = [h for h in p.history if h["seat"] != seat]
@@ -495,7 +348,7 @@ class Choose(Step):
             them = h["seat"]
             probe = p.copy()
             probe.picked = []
-            legal = self._legal(game, state, probe, them, self._env(state, probe, them))
+            legal = self.code(game).legal(state, probe, them)
             if legal:
                 h["value"] = legal[rng.randrange(len(legal))].value
                 if self.set_seat:
@@ -506,7 +359,7 @@ class Choose(Step):
             if self.set_history:
                 state.vars[self.set_history] = [dict(h) for h in p.history]
 
-    def public(self, game: Any, state: Any, p: _Choosing, viewer: int | None = None) -> dict[str, Any]:
+    def public(self, game: Any, state: Any, p: Choosing, viewer: int | None = None) -> dict[str, Any]:
         names = game.seat_names
         shown = []
         for h in p.history:

@@ -1,0 +1,386 @@
+"""The code of a ``choose`` step's play, written for each step from its options: one source for the checked path
+and for playouts.
+
+Once a game is compiled a choice's configuration is known: who chooses, what from, whether a seat may pass or
+stop, what is set, what a pick moves. ``write`` writes Python functions specialised to it, each fragment written
+once by a method of :class:`ChooseWriter` and placed wherever it runs:
+
+* ``start(state)``: the order of the seats, the values set before any pick, the first turn (the step's
+  ``start``: its progress, or None when nobody has anything to do);
+* ``decision(state, q)``: the pending decision: the seat whose turn it is and its actions (a pass or a stop
+  first, then the choices); seats with nothing to choose pass or are skipped, and a seat that has to take
+  every option it has left takes them (``auto``) on the way; None when the step is over;
+* ``apply(state, q, action)``: a pass, a stop or a pick (``take``), and the end of a turn (``end_turn``: until,
+  then the next seat with something to do, ``begin_turn``);
+* ``legal(state, q, seat)``: the choices of ``seat`` now (also for samples drawn for search);
+* ``run(game, state, policy)``: for ``Game.playout``, the bodies of ``apply`` and ``decision`` in a loop of
+  its own, without Decision objects, until the step is over or an automatic seat is to choose.
+
+Expressions are written in place over locals (``seat``, ``picked``, ``passes``, ``history``, and the names an
+enclosing trick binds); the conditions judged option by option (``allowed``, ``must``) are looked up in card
+tables when they read only the card and round values, else run as one loop (``select``). What the checked
+path adds, narration and what a Knowledge is told, is written in behind a test of the state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from interpreter.dsl import budget
+from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.knowledge import cards_named
+from interpreter.engine.steps.base import Decision, Pass, Stop
+from interpreter.engine.steps.writer import BUILTINS, Lines, Writer, bound_read
+from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
+
+if TYPE_CHECKING:
+    from interpreter.engine.steps.choose import Choose
+
+
+class Choosing:
+    """A choice in progress: the seats in order, whose turn it is, its picks, every choice so far."""
+
+    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
+
+    def __init__(self, order: list[int]):
+        self.order = order
+        self.pos = 0
+        self.left = 0  # picks left in the current seat's turn
+        self.picked: list[Any] = []
+        self.history: list[dict[str, Any]] = []
+        self.passes = 0
+        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
+
+    def copy(self) -> Choosing:
+        other = Choosing(list(self.order))
+        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
+        other.picked = list(self.picked)
+        other.history = [dict(h) for h in self.history]
+        return other
+
+
+class ChooseCode(NamedTuple):
+    """The functions written for one choose step (see the module's docstring)."""
+
+    start: Any
+    decision: Any
+    apply: Any
+    legal: Any
+    run: Any
+    source: str
+
+
+def write(step: Choose, game: Any, gen: Namespace, keep: bool) -> ChooseCode:
+    """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions
+    (those written in place refer to its helpers), ``keep``: their code is kept in it for the next run."""
+    source = ChooseWriter(step, game.players, gen).source()
+    namespace = run_block(source, {
+        **gen.ns, "__builtins__": BUILTINS, "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds,
+        "Decision": Decision, "Pass": Pass, "Stop": Stop, "RUNTIME_ERRORS": RUNTIME_ERRORS,
+        "cards_named": cards_named, "BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS,
+    }, gen if keep else None)
+    return ChooseCode(namespace["start"], namespace["decision"], namespace["apply"], namespace["legal"],
+                      namespace["run"], source)
+
+
+class ChooseWriter(Writer):
+    """Writes the functions of one choose step; each method writes one fragment (see the module's docstring)."""
+
+    def __init__(self, step: Choose, players: int, gen: Namespace):
+        super().__init__(gen)
+        self.step = step
+        self.players = players
+        self.own = self.names("seat", "picked", "passes", "history")
+        self.outer = self.names(*step.bound)  # the names an enclosing trick binds
+        exprs = [step.who, step.options_expr, step.allowed, step.must, step.count, step.may_pass, step.until]
+        read = bound_read(exprs)
+        self.outer_read = [n for n in step.bound if n in read]
+        # an enclosing trick's names are taken from the trick when an expression reads one or a condition is
+        # judged option by option (its loop takes every name in a dict)
+        self.selects = (step.allowed is not None and step._allowed_table is None) or \
+            (step.must is not None and step._must_table is None)
+        self.takes_outer = step.outer is not None and bool(self.outer_read or (self.selects and step.bound))
+
+    def source(self) -> str:
+        w = Lines()
+        with w.block("def start(state):"):
+            self.start(w)
+        with w.block("def begin_turn(state, q):"):
+            self.begin_turn(w)
+        with w.block("def end_turn(state, q, _v_seat):"):
+            self.end_turn(w)
+        with w.block("def take(state, q, _v_seat, action, quiet):"):
+            self.take(w)
+        with w.block("def legal(state, q, _v_seat):"):
+            self.fresh(w)
+            self.turn_names(w, self.legal_names())
+            self.legal(w)
+            w("return legal")
+        with w.block("def decision(state, q):"):
+            self.decision(w, lambda: w(f"return {self.made()}"), lambda: w("return None"))
+        with w.block("def apply(state, q, action):"):
+            self.apply(w)
+        with w.block("def run(game, state, policy):"):
+            self.run(w)
+        return w.text()
+
+    # ------------------------------------------------------------------ fragments
+
+    def fresh(self, w: Lines) -> None:
+        """A new environment for defines (what they work out is not kept from an earlier batch), and the names an
+        enclosing trick binds as locals (those the step's expressions read), as they are now."""
+        w("e = {'$s': state}")
+        if self.takes_outer:
+            w(f"o = {self.ref(self.step.outer)}(state)")
+            for name in self.outer_read:
+                w(f"{self.outer[name]} = o[{name!r}]")
+
+    def turn_names(self, w: Lines, names: set[str]) -> None:
+        """The locals of the turn in progress that ``names`` asks for (the seat is set already)."""
+        if "picked" in names:
+            w("_v_picked = q.picked")
+        if "passes" in names:
+            w("_v_passes = q.passes")
+        if "history" in names:
+            w("_v_history = [h for h in q.history if h['seat'] == _v_seat]" if self.step.simultaneous
+              else "_v_history = q.history")
+
+    def order(self, w: Lines, target: str) -> None:
+        """``target``: the seats that choose, in order (``who``, or everyone from the dealer's left)."""
+        step = self.step
+        if step.who is None:
+            w(f"first = (state.dealer + 1) % {self.players}",
+              f"{target} = [(first + i) % {self.players} for i in range({self.players})]")
+            return
+        self.fresh(w)
+        self.assign(w, "who", step.who, {**self.outer})
+        w(f"{target} = list(who) if isinstance(who, (list, tuple)) else [who]")
+        with w.block(f"for s in {target}:"):
+            with w.block(f"if type(s) is not int or not 0 <= s < {self.players}:"):
+                w("raise STEP._bad_who(who)")
+
+    def start(self, w: Lines) -> None:
+        step = self.step
+        self.order(w, "order")
+        w("q = Q(order)")
+        if step.set_history:
+            w(f"state.vars[{step.set_history!r}] = []")
+        if step.counted:
+            if step.set_round:
+                w(f"state.vars[{step.set_round!r}] = []")
+            if step.set_seat:
+                w(f"values = state.seat_vars[{step.set_seat!r}]")
+                with w.block("for s in q.order:"):
+                    w("values[s] = []")
+        w("return q if begin_turn(state, q) else None")
+
+    def idle(self, w: Lines) -> None:
+        """A turn that asked nobody; going round every seat of who twice that way never ends."""
+        w("q.idle += 1")
+        if self.step.repeat:
+            with w.block("if q.idle > 2 * max(len(q.order), 1):"):
+                w("raise STEP._round_and_round()")
+
+    def begin_turn(self, w: Lines) -> None:
+        """Find the next seat with something to do, from ``q.pos``; False when the step is over."""
+        step = self.step
+        with w.block("while True:"):
+            with w.block("if q.pos >= len(q.order):"):
+                if not step.repeat:
+                    w("return False")
+                else:
+                    self.order(w, "q.order")
+                    w("q.pos = 0")
+                    with w.block("if not q.order:"):
+                        w("return False")
+            w("_v_seat = q.order[q.pos]", "q.picked = []")
+            if step._count_fixed is not None:
+                w(f"q.left = {step._count_fixed!r}")
+            elif step.count is not None:
+                self.fresh(w)
+                self.assign(w, "k", step.count, {"seat": "_v_seat", **self.outer}, "number")
+                with w.block("if not isinstance(k, int) or isinstance(k, bool):"):
+                    w("raise STEP._bad_count(k)")
+                w("q.left = k")
+            else:
+                w("q.left = 1")
+            if step.pass_label is not None:  # a seat with nothing to pick passes
+                w("return True")
+            else:
+                with w.block("if q.left > 0:"):
+                    w("return True")
+                self.idle(w)
+                w("q.pos += 1")
+
+    def end_turn(self, w: Lines) -> None:
+        """After a seat's turn: until, then the next seat with something to do."""
+        step = self.step
+        if step.until is not None:
+            self.fresh(w)
+            self.turn_names(w, bound_read([step.until]))
+            self.assign(w, "done", step.until, {**self.own, **self.outer})
+            with w.block("if done:"):
+                w("q.pos = len(q.order)", "q.order = []", "return")
+        w("q.pos += 1")
+        with w.block("if not begin_turn(state, q):"):
+            w("q.pos = len(q.order)", "q.order = []")
+
+    def take(self, w: Lines) -> None:
+        """``_v_seat`` picks ``action``: cards move or swap, the values are set, the turn may end."""
+        step = self.step
+        w("value = action.value")
+        if step.swap:
+            w("STEP._swap(state, _v_seat, value)")
+        if step.move_to is not None:
+            w("where = state.zone_of(value, _v_seat)")
+            with w.block("if where is not None:"):
+                w("where.remove(value)")
+            dest = f"state.per_seat[{step.move_to!r}][_v_seat]" if step.move_to_per_seat \
+                else f"state.shared[{step.move_to!r}]"
+            w(f"{dest}.append(value)")
+        with w.block("if not quiet and state.notes is not None:"):
+            w("STEP._tell(state, _v_seat, action)")
+        if step.visible == "all" and not step.simultaneous:  # chosen in the open
+            with w.block("if state.seen is not None:"):
+                w(f"state.seen.cards.extend((None, c) for c in cards_named({self.ref(step.option_type)}, value))")
+        w("q.picked.append(value)", "q.history.append({'seat': _v_seat, 'value': value})", "q.passes = 0",
+          "q.idle = 0")
+        stored = "list(q.picked)" if step.counted else "value"
+        if step.set_round:
+            w(f"state.vars[{step.set_round!r}] = {stored}")
+        if step.set_seat:
+            w(f"state.seat_vars[{step.set_seat!r}][_v_seat] = {stored}")
+        if step.set_chooser:
+            w(f"state.vars[{step.set_chooser!r}] = _v_seat")
+        if step.set_history:
+            w(f"state.vars[{step.set_history!r}] = list(q.history)")
+        w("q.left -= 1")
+        with w.block("if q.left <= 0:"):
+            w("end_turn(state, q, _v_seat)")
+
+    def legal_names(self) -> set[str]:
+        """The names of the turn the choices are worked out from."""
+        step = self.step
+        names = bound_read([step.options_expr])
+        if self.selects:
+            names |= {"picked", "passes", "history"}
+        return names
+
+    def legal(self, w: Lines) -> None:
+        """``legal``: the choices of ``_v_seat`` now (``e`` is a fresh environment)."""
+        step = self.step
+        if step._batch:  # parts of allowed and must that do not read value, defines: once per decision
+            w("e['$batch'] = object()")
+        self.assign(w, "options", step.options_expr, {**self.own, **self.outer})
+        with w.block("if not isinstance(options, (list, tuple)):"):
+            w("raise STEP._not_a_list(options)")
+        if step.allowed is not None:
+            self.judge(w, step.allowed, step._allowed_table, False)
+        if step.must is not None:
+            with w.block("if options:"):
+                self.judge(w, step.must, step._must_table, True)
+        if step._cards:  # identical cards are one choice
+            w("choices = STEP._card_choices", "legal = list({KINDS[c]: choices[c] for c in options}.values())")
+        else:
+            w("legal = STEP._choices_of(state, _v_seat, options)")
+
+    def judge(self, w: Lines, cond: Any, table: Any, soft: bool) -> None:
+        """``options``: those the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
+        if table is not None:
+            w(f"ok = {self.ref(table)}.table(state)", "kept = [v for v in options if ok[v]]")
+        else:
+            outer = "**o, " if self.takes_outer else ""
+            w(f"env = {{{outer}'$s': state, '$batch': e['$batch'], 'seat': _v_seat, 'picked': _v_picked, "
+              "'passes': _v_passes, 'history': _v_history}", f"kept = {self.ref(cond)}.select(env, options)")
+        w("options = kept if kept else list(options)" if soft else "options = kept")
+
+    def decision(self, w: Lines, decide: Any, done: Any) -> None:
+        """Find the pending decision from ``q``: ``decide()`` writes what is done with it (``_v_seat`` chooses
+        among ``actions``), ``done()`` what is done when the step is over."""
+        step = self.step
+        with w.block("while q.pos < len(q.order):"):
+            w("_v_seat = q.order[q.pos]")
+            self.fresh(w)
+            self.turn_names(w, self.legal_names() | bound_read([step.may_pass]))
+            with w.block("if q.left > 0:"):
+                self.legal(w)
+            with w.block("else:"):
+                w("legal = []")
+            can_stop = "can_stop" if step._stop is not None else "False"
+            if step._stop is not None:
+                w("can_stop = bool(q.picked)")
+            can_pass = "False"
+            if step.pass_label is not None:
+                can_pass = "can_pass"
+                if step.may_pass is None:
+                    w(f"can_pass = not {can_stop}")
+                else:
+                    with w.block(f"if {can_stop}:"):
+                        w("can_pass = False")
+                    with w.block("else:"):
+                        self.assign(w, "can_pass", step.may_pass, {**self.own, **self.outer})
+            with w.block("if not legal:"):  # nothing to choose: the seat is not asked (a pass, when it may pass)
+                if can_pass != "False":
+                    with w.block(f"if {can_pass}:"):
+                        w("q.passes += 1")
+                self.idle(w)
+                w("end_turn(state, q, _v_seat)", "continue")
+            if step.auto:
+                with w.block(f"if not {can_pass} and not {can_stop} and len(legal) <= q.left:"):
+                    w("take(state, q, _v_seat, legal[0], False)", "continue")
+            if step._stop is not None:
+                with w.block("if can_stop:"):
+                    w(f"actions = [{self.ref(step._stop)}, *legal]")
+                with w.block("elif can_pass:" if can_pass != "False" else "else:"):
+                    w(f"actions = [{self.ref(step._pass)}, *legal]" if can_pass != "False" else "actions = legal")
+                if can_pass != "False":
+                    with w.block("else:"):
+                        w("actions = legal")
+            elif can_pass != "False":
+                w(f"actions = [{self.ref(step._pass)}, *legal] if can_pass else legal")
+            else:
+                w("actions = legal")
+            decide()
+        with w.block("else:"):
+            done()
+
+    def made(self) -> str:
+        """The Decision of ``_v_seat`` choosing among ``actions``."""
+        step = self.step
+        if step.count is not None and step._stop is None:  # with stop, count is only a bound
+            verb = self.gen.literal(step.verb)
+            prompt = f"{verb} + ' (' + str(q.left) + ' to go)' if q.left > 1 else {verb}"
+        else:
+            prompt = self.gen.literal(step.verb)
+        return f"Decision(_v_seat, actions, STEP, {prompt}, 'choose')"
+
+    def apply(self, w: Lines) -> None:
+        """The seat whose turn it is takes ``action``."""
+        step = self.step
+        w("_v_seat = q.order[q.pos]", "q.idle = 0")
+        if step.pass_label is not None or step._stop is not None:
+            w("cls = type(action)")
+        if step.pass_label is not None:
+            with w.block("if cls is Pass:"):
+                w("q.passes += 1", "end_turn(state, q, _v_seat)", "return")
+        if step._stop is not None:
+            with w.block("if cls is Stop:"):
+                w("end_turn(state, q, _v_seat)", "return")
+        w("take(state, q, _v_seat, action, True)")
+
+    def run(self, w: Lines) -> None:
+        """``apply`` and ``decision`` in a loop: the seats' decisions one after the other in this step."""
+        w("q = state.progress", "d = state.pending", "_v_seat, actions = d.actor, d.actions")
+        w("automatic = game.automatic", "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
+        with w.block("while True:"):
+            w("action = actions[policy(state, _v_seat, actions)]", "taken += 1")
+            with w.block("if taken > room:"):
+                w("state.actions_taken += taken", "game.too_long(STEP)")
+            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
+            w("apply(state, q, action)")
+            self.decision(w, lambda: w("break"), lambda: w("actions = None"))
+            with w.block("if actions is None or _v_seat in automatic:"):
+                w("break")
+        w("state.actions_taken += taken")
+        w(f"game.go_on(state, None if actions is None else {self.made()})", "return taken")

@@ -1,0 +1,102 @@
+"""What every piece of code the engine writes for a step shares: lines at an indentation, expressions written in
+place, and the names those expressions bind as Python locals.
+
+A step kind whose play is written as code (a trick's card play, trick_code.py; a choice, choose_code.py) has a
+writer: a class whose methods each write one fragment of Python source, placed wherever it runs (the checked
+``decision`` and ``apply``, and the loop ``Game.playout`` runs), so the checked path and the playout loop are one
+source. The source is made only from the step's compiled parts, referred to by names of the namespace the code
+runs in; no rule text is pasted in (an expression's source comes from dsl/emit.py, made from its checked parts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from interpreter.dsl.codegen import Namespace, local_name
+from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.emit import inline
+
+# the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
+BUILTINS = {"len": len, "list": list, "all": all, "any": any, "range": range, "isinstance": isinstance,
+            "type": type, "int": int, "str": str, "bool": bool, "tuple": tuple, "max": max, "object": object,
+            "TypeError": TypeError}
+
+
+class Lines:
+    """Lines of Python source at an indentation that ``block`` deepens."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.depth = 0
+
+    def __call__(self, *lines: str) -> None:
+        self.out.extend("    " * self.depth + line for line in lines)
+
+    @contextmanager
+    def block(self, head: str) -> Iterator[None]:
+        self(head)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    def text(self) -> str:
+        return "\n".join(self.out) + "\n"
+
+
+def bound_read(exprs: Iterable[Compiled | None]) -> set[str]:
+    """The bound names (``seat``, ``player``...) that any of ``exprs`` reads."""
+    out: set[str] = set()
+    for e in exprs:
+        if e is not None:
+            out.update(d[4:] for d in e.deps if d.startswith("ctx:"))
+    return out
+
+
+class Writer:
+    """The part of every step's writer that writes expressions: each compiled expression's source in place, over
+    the Python locals that stand for the names it binds (``local_name``), in code where ``state`` (the state) and
+    ``e`` (a dict holding it under ``'$s'``, which a define's body and a remembered part take) are in scope."""
+
+    def __init__(self, gen: Namespace):
+        self.gen = gen
+        self.written: dict[tuple[int, str | None], str] = {}  # (id of an expression, expect) -> its source
+
+    @staticmethod
+    def local(name: str) -> str:
+        """The Python local standing for the bound name ``name``."""
+        return local_name(name)
+
+    def names(self, *names: str) -> dict[str, str]:
+        return {name: local_name(name) for name in names}
+
+    def expr(self, compiled: Compiled, names: dict[str, str], expect: str | None = None) -> str:
+        """The source of ``compiled`` in place over the locals ``names``; the same text wherever it is placed
+        (a remembered part's table is one table). ``expect``: as the expression was compiled with (a number, a
+        seat), checked where its value is given."""
+        if compiled.part is not None and compiled.part.const:
+            expect = None  # checked when it was folded
+        key = (id(compiled), expect)
+        src = self.written.get(key)
+        if src is None:
+            assert compiled.part is not None  # compiled expressions keep their parts
+            src = self.written[key] = inline(self.gen, compiled.part, names, expect)
+        return src
+
+    def assign(self, w: Lines, target: str, compiled: Compiled, names: dict[str, str],
+               expect: str | None = None) -> None:
+        """``target = <compiled>``; a mistake of the rules fails naming the expression and its position."""
+        if compiled.part is not None and compiled.part.const:
+            w(f"{target} = {self.expr(compiled, names, expect)}")
+            return
+        with w.block("try:"):
+            w(f"{target} = {self.expr(compiled, names, expect)}")
+        with w.block("except RUNTIME_ERRORS as exc:"):
+            w(f"raise {self.gen.ref(compiled)}.failure(exc) from None")
+
+    def ref(self, obj: Any) -> str:
+        """The name ``obj`` has in the written code."""
+        return self.gen.ref(obj)
