@@ -370,6 +370,11 @@ class Step:
         """Steps this step runs inside itself (a trick's hooks)."""
         return []
 
+    def outer_names(self) -> set[str] | None:
+        """For a step a trick runs: the names of the trick its written code reads (the trick gives them in a
+        dict); None for a step with no written code of that kind (it reads them through ``env``)."""
+        return None
+
     def value_of(self, game: Game, state: State, p: Any, d: Decision, value: Any) -> Any:
         """The action for a value an automatic seat's policy gave, or None when it is not a candidate."""
         for a in d.actions:

@@ -37,6 +37,7 @@ from interpreter.engine.steps.base import (
     third_person,
 )
 from interpreter.engine.steps.choose_code import ChooseCode, Choosing, write
+from interpreter.engine.steps.writer import bound_read
 from interpreter.errors import GameError
 
 
@@ -230,14 +231,22 @@ class Choose(Step):
             self._code = write(self, game, self._gen, self._keep)
         return self._code
 
+    def outer_names(self) -> set[str]:
+        return bound_read([self.who, self.options_expr, self.allowed, self.must, self.count, self.may_pass,
+                           self.until]) & set(self.bound)
+
+    def _outer(self, state: Any) -> dict[str, Any] | None:
+        """The names an enclosing trick binds, as the written code takes them (None for a step of the round)."""
+        return None if self.outer is None else self.outer(state)
+
     def start(self, game: Any, state: Any) -> Choosing | None:
-        return cast(Choosing | None, self.code(game).start(state))
+        return cast(Choosing | None, self.code(game).start(state, self._outer(state)))
 
     def decision(self, game: Any, state: Any, p: Choosing) -> Decision | None:
-        return cast(Decision | None, self.code(game).decision(state, p))
+        return cast(Decision | None, self.code(game).decision(state, p, self._outer(state)))
 
     def apply(self, game: Any, state: Any, p: Choosing, action: Any) -> None:
-        self.code(game).apply(state, p, action)
+        self.code(game).apply(state, p, action, self._outer(state))
 
     def playout(self, game: Any, state: Any, policy: Any) -> int:
         """The seats' choices in a loop of the step's own, without Decision objects (see choose_code.py)."""
@@ -348,7 +357,7 @@ class Choose(Step):
             them = h["seat"]
             probe = p.copy()
             probe.picked = []
-            legal = self.code(game).legal(state, probe, them)
+            legal = self.code(game).legal(state, probe, them, self._outer(state))
             if legal:
                 h["value"] = legal[rng.randrange(len(legal))].value
                 if self.set_seat:

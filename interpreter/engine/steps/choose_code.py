@@ -93,33 +93,35 @@ class ChooseWriter(Writer):
         self.players = players
         self.own = self.names("seat", "picked", "passes", "history")
         self.outer = self.names(*step.bound)  # the names an enclosing trick binds
-        exprs = [step.who, step.options_expr, step.allowed, step.must, step.count, step.may_pass, step.until]
-        read = bound_read(exprs)
+        read = step.outer_names()
         self.outer_read = [n for n in step.bound if n in read]
-        # an enclosing trick's names are taken from the trick when an expression reads one or a condition is
-        # judged option by option (its loop takes every name in a dict)
+        # a condition judged option by option runs as one loop, which takes every name in a dict
         self.selects = (step.allowed is not None and step._allowed_table is None) or \
             (step.must is not None and step._must_table is None)
-        self.takes_outer = step.outer is not None and bool(self.outer_read or (self.selects and step.bound))
 
     def source(self) -> str:
         w = Lines()
-        with w.block("def start(state):"):
+        with w.block("def start(state, o):"):
+            self.prologue(w)
             self.start(w)
-        with w.block("def begin_turn(state, q):"):
+        with w.block("def begin_turn(state, q, o):"):
+            self.prologue(w)
             self.begin_turn(w)
-        with w.block("def end_turn(state, q, _v_seat):"):
+        with w.block("def end_turn(state, q, _v_seat, o):"):
+            self.prologue(w)
             self.end_turn(w)
-        with w.block("def take(state, q, _v_seat, action, quiet):"):
+        with w.block("def take(state, q, _v_seat, action, quiet, o):"):
             self.take(w)
-        with w.block("def legal(state, q, _v_seat):"):
+        with w.block("def legal(state, q, _v_seat, o):"):
+            self.prologue(w)
             self.fresh(w)
             self.turn_names(w, self.legal_names())
             self.legal(w)
             w("return legal")
-        with w.block("def decision(state, q):"):
+        with w.block("def decision(state, q, o):"):
+            self.prologue(w)
             self.decision(w, lambda: w(f"return {self.made()}"), lambda: w("return None"))
-        with w.block("def apply(state, q, action):"):
+        with w.block("def apply(state, q, action, o):"):
             self.apply(w)
         with w.block("def run(game, state, policy):"):
             self.run(w)
@@ -127,14 +129,16 @@ class ChooseWriter(Writer):
 
     # ------------------------------------------------------------------ fragments
 
-    def fresh(self, w: Lines) -> None:
-        """A new environment for defines (what they work out is not kept from an earlier batch), and the names an
-        enclosing trick binds as locals (those the step's expressions read), as they are now."""
+    def prologue(self, w: Lines) -> None:
+        """The names an enclosing trick binds, as locals (those the step's expressions read), from ``o``: a dict
+        of them the trick gives (see Choose.outer_names), None for a step of the round."""
+        for name in self.outer_read:
+            w(f"{self.outer[name]} = o[{name!r}]")
+
+    @staticmethod
+    def fresh(w: Lines) -> None:
+        """A new environment for defines: what they work out is not kept from an earlier batch."""
         w("e = {'$s': state}")
-        if self.takes_outer:
-            w(f"o = {self.ref(self.step.outer)}(state)")
-            for name in self.outer_read:
-                w(f"{self.outer[name]} = o[{name!r}]")
 
     def turn_names(self, w: Lines, names: set[str]) -> None:
         """The locals of the turn in progress that ``names`` asks for (the seat is set already)."""
@@ -173,7 +177,7 @@ class ChooseWriter(Writer):
                 w(f"values = state.seat_vars[{step.set_seat!r}]")
                 with w.block("for s in q.order:"):
                     w("values[s] = []")
-        w("return q if begin_turn(state, q) else None")
+        w("return q if begin_turn(state, q, o) else None")
 
     def idle(self, w: Lines) -> None:
         """A turn that asked nobody; going round every seat of who twice that way never ends."""
@@ -223,7 +227,7 @@ class ChooseWriter(Writer):
             with w.block("if done:"):
                 w("q.pos = len(q.order)", "q.order = []", "return")
         w("q.pos += 1")
-        with w.block("if not begin_turn(state, q):"):
+        with w.block("if not begin_turn(state, q, o):"):
             w("q.pos = len(q.order)", "q.order = []")
 
     def take(self, w: Lines) -> None:
@@ -257,7 +261,7 @@ class ChooseWriter(Writer):
             w(f"state.vars[{step.set_history!r}] = list(q.history)")
         w("q.left -= 1")
         with w.block("if q.left <= 0:"):
-            w("end_turn(state, q, _v_seat)")
+            w("end_turn(state, q, _v_seat, o)")
 
     def legal_names(self) -> set[str]:
         """The names of the turn the choices are worked out from."""
@@ -290,7 +294,7 @@ class ChooseWriter(Writer):
         if table is not None:
             w(f"ok = {self.ref(table)}.table(state)", "kept = [v for v in options if ok[v]]")
         else:
-            outer = "**o, " if self.takes_outer else ""
+            outer = "**o, " if self.step.bound else ""
             w(f"env = {{{outer}'$s': state, '$batch': e['$batch'], 'seat': _v_seat, 'picked': _v_picked, "
               "'passes': _v_passes, 'history': _v_history}", f"kept = {self.ref(cond)}.select(env, options)")
         w("options = kept if kept else list(options)" if soft else "options = kept")
@@ -325,10 +329,10 @@ class ChooseWriter(Writer):
                     with w.block(f"if {can_pass}:"):
                         w("q.passes += 1")
                 self.idle(w)
-                w("end_turn(state, q, _v_seat)", "continue")
+                w("end_turn(state, q, _v_seat, o)", "continue")
             if step.auto:
                 with w.block(f"if not {can_pass} and not {can_stop} and len(legal) <= q.left:"):
-                    w("take(state, q, _v_seat, legal[0], False)", "continue")
+                    w("take(state, q, _v_seat, legal[0], False, o)", "continue")
             if step._stop is not None:
                 with w.block("if can_stop:"):
                     w(f"actions = [{self.ref(step._stop)}, *legal]")
@@ -363,22 +367,22 @@ class ChooseWriter(Writer):
             w("cls = type(action)")
         if step.pass_label is not None:
             with w.block("if cls is Pass:"):
-                w("q.passes += 1", "end_turn(state, q, _v_seat)", "return")
+                w("q.passes += 1", "end_turn(state, q, _v_seat, o)", "return")
         if step._stop is not None:
             with w.block("if cls is Stop:"):
-                w("end_turn(state, q, _v_seat)", "return")
-        w("take(state, q, _v_seat, action, True)")
+                w("end_turn(state, q, _v_seat, o)", "return")
+        w("take(state, q, _v_seat, action, True, o)")
 
     def run(self, w: Lines) -> None:
         """``apply`` and ``decision`` in a loop: the seats' decisions one after the other in this step."""
         w("q = state.progress", "d = state.pending", "_v_seat, actions = d.actor, d.actions")
-        w("automatic = game.automatic", "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
+        w("automatic = game.automatic", "room = MAX_ACTIONS - state.actions_taken", "taken = 0", "o = None")
         with w.block("while True:"):
             w("action = actions[policy(state, _v_seat, actions)]", "taken += 1")
             with w.block("if taken > room:"):
                 w("state.actions_taken += taken", "game.too_long(STEP)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
-            w("apply(state, q, action)")
+            w("apply(state, q, action, o)")
             self.decision(w, lambda: w("break"), lambda: w("actions = None"))
             with w.block("if actions is None or _v_seat in automatic:"):
                 w("break")

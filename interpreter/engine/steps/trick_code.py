@@ -28,16 +28,14 @@ rule text is pasted in. Its code object is kept with the game's expressions (dsl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name, run_block
-from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled
-from interpreter.dsl.emit import inline
-from interpreter.engine.steps.base import declared_in, enter
+from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.steps.base import Running, declared_in, pending
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
+from interpreter.engine.steps.writer import BUILTINS, Lines, Writer, bound_read
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -53,6 +51,10 @@ class TrickCode(NamedTuple):
     new_trick: Any
     route: Any
     led_of: Any
+    hook: Any
+    enter_after: Any
+    between_names: Any
+    after_names: Any
     playout: Any
     source: str
 
@@ -63,7 +65,8 @@ def write(step: Tricks, players: int, gen: Namespace, keep: bool) -> TrickCode:
     source = TrickWriter(step, players, gen).source()
     namespace = run_block(source, _globals(step, players, gen), gen if keep else None)
     return TrickCode(namespace["play"], namespace["actions"], namespace["close"], namespace["new_trick"],
-                     namespace["route"], namespace["led_of"], namespace["playout"], source)
+                     namespace["route"], namespace["led_of"], namespace.get("hook"), namespace.get("enter_after"),
+                     namespace.get("between_names"), namespace.get("after_names"), namespace["playout"], source)
 
 
 def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
@@ -73,7 +76,7 @@ def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
     simple = step._simple_follow
     return {
         **gen.ns,
-        "__builtins__": {"len": len, "list": list, "all": all, "any": any, "range": range, "TypeError": TypeError},
+        "__builtins__": BUILTINS,
         "step": step, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0], "ZONES": step.zones,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
         "MUST": step.follow_rules[0].must_table.table if simple else None,
@@ -81,40 +84,21 @@ def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
         "CAN_WIN": step.can_win, "WON_BY": step.won_by, "PER_TRICK": tuple(step.per_trick), "LED": step.led,
         "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_TO": tuple(r.zone for r in step.routes),
         "RUNTIME_ERRORS": RUNTIME_ERRORS,
-        "BETWEEN": step.between, "AFTER": step.after,
-        "enter": enter,
+        "BETWEEN": step.between, "AFTER": step.after, "Running": Running,
+        **{f"STEP_{which}{i}": s for which, steps in (("B", step.between), ("A", step.after))
+           for i, s in enumerate(steps)},
+        "pending": pending,
         "BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS,
     }
 
 
-class _Lines:
-    """Lines of Python source at an indentation that ``block`` deepens."""
-
-    def __init__(self) -> None:
-        self.out: list[str] = []
-        self.depth = 0
-
-    def __call__(self, *lines: str) -> None:
-        self.out.extend("    " * self.depth + line for line in lines)
-
-    @contextmanager
-    def block(self, head: str) -> Iterator[None]:
-        self(head)
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
-
-
-class TrickWriter:
+class TrickWriter(Writer):
     """Writes the functions of one trick step; each method writes one fragment (see the module's docstring)."""
 
     def __init__(self, step: Tricks, players: int, gen: Namespace):
+        super().__init__(gen)
         self.step = step
         self.players = players
-        self.gen = gen
-        self.written: dict[int, str] = {}  # id of a compiled expression -> its source in place (written once)
         self.one_zone = len(step.zones) == 1
         self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
         self.plain_best = step.ordering.static and step.can_win is None
@@ -124,7 +108,7 @@ class TrickWriter:
         self.may_stick = not self.one_zone or any(r.end for r in step.lead_rules + step.follow_rules)
 
     def source(self) -> str:
-        w = _Lines()
+        w = Lines()
         with w.block("def play(state, p, card, zone):"):
             self.prologue(w)
             self.play(w)
@@ -144,17 +128,29 @@ class TrickWriter:
             w("return None")
         with w.block("def led_of(state, plays):"):
             self.led_of(w)
+        if self.step.between or self.step.after:
+            with w.block("def hook(game, state, p, action):"):
+                self.prologue(w)
+                self.hook_apply(w)
+        for which, steps in (("between", self.step.between), ("after", self.step.after)):
+            if not steps:
+                continue
+            with w.block(f"def enter_{which}(game, state, p, i):"):
+                self.hook_enter(w, which)
+            with w.block(f"def {which}_names(state, p):"):
+                self.hook_names(w, which, None)
+                w("return o")
         with w.block("def playout(game, state, policy):"):
             self.playout(w)
         return "\n".join(w.out) + "\n"
 
     # ------------------------------------------------------------------ fragments
 
-    def prologue(self, w: _Lines) -> None:
+    def prologue(self, w: Lines) -> None:
         """The lists every fragment reads, looked up once per function (a state's zones are never replaced)."""
         w("hands = state.per_seat[Z0]", "trick = state.shared[TRICK]")
 
-    def play(self, w: _Lines) -> None:
+    def play(self, w: Lines) -> None:
         """The seat to play plays ``card`` from its ``zone``-th zone; then the next seat, or the trick's end."""
         step = self.step
         w("seat = p.turn", "plays = p.plays")
@@ -174,11 +170,11 @@ class TrickWriter:
         with w.block(head):
             w(turn)
             if step.between:
-                w("p.hook = enter(state.game, state, BETWEEN)")
+                w("p.hook = enter_between(state.game, state, p, 0)")
         with w.block("else:"):
             self.resolve(w)
 
-    def resolve(self, w: _Lines) -> None:
+    def resolve(self, w: Lines) -> None:
         """After the last card: the winner, who takes the cards, and (unless a hook or a taker decides) the next
         trick."""
         step = self.step
@@ -201,13 +197,13 @@ class TrickWriter:
         w("won = state.per_seat[WON][winner]")
         self.route(w, "plays", "winner", "winner", "won")
         if step.after:
-            w("p.hook = enter(state.game, state, AFTER)")
+            w("p.hook = enter_after(state.game, state, p, 0)")
             with w.block("if p.hook is None:"):
                 self.close(w)
         else:
             self.close(w)
 
-    def route(self, w: _Lines, cards: str, taker: str, winner: str, default: str) -> None:
+    def route(self, w: Lines, cards: str, taker: str, winner: str, default: str) -> None:
         """The ``(player, card)`` pairs of ``cards`` to the zone of the first route whose ``when`` holds (the
         taker's, for a per-seat zone), else to ``default``; each ``when`` written in place."""
         routes = self.step.routes
@@ -229,16 +225,7 @@ class TrickWriter:
                     w(f"{zone}.append({names['card']})", "continue")
             w(f"{default}.append({names['card']})")
 
-    def expr(self, compiled: Compiled, names: dict[str, str]) -> str:
-        """The source of ``compiled`` in place over the locals ``names``; the same text wherever it is placed
-        (a remembered part's table is one table)."""
-        src = self.written.get(id(compiled))
-        if src is None:
-            assert compiled.part is not None  # compiled expressions keep their parts
-            src = self.written[id(compiled)] = inline(self.gen, compiled.part, names)
-        return src
-
-    def led_of(self, w: _Lines) -> None:
+    def led_of(self, w: Lines) -> None:
         """The card of ``plays`` that sets the suit: the first, or as the trick's ``led`` says (none before a
         card is played)."""
         with w.block("if not plays:"):
@@ -255,7 +242,7 @@ class TrickWriter:
         with w.block("except RUNTIME_ERRORS as exc:"):
             w("raise LED.failure(exc) from None")
 
-    def best(self, w: _Lines) -> None:
+    def best(self, w: Lines) -> None:
         """``winner``: the seat of the best card by the trick's ordering (the leader when no seat may win)."""
         if not self.plain_best:
             w("winner = ORDERING.best(state, plays, led, CAN_WIN)")
@@ -274,13 +261,13 @@ class TrickWriter:
         with w.block("except TypeError:"):
             w("ORDERING.best(state, plays, led)  # says which strengths cannot be compared", "raise")
 
-    def close(self, w: _Lines) -> None:
+    def close(self, w: Lines) -> None:
         """The trick is taken: the next leader, and whether another trick starts."""
         w("leader = step._next_leader(state, p)" if self.step.next_leader is not None else "leader = p.winner")
         w("p.plays = []", "p.answers = None", "p.number += 1", "p.leader = p.turn = leader")
         self.new_trick(w)
 
-    def new_trick(self, w: _Lines) -> None:
+    def new_trick(self, w: Lines) -> None:
         """Before a lead: per-trick values back to none; trick play ends when a seat that plays has no card."""
         if self.step.per_trick:
             with w.block("for name in PER_TRICK:"):
@@ -300,7 +287,7 @@ class TrickWriter:
             return "not all(hands):"
         return "not all(any(state.per_seat[z][s] for z in ZONES) for s in range(N)):"
 
-    def actions(self, w: _Lines) -> None:
+    def actions(self, w: Lines) -> None:
         """``actions``: the plays of ``seat`` now (identical cards: the first of them), or None (stuck)."""
         step = self.step
         if not self.one_zone:
@@ -316,7 +303,7 @@ class TrickWriter:
         with w.block("else:"):
             self._choose(w, bool(step.lead_rules))
 
-    def _choose(self, w: _Lines, ruled: bool) -> None:
+    def _choose(self, w: Lines, ruled: bool) -> None:
         """``actions`` from ``hand``, through the step's rules when it has any."""
         if not ruled:
             w(f"actions = {self._plays('hand')}")
@@ -332,24 +319,44 @@ class TrickWriter:
             return f"[PLAYS[c] for c in {cards}{where}]"
         return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
 
-    def playout(self, w: _Lines) -> None:
-        """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step."""
+    def playout(self, w: Lines) -> None:
+        """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step,
+        with the decisions of the steps it runs between plays and after a trick (its hooks) among them."""
+        hooks = bool(self.step.between or self.step.after)
         w("p = state.progress")
-        with w.block("if p.hook is not None or p.taking >= 0 or p.over:"):
+        with w.block("if p.taking >= 0 or p.over:" if hooks else "if p.hook is not None or p.taking >= 0 or p.over:"):
             w("return 0")
         self.prologue(w)
-        w("automatic = game.automatic", "actions = state.pending.actions",
+        w("automatic = game.automatic", "d = state.pending", "seat, actions = d.actor, d.actions",
           "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
+        if hooks:
+            w("hooked = p.hook is not None")
         with w.block("while True:"):
-            w("action = actions[policy(state, p.turn, actions)]", "card = action.card")
-            if not self.one_zone:
-                w("zone = action.zone")
-            w("taken += 1")
+            w("action = actions[policy(state, seat, actions)]", "taken += 1")
             with w.block("if taken > room:"):
                 w("state.actions_taken += taken", "game.too_long(step)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
+            if hooks:
+                with w.block("if hooked:"):
+                    self.hook_apply(w)
+                w("else:")
+                w.depth += 1
+            w("card = action.card")
+            if not self.one_zone:
+                w("zone = action.zone")
             self.play(w)
-            with w.block("if p.hook is not None or p.taking >= 0 or p.over:"):
+            if hooks:
+                w.depth -= 1
+                with w.block("if p.hook is not None:"):  # a hook's decision: the same loop takes it
+                    w("d = pending(game, state, p.hook)", "seat, actions = d.actor, d.actions", "hooked = True")
+                    with w.block("if seat in automatic:"):
+                        w("break")
+                    w("continue")
+                w("hooked = False")
+                head = "if p.taking >= 0 or p.over:"
+            else:
+                head = "if p.hook is not None or p.taking >= 0 or p.over:"
+            with w.block(head):
                 w("break")
             w("seat = p.turn")
             with w.block("if seat in automatic:"):
@@ -359,3 +366,91 @@ class TrickWriter:
                 with w.block("if actions is None:"):
                     w("break")
         w("state.actions_taken += taken", "game.go_on(state, step.decision(game, state, p))", "return taken")
+
+    def hook_apply(self, w: Lines) -> None:
+        """The decision of a step the trick runs (between plays, after the trick) is taken, and the next one of its
+        steps found; once the steps after the trick are done, the next trick begins (as the step's checked
+        ``apply`` does). Every decision of those steps is a choice's (see choose_code.py)."""
+        step = self.step
+        w("hook = p.hook")
+        lists = [(which, steps) for which, steps in (("between", step.between), ("after", step.after)) if steps]
+        for which, steps in lists:
+            head = "" if len(lists) == 1 else ("if hook.steps is BETWEEN:" if which == "between" else "else:")
+            if head:
+                w(head)
+                w.depth += 1
+            self.hook_names(w, which, self.read_by(steps))
+            w("code = hook.steps[hook.index].code(game)", "code.apply(state, hook.p, action, o)",
+              "hook.d = code.decision(state, hook.p, o)")
+            with w.block("if hook.d is None:"):
+                w(f"p.hook = enter_{which}(game, state, p, hook.index + 1)")
+                if which == "after":
+                    with w.block("if p.hook is None:"):
+                        self.close(w)
+            if head:
+                w.depth -= 1
+
+    @staticmethod
+    def read_by(steps: list[Any]) -> set[str]:
+        """The names of a trick that the code written for ``steps`` (a hook) reads: their whens and their choices'
+        expressions (the steps of other kinds read them through Step.env, which gives every name)."""
+        read = bound_read([s.when for s in steps])
+        for s in steps:
+            names = s.outer_names()
+            if names is not None:
+                read |= names
+        return read
+
+    @staticmethod
+    def name_sources(which: str) -> dict[str, str]:
+        """The source of each name the steps run ``which`` (between plays, after the trick) see, from ``p``."""
+        if which == "between":
+            return {"player": "p.plays[-1][0] if p.plays else None", "trick": "[c for _, c in p.plays]",
+                    "trick_seats": "[s for s, _ in p.plays]", "led": "led_of(state, p.plays)"}
+        return {"winner": "p.winner", "takers": "list(p.takers)", "last_trick": "[c for _, c in p.last]",
+                "trick_seats": "[s for s, _ in p.last]"}
+
+    def hook_names(self, w: Lines, which: str, only: set[str] | None) -> None:
+        """``o``: a dict of the names the steps run ``which`` see, as they are now (those in ``only``; every one
+        when None)."""
+        items = [f"{name!r}: {src}" for name, src in self.name_sources(which).items() if only is None or name in only]
+        w(f"o = {{{', '.join(items)}}}")
+
+    def hook_enter(self, w: Lines, which: str) -> None:
+        """Enter the steps run ``which`` from the ``i``-th until one has a decision (a step whose ``when`` fails,
+        or that has nothing to decide, is passed over): the Running of that step, or None (as base.enter)."""
+        steps = self.step.between if which == "between" else self.step.after
+        read = self.read_by(steps)
+        names = {n: local_name(n) for n in bound_read([s.when for s in steps])}
+        sources = self.name_sources(which)
+        for name, local in names.items():  # what the whens read; the dict of names once a step starts
+            w(f"{local} = {sources[name]}")
+        w("o = None")
+        tag = "B" if which == "between" else "A"
+        for k, nested in enumerate(steps):
+            with w.block(f"if i <= {k}:"):
+                if nested.when is not None:
+                    w("e = {'$s': state}")
+                    with w.block("try:"):
+                        w(f"ok = {self.expr(nested.when, names)}")
+                    with w.block("except RUNTIME_ERRORS as exc:"):
+                        w(f"raise STEP_{tag}{k}.when.failure(exc) from None")
+                    w("if ok:")
+                    w.depth += 1
+                if nested.outer_names() is not None:  # written code, given the trick's names
+                    with w.block("if o is None:"):
+                        self.hook_names(w, which, read)
+                    w(f"code = STEP_{tag}{k}.code(game)", "q = code.start(state, o)")
+                    with w.block("if q is not None:"):
+                        w("d = code.decision(state, q, o)")
+                        with w.block("if d is not None:"):
+                            w(f"return Running({which.upper()}, {k}, q, d)")
+                else:
+                    w(f"q = STEP_{tag}{k}.start(game, state)")
+                    with w.block("if q is not None:"):
+                        w(f"d = STEP_{tag}{k}.decision(game, state, q)")
+                        with w.block("if d is not None:"):
+                            w(f"return Running({which.upper()}, {k}, q, d)")
+                if nested.when is not None:
+                    w.depth -= 1
+        w("return None")

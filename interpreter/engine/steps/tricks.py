@@ -28,10 +28,8 @@ from interpreter.engine.steps.base import (
     Step,
     StepContext,
     Take,
-    advance,
     bind_nested,
     build_steps,
-    enter,
     finish_steps,
     pending,
     register,
@@ -245,29 +243,13 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ names for nested steps
 
-    # The names are worked out once for each trick so far (a list that only grows, and is replaced by a new
-    # one for the next trick) and for each finished trick: every nested step asks for them several times.
-    _between_made: tuple[Any, ...] = (None, -1, {})
-    _after_made: tuple[Any, ...] = (None, None, None, {})
-
     def _between_env(self, state: Any) -> dict[str, Any]:
-        p = state.progress
-        plays = p.plays
-        made, count, env = self._between_made
-        if made is not plays or count != len(plays) or self.led is not None:  # a led rule may read round values
-            env = {"player": plays[-1][0] if plays else None, "trick": [c for _, c in plays],
-                   "trick_seats": [s for s, _ in plays], "led": self._led(state, plays)}
-            self._between_made = (plays, len(plays), env)  # keeps the list alive: no other list takes its id
-        return dict(env)
+        """The names the steps run between plays see (every one: for what reads them through Step.env)."""
+        return cast(dict[str, Any], self.code(state.game).between_names(state, state.progress))
 
     def _after_env(self, state: Any) -> dict[str, Any]:
-        p = state.progress
-        last, winner, takers, env = self._after_made
-        if last is not p.last or winner != p.winner or takers != p.takers:
-            env = {"winner": p.winner, "takers": list(p.takers), "last_trick": [c for _, c in p.last],
-                   "trick_seats": [s for s, _ in p.last]}
-            self._after_made = (p.last, p.winner, list(p.takers), env)
-        return dict(env)
+        """The names the steps run after a trick see."""
+        return cast(dict[str, Any], self.code(state.game).after_names(state, state.progress))
 
     def _led(self, state: Any, plays: list[tuple[int, int]]) -> int | None:
         """The card of ``plays`` that sets the suit (the first, or as ``led`` says; none before a card)."""
@@ -452,7 +434,7 @@ class Tricks(Step):
             trick.clear()
         p.taking = -1
         if self.after:
-            self._run_hook(game, state, p, self.after)
+            p.hook = self.code(game).enter_after(game, state, p, 0)
             if p.hook is not None:
                 return
         self.code(game).close(state, p)
@@ -494,20 +476,13 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ nested steps
 
-    def _run_hook(self, game: Any, state: Any, p: _Tricks, steps: list[Step]) -> None:
-        """Enter nested steps until one has a decision (kept in ``p.hook``)."""
-        p.hook = enter(game, state, steps)
-
     def _hook_decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
         assert p.hook is not None  # called only while nested steps run
         return pending(game, state, p.hook)
 
     def _hook_apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> None:
-        hook = p.hook
-        assert hook is not None  # called only while nested steps run
-        p.hook = advance(game, state, hook, action)
-        if p.hook is None and hook.steps is self.after:
-            self.code(game).close(state, p)
+        assert p.hook is not None  # called only while nested steps run
+        self.code(game).hook(game, state, p, action)
 
     def inside(self, p: _Tricks) -> tuple[Step, Any] | None:
         return (p.hook.steps[p.hook.index], p.hook.p) if p.hook is not None and p.hook.p is not None else None
