@@ -449,11 +449,12 @@ def test_a_clone_in_the_middle_of_a_shared_trick_or_a_claim_plays_on_by_itself(t
 
 def test_a_play_rule_true_of_every_card_is_no_rule(tmp_path):
     """A rule that a constant makes true of every card allows every card: it is left out, so the follow rule
-    before it is the trick's one rule and plays by its table (``_simple_follow``)."""
+    before it is the trick's one rule and plays by its table, in one pass over the hand (see trick_code.py)."""
     game = make(tmp_path, DEAL, tricks(follow='["card.suit == led.suit", "not (players == 3 and card.rank > 1) '
                                               'or card.rank > 2"]'))
     step = next(s for s in game.steps if s.kind == "tricks")
-    assert [r.must.text for r in step.follow_rules] == ["card.suit == led.suit"] and step._simple_follow
+    assert [r.must.text for r in step.follow_rules] == ["card.suit == led.suit"]
+    assert "if m0[c]] or " in step.code(game).source
 
 
 def test_a_led_rule_may_read_round_values(tmp_path):

@@ -69,17 +69,27 @@ def write(step: Tricks, players: int, gen: Namespace, keep: bool) -> TrickCode:
                      namespace.get("between_names"), namespace.get("after_names"), namespace["playout"], source)
 
 
+def _rule_tables(tag: str, rules: list[Any]) -> dict[str, Any]:
+    """The lookups of the tables of rules read by card tables, named as TrickWriter.rule_tables names them."""
+    out = {}
+    for k, rule in enumerate(rules):
+        if rule.static:
+            out[f"{tag}M{k}"] = rule.must_table.table
+            if rule.hold_table is not None:
+                out[f"{tag}H{k}"] = rule.hold_table.table
+    return out
+
+
 def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
     """What the written code refers to, by name: the helpers and constants of the expressions written in place
     (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
     ordering = step.ordering
-    simple = step._simple_follow
     return {
         **gen.ns,
         "__builtins__": BUILTINS,
         "step": step, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0], "ZONES": step.zones,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
-        "MUST": step.follow_rules[0].must_table.table if simple else None,
+        **_rule_tables("F", step.follow_rules), **_rule_tables("L", step.lead_rules),
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
         "CAN_WIN": step.can_win, "WON_BY": step.won_by, "PER_TRICK": tuple(step.per_trick), "LED": step.led,
         "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_TO": tuple(r.zone for r in step.routes),
@@ -104,6 +114,11 @@ class TrickWriter(Writer):
         self.plain_best = step.ordering.static and step.can_win is None
         # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
         self.distinct = all(k == c for c, k in enumerate(step._kinds))
+        # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
+        # tables, the led card is the first, and no step run between plays can change a round value they read
+        follow = step.follow_rules
+        self.cached_follow = bool(follow) and step.led is None and all(r.static for r in follow) and (
+            not step.between or not any(t.fields for r in follow for t in (r.must_table, r.hold_table) if t))
         # a seat may have nothing to play: a rule with otherwise: end, or plays from several zones
         self.may_stick = not self.one_zone or any(r.end for r in step.lead_rules + step.follow_rules)
 
@@ -158,9 +173,10 @@ class TrickWriter(Writer):
             w("step._saw(state.game, state, p, seat, card)")
         w("hands[seat].remove(card)" if self.one_zone else "state.per_seat[ZONES[zone]][seat].remove(card)")
         w("trick.append(card)", "plays.append((seat, card))")
-        if step._simple_follow:
-            with w.block("if len(plays) == 1:"):  # the follow table of this trick, fixed once the card is led
-                w("p.answers = MUST(state, card)")
+        if self.cached_follow:
+            with w.block("if len(plays) == 1:"):  # the follow rules' tables of this trick, fixed once it is led
+                tables = [f"{name}(state, card)" for name, _ in self.rule_tables("F", step.follow_rules)]
+                w(f"p.answers = ({', '.join(tables)},)")
         if step.active is None:
             head, turn = "if len(plays) < N:", "p.turn = seat + 1 if seat + 1 < N else 0"
         else:
@@ -296,19 +312,59 @@ class TrickWriter(Writer):
             return
         w("hand = hands[seat]")
         with w.block("if p.plays:"):
-            if step._simple_follow:  # follow if you can: the trick's table of answers
-                w("ok = p.answers", f"actions = {self._plays('hand', 'ok[c]')} or {self._plays('hand')}")
-            else:
-                self._choose(w, bool(step.follow_rules))
+            self._choose(w, "F", step.follow_rules)
         with w.block("else:"):
-            self._choose(w, bool(step.lead_rules))
+            self._choose(w, "L", step.lead_rules)
 
-    def _choose(self, w: Lines, ruled: bool) -> None:
-        """``actions`` from ``hand``, through the step's rules when it has any."""
-        if not ruled:
+    def rule_tables(self, tag: str, rules: list[Any]) -> list[tuple[str, str]]:
+        """For rules read by their card tables: the global naming each table's lookup (``FM0``: the first follow
+        rule's must, ``FH0`` its holding), and the local its table is held in."""
+        out = []
+        for k, rule in enumerate(rules):
+            out.append((f"{tag}M{k}", f"m{k}"))
+            if rule.hold_table is not None:
+                out.append((f"{tag}H{k}", f"h{k}"))
+        return out
+
+    def _choose(self, w: Lines, tag: str, rules: list[Any]) -> None:
+        """``actions`` from ``hand``, through ``rules`` (the follow rules, tag F, or the lead rules, tag L): each
+        written in place when every one is read by its card tables (as trick_parts.apply_rules reads them),
+        else worked out by the step."""
+        if not rules:
             w(f"actions = {self._plays('hand')}")
             return
-        w("cands = step._allowed(state, p, seat, hand)")
+        if not all(rule.static for rule in rules):
+            w("cands = step._allowed(state, p, seat, hand)")
+            w(f"actions = None if cands is None else {self._plays('cands')}")
+            return
+        tables = self.rule_tables(tag, rules)
+        if tag == "F" and self.cached_follow:
+            w(f"{', '.join(local for _, local in tables)}, = p.answers")
+        else:
+            w("led = None" if tag == "L" else "led = p.plays[0][1]" if self.step.led is None
+              else "led = led_of(state, p.plays)")
+            for name, local in tables:
+                w(f"{local} = {name}(state, led)")
+        if len(rules) == 1 and rules[0].hold_table is None and not rules[0].end:  # if you can: one pass
+            w(f"actions = {self._plays('hand', 'm0[c]')} or {self._plays('hand')}")
+            return
+        w("cands = hand")
+        for k, rule in enumerate(rules):
+            if k:
+                w("if cands is not None:")
+                w.depth += 1
+            if rule.hold_table is not None:  # the rule binds only a seat holding such a card
+                w(f"if any(map(h{k}.__getitem__, cands)):")
+                w.depth += 1
+            w(f"allowed = [c for c in cands if m{k}[c]]")
+            with w.block("if allowed:"):
+                w("cands = allowed")
+            if rule.end:
+                with w.block("else:"):
+                    w("cands = None")
+            if rule.hold_table is not None:
+                w.depth -= 1
+        w.depth -= len(rules) - 1
         w(f"actions = None if cands is None else {self._plays('cands')}")
 
     def _plays(self, cards: str, test: str = "") -> str:

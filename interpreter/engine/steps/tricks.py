@@ -191,10 +191,6 @@ class Tricks(Step):
         self._kinds = kinds
         self._plays = [[Play(c, z) for c in range(len(kinds))] for z in range(len(self.zones))]
         self._takes = [Take(c) for c in range(len(kinds))]
-        # follow if you can, by a table of the led card (see trick_code: the trick's table of answers)
-        rule = self.follow_rules[0] if len(self.follow_rules) == 1 else None
-        self._simple_follow = (self.led is None and rule is not None and rule.static and rule.hold_table is None
-                               and not rule.end)
         self._single_zone = len(self.zones) == 1
         self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (trick_code)
         self._code: TrickCode | None = None

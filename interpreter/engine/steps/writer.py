@@ -19,9 +19,8 @@ from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.emit import inline
 
 # the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
-BUILTINS = {"len": len, "list": list, "all": all, "any": any, "range": range, "isinstance": isinstance,
-            "type": type, "int": int, "str": str, "bool": bool, "tuple": tuple, "max": max, "object": object,
-            "TypeError": TypeError}
+BUILTINS = {f.__name__: f for f in (len, list, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
+                                     object, TypeError)}
 
 
 class Lines:
