@@ -13,11 +13,12 @@ list (``seats``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT, VALUE, Type, record
 from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, declared_in, register
+from interpreter.engine.steps.board_code import BoardCode, BoardProgress, write
 from interpreter.engine.steps.choose import show
 
 
@@ -40,16 +41,6 @@ class Record(dict):
 class _Row:
     def __init__(self, key: str, title: str, values: list[Any], labels: list[str], covered: list[bool]):
         self.key, self.title, self.values, self.labels, self.covered = key, title, values, labels, covered
-
-
-class _Board:
-    __slots__ = ("open", "turn", "choices")
-
-    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Cover]):
-        self.open, self.turn, self.choices = open_, turn, choices
-
-    def copy(self) -> _Board:
-        return _Board([list(r) for r in self.open], self.turn, self.choices)
 
 
 _ROW = (
@@ -157,38 +148,36 @@ class Board(Step):
                 raise ctx.error("every space of this row is covered; at least one must stay open", rpath)
             self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
         self._covers = [[Cover(r, i) for i in range(len(row.values))] for r, row in enumerate(self.rows)]
+        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (board_code)
+        self._code: BoardCode | None = None
 
-    # ------------------------------------------------------------------ play
+    def check(self, game: Any) -> None:
+        if self._keep:  # the game is for play: the step's code is written now, and kept with its expressions' code
+            self.code(game)
 
-    def start(self, game: Any, state: Any) -> _Board:
-        env = self.env(state)
-        first = self.first(env) if self.first else state.dealer
-        open_ = [[not c for c in row.covered] for row in self.rows]
-        p = _Board(open_, first, [])
-        p.choices = self._choices(state, p)
-        self._settle(state, p)
-        return p
+    # ------------------------------------------------------------------ play (see board_code.py)
 
-    def _choices(self, state: Any, p: _Board) -> list[Cover]:
-        covers = self._covers
-        if self.coverable is None:  # the default: never a row's last open space
-            return [covers[r][i] for r, row in enumerate(p.open) if sum(row) > 1 for i, o in enumerate(row) if o]
-        env = self.env(state)
-        env["seat"] = p.turn
-        out = []
-        for r, row in enumerate(p.open):
-            env["open"], env["row"] = sum(row), self.rows[r].key
-            for i, o in enumerate(row):
-                if o:
-                    env["space"] = self.rows[r].values[i]
-                    if self.coverable(env):
-                        out.append(covers[r][i])
-        return out
+    def code(self, game: Any) -> BoardCode:
+        """The functions written for this step (see board_code.py)."""
+        if self._code is None:
+            self._code = write(self, game.players, self._gen, self._keep)
+        return self._code
 
-    def _settle(self, state: Any, p: _Board) -> None:
-        """Once nothing may be covered, publish the board's result."""
-        if p.choices:
-            return
+    def start(self, game: Any, state: Any) -> BoardProgress:
+        return cast(BoardProgress, self.code(game).start(state))
+
+    def decision(self, game: Any, state: Any, p: BoardProgress) -> Decision | None:
+        return cast(Decision | None, self.code(game).decision(state, p))
+
+    def apply(self, game: Any, state: Any, p: BoardProgress, action: Cover) -> None:
+        self.code(game).apply(state, p, action)
+
+    def playout(self, game: Any, state: Any, policy: Any) -> int:
+        """The seats' covers in a loop of the step's own, without Decision objects (see board_code.py)."""
+        return cast(int, self.code(game).run(game, state, policy))
+
+    def _settle(self, state: Any, p: BoardProgress) -> None:
+        """Nothing may be covered: each row's one open space sets its round value (none: several open)."""
         parts = []
         for row, spaces in zip(self.rows, p.open):
             if sum(spaces) == 1:
@@ -199,36 +188,11 @@ class Board(Step):
                 state.vars[row.key] = None
         state.note("The board: " + "; ".join(parts))
 
-    def decision(self, game: Any, state: Any, p: _Board) -> Decision | None:
-        if not p.choices:
-            return None
-        return Decision(p.turn, p.choices, self, "cover a space", "cover")
+    def _bad_next(self, nxt: Any) -> ExpressionFailed:
+        assert self.next is not None  # only a written next can give something else than a seat
+        return ExpressionFailed(f"{self.next.position}: error: next must give a seat, got {nxt!r}")
 
-    def apply(self, game: Any, state: Any, p: _Board, action: Cover) -> None:
-        r, i = action
-        row = p.open[r]
-        row[i] = False
-        if self.next is not None:
-            env = self.env(state)
-            env["seat"] = p.turn
-            nxt = self.next(env)
-            if not isinstance(nxt, int) or not 0 <= nxt < game.players:
-                raise ExpressionFailed(f"{self.next.position}: error: next must give a seat, got {nxt!r}")
-            p.turn = nxt
-        else:
-            p.turn = (p.turn + 1) % game.players
-        if self.coverable is None:  # a fresh list: the previous decision's list stays as it was
-            if sum(row) == 1:
-                p.choices = [c for c in p.choices if c[0] != r]
-            else:
-                p.choices = choices = p.choices.copy()
-                choices.remove(action)
-        else:
-            p.choices = self._choices(state, p)
-        if not p.choices:
-            self._settle(state, p)
-
-    def public(self, game: Any, state: Any, p: _Board, viewer: int | None = None) -> dict[str, Any]:
+    def public(self, game: Any, state: Any, p: BoardProgress, viewer: int | None = None) -> dict[str, Any]:
         return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
                           for row, spaces in zip(self.rows, p.open)}}
 

@@ -26,13 +26,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.knowledge import cards_named
 from interpreter.engine.steps.base import Decision, Pass, Stop
 from interpreter.engine.steps.writer import BUILTINS, Lines, Writer, bound_read
-from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 if TYPE_CHECKING:
     from interpreter.engine.steps.choose import Choose
@@ -78,7 +76,7 @@ def write(step: Choose, game: Any, gen: Namespace, keep: bool) -> ChooseCode:
     namespace = run_block(source, {
         **gen.ns, "__builtins__": BUILTINS, "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds,
         "Decision": Decision, "Pass": Pass, "Stop": Stop, "RUNTIME_ERRORS": RUNTIME_ERRORS,
-        "cards_named": cards_named, "BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS,
+        "cards_named": cards_named, **Writer.run_globals(),
     }, gen if keep else None)
     return ChooseCode(namespace["start"], namespace["decision"], namespace["apply"], namespace["legal"],
                       namespace["run"], source)
@@ -375,16 +373,6 @@ class ChooseWriter(Writer):
 
     def run(self, w: Lines) -> None:
         """``apply`` and ``decision`` in a loop: the seats' decisions one after the other in this step."""
-        w("q = state.progress", "d = state.pending", "_v_seat, actions = d.actor, d.actions")
-        w("automatic = game.automatic", "room = MAX_ACTIONS - state.actions_taken", "taken = 0", "o = None")
-        with w.block("while True:"):
-            w("action = actions[policy(state, _v_seat, actions)]", "taken += 1")
-            with w.block("if taken > room:"):
-                w("state.actions_taken += taken", "game.too_long(STEP)")
-            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
-            w("apply(state, q, action, o)")
-            self.decision(w, lambda: w("break"), lambda: w("actions = None"))
-            with w.block("if actions is None or _v_seat in automatic:"):
-                w("break")
-        w("state.actions_taken += taken")
-        w(f"game.go_on(state, None if actions is None else {self.made()})", "return taken")
+        w("o = None")
+        self.run_loop(w, "_v_seat", lambda: w("apply(state, q, action, o)"),
+                      lambda: self.decision(w, lambda: w("break"), lambda: w("actions = None")), self.made())

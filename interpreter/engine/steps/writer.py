@@ -10,17 +10,19 @@ runs in; no rule text is pasted in (an expression's source comes from dsl/emit.p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.emit import inline
+from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 # the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
 BUILTINS = {f.__name__: f for f in (len, list, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
-                                     object, TypeError)}
+                                     sum, enumerate, object, TypeError)}
 
 
 class Lines:
@@ -99,3 +101,29 @@ class Writer:
     def ref(self, obj: Any) -> str:
         """The name ``obj`` has in the written code."""
         return self.gen.ref(obj)
+
+    @staticmethod
+    def run_loop(w: Lines, seat: str, apply: Callable[[], None], find: Callable[[], None], made: str) -> None:
+        """The body of a step's ``run(game, state, policy)``, for ``Game.playout``: the pending decision and those
+        after it taken in a loop, without Decision objects, as ``apply_fast`` would take them. ``apply()`` writes
+        the taking of ``action``; ``find()`` writes the finding of the next decision (``seat`` chooses among
+        ``actions``; ``actions`` None when the step is over); ``made`` is the source of that decision as a
+        Decision, for the engine once the loop stops (the step is over, or an automatic seat is to choose)."""
+        w("q = state.progress", "d = state.pending", f"{seat}, actions = d.actor, d.actions")
+        w("automatic = game.automatic", "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
+        with w.block("while True:"):
+            w(f"action = actions[policy(state, {seat}, actions)]", "taken += 1")
+            with w.block("if taken > room:"):
+                w("state.actions_taken += taken", "game.too_long(STEP)")
+            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
+            apply()
+            find()
+            with w.block(f"if actions is None or {seat} in automatic:"):
+                w("break")
+        w("state.actions_taken += taken")
+        w(f"game.go_on(state, None if actions is None else {made})", "return taken")
+
+    @staticmethod
+    def run_globals() -> dict[str, Any]:
+        """What ``run_loop``'s code refers to, besides ``STEP``."""
+        return {"BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS}

@@ -1,0 +1,141 @@
+"""The code of a ``board`` step's play, written for each step from its rows and options: one source for the
+checked path and for playouts.
+
+* ``start(state)``: the first seat, the spaces open at the start, the spaces it may cover; the board's result
+  at once when it may cover none (the step's ``start``);
+* ``decision(state, p)``: the seat to act covers one of ``p.choices``, or None once nothing may be covered;
+* ``apply(state, p, action)``: the space is covered, the turn passes (``next``), the spaces the next seat may
+  cover are found (without ``coverable``: never a row's last open space, the list kept up to date), and the
+  board's result once none is left;
+* ``run(game, state, policy)``: for ``Game.playout``, the body of ``apply`` in a loop of its own.
+
+``first``, ``next`` and ``coverable`` are written in place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.steps.base import Decision
+from interpreter.engine.steps.writer import BUILTINS, Lines, Writer
+
+if TYPE_CHECKING:
+    from interpreter.engine.steps.board import Board
+
+
+class BoardProgress:
+    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover."""
+
+    __slots__ = ("open", "turn", "choices")
+
+    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any]):
+        self.open, self.turn, self.choices = open_, turn, choices
+
+    def copy(self) -> BoardProgress:
+        return BoardProgress([list(r) for r in self.open], self.turn, self.choices)
+
+
+class BoardCode(NamedTuple):
+    """The functions written for one board step (see the module's docstring)."""
+
+    start: Any
+    decision: Any
+    apply: Any
+    run: Any
+    source: str
+
+
+def write(step: Board, players: int, gen: Namespace, keep: bool) -> BoardCode:
+    """The functions of ``step`` for a game of ``players`` seats (see choose_code.write)."""
+    source = BoardWriter(step, players, gen).source()
+    namespace = run_block(source, {
+        **gen.ns, "__builtins__": BUILTINS, "STEP": step, "P": BoardProgress, "Decision": Decision,
+        "RUNTIME_ERRORS": RUNTIME_ERRORS, "COVERS": step._covers, "OPEN": [[not c for c in row.covered]
+                                                                           for row in step.rows],
+        "ROWS": [row.key for row in step.rows], "SPACES": [row.values for row in step.rows],
+        **Writer.run_globals(),
+    }, gen if keep else None)
+    return BoardCode(namespace["start"], namespace["decision"], namespace["apply"], namespace["run"], source)
+
+
+class BoardWriter(Writer):
+    """Writes the functions of one board step; each method writes one fragment."""
+
+    def __init__(self, step: Board, players: int, gen: Namespace):
+        super().__init__(gen)
+        self.step = step
+        self.players = players
+
+    def source(self) -> str:
+        w = Lines()
+        with w.block("def start(state):"):
+            self.start(w)
+        with w.block("def decision(state, p):"):
+            w(f"return {self.made()} if p.choices else None")
+        with w.block("def apply(state, p, action):"):
+            self.apply(w)
+        with w.block("def run(game, state, policy):"):
+            self.run_loop(w, "seat", lambda: self.apply(w, "q"),
+                          lambda: w("seat = q.turn", "actions = q.choices or None"), self.made("q"))
+        return w.text()
+
+    @staticmethod
+    def made(p: str = "p") -> str:
+        return f"Decision({p}.turn, {p}.choices, STEP, 'cover a space', 'cover')"
+
+    def start(self, w: Lines) -> None:
+        step = self.step
+        if step.first is not None:
+            w("e = {'$s': state}")
+            self.assign(w, "first", step.first, {}, "seat")
+        else:
+            w("first = state.dealer")
+        w("p = P([list(row) for row in OPEN], first, [])")
+        self.choices(w, "p")
+        with w.block("if not p.choices:"):
+            w("STEP._settle(state, p)")
+        w("return p")
+
+    def choices(self, w: Lines, p: str) -> None:
+        """``p.choices``: the spaces the seat to act may cover."""
+        step = self.step
+        if step.coverable is None:  # the default: never a row's last open space
+            w(f"{p}.choices = [COVERS[r][i] for r, row in enumerate({p}.open) if sum(row) > 1 "
+              "for i, o in enumerate(row) if o]")
+            return
+        names = self.names("seat", "open", "row", "space")
+        w("e = {'$s': state}", f"{names['seat']} = {p}.turn", "out = []")
+        with w.block(f"for r, row in enumerate({p}.open):"):
+            w(f"{names['open']} = sum(row)", f"{names['row']} = ROWS[r]", "values = SPACES[r]")
+            with w.block("for i, o in enumerate(row):"):
+                with w.block("if o:"):
+                    w(f"{names['space']} = values[i]")
+                    self.assign(w, "ok", step.coverable, names)
+                    with w.block("if ok:"):
+                        w("out.append(COVERS[r][i])")
+        w(f"{p}.choices = out")
+
+    def apply(self, w: Lines, p: str = "p") -> None:
+        """The seat to act covers the space ``action``; the next seat; what it may cover."""
+        step = self.step
+        w("r, i = action", f"row = {p}.open[r]", "row[i] = False")
+        if step.next is not None:
+            names = self.names("seat")
+            w("e = {'$s': state}", f"{names['seat']} = {p}.turn")
+            self.assign(w, "nxt", step.next, names, "seat")
+            with w.block(f"if not isinstance(nxt, int) or not 0 <= nxt < {self.players}:"):
+                w("raise STEP._bad_next(nxt)")
+            w(f"{p}.turn = nxt")
+        else:
+            w(f"{p}.turn = {p}.turn + 1 if {p}.turn + 1 < {self.players} else 0")
+        if step.coverable is None:  # a fresh list: the previous decision's list stays as it was
+            with w.block("if sum(row) == 1:"):
+                w(f"{p}.choices = [c for c in {p}.choices if c[0] != r]")
+            with w.block("else:"):
+                w(f"{p}.choices = choices = {p}.choices.copy()", "choices.remove(action)")
+        else:
+            self.choices(w, p)
+        with w.block(f"if not {p}.choices:"):
+            w(f"STEP._settle(state, {p})")
