@@ -89,12 +89,12 @@ def make_globals(defines: dict[str, str] | None = None) -> Globals:
         "copy": tuple(k for _, _, k in DECK),
         "label": tuple(f"{c} {n}" for c, n, _ in DECK),
     }
-    g.seat_attrs = {
-        "hand": (CARDS, lambda st, s: st.hands[s]),
-        "tricks": (VALUE, lambda st, s: st.tricks[s]),
-        "total": (VALUE, lambda st, s: st.totals[s]),
-        "index": (VALUE, lambda st, s: s),
-        "name": (VALUE, lambda st, s: NAMES[s]),
+    g.seat_attrs = {  # (type, getter, fixed for the game, source in generated code) as compile.py gives them
+        "hand": (CARDS, lambda st, s: st.hands[s], False, lambda st, s, ref: f"{st}.hands[{s}]"),
+        "tricks": (VALUE, lambda st, s: st.tricks[s], False, lambda st, s, ref: f"{st}.tricks[{s}]"),
+        "total": (VALUE, lambda st, s: st.totals[s], False, lambda st, s, ref: f"{st}.totals[{s}]"),
+        "index": (VALUE, lambda st, s: s, False, lambda st, s, ref: s),
+        "name": (VALUE, lambda st, s: NAMES[s], False, lambda st, s, ref: f"{ref(NAMES)}[{s}]"),
     }
     g.round_fields = {"number": VALUE, "dealer": SEAT, "trump": VALUE, "monster": SEAT,
                       "cache": record({"discard": VALUE, "keep_zeros": VALUE})}

@@ -35,8 +35,9 @@ _DEPTHS = (40, 8, 2)  # parts nested in one function before the deeper ones get 
 _CHEAP = 400  # a define body of at most this much source and no loop is not worth remembering
 _STATE = "e['$s']"  # the state, in generated code
 
-# the source of a local or of a bound name (read twice rather than passed to a helper, see _seat)
-_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"  # compiled when first needed (re caches it), not at every start
+# the source of a local, of a bound name or of a round value (read twice rather than passed to a helper, see
+# _seat): compiled when first needed (re caches it), not at every start
+_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]|(?:state|e\['\$s'\])\.vars\['[A-Za-z_]\w*'\]"
 
 Fn = Callable[[dict[str, Any]], Any]
 
@@ -189,13 +190,15 @@ class _Emitter:
         return f"{self.ref(part.data)}[{b}]"  # the values by card id (none of none, when it may be none)
 
     def _seat(self, part: Part) -> str:
+        """A seat's attribute read in place (``state.counters['tricks'][s]``), none of none; a seat given by a
+        longer source than a name or a round value is read once, through the attribute's getter."""
         (b,) = self.kids(part)
-        getter, sure, stateful = part.data
-        get, state = self.ref(getter), self.state if stateful else "None"
+        getter, sure, stateful, source = part.data
         if sure:
-            return f"{get}({state}, {b})"
-        if re.fullmatch(_SIMPLE, b):
-            return f"({get}({state}, {b}) if {b} is not None else None)"  # a name: read twice, no call
+            return source(self.state, b, self.ref)
+        if re.fullmatch(_SIMPLE, b):  # read twice, no call
+            return f"({source(self.state, b, self.ref)} if {b} is not None else None)"
+        get, state = self.ref(getter), self.state if stateful else "None"
         return f"{self.ref(of_seat)}({get}, {state}, {b})"
 
     def _field(self, part: Part) -> str:

@@ -55,7 +55,8 @@ class Globals:
     constants: dict[str, tuple[Type, Any]] = field(default_factory=dict)
     card_attrs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     card_attr_types: dict[str, Type] = field(default_factory=dict)
-    # name -> (type, getter(state, seat)[, fixed]): fixed attributes never change, so they read no state
+    # name -> (type, getter(state, seat), fixed, source(state source, seat source, ref) -> the source that reads
+    # it in generated code): fixed attributes never change, so they read no state
     seat_attrs: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     round_fields: dict[str, Type] = field(default_factory=dict)
     game_fields: dict[str, Type] = field(default_factory=dict)

@@ -131,12 +131,12 @@ class Resolver:
             return res
         if t.kind == "seat":
             entry = _attribute_of("seats", self.g.seat_attrs, name, loc(n.name_offset))
-            rtype, getter = entry[0], entry[1]
-            if len(entry) > 2 and entry[2]:  # fixed for the whole game (a seat's name, index, role)
+            rtype, getter, fixed, source = entry
+            if fixed:  # fixed for the whole game (a seat's name, index, role)
                 if base.const:
                     return constant(None if base.value is None else getter(None, base.value), rtype)
-                return Part("seat", rtype, base.deps, (base,), (getter, sure, False))
-            return Part("seat", rtype, base.deps | {"state"}, (base,), (getter, sure, True))
+                return Part("seat", rtype, base.deps, (base,), (getter, sure, False, source))
+            return Part("seat", rtype, base.deps | {"state"}, (base,), (getter, sure, True, source))
         if t.kind == "record":
             ftype = t.field_type(name)
             if ftype is None:

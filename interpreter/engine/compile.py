@@ -307,18 +307,23 @@ def _all_steps(steps: list[Step]) -> dict[str, Step]:
 
 def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: dict[str, Type], names: list[str],
                      roles: list[str]) -> dict[str, Any]:
+    """Each attribute of a seat: (its type, a getter ``(state, seat) -> value``, whether it is fixed for the whole
+    game, the source that reads it in generated code: ``(state source, seat source, ref) -> source``)."""
     attrs: dict[str, Any] = {}
     for zname, spec in zones.items():
         if spec.per_seat:
-            attrs[zname] = (CARDS, lambda st, s, z=zname: st.per_seat[z][s])
+            attrs[zname] = (CARDS, lambda st, s, z=zname: st.per_seat[z][s], False,
+                            lambda st, s, ref, z=zname: f"{st}.per_seat[{z!r}][{s}]")
     for c in counters:
-        attrs[c] = (NUMBER, lambda st, s, c=c: st.counters[c][s])
+        attrs[c] = (NUMBER, lambda st, s, c=c: st.counters[c][s], False,
+                    lambda st, s, ref, c=c: f"{st}.counters[{c!r}][{s}]")
     for vname, vtype in values.items():
-        attrs[vname] = (vtype, lambda st, s, v=vname: st.seat_vars[v][s])
-    attrs["total"] = (NUMBER, lambda st, s: st.totals[s])
-    attrs["index"] = (NUMBER, lambda st, s: s, True)
-    attrs["name"] = (TEXT, lambda st, s: names[s], True)
-    attrs["role"] = (TEXT, lambda st, s: roles[s], True)
+        attrs[vname] = (vtype, lambda st, s, v=vname: st.seat_vars[v][s], False,
+                        lambda st, s, ref, v=vname: f"{st}.seat_vars[{v!r}][{s}]")
+    attrs["total"] = (NUMBER, lambda st, s: st.totals[s], False, lambda st, s, ref: f"{st}.totals[{s}]")
+    attrs["index"] = (NUMBER, lambda st, s: s, True, lambda st, s, ref: s)
+    attrs["name"] = (TEXT, lambda st, s: names[s], True, lambda st, s, ref: f"{ref(names)}[{s}]")
+    attrs["role"] = (TEXT, lambda st, s: roles[s], True, lambda st, s, ref: f"{ref(roles)}[{s}]")
     return attrs
 
 
