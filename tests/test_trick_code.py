@@ -41,17 +41,19 @@ def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
 
 
 def test_a_trick_s_code_has_only_the_parts_it_has(tmp_path):
-    plain = make(tmp_path, DEAL_3, TRICKS).steps[1]
-    source = TrickWriter(plain, 4, plain._gen).source()
-    for absent in ("enter_between(", "enter_after(", "def hook(", "ROUTE_", "WON_BY", "ZONES[zone]", "p.active",
+    game = make(tmp_path, DEAL_3, TRICKS)
+    plain = game.steps[1]
+    source = TrickWriter(plain, game, plain._gen).source()
+    for absent in ("enter_BETWEEN(", "enter_AFTER(", "def hook(", "ROUTE_", "WON_BY", "ZONES[zone]", "p.active",
                    "step._allowed", "step._shares",
                    "PER_TRICK", "step._led", "ORDERING.best(state, plays, led, CAN_WIN)"):
         assert absent not in source, absent
-    claim = make(tmp_path, DEAL_3, TRICKS + "  " + "\n  ".join(
+    game = make(tmp_path, DEAL_3, TRICKS + "  " + "\n  ".join(
         [TRICK_VARIANTS["claim"], TRICK_VARIANTS["route"], TRICK_VARIANTS["between plays"]]) + "\n",
-        zones="out: {visible: all}").steps[1]
-    source = TrickWriter(claim, 4, claim._gen).source()
-    for present in ("enter_between(state.game, state, p, 0)", "def hook(game, state, p, action):",
+        zones="out: {visible: all}")
+    claim = game.steps[1]
+    source = TrickWriter(claim, game, claim._gen).source()
+    for present in ("enter_BETWEEN(state.game, state, p, 0)", "def hook(game, state, p, action):",
                     "state.shared[ROUTE_TO[0]].append(_v_card)",
                     "WON_BY({'$s': state})"):
         assert present in source, present

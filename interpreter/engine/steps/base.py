@@ -24,6 +24,8 @@ from interpreter.errors import ExpressionError, SchemaError
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
     from interpreter.engine.state import State
+    from interpreter.engine.steps.steps_code import StepsWriter
+    from interpreter.engine.steps.writer import Lines
     from interpreter.rules.source import RuleSource
 
 Path_ = tuple[Any, ...]
@@ -369,6 +371,14 @@ class Step:
     def inner_steps(self) -> list[Step]:
         """Steps this step runs inside itself (a trick's hooks)."""
         return []
+
+    def write(self, x: StepsWriter, w: Lines, k: int, found: Callable[[int], None],
+              began: Callable[[int], None] | None) -> None:
+        """Write entering this step, its ``when`` already checked, into the code that runs its list (see
+        steps_code.py; ``k``: its index there): by default through its ``start`` and ``decision``. A kind that
+        does its work in place, or has written code of its own, writes that instead."""
+        ref = x.step_ref(k)
+        x.started(w, k, found, began, f"{ref}.start(game, state)", f"{ref}.decision(game, state, q)")
 
     def outer_names(self) -> set[str] | None:
         """For a step a trick runs: the names of the trick its written code reads (the trick gives them in a

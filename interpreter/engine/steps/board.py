@@ -163,6 +163,11 @@ class Board(Step):
             self._code = write(self, game.players, self._gen, self._keep)
         return self._code
 
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """Entered through its written code (see steps_code.py)."""
+        w(f"code = {x.step_ref(k)}.code(game)")
+        x.started(w, k, found, began, "code.start(state)", "code.decision(state, q)")
+
     def start(self, game: Any, state: Any) -> BoardProgress:
         return cast(BoardProgress, self.code(game).start(state))
 

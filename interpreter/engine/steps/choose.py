@@ -235,6 +235,12 @@ class Choose(Step):
         return bound_read([self.who, self.options_expr, self.allowed, self.must, self.count, self.may_pass,
                            self.until]) & set(self.bound)
 
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
+        x.outer_dict(w)
+        w(f"code = {x.step_ref(k)}.code(game)")
+        x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
+
     def _outer(self, state: Any) -> dict[str, Any] | None:
         """The names an enclosing trick binds, as the written code takes them (None for a step of the round)."""
         return None if self.outer is None else self.outer(state)

@@ -34,8 +34,9 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name, run_block
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.base import Running, declared_in, pending
+from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
-from interpreter.engine.steps.writer import BUILTINS, Lines, Writer, bound_read
+from interpreter.engine.steps.writer import BUILTINS, Lines, Writer
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -52,20 +53,21 @@ class TrickCode(NamedTuple):
     route: Any
     led_of: Any
     hook: Any
-    enter_after: Any
+    enter_after: Any  # the steps after a trick, entered (when a taker's choice ends the trick's sharing)
     between_names: Any
     after_names: Any
     playout: Any
     source: str
 
 
-def write(step: Tricks, players: int, gen: Namespace, keep: bool) -> TrickCode:
-    """The functions of ``step`` for a game of ``players`` seats; ``gen``: the namespace of the game's expressions
-    (those written in place refer to its helpers), ``keep``: their code is kept in it for the next run."""
-    source = TrickWriter(step, players, gen).source()
-    namespace = run_block(source, _globals(step, players, gen), gen if keep else None)
+def write(step: Tricks, game: Any, gen: Namespace, keep: bool) -> TrickCode:
+    """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
+    place refer to its helpers), ``keep``: their code is kept in it for the next run."""
+    writer = TrickWriter(step, game, gen)
+    source = writer.source()
+    namespace = run_block(source, _globals(step, game.players, gen, writer), gen if keep else None)
     return TrickCode(namespace["play"], namespace["actions"], namespace["close"], namespace["new_trick"],
-                     namespace["route"], namespace["led_of"], namespace.get("hook"), namespace.get("enter_after"),
+                     namespace["route"], namespace["led_of"], namespace.get("hook"), namespace.get("enter_AFTER"),
                      namespace.get("between_names"), namespace.get("after_names"), namespace["playout"], source)
 
 
@@ -80,7 +82,7 @@ def _rule_tables(tag: str, rules: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
+def _globals(step: Tricks, players: int, gen: Namespace, writer: TrickWriter) -> dict[str, Any]:
     """What the written code refers to, by name: the helpers and constants of the expressions written in place
     (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
     ordering = step.ordering
@@ -95,8 +97,7 @@ def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
         "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_TO": tuple(r.zone for r in step.routes),
         "RUNTIME_ERRORS": RUNTIME_ERRORS,
         "BETWEEN": step.between, "AFTER": step.after, "Running": Running,
-        **{f"STEP_{which}{i}": s for which, steps in (("B", step.between), ("A", step.after))
-           for i, s in enumerate(steps)},
+        **{name: value for hook in writer.hooks.values() for name, value in hook.globals().items()},
         "pending": pending,
         "BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS,
     }
@@ -105,10 +106,14 @@ def _globals(step: Tricks, players: int, gen: Namespace) -> dict[str, Any]:
 class TrickWriter(Writer):
     """Writes the functions of one trick step; each method writes one fragment (see the module's docstring)."""
 
-    def __init__(self, step: Tricks, players: int, gen: Namespace):
+    def __init__(self, step: Tricks, game: Any, gen: Namespace):
         super().__init__(gen)
         self.step = step
-        self.players = players
+        self.players = game.players
+        # the steps run between plays and after a trick: their entering and advancing (see steps_code.py)
+        self.hooks = {name: StepsWriter(name, steps, gen, game, self.name_sources(which))
+                      for name, which, steps in (("BETWEEN", "between", step.between), ("AFTER", "after", step.after))
+                      if steps}
         self.one_zone = len(step.zones) == 1
         self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
         self.plain_best = step.ordering.static and step.can_win is None
@@ -147,14 +152,13 @@ class TrickWriter(Writer):
             with w.block("def hook(game, state, p, action):"):
                 self.prologue(w)
                 self.hook_apply(w)
+        for hook in self.hooks.values():
+            hook.running(w)
         for which, steps in (("between", self.step.between), ("after", self.step.after)):
-            if not steps:
-                continue
-            with w.block(f"def enter_{which}(game, state, p, i):"):
-                self.hook_enter(w, which)
-            with w.block(f"def {which}_names(state, p):"):
-                self.hook_names(w, which, None)
-                w("return o")
+            if steps:
+                with w.block(f"def {which}_names(state, p):"):
+                    items = ", ".join(f"{name!r}: {src}" for name, src in self.name_sources(which).items())
+                    w(f"return {{{items}}}")
         with w.block("def playout(game, state, policy):"):
             self.playout(w)
         return "\n".join(w.out) + "\n"
@@ -186,7 +190,7 @@ class TrickWriter(Writer):
         with w.block(head):
             w(turn)
             if step.between:
-                w("p.hook = enter_between(state.game, state, p, 0)")
+                w("p.hook = enter_BETWEEN(state.game, state, p, 0)")
         with w.block("else:"):
             self.resolve(w)
 
@@ -213,7 +217,7 @@ class TrickWriter(Writer):
         w("won = state.per_seat[WON][winner]")
         self.route(w, "plays", "winner", "winner", "won")
         if step.after:
-            w("p.hook = enter_after(state.game, state, p, 0)")
+            w("p.hook = enter_AFTER(state.game, state, p, 0)")
             with w.block("if p.hook is None:"):
                 self.close(w)
         else:
@@ -426,36 +430,20 @@ class TrickWriter(Writer):
     def hook_apply(self, w: Lines) -> None:
         """The decision of a step the trick runs (between plays, after the trick) is taken, and the next one of its
         steps found; once the steps after the trick are done, the next trick begins (as the step's checked
-        ``apply`` does). Every decision of those steps is a choice's (see choose_code.py)."""
-        step = self.step
+        ``apply`` does)."""
         w("hook = p.hook")
-        lists = [(which, steps) for which, steps in (("between", step.between), ("after", step.after)) if steps]
-        for which, steps in lists:
-            head = "" if len(lists) == 1 else ("if hook.steps is BETWEEN:" if which == "between" else "else:")
+        lists = list(self.hooks)
+        for which in lists:
+            head = "" if len(lists) == 1 else ("if hook.steps is BETWEEN:" if which == "BETWEEN" else "else:")
             if head:
                 w(head)
                 w.depth += 1
-            self.hook_names(w, which, self.read_by(steps))
-            w("code = hook.steps[hook.index].code(game)", "code.apply(state, hook.p, action, o)",
-              "hook.d = code.decision(state, hook.p, o)")
-            with w.block("if hook.d is None:"):
-                w(f"p.hook = enter_{which}(game, state, p, hook.index + 1)")
-                if which == "after":
-                    with w.block("if p.hook is None:"):
-                        self.close(w)
+            w(f"p.hook = advance_{which}(game, state, p, hook, action)")
+            if which == "AFTER":
+                with w.block("if p.hook is None:"):
+                    self.close(w)
             if head:
                 w.depth -= 1
-
-    @staticmethod
-    def read_by(steps: list[Any]) -> set[str]:
-        """The names of a trick that the code written for ``steps`` (a hook) reads: their whens and their choices'
-        expressions (the steps of other kinds read them through Step.env, which gives every name)."""
-        read = bound_read([s.when for s in steps])
-        for s in steps:
-            names = s.outer_names()
-            if names is not None:
-                read |= names
-        return read
 
     @staticmethod
     def name_sources(which: str) -> dict[str, str]:
@@ -465,48 +453,3 @@ class TrickWriter(Writer):
                     "trick_seats": "[s for s, _ in p.plays]", "led": "led_of(state, p.plays)"}
         return {"winner": "p.winner", "takers": "list(p.takers)", "last_trick": "[c for _, c in p.last]",
                 "trick_seats": "[s for s, _ in p.last]"}
-
-    def hook_names(self, w: Lines, which: str, only: set[str] | None) -> None:
-        """``o``: a dict of the names the steps run ``which`` see, as they are now (those in ``only``; every one
-        when None)."""
-        items = [f"{name!r}: {src}" for name, src in self.name_sources(which).items() if only is None or name in only]
-        w(f"o = {{{', '.join(items)}}}")
-
-    def hook_enter(self, w: Lines, which: str) -> None:
-        """Enter the steps run ``which`` from the ``i``-th until one has a decision (a step whose ``when`` fails,
-        or that has nothing to decide, is passed over): the Running of that step, or None (as base.enter)."""
-        steps = self.step.between if which == "between" else self.step.after
-        read = self.read_by(steps)
-        names = {n: local_name(n) for n in bound_read([s.when for s in steps])}
-        sources = self.name_sources(which)
-        for name, local in names.items():  # what the whens read; the dict of names once a step starts
-            w(f"{local} = {sources[name]}")
-        w("o = None")
-        tag = "B" if which == "between" else "A"
-        for k, nested in enumerate(steps):
-            with w.block(f"if i <= {k}:"):
-                if nested.when is not None:
-                    w("e = {'$s': state}")
-                    with w.block("try:"):
-                        w(f"ok = {self.expr(nested.when, names)}")
-                    with w.block("except RUNTIME_ERRORS as exc:"):
-                        w(f"raise STEP_{tag}{k}.when.failure(exc) from None")
-                    w("if ok:")
-                    w.depth += 1
-                if nested.outer_names() is not None:  # written code, given the trick's names
-                    with w.block("if o is None:"):
-                        self.hook_names(w, which, read)
-                    w(f"code = STEP_{tag}{k}.code(game)", "q = code.start(state, o)")
-                    with w.block("if q is not None:"):
-                        w("d = code.decision(state, q, o)")
-                        with w.block("if d is not None:"):
-                            w(f"return Running({which.upper()}, {k}, q, d)")
-                else:
-                    w(f"q = STEP_{tag}{k}.start(game, state)")
-                    with w.block("if q is not None:"):
-                        w(f"d = STEP_{tag}{k}.decision(game, state, q)")
-                        with w.block("if d is not None:"):
-                            w(f"return Running({which.upper()}, {k}, q, d)")
-                if nested.when is not None:
-                    w.depth -= 1
-        w("return None")

@@ -231,7 +231,7 @@ class Tricks(Step):
     def code(self, game: Any) -> TrickCode:
         """The functions written for this step (see trick_code.py)."""
         if self._code is None:
-            self._code = write(self, game.players, self._gen, self._keep)
+            self._code = write(self, game, self._gen, self._keep)
         return self._code
 
     def policy_binds(self) -> dict[str, Type]:

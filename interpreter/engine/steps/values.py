@@ -72,6 +72,33 @@ class SetValues(Step):
         opt = self.declared("seats" if group == "game_seats" else key)
         return ctx.expr(self.path + (key, name), opt.bound_names(self.bound, {"seat": SEAT}))
 
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """The values worked out in place, in order (each in a batch of its own), as ``start`` does."""
+        ref = x.step_ref(k)
+        with w.block("if state.seen is not None:"):
+            w(f"state.seen.derived.append(({ref}, state.clone()))")
+        names = x.outer_locals(w, [expr for _, _, expr in self.assign])
+        w("e = {'$s': state}")
+        for group, name, expr in self.assign:
+            w("e['$batch'] = object()")
+            if group in ("seats", "game_seats"):
+                w(f"values = state.seat_vars[{name!r}]")
+                with w.block(f"for _v_seat in range({x.game.players}):"):
+                    x.assign(w, "values[_v_seat]", expr, {**names, "seat": "_v_seat"})
+            elif group == "round":
+                x.assign(w, "value", expr, names)
+                w(f"state.vars[{name!r}] = value")
+                if self.narrate and x.game.visibility.get(name, "all") == "all":
+                    with w.block("if state.notes is not None and value is not None:"):
+                        w(f"{ref}._tell(state, {name!r}, value)")
+            else:
+                x.assign(w, f"state.game_vars[{name!r}]", expr, names)
+
+    def _tell(self, state: Any, name: str, value: Any) -> None:
+        """Narrate a round value this step set."""
+        expr = next(e for group, n, e in self.assign if group == "round" and n == name)
+        state.note(f"{name}: {show(state.game, expr.type, value)}")
+
     def start(self, game: Any, state: Any) -> None:
         if state.seen is not None:  # a Knowledge works hidden values out again on its samples, and checks that
             state.seen.derived.append((self, state.clone()))  # they tell the public values read from hidden ones

@@ -1,0 +1,135 @@
+"""The code that runs a list of steps (a round's, a repeat's, a trick's hooks), written for each list from its steps.
+
+Entering a list from its ``i``-th step goes from step to step until one has a decision: a step whose ``when``
+fails is passed over (its ``when`` written in place), a step without decisions does its work and the next one is
+entered, a step with a decision stops the entering there. :class:`StepsWriter` writes, for one list:
+
+* ``enter_NAME(game, state, p, i)``: the entering (base.enter's meaning). What is done with the step found is
+  the list's own: a repeat's or a trick's list gives a ``Running`` (the step, its progress, its decision); the
+  round keeps the step and its progress in the state and gives the decision;
+* ``advance_NAME(game, state, p, r, action)``: for a list that gives a ``Running``: ``action`` taken in the step
+  ``r`` runs, then its next decision, or the entering of the steps after it (base.advance's meaning).
+
+A step kind writes its own part (``Step.write``): a step without decisions can do its work in place (``set``),
+a step with written code is started through it (``choose``, ``board``); any other is started through its
+methods. ``p`` is the progress of the step holding the list (a trick's, for its hooks): the names the trick binds
+are worked out from it (``sources``), as locals for expressions written in place, and as a dict ``o`` for a
+step's written code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from interpreter.dsl.codegen import Namespace, local_name
+from interpreter.engine.steps.writer import Lines, Writer, bound_read
+
+if TYPE_CHECKING:
+    from interpreter.engine.steps.base import Step
+
+
+class StepsWriter(Writer):
+    """Writes the functions that run one list of steps (see the module's docstring).
+
+    ``name``: the list's name in the written code (its functions are ``enter_NAME``, ``advance_NAME``; the list
+    is the global ``NAME`` and its ``k``-th step the global ``NAME_k``, see ``globals``); ``sources``: the source of
+    each name a step of the list may read that the step holding it binds, from ``p``; ``game``: the game.
+    """
+
+    def __init__(self, name: str, steps: list[Step], gen: Namespace, game: Any,
+                 sources: dict[str, str] | None = None):
+        super().__init__(gen)
+        self.name = name
+        self.steps = steps
+        self.game = game
+        self.sources = sources or {}
+        self.read: set[str] = set()  # the names the written code of the steps reads (given in ``o``)
+        for s in steps:
+            names = s.outer_names()
+            if names is not None:
+                self.read |= names
+
+    def globals(self) -> dict[str, Any]:
+        """The list and its steps, by the names the written code gives them."""
+        return {self.name: self.steps, **{f"{self.name}_{k}": s for k, s in enumerate(self.steps)}}
+
+    def step_ref(self, k: int) -> str:
+        return f"{self.name}_{k}"
+
+    # ------------------------------------------------------------------ names of the holding step
+
+    def outer_locals(self, w: Lines, exprs: list[Any]) -> dict[str, str]:
+        """Locals for the names of the holding step that ``exprs`` read, worked out now; the name -> local map."""
+        names = {}
+        for name in sorted(bound_read(exprs) & set(self.sources)):
+            names[name] = local_name(name)
+            w(f"{names[name]} = {self.sources[name]}")
+        return names
+
+    def outer_dict(self, w: Lines) -> None:
+        """``o``: the names the steps' written code reads, as a dict, once per function (None: no name)."""
+        if not self.read:
+            return
+        items = ", ".join(f"{name!r}: {self.sources[name]}" for name in self.sources if name in self.read)
+        with w.block("if o is None:"):
+            w(f"o = {{{items}}}")
+
+    # ------------------------------------------------------------------ functions
+
+    def enter(self, w: Lines, found: Callable[[int], None], began: Callable[[int], None] | None = None) -> None:
+        """``enter_NAME``: from the ``i``-th step until one has a decision; ``found(k)`` writes what is done when
+        the ``k``-th has one (``q`` its progress, ``d`` its decision), ``began(k)`` what is done once it starts
+        (before its decision is asked for). Nothing found: the function ends (the caller writes what follows)."""
+        w("o = None")
+        for k, step in enumerate(self.steps):
+            with w.block(f"if i <= {k}:"):
+                if step.when is not None:
+                    names = self.outer_locals(w, [step.when])
+                    w("e = {'$s': state}")
+                    self.assign(w, "ok", step.when, names)
+                    w("if ok:")
+                    w.depth += 1
+                step.write(self, w, k, found, began)
+                if step.when is not None:
+                    w.depth -= 1
+
+    def started(self, w: Lines, k: int, found: Callable[[int], None], began: Callable[[int], None] | None,
+                start: str, decision: str) -> None:
+        """A step with decisions started by ``start`` (the source giving its progress, or None when it has nothing
+        to decide), its decision asked for by ``decision``."""
+        w(f"q = {start}")
+        with w.block("if q is not None:"):
+            if began is not None:
+                began(k)
+            w(f"d = {decision}")
+            with w.block("if d is not None:"):
+                found(k)
+
+    def advance(self, w: Lines) -> None:
+        """``advance_NAME``: ``action`` is taken in the step ``r`` runs; then its next decision (kept in ``r.d``,
+        ``r`` given), or the entering of the steps after it."""
+        deciding = [k for k, s in enumerate(self.steps) if s.decides]
+        w("o = None", "k = r.index")
+        for n, k in enumerate(deciding):
+            step = self.steps[k]
+            head = "if" if n == 0 else "elif"
+            with w.block(f"{head} k == {k}:" if n < len(deciding) - 1 or n == 0 else "else:"):
+                if step.outer_names() is not None:  # written code, given the names it reads
+                    self.outer_dict(w)
+                    w(f"code = {self.step_ref(k)}.code(game)", "code.apply(state, r.p, action, o)",
+                      "r.d = code.decision(state, r.p, o)")
+                else:
+                    w(f"step = {self.step_ref(k)}",
+                      "r.d = step.apply(game, state, r.p, action) or step.decision(game, state, r.p)")
+        with w.block("if r.d is not None:"):
+            w("return r")
+        w(f"return enter_{self.name}(game, state, p, k + 1)")
+
+    def running(self, w: Lines) -> None:
+        """Both functions of a list whose steps run inside another step (a Running for the step found)."""
+        with w.block(f"def enter_{self.name}(game, state, p, i):"):
+            self.enter(w, lambda k: w(f"return Running({self.name}, {k}, q, d)"))
+            w("return None")
+        with w.block(f"def advance_{self.name}(game, state, p, r, action):"):
+            self.advance(w)
