@@ -8,7 +8,7 @@ their own names, as a trick's are.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import NUMBER
@@ -16,36 +16,15 @@ from interpreter.engine.steps.base import (
     COMMON,
     Decision,
     Opt,
-    Running,
     Step,
     StepContext,
-    advance,
     bind_nested,
     build_steps,
-    enter,
     finish_steps,
-    pending,
     register,
 )
+from interpreter.engine.steps.repeat_code import MAX_TIMES, RepeatCode, Repeating, write
 from interpreter.errors import GameError
-
-MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
-
-
-class _Repeating:
-    """Which time this is, and the nested step running now (None: this time is over)."""
-
-    __slots__ = ("time", "times", "running")
-
-    def __init__(self, times: int | None):
-        self.time, self.times = 0, times
-        self.running: Running | None = None
-
-    def copy(self) -> _Repeating:
-        other = _Repeating(self.times)
-        other.time = self.time
-        other.running = None if self.running is None else self.running.copy()
-        return other
 
 
 @register
@@ -91,48 +70,43 @@ class Repeat(Step):
         self.until = self.read(ctx, "until") if "until" in spec else None
         self.where = str(ctx.source.pos(path))
         finish_steps(ctx, self.inner)
+        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (repeat_code)
+        self._code: RepeatCode | None = None
 
-    # ------------------------------------------------------------------ play
+    def check(self, game: Any) -> None:
+        if self._keep:  # the game is for play: the step's code is written now, and kept with its expressions' code
+            self.code(game)
 
-    def start(self, game: Any, state: Any) -> _Repeating | None:
-        times = None
-        if self.times is not None:
-            times = self.times(self.env(state))
-            if not isinstance(times, int) or isinstance(times, bool) or not 0 <= times <= MAX_TIMES:
-                raise ExpressionFailed(f"{self.times.position}: error: times must be a whole number from 0 to "
-                                       f"{MAX_TIMES}, got {times!r}")
-        rp = _Repeating(times)
-        return rp if self._next_time(game, state, rp) else None
+    # ------------------------------------------------------------------ play (see repeat_code.py)
 
-    def _next_time(self, game: Any, state: Any, rp: _Repeating) -> bool:
-        """Begin the next time that has something to decide; False when the repetition is over."""
-        while True:
-            if rp.times is not None and rp.time >= rp.times:
-                break
-            if rp.time > 0 and self.until is not None and self.until(self.env(state)):
-                break
-            if rp.time >= MAX_TIMES:
-                raise GameError(f"{self.where}: error: step {self.name!r} ran {MAX_TIMES} times; its until "
-                                "never held")
-            rp.time += 1
-            if self.counter:
-                state.vars[self.counter] = rp.time
-            rp.running = enter(game, state, self.inner)
-            if rp.running is not None:
-                return True
-        rp.running = None
-        return False
+    def code(self, game: Any) -> RepeatCode:
+        """The functions written for this step (see repeat_code.py)."""
+        if self._code is None:
+            self._code = write(self, game, self._gen, self._keep)
+        return self._code
 
-    def decision(self, game: Any, state: Any, rp: _Repeating) -> Decision | None:
-        return None if rp.running is None else pending(game, state, rp.running)
+    def start(self, game: Any, state: Any) -> Repeating | None:
+        return cast(Repeating | None, self.code(game).start(game, state))
 
-    def apply(self, game: Any, state: Any, rp: _Repeating, action: Any) -> None:
-        assert rp.running is not None  # a decision is pending
-        rp.running = advance(game, state, rp.running, action)
-        if rp.running is None:
-            self._next_time(game, state, rp)
+    def decision(self, game: Any, state: Any, rp: Repeating) -> Decision | None:
+        return cast(Decision | None, self.code(game).decision(game, state, rp))
 
-    def inside(self, rp: _Repeating) -> tuple[Step, Any] | None:
+    def apply(self, game: Any, state: Any, rp: Repeating, action: Any) -> None:
+        self.code(game).apply(game, state, rp, action)
+
+    def playout(self, game: Any, state: Any, policy: Any) -> int:
+        """The nested steps' decisions in a loop of the step's own (see repeat_code.py)."""
+        return cast(int, self.code(game).run(game, state, policy))
+
+    def _bad_times(self, times: Any) -> ExpressionFailed:
+        assert self.times is not None  # only a written times can give something else
+        return ExpressionFailed(f"{self.times.position}: error: times must be a whole number from 0 to "
+                                f"{MAX_TIMES}, got {times!r}")
+
+    def _too_many(self) -> GameError:
+        return GameError(f"{self.where}: error: step {self.name!r} ran {MAX_TIMES} times; its until never held")
+
+    def inside(self, rp: Repeating) -> tuple[Step, Any] | None:
         r = rp.running
         return (r.steps[r.index], r.p) if r is not None and r.p is not None else None
 

@@ -1,0 +1,134 @@
+"""The code of a ``repeat`` step's play, written for each step: one source for the checked path and for playouts.
+
+* ``start(game, state)``: how many times (``times``), then the first time that has something to decide;
+* ``next_time(game, state, rp)``: after a time is over, ``until`` and ``times``, then the next time: its counter
+  set and its steps entered (steps_code.py writes the entering of the nested steps, ``enter_INNER``);
+* ``decision(game, state, rp)`` and ``apply(game, state, rp, action)``: the decision of the nested step running
+  (``advance_INNER``), and the next time once the steps of this one are done;
+* ``run(game, state, policy)``: for ``Game.playout``, the body of ``apply`` in a loop of its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.steps.base import Running, pending
+from interpreter.engine.steps.steps_code import StepsWriter
+from interpreter.engine.steps.writer import BUILTINS, Lines, Writer
+
+if TYPE_CHECKING:
+    from interpreter.engine.steps.repeat import Repeat
+
+MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
+
+
+class Repeating:
+    """Which time this is, and the nested step running now (None: this time is over)."""
+
+    __slots__ = ("time", "times", "running")
+
+    def __init__(self, times: int | None):
+        self.time, self.times = 0, times
+        self.running: Running | None = None
+
+    def copy(self) -> Repeating:
+        other = Repeating(self.times)
+        other.time = self.time
+        other.running = None if self.running is None else self.running.copy()
+        return other
+
+
+class RepeatCode(NamedTuple):
+    """The functions written for one repeat step (see the module's docstring)."""
+
+    start: Any
+    decision: Any
+    apply: Any
+    run: Any
+    source: str
+
+
+def write(step: Repeat, game: Any, gen: Namespace, keep: bool) -> RepeatCode:
+    """The functions of ``step`` for ``game`` (see choose_code.write)."""
+    writer = RepeatWriter(step, game, gen)
+    source = writer.source()
+    namespace = run_block(source, {
+        **gen.ns, "__builtins__": BUILTINS, "STEP": step, "R": Repeating, "Running": Running, "pending": pending,
+        "RUNTIME_ERRORS": RUNTIME_ERRORS, **writer.inner.globals(), **Writer.run_globals(),
+    }, gen if keep else None)
+    return RepeatCode(namespace["start"], namespace["decision"], namespace["apply"], namespace["run"], source)
+
+
+class RepeatWriter(Writer):
+    """Writes the functions of one repeat step; each method writes one fragment."""
+
+    def __init__(self, step: Repeat, game: Any, gen: Namespace):
+        super().__init__(gen)
+        self.step = step
+        self.inner = StepsWriter("INNER", step.inner, gen, game)
+
+    def source(self) -> str:
+        w = Lines()
+        self.inner.running(w)
+        with w.block("def start(game, state):"):
+            self.start(w)
+        with w.block("def next_time(game, state, rp):"):
+            self.next_time(w)
+        with w.block("def decision(game, state, rp):"):
+            w("return None if rp.running is None else pending(game, state, rp.running)")
+        with w.block("def apply(game, state, rp, action):"):
+            self.apply(w)
+        with w.block("def run(game, state, policy):"):
+            self.run_loop(w, "seat", lambda: self.apply(w, "q"), lambda: self.find(w), "d")
+        return w.text()
+
+    def start(self, w: Lines) -> None:
+        step = self.step
+        if step.times is None:
+            w("times = None")
+        else:
+            w("e = {'$s': state}")
+            self.assign(w, "times", step.times, {}, "number")
+            with w.block(f"if not isinstance(times, int) or isinstance(times, bool) or not 0 <= times <= "
+                         f"{MAX_TIMES}:"):
+                w("raise STEP._bad_times(times)")
+        w("rp = R(times)", "return rp if next_time(game, state, rp) else None")
+
+    def next_time(self, w: Lines) -> None:
+        """Begin the next time that has something to decide; False when the repetition is over."""
+        step = self.step
+        with w.block("while True:"):
+            with w.block("if rp.times is not None and rp.time >= rp.times:"):
+                w("break")
+            if step.until is not None:
+                with w.block("if rp.time > 0:"):
+                    w("e = {'$s': state}")
+                    self.assign(w, "done", step.until, {})
+                    with w.block("if done:"):
+                        w("break")
+            with w.block(f"if rp.time >= {MAX_TIMES}:"):
+                w("raise STEP._too_many()")
+            w("rp.time += 1")
+            if step.counter:
+                w(f"state.vars[{step.counter!r}] = rp.time")
+            w("rp.running = enter_INNER(game, state, None, 0)")
+            with w.block("if rp.running is not None:"):
+                w("return True")
+        w("rp.running = None", "return False")
+
+    @staticmethod
+    def apply(w: Lines, rp: str = "rp") -> None:
+        """The nested step running takes ``action``; once this time's steps are done, the next time."""
+        w(f"{rp}.running = advance_INNER(game, state, None, {rp}.running, action)")
+        with w.block(f"if {rp}.running is None:"):
+            w(f"next_time(game, state, {rp})")
+
+    @staticmethod
+    def find(w: Lines) -> None:
+        """The next decision of the loop: the nested step's (None: the repetition is over)."""
+        with w.block("if q.running is None:"):
+            w("actions = None")
+        with w.block("else:"):
+            w("d = pending(game, state, q.running)", "seat, actions = d.actor, d.actions")
