@@ -292,6 +292,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     )
     for step in all_steps.values():
         step.check(game)
+    game.written(compiler.gen, compiler.generate)
     compiler.gen.save()  # the code compiled for this game, for the next run
     return game
 

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from interpreter.dsl import budget
+from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
 from interpreter.engine.cards import CardTable, hand_order
+from interpreter.engine.round_code import RoundCode
+from interpreter.engine.round_code import write as write_round
 from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import Decision, Step, enter
+from interpreter.engine.steps.base import Decision, Step
 from interpreter.errors import GameError, IllegalAction
 from interpreter.limits import MAX_ACTIONS, MAX_ROUNDS
 
@@ -91,6 +94,9 @@ class Game:
         self.seat_value_names = seat_value_names
         self.value_types = value_types  # value name -> its static type (to show seats and cards by name)
         self.visibility = visibility  # round/seat value name -> "all", "owner" or "nobody"
+        self._gen: Namespace | None = None  # where the round's code is written (see written)
+        self._keep = False
+        self._round: RoundCode | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -348,16 +354,22 @@ class Game:
 
     def _enter(self, state: State, index: int) -> Decision | None:
         """Enter steps from ``index`` until one has a decision; at the round's end step_index is -1."""
+        return cast(Decision | None, self.round_code().enter(self, state, None, index))
 
-        def began(i: int, p: Any) -> None:  # the round's running step lives in the state
-            state.step_index, state.progress = i, p
+    def written(self, gen: Namespace, keep: bool) -> None:
+        """The namespace of the game's expressions, where the round's code is written (``keep``: kept for the next
+        run, and written now)."""
+        self._gen, self._keep = gen, keep
+        self._round = None
+        if keep:
+            self.round_code()
 
-        r = enter(self, state, self.steps, index, began)
-        if r is None:
-            state.step_index = -1
-            state.progress = None
-            return None
-        return r.d
+    def round_code(self) -> RoundCode:
+        """The functions written for the round (see round_code.py)."""
+        if self._round is None:
+            assert self._gen is not None, "compile_game tells the game where its code is written"
+            self._round = write_round(self, self._gen, self._keep)
+        return self._round
 
     def _start_round(self, state: State) -> None:
         state.round_number += 1

@@ -507,39 +507,10 @@ class Running:
         return Running(self.steps, self.index, None if self.p is None else self.p.copy())
 
 
-def enter(game: Game, state: State, steps: list[Step], index: int = 0,
-          began: Callable[[int, Any], None] | None = None) -> Running | None:
-    """Enter ``steps`` from ``index`` until one has a decision (a step whose ``when`` fails, or that has
-    nothing to decide, is passed over); None when none has. ``began(index, progress)`` is told of each step
-    started, before it is asked for its decision."""
-    while index < len(steps):
-        step = steps[index]
-        if step.when is None or step.when.run(step.env(state)):
-            p = step.start(game, state)
-            if p is not None:
-                if began is not None:
-                    began(index, p)
-                d = step.decision(game, state, p)
-                if d is not None:
-                    return Running(steps, index, p, d)
-        index += 1
-    return None
-
-
 def pending(game: Game, state: State, r: Running) -> Decision | None:
     """The decision of the step running in ``r``."""
     d, r.d = r.d, None
     return d if d is not None else r.steps[r.index].decision(game, state, r.p)
-
-
-def advance(game: Game, state: State, r: Running, action: Any) -> Running | None:
-    """Apply ``action`` in the step running in ``r``: ``r`` while that step goes on, else the next step of the
-    list with a decision, or None when the list is done."""
-    step = r.steps[r.index]
-    r.d = step.apply(game, state, r.p, action) or step.decision(game, state, r.p)
-    if r.d is not None:
-        return r
-    return enter(game, state, r.steps, r.index + 1)
 
 
 def running(steps: list[Step], index: int, p: Any) -> list[tuple[Step, Any]]:

@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from interpreter.dsl.codegen import Namespace, local_name
-from interpreter.engine.steps.writer import Lines, Writer, bound_read
+from interpreter.dsl.codegen import Namespace, local_name, run_block
+from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.steps.writer import BUILTINS, Lines, Writer, bound_read
 
 if TYPE_CHECKING:
     from interpreter.engine.steps.base import Step
@@ -133,3 +134,20 @@ class StepsWriter(Writer):
             w("return None")
         with w.block(f"def advance_{self.name}(game, state, p, r, action):"):
             self.advance(w)
+
+
+def standalone(step: Step, game: Any, gen: Namespace, keep: bool) -> Any:
+    """``start(game, state)`` of a step that writes its work in place (``Step.write``), for what runs the step by
+    itself (a Knowledge working a hidden value out again on a sample): the same code, the names of the step
+    holding it read through ``Step.env``."""
+    x = StepsWriter("ONE", [step], gen, game, {name: f"O[{name!r}]" for name in step.bound})
+    w = Lines()
+    with w.block("def start(game, state):"):
+        if step.bound:
+            w("O = ONE_0.env(state)")
+        w("o = None")
+        step.write(x, w, 0, lambda k: w("return q"), None)
+        w("return None")
+    namespace = run_block(w.text(), {**gen.ns, "__builtins__": BUILTINS, "RUNTIME_ERRORS": RUNTIME_ERRORS,
+                                     **x.globals()}, gen if keep else None)
+    return namespace["start"]

@@ -8,6 +8,7 @@ from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
 from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
 from interpreter.engine.steps.choose import show
+from interpreter.engine.steps.steps_code import standalone
 
 
 @register
@@ -58,6 +59,8 @@ class SetValues(Step):
             fields[name] = t if fields[name].literal_none else join(fields[name], t)
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # where start is written (write)
+        self._start: Any = None
         self.narrate = bool(self.value(spec, "narrate"))
         self.hidden = tuple(name for group, name in self._pending
                             if group == "seats" and ctx.visibility.get(name, "all") != "all")
@@ -100,21 +103,7 @@ class SetValues(Step):
         state.note(f"{name}: {show(state.game, expr.type, value)}")
 
     def start(self, game: Any, state: Any) -> None:
-        if state.seen is not None:  # a Knowledge works hidden values out again on its samples, and checks that
-            state.seen.derived.append((self, state.clone()))  # they tell the public values read from hidden ones
-        env = self.env(state)
-        for group, name, expr in self.assign:
-            env["$batch"] = object()  # helpers called again with the same arguments are worked out once
-            if group in ("seats", "game_seats"):
-                values = state.seat_vars[name]
-                for s in range(game.players):
-                    env["seat"] = s
-                    values[s] = expr(env)
-            elif group == "round":
-                state.vars[name] = value = expr(env)
-                if (state.notes is not None and self.narrate and value is not None
-                        and game.visibility.get(name, "all") == "all"):
-                    state.note(f"{name}: {show(game, expr.type, value)}")
-            else:
-                state.game_vars[name] = expr(env)
-        return None
+        """The values worked out, as the code that runs the step's list does it (``write``)."""
+        if self._start is None:
+            self._start = standalone(self, game, self._gen, self._keep)
+        self._start(game, state)
