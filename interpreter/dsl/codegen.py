@@ -27,12 +27,15 @@ from types import CodeType
 from typing import Any
 
 from interpreter.cache import cache_folder, prune, write_bytes
-from interpreter.dsl.budget import charge
+from interpreter.dsl.budget import charge, left
 
 
-def charged(items: Any) -> Any:
-    """A comprehension's source, counted against the evaluation budget."""
-    charge(len(items))
+def charged(items: Any, _left: list[int] = left) -> Any:
+    """A comprehension's source, counted against the evaluation budget (``charge``, written out: it runs for every
+    loop of every expression)."""
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)  # says what ran out
     return items
 
 
