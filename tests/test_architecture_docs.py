@@ -65,7 +65,7 @@ def test_the_trick_part_example_s_rule_writes_the_code_shown_and_routes_the_card
     shown = re.search(r"read as follows.*?```\n(.*?)```", section, flags=re.S).group(1)
     game = make(tmp_path, DEAL_3, TRICKS + f"  {rule}\n", zones="out: {visible: all}")
     step = game.steps[1]
-    play = step.code(game).source.split("def actions")[0]
+    play = game.module().source_of(step).split("def actions")[0]
 
     def generic(text: str) -> list[str]:
         return [re.sub(r"_k\d+", "_k", line.strip()) for line in text.strip().splitlines()]

@@ -7,7 +7,6 @@ import random
 import textwrap
 
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.trick_code import TrickWriter
 
 from .conftest import game_of
 from .test_playout import TRICK_VARIANTS
@@ -31,7 +30,7 @@ def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
     """Written once, placed twice: the loop holds the bodies of ``play`` and of ``actions`` line for line."""
     for name in ("njet-riogrande", "hearts", "mit-list-und-tuecke", "meinz"):
         step = next(s for s in game_of(name, 4).steps if s.kind == "tricks")
-        functions = _functions(step.code(game_of(name, 4)).source)
+        functions = _functions(game_of(name, 4).module().source_of(step))
         loop = "\n".join(line.strip() for line in functions["playout"].splitlines())
         prologue = ["hands = state.per_seat[Z0]", "trick = state.shared[TRICK]"]  # looked up once per function
         for part in ("play", "actions"):
@@ -43,7 +42,7 @@ def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
 def test_a_trick_s_code_has_only_the_parts_it_has(tmp_path):
     game = make(tmp_path, DEAL_3, TRICKS)
     plain = game.steps[1]
-    source = TrickWriter(plain, game, plain._gen).source()
+    source = game.module().source_of(plain)
     for absent in ("enter_BETWEEN(", "enter_AFTER(", "def hook(", "ROUTE_", "WON_BY", "ZONES[zone]", "p.active",
                    "step._allowed", "step._shares",
                    "PER_TRICK", "step._led", "ORDERING.best(state, plays, led, CAN_WIN)"):
@@ -52,7 +51,7 @@ def test_a_trick_s_code_has_only_the_parts_it_has(tmp_path):
         [TRICK_VARIANTS["claim"], TRICK_VARIANTS["route"], TRICK_VARIANTS["between plays"]]) + "\n",
         zones="out: {visible: all}")
     claim = game.steps[1]
-    source = TrickWriter(claim, game, claim._gen).source()
+    source = game.module().source_of(claim)
     for present in ("enter_BETWEEN(state.game, state, p, 0)", "def hook(game, state, p, action):",
                     "state.shared[ROUTE_TO[0]].append(_v_card)",
                     "WON_BY({'$s': state})"):

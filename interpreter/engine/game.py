@@ -17,8 +17,8 @@ from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
 from interpreter.engine.cards import CardTable, hand_order
+from interpreter.engine.module import Module
 from interpreter.engine.round_code import RoundCode
-from interpreter.engine.round_code import write as write_round
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
 from interpreter.errors import GameError, IllegalAction
@@ -96,6 +96,7 @@ class Game:
         self.visibility = visibility  # round/seat value name -> "all", "owner" or "nobody"
         self._gen: Namespace | None = None  # where the round's code is written (see written)
         self._keep = False
+        self._module: Module | None = None
         self._round: RoundCode | None = None
 
     # ------------------------------------------------------------------ setup
@@ -357,18 +358,24 @@ class Game:
         return cast(Decision | None, self.round_code().enter(self, state, None, index))
 
     def written(self, gen: Namespace, keep: bool) -> None:
-        """The namespace of the game's expressions, where the round's code is written (``keep``: kept for the next
-        run, and written now)."""
+        """The namespace of the game's expressions, where its module is written (``keep``: kept for the next run,
+        and written now; otherwise when first needed)."""
         self._gen, self._keep = gen, keep
-        self._round = None
+        self._module, self._round = None, None
         if keep:
-            self.round_code()
+            self.module()
+
+    def module(self) -> Module:
+        """The game's written code (see module.py)."""
+        if self._module is None:
+            assert self._gen is not None, "compile_game tells the game where its code is written"
+            self._module = Module(self, self._gen, self._keep)
+        return self._module
 
     def round_code(self) -> RoundCode:
         """The functions written for the round (see round_code.py)."""
         if self._round is None:
-            assert self._gen is not None, "compile_game tells the game where its code is written"
-            self._round = write_round(self, self._gen, self._keep)
+            self._round = cast(RoundCode, self.module().code(self))
         return self._round
 
     def _start_round(self, state: State) -> None:

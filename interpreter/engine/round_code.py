@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.steps_code import StepsWriter
-from interpreter.engine.steps.writer import BUILTINS, Lines
+from interpreter.engine.steps.writer import Lines, Part
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -24,18 +24,14 @@ class RoundCode(NamedTuple):
     """The functions written for a game's round (see the module's docstring)."""
 
     enter: Any
-    source: str
 
 
-def write(game: Game, gen: Namespace, keep: bool) -> RoundCode:
-    """The functions of ``game``'s round; ``gen``: the namespace of the game's expressions, ``keep``: their code is
-    kept in it for the next run."""
+def part(game: Game, gen: Namespace) -> Part:
+    """The functions of ``game``'s round; ``gen``: the namespace of the game's expressions."""
     steps = StepsWriter("ROUND", game.steps, gen, game)
     w = Lines()
     with w.block("def enter_ROUND(game, state, p, i):"):
         steps.enter(w, lambda k: w("return d"), lambda k: w(f"state.step_index = {k}", "state.progress = q"))
         w("state.step_index = -1", "state.progress = None", "return None")
-    source = w.text()
-    namespace = run_block(source, {**gen.ns, "__builtins__": BUILTINS, "RUNTIME_ERRORS": RUNTIME_ERRORS,
-                                   **steps.globals()}, gen if keep else None)
-    return RoundCode(namespace["enter_ROUND"], source)
+    return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, **steps.globals()},
+                lambda f: RoundCode(f["enter_ROUND"]))

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from interpreter.engine.game import Game
     from interpreter.engine.state import State
     from interpreter.engine.steps.steps_code import StepsWriter
-    from interpreter.engine.steps.writer import Lines
+    from interpreter.engine.steps.writer import Lines, Part
     from interpreter.rules.source import RuleSource
 
 Path_ = tuple[Any, ...]
@@ -261,6 +261,7 @@ class Step:
         self.when: Compiled | None = None
         self.outer: Any = None  # for nested steps: gives the values of the names the trick binds
         self.bound: dict[str, Type] = {}  # the names the trick binds, for compiling
+        self._written: Any = None  # the step's code in the game's module (see code)
 
     @classmethod
     def declared(cls, key: str) -> Opt:
@@ -379,6 +380,18 @@ class Step:
         does its work in place, or has written code of its own, writes that instead."""
         ref = x.step_ref(k)
         x.started(w, k, found, began, f"{ref}.start(game, state)", f"{ref}.decision(game, state, q)")
+
+    def part(self, game: Game, gen: Any) -> Part | None:
+        """What this step writes into the game's module (engine/module.py), or None: it plays by its methods."""
+        return None
+
+    def code(self, game: Game) -> Any:
+        """The functions written for this step (its ``part``), from the game's module (kept: a step belongs to
+        one compiled game)."""
+        code = self._written
+        if code is None:
+            code = self._written = game.module().code(self)
+        return code
 
     def outer_names(self) -> set[str] | None:
         """For a step a trick runs: the names of the trick its written code reads (the trick gives them in a

@@ -18,7 +18,7 @@ from typing import Any, cast
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT, VALUE, Type, record
 from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, declared_in, register
-from interpreter.engine.steps.board_code import BoardCode, BoardProgress, write
+from interpreter.engine.steps.board_code import BoardProgress, part
 from interpreter.engine.steps.choose import show
 
 
@@ -148,25 +148,16 @@ class Board(Step):
                 raise ctx.error("every space of this row is covered; at least one must stay open", rpath)
             self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
         self._covers = [[Cover(r, i) for i in range(len(row.values))] for r, row in enumerate(self.rows)]
-        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (board_code)
-        self._code: BoardCode | None = None
-
-    def check(self, game: Any) -> None:
-        if self._keep:  # the game is for play: the step's code is written now, and kept with its expressions' code
-            self.code(game)
 
     # ------------------------------------------------------------------ play (see board_code.py)
-
-    def code(self, game: Any) -> BoardCode:
-        """The functions written for this step (see board_code.py)."""
-        if self._code is None:
-            self._code = write(self, game.players, self._gen, self._keep)
-        return self._code
 
     def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
         """Entered through its written code (see steps_code.py)."""
         w(f"code = {x.step_ref(k)}.code(game)")
         x.started(w, k, found, began, "code.start(state)", "code.decision(state, q)")
+
+    def part(self, game: Any, gen: Any) -> Any:
+        return part(self, game, gen)
 
     def start(self, game: Any, state: Any) -> BoardProgress:
         return cast(BoardProgress, self.code(game).start(state))

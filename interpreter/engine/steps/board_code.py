@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.base import Decision
-from interpreter.engine.steps.writer import BUILTINS, Lines, Writer
+from interpreter.engine.steps.writer import Lines, Part, Writer
 
 if TYPE_CHECKING:
     from interpreter.engine.steps.board import Board
@@ -44,20 +44,15 @@ class BoardCode(NamedTuple):
     decision: Any
     apply: Any
     run: Any
-    source: str
 
 
-def write(step: Board, players: int, gen: Namespace, keep: bool) -> BoardCode:
-    """The functions of ``step`` for a game of ``players`` seats (see choose_code.write)."""
-    source = BoardWriter(step, players, gen).source()
-    namespace = run_block(source, {
-        **gen.ns, "__builtins__": BUILTINS, "STEP": step, "P": BoardProgress, "Decision": Decision,
-        "RUNTIME_ERRORS": RUNTIME_ERRORS, "COVERS": step._covers, "OPEN": [[not c for c in row.covered]
-                                                                           for row in step.rows],
-        "ROWS": [row.key for row in step.rows], "SPACES": [row.values for row in step.rows],
-        **Writer.run_globals(),
-    }, gen if keep else None)
-    return BoardCode(namespace["start"], namespace["decision"], namespace["apply"], namespace["run"], source)
+def part(step: Board, game: Any, gen: Namespace) -> Part:
+    """The functions of ``step`` for ``game`` (see choose_code.part)."""
+    return Part(BoardWriter(step, game.players, gen).source(), {
+        "STEP": step, "P": BoardProgress, "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS,
+        "COVERS": step._covers, "OPEN": [[not c for c in row.covered] for row in step.rows],
+        "ROWS": [row.key for row in step.rows], "SPACES": [row.values for row in step.rows], **Writer.run_globals(),
+    }, lambda f: BoardCode(f["start"], f["decision"], f["apply"], f["run"]))
 
 
 class BoardWriter(Writer):

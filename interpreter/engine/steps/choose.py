@@ -36,7 +36,7 @@ from interpreter.engine.steps.base import (
     register,
     third_person,
 )
-from interpreter.engine.steps.choose_code import ChooseCode, Choosing, write
+from interpreter.engine.steps.choose_code import Choosing, part
 from interpreter.engine.steps.writer import bound_read
 from interpreter.errors import GameError
 
@@ -196,8 +196,6 @@ class Choose(Step):
         self.simultaneous = bool(self.value(spec, "simultaneous"))
         self.auto = bool(self.value(spec, "auto"))
         self.narrate_pass = bool(self.value(spec, "narrate_pass"))
-        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (choose_code)
-        self._code: ChooseCode | None = None
         if self.move_to is not None and "visible" not in spec:
             zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
             self.visible = "all" if zone_visible == "all" else "owner"
@@ -212,8 +210,6 @@ class Choose(Step):
     def check(self, game: Any) -> None:
         labels = game.cards.labels
         self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
-        if self._keep:  # the game is for play: the step's code is written now, and kept with its expressions' code
-            self.code(game)
 
     def filling(self) -> frozenset[str]:
         if not self.simultaneous:
@@ -225,11 +221,8 @@ class Choose(Step):
 
     # ------------------------------------------------------------------ play (see choose_code.py)
 
-    def code(self, game: Any) -> ChooseCode:
-        """The functions written for this step (see choose_code.py)."""
-        if self._code is None:
-            self._code = write(self, game, self._gen, self._keep)
-        return self._code
+    def part(self, game: Any, gen: Any) -> Any:
+        return part(self, game, gen)
 
     def outer_names(self) -> set[str]:
         return bound_read([self.who, self.options_expr, self.allowed, self.must, self.count, self.may_pass,

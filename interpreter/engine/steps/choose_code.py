@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.knowledge import cards_named
 from interpreter.engine.steps.base import Decision, Pass, Stop
-from interpreter.engine.steps.writer import BUILTINS, Lines, Writer, bound_read
+from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
 if TYPE_CHECKING:
     from interpreter.engine.steps.choose import Choose
@@ -66,20 +66,15 @@ class ChooseCode(NamedTuple):
     apply: Any
     legal: Any
     run: Any
-    source: str
 
 
-def write(step: Choose, game: Any, gen: Namespace, keep: bool) -> ChooseCode:
-    """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions
-    (those written in place refer to its helpers), ``keep``: their code is kept in it for the next run."""
-    source = ChooseWriter(step, game.players, gen).source()
-    namespace = run_block(source, {
-        **gen.ns, "__builtins__": BUILTINS, "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds,
-        "Decision": Decision, "Pass": Pass, "Stop": Stop, "RUNTIME_ERRORS": RUNTIME_ERRORS,
-        "cards_named": cards_named, **Writer.run_globals(),
-    }, gen if keep else None)
-    return ChooseCode(namespace["start"], namespace["decision"], namespace["apply"], namespace["legal"],
-                      namespace["run"], source)
+def part(step: Choose, game: Any, gen: Namespace) -> Part:
+    """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
+    place refer to its helpers)."""
+    return Part(ChooseWriter(step, game.players, gen).source(), {
+        "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds, "Decision": Decision, "Pass": Pass, "Stop": Stop,
+        "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, **Writer.run_globals(),
+    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f["run"]))
 
 
 class ChooseWriter(Writer):

@@ -23,7 +23,7 @@ from interpreter.engine.steps.base import (
     finish_steps,
     register,
 )
-from interpreter.engine.steps.repeat_code import MAX_TIMES, RepeatCode, Repeating, write
+from interpreter.engine.steps.repeat_code import MAX_TIMES, Repeating, part
 from interpreter.errors import GameError
 
 
@@ -70,20 +70,11 @@ class Repeat(Step):
         self.until = self.read(ctx, "until") if "until" in spec else None
         self.where = str(ctx.source.pos(path))
         finish_steps(ctx, self.inner)
-        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (repeat_code)
-        self._code: RepeatCode | None = None
-
-    def check(self, game: Any) -> None:
-        if self._keep:  # the game is for play: the step's code is written now, and kept with its expressions' code
-            self.code(game)
 
     # ------------------------------------------------------------------ play (see repeat_code.py)
 
-    def code(self, game: Any) -> RepeatCode:
-        """The functions written for this step (see repeat_code.py)."""
-        if self._code is None:
-            self._code = write(self, game, self._gen, self._keep)
-        return self._code
+    def part(self, game: Any, gen: Any) -> Any:
+        return part(self, game, gen)
 
     def start(self, game: Any, state: Any) -> Repeating | None:
         return cast(Repeating | None, self.code(game).start(game, state))

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.base import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
-from interpreter.engine.steps.writer import BUILTINS, Lines, Writer
+from interpreter.engine.steps.writer import Lines, Part, Writer
 
 if TYPE_CHECKING:
     from interpreter.engine.steps.repeat import Repeat
@@ -47,18 +47,15 @@ class RepeatCode(NamedTuple):
     decision: Any
     apply: Any
     run: Any
-    source: str
 
 
-def write(step: Repeat, game: Any, gen: Namespace, keep: bool) -> RepeatCode:
-    """The functions of ``step`` for ``game`` (see choose_code.write)."""
+def part(step: Repeat, game: Any, gen: Namespace) -> Part:
+    """The functions of ``step`` for ``game`` (see choose_code.part)."""
     writer = RepeatWriter(step, game, gen)
-    source = writer.source()
-    namespace = run_block(source, {
-        **gen.ns, "__builtins__": BUILTINS, "STEP": step, "R": Repeating, "Running": Running, "pending": pending,
-        "RUNTIME_ERRORS": RUNTIME_ERRORS, **writer.inner.globals(), **Writer.run_globals(),
-    }, gen if keep else None)
-    return RepeatCode(namespace["start"], namespace["decision"], namespace["apply"], namespace["run"], source)
+    return Part(writer.source(), {
+        "STEP": step, "R": Repeating, "Running": Running, "pending": pending, "RUNTIME_ERRORS": RUNTIME_ERRORS,
+        **writer.inner.globals(), **Writer.run_globals(),
+    }, lambda f: RepeatCode(f["start"], f["decision"], f["apply"], f["run"]))
 
 
 class RepeatWriter(Writer):

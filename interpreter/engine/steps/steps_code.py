@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from interpreter.dsl.codegen import Namespace, local_name, run_block
+from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.steps.writer import BUILTINS, Lines, Writer, bound_read
+from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
 if TYPE_CHECKING:
     from interpreter.engine.steps.base import Step
@@ -136,7 +136,7 @@ class StepsWriter(Writer):
             self.advance(w)
 
 
-def standalone(step: Step, game: Any, gen: Namespace, keep: bool) -> Any:
+def standalone(step: Step, game: Any, gen: Namespace) -> Part:
     """``start(game, state)`` of a step that writes its work in place (``Step.write``), for what runs the step by
     itself (a Knowledge working a hidden value out again on a sample): the same code, the names of the step
     holding it read through ``Step.env``."""
@@ -148,6 +148,4 @@ def standalone(step: Step, game: Any, gen: Namespace, keep: bool) -> Any:
         w("o = None")
         step.write(x, w, 0, lambda k: w("return q"), None)
         w("return None")
-    namespace = run_block(w.text(), {**gen.ns, "__builtins__": BUILTINS, "RUNTIME_ERRORS": RUNTIME_ERRORS,
-                                     **x.globals()}, gen if keep else None)
-    return namespace["start"]
+    return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, **x.globals()}, lambda f: f["start"])

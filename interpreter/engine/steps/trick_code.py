@@ -31,12 +31,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl import budget
-from interpreter.dsl.codegen import Namespace, local_name, run_block
+from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.base import Running, declared_in, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
-from interpreter.engine.steps.writer import BUILTINS, Lines, Writer
+from interpreter.engine.steps.writer import Lines, Part, Writer
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -57,18 +57,15 @@ class TrickCode(NamedTuple):
     between_names: Any
     after_names: Any
     playout: Any
-    source: str
 
 
-def write(step: Tricks, game: Any, gen: Namespace, keep: bool) -> TrickCode:
+def part(step: Tricks, game: Any, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
-    place refer to its helpers), ``keep``: their code is kept in it for the next run."""
+    place refer to its helpers)."""
     writer = TrickWriter(step, game, gen)
-    source = writer.source()
-    namespace = run_block(source, _globals(step, game.players, gen, writer), gen if keep else None)
-    return TrickCode(namespace["play"], namespace["actions"], namespace["close"], namespace["new_trick"],
-                     namespace["route"], namespace["led_of"], namespace.get("hook"), namespace.get("enter_AFTER"),
-                     namespace.get("between_names"), namespace.get("after_names"), namespace["playout"], source)
+    return Part(writer.source(), _globals(step, game.players, writer), lambda f: TrickCode(
+        f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
+        f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f["playout"]))
 
 
 def _rule_tables(tag: str, rules: list[Any]) -> dict[str, Any]:
@@ -82,13 +79,11 @@ def _rule_tables(tag: str, rules: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _globals(step: Tricks, players: int, gen: Namespace, writer: TrickWriter) -> dict[str, Any]:
+def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
     """What the written code refers to, by name: the helpers and constants of the expressions written in place
     (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
     ordering = step.ordering
     return {
-        **gen.ns,
-        "__builtins__": BUILTINS,
         "step": step, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0], "ZONES": step.zones,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
         **_rule_tables("F", step.follow_rules), **_rule_tables("L", step.lead_rules),

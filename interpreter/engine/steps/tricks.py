@@ -34,7 +34,7 @@ from interpreter.engine.steps.base import (
     pending,
     register,
 )
-from interpreter.engine.steps.trick_code import TrickCode, write
+from interpreter.engine.steps.trick_code import part
 from interpreter.engine.steps.trick_parts import (
     ROUTE_FIELDS,
     RULE_FIELDS,
@@ -192,8 +192,6 @@ class Tricks(Step):
         self._plays = [[Play(c, z) for c in range(len(kinds))] for z in range(len(self.zones))]
         self._takes = [Take(c) for c in range(len(kinds))]
         self._single_zone = len(self.zones) == 1
-        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # the game's expressions (trick_code)
-        self._code: TrickCode | None = None
 
     def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
         items = spec.get("takers")
@@ -225,14 +223,9 @@ class Tricks(Step):
         for t in self.takers:
             if t.ordering is not None:
                 t.ordering.check(game)
-        if self._keep:  # the game is for play: its trick code is written now, and kept with its expressions' code
-            self.code(game)
 
-    def code(self, game: Any) -> TrickCode:
-        """The functions written for this step (see trick_code.py)."""
-        if self._code is None:
-            self._code = write(self, game, self._gen, self._keep)
-        return self._code
+    def part(self, game: Any, gen: Any) -> Any:
+        return part(self, game, gen)
 
     def policy_binds(self) -> dict[str, Type]:
         return {"seat": SEAT, "led": CARD, "trick": CARDS, "legal": list_of(CARD)}

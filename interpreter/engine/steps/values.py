@@ -59,8 +59,6 @@ class SetValues(Step):
             fields[name] = t if fields[name].literal_none else join(fields[name], t)
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self._gen, self._keep = ctx.compiler.gen, ctx.compiler.generate  # where start is written (write)
-        self._start: Any = None
         self.narrate = bool(self.value(spec, "narrate"))
         self.hidden = tuple(name for group, name in self._pending
                             if group == "seats" and ctx.visibility.get(name, "all") != "all")
@@ -104,6 +102,7 @@ class SetValues(Step):
 
     def start(self, game: Any, state: Any) -> None:
         """The values worked out, as the code that runs the step's list does it (``write``)."""
-        if self._start is None:
-            self._start = standalone(self, game, self._gen, self._keep)
-        self._start(game, state)
+        self.code(game)(game, state)
+
+    def part(self, game: Any, gen: Any) -> Any:
+        return standalone(self, game, gen)

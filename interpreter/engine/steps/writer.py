@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
@@ -23,6 +23,21 @@ from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 # the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
 BUILTINS = {f.__name__: f for f in (len, list, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
                                      sum, enumerate, object, TypeError)}
+
+
+class Part(NamedTuple):
+    """What a step kind (or the round) writes into the game's module (engine/module.py): its functions' source,
+    the names that source refers to besides the helpers of the game's expressions, and how its functions become
+    its code (``build``: the functions by name -> the step's code object)."""
+
+    source: str
+    globals: dict[str, Any]
+    build: Any
+
+
+def functions(source: str) -> list[str]:
+    """The names of the functions ``source`` defines at its top level."""
+    return [line[4:line.index("(")] for line in source.splitlines() if line.startswith("def ")]
 
 
 class Lines:

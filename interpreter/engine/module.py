@@ -1,0 +1,59 @@
+"""A compiled game's code: one Python module, written from the rule file once it is compiled.
+
+Every step kind whose play is written (engine/steps/*_code.py) and the round (round_code.py) give their part: the
+source of their functions and the values that source names (the step, its compiled parts, the engine's
+helpers). The module holds each part in a function of its own that takes those values and gives back the part's
+functions (closures over them), so two steps of one kind never share a name; the expressions written in place
+refer to the helpers of the game's expressions, the module's globals (dsl/codegen.py's namespace). The module's
+code object is kept with the expressions' code, in the user's cache folder, under the rule file's identity, the
+player count and the options; a game compiled for validating only (``compile_game(generate=False)``) writes its
+module when something first plays it.
+
+``Module.source`` is the whole text, for reading what a rule file became (``trickbook`` does not show it; a test
+or a curious designer may print it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.engine.round_code import part as round_part
+from interpreter.engine.steps.writer import BUILTINS, Part, functions
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+
+
+class Module:
+    """The written code of one compiled game: each step's, by the step, and the round's."""
+
+    def __init__(self, game: Game, gen: Namespace, keep: bool):
+        owners: list[Any] = []
+        parts: list[Part] = []
+        for step in game.every_step():
+            made = step.part(game, gen)
+            if made is not None:
+                owners.append(step)
+                parts.append(made)
+        owners.append(game)
+        parts.append(round_part(game, gen))
+        lines: list[str] = []
+        for i, p in enumerate(parts):
+            lines.append(f"def _part{i}({', '.join(sorted(p.globals))}):")
+            lines.extend("    " + line for line in p.source.splitlines())
+            lines.append(f"    return {{{', '.join(f'{n!r}: {n}' for n in functions(p.source))}}}")
+        self.source = "\n".join(lines) + "\n"
+        namespace = run_block(self.source, {**gen.ns, "__builtins__": BUILTINS}, gen if keep else None)
+        self._codes = {id(owner): p.build(namespace[f"_part{i}"](**p.globals))
+                       for i, (owner, p) in enumerate(zip(owners, parts))}
+        self._sources = {id(owner): p.source for owner, p in zip(owners, parts)}
+        self._owners = owners  # the keys stay the ids of live objects
+
+    def code(self, owner: Any) -> Any:
+        """The code of ``owner`` (a step, or the game for its round)."""
+        return self._codes[id(owner)]
+
+    def source_of(self, owner: Any) -> str:
+        """The source of ``owner``'s part, as its writer wrote it (before the module held it in a function)."""
+        return self._sources[id(owner)]
