@@ -13,6 +13,7 @@ from typing import Any
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
 from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+from interpreter.engine.steps.steps_code import standalone
 
 
 @register
@@ -54,33 +55,56 @@ class Move(Step):
             raise ctx.error(f"zone {self.to!r} is shared; owner: is only for per-seat zones", path + ("owner",))
         self.top = bool(self.value(spec, "top"))
         self.seat_zones = set(ctx.seat_zones)
+        self.deck_size = len(ctx.card_kinds)
+
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """Every card to move and its destination worked out first, in place; then all cards move together."""
+        ref = x.step_ref(k)
+        names = x.outer_locals(w, [self.each, self.cards, self.owner])
+        per_seat = {**names, "seat": "_v_seat"} if self.each is not None else names
+        w("e = {'$s': state}")
+        if self.each is not None:
+            x.assign(w, "listed", self.each, names)
+            w("seats = list(listed) if isinstance(listed, (list, tuple)) else [listed]")
+        else:
+            w("seats = [None]")
+        w("plan = []", "owners = []", "planned = set()")
+        with w.block("for _v_seat in seats:"):
+            if self.cards is not None:
+                x.assign(w, "value", self.cards, per_seat)
+                w(f"cards = {ref}._cards_of(value)")
+            else:
+                w(f"cards = {ref}._cards_from(state, _v_seat)")
+            w("cards = [c for c in cards if c not in planned]", "planned.update(cards)")
+            with w.block("if not cards:"):
+                w("continue")
+            if self.to_per_seat:
+                if self.owner is not None:
+                    x.assign(w, "owner", self.owner, per_seat, "seat")
+                else:
+                    w("owner = _v_seat")
+                with w.block(f"if not isinstance(owner, int) or not 0 <= owner < {x.game.players}:"):
+                    w(f"raise {ref}._no_seat(owner)")
+                w(f"dest = state.per_seat[{self.to!r}][owner]")
+            else:
+                w("owner = None", f"dest = state.shared[{self.to!r}]")
+            w("plan.append((cards, dest, owner))", "owners.append(_v_seat)")
+        w(f"{ref}._carry_out(state, plan, owners)")
+
+    def part(self, game: Any, gen: Any) -> Any:
+        return standalone(self, game, gen)
 
     def start(self, game: Any, state: Any) -> None:
-        env = self.env(state)
-        seats = [None]
-        if self.each is not None:
-            listed = self.each(env)
-            seats = list(listed) if isinstance(listed, (list, tuple)) else [listed]
-        plan: list[tuple[list[int], list[int], int | None]] = []  # (cards, destination, its seat)
-        owners: list[int | None] = []  # the seat whose zones hold the cards, most likely
-        planned: set[int] = set()
-        for seat in seats:
-            if seat is not None:
-                env["seat"] = seat
-            cards = [c for c in self._cards(game, state, env, seat) if c not in planned]
-            planned.update(cards)
-            if not cards:
-                continue
-            if self.to_per_seat:
-                owner = self.owner(env) if self.owner is not None else seat
-                if not isinstance(owner, int) or not 0 <= owner < game.players:
-                    where = self.owner.position if self.owner is not None else self.path
-                    raise ExpressionFailed(f"{where}: error: a move to {self.to!r} needs a seat, got {owner!r}")
-                dest = state.per_seat[self.to][owner]
-            else:
-                owner, dest = None, state.shared[self.to]
-            plan.append((cards, dest, owner))
-            owners.append(seat)
+        """The cards moved, as the code that runs the round does it (``write``)."""
+        self.code(game)(game, state)
+
+    def _no_seat(self, owner: Any) -> ExpressionFailed:
+        where = self.owner.position if self.owner is not None else self.path
+        return ExpressionFailed(f"{where}: error: a move to {self.to!r} needs a seat, got {owner!r}")
+
+    def _carry_out(self, state: Any, plan: list[tuple[list[int], list[int], int | None]],
+                   owners: list[int | None]) -> None:
+        """Every card of the plan from where it is to its destination (the owner's zones looked in first)."""
         moved = 0
         for (cards, dest, _), seat in zip(plan, owners):
             for c in cards:
@@ -92,25 +116,28 @@ class Move(Step):
             else:
                 dest.extend(cards)
             moved += len(cards)
+        game = state.game
         if moved and state.notes is not None and game.zones[self.to].visible == "all":
             labels, names = game.cards.labels, game.seat_names
             state.note("; ".join(f"{', '.join(labels[c] for c in cards)} to "
                                  + (self.to if owner is None else f"{names[owner]}'s {self.to}")
                                  for cards, _, owner in plan))
-        return None
 
-    def _cards(self, game: Any, state: Any, env: dict[str, Any], seat: int | None) -> list[int]:
-        if self.cards is not None:
-            value = self.cards(env)
-            if value is None:
-                return []
-            cards = list(value) if isinstance(value, (list, tuple)) else [value]
-            for c in cards:
-                if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < len(game.cards):
-                    raise ExpressionFailed(f"{self.cards.position}: error: cards must give cards, got {value!r}")
-            if len(set(cards)) != len(cards):
-                raise ExpressionFailed(f"{self.cards.position}: error: a card is named twice in {value!r}")
-            return cards
+    def _cards_of(self, value: Any) -> list[int]:
+        """The cards the ``cards`` expression gave (a card, a list of cards, or none), checked."""
+        assert self.cards is not None  # only a move with cards: gives a value to check
+        if value is None:
+            return []
+        cards = list(value) if isinstance(value, (list, tuple)) else [value]
+        for c in cards:
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.deck_size:
+                raise ExpressionFailed(f"{self.cards.position}: error: cards must give cards, got {value!r}")
+        if len(set(cards)) != len(cards):
+            raise ExpressionFailed(f"{self.cards.position}: error: a card is named twice in {value!r}")
+        return cards
+
+    def _cards_from(self, state: Any, seat: int | None) -> list[int]:
+        """Every card of the ``from`` zones (every seat's, for a per-seat zone; with each, only that seat's)."""
         out: list[int] = []
         for z in self.sources:
             if z in self.seat_zones:

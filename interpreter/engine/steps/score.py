@@ -7,6 +7,7 @@ from typing import Any
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
 from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+from interpreter.engine.steps.steps_code import standalone
 
 
 @register
@@ -23,32 +24,48 @@ class Score(Step):
     )
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.seat_names = ctx.seat_names
         self.points = self.read(ctx, "points", {"seat": SEAT}, expect="number")
         self.explain = self.read(ctx, "explain", {"seat": SEAT}) if "explain" in spec else None
 
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """Every seat scored from the same state (one batch), then the points added, in place."""
+        ref = x.step_ref(k)
+        names = x.outer_locals(w, [self.points, self.explain])
+        w("e = {'$s': state, '$batch': object()}", "scores = []", "why = []", "told = state.notes is not None")
+        with w.block(f"for _v_seat in range({x.game.players}):"):
+            if self.explain is not None:
+                with w.block("if told:"):
+                    x.assign(w, "text", self.explain, {**names, "seat": "_v_seat"})
+                    w("why.append(text if isinstance(text, str) else str(text))")
+            x.assign(w, "value", self.points, {**names, "seat": "_v_seat"}, "number")
+            with w.block("if not isinstance(value, int) or isinstance(value, bool):"):
+                w(f"raise {ref}._not_whole(value, _v_seat)")
+            w("scores.append(value)")
+        w("totals = state.totals")
+        with w.block("for s, v in enumerate(scores):"):
+            w("totals[s] += v")
+        w("state.round_results.append(scores)")
+        with w.block("if told:"):
+            w(f"{ref}._tell(state, scores, why)")
+
+    def part(self, game: Any, gen: Any) -> Any:
+        return standalone(self, game, gen)
+
     def start(self, game: Any, state: Any) -> None:
-        env = {"$s": state, "$batch": object()}  # every seat is scored from the same state
-        scores = []
-        why = []
-        explain = self.explain if state.notes is not None else None
-        for s in range(game.players):
-            env["seat"] = s
-            if explain is not None:
-                text = explain(env)
-                why.append(text if isinstance(text, str) else str(text))
-            value = self.points(env)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ExpressionFailed(f"{self.points.position}: error: points must be a whole number, "
-                                       f"got {value!r} for seat {game.seat_names[s]}")
-            scores.append(value)
-        for s, v in enumerate(scores):
-            state.totals[s] += v
-        state.round_results.append(scores)
-        if state.notes is not None:
-            names = game.seat_names
-            state.note(f"Round {state.round_number} scores: "
-                       + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(scores))
-                       + " | totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals)))
-            for s, text in enumerate(why):
-                state.note(f"  {names[s]} {scores[s]:+d}: {text}")
-        return None
+        """The seats scored, as the code that runs the round does it (``write``)."""
+        self.code(game)(game, state)
+
+    def _not_whole(self, value: Any, seat: int) -> ExpressionFailed:
+        return ExpressionFailed(f"{self.points.position}: error: points must be a whole number, got {value!r} for "
+                                f"seat {self.seat_names[seat]}")
+
+    @staticmethod
+    def _tell(state: Any, scores: list[int], why: list[str]) -> None:
+        """The round's scores and totals in the narration, with where each seat's points came from."""
+        names = state.game.seat_names
+        state.note(f"Round {state.round_number} scores: "
+                   + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(scores))
+                   + " | totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals)))
+        for s, text in enumerate(why):
+            state.note(f"  {names[s]} {scores[s]:+d}: {text}")

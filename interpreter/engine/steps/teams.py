@@ -7,6 +7,7 @@ from typing import Any
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import SEATS, list_of
 from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+from interpreter.engine.steps.steps_code import standalone
 
 
 @register
@@ -55,30 +56,48 @@ class Teams(Step):
         if not ok:
             raise fail("every seat must be in exactly one team")
 
-    def start(self, game: Any, state: Any) -> None:
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """The teams set in place: fixed ones as they are written, others worked out and checked."""
+        ref = x.step_ref(k)
         if self.fixed is not None:
-            teams = self.fixed
+            w(f"teams = {self.fixed!r}")
         else:
             assert self.expr is not None  # build gave one of fixed and expr
-            teams = self.expr.run(self.env(state))
-            members: list[Any] = []
-            lists = isinstance(teams, (list, tuple))
-            if lists:
-                for t in teams:
-                    if not isinstance(t, (list, tuple)):
-                        lists = False
-                        break
-                    members.extend(t)
-            if not lists:
-                raise self._failed("teams must be a list of lists of seats", teams)
-            self._check(members, game.players, lambda message: self._failed(message, teams))
-        for i, team in enumerate(teams):
-            for s in team:
-                state.teams[s] = i
-        if state.notes is not None and len(teams) > 1:
-            names = game.seat_names
-            state.note("Teams: " + " against ".join(", ".join(names[s] for s in t) for t in teams if t))
-        return None
+            names = x.outer_locals(w, [self.expr])
+            w("e = {'$s': state}")
+            x.assign(w, "teams", self.expr, names)
+            w(f"{ref}._check_teams(teams, {x.game.players})")
+        with w.block("for i, team in enumerate(teams):"):
+            with w.block("for s in team:"):
+                w("state.teams[s] = i")
+        with w.block("if state.notes is not None and len(teams) > 1:"):
+            w(f"{ref}._tell(state, teams)")
+
+    def part(self, game: Any, gen: Any) -> Any:
+        return standalone(self, game, gen)
+
+    def start(self, game: Any, state: Any) -> None:
+        """The teams set, as the code that runs the round does it (``write``)."""
+        self.code(game)(game, state)
+
+    def _check_teams(self, teams: Any, players: int) -> None:
+        """Teams worked out in play must be a list of lists of seats, every seat in exactly one."""
+        members: list[Any] = []
+        lists = isinstance(teams, (list, tuple))
+        if lists:
+            for t in teams:
+                if not isinstance(t, (list, tuple)):
+                    lists = False
+                    break
+                members.extend(t)
+        if not lists:
+            raise self._failed("teams must be a list of lists of seats", teams)
+        self._check(members, players, lambda message: self._failed(message, teams))
+
+    @staticmethod
+    def _tell(state: Any, teams: Any) -> None:
+        names = state.game.seat_names
+        state.note("Teams: " + " against ".join(", ".join(names[s] for s in t) for t in teams if t))
 
     def _failed(self, message: str, teams: Any) -> Exception:
         assert self.expr is not None  # only a computed team list can be wrong here
