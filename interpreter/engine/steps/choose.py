@@ -253,7 +253,7 @@ class Choose(Step):
 
     # what the written code calls for what is not worth writing out, and for its errors
 
-    def _choices_of(self, state: Any, seat: int, options: Any) -> list[Choice]:
+    def _choices_of(self, state: Any, seat: int | None, options: Any) -> list[Choice]:
         """The choices of values that are not cards: each with its label, one per label."""
         choices, seen = [], set()
         made = self._choices
@@ -275,7 +275,14 @@ class Choose(Step):
                 choices.append(choice)
         return choices
 
-    def _label(self, game: Any, state: Any, seat: int, value: Any) -> str:
+    _fixed: list[Choice] | None = None  # the choices of options written as a constant (see choose_code)
+
+    def _fix(self, state: Any, options: Any) -> list[Choice]:
+        """The choices of options that are the same every time (labels that read only the value), made once."""
+        self._fixed = self._choices_of(state, None, options)
+        return self._fixed
+
+    def _label(self, game: Any, state: Any, seat: int | None, value: Any) -> str:
         if self.label_expr is not None:
             env = self.env(state)
             env["seat"], env["value"] = seat, value

@@ -88,6 +88,10 @@ class ChooseWriter(Writer):
         self.outer = self.names(*step.bound)  # the names an enclosing trick binds
         read = step.outer_names()
         self.outer_read = [n for n in step.bound if n in read]
+        # options written as a constant, none judged, labels that read only the value: the same choices each time
+        part = step.options_expr.part
+        self.fixed_choices = (part is not None and part.const and step.allowed is None and step.must is None
+                              and step._choices is not None)
         # a condition judged option by option runs as one loop, which takes every name in a dict
         self.selects = (step.allowed is not None and step._allowed_table is None) or \
             (step.must is not None and step._must_table is None)
@@ -279,6 +283,8 @@ class ChooseWriter(Writer):
                 self.judge(w, step.must, step._must_table, True)
         if step._cards:  # identical cards are one choice
             w("choices = STEP._card_choices", "legal = list({KINDS[c]: choices[c] for c in options}.values())")
+        elif self.fixed_choices:  # the same choices every time: made once
+            w("legal = list(STEP._fixed or STEP._fix(state, options))")
         else:
             w("legal = STEP._choices_of(state, _v_seat, options)")
 
