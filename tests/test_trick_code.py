@@ -27,11 +27,16 @@ def _functions(source: str) -> dict[str, str]:
 
 
 def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
-    """Written once, placed twice: the loop holds the bodies of ``play`` and of ``actions`` line for line."""
+    """Written once, placed twice: the loop holds the bodies of ``play`` and of ``actions`` line for line; only the
+    entering of a trick's hooks is placed as the loop takes it (their decisions taken there and then: run_)."""
+    import re
+
     for name in ("njet-riogrande", "hearts", "mit-list-und-tuecke", "meinz"):
         step = next(s for s in game_of(name, 4).steps if s.kind == "tricks")
         functions = _functions(game_of(name, 4).module().source_of(step))
-        loop = "\n".join(line.strip() for line in functions["playout"].splitlines())
+        loop = "\n".join(re.sub(r"taken \+= run_(\w+)\(game, state, p, 0, policy, room - taken\)",
+                                r"p.hook = enter_\1(state.game, state, p, 0)", line.strip())
+                         for line in functions["playout"].splitlines())
         prologue = ["hands = state.per_seat[Z0]", "trick = state.shared[TRICK]"]  # looked up once per function
         for part in ("play", "actions"):
             body = [line.strip() for line in functions[part].splitlines() if line.strip() != "return actions"]

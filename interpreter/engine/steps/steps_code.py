@@ -52,8 +52,9 @@ class StepsWriter(Writer):
                 self.read |= names
 
     def globals(self) -> dict[str, Any]:
-        """The list and its steps, by the names the written code gives them."""
-        return {self.name: self.steps, **{f"{self.name}_{k}": s for k, s in enumerate(self.steps)}}
+        """The list and its steps, by the names the written code gives them (and what ``run`` refers to)."""
+        return {self.name: self.steps, **{f"{self.name}_{k}": s for k, s in enumerate(self.steps)},
+                **self.run_globals()}
 
     def step_ref(self, k: int) -> str:
         return f"{self.name}_{k}"
@@ -128,12 +129,42 @@ class StepsWriter(Writer):
         w(f"return enter_{self.name}(game, state, p, k + 1)")
 
     def running(self, w: Lines) -> None:
-        """Both functions of a list whose steps run inside another step (a Running for the step found)."""
+        """The functions of a list whose steps run inside another step (a Running for the step found): entering,
+        advancing, and ``run_NAME`` for playouts."""
         with w.block(f"def enter_{self.name}(game, state, p, i):"):
             self.enter(w, lambda k: w(f"return Running({self.name}, {k}, q, d)"))
             w("return None")
         with w.block(f"def advance_{self.name}(game, state, p, r, action):"):
             self.advance(w)
+        with w.block(f"def run_{self.name}(game, state, p, i, policy, room):"):
+            self.run(w)
+
+    def run(self, w: Lines) -> None:
+        """``run_NAME``: the list entered from its ``i``-th step and its decisions taken by ``policy`` as they come,
+        as ``enter_NAME`` and ``advance_NAME`` would take them, without Running objects, for ``Game.playout``;
+        the number taken. At a decision of an automatic seat it stops: the step and its decision are left in
+        ``p.hook`` for the engine (None once the list is done). At most ``room`` decisions."""
+        w("automatic = game.automatic", "taken = 0")
+
+        def decide(k: int) -> None:
+            step = self.steps[k]
+            with w.block("while True:"):
+                with w.block("if d.actor in automatic:"):
+                    w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
+                w("action = d.actions[policy(state, d.actor, d.actions)]", "taken += 1")
+                with w.block("if taken > room:"):
+                    w(f"game.too_long({self.step_ref(k)})")
+                w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
+                if step.outer_names() is not None:  # written code, given the names it reads
+                    w("code.apply(state, q, action, o)", "d = code.decision(state, q, o)")
+                else:
+                    w(f"step = {self.step_ref(k)}",
+                      "d = step.apply(game, state, q, action) or step.decision(game, state, q)")
+                with w.block("if d is None:"):
+                    w("break")
+
+        self.enter(w, decide)
+        w("p.hook = None", "return taken")
 
 
 def standalone(step: Step, game: Any, gen: Namespace) -> Part:

@@ -105,6 +105,7 @@ class TrickWriter(Writer):
         super().__init__(gen)
         self.step = step
         self.players = game.players
+        self.looping = False  # writing the playout loop (see hook_entry)
         # the steps run between plays and after a trick: their entering and advancing (see steps_code.py)
         self.hooks = {name: StepsWriter(name, steps, gen, game, self.name_sources(which))
                       for name, which, steps in (("BETWEEN", "between", step.between), ("AFTER", "after", step.after))
@@ -185,7 +186,7 @@ class TrickWriter(Writer):
         with w.block(head):
             w(turn)
             if step.between:
-                w("p.hook = enter_BETWEEN(state.game, state, p, 0)")
+                self.hook_entry(w, "BETWEEN")
         with w.block("else:"):
             self.resolve(w)
 
@@ -212,11 +213,20 @@ class TrickWriter(Writer):
         w("won = state.per_seat[WON][winner]")
         self.route(w, "plays", "winner", "winner", "won")
         if step.after:
-            w("p.hook = enter_AFTER(state.game, state, p, 0)")
+            self.hook_entry(w, "AFTER")
             with w.block("if p.hook is None:"):
                 self.close(w)
         else:
             self.close(w)
+
+    def hook_entry(self, w: Lines, which: str) -> None:
+        """The steps run ``which`` (BETWEEN plays, AFTER the trick) are entered: in the playout loop their
+        decisions are taken there and then (``run_``, see steps_code.py); ``p.hook`` holds the step that waits for
+        a decision, if any."""
+        if self.looping:
+            w(f"taken += run_{which}(game, state, p, 0, policy, room - taken)")
+        else:
+            w(f"p.hook = enter_{which}(state.game, state, p, 0)")
 
     def route(self, w: Lines, cards: str, taker: str, winner: str, default: str) -> None:
         """The ``(player, card)`` pairs of ``cards`` to the zone of the first route whose ``when`` holds (the
@@ -399,7 +409,9 @@ class TrickWriter(Writer):
             w("card = action.card")
             if not self.one_zone:
                 w("zone = action.zone")
+            self.looping = True
             self.play(w)
+            self.looping = False
             if hooks:
                 w.depth -= 1
                 with w.block("if p.hook is not None:"):  # a hook's decision: the same loop takes it
