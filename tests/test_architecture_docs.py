@@ -93,3 +93,55 @@ def test_the_trick_part_example_s_rule_writes_the_code_shown_and_routes_the_card
         assert len(out) + len(won) == 12 and len(set(out + won)) == 12
         routed += len(out)
     assert routed > 0
+
+
+@pytest.fixture
+def with_the_example_step_kind(monkeypatch):
+    """The registry with the page's worked step kind added (in the steps' own names), and the schema made from the
+    declarations with it, as ``python -m interpreter.schema_gen`` would write it."""
+    import json
+
+    from interpreter import schema_gen
+    from interpreter.engine.steps import base
+    from interpreter.rules import schema
+
+    monkeypatch.setitem(base.REGISTRY, "tell", None)  # taken out again after the test
+    (block,) = [b for b in _python_blocks() if "class Tell(Step):" in b]
+    namespace = {**vars(base), "Any": object}
+    exec(block, namespace)  # the page's own code, run in the step module's names (a test: trusted text)
+    text = json.dumps(schema_gen.generate())
+    for cached in (schema.load_schema, schema._schema_text, schema._validator, schema._part_validator):
+        cached.cache_clear()
+    monkeypatch.setattr(schema, "_schema_text", lambda: text)
+    yield base.REGISTRY["tell"]
+    for cached in (schema.load_schema, schema._validator, schema._part_validator):
+        cached.cache_clear()
+
+
+def test_the_worked_step_kind_validates_tells_the_narration_and_is_written_into_the_round(
+        with_the_example_step_kind, tmp_path):
+    import random
+
+    from interpreter.engine.state import CHANCE
+    from interpreter.rules.loader import load_rules
+
+    from .test_steps import DEAL_3, TRICKS, line_of, make, refusal, rules
+
+    step = 'hello: {do: tell, text: "\'the dealer is \' + round.dealer.name"}'
+    game = make(tmp_path, DEAL_3, step, TRICKS, game="rounds: 2")
+    assert "state.note(told if isinstance(told, str) else str(told))" in game.module().source_of(game)
+    rng, state = random.Random(1), game.new_state()
+    state.notes = []
+    while not state.finished:
+        if state.pending.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            game.apply(state, rng.choice(game.legal_actions(state)))
+    assert [n for n in state.notes if n.startswith("the dealer is")] == ["the dealer is N", "the dealer is E"]
+    quiet = game.new_state()  # nobody listens: nothing is worked out
+    game.playout(quiet, rng)
+    assert quiet.notes is None and quiet.finished
+    bad = rules(DEAL_3, step.replace("round.dealer", "round.dealr"), TRICKS)
+    line, message = refusal(tmp_path, bad)
+    assert line == line_of(bad, "hello:") and "unknown round value 'dealr'" in message, (line, message)
+    assert load_rules(tmp_path / "tiny.yaml").data["round"]["hello"]["do"] == "tell"
