@@ -90,7 +90,15 @@ TRICK_VARIANTS = {
     "takers": 'takers: [{takes: rest}, {strength: ["- card.rank"], eligible: "card.suit != led.suit"}]\n'
               'unclaimed: out',
     "two zones": "from: [hand, open]",
+    "choice between plays": 'between_plays: {call: {do: choose, when: "round.called == none", who: "[player] + '
+                            '[s for s in trick_seats if s != player]", options: "[\'call\']", pass: no call, '
+                            'set_chooser: called, until: "round.called != none"}}\nwon_by: round.called\n'
+                            'per_trick: [called]',
+    "choice after trick": 'after_trick: {give: {do: choose, who: winner, options: "[c for c in winner.hand if '
+                          'c.suit == \'x\']", pass: keep all, move_to: out}}',
 }
+# the automatic seat's policy for the choices of the variants above (a choice it may be asked)
+HOOK_POLICIES = {"choice between plays": "call: \"last(legal)\"", "choice after trick": "give: \"last(legal)\""}
 
 
 @pytest.mark.parametrize("variant", list(TRICK_VARIANTS))
@@ -110,7 +118,8 @@ def test_every_way_through_the_trick_loop_takes_the_checked_path_s_decisions(tmp
     text = rules(deal, 'mark: {do: set, round: {mark: "round.dealer"}}', tricks,
                  "score: {do: score, points: seat.tricks}", game="rounds: 3",
                  zones="out: {visible: all}\nopen: {per_seat: true, visible: all}",
-                 players='3:\n  automatic: [{name: bot, policy: {tricks: "last(legal)"}}]\n4: {}')
+                 players='3:\n  automatic: [{name: bot, policy: {tricks: "last(legal)"'
+                         + (", " + HOOK_POLICIES[variant] if variant in HOOK_POLICIES else "") + '}}]\n4: {}')
     game = compile_game(load_rules(write(tmp_path, text)), 3 if automatic else 4)
     _compare(game, variant)
     _compare(game, variant, seeds=1, notes=True)  # narrated: the same code, with its notes

@@ -82,3 +82,30 @@ def test_a_route_that_fails_in_play_names_its_expression_and_line(tmp_path):
     message = str(failed.value)
     assert message.startswith(f"{tmp_path / 'tiny.yaml'}:") and ":error: expression " not in message
     assert "error: expression '1 // (card.rank - card.rank) == 0' failed: integer division or modulo by zero" in message
+
+
+def test_a_follow_rule_reading_a_value_a_step_between_plays_sets_reads_it_as_it_is_now(tmp_path):
+    """The follow rules' tables are kept for a trick once it is led only when nothing between plays can change
+    what they read: here the rank of the card just played is wild for the next seat, so every seat's legal cards
+    are those the rule gives with the value as it is when the seat plays (the trick's first table was kept for
+    the whole trick before, and the seats after the second followed the first card's value)."""
+    tricks = TRICKS + ('  follow: "card.suit == led.suit or card.rank == round.wild"\n'
+                       '  between_plays: {wild: {do: set, round: {wild: "last(trick).rank"}}}\n')
+    game = make(tmp_path, DEAL_3, tricks, game="rounds: 3")
+    labels = game.cards.labels
+    rng, checked = random.Random(7), 0
+    state = game.new_state()
+    while not state.finished:
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        p = state.progress
+        if p.plays:
+            hand = state.per_seat["hand"][d.actor]
+            led, wild = labels[p.plays[0][1]], state.vars["wild"]
+            want = [c for c in hand if labels[c][0] == led[0] or int(labels[c][1]) == wild] or hand
+            assert sorted(a.card for a in d.actions) == sorted(want)
+            checked += 1
+        game.apply(state, rng.choice(d.actions))
+    assert checked > 10

@@ -68,7 +68,7 @@ class Knowledge:
         for values, per_seat in ((state.vars, False), (state.game_vars, False), (state.seat_vars, True)):
             for name, value in values.items():
                 t = game.value_types.get(name)
-                if t is None or not _only_cards(t) or game.visibility.get(name, "all") != "all" or name in filling:
+                if t is None or not only_cards(t) or game.visibility.get(name, "all") != "all" or name in filling:
                     continue
                 for v in value if per_seat else (value,):
                     out.update(cards_named(t, v))
@@ -214,7 +214,7 @@ def cards_named(t: Type, value: Any) -> list[int]:
     """The cards a value of static type ``t`` names (a card, or a list of cards)."""
     if t.kind == "card" and type(value) is int:
         return [value]
-    if _only_cards(t) and isinstance(value, (list, tuple)):
+    if only_cards(t) and isinstance(value, (list, tuple)):
         return [c for c in value if type(c) is int]
     return []
 
@@ -609,7 +609,7 @@ def _drawable(t: Type | None, value: Any, seat: int, knowledge: Knowledge) -> bo
     """Whether a hidden value can be drawn again: empty, or naming only cards ``seat`` does not know."""
     if value is None or value == []:
         return True
-    return t is not None and _only_cards(t) and not any(knowledge.knows(seat, c) for c in cards_named(t, value))
+    return t is not None and only_cards(t) and not any(knowledge.knows(seat, c) for c in cards_named(t, value))
 
 
 def _refuse(game: Any, seat: int, name: str) -> None:
@@ -617,5 +617,6 @@ def _refuse(game: Any, seat: int, name: str) -> None:
                     "from that seat and names no unknown cards")
 
 
-def _only_cards(t: Type) -> bool:
+def only_cards(t: Type) -> bool:
+    """Whether values of type ``t`` name cards (a card, or a list of cards)."""
     return t.kind == "card" or (t.kind == "list" and t.element is not None and t.element.kind == "card")

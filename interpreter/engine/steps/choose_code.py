@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.knowledge import cards_named
+from interpreter.engine.knowledge import cards_named, only_cards
 from interpreter.engine.steps.base import Decision, Pass, Stop
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
@@ -242,7 +242,7 @@ class ChooseWriter(Writer):
             w(f"{dest}.append(value)")
         with w.block("if not quiet and state.notes is not None:"):
             w("STEP._tell(state, _v_seat, action)")
-        if step.visible == "all" and not step.simultaneous:  # chosen in the open
+        if only_cards(step.option_type) and step.visible == "all" and not step.simultaneous:  # cards, in the open
             with w.block("if state.seen is not None:"):
                 w(f"state.seen.cards.extend((None, c) for c in cards_named({self.ref(step.option_type)}, value))")
         w("q.picked.append(value)", "q.history.append({'seat': _v_seat, 'value': value})", "q.passes = 0",
