@@ -34,7 +34,7 @@ def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
     for name in ("njet-riogrande", "hearts", "mit-list-und-tuecke", "meinz"):
         step = next(s for s in game_of(name, 4).steps if s.kind == "tricks")
         functions = _functions(game_of(name, 4).module().source_of(step))
-        loop = "\n".join(re.sub(r"taken \+= run_(\w+)\(game, state, p, 0, policy, room - taken\)",
+        loop = "\n".join(re.sub(r"taken \+= run_(\w+)\(game, state, p, 0, policy, random, room - taken\)",
                                 r"p.hook = enter_\1(state.game, state, p, 0)", line.strip())
                          for line in functions["playout"].splitlines())
         prologue = ["hands = state.per_seat[Z0]", "trick = state.shared[TRICK]"]  # looked up once per function

@@ -269,8 +269,9 @@ class Game:
         decisions in a loop of their own (see ``Step.playout``), so inside such a run ``state.pending`` is
         not kept up to date: a policy reads the state, not the pending decision.
         """
+        random = rng.random
+        chosen = policy  # the steps' own loops draw in place when there is none (see Writer.pick)
         if policy is None:
-            random = rng.random
 
             def policy(_state: State, _seat: int, actions: list[Any]) -> int:
                 return int(random() * len(actions))
@@ -285,7 +286,7 @@ class Game:
             if d.actor == CHANCE:
                 apply_fast(state, d.step.sample(self, state, rng))
                 continue
-            run = self.steps[state.step_index].playout(self, state, policy)  # the round's step runs its own
+            run = self.steps[state.step_index].playout(self, state, chosen, random)  # the round's step's own loop
             if run:
                 decisions += run
                 continue

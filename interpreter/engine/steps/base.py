@@ -326,9 +326,10 @@ class Step:
         """In a state sampled for ``seat`` (see knowledge.py): draw again the choices made so far that
         ``seat`` has not seen, each at random among what its chooser could choose."""
 
-    def playout(self, game: Game, state: State, policy: Any) -> int:
+    def playout(self, game: Game, state: State, policy: Any, random: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own,
-        as ``apply`` would, and return how many were taken (0: this step has no such loop; 0 decisions taken)."""
+        as ``apply`` would, each by ``policy(state, seat, actions)``, or, when it is None, drawn uniformly with
+        ``random()`` (see Writer.pick); return how many were taken (0: this step has no such loop)."""
         return 0
 
     def apply(self, game: Game, state: State, p: Any, action: Any) -> Decision | None:

@@ -71,7 +71,7 @@ class BoardWriter(Writer):
             w(f"return {self.made()} if p.choices else None")
         with w.block("def apply(state, p, action):"):
             self.apply(w)
-        with w.block("def run(game, state, policy):"):
+        with w.block("def run(game, state, policy, random):"):
             self.run_loop(w, "seat", lambda: self.apply(w, "q"),
                           lambda: w("seat = q.turn", "actions = q.choices or None"), self.made("q"))
         return w.text()

@@ -247,9 +247,9 @@ class Choose(Step):
     def apply(self, game: Any, state: Any, p: Choosing, action: Any) -> None:
         self.code(game).apply(state, p, action, self._outer(state))
 
-    def playout(self, game: Any, state: Any, policy: Any) -> int:
+    def playout(self, game: Any, state: Any, policy: Any, random: Any) -> int:
         """The seats' choices in a loop of the step's own, without Decision objects (see choose_code.py)."""
-        return cast(int, self.code(game).run(game, state, policy))
+        return cast(int, self.code(game).run(game, state, policy, random))
 
     # what the written code calls for what is not worth writing out, and for its errors
 

@@ -120,7 +120,7 @@ class ChooseWriter(Writer):
             self.decision(w, lambda: w(f"return {self.made()}"), lambda: w("return None"))
         with w.block("def apply(state, q, action, o):"):
             self.apply(w)
-        with w.block("def run(game, state, policy):"):
+        with w.block("def run(game, state, policy, random):"):
             self.run(w)
         return w.text()
 

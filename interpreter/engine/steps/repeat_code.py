@@ -77,7 +77,7 @@ class RepeatWriter(Writer):
             w("return None if rp.running is None else pending(game, state, rp.running)")
         with w.block("def apply(game, state, rp, action):"):
             self.apply(w)
-        with w.block("def run(game, state, policy):"):
+        with w.block("def run(game, state, policy, random):"):
             self.run_loop(w, "seat", lambda: self.apply(w, "q"), lambda: self.find(w), "d")
         return w.text()
 

@@ -136,7 +136,7 @@ class StepsWriter(Writer):
             w("return None")
         with w.block(f"def advance_{self.name}(game, state, p, r, action):"):
             self.advance(w)
-        with w.block(f"def run_{self.name}(game, state, p, i, policy, room):"):
+        with w.block(f"def run_{self.name}(game, state, p, i, policy, random, room):"):
             self.run(w)
 
     def run(self, w: Lines) -> None:
@@ -151,7 +151,7 @@ class StepsWriter(Writer):
             with w.block("while True:"):
                 with w.block("if d.actor in automatic:"):
                     w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
-                w("action = d.actions[policy(state, d.actor, d.actions)]", "taken += 1")
+                w(f"action = d.actions[{self.pick('d.actor', 'd.actions')}]", "taken += 1")
                 with w.block("if taken > room:"):
                     w(f"game.too_long({self.step_ref(k)})")
                 w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")

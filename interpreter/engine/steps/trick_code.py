@@ -12,7 +12,7 @@ once by a method of :class:`TrickWriter` and placed wherever it runs:
   ``otherwise: end`` rule leaves it none (the step's ``decision``);
 * ``close(state, p)``: after the cards are taken (also after a taker's choice or a hook): who leads next, and
   whether a trick can start (``new_trick``, also run when the step starts);
-* ``playout(game, state, policy)``: for ``Game.playout``, the bodies of ``play`` and ``actions`` in a loop of
+* ``playout(game, state, policy, random)``: for ``Game.playout``, the bodies of ``play`` and ``actions`` in a loop of
   its own, without Decision objects, until the step needs the engine (a hook's or a taker's decision, an
   automatic seat, an ``otherwise: end``, the end of trick play).
 
@@ -155,7 +155,7 @@ class TrickWriter(Writer):
                 with w.block(f"def {which}_names(state, p):"):
                     items = ", ".join(f"{name!r}: {src}" for name, src in self.name_sources(which).items())
                     w(f"return {{{items}}}")
-        with w.block("def playout(game, state, policy):"):
+        with w.block("def playout(game, state, policy, random):"):
             self.playout(w)
         return "\n".join(w.out) + "\n"
 
@@ -224,7 +224,7 @@ class TrickWriter(Writer):
         decisions are taken there and then (``run_``, see steps_code.py); ``p.hook`` holds the step that waits for
         a decision, if any."""
         if self.looping:
-            w(f"taken += run_{which}(game, state, p, 0, policy, room - taken)")
+            w(f"taken += run_{which}(game, state, p, 0, policy, random, room - taken)")
         else:
             w(f"p.hook = enter_{which}(state.game, state, p, 0)")
 
@@ -397,7 +397,7 @@ class TrickWriter(Writer):
         if hooks:
             w("hooked = p.hook is not None")
         with w.block("while True:"):
-            w("action = actions[policy(state, seat, actions)]", "taken += 1")
+            w(f"action = actions[{self.pick('seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
                 w("state.actions_taken += taken", "game.too_long(step)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")

@@ -284,9 +284,9 @@ class Tricks(Step):
             return None
         return Decision(seat, actions, self, "play a card", "play")
 
-    def playout(self, game: Any, state: Any, policy: Any) -> int:
+    def playout(self, game: Any, state: Any, policy: Any, random: Any) -> int:
         """The seats' plays in a loop of the step's own, without Decision objects (see trick_code.py)."""
-        return cast(int, self.code(game).playout(game, state, policy))
+        return cast(int, self.code(game).playout(game, state, policy, random))
 
     def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
         plays = p.plays

@@ -118,16 +118,23 @@ class Writer:
         return self.gen.ref(obj)
 
     @staticmethod
+    def pick(seat: str, actions: str) -> str:
+        """The source of the index of the action ``seat`` takes among ``actions`` in a playout: the policy's, or,
+        with no policy, a uniform draw written in place (``Game.playout``'s default: ``random`` is the rng's)."""
+        return f"int(random() * len({actions})) if policy is None else policy(state, {seat}, {actions})"
+
+    @staticmethod
     def run_loop(w: Lines, seat: str, apply: Callable[[], None], find: Callable[[], None], made: str) -> None:
-        """The body of a step's ``run(game, state, policy)``, for ``Game.playout``: the pending decision and those
-        after it taken in a loop, without Decision objects, as ``apply_fast`` would take them. ``apply()`` writes
+        """The body of a step's ``run(game, state, policy, random)``, for ``Game.playout``: the pending decision and
+        those after it taken in a loop, without Decision objects, as ``apply_fast`` would take them (each by
+        ``pick``). ``apply()`` writes
         the taking of ``action``; ``find()`` writes the finding of the next decision (``seat`` chooses among
         ``actions``; ``actions`` None when the step is over); ``made`` is the source of that decision as a
         Decision, for the engine once the loop stops (the step is over, or an automatic seat is to choose)."""
         w("q = state.progress", "d = state.pending", f"{seat}, actions = d.actor, d.actions")
         w("automatic = game.automatic", "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
         with w.block("while True:"):
-            w(f"action = actions[policy(state, {seat}, actions)]", "taken += 1")
+            w(f"action = actions[{Writer.pick(seat, 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
                 w("state.actions_taken += taken", "game.too_long(STEP)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
