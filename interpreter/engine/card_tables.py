@@ -11,6 +11,7 @@ every time, transparently.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled
@@ -55,6 +56,8 @@ class CardTable:
         self.var = var  # the name the card is bound to in the expressions
         self.fields = memo_fields(exprs, (var, "led") if uses_led else (var,))
         self.lazy = lazy  # lazy tables hold None until ``fill`` computes a card
+        # the round values a table is keyed by, read at once (one value, or a tuple of several)
+        self._read: Callable[[dict[str, Any]], Any] = itemgetter(*self.fields) if self.fields else dict
         self._tables: dict[Any, list[Any]] = {}
         copies: dict[int, list[int]] = {}
         for c, k in enumerate(kinds):
@@ -70,12 +73,11 @@ class CardTable:
         """Values by card id for the current round values (and led card)."""
         led_kind = None if led is None else self.led_classes[led]
         if self.fields:
-            vars_ = state.vars
-            key: Any = (tuple([vars_[f] for f in self.fields]), led_kind)
+            key: Any = (self._read(state.vars), led_kind)
             try:
                 t = self._tables.get(key)
             except TypeError:  # a record value (a dict): use its items
-                key = (tuple(hashable(v) for v in key[0]), led_kind)
+                key = (tuple(hashable(state.vars[f]) for f in self.fields), led_kind)
                 t = self._tables.get(key)
         else:
             key = led_kind
