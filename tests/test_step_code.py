@@ -10,19 +10,7 @@ from interpreter.engine.steps.writer import functions
 
 from .conftest import game_of
 from .test_steps import DEAL_3, TRICKS, make
-
-
-def _bodies(source: str) -> dict[str, str]:
-    """Each top-level function's body, dedented, by name."""
-    out: dict[str, list[str]] = {}
-    name = ""
-    for line in source.splitlines():
-        if line.startswith("def "):
-            name = line[4:line.index("(")]
-            out[name] = []
-        else:
-            out[name].append(line)
-    return {k: textwrap.dedent("\n".join(v)) for k, v in out.items()}
+from .test_trick_code import _functions
 
 
 def _stripped(text: str) -> str:
@@ -38,7 +26,7 @@ def test_a_choice_s_loop_runs_the_very_code_of_its_decision():
         for step in game.every_step():
             if step.kind != "choose":
                 continue
-            bodies = _bodies(game.module().source_of(step))
+            bodies = _functions(game.module().source_of(step))
             decision = _stripped(bodies["decision"]).split("\nreturn Decision(")[0]
             assert decision in _stripped(bodies["run"]), (name, step.name)
             seen += 1
@@ -66,7 +54,7 @@ def test_every_list_of_steps_is_entered_by_written_code():
     source = was_sticht.module().source
     for function in ("enter_ROUND", "enter_INNER", "advance_INNER", "enter_AFTER", "run_AFTER"):
         assert f"def {function}(" in source, function
-    inner = _bodies(textwrap.dedent("\n".join(line for line in source.splitlines()
+    inner = _functions(textwrap.dedent("\n".join(line for line in source.splitlines()
                                               if line.startswith("    "))))["enter_INNER"]
     assert "INNER_3.start(" not in inner and "state.vars['would_win'] = value" in inner  # hint: a set step
 

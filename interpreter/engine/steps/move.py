@@ -12,12 +12,12 @@ from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
-from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
-from interpreter.engine.steps.steps_code import standalone
+from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.steps.steps_code import InPlace
 
 
 @register
-class Move(Step):
+class Move(InPlace):
     kind = "move"
     nested = True
     summary = ("Move cards to a zone, all at once: the cards an expression gives (from wherever they are), "
@@ -90,13 +90,6 @@ class Move(Step):
                 w("owner = None", f"dest = state.shared[{self.to!r}]")
             w("plan.append((cards, dest, owner))", "owners.append(_v_seat)")
         w(f"{ref}._carry_out(state, plan, owners)")
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return standalone(self, game, gen)
-
-    def start(self, game: Any, state: Any) -> None:
-        """The cards moved, as the code that runs the round does it (``write``)."""
-        self.code(game)(game, state)
 
     def _no_seat(self, owner: Any) -> ExpressionFailed:
         where = self.owner.position if self.owner is not None else self.path

@@ -6,12 +6,12 @@ from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
-from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
-from interpreter.engine.steps.steps_code import standalone
+from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.steps.steps_code import InPlace
 
 
 @register
-class Score(Step):
+class Score(InPlace):
     kind = "score"
     summary = ("Add points to every seat's total. All seats are scored from the same state, then the points are "
                "added; a record's round line shows them.")
@@ -48,13 +48,6 @@ class Score(Step):
         w("state.round_results.append(scores)")
         with w.block("if told:"):
             w(f"{ref}._tell(state, scores, why)")
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return standalone(self, game, gen)
-
-    def start(self, game: Any, state: Any) -> None:
-        """The seats scored, as the code that runs the round does it (``write``)."""
-        self.code(game)(game, state)
 
     def _not_whole(self, value: Any, seat: int) -> ExpressionFailed:
         return ExpressionFailed(f"{self.points.position}: error: points must be a whole number, got {value!r} for "

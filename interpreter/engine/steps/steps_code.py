@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
 if TYPE_CHECKING:
-    from interpreter.engine.steps.base import Step
+    from interpreter.engine.game import Game
 
 
 class StepsWriter(Writer):
@@ -180,3 +181,15 @@ def standalone(step: Step, game: Any, gen: Namespace) -> Part:
         step.write(x, w, 0, lambda k: w("return q"), None)
         w("return None")
     return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, **x.globals()}, lambda f: f["start"])
+
+
+class InPlace(Step):
+    """A step kind that does its work in place (``write``) and has no decisions: its ``start`` runs the same
+    code, written as a function of its own (``standalone``), for what runs the step by itself."""
+
+    def part(self, game: Game, gen: Any) -> Part:
+        return standalone(self, game, gen)
+
+    def start(self, game: Game, state: Any) -> None:
+        """The step's work, as the code that runs its list does it (``write``)."""
+        self.code(game)(game, state)

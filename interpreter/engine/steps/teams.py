@@ -6,12 +6,12 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import SEATS, list_of
-from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
-from interpreter.engine.steps.steps_code import standalone
+from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.steps.steps_code import InPlace
 
 
 @register
-class Teams(Step):
+class Teams(InPlace):
     kind = "teams"
     nested = True
     summary = ("Set the teams: a list of teams, each a list of seats; every seat in exactly one. Until a round "
@@ -72,13 +72,6 @@ class Teams(Step):
                 w("state.teams[s] = i")
         with w.block("if state.notes is not None and len(teams) > 1:"):
             w(f"{ref}._tell(state, teams)")
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return standalone(self, game, gen)
-
-    def start(self, game: Any, state: Any) -> None:
-        """The teams set, as the code that runs the round does it (``write``)."""
-        self.code(game)(game, state)
 
     def _check_teams(self, teams: Any, players: int) -> None:
         """Teams worked out in play must be a list of lists of seats, every seat in exactly one."""

@@ -6,13 +6,13 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
-from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
 from interpreter.engine.steps.choose import show
-from interpreter.engine.steps.steps_code import standalone
+from interpreter.engine.steps.steps_code import InPlace
 
 
 @register
-class SetValues(Step):
+class SetValues(InPlace):
     kind = "set"
     nested = True
     summary = ("Compute values: round values (read as round.NAME, back to none each round), per-seat values "
@@ -100,9 +100,4 @@ class SetValues(Step):
         expr = next(e for group, n, e in self.assign if group == "round" and n == name)
         state.note(f"{name}: {show(state.game, expr.type, value)}")
 
-    def start(self, game: Any, state: Any) -> None:
-        """The values worked out, as the code that runs the step's list does it (``write``)."""
-        self.code(game)(game, state)
 
-    def part(self, game: Any, gen: Any) -> Any:
-        return standalone(self, game, gen)
