@@ -108,14 +108,7 @@ class Game:
             state.shared[self.deck_start].extend(self.deck)
         state.game_vars = dict.fromkeys(self.flow.game_values)
         self._start_round(state)
-        env: dict[str, Any] = {"$s": state}
-        for name, expr in self.flow.game_values.items():
-            state.game_vars[name] = expr(env)
-        for name, expr in self.flow.game_seat_values.items():
-            values = state.seat_vars[name] = [None] * self.players
-            for s in range(self.players):
-                env["seat"] = s
-                values[s] = expr(env)
+        self.round_code().begin(state)
         self._advance(state, self._enter(state, 0))
         return state
 
@@ -192,15 +185,7 @@ class Game:
         """The seats with the best total among those that may win (``game.can_win``)."""
         budget.reset()
         totals = state.totals
-        eligible = list(range(self.players))
-        can_win = self.flow.can_win
-        if can_win is not None:
-            env: dict[str, Any] = {"$s": state}
-            eligible = []
-            for s in range(self.players):
-                env["seat"] = s
-                if can_win(env):
-                    eligible.append(s)
+        eligible = self.round_code().can_win(state)
         if not eligible:
             return []
         pick = max if self.flow.winners == "highest_total" else min
@@ -393,12 +378,8 @@ class Game:
 
     def _end_round(self, state: State) -> None:
         state.ended = state.vars
-        env = {"$s": state}
         flow = self.flow
-        if flow.until is not None and flow.until(env):
-            state.finished = True
-            return
-        if flow.rounds is not None and state.round_number >= flow.rounds(env):
+        if self.round_code().over(state):
             state.finished = True
             return
         if state.round_number >= MAX_ROUNDS:

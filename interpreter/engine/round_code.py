@@ -1,10 +1,12 @@
-"""The code of a round: its steps entered one after the other, written for each game from its steps.
+"""The code of a round and of the game around it, written for each game: the round's steps entered one after the
+other, the game's values when it starts, whether it ends after a round, who may win.
 
 ``enter_ROUND(game, state, p, i)`` enters the round's steps from the ``i``-th until one has a decision, as
 steps_code.py writes the entering of any list of steps (each step's ``when`` in place, a step without decisions
 doing its work, a step with written code started through it): the step found and its progress are kept in the
 state (``step_index``, ``progress``) as soon as it starts, and its decision is given; after the last step the
-round is over (``step_index`` -1) and None is given.
+round is over (``step_index`` -1) and None is given. ``begin_GAME``, ``over_ROUND`` and ``can_win_GAME`` write
+the game's own expressions (``game.values``, ``game.seat_values``, ``until``, ``rounds``, ``can_win``) in place.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ class RoundCode(NamedTuple):
     """The functions written for a game's round (see the module's docstring)."""
 
     enter: Any
+    begin: Any  # begin_GAME(state): the game's values and each seat's, when the game starts
+    over: Any  # over_ROUND(state): whether the game ends with the round just played (until, rounds)
+    can_win: Any  # can_win_GAME(state): the seats that may win (game.can_win)
 
 
 def part(game: Game, gen: Namespace) -> Part:
@@ -33,5 +38,35 @@ def part(game: Game, gen: Namespace) -> Part:
     with w.block("def enter_ROUND(game, state, p, i):"):
         steps.enter(w, lambda k: w("return d"), lambda k: w(f"state.step_index = {k}", "state.progress = q"))
         w("state.step_index = -1", "state.progress = None", "return None")
+    flow, names = game.flow, {"seat": "_v_seat"}
+    with w.block("def begin_GAME(state):"):
+        w("e = {'$s': state}")
+        for name, expr in flow.game_values.items():
+            steps.assign(w, f"state.game_vars[{name!r}]", expr, {})
+        for name, expr in flow.game_seat_values.items():
+            w(f"values = state.seat_vars[{name!r}] = [None] * {game.players}")
+            with w.block(f"for _v_seat in range({game.players}):"):
+                steps.assign(w, "values[_v_seat]", expr, names)
+    with w.block("def over_ROUND(state):"):
+        w("e = {'$s': state}")
+        if flow.until is not None:
+            steps.assign(w, "done", flow.until, {})
+            with w.block("if done:"):
+                w("return True")
+        if flow.rounds is not None:
+            steps.assign(w, "rounds", flow.rounds, {}, "number")
+            with w.block("if state.round_number >= rounds:"):
+                w("return True")
+        w("return False")
+    with w.block("def can_win_GAME(state):"):
+        if flow.can_win is None:
+            w(f"return list(range({game.players}))")
+        else:
+            w("e = {'$s': state}", "out = []")
+            with w.block(f"for _v_seat in range({game.players}):"):
+                steps.assign(w, "ok", flow.can_win, names)
+                with w.block("if ok:"):
+                    w("out.append(_v_seat)")
+            w("return out")
     return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, **steps.globals()},
-                lambda f: RoundCode(f["enter_ROUND"]))
+                lambda f: RoundCode(f["enter_ROUND"], f["begin_GAME"], f["over_ROUND"], f["can_win_GAME"]))
