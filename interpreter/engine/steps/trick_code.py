@@ -5,6 +5,7 @@ Once a game is compiled a trick step's configuration is known: its zones, its pl
 its takers and routes, its hooks. ``write`` writes Python functions specialised to it, each fragment written
 once by a method of :class:`TrickWriter` and placed wherever it runs:
 
+* ``start(state)``: the first leader and the seats that play (the step's ``start``);
 * ``play(state, p, card, zone)``: the seat to play plays ``card`` (the step's ``apply``); after the last card
   of a trick the winner is found, the cards are taken, and the next trick begins (``resolve`` and ``close``
   below, written in place);
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 class TrickCode(NamedTuple):
     """The functions written for one trick step (see the module's docstring)."""
 
+    start: Any
     play: Any
     actions: Any
     close: Any
@@ -64,7 +66,7 @@ def part(step: Tricks, game: Any, gen: Namespace) -> Part:
     place refer to its helpers)."""
     writer = TrickWriter(step, game, gen)
     return Part(writer.source(), _globals(step, game.players, writer), lambda f: TrickCode(
-        f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
+        f["start"], f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
         f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f["playout"]))
 
 
@@ -84,7 +86,8 @@ def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
     (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
     ordering = step.ordering
     return {
-        "step": step, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0], "ZONES": step.zones,
+        "step": step, "T": step.progress_class, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0],
+        "ZONES": step.zones,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
         **_rule_tables("F", step.follow_rules), **_rule_tables("L", step.lead_rules),
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
@@ -125,6 +128,8 @@ class TrickWriter(Writer):
 
     def source(self) -> str:
         w = Lines()
+        with w.block("def start(state):"):
+            self.start(w)
         with w.block("def play(state, p, card, zone):"):
             self.prologue(w)
             self.play(w)
@@ -160,6 +165,22 @@ class TrickWriter(Writer):
         return "\n".join(w.out) + "\n"
 
     # ------------------------------------------------------------------ fragments
+
+    def start(self, w: Lines) -> None:
+        """The trick play begins: the first leader, the seats that play (every seat unless ``seats`` says), and
+        whether a trick can start."""
+        step = self.step
+        w("e = {'$s': state}")
+        self.assign(w, "leader", step.leader, {}, "seat")
+        w("p = T(leader)")
+        if step.active is not None:
+            self.assign(w, "active", step.active, {})
+            w("active = sorted(set(active if isinstance(active, (list, tuple)) else [active]))")
+            with w.block("if not all(isinstance(s, int) and 0 <= s < N for s in active) or leader not in active:"):
+                w("raise step._bad_seats(active)")
+            with w.block("if len(active) < N:"):
+                w("p.active = active")
+        w("new_trick(state, p)", "return p")
 
     def prologue(self, w: Lines) -> None:
         """The lists every fragment reads, looked up once per function (a state's zones are never replaced)."""

@@ -224,6 +224,8 @@ class Tricks(Step):
             if t.ordering is not None:
                 t.ordering.check(game)
 
+    progress_class = _Tricks  # what the written start makes
+
     def part(self, game: Any, gen: Any) -> Any:
         return part(self, game, gen)
 
@@ -247,18 +249,12 @@ class Tricks(Step):
     # ------------------------------------------------------------------ play
 
     def start(self, game: Any, state: Any) -> _Tricks:
-        env = {"$s": state}
-        p = _Tricks(self.leader(env))
-        if self.active is not None:
-            active = self.active(env)
-            active = sorted(set(active if isinstance(active, (list, tuple)) else [active]))
-            if not all(isinstance(s, int) and 0 <= s < game.players for s in active) or p.leader not in active:
-                raise ExpressionFailed(f"{self.active.position}: error: seats must give seats that include the "
-                                       f"leader, got {active!r}")
-            if len(active) < game.players:
-                p.active = active
-        self.code(game).new_trick(state, p)
-        return p
+        return cast(_Tricks, self.code(game).start(state))
+
+    def _bad_seats(self, active: Any) -> ExpressionFailed:
+        assert self.active is not None  # only a trick with seats checks them
+        return ExpressionFailed(f"{self.active.position}: error: seats must give seats that include the leader, "
+                                f"got {active!r}")
 
     def _cards(self, state: Any, seat: int) -> list[int]:
         if self._single_zone:
