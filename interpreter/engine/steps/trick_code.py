@@ -407,24 +407,31 @@ class TrickWriter(Writer):
 
     def playout(self, w: Lines) -> None:
         """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step,
-        with the decisions of the steps it runs between plays and after a trick (its hooks) among them."""
+        with those of the steps it runs between plays and after a trick (its hooks) and the takers' choices of
+        cards among them. ``kind`` says what the decision in hand is: 0 a card to play, 1 a hook's, 2 a take."""
         hooks = bool(self.step.between or self.step.after)
+        takes = not self.sole_taker
         w("p = state.progress")
-        with w.block("if p.taking >= 0 or p.over:" if hooks else "if p.hook is not None or p.taking >= 0 or p.over:"):
+        stop = [c for c, wanted in (("p.hook is not None", not hooks), ("p.taking >= 0", not takes)) if wanted]
+        with w.block(f"if {' or '.join(stop + ['p.over'])}:"):
             w("return 0")
         self.prologue(w)
         w("automatic = game.automatic", "d = state.pending", "seat, actions = d.actor, d.actions",
           "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
-        if hooks:
-            w("hooked = p.hook is not None")
+        if hooks or takes:
+            w("kind = 1 if p.hook is not None else 2 if p.taking >= 0 else 0")
         with w.block("while True:"):
             w(f"action = actions[{self.pick('seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
                 w("state.actions_taken += taken", "game.too_long(step)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
             if hooks:
-                with w.block("if hooked:"):
+                with w.block("if kind == 1:"):
                     self.hook_apply(w)
+            if takes:
+                with w.block(("elif" if hooks else "if") + " kind == 2:"):
+                    w("step._take_apply(game, state, p, action)")
+            if hooks or takes:
                 w("else:")
                 w.depth += 1
             w("card = action.card")
@@ -433,18 +440,23 @@ class TrickWriter(Writer):
             self.looping = True
             self.play(w)
             self.looping = False
-            if hooks:
+            if hooks or takes:
                 w.depth -= 1
+            if hooks:
                 with w.block("if p.hook is not None:"):  # a hook's decision: the same loop takes it
-                    w("d = pending(game, state, p.hook)", "seat, actions = d.actor, d.actions", "hooked = True")
+                    w("d = pending(game, state, p.hook)", "seat, actions = d.actor, d.actions", "kind = 1")
                     with w.block("if seat in automatic:"):
                         w("break")
                     w("continue")
-                w("hooked = False")
-                head = "if p.taking >= 0 or p.over:"
-            else:
-                head = "if p.hook is not None or p.taking >= 0 or p.over:"
-            with w.block(head):
+            if takes:
+                with w.block("if p.taking >= 0:"):  # a taker chooses cards of the trick
+                    w("d = step._take_decision(game, state, p)", "seat, actions = d.actor, d.actions", "kind = 2")
+                    with w.block("if seat in automatic:"):
+                        w("break")
+                    w("continue")
+            if hooks or takes:
+                w("kind = 0")
+            with w.block(f"if {' or '.join(stop + ['p.over'])}:"):
                 w("break")
             w("seat = p.turn")
             with w.block("if seat in automatic:"):
