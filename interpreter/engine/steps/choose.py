@@ -232,6 +232,11 @@ class Choose(Step):
         """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
         x.outer_dict(w)
         w(f"code = {x.step_ref(k)}.code(game)")
+        if x.playing:  # a playout: the choice takes its decisions in its own loop
+            w("q = code.start(state, o)")
+            with w.block("if q is not None:"):
+                x.nested(w, k, "code.nested(game, state, q, o, policy, random, room - taken)")
+            return
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 
     def _outer(self, state: Any) -> dict[str, Any] | None:

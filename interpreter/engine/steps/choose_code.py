@@ -66,6 +66,7 @@ class ChooseCode(NamedTuple):
     apply: Any
     legal: Any
     run: Any
+    nested: Any
 
 
 def part(step: Choose, game: Any, gen: Namespace) -> Part:
@@ -74,7 +75,7 @@ def part(step: Choose, game: Any, gen: Namespace) -> Part:
     return Part(ChooseWriter(step, game.players, gen).source(), {
         "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds, "Decision": Decision, "Pass": Pass, "Stop": Stop,
         "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, **Writer.run_globals(),
-    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f["run"]))
+    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f["run"], f["nested"]))
 
 
 class ChooseWriter(Writer):
@@ -122,6 +123,8 @@ class ChooseWriter(Writer):
             self.apply(w)
         with w.block("def run(game, state, policy, random):"):
             self.run(w)
+        with w.block("def nested(game, state, q, o, policy, random, room):"):
+            self.nested(w)
         return w.text()
 
     # ------------------------------------------------------------------ fragments
@@ -359,18 +362,42 @@ class ChooseWriter(Writer):
         return f"Decision(_v_seat, actions, STEP, {prompt}, 'choose')"
 
     def apply(self, w: Lines) -> None:
-        """The seat whose turn it is takes ``action``."""
+        """The seat whose turn it is takes ``action`` (a pass, a stop or a pick; no return: the fragment is placed
+        in loops too)."""
         step = self.step
         w("_v_seat = q.order[q.pos]", "q.idle = 0")
         if step.pass_label is not None or step._stop is not None:
             w("cls = type(action)")
+        head = "if"
         if step.pass_label is not None:
             with w.block("if cls is Pass:"):
-                w("q.passes += 1", "end_turn(state, q, _v_seat, o)", "return")
+                w("q.passes += 1", "end_turn(state, q, _v_seat, o)")
+            head = "elif"
         if step._stop is not None:
-            with w.block("if cls is Stop:"):
-                w("end_turn(state, q, _v_seat, o)", "return")
-        w("take(state, q, _v_seat, action, True, o)")
+            with w.block(f"{head} cls is Stop:"):
+                w("end_turn(state, q, _v_seat, o)")
+            head = "elif"
+        if head == "elif":
+            with w.block("else:"):
+                w("take(state, q, _v_seat, action, True, o)")
+        else:
+            w("take(state, q, _v_seat, action, True, o)")
+
+    def nested(self, w: Lines) -> None:
+        """For a choice a trick runs, in a playout (steps_code.py's ``run_``): the bodies of ``decision`` and
+        ``apply`` in a loop, from the choice just started (``q``) until it is over; (the number of decisions
+        taken, None), or, at a decision of an automatic seat, (taken, that Decision) for the engine."""
+        self.prologue(w)
+        w("automatic = game.automatic", "taken = 0")
+        with w.block("while True:"):
+            self.decision(w, lambda: w("break"), lambda: w("return taken, None"))
+            with w.block("if _v_seat in automatic:"):
+                w(f"return taken, {self.made()}")
+            w(f"action = actions[{self.pick('_v_seat', 'actions')}]", "taken += 1")
+            with w.block("if taken > room:"):
+                w("game.too_long(STEP)")
+            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
+            self.apply(w)
 
     def run(self, w: Lines) -> None:
         """``apply`` and ``decision`` in a loop: the seats' decisions one after the other in this step."""

@@ -47,6 +47,7 @@ class StepsWriter(Writer):
         self.game = game
         self.sources = sources or {}
         self.read: set[str] = set()  # the names the written code of the steps reads (given in ``o``)
+        self.playing = False  # writing ``run_NAME``: a step with a loop of its own for playouts writes it (see run)
         for s in steps:
             names = s.outer_names()
             if names is not None:
@@ -164,8 +165,17 @@ class StepsWriter(Writer):
                 with w.block("if d is None:"):
                     w("break")
 
+        self.playing = True
         self.enter(w, decide)
+        self.playing = False
         w("p.hook = None", "return taken")
+
+    def nested(self, w: Lines, k: int, call: str) -> None:
+        """In ``run_NAME``: the ``k``-th step, started (``q``), takes its decisions in a loop of its own (``call``
+        gives the number taken and, when it stops at an automatic seat's decision, that decision)."""
+        w(f"n, d = {call}", "taken += n")
+        with w.block("if d is not None:"):
+            w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
 
 
 def standalone(step: Step, game: Any, gen: Namespace) -> Part:
