@@ -66,12 +66,20 @@ class Deal(Step):
             if problem:
                 raise self.ctx_error(problem, self.path + ("hand",))
 
-    def start(self, game: Any, state: Any) -> _Dealing:
-        count = self.count(self.env(state))
-        problem = self._problem(count, game)
-        if problem:
-            raise ExpressionFailed(f"{self.count.position}: error: {problem} (round {state.round_number})")
-        return _Dealing(count)
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """The number of cards worked out in place and checked; then the deal is chance's decision."""
+        ref = x.step_ref(k)
+        w("e = {'$s': state}")
+        x.assign(w, "count", self.count, {}, "number")
+        w(f"problem = {ref}._problem(count, game)")
+        with w.block("if problem:"):
+            w(f"raise {ref}._cannot(problem, state)")
+        x.started(w, k, found, began, f"{ref}.progress_class(count)", f"{ref}.decision(game, state, q)")
+
+    progress_class = _Dealing  # what the written start makes
+
+    def _cannot(self, problem: str, state: Any) -> ExpressionFailed:
+        return ExpressionFailed(f"{self.count.position}: error: {problem} (round {state.round_number})")
 
     def _problem(self, count: Any, game: Any) -> str | None:
         """Why ``count`` cards per seat cannot be dealt from this deck, or None."""
