@@ -308,8 +308,20 @@ class TrickWriter(Writer):
             w("ORDERING.best(state, plays, led)  # says which strengths cannot be compared", "raise")
 
     def close(self, w: Lines) -> None:
-        """The trick is taken: the next leader, and whether another trick starts."""
-        w("leader = step._next_leader(state, p)" if self.step.next_leader is not None else "leader = p.winner")
+        """The trick is taken: the next leader (``next_leader`` in place, checked), and whether another trick
+        starts."""
+        step = self.step
+        if step.next_leader is None:
+            w("leader = p.winner")
+        else:
+            names = self.names("winner", "takers")
+            w("e = {'$s': state}", f"{names['winner']} = p.winner", f"{names['takers']} = list(p.takers)")
+            self.assign(w, "leader", step.next_leader, names, "seat")
+            with w.block("if leader is None:"):
+                w("leader = p.winner")
+            with w.block("elif not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < N "
+                         "or (p.active is not None and leader not in p.active):"):
+                w("raise step._bad_leader(leader)")
         w("p.plays = []", "p.answers = None", "p.number += 1", "p.leader = p.turn = leader")
         self.new_trick(w)
 

@@ -446,18 +446,10 @@ class Tricks(Step):
                 p.left = self._share(state, p, p.taking)
         self._take_settle(game, state, p)
 
-    def _next_leader(self, state: Any, p: _Tricks) -> int:
-        """Who leads the next trick by ``next_leader`` (none: the winner)."""
-        assert self.next_leader is not None  # the written code asks only a step that has one
-        leader = self.next_leader({"$s": state, "winner": p.winner, "takers": list(p.takers)})
-        if leader is None:
-            assert p.winner is not None  # the trick was won before its next leader is asked for
-            return p.winner
-        if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < state.players \
-                or (p.active is not None and leader not in p.active):
-            raise ExpressionFailed(f"{self.next_leader.position}: error: next_leader must give a seat that "
-                                   f"plays (or none for the winner), got {leader!r}")
-        return leader
+    def _bad_leader(self, leader: Any) -> ExpressionFailed:
+        assert self.next_leader is not None  # only a written next_leader can give something else than a seat
+        return ExpressionFailed(f"{self.next_leader.position}: error: next_leader must give a seat that plays (or "
+                                f"none for the winner), got {leader!r}")
 
     # ------------------------------------------------------------------ nested steps
 
