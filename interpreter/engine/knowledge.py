@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from interpreter.dsl.types import Type
+from interpreter.engine.card_values import cards_named, only_cards, renamed
 from interpreter.engine.state import Seen, State
 from interpreter.engine.steps.base import running
 from interpreter.errors import GameError
@@ -208,15 +209,6 @@ def places(state: State) -> Iterator[tuple[Where, list[int]]]:
     for zone, hands in state.per_seat.items():
         for s, cards in enumerate(hands):
             yield (zone, s), cards
-
-
-def cards_named(t: Type, value: Any) -> list[int]:
-    """The cards a value of static type ``t`` names (a card, or a list of cards)."""
-    if t.kind == "card" and type(value) is int:
-        return [value]
-    if only_cards(t) and isinstance(value, (list, tuple)):
-        return [c for c in value if type(c) is int]
-    return []
 
 
 class _Run:
@@ -567,20 +559,6 @@ def relabel(game: Any, state: State, rename: Any) -> None:
         step.relabel(p, card)
 
 
-def renamed(t: Type | None, value: Any, card: Any) -> Any:
-    """``value`` of static type ``t`` with every card in it renamed by ``card``."""
-    if value is None or t is None:
-        return value
-    if t.kind == "card" and type(value) is int:
-        return card(value)
-    if t.kind == "list" and isinstance(value, (list, tuple)):
-        items = [renamed(t.element, v, card) for v in value]
-        return items if isinstance(value, list) else tuple(items)
-    if t.kind == "record" and isinstance(value, dict):
-        return {k: renamed(t.field_type(k), v, card) for k, v in value.items()}
-    return value
-
-
 def _refuse_hidden_values(game: Any, state: State, seat: int, knowledge: Knowledge) -> None:
     """A value hidden from ``seat`` can be drawn again only when it names cards the seat does not know
     (they are renamed with the rest); anything else hidden (a secret bid, a hidden choice of a card the seat
@@ -615,8 +593,3 @@ def _drawable(t: Type | None, value: Any, seat: int, knowledge: Knowledge) -> bo
 def _refuse(game: Any, seat: int, name: str) -> None:
     raise GameError(f"cannot sample the state as {game.seat_names[seat]} sees it: the value {name!r} is hidden "
                     "from that seat and names no unknown cards")
-
-
-def only_cards(t: Type) -> bool:
-    """Whether values of type ``t`` name cards (a card, or a list of cards)."""
-    return t.kind == "card" or (t.kind == "list" and t.element is not None and t.element.kind == "card")

@@ -23,7 +23,7 @@ from typing import Any, cast
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
-from interpreter.engine.knowledge import renamed
+from interpreter.engine.card_values import renamed
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.knowledge import cards_named, only_cards
+from interpreter.engine.card_values import cards_named, only_cards
 from interpreter.engine.steps.base import Decision, Pass, Stop
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 

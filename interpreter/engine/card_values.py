@@ -1,0 +1,37 @@
+"""The cards a value names, by its static type: what a Knowledge follows of values (a card chosen in the open is
+known to all) and renames in a sample. Plain functions of a type and a value, imported by the steps and by
+knowledge.py alike (so neither imports the other for them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.types import Type
+
+
+def only_cards(t: Type) -> bool:
+    """Whether values of type ``t`` name cards (a card, or a list of cards)."""
+    return t.kind == "card" or (t.kind == "list" and t.element is not None and t.element.kind == "card")
+
+
+def cards_named(t: Type, value: Any) -> list[int]:
+    """The cards a value of static type ``t`` names (a card, or a list of cards)."""
+    if t.kind == "card" and type(value) is int:
+        return [value]
+    if only_cards(t) and isinstance(value, (list, tuple)):
+        return [c for c in value if type(c) is int]
+    return []
+
+
+def renamed(t: Type | None, value: Any, card: Any) -> Any:
+    """``value`` of static type ``t`` with every card in it renamed by ``card``."""
+    if value is None or t is None:
+        return value
+    if t.kind == "card" and type(value) is int:
+        return card(value)
+    if t.kind == "list" and isinstance(value, (list, tuple)):
+        items = [renamed(t.element, v, card) for v in value]
+        return items if isinstance(value, list) else tuple(items)
+    if t.kind == "record" and isinstance(value, dict):
+        return {k: renamed(t.field_type(k), v, card) for k, v in value.items()}
+    return value
