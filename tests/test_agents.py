@@ -144,3 +144,13 @@ def test_agents_by_name_one_per_seat_the_last_repeated():
     made = agent_factory(["random", "greedy", "ismcts"], iterations=9)("seed")
     assert [type(a).__name__ for a in made] == ["RandomAgent", "GreedyAgent", "IsmctsAgent"]
     assert made[2].iterations == 9
+
+
+def test_a_random_agent_draws_what_randrange_draws_from_its_seed():
+    """``pick`` writes ``rng.randrange(n)`` out (the golden records of random agents rest on its draws): for every
+    list length the same index from the same seed, and a list of one costs no draw."""
+    import random
+
+    agent, rng = RandomAgent("seed"), random.Random("seed")
+    lengths = [1, 2, 3, 7, 8, 9, 13, 16, 17, 60, 64, 65] * 200
+    assert [agent.pick([None] * n) for n in lengths] == [rng.randrange(n) if n > 1 else 0 for n in lengths]
