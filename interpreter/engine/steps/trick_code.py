@@ -341,16 +341,22 @@ class TrickWriter(Writer):
             w("p.over = True")
 
     def _empty_hand(self) -> str:
+        """A seat has no card in any zone it plays from (each seat's zones taken together, by zip)."""
         if self.one_zone:
             return "not all(hands):"
-        return "not all(any(state.per_seat[z][s] for z in ZONES) for s in range(N)):"
+        zones = ", ".join(f"state.per_seat[ZONES[{z}]]" for z in range(len(self.step.zones)))
+        return f"not all(map(any, zip({zones}))):"
 
     def actions(self, w: Lines) -> None:
         """``actions``: the plays of ``seat`` now (identical cards: the first of them), or None (stuck)."""
         step = self.step
-        if not self.one_zone:
-            w("cands = step._allowed(state, p, seat, step._cards(state, seat))",
-              "actions = None if cands is None else step._zone_actions(state, seat, cands)")
+        if not self.one_zone:  # the rules judge the cards of every zone; a play names its zone
+            w("hand = step._cards(state, seat)")
+            with w.block("if p.plays:"):
+                self._choose(w, "F", step.follow_rules, "cands")
+            with w.block("else:"):
+                self._choose(w, "L", step.lead_rules, "cands")
+            w("actions = None if cands is None else step._zone_actions(state, seat, cands)")
             return
         w("hand = hands[seat]")
         with w.block("if p.plays:"):
@@ -368,16 +374,18 @@ class TrickWriter(Writer):
                 out.append((f"{tag}H{k}", f"h{k}"))
         return out
 
-    def _choose(self, w: Lines, tag: str, rules: list[Any]) -> None:
+    def _choose(self, w: Lines, tag: str, rules: list[Any], target: str = "actions") -> None:
         """``actions`` from ``hand``, through ``rules`` (the follow rules, tag F, or the lead rules, tag L): each
         written in place when every one is read by its card tables (as trick_parts.apply_rules reads them),
-        else worked out by the step."""
+        else worked out by the step. With ``target`` "cands", the cards the rules allow (None: stuck)."""
+        plays = target == "actions"
         if not rules:
-            w(f"actions = {self._plays('hand')}")
+            w(f"actions = {self._plays('hand')}" if plays else "cands = hand")
             return
         if not all(rule.static for rule in rules):
             w("cands = step._allowed(state, p, seat, hand)")
-            w(f"actions = None if cands is None else {self._plays('cands')}")
+            if plays:
+                w(f"actions = None if cands is None else {self._plays('cands')}")
             return
         tables = self.rule_tables(tag, rules)
         if tag == "F" and self.cached_follow:
@@ -387,7 +395,7 @@ class TrickWriter(Writer):
               else "led = led_of(state, p.plays)")
             for name, local in tables:
                 w(f"{local} = {name}(state, led)")
-        if len(rules) == 1 and rules[0].hold_table is None and not rules[0].end:  # if you can: one pass
+        if plays and len(rules) == 1 and rules[0].hold_table is None and not rules[0].end:  # if you can: one pass
             w(f"actions = {self._plays('hand', 'm0[c]')} or {self._plays('hand')}")
             return
         w("cands = hand")
@@ -407,7 +415,8 @@ class TrickWriter(Writer):
             if rule.hold_table is not None:
                 w.depth -= 1
         w.depth -= len(rules) - 1
-        w(f"actions = None if cands is None else {self._plays('cands')}")
+        if plays:
+            w(f"actions = None if cands is None else {self._plays('cands')}")
 
     def _plays(self, cards: str, test: str = "") -> str:
         """The source of the plays of ``cards`` (those for which ``test`` holds): identical cards merged, the

@@ -22,7 +22,7 @@ from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 # the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
 BUILTINS = {f.__name__: f for f in (len, list, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
-                                     sum, enumerate, set, sorted, object, TypeError)}
+                                     sum, enumerate, set, sorted, zip, object, TypeError)}
 
 
 class Part(NamedTuple):
