@@ -87,7 +87,7 @@ def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
     ordering = step.ordering
     return {
         "step": step, "T": step.progress_class, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0],
-        "ZONES": step.zones,
+        "ZONES": step.zones, "PLAYS_Z": step._plays,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
         **_rule_tables("F", step.follow_rules), **_rule_tables("L", step.lead_rules),
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
@@ -356,13 +356,32 @@ class TrickWriter(Writer):
                 self._choose(w, "F", step.follow_rules, "cands")
             with w.block("else:"):
                 self._choose(w, "L", step.lead_rules, "cands")
-            w("actions = None if cands is None else step._zone_actions(state, seat, cands)")
+            with w.block("if cands is None:"):
+                w("actions = None")
+            with w.block("else:"):
+                self.zone_actions(w)
             return
         w("hand = hands[seat]")
         with w.block("if p.plays:"):
             self._choose(w, "F", step.follow_rules)
         with w.block("else:"):
             self._choose(w, "L", step.lead_rules)
+
+    def zone_actions(self, w: Lines) -> None:
+        """``actions``: the plays of the cards ``cands`` allows, zone by zone in the seat's own order, each naming
+        its zone (identical cards: the first of each kind in each zone)."""
+        w("ok = set(cands)")
+        zones = range(len(self.step.zones))
+        if self.distinct:
+            w("actions = " + " + ".join(f"[PLAYS_Z[{z}][c] for c in state.per_seat[ZONES[{z}]][seat] if c in ok]"
+                                        for z in zones))
+            return
+        w("actions = []")
+        for z in zones:
+            w("seen = set()")
+            with w.block(f"for c in state.per_seat[ZONES[{z}]][seat]:"):
+                with w.block("if c in ok and KINDS[c] not in seen:"):
+                    w("seen.add(KINDS[c])", f"actions.append(PLAYS_Z[{z}][c])")
 
     def rule_tables(self, tag: str, rules: list[Any]) -> list[tuple[str, str]]:
         """For rules read by their card tables: the global naming each table's lookup (``FM0``: the first follow

@@ -291,20 +291,6 @@ class Tricks(Step):
             return apply_rules(self.follow_rules, state, seat, cards, self._led(state, plays), trick)
         return apply_rules(self.lead_rules, state, seat, cards, None, trick)
 
-    def _zone_actions(self, state: Any, seat: int, cards: list[int]) -> list[Play]:
-        allowed = set(cards)
-        kinds = self._kinds
-        out = []
-        for z, zone in enumerate(self.zones):  # the first card of each kind in each zone
-            table, seen = self._plays[z], set()
-            for c in state.per_seat[zone][seat]:
-                if c in allowed:
-                    k = kinds[c]
-                    if k not in seen:
-                        seen.add(k)
-                        out.append(table[c])
-        return out
-
     def _stuck(self, game: Any, state: Any, p: _Tricks, seat: int) -> None:
         state.note(f"{game.seat_names[seat]} cannot play: trick play ends")
         p.over = True
