@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from interpreter.dsl.compiler import Compiled, Compiler
 from interpreter.dsl.types import SEAT, VALUE, Type, join, list_of
@@ -252,6 +252,7 @@ class Step:
     options: ClassVar[tuple[Opt, ...]] = ()
     nested: ClassVar[bool] = False  # may run inside a trick (between_plays, after_trick)
     decides: ClassVar[bool] = False  # asks seats (so automatic seats need a policy for it)
+    loops: ClassVar[bool] = False  # its written code has a playout loop of its own (``run``, see playout)
 
     where = ""  # FILE:LINE:COL of the step's name, set when the step is built
 
@@ -327,10 +328,11 @@ class Step:
         ``seat`` has not seen, each at random among what its chooser could choose."""
 
     def playout(self, game: Game, state: State, policy: Any, random: Any) -> int:
-        """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own,
-        as ``apply`` would, each by ``policy(state, seat, actions)``, or, when it is None, drawn uniformly with
-        ``random()`` (see Writer.pick); return how many were taken (0: this step has no such loop)."""
-        return 0
+        """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own (its
+        written code's ``run``, when the kind ``loops``), as ``apply`` would, each by ``policy(state, seat,
+        actions)``, or, when it is None, drawn uniformly with ``random()`` (see Writer.pick); return how many were
+        taken (0: this step has no such loop)."""
+        return cast(int, self.code(game).run(game, state, policy, random)) if self.loops else 0
 
     def apply(self, game: Game, state: State, p: Any, action: Any) -> Decision | None:
         """Change the state; may return the next decision of this step."""

@@ -56,6 +56,7 @@ _ROW = (
 class Board(Step):
     kind = "board"
     decides = True
+    loops = True
     summary = ("A board of options: seats take turns covering one open space; when the seat to act may cover "
                "nothing, each row's one open space sets the round value named after the row.")
     options = COMMON + (
@@ -167,10 +168,6 @@ class Board(Step):
 
     def apply(self, game: Any, state: Any, p: BoardProgress, action: Cover) -> None:
         self.code(game).apply(state, p, action)
-
-    def playout(self, game: Any, state: Any, policy: Any, random: Any) -> int:
-        """The seats' covers in a loop of the step's own, without Decision objects (see board_code.py)."""
-        return cast(int, self.code(game).run(game, state, policy, random))
 
     def _settle(self, state: Any, p: BoardProgress) -> None:
         """Nothing may be covered: each row's one open space sets its round value (none: several open)."""

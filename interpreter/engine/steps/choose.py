@@ -46,6 +46,7 @@ class Choose(Step):
     kind = "choose"
     nested = True
     decides = True
+    loops = True
     summary = ("Seats in turn (or simultaneously, hidden until all have chosen) each pick values from a list: "
                "bids, trump, partners, cards to discard or pass, yes/no offers, a designer's own auction.")
     options = COMMON + (
@@ -251,10 +252,6 @@ class Choose(Step):
 
     def apply(self, game: Any, state: Any, p: Choosing, action: Any) -> None:
         self.code(game).apply(state, p, action, self._outer(state))
-
-    def playout(self, game: Any, state: Any, policy: Any, random: Any) -> int:
-        """The seats' choices in a loop of the step's own, without Decision objects (see choose_code.py)."""
-        return cast(int, self.code(game).run(game, state, policy, random))
 
     # what the written code calls for what is not worth writing out, and for its errors
 

@@ -30,6 +30,7 @@ from interpreter.errors import GameError
 @register
 class Repeat(Step):
     kind = "repeat"
+    loops = True
     summary = ("Run some steps several times in a row (the rows of a draft, rounds of an auction): a number of "
                "times, or until a condition holds.")
     options = COMMON + (
@@ -84,10 +85,6 @@ class Repeat(Step):
 
     def apply(self, game: Any, state: Any, rp: Repeating, action: Any) -> None:
         self.code(game).apply(game, state, rp, action)
-
-    def playout(self, game: Any, state: Any, policy: Any, random: Any) -> int:
-        """The nested steps' decisions in a loop of the step's own (see repeat_code.py)."""
-        return cast(int, self.code(game).run(game, state, policy, random))
 
     def _bad_times(self, times: Any) -> ExpressionFailed:
         assert self.times is not None  # only a written times can give something else

@@ -148,8 +148,7 @@ class StepsWriter(Writer):
         ``p.hook`` for the engine (None once the list is done). At most ``room`` decisions."""
         w("automatic = game.automatic", "taken = 0")
 
-        def decide(k: int) -> None:
-            step = self.steps[k]
+        def decide(k: int) -> None:  # a step without a loop of its own (see nested): through its methods
             with w.block("while True:"):
                 with w.block("if d.actor in automatic:"):
                     w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
@@ -157,11 +156,8 @@ class StepsWriter(Writer):
                 with w.block("if taken > room:"):
                     w(f"game.too_long({self.step_ref(k)})")
                 w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
-                if step.outer_names() is not None:  # written code, given the names it reads
-                    w("code.apply(state, q, action, o)", "d = code.decision(state, q, o)")
-                else:
-                    w(f"step = {self.step_ref(k)}",
-                      "d = step.apply(game, state, q, action) or step.decision(game, state, q)")
+                w(f"step = {self.step_ref(k)}",
+                  "d = step.apply(game, state, q, action) or step.decision(game, state, q)")
                 with w.block("if d is None:"):
                     w("break")
 

@@ -58,7 +58,7 @@ class TrickCode(NamedTuple):
     enter_after: Any  # the steps after a trick, entered (when a taker's choice ends the trick's sharing)
     between_names: Any
     after_names: Any
-    playout: Any
+    run: Any  # playout(game, state, policy, random): the step's loop for Game.playout
 
 
 def part(step: Tricks, game: Any, gen: Namespace) -> Part:

@@ -86,6 +86,7 @@ class _Tricks:
 class Tricks(Step):
     kind = "tricks"
     decides = True
+    loops = True
     summary = ("Play tricks until one cannot start (some seat has no card left) or an obligation with "
                "otherwise: end leaves a seat nothing to play.")
     options = COMMON + (
@@ -279,10 +280,6 @@ class Tricks(Step):
             self._stuck(game, state, p, seat)
             return None
         return Decision(seat, actions, self, "play a card", "play")
-
-    def playout(self, game: Any, state: Any, policy: Any, random: Any) -> int:
-        """The seats' plays in a loop of the step's own, without Decision objects (see trick_code.py)."""
-        return cast(int, self.code(game).playout(game, state, policy, random))
 
     def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
         plays = p.plays

@@ -81,11 +81,6 @@ class Writer:
         self.gen = gen
         self.written: dict[tuple[int, str | None], str] = {}  # (id of an expression, expect) -> its source
 
-    @staticmethod
-    def local(name: str) -> str:
-        """The Python local standing for the bound name ``name``."""
-        return local_name(name)
-
     def names(self, *names: str) -> dict[str, str]:
         return {name: local_name(name) for name in names}
 
