@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.engine.round_code import part as round_part
-from interpreter.engine.steps.writer import BUILTINS, Part, functions
+from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -35,9 +35,10 @@ class Module:
             made = step.part(game, gen)
             if made is not None:
                 owners.append(step)
-                parts.append(made)
+                parts.append(made._replace(source=prune(made.source)))
         owners.append(game)
-        parts.append(round_part(game, gen))
+        made = round_part(game, gen)
+        parts.append(made._replace(source=prune(made.source)))
         lines: list[str] = []
         for i, p in enumerate(parts):
             lines.append(f"def _part{i}({', '.join(sorted(p.globals))}):")

@@ -10,6 +10,7 @@ runs in; no rule text is pasted in (an expression's source comes from dsl/emit.p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
@@ -33,6 +34,43 @@ class Part(NamedTuple):
     source: str
     globals: dict[str, Any]
     build: Any
+
+
+# lines a writer places before it knows whether what follows reads them: a value of the bound names ``o`` and the
+# dict ``e`` expressions and defines may take; each is pure, so a function that never reads its name loses it
+_SETUP = re.compile(r"^ *(?:(?P<name>_v_\w+) = o\['\w+'\]|(?P<e>e) = \{'\$s': state(?:, '\$batch': object\(\))?\}"
+                    r"|(?P<batch>e)\['\$batch'\] = object\(\))$")
+
+
+def prune(source: str) -> str:
+    """``source`` (functions at its top level) without the setup lines (``_SETUP``) of a name the function that
+    holds them never reads; a block left empty gets ``pass``."""
+    out: list[str] = []
+    body: list[str] = []
+    for line in source.splitlines():
+        if line and not line[0].isspace():
+            out.extend(_pruned(body))
+            body = []
+        body.append(line)
+    out.extend(_pruned(body))
+    return "\n".join(out) + "\n"
+
+
+def _pruned(body: list[str]) -> list[str]:
+    setup = {i: m.group("name") or m.group("e") or m.group("batch")
+             for i, line in enumerate(body) if (m := _SETUP.match(line))}
+    rest = "\n".join(line for i, line in enumerate(body) if i not in setup)
+    dead = {n for n in set(setup.values()) if not re.search(rf"(?<![\w'.]){n}(?![\w'])", rest)}
+    kept = [line for i, line in enumerate(body) if setup.get(i) not in dead]
+    out: list[str] = []
+    for i, line in enumerate(kept):
+        out.append(line)
+        if line.endswith(":"):
+            depth = len(line) - len(line.lstrip())
+            after = next((k for k in kept[i + 1:] if k.strip()), "")
+            if len(after) - len(after.lstrip()) <= depth:
+                out.append(" " * (depth + 4) + "pass")
+    return out
 
 
 def functions(source: str) -> list[str]:
