@@ -210,6 +210,9 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
                               source.pos(setup_path + ("remove",)))
         deck = [c for c in deck if not drop({"card": c})]
 
+    if "deck" not in zones:  # every card of the game, for values known before play (a zone of that name wins)
+        g.constants["deck"] = (CARDS, tuple(deck))
+
     zone_names = set(zones)
     deck_start = deck_spec.get("start")
     if deck_start is not None and (deck_start not in zones or zones[deck_start].per_seat):

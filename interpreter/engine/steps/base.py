@@ -345,6 +345,15 @@ class Step:
             return game.cards.labels[action.card]
         raise NotImplementedError
 
+    def action_entries(self, game: Game) -> list[tuple[str, Any, Any, str]]:
+        """Every action this step can offer, known before play, as (kind, key, value, label): what the kind of
+        its choice is, declared by each step kind that decides (see engine/actions.py). None: it decides nothing."""
+        return []
+
+    def action_key(self, game: Game, action: Any) -> Any:
+        """The key ``action_entries`` gives ``action`` (one of this step's legal actions)."""
+        raise NotImplementedError
+
     def describe(self, game: Game, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
         """The action as a phrase for a readable account ("plays red 7"); None: not worth telling.
 

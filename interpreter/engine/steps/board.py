@@ -201,6 +201,14 @@ class Board(Step):
         row = self.rows[r]
         return f"{row.key}: {row.labels[i]}"
 
+    def action_entries(self, game: Any) -> list[tuple[str, Any, Any, str]]:
+        """A space of a row covered: its value is (the row's key, the space's label)."""
+        return [("space", (r, i), (row.key, row.labels[i]), self.label(game, Cover(r, i)))
+                for r, row in enumerate(self.rows) for i in range(len(row.values))]
+
+    def action_key(self, game: Any, action: Cover) -> Any:
+        return tuple(action)
+
     def value_of(self, game: Any, state: Any, p: Any, d: Decision, value: Any) -> Any:
         for a in d.actions:
             if self.rows[a.row].values[a.space] == value or self.label(game, a) == value:

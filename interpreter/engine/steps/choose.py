@@ -22,6 +22,7 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
+from interpreter.engine.actions import card_kinds, value_kind
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
 from interpreter.engine.card_values import renamed
 from interpreter.engine.steps.base import (
@@ -99,6 +100,11 @@ class Choose(Step):
         Opt("auto", "bool", "A seat that has to take every option it has left (no pass) is not asked: its "
             "choices are made for it and not recorded.", default=False),
         Opt("narrate_pass", "bool", "Tell passes in the narration (default true).", default=True),
+        Opt("domain", "constant", "Every value the options may ever hold, known before play (players, options, "
+            "setup, deck): what gives each of the step's actions its fixed id in the public API and toolkits. "
+            "Needed only for options that are lists or records; otherwise it is cards, seats, the options "
+            "themselves when they are constant, the numbers 0 to the deck's size, or the texts of the options "
+            "and of the cards' attributes. E.g. \"combinations(['red', 'blue', 'green'], 2)\"."),
     )
 
     # ------------------------------------------------------------------ compile
@@ -193,6 +199,9 @@ class Choose(Step):
         fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
         # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
         self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
+        self.domain = ctx.constant(path + ("domain",)) if "domain" in spec else None
+        if self.domain is not None and not isinstance(self.domain, (list, tuple)):
+            raise ctx.error(f"domain must be a list, found {self.domain!r}", path + ("domain",))
         self.verb = self.value(spec, "verb")
         self.simultaneous = bool(self.value(spec, "simultaneous"))
         self.auto = bool(self.value(spec, "auto"))
@@ -211,6 +220,64 @@ class Choose(Step):
     def check(self, game: Any) -> None:
         labels = game.cards.labels
         self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
+
+    def action_entries(self, game: Any) -> list[tuple[str, Any, Any, str]]:
+        """A pass and a stop when the step has them, then each value of its domain (``domain``): its kind is the
+        options' type (a card, a seat, a list...), or, for options of no one kind, the value's own."""
+        t = self.option_type
+        out: list[tuple[str, Any, Any, str]] = []
+        if self._pass is not None:
+            out.append(("pass", "pass", None, self._pass.label))
+        if self._stop is not None:
+            out.append(("stop", "stop", None, self._stop.label))
+        kind = t.kind if t.kind != "value" else t.plain
+        for v in self._domain(game):
+            value = tuple(v) if isinstance(v, list) else v
+            out.append((kind or value_kind(v), self._key(game, t, v), value, show(game, t, v)))
+        return out
+
+    def action_key(self, game: Any, action: Any) -> Any:
+        cls = type(action)
+        if cls is Pass:
+            return "pass"
+        if cls is Stop:
+            return "stop"
+        return self._key(game, self.option_type, action.value)
+
+    def _key(self, game: Any, t: Type, v: Any) -> Any:
+        """A value as the key of its action: a card as its kind, a list as the tuple of its items' keys."""
+        if t.kind == "card":
+            return game.cards.kinds[v]
+        if isinstance(v, (list, tuple)):
+            element = t.element if t.kind == "list" and t.element else VALUE
+            return tuple(self._key(game, element, x) for x in v)
+        if isinstance(v, dict):
+            return hashable(v)
+        return ("truth", v) if isinstance(v, bool) else v
+
+    def _domain(self, game: Any) -> list[Any]:
+        if self.domain is not None:
+            return list(self.domain)
+        part = self.options_expr.part
+        if part is not None and part.const:
+            return list(part.value)
+        t = self.option_type
+        if t.kind == "card":
+            return card_kinds(game)
+        if t.kind == "seat":
+            return list(range(game.players))
+        if t.kind != "value":
+            raise GameError(f"{self.where}: error: the options of step {self.name!r} are {t}s, whose possible "
+                            "values the engine cannot list: give the step a domain: (every value it may offer, "
+                            "known before play) to give its actions ids")
+        out: list[Any] = []
+        if t.plain in ("text", ""):
+            out += _texts(game, part)
+        if t.plain in ("number", ""):
+            out += range(len(game.deck) + 1)
+        if t.plain == "truth":
+            out += [False, True]
+        return out
 
     def filling(self) -> frozenset[str]:
         if not self.simultaneous:
@@ -383,6 +450,23 @@ class Choose(Step):
             hidden = (self.visible != "all" or self.simultaneous) and viewer != h["seat"]
             shown.append([names[h["seat"]], "(hidden)" if hidden else self._label(game, state, h["seat"], h["value"])])
         return {"choices": shown} if shown else {}
+
+
+def _texts(game: Any, part: Any) -> list[str]:
+    """The texts options may hold when the engine cannot list them: those written in the options and the
+    texts of the cards' attributes, each once, in that order."""
+    out: dict[str, None] = {}
+    todo = [part] if part is not None else []
+    while todo:
+        p = todo.pop()
+        if p.const and isinstance(p.value, str):
+            out[p.value] = None
+        elif p.const and isinstance(p.value, (list, tuple)):
+            out.update((v, None) for v in p.value if isinstance(v, str))
+        todo.extend(reversed(p.kids))
+    for values in game.cards.attributes.values():
+        out.update((v, None) for v in values if isinstance(v, str))
+    return list(out)
 
 
 def show(game: Any, t: Type, value: Any) -> str:

@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
+from interpreter.engine.actions import card_kinds
 from interpreter.engine.steps.base import (
     COMMON,
     Decision,
@@ -468,6 +469,19 @@ class Tricks(Step):
         if action.zone:
             return f"{labels[action.card]} from {self.zones[action.zone]}"
         return labels[action.card]
+
+    def action_entries(self, game: Any) -> list[tuple[str, Any, Any, str]]:
+        """A card played from each zone the trick is played from; a card taken, when a taker chooses cards."""
+        kinds = card_kinds(game)
+        out: list[tuple[str, Any, Any, str]] = [("card", ("play", z, k), k, self.label(game, self._plays[z][k]))
+               for z in range(len(self.zones)) for k in kinds]
+        if any(t.takes is not None for t in self.takers):
+            out += [("card", ("take", k), k, self.label(game, self._takes[k])) for k in kinds]
+        return out
+
+    def action_key(self, game: Any, action: Any) -> Any:
+        kind = game.cards.kinds[action.card]
+        return ("take", kind) if isinstance(action, Take) else ("play", action.zone, kind)
 
     def describe(self, game: Any, state: Any, d: Decision, action: Any, viewer: int | None = None) -> str | None:
         if isinstance(action, Take):

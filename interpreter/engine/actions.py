@@ -1,0 +1,88 @@
+"""Stable integer ids for every action a compiled game can offer, and what each action is.
+
+Outside programs (the public API, OpenSpiel, PettingZoo, a learning agent) need a fixed action space: the same
+id for the same action in every state of a game (a rule file, a player count and options), known before play.
+Every deciding step has a block of ids, in the order of ``Game.every_step``; the step kind says what its actions
+are (``Step.action_entries``: the kind and value of each, which every step kind declares) and which entry a
+legal action is (``Step.action_key``). Identical cards are one action (as they are one choice at the table), so a
+card's entry is its kind (the first of the identical cards).
+
+Kinds of action: ``card``, ``seat``, ``number``, ``text``, ``truth``, ``list``, ``record``, ``pass``, ``stop``
+and ``space`` (a board's space). A list's value is a tuple of its items' values; a card's value is its id (the
+first of its kind) and its label says which card it is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from interpreter.errors import GameError
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+    from interpreter.engine.steps.base import Step
+
+
+class ActionInfo(NamedTuple):
+    """What the action with id ``id`` is: the step that offers it, its kind, its value and a label."""
+
+    id: int
+    step: str
+    kind: str
+    value: Any
+    label: str
+
+
+class ActionSpace:
+    """The ids of a game's actions (see the module's docstring)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.infos: list[ActionInfo] = []
+        self._ids: dict[tuple[int, Any], int] = {}  # (id of the step, its key of the action) -> id
+        self._base: dict[int, int] = {}  # id of a step -> its first id
+        for step in game.every_step():
+            self._base[id(step)] = len(self.infos)
+            for kind, key, value, label in step.action_entries(game):
+                k = (id(step), key)
+                if k in self._ids:  # a domain that lists a value twice: one id
+                    continue
+                self._ids[k] = len(self.infos)
+                self.infos.append(ActionInfo(len(self.infos), step.name, kind, value, label))
+
+    def __len__(self) -> int:
+        return len(self.infos)
+
+    def id_of(self, step: Step, action: Any) -> int:
+        """The id of ``action``, an action ``step`` offers."""
+        found = self._ids.get((id(step), step.action_key(self.game, action)))
+        if found is None:
+            raise GameError(f"{step.where}: error: step {step.name!r} offered {step.label(self.game, action)!r}, "
+                            "which is not among the actions its domain gives ids to (give the step a domain: "
+                            "that lists every value it may offer)")
+        return found
+
+    def ids(self, step: Step, actions: list[Any]) -> list[int]:
+        """The ids of ``actions`` (legal actions of ``step``), in their order."""
+        return [self.id_of(step, a) for a in actions]
+
+
+def card_kinds(game: Game) -> list[int]:
+    """The kinds of the game's cards (the first of each set of identical cards), in deck order."""
+    kinds = game.cards.kinds
+    return list(dict.fromkeys(kinds[c] for c in sorted(game.deck)))
+
+
+def value_kind(v: Any) -> str:
+    """The kind of a plain value (not a card or a seat, which only their type tells from a number)."""
+    if isinstance(v, bool):
+        return "truth"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "text"
+    if isinstance(v, (list, tuple)):
+        return "list"
+    if isinstance(v, dict):
+        return "record"
+    return "none" if v is None else "value"
