@@ -101,12 +101,25 @@ class Game:
 
     # ------------------------------------------------------------------ setup
 
-    def new_state(self) -> State:
+    def new_state(self, hand: int = 1, dealer: int | None = None, totals: list[int] | None = None) -> State:
+        """A game at the start of its first round, or, to pick up a game in the middle, at the start of round
+        ``hand`` (from 1) with ``dealer`` dealing (default: the first dealer, passed on one seat a round) and
+        the running ``totals`` (default: 0 each). The game values are as at the game's start."""
+        if type(hand) is not int or hand < 1:
+            raise GameError(f"hand must be a whole number from 1, not {hand!r}")
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < self.players):
+            raise GameError(f"dealer must be a seat from 0 to {self.players - 1}, not {dealer!r}")
+        if totals is not None and (len(totals) != self.players or any(type(t) is not int for t in totals)):
+            raise GameError(f"totals must be {self.players} whole numbers, one a seat, not {totals!r}")
         budget.reset()
         state = State(self)
         if self.deck_start is not None:
             state.shared[self.deck_start].extend(self.deck)
         state.game_vars = dict.fromkeys(self.flow.game_values)
+        state.round_number = hand - 1
+        state.dealer = (self.first_dealer + hand - 1) % self.players if dealer is None else dealer
+        if totals is not None:
+            state.totals = list(totals)
         self._start_round(state)
         self.round_code().begin(state)
         self._advance(state, self._enter(state, 0))

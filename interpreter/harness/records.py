@@ -169,15 +169,47 @@ def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
     elif (head.get("players"), head.get("options") or {}, head.get("seats", game.seat_names)) != \
             (game.player_count, game.options, game.seat_names):
         raise RecordError(f"{path}:{n0}: the record is for other players, options or seats than the game given")
-    state = game.new_state()
+    state = game.new_state(**start_of(game, head, f"{path}:{n0}"))
+    play_events(game, state, head, events[1:], str(path))
+    if not state.finished:
+        d = state.pending
+        assert d is not None, "a game not finished waits for a decision"
+        who = "chance" if d.actor == CHANCE else game.seat_names[d.actor]
+        raise RecordError(f"{path}: the record ends before the game does (round {state.round_number}, "
+                          f"step {d.step.name}, {who} to act)")
+    return Outcome(list(state.totals), game.winners(state), state.round_number,
+                   [list(r) for r in state.round_results])
+
+
+def start_of(game: Game, head: dict[str, Any], where: str) -> dict[str, Any]:
+    """``Game.new_state``'s arguments for a game picked up in the middle, from the header's ``start`` (the
+    round, the dealer's name and the running totals by seat name); {} for a game from its start."""
+    start = head.get("start")
+    if start is None:
+        return {}
     names = game.seat_names
-    rounds_seen = 0
+    if not isinstance(start, dict) or not isinstance(start.get("hand"), int) or start["hand"] < 1 \
+            or start.get("dealer") not in names or not isinstance(start.get("totals"), dict) \
+            or sorted(start["totals"]) != sorted(names) \
+            or any(type(v) is not int or len(str(v)) > MAX_DIGITS for v in start["totals"].values()):
+        raise RecordError(f"{where}: \"start\" must give the round (\"hand\": 1 or more), the \"dealer\" (a "
+                          "seat's name) and the \"totals\" (a whole number for each seat's name)")
+    return {"hand": start["hand"], "dealer": names.index(start["dealer"]),
+            "totals": [start["totals"][s] for s in names]}
+
+
+def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]],
+                path: str) -> None:
+    """Re-execute the events of a record after its header (``head``) on ``state`` (made by ``Game.new_state``
+    as ``start_of`` says), checking each; the record may end before the game does."""
+    first = head["start"]["hand"] if isinstance(head.get("start"), dict) else 1
+    names = game.seat_names
     checked_result = False
-    for n, event in events[1:]:
+    for n, event in events:
         where = f"{path}:{n}"
         kind = event["type"]
         if kind == "round":
-            _expect_round(game, state, event, where)
+            _expect_round(game, state, event, where, first)
             continue
         if kind == "result":
             _expect_equal(where, "result", result_event(game, state), event, ("rounds", "totals", "winners"))
@@ -225,23 +257,13 @@ def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
             game.apply(state, action)
         else:
             raise RecordError(f"{where}: unknown event type {kind!r} (game, chance, action, round, result)")
-        if len(state.round_results) != rounds_seen:
-            rounds_seen = len(state.round_results)
-    if not state.finished:
-        d = state.pending
-        assert d is not None, "a game not finished waits for a decision"
-        who = "chance" if d.actor == CHANCE else names[d.actor]
-        raise RecordError(f"{path}: the record ends before the game does (round {state.round_number}, "
-                          f"step {d.step.name}, {who} to act)")
-    return Outcome(list(state.totals), game.winners(state), state.round_number,
-                   [list(r) for r in state.round_results])
 
 
-def _expect_round(game: Game, state: Any, event: dict[str, Any], where: str) -> None:
+def _expect_round(game: Game, state: Any, event: dict[str, Any], where: str, first: int) -> None:
     n = event.get("round")
-    if not isinstance(n, int) or not 1 <= n <= len(state.round_results):
+    if not isinstance(n, int) or not 1 <= n - first + 1 <= len(state.round_results):
         raise RecordError(f"{where}: round {n!r} has not been scored at this point of the game")
-    _expect_equal(where, f"round {n}", round_event(game, state, n), event, ("scores", "totals"))
+    _expect_equal(where, f"round {n}", round_event(game, state, n - first + 1, first), event, ("scores", "totals"))
 
 
 def _expect_equal(where: str, what: str, actual: dict[str, Any], written: dict[str, Any], keys: tuple) -> None:

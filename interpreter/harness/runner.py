@@ -51,10 +51,11 @@ def header(game: Game, seed: Any, rules_file: str | None = None) -> dict[str, An
     return h
 
 
-def round_event(game: Game, state: State, n: int) -> dict[str, Any]:
-    """Round ``n`` has just been scored (the state may already be in the next round)."""
+def round_event(game: Game, state: State, n: int, first: int = 1) -> dict[str, Any]:
+    """The ``n``-th round played has just been scored (the state may already be in the next round); ``first``:
+    the number of the round the game was picked up at (see ``Game.new_state``)."""
     names = game.seat_names
-    return {"type": "round", "round": n,
+    return {"type": "round", "round": n + first - 1,
             "scores": dict(zip(names, state.round_results[n - 1])), "totals": dict(zip(names, state.totals))}
 
 
