@@ -1,0 +1,160 @@
+"""The public Python API (interpreter/api.py, docs/api.md): every example of the page runs, and each promise
+the page makes holds."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import interpreter as tb
+from interpreter.harness.records import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "api.md"
+
+
+def test_the_examples_of_docs_api_md_run_in_order_as_one_program(capsys):
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+    assert len(blocks) >= 8
+    namespace: dict = {}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"docs/api.md, example {i + 1}", "exec"), namespace)
+    printed = capsys.readouterr().out
+    assert "Hearts (4 players) ['North', 'East', 'South', 'West']" in printed
+
+
+def test_the_printed_results_the_page_shows_are_what_the_examples_print(capsys):
+    """Each ``print(...)  # shown`` line of the page shows (the start of) what it prints."""
+    text = DOC.read_text(encoding="utf-8")
+    namespace: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.S):
+        exec(compile(block, "docs/api.md", "exec"), namespace)
+    outputs = capsys.readouterr().out.splitlines()
+    shown = [m.group(1) for m in re.finditer(r"print\(.*\)\s+# (.*)", text) if "totals of" not in m.group(1)]
+    assert len(shown) >= 4
+    for want in shown:
+        prefix = want.split("...")[0].rstrip(", ")
+        assert any(out.startswith(prefix) for out in outputs), (want, outputs)
+
+
+def _played(game, seed, moves):
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over():
+            break
+        if state.is_chance():
+            state.apply_chance()
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("name", ["hearts", "njet-riogrande", "meinz", "mue"])
+def test_ids_labels_and_the_mask_agree_and_apply_by_id_or_label_is_the_same(name):
+    game = tb.load(name, players=4)
+    a, b = _played(game, 3, 30), _played(game, 3, 30)
+    if a.is_chance():
+        a.apply_chance()
+        b.apply_chance()
+    ids, labels = a.legal_actions(), a.labels()
+    assert [game.action(i).step for i in ids] == [a.step] * len(ids)
+    assert [i for i, ok in enumerate(a.legal_mask()) if ok] == sorted(ids)
+    a.apply(ids[-1])
+    b.apply(labels[-1].upper())  # a label, case aside
+    assert a.serialize() == b.serialize()
+
+
+def test_a_refused_action_changes_nothing():
+    game = tb.load("hearts", players=4)
+    state = _played(game, 1, 10)
+    before = state.serialize()
+    for bad in (10_000, -1, "no such card", 2.0, True):
+        with pytest.raises(tb.IllegalAction):
+            state.apply(bad)
+    assert state.serialize() == before
+    with pytest.raises(tb.IllegalAction, match="chance acts now"):
+        game.new_state().apply(0)
+
+
+def test_a_clone_is_independent():
+    state = _played(tb.load("meinz", players=4), 2, 20)
+    copy = state.clone()
+    saved = state.serialize()
+    copy.apply(copy.legal_actions()[0])
+    assert state.serialize() == saved and copy.serialize() != saved
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("njet-riogrande", 3), ("mit-list-und-tuecke", 4)])
+def test_a_serialized_state_comes_back_and_a_finished_one_is_a_record_trickbook_replays(name, players, tmp_path):
+    game = tb.load(name, players=players)
+    middle = _played(game, 4, 40)
+    again = game.deserialize(middle.serialize())
+    assert again.serialize() == middle.serialize() and again.legal_actions() == middle.legal_actions()
+    finished = _played(game, 4, 100_000)
+    assert finished.is_over() and finished.events[-1]["type"] == "result"
+    path = tmp_path / "game.jsonl"
+    path.write_text(finished.serialize(), encoding="utf-8")
+    out = replay(path)
+    assert out.totals == finished.returns() and out.winners == finished.winners()
+    assert tb.load_serialized(finished.serialize()).returns() == finished.returns()
+
+
+def test_a_game_picked_up_in_the_middle_saves_where_it_started_and_replays_from_there(tmp_path):
+    game = tb.load("oh-hell", players=4)
+    state = game.new_state(seed=9, hand=12, dealer=1, totals=[5, 40, 22, 0])
+    rng = random.Random(9)
+    while not state.is_over():
+        state.apply_chance() if state.is_chance() else state.apply(rng.choice(state.legal_actions()))
+    rounds = [e["round"] for e in state.events if e["type"] == "round"]
+    assert rounds[0] == 12 and state.events[-1]["rounds"] == rounds[-1]
+    path = tmp_path / "late.jsonl"
+    path.write_text(state.serialize(), encoding="utf-8")
+    assert replay(path).totals == state.returns()
+    tampered = state.serialize().replace('"dealer": "B"', '"dealer": "Z"', 1)
+    with pytest.raises(tb.RecordError, match='"start" must give'):
+        game.deserialize(tampered)
+
+
+def test_deserialize_checks_every_event_and_says_which_line_is_wrong():
+    game = tb.load("hearts", players=4)
+    lines = _played(game, 6, 12).serialize().splitlines()
+    action = next(i for i, line in enumerate(lines) if '"type": "action"' in line)
+    lines[action] = re.sub(r'"action": "[^"]*"', '"action": "joker"', lines[action])
+    with pytest.raises(tb.RecordError, match=rf"serialized state:{action + 1}: 'joker' is not legal now"):
+        game.deserialize("\n".join(lines))
+    with pytest.raises(tb.RecordError, match="other rules"):
+        tb.load("spades", players=4).deserialize("\n".join(lines[:1]))
+
+
+def test_new_state_refuses_a_start_that_is_no_game():
+    game = tb.load("hearts", players=4)
+    for kw in ({"hand": 0}, {"dealer": 4}, {"totals": [1, 2]}, {"totals": [1, 2, 3, "4"]}):
+        with pytest.raises(tb.GameError):
+            game.new_state(**kw)
+
+
+def test_a_sample_looks_the_same_to_its_seat_and_deals_the_unseen_cards_again():
+    game = tb.load("hearts", players=4)
+    state = _played(game, 8, 9)
+    seat = state.current_player
+    hands = [state.clone().sample(seat, random.Random(k)).observation(None) for k in range(6)]
+    mine = state.observation(seat)
+    differ = 0
+    for k in range(6):
+        sample = state.sample(seat, random.Random(k))
+        assert sample.observation(seat) == mine
+        assert sample.serialize() == state.serialize()  # its events are the state's
+        other = (seat + 1) % 4
+        differ += sample._state.per_seat["hand"][other] != state._state.per_seat["hand"][other]
+    assert differ >= 5 and hands
+
+
+def test_importing_the_package_loads_no_engine():
+    code = "import sys, interpreter; assert 'interpreter.engine.game' not in sys.modules; interpreter.load"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
