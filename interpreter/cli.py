@@ -163,15 +163,17 @@ def _parser() -> argparse.ArgumentParser:
     game_args(si)
     si.add_argument("--games", "-n", type=int, required=True, metavar="K",
                     help=f"how many games (at most {MAX_GAMES:,})")
-    si.add_argument("--agents", "-a", default="random", metavar="A,B,...",
-                    help="one agent per seat in seat order, the last repeated for the remaining seats: "
-                         + "; ".join(f"{k} ({v})" for k, v in AGENTS.items()) + " (default random)")
+    for q in (pl, si):
+        q.add_argument("--agents", "-a", default="random", metavar="A,B,...",
+                       help="one agent per seat in seat order, the last repeated for the remaining seats"
+                            + (" (your seat, with --human, is yours)" if q is pl else "") + ": "
+                            + "; ".join(f"{k} ({v})" for k, v in AGENTS.items()) + " (default random)")
+        q.add_argument("--iterations", type=int, default=ITERATIONS, metavar="K",
+                       help=f"ismcts: samples searched per move (default {ITERATIONS})")
+        q.add_argument("--move-time", type=float, metavar="SECONDS",
+                       help="ismcts: search each move for this long instead of a number of iterations")
     si.add_argument("--rotate", action="store_true",
                     help="turn the agents one seat further each game, so every agent sits in every seat")
-    si.add_argument("--iterations", type=int, default=ITERATIONS, metavar="K",
-                    help=f"ismcts: samples searched per move (default {ITERATIONS})")
-    si.add_argument("--move-time", type=float, metavar="SECONDS",
-                    help="ismcts: search each move for this long instead of a number of iterations")
     si.add_argument("--workers", "-w", type=int, default=1, metavar="W",
                     help=f"processes to play on (default 1, at most {MAX_WORKERS}; never more than the games); the "
                          "results do not depend on it")
@@ -369,14 +371,17 @@ def _seed(text: str) -> Any:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from interpreter.harness.agents import Agent, HumanAgent, RandomAgent
+    from interpreter.harness.agents import HumanAgent
+    from interpreter.harness.players import agent_factory, parse_agents, play_command
     from interpreter.harness.records import write_record
     from interpreter.harness.runner import play_game
 
+    _search_args(args)
     source, game = _setup(args)
     fresh = args.seed is None
     seed = secrets.randbelow(10**6) if fresh else _seed(args.seed)
-    agents: list[Agent] = [RandomAgent(f"{seed}:{s}") for s in range(game.players)]
+    lineup = parse_agents(args.agents, game.players)
+    agents = agent_factory(lineup, args.iterations, args.move_time)(seed)
     viewer = None
     if args.human:
         viewer = _seat_index(game.seat_names, args.human)
@@ -398,9 +403,20 @@ def _play(args: argparse.Namespace) -> int:
         names = game.seat_names
         print("totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(out.totals)))
         print("winner(s): " + ", ".join(names[s] for s in out.winners))
-    if fresh:
-        print(f"seed {seed}: play this game again with --seed {seed}")
+    if fresh or args.human:
+        given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
+        again = play_command(args.game, args.players, seed, given, lineup, args.iterations, args.move_time,
+                             args.human)
+        mine = " (your own moves are yours to make again)" if args.human else ""
+        print(f"seed {seed}: play this game again with{mine}:\n  {again}")
     return 0
+
+
+def _search_args(args: argparse.Namespace) -> None:
+    if args.iterations < 1:
+        raise _UsageError("--iterations must be at least 1")
+    if args.move_time is not None and not args.move_time > 0:
+        raise _UsageError("--move-time must be a positive number of seconds")
 
 
 @contextlib.contextmanager
@@ -438,12 +454,11 @@ def _simulate(args: argparse.Namespace) -> int:
     from interpreter.harness.players import parse_agents
     from interpreter.harness.simulate import Setup, simulate
 
-    if args.games < 1 or args.iterations < 1:
-        raise _UsageError("--games and --iterations must be at least 1")
+    if args.games < 1:
+        raise _UsageError("--games must be at least 1")
     if args.games > MAX_GAMES:
         raise _UsageError(f"--games must be at most {MAX_GAMES:,}, not {args.games:,}")
-    if args.move_time is not None and not args.move_time > 0:
-        raise _UsageError("--move-time must be a positive number of seconds")
+    _search_args(args)
     if args.scheduler and args.backend != "dask":
         raise _UsageError("--scheduler goes with --backend dask")
     workers = min(_workers(args.workers), args.games)  # more processes than games would wait for nothing

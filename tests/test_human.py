@@ -108,11 +108,42 @@ def test_every_play_without_a_seed_deals_a_new_game_and_prints_its_seed(capsys):
     for _ in range(3):
         assert main(["play", "oh-hell", "-p", "4", "--quiet"]) == 0
         out = capsys.readouterr().out
-        seed = re.search(r"seed (\d+): play this game again with --seed \1", out).group(1)
+        seed = re.search(r"seed (\d+): play this game again with:\n  trickbook play oh-hell -p 4 --seed \1\n",
+                         out).group(1)
         seeds.add(seed)
         again = main(["play", "oh-hell", "-p", "4", "--quiet", "--seed", seed])
         assert again == 0 and capsys.readouterr().out.split("seed")[0] == out.split("seed")[0]
     assert len(seeds) > 1
+
+
+def test_the_command_play_prints_plays_that_very_game_again_agents_options_and_all(capsys):
+    import shlex
+
+    assert main(["play", "hearts", "-p", "4", "--quiet", "--agents", "greedy,ismcts,random", "--iterations", "3",
+                 "-o", "moon=others +26"]) == 0
+    out = capsys.readouterr().out
+    command = out.splitlines()[-1].strip()
+    assert command.endswith("-o 'moon=others +26' --agents greedy,ismcts,random --iterations 3")
+    words = shlex.split(command)
+    assert words[:2] == ["trickbook", "play"]
+    assert main(words[1:] + ["--quiet"]) == 0
+    assert capsys.readouterr().out.split("seed")[0] == out.split("seed")[0]
+
+
+def test_the_extreme_games_of_simulate_come_with_the_command_that_plays_each_again(capsys):
+    import json
+    import shlex
+
+    assert main(["simulate", "oh-hell", "-p", "4", "-n", "6", "--agents", "greedy,random", "--rotate",
+                 "--seed", "5", "--json"]) == 0
+    extremes = json.loads(capsys.readouterr().out)["extremes"]
+    best = extremes["best total"]
+    words = shlex.split(best["replay"])
+    assert words[:3] == ["trickbook", "play", "oh-hell"] and f"--seed {best['seed']}" in best["replay"]
+    assert "--agents" in words  # the lineup of that game, turned as --rotate turned it
+    assert main(words[1:] + ["--quiet"]) == 0
+    totals = capsys.readouterr().out.splitlines()[0]
+    assert f" {best['value']}" in totals or f" {best['value']}," in totals
 
 
 def test_version_and_help_for_every_argument(capsys):

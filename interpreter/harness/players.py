@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -54,3 +55,25 @@ def agent_factory(names: list[str], iterations: int = ITERATIONS,
         return out
 
     return make
+
+
+def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], agents: list[str],
+                 iterations: int = ITERATIONS, seconds: float | None = None, human: str | None = None) -> str:
+    """The ``trickbook play`` command that plays this very game again: its rules, player count, options, seed
+    and each seat's agent (the same seed seeds the same agents). A search given a time per move
+    (``seconds``) searches as far as the machine gets in that time, so its replay may play otherwise."""
+    names = list(agents)
+    while len(names) > 1 and names[-1] == names[-2]:
+        names.pop()  # a shorter list repeats its last name
+    words = ["trickbook", "play", rules, "-p", str(players), "--seed", str(seed)]
+    for key, value in options.items():
+        words += ["-o", f"{key}={'true' if value is True else 'false' if value is False else value}"]
+    if names != ["random"]:
+        words += ["--agents", ",".join(names)]
+    if "ismcts" in names and seconds is not None:
+        words += ["--move-time", str(seconds)]
+    elif "ismcts" in names and iterations != ITERATIONS:
+        words += ["--iterations", str(iterations)]
+    if human is not None:
+        words += ["--human", human]
+    return " ".join(shlex.quote(w) for w in words)

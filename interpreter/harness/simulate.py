@@ -21,7 +21,7 @@ from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.observation import readable
 from interpreter.harness.distributed import on_dask
-from interpreter.harness.players import ITERATIONS, agent_factory
+from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
 from interpreter.rules.loader import load_rules
 
@@ -191,6 +191,7 @@ class Summary:
     outcomes: dict[str, Counter]
     rounds_played: int
     extremes: dict[str, tuple[str, Any]]  # what -> (seed, value)
+    replays: dict[str, str] = field(default_factory=dict)  # what -> the command that plays that game again
 
     @property
     def mean_total(self) -> list[float]:
@@ -217,7 +218,8 @@ class Summary:
             "game_length": _quantiles(self.lengths), "score_spread": self.spread.as_json(),
             "outcomes": {name: {"rounds": self.rounds_played, "values": dict(c.most_common())}
                          for name, c in self.outcomes.items()},
-            "extremes": {k: {"seed": s, "value": v} for k, (s, v) in self.extremes.items()},
+            "extremes": {k: {"seed": s, "value": v, "replay": self.replays.get(k)}
+                         for k, (s, v) in self.extremes.items()},
         }
 
     def as_text(self) -> str:
@@ -249,9 +251,11 @@ class Summary:
                 if rest:
                     parts.append(f"{len(counts) - len(shown)} other values {_share(rest, self.rounds_played)}")
                 lines.append(f"  {name}: " + ", ".join(parts))
-        lines += ["", "extreme games (replay: trickbook play GAME -p N --seed SEED):"]
+        lines += ["", "extreme games (each with the command that plays it again, agents included):"]
         for what, (seed, value) in self.extremes.items():
             lines.append(f"  {what}: {value} (seed {seed})")
+            if what in self.replays:
+                lines.append(f"    {self.replays[what]}")
         return "\n".join(lines)
 
 
@@ -282,19 +286,21 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
         for name, counts in g.outcomes.items():
             outcomes.setdefault(name, Counter()).update(counts)
     extremes: dict[str, tuple[str, Any]] = {}
+    replays: dict[str, str] = {}
     if played:
         best = max(played, key=lambda g: (sign * max(g.totals, key=lambda t: sign * t), -g.index))
         worst = min(played, key=lambda g: (sign * min(g.totals, key=lambda t: sign * t), g.index))
         longest = max(played, key=lambda g: (g.rounds, -g.index))
         shortest = min(played, key=lambda g: (g.rounds, g.index))
         widest = max(played, key=lambda g: (max(g.totals) - min(g.totals), -g.index))
-        extremes = {
-            "best total": (best.seed, _best(best.totals, sign)),
-            "worst total": (worst.seed, _best(worst.totals, -sign)),
-            "widest spread": (widest.seed, max(widest.totals) - min(widest.totals)),
-            "longest game": (longest.seed, f"{longest.rounds} rounds"),
-            "shortest game": (shortest.seed, f"{shortest.rounds} rounds"),
-        }
+        chosen = {"best total": (best, _best(best.totals, sign)),
+                  "worst total": (worst, _best(worst.totals, -sign)),
+                  "widest spread": (widest, max(widest.totals) - min(widest.totals)),
+                  "longest game": (longest, f"{longest.rounds} rounds"),
+                  "shortest game": (shortest, f"{shortest.rounds} rounds")}
+        extremes = {what: (g.seed, value) for what, (g, value) in chosen.items()}
+        replays = {what: play_command(setup.rules, game.player_count, g.seed, game.options, g.lineup,
+                                      setup.iterations, setup.seconds) for what, (g, _) in chosen.items()}
     return Summary(
         game.name, game.player_count, len(played), seed, dict(game.options), list(game.seat_names),
         setup.lineup(0), setup.rotate, [Estimate.of([float(t) for t in ts]) for ts in totals],
@@ -302,7 +308,7 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
         {a: {k: Estimate.of(v, SHARE if k == "win_share" else None) for k, v in d.items()}
          for a, d in per_agent.items()},
         Estimate.of(ties, SHARE), Estimate.of([float(r) for r in lengths]), Estimate.of([float(s) for s in spreads]),
-        totals, lengths, outcomes, sum(lengths), extremes)
+        totals, lengths, outcomes, sum(lengths), extremes, replays)
 
 
 def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int], None] | None = None,
