@@ -13,6 +13,7 @@ from typing import Any
 
 from interpreter.engine.actions import ActionInfo, ActionSpace
 from interpreter.engine.compile import compile_game
+from interpreter.engine.encoding import ObservationEncoder
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge, determinize
 from interpreter.engine.observation import observe
@@ -44,6 +45,7 @@ class TrickGame:
         self.engine = game
         self.rules_file = rules_file
         self._space: ActionSpace | None = None
+        self._encoder: ObservationEncoder | None = None
 
     @property
     def name(self) -> str:
@@ -84,6 +86,22 @@ class TrickGame:
             raise IllegalAction(f"no action has id {action_id!r} (ids are 0 to {self.num_actions - 1})")
         return self.actions.infos[action_id]
 
+    @property
+    def encoder(self) -> ObservationEncoder:
+        if self._encoder is None:
+            self._encoder = ObservationEncoder(self.engine)
+        return self._encoder
+
+    @property
+    def observation_layout(self) -> list[tuple[str, int]]:
+        """The segments of ``GameState.observation_tensor``, in order: (name, size) each (see docs/api.md)."""
+        return list(self.encoder.layout)
+
+    @property
+    def observation_size(self) -> int:
+        """The length of every observation tensor of this game."""
+        return self.encoder.size
+
     def new_state(self, seed: Any = None, hand: int = 1, dealer: int | None = None,
                   totals: list[int] | None = None) -> GameState:
         """A game at its start, or picked up at the start of round ``hand`` with ``dealer`` dealing and the
@@ -91,6 +109,14 @@ class TrickGame:
         when the state is asked to (``apply_chance``)."""
         return GameState(self, self.engine.new_state(hand, dealer, totals), seed,
                          {"hand": hand, "dealer": dealer, "totals": totals})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TrickGame:
+        return self  # the rules never change: every copy of a state shares them
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as what loads it again (in another process, the rules are compiled there once)."""
+        engine = self.engine
+        return _game_for, (self.rules_file or engine.name, engine.player_count, dict(engine.options), engine.identity)
 
     def deserialize(self, text: str) -> GameState:
         """The state ``GameState.serialize`` wrote (a record, perhaps of a game not over yet), played again
@@ -119,6 +145,30 @@ def load_serialized(text: str) -> GameState:
     events = _events(text)
     game = game_for_record(events[0][1], "serialized state:1")
     return TrickGame(game, events[0][1].get("rules_file")).deserialize(text)
+
+
+_GAMES: dict[tuple[Any, ...], TrickGame] = {}
+
+
+def _game_for(rules: str, players: int, options: dict[str, Any], identity: str) -> TrickGame:
+    """A pickled game, loaded again (once in a process)."""
+    key = (rules, players, tuple(sorted(options.items())), identity)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = TrickGame(compile_game(load_rules(rules), players, options),
+                                       rules if str(rules).endswith((".yaml", ".yml")) else None)
+        if game.engine.identity != identity:
+            raise GameError(f"{rules} has changed since this game was saved (rules_id {identity}, now "
+                            f"{game.engine.identity})")
+    return game
+
+
+def _state_from(game: TrickGame, text: str, dealing: list[int], rng: Any) -> GameState:
+    """A pickled state, played again from its record."""
+    state = game.deserialize(text)
+    state._dealing = dealing
+    state._rng.setstate(rng)
+    return state
 
 
 def _events(text: str) -> list[tuple[int, dict[str, Any]]]:
@@ -155,6 +205,9 @@ class GameState:
         self._first = start.get("hand", 1)
         self._rounds = 0
         self._knowledge: Knowledge | None = None
+        self._dealing: list[int] = []  # the cards dealt so far of a deal dealt card by card
+        self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
+        self._last: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ whose turn
 
@@ -232,14 +285,59 @@ class GameState:
         engine.apply(state, chosen)
         self._after()
 
-    def apply_chance(self, rng: random.Random | None = None) -> None:
-        """Draw the pending chance event (a whole deal: every order of the cards equally likely) from ``rng``,
-        or from the state's own random source (seeded by ``new_state``)."""
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The pending chance event dealt card by card: the cards that may come next, as (card, probability),
+        every card left equally likely, so identical cards (one outcome, the id of the first of them) as likely
+        as there are of them left ([] when no chance event is pending). ``apply_chance(card)`` deals one."""
+        d = self._state.pending
+        if d is None or d.actor != CHANCE:
+            return []
+        left = self._left(d)
+        kinds = self.game.engine.cards.kinds
+        counts: dict[int, int] = {}
+        for c in left:
+            counts[kinds[c]] = counts.get(kinds[c], 0) + 1
+        return [(k, n / len(left)) for k, n in counts.items()]
+
+    def _left(self, d: Any) -> list[int]:
+        cards = d.step.chance_cards(self.game.engine, self._state)
+        for c in self._dealing:
+            cards.remove(c)
+        return cards
+
+    def apply_chance(self, outcome: int | random.Random | None = None, rng: random.Random | None = None) -> None:
+        """Deal: with ``outcome``, the next card of the pending chance event (one of ``chance_outcomes``; once
+        every card has come, the deal is made in that order); without, the whole deal (the rest of it, when
+        some cards have come) drawn from ``rng`` or the state's own random source (seeded by ``new_state``),
+        every order equally likely (``apply_chance(rng)`` says the same as ``apply_chance(rng=rng)``)."""
+        if isinstance(outcome, random.Random):
+            outcome, rng = None, outcome
         state, engine = self._state, self.game.engine
         d = state.pending
         if d is None or d.actor != CHANCE:
             raise IllegalAction("no chance event is pending")
-        outcome = d.step.sample(engine, state, rng or self._rng)
+        left = self._left(d)
+        if outcome is not None:
+            kinds = engine.cards.kinds
+            card = next((c for c in left if kinds[c] == outcome), None) if type(outcome) is int else None
+            if card is None:
+                raise IllegalAction(f"card {outcome!r} cannot come next in this deal (the cards left: "
+                                    f"{', '.join(engine.cards.labels[c] for c in left[:20])}"
+                                    + (" ..." if len(left) > 20 else "") + ")")
+            self._dealing.append(card)
+            if len(left) > 1:
+                return
+            order = self._dealing
+        elif self._dealing:
+            (rng or self._rng).shuffle(left)
+            order = self._dealing + left
+        else:
+            order = d.step.sample(engine, state, rng or self._rng)
+        self._dealing = []
+        self._apply_deal(d, order)
+
+    def _apply_deal(self, d: Any, outcome: Any) -> None:
+        state, engine = self._state, self.game.engine
         self._events.append({"type": "chance", "round": state.round_number, "step": d.step.name,
                              "outcome": d.step.outcome_to_record(engine, state, outcome)})
         engine.apply_chance(state, outcome)
@@ -249,6 +347,8 @@ class GameState:
         state, engine = self._state, self.game.engine
         if self._knowledge is not None:
             self._knowledge.update(state)
+        if self._seen is not None:
+            self._saw()
         while len(state.round_results) > self._rounds:
             self._rounds += 1
             self._events.append(round_event(engine, state, self._rounds, self._first))
@@ -261,6 +361,35 @@ class GameState:
         """What ``seat`` sees now (None: a spectator): its cards, the others' counts, the table, the values
         everyone is told, the scores (see docs/api.md)."""
         return observe(self.game.engine, self._state, seat)
+
+    def observation_string(self, seat: int | None) -> str:
+        """``observation(seat)`` as one line of JSON (keys sorted)."""
+        return json.dumps(self.observation(seat), sort_keys=True, ensure_ascii=False)
+
+    def observation_tensor(self, seat: int | None) -> list[float]:
+        """``observation(seat)`` as ``game.observation_size`` numbers, laid out as ``game.observation_layout``
+        says."""
+        return self.game.encoder.encode(self.observation(seat))
+
+    def information_state_string(self, seat: int) -> str:
+        """Everything ``seat`` has seen so far, in order: what changed in its observation at each event (the
+        deals, its own and the others' actions as it saw them), one line each. Two states give the same string
+        exactly when the seat cannot tell them apart. The first call follows the game from its start once."""
+        if self._seen is None:
+            self._seen = _seen_of(self)
+        return "\n".join(self._seen[seat])
+
+    def _saw(self) -> None:
+        """Add what each seat sees now to its information state (the keys of its observation that changed)."""
+        assert self._seen is not None
+        for s in range(self.game.players):
+            now = self.observation(s)
+            before = self._last[s] if s < len(self._last) else {}
+            self._seen[s].append(json.dumps(_changed(before, now, 3), sort_keys=True, ensure_ascii=False))
+            if s < len(self._last):
+                self._last[s] = now
+            else:
+                self._last.append(now)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -290,27 +419,81 @@ class GameState:
         other._rng.setstate(self._rng.getstate())
         other._events = [dict(e) for e in self._events]
         other._first, other._rounds, other._knowledge = self._first, self._rounds, None
+        other._dealing = list(self._dealing)
+        other._seen = None if self._seen is None else [list(s) for s in self._seen]
+        other._last = [dict(o) for o in self._last]
         return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game and its record (a deal being dealt card by card: the cards dealt so far too)."""
+        dealing, self._dealing = self._dealing, []
+        try:
+            return _state_from, (self.game, self.serialize(), list(dealing), self._rng.getstate())
+        finally:
+            self._dealing = dealing
 
     def serialize(self) -> str:
         """The state as text (a game record, JSON Lines): ``TrickGame.deserialize`` or ``load_serialized``
-        gives it back."""
+        gives it back. A deal being dealt card by card is not saved until it is whole."""
+        if self._dealing:
+            raise GameError("a deal is being dealt card by card: deal the rest (apply_chance()) before saving")
         return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in self._events)
+
+    def knowledge(self) -> Knowledge:
+        """Who knows where each card is (engine/knowledge.py), for search: followed from the game's start the
+        first time it is asked for, and from then on."""
+        if self._knowledge is None:
+            self._knowledge, self._state.seen = _knowledge_of(self)
+        return self._knowledge
 
     def sample(self, seat: int, rng: random.Random | None = None) -> GameState:
         """A state ``seat`` cannot tell from this one: the cards it has not seen dealt again among their
         places, as what it was told allows (for search). Its events are this state's."""
-        if self._knowledge is None:  # followed from the start, once asked for
-            self._knowledge = _knowledge_of(self)
+        knowledge = self.knowledge()
         if type(seat) is not int or not 0 <= seat < self.game.players:
             raise GameError(f"seat must be a number from 0 to {self.game.players - 1}, not {seat!r}")
         other = self.clone()
-        other._state = determinize(self.game.engine, self._state, seat, self._knowledge, rng or self._rng)
+        other._state = determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng)
         return other
 
 
-def _knowledge_of(state: GameState) -> Knowledge:
-    """Who knows which card in ``state``, followed by playing its events again on a new state."""
+def _changed(before: dict[str, Any], now: dict[str, Any], depth: int) -> dict[str, Any]:
+    """What differs in ``now`` from ``before``: changed keys (within mappings, down to ``depth`` levels, only
+    what changed in them), and keys gone as None."""
+    out: dict[str, Any] = {}
+    for k, v in now.items():
+        old = before.get(k, _GONE)
+        if old != v:
+            out[k] = _changed(old, v, depth - 1) if depth > 1 and isinstance(old, dict) and isinstance(v, dict) \
+                else v
+    out.update({k: None for k in before if k not in now})
+    return out
+
+
+_GONE = object()
+
+
+def _seen_of(state: GameState) -> list[list[str]]:
+    """What each seat saw after each event of ``state``, by playing its events again on a new state."""
+    head = state._events[0]
+    again = GameState(state.game, state.game.engine.new_state(**start_of(state.game.engine, head, "state")),
+                      None, {})
+    again._seen = [[] for _ in range(state.game.players)]
+    again._saw()
+    for n, event in enumerate(state._events[1:], 2):
+        if event["type"] in ("chance", "action"):
+            play_events(state.game.engine, again._state, head, [(n, event)], "state")
+            again._saw()
+    state._last = again._last
+    return again._seen
+
+
+def _knowledge_of(state: GameState) -> tuple[Knowledge, Any]:
+    """Who knows which card in ``state``, followed by playing its events again on a new state; and what the
+    state is to keep for it to follow (``State.seen``)."""
     engine = state.game.engine
     head = state._events[0]
     again = engine.new_state(**start_of(engine, head, "state"))
@@ -319,4 +502,4 @@ def _knowledge_of(state: GameState) -> Knowledge:
         if event["type"] in ("chance", "action"):
             play_events(engine, again, head, [(n, event)], "state")
             knowledge.update(again)
-    return knowledge
+    return knowledge, again.seen

@@ -18,8 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "api.md"
 
 
-def test_the_examples_of_docs_api_md_run_in_order_as_one_program(capsys):
+TOOLKITS = ("pyspiel", "pettingzoo")  # their examples are run by tests/test_openspiel.py and test_pettingzoo.py
+
+
+def doc_examples(toolkit: str | None = None) -> list[str]:
+    """The Python examples of docs/api.md: those of ``toolkit``, or (None) those that need no toolkit."""
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+    if toolkit is not None:
+        return [b for b in blocks if f"import {toolkit}" in b or f"toolkits.{toolkit}" in b]
+    return [b for b in blocks if not any(t in b for t in TOOLKITS)]
+
+
+def test_the_examples_of_docs_api_md_run_in_order_as_one_program(capsys):
+    blocks = doc_examples()
     assert len(blocks) >= 8
     namespace: dict = {}
     for i, block in enumerate(blocks):
@@ -30,12 +41,13 @@ def test_the_examples_of_docs_api_md_run_in_order_as_one_program(capsys):
 
 def test_the_printed_results_the_page_shows_are_what_the_examples_print(capsys):
     """Each ``print(...)  # shown`` line of the page shows (the start of) what it prints."""
-    text = DOC.read_text(encoding="utf-8")
     namespace: dict = {}
-    for block in re.findall(r"```python\n(.*?)```", text, flags=re.S):
+    blocks = doc_examples()
+    for block in blocks:
         exec(compile(block, "docs/api.md", "exec"), namespace)
     outputs = capsys.readouterr().out.splitlines()
-    shown = [m.group(1) for m in re.finditer(r"print\(.*\)\s+# (.*)", text) if "totals of" not in m.group(1)]
+    shown = [m.group(1) for m in re.finditer(r"print\(.*\)\s+# (.*)", "".join(blocks))
+             if "totals of" not in m.group(1)]
     assert len(shown) >= 4
     for want in shown:
         prefix = want.split("...")[0].rstrip(", ")

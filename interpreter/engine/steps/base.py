@@ -418,6 +418,11 @@ class Step:
         return None
 
     # chance steps only
+    def chance_cards(self, game: Game, state: State) -> list[int]:  # pragma: no cover - chance steps override
+        """The cards a chance event of this step puts in an order (its outcome is an order of them, every order
+        equally likely), for dealing them one at a time (the public API's ``chance_outcomes``)."""
+        raise NotImplementedError
+
     def sample(self, game: Game, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
         raise NotImplementedError
 

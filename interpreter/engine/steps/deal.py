@@ -98,6 +98,9 @@ class Deal(Step):
             return None
         return Decision(CHANCE, [], self, "deal", "chance")
 
+    def chance_cards(self, game: Any, state: Any) -> list[int]:
+        return list(self.pack)
+
     def sample(self, game: Any, state: Any, rng: Any) -> list[int]:
         order = list(self.pack)
         rng.shuffle(order)

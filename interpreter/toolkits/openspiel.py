@@ -1,0 +1,171 @@
+"""Any rule file as an OpenSpiel game (``pip install 'trickbook[openspiel]'``).
+
+``register("my-game.yaml", players=4)`` registers the game with OpenSpiel and gives its short name; then
+``pyspiel.load_game(name)`` loads it, and OpenSpiel's algorithms and bots play it. The game is what the public
+API (interpreter/api.py) offers, in OpenSpiel's terms:
+
+* sequential, imperfect information, explicit stochastic chance: each deal is dealt one card at a time, every
+  card left equally likely (``GameState.chance_outcomes``);
+* actions: the game's fixed action ids (``TrickGame.actions``); chance outcomes: card ids;
+* returns: each seat's share of the win (1 for a sole winner, 1/k each for k winners, 0 for the others) once
+  the game is over, so the utility is constant-sum (1) between 0 and 1; rewards only at the end;
+* information-state strings (everything the seat saw, in order), observation strings (the seat's observation
+  as JSON) and observation tensors (``TrickGame.observation_layout``); no information-state tensor;
+* the longest game: the engine's limit on actions in one game.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from interpreter.api import GameState, TrickGame, load
+from interpreter.limits import MAX_ACTIONS
+
+_registered: dict[str, TrickGame] = {}
+
+
+def register(rules: str | Path, players: int | None = None, options: dict[str, Any] | None = None,
+             short_name: str | None = None) -> str:
+    """Register the game of ``rules`` (a bundled name or a rule file) for ``players`` with ``options`` with
+    OpenSpiel; return its short name (default ``trickbook_NAME_Np``), for ``pyspiel.load_game``."""
+    game = load(rules, players, options)
+    name = short_name or re.sub(r"\W", "_", f"trickbook_{game.name}_{game.players}p")
+    known = _registered.get(name)
+    if known is not None:
+        if (known.engine.identity, known.options) != (game.engine.identity, game.options):
+            raise ValueError(f"an OpenSpiel game named {name!r} is registered already, with other rules or "
+                             "options: give this one another short_name")
+        return name
+    _registered[name] = game
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"{game.title} (Trickbook)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.players,
+        min_num_players=game.players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={},
+    )
+    info = pyspiel.GameInfo(
+        num_distinct_actions=game.num_actions,
+        max_chance_outcomes=len(game.engine.cards),
+        num_players=game.players,
+        min_utility=0.0,
+        max_utility=1.0,
+        utility_sum=1.0,
+        max_game_length=MAX_ACTIONS,
+    )
+
+    # a class of its own, as OpenSpiel's own Python games register (a closure held by OpenSpiel's registry
+    # would be let go of after Python's end, without the interpreter's lock)
+    made = type(f"SpielGame_{name}", (SpielGame,), {"_setup": (game_type, info, game)})
+    pyspiel.register_game(game_type, made)
+    return name
+
+
+class SpielGame(pyspiel.Game):
+    """A Trickbook game as an OpenSpiel game."""
+
+    _setup: tuple[Any, Any, TrickGame]  # the game type, its info and the Trickbook game (set by register)
+
+    def __init__(self, params: Any = None):
+        game_type, info, game = self._setup
+        super().__init__(game_type, info, params or {})
+        self.trickbook = game
+
+    def new_initial_state(self) -> SpielState:
+        return SpielState(self, self.trickbook.new_state())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return Observer(self.trickbook, recall)
+
+
+class SpielState(pyspiel.State):
+    """A game in progress, for OpenSpiel: a ``GameState`` underneath."""
+
+    def __init__(self, game: SpielGame, state: GameState):
+        super().__init__(game)
+        self.trickbook = state
+
+    def current_player(self) -> int:
+        s = self.trickbook
+        if s.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if s.is_chance():
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = s.current_player
+        assert seat is not None, "a game not over has someone to act"
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.trickbook.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return sorted(self.trickbook.chance_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        if self.trickbook.is_chance():
+            self.trickbook.apply_chance(int(action))
+        else:
+            self.trickbook.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game = self.trickbook.game
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {game.engine.cards.labels[action]}"
+        info = game.action(int(action))
+        return f"{info.step}: {info.label}"
+
+    def is_terminal(self) -> bool:
+        return self.trickbook.is_over()
+
+    def returns(self) -> list[float]:
+        s = self.trickbook
+        out = [0.0] * s.game.players
+        if s.is_over():
+            winners = s.winners()
+            for w in winners:
+                out[w] = 1.0 / len(winners)
+        return out
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
+        """A state ``player_id`` cannot tell from this one (``GameState.sample``), for OpenSpiel's ISMCTS."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        return SpielState(self.get_game(), self.trickbook.sample(player_id, rng))
+
+    def __str__(self) -> str:
+        return self.trickbook.observation_string(None)
+
+
+class Observer:
+    """OpenSpiel's observer of a Trickbook game: the observation tensor and strings of a seat (with perfect
+    recall: the information-state string)."""
+
+    def __init__(self, game: TrickGame, perfect_recall: bool):
+        self.recall = perfect_recall
+        self.tensor = np.zeros(0 if perfect_recall else game.observation_size, np.float32)
+        self.dict = {} if perfect_recall else {"observation": self.tensor}
+
+    def set_from(self, state: SpielState, player: int) -> None:
+        if not self.recall:
+            self.tensor[:] = state.trickbook.observation_tensor(player)
+
+    def string_from(self, state: SpielState, player: int) -> str:
+        s = state.trickbook
+        return s.information_state_string(player) if self.recall else s.observation_string(player)

@@ -1,0 +1,87 @@
+"""Every rule file as an OpenSpiel game (interpreter/toolkits/openspiel.py): OpenSpiel's own checks pass and its
+algorithms run on it."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed here (pip install 'trickbook[openspiel]')")
+
+from interpreter.engine.compile import supported_players  # noqa: E402
+from interpreter.limits import MAX_ACTIONS  # noqa: E402
+from interpreter.rules.loader import load_rules  # noqa: E402
+from interpreter.toolkits.openspiel import register  # noqa: E402
+
+from .conftest import GAMES  # noqa: E402
+from .test_api import doc_examples  # noqa: E402
+
+CASES = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_every_bundled_game_passes_openspiels_random_simulation_checks(name, players):
+    game = pyspiel.load_game(register(name, players))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_the_game_type_and_info_say_what_the_game_is():
+    game = pyspiel.load_game(register("meinz", 3))
+    t = game.get_type()
+    assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert t.utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    assert t.provides_information_state_string and not t.provides_information_state_tensor
+    assert game.num_players() == 4  # three players and the card monster, which never acts
+    assert game.num_distinct_actions() == 399 and game.max_chance_outcomes() == 36
+    assert game.max_game_length() == MAX_ACTIONS and game.observation_tensor_shape() == [872]
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
+
+
+def test_a_state_says_the_same_as_the_trickbook_state_under_it():
+    game = pyspiel.load_game(register("hearts", 4))
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 52
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    inner = state.trickbook
+    assert state.current_player() == inner.current_player
+    assert state.legal_actions() == sorted(inner.legal_actions())
+    assert state.action_to_string(state.current_player(), state.legal_actions()[0]).startswith("pass: ")
+    assert state.information_state_string(1) == inner.information_state_string(1)
+    assert list(state.observation_tensor(1)) == inner.observation_tensor(1)
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[0])
+    assert state.history() != copy.history() and state.trickbook.serialize() != copy.trickbook.serialize()
+
+
+def test_registering_twice_gives_the_same_name_and_other_options_need_another():
+    name = register("oh-hell", 4, {"hands": "up", "largest": 2})
+    assert register("oh-hell", 4, {"hands": "up", "largest": 2}) == name
+    with pytest.raises(ValueError, match="another short_name"):
+        register("oh-hell", 4, {"hands": "up", "largest": 3})
+    assert register("oh-hell", 4, {"hands": "up", "largest": 3}, short_name="oh_hell_3") == "oh_hell_3"
+
+
+def test_openspiels_mcts_and_ismcts_bots_play_a_bundled_game_through_evaluate_bots():
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+
+    game = pyspiel.load_game(register("oh-hell", 4, {"hands": "up", "largest": 2}))
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+
+    class ISMCTS(ismcts.ISMCTSBot):
+        def restart_at(self, state):  # OpenSpiel's Python ISMCTS keeps no state between games
+            self.reset()
+
+    bots = [mcts.MCTSBot(game, 2.0, 20, evaluator, random_state=rng), ISMCTS(game, evaluator, 2.0, 20,
+                                                                            random_state=rng),
+            pyspiel.make_uniform_random_bot(2, 5), pyspiel.make_uniform_random_bot(3, 6)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert sum(returns) == pytest.approx(1.0) and all(0 <= r <= 1 for r in returns)
+
+
+def test_the_openspiel_example_of_docs_api_md_runs():
+    (block,) = doc_examples("pyspiel")
+    exec(compile(block, "docs/api.md", "exec"), {})

@@ -1,0 +1,84 @@
+"""Every rule file as a PettingZoo AEC environment and one seat as a Gymnasium environment
+(interpreter/toolkits/pettingzoo.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="PettingZoo is not installed here (pip install 'trickbook[pettingzoo]')")
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from interpreter.engine.compile import supported_players  # noqa: E402
+from interpreter.rules.loader import load_rules  # noqa: E402
+from interpreter.toolkits.pettingzoo import SeatEnv, TrickbookEnv  # noqa: E402
+
+from .conftest import GAMES  # noqa: E402
+from .test_api import doc_examples  # noqa: E402
+
+# api_test's advice, not failures: a masked observation is a Dict (as in PettingZoo's own card games), and
+# agents are named by their seats
+pytestmark = pytest.mark.filterwarnings("ignore:Observation space for each agent", "ignore:We recommend agents",
+                                        "ignore:Observation is not a NumPy array")
+
+CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_every_bundled_game_and_player_count_passes_pettingzoos_api_test(name, players):
+    api_test(TrickbookEnv(name, players), num_cycles=300, verbose_progress=False)
+
+
+def test_a_whole_game_by_the_mask_ends_with_the_win_shared_among_the_winners():
+    env = TrickbookEnv("meinz", 3)  # the card monster is no agent
+    assert env.possible_agents == ["Alex", "Joe", "Hanna"]
+    env.reset(seed=4)
+    rewards = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(4)
+    for agent in env.agent_iter(max_iter=100_000):
+        observation, reward, termination, truncation, info = env.last()
+        rewards[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        assert len(legal) == len(info["labels"]) >= 1
+        env.step(int(rng.choice(legal)))
+    assert env.state.is_over() and sum(rewards.values()) == pytest.approx(1.0)
+    winners = [env.game.seat_names[s] for s in env.state.winners()]
+    assert all(rewards[a] == pytest.approx(1 / len(winners)) for a in winners)
+
+
+def test_an_illegal_action_is_refused():
+    from interpreter.errors import IllegalAction
+
+    env = TrickbookEnv("hearts", 4)
+    env.reset(seed=1)
+    observation = env.observe(env.agent_selection)
+    with pytest.raises(IllegalAction):
+        env.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+
+
+def test_the_same_seed_deals_the_same_game():
+    a, b = TrickbookEnv("spades", 4), TrickbookEnv("spades", 4)
+    a.reset(seed=9)
+    b.reset(seed=9)
+    assert a.state.serialize() == b.state.serialize()
+
+
+@pytest.mark.parametrize("others", ["random", "greedy", "ismcts"])
+def test_one_seat_as_a_gymnasium_environment_against_trickbooks_agents(others):
+    env = SeatEnv("oh-hell", 4, {"hands": "up", "largest": 2}, seat=1, others=others, iterations=5)
+    observation, info = env.reset(seed=2)
+    steps, done, reward = 0, False, 0.0
+    while not done:
+        assert env.aec.agent_selection == "B" and observation["action_mask"].sum() == len(info["labels"])
+        observation, reward, done, truncated, info = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps >= 3 and reward in (0.0, 0.5, 1.0, 1 / 3, 0.25) and env.aec.state.is_over()
+
+
+def test_the_pettingzoo_example_of_docs_api_md_runs():
+    (block,) = doc_examples("pettingzoo")
+    exec(compile(block, "docs/api.md", "exec"), {})
