@@ -208,6 +208,7 @@ class GameState:
         self._dealing: list[int] = []  # the cards dealt so far of a deal dealt card by card
         self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
         self._last: list[dict[str, Any]] = []
+        self._sample = False  # a state made by sample(): no history of its own
 
     # ------------------------------------------------------------------ whose turn
 
@@ -376,6 +377,8 @@ class GameState:
         deals, its own and the others' actions as it saw them), one line each. Two states give the same string
         exactly when the seat cannot tell them apart. The first call follows the game from its start once."""
         if self._seen is None:
+            if self._sample:
+                raise GameError("a sample has no history: ask the real state for information states before sampling")
             self._seen = _seen_of(self)
         return "\n".join(self._seen[seat])
 
@@ -422,6 +425,7 @@ class GameState:
         other._dealing = list(self._dealing)
         other._seen = None if self._seen is None else [list(s) for s in self._seen]
         other._last = [dict(o) for o in self._last]
+        other._sample = self._sample
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
@@ -440,23 +444,40 @@ class GameState:
         gives it back. A deal being dealt card by card is not saved until it is whole."""
         if self._dealing:
             raise GameError("a deal is being dealt card by card: deal the rest (apply_chance()) before saving")
+        if self._sample:
+            raise GameError("a sample cannot be saved: it has no history of its own")
         return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in self._events)
 
     def knowledge(self) -> Knowledge:
         """Who knows where each card is (engine/knowledge.py), for search: followed from the game's start the
         first time it is asked for, and from then on."""
         if self._knowledge is None:
+            if self._sample:
+                raise GameError("a sample has no history to follow: sample the real state again")
             self._knowledge, self._state.seen = _knowledge_of(self)
         return self._knowledge
 
     def sample(self, seat: int, rng: random.Random | None = None) -> GameState:
         """A state ``seat`` cannot tell from this one: the cards it has not seen dealt again among their
-        places, as what it was told allows (for search). Its events are this state's."""
+        places, as what it was told allows (for search). A sample has no history of its own: its ``events`` start
+        empty, it cannot be saved, and another seat's information state in it starts from what that seat sees
+        in the sample."""
         knowledge = self.knowledge()
+        if self._seen is None:  # the seat's information state goes with its samples
+            self._seen = _seen_of(self)
         if type(seat) is not int or not 0 <= seat < self.game.players:
             raise GameError(f"seat must be a number from 0 to {self.game.players - 1}, not {seat!r}")
         other = self.clone()
         other._state = determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng)
+        # nothing of the real game beyond what the seat knows: no history (it would tell the real deal), and
+        # the other seats' information states start from what they see in the sample
+        other._events = [self._events[0]]
+        other._sample = True
+        if other._seen is not None:
+            for s in range(self.game.players):
+                if s != seat:
+                    other._last[s] = other.observation(s)
+                    other._seen[s] = [json.dumps(other._last[s], sort_keys=True, ensure_ascii=False)]
         return other
 
 

@@ -161,7 +161,12 @@ def test_a_sample_looks_the_same_to_its_seat_and_deals_the_unseen_cards_again():
     for k in range(6):
         sample = state.sample(seat, random.Random(k))
         assert sample.observation(seat) == mine
-        assert sample.serialize() == state.serialize()  # its events are the state's
+        assert sample.information_state_string(seat) == state.information_state_string(seat)
+        assert sample.events == state.events[:1]  # the real deal is not in a sample
+        with pytest.raises(tb.GameError, match="a sample cannot be saved"):
+            sample.serialize()
+        other = (seat + 2) % 4  # another seat's information state in a sample: what it sees there
+        assert sample.information_state_string(other) == sample.observation_string(other)
         other = (seat + 1) % 4
         differ += sample._state.per_seat["hand"][other] != state._state.per_seat["hand"][other]
     assert differ >= 5 and hands
