@@ -167,7 +167,9 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument("--agents", "-a", default="random", metavar="A,B,...",
                        help="one agent per seat in seat order, the last repeated for the remaining seats"
                             + (" (your seat, with --human, is yours)" if q is pl else "") + ": "
-                            + "; ".join(f"{k} ({v})" for k, v in AGENTS.items()) + " (default random)")
+                            + "; ".join(f"{k} ({v})" for k, v in AGENTS.items())
+                            + "; or your own, as module:Class or path/to/file.py:Class, each seat in a process of its "
+                              "own (docs/agents.md) (default random)")
         q.add_argument("--iterations", type=int, default=ITERATIONS, metavar="K",
                        help=f"ismcts: samples searched per move (default {ITERATIONS})")
         q.add_argument("--move-time", type=float, metavar="SECONDS",

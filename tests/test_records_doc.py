@@ -179,7 +179,7 @@ PACKAGE_PATH = re.compile(r"`((?:rules|engine|dsl|harness|steps)/[\w./-]+\.(?:py
 
 
 def test_the_docs_name_only_files_that_exist() -> None:
-    for doc in ("architecture.md", "records.md", "rule-files.md", "cookbook.md"):
+    for doc in ("architecture.md", "records.md", "rule-files.md", "cookbook.md", "api.md", "agents.md"):
         text = (DOCS / doc).read_text(encoding="utf-8")
         for name in REPO_PATH.findall(text):
             assert (ROOT / name).exists(), f"docs/{doc} names {name}, which does not exist"

@@ -24,13 +24,15 @@ if TYPE_CHECKING:
 
 
 class ActionInfo(NamedTuple):
-    """What the action with id ``id`` is: the step that offers it, its kind, its value and a label."""
+    """What the action with id ``id`` is: the step that offers it, its kind, its value, a label, and the value as
+    people read it (``shown``: cards by their labels, seats by their names, in lists too)."""
 
     id: int
     step: str
     kind: str
     value: Any
     label: str
+    shown: Any
 
 
 class ActionSpace:
@@ -48,7 +50,8 @@ class ActionSpace:
                 if k in self._ids:  # a domain that lists a value twice: one id
                     continue
                 self._ids[k] = len(self.infos)
-                self.infos.append(ActionInfo(len(self.infos), step.name, kind, value, label))
+                self.infos.append(ActionInfo(len(self.infos), step.name, kind, value, label,
+                                             step.shown(game, kind, value)))
 
     def __len__(self) -> int:
         return len(self.infos)

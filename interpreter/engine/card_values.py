@@ -1,12 +1,12 @@
-"""The cards a value names, by its static type: what a Knowledge follows of values (a card chosen in the open is
-known to all) and renames in a sample. Plain functions of a type and a value, imported by the steps and by
-knowledge.py alike (so neither imports the other for them)."""
+"""Values by their static type: the cards a value names, what a Knowledge follows of values (a card chosen in
+the open is known to all) and renames in a sample, and how people read a value. Plain functions of a type and a
+value, imported by the steps, knowledge.py and observation.py alike (so none imports another for them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.types import Type
+from interpreter.dsl.types import VALUE, Type
 
 
 def only_cards(t: Type) -> bool:
@@ -35,3 +35,20 @@ def renamed(t: Type | None, value: Any, card: Any) -> Any:
     if t.kind == "record" and isinstance(value, dict):
         return {k: renamed(t.field_type(k), v, card) for k, v in value.items()}
     return value
+
+
+def readable(game: Any, t: Type, value: Any) -> Any:
+    """A value of static type ``t`` as JSON people read: seats by name, cards by label, records by label."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, dict):
+        if "label" in value:
+            return value["label"]
+        return {k: readable(game, t.field_type(k) or VALUE, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        element = t.element if t.kind == "list" and t.element is not None else VALUE
+        return [readable(game, element, v) for v in value]
+    if isinstance(value, int) and t.kind in ("seat", "card"):
+        return game.seat_names[value] if t.kind == "seat" else game.cards.labels[value]
+    return value
+

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.types import VALUE, Type
+from interpreter.dsl.types import VALUE
+from interpreter.engine.card_values import readable
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import running
@@ -93,18 +94,3 @@ def _readable(game: Game, state: State, key: str, value: Any) -> Any:
     """Round and seat values as people read them: seat names, card labels, a record's label."""
     return readable(game, game.value_types.get(key, VALUE), value)
 
-
-def readable(game: Game, t: Type, value: Any) -> Any:
-    """A value of static type ``t`` as JSON people read: seats by name, cards by label, records by label."""
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, dict):
-        if "label" in value:
-            return value["label"]
-        return {k: readable(game, t.field_type(k) or VALUE, v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        element = t.element if t.kind == "list" and t.element is not None else VALUE
-        return [readable(game, element, v) for v in value]
-    if isinstance(value, int) and t.kind in ("seat", "card"):
-        return game.seat_names[value] if t.kind == "seat" else game.cards.labels[value]
-    return value

@@ -24,11 +24,13 @@ AGENTS: dict[str, str] = {
 
 
 def parse_agents(text: str, players: int) -> list[str]:
-    """``random,ismcts`` for 4 players: one name per seat; a shorter list repeats its last name."""
-    names = [n.strip().lower() for n in text.split(",")]
+    """``random,ismcts`` for 4 players: one name per seat; a shorter list repeats its last name. A name with a
+    colon is an agent of your own (``module:Class`` or ``path/to/file.py:Class``, see harness/remote.py)."""
+    names = [n.strip() if ":" in n else n.strip().lower() for n in text.split(",")]
     for n in names:
-        if n not in AGENTS:
-            raise GameError(f"unknown agent {n!r}; known agents: {', '.join(AGENTS)}")
+        if n not in AGENTS and ":" not in n:
+            raise GameError(f"unknown agent {n!r}; known agents: {', '.join(AGENTS)}, or one of your own as "
+                            "module:Class")
     if len(names) > players:
         raise GameError(f"{len(names)} agents given for {players} seats")
     return names + [names[-1]] * (players - len(names))
@@ -40,13 +42,16 @@ def agent_factory(names: list[str], iterations: int = ITERATIONS,
 
     from interpreter.harness.agents import RandomAgent
     from interpreter.harness.greedy import GreedyAgent
+    from interpreter.harness.remote import ProcessAgent
     from interpreter.harness.search import IsmctsAgent
 
     def make(seed: Any) -> list[Agent]:
         out: list[Agent] = []
         for s, name in enumerate(names):
             own = f"{seed}:{s}"
-            if name == "ismcts":
+            if ":" in name:
+                out.append(ProcessAgent(name, s, own))
+            elif name == "ismcts":
                 out.append(IsmctsAgent(own, iterations=iterations, seconds=seconds))
             elif name == "greedy":
                 out.append(GreedyAgent(own))

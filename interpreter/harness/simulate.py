@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.dsl.types import VALUE
+from interpreter.engine.card_values import readable
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
-from interpreter.engine.observation import readable
 from interpreter.harness.distributed import on_dask
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool

@@ -350,6 +350,14 @@ class Step:
         its choice is, declared by each step kind that decides (see engine/actions.py). None: it decides nothing."""
         return []
 
+    def shown(self, game: Game, kind: str, value: Any) -> Any:
+        """The value of one of its actions (as ``action_entries`` gives it) as people read it."""
+        if kind == "card":
+            return game.cards.labels[value]
+        if kind == "seat":
+            return game.seat_names[value]
+        return list(value) if isinstance(value, tuple) else value
+
     def action_key(self, game: Game, action: Any) -> Any:
         """The key ``action_entries`` gives ``action`` (one of this step's legal actions)."""
         raise NotImplementedError

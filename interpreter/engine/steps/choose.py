@@ -24,7 +24,7 @@ from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.actions import card_kinds, value_kind
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
-from interpreter.engine.card_values import renamed
+from interpreter.engine.card_values import readable, renamed
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,
@@ -235,6 +235,9 @@ class Choose(Step):
             value = tuple(v) if isinstance(v, list) else v
             out.append((kind or value_kind(v), self._key(game, t, v), value, show(game, t, v)))
         return out
+
+    def shown(self, game: Any, kind: str, value: Any) -> Any:
+        return None if kind in ("pass", "stop") else readable(game, self.option_type, value)
 
     def action_key(self, game: Any, action: Any) -> Any:
         cls = type(action)
