@@ -134,6 +134,7 @@ class TrickGame:
         start = start_of(self.engine, head, where)
         state = GameState(self, self.engine.new_state(**start), head.get("seed"), start)
         play_events(self.engine, state._state, head, events[1:], "serialized state")
+        _told(state._state)
         state._events = [e for _, e in events]
         state._rounds = len(state._state.round_results)
         return state
@@ -194,7 +195,7 @@ class GameState:
 
     def __init__(self, game: TrickGame, state: State, seed: Any, start: dict[str, Any]):
         self.game = game
-        self._state = state
+        self._state = _told(state)
         self._rng = random.Random(seed)
         head = header(game.engine, seed, game.rules_file)
         if start.get("hand", 1) != 1 or start.get("dealer") is not None or start.get("totals") is not None:
@@ -350,6 +351,10 @@ class GameState:
             self._knowledge.update(state)
         if self._seen is not None:
             self._saw()
+        assert state.told is not None and state.notes is not None
+        self._events.extend(state.told)
+        state.told.clear()
+        state.notes.clear()
         while len(state.round_results) > self._rounds:
             self._rounds += 1
             self._events.append(round_event(engine, state, self._rounds, self._first))
@@ -397,7 +402,8 @@ class GameState:
     @property
     def events(self) -> list[dict[str, Any]]:
         """Everything that happened, as the lines of a game record: the header, then each chance event, action,
-        round scored and the result (docs/records.md)."""
+        trick won (``trick``: its cards, winner and takers), decision an automatic seat took by its rule
+        (``automatic``), round scored and the result (docs/records.md)."""
         return [dict(e) for e in self._events]
 
     def returns(self) -> list[int]:
@@ -417,7 +423,7 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy: playing on one leaves the other as it was."""
         other = GameState.__new__(GameState)
-        other.game, other._state = self.game, self._state.clone()
+        other.game, other._state = self.game, _told(self._state.clone())
         other._rng = random.Random()
         other._rng.setstate(self._rng.getstate())
         other._events = [dict(e) for e in self._events]
@@ -468,7 +474,7 @@ class GameState:
         if type(seat) is not int or not 0 <= seat < self.game.players:
             raise GameError(f"seat must be a number from 0 to {self.game.players - 1}, not {seat!r}")
         other = self.clone()
-        other._state = determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng)
+        other._state = _told(determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng))
         # nothing of the real game beyond what the seat knows: no history (it would tell the real deal), and
         # the other seats' information states start from what they see in the sample
         other._events = [self._events[0]]
@@ -479,6 +485,13 @@ class GameState:
                     other._last[s] = other.observation(s)
                     other._seen[s] = [json.dumps(other._last[s], sort_keys=True, ensure_ascii=False)]
         return other
+
+
+def _told(state: State) -> State:
+    """``state``, telling the tricks won and the automatic decisions as events (``State.told``; the engine tells
+    them where it narrates, so the narration is kept too, and dropped after each action)."""
+    state.notes, state.told = [], []
+    return state
 
 
 def _changed(before: dict[str, Any], now: dict[str, Any], depth: int) -> dict[str, Any]:

@@ -175,3 +175,20 @@ def test_a_sample_looks_the_same_to_its_seat_and_deals_the_unseen_cards_again():
 def test_importing_the_package_loads_no_engine():
     code = "import sys, interpreter; assert 'interpreter.engine.game' not in sys.modules; interpreter.load"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_events_tell_each_trick_won_and_each_decision_an_automatic_seat_took():
+    game = tb.load("meinz", 3)  # the card monster plays by its rule
+    state = _played(game, 1, 100_000)
+    kinds = [e["type"] for e in state.events]
+    assert kinds[0] == "game" and kinds[-1] == "result"
+    tricks = [e for e in state.events if e["type"] == "trick"]
+    assert len(tricks) == 8 * state.round  # 8 tricks a round
+    automatic = [e for e in state.events if e["type"] == "automatic"]
+    assert automatic and {e["seat"] for e in automatic} == {"card monster"}
+    assert all(any(c == ["card monster", e["action"]] for t in tricks for c in t["cards"]) for e in automatic)
+    first = tricks[0]
+    assert first["trick"] == 1 and len(first["cards"]) == 4 and first["winner"] in game.seat_names
+    # each trick's event comes after the action that ended it, and before the round it ended is scored
+    last_round = max(i for i, k in enumerate(kinds) if k == "round")
+    assert kinds[last_round - 1] == "trick"

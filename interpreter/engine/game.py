@@ -332,6 +332,9 @@ class Game:
         text = d.step.describe(self, state, d, action)
         if text:
             state.note(f"{seat.name} {text}")
+        if state.told is not None:
+            state.told.append({"type": "automatic", "round": state.round_number, "step": d.step.name,
+                               "seat": seat.name, "action": d.step.label(self, action)})
         self.apply_fast(state, action)
 
     # ------------------------------------------------------------------ flow

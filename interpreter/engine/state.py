@@ -38,7 +38,7 @@ class State:
     __slots__ = (
         "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
         "round_results", "round_number", "dealer", "step_index", "progress", "finished",
-        "pending", "actions_taken", "notes", "seen", "ended",
+        "pending", "actions_taken", "notes", "seen", "ended", "told",
     )
 
     def __init__(self, game: Game):
@@ -63,6 +63,7 @@ class State:
         self.notes: list[str] | None = None  # narration, collected only when a list is set
         self.ended: dict[str, Any] | None = None  # the round values of the last round played, as it ended
         self.seen: Seen | None = None  # what a Knowledge following this state is told of each action
+        self.told: list[dict[str, Any]] | None = None  # tricks won and automatic decisions, as events, when a list
 
     def clone(self) -> State:
         """An independent copy: every mutable container is copied, cards are ints.
@@ -91,6 +92,7 @@ class State:
         other.actions_taken = self.actions_taken
         other.notes = None
         other.seen = None
+        other.told = None
         other.ended = self.ended  # never changed once the round is over
         return other
 

@@ -359,6 +359,10 @@ class Tricks(Step):
     @staticmethod
     def _tell(game: Any, state: Any, p: _Tricks, plays: list[tuple[int, int]], winner: int, claimed: bool) -> None:
         names, labels = game.seat_names, game.cards.labels
+        if state.told is not None:
+            state.told.append({"type": "trick", "round": state.round_number, "trick": p.number + 1,
+                               "cards": [[names[s], labels[c]] for s, c in plays], "winner": names[winner],
+                               "claimed": claimed, "takers": [names[t] for t in p.takers if t is not None]})
         shown = ", ".join(f"{names[s]} {labels[c]}" for s, c in plays)
         state.note(f"Trick {p.number + 1}: {shown} -> {names[winner]} wins" + (" (claimed)" if claimed else ""))
         if len(p.takers) > 1:
