@@ -6,7 +6,7 @@ ismcts, the cold start of the command and the generation of the compiled form:
     python benchmarks/run.py                       # everything: 5 runs, 1 s per measurement (8 min of CPU)
     python benchmarks/run.py --seconds 2 --runs 7 --markdown
     python benchmarks/run.py --only games          # or: baselines, simulate, openspiel, ismcts, cold,
-                                                   #     generate, workers (--only may be repeated)
+                                                   #     adapters, generate, workers (--only may be repeated)
 
 Every rate is CPU time of this process (``time.process_time``; the machines are shared and wall-clock figures
 swing by 2-3x) and every ratio is taken pairwise: each of ``--runs`` runs measures the two sides of a pair back
@@ -43,6 +43,11 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
   ``compile_game``, timed inside a child process by its CPU time): first with an empty cache (``XDG_CACHE_HOME``
   a fresh temporary folder: Lark's tables, expression trees, schema digests and generated code all made
   anew), then cached (a second child with the same folder).
+* adapters: random games of Hearts and NJET Rio Grande with 4 players, time per decision through each way of
+  stepping a game from Python, against the engine's own loop (``Game.apply_fast`` over ``state.pending``, the
+  "native path"): the public API (``GameState.legal_actions``/``apply`` by id, the deal drawn whole), OpenSpiel
+  (``register``, then OpenSpiel's Python loop, the deals card by card) and PettingZoo (the AEC loop of
+  ``TrickbookEnv``: ``last``, the mask, ``step``). Skipped with a message when a toolkit is not installed.
 * workers: the same simulation (Hearts, 4 players, ismcts against three random seats, 16 games) on 1 and
   on 2 processes, one after the other; the speed-up is the first wall time over the second (the summaries must
   be equal). Needs two free cores.
@@ -70,7 +75,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
-SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "cold", "generate", "workers")
+SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers")
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
 ISMCTS_GAMES = ("njet-riogrande", "meinz", "hearts")
@@ -447,6 +452,93 @@ def section_ismcts(args: argparse.Namespace, rep: Report) -> None:
     table(("game", "iterations/s", "decisions/s"), rows, rep.markdown)
 
 
+def api_work(name: str, rng: random.Random) -> Work:
+    """One random game through the public API: legal action ids, ``apply`` by id, whole deals."""
+    import interpreter as tb
+
+    game = tb.load(name, 4)
+
+    def work() -> tuple[int, int]:
+        state = game.new_state(seed=rng.random())
+        decisions = 0
+        while not state.is_over():
+            if state.is_chance():
+                state.apply_chance()
+            else:
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.random() * len(legal))])
+                decisions += 1
+        return state.round, decisions
+
+    return work
+
+
+def spiel_work(name: str, rng: random.Random) -> Work | None:
+    """One random game of the rule file as an OpenSpiel game, by OpenSpiel's Python loop."""
+    try:
+        import pyspiel
+
+        from interpreter.toolkits.openspiel import register
+    except ImportError:
+        return None
+    return openspiel_work(pyspiel.load_game(register(name, 4)), rng)
+
+
+def zoo_work(name: str, rng: random.Random) -> Work | None:
+    """One random game of the rule file as a PettingZoo AEC environment."""
+    try:
+        import numpy as np
+
+        from interpreter.toolkits.pettingzoo import TrickbookEnv
+    except ImportError:
+        return None
+    env = TrickbookEnv(name, 4)
+
+    def work() -> tuple[int, int]:
+        env.reset(seed=int(rng.random() * 2**32))
+        decisions = 0
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            decisions += 1
+        assert env.state is not None
+        return env.state.round, decisions
+
+    return work
+
+
+ADAPTER_GAMES = ("hearts", "njet-riogrande")
+
+
+def section_adapters(args: argparse.Namespace, rep: Report) -> None:
+    ways: dict[str, Callable[[str, random.Random], Work | None]] = {
+        "public API (GameState)": api_work, "OpenSpiel": spiel_work, "PettingZoo (AEC)": zoo_work}
+    rows = []
+    for name in ADAPTER_GAMES:
+        game = compiled(name, 4)
+        for way, make in ways.items():
+            work = make(name, random.Random(1))
+            if work is None:
+                note(f"adapters: {way} is not installed; skipped")
+                continue
+            native = step_loop_work(game, random.Random(2))
+            ratios, rates, base = [], [], []
+            for run in range(args.runs):
+                a, b = paired(work, native, args.seconds, run)
+                ratios.append(b["decisions_per_s"] / a["decisions_per_s"])
+                rates.append(a["decisions_per_s"])
+                base.append(b["decisions_per_s"])
+            rows.append((f"{name} 4p", way, f"{med(rates):,.0f}", f"{med(base):,.0f}", spread(ratios, 1) + "x"))
+        note(f"adapters: {name} done")
+    rep.heading("Stepping a game from Python: decisions per second through each interface, 4 players")
+    table(("game", "through", "decisions/s", "native decisions/s", "time per decision vs native"), rows,
+          rep.markdown)
+
+
 def _child_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -610,6 +702,7 @@ def main(argv: list[str] | None = None) -> int:
         "simulate": lambda a, r: section_against_baselines(a, r, harness=True),
         "openspiel": section_openspiel,
         "ismcts": section_ismcts,
+        "adapters": section_adapters,
         "cold": section_cold,
         "generate": section_generate,
         "workers": section_workers,

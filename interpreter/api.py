@@ -210,6 +210,7 @@ class GameState:
         self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
         self._last: list[dict[str, Any]] = []
         self._sample = False  # a state made by sample(): no history of its own
+        self._ids: tuple[Any, list[int]] = (None, [])  # the pending decision and its legal actions' ids
 
     # ------------------------------------------------------------------ whose turn
 
@@ -248,7 +249,9 @@ class GameState:
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        return self.game.actions.ids(d.step, d.actions)
+        if self._ids[0] is not d:
+            self._ids = (d, self.game.actions.ids(d.step, d.actions))
+        return list(self._ids[1])
 
     def legal_mask(self) -> list[bool]:
         """One entry per action id of the game: True for the legal ones."""
@@ -276,15 +279,16 @@ class GameState:
         if isinstance(action, str):
             chosen = engine.action_for_label(state, action)
         else:
-            ids = self.legal_actions()
-            if action not in ids or type(action) is not int:
+            self.legal_actions()
+            ids = self._ids[1]
+            if type(action) is not int or action not in ids:
                 what = f"id {action!r}" + (f" ({self.game.action(action).label})"
                                            if type(action) is int and 0 <= action < self.game.num_actions else "")
                 raise IllegalAction(engine._refusal(state, what, self.labels()))
             chosen = d.actions[ids.index(action)]
         self._events.append({"type": "action", "round": state.round_number, "step": d.step.name,
                              "seat": engine.seat_names[d.actor], "action": d.step.label(engine, chosen)})
-        engine.apply(state, chosen)
+        engine.apply_fast(state, chosen)  # one of the legal actions, as found above
         self._after()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -432,6 +436,7 @@ class GameState:
         other._seen = None if self._seen is None else [list(s) for s in self._seen]
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
+        other._ids = (None, [])
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:

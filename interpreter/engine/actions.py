@@ -43,6 +43,7 @@ class ActionSpace:
         self.infos: list[ActionInfo] = []
         self._ids: dict[tuple[int, Any], int] = {}  # (id of the step, its key of the action) -> id
         self._base: dict[int, int] = {}  # id of a step -> its first id
+        self._known: dict[tuple[int, Any], int] = {}  # (id of the step, an action seen before) -> its id
         for step in game.every_step():
             self._base[id(step)] = len(self.infos)
             for kind, key, value, label in step.action_entries(game):
@@ -66,8 +67,19 @@ class ActionSpace:
         return found
 
     def ids(self, step: Step, actions: list[Any]) -> list[int]:
-        """The ids of ``actions`` (legal actions of ``step``), in their order."""
-        return [self.id_of(step, a) for a in actions]
+        """The ids of ``actions`` (legal actions of ``step``), in their order (each action found once by its key,
+        then by itself)."""
+        known, sid, out = self._known, id(step), []
+        for a in actions:
+            try:
+                found = known.get((sid, a))
+            except TypeError:  # a choice of a list: found by its key every time
+                out.append(self.id_of(step, a))
+                continue
+            if found is None:
+                found = known[(sid, a)] = self.id_of(step, a)
+            out.append(found)
+        return out
 
 
 def card_kinds(game: Game) -> list[int]:
