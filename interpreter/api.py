@@ -210,7 +210,7 @@ class GameState:
         self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
         self._last: list[dict[str, Any]] = []
         self._sample = False  # a state made by sample(): no history of its own
-        self._ids: tuple[Any, list[int]] = (None, [])  # the pending decision and its legal actions' ids
+        self._ids: tuple[Any, Any, list[int]] = (None, None, [])  # a decision, its actions and their ids
 
     # ------------------------------------------------------------------ whose turn
 
@@ -244,14 +244,14 @@ class GameState:
     # ------------------------------------------------------------------ actions
 
     def legal_actions(self) -> list[int]:
-        """The ids of the actions the seat to act may take now, in the order the engine lists them (a hand in
-        deck order); [] at a chance event or when the game is over."""
+        """The ids of the actions the seat to act may take now, in the order the engine lists them (a hand as
+        the seat holds it); [] at a chance event or when the game is over."""
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        if self._ids[0] is not d:
-            self._ids = (d, self.game.actions.ids(d.step, d.actions))
-        return list(self._ids[1])
+        if self._ids[0] is not d or self._ids[1] is not d.actions:
+            self._ids = (d, d.actions, self.game.actions.ids(d.step, d.actions))
+        return list(self._ids[2])
 
     def legal_mask(self) -> list[bool]:
         """One entry per action id of the game: True for the legal ones."""
@@ -280,7 +280,7 @@ class GameState:
             chosen = engine.action_for_label(state, action)
         else:
             self.legal_actions()
-            ids = self._ids[1]
+            ids = self._ids[2]
             if type(action) is not int or action not in ids:
                 what = f"id {action!r}" + (f" ({self.game.action(action).label})"
                                            if type(action) is int and 0 <= action < self.game.num_actions else "")
@@ -436,7 +436,7 @@ class GameState:
         other._seen = None if self._seen is None else [list(s) for s in self._seen]
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
-        other._ids = (None, [])
+        other._ids = (None, None, [])
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
