@@ -118,6 +118,21 @@ class TrickGame:
         engine = self.engine
         return _game_for, (self.rules_file or engine.name, engine.player_count, dict(engine.options), engine.identity)
 
+    def play(self, agents: list[str | type], seed: Any = 0, iterations: int | None = None) -> GameState:
+        """A whole game played by ``agents``, one a seat in seat order (a shorter list repeats its last): the
+        built-in ``"random"``, ``"greedy"`` and ``"ismcts"`` (``iterations`` a move, default 50), or agents of
+        your own, as ``"module:Class"``, ``"path/to/file.py:Class"`` or the class itself, each seat's in a
+        process of its own told only what its seat sees (docs/agents.md). The same seed plays the same game
+        (the agents are seeded from it). Returns the finished game, its events and all."""
+        from interpreter.harness.players import ITERATIONS, agent_factory, parse_agents
+        from interpreter.harness.runner import play_game
+
+        names = [a if isinstance(a, str) else _spec_of(a) for a in agents]
+        lineup = parse_agents(",".join(names), self.players)
+        made = agent_factory(lineup, iterations or ITERATIONS)(seed)
+        out = play_game(self.engine, made, seed, record=True, rules_file=self.rules_file)
+        return self.deserialize("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in out.record))
+
     def deserialize(self, text: str) -> GameState:
         """The state ``GameState.serialize`` wrote (a record, perhaps of a game not over yet), played again
         and checked event by event on these rules."""
@@ -146,6 +161,21 @@ def load_serialized(text: str) -> GameState:
     events = _events(text)
     game = game_for_record(events[0][1], "serialized state:1")
     return TrickGame(game, events[0][1].get("rules_file")).deserialize(text)
+
+
+def _spec_of(cls: type) -> str:
+    """How an agent's process finds the class ``cls``: its module and name (a script's file, for a class of
+    the program being run)."""
+    module = cls.__module__
+    if module == "__main__":
+        import sys
+
+        main = getattr(sys.modules["__main__"], "__file__", None)
+        if main is None:
+            raise GameError(f"agent class {cls.__qualname__} is defined where no other process can find it (an "
+                            "interactive session): put it in a module or a file and name it as module:Class")
+        return f"{main}:{cls.__qualname__}"
+    return f"{module}:{cls.__qualname__}"
 
 
 _GAMES: dict[tuple[Any, ...], TrickGame] = {}

@@ -83,3 +83,14 @@ def test_the_example_agent_of_the_docs_plays_from_the_command_line(capsys):
     assert main(["simulate", "oh-hell", "-p", "4", "-n", "3", "--agents", f"{example}:FirstCard,random"]) == 0
     out = capsys.readouterr().out
     assert f"{example}:FirstCard" in out
+
+
+def test_the_python_api_plays_with_agents_by_name_or_by_class_in_processes_of_their_own():
+    import interpreter as tb
+    from tests.agents_for_tests import FirstLegal
+
+    game = tb.load("hearts", 4)
+    by_class = game.play([FirstLegal, "random"], seed=4)
+    by_name = game.play([f"{OWN}:FirstLegal", "random"], seed=4)
+    assert by_class.is_over() and by_class.events == by_name.events
+    assert by_class.events == _record(game.engine, [f"{OWN}:FirstLegal", "random"], 4)
