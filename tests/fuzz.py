@@ -375,7 +375,7 @@ NAME_VARS = ["x", "f_x", "_v_f_x", "_v_x", "f_0x", "f__x", "_0x", "x_", "_x", "_
              "_k0", "_k1", "_k", "_hs", "_items", "_t", "s", "seat", "v", "c", "card", "value", "lambda", "None",
              "True", "def", "print", "__builtins__", "__class__", "self", "g_x", "f", "g", "y", "f_y", "g_s"]
 NAME_DEFINES = ["f", "g", "f_x", "g_x", "x", "e", "_k0", "_hs", "s", "seat", "card", "value", "sum_", "len2",
-                "maxi", "count_", "total", "index", "tricks", "lambda", "None", "_v_f", "f_0", "f_", "_items", "v",
+                "maxi", "count_", "total", "index_", "tricks", "lambda", "None", "_v_f", "f_0", "f_", "_items", "v",
                 "round_", "text_", "y"]
 
 

@@ -607,6 +607,9 @@ BUILTIN_CASES = [
     ("text(3)", "3"), ("text(none)", "none"), ("text(false)", "false"), ("text('x') + text(-1)", "x-1"),
     ("seats_from(2)", [2, 3, 0, 1]), ("seats_from(left(round.dealer))", [0, 1, 2, 3]),
     ("range(0, 4)", [0, 1, 2, 3]), ("range(2, 2)", []), ("range(-1, len(seat.hand))", [-1, 0, 1]),
+    ("index(seat.hand, 4)", 1), ("index([], 1)", None), ("index(['a', 'b', 'a'], 'a')", 0),
+    ("concat([seat.hand, [1]])", [0, 4, 1]), ("concat([])", []),
+    ("slice([1, 2, 3], 1, none)", [2, 3]), ("slice(seat.hand, -1, none)", [4]), ("slice([], 0, 5)", []),
 ]
 
 
@@ -621,7 +624,7 @@ def test_the_builtin_cases_cover_every_builtin_of_the_registry():
     assert set(REGISTRY) == {"len", "sum", "count", "max", "min", "abs", "any", "all",
                              "team", "opponents", "same_team", "left", "right", "distinct", "sort", "reverse",
                              "place_award", "first", "last", "combinations", "pairs", "join", "text", "seats_from",
-                             "range"}
+                             "range", "index", "concat", "slice"}
 
 
 def test_every_builtin_has_a_description_and_an_example_that_calls_it():
@@ -1345,3 +1348,55 @@ def test_lists_are_ordered_item_by_item_whatever_made_them():
     assert c.compile("[9, 8, 1] > [x for x in [9, 6, 7]]", {}, loc)({}) is True
     assert c.compile("[x for x in [9, 6]] < [9, 7]", {}, loc)({}) is True
     assert c.compile("[x for x in [9, 6]] >= [9, 6]", {}, loc)({}) is True
+
+
+# ---------------------------------------------------------------- positions and lookups: let, index, slices, fors
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("let m = max(s.tricks for s in seats) in [s for s in seats if s.tricks == m]", [0]),  # tricks 3, 0, 2, 1
+    ("let x = 2 in let y = x + 1 in x * y", 6),
+    ("let h = seat.hand in len(h) + len(h)", 4),
+    ("let ok = (card.number == 7) in 1 if ok else 0", 1),
+    ("index(seats, 2)", 2),
+    ("index(seats, 9)", None),
+    ("index([false, 0, 1, true], true)", 3),  # true is not 1
+    ("seats[1:]", [1, 2, 3]),
+    ("seats[:2]", [0, 1]),
+    ("seats[1:3]", [1, 2]),
+    ("seats[-1:]", [3]),
+    ("seats[:]", [0, 1, 2, 3]),
+    ("[[a, b] for a in [1, 2] for b in [3, 4]]", [[1, 3], [1, 4], [2, 3], [2, 4]]),
+    ("[a + b for a in [1, 2] for b in [10, 20] if a + b != 12]", [11, 21, 22]),
+    ("sum(a * b for a in [1, 2] for b in [3, 4])", 21),
+    ("[[a, b, c] for a in [1] for b in [2, 3] for c in [4]]", [[1, 2, 4], [1, 3, 4]]),
+    ("[b for a in [[1, 2], [3]] for b in a]", [1, 2, 3]),  # the inner loop reads the outer variable
+    ("[c for c in [1, 2] for c in [c, c * 10]]", [1, 10, 2, 20]),  # an inner name hides the outer one
+    ("[card for s in [5, 6] for card in [s] if card > 5] + [card]", [6, 1]),  # the rule's card is back after
+    ("len([1 for a in range(0, 3) for b in range(0, 4) for c in range(0, 5)])", 60),
+    ("concat([[1], [], [2, 3]])", [1, 2, 3]),
+    ("slice(seats, none, 2)", [0, 1]),
+])
+def test_let_index_slices_and_several_fors(text, expected):
+    value = run(text)
+    assert (list(value) if isinstance(value, tuple) else value) == expected or \
+        [list(v) if isinstance(v, tuple) else v for v in value] == expected
+
+
+def test_the_names_of_let_and_of_several_fors_are_typed_like_any_other():
+    assert compile_("let h = seat.hand in first(h)").type == CARD
+    assert compile_("[[a, b] for a in seat.hand for b in seats]").type == list_of(list_of(VALUE))
+    assert compile_("seat.hand[1:]").type == CARDS
+    assert compile_("[c for s in seats for c in s.hand]").type == CARDS
+    assert "unknown name 'x'" in compile_error("let y = 1 in x").message
+    assert "unknown name 'a'" in compile_error("[b for a in [1] for b in [2]] + [a]").message
+    assert compile_error("seats['a':]").message == "slice() needs a number or none, found text"
+
+
+def test_the_syntax_of_let_and_of_slices_says_what_is_wrong():
+    assert "use == to compare" in syntax_error("card.colour = 'red'").message
+    assert syntax_error("let x == 1 in x").offset == 7  # the second '='
+    assert syntax_error("seats[1:2:3]").message.startswith("unexpected ':'")
+    assert syntax_error("let x = 1").message.startswith("the expression ends too early; expected ")
+    # a comparison as a let's value goes in brackets (its own 'in' would be the let's)
+    assert run("let c = (1 in [1, 2]) in c") is True

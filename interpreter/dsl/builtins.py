@@ -28,7 +28,7 @@ class Builtin:
     doc: str = ""
     example: str = ""
     # what each argument must be, checked at load time: "list", "numbers" (a list of numbers), "number",
-    # "text" or "" (anything); an argument of a type the compiler cannot tell is let through
+    # "number or none", "text" or "" (anything); an argument of a type the compiler cannot tell is let through
     args: tuple[str, ...] = ()
 
 
@@ -240,6 +240,51 @@ _register(Builtin("any", 1, 1, _truth, _any, doc="True when some item is true.",
                   example="any(c.colour == round.trump for c in seat.hand)", args=("list",)))
 _register(Builtin("all", 1, 1, _truth, _all, doc="True when every item is true.",
                   example="all(s.tricks == 2 for s in seats)", args=("list",)))
+
+
+def _index(items: Sequence[Any], item: Any) -> int | None:
+    charge(len(items))
+    for i, x in enumerate(items):
+        if x == item and (x is True or x is False) == (item is True or item is False):
+            return i
+    return None
+
+
+def _concat(lists: Sequence[Any]) -> list[Any]:
+    for xs in lists:
+        if not isinstance(xs, (list, tuple)):
+            raise ValueError(f"concat needs a list of lists, found {_text(xs)!r} among them")
+    list_size(sum(len(xs) for xs in lists))
+    return [x for xs in lists for x in xs]
+
+
+def _concat_type(args: list[Type]) -> Type:
+    outer = args[0].element if args and args[0].kind == "list" else None
+    return outer if outer is not None and outer.kind == "list" else list_of(VALUE)
+
+
+def _slice(items: Sequence[Any], start: int | None, end: int | None) -> list[Any]:
+    for v in (start, end):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            raise ValueError(f"a slice takes whole numbers (or none), got {_text(v)!r}")
+    out = list(items[start:end])
+    list_size(len(out))
+    return out
+
+
+def _same(args: list[Type]) -> Type:
+    return args[0] if args and args[0].kind == "list" else list_of(VALUE)
+
+
+_register(Builtin("index", 2, 2, _number, _index, doc="The position of the first item of a list equal to a value "
+                  "(0 for the first), or none when there is none.", example="index(last_trick, card)",
+                  args=("list", "")))
+_register(Builtin("concat", 1, 1, _concat_type, _concat, doc="The items of a list of lists, one list after the "
+                  "other (what a comprehension with several 'for's does).",
+                  example="concat([s.hand for s in team(seat)])", args=("list",)))
+_register(Builtin("slice", 3, 3, _same, _slice, doc="The items of a list from a position up to, not including, "
+                  "another (none: from the start, or to the end; below 0: counted from the end); what xs[a:b] "
+                  "writes.", example="slice(seat.hand, 0, 2)", args=("list", "number or none", "number or none")))
 
 
 def _seat_of(seat: Any, function: str) -> int:

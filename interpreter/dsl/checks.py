@@ -88,6 +88,8 @@ def check_args(builtin: Any, types: list[Type], nodes: Any, loc: Locate) -> None
             needs = "a list of numbers"
         elif want in ("number", "text") and k != want:
             needs = _NOUNS[want]
+        elif want == "number or none" and k not in ("number", "none"):
+            needs = "a number or none"
         else:
             continue
         raise ExpressionError(f"{builtin.name}() needs {needs}, found {noun(t, node)}", loc(node.offset))

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.dsl.builtins import _concat
 from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
 from interpreter.dsl.ir import Part
 from interpreter.dsl.names import Define, DefineBody
@@ -224,8 +225,38 @@ class _Emitter:
 
     def _call(self, part: Part) -> str:
         fn, state, negated = part.data
+        if fn is _concat and not negated and len(part.kids) == 1 and _nested(part.kids[0]):
+            return self._flat(part.kids[0])
         src = f"{self.ref(fn)}({', '.join((self.state, *self.kids(part)) if state else self.kids(part))})"
         return f"(not {src})" if negated else src
+
+    def _flat(self, outer: Part) -> str:
+        """A comprehension of several ``for``s (which the parser writes as ``concat`` of the lists each outer item
+        makes, ``_nested``) as Python's own: one list, its loops one inside the other, each list charged."""
+        clauses: list[str] = []
+        hidden: list[tuple[str, str | None]] = []
+        part = outer
+        try:
+            while True:
+                (s,) = self.kids(part)
+                var, body, cond, _ = part.data
+                hidden.append((var, self.locals.get(var)))
+                self.locals[var] = py = local_name(var)
+                clauses.append(f"for {py} in {self.ref(charged)}({s})")
+                if cond is not None:
+                    clauses.append(f"if {self.source(cond)}")
+                if body.op == "call" and body.data[0] is _concat and _nested(body.kids[0]):
+                    part = body.kids[0]
+                elif _nested(part):
+                    part = body
+                else:
+                    return f"[{self.source(body)} {' '.join(clauses)}]"
+        finally:
+            for var, had in reversed(hidden):
+                if had is None:
+                    del self.locals[var]
+                else:
+                    self.locals[var] = had
 
     def _if(self, part: Part) -> str:
         t, a, b = self.kids(part)
@@ -263,6 +294,15 @@ class _Emitter:
         params = tuple(self.locals[n] for n in names if n in self.locals) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
+
+
+def _nested(part: Part) -> bool:
+    """A list comprehension without a condition whose items are the lists of a comprehension inside it (what the
+    parser makes of ``[x for a in A for b in B ...]``: ``concat([[x for b in B ...] for a in A])``)."""
+    if part.op != "for" or part.data[2] is not None or part.data[3] is not None:
+        return False
+    body = part.data[1]
+    return (body.op == "for" and body.data[3] is None) or (body.op == "call" and body.data[0] is _concat)
 
 
 def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody) -> Any:

@@ -24,7 +24,8 @@ _TOKEN_NAMES = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "$END": "the end",
     "ELSE": "'else'", "IF": "'if'", "IN": "'in'", "FOR": "'for'", "NOT": "'not'", "AND": "'and'",
-    "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'",
+    "OR": "'or'", "TRUE": "'true'", "FALSE": "'false'", "NONE": "'none'", "LET": "'let'", "SLICE": "':'",
+    "EQUAL": "'='",
 }
 
 _HINTS = {
@@ -110,13 +111,35 @@ class _ToAst(Transformer):
         name, args = t.children
         return ast.Call(_off(t), str(name), tuple(args.children) if args is not None else ())
 
+    def comp_for(self, t):
+        var, source = t.children
+        return str(var), source
+
     def call_generator(self, t):
-        fn, body, var, source, cond = t.children
-        return ast.Comprehension(_off(t), str(fn), body, str(var), source, cond)
+        fn, body, *fors, cond = t.children
+        if len(fors) == 1:
+            return ast.Comprehension(_off(t), str(fn), body, fors[0][0], fors[0][1], cond)
+        return ast.Call(_off(t), str(fn), (_nested(_off(t), body, fors, cond),))
 
     def list_comprehension(self, t):
-        body, var, source, cond = t.children
-        return ast.Comprehension(_off(t), None, body, str(var), source, cond)
+        body, *fors, cond = t.children
+        if len(fors) == 1:
+            return ast.Comprehension(_off(t), None, body, fors[0][0], fors[0][1], cond)
+        return _nested(_off(t), body, fors, cond)
+
+    def let_(self, t):
+        """``let x = value in body``: the body with x bound to the value (a one-item comprehension's item)."""
+        name, value, body = t.children
+        off = _off(t)
+        one = ast.Comprehension(off, None, body, str(name), ast.ListExpr(value.offset, (value,)), None)
+        return ast.Index(off, one, ast.Const(off, 0))
+
+    def slice_(self, t):
+        """``xs[a:b]``, either bound left out: the builtin ``slice(xs, a, b)``."""
+        base, start, colon, end = t.children
+        none = ast.Const(colon.start_pos, None)
+        return ast.Call(_off(t), "slice", (base, start if start is not None else none,
+                                           end if end is not None else none))
 
     def list_(self, t):
         (args,) = t.children
@@ -153,6 +176,16 @@ class _ToAst(Transformer):
     def not_contains(self, t):
         left, right = t.children
         return ast.Binary(_off(t), "not in", left, right)
+
+
+def _nested(off: int, body: ast.Node, fors: list[tuple[str, ast.Node]], cond: ast.Node | None) -> ast.Node:
+    """``[body for a in xs for b in ys if cond]``: the innermost loop a comprehension of its own, each outer one
+    the ``concat`` of the lists the loop inside it makes (the condition belongs to the innermost)."""
+    var, source = fors[-1]
+    node: ast.Node = ast.Comprehension(off, None, body, var, source, cond)
+    for var, source in reversed(fors[:-1]):
+        node = ast.Call(off, "concat", (ast.Comprehension(off, None, node, var, source, None),))
+    return node
 
 
 def parse(text: str) -> ast.Node:
@@ -240,6 +273,8 @@ def _parse_with_lark(text: str) -> ast.Node:
             raise DslSyntaxError("numbers are whole numbers: no decimal point", start) from None
         if str(tok) == "*" and tok.start_pos and text[tok.start_pos - 1] == "*":
             raise DslSyntaxError(f"unexpected '**' ({_HINTS['*']})", tok.start_pos - 1) from None
+        if tok.type == "EQUAL" and "EQUAL" not in exc.expected:  # '=' is only the let's
+            raise DslSyntaxError(f"unexpected character '=' ({_HINTS['=']})", tok.start_pos) from None
         if tok.type == "COMP_OP" and "COMP_OP" not in exc.expected:
             raise DslSyntaxError(f"unexpected {str(tok)!r} ({_CHAINED})", tok.start_pos) from None
         if tok.type == "$END":

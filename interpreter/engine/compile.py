@@ -37,7 +37,7 @@ from interpreter.rules.source import RuleSource
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DEFINE = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*({_NAME}(?:\s*,\s*{_NAME})*)?\s*\))?\s*$")
-_KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for"}
+_KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let"}
 # seat attributes the engine provides; zones and values may not take these names
 SEAT_ATTRIBUTES = ("total", "name", "index", "role")
 
