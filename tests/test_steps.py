@@ -1335,3 +1335,20 @@ def test_move_narration_names_whose_zone_the_cards_go_to(tmp_path):
     state.notes = []
     deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
     assert "x1 to E's open; y1 to S's open; z1 to W's open; x4 to N's open" in state.notes
+
+
+def test_a_game_value_that_starts_as_none_takes_the_type_its_set_steps_give_it(tmp_path):
+    """It used to keep the type of its value at the start: 'only lists can be indexed, not a none'."""
+    game = make(tmp_path, DEAL_3, 'later: {do: set, game: {picks: "seats[0].hand"}}', TRICKS,
+                'score: {do: score, points: "game.picks[0].rank if game.picks != none else 0"}',
+                game="rounds: 2\nvalues: {picks: none}")
+    assert str(game.value_types.get("picks") or game.flow.game_values["picks"].type) in ("list of card", "none")
+    state = game.new_state()
+    rng = __import__("random").Random(1)
+    while not state.finished:
+        d = state.pending
+        if d.actor < 0:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            game.apply(state, d.actions[0])
+    assert all(isinstance(t, int) for t in state.totals) and state.round_results[0][0] >= 1

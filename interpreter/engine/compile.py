@@ -17,12 +17,14 @@ from interpreter.dsl.compiler import Compiler, Define, Globals
 from interpreter.dsl.types import (
     CARD,
     CARDS,
+    NONE,
     NUMBER,
     SEAT,
     SEATS,
     TEXT,
     VALUE,
     Type,
+    join,
     record,
     type_of_data,
     type_of_plain,
@@ -193,7 +195,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     # -- game values (persist from round to round)
     gspec = data.get("game") or {}
     for vname in gspec.get("values") or {}:
-        g.game_fields[vname] = VALUE  # typed below, once every name is known
+        g.game_fields[vname] = NONE  # typed below: the set steps' values of it, then its value at the start
     for vname in gspec.get("seat_values") or {}:
         ctx.game_seat_fields[vname] = VALUE
         ctx.declare_seat(vname, VALUE, ("game", "seat_values", vname))
@@ -236,7 +238,9 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     flow = Flow(winners=gspec.get("winners", "highest_total"))
     for vname in gspec.get("values") or {}:
         expr = ctx.expr(("game", "values", vname))
-        g.game_fields[vname] = expr.type
+        sets = g.game_fields[vname]  # what the set steps give it (none when none does)
+        g.game_fields[vname] = sets if expr.type.literal_none else expr.type if sets.literal_none \
+            else join(expr.type, sets)
         flow.game_values[vname] = expr
     for vname in gspec.get("seat_values") or {}:
         expr = ctx.expr(("game", "seat_values", vname), {"seat": SEAT})

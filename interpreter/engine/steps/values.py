@@ -52,10 +52,11 @@ class SetValues(InPlace):
 
     def infer(self, ctx: StepContext) -> None:
         for group, name in self._pending:
-            if group in ("game", "game_seats"):
+            if group == "game_seats":
                 continue
             t = self._read(ctx, group, name).type
-            fields = ctx.round_fields if group == "round" else ctx.seat_fields
+            fields = ctx.round_fields if group == "round" else ctx.seat_fields if group == "seats" \
+                else ctx.game_fields
             fields[name] = t if fields[name].literal_none else join(fields[name], t)
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
@@ -82,18 +83,24 @@ class SetValues(InPlace):
         w("e = {'$s': state}")
         for group, name, expr in self.assign:
             w("e['$batch'] = object()")
+            # a list is kept as it is now: a zone's list (seat.hand) goes on changing with the zone
+            t = expr.type
+            kept = f"{x.ref(detached)}(value)" if t.kind == "list" or (t.kind == "value" and not t.plain) \
+                else "value"
             if group in ("seats", "game_seats"):
                 w(f"values = state.seat_vars[{name!r}]")
                 with w.block(f"for _v_seat in range({x.game.players}):"):
-                    x.assign(w, "values[_v_seat]", expr, {**names, "seat": "_v_seat"})
+                    x.assign(w, "value", expr, {**names, "seat": "_v_seat"})
+                    w(f"values[_v_seat] = {kept}")
             elif group == "round":
                 x.assign(w, "value", expr, names)
-                w(f"state.vars[{name!r}] = value")
+                w(f"state.vars[{name!r}] = value = {kept}")
                 if self.narrate and x.game.visibility.get(name, "all") == "all":
                     with w.block("if state.notes is not None and value is not None:"):
                         w(f"{ref}._tell(state, {name!r}, value)")
             else:
-                x.assign(w, f"state.game_vars[{name!r}]", expr, names)
+                x.assign(w, "value", expr, names)
+                w(f"state.game_vars[{name!r}] = {kept}")
 
     def _tell(self, state: Any, name: str, value: Any) -> None:
         """Narrate a round value this step set."""
@@ -101,3 +108,9 @@ class SetValues(InPlace):
         state.note(f"{name}: {show(state.game, expr.type, value)}")
 
 
+def detached(value: Any) -> Any:
+    """``value`` as it is now: its lists copied (a zone's list, as ``seat.hand`` gives it, goes on changing with
+    the zone; a value must not)."""
+    if value.__class__ is list:
+        return [detached(v) for v in value]
+    return value
