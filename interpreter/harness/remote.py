@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import traceback
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,7 @@ class _Child:
 
 
 _children: dict[tuple[str, int], _Child] = {}  # (spec, seat): kept from game to game in this process
+_spaces: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()  # a game's action ids, made once
 
 
 @atexit.register
@@ -176,9 +178,9 @@ class ProcessAgent:
         if not self._started:
             child.call("new", self.seed)
             self._started = True
-        space = getattr(game, "_action_space", None)
+        space = _spaces.get(game)
         if space is None:
-            space = game._action_space = ActionSpace(game)
+            space = _spaces[game] = ActionSpace(game)
         step = state.pending.step
         ids = space.ids(step, turn.legal)
         labels = turn.labels
