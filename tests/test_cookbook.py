@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "passing", "captures", "claims", "split-tricks", "exchange",
-           "two-zones")
+           "two-zones", "dummy")
 CASES = [(name, n) for name in RECIPES for n in supported_players(load_rules(EXAMPLES / f"{name}.yaml"))]
 SEEDS = range(4)
 
@@ -291,3 +291,27 @@ def test_the_generator_s_command_line_prints_the_same_tables() -> None:
     out = subprocess.run([sys.executable, "-m", "interpreter.schema_gen", "--docs"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
     assert out == schema_gen.docs()
+
+
+def test_dummy_the_declarer_plays_the_dummys_cards_which_everyone_sees() -> None:
+    game = _game("dummy")
+    asked = []
+
+    def watch(state: State, d, action) -> None:
+        p, values = state.progress, state.vars
+        if d.step.name != "tricks" or not hasattr(p, "turn"):
+            return
+        declarer, dummy = values["declarer"], values["dummy"]
+        if p.turn == dummy:
+            assert d.actor == declarer
+            assert action.card in state.per_seat["table"][dummy] + state.per_seat["hand"][dummy]
+            asked.append(d.actor)
+        else:
+            assert d.actor == p.turn
+        if p.plays:  # after the opening lead the dummy's cards lie on the table, for everyone to see
+            assert state.per_seat["hand"][dummy] == [] and game.zones["table"].visible == "all"
+
+    for seed in SEEDS:
+        _walk(game, seed, watch)
+    assert len(asked) == 8 * 4 * len(SEEDS)  # every one of the dummy's cards, every round
+

@@ -96,6 +96,8 @@ TRICK_VARIANTS = {
                             'per_trick: [called]',
     "choice after trick": 'after_trick: {give: {do: choose, who: winner, options: "[c for c in winner.hand if '
                           'c.suit == \'x\']", pass: keep all, move_to: out}}',
+    # the dealer decides the cards of the seat across, as a declarer plays dummy's (the automatic seat's too)
+    "decided by another": 'decided_by: "round.dealer if seat == left(left(round.dealer)) else seat"',
 }
 # the automatic seat's policy for the choices of the variants above (a choice it may be asked)
 HOOK_POLICIES = {"choice between plays": "call: \"last(legal)\"", "choice after trick": "give: \"last(legal)\""}

@@ -1352,3 +1352,48 @@ def test_a_game_value_that_starts_as_none_takes_the_type_its_set_steps_give_it(t
         else:
             game.apply(state, d.actions[0])
     assert all(isinstance(t, int) for t in state.totals) and state.round_results[0][0] >= 1
+
+
+DUMMY = TRICKS + '  decided_by: "left(left(round.dealer)) if seat == round.dealer else seat"\n'
+
+
+def test_a_seat_may_decide_the_cards_another_seat_plays(tmp_path):
+    """As a declarer plays dummy's cards: the deciding seat is asked, the card leaves the played seat's hand."""
+    from interpreter.harness.runner import play_game
+
+    game = make(tmp_path, DEAL_3, DUMMY, "score: {do: score, points: seat.tricks}")
+    state = game.new_state()
+    game.apply_chance(state, game.sample_chance(state, __import__("random").Random(3)))
+    dealer, across = state.dealer, (state.dealer + 2) % 4
+    seen = 0
+    while not state.finished:
+        d = state.pending
+        p = state.progress
+        if p.turn == dealer:
+            assert d.actor == across and d.prompt == f"play a card for {game.seat_names[dealer]}"
+            held = list(state.per_seat["hand"][dealer])
+            game.apply(state, d.actions[0])
+            assert len(state.per_seat["hand"][dealer]) == len(held) - 1
+            seen += 1
+        else:
+            assert d.actor == p.turn
+            game.apply(state, d.actions[0])
+    assert seen == 3
+    record = play_game(game, seed=2, record=True).record
+    names = [e["seat"] for e in record if e["type"] == "action"]
+    assert game.seat_names[0] not in names  # the dealer of game 1 (seat 0) never decides in a 1-round game
+
+
+def test_decided_by_must_give_a_seat(tmp_path):  # none is refused where it is worked out, with its place
+    from interpreter.dsl.compiler import ExpressionFailed
+
+    game = make(tmp_path, DEAL_3, TRICKS + '  decided_by: "none if seat == round.dealer else seat"\n')
+    state = game.new_state()
+    rng = __import__("random").Random(1)
+    with pytest.raises(ExpressionFailed, match=r"tiny.yaml:\d+:\d+: error: .* it gave none where a seat is needed"):
+        while not state.finished:
+            d = state.pending
+            if d.actor < 0:
+                game.apply_chance(state, game.sample_chance(state, rng))
+            else:
+                game.apply(state, d.actions[0])

@@ -499,12 +499,19 @@ class TrickWriter(Writer):
             with w.block(f"if {' or '.join(stop + ['p.over'])}:"):
                 w("break")
             w("seat = p.turn")
-            with w.block("if seat in automatic:"):
-                w("break")
+            if self.step.decided_by is None:
+                with w.block("if seat in automatic:"):
+                    w("break")
+            else:  # another seat may decide this one's card: it is the one asked
+                w("actor = step._decider(state, seat)")
+                with w.block("if actor in automatic:"):
+                    w("break")
             self.actions(w)
             if self.may_stick:
                 with w.block("if actions is None:"):
                     w("break")
+            if self.step.decided_by is not None:
+                w("seat = actor")
         w("state.actions_taken += taken", "game.go_on(state, step.decision(game, state, p))", "return taken")
 
     def hook_apply(self, w: Lines) -> None:

@@ -119,6 +119,10 @@ class Tricks(Step):
         Opt("to", "zone", "The per-seat zone a taker's cards go to (its won tricks).", required=True),
         Opt("next_leader", "seat", "Who leads the next trick (default: the winner).",
             binds=("winner", "takers")),
+        Opt("decided_by", "seat", "The seat that decides which card a seat plays (default: the seat itself), "
+            "e.g. \"round.declarer if seat == round.dummy else seat\": the declarer plays the dummy's cards. The "
+            "deciding seat is the one asked (and named in records); give the cards it decides from a zone it "
+            "sees.", binds=("seat",)),
         Opt("count", "name", "The counter of tricks won, read as seat.NAME (default tricks).", default="tricks"),
         Opt("trick", "zone", "The shared zone the trick is played to (default trick).", default="trick"),
         Opt("per_trick", "names", "Round values that go back to none when a trick starts (e.g. a claim)."),
@@ -165,6 +169,8 @@ class Tricks(Step):
                                  self.value(spec, "equal_cards") == "later_wins", self.declared("strength"))
         self.can_win = self.read(ctx, "can_win", {"seat": SEAT}) if "can_win" in spec else None
         self.won_by = self.read(ctx, "won_by", expect="seat or none") if "won_by" in spec else None
+        self.decided_by = self.read(ctx, "decided_by", {"seat": SEAT}, expect="seat") if "decided_by" in spec \
+            else None
         self.takers = self._takers(ctx, spec)
         # every taker after the winner has its own ordering (see _takers)
         self._later_orderings = [t.ordering for t in self.takers[1:] if t.ordering is not None]
@@ -280,7 +286,18 @@ class Tricks(Step):
         if actions is STUCK:
             self._stuck(game, state, p, seat)
             return None
-        return Decision(seat, actions, self, "play a card", "play")
+        actor = seat if self.decided_by is None else self._decider(state, seat)
+        return Decision(actor, actions, self, "play a card" if actor == seat else f"play a card for "
+                        f"{game.seat_names[seat]}", "play")
+
+    def _decider(self, state: Any, seat: int) -> int:
+        """The seat that decides which card ``seat`` plays (``decided_by``)."""
+        assert self.decided_by is not None, "asked only of a trick whose plays another seat may decide"
+        actor = self.decided_by({"$s": state, "seat": seat})
+        if type(actor) is not int or not 0 <= actor < state.players:
+            raise ExpressionFailed(f"{self.decided_by.position}: error: decided_by must give a seat, got "
+                                   f"{'none' if actor is None else repr(actor)}")
+        return actor
 
     def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
         plays = p.plays
@@ -490,7 +507,9 @@ class Tricks(Step):
     def describe(self, game: Any, state: Any, d: Decision, action: Any, viewer: int | None = None) -> str | None:
         if isinstance(action, Take):
             return f"takes {game.cards.labels[action.card]}"
-        return f"plays {self.label(game, action)}"
+        turn = getattr(state.progress, "turn", d.actor)
+        whose = f" for {game.seat_names[turn]}" if d.actor != turn else ""  # decided by another seat
+        return f"plays {self.label(game, action)}{whose}"
 
     def public(self, game: Any, state: Any, p: _Tricks, viewer: int | None = None) -> dict[str, Any]:
         names, labels = game.seat_names, game.cards.labels
