@@ -1397,3 +1397,19 @@ def test_decided_by_must_give_a_seat(tmp_path):  # none is refused where it is w
                 game.apply_chance(state, game.sample_chance(state, rng))
             else:
                 game.apply(state, d.actions[0])
+
+
+def test_a_seat_with_nothing_to_choose_passes_and_the_narration_says_so(tmp_path):
+    from interpreter.harness.runner import play_game
+
+    offer = 'offer: {do: choose, options: "[c for c in seat.hand if c.rank == 4]", pass: pass, move_to: won}'
+    game = make(tmp_path, DEAL_3, offer, TRICKS)
+    told: list[str] = []
+    play_game(game, seed=1, narrate=told.append)
+    turns = told[told.index("  (deal)") + 1:][:4]  # the four seats' turns of the offer, each told
+    assert [line.split()[0] for line in turns] == ["E", "S", "W", "N"]
+    assert "  E passes (nothing to choose)" in turns and "  S passes" in turns and "  N chooses z4" in turns
+    silent = make(tmp_path, DEAL_3, offer[:-1] + ", narrate_pass: false}", TRICKS)
+    told.clear()
+    play_game(silent, seed=1, narrate=told.append)
+    assert not [line for line in told if "passes" in line]

@@ -399,6 +399,13 @@ class Choose(Step):
 
     # ------------------------------------------------------------------ text
 
+    def _tell_pass(self, state: Any, seat: int) -> None:
+        """A seat with nothing it may choose passes without being asked: told as its pass would be."""
+        assert self._pass is not None, "only a step with pass passes"
+        text = self.describe(state.game, state, None, self._pass, seat=seat)
+        if text:
+            state.note(f"{state.game.seat_names[seat]} {text} (nothing to choose)")
+
     def describe(self, game: Any, state: Any, d: Decision | None, action: Any, viewer: int | None = None,
                  seat: int | None = None) -> str | None:
         if seat is None:

@@ -330,6 +330,9 @@ class ChooseWriter(Writer):
                 if can_pass != "False":
                     with w.block(f"if {can_pass}:"):
                         w("q.passes += 1")
+                        if step.narrate_pass:
+                            with w.block("if state.notes is not None:"):
+                                w("STEP._tell_pass(state, _v_seat)")
                 self.idle(w)
                 w("end_turn(state, q, _v_seat, o)", "continue")
             if step.auto:
