@@ -1370,6 +1370,13 @@ def test_lists_are_ordered_item_by_item_whatever_made_them():
     ("[a + b for a in [1, 2] for b in [10, 20] if a + b != 12]", [11, 21, 22]),
     ("sum(a * b for a in [1, 2] for b in [3, 4])", 21),
     ("[[a, b, c] for a in [1] for b in [2, 3] for c in [4]]", [[1, 2, 4], [1, 3, 4]]),
+    ("[[a, b] for a in [1, 2, 3] if a != 2 for b in [a, 10] if b > 1]", [[1, 10], [3, 3], [3, 10]]),
+    ("sum(a * b for a in [1, 2] if a > 1 for b in [3, 4])", 14),
+    # combinations built pair by pair, the test applied as they are made (pairs that add up to 5)
+    ("let xs = [1, 2, 3, 4] in [[a, b] for a in xs for b in xs[index(xs, a) + 1:] if a + b == 5]",
+     [[1, 4], [2, 3]]),
+    ("let xs = [1, 2, 3, 4] in [[xs[i], xs[j]] for i in range(0, len(xs)) for j in range(i + 1, len(xs)) "
+     "if xs[i] + xs[j] == 5]", [[1, 4], [2, 3]]),
     ("[b for a in [[1, 2], [3]] for b in a]", [1, 2, 3]),  # the inner loop reads the outer variable
     ("[c for c in [1, 2] for c in [c, c * 10]]", [1, 10, 2, 20]),  # an inner name hides the outer one
     ("[card for s in [5, 6] for card in [s] if card > 5] + [card]", [6, 1]),  # the rule's card is back after
@@ -1400,3 +1407,22 @@ def test_the_syntax_of_let_and_of_slices_says_what_is_wrong():
     assert syntax_error("let x = 1").message.startswith("the expression ends too early; expected ")
     # a comparison as a let's value goes in brackets (its own 'in' would be the let's)
     assert run("let c = (1 in [1, 2]) in c") is True
+
+
+def test_an_if_between_fors_keeps_the_loops_inside_it_from_running():
+    """Work is counted (the budget), not timed: the inner loop runs only for the outer items the if keeps."""
+    from interpreter.dsl import budget
+
+    def work(text: str) -> int:
+        compiled = compile_(text)
+        budget.reset()
+        compiled(env_for())
+        from interpreter.limits import WORK_LIMIT
+
+        return WORK_LIMIT - budget.left[0]
+
+    fifty = "range(0, 47 + seat.tricks)"  # 50 numbers, read from the state (a constant would be worked out once)
+    early = work(f"[[a, b] for a in {fifty} if a == 3 for b in {fifty}]")
+    late = work(f"[[a, b] for a in {fifty} for b in {fifty} if a == 3]")
+    assert early <= 200 < 2500 <= late  # 50 + 50 items for the outer loop, 50 + 50 for the one kept
+

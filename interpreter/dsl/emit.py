@@ -297,9 +297,9 @@ class _Emitter:
 
 
 def _nested(part: Part) -> bool:
-    """A list comprehension without a condition whose items are the lists of a comprehension inside it (what the
-    parser makes of ``[x for a in A for b in B ...]``: ``concat([[x for b in B ...] for a in A])``)."""
-    if part.op != "for" or part.data[2] is not None or part.data[3] is not None:
+    """A list comprehension whose items are the lists of a comprehension inside it (what the parser makes of
+    ``[x for a in A if p for b in B ...]``: ``concat([[x for b in B ...] for a in A if p])``)."""
+    if part.op != "for" or part.data[3] is not None:
         return False
     body = part.data[1]
     return (body.op == "for" and body.data[3] is None) or (body.op == "call" and body.data[0] is _concat)

@@ -112,20 +112,20 @@ class _ToAst(Transformer):
         return ast.Call(_off(t), str(name), tuple(args.children) if args is not None else ())
 
     def comp_for(self, t):
-        var, source = t.children
-        return str(var), source
+        var, source, cond = t.children
+        return str(var), source, cond
 
     def call_generator(self, t):
-        fn, body, *fors, cond = t.children
+        fn, body, *fors = t.children
         if len(fors) == 1:
-            return ast.Comprehension(_off(t), str(fn), body, fors[0][0], fors[0][1], cond)
-        return ast.Call(_off(t), str(fn), (_nested(_off(t), body, fors, cond),))
+            return ast.Comprehension(_off(t), str(fn), body, *fors[0])
+        return ast.Call(_off(t), str(fn), (_nested(_off(t), body, fors),))
 
     def list_comprehension(self, t):
-        body, *fors, cond = t.children
+        body, *fors = t.children
         if len(fors) == 1:
-            return ast.Comprehension(_off(t), None, body, fors[0][0], fors[0][1], cond)
-        return _nested(_off(t), body, fors, cond)
+            return ast.Comprehension(_off(t), None, body, *fors[0])
+        return _nested(_off(t), body, fors)
 
     def let_(self, t):
         """``let x = value in body``: the body with x bound to the value (a one-item comprehension's item)."""
@@ -178,13 +178,13 @@ class _ToAst(Transformer):
         return ast.Binary(_off(t), "not in", left, right)
 
 
-def _nested(off: int, body: ast.Node, fors: list[tuple[str, ast.Node]], cond: ast.Node | None) -> ast.Node:
-    """``[body for a in xs for b in ys if cond]``: the innermost loop a comprehension of its own, each outer one
-    the ``concat`` of the lists the loop inside it makes (the condition belongs to the innermost)."""
-    var, source = fors[-1]
-    node: ast.Node = ast.Comprehension(off, None, body, var, source, cond)
-    for var, source in reversed(fors[:-1]):
-        node = ast.Call(off, "concat", (ast.Comprehension(off, None, node, var, source, None),))
+def _nested(off: int, body: ast.Node, fors: list[tuple[str, ast.Node, ast.Node | None]]) -> ast.Node:
+    """``[body for a in xs if p for b in ys if q]``: the innermost loop a comprehension of its own, each outer one
+    the ``concat`` of the lists the loop inside it makes, each with its own condition (so an outer one keeps the
+    loops inside it from running for the items it leaves out)."""
+    node: ast.Node = ast.Comprehension(off, None, body, *fors[-1])
+    for var, source, cond in reversed(fors[:-1]):
+        node = ast.Call(off, "concat", (ast.Comprehension(off, None, node, var, source, cond),))
     return node
 
 
