@@ -136,6 +136,25 @@ def _top() -> JSON:
                     "minLength": 1,
                 },
             },
+            "types": {
+                "title": "types section",
+                "description": "The kind of values the engine cannot tell from how they are set (a value that "
+                               "starts as none): round values, per-seat values and game values by name, e.g. "
+                               "round: {partner: seat, meld: list of cards}.",
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {group: {
+                    "description": f"{what} values by name, each with its kind.",
+                    "type": "object",
+                    "propertyNames": _names(f"a value name is a name usable in expressions: {_NAME_RULE}"),
+                    "additionalProperties": {
+                        "description": "card, seat, number, text or truth, or 'list of' one of them (e.g. list of "
+                                       "cards).",
+                        "type": "string",
+                        "pattern": "^(list of )*(card|seat|number|text|truth)s?$",
+                    },
+                } for group, what in (("round", "Round"), ("seats", "Per-seat"), ("game", "Game"))},
+            },
             "game": _ref("game", "How the whole game runs: first dealer, game values, end and winners."),
             "round": {
                 "title": "round section",

@@ -1413,3 +1413,24 @@ def test_a_seat_with_nothing_to_choose_passes_and_the_narration_says_so(tmp_path
     told.clear()
     play_game(silent, seed=1, narrate=told.append)
     assert not [line for line in told if "passes" in line]
+
+
+def test_the_types_section_gives_a_value_that_starts_as_none_its_kind(tmp_path):
+    unset = 'clear: {do: set, round: {partner: none}}'
+    uses = 'score: {do: score, points: "0 if round.partner == none else round.partner.tricks"}'
+    line, message = refusal(tmp_path, rules(DEAL_3, unset, TRICKS, uses))
+    assert "partner" in message or "none" in message  # without a declaration: refused
+    game = make(tmp_path, DEAL_3, unset, TRICKS, uses, top="types:\n  round: {partner: seat}")
+    assert str(game.value_types["partner"]) == "seat"
+    assert game.flow is not None
+
+
+def test_a_declared_kind_a_step_contradicts_or_no_step_sets_is_refused_where_it_is_declared(tmp_path):
+    setter = 'who: {do: set, round: {partner: "seats[1]"}}'
+    text = rules(DEAL_3, setter, TRICKS, top="types:\n  round: {partner: number}")
+    line, message = refusal(tmp_path, text)
+    assert line == line_of(text, "partner: number")
+    assert message == "types: the round value 'partner' is declared a number, but its steps set it to a seat"
+    text = rules(DEAL_3, TRICKS, top="types:\n  game: {best: list of cards}")
+    line, message = refusal(tmp_path, text)
+    assert line == line_of(text, "best: list of cards") and message == "types: no step sets the game value 'best'"

@@ -30,6 +30,8 @@ from interpreter.dsl.types import (
     type_of_plain,
 )
 from interpreter.engine.cards import build_cards, label_fields
+from interpreter.engine.declared import apply as declare_types
+from interpreter.engine.declared import declared
 from interpreter.engine.game import Flow, Game, SeatSpec, ZoneSpec
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, SchemaError
@@ -246,6 +248,13 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         expr = ctx.expr(("game", "seat_values", vname), {"seat": SEAT})
         ctx.seat_fields[vname] = ctx.game_seat_fields[vname] = expr.type
         flow.game_seat_values[vname] = expr
+    # the kinds the types section declares: checked against what the steps give, then seen by every expression
+    types = declared(data.get("types") or {}, source)
+    if types:
+        fields = {"round": ctx.round_fields, "seats": ctx.seat_fields, "game": ctx.game_fields}
+        declare_types(types, fields, source, check=True)
+        infer_types(ctx, steps)  # again: values worked out from a declared one take their kinds from it
+        declare_types(types, fields, source, check=False)
     ctx.refresh()
     finish_steps(ctx, steps)
 
