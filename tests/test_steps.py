@@ -1342,16 +1342,8 @@ def test_a_game_value_that_starts_as_none_takes_the_type_its_set_steps_give_it(t
     game = make(tmp_path, DEAL_3, 'later: {do: set, game: {picks: "seats[0].hand"}}', TRICKS,
                 'score: {do: score, points: "game.picks[0].rank if game.picks != none else 0"}',
                 game="rounds: 2\nvalues: {picks: none}")
-    assert str(game.value_types.get("picks") or game.flow.game_values["picks"].type) in ("list of card", "none")
-    state = game.new_state()
-    rng = __import__("random").Random(1)
-    while not state.finished:
-        d = state.pending
-        if d.actor < 0:
-            game.apply_chance(state, game.sample_chance(state, rng))
-        else:
-            game.apply(state, d.actions[0])
-    assert all(isinstance(t, int) for t in state.totals) and state.round_results[0][0] >= 1
+    state = first_choices(game, game.new_state(), 1)  # validated above; plays: the score reads game.picks[0]
+    assert state.round_results[0][0] >= 1
 
 
 DUMMY = TRICKS + '  decided_by: "left(left(round.dealer)) if seat == round.dealer else seat"\n'
@@ -1388,15 +1380,22 @@ def test_decided_by_must_give_a_seat(tmp_path):  # none is refused where it is w
     from interpreter.dsl.compiler import ExpressionFailed
 
     game = make(tmp_path, DEAL_3, TRICKS + '  decided_by: "none if seat == round.dealer else seat"\n')
-    state = game.new_state()
-    rng = __import__("random").Random(1)
     with pytest.raises(ExpressionFailed, match=r"tiny.yaml:\d+:\d+: error: .* it gave none where a seat is needed"):
-        while not state.finished:
-            d = state.pending
-            if d.actor < 0:
-                game.apply_chance(state, game.sample_chance(state, rng))
-            else:
-                game.apply(state, d.actions[0])
+        first_choices(game, game.new_state(), 1)
+
+
+def first_choices(game, state, seed: int):
+    """``state`` played to the end: every seat takes its first legal action, the deals drawn from ``seed``."""
+    import random
+
+    rng = random.Random(seed)
+    while not state.finished:
+        d = state.pending
+        if d.actor < 0:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            game.apply(state, d.actions[0])
+    return state
 
 
 def test_a_seat_with_nothing_to_choose_passes_and_the_narration_says_so(tmp_path):
