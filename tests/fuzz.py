@@ -73,8 +73,9 @@ NAMES = ["seat", "card", "led", "value", "winner", "player", "seats", "players",
          "card.number", "card.__class__", "led.suit", "stock", "nope", "x", "none", "true", "false"]
 BUILTINS = ["len", "sum", "count", "max", "min", "abs", "distinct", "sort", "reverse", "place_award", "range",
             "first", "last", "combinations", "pairs", "join", "text", "any", "all", "seats_from", "team",
-            "opponents", "same_team", "left", "right", "eval", "__import__", "open"]
-OPS = ["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "in", "not in", "/", "**", "|"]
+            "opponents", "same_team", "left", "right", "index", "concat", "slice", "eval", "__import__", "open"]
+OPS = ["+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "in", "not in", "/", "**", "|",
+       "=", ":", "let"]
 LITERALS = ["0", "1", "-1", "2", "13", "9" * 15, "9" * 16, "9" * 5000, "'a'", "''", "'x' * 3", "[]", "[1, 2]",
             "[seat, seat]", "range(0, 99999)", "range(0, 100001)", "none", "true", "²", "1.5", "'\\n'", "\"é\""]
 
@@ -124,6 +125,19 @@ def expression(rng: random.Random, depth: int = 0) -> str:
         return f"{expression(rng, depth + 1)}[{expression(rng, depth + 1)}]"
     if roll < 0.93:
         return f"({expression(rng, depth + 1)})" + rng.choice(["", ")", "(", "]", ".", ".x", " for"])
+    if roll < 0.97:  # let, slices, several fors each with its if
+        kind = rng.random()
+        if kind < 0.35:
+            return f"let {rng.choice(['x', 'seat', 'let', 'in'])} = {expression(rng, depth + 1)} in " \
+                   f"{expression(rng, depth + 1)}"
+        if kind < 0.65:
+            low, high = (rng.choice(["", expression(rng, depth + 1)]) for _ in range(2))
+            return f"{expression(rng, depth + 1)}[{low}:{high}]"
+        a, b = rng.choice(["x", "c", "s"]), rng.choice(["y", "x", "card"])
+        test = f" if {expression(rng, depth + 1)}" if rng.random() < 0.5 else ""
+        return (f"[[{a}, {b}] for {a} in {rng.choice(['seats', 'seat.hand', expression(rng, depth + 1)])}{test} "
+                f"for {b} in {rng.choice(['seats', 'range(0, 999)', expression(rng, depth + 1)])}"
+                + (f" if {expression(rng, depth + 1)}]" if rng.random() < 0.5 else "]"))
     return rng.choice(["not ", "-", "- -", "not not "]) + expression(rng, depth + 1)
 
 
