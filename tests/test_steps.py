@@ -1433,3 +1433,18 @@ def test_a_declared_kind_a_step_contradicts_or_no_step_sets_is_refused_where_it_
     text = rules(DEAL_3, TRICKS, top="types:\n  game: {best: list of cards}")
     line, message = refusal(tmp_path, text)
     assert line == line_of(text, "best: list of cards") and message == "types: no step sets the game value 'best'"
+
+
+def test_a_seat_left_without_cards_in_the_middle_of_a_trick_is_an_error_with_its_place(tmp_path):
+    """Found by the fuzzer (rules, seed 31, case 267): a step between plays moved the next seat's hand away, and
+    the seat had nothing to play: the checked path and the playout loop stopped with Python's IndexError."""
+    import random
+
+    emptied = TRICKS + ('  between_plays:\n    away: {do: move, cards: "left(player).hand", owner: left(player), '
+                        'to: won}\n')
+    game = make(tmp_path, DEAL_3, emptied)
+    says = r"tiny.yaml:\d+:\d+: error: \w has to play a card to the trick but its hand is empty"
+    with pytest.raises(GameError, match=says):
+        first_choices(game, game.new_state(), 1)
+    with pytest.raises(GameError, match=says):
+        game.playout(game.new_state(), random.Random(1))

@@ -510,6 +510,8 @@ class TrickWriter(Writer):
             if self.may_stick:
                 with w.block("if actions is None:"):
                     w("break")
+            with w.block("if not actions:"):  # as the checked path's decision says
+                w("step._no_card(game, state, seat)")
             if self.step.decided_by is not None:
                 w("seat = actor")
         w("state.actions_taken += taken", "game.go_on(state, step.decision(game, state, p))", "return taken")

@@ -47,6 +47,7 @@ from interpreter.engine.steps.trick_parts import (
     routes,
     rules,
 )
+from interpreter.errors import GameError
 
 BETWEEN_NAMES: dict[str, Type] = {"player": SEAT, "trick": CARDS, "trick_seats": SEATS, "led": CARD}
 AFTER_NAMES: dict[str, Type] = {"winner": SEAT, "takers": SEATS, "last_trick": CARDS, "trick_seats": SEATS}
@@ -286,6 +287,8 @@ class Tricks(Step):
         if actions is STUCK:
             self._stuck(game, state, p, seat)
             return None
+        if not actions:
+            self._no_card(game, state, seat)
         actor = seat if self.decided_by is None else self._decider(state, seat)
         return Decision(actor, actions, self, "play a card" if actor == seat else f"play a card for "
                         f"{game.seat_names[seat]}", "play")
@@ -305,6 +308,14 @@ class Tricks(Step):
         if plays:
             return apply_rules(self.follow_rules, state, seat, cards, self._led(state, plays), trick)
         return apply_rules(self.lead_rules, state, seat, cards, None, trick)
+
+    def _no_card(self, game: Any, state: Any, seat: int) -> None:
+        """A seat to play in the middle of a trick holds no card (a trick starts only when every seat has one):
+        the rules took its cards away between plays."""
+        zones = " and ".join(self.zones)
+        raise GameError(f"{self.where}: error: {game.seat_names[seat]} has to play a card to the trick but its "
+                        f"{zones} {'is' if len(self.zones) == 1 else 'are'} empty (did a step between plays move "
+                        "its cards away?)")
 
     def _stuck(self, game: Any, state: Any, p: _Tricks, seat: int) -> None:
         state.note(f"{game.seat_names[seat]} cannot play: trick play ends")
