@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from interpreter.engine.knowledge import Knowledge, determinize
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
-from interpreter.harness.records import game_for_record, play_events, start_of
+from interpreter.harness.records import game_for_record, parse_record, play_events, record_text, start_of
 from interpreter.harness.runner import header, result_event, round_event
 from interpreter.rules.loader import load_rules
 
@@ -34,8 +35,12 @@ def load(game: str | Path, players: int | None = None, options: dict[str, Any] |
         from interpreter.engine.compile import supported_players
 
         players = min(supported_players(source))
-    return TrickGame(compile_game(source, players, dict(options or {})),
-                     str(game) if str(game).endswith((".yaml", ".yml")) else None)
+    return TrickGame(compile_game(source, players, dict(options or {})), _rules_file(game))
+
+
+def _rules_file(game: str | Path) -> str | None:
+    """The rule file a game was loaded from, for records to name (None: a bundled game, named by its name)."""
+    return str(game) if str(game).endswith((".yaml", ".yml")) else None
 
 
 class TrickGame:
@@ -131,7 +136,7 @@ class TrickGame:
         lineup = parse_agents(",".join(names), self.players)
         made = agent_factory(lineup, iterations or ITERATIONS)(seed)
         out = play_game(self.engine, made, seed, record=True, rules_file=self.rules_file)
-        return self.deserialize("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in out.record))
+        return self.deserialize(record_text(out.record))
 
     def deserialize(self, text: str) -> GameState:
         """The state ``GameState.serialize`` wrote (a record, perhaps of a game not over yet), played again
@@ -186,11 +191,11 @@ def _game_for(rules: str, players: int, options: dict[str, Any], identity: str) 
     key = (rules, players, tuple(sorted(options.items())), identity)
     game = _GAMES.get(key)
     if game is None:
-        game = _GAMES[key] = TrickGame(compile_game(load_rules(rules), players, options),
-                                       rules if str(rules).endswith((".yaml", ".yml")) else None)
+        game = TrickGame(compile_game(load_rules(rules), players, options), _rules_file(rules))
         if game.engine.identity != identity:
             raise GameError(f"{rules} has changed since this game was saved (rules_id {identity}, now "
                             f"{game.engine.identity})")
+        _GAMES[key] = game  # only the rules the state was saved with
     return game
 
 
@@ -203,19 +208,11 @@ def _state_from(game: TrickGame, text: str, dealing: list[int], rng: Any) -> Gam
 
 
 def _events(text: str) -> list[tuple[int, dict[str, Any]]]:
-    out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                event = json.loads(line)
-            except ValueError as exc:
-                raise RecordError(f"serialized state:{n}: not JSON: {exc}") from None
-            if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-                raise RecordError(f"serialized state:{n}: each line is an object with a \"type\"")
-            out.append((n, event))
-    if not out or out[0][1].get("type") != "game":
-        raise RecordError("serialized state:1: the first line must be the game header")
-    return out
+    """The events of a saved state, read as a record is (untrusted text: the same limits), header first."""
+    events = parse_record(text, "serialized state")
+    if events[0][1].get("type") != "game":
+        raise RecordError(f"serialized state:{events[0][0]}: the first line must be the game header")
+    return events
 
 
 class GameState:
@@ -238,7 +235,7 @@ class GameState:
         self._knowledge: Knowledge | None = None
         self._dealing: list[int] = []  # the cards dealt so far of a deal dealt card by card
         self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
-        self._last: list[dict[str, Any]] = []
+        self._last: list[dict[str, Any]] = [{} for _ in range(game.players)]  # each seat's last observation
         self._sample = False  # a state made by sample(): no history of its own
         self._ids: tuple[Any, Any, list[int]] = (None, None, [])  # a decision, its actions and their ids
 
@@ -384,7 +381,7 @@ class GameState:
         if self._knowledge is not None:
             self._knowledge.update(state)
         if self._seen is not None:
-            self._saw()
+            _saw(engine, state, self._seen, self._last)
         assert state.told is not None and state.notes is not None
         self._events.extend(state.told)
         state.told.clear()
@@ -420,18 +417,6 @@ class GameState:
                 raise GameError("a sample has no history: ask the real state for information states before sampling")
             self._seen = _seen_of(self)
         return "\n".join(self._seen[seat])
-
-    def _saw(self) -> None:
-        """Add what each seat sees now to its information state (the keys of its observation that changed)."""
-        assert self._seen is not None
-        for s in range(self.game.players):
-            now = self.observation(s)
-            before = self._last[s] if s < len(self._last) else {}
-            self._seen[s].append(json.dumps(_changed(before, now, 3), sort_keys=True, ensure_ascii=False))
-            if s < len(self._last):
-                self._last[s] = now
-            else:
-                self._last.append(now)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -487,7 +472,7 @@ class GameState:
             raise GameError("a deal is being dealt card by card: deal the rest (apply_chance()) before saving")
         if self._sample:
             raise GameError("a sample cannot be saved: it has no history of its own")
-        return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in self._events)
+        return record_text(self._events)
 
     def knowledge(self) -> Knowledge:
         """Who knows where each card is (engine/knowledge.py), for search: followed from the game's start the
@@ -545,30 +530,47 @@ def _changed(before: dict[str, Any], now: dict[str, Any], depth: int) -> dict[st
 _GONE = object()
 
 
-def _seen_of(state: GameState) -> list[list[str]]:
-    """What each seat saw after each event of ``state``, by playing its events again on a new state."""
-    head = state._events[0]
-    again = GameState(state.game, state.game.engine.new_state(**start_of(state.game.engine, head, "state")),
-                      None, {})
-    again._seen = [[] for _ in range(state.game.players)]
-    again._saw()
-    for n, event in enumerate(state._events[1:], 2):
-        if event["type"] in ("chance", "action"):
-            play_events(state.game.engine, again._state, head, [(n, event)], "state")
-            again._saw()
-    state._last = again._last
-    return again._seen
-
-
-def _knowledge_of(state: GameState) -> tuple[Knowledge, Any]:
-    """Who knows which card in ``state``, followed by playing its events again on a new state; and what the
-    state is to keep for it to follow (``State.seen``)."""
-    engine = state.game.engine
-    head = state._events[0]
+def _replayed(state: GameState, watch: Callable[[State], None]) -> State:
+    """A new state that plays ``state``'s chance events and actions again from its start, ``watch`` told of it
+    at the start and after each (to follow what ``state`` did not follow from the start)."""
+    engine, head = state.game.engine, state._events[0]
     again = engine.new_state(**start_of(engine, head, "state"))
-    knowledge = Knowledge(engine, again)
+    watch(again)
     for n, event in enumerate(state._events[1:], 2):
         if event["type"] in ("chance", "action"):
             play_events(engine, again, head, [(n, event)], "state")
-            knowledge.update(again)
-    return knowledge, again.seen
+            watch(again)
+    return again
+
+
+def _saw(engine: Game, state: State, seen: list[list[str]], last: list[dict[str, Any]]) -> None:
+    """Add what each seat sees now to its information state (the keys of its observation that changed)."""
+    for s in range(engine.players):
+        now = observe(engine, state, s)
+        seen[s].append(json.dumps(_changed(last[s], now, 3), sort_keys=True, ensure_ascii=False))
+        last[s] = now
+
+
+def _seen_of(state: GameState) -> list[list[str]]:
+    """What each seat saw after each event of ``state`` (and, in ``state._last``, what it sees now)."""
+    engine = state.game.engine
+    seen: list[list[str]] = [[] for _ in range(engine.players)]
+    last: list[dict[str, Any]] = [{} for _ in range(engine.players)]
+    _replayed(state, lambda again: _saw(engine, again, seen, last))
+    state._last = last
+    return seen
+
+
+def _knowledge_of(state: GameState) -> tuple[Knowledge, Any]:
+    """Who knows which card in ``state``, and what the state is to keep for it to follow (``State.seen``)."""
+    engine = state.game.engine
+    made: list[Knowledge] = []
+
+    def watch(again: State) -> None:
+        if made:
+            made[0].update(again)
+        else:
+            made.append(Knowledge(engine, again))
+
+    again = _replayed(state, watch)
+    return made[0], again.seen

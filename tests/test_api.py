@@ -142,6 +142,10 @@ def test_deserialize_checks_every_event_and_says_which_line_is_wrong():
         game.deserialize("\n".join(lines))
     with pytest.raises(tb.RecordError, match="other rules"):
         tb.load("spades", players=4).deserialize("\n".join(lines[:1]))
+    # saved text is read as an untrusted record is, with its limits
+    deep = lines[0] + "\n" + '{"type": "action", "x": ' + "[" * 40 + "]" * 40 + "}"
+    with pytest.raises(tb.RecordError, match="serialized state:2: brackets nested more than"):
+        game.deserialize(deep)
 
 
 def test_new_state_refuses_a_start_that_is_no_game():

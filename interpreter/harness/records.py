@@ -7,6 +7,7 @@ See docs/records.md for the format.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any, TextIO
@@ -26,8 +27,7 @@ TOLD = ("trick", "automatic")  # events that say what the rules made happen (tri
 def write_record(path: str | Path | TextIO, events: list[dict[str, Any]]) -> None:
     """Write the events as JSON Lines to a path, or to a text file already open for writing."""
     if not isinstance(path, (str, Path)):
-        for e in events:
-            path.write(json.dumps(e, ensure_ascii=False) + "\n")
+        path.write(record_text(events))
         return
     with open(path, "w", encoding="utf-8") as f:
         write_record(f, events)
@@ -79,42 +79,59 @@ def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     The file is read line by line, each line at most MAX_LINE bytes and MAX_DEPTH brackets deep, numbers
     at most MAX_DIGITS digits long; nothing may follow the result line.
     """
-    events: list[tuple[int, dict[str, Any]]] = []
-    ended = None
     try:
         with open(path, "rb") as handle:
-            n = 0
-            while True:
-                raw = handle.readline(MAX_LINE + 1)
-                if not raw:
-                    break
-                n += 1
-                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-                    raise RecordError(f"{path}:{n}: the line is longer than {MAX_LINE} bytes")
-                line = raw.decode("utf-8")
-                if not line.strip() or line.lstrip().startswith("#"):
-                    continue
-                if ended is not None:
-                    raise RecordError(f"{path}:{n}: nothing may follow the result line (line {ended})")
-                if _depth(line) > MAX_DEPTH:
-                    raise RecordError(f"{path}:{n}: brackets nested more than {MAX_DEPTH} deep")
-                try:
-                    event = json.loads(line, parse_int=_whole)
-                except _TooLong:
-                    raise RecordError(f"{path}:{n}: a number of more than {MAX_DIGITS} digits") from None
-                except json.JSONDecodeError as exc:
-                    raise RecordError(f"{path}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
-                if not isinstance(event, dict) or "type" not in event:
-                    raise RecordError(f"{path}:{n}: each line must be a JSON object with a \"type\"")
-                if event["type"] == "result":
-                    ended = n
-                events.append((n, event))
-                if len(events) > MAX_EVENTS:
-                    raise RecordError(f"{path}:{n}: more than {MAX_EVENTS} events")
+            return _read(handle, str(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path}: cannot read record: {exc}") from None
+
+
+def parse_record(text: str, where: str) -> list[tuple[int, dict[str, Any]]]:
+    """``read_record`` of a record given as text (errors name ``where`` and the line)."""
+    try:
+        return _read(io.BytesIO(text.encode("utf-8")), where)
+    except UnicodeEncodeError as exc:
+        raise RecordError(f"{where}: cannot read record: {exc}") from None
+
+
+def record_text(events: list[dict[str, Any]]) -> str:
+    """The events as the text of a record: one JSON line each."""
+    return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
+
+
+def _read(handle: Any, where: str) -> list[tuple[int, dict[str, Any]]]:
+    events: list[tuple[int, dict[str, Any]]] = []
+    ended = None
+    n = 0
+    while True:
+        raw = handle.readline(MAX_LINE + 1)
+        if not raw:
+            break
+        n += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            raise RecordError(f"{where}:{n}: the line is longer than {MAX_LINE} bytes")
+        line = raw.decode("utf-8")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if ended is not None:
+            raise RecordError(f"{where}:{n}: nothing may follow the result line (line {ended})")
+        if _depth(line) > MAX_DEPTH:
+            raise RecordError(f"{where}:{n}: brackets nested more than {MAX_DEPTH} deep")
+        try:
+            event = json.loads(line, parse_int=_whole)
+        except _TooLong:
+            raise RecordError(f"{where}:{n}: a number of more than {MAX_DIGITS} digits") from None
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{where}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(event, dict) or "type" not in event:
+            raise RecordError(f"{where}:{n}: each line must be a JSON object with a \"type\"")
+        if event["type"] == "result":
+            ended = n
+        events.append((n, event))
+        if len(events) > MAX_EVENTS:
+            raise RecordError(f"{where}:{n}: more than {MAX_EVENTS} events")
     if not events:
-        raise RecordError(f"{path}: the record is empty")
+        raise RecordError(f"{where}: the record is empty")
     return events
 
 
