@@ -88,6 +88,14 @@ def card_kinds(game: Game) -> list[int]:
     return list(dict.fromkeys(kinds[c] for c in sorted(game.deck)))
 
 
+def card_texts(game: Game) -> list[str]:
+    """The texts of the cards' attributes (suits, colours, ranks written as words), each once, in deck order."""
+    out: dict[str, None] = {}
+    for values in game.cards.attributes.values():
+        out.update((v, None) for v in values if isinstance(v, str))
+    return list(out)
+
+
 def value_kind(v: Any) -> str:
     """The kind of a plain value (not a card or a seat, which only their type tells from a number)."""
     if isinstance(v, bool):

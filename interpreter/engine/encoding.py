@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.dsl.types import VALUE, Type
+from interpreter.engine.actions import card_kinds, card_texts
 from interpreter.errors import GameError
 
 Encode = Callable[[Any, list[float], int], None]  # (value as the observation shows it, out, offset)
@@ -27,7 +28,7 @@ class ObservationEncoder:
         self.players = n = len(names)
         self.seat_of = {name: i for i, name in enumerate(names)}
         labels = game.cards.labels
-        kinds = list(dict.fromkeys(game.cards.kinds[c] for c in sorted(game.deck)))
+        kinds = card_kinds(game)
         kind_slot = {k: i for i, k in enumerate(kinds)}
         self.card_slot = {labels[c]: kind_slot[game.cards.kinds[c]] for c in game.deck}
         self.kinds = len(kinds)
@@ -188,8 +189,7 @@ def _texts(game: Any) -> dict[str, int]:
     """The texts a text value is told apart by: those of the cards' attributes and of the game's options, and
     the values of the choices of texts, each with its slot."""
     out: dict[str, None] = {}
-    for values in game.cards.attributes.values():
-        out.update((v, None) for v in values if isinstance(v, str))
+    out.update(dict.fromkeys(card_texts(game)))
     out.update((v, None) for v in game.options.values() if isinstance(v, str))
     for step in game.every_step():
         for kind, _, value, _ in _entries(game, step):

@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
-from interpreter.engine.actions import card_kinds, value_kind
+from interpreter.engine.actions import card_kinds, card_texts, value_kind
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
 from interpreter.engine.card_values import readable, renamed
 from interpreter.engine.steps.base import (
@@ -474,8 +474,7 @@ def _texts(game: Any, part: Any) -> list[str]:
         elif p.const and isinstance(p.value, (list, tuple)):
             out.update((v, None) for v in p.value if isinstance(v, str))
         todo.extend(reversed(p.kids))
-    for values in game.cards.attributes.values():
-        out.update((v, None) for v in values if isinstance(v, str))
+    out.update(dict.fromkeys(card_texts(game)))
     return list(out)
 
 
