@@ -158,9 +158,12 @@ def ignore_from_now() -> None:
 
 
 def the_program(module: str) -> bool:
-    """Whether the module named ``module`` is loaded to run the trickbook command (``python -m``, or the
-    ``trickbook`` script pip makes), not imported by a program of its own."""
+    """Whether the module named ``module`` is loaded to run the trickbook command (``python -m
+    interpreter.cli``, ``python -m interpreter``, or the ``trickbook`` script pip makes), not imported by a
+    program of its own."""
     if module == "__main__":
         return True
     entry = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    if os.path.abspath(entry) == os.path.join(os.path.dirname(os.path.abspath(__file__)), "__main__.py"):
+        return True
     return os.path.splitext(os.path.basename(entry))[0] == "trickbook"
