@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.harness.runner import play_game, sigint_held
-from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, play_many, simulate
+from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, play_many, simulate, wilson
 
 from .conftest import ROOT, terminal_sigint
 from .test_cli import run
@@ -68,8 +69,21 @@ def test_an_estimate_is_a_mean_with_its_95_percent_interval():
     e = Estimate.of([1.0, 2.0, 3.0, 4.0])
     assert e.mean == 2.5 and e.n == 4
     assert e.high - e.mean == pytest.approx(1.959964 * (5 / 3) ** 0.5 / 2)
-    share = Estimate.of([1.0, 1.0, 0.0], (0.0, 1.0))
-    assert 0 <= share.low and share.high <= 1
+
+
+def test_a_share_has_wilsons_interval_which_does_not_collapse_at_0_or_1():
+    # 4 games out of 4: the normal approximation says "100% (100% to 100%)"; Wilson's interval is 51% to 100%
+    all_won = Estimate.share([1.0] * 4)
+    assert all_won.mean == 1.0 and all_won.high == 1.0
+    assert all_won.low == pytest.approx(0.5101, abs=1e-4)
+    none_won = Estimate.share([0.0] * 10)
+    assert none_won.low == 0.0 and none_won.high == pytest.approx(0.2775, abs=1e-4)
+    # a textbook value: 81 of 263 -> 0.2553 to 0.3662 (Wilson, 95%)
+    assert wilson(81, 263) == (pytest.approx(0.2553, abs=1e-4), pytest.approx(0.3662, abs=1e-4))
+    # shared wins count 1/k; the interval stays inside 0..1 and around the mean
+    shared = Estimate.share([0.5, 0.5, 1.0, 0.0, 1 / 3])
+    assert 0 < shared.low < shared.mean < shared.high < 1
+    assert Estimate.share([]).n == 0
 
 
 def test_text_names_options_as_name_value_and_every_figure_has_an_interval(capsys):
@@ -107,8 +121,17 @@ def test_the_report_is_html_with_plots(tmp_path, capsys):
     code, out, _ = run(capsys, "simulate", "hearts", "-p", "4", "-n", "5", "--report", str(path))
     text = path.read_text()
     assert code == 0 and f"report written to {path}" in out
-    assert text.startswith("<!doctype html>") and text.count("<svg") == 6  # advantage, 4 seats, length
+    assert text.startswith("<!doctype html>") and text.count("<svg xmlns") == 6  # advantage, 4 seats, length
     assert "Seat advantage" in text and "North" in text
+    # every plot names its axes, with units, and the advantage plot has a legend of its three marks
+    titles = re.findall(r"class='x-title'>([^<]*)</text>.*?class='y-title'[^>]*>([^<]*)</text>", text)
+    assert titles == [("seat", "win share (% of games)")] + [
+        (f"final total of {seat} (points)", "games") for seat in ("North", "East", "South", "West")] + [
+        ("game length (rounds)", "games")]
+    legend = re.search(r"<p class='legend'>(.*?)</p>", text)
+    assert legend is not None
+    assert ["win share", "95% interval (Wilson)", "fair share 1/4"] == re.findall(r"</svg> ([^<]+)</span>",
+                                                                                  legend.group(1))
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -7,9 +7,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from interpreter.harness.simulate import Estimate, Summary
+from interpreter.harness.simulate import Estimate, Summary, wilson
 
-WIDTH, HEIGHT, PAD = 560, 220, 40
+WIDTH, HEIGHT, PAD = 600, 250, 50
 BINS = 20
 
 
@@ -34,6 +34,8 @@ def html_report(s: Summary) -> str:
     parts.append("<h2>Seat advantage</h2><p>Win share per seat; the dashed line is the fair share "
                  f"(1/{s.players}).</p>")
     parts.append(_bars(s.seats, s.wins, 1 / s.players))
+    parts.append(_legend([("bar", "#4a7ab0", "win share"), ("line", "#222", "95% interval (Wilson)"),
+                          ("dash", "#c33", f"fair share 1/{s.players}")]))
     if len(s.by_agent) > 1 or s.rotate:
         parts.append("<h2>Agents</h2><table><tr><th>agent</th><th>mean score</th><th>win share</th>"
                      "<th>margin over the others</th></tr>")
@@ -45,17 +47,19 @@ def html_report(s: Summary) -> str:
     low = min(min(t) for t in s.totals)
     high = max(max(t) for t in s.totals)
     for name, totals in zip(s.seats, s.totals):
-        parts.append(f"<h3>{escape(name)}</h3>" + _histogram(totals, low, high))
+        parts.append(f"<h3>{escape(name)}</h3>" + _histogram(totals, low, high, f"final total of {name} (points)"))
     parts.append(f"<h2>Game length</h2><p>rounds per game: {escape(s.rounds.text())}; "
                  f"ties: {escape(s.ties.text(True))} of games.</p>")
-    parts.append(_histogram(s.lengths, min(s.lengths), max(s.lengths)))
+    parts.append(_histogram(s.lengths, min(s.lengths), max(s.lengths), "game length (rounds)"))
     if s.outcomes:
         parts.append(f"<h2>Round outcomes</h2><p>{s.rounds_played} rounds.</p><table>"
-                     "<tr><th>round value</th><th>value</th><th>rounds</th><th>share</th></tr>")
+                     "<tr><th>round value</th><th>value</th><th>rounds</th><th>share (95% interval)</th></tr>")
         for name, counts in s.outcomes.items():
             for value, count in counts.most_common(12):
+                low_share, high_share = wilson(count, s.rounds_played)
                 parts.append(f"<tr><td>{escape(name)}</td><td>{escape(value)}</td><td>{count}</td>"
-                             f"<td>{count / max(s.rounds_played, 1):.1%}</td></tr>")
+                             f"<td>{count / max(s.rounds_played, 1):.1%} ({low_share:.1%} to {high_share:.1%})"
+                             "</td></tr>")
         parts.append("</table>")
     parts.append("<h2>Extreme games</h2><ul>")
     for what, (seed, value) in s.extremes.items():
@@ -86,11 +90,13 @@ def _bars(names: list[str], values: list[Estimate], fair: float) -> str:
                    f"{v.mean:.1%}</text>")
     out.append(f"<line x1='{PAD}' x2='{WIDTH - PAD}' y1='{y(fair):.1f}' y2='{y(fair):.1f}' stroke='#c33' "
                "stroke-dasharray='5,4'/>")
+    out.append(_axes("seat", "win share (% of games)", f"{top:.0%}", "0%"))
     out.append("</svg>")
     return "".join(out)
 
 
-def _histogram(values: list[Any], low: float, high: float) -> str:
+def _histogram(values: list[Any], low: float, high: float, x_title: str) -> str:
+    """A histogram of ``values`` from ``low`` to ``high``; ``x_title``: what they are, with their unit."""
     span = high - low
     bins = min(BINS, int(span) + 1) if all(isinstance(v, int) for v in values) else BINS
     width = span / bins if span else 1.0
@@ -107,9 +113,32 @@ def _histogram(values: list[Any], low: float, high: float) -> str:
                    f"{c}</title></rect>")
     out.append(f"<text x='{PAD}' y='{HEIGHT - PAD + 16}' font-size='12'>{low:g}</text>")
     out.append(f"<text x='{WIDTH - PAD}' y='{HEIGHT - PAD + 16}' font-size='12' text-anchor='end'>{high:g}</text>")
-    out.append(f"<text x='{PAD - 6}' y='{PAD}' font-size='11' text-anchor='end'>{top}</text>")
+    out.append(_axes(x_title, "games", str(top), "0"))
     out.append("</svg>")
     return "".join(out)
+
+
+def _axes(x_title: str, y_title: str, y_top: str, y_zero: str) -> str:
+    """The two axes of a plot, their titles (with units) and the y axis's ends."""
+    bottom = HEIGHT - PAD
+    return (f"<line x1='{PAD}' x2='{WIDTH - PAD}' y1='{bottom}' y2='{bottom}' stroke='#555'/>"
+            f"<line x1='{PAD}' x2='{PAD}' y1='{PAD}' y2='{bottom}' stroke='#555'/>"
+            f"<text x='{PAD - 6}' y='{PAD + 4}' font-size='11' text-anchor='end'>{escape(y_top)}</text>"
+            f"<text x='{PAD - 6}' y='{bottom}' font-size='11' text-anchor='end'>{escape(y_zero)}</text>"
+            f"<text x='{WIDTH / 2:.0f}' y='{HEIGHT - 8}' font-size='12' text-anchor='middle' "
+            f"class='x-title'>{escape(x_title)}</text>"
+            f"<text x='14' y='{HEIGHT / 2:.0f}' font-size='12' text-anchor='middle' class='y-title' "
+            f"transform='rotate(-90 14 {HEIGHT / 2:.0f})'>{escape(y_title)}</text>")
+
+
+def _legend(entries: list[tuple[str, str, str]]) -> str:
+    """A plot's legend: (mark, colour, what it shows), the mark one of bar, line, dash."""
+    marks = {"bar": "<rect x='0' y='2' width='14' height='10' fill='{c}'/>",
+             "line": "<line x1='7' x2='7' y1='0' y2='14' stroke='{c}' stroke-width='2'/>",
+             "dash": "<line x1='0' x2='14' y1='7' y2='7' stroke='{c}' stroke-dasharray='5,4'/>"}
+    items = [f"<span style='margin-right:1.5em'><svg width='14' height='14'>{marks[m].format(c=c)}</svg> "
+             f"{escape(text)}</span>" for m, c, text in entries]
+    return "<p class='legend'>" + "".join(items) + "</p>"
 
 
 def _svg_open() -> str:

@@ -28,7 +28,6 @@ from interpreter.rules.loader import load_rules
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 MAX_VALUES = 8  # values of one round value listed by name; the rest are counted together
 CHUNK = 10  # games per task of a worker, at most
-SHARE = (0.0, 1.0)
 
 
 def game_seed(seed: Any, index: int) -> str:
@@ -138,7 +137,9 @@ def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: st
 
 @dataclass
 class Estimate:
-    """A mean with its 95% confidence interval (normal approximation)."""
+    """A mean with its 95% confidence interval: for a mean of any values the normal approximation; for a
+    share (values from 0 to 1: a game won, a round ended so) Wilson's score interval, which stays inside 0 to
+    1 and does not collapse to a point when every game or none went one way."""
 
     mean: float
     low: float
@@ -146,8 +147,8 @@ class Estimate:
     n: int
 
     @classmethod
-    def of(cls, values: list[float], bounds: tuple[float, float] | None = None) -> Estimate:
-        """The mean of ``values``; ``bounds``: the interval is kept within them (a share lies in 0..1)."""
+    def of(cls, values: list[float]) -> Estimate:
+        """The mean of ``values`` with the normal approximation's interval."""
         n = len(values)
         if n == 0:
             return cls(0.0, 0.0, 0.0, 0)
@@ -156,10 +157,18 @@ class Estimate:
             return cls(mean, mean, mean, 1)
         sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
         half = Z95 * sd / math.sqrt(n)
-        low, high = mean - half, mean + half
-        if bounds is not None:
-            low, high = max(low, bounds[0]), min(high, bounds[1])
-        return cls(mean, low, high, n)
+        return cls(mean, mean - half, mean + half, n)
+
+    @classmethod
+    def share(cls, values: list[float]) -> Estimate:
+        """The share of games (or rounds) that went one way, each value from 0 to 1 (a shared win counts 1/k):
+        the mean with Wilson's score interval. For fractional values the interval is conservative (a value's
+        variance is at most that of a win or loss with the same mean)."""
+        n = len(values)
+        if n == 0:
+            return cls(0.0, 0.0, 0.0, 0)
+        low, high = wilson(sum(values), n)
+        return cls(sum(values) / n, low, high, n)
 
     def as_json(self) -> dict[str, Any]:
         return {"mean": round(self.mean, 4), "low": round(self.low, 4), "high": round(self.high, 4), "n": self.n}
@@ -304,10 +313,10 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
     return Summary(
         game.name, game.player_count, len(played), seed, dict(game.options), list(game.seat_names),
         setup.lineup(0), setup.rotate, [Estimate.of([float(t) for t in ts]) for ts in totals],
-        [Estimate.of(s, SHARE) for s in shares],
-        {a: {k: Estimate.of(v, SHARE if k == "win_share" else None) for k, v in d.items()}
+        [Estimate.share(s) for s in shares],
+        {a: {k: Estimate.share(v) if k == "win_share" else Estimate.of(v) for k, v in d.items()}
          for a, d in per_agent.items()},
-        Estimate.of(ties, SHARE), Estimate.of([float(r) for r in lengths]), Estimate.of([float(s) for s in spreads]),
+        Estimate.share(ties), Estimate.of([float(r) for r in lengths]), Estimate.of([float(s) for s in spreads]),
         totals, lengths, outcomes, sum(lengths), extremes, replays)
 
 
@@ -353,10 +362,23 @@ def _quantile_text(values: list[int]) -> str:
     return f"min {q['min']}, quartiles {q['q1']} / {q['median']} / {q['q3']}, max {q['max']}" if q else "none"
 
 
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion of ``successes`` in ``n`` (95% by default): never outside 0..1,
+    and wider than zero at 0 and at n (4 of 4 gives 51% to 100%, not 100% to 100%)."""
+    if n <= 0:
+        return 0.0, 0.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n)))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    return low, 1.0 if successes >= n else min(1.0, centre + half)
+
+
 def _share(count: int, total: int) -> str:
     p = count / total if total else 0.0
-    half = Z95 * math.sqrt(p * (1 - p) / total) if total else 0.0
-    return f"{p:.1%} (±{half:.1%})"
+    low, high = wilson(count, total)
+    return f"{p:.1%} ({low:.1%} to {high:.1%})"
 
 
 def _option(value: Any) -> str:
