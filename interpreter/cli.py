@@ -28,7 +28,7 @@ try:
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
     from interpreter.harness.players import AGENTS, ITERATIONS
     from interpreter.limits import MAX_DIGITS, whole_number
-    from interpreter.rules.catalog import bundled_games
+    from interpreter.rules.catalog import bundled_games, schema_path
     from interpreter.rules.loader import load_rules
 except BaseException:
     interrupts.release(_loading)
@@ -142,6 +142,9 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("files", nargs="+", metavar="FILE", help="rule files (YAML) to check")
 
     sub.add_parser("list", help="list the bundled games")
+    sub.add_parser("schema", help="print the JSON Schema of rule files (for editors: docs/editor.md)",
+                   description="Print the JSON Schema of rule files (draft-07, also valid 2020-12), e.g. "
+                               "'trickbook schema > game.schema.json' for an editor that needs a local copy.")
 
     def game_args(q: argparse.ArgumentParser) -> None:
         q.add_argument("game", metavar="GAME", help="a rule file, or a bundled game name (see 'trickbook list')")
@@ -335,6 +338,11 @@ def validate_file(name: str, allow: tuple[Path, ...] = ()) -> list[str]:
         except TrickbookError as exc:
             found.append(f"{name}:1:1: error: with {n} players: {exc}")
     return found
+
+
+def _schema(args: argparse.Namespace) -> int:
+    sys.stdout.write(schema_path().read_text(encoding="utf-8"))
+    return 0
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -574,7 +582,7 @@ def _duration(seconds: float) -> str:
 
 
 _COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay,
-             "conformance": _conformance}
+             "conformance": _conformance, "schema": _schema}
 
 
 

@@ -4,7 +4,7 @@ Everything that is not a step (the top level, ``options``, ``deck``, ``players``
 ``zones``, ``define``, ``game``, the ``round`` mapping) is described once below,
 as data. Each step kind is described by its class in ``interpreter/engine/steps``:
 its ``summary`` and its ``options`` (:class:`~interpreter.engine.steps.base.Opt`).
-This module turns those declarations into one ``$defs/<kind>_step`` per kind and
+This module turns those declarations into one ``definitions/<kind>_step`` per kind and
 into the option tables of the documentation; it knows nothing about any
 particular step kind.
 
@@ -28,7 +28,7 @@ from interpreter.engine.steps.base import COMMON, REGISTRY, Opt
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "schema" / "game.schema.json"
 DOCS_FILE = Path(__file__).resolve().parents[1] / "docs" / "rule-files.md"
 
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
+DRAFT = "http://json-schema.org/draft-07/schema#"  # written so that draft-07 and 2020-12 validators agree
 SCHEMA_ID = "https://trickbook.dev/schema/game.schema.json"
 
 DISPATCH = "do"  # the key of a step that names its kind
@@ -44,7 +44,7 @@ JSON = dict[str, Any]
 
 def _ref(name: str, description: str | None = None) -> JSON:
     out: JSON = {"description": description} if description else {}
-    out["$ref"] = f"#/$defs/{name}"
+    out["$ref"] = f"#/definitions/{name}"
     return out
 
 
@@ -57,8 +57,6 @@ def _names(description: str, pattern: str = IDENTIFIER) -> JSON:
 
 def _top() -> JSON:
     return {
-        "$schema": DRAFT,
-        "$id": SCHEMA_ID,
         "title": "Trickbook rule file",
         "description": "A trick-taking card game written as data (trickbook format version 1). The interpreter "
                        "validates the document after merging 'extends', so every key is checked against the merged "
@@ -523,7 +521,7 @@ def _option(opt: Opt, owner: str) -> JSON:
     out: JSON = {"description": describe(opt)}
     kind = opt.kind
     if kind in _KIND_REFS:
-        out["$ref"] = f"#/$defs/{_KIND_REFS[kind]}"
+        out["$ref"] = f"#/definitions/{_KIND_REFS[kind]}"
     elif kind == "names":
         out.update({"type": "array", "uniqueItems": True, "items": _ref("identifier")})
     elif kind == "text":
@@ -607,24 +605,98 @@ def _step() -> JSON:
                     "properties": {DISPATCH: {"description": f"Selects the keys of the {kind} step.",
                                               "const": kind}},
                 },
-                "then": _ref(f"{kind}_step"),
+                "then": _ref(f"{kind}_step"),  # its keys: the common ones and the kind's, no other
             }
             for kind in kinds
         ],
-        "unevaluatedProperties": False,
     }
 
 
 def generate() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of rule files."""
-    schema = _top()
+    """The JSON Schema of rule files, written in the common part of draft-07 and 2020-12 (so editors' draft-07
+    validators and the interpreter's 2020-12 one agree): its definitions under ``definitions``, no keyword of
+    later drafts, and no ``$ref`` beside other keywords that check (draft-07 ignores them).
+
+    A whole file is checked against ``definitions/rules``; a file with ``extends`` (a variant, written as the
+    differences from its base) against ``definitions/variant``: the same keys and values, none required, any
+    key of a mapping may be null (it deletes the base's key), lists whole (they replace the base's)."""
     defs = _shared_defs()
     defs.update(_section_defs())
     defs["step"] = _step()
     for kind in step_kinds():
         defs[f"{kind}_step"] = _step_def(kind)
-    schema["$defs"] = defs
-    return schema
+    rules = _top()
+    defs["rules"] = rules
+    variant = _partial(rules, defs)
+    variant["required"] = ["extends"]
+    variant["title"] = "Trickbook variant"
+    variant["description"] = ("A rule file written as the differences from the file it extends: mappings are "
+                              "merged key by key, other values replace the base's, null removes a key.")
+    defs["variant"] = variant
+    _no_ref_siblings(defs)
+    return {
+        "$schema": DRAFT,
+        "$id": SCHEMA_ID,
+        "title": rules["title"],
+        "description": rules["description"] + " A file with extends is a variant: only its differences are "
+                                              "written, and none of the keys is required.",
+        "type": "object",
+        "properties": {key: {k: v for k, v in value.items() if k in ("title", "description")}
+                       for key, value in rules["properties"].items()},  # what an editor shows on a key
+        "if": {"required": ["extends"]},
+        "then": _ref("variant"),
+        "else": _ref("rules"),
+        "definitions": defs,
+    }
+
+
+_CHECKS_NOTHING = ("title", "description", "default", "examples", "$comment")
+
+
+def _partial(node: JSON, defs: JSON) -> JSON:
+    """``node`` as a variant may write it: nothing required, a mapping's values may be null, lists whole. The
+    definitions it refers to get a partial twin (``partial_NAME``) in ``defs``, made once."""
+    out: JSON = {}
+    for key, value in node.items():
+        if key in ("required", "minProperties") or key == "anyOf" and all(
+                isinstance(b, dict) and set(b) == {"required"} for b in value):
+            continue  # a variant need not write what the merged file must hold
+        if key == "$ref":
+            name = value.rsplit("/", 1)[1]
+            if f"partial_{name}" not in defs:
+                defs[f"partial_{name}"] = {}  # made before it is filled: definitions may refer to themselves
+                defs[f"partial_{name}"] = _partial(defs[name], defs)
+            out[key] = f"#/definitions/partial_{name}"
+        elif key in ("properties", "patternProperties"):
+            out[key] = {k: _nullable(_partial(v, defs)) for k, v in value.items()}
+        elif key == "additionalProperties" and isinstance(value, dict):
+            out[key] = _nullable(_partial(value, defs))
+        elif key in ("anyOf", "oneOf", "allOf"):
+            out[key] = [_partial(b, defs) for b in value]
+        elif key == "then":
+            out[key] = _partial(value, defs)
+        else:  # items (a list replaces the base's whole), if (it selects by keys written), checks of one value
+            out[key] = value
+    return out
+
+
+def _nullable(node: JSON) -> JSON:
+    """``node`` or null (a variant's null removes the base's key), described as ``node`` is."""
+    shown: JSON = {k: node[k] for k in ("title", "description") if k in node}
+    return {**shown, "anyOf": [node, {"description": "null removes the base's key", "type": "null"}]}
+
+
+def _no_ref_siblings(node: Any) -> None:
+    """Where a ``$ref`` stands beside keywords that check (``minimum``, ``default`` is not one), move it into an
+    ``allOf``: draft-07 validators ignore every keyword beside a ``$ref``."""
+    if isinstance(node, list):
+        for item in node:
+            _no_ref_siblings(item)
+    elif isinstance(node, dict):
+        for value in node.values():
+            _no_ref_siblings(value)
+        if "$ref" in node and set(node) - {"$ref", *_CHECKS_NOTHING}:
+            node["allOf"] = [{"$ref": node.pop("$ref")}, *node.get("allOf", [])]
 
 
 def render(schema: dict[str, Any] | None = None) -> str:

@@ -112,4 +112,4 @@ def test_a_plain_option_reads_its_declared_default():
 
     assert Choose.declared("verb").default == "choose"
     schema = schema_gen.generate()
-    assert schema["$defs"]["choose_step"]["properties"]["verb"]["default"] == "choose"
+    assert schema["definitions"]["choose_step"]["properties"]["verb"]["default"] == "choose"

@@ -33,7 +33,7 @@ def _walk(node: Any, path: str = "#"):
     if isinstance(node, dict):
         yield path, node
         for key, value in node.items():
-            if key in ("properties", "patternProperties", "$defs") and isinstance(value, dict):
+            if key in ("properties", "patternProperties", "definitions") and isinstance(value, dict):
                 for name, sub in value.items():
                     yield from _walk(sub, f"{path}/{key}/{name}")
             elif key in ("enum", "const", "required", "examples", "default"):
@@ -99,9 +99,19 @@ def _first_line(text: str) -> int:
 
 # ---------------------------------------------------------------- the schema itself
 
-def test_the_schema_passes_the_draft_2020_12_metaschema_check(schema):
-    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+def test_the_schema_passes_the_draft_07_and_the_2020_12_metaschema_checks(schema):
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    jsonschema.Draft7Validator.check_schema(schema)
     jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_the_schema_uses_no_keyword_a_draft_07_validator_would_ignore(schema):
+    later = {"$defs", "unevaluatedProperties", "unevaluatedItems", "prefixItems", "dependentRequired",
+             "dependentSchemas", "$anchor", "$dynamicRef", "minContains", "maxContains"}
+    for path, node in _walk(schema):
+        assert not later & set(node), path
+        if "$ref" in node:  # draft-07 ignores every keyword beside a $ref: only annotations may stand there
+            assert set(node) <= {"$ref", "title", "description", "default", "examples"}, path
 
 
 def test_the_schema_has_its_id(schema):
@@ -112,6 +122,12 @@ def test_the_interpreter_loads_the_schema_file_of_the_repository(schema):
     assert load_schema() == schema
 
 
+def _closed_by_kind(path: str) -> bool:
+    """The schemas whose keys another one closes: the file (a whole file's and a variant's definitions, chosen by
+    if/then/else) and a step (its kind's definition, chosen by ``do``, lists every key it may have)."""
+    return path in ("#", "#/definitions/step", "#/definitions/partial_step")
+
+
 def test_every_object_schema_is_closed(schema):
     """A misspelt key is an error: either additional keys are refused, or the keys are names the
     author chooses (zones, options, ...) and are then constrained by propertyNames."""
@@ -119,7 +135,7 @@ def test_every_object_schema_is_closed(schema):
     for path, node in _walk(schema):
         if not _is_object_schema(path, node):
             continue
-        if node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False:
+        if node.get("additionalProperties") is False or _closed_by_kind(path):
             continue
         if isinstance(node.get("additionalProperties"), dict) and isinstance(node.get("propertyNames"), dict):
             continue
@@ -131,13 +147,13 @@ def test_every_object_with_fixed_keys_refuses_other_keys(schema):
     """Where the schema lists the keys (properties) and the author does not name keys, nothing else is allowed."""
     for path, node in _walk(schema):
         if _is_object_schema(path, node) and "properties" in node and "propertyNames" not in node:
-            assert node.get("additionalProperties") is False or node.get("unevaluatedProperties") is False, path
+            assert node.get("additionalProperties") is False or _closed_by_kind(path), path
 
 
 def test_every_property_and_definition_has_a_description(schema):
     missing = []
     for path, node in _walk(schema):
-        for key in ("properties", "patternProperties", "$defs"):
+        for key in ("properties", "patternProperties", "definitions"):
             for name, sub in (node.get(key) or {}).items():
                 if not (isinstance(sub, dict) and isinstance(sub.get("description"), str) and sub["description"]):
                     missing.append(f"{path}/{key}/{name}")
@@ -149,9 +165,9 @@ def test_every_property_and_definition_has_a_description(schema):
 
 
 def test_the_step_kinds_of_the_schema_are_the_registered_step_kinds(schema):
-    assert set(schema["$defs"]["step"]["properties"]["do"]["enum"]) == set(STEPS)
-    branches = {b["if"]["properties"]["do"]["const"]: b["then"]["$ref"] for b in schema["$defs"]["step"]["allOf"]}
-    assert branches == {kind: f"#/$defs/{kind}_step" for kind in STEPS}
+    assert set(schema["definitions"]["step"]["properties"]["do"]["enum"]) == set(STEPS)
+    branches = {b["if"]["properties"]["do"]["const"]: b["then"]["$ref"] for b in schema["definitions"]["step"]["allOf"]}
+    assert branches == {kind: f"#/definitions/{kind}_step" for kind in STEPS}
 
 
 def _keys_read(text: str, patterns: list[str]) -> set[str]:
@@ -165,7 +181,7 @@ _SPEC_READS = [r'spec\.get\("(\w+)"', r'spec\["(\w+)"\]', r'"(\w+)" in spec\b', 
 @pytest.mark.parametrize("kind", sorted(STEPS))
 def test_each_step_kind_allows_exactly_the_keys_its_code_reads(schema, kind):
     code = Path(__import__(STEPS[kind].__module__, fromlist=["x"]).__file__).read_text(encoding="utf-8")
-    step = schema["$defs"][f"{kind}_step"]
+    step = schema["definitions"][f"{kind}_step"]
     assert step["additionalProperties"] is False
     assert set(step["properties"]) - {"do", "when"} == _keys_read(code, _SPEC_READS)
     assert step["properties"]["do"]["const"] == kind
@@ -175,12 +191,12 @@ def test_nested_step_mappings_allow_exactly_the_keys_the_code_reads(schema):
     steps = ROOT / "interpreter" / "engine" / "steps"
     board = (steps / "board.py").read_text(encoding="utf-8")
     rows = _keys_read(board, [r'\brow\.get\("(\w+)"', r'\brow\["(\w+)"\]', r'"(\w+)" in row\b', r'rpath \+ \("(\w+)"'])
-    row = schema["$defs"]["board_step"]["properties"]["rows"]["additionalProperties"]
+    row = schema["definitions"]["board_step"]["properties"]["rows"]["additionalProperties"]
     assert set(row["properties"]) == rows
     tricks = (steps / "tricks.py").read_text(encoding="utf-8")
     taker = _keys_read(tricks, [r'\bitem\.get\("(\w+)"', r'\bitem\["(\w+)"\]', r'"(\w+)" in item\b',
                                 r'ipath \+ \("(\w+)"'])
-    trick = schema["$defs"]["tricks_step"]["properties"]
+    trick = schema["definitions"]["tricks_step"]["properties"]
     assert set(trick["takers"]["items"]["properties"]) == taker
     parts = (steps / "trick_parts.py").read_text(encoding="utf-8")
     assert set(trick["route"]["items"]["properties"]) == _keys_read(parts, [r'path \+ \(i, "(\w+)"\)'])
@@ -196,11 +212,12 @@ def test_the_top_level_game_and_zone_keys_are_the_ones_the_compiler_reads(schema
     top = _keys_read(code, [r'\bdata\["(\w+)"\]', r'\bdata\.get\("(\w+)"'])
     # trickbook is the format version (checked only by the schema); extends is resolved by the loader
     assert set(schema["properties"]) == top | {"trickbook", "extends"}
+    assert set(schema["definitions"]["rules"]["properties"]) == set(schema["properties"])
     game = _keys_read(code, [r'gspec\.get\("(\w+)"', r'"(\w+)" in gspec', r'\("game", "(\w+)"\)'])
-    assert set(schema["$defs"]["game"]["properties"]) == game
-    assert set(schema["$defs"]["zone"]["properties"]) == _keys_read(code, [r'zspec\.get\("(\w+)"'])
+    assert set(schema["definitions"]["game"]["properties"]) == game
+    assert set(schema["definitions"]["zone"]["properties"]) == _keys_read(code, [r'zspec\.get\("(\w+)"'])
     deck = _keys_read(code, [r'deck_spec\.get\("(\w+)"', r'deck_spec\["(\w+)"\]'])
-    assert set(schema["$defs"]["deck"]["properties"]) == deck
+    assert set(schema["definitions"]["deck"]["properties"]) == deck
 
 
 def test_a_raw_file_may_name_the_file_it_extends(schema):

@@ -59,14 +59,15 @@ def test_every_option_of_every_step_kind_has_a_description_and_a_known_kind(kind
     assert problems == []
 
 
-def test_the_generated_schema_is_valid_draft_2020_12():
+def test_the_generated_schema_is_valid_draft_07_and_2020_12():
     schema = generate()
-    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    jsonschema.Draft7Validator.check_schema(schema)
     jsonschema.Draft202012Validator.check_schema(schema)
 
 
 def test_the_generated_schema_has_a_definition_for_every_step_kind_and_option():
-    defs = generate()["$defs"]
+    defs = generate()["definitions"]
     assert defs["step"]["properties"]["do"]["enum"] == sorted(STEPS)
     for kind, cls in STEPS.items():
         step = defs[f"{kind}_step"]

@@ -69,17 +69,17 @@ def _part_validator(part: str) -> jsonschema.Draft202012Validator:
     import jsonschema
 
     schema = load_schema()
-    props = schema["properties"]
+    rules = schema["definitions"]["rules"]  # a whole file (a variant is checked once merged)
+    props = rules["properties"]
     if part == "top":
-        sub = dict(schema, properties=dict.fromkeys(props, {}))
+        sub = dict(rules, properties=dict.fromkeys(props, {}))
+    elif part == "step":
+        sub = {"$ref": "#/definitions/step"}
+    elif part == "round":
+        sub = dict(props["round"], additionalProperties={})
     else:
-        if part == "step":
-            sub = {"$ref": "#/$defs/step"}
-        elif part == "round":
-            sub = dict(props["round"], additionalProperties={})
-        else:
-            sub = dict(props[part])
-        sub.update({key: schema[key] for key in ("$schema", "$id", "$defs") if key in schema})
+        sub = dict(props[part])
+    sub.update({key: schema[key] for key in ("$schema", "$id", "definitions")})
     return jsonschema.Draft202012Validator(sub)
 
 
@@ -201,7 +201,7 @@ def _part_errors(data: Any) -> list[ValidationError]:
     each top-level key, the round's step names, and each step."""
     if not isinstance(data, dict):
         return list(_validator().iter_errors(data))
-    known = load_schema()["properties"]
+    known = load_schema()["definitions"]["rules"]["properties"]
     parts: list[tuple[str, Any, Path_]] = [("top", dict.fromkeys(data), ())]
     for key, value in data.items():
         if key not in known:
