@@ -21,6 +21,7 @@ try:
     import re
     import secrets
     import time
+    from collections.abc import Callable
     from pathlib import Path
 
     from interpreter import __version__
@@ -166,7 +167,12 @@ def _parser() -> argparse.ArgumentParser:
     game_args(si)
     si.add_argument("--games", "-n", type=int, required=True, metavar="K",
                     help=f"how many games (at most {MAX_GAMES:,})")
-    for q in (pl, si):
+    co = sub.add_parser("compare", help="play two rule files with the same seeds and agents and say which "
+                        "differences are real", description="Play BASE and VARIANT with the same seeds and the same "
+                        "agents in the same seats (paired games) and compare every statistic: the difference with "
+                        "its 95%% interval, whether it is real at this number of games, and how many games would "
+                        "show it (docs/agents.md, 'Comparing two rule files').")
+    for q in (pl, si, co):
         q.add_argument("--agents", "-a", default="random", metavar="A,B,...",
                        help="one agent per seat in seat order, the last repeated for the remaining seats"
                             + (" (your seat, with --human, is yours)" if q is pl else "") + ": "
@@ -177,11 +183,12 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"ismcts: samples searched per move (default {ITERATIONS})")
         q.add_argument("--move-time", type=float, metavar="SECONDS",
                        help="ismcts: search each move for this long instead of a number of iterations")
-    si.add_argument("--rotate", action="store_true",
-                    help="turn the agents one seat further each game, so every agent sits in every seat")
-    si.add_argument("--workers", "-w", type=int, default=1, metavar="W",
-                    help=f"processes to play on (default 1, at most {MAX_WORKERS}; never more than the games); the "
-                         "results do not depend on it")
+    for q in (si, co):
+        q.add_argument("--rotate", action="store_true",
+                       help="turn the agents one seat further each game, so every agent sits in every seat")
+        q.add_argument("--workers", "-w", type=int, default=1, metavar="W",
+                       help=f"processes to play on (default 1, at most {MAX_WORKERS}; never more than the games); "
+                            "the results do not depend on it")
     si.add_argument("--backend", choices=("processes", "dask"), default="processes",
                     help="where the workers run: local processes (default) or Dask (pip install "
                          "'trickbook[dask]'), a local cluster of W workers or --scheduler")
@@ -192,6 +199,25 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
     si.add_argument("--verbose", action="store_true", help="with --backend dask: show the log of Dask and its "
                     "workers (e.g. the worker's traceback of a game that failed)")
+
+    co.add_argument("base", metavar="BASE", help="a rule file or bundled game name")
+    co.add_argument("variant", metavar="VARIANT", help="a rule file or bundled game name (the same may be "
+                    "compared with other options: --variant-option)")
+    co.add_argument("--players", "-p", type=int, required=True, metavar="N", help="how many players")
+    co.add_argument("--games", "-n", type=int, default=200, metavar="K",
+                    help=f"paired games: K of each file (default 200, at most {MAX_GAMES:,})")
+    co.add_argument("--seed", default=None, help="random seed (default 0): game i of both files has seed SEED/i")
+    co.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                    help="set an option of both files (repeatable)")
+    co.add_argument("--base-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="set an option of BASE only (repeatable)")
+    co.add_argument("--variant-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="set an option of VARIANT only (repeatable)")
+    co.add_argument("--detect", type=float, default=5.0, metavar="POINTS",
+                    help="also say how many games would show a change of this many points of percentage in a "
+                         "seat's win share (default 5)")
+    co.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
+    co.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
 
     r = sub.add_parser("replay", help="re-execute a game record and check it")
     r.add_argument("record", metavar="RECORD", help="a game record (JSON Lines) written by play --record")
@@ -210,7 +236,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "
                    "conformance/I; default 0), to continue a run")
     c.add_argument("--json", action="store_true", help="print one JSON object")
-    for q in (v, pl, si, r, c):
+    for q in (v, pl, si, co, r, c):
         q.add_argument("--allow-path", action="append", default=[], metavar="DIR",
                        help="let rule files and records name rule files under DIR too (repeatable); by default "
                             "they may name bundled games and files under their own folder only")
@@ -360,16 +386,17 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _setup(args: argparse.Namespace) -> tuple[Any, Any]:
-    source = load_rules(args.game, _allowed(args))
-    options = {}
-    for item in args.option:
+def _setup(args: argparse.Namespace, game: str | None = None, options: list[str] | None = None) -> tuple[Any, Any]:
+    """The rule file ``game`` (default: the command's GAME) compiled for the players and options given."""
+    source = load_rules(args.game if game is None else game, _allowed(args))
+    chosen = {}
+    for item in args.option if options is None else options:
         if "=" not in item:
             raise TrickbookError(f"--option takes NAME=VALUE, not {item!r} "
                                  f"(options: {', '.join(option_defaults(source)) or 'none'})")
         k, v = item.split("=", 1)
-        options[k.strip()] = parse_option_value(source, k.strip(), v.strip())
-    return source, compile_game(source, args.players, options)
+        chosen[k.strip()] = parse_option_value(source, k.strip(), v.strip())
+    return source, compile_game(source, args.players, chosen)
 
 
 def _seed(text: str) -> Any:
@@ -476,18 +503,7 @@ def _simulate(args: argparse.Namespace) -> int:
     seed = _seed(args.seed or "0")
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
                   args.rotate, args.iterations, args.move_time, _allowed(args))
-    started = time.monotonic()
-    shown = [started]
-
-    def progress(done: int, total: int) -> None:  # a line on a terminal only, with the time left
-        now = time.monotonic()
-        if sys.stderr.isatty() and not args.json and (now - shown[0] >= 0.5 or done == total):
-            shown[0] = now
-            left = (total - done) * (now - started) / max(done, 1)
-            bar = "#" * (20 * done // total)
-            print(f"\r  [{bar:<20}] {done:,}/{total:,} games, about {_duration(left)} left  ",
-                  end="" if done < total else "\n", file=sys.stderr, flush=True)
-
+    progress = _progress(args.json)
     with _writing(args.report, "report") as report:
         summary = simulate(game, args.games, seed, progress, setup, workers, args.backend, args.scheduler,
                            args.verbose)
@@ -502,6 +518,79 @@ def _simulate(args: argparse.Namespace) -> int:
         if report is not None:
             print(f"report written to {args.report}")
     return 0
+
+
+def _progress(quiet: bool, what: str = "games") -> Callable[[int, int], None]:
+    """A progress line on a terminal only (not when ``quiet``), with the time left."""
+    started = time.monotonic()
+    shown = [started]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if sys.stderr.isatty() and not quiet and (now - shown[0] >= 0.5 or done == total):
+            shown[0] = now
+            left = (total - done) * (now - started) / max(done, 1)
+            bar = "#" * (20 * done // total)
+            print(f"\r  [{bar:<20}] {done:,}/{total:,} {what}, about {_duration(left)} left  ",
+                  end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    return progress
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from interpreter.harness.compare import compare
+    from interpreter.harness.players import parse_agents
+    from interpreter.harness.simulate import Played, Setup, play_many, play_one
+
+    if not 1 <= args.games <= MAX_GAMES:
+        raise _UsageError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games:,}")
+    if not 0 < args.detect <= 100:
+        raise _UsageError(f"--detect takes points of percentage above 0 and at most 100, not {args.detect}")
+    _search_args(args)
+    workers = min(_workers(args.workers), args.games)
+    _, base = _setup(args, args.base, args.option + args.base_option)
+    _, variant = _setup(args, args.variant, args.option + args.variant_option)
+    if base.players != variant.players:
+        raise TrickbookError(f"the two files do not seat alike with {args.players} players: {args.base} has "
+                             f"{base.players} seats, {args.variant} {variant.players} (automatic seats included)")
+    seed = _seed(args.seed or "0")
+    lineup = tuple(parse_agents(args.agents, base.players))
+    progress = _progress(args.json, "games of each file")
+    played: list[list[Played]] = []
+    for name, game in ((args.base, base), (args.variant, variant)):
+        setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
+                      args.move_time, _allowed(args))
+        games = ((play_one(setup, seed, i, game) for i in range(args.games)) if workers <= 1
+                 else play_many(setup, args.games, seed, workers))
+        done = []
+        try:
+            for g in games:
+                done.append(g)
+                progress(len(done) + len(played) * args.games, 2 * args.games)
+        finally:
+            games.close()
+        played.append(done)
+    result = compare(played[0], played[1], seats=list(base.seat_names),
+                     base_name=_named(args.base, args.option + args.base_option),
+                     variant_name=_named(args.variant, args.option + args.variant_option), seed=seed,
+                     agents=list(setup.lineup(0)), rotate=args.rotate, detect=args.detect / 100)
+    with _writing(args.report, "report") as report:
+        if report is not None:
+            from interpreter.harness.report import compare_report
+
+            report.write(compare_report(result))
+    if args.json:
+        print(json.dumps(result.as_json()))
+    else:
+        print(result.as_text())
+        if report is not None:
+            print(f"report written to {args.report}")
+    return 0
+
+
+def _named(given: str, options: list[str]) -> str:
+    """A file as the comparison names it: as given, with the options set for it."""
+    return f"{given} ({', '.join(o.replace(' ', '') for o in options)})" if options else given
 
 
 def _workers(workers: int) -> int:
@@ -582,7 +671,7 @@ def _duration(seconds: float) -> str:
 
 
 _COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay,
-             "conformance": _conformance, "schema": _schema}
+             "conformance": _conformance, "schema": _schema, "compare": _compare}
 
 
 

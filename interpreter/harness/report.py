@@ -7,19 +7,20 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from interpreter.harness.compare import Comparison, Difference, interval_text, value_text, verdict_word
 from interpreter.harness.simulate import Estimate, Summary, wilson
 
 WIDTH, HEIGHT, PAD = 600, 250, 50
 BINS = 20
+_STYLE = ("<style>body{font-family:sans-serif;max-width:860px;margin:2em auto;color:#222}"
+          "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right}"
+          "th:first-child,td:first-child{text-align:left}svg{background:#fafafa;margin:6px 0}"
+          "</style></head><body>")
 
 
 def html_report(s: Summary) -> str:
     title = f"{s.game}: {s.players} players, {s.games} games, seed {s.seed}"
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>",
-             "<style>body{font-family:sans-serif;max-width:860px;margin:2em auto;color:#222}"
-             "table{border-collapse:collapse}td,th{padding:2px 10px;text-align:right}"
-             "th:first-child,td:first-child{text-align:left}svg{background:#fafafa;margin:6px 0}"
-             "</style></head><body>",
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>", _STYLE,
              f"<h1>{escape(title)}</h1>"]
     if s.options:
         parts.append(f"<p>options: {escape(s.options_text())}</p>")
@@ -143,3 +144,70 @@ def _legend(entries: list[tuple[str, str, str]]) -> str:
 
 def _svg_open() -> str:
     return f"<svg xmlns='http://www.w3.org/2000/svg' width='{WIDTH}' height='{HEIGHT}' viewBox='0 0 {WIDTH} {HEIGHT}'>"
+
+
+def compare_report(c: Comparison) -> str:
+    """``compare --report FILE.html``: the comparison as one page: the verdict, every difference in a table, and
+    each group's differences as intervals around 0 (a forest plot)."""
+    title = f"{c.base} (base) with {c.variant} (variant)"
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>", _STYLE,
+             f"<h1>{escape(title)}</h1>",
+             f"<p>{c.players} players, {c.games} paired games (game i of both files: the same seed and the same "
+             f"agents in the same seats), seed {escape(str(c.seed))}; games that ended exactly alike: "
+             f"{c.identical}. Every difference is the variant's figure minus the base's, with its 95% interval; "
+             "it is real when the interval leaves out 0.</p>",
+             f"<p><strong>Verdict.</strong> {escape(c.verdict())}</p>"]
+    groups: dict[str, list[Difference]] = {}  # one table and one plot each: a group's figures share a unit
+    for d in c.differences:
+        groups.setdefault(d.group, []).append(d)
+    assert all(len({d.unit for d in diffs}) == 1 for diffs in groups.values()), "a group mixes units"
+    for group, diffs in groups.items():
+        parts.append(f"<h2>{escape(group[0].upper() + group[1:])}</h2>")
+        parts.append("<table><tr><th>statistic</th><th>base</th><th>variant</th><th>difference (95% interval)"
+                     "</th><th>verdict</th></tr>")
+        for d in diffs:
+            parts.append(f"<tr><td>{escape(d.name)}</td><td>{escape(value_text(d, d.base))}</td>"
+                         f"<td>{escape(value_text(d, d.variant))}</td><td>{escape(interval_text(d))}</td>"
+                         f"<td>{escape(verdict_word(d))}</td></tr>")
+        parts.append("</table>")
+        parts.append(_forest(diffs))
+    parts.append(_legend([("bar", "#c0504d", "real difference: its interval leaves out 0"),
+                          ("bar", "#8a8a8a", "not shown at this number of games"),
+                          ("dash", "#222", "no difference (0)")]))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _forest(diffs: list[Difference]) -> str:
+    """The differences of one unit as horizontal intervals around 0, one row each."""
+    share = diffs[0].unit == "share"
+    scale = 100 if share else 1
+    reach = max([abs(x) * scale for d in diffs for x in (d.low, d.high)] + [1e-9]) * 1.1
+    row = 22
+    height = PAD + row * len(diffs) + PAD
+    left, right = 260, WIDTH - 20
+
+    def x(v: float) -> float:
+        return left + (right - left) * (v * scale + reach) / (2 * reach)
+
+    out = [f"<svg xmlns='http://www.w3.org/2000/svg' width='{WIDTH}' height='{height}' "
+           f"viewBox='0 0 {WIDTH} {height}'>"]
+    for i, d in enumerate(diffs):
+        y = PAD + row * i + row / 2
+        colour = "#c0504d" if d.real else "#8a8a8a"
+        out.append(f"<text x='{left - 8}' y='{y + 4:.1f}' font-size='11' text-anchor='end'>{escape(d.name)}</text>")
+        out.append(f"<line x1='{x(d.low):.1f}' x2='{x(d.high):.1f}' y1='{y:.1f}' y2='{y:.1f}' stroke='{colour}' "
+                   "stroke-width='3'/>")
+        out.append(f"<circle cx='{x(d.difference):.1f}' cy='{y:.1f}' r='4' fill='{colour}'/>")
+    bottom = height - PAD
+    out.append(f"<line x1='{x(0):.1f}' x2='{x(0):.1f}' y1='{PAD - 6}' y2='{bottom}' stroke='#222' "
+               "stroke-dasharray='5,4'/>")
+    out.append(f"<line x1='{left}' x2='{right}' y1='{bottom}' y2='{bottom}' stroke='#555'/>")
+    unit = "points of percentage" if share else diffs[0].unit
+    for v in (-reach, 0.0, reach):
+        out.append(f"<text x='{x(v / scale):.1f}' y='{bottom + 14}' font-size='11' text-anchor='middle'>"
+                   f"{v:+.3g}</text>")
+    out.append(f"<text x='{(left + right) / 2:.0f}' y='{height - 8}' font-size='12' text-anchor='middle' "
+               f"class='x-title'>difference, variant minus base ({escape(unit)})</text>")
+    out.append("</svg>")
+    return "".join(out)
