@@ -143,6 +143,16 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("files", nargs="+", metavar="FILE", help="rule files (YAML) to check")
 
     sub.add_parser("list", help="list the bundled games")
+    ex = sub.add_parser("explain", help="write a rule file out as a rulebook a player can read",
+                        description="Write a rule file as a rulebook: players and cards, where cards lie, the "
+                                    "terms it defines, each step of a round in order (what must be led and "
+                                    "followed, what wins a trick, the scoring), the end of the game and every "
+                                    "option, from the file's titles, descriptions and comments and its expressions "
+                                    "in words. With --diff BASE: what the file changes in BASE.")
+    ex.add_argument("game", metavar="GAME", help="a rule file, or a bundled game name")
+    ex.add_argument("--format", choices=("md", "html"), default="md", help="Markdown (default) or HTML")
+    ex.add_argument("--diff", metavar="BASE", help="say only what GAME changes in BASE (a rule file or bundled "
+                    "game), e.g. a variant and the game it extends")
     sub.add_parser("schema", help="print the JSON Schema of rule files (for editors: docs/editor.md)",
                    description="Print the JSON Schema of rule files (draft-07, also valid 2020-12), e.g. "
                                "'trickbook schema > game.schema.json' for an editor that needs a local copy.")
@@ -236,7 +246,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "
                    "conformance/I; default 0), to continue a run")
     c.add_argument("--json", action="store_true", help="print one JSON object")
-    for q in (v, pl, si, co, r, c):
+    for q in (v, ex, pl, si, co, r, c):
         q.add_argument("--allow-path", action="append", default=[], metavar="DIR",
                        help="let rule files and records name rule files under DIR too (repeatable); by default "
                             "they may name bundled games and files under their own folder only")
@@ -364,6 +374,16 @@ def validate_file(name: str, allow: tuple[Path, ...] = ()) -> list[str]:
         except TrickbookError as exc:
             found.append(f"{name}:1:1: error: with {n} players: {exc}")
     return found
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from interpreter import explain
+
+    source = load_rules(args.game, _allowed(args))
+    blocks = explain.explain(source) if args.diff is None else explain.diff(source, load_rules(args.diff,
+                                                                                                _allowed(args)))
+    sys.stdout.write(explain.markdown(blocks) if args.format == "md" else explain.html(blocks))
+    return 0
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -671,7 +691,8 @@ def _duration(seconds: float) -> str:
 
 
 _COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay,
-             "conformance": _conformance, "schema": _schema, "compare": _compare}
+             "conformance": _conformance, "schema": _schema, "compare": _compare,
+             "explain": _explain}
 
 
 
