@@ -43,6 +43,13 @@ def explain(source: RuleSource) -> list[Block]:
     out.append(("p", "Each round is played in these steps, in order."))
     for number, (name, step) in enumerate(data["round"].items(), 1):
         out += _step(source, notes, ("round", name), step, f"{number}. {name_words(name)}", level="h3")
+    if data.get("table"):
+        out.append(("h2", "On the table"))
+        out.append(("p", "Besides the cards, the trick and the totals, each player sees:"))
+        out.append(("ul", [f"**{line['title']}**: {in_words(line['show'])}"
+                           + (" (each player's)" if line.get("each") else "")
+                           + (f", when {in_words(line['when'])}" if "when" in line else "")
+                           + notes.of(source, ("table", i)) for i, line in enumerate(data["table"])]))
     out += _end(source, notes)
     out += _options(data)
     return out
@@ -267,19 +274,19 @@ def _field(opt: Opt, key: str, value: Any) -> str:
 
 
 def _rules(value: Any) -> str:
-    """Play obligations in words: a condition is "if you can", a rule says what must be played."""
+    """Play obligations in words: a condition (or a rule without holding) is "if you can", a rule with holding
+    binds a player holding such a card; the rule's own words (says) first."""
     rules = value if isinstance(value, list) else [value]
     said = []
     for rule in rules:
-        if isinstance(rule, dict):
-            text = f"a card for which {in_words(rule['must'])}"
-            if "holding" in rule:
-                text += f", when holding a card for which {in_words(rule['holding'])}"
-            if rule.get("otherwise") == "end":
-                text += "; a player who has none ends trick play"
-            said.append(text)
+        spec = rule if isinstance(rule, dict) else {"must": rule}
+        if "holding" in spec:
+            text = f"holding a card for which {in_words(spec['holding'])}, a card for which {in_words(spec['must'])}"
         else:
-            said.append(f"if you can, a card for which {in_words(rule)}")
+            text = f"if you can, a card for which {in_words(spec['must'])}"
+        if spec.get("otherwise") == "end":
+            text += "; a player who has none ends trick play"
+        said.append(f"{spec['says']} ({text})" if spec.get("says") else text)
     return "; else ".join(said)
 
 

@@ -153,6 +153,31 @@ def _top() -> JSON:
                     },
                 } for group, what in (("round", "Round"), ("seats", "Per-seat"), ("game", "Game"))},
             },
+            "table": {
+                "title": "table section",
+                "description": "What the players see on the table besides the cards, the trick and the totals: "
+                               "status lines, each a title and an expression, shown in this order to every seat "
+                               "(worked out on what that seat knows, so a line never shows what it may not see). "
+                               "With a table section, round and seat values are shown only through it.",
+                "type": "array",
+                "items": {
+                    "title": "status line",
+                    "description": "One line of the table: its title, then what show gives.",
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["title", "show"],
+                    "properties": {
+                        "title": {"description": "What the line is called, in the rulebook's words, e.g. trump.",
+                                  "type": "string", "minLength": 1},
+                        "show": _ref("expression", "What the line shows: an expression; seat is the seat looking "
+                                                   "(with each: every seat in turn). A value of none hides the "
+                                                   "line; true and false show as yes and no; lists joined."),
+                        "when": _ref("condition", "Show the line only when this holds (seat is the seat looking)."),
+                        "each": {"description": "Show the value of every seat on the line, e.g. the bids: "
+                                                "North 3, East 2, ... (default false).", "type": "boolean"},
+                    },
+                },
+            },
             "game": _ref("game", "How the whole game runs: first dealer, game values, end and winners."),
             "round": {
                 "title": "round section",

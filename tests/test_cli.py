@@ -153,8 +153,13 @@ def test_replay_detects_a_wrong_result(tmp_path, capsys):
     assert code == 1 and f":{len(lines)}: result winners differ" in err
 
 
+# a person who answers 1, 2, 3, 1, ...: within a turn of several picks the numbers stay as they were, so the
+# number of a card picked already is asked again and the next one taken
+CYCLING = "1\n2\n3\n" * 400
+
+
 def test_a_person_plays_a_seat_at_the_terminal_and_sees_only_their_own_hand():
-    answers = "1\n" * 600
+    answers = CYCLING
     proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "njet-riogrande", "--players", "2",
                            "--human", "lilac", "--seed", "3"], input=answers, capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
@@ -172,12 +177,13 @@ def test_a_person_plays_a_seat_at_the_terminal_and_sees_only_their_own_hand():
 
 
 def test_a_person_can_answer_with_a_label_and_is_asked_again_after_nonsense():
-    answers = "nonsense\n" + "99\n" + "points: 4\n" + "1\n" * 600
+    answers = "nonsense\n" + "99\n" + "points: 4\n" + CYCLING
     proc = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "njet-riogrande", "--players", "2",
                            "--human", "1", "--seed", "3"], input=answers, capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.count("please answer with a number from 1 to") == 2
+    first = proc.stdout.split("turquoise covers points per trick")[0]
+    assert first.count("please answer with one of the numbers shown (1 to") == 2
     assert "turquoise covers points per trick and captured 0: 4" in proc.stdout
 
 

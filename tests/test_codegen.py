@@ -168,7 +168,7 @@ def test_a_led_card_that_is_none_reads_its_attributes_as_none_in_play(tmp_path):
     from .conftest import ROOT
 
     text = (ROOT / "games" / "whist.yaml").read_text(encoding="utf-8")
-    follow = '    follow: "card.suit == led.suit"\n'
+    follow = '    follow: {must: "card.suit == led.suit", says: you must follow suit}\n'
     assert follow in text
     path = tmp_path / "no-led.yaml"
     path.write_text(text.replace(follow, '    led: "first([c for c in trick if c.order > 13])"\n' + follow))

@@ -67,9 +67,10 @@ def test_every_recipe_has_its_example_file_and_nothing_else_is_left_out() -> Non
     # the variants of bundled games are not recipes: tiny-njet (records.md), njet-nines, mue-300 and
     # was-sticht-red (rule-files.md); tests/test_records_doc.py, tests/test_mue_variant.py and
     # tests/test_was_sticht_variant.py test them; nor is tiny-duel, the game docs/api.md solves with OpenSpiel
-    # (tests/test_openspiel.py)
+    # (tests/test_openspiel.py), nor hearts-jack, the house rule docs/agents.md compares with Hearts
+    # (tests/test_compare.py, tests/test_docs_outputs.py)
     files = {p.stem for p in EXAMPLES.glob("*.yaml")} - {"tiny-njet", "njet-nines", "mue-300", "was-sticht-red",
-                                                         "tiny-duel"}
+                                                         "tiny-duel", "hearts-jack"}
     assert files == set(RECIPES)
 
 

@@ -44,9 +44,12 @@ def test_the_hearts_text_says_the_rules_a_player_needs():
         "The cards, 52 in all",
         "**passing**: each player's own, seen by its owner only",
         # the obligations, in order, and what wins
-        "(lead): if you can, a card for which not (first trick) or two of clubs(the card); else if you can, a "
-        "card for which the card's suit is not 'hearts' or broken",
-        "(follow): if you can, a card for which the card's suit is the led card's suit",
+        "(lead): the 2 of clubs leads the first trick (if you can, a card for which not (first trick) or two of "
+        "clubs(the card)); else hearts may not be led until a heart has been played, unless you have nothing but "
+        "hearts (if you can, a card for which the card's suit is not 'hearts' or broken)",
+        "(follow): you must follow suit (if you can, a card for which the card's suit is the led card's suit)",
+        "## On the table",
+        "- **hearts broken**: broken",
         "(strength): the highest wins, compared in order: the card's suit is the led card's suit; then the card's "
         "order",
         "**the game ends after a round when**: the highest of s's total for each s in the players is at least 100",

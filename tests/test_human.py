@@ -22,7 +22,10 @@ def _play(name, players, seat, answers, seed=3):
     out = io.StringIO()
 
     def read(_prompt):
-        return queue.pop(0) if queue else "1"
+        if queue:
+            return queue.pop(0)
+        shown = re.findall(r"^\s+(\d+)\. ", _last_menu(out), re.M)
+        return shown[0] if shown else "1"  # the first choice shown (numbers stay as they were within a turn)
 
     agents = [RandomAgent(f"{seed}:{s}") for s in range(players)]
     agents[seat] = HumanAgent(read=read, out=out)
@@ -32,16 +35,25 @@ def _play(name, players, seat, answers, seed=3):
     return game, lines
 
 
+def _last_menu(out):
+    """The text from the last prompt on: the menu now shown."""
+    text = out.getvalue()
+    start = max(text.rfind(":\n  "), 0)
+    return text[start:]
+
+
 def _menus(text):
-    """Each choice list shown: the numbered labels, in order."""
+    """Each choice list shown: the numbered labels, in order (a list follows its prompt line)."""
     menus, current = [], None
     for line in text.splitlines():
         m = re.match(r"\s+(\d+)\. (.*)", line)
         if m:
-            if m.group(1) == "1":
+            if current is None:
                 current = []
                 menus.append(current)
             current.append(m.group(2))
+        else:
+            current = None
     return menus
 
 
@@ -97,7 +109,7 @@ def test_each_round_score_is_explained():
 def test_an_ambiguous_start_of_a_label_gets_a_hint_and_nonsense_the_rule():
     # oh hell's first decision is a bid: 0, 1, ... ; then cards: "1" is a number, "nonsense" fits nothing
     game, text = _play("oh-hell", 4, 0, ["nonsense", "99", "1"])
-    assert text.count("please answer with a number from 1 to") == 2
+    assert text.count("please answer with one of the numbers shown (1 to") == 2
     _, text = _play("njet-riogrande", 4, 0, ["start", "start: lilac"])
     assert "'start' fits 4 choices (start: turquoise, start: lilac, start: orange, start: green): type more" in text
     assert "turquoise covers start player: lilac" in text
@@ -172,3 +184,101 @@ def test_a_hand_is_grouped_by_deck_group_or_by_the_attribute_with_fewest_values(
         ["x1", "y1", "z1", "x2"]
     line, message = refusal(tmp_path, rules(DEAL_3, deck=DECK.replace("deck:\n", "deck:\n  group: colour\n")))
     assert message == "deck.group names 'colour', which is not a card attribute (rank, suit)"
+
+
+def test_a_card_may_be_named_by_its_short_form_when_no_other_card_has_it():
+    from interpreter.harness.agents import short_forms
+
+    game = game_of("whist", 4)
+    forms = short_forms(game.cards.labels)
+    assert forms["Q of spades"] == {"qs", "sq"} and forms["10 of hearts"] == {"10h", "h10"}
+    njet = short_forms(game_of("njet-riogrande", 4).cards.labels)
+    assert njet["red 7"] == {"r7", "7r"}
+    assert short_forms(["red 1", "rose 1"]) == {"red 1": set(), "rose 1": set()}  # "r1" is ambiguous: neither
+
+
+def _first_play(text):
+    """The first card menu of the game and what follows it."""
+    i = text.index("play a card:")
+    return text[i:]
+
+
+def test_a_short_form_plays_the_card_and_a_refused_card_is_refused_by_the_rule_in_its_words():
+    # Hearts: the first deal (by seed) in which North's first play may not be any card of the hand
+    for seed in range(1, 40):
+        game, text = _play("hearts", 4, 0, [], seed=seed)
+        menu = _menus(_first_play(text))[0]
+        hand = re.findall(r"your hand: (.*)", text[:text.index("play a card:")])[-1]  # after the pass
+        refused = [c for c in re.split(r", | \| ", hand) if c not in menu]
+        if refused:
+            break
+    refused_card = refused[0]
+    name = refused_card.split()[0].lower() + refused_card.split()[-1][0]
+    chosen = menu[0]
+    short = chosen.split()[0].lower() + chosen.split()[-1][0]
+    _, text = _play("hearts", 4, 0, _answers_until_first_play(text) + [name, short], seed=seed)
+    after = _first_play(text)
+    assert f"you may not play {refused_card} now: " in after
+    said = after.split(f"you may not play {refused_card} now: ")[1].splitlines()[0]
+    assert said in ("you must follow suit", "the 2 of clubs leads the first trick",
+                    "hearts may not be led until a heart has been played, unless you have nothing but hearts")
+    assert f"North plays {chosen}" in after
+
+
+def _answers_until_first_play(text):
+    """The answers that lead the person to their first play as before: the first number of each earlier menu."""
+    before = text[:text.index("play a card:")]
+    return [str(n) for n in (re.findall(r"^\s+(\d+)\. ", block, re.M)[0]
+                             for block in before.split(":\n")[1:] if re.match(r"\s+\d+\. ", block))]
+
+
+def test_numbers_stay_as_they_were_while_a_seat_picks_several_cards():
+    # Hearts' pass: three picks in one turn; a picked card leaves the list, the others keep their numbers
+    _, text = _play("hearts", 4, 0, ["5", "5"], seed=3)
+    menus = re.findall(r"North, pass[^:\n]*:\n((?:\s+\d+\. .*\n)+)", text)[:3]
+    numbered = [dict((int(n), lab) for n, lab in re.findall(r"\s+(\d+)\. (.*)", m)) for m in menus]
+    assert len(numbered) == 3 and len(numbered[0]) == 13 and len(numbered[1]) == 12
+    assert 5 not in numbered[1] and all(numbered[1][k] == numbered[0][k] for k in numbered[1])
+    assert "please answer with one of the numbers shown" in text  # "5" again: that card is picked already
+
+
+def test_the_table_shows_the_status_lines_of_the_rule_file_with_their_titles_and_nothing_else():
+    _, text = _play("hearts", 4, 0, [], seed=5)
+    view = next(b for b in text.split("--- round") if "trick 6" in b)
+    assert "  passing this hand: to the left" in view and "  hearts broken: " in view
+    assert re.search(r"  penalty points taken this hand: North \d+, East \d+, South \d+, West \d+", view)
+    assert "shooter:" not in view and "moon:" not in view and "dealer:" not in view  # the engine's values
+
+
+def test_a_status_line_never_shows_a_card_the_seat_has_not_seen(tmp_path):
+    # a rule file whose table tries to show the next seat's hand: the line is worked out on a sample of what the
+    # seat knows, so it shows cards dealt at random among the unseen ones, not the real hand
+    import random as _random
+
+    from interpreter.engine.compile import compile_game
+    from interpreter.engine.knowledge import Knowledge
+    from interpreter.harness.agents import Turn
+    from interpreter.rules.loader import load_rules
+
+    from .conftest import ROOT
+
+    text = (ROOT / "games" / "whist.yaml").read_text(encoding="utf-8")
+    spy = text.replace("\ntable:", '\ntable:\n  - {title: spy, show: "left(seat).hand"}', 1)
+    path = tmp_path / "spy.yaml"
+    path.write_text(spy)
+    game = compile_game(load_rules(str(path)), 4)
+    differs = 0
+    for seed in range(5):
+        state = game.new_state()
+        rng = _random.Random(seed)
+        while state.pending.actor < 0:
+            game.apply_chance(state, state.pending.step.sample(game, state, rng))
+        seat = state.pending.actor
+        turn = Turn(game, state, seat, list(state.pending.actions), state.pending.prompt, Knowledge(game, state))
+        shown = dict(turn.status())["spy"]
+        real = ", ".join(game.cards.labels[c] for c in state.per_seat["hand"][(seat + 1) % 4])
+        assert shown.count(",") == real.count(",")  # thirteen cards, like the real hand
+        own = {game.cards.labels[c] for c in state.per_seat["hand"][seat]}
+        assert not own & set(shown.split(", "))  # never one of the seat's own
+        differs += shown != real
+    assert differs == 5

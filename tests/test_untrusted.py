@@ -166,7 +166,7 @@ def test_odd_answers_at_the_prompt_are_asked_again():
     agent = HumanAgent(read=lambda _prompt: next(answers), out=out)
     turn = Turn(game, state, state.pending.actor, list(state.pending.actions), state.pending.prompt)
     assert agent.act(turn) == turn.legal[1]
-    assert out.getvalue().count("please answer with a number") == 4
+    assert out.getvalue().count("please answer with one of the numbers shown") == 4
 
 
 @pytest.mark.parametrize("damage, message", [

@@ -2,8 +2,8 @@
 
 The words follow the expression's structure: nothing is guessed about what it means in a game. Names the rule
 file chose (defines, values, attributes) keep their names, with ``_`` read as a space; the language's own
-names and builtins get their meaning: ``count(c.suit == 'hearts' for c in s.won)`` is "the number of cards c
-in s's won for which c's suit is hearts". Text that does not parse is given back as it is."""
+names and builtins get their meaning: ``count(c.suit == 'red' for c in s.won)`` is "the number of c in s's won
+for which c's suit is 'red'". Text that does not parse is given back as it is."""
 
 from __future__ import annotations
 

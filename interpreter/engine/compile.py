@@ -32,7 +32,7 @@ from interpreter.dsl.types import (
 from interpreter.engine.cards import build_cards, label_fields
 from interpreter.engine.declared import apply as declare_types
 from interpreter.engine.declared import declared
-from interpreter.engine.game import Flow, Game, SeatSpec, ZoneSpec
+from interpreter.engine.game import Flow, Game, SeatSpec, StatusLine, ZoneSpec
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, SchemaError
 from interpreter.limits import MAX_CARDS, MAX_ROUNDS
@@ -276,6 +276,14 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
                               source.pos(("game", "first_dealer")))
         flow.first_dealer = dealer
 
+    # -- what the players see on the table
+    table = []
+    for i, spec in enumerate(data.get("table") or []):
+        lpath = ("table", i)
+        table.append(StatusLine(spec["title"], ctx.expr(lpath + ("show",), {"seat": SEAT}),
+                                ctx.expr(lpath + ("when",), {"seat": SEAT}) if "when" in spec else None,
+                                bool(spec.get("each", False))))
+
     # -- seats and their policies
     seats = [SeatSpec(n, roles[i]) for i, n in enumerate(names[:players])]
     all_steps = _all_steps(steps)
@@ -304,7 +312,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         counters=list(ctx.counters), steps=steps,
         flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
         seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
-        visibility=dict(ctx.visibility), group=group,
+        visibility=dict(ctx.visibility), group=group, table=table,
     )
     for step in all_steps.values():
         step.check(game)

@@ -16,6 +16,7 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
+from interpreter.engine.card_values import readable
 from interpreter.engine.cards import CardTable, hand_order
 from interpreter.engine.module import Module
 from interpreter.engine.round_code import RoundCode
@@ -61,6 +62,25 @@ class Flow:
     game_seat_values: dict[str, Compiled] = field(default_factory=dict)  # per seat, kept across rounds
 
 
+@dataclass(frozen=True)
+class StatusLine:
+    """One line of what the players see on the table (the rule file's ``table:``)."""
+
+    title: str
+    show: Compiled
+    when: Compiled | None = None
+    each: bool = False  # the value of every seat (bound as seat) on one line
+
+
+def _said(value: Any) -> str:
+    """A status value as people read it: yes/no, lists joined."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_said(v) for v in value) if value else "none"
+    return str(value)
+
+
 class Game:
     """Rules compiled for one player count and one set of options."""
 
@@ -68,7 +88,7 @@ class Game:
                  seats: list[SeatSpec], cards: CardTable, deck: list[int], deck_start: str | None,
                  zones: dict[str, ZoneSpec], counters: list[str], steps: list[Step], flow: Flow,
                  round_fields: list[str], seat_value_names: list[str], value_types: dict[str, Type],
-                 visibility: dict[str, str], group: str | None = None):
+                 visibility: dict[str, str], group: str | None = None, table: list[StatusLine] | None = None):
         self.name = name
         self.title = title
         self.identity = identity
@@ -94,6 +114,7 @@ class Game:
         self.seat_value_names = seat_value_names
         self.value_types = value_types  # value name -> its static type (to show seats and cards by name)
         self.visibility = visibility  # round/seat value name -> "all", "owner" or "nobody"
+        self.table = table or []  # the status lines the rule file declares (what the players see on the table)
         self._gen: Namespace | None = None  # where the round's code is written (see written)
         self._keep = False
         self._module: Module | None = None
@@ -153,6 +174,34 @@ class Game:
         if d is None:
             raise GameError("the game is over")
         return d.step.label(self, action)
+
+    def status(self, state: State, viewer: int) -> list[tuple[str, str]]:
+        """The rule file's status lines (``table:``) for ``viewer``, each title with its text: give it a state the
+        viewer cannot tell from the real one (a sample of what it knows), so that no line shows what it may not
+        see. A line whose ``when`` is false, or whose value is none, is left out."""
+        out = []
+        for line in self.table:
+            if line.when is not None and not line.when({"$s": state, "seat": viewer}):
+                continue
+            if line.each:
+                values = [(s, line.show({"$s": state, "seat": s})) for s in range(self.players)]
+                shown = [f"{self.seat_names[s]} {_said(readable(self, line.show.type, v))}" for s, v in values
+                         if v is not None]
+                if shown:
+                    out.append((line.title, ", ".join(shown)))
+            else:
+                value = line.show({"$s": state, "seat": viewer})
+                if value is not None:
+                    out.append((line.title, _said(readable(self, line.show.type, value))))
+        return out
+
+    def refusal(self, state: State, card: int) -> str | None:
+        """Why the card ``card`` may not be played (or chosen) now, in the rule file's words: the obligation that
+        refuses it (its ``says:``, or its expression in words). None when nothing refuses it here."""
+        d = state.pending
+        if d is None or d.actor == CHANCE:
+            return None
+        return d.step.refusal(self, state, card)
 
     def labels(self, state: State) -> list[str]:
         return [self.label(state, a) for a in self.legal_actions(state)]

@@ -59,6 +59,19 @@ class Turn:
     def seat_name(self) -> str:
         return self._game.seat_names[self.seat]
 
+    def refusal(self, card: int) -> str | None:
+        """Why this seat may not play (or choose) the card ``card`` now, in the rule file's words (public: the
+        rules are, and the seat knows its own cards)."""
+        return self._game.refusal(self._state, card)
+
+    def status(self) -> list[tuple[str, str]]:
+        """The game's status lines as this seat sees them (the rule file's ``table:``): each title with its
+        text, worked out on a sample of what the seat knows, so a line never shows what the seat cannot see.
+        Empty when the file declares none (or the agent was given no samples)."""
+        if not self._game.table or self._knowledge is None:
+            return []
+        return self._game.status(self.sample(random.Random(0)), self.seat)
+
 
 class Agent(Protocol):
     def act(self, turn: Turn) -> Any: ...
@@ -90,12 +103,19 @@ class RandomAgent:
 
 
 class HumanAgent:
-    """A person at the terminal: sees their own observation, answers by number or label (or its start).
+    """A person at the terminal: sees their own observation, answers by number, label, the start of a label, or
+    a card's short form ("qc" for the Q of clubs, "10d" for the 10 of diamonds).
 
-    Cards are offered in the order the hand is shown in: by suit, then deck order."""
+    Cards are offered in the order the hand is shown in: by suit, then deck order. The choices of one turn keep
+    their numbers while the seat picks several (a pass of three cards): a card picked leaves the list, the others
+    keep the number they had. A card the rules refuse is refused with the rule, in the rule file's words."""
+
+    samples = True  # the status lines are worked out on what the seat knows (a sample), never on the real state
 
     def __init__(self, read: Callable[[str], str] = input, out: TextIO = sys.stdout):
         self.read, self.out = read, out
+        # the turn's menus: (who and when, the first menu's labels, the last menu's, the label picked from it)
+        self._menu: tuple[Any, list[str], list[str], str | None] | None = None
 
     def act(self, turn: Turn) -> Any:
         game = turn.game
@@ -105,30 +125,107 @@ class HumanAgent:
         if len(labels) == 1:
             print(f"  ({turn.seat_name}: only one choice: {labels[0]})", file=self.out)
             return legal[0]
-        print(render_observation(turn.observation(), titles(game), suits(game)), file=self.out)
+        obs = turn.observation()
+        print(render_observation(obs, titles(game), suits(game), turn.status()), file=self.out)
         print(f"{turn.seat_name}, {turn.prompt}:", file=self.out)
-        for i, lab in enumerate(labels, 1):
-            print(f"  {i:2d}. {lab}", file=self.out)
+        numbers = self._numbers(turn, obs, labels)
+        for n, lab in zip(numbers, labels):
+            print(f"  {n:2d}. {lab}", file=self.out)
+        short = short_forms(game.cards.labels)
         while True:
             try:
                 answer = self.read("> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
+            chosen = self._answer(answer, numbers, labels, short)
+            if chosen is not None:
+                self._picked(labels[chosen])
+                return legal[chosen]
             number = whole_number(answer)
-            if number is not None and 1 <= number <= len(labels):
-                return legal[number - 1]
             folded = [lab.casefold() for lab in labels]
-            if answer.casefold() in folded:
-                return legal[folded.index(answer.casefold())]
-            starts = [i for i, lab in enumerate(folded) if answer and lab.startswith(answer.casefold())]
-            if len(starts) == 1:
-                return legal[starts[0]]
+            starts = [] if number is not None else [i for i, lab in enumerate(folded)
+                                                    if answer and lab.startswith(answer.casefold())]
             if len(starts) > 1:
                 fits = ", ".join(labels[i] for i in starts[:8]) + (", ..." if len(starts) > 8 else "")
                 print(f"  {answer!r} fits {len(starts)} choices ({fits}): type more of the label, or its number",
                       file=self.out)
+                continue
+            refused = self._refused(turn, answer, short)
+            if refused:
+                print(f"  {refused}", file=self.out)
             else:
-                print(f"  please answer with a number from 1 to {len(labels)} or one of the labels", file=self.out)
+                print(f"  please answer with one of the numbers shown ({numbers[0]} to {numbers[-1]}) or a "
+                      "label", file=self.out)
+
+    @staticmethod
+    def _answer(answer: str, numbers: list[int], labels: list[str], short: dict[str, set[str]]) -> int | None:
+        """The index of the choice ``answer`` names: a number shown, a label, a card's short form, or the start
+        of one label only. A number not shown (a card picked already) names nothing."""
+        number = whole_number(answer)
+        if number is not None and number in numbers:
+            return numbers.index(number)
+        key = answer.casefold()
+        folded = [lab.casefold() for lab in labels]
+        if key in folded:
+            return folded.index(key)
+        if number is not None:
+            return None
+        shorts = [i for i, lab in enumerate(labels) if key.replace(" ", "") in short.get(lab, ())]
+        if len(shorts) == 1:
+            return shorts[0]
+        starts = [i for i, lab in enumerate(folded) if answer and lab.startswith(key)]
+        return starts[0] if len(starts) == 1 else None
+
+    def _numbers(self, turn: Turn, obs: dict[str, Any], labels: list[str]) -> list[int]:
+        """The numbers of this menu's choices: 1, 2, ... for a new turn; the numbers of the turn's first menu
+        while the same seat goes on picking in the same step (what is offered is what was, less its last pick)."""
+        when = (turn.seat, obs.get("round"), obs.get("step"))
+        menu = self._menu
+        if menu is not None and turn.kind != "play" and menu[0] == when and menu[3] is not None \
+                and set(labels) == set(menu[2]) - {menu[3]}:
+            first = menu[1]
+            self._menu = (when, first, list(labels), None)
+            return [first.index(lab) + 1 for lab in labels]
+        self._menu = (when, list(labels), list(labels), None)
+        return list(range(1, len(labels) + 1))
+
+    def _picked(self, label: str) -> None:
+        """Remember the label picked from the menu just shown (the next menu may go on from it)."""
+        if self._menu is not None:
+            self._menu = (*self._menu[:3], label)
+
+    @staticmethod
+    def _refused(turn: Turn, answer: str, short: dict[str, set[str]]) -> str | None:
+        """The rule that refuses the card ``answer`` names (by label or short form), if it names one."""
+        key = answer.casefold().replace(" ", "")
+        game = turn.game
+        named = [lab for lab, forms in short.items() if key == lab.casefold().replace(" ", "") or key in forms]
+        if len(named) != 1:
+            return None
+        for card in game.cards.by_label()[named[0]]:
+            why = turn.refusal(card)
+            if why:
+                return f"you may not play {named[0]} now: {why}"
+        return None
+
+
+def short_forms(labels: tuple[str, ...] | list[str]) -> dict[str, set[str]]:
+    """Each card label's short forms, lower case: its words but those every label has ("of"), each a number or
+    at most two letters as it is, a longer word by its first letter, in the label's order and backwards: "Q of
+    clubs" is "qc" and "cq", "10 of diamonds" "10d" and "d10", "red 7" "r7" and "7r". A short form two labels
+    share belongs to neither."""
+    words = {lab: lab.casefold().split() for lab in set(labels)}
+    common = set.intersection(*(set(w) for w in words.values())) if words else set()
+    forms: dict[str, set[str]] = {}
+    for lab, ws in words.items():
+        parts = [w if w.isdigit() or len(w) <= 2 else w[0] for w in ws if w not in common]
+        if parts:
+            forms[lab] = {"".join(parts), "".join(reversed(parts))}
+    owners: dict[str, int] = {}
+    for fs in forms.values():
+        for f in fs:
+            owners[f] = owners.get(f, 0) + 1
+    return {lab: {f for f in fs if owners[f] == 1} for lab, fs in forms.items()}
 
 
 def _in_deck_order(game: Game, legal: list[Any], labels: list[str]) -> list[int]:
@@ -167,14 +264,17 @@ def suits(game: Game) -> dict[str, Any]:
 
 
 def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None,
-                       groups: dict[str, Any] | None = None) -> str:
-    """A compact text view of an observation for people: round values named as the narration names them (a
-    value not set shows as none), counters (tricks won) from the start, the seat's cards grouped by ``groups``
-    (label -> suit), the trick on the table and who leads."""
+                       groups: dict[str, Any] | None = None, status: list[tuple[str, str]] | None = None) -> str:
+    """A compact text view of an observation for people: the game's status lines (``status``: the rule file's
+    ``table:``, each with its title), or without them the round values named as the narration names them (a
+    value not set shows as none) and the per-seat values and teams; counters (tricks won) from the start, the
+    seat's cards grouped by ``groups`` (label -> suit), the trick on the table and who leads."""
     titles = titles or {}
     me = obs["seat"]
     lines = [f"--- round {obs['round']} ({obs.get('step', 'end')}), you are {me} ---"]
-    values = {k: v for k, v in obs["values"].items() if k not in ("number",)}
+    for title, text in status or []:
+        lines.append(f"  {title}: {text}")
+    values = {k: v for k, v in obs["values"].items() if k not in ("number",)} if not status else {}
     if values:
         lines.append("  " + "; ".join(f"{titles.get(k, k)}: {_text(v)}" for k, v in values.items()))
     if "board" in obs:
@@ -182,11 +282,11 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
             lines.append(f"  {titles.get(row, row)}: {' | '.join(spaces)}")
     for name, per_seat in (obs.get("counters") or {}).items():
         lines.append(f"  {name}: " + ", ".join(f"{s} {v}" for s, v in per_seat.items()))
-    for name, per_seat in (obs.get("seat_values") or {}).items():
+    for name, per_seat in (obs.get("seat_values") or {}).items() if not status else ():
         shown = {s: v for s, v in per_seat.items() if v is not None and v != []}
         if shown:
             lines.append(f"  {name}: " + ", ".join(f"{s} {_text(v)}" for s, v in shown.items()))
-    if len(obs["teams"]) < len(obs["totals"]):
+    if not status and len(obs["teams"]) < len(obs["totals"]):
         lines.append("  teams: " + " vs ".join(" + ".join(t) for t in obs["teams"]))
     for zname, content in obs["zones"].items():
         if not isinstance(content, dict):

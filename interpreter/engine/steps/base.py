@@ -338,6 +338,11 @@ class Step:
         """Change the state; may return the next decision of this step."""
         raise NotImplementedError
 
+    def refusal(self, game: Game, state: State, card: int) -> str | None:
+        """Why the seat to act may not choose ``card`` now, in the rule file's words; None when this step's kind
+        does not say (or the card may be chosen)."""
+        return None
+
     def label(self, game: Game, action: Any) -> str:
         if isinstance(action, (Choice, Pass, Stop)):
             return action.label

@@ -7,7 +7,7 @@ a standard trick costs a few list lookups per card.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -28,6 +28,8 @@ RULE_FIELDS = (
     Opt("otherwise", "enum", "When the seat has no card that meets must: any (default: it may play any "
         "card) or end (trick play ends at once, the trick stays on the table).", choices=("any", "end"),
         default="any"),
+    Opt("says", "text", "What a player is told when this obligation refuses a card, in the rulebook's words, "
+        "e.g. \"you must follow suit\" (default: the obligation's expression in words)."),
 )
 
 TAKER_FIELDS = (
@@ -54,6 +56,9 @@ class Rule:
     def __init__(self, ctx: StepContext, path: Path_, bound: dict[str, Type]):
         spec = ctx.source.get(path)
         must = declared_in(RULE_FIELDS, "must")
+        self.text = spec.get("must") if isinstance(spec, dict) else spec  # for people: says, or these in words
+        self.holding_text = spec.get("holding") if isinstance(spec, dict) else None
+        self.says: str | None = spec.get("says") if isinstance(spec, dict) else None
         if isinstance(spec, dict):
             self.must = ctx.option(must, path + ("must",), bound, CARD_NAMES, per="card")
             self.holding = ctx.option(declared_in(RULE_FIELDS, "holding"), path + ("holding",), bound, CARD_NAMES,
@@ -95,6 +100,38 @@ STUCK = None  # what ``apply_rules`` gives when an ``otherwise: end`` rule finds
 def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
                 trick: list[int]) -> list[int] | None:
     """The cards of ``cards`` the rules allow, in order; None when an ``end`` rule leaves nothing."""
+    for _, left in narrowing(rule_list, state, seat, cards, led, trick):
+        if left is STUCK:
+            return STUCK
+        cards = left
+    return cards
+
+
+def refusing_rule(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
+                  trick: list[int], card: int) -> Rule | None:
+    """The first rule that takes ``card`` (one of ``cards``) out of what the seat may play, or None."""
+    for rule, left in narrowing(rule_list, state, seat, cards, led, trick):
+        if left is STUCK or card not in left:
+            return rule
+    return None
+
+
+def refusal_text(rule: Rule) -> str:
+    """What a player is told when ``rule`` refuses a card: its ``says``, or the obligation in words."""
+    if rule.says:
+        return rule.says
+    from interpreter.dsl.words import in_words
+
+    if rule.holding_text is None:
+        return f"you must play a card for which {in_words(rule.text)} (you hold one)"
+    return (f"you must play a card for which {in_words(rule.text)}, since you hold a card for which "
+            f"{in_words(rule.holding_text)}")
+
+
+def narrowing(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
+              trick: list[int]) -> Iterator[tuple[Rule, list[int] | None]]:
+    """Each rule that binds, in order, with the cards it leaves of those the rules before it left (STUCK for an
+    ``end`` rule that leaves nothing; a rule that would leave nothing otherwise does not bind)."""
     env: dict[str, Any] | None = None
     for rule in rule_list:
         if rule.static:
@@ -112,9 +149,10 @@ def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], 
             allowed = rule.select(env, cards)
         if allowed:
             cards = allowed
+            yield rule, cards
         elif rule.end:
-            return STUCK
-    return cards
+            yield rule, STUCK
+            return
 
 
 class Ordering:

@@ -44,6 +44,8 @@ from interpreter.engine.steps.trick_parts import (
     Ordering,
     Taker,
     apply_rules,
+    refusal_text,
+    refusing_rule,
     routes,
     rules,
 )
@@ -301,6 +303,22 @@ class Tricks(Step):
             raise ExpressionFailed(f"{self.decided_by.position}: error: decided_by must give a seat, got "
                                    f"{'none' if actor is None else repr(actor)}")
         return actor
+
+    def refusal(self, game: Any, state: Any, card: int) -> str | None:
+        """Why the seat to play may not play ``card`` now, in the rule file's words (None: it may, or this is not
+        a play of a card)."""
+        p = state.progress
+        if p is None or p.hook is not None or p.taking >= 0 or p.over:
+            return None
+        seat = p.turn
+        cards = self._cards(state, seat)
+        if card not in cards:
+            return f"{game.cards.labels[card]} is not among the cards {game.seat_names[seat]} may play from"
+        plays = p.plays
+        trick = [c for _, c in plays]
+        rule = refusing_rule(self.follow_rules if plays else self.lead_rules, state, seat, cards,
+                             self._led(state, plays) if plays else None, trick, card)
+        return None if rule is None else refusal_text(rule)
 
     def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
         plays = p.plays
