@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from interpreter.engine.observation import observe
-
 from interpreter.harness.runner import play_game
 
 from .conftest import at_step, card, game_of
