@@ -155,7 +155,7 @@ def test_middlehand_bids_to_forehand_who_says_yes_or_passes_then_rearhand_bids()
     assert asked(game, state) == "Bernd"
     labels = game.labels(state)
     assert labels[:8] == ["pass", "18", "20", "22", "23", "24", "27", "30"]
-    assert labels[8:20] == ["33", "35", "36", "40", "44", "45", "46", "48", "50", "54", "55", "59"]
+    assert labels[8:21] == ["33", "35", "36", "40", "44", "45", "46", "48", "50", "54", "55", "59", "60"]
     assert labels[-1] == "264"                            # grand ouvert with 4
     play(game, state, "20")
     assert asked(game, state) == "Anna" and game.labels(state) == ["pass", "yes"]
@@ -384,6 +384,34 @@ def test_a_null_below_the_bid_may_not_be_announced_and_above_the_closed_value_it
     state = deal(game, {}, "7D 8D", CLARA, step="parties", declarer=ANNA, bid=48)
     play(game, state, "hand", "null")
     assert game.labels(state) == ["ouvert"]                # only null ouvert hand (59)
+
+
+def test_schneider_schwarz_and_ouvert_may_be_announced_in_hand_games_only():
+    game = game_of("skat", 3)
+    state = deal(game, {}, "7D 8D", CLARA, step="parties", declarer=ANNA, bid=18)
+    play(game, state, "hand", "spades")
+    assert game.labels(state) == ["no announcement", "schneider", "schwarz", "ouvert"]
+    state = deal(game, {}, "7D 8D", CLARA, step="parties", declarer=ANNA, bid=18)
+    play(game, state, "take the skat")
+    assert len(game.labels(state)) == 12                    # ten cards and the skat: discard two
+    play(game, state, *game.labels(state)[:2])
+    assert game.labels(state) == ["diamonds", "hearts", "spades", "clubs", "grand", "null"]
+    play(game, state, "spades")
+    assert state.pending.step.name == "tricks"                # nothing more to announce
+    assert len(state.shared["skat"]) == 2 and len(state.per_seat["hand"][ANNA]) == 10
+
+
+def test_the_skat_taken_up_and_the_two_cards_discarded_count_for_the_declarer():
+    # Anna takes up the skat (hearts A and 10), discards them again and takes every trick in a grand:
+    # 120 card points; with 4, game 5, schneider 6, schwarz 7 = 7 x 24 = 168, + 50
+    game = game_of("skat", 3)
+    state = deal(game, {ANNA: "JC JS JH JD AC 10C KC QC 9C 8C"}, "AH 10H", CLARA)
+    play(game, state, "pass", "pass", "play", "take the skat")
+    assert sorted(game.labels(state)) == sorted(labs("JC JS JH JD AC 10C KC QC 9C 8C AH 10H"))
+    play(game, state, "hearts A", "hearts 10", "grand")
+    assert observe(game, state, BERND)["zones"]["skat"] == {"count": 2}
+    play_out(game, state, labs("JC JS JH JD AC 10C KC QC 9C 8C"))
+    assert state.totals == [168 + 50, 0, 0]
 
 
 # ======================================================================= whole deals: ISkO 5.2.6
