@@ -17,7 +17,7 @@ from interpreter.rules.yaml_loader import load_yaml_text
 from .conftest import ROOT, game_of, snapshot
 
 GAME_NAMES = re.compile(r"njet|m(ü|ue)\b|\bmue|meinz|sticht|t(ü|ue)cke|goldsieber|rio ?grande|euchre|\bhearts\b|"
-                        r"spades|whist|oh[- ]?hell|monster|eklat", re.IGNORECASE)
+                        r"spades|whist|oh[- ]?hell|monster|eklat|skat|matador|schneider|ouvert|seeger", re.IGNORECASE)
 
 
 def bundled_names() -> list[str]:
@@ -41,6 +41,7 @@ def test_the_game_name_check_would_catch_a_game_name(tmp_path):
     assert GAME_NAMES.search("# Mü auction")
     assert GAME_NAMES.search("mue_bonus = 3")
     assert GAME_NAMES.search("hearts broken")
+    assert GAME_NAMES.search("schneider announced") and GAME_NAMES.search("# Skat's matadors")
     assert not GAME_NAMES.search("a mute player")
     assert not GAME_NAMES.search("the heart of the engine")
     assert {"njet-riogrande", "meinz", "mit-list-und-tuecke"} <= set(bundled_names())
