@@ -18,6 +18,7 @@ from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
 from interpreter.engine.cards import CardTable, hand_order
 from interpreter.engine.module import Module
+from interpreter.engine.notation import Notation
 from interpreter.engine.round_code import RoundCode
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
@@ -68,7 +69,7 @@ class Game:
                  seats: list[SeatSpec], cards: CardTable, deck: list[int], deck_start: str | None,
                  zones: dict[str, ZoneSpec], counters: list[str], steps: list[Step], flow: Flow,
                  round_fields: list[str], seat_value_names: list[str], value_types: dict[str, Type],
-                 visibility: dict[str, str], group: str | None = None):
+                 visibility: dict[str, str], group: str | None = None, notation: Notation | None = None):
         self.name = name
         self.title = title
         self.identity = identity
@@ -94,6 +95,7 @@ class Game:
         self.seat_value_names = seat_value_names
         self.value_types = value_types  # value name -> its static type (to show seats and cards by name)
         self.visibility = visibility  # round/seat value name -> "all", "owner" or "nobody"
+        self.notation = notation  # how deal files write a hand (deck.notation), or None
         self._gen: Namespace | None = None  # where the round's code is written (see written)
         self._keep = False
         self._module: Module | None = None
