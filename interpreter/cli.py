@@ -164,6 +164,11 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--games", "-n", type=int, required=True, metavar="K",
                     help=f"how many games (at most {MAX_GAMES:,})")
     for q in (pl, si):
+        q.add_argument("--deal", metavar="FILE", help="start from a deal file (Portable Bridge Notation, read as the "
+                       "game's deck.notation says): the game starts at its board with its dealer, and the first deal "
+                       "gives the hands it writes" + ("; every game of the run starts so" if q is si else ""))
+        q.add_argument("--board", metavar="B", help="with --deal: the board to start from, by its Board tag "
+                       "(default: the file's first)")
         q.add_argument("--agents", "-a", default="random", metavar="A,B,...",
                        help="one agent per seat in seat order, the last repeated for the remaining seats"
                             + (" (your seat, with --human, is yours)" if q is pl else "") + ": "
@@ -390,13 +395,14 @@ def _play(args: argparse.Namespace) -> int:
         if viewer in game.automatic:
             raise TrickbookError(f"{game.seat_names[viewer]} plays automatically; choose another seat")
         agents[viewer] = HumanAgent(out=sys.stdout)
+    deal = _deal(args, game)
     narrate = None if args.quiet else print
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
     if rules_file and args.record:  # replay looks for it beside the record
         rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
     with _writing(args.record, "record") as record_file:
         out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
-                        viewer=viewer)
+                        viewer=viewer, deal=deal)
         if record_file is not None:
             write_record(record_file, out.record)
     if record_file is not None:
@@ -408,10 +414,21 @@ def _play(args: argparse.Namespace) -> int:
     if fresh or args.human:
         given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
         again = play_command(args.game, args.players, seed, given, lineup, args.iterations, args.move_time,
-                             args.human)
+                             args.human, args.deal, args.board)
         mine = " (your own moves are yours to make again)" if args.human else ""
         print(f"seed {seed}: play this game again with{mine}:\n  {again}")
     return 0
+
+
+def _deal(args: argparse.Namespace, game: Any) -> Any:
+    """The start ``--deal`` and ``--board`` give (a deal file read for ``game``), or None."""
+    if args.deal is None:
+        if args.board is not None:
+            raise _UsageError("--board goes with --deal")
+        return None
+    from interpreter.harness.deal_files import fixed_deal
+
+    return fixed_deal(game, args.deal, args.board)
 
 
 def _search_args(args: argparse.Namespace) -> None:
@@ -466,8 +483,10 @@ def _simulate(args: argparse.Namespace) -> int:
     workers = min(_workers(args.workers), args.games)  # more processes than games would wait for nothing
     source, game = _setup(args)
     seed = _seed(args.seed or "0")
+    deal = _deal(args, game)  # a deal file that does not fit is refused before any game is played
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
-                  args.rotate, args.iterations, args.move_time, _allowed(args))
+                  args.rotate, args.iterations, args.move_time, _allowed(args),
+                  deal=None if deal is None else (args.deal, args.board))
     started = time.monotonic()
     shown = [started]
 
