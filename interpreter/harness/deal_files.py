@@ -58,11 +58,12 @@ class FixedDeal:
         if d is None or d.actor != CHANCE or not hasattr(d.step, "fixed_outcome"):
             raise TrickbookError(f"{game.name}: the game's first decision is not a deal, so a deal file cannot "
                                  "give it")
-        problem = d.step.hands_problem(game, state, self.hands)
+        deal: Any = d.step  # a deal step (engine/steps/deal.py)
+        problem = deal.hands_problem(game, state, self.hands)
         if problem is not None:
             seat, text = problem
             raise DealFileError(f"{game.seat_names[seat]}'s hand: {text}", self.where[seat])
-        return d.step.fixed_outcome(game, state, self.hands, rng)
+        return deal.fixed_outcome(game, state, self.hands, rng)
 
 
 def read_boards(path: str | Path) -> list[Board]:
