@@ -114,7 +114,7 @@ class TrickGame:
         running ``totals``; its chance events (the deals) are drawn from a random source seeded with ``seed``
         when the state is asked to (``apply_chance``).
 
-        ``deal``: a deal file (Portable Bridge Notation, read as the deck's notation says; ``board``: which of its
+        ``deal``: a deal file (PBN, read as the deck's notation says; ``board``: which of its
         boards, by its Board tag, default the first). The game starts at that board's round with its dealer, and
         its first deal, made at once, gives the hands the file writes (the state's first chance event)."""
         fixed = None

@@ -87,7 +87,7 @@ class ExpressionError(RuleError):
 
 
 class DealFileError(RuleError):
-    """A deal file (Portable Bridge Notation) that cannot be read, or whose deal does not fit the game's deck."""
+    """A deal file (PBN) that cannot be read, or whose deal does not fit the game's deck."""
 
 
 class GameError(TrickbookError):

@@ -320,7 +320,7 @@ def _section_defs() -> JSON:
                 },
                 "notation": {
                     "title": "deck notation",
-                    "description": "How a deal file (Portable Bridge Notation's Deal tag, e.g. N:AKQ.JT9.876.5432 "
+                    "description": "How a deal file (PBN's Deal tag, e.g. N:AKQ.JT9.876.5432 "
                                    "...) writes a hand: groups separated by dots, one for each suit in order, and "
                                    "one letter for each card in a group. It lets play, simulate and the API start "
                                    "a game from a deal file (docs/rule-files.md, \"Deals from a file\").",
@@ -336,8 +336,7 @@ def _section_defs() -> JSON:
                             "properties": {
                                 "by": {"description": "The card attribute, e.g. suit.", "type": "string",
                                        "minLength": 1},
-                                "order": {"description": "Its values in the order the groups are written, e.g. "
-                                                         "[spades, hearts, diamonds, clubs].",
+                                "order": {"description": "Its values in the order the groups are written.",
                                           "type": "array", "minItems": 1, "uniqueItems": True,
                                           "items": _ref("scalar")},
                             },

@@ -1,6 +1,6 @@
 """How a deal file writes a hand: the deck's ``notation`` declaration, checked against the deck.
 
-Deal files (Portable Bridge Notation's ``Deal`` tag, ``N:AKQ.JT9.876.5432 ...``) write a hand as groups separated
+Deal files (PBN's ``Deal`` tag, ``N:AKQ.JT9.876.5432 ...``) write a hand as groups separated
 by dots, one group for each value of one card attribute (the suits, in a fixed order), and within a group one letter
 for each card (its rank). Which attribute the groups and the letters stand for, the order of the groups, the letters
 that are not the value itself (``T`` for ``10``) and which seats the hands belong to are the rule file's to say, so

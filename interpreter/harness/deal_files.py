@@ -1,6 +1,6 @@
 """Deal files: start a game from a given deal instead of a shuffled one.
 
-A deal file is Portable Bridge Notation (PBN 2.1, Tis Veugen and others, 2007): tag pairs such as
+A deal file is PBN (version 2.1, Tis Veugen and others, 2007), the portable deal notation: tag pairs such as
 ``[Board "1"]``, ``[Dealer "N"]`` and ``[Deal "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4
 KQT2.AT.J6542.85"]``, one board after another, boards parted by an empty line. The game's ``deck.notation``
 (engine/notation.py) says what the letters and the dot-separated groups of a hand are, and which seats the
