@@ -164,9 +164,10 @@ def _parser() -> argparse.ArgumentParser:
     si.add_argument("--games", "-n", type=int, required=True, metavar="K",
                     help=f"how many games (at most {MAX_GAMES:,})")
     for q in (pl, si):
-        q.add_argument("--deal", metavar="FILE", help="start from a deal file (PBN, the portable deal notation, read as the "
-                       "game's deck.notation says): the game starts at its board with its dealer, and the first deal "
-                       "gives the hands it writes" + ("; every game of the run starts so" if q is si else ""))
+        q.add_argument("--deal", metavar="FILE", help="start from a deal file (PBN, the portable deal notation, "
+                       "read as the game's deck.notation says): the game starts at its board with its dealer, and "
+                       "the first deal gives the hands it writes" + ("; every game of the run starts so"
+                                                                    if q is si else ""))
         q.add_argument("--board", metavar="B", help="with --deal: the board to start from, by its Board tag "
                        "(default: the file's first)")
         q.add_argument("--agents", "-a", default="random", metavar="A,B,...",

@@ -94,7 +94,8 @@ def test_a_notation_that_does_not_fit_the_deck_is_refused_with_its_place(tmp_pat
 
 def test_a_notation_that_writes_two_different_cards_alike_is_refused(tmp_path):
     path = tmp_path / "two-backs.yaml"
-    path.write_text(RULES.replace("HAND", "13").replace("      rank: [2, 3,", "      back: [red, blue]\n      rank: [2, 3,").replace('label: "{suit}{rank}"', 'label: "{back} {suit}{rank}"')
+    text = RULES.replace("HAND", "13").replace('label: "{suit}{rank}"', 'label: "{back} {suit}{rank}"')
+    path.write_text(text.replace("      rank: [2, 3,", "      back: [red, blue]\n      rank: [2, 3,")
                     .replace("players:\n  4: {}", "players:\n  4: {remove: \"card.rank < 8\"}"))
     errors = validate_file(str(path))
     assert len(errors) == 1 and errors[0].startswith(f"{path}:11:5: error: notation writes two different cards "
