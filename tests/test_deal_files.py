@@ -206,3 +206,11 @@ def test_a_random_deal_file_game_conserves_cards(tmp_path):
     out = play_game(game, seed=random.Random(1).random(), deal=deal,
                     after_each=lambda state: sorted(state.all_cards()) == deck or pytest.fail("a card was lost"))
     assert sum(out.totals) == 13 * 3
+
+
+def test_lower_case_directions_and_letters_are_read_as_pbn_s_import_format_allows(tmp_path):
+    game = load("bridge", 4).engine
+    upper = fixed_deal(game, pbn(tmp_path, '[Dealer "E"]\n[Deal "' + DEAL + '"]\n'))
+    lower = fixed_deal(game, pbn(tmp_path, '[Dealer "e"]\n[Deal "' + DEAL.lower() + '"]\n'))
+    assert lower == upper
+

@@ -6,7 +6,8 @@ KQT2.AT.J6542.85"]``, one board after another, boards parted by an empty line. T
 (engine/notation.py) says what the letters and the dot-separated groups of a hand are, and which seats the
 directions N, E, S and W are; nothing here knows a game. The board number starts the game at that round and
 the dealer deals it; the first deal of the game gives each seat the hand written for it. Everything else in
-the file (auction, play, notes, other tags) is skipped.
+the file (auction, play, notes, other tags) is skipped. As PBN's import format allows (section 3.11), a
+direction or a card letter may be written in lower case.
 
 A deal file is untrusted input: every mistake is a :class:`DealFileError` naming file, line and column.
 """
@@ -219,7 +220,7 @@ def _hands(game: Game, tag: Tag, seat_of: list[int]) -> tuple[tuple[tuple[int, .
         k = offset
         for g, group in enumerate(groups):
             for ch in group:
-                kind = notation.cards.get((g, ch))
+                kind = notation.cards.get((g, ch), notation.cards.get((g, ch.upper())))  # lower case: import format
                 if kind is None:
                     known = "".join(sorted({c for (gi, c) in notation.cards if gi == g}))
                     raise DealFileError(f"{ch!r} is not a card of {notation.groups[g]} (its letters: {known})", at(k))
