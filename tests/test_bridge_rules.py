@@ -16,7 +16,6 @@ from interpreter.errors import IllegalAction
 from .conftest import ROOT, game_of
 
 N, E, S, W = 0, 1, 2, 3
-STRAINS = ["C", "D", "H", "S", "NT"]
 PBN = ROOT / "tests" / "data" / "schiphol-1995.pbn"
 # Law 2: the vulnerability of boards 1 to 16 (and again from 17)
 VULNERABLE = ["None", "NS", "EW", "Both", "NS", "EW", "Both", "None",
@@ -24,11 +23,10 @@ VULNERABLE = ["None", "NS", "EW", "Both", "NS", "EW", "Both", "None",
 DEALER = ["North", "East", "South", "West"]
 
 
-def bid_number(contract: str) -> tuple[int, int]:
-    """'4S' -> (the call's number, 0); '1NTX' -> (.., 1 doubled); '7NTXX' -> (.., 2 redoubled)."""
-    risk = len(contract) - len(contract.rstrip("X"))
-    level, strain = int(contract[0]), contract[1:len(contract) - risk]
-    return (level - 1) * 5 + STRAINS.index(strain), risk
+def bid_and_risk(contract: str) -> tuple[str, int]:
+    """'4S' -> ('4S', 0); '1NTX' -> ('1NT', 1: doubled); '7NTXX' -> ('7NT', 2: redoubled)."""
+    bid = contract.rstrip("X")
+    return bid, len(contract) - len(bid)
 
 
 def board_score(contract: str, taken: int, vulnerable: bool, declarer: int = S) -> list[int]:
@@ -38,7 +36,7 @@ def board_score(contract: str, taken: int, vulnerable: bool, declarer: int = S) 
     ns = declarer % 2 == 0
     board = {(True, True): 2, (True, False): 1, (False, True): 3, (False, False): 1}[(ns, vulnerable)]
     state = game.new_state(hand=board)
-    bid, risk = bid_number(contract)
+    bid, risk = bid_and_risk(contract)
     state.teams = [0, 1, 0, 1]
     state.counters["tricks"] = [0, 0, 0, 0]
     state.counters["tricks"][declarer] = taken
