@@ -21,7 +21,7 @@ from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
 from interpreter.harness.records import game_for_record, parse_record, play_events, record_text, start_of
-from interpreter.harness.runner import header, result_event, round_event
+from interpreter.harness.runner import header, result_event, round_event, start_entry
 from interpreter.rules.loader import load_rules
 
 __all__ = ["CHANCE", "ActionInfo", "GameState", "TrickGame", "load", "load_serialized"]
@@ -108,12 +108,29 @@ class TrickGame:
         return self.encoder.size
 
     def new_state(self, seed: Any = None, hand: int = 1, dealer: int | None = None,
-                  totals: list[int] | None = None) -> GameState:
+                  totals: list[int] | None = None, deal: str | Path | None = None,
+                  board: str | None = None) -> GameState:
         """A game at its start, or picked up at the start of round ``hand`` with ``dealer`` dealing and the
         running ``totals``; its chance events (the deals) are drawn from a random source seeded with ``seed``
-        when the state is asked to (``apply_chance``)."""
-        return GameState(self, self.engine.new_state(hand, dealer, totals), seed,
-                         {"hand": hand, "dealer": dealer, "totals": totals})
+        when the state is asked to (``apply_chance``).
+
+        ``deal``: a deal file (PBN, read as the deck's notation says; ``board``: which of its
+        boards, by its Board tag, default the first). The game starts at that board's round with its dealer, and
+        its first deal, made at once, gives the hands the file writes (the state's first chance event)."""
+        fixed = None
+        if deal is not None:
+            from interpreter.harness.deal_files import fixed_deal
+
+            if hand != 1 or dealer is not None:
+                raise GameError("with a deal file, the round and the dealer are the file's (Board, Dealer)")
+            fixed = fixed_deal(self.engine, deal, board)
+            hand, dealer = fixed.hand, fixed.dealer
+        state = GameState(self, self.engine.new_state(hand, dealer, totals), seed,
+                          {"hand": hand, "dealer": dealer, "totals": totals})
+        if fixed is not None:
+            d = state._state.pending
+            state._apply_deal(d, fixed.outcome(self.engine, state._state, state._rng))
+        return state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TrickGame:
         return self  # the rules never change: every copy of a state shares them
@@ -225,10 +242,9 @@ class GameState:
         self._state = _told(state)
         self._rng = random.Random(seed)
         head = header(game.engine, seed, game.rules_file)
-        if start.get("hand", 1) != 1 or start.get("dealer") is not None or start.get("totals") is not None:
-            names = game.engine.seat_names
-            head["start"] = {"hand": start.get("hand", 1), "dealer": names[state.dealer],
-                             "totals": dict(zip(names, state.totals))}
+        begun = start_entry(game.engine, state, start.get("hand", 1), start.get("dealer"), start.get("totals"))
+        if begun is not None:
+            head["start"] = begun
         self._events: list[dict[str, Any]] = [head]
         self._first = start.get("hand", 1)
         self._rounds = 0

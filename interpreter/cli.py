@@ -182,6 +182,13 @@ def _parser() -> argparse.ArgumentParser:
                         "agents in the same seats (paired games) and compare every statistic: the difference with "
                         "its 95%% interval, whether it is real at this number of games, and how many games would "
                         "show it (docs/agents.md, 'Comparing two rule files').")
+    for q in (pl, si):
+        q.add_argument("--deal", metavar="FILE", help="start from a deal file (PBN, the portable deal notation, "
+                       "read as the game's deck.notation says): the game starts at its board with its dealer, and "
+                       "the first deal gives the hands it writes" + ("; every game of the run starts so"
+                                                                    if q is si else ""))
+        q.add_argument("--board", metavar="B", help="with --deal: the board to start from, by its Board tag "
+                       "(default: the file's first)")
     for q in (pl, si, co):
         q.add_argument("--agents", "-a", default="random", metavar="A,B,...",
                        help="one agent per seat in seat order, the last repeated for the remaining seats"
@@ -445,13 +452,14 @@ def _play(args: argparse.Namespace) -> int:
         if viewer in game.automatic:
             raise TrickbookError(f"{game.seat_names[viewer]} plays automatically; choose another seat")
         agents[viewer] = HumanAgent(out=sys.stdout)
+    deal = _deal(args, game)
     narrate = None if args.quiet else print
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
     if rules_file and args.record:  # replay looks for it beside the record
         rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
     with _writing(args.record, "record") as record_file:
         out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
-                        viewer=viewer)
+                        viewer=viewer, deal=deal)
         if record_file is not None:
             write_record(record_file, out.record)
     if record_file is not None:
@@ -463,10 +471,21 @@ def _play(args: argparse.Namespace) -> int:
     if fresh or args.human:
         given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
         again = play_command(args.game, args.players, seed, given, lineup, args.iterations, args.move_time,
-                             args.human)
+                             args.human, args.deal, args.board)
         mine = " (your own moves are yours to make again)" if args.human else ""
         print(f"seed {seed}: play this game again with{mine}:\n  {again}")
     return 0
+
+
+def _deal(args: argparse.Namespace, game: Any) -> Any:
+    """The start ``--deal`` and ``--board`` give (a deal file read for ``game``), or None."""
+    if args.deal is None:
+        if args.board is not None:
+            raise _UsageError("--board goes with --deal")
+        return None
+    from interpreter.harness.deal_files import fixed_deal
+
+    return fixed_deal(game, args.deal, args.board)
 
 
 def _search_args(args: argparse.Namespace) -> None:
@@ -521,8 +540,10 @@ def _simulate(args: argparse.Namespace) -> int:
     workers = min(_workers(args.workers), args.games)  # more processes than games would wait for nothing
     source, game = _setup(args)
     seed = _seed(args.seed or "0")
+    deal = _deal(args, game)  # a deal file that does not fit is refused before any game is played
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
-                  args.rotate, args.iterations, args.move_time, _allowed(args))
+                  args.rotate, args.iterations, args.move_time, _allowed(args),
+                  deal=None if deal is None else (args.deal, args.board))
     progress = _progress(args.json)
     with _writing(args.report, "report") as report:
         summary = simulate(game, args.games, seed, progress, setup, workers, args.backend, args.scheduler,

@@ -86,6 +86,10 @@ class ExpressionError(RuleError):
     """A DSL expression has a syntax error, an unknown name or a type mistake."""
 
 
+class DealFileError(RuleError):
+    """A deal file (PBN) that cannot be read, or whose deal does not fit the game's deck."""
+
+
 class GameError(TrickbookError):
     """A problem while playing: illegal action, bad option, runaway game."""
 

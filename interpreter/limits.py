@@ -20,6 +20,7 @@ MAX_NUMBER = 10**MAX_DIGITS - 1  # the largest number an expression may compute 
 MAX_LIST = 100_000  # items in one list an expression builds
 MAX_CALLS = 100_000  # calls of other defines that one call of a define may make, counted at validate
 WORK_LIMIT = 1_000_000  # items expressions may go through between two decisions (see interpreter.dsl.budget)
+MAX_DEAL_FILE = 10_000_000  # bytes of a deal file (a PBN file of many boards: about 1 kB a board)
 MAX_ROUNDS = 1000  # rounds of one game: a game that has not ended by then is stopped with an error
 MAX_ACTIONS = 1_000_000  # actions of one game, likewise
 # Rule files are read within these, each counted before the work it bounds (see docs/testing.md, "The limits

@@ -341,6 +341,57 @@ def _section_defs() -> JSON:
                     "type": "string",
                     "minLength": 1,
                 },
+                "notation": {
+                    "title": "deck notation",
+                    "description": "How a deal file (PBN's Deal tag, e.g. N:AKQ.JT9.876.5432 "
+                                   "...) writes a hand: groups separated by dots, one for each suit in order, and "
+                                   "one letter for each card in a group. It lets play, simulate and the API start "
+                                   "a game from a deal file (docs/rule-files.md, \"Deals from a file\").",
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["suits", "ranks"],
+                    "properties": {
+                        "suits": {
+                            "description": "What the dot-separated groups of a hand stand for.",
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["by", "order"],
+                            "properties": {
+                                "by": {"description": "The card attribute, e.g. suit.", "type": "string",
+                                       "minLength": 1},
+                                "order": {"description": "Its values in the order the groups are written.",
+                                          "type": "array", "minItems": 1, "uniqueItems": True,
+                                          "items": _ref("scalar")},
+                            },
+                        },
+                        "ranks": {
+                            "description": "What the letters of a group stand for.",
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["by"],
+                            "properties": {
+                                "by": {"description": "The card attribute, e.g. rank.", "type": "string",
+                                       "minLength": 1},
+                                "letters": {
+                                    "description": "Letter -> value, for values not written as themselves, e.g. "
+                                                   "{T: '10'}; a value written with one character is its own "
+                                                   "letter (A, K, 9).",
+                                    "type": "object",
+                                    "propertyNames": {"description": "one character, not a dot, a hyphen or a "
+                                                                     "space", "type": "string",
+                                                      "pattern": "^[^.\\s-]$"},
+                                    "additionalProperties": _ref("scalar"),
+                                },
+                            },
+                        },
+                        "seats": {
+                            "description": "The seats whose hands the directions N, E, S and W are (default: the "
+                                           "first four seats).",
+                            "type": "array", "minItems": 4, "maxItems": 4, "uniqueItems": True,
+                            "items": {"type": "string", "minLength": 1},
+                        },
+                    },
+                },
                 "label": {
                     "description": "How a card is written, with {attribute} placeholders, e.g. \"{colour} {number}\" "
                                    "(default: the attribute values separated by spaces).",

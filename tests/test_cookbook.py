@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "passing", "captures", "claims", "split-tricks", "exchange",
-           "two-zones", "dummy")
+           "two-zones", "dummy", "deal-file")
 CASES = [(name, n) for name in RECIPES for n in supported_players(load_rules(EXAMPLES / f"{name}.yaml"))]
 SEEDS = range(4)
 
@@ -315,4 +315,20 @@ def test_dummy_the_declarer_plays_the_dummys_cards_which_everyone_sees() -> None
     for seed in SEEDS:
         _walk(game, seed, watch)
     assert len(asked) == 8 * 4 * len(SEEDS)  # every one of the dummy's cards, every round
+
+
+def test_deal_file_the_first_deal_gives_each_seat_the_hand_the_file_writes(tmp_path: Path) -> None:
+    from interpreter.harness.deal_files import fixed_deal
+
+    game = _game("deal-file")
+    out = play_game(game, seed=1, record=True, deal=fixed_deal(game, EXAMPLES / "deal-file.pbn"))
+    hands = out.record[1]["outcome"]["hand"]
+    # N:.63.AKQ987.A9732 -- no spades, the 6 and 3 of hearts, ...; West (the fourth hand): KQT2.AT.J6542.85
+    assert hands["North"][:3] == ["hearts 6", "hearts 3", "diamonds 14"]
+    assert sorted(hands["West"]) == sorted(["spades 13", "spades 12", "spades 10", "spades 2", "hearts 14",
+                                            "hearts 10", "diamonds 11", "diamonds 6", "diamonds 5", "diamonds 4",
+                                            "diamonds 2", "clubs 8", "clubs 5"])
+    record = tmp_path / "r.jsonl"
+    write_record(record, out.record)
+    assert replay(record, rules=str(EXAMPLES / "deal-file.yaml")).totals == out.totals
 

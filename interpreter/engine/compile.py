@@ -33,6 +33,7 @@ from interpreter.engine.cards import build_cards, label_fields
 from interpreter.engine.declared import apply as declare_types
 from interpreter.engine.declared import declared
 from interpreter.engine.game import Flow, Game, SeatSpec, StatusLine, ZoneSpec
+from interpreter.engine.notation import build_notation
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, SchemaError
 from interpreter.limits import MAX_CARDS, MAX_ROUNDS
@@ -305,6 +306,11 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if d.tree is None:
             compiler._parse(d.text, d.locate)
 
+    notation = None
+    if deck_spec.get("notation") is not None:
+        every_seat = list(dict.fromkeys(list(names) + [s.name for s in seats]))  # of any player count
+        notation = build_notation(deck_spec["notation"], cards, deck, every_seat, source)
+
     value_types = {**ctx.round_fields, **ctx.seat_fields, **ctx.game_fields}
     game = Game(
         name=data["name"], title=data.get("title", data["name"]), identity=identity(data), player_count=players,
@@ -312,7 +318,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         counters=list(ctx.counters), steps=steps,
         flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
         seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
-        visibility=dict(ctx.visibility), group=group, table=table,
+        visibility=dict(ctx.visibility), group=group, table=table, notation=notation,
     )
     for step in all_steps.values():
         step.check(game)

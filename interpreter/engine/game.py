@@ -19,6 +19,7 @@ from interpreter.dsl.types import Type
 from interpreter.engine.card_values import readable
 from interpreter.engine.cards import CardTable, hand_order
 from interpreter.engine.module import Module
+from interpreter.engine.notation import Notation
 from interpreter.engine.round_code import RoundCode
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Decision, Step
@@ -88,7 +89,8 @@ class Game:
                  seats: list[SeatSpec], cards: CardTable, deck: list[int], deck_start: str | None,
                  zones: dict[str, ZoneSpec], counters: list[str], steps: list[Step], flow: Flow,
                  round_fields: list[str], seat_value_names: list[str], value_types: dict[str, Type],
-                 visibility: dict[str, str], group: str | None = None, table: list[StatusLine] | None = None):
+                 visibility: dict[str, str], group: str | None = None, table: list[StatusLine] | None = None,
+                 notation: Notation | None = None):
         self.name = name
         self.title = title
         self.identity = identity
@@ -115,6 +117,7 @@ class Game:
         self.value_types = value_types  # value name -> its static type (to show seats and cards by name)
         self.visibility = visibility  # round/seat value name -> "all", "owner" or "nobody"
         self.table = table or []  # the status lines the rule file declares (what the players see on the table)
+        self.notation = notation  # how deal files write a hand (deck.notation), or None
         self._gen: Namespace | None = None  # where the round's code is written (see written)
         self._keep = False
         self._module: Module | None = None

@@ -63,7 +63,8 @@ def agent_factory(names: list[str], iterations: int = ITERATIONS,
 
 
 def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], agents: list[str],
-                 iterations: int = ITERATIONS, seconds: float | None = None, human: str | None = None) -> str:
+                 iterations: int = ITERATIONS, seconds: float | None = None, human: str | None = None,
+                 deal: str | None = None, board: str | None = None) -> str:
     """The ``trickbook play`` command that plays this very game again: its rules, player count, options, seed
     and each seat's agent (the same seed seeds the same agents). A search given a time per move
     (``seconds``) searches as far as the machine gets in that time, so its replay may play otherwise."""
@@ -81,4 +82,6 @@ def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], a
         words += ["--iterations", str(iterations)]
     if human is not None:
         words += ["--human", human]
+    if deal is not None:
+        words += ["--deal", deal] + (["--board", board] if board is not None else [])
     return " ".join(shlex.quote(w) for w in words)

@@ -13,13 +13,16 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import TrickbookError
 from interpreter.harness.agents import Agent, RandomAgent, Turn
+
+if TYPE_CHECKING:
+    from interpreter.harness.deal_files import FixedDeal
 
 RECORD_FORMAT = "trickbook-record"
 RECORD_VERSION = 1
@@ -51,6 +54,16 @@ def header(game: Game, seed: Any, rules_file: str | None = None) -> dict[str, An
     return h
 
 
+def start_entry(game: Game, state: State, hand: int = 1, dealer: int | None = None,
+                totals: list[int] | None = None) -> dict[str, Any] | None:
+    """The header's ``start`` of a game picked up at round ``hand`` (``state`` just made by ``Game.new_state`` with
+    these arguments), or None for a game from its start (docs/records.md)."""
+    if hand == 1 and dealer is None and totals is None:
+        return None
+    names = game.seat_names
+    return {"hand": hand, "dealer": names[state.dealer], "totals": dict(zip(names, state.totals))}
+
+
 def round_event(game: Game, state: State, n: int, first: int = 1) -> dict[str, Any]:
     """The ``n``-th round played has just been scored (the state may already be in the next round); ``first``:
     the number of the round the game was picked up at (see ``Game.new_state``)."""
@@ -68,41 +81,52 @@ def result_event(game: Game, state: State) -> dict[str, Any]:
 def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, *, record: bool = False,
               rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
               after_each: Callable[[State], None] | None = None, viewer: int | None = None,
-              round_values: list[dict[str, Any]] | None = None) -> Outcome:
+              round_values: list[dict[str, Any]] | None = None, deal: FixedDeal | None = None) -> Outcome:
     """Play one full game. With ``record`` the outcome holds the JSON Lines events.
 
+    ``deal``: a start read from a deal file (deal_files.py): the game starts at its round with its dealer, and its
+    first deal gives the hands written there.
     ``round_values``: a list that gets the round values of each round as it ended.
     ``after_each`` is called with the state after every action and chance event (for checks).
     ``viewer``: the seat the account is told to; what that seat may not see is not narrated.
     """
     rng = random.Random(seed)
     agents = list(agents) if agents is not None else random_agents(game, seed)
-    state = game.new_state()
+    first = 1 if deal is None else deal.hand
+    state = game.new_state(first, None if deal is None else deal.dealer)
     events: list[dict[str, Any]] = [header(game, seed, rules_file)] if record else []
+    start = None if deal is None else start_entry(game, state, deal.hand, deal.dealer)
+    if record and start is not None:
+        events[0]["start"] = start
     if narrate is not None:
         state.notes = []
         auto = [game.seat_names[s] for s in sorted(game.automatic)]
         extra = f"; {', '.join(auto)} plays by rule" if auto else ""
         narrate(f"{game.title}: {game.player_count} players ({', '.join(game.seat_names)}{extra}), seed {seed}")
-        narrate(f"Round 1, dealer {game.seat_names[state.dealer]}")
+        narrate(f"Round {first}, dealer {game.seat_names[state.dealer]}")
     rounds_seen = 0
     apply_fast = game.apply_fast
+
+    fixed = None if deal is None else deal.outcome(game, state, rng)  # the first deal, as the file gives it
     held = _held(game, state, viewer) if narrate is not None and viewer is not None else None
     knowledge = Knowledge(game, state) if any(getattr(a, "samples", False) for a in agents) else None
     picks = [pick for pick in (getattr(a, "pick", None) for a in agents) if pick is not None]
     if not record and narrate is None and after_each is None and knowledge is None and len(picks) == len(agents):
+        if fixed is not None:
+            apply_fast(state, fixed)
         return _played_out(game, state, rng, picks, round_values)
     while not state.finished:
         d = state.pending
         assert d is not None, "a game not finished waits for a decision"
         step = d.step
         if d.actor == CHANCE:
-            outcome = step.sample(game, state, rng)
+            outcome = step.sample(game, state, rng) if fixed is None else fixed
             if record:
                 events.append({"type": "chance", "round": state.round_number, "step": step.name,
                                "outcome": step.outcome_to_record(game, state, outcome)})
             if narrate is not None:
-                narrate(f"  ({step.name})")
+                narrate(f"  ({step.name}{'' if fixed is None else ': the deal file gives it'})")
+            fixed = None
             apply_fast(state, outcome)
         else:
             seat = d.actor
@@ -137,7 +161,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
         if len(state.round_results) != rounds_seen:
             rounds_seen = len(state.round_results)
             if record:
-                events.append(round_event(game, state, rounds_seen))
+                events.append(round_event(game, state, rounds_seen, first))
             if narrate is not None:
                 _flush(state, narrate)
                 if not state.finished:

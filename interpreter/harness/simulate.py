@@ -20,6 +20,7 @@ from interpreter.dsl.types import VALUE
 from interpreter.engine.card_values import readable
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
+from interpreter.harness.deal_files import FixedDeal, fixed_deal
 from interpreter.harness.distributed import on_dask
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
@@ -48,6 +49,7 @@ class Setup:
     seconds: float | None = None
     allow: tuple[Path, ...] = ()
     digest: bool = False  # record each game and keep a digest of its record (to compare runs)
+    deal: tuple[str, str | None] | None = None  # every game starts from this deal file's board (deal_files.py)
 
     def lineup(self, index: int) -> list[str]:
         names = list(self.agents) or ["random"]
@@ -82,10 +84,17 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
     names = setup.lineup(index)
     s = game_seed(seed, index)
     ended: list[dict[str, Any]] = []
+    deal = None if setup.deal is None else _fixed(game, *setup.deal)
     out = play_game(game, agent_factory(names, setup.iterations, setup.seconds)(s), seed=s,
-                    round_values=ended, record=setup.digest)
+                    round_values=ended, record=setup.digest, deal=deal)
     digest = hashlib.sha256(json.dumps(out.record).encode()).hexdigest() if setup.digest else ""
     return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended), digest)
+
+
+@lru_cache(maxsize=4)
+def _fixed(game: Game, path: str, board: str | None) -> FixedDeal:
+    """A deal file read once in a worker for the games of its runs."""
+    return fixed_deal(game, path, board)
 
 
 def _outcomes(game: Game, ended: list[dict[str, Any]]) -> dict[str, Counter]:
@@ -308,8 +317,10 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
                   "longest game": (longest, f"{longest.rounds} rounds"),
                   "shortest game": (shortest, f"{shortest.rounds} rounds")}
         extremes = {what: (g.seed, value) for what, (g, value) in chosen.items()}
+        deal, board = setup.deal or (None, None)
         replays = {what: play_command(setup.rules, game.player_count, g.seed, game.options, g.lineup,
-                                      setup.iterations, setup.seconds) for what, (g, _) in chosen.items()}
+                                      setup.iterations, setup.seconds, deal=deal, board=board)
+                   for what, (g, _) in chosen.items()}
     return Summary(
         game.name, game.player_count, len(played), seed, dict(game.options), list(game.seat_names),
         setup.lineup(0), setup.rotate, [Estimate.of([float(t) for t in ts]) for ts in totals],

@@ -125,6 +125,25 @@ class Deal(Step):
         if state.seen is not None:
             state.seen.dealt.extend(outcome)
 
+    def hands_problem(self, game: Any, state: Any, hands: tuple[tuple[int, ...], ...]) -> tuple[int, str] | None:
+        """Why this deal cannot give each seat the hand ``hands`` lists for it (card ids), as (seat, why), or None."""
+        k = state.progress.count
+        for s, cards in enumerate(hands):
+            if len(cards) != k:
+                return s, f"it has {len(cards)} cards; this deal gives {k} to each seat"
+            stray = [c for c in cards if self.packed is not None and c not in self.packed]
+            if stray:
+                return s, f"this deal does not deal the {game.cards.labels[stray[0]]}"
+        return None
+
+    def fixed_outcome(self, game: Any, state: Any, hands: tuple[tuple[int, ...], ...], rng: Any) -> list[int]:
+        """This deal with each seat's hand given (``hands_problem`` found none): the cards left over go to ``rest``
+        shuffled by ``rng``."""
+        dealt = {c for cards in hands for c in cards}
+        rest = [c for c in self.pack if c not in dealt]
+        rng.shuffle(rest)
+        return [c for cards in hands for c in cards] + rest
+
     def label(self, game: Any, outcome: Any) -> str:
         return "deal"
 
