@@ -1038,7 +1038,7 @@ def test_a_step_kind_that_cannot_run_inside_a_trick_is_refused_there(tmp_path):
         """)
     line, message = refusal(tmp_path, text)
     assert line == line_of(text, "redeal:")
-    assert message == "a deal step cannot run inside a trick (kinds allowed here: choose, move, set, teams)"
+    assert message == "a deal step cannot run inside a trick (kinds allowed here: choose, move, reveal, set, teams)"
 
 
 def test_an_unknown_step_kind_is_refused(tmp_path):
@@ -1302,7 +1302,7 @@ def test_repeat_until_and_its_refusals(tmp_path):
         ("rows: {do: repeat, steps: {s: {do: set, round: {a: '1'}}}}",
          "a repeat needs times: or until: (or both) to end"),
         ("rows: {do: repeat, times: 2, steps: {d: {do: deal, hand: 1}}}",
-         "a deal step cannot run inside a repeat (kinds allowed here: choose, move, set, teams)"),
+         "a deal step cannot run inside a repeat (kinds allowed here: choose, move, reveal, set, teams)"),
         ("rows: {do: repeat, times: 5000, steps: {s: {do: set, round: {a: '1'}}}}",
          "times must be a whole number from 0 to 1000, got 5000"),
     ]:

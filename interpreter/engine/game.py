@@ -391,6 +391,8 @@ class Game:
             for s in range(self.players):
                 counter[s] = 0
         state.teams = list(range(self.players))
+        state.team_known = None
+        state.team_counted = False
 
     def _end_round(self, state: State) -> None:
         state.ended = state.vars

@@ -1,4 +1,6 @@
-"""``teams``: who plays with whom, as data: fixed partnerships or teams formed from earlier choices."""
+"""``teams``: who plays with whom, as data: fixed partnerships or teams formed from earlier choices, public or
+hidden (each seat told at first only its own team, or nothing, until ``reveal`` steps tell more); ``reveal``: the
+teams of some seats become known to every seat."""
 
 from __future__ import annotations
 
@@ -21,11 +23,31 @@ class Teams(InPlace):
             "[[North, South], [East, West]]), or an expression giving a list of lists of seats, e.g. "
             "\"[[round.start] + round.partners, [s for s in seats if s != round.start and s not in "
             "round.partners]]\".", required=True),
+        Opt("known", "enum", "What each seat knows of the teams: all (default: every seat sees them), own (each "
+            "seat knows its own team, and no other seat's) or nobody (no seat knows any team, not even its own). "
+            "Hidden teams (own, nobody) become known by reveal steps; the rules' expressions always read the true "
+            "teams, a seat's observation and known_team() only what it knows.", choices=("all", "own", "nobody"),
+            default="all"),
+        Opt("sizes_known", "bool", "With hidden teams: every seat knows how many seats each team has, and so "
+            "counts: once the seats it knows of fill every team but one, the other seats are on that one.",
+            default=False),
     )
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.known = self.value(spec, "known")
+        self.counted = bool(self.value(spec, "sizes_known"))
+        if self.known != "all":
+            ctx.hidden_teams = True
+        elif self.counted:
+            raise ctx.error("sizes_known is for hidden teams (known: own or nobody): public teams are seen whole",
+                            self.path + ("sizes_known",))
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path + ("teams",)
         value = spec["teams"]
+        if self.known != "all" and isinstance(value, list):
+            raise ctx.error("fixed partnerships written as seat names are known to everyone: hidden teams (known: "
+                            f"{self.known}) need an expression, e.g. one reading who holds a card", path)
         self.fixed: list[list[int]] | None = None
         self.expr: Compiled | None = None
         if isinstance(value, list):
@@ -56,9 +78,18 @@ class Teams(InPlace):
         if not ok:
             raise fail("every seat must be in exactly one team")
 
+    @property
+    def hides(self) -> bool:
+        """Whether the teams this step sets are hidden from some seats (a Knowledge works them out again on a
+        sample, engine/knowledge.py)."""
+        return self.known != "all"
+
     def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
-        """The teams set in place: fixed ones as they are written, others worked out and checked."""
+        """The teams set in place: fixed ones as they are written, others worked out and checked; then what each
+        seat knows of them."""
         ref = x.step_ref(k)
+        with w.block("if state.seen is not None:"):  # a Knowledge works hidden teams out again on its samples
+            w(f"state.seen.derived.append(({ref}, state.clone()))")
         if self.fixed is not None:
             w(f"teams = {self.fixed!r}")
         else:
@@ -70,8 +101,16 @@ class Teams(InPlace):
         with w.block("for i, team in enumerate(teams):"):
             with w.block("for s in team:"):
                 w("state.teams[s] = i")
-        with w.block("if state.notes is not None and len(teams) > 1:"):
-            w(f"{ref}._tell(state, teams)")
+        players = x.game.players
+        if self.known == "all":
+            w("state.team_known = None", "state.team_counted = False")
+            with w.block("if state.notes is not None and len(teams) > 1:"):
+                w(f"{ref}._tell(state, teams)")
+        else:
+            known = [1 << s for s in range(players)] if self.known == "own" else [0] * players
+            w(f"state.team_known = {known!r}", f"state.team_counted = {self.counted!r}")
+            with w.block("if state.notes is not None:"):
+                w("state.note('Teams are set, hidden')")
 
     def _check_teams(self, teams: Any, players: int) -> None:
         """Teams worked out in play must be a list of lists of seats, every seat in exactly one."""
@@ -95,3 +134,60 @@ class Teams(InPlace):
     def _failed(self, message: str, teams: Any) -> Exception:
         assert self.expr is not None  # only a computed team list can be wrong here
         return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")
+
+
+@register
+class Reveal(InPlace):
+    kind = "reveal"
+    nested = True
+    summary = ("Make the teams of some seats known to every seat (hidden teams: a teams step with known: own or "
+               "nobody), e.g. between plays when a card that shows a seat's team is played, or after a seat "
+               "announced its team.")
+    options = COMMON + (
+        Opt("seats", "seats", "The seats whose team every seat now knows: a seat or a list of seats, e.g. "
+            "\"[player] if card.rank == 'Q' else []\" between plays.", required=True),
+    )
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        if not ctx.hidden_teams:
+            raise ctx.error("reveal tells hidden teams: no teams step of this game hides them (known: own or "
+                            "nobody)", self.path)
+        self.seats = self.read(ctx, "seats")
+        t = self.seats.type
+        if t.kind in ("card", "record") or t.kind == "list" and t.element is not None \
+                and t.element.kind in ("card", "record", "list") or t.kind == "value" and t.plain:
+            raise ctx.error(f"reveal's seats must be a seat or a list of seats, found {t}", self.path + ("seats",))
+
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""
+        ref = x.step_ref(k)
+        with w.block("if state.team_known is not None:"):
+            names = x.outer_locals(w, [self.seats])
+            w("e = {'$s': state}")
+            x.assign(w, "shown", self.seats, names)
+            w(f"shown = {ref}._seats(shown)", "bits = 0")
+            with w.block("for s in shown:"):
+                w("bits |= 1 << s")
+            w("known = state.team_known")
+            with w.block("if any(m & bits != bits for m in known):"):
+                with w.block(f"for v in range({x.game.players}):"):
+                    w("known[v] |= bits")
+                with w.block("if state.notes is not None:"):
+                    w(f"{ref}._tell(state, shown)")
+
+    def _seats(self, value: Any) -> list[int]:
+        """The seats a reveal names: one seat, a list of them, or none."""
+        if value is None:
+            return []
+        seats = [value] if value.__class__ is int else value
+        if not isinstance(seats, (list, tuple)) or any(s.__class__ is not int for s in seats):
+            raise ExpressionFailed(f"{self.seats.position}: error: reveal's seats must be seats, got {value!r}")
+        return list(seats)
+
+    @staticmethod
+    def _tell(state: Any, shown: list[int]) -> None:
+        names = state.game.seat_names
+        for s in shown:
+            mates = [names[m] for m in range(state.players) if state.teams[m] == state.teams[s]
+                     and all(k >> m & 1 for k in state.team_known)]
+            state.note(f"{names[s]}'s team is known: team {state.teams[s] + 1} ({', '.join(mates)})")
