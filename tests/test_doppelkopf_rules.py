@@ -56,6 +56,7 @@ def _score(game, re: set[int], eyes: dict[int, int], tricks: dict[int, int], sai
     for s, n in tricks.items():
         state.counters["tricks"][s] = n
     state = at_step(game, "score", {s: [] for s in range(4)}, state=state, zones={"won": _piles(game, eyes)},
+                    kind="normal",
                     teams=[0 if s in re else 1 for s in range(4)],
                     seat_values={"re": {s: s in re for s in range(4)}, "said": said or NOBODY_SAID,
                                  "extras": extras or {s: 0 for s in range(4)}})
@@ -68,9 +69,10 @@ TRUMPS = ["hearts 10", "clubs Q", "spades Q", "hearts Q", "diamonds Q", "clubs J
           "diamonds J", "diamonds A", "diamonds 10", "diamonds K", "diamonds 9"]
 
 
-def _trick(game, cards: list[str]) -> str:
-    """Who wins a last trick of these four cards, North leading (each seat holds its one card)."""
-    state = at_step(game, "parties", {s: [c] for s, c in enumerate(cards)}, dealer=W)
+def _trick(game, cards: list[str], kind: str = "normal") -> str:
+    """Who wins a last trick of these four cards in a game of ``kind`` (the normal game or a solo's trump suit),
+    North leading (each seat holds its one card)."""
+    state = at_step(game, "parties", {s: [c] for s, c in enumerate(cards)}, dealer=W, kind=kind)
     state.notes = []
     for label in cards:
         _play(game, state, label)
@@ -169,9 +171,10 @@ def _last_trick(game, cards, re, eyes):
     rest = _deck(game)
     rest.subtract(cards)
     state = at_step(game, "parties", {s: [c] for s, c in enumerate(cards)}, dealer=W,
-                    zones={"won": _piles(game, eyes, rest)})
+                    zones={"won": _piles(game, eyes, rest)}, kind="normal")
     # no club queen in these hands: the parties are set by hand, as the deal would have made them
     state.seat_vars["re"] = [s in re for s in range(4)]
+    state.counters["tricks"][:] = [6, 5, 0, 0]          # the eleven tricks before
     state.teams = [0 if s in re else 1 for s in range(4)]
     for label in cards:
         _play(game, state, label)
@@ -194,10 +197,12 @@ def test_a_fox_caught_a_doppelkopf_and_karlchen_score_for_the_party_that_won_the
 
 # ---------------------------------------------------------------- 6 the times for announcements
 
-def _offered(game, hands: int, re: set[int], said: dict[int, int]) -> list[str]:
-    """What North may announce before a card, holding ``hands`` cards, after what each seat ``said``."""
+def _offered(game, hands: int, re: set[int], said: dict[int, int], kind="normal", clarified=None) -> list[str]:
+    """What North may announce before a card, holding ``hands`` cards, after what each seat ``said`` (in a game
+    of ``kind``; a marriage ``clarified`` by that trick)."""
     deck = sorted(_deck(game).elements())
-    state = at_step(game, "announce", {s: deck[s * 12:s * 12 + hands] for s in range(4)}, dealer=W,
+    state = at_step(game, "announce", {s: deck[s * 12:s * 12 + hands] for s in range(4)}, dealer=W, kind=kind,
+                    clarified=clarified,
                     teams=[0 if s in re else 1 for s in range(4)],
                     seat_values={"re": {s: s in re for s in range(4)}, "said": said,
                                  "extras": {s: 0 for s in range(4)}})
@@ -229,6 +234,17 @@ def test_no_90_with_ten_cards_no_60_with_nine_no_30_with_eight_black_with_seven(
     assert _offered(game, 10, {N, S}, {N: 5, E: 0, S: 0, W: 0}) == []             # nothing after black
 
 
+def test_in_a_marriage_announcements_wait_for_the_clarifying_trick_and_come_later_by_as_many_tricks():
+    game = _game()
+    assert _offered(game, 12, {N, S}, NOBODY_SAID, "marriage") == []               # not clarified yet
+    assert _offered(game, 11, {N, S}, NOBODY_SAID, "marriage", clarified=1) == ["Re"]
+    assert _offered(game, 10, {N, S}, NOBODY_SAID, "marriage", clarified=1) == []
+    assert _offered(game, 10, {N, S}, NOBODY_SAID, "marriage", clarified=2) == ["Re"]
+    assert _offered(game, 9, {N, S}, NOBODY_SAID, "marriage", clarified=2) == []
+    assert _offered(game, 9, {N, S}, NOBODY_SAID, "marriage", clarified=3) == ["Re"]
+    assert _offered(game, 8, {N, S}, {N: 0, E: 0, S: 1, W: 0}, "marriage", clarified=3) == ["no 90"]
+
+
 # ---------------------------------------------------------------- 2.4, 5.5 the parties, hidden until shown
 
 HANDS = {N: ["clubs Q", "clubs A", "clubs A", "clubs K", "clubs K", "clubs 9", "clubs 9", "clubs 10", "clubs 10",
@@ -243,7 +259,7 @@ HANDS = {N: ["clubs Q", "clubs A", "clubs A", "clubs K", "clubs K", "clubs 9", "
 
 def test_a_kontra_player_does_not_see_who_is_re_until_a_club_queen_or_an_announcement_shows_it():
     game = _game()
-    state = at_step(game, "parties", HANDS, dealer=W)
+    state = at_step(game, "parties", HANDS, dealer=W, kind="normal")
     assert state.teams == [0, 1, 0, 1]                              # the truth: North and South are Re
     assert observe(game, state, E)["teams"] == [[], ["East"]]
     assert observe(game, state, N)["teams"] == [["North"], []]     # Re does not know its partner either
@@ -258,7 +274,113 @@ def test_a_kontra_player_does_not_see_who_is_re_until_a_club_queen_or_an_announc
 
 def test_when_both_club_queens_are_out_every_party_is_known():
     game = _game()
-    state = at_step(game, "parties", HANDS, dealer=W)
+    state = at_step(game, "parties", HANDS, dealer=W, kind="normal")
     _play(game, state, "no announcement", "clubs Q", "no announcement", "diamonds 9", "no announcement", "clubs Q")
     for seat in range(4):
         assert observe(game, state, seat)["teams"] == [["North", "South"], ["East", "West"]]
+
+
+# ---------------------------------------------------------------- 4.2 the solos' trumps
+
+@pytest.mark.parametrize("kind, cards, winner", [
+    ("queens", ["diamonds A", "diamonds Q", "spades 9", "clubs 9"], "East"),    # only the queens are trumps
+    ("queens", ["hearts Q", "spades Q", "hearts 10", "clubs 9"], "East"),      # clubs, spades, hearts, diamonds
+    ("queens", ["hearts K", "hearts 10", "spades 9", "clubs 9"], "East"),      # the ten of hearts is a plain ten
+    ("jacks", ["clubs K", "clubs Q", "spades 9", "hearts 9"], "North"),        # a plain suit A 10 K Q J 9
+    ("jacks", ["hearts J", "clubs J", "hearts 10", "clubs 9"], "East"),
+    ("fleshless", ["clubs Q", "diamonds A", "hearts 10", "clubs J"], "North"),  # no trumps
+    ("fleshless", ["spades J", "spades Q", "hearts 9", "clubs 9"], "East"),
+    ("hearts", ["hearts A", "diamonds J", "spades 9", "clubs 9"], "East"),     # hearts A K 9 below the jacks
+    ("hearts", ["clubs 9", "diamonds A", "spades 9", "clubs K"], "West"),      # diamonds are a plain suit
+    ("hearts", ["hearts K", "hearts 10", "spades 9", "clubs 9"], "East"),      # the Dulle stays on top
+    ("clubs", ["clubs A", "diamonds J", "spades 9", "hearts 9"], "East"),
+    ("diamonds", ["diamonds 9", "diamonds K", "spades 9", "clubs 9"], "East"),  # the normal trumps
+])
+def test_each_solo_has_its_own_trumps(kind, cards, winner):
+    assert _trick(_game(), cards, kind) == winner
+
+
+# ---------------------------------------------------------------- 4.1, 4.4 reservations and the marriage
+
+MARRIAGE = {N: ["clubs Q", "clubs Q", "spades A", "spades A", "hearts A", "hearts A", "clubs A", "clubs A",
+                "diamonds A", "diamonds A", "diamonds 10", "diamonds 10"],
+            E: ["spades 9", "spades 9", "spades K", "spades K", "spades 10", "spades 10", "hearts K", "hearts K",
+                "hearts 9", "hearts 9", "clubs 9", "clubs 9"],
+            S: ["clubs K", "clubs K", "clubs 10", "clubs 10", "hearts 10", "hearts 10", "spades Q", "spades Q",
+                "hearts Q", "hearts Q", "diamonds Q", "diamonds Q"],
+            W: ["clubs J", "clubs J", "spades J", "spades J", "hearts J", "hearts J", "diamonds J", "diamonds J",
+                "diamonds K", "diamonds K", "diamonds 9", "diamonds 9"]}
+
+
+def test_the_first_trick_another_player_wins_makes_him_the_groom_s_partner():
+    game = _game()
+    state = at_step(game, "reservation", MARRIAGE, dealer=W)
+    _play(game, state, "reservation", "healthy", "healthy", "healthy")
+    assert "no solo" in game.labels(state) and "queen solo" in game.labels(state)   # or a solo
+    _play(game, state, "no solo")
+    assert state.vars["kind"] == "marriage" and state.vars["groom"] == N
+    assert observe(game, state, E)["teams"] == [["North"], ["East", "South", "West"]]
+    assert state.pending.step.name == "tricks"                      # no announcement before the partner is found
+    _play(game, state, "spades A", "spades 9", "hearts 10", "diamonds 9")    # South's Dulle wins the first trick
+    assert state.vars["partner"] == S and state.vars["clarified"] == 1
+    assert state.teams == [0, 1, 0, 1]
+    assert observe(game, state, E)["teams"] == [["North", "South"], ["East", "West"]]
+    assert game.labels(state) == ["no announcement", "Re"]          # the first trick: the usual times
+
+
+def test_a_solo_goes_before_a_marriage_and_the_soloist_leads():
+    game = _game()
+    state = at_step(game, "reservation", MARRIAGE, dealer=W)
+    _play(game, state, "reservation", "reservation", "healthy", "healthy")
+    _play(game, state, "no solo")                                   # North has the marriage
+    assert "no solo" not in game.labels(state)                      # East's reservation can only be a solo
+    _play(game, state, "queen solo")
+    assert state.vars["kind"] == "queens" and state.vars["soloist"] == E
+    assert state.teams == [1, 0, 1, 1] and state.team_known is None  # a solo's parties are known to all
+    assert state.pending.actor == E                                 # the soloist announces and leads
+
+
+ALONE = {N: ["hearts 10", "hearts 10", "clubs Q", "clubs Q", "spades A", "spades A", "clubs A", "clubs A",
+             "hearts A", "hearts A", "spades 10", "spades 10"],
+         E: ["spades Q", "spades Q", "hearts Q", "hearts Q", "diamonds Q", "diamonds Q", "spades K", "spades K",
+             "spades 9", "spades 9", "hearts K", "hearts K"],
+         S: ["clubs J", "clubs J", "spades J", "spades J", "hearts J", "hearts J", "diamonds J", "diamonds J",
+             "clubs K", "clubs K", "clubs 10", "clubs 10"],
+         W: ["diamonds A", "diamonds A", "diamonds 10", "diamonds 10", "diamonds K", "diamonds K", "diamonds 9",
+             "diamonds 9", "clubs 9", "clubs 9", "hearts 9", "hearts 9"]}
+
+
+def test_a_groom_who_wins_the_first_three_tricks_plays_alone():
+    game = _game()
+    state = at_step(game, "reservation", ALONE, dealer=W)
+    _play(game, state, "reservation", "healthy", "healthy", "healthy", "no solo")
+    _play(game, state, "hearts 10", "spades Q", "clubs J", "diamonds 9")
+    _play(game, state, "hearts 10", "spades Q", "clubs J", "diamonds 9")
+    assert state.vars["clarified"] is None
+    _play(game, state, "clubs Q", "hearts Q", "spades J", "diamonds K")
+    assert state.vars["clarified"] == 3 and state.vars["partner"] is None
+    assert state.teams == [0, 1, 1, 1]
+    assert game.labels(state) == ["no announcement", "Re"]          # 9 cards, two tricks later: as 11
+
+
+def test_a_compulsory_solo_goes_before_a_voluntary_one_and_its_soloist_leads():
+    game = _game()
+    # East has played his compulsory solo in this series, South has not: South is asked first
+    state = at_step(game, "reservation", MARRIAGE, dealer=W, seat_values={"soloed": {N: False, E: True, S: False,
+                                                                                      W: False}})
+    _play(game, state, "healthy", "reservation", "reservation", "healthy")
+    assert game.current(state) == S
+    _play(game, state, "jack solo")
+    assert state.vars["soloist"] == S and state.vars["compulsory"] is True
+    assert state.pending.actor == S and state.seat_vars["soloed"][S] is True
+    assert state.game_vars["deals"] == 0                           # a compulsory solo is not one of the deals
+
+
+def test_a_voluntary_solo_is_led_by_the_dealer_s_left():
+    game = _game()
+    state = at_step(game, "reservation", MARRIAGE, dealer=W, seat_values={"soloed": {N: False, E: True, S: False,
+                                                                                      W: False}},
+                    game_values={"deals": 3})
+    _play(game, state, "healthy", "reservation", "healthy", "healthy", "clubs solo")
+    assert state.vars["soloist"] == E and state.vars["compulsory"] is False
+    assert state.pending.actor == N and state.game_vars["deals"] == 4
