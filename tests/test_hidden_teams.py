@@ -250,3 +250,22 @@ def test_validate_refuses_hidden_teams_that_cannot_work(case, tmp_path):
     errors = validate_file(str(path))
     assert errors and message in errors[0], errors
 
+
+
+def test_with_sizes_known_a_seat_counts_the_last_member_of_a_team(tmp_path):
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "    known: own                           # each seat knows its own team, no other",
+        "    known: own\n    sizes_known: true")
+    assert "sizes_known: true" in text
+    path = tmp_path / "counted.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert validate_file(str(path)) == []
+    game = compile_game(load_rules(path), 4)
+    state = _called(game)                                           # two against two in this deal
+    assert state.team_counted
+    assert _seen_teams(game, state, E) == [["North"], ["East"]]
+    assert _seen_teams(game, state, None) == [["North"], []]
+    for label in ("clubs 9", "clubs 11", "clubs 14"):              # South shows the ace: team 1 is full
+        _play(game, state, label)
+    assert _seen_teams(game, state, E) == [["North", "South"], ["East", "West"]]
+    assert _seen_teams(game, state, None) == [["North", "South"], ["East", "West"]]   # so for a spectator too
