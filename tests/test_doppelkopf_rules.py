@@ -384,3 +384,16 @@ def test_a_voluntary_solo_is_led_by_the_dealer_s_left():
     _play(game, state, "healthy", "reservation", "healthy", "healthy", "clubs solo")
     assert state.vars["soloist"] == E and state.vars["compulsory"] is False
     assert state.pending.actor == N and state.game_vars["deals"] == 4
+
+
+def test_after_a_compulsory_solo_the_same_dealer_deals_again():
+    game = _game()
+    for compulsory, next_dealer in ((True, W), (False, N)):
+        state = game.new_state()
+        state.counters["tricks"][:] = [12, 0, 0, 0]
+        state = at_step(game, "score", {s: [] for s in range(4)}, state=state, dealer=W, kind="clubs",
+                        soloist=N, compulsory=compulsory, zones={"won": _piles(game, {N: 240})},
+                        seat_values={"re": {N: True, E: False, S: False, W: False}, "said": NOBODY_SAID,
+                                     "extras": {s: 0 for s in range(4)}})
+        assert state.round_results[-1] == [15, -5, -5, -5]         # won 1, below 90, 60, 30, black: 5, x3
+        assert state.round_number == 2 and state.dealer == next_dealer

@@ -57,6 +57,7 @@ class Flow:
     winners: str = "highest_total"
     can_win: Compiled | None = None
     first_dealer: int = 0
+    next_dealer: Compiled | None = None  # who deals the next round (None: the deal passes left)
     game_values: dict[str, Compiled] = field(default_factory=dict)
     game_seat_values: dict[str, Compiled] = field(default_factory=dict)  # per seat, kept across rounds
 
@@ -406,7 +407,7 @@ class Game:
             raise GameError(f"{where}the game did not end within {MAX_ROUNDS} rounds (totals now "
                             f"{', '.join(map(str, state.totals))}); "
                             + ("its end condition never held" if flow.until is not None else "rounds is too many"))
-        state.dealer = (state.dealer + 1) % self.players
+        state.dealer = self.round_code().dealer(state)
         self._start_round(state)
 
 
