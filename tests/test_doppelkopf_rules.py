@@ -328,8 +328,8 @@ def test_the_first_trick_another_player_wins_makes_him_the_groom_s_partner():
     assert game.labels(state) == ["no announcement", "Re"]          # the first trick: the usual times
 
 
-def test_a_solo_goes_before_a_marriage_and_the_soloist_leads():
-    game = _game()
+def test_a_solo_goes_before_a_marriage_and_a_voluntary_solo_is_led_by_the_dealer_s_left():
+    game = _game()                                                   # no compulsory solos: every solo voluntary
     state = at_step(game, "reservation", MARRIAGE, dealer=W)
     _play(game, state, "reservation", "reservation", "healthy", "healthy")
     _play(game, state, "no solo")                                   # North has the marriage
@@ -337,7 +337,7 @@ def test_a_solo_goes_before_a_marriage_and_the_soloist_leads():
     _play(game, state, "queen solo")
     assert state.vars["kind"] == "queens" and state.vars["soloist"] == E
     assert state.teams == [1, 0, 1, 1] and state.team_known is None  # a solo's parties are known to all
-    assert state.pending.actor == E                                 # the soloist announces and leads
+    assert state.pending.actor == N and state.vars["compulsory"] is False
 
 
 ALONE = {N: ["hearts 10", "hearts 10", "clubs Q", "clubs Q", "spades A", "spades A", "clubs A", "clubs A",
@@ -364,7 +364,7 @@ def test_a_groom_who_wins_the_first_three_tricks_plays_alone():
 
 
 def test_a_compulsory_solo_goes_before_a_voluntary_one_and_its_soloist_leads():
-    game = _game()
+    game = _game(compulsory_solos=True, deals=24)
     # East has played his compulsory solo in this series, South has not: South is asked first
     state = at_step(game, "reservation", MARRIAGE, dealer=W, seat_values={"soloed": {N: False, E: True, S: False,
                                                                                       W: False}})
@@ -376,8 +376,8 @@ def test_a_compulsory_solo_goes_before_a_voluntary_one_and_its_soloist_leads():
     assert state.game_vars["deals"] == 0                           # a compulsory solo is not one of the deals
 
 
-def test_a_voluntary_solo_is_led_by_the_dealer_s_left():
-    game = _game()
+def test_with_compulsory_solos_a_solo_after_one_s_own_is_voluntary():
+    game = _game(compulsory_solos=True, deals=24)
     state = at_step(game, "reservation", MARRIAGE, dealer=W, seat_values={"soloed": {N: False, E: True, S: False,
                                                                                       W: False}},
                     game_values={"deals": 3})
@@ -387,13 +387,31 @@ def test_a_voluntary_solo_is_led_by_the_dealer_s_left():
 
 
 def test_after_a_compulsory_solo_the_same_dealer_deals_again():
-    game = _game()
+    game = _game(compulsory_solos=True, deals=24)
     for compulsory, next_dealer in ((True, W), (False, N)):
         state = game.new_state()
         state.counters["tricks"][:] = [12, 0, 0, 0]
         state = at_step(game, "score", {s: [] for s in range(4)}, state=state, dealer=W, kind="clubs",
-                        soloist=N, compulsory=compulsory, zones={"won": _piles(game, {N: 240})},
+                        soloist=N, compulsory=compulsory, redeal=compulsory, zones={"won": _piles(game, {N: 240})},
                         seat_values={"re": {N: True, E: False, S: False, W: False}, "said": NOBODY_SAID,
                                      "extras": {s: 0 for s in range(4)}})
         assert state.round_results[-1] == [15, -5, -5, -5]         # won 1, below 90, 60, 30, black: 5, x3
         assert state.round_number == 2 and state.dealer == next_dealer
+
+
+def test_when_the_deals_left_are_as_many_as_the_compulsory_solos_owed_the_first_who_owes_must_play_one():
+    game = _game(compulsory_solos=True, deals=24)
+    owed = {"soloed": {N: True, E: True, S: False, W: False}}      # South and West owe theirs; 2 deals left
+    state = at_step(game, "forcing", MARRIAGE, dealer=W, seat_values=owed, game_values={"deals": 22})
+    assert state.vars["forced"] == S
+    _play(game, state, "healthy", "healthy")
+    assert game.labels(state) == ["reservation"]                    # South may not say healthy
+    _play(game, state, "reservation", "healthy")
+    assert game.current(state) == S and "no solo" not in game.labels(state)
+    _play(game, state, "spades solo")
+    assert state.vars["compulsory"] is True and state.vars["redeal"] is False
+    assert state.game_vars["deals"] == 23                            # the forced solo is one of the deals
+    assert state.pending.actor == S                                 # a compulsory solo: the soloist leads
+    # with more deals left than solos owed nobody is forced
+    state = at_step(game, "forcing", MARRIAGE, dealer=W, seat_values=owed, game_values={"deals": 21})
+    assert state.vars["forced"] is None
