@@ -269,3 +269,24 @@ def test_with_sizes_known_a_seat_counts_the_last_member_of_a_team(tmp_path):
         _play(game, state, label)
     assert _seen_teams(game, state, E) == [["North", "South"], ["East", "West"]]
     assert _seen_teams(game, state, None) == [["North", "South"], ["East", "West"]]   # so for a spectator too
+
+
+def test_with_known_nobody_a_seat_does_not_even_know_its_own_team_until_it_is_revealed(tmp_path):
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "    known: own                           # each seat knows its own team, no other", "    known: nobody")
+    path = tmp_path / "nobody.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = compile_game(load_rules(path), 4)
+    state = _called(game)
+    assert _seen_teams(game, state, S) == [["North"], []]          # South holds the ace but is not told
+    assert state.known_team(S, S) == [] and state.known_teams(S)[S] is None
+    checked = []
+
+    def visit(state, knowledge, seat):                              # samples keep only what was revealed
+        if state.team_known is not None and len(checked) < 40:
+            sample = determinize(game, state, seat, knowledge, random.Random(len(checked)))
+            assert observe(game, sample, seat) == observe(game, state, seat)
+            checked.append(seat)
+
+    _random_game(game, 1, visit)
+    assert len(checked) == 40
