@@ -131,6 +131,14 @@ def test_the_losers_below_90_60_30_and_without_a_trick_add_a_point_each():
     assert _score(game, {N, S}, {N: 240, E: 0}, {N: 12, E: 0}) == [5, -5, 5, -5]
 
 
+def test_the_worked_example_151_against_89():
+    # the example of doppelkopf-online.com's "Punktevergabe" (the DDV's scoring without announcements):
+    # Re 151 against 89 scores 2 (won, below 90); Kontra 151 against 89 scores 3 (and against the club queens)
+    game = _game()
+    assert _score(game, {N, W}, {N: 151, E: 89}, {N: 7, E: 5}) == [2, -2, -2, 2]
+    assert _score(game, {N, W}, {N: 89, E: 151}, {N: 5, E: 7}) == [-3, 3, 3, -3]
+
+
 def test_re_announced_counts_two():
     assert _score(_game(), {N, S}, {N: 150, E: 90}, {N: 8, E: 4}, said={N: 1, E: 0, S: 0, W: 0}) == [3, -3, 3, -3]
 
