@@ -521,7 +521,11 @@ def _section_defs() -> JSON:
             "properties": {
                 "first_dealer": _ref("number", "The seat that deals the first round (0 is the first seat, default "
                                                "0): a whole number or an expression over players, options and "
-                                               "setup; the deal then passes to the left."),
+                                               "setup; the deal then passes to the left (or as next_dealer says)."),
+                "next_dealer": _ref("seat", "Who deals the next round, worked out when a round ends (default "
+                                            "left(round.dealer), the deal passes to the left), e.g. \"round.dealer "
+                                            "if round.redeal else left(round.dealer)\": the same dealer deals "
+                                            "again."),
                 "values": _ref("values", "Game values, kept from round to round and read as game.NAME: value name "
                                          "-> expression giving its value at the start of the game. A set step's "
                                          "game: changes them."),

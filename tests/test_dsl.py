@@ -22,6 +22,7 @@ from interpreter.dsl.builtins import REGISTRY
 from interpreter.dsl.compiler import Compiled, Compiler, Define, ExpressionFailed, Globals
 from interpreter.dsl.parser import MAX_NESTING, DslSyntaxError, parse
 from interpreter.dsl.types import CARD, CARDS, NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, list_of, record, type_of_data
+from interpreter.engine.state import State
 from interpreter.errors import ExpressionError, GameError, Position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,8 @@ class FakeState:
         self.tricks = [3, 0, 2, 1]
         self.totals = [10, -2, 7, 0]
         self.teams = [0, 1, 0, 1]
+        self.team_known = [0b0001, 0b0110, 0b0100, 0b1000]  # hidden teams: north knows only its own
+        self.team_counted = False
         self.shared: dict[str, list[int]] = {"stock": [5, 2], "trick": []}
         self.game_vars: dict[str, Any] = {"pot": 7, "start": 2}
 
@@ -72,6 +75,10 @@ class FakeState:
 
     def same_team(self, a: int, b: int) -> bool:
         return self.teams[a] == self.teams[b]
+
+    known_teams = State.known_teams
+    known_team = State.known_team
+    known_opponents = State.known_opponents
 
 
 def make_globals(defines: dict[str, str] | None = None) -> Globals:
@@ -588,6 +595,9 @@ BUILTIN_CASES = [
     ("team(seat)", [0, 2]), ("team(1)", [1, 3]),
     ("opponents(seat)", [1, 3]),
     ("same_team(seat, 2)", True), ("same_team(seat, left(seat))", False),
+    ("known_team(seat, seat)", [0]), ("known_team(1, 2)", [2]), ("known_team(2, 0)", []),
+    ("known_opponents(1, 1)", [2]), ("known_opponents(seat, 1)", []),
+    ("knows_team(seat, 0)", True), ("knows_team(seat, 2)", False), ("knows_team(1, 2)", True),
     ("left(seat)", 1), ("left(3)", 0), ("left(round.dealer)", 0),
     ("right(seat)", 3), ("right(2)", 1),
     ("distinct([3, 1, 3, 2, 1])", [3, 1, 2]), ("distinct([])", []),
@@ -622,7 +632,8 @@ def test_the_builtin_cases_cover_every_builtin_of_the_registry():
     called = {re.match(r"\[?(\w+)", text).group(1) for text, _ in BUILTIN_CASES}
     assert called == set(REGISTRY)
     assert set(REGISTRY) == {"len", "sum", "count", "max", "min", "abs", "any", "all",
-                             "team", "opponents", "same_team", "left", "right", "distinct", "sort", "reverse",
+                             "team", "opponents", "same_team", "known_team", "known_opponents",
+                             "knows_team", "left", "right", "distinct", "sort", "reverse",
                              "place_award", "first", "last", "combinations", "pairs", "join", "text", "seats_from",
                              "range", "index", "concat", "slice"}
 

@@ -73,7 +73,7 @@ def test_a_sample_looks_to_its_seat_like_the_real_state(name, players):
 
 def _as_if(game, knowledge, state, other):
     """``knowledge`` as it would be had ``other`` been the real game: the states it keeps (from before a hidden
-    value was worked out) with ``other``'s cards."""
+    value or hidden teams were worked out) with ``other``'s cards."""
     rename = {}
     for (_, cards), (_, twin) in zip(places(state), places(other)):
         rename.update(zip(cards, twin))
@@ -91,6 +91,7 @@ def _as_if(game, knowledge, state, other):
 
     twin.derived = {name: moved(run) for name, run in knowledge.derived.items()}
     twin.checks = [moved(run) for run in knowledge.checks]
+    twin.teams = None if knowledge.teams is None else moved(knowledge.teams)
     return twin
 
 

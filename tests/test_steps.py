@@ -1038,7 +1038,7 @@ def test_a_step_kind_that_cannot_run_inside_a_trick_is_refused_there(tmp_path):
         """)
     line, message = refusal(tmp_path, text)
     assert line == line_of(text, "redeal:")
-    assert message == "a deal step cannot run inside a trick (kinds allowed here: choose, move, set, teams)"
+    assert message == "a deal step cannot run inside a trick (kinds allowed here: choose, move, reveal, set, teams)"
 
 
 def test_an_unknown_step_kind_is_refused(tmp_path):
@@ -1302,7 +1302,7 @@ def test_repeat_until_and_its_refusals(tmp_path):
         ("rows: {do: repeat, steps: {s: {do: set, round: {a: '1'}}}}",
          "a repeat needs times: or until: (or both) to end"),
         ("rows: {do: repeat, times: 2, steps: {d: {do: deal, hand: 1}}}",
-         "a deal step cannot run inside a repeat (kinds allowed here: choose, move, set, teams)"),
+         "a deal step cannot run inside a repeat (kinds allowed here: choose, move, reveal, set, teams)"),
         ("rows: {do: repeat, times: 5000, steps: {s: {do: set, round: {a: '1'}}}}",
          "times must be a whole number from 0 to 1000, got 5000"),
     ]:
@@ -1448,3 +1448,45 @@ def test_a_seat_left_without_cards_in_the_middle_of_a_trick_is_an_error_with_its
         first_choices(game, game.new_state(), 1)
     with pytest.raises(GameError, match=says):
         game.playout(game.new_state(), random.Random(1))
+
+
+# ---------------------------------------------------------------- game.next_dealer
+
+def _dealers(game, seed):
+    """The dealer of each round of a random game: played through the checked path and by the playout loop."""
+    rng = random.Random(seed)
+    state, checked = game.new_state(), []
+    while not state.finished:
+        if not checked or state.round_number != len(checked):
+            checked.append(state.dealer)
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            game.apply(state, d.actions[int(rng.random() * len(d.actions))])
+    fast, looped = game.new_state(), {}
+
+    def policy(state, seat, actions):
+        looped.setdefault(state.round_number, state.dealer)
+        return 0
+
+    game.playout(fast, random.Random(seed), policy)
+    return checked, list(looped.values())
+
+
+def test_next_dealer_says_who_deals_the_next_round_in_the_checked_path_and_the_playout_loop(tmp_path):
+    same = make(tmp_path, DEAL_3, TRICKS, game="rounds: 4\nnext_dealer: round.dealer")
+    assert _dealers(same, 1) == ([0, 0, 0, 0], [0, 0, 0, 0])
+    skip = make(tmp_path, DEAL_3, TRICKS, game="rounds: 4\nnext_dealer: left(left(round.dealer))")
+    assert _dealers(skip, 1) == ([0, 2, 0, 2], [0, 2, 0, 2])
+    plain = make(tmp_path, DEAL_3, TRICKS, game="rounds: 4")            # default: the deal passes left
+    assert _dealers(plain, 1) == ([0, 1, 2, 3], [0, 1, 2, 3])
+
+
+def test_next_dealer_must_give_a_seat(tmp_path):
+    text = rules(DEAL_3, TRICKS, game="rounds: 2\nnext_dealer: \"3\"")
+    assert refusal(tmp_path, text) == (line_of(text, "next_dealer"), "expected a seat, found value")
+    game = make(tmp_path, DEAL_3, TRICKS,
+                game="rounds: 3\nnext_dealer: \"first([s for s in seats if s.tricks > 3])\"")
+    with pytest.raises(GameError, match="next_dealer must give a seat, got None"):
+        _dealers(game, 1)

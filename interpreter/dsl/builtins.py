@@ -306,6 +306,18 @@ def _same_team(state: Any, a: int, b: int) -> bool:
     return state.same_team(_seat_of(a, "same_team"), _seat_of(b, "same_team"))
 
 
+def _known_team(state: Any, viewer: int, seat: int) -> list[int]:
+    return state.known_team(_seat_of(viewer, "known_team"), _seat_of(seat, "known_team"))
+
+
+def _known_opponents(state: Any, viewer: int, seat: int) -> list[int]:
+    return state.known_opponents(_seat_of(viewer, "known_opponents"), _seat_of(seat, "known_opponents"))
+
+
+def _knows_team(state: Any, viewer: int, seat: int) -> bool:
+    return state.known_teams(_seat_of(viewer, "knows_team"))[_seat_of(seat, "knows_team")] is not None
+
+
 def _left(state: Any, seat: int) -> int:
     return (_seat_of(seat, "left") + 1) % state.players
 
@@ -336,6 +348,15 @@ _register(Builtin("opponents", 1, 1, _seats, _opponents, needs_state=True,
                   doc="The seats on other teams than a seat.", example="opponents(winner)"))
 _register(Builtin("same_team", 2, 2, _truth, _same_team, needs_state=True,
                   doc="True when two seats play on one team.", example="same_team(player, winner)"))
+_register(Builtin("known_team", 2, 2, _seats, _known_team, needs_state=True,
+                  doc="The seats a seat (the first) knows to be on the team of another (with hidden teams; "
+                  "none when it does not know that seat's team).", example="known_team(seat, winner)"))
+_register(Builtin("known_opponents", 2, 2, _seats, _known_opponents, needs_state=True,
+                  doc="The seats a seat (the first) knows to be on other teams than another (with hidden teams).",
+                  example="known_opponents(seat, seat)"))
+_register(Builtin("knows_team", 2, 2, _truth, _knows_team, needs_state=True,
+                  doc="True when a seat (the first) knows the team of another (always, with public teams).",
+                  example="knows_team(seat, winner)"))
 _register(Builtin("left", 1, 1, _seat, _left, needs_state=True,
                   doc="The next seat clockwise (the left neighbour).", example="left(round.dealer)"))
 _register(Builtin("right", 1, 1, _seat, _right, needs_state=True,

@@ -268,6 +268,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
                               source.pos(("game", "rounds")))
     flow.until = ctx.expr(("game", "until")) if "until" in gspec else None
     flow.can_win = ctx.expr(("game", "can_win"), {"seat": SEAT}) if "can_win" in gspec else None
+    flow.next_dealer = ctx.expr(("game", "next_dealer"), expect="seat") if "next_dealer" in gspec else None
     if flow.rounds is None and flow.until is None:
         raise SchemaError("the game needs an end: game.rounds or game.until", source.pos(("game",)))
     if "first_dealer" in gspec:

@@ -50,6 +50,9 @@ class ObservationEncoder:
         for counter in game.counters:
             self._add(f"counter {counter}", n, _at("counters", counter), self._per_seat_numbers)
         self._add("totals", n, lambda o: o["totals"], self._per_seat_numbers)
+        if any(step.kind == "teams" and step.hides for step in game.every_step()):
+            for i in range(n):  # hidden teams: the seats the observer knows to be on each team (all zero: unknown)
+                self._add(f"team {i + 1}", n, _at("teams", i), self._seat_list)
         for name in game.round_fields:
             if name in ("number", "dealer"):
                 continue

@@ -59,6 +59,7 @@ class Flow:
     winners: str = "highest_total"
     can_win: Compiled | None = None
     first_dealer: int = 0
+    next_dealer: Compiled | None = None  # who deals the next round (None: the deal passes left)
     game_values: dict[str, Compiled] = field(default_factory=dict)
     game_seat_values: dict[str, Compiled] = field(default_factory=dict)  # per seat, kept across rounds
 
@@ -443,6 +444,8 @@ class Game:
             for s in range(self.players):
                 counter[s] = 0
         state.teams = list(range(self.players))
+        state.team_known = None
+        state.team_counted = False
 
     def _end_round(self, state: State) -> None:
         state.ended = state.vars
@@ -456,7 +459,7 @@ class Game:
             raise GameError(f"{where}the game did not end within {MAX_ROUNDS} rounds (totals now "
                             f"{', '.join(map(str, state.totals))}); "
                             + ("its end condition never held" if flow.until is not None else "rounds is too many"))
-        state.dealer = (state.dealer + 1) % self.players
+        state.dealer = self.round_code().dealer(state)
         self._start_round(state)
 
 

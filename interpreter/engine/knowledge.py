@@ -8,13 +8,15 @@ Cards that go on the table and off it within one action (a trick's last card) co
 there. Anything else is lost to a seat: it knows how many cards each place holds, not which;
 which deal put them there (the kind of card a place holds); which cards a place lacks because
 its seat did not play them when the rules bound its play (it chose a card that did not follow
-suit); and the public values a set step worked out from what a seat could not see (a hint).
+suit); the public values a set step worked out from what a seat could not see (a hint); and the
+teams of seats it was not told of, when a teams step hides them (State.known_teams).
 Steps tell a Knowledge what the state after an action no longer shows through ``State.seen``.
 
 ``determinize`` gives a state in which every card the seat does not know is swapped at random
 with another such card of the same deal, never into a place that lacks it, everywhere the state
 names it (zones, card values, step progress), with hidden values worked out again from the new
-cards, and in which the public values worked out from hidden things come out as they did: one of
+cards, hidden teams worked out again from them (agreeing with every team the seat knows), and in
+which the public values worked out from hidden things come out as they did: one of
 the states the seat cannot tell from the real one, drawn without reading where those cards
 really are.
 """
@@ -56,6 +58,9 @@ class Knowledge:
         # public values a set step worked out from something hidden (a hint that depends on hidden trump cards): a
         # sample must work them out the same. Until cards are shuffled again.
         self.checks: list[_Run] = []
+        # the run of the teams step that set hidden teams (a sample works them out again on its cards), until teams
+        # are set again or cards are shuffled
+        self.teams: _Run | None = None
         self.disagreed = 0  # samples that no draw within _AGREE_TRIES made agree with every check (see determinize)
         self._tells: dict[int, tuple[tuple[str, str], ...]] = {}  # by id(step): see _public_outputs
         self._hidden = [name for name, v in game.visibility.items() if v != "all" and name in state.seat_vars]
@@ -131,8 +136,15 @@ class Knowledge:
         if shuffled:
             self.derived.clear()
             self.checks.clear()
+            self.teams = None
         game = self.game
         for step, before in seen.derived:
+            if step.kind == "teams":
+                self.teams = None
+                if step.hides:
+                    self.teams = _Run(step, before, dict(self.derived))
+                    self.teams.read(_probe(game, self.teams, before.clone())[1])
+                continue
             hidden = getattr(step, "hidden", ())
             outputs = self._public_outputs(step)
             if not hidden and not outputs:
@@ -288,6 +300,14 @@ def _probe(game: Any, run: _Run, snap: State) -> tuple[State, frozenset[tuple[st
         zones[name].visible != "all" if part == "zone" else visibility.get(name, "all") != "all"))
 
 
+def _teams_agree(drawn: list[int], state: State, view: list[int | None]) -> bool:
+    """Whether teams worked out on a draw agree with what the seat knows: every team it knows of a seat (``view``:
+    State.known_teams), and, when the teams' sizes are public, their sizes."""
+    if any(t is not None and drawn[s] != t for s, t in enumerate(view)):
+        return False
+    return not state.team_counted or sorted(drawn) == sorted(state.teams)
+
+
 def _told(state: State, outputs: tuple[tuple[str, str], ...]) -> tuple[Any, ...]:
     """The values ``outputs`` (group, name) of a set step, as ``state`` has them."""
     return tuple(state.vars.get(name) if group == "round" else state.game_vars.get(name) if group == "game"
@@ -319,15 +339,19 @@ def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: A
     excluded = knowledge.excluded
     events = [(slots[e], sorted(slots[e]), [excluded.get(w) for w in slot_places[e]]) for e in sorted(slots)]
     checks = knowledge.checks if slots else []
+    teams = knowledge.teams if slots and state.team_known is not None else None
+    view = state.known_teams(seat)
     best: tuple[int, dict[int, int], _Again] | None = None
-    for _ in range(_AGREE_TRIES if checks else 1):
+    for _ in range(_AGREE_TRIES if checks or teams else 1):
         rename_to: dict[int, int] = {}
         for true, cards, bans in events:
             rename_to.update(zip(true, _deal(list(cards), bans, rng)))
         again = _Again(game, seat, rename_to)
         misses, failed = 0, None
+        if teams is not None and not _teams_agree(again.result(teams)[2], state, view):
+            misses += 1
         for check in checks:  # how many checks the draw fails; enough when it cannot beat the best draw
-            told, hidden = again.result(check)
+            told, hidden, _ = again.result(check)
             if told != check.told or any(hidden[name][seat] != real[seat] for name, real in check.mine.items()):
                 misses += 1
                 failed = failed or check
@@ -348,6 +372,8 @@ def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: A
     relabel(game, other, rename_to.get)
     for name, run in knowledge.derived.items():
         other.seat_vars[name] = again.merged(name, again.result(run)[1][name], other.seat_vars[name])
+    if teams is not None:
+        other.teams = list(again.result(teams)[2])
     for step, p in running(game.steps, other.step_index, other.progress):  # choices the seat has not seen
         step.redraw(game, other, p, seat, rng)
     return other
@@ -362,8 +388,8 @@ class _Again:
         self._keys: dict[tuple[int, str], Any] = {}  # a derivation's values of one name, as a key
 
     def result(self, run: _Run) -> Any:
-        """What ``run``'s step works out on this draw: the public values it tells (a check's ``outputs``) and
-        its hidden values ({name: values})."""
+        """What ``run``'s step works out on this draw: the public values it tells (a check's ``outputs``), its
+        hidden values ({name: values}) and the teams after it (each seat's team)."""
         done = self.done
         stack = [run]
         while stack:  # the runs that worked out the hidden values it read first (no recursion)
@@ -397,7 +423,8 @@ class _Again:
         for name, d in run.derived.items():
             snap.seat_vars[name] = self.merged(name, done[id(d)][1][name], before.seat_vars[name])
         after, reads = _probe(game, run, snap)
-        got = _told(after, run.outputs), {h: after.seat_vars[h] for h in getattr(run.step, "hidden", ())}
+        got = (_told(after, run.outputs), {h: after.seat_vars[h] for h in getattr(run.step, "hidden", ())},
+               list(after.teams))
         if reads <= run.reads:  # what it read is in the key: the same inputs give the same result
             run.memo[key] = got
         else:  # it read more on these cards: key the results by that too from now on

@@ -44,7 +44,7 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
                    if game.visibility.get(k, "all") == "all" and k not in filling},
         "seat_values": _seat_values(game, state, seat, filling),
         "game_values": {k: _readable(game, state, k, v) for k, v in state.game_vars.items()},
-        "teams": _teams(game, state),
+        "teams": _teams(game, state, seat),
         "zones": zones,
         "counters": {c: {names[s]: v for s, v in enumerate(vals)} for c, vals in state.counters.items()},
         "totals": {names[s]: t for s, t in enumerate(state.totals)},
@@ -61,11 +61,20 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     return obs
 
 
-def _teams(game: Game, state: State) -> list[list[str]]:
-    groups: dict[int, list[str]] = {}
-    for s, t in enumerate(state.teams):
-        groups.setdefault(t, []).append(game.seat_names[s])
-    return list(groups.values())
+def _teams(game: Game, state: State, viewer: int | None) -> list[list[str]]:
+    """The teams as lists of seat names. Hidden teams: each team, in the order the teams step gave them, with the
+    seats ``viewer`` knows to be on it (State.known_teams); the seats it does not know are on none of the lists."""
+    names = game.seat_names
+    if state.team_known is None:
+        groups: dict[int, list[str]] = {}
+        for s, t in enumerate(state.teams):
+            groups.setdefault(t, []).append(names[s])
+        return list(groups.values())
+    shown: list[list[str]] = [[] for _ in range(max(state.teams) + 1)]
+    for s, known in enumerate(state.known_teams(viewer)):
+        if known is not None:
+            shown[known].append(names[s])
+    return shown
 
 
 def _filling(state: State) -> frozenset[str]:

@@ -5,8 +5,9 @@ other, the game's values when it starts, whether it ends after a round, who may 
 steps_code.py writes the entering of any list of steps (each step's ``when`` in place, a step without decisions
 doing its work, a step with written code started through it): the step found and its progress are kept in the
 state (``step_index``, ``progress``) as soon as it starts, and its decision is given; after the last step the
-round is over (``step_index`` -1) and None is given. ``begin_GAME``, ``over_ROUND`` and ``can_win_GAME`` write
-the game's own expressions (``game.values``, ``game.seat_values``, ``until``, ``rounds``, ``can_win``) in place.
+round is over (``step_index`` -1) and None is given. ``begin_GAME``, ``over_ROUND``, ``dealer_ROUND`` and
+``can_win_GAME`` write the game's own expressions (``game.values``, ``game.seat_values``, ``until``, ``rounds``,
+``next_dealer``, ``can_win``) in place.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
-from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.writer import Lines, Part
 
@@ -28,6 +29,7 @@ class RoundCode(NamedTuple):
     enter: Any
     begin: Any  # begin_GAME(state): the game's values and each seat's, when the game starts
     over: Any  # over_ROUND(state): whether the game ends with the round just played (until, rounds)
+    dealer: Any  # dealer_ROUND(state): who deals the next round (next_dealer; default the left neighbour)
     can_win: Any  # can_win_GAME(state): the seats that may win (game.can_win)
 
 
@@ -58,6 +60,15 @@ def part(game: Game, gen: Namespace) -> Part:
             with w.block("if state.round_number >= rounds:"):
                 w("return True")
         w("return False")
+    with w.block("def dealer_ROUND(state):"):
+        if flow.next_dealer is None:
+            w(f"return (state.dealer + 1) % {game.players}")
+        else:
+            w("e = {'$s': state}")
+            steps.assign(w, "dealer", flow.next_dealer, {})
+            with w.block(f"if dealer.__class__ is not int or not 0 <= dealer < {game.players}:"):
+                w("raise NOT_A_SEAT(dealer)")
+            w("return dealer")
     with w.block("def can_win_GAME(state):"):
         if flow.can_win is None:
             w(f"return list(range({game.players}))")
@@ -68,5 +79,17 @@ def part(game: Game, gen: Namespace) -> Part:
                 with w.block("if ok:"):
                     w("out.append(_v_seat)")
             w("return out")
-    return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, **steps.globals()},
-                lambda f: RoundCode(f["enter_ROUND"], f["begin_GAME"], f["over_ROUND"], f["can_win_GAME"]))
+    return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, "NOT_A_SEAT": _not_a_seat(flow.next_dealer),
+                           **steps.globals()},
+                lambda f: RoundCode(f["enter_ROUND"], f["begin_GAME"], f["over_ROUND"], f["dealer_ROUND"],
+                                    f["can_win_GAME"]))
+
+
+def _not_a_seat(expr: Compiled | None) -> Any:
+    """The error of a ``next_dealer`` that gave no seat, with the expression's position."""
+
+    def fail(value: Any) -> ExpressionFailed:
+        where = f"{expr.position}: " if expr is not None and expr.position else ""
+        return ExpressionFailed(f"{where}error: next_dealer must give a seat, got {value!r}")
+
+    return fail

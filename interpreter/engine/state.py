@@ -37,6 +37,7 @@ class Seen:
 class State:
     __slots__ = (
         "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
+        "team_known", "team_counted",
         "round_results", "round_number", "dealer", "step_index", "progress", "finished",
         "pending", "actions_taken", "notes", "seen", "ended", "told",
     )
@@ -51,6 +52,10 @@ class State:
         self.game_vars: dict[str, Any] = {}
         self.counters: dict[str, list[int]] = {c: [0] * game.players for c in game.counters}
         self.teams: list[int] = list(range(game.players))
+        # hidden teams (a teams step with known: own or nobody): for each seat, the seats whose team it has been
+        # told (a bit each); None while the teams are public. team_counted: the teams' sizes are public too.
+        self.team_known: list[int] | None = None
+        self.team_counted = False
         self.totals: list[int] = [0] * game.players
         self.round_results: list[list[int]] = []
         self.round_number = 0
@@ -81,6 +86,8 @@ class State:
         other.game_vars = dict(self.game_vars)
         other.counters = {k: list(v) for k, v in self.counters.items()}
         other.teams = list(self.teams)
+        other.team_known = None if self.team_known is None else list(self.team_known)
+        other.team_counted = self.team_counted
         other.totals = list(self.totals)
         other.round_results = [list(r) for r in self.round_results]
         other.round_number = self.round_number
@@ -111,6 +118,52 @@ class State:
 
     def same_team(self, a: int, b: int) -> bool:
         return self.teams[a] == self.teams[b]
+
+    def known_teams(self, viewer: int | None) -> list[int | None]:
+        """The team of each seat as ``viewer`` knows it (None: not known to it; viewer None: a spectator, who
+        knows what everyone was told). A seat knows the teams of the seats it was told of (known_teams' bits);
+        when the teams' sizes are public it also counts: a seat whose team is unknown but which only one team
+        still has room for is on that team, repeated until nothing more follows."""
+        known = self.team_known
+        teams = self.teams
+        if known is None:
+            return list(teams)
+        n = self.players
+        if viewer is None:
+            mask = (1 << n) - 1
+            for m in known:
+                mask &= m
+        else:
+            mask = known[viewer]
+        out: list[int | None] = [teams[s] if mask >> s & 1 else None for s in range(n)]
+        if self.team_counted and None in out:
+            size: dict[int, int] = {}
+            for t in teams:
+                size[t] = size.get(t, 0) + 1
+            changed = True
+            while changed and None in out:
+                changed = False
+                have = dict.fromkeys(size, 0)
+                for k in out:
+                    if k is not None:
+                        have[k] += 1
+                room = [t for t in size if have[t] < size[t]]
+                if len(room) == 1:
+                    out = [room[0] if t is None else t for t in out]
+                    changed = True
+        return out
+
+    def known_team(self, viewer: int, seat: int) -> list[int]:
+        """The seats ``viewer`` knows to be on ``seat``'s team (none when it does not know ``seat``'s team)."""
+        view = self.known_teams(viewer)
+        t = view[seat]
+        return [] if t is None else [s for s in range(self.players) if view[s] == t]
+
+    def known_opponents(self, viewer: int, seat: int) -> list[int]:
+        """The seats ``viewer`` knows to be on another team than ``seat`` (none when it does not know ``seat``'s)."""
+        view = self.known_teams(viewer)
+        t = view[seat]
+        return [] if t is None else [s for s in range(self.players) if view[s] is not None and view[s] != t]
 
     # -- cards
     def all_cards(self) -> list[int]:

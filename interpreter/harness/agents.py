@@ -287,7 +287,7 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
         if shown:
             lines.append(f"  {name}: " + ", ".join(f"{s} {_text(v)}" for s, v in shown.items()))
     if not status and len(obs["teams"]) < len(obs["totals"]):
-        lines.append("  teams: " + " vs ".join(" + ".join(t) for t in obs["teams"]))
+        lines.append("  teams: " + " vs ".join(" + ".join(t) or "?" for t in obs["teams"]))
     for zname, content in obs["zones"].items():
         if not isinstance(content, dict):
             continue

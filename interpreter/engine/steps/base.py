@@ -165,6 +165,7 @@ class StepContext:
     game_seat_fields: dict[str, Type] = field(default_factory=dict)  # per-seat values kept across rounds
     step_names: dict[str, Path_] = field(default_factory=dict)
     visibility: dict[str, str] = field(default_factory=dict)  # value name -> all, owner, nobody
+    hidden_teams: bool = False  # a teams step hides its teams (reveal steps may then tell them)
     refresh: Any = None  # called when value types change (the compiler's seat attributes follow them)
 
     def expr(self, path: Path_, bound: dict[str, Type] | None = None, expect: str | None = None,

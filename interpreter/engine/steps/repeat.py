@@ -2,7 +2,7 @@
 
 The nested steps run in order; after the last one the next time begins, until ``times`` times have run
 or ``until`` holds (checked after each time). ``set`` names a round value that counts the times: 1, 2, ...
-Nested steps are of the kinds a trick may run (choose, move, set, teams); their decisions are named by
+Nested steps are of the kinds a trick may run (choose, move, set, teams, reveal); their decisions are named by
 their own names, as a trick's are.
 """
 
@@ -35,7 +35,7 @@ class Repeat(Step):
                "times, or until a condition holds.")
     options = COMMON + (
         Opt("steps", "steps", "The steps run each time, in order; of the kinds a trick may run (choose, move, "
-            "set, teams).", required=True),
+            "set, teams, reveal).", required=True),
         Opt("times", "number", "How many times: a number or an expression worked out when the step starts "
             "(e.g. 9, or setup.rows)."),
         Opt("until", "condition", "Checked after each time: the repetition ends when it holds."),

@@ -1,4 +1,5 @@
-"""``teams``: who plays with whom, as data: fixed partnerships or teams formed from earlier choices."""
+"""``teams``: who plays with whom, as data: fixed partnerships or teams formed from earlier choices, public or
+hidden (each seat told at first only its own team, or nothing, until ``reveal`` steps tell more)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,31 @@ class Teams(InPlace):
             "[[North, South], [East, West]]), or an expression giving a list of lists of seats, e.g. "
             "\"[[round.start] + round.partners, [s for s in seats if s != round.start and s not in "
             "round.partners]]\".", required=True),
+        Opt("known", "enum", "What each seat knows of the teams: all (default: every seat sees them), own (each "
+            "seat knows its own team, and no other seat's) or nobody (no seat knows any team, not even its own). "
+            "Hidden teams (own, nobody) become known by reveal steps; the rules' expressions always read the true "
+            "teams, a seat's observation and known_team() only what it knows.", choices=("all", "own", "nobody"),
+            default="all"),
+        Opt("sizes_known", "bool", "With hidden teams: every seat knows how many seats each team has, and so "
+            "counts: once the seats it knows of fill every team but one, the other seats are on that one.",
+            default=False),
     )
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.known = self.value(spec, "known")
+        self.counted = bool(self.value(spec, "sizes_known"))
+        if self.known != "all":
+            ctx.hidden_teams = True
+        elif self.counted:
+            raise ctx.error("sizes_known is for hidden teams (known: own or nobody): public teams are seen whole",
+                            self.path + ("sizes_known",))
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         path = self.path + ("teams",)
         value = spec["teams"]
+        if self.known != "all" and isinstance(value, list):
+            raise ctx.error("fixed partnerships written as seat names are known to everyone: hidden teams (known: "
+                            f"{self.known}) need an expression, e.g. one reading who holds a card", path)
         self.fixed: list[list[int]] | None = None
         self.expr: Compiled | None = None
         if isinstance(value, list):
@@ -56,9 +77,18 @@ class Teams(InPlace):
         if not ok:
             raise fail("every seat must be in exactly one team")
 
+    @property
+    def hides(self) -> bool:
+        """Whether the teams this step sets are hidden from some seats (a Knowledge works them out again on a
+        sample, engine/knowledge.py)."""
+        return self.known != "all"
+
     def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
-        """The teams set in place: fixed ones as they are written, others worked out and checked."""
+        """The teams set in place: fixed ones as they are written, others worked out and checked; then what each
+        seat knows of them."""
         ref = x.step_ref(k)
+        with w.block("if state.seen is not None:"):  # a Knowledge works hidden teams out again on its samples
+            w(f"state.seen.derived.append(({ref}, state.clone()))")
         if self.fixed is not None:
             w(f"teams = {self.fixed!r}")
         else:
@@ -70,8 +100,16 @@ class Teams(InPlace):
         with w.block("for i, team in enumerate(teams):"):
             with w.block("for s in team:"):
                 w("state.teams[s] = i")
-        with w.block("if state.notes is not None and len(teams) > 1:"):
-            w(f"{ref}._tell(state, teams)")
+        players = x.game.players
+        if self.known == "all":
+            w("state.team_known = None", "state.team_counted = False")
+            with w.block("if state.notes is not None and len(teams) > 1:"):
+                w(f"{ref}._tell(state, teams)")
+        else:
+            known = [1 << s for s in range(players)] if self.known == "own" else [0] * players
+            w(f"state.team_known = {known!r}", f"state.team_counted = {self.counted!r}")
+            with w.block("if state.notes is not None:"):
+                w("state.note('Teams are set, hidden')")
 
     def _check_teams(self, teams: Any, players: int) -> None:
         """Teams worked out in play must be a list of lists of seats, every seat in exactly one."""
@@ -95,3 +133,4 @@ class Teams(InPlace):
     def _failed(self, message: str, teams: Any) -> Exception:
         assert self.expr is not None  # only a computed team list can be wrong here
         return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")
+

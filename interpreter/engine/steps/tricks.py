@@ -129,8 +129,8 @@ class Tricks(Step):
         Opt("count", "name", "The counter of tricks won, read as seat.NAME (default tricks).", default="tricks"),
         Opt("trick", "zone", "The shared zone the trick is played to (default trick).", default="trick"),
         Opt("per_trick", "names", "Round values that go back to none when a trick starts (e.g. a claim)."),
-        Opt("between_plays", "steps", "Steps run after every card but the last (choose, move, set, teams); "
-            "they see player, trick, trick_seats and led.", binds=tuple(BETWEEN_NAMES)),
+        Opt("between_plays", "steps", "Steps run after every card but the last (choose, move, set, teams, "
+            "reveal); they see player, trick, trick_seats and led.", binds=tuple(BETWEEN_NAMES)),
         Opt("after_trick", "steps", "Steps run after the trick is taken; they see winner, takers, last_trick "
             "and trick_seats.", binds=tuple(AFTER_NAMES)),
     )

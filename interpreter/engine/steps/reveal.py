@@ -1,0 +1,67 @@
+"""``reveal``: the teams of some seats become known to every seat (hidden teams, set by a ``teams`` step with
+``known: own`` or ``nobody``): what each seat knows is a bit a seat in ``State.team_known``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.steps.steps_code import InPlace
+
+
+@register
+class Reveal(InPlace):
+    kind = "reveal"
+    nested = True
+    summary = ("Make the teams of some seats known to every seat (hidden teams: a teams step with known: own or "
+               "nobody), e.g. between plays when a card that shows a seat's team is played, or after a seat "
+               "announced its team.")
+    options = COMMON + (
+        Opt("seats", "seats", "The seats whose team every seat now knows: a seat or a list of seats, e.g. "
+            "\"[player] if card.rank == 'Q' else []\" between plays.", required=True),
+    )
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        if not ctx.hidden_teams:
+            raise ctx.error("reveal tells hidden teams: no teams step of this game hides them (known: own or "
+                            "nobody)", self.path)
+        self.seats = self.read(ctx, "seats")
+        t = self.seats.type
+        if t.kind in ("card", "record") or t.kind == "list" and t.element is not None \
+                and t.element.kind in ("card", "record", "list") or t.kind == "value" and t.plain:
+            raise ctx.error(f"reveal's seats must be a seat or a list of seats, found {t}", self.path + ("seats",))
+
+    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+        """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""
+        ref = x.step_ref(k)
+        with w.block("if state.team_known is not None:"):
+            names = x.outer_locals(w, [self.seats])
+            w("e = {'$s': state}")
+            x.assign(w, "shown", self.seats, names)
+            w(f"shown = {ref}._seats(shown)", "bits = 0")
+            with w.block("for s in shown:"):
+                w("bits |= 1 << s")
+            w("known = state.team_known")
+            with w.block("if any(m & bits != bits for m in known):"):
+                with w.block(f"for v in range({x.game.players}):"):
+                    w("known[v] |= bits")
+                with w.block("if state.notes is not None:"):
+                    w(f"{ref}._tell(state, shown)")
+
+    def _seats(self, value: Any) -> list[int]:
+        """The seats a reveal names: one seat, a list of them, or none."""
+        if value is None:
+            return []
+        seats = [value] if value.__class__ is int else value
+        if not isinstance(seats, (list, tuple)) or any(s.__class__ is not int for s in seats):
+            raise ExpressionFailed(f"{self.seats.position}: error: reveal's seats must be seats, got {value!r}")
+        return list(seats)
+
+    @staticmethod
+    def _tell(state: Any, shown: list[int]) -> None:
+        names = state.game.seat_names
+        for s in shown:
+            mates = [names[m] for m in range(state.players) if state.teams[m] == state.teams[s]
+                     and all(k >> m & 1 for k in state.team_known)]
+            state.note(f"{names[s]}'s team is known: team {state.teams[s] + 1} ({', '.join(mates)})")
