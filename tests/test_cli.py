@@ -97,7 +97,7 @@ def test_play_with_an_unsupported_player_count_is_a_clear_error(capsys):
 
 
 def test_play_an_unknown_game_names_the_bundled_ones(capsys):
-    code, _, err = run(capsys, "play", "doppelkopf", "--players", "3")
+    code, _, err = run(capsys, "play", "tarock", "--players", "3")
     assert code == 1 and "njet-riogrande" in err
 
 
