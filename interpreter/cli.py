@@ -545,17 +545,27 @@ def _simulate(args: argparse.Namespace) -> int:
                   args.rotate, args.iterations, args.move_time, _allowed(args),
                   deal=None if deal is None else (args.deal, args.board))
     progress = _progress(args.json)
-    with _writing(args.report, "report") as report:
-        summary = simulate(game, args.games, seed, progress, setup, workers, args.backend, args.scheduler,
-                           args.verbose)
-        if report is not None:
-            from interpreter.harness.report import html_report
 
-            report.write(html_report(summary))
+    def run() -> Any:
+        return simulate(game, args.games, seed, progress, setup, workers, args.backend, args.scheduler, args.verbose)
+
+    from interpreter.harness.report import html_report
+
+    return _reported(args, run, html_report)
+
+
+def _reported(args: argparse.Namespace, run: Callable[[], Any], page: Callable[[Any], str]) -> int:
+    """Run a command that plays games (``run``) and print what it found (``as_text()``, or ``as_json()`` with
+    --json), with --report its HTML ``page`` too. The report's file is opened before any game is played, so a
+    path that cannot be written fails at once."""
+    with _writing(args.report, "report") as report:
+        result = run()
+        if report is not None:
+            report.write(page(result))
     if args.json:
-        print(json.dumps(summary.as_json()))
+        print(json.dumps(result.as_json()))
     else:
-        print(summary.as_text())
+        print(result.as_text())
         if report is not None:
             print(f"report written to {args.report}")
     return 0
@@ -597,36 +607,30 @@ def _compare(args: argparse.Namespace) -> int:
     seed = _seed(args.seed or "0")
     lineup = tuple(parse_agents(args.agents, base.players))
     progress = _progress(args.json, "games of each file")
-    played: list[list[Played]] = []
-    for name, game in ((args.base, base), (args.variant, variant)):
-        setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
-                      args.move_time, _allowed(args))
-        games = ((play_one(setup, seed, i, game) for i in range(args.games)) if workers <= 1
-                 else play_many(setup, args.games, seed, workers))
-        done = []
-        try:
-            for g in games:
-                done.append(g)
-                progress(len(done) + len(played) * args.games, 2 * args.games)
-        finally:
-            games.close()
-        played.append(done)
-    result = compare(played[0], played[1], seats=list(base.seat_names),
-                     base_name=_named(args.base, args.option + args.base_option),
-                     variant_name=_named(args.variant, args.option + args.variant_option), seed=seed,
-                     agents=list(setup.lineup(0)), rotate=args.rotate, detect=args.detect / 100)
-    with _writing(args.report, "report") as report:
-        if report is not None:
-            from interpreter.harness.report import compare_report
 
-            report.write(compare_report(result))
-    if args.json:
-        print(json.dumps(result.as_json()))
-    else:
-        print(result.as_text())
-        if report is not None:
-            print(f"report written to {args.report}")
-    return 0
+    def run() -> Any:
+        played: list[list[Played]] = []
+        for name, game in ((args.base, base), (args.variant, variant)):
+            setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
+                          args.move_time, _allowed(args))
+            games = ((play_one(setup, seed, i, game) for i in range(args.games)) if workers <= 1
+                     else play_many(setup, args.games, seed, workers))
+            done: list[Played] = []
+            try:
+                for g in games:
+                    done.append(g)
+                    progress(len(done) + len(played) * args.games, 2 * args.games)
+            finally:
+                games.close()
+            played.append(done)
+        return compare(played[0], played[1], seats=list(base.seat_names),
+                       base_name=_named(args.base, args.option + args.base_option),
+                       variant_name=_named(args.variant, args.option + args.variant_option), seed=seed,
+                       agents=list(setup.lineup(0)), rotate=args.rotate, detect=args.detect / 100)
+
+    from interpreter.harness.report import compare_report
+
+    return _reported(args, run, compare_report)
 
 
 def _named(given: str, options: list[str]) -> str:
