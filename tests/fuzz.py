@@ -228,9 +228,10 @@ def make_case(kind: str, seed: int, number: int) -> Case:
     if kind == "prompt":
         answers = [rng.choice(["1", "2", "0", "-1", "99", "²", "٣", "9" * 5000, "", " ", "\t", "x", "a", "P",
                                "\x00", "\x1b[A", "é" * 100, "1 2", "01", "+1", "Pass", "pass", "bid 1", "bid",
-                               "yellow", "red", "1" * 16])
+                               "yellow", "red", "1" * 16, "qs", "10h", "2c", "ac", "h10", "q", "sq", "jd", "3"])
                    for _ in range(rng.randint(0, 400))]
-        game = rng.choice([("meinz", "4"), ("njet-riogrande", "3"), ("bidding.yaml", "4"), ("mue", "3")])
+        game = rng.choice([("meinz", "4"), ("njet-riogrande", "3"), ("bidding.yaml", "4"), ("mue", "3"),
+                           ("hearts", "4"), ("doppelkopf", "4"), ("skat", "3"), ("bridge", "4")])
         return Case(kind, seed, number, ["play", game[0], "-p", game[1], "--human", "1", "--seed", str(number)],
                     {}, "\n".join(answers) + ("\n" if answers and rng.random() < 0.5 else ""))
     raise ValueError(f"unknown kind {kind!r}")
