@@ -282,3 +282,20 @@ def test_a_status_line_never_shows_a_card_the_seat_has_not_seen(tmp_path):
         assert not own & set(shown.split(", "))  # never one of the seat's own
         differs += shown != real
     assert differs == 5
+
+
+def test_a_card_a_choice_refuses_is_refused_with_the_steps_condition_in_words():
+    import random as _random
+
+    game = game_of("njet-riogrande", 4)
+    state = game.new_state()
+    rng = _random.Random(2)
+    while state.pending.step.name != "discard":
+        d = state.pending
+        if d.actor < 0:
+            game.apply_chance(state, d.step.sample(game, state, rng))
+        else:
+            game.apply(state, rng.choice(d.actions))
+    card = state.per_seat["hand"][state.pending.actor][0]
+    assert game.refusal(state, card) == ("you may discard a card for which not (the round's cache's keep zeros) or "
+                                         "the value's number is not 0, while you have one")

@@ -151,6 +151,7 @@ class Choose(Step):
         self.options_expr = self.read(ctx, "options", names)
         self.allowed = self.read(ctx, "allowed", names, per="value") if "allowed" in spec else None
         self.must = self.read(ctx, "must", names, per="value") if "must" in spec else None
+        self._rule_text = (spec.get("allowed"), spec.get("must"))  # for people: what refuses a card (refusal)
         # card options judged only by the card and round values: look them up in card tables
         self._cards = self.option_type.kind == "card" and "label" not in spec
         kinds = ctx.card_kinds
@@ -209,6 +210,20 @@ class Choose(Step):
         if self.move_to is not None and "visible" not in spec:
             zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
             self.visible = "all" if zone_visible == "all" else "owner"
+
+    def refusal(self, game: Any, state: Any, card: int) -> str | None:
+        """Why a card may not be chosen now: the step's conditions in words (which options may be chosen, and
+        the obligation among them); None when this step offers no cards or sets no condition."""
+        if self.option_type.kind != "card":
+            return None
+        from interpreter.dsl.words import in_words
+
+        allowed, must = self._rule_text
+        said = ([f"only a card for which {in_words(allowed)}"] if allowed is not None else []) + (
+            [f"a card for which {in_words(must)}, while you have one"] if must is not None else [])
+        if not said:
+            return f"{game.cards.labels[card]} is not among the cards to {self.verb} now"
+        return f"you may {self.verb} " + "; and ".join(said)
 
     @staticmethod
     def _table(expr: Compiled | None, kinds: tuple[int, ...]) -> CardTable | None:
