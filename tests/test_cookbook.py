@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "passing", "captures", "claims", "split-tricks", "exchange",
-           "two-zones", "dummy")
+           "two-zones", "dummy", "climbing")
 CASES = [(name, n) for name in RECIPES for n in supported_players(load_rules(EXAMPLES / f"{name}.yaml"))]
 SEEDS = range(4)
 
