@@ -277,11 +277,33 @@ def test_the_holder_of_the_mah_jong_leads_and_tichu_may_be_called_before_his_fir
     state = game.new_state()
     game.apply_chance(state, game.sample_chance(state, random.Random(3)))
     assert asked(state)[1] == "grand_tichu" and all(len(h) == 8 for h in state.per_seat["hand"])
+    play(game, state, "Grand Tichu")                    # West, left of the dealer, calls Grand Tichu
     while asked(state)[1] == "grand_tichu":
         play(game, state, "no call")
     assert all(len(h) == 14 for h in state.per_seat["hand"])          # then 6 more cards each
+    for seat in (S, E, N):                              # with all his cards, before passing, each may call Tichu
+        assert asked(state) == (seat, "tichu_early") and offered(game, state) == ["Tichu", "no call"]
+        play(game, state, "no call")                    # (not West: he called Grand Tichu)
     while asked(state)[1] != "tichu":                   # the passing: one card to each other player
         assert asked(state)[1] in ("pass_next", "pass_partner", "pass_previous")
         play(game, state, sorted(game.labels(state))[0])
     holder = next(s for s in range(4) if any(game.cards.labels[c] == "Mah Jong" for c in state.per_seat["hand"][s]))
-    assert asked(state)[0] == holder and offered(game, state) == ["Tichu", "no call"]
+    assert asked(state)[0] == holder and offered(game, state) == ["Tichu", "no call"] and holder != W
+
+
+# ---------------------------------------------------------------- work
+
+
+def test_a_lead_from_a_hand_rich_in_combinations_stays_well_within_the_work_budget(game: Game) -> None:
+    from interpreter.dsl import budget
+    from interpreter.limits import WORK_LIMIT
+
+    # pairs of 2 to 7, the Mah Jong and the Phoenix: many straights, sequences of pairs and full houses to lead
+    hand = [f"{suit} {r}" for r in range(2, 8) for suit in ("jade", "sword")] + ["Mah Jong", "Phoenix"]
+    state = at_turn(game, {N: hand, W: ["star 9"], S: ["star 10"], E: ["star J"]}, N,
+                    seat_values={"tichu": {N: "Tichu"}})          # (called: no offer to call)
+    budget.reset()
+    play(game, state, "jade 4")                         # the next pick worked out from every combination with a 4
+    used = WORK_LIMIT - budget.left[0]
+    assert 0 < used < WORK_LIMIT // 10, used
+    assert "play" in game.labels(state) and "Phoenix" in game.labels(state) and "Mah Jong" in game.labels(state)
