@@ -94,6 +94,47 @@ def test_a_full_house_counts_its_three_of_a_kind_and_a_sequence_of_pairs_its_len
     assert state.vars["top_player"] == S and len(state.per_seat["won"][S]) == 15    # nobody beats it
 
 
+def test_a_sequence_of_pairs_is_beaten_by_as_many_higher_pairs_the_phoenix_completing_one(game: Game) -> None:
+    hands = {N: ["jade 3", "sword 3", "jade 4", "sword 4", "star 2"],
+             W: ["jade 6", "sword 6", "jade 7", "Phoenix", "jade 8", "sword 8", "pagoda 3"],
+             S: ["jade 9", "sword 9", "jade 10", "sword 10"],
+             E: ["pagoda 2"]}
+    state = at_turn(game, hands, N)
+    play(game, state, "jade 3", "sword 3", "jade 4", "sword 4")       # 3-3-4-4
+    assert state.vars["top_class"] == [3, 4, 4]
+    # West: 6-6-7-P or 7-P-8-8 (two pairs, the Phoenix as a 7); not the three pairs 6-6-7-P-8-8
+    play(game, state, "jade 7")
+    assert offered(game, state) == ["Phoenix", "jade 6", "jade 8", "sword 6", "sword 8"]
+    play(game, state, "Phoenix", "jade 8")
+    assert offered(game, state) == ["sword 8"]
+    play(game, state, "sword 8")
+    assert state.vars["top_class"] == [3, 4, 8] and state.vars["top_player"] == W
+    # South's 9-9-10-10 beats it
+    assert asked(state) == (S, "play") and offered(game, state) == sorted(hands[S] + ["pass"])
+
+
+def test_a_higher_four_of_a_kind_and_a_longer_straight_flush_beat_a_bomb(game: Game) -> None:
+    hands = {N: ["jade 2", "sword 2", "star 2", "pagoda 2", "jade A"],
+             W: ["jade 3", "sword 3", "star 3", "pagoda 3", "jade Q"],
+             S: ["sword 9", "sword 10", "sword J", "sword Q", "sword K", "pagoda K"],
+             E: ["star 4", "star 5", "star 6", "star 7", "star 8", "star 9", "pagoda A"]}
+    state = at_turn(game, hands, N)
+    play(game, state, "jade 2", "sword 2", "star 2", "pagoda 2")      # four 2s led
+    assert asked(state) == (W, "bomb")                  # four 3s beat them
+    play(game, state, "jade 3", "sword 3", "star 3", "pagoda 3")
+    assert state.vars["top_class"] == [9, 4, 3]
+    assert asked(state) == (S, "play")                  # South's straight flush 9-K beats four of a kind
+    play(game, state, "sword 9", "sword 10", "sword J", "sword Q", "sword K")
+    assert state.vars["top_class"] == [9, 5, 13]
+    # East's six-card straight flush 4-9 beats a five-card one, though lower; his 4-8 or 5-9 would not
+    assert asked(state) == (E, "bomb")
+    play(game, state, "star 4", "star 5", "star 6", "star 7", "star 8")
+    assert offered(game, state) == ["star 9"]           # 4-8 may not be played: no bomb stop, only the 9
+    play(game, state, "star 9")
+    # nobody beats it: East takes the four bombs and leads
+    assert state.vars["top_player"] == E and asked(state) == (E, "play") and len(state.per_seat["won"][E]) == 19
+
+
 def test_a_bomb_beats_any_combination_and_a_straight_flush_beats_four_of_a_kind(game: Game) -> None:
     hands = {N: ["Dragon", "star 2"],
              W: ["jade 9", "sword 9", "star 9", "pagoda 9", "jade 3"],
