@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "captures", "claims", "split-tricks",
-           "exchange", "two-zones", "dummy", "deal-file")
+           "exchange", "two-zones", "dummy", "deal-file", "climbing")
 CASES = [(name, n) for name in RECIPES for n in supported_players(load_rules(EXAMPLES / f"{name}.yaml"))]
 SEEDS = range(4)
 

@@ -67,6 +67,9 @@ class Choose(Step):
         Opt("stop", "text", "The label of ending one's turn after at least one pick: with it, count is the most "
             "a seat may pick in its turn, and it may stop after any pick (a turn of one or more reveals). A seat "
             "that stops has not passed."),
+        Opt("may_stop", "condition", "When a seat may end its turn with stop (default: after any pick), e.g. "
+            "\"is_combination(picked)\": the picks so far make a whole play (a combination of cards played at once). "
+            "A seat that has picked may not pass.", binds=("seat", "picked", "history", "passes")),
         Opt("may_pass", "condition", "Which seats may pass (default: every seat, when pass is given), e.g. "
             "\"seat != round.dealer\" (stick the dealer).", binds=("seat", "picked", "history", "passes")),
         Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction).",
@@ -173,6 +176,9 @@ class Choose(Step):
         self._stop = Stop(self.stop_label) if self.stop_label is not None else None
         if self.stop_label is not None and self.stop_label == self.pass_label:
             raise ctx.error("stop and pass need different labels", path + ("stop",))
+        self.may_stop = self.read(ctx, "may_stop", names) if "may_stop" in spec else None
+        if self.may_stop is not None and self.stop_label is None:
+            raise ctx.error("may_stop needs stop: the label of ending one's turn", path + ("may_stop",))
         self.may_pass = self.read(ctx, "may_pass", names) if "may_pass" in spec else None
         if self.may_pass is not None and self.pass_label is None:
             raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
@@ -312,7 +318,7 @@ class Choose(Step):
 
     def outer_names(self) -> set[str]:
         return bound_read([self.who, self.options_expr, self.allowed, self.must, self.count, self.may_pass,
-                           self.until]) & set(self.bound)
+                           self.may_stop, self.until]) & set(self.bound)
 
     def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
         """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
@@ -406,6 +412,14 @@ class Choose(Step):
 
     def _not_a_list(self, options: Any) -> ExpressionFailed:
         return ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
+
+    def _unfinished(self, state: Any, seat: int, picked: list[Any]) -> GameError:
+        """A seat has picked, may not stop yet (may_stop) and has nothing left it may pick: allowed and may_stop
+        of the rules disagree."""
+        game = state.game
+        picks = " + ".join(show(game, self.option_type, v) for v in picked)
+        return GameError(f"{self.where}: error: step {self.name!r}: {game.seat_names[seat]} picked {picks}, may "
+                         "not stop there (may_stop) and has nothing allowed left to pick")
 
     def _round_and_round(self) -> GameError:
         """Going round every seat of who twice asking nobody never ends."""

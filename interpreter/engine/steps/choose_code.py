@@ -260,8 +260,9 @@ class ChooseWriter(Writer):
         if step.set_history:
             w(f"state.vars[{step.set_history!r}] = list(q.history)")
         w("q.left -= 1")
-        with w.block("if q.left <= 0:"):
-            w("end_turn(state, q, _v_seat, o)")
+        if step.may_stop is None:  # with may_stop, the turn's end waits for the decision (it may not end there)
+            with w.block("if q.left <= 0:"):
+                w("end_turn(state, q, _v_seat, o)")
 
     def legal_names(self) -> set[str]:
         """The names of the turn the choices are worked out from."""
@@ -308,24 +309,34 @@ class ChooseWriter(Writer):
         with w.block("while q.pos < len(q.order):"):
             w("_v_seat = q.order[q.pos]")
             self.fresh(w)
-            self.turn_names(w, self.legal_names() | bound_read([step.may_pass]))
+            self.turn_names(w, self.legal_names() | bound_read([step.may_pass, step.may_stop]))
             with w.block("if q.left > 0:"):
                 self.legal(w)
             with w.block("else:"):
                 w("legal = []")
             can_stop = "can_stop" if step._stop is not None else "False"
+            picks = "picks" if step._stop is not None else "False"  # a seat that has picked may not pass
             if step._stop is not None:
-                w("can_stop = bool(q.picked)")
+                w("picks = bool(q.picked)")
+                if step.may_stop is None:
+                    w("can_stop = picks")
+                else:
+                    w("can_stop = False")
+                    with w.block("if picks:"):
+                        self.assign(w, "can_stop", step.may_stop, {**self.own, **self.outer})
             can_pass = "False"
             if step.pass_label is not None:
                 can_pass = "can_pass"
                 if step.may_pass is None:
-                    w(f"can_pass = not {can_stop}")
+                    w(f"can_pass = not {picks}")
                 else:
-                    with w.block(f"if {can_stop}:"):
+                    with w.block(f"if {picks}:"):
                         w("can_pass = False")
                     with w.block("else:"):
                         self.assign(w, "can_pass", step.may_pass, {**self.own, **self.outer})
+            if step.may_stop is not None:  # picks that may not stop there need a pick to go on with
+                with w.block("if not legal and picks and not can_stop:"):
+                    w("raise STEP._unfinished(state, _v_seat, q.picked)")
             with w.block("if not legal:"):  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass != "False":
                     with w.block(f"if {can_pass}:"):
