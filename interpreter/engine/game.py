@@ -182,7 +182,7 @@ class Game:
     def status(self, state: State, viewer: int) -> list[tuple[str, str]]:
         """The rule file's status lines (``table:``) for ``viewer``, each title with its text: give it a state the
         viewer cannot tell from the real one (a sample of what it knows), so that no line shows what it may not
-        see. A line whose ``when`` is false, or whose value is none, is left out."""
+        see. A line whose ``when`` is false, or whose value is none or an empty list, is left out."""
         out = []
         for line in self.table:
             if line.when is not None and not line.when({"$s": state, "seat": viewer}):
@@ -190,12 +190,12 @@ class Game:
             if line.each:
                 values = [(s, line.show({"$s": state, "seat": s})) for s in range(self.players)]
                 shown = [f"{self.seat_names[s]} {_said(readable(self, line.show.type, v))}" for s, v in values
-                         if v is not None]
+                         if v is not None and v != []]
                 if shown:
                     out.append((line.title, ", ".join(shown)))
             else:
                 value = line.show({"$s": state, "seat": viewer})
-                if value is not None:
+                if value is not None and value != []:
                     out.append((line.title, _said(readable(self, line.show.type, value))))
         return out
 

@@ -289,6 +289,10 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
     if not status and len(obs["teams"]) < len(obs["totals"]):
         lines.append("  teams: " + " vs ".join(" + ".join(t) or "?" for t in obs["teams"]))
     for zname, content in obs["zones"].items():
+        if isinstance(content, list):  # a shared zone lying face up (the trick is shown below, with its seats)
+            if content and zname != "trick":
+                lines.append(f"  {zname}: {', '.join(content)}")
+            continue
         if not isinstance(content, dict):
             continue
         mine = content.get(me)

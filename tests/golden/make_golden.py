@@ -34,6 +34,10 @@ from interpreter.rules.loader import load_rules
 HERE = Path(__file__).resolve().parent
 FIRST_SEEDS = ("golden/1", "golden/2", "golden/3")
 AGENT_KINDS = ("random", "greedy")
+# games recorded with shorter settings than their defaults, so that the suite replays them quickly: a series of
+# Skat (36 or 48 deals) or a game of Tichu to 1,000 (its decisions cost a hundred times more than most games')
+# is as long as thirty games of another; the records name their options, and are played again with them
+OPTIONS: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "tichu": {"target": 500}}
 SEEDS = tuple(f"golden2/{k}" for k in range(1, 11))
 
 
@@ -52,7 +56,7 @@ def main(names: list[str]) -> None:
     for name in names:
         source = load_rules(name)
         for players in supported_players(source):
-            game = compile_game(source, players)
+            game = compile_game(source, players, dict(OPTIONS.get(name, {})))
             for k, seed in enumerate(FIRST_SEEDS, 1):
                 path = HERE / f"{game.name}-{players}p-{k}.jsonl"
                 if not path.exists():
