@@ -313,7 +313,7 @@ class Tricks(Step):
         seat = p.turn
         cards = self._cards(state, seat)
         if card not in cards:
-            return f"{game.cards.labels[card]} is not among the cards {game.seat_names[seat]} may play from"
+            return f"{game.cards.labels[card]} is not in {game.seat_names[seat]}'s {' or '.join(self.zones)}"
         plays = p.plays
         trick = [c for _, c in plays]
         rule = refusing_rule(self.follow_rules if plays else self.lead_rules, state, seat, cards,
