@@ -415,6 +415,25 @@ class GameState:
         everyone is told, the scores (see docs/api.md)."""
         return observe(self.game.engine, self._state, seat)
 
+    def status(self, seat: int) -> list[tuple[str, str]]:
+        """The rule file's status lines (its ``table:``) as ``seat`` sees them: each title with its text, worked
+        out on a sample of what the seat knows (so a line never shows what it may not see); empty when the file
+        declares none. The same sample every time for the same state (a fixed random source)."""
+        if not self.game.engine.table:
+            return []
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            raise GameError(f"seat must be a number from 0 to {self.game.players - 1}, not {seat!r}")
+        sample = determinize(self.game.engine, self._state, seat, self.knowledge(), random.Random(0))
+        return self.game.engine.status(sample, seat)
+
+    def refusal(self, card: str) -> str | None:
+        """Why the seat to act may not play (or choose) the card labelled ``card`` now, in the rule file's words
+        (an obligation's ``says:``, or its expression in words); None when nothing refuses it."""
+        cards = self.game.engine.cards_by_label().get(card)
+        if not cards:
+            raise GameError(f"no card {card!r} in this game's deck")
+        return next((why for c in cards if (why := self.game.engine.refusal(self._state, c))), None)
+
     def observation_string(self, seat: int | None) -> str:
         """``observation(seat)`` as one line of JSON (keys sorted)."""
         return json.dumps(self.observation(seat), sort_keys=True, ensure_ascii=False)

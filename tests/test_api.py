@@ -196,3 +196,29 @@ def test_events_tell_each_trick_won_and_each_decision_an_automatic_seat_took():
     # each trick's event comes after the action that ended it, and before the round it ended is scored
     last_round = max(i for i, k in enumerate(kinds) if k == "round")
     assert kinds[last_round - 1] == "trick"
+
+
+def test_status_lines_and_refusals_through_the_api():
+    state = tb.load("hearts", players=4).new_state(seed=3)
+    state.apply_chance()
+    assert state.status(0)[0] == ("passing this hand", "to the left")
+    rng = random.Random(3)
+    while not state.is_over():  # the first play where the seat to act holds a card it may not play
+        if state.is_chance():
+            state.apply_chance()
+            continue
+        labels = state.labels()
+        seat = state.current_player
+        hand = state.observation(seat)["zones"]["hand"][state.game.seat_names[seat]]
+        refused = [c for c in hand if c not in labels]
+        if "of" in labels[0] and refused and "tricks" == state.observation(seat).get("step"):
+            why = state.refusal(refused[0])
+            assert why in ("you must follow suit", "the 2 of clubs leads the first trick",
+                           "hearts may not be led until a heart has been played, unless you have nothing but hearts")
+            assert state.refusal(labels[0]) is None
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    else:
+        raise AssertionError("no play refused a card")
+    with pytest.raises(tb.GameError):
+        state.refusal("Z of nothing")
