@@ -16,7 +16,7 @@ from interpreter.engine.actions import ActionInfo, ActionSpace
 from interpreter.engine.compile import compile_game
 from interpreter.engine.encoding import ObservationEncoder
 from interpreter.engine.game import Game
-from interpreter.engine.knowledge import Knowledge, determinize
+from interpreter.engine.knowledge import Knowledge, determinize, seen_status
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
@@ -419,12 +419,13 @@ class GameState:
         """The rule file's status lines (its ``table:``) as ``seat`` sees them: each title with its text, worked
         out on a sample of what the seat knows (so a line never shows what it may not see); empty when the file
         declares none. The same sample every time for the same state (a fixed random source)."""
-        if not self.game.engine.table:
-            return []
+        return seen_status(self.game.engine, self._state, self._seat(seat), self.knowledge())
+
+    def _seat(self, seat: Any) -> int:
+        """``seat`` when it is a seat of this game (a number from 0), else a GameError."""
         if type(seat) is not int or not 0 <= seat < self.game.players:
             raise GameError(f"seat must be a number from 0 to {self.game.players - 1}, not {seat!r}")
-        sample = determinize(self.game.engine, self._state, seat, self.knowledge(), random.Random(0))
-        return self.game.engine.status(sample, seat)
+        return seat
 
     def refusal(self, card: str) -> str | None:
         """Why the seat to act may not play (or choose) the card labelled ``card`` now, in the rule file's words
@@ -526,8 +527,7 @@ class GameState:
         knowledge = self.knowledge()
         if self._seen is None:  # the seat's information state goes with its samples
             self._seen = _seen_of(self)
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            raise GameError(f"seat must be a number from 0 to {self.game.players - 1}, not {seat!r}")
+        seat = self._seat(seat)
         other = self.clone()
         other._state = _told(determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng))
         # nothing of the real game beyond what the seat knows: no history (it would tell the real deal), and

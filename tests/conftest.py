@@ -58,6 +58,17 @@ def card(game: Game, label: str, taken: set[int] | None = None) -> int:
     raise KeyError(label)
 
 
+def play(game: Game, state: State, *labels: str) -> None:
+    """Take the legal actions with these labels, one after another, through the checked path."""
+    for label in labels:
+        game.apply(state, game.action_for_label(state, label))
+
+
+def names(game: Game, cards: list[int]) -> list[str]:
+    """The labels of ``cards``, sorted."""
+    return sorted(game.cards.labels[c] for c in cards)
+
+
 def at_step(game: Game, step_name: str, hands: dict[int, list[str]], state: State | None = None,
             zones: dict[str, dict[int, list[str]] | list[str]] | None = None, **values) -> State:
     """A state whose round is at ``step_name`` with the given hands, other zones and round values.

@@ -16,7 +16,7 @@ from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
 
-from .conftest import at_step
+from .conftest import at_step, names, play
 from .test_steps import DEAL_3, TRICKS, make, refusal, rules
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "climbing.yaml"
@@ -28,17 +28,8 @@ def game() -> Game:
     return compile_game(load_rules(EXAMPLE), 4)
 
 
-def play(game: Game, state: State, *labels: str) -> None:
-    for label in labels:
-        game.apply(state, game.action_for_label(state, label))
-
-
 def labels(game: Game, state: State) -> list[str]:
     return sorted(game.labels(state))
-
-
-def names(game: Game, cards: list[int]) -> list[str]:
-    return sorted(game.cards.labels[c] for c in cards)
 
 
 def deal(game: Game, hands: dict[int, list[str]]) -> State:

@@ -197,34 +197,13 @@ def test_a_seat_s_samples_of_one_state_put_the_partner_in_every_place_it_could_b
 
 
 def test_the_playout_loop_sets_and_reveals_teams_as_the_checked_path_does():
-    game = _game()
-    for seed in range(4):
-        seen = []
-        rng = random.Random(f"hidden/{seed}")
+    from .test_playout import _compare
 
-        def policy(state, seat, actions, rng=rng, seen=seen):
-            i = int(rng.random() * len(actions))
-            seen.append((seat, list(state.teams), None if state.team_known is None else list(state.team_known), i))
-            return i
-
-        fast = game.new_state()
-        game.playout(fast, rng, policy)
-        rng = random.Random(f"hidden/{seed}")
-        checked = game.new_state()
-        k = 0
-        while not checked.finished:
-            d = checked.pending
-            if d.actor == CHANCE:
-                game.apply_chance(checked, game.sample_chance(checked, rng))
-                continue
-            seat, teams, known, i = seen[k]
-            rng.random()
-            assert (d.actor, checked.teams, checked.team_known) == (seat, teams, known)
-            game.apply(checked, d.actions[i])
-            k += 1
-        assert k == len(seen) and checked.totals == fast.totals
+    games = _compare(_game(), "hidden teams", seeds=4,
+                     also=lambda s: (list(s.teams), None if s.team_known is None else list(s.team_known)))
+    for seen in games:
         # the partner was revealed in play: some seat then knew three teams (its own, the caller's, the partner's)
-        assert any(known is not None and any(bin(m).count("1") >= 3 for m in known) for _, _, known, _ in seen)
+        assert any(known is not None and any(bin(m).count("1") >= 3 for m in known) for _, _, (_, known), _ in seen)
 
 
 BAD = {

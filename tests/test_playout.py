@@ -30,15 +30,18 @@ def test_playout_takes_the_decisions_the_checked_path_takes(name, players):
     _compare(game_of(name, players), name)
 
 
-def _compare(game, name, seeds=3, notes=False):
-    """Playout with a recording policy, then the same choices through the checked path: the same decisions."""
+def _compare(game, name, seeds=3, notes=False, also=lambda state: None):
+    """Playout with a recording policy, then the same choices through the checked path: the same decisions (and
+    the same ``also(state)`` at each, e.g. the teams and what each seat knows of them); each seed's decisions as
+    recorded, (seat, actions, also, choice)."""
+    games = []
     for seed in range(seeds):
         seen = []
         rng = random.Random(f"playout/{seed}")
 
         def policy(state, seat, actions, rng=rng, seen=seen):
             i = int(rng.random() * len(actions))
-            seen.append((seat, [(type(a), a) for a in actions], i))
+            seen.append((seat, [(type(a), a) for a in actions], also(state), i))
             return i
 
         fast = game.new_state()
@@ -57,14 +60,17 @@ def _compare(game, name, seeds=3, notes=False):
             if d.actor == CHANCE:
                 game.apply_chance(checked, game.sample_chance(checked, rng))
                 continue
-            seat, actions, i = seen[k]
+            seat, actions, extra, i = seen[k]
             assert (d.actor, [(type(a), a) for a in d.actions]) == (seat, actions), f"{name} decision {k}"
+            assert also(checked) == extra, f"{name} decision {k}"
             assert int(rng.random() * len(d.actions)) == i  # the same draw, so chance goes the same way
             game.apply(checked, d.actions[i])
             k += 1
         assert k == taken
         assert _final(fast) == _final(checked) and game.winners(fast) == game.winners(checked)
         assert fast.counters == checked.counters and fast.notes == checked.notes
+        games.append(seen)
+    return games
 
 
 # Every trick plays in the step's own loop (trick_code.py), its code written from the trick's parts: each of

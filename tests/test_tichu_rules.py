@@ -13,7 +13,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.rules.loader import load_rules
 
-from .conftest import at_step
+from .conftest import at_step, names, play
 
 N, W, S, E = range(4)   # in playing order: North, West, South, East; North-South against West-East
 
@@ -32,17 +32,8 @@ def at_turn(game: Game, hands: dict[int, list[str]], turn: int, state: State | N
     return at_step(game, "turns", hands, state=state, teams=[0, 1, 0, 1], **start)
 
 
-def play(game: Game, state: State, *labels: str) -> None:
-    for label in labels:
-        game.apply(state, game.action_for_label(state, label))
-
-
 def offered(game: Game, state: State) -> list[str]:
     return sorted(game.labels(state))
-
-
-def names(game: Game, cards: list[int]) -> list[str]:
-    return sorted(game.cards.labels[c] for c in cards)
 
 
 def asked(state: State) -> tuple[int, str]:

@@ -23,6 +23,7 @@ really are.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -315,6 +316,14 @@ def _told(state: State, outputs: tuple[tuple[str, str], ...]) -> tuple[Any, ...]
 
 
 _AGREE_TRIES = 1000  # draws of the unknown cards tried for a sample that agrees with every public value told
+
+
+def seen_status(game: Any, state: State, seat: int, knowledge: Knowledge) -> list[tuple[str, str]]:
+    """The game's status lines (its ``table:``) as ``seat`` sees them: worked out on a sample of what it knows, so
+    that no line shows what it may not see; the same sample for the same state (a fixed random source)."""
+    if not game.table:
+        return []
+    return game.status(determinize(game, state, seat, knowledge, random.Random(0)), seat)
 
 
 def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:

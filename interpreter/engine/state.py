@@ -122,8 +122,8 @@ class State:
     def known_teams(self, viewer: int | None) -> list[int | None]:
         """The team of each seat as ``viewer`` knows it (None: not known to it; viewer None: a spectator, who
         knows what everyone was told). A seat knows the teams of the seats it was told of (known_teams' bits);
-        when the teams' sizes are public it also counts: a seat whose team is unknown but which only one team
-        still has room for is on that team, repeated until nothing more follows."""
+        when the teams' sizes are public it also counts: when only one team still has room, every seat whose
+        team it does not know is on that team."""
         known = self.team_known
         teams = self.teams
         if known is None:
@@ -137,20 +137,9 @@ class State:
             mask = known[viewer]
         out: list[int | None] = [teams[s] if mask >> s & 1 else None for s in range(n)]
         if self.team_counted and None in out:
-            size: dict[int, int] = {}
-            for t in teams:
-                size[t] = size.get(t, 0) + 1
-            changed = True
-            while changed and None in out:
-                changed = False
-                have = dict.fromkeys(size, 0)
-                for k in out:
-                    if k is not None:
-                        have[k] += 1
-                room = [t for t in size if have[t] < size[t]]
-                if len(room) == 1:
-                    out = [room[0] if t is None else t for t in out]
-                    changed = True
+            room = [t for t in set(teams) if out.count(t) < teams.count(t)]
+            if len(room) == 1:
+                out = [room[0] if t is None else t for t in out]
         return out
 
     def known_team(self, viewer: int, seat: int) -> list[int]:

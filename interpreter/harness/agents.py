@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
 from interpreter.engine.game import Game
-from interpreter.engine.knowledge import Knowledge, determinize
+from interpreter.engine.knowledge import Knowledge, determinize, seen_status
 from interpreter.engine.observation import observe
 from interpreter.engine.state import State
 from interpreter.errors import GameError
@@ -68,9 +68,9 @@ class Turn:
         """The game's status lines as this seat sees them (the rule file's ``table:``): each title with its
         text, worked out on a sample of what the seat knows, so a line never shows what the seat cannot see.
         Empty when the file declares none (or the agent was given no samples)."""
-        if not self._game.table or self._knowledge is None:
+        if self._knowledge is None:
             return []
-        return self._game.status(self.sample(random.Random(0)), self.seat)
+        return seen_status(self._game, self._state, self.seat, self._knowledge)
 
 
 class Agent(Protocol):

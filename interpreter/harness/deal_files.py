@@ -202,7 +202,7 @@ def _hands(game: Game, tag: Tag, seat_of: list[int]) -> tuple[tuple[tuple[int, .
     if len(written) != len(DIRECTIONS):
         raise DealFileError(f"a deal has {len(DIRECTIONS)} hands, parted by spaces; this one has {len(written)}",
                             at(2 + (written[len(DIRECTIONS)][1] if len(written) > len(DIRECTIONS) else 0)))
-    left = {k: list(ids) for k, ids in _ids_by_kind(game).items()}
+    left = game.cards_by_label()  # the ids of each card of the deck, not yet written in a hand
     hands: list[tuple[int, ...]] = [()] * game.players
     where: list[Position] = [start] * game.players
     labels = game.cards.labels
@@ -224,17 +224,11 @@ def _hands(game: Game, tag: Tag, seat_of: list[int]) -> tuple[tuple[tuple[int, .
                 if kind is None:
                     known = "".join(sorted({c for (gi, c) in notation.cards if gi == g}))
                     raise DealFileError(f"{ch!r} is not a card of {notation.groups[g]} (its letters: {known})", at(k))
-                if not left.get(kind):
+                if not left.get(labels[kind]):
                     raise DealFileError(f"the {labels[kind]} is dealt more often than the deck has it", at(k))
-                cards.append(left[kind].pop(0))
+                cards.append(left[labels[kind]].pop(0))
                 k += 1
             k += 1  # the dot
         hands[seat] = tuple(cards)
     return tuple(hands), tuple(where)
 
-
-def _ids_by_kind(game: Game) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for c in game.deck:
-        out.setdefault(game.cards.kinds[c], []).append(c)
-    return out

@@ -154,7 +154,6 @@ class Choose(Step):
         self.options_expr = self.read(ctx, "options", names)
         self.allowed = self.read(ctx, "allowed", names, per="value") if "allowed" in spec else None
         self.must = self.read(ctx, "must", names, per="value") if "must" in spec else None
-        self._rule_text = (spec.get("allowed"), spec.get("must"))  # for people: what refuses a card (refusal)
         # card options judged only by the card and round values: look them up in card tables
         self._cards = self.option_type.kind == "card" and "label" not in spec
         kinds = ctx.card_kinds
@@ -224,9 +223,8 @@ class Choose(Step):
             return None
         from interpreter.dsl.words import in_words
 
-        allowed, must = self._rule_text
-        said = ([f"only a card for which {in_words(allowed)}"] if allowed is not None else []) + (
-            [f"a card for which {in_words(must)}, while you have one"] if must is not None else [])
+        said = ([f"only a card for which {in_words(self.allowed.text)}"] if self.allowed is not None else []) + (
+            [f"a card for which {in_words(self.must.text)}, while you have one"] if self.must is not None else [])
         if not said:
             return f"{game.cards.labels[card]} is not among the cards to {self.verb} now"
         return f"you may {self.verb} " + "; and ".join(said)

@@ -56,9 +56,7 @@ class Rule:
     def __init__(self, ctx: StepContext, path: Path_, bound: dict[str, Type]):
         spec = ctx.source.get(path)
         must = declared_in(RULE_FIELDS, "must")
-        self.text = spec.get("must") if isinstance(spec, dict) else spec  # for people: says, or these in words
-        self.holding_text = spec.get("holding") if isinstance(spec, dict) else None
-        self.says: str | None = spec.get("says") if isinstance(spec, dict) else None
+        self.says: str | None = spec.get("says") if isinstance(spec, dict) else None  # for people (refusal_text)
         if isinstance(spec, dict):
             self.must = ctx.option(must, path + ("must",), bound, CARD_NAMES, per="card")
             self.holding = ctx.option(declared_in(RULE_FIELDS, "holding"), path + ("holding",), bound, CARD_NAMES,
@@ -122,10 +120,10 @@ def refusal_text(rule: Rule) -> str:
         return rule.says
     from interpreter.dsl.words import in_words
 
-    if rule.holding_text is None:
-        return f"you must play a card for which {in_words(rule.text)} (you hold one)"
-    return (f"you must play a card for which {in_words(rule.text)}, since you hold a card for which "
-            f"{in_words(rule.holding_text)}")
+    if rule.holding is None:
+        return f"you must play a card for which {in_words(rule.must.text)} (you hold one)"
+    return (f"you must play a card for which {in_words(rule.must.text)}, since you hold a card for which "
+            f"{in_words(rule.holding.text)}")
 
 
 def narrowing(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
