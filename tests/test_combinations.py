@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from interpreter.dsl import budget
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.rules.loader import load_rules
@@ -187,16 +186,25 @@ def test_an_obligation_keeps_only_plays_that_include_one_of_its_cards_while_ther
     assert picks(game, hand, [], top(game, "a 10"), must=["a 7"]) == []         # nothing beats a 10 here
 
 
-def test_only_plays_that_can_beat_the_top_are_made(game: Game) -> None:
+def test_a_hands_shapes_are_made_once_and_each_top_picks_those_that_beat_it(game: Game,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     hand = ids(game, "a 3", "b 3", "c 4", "d 4", "a 5", "b 5", "c 6", "d 6", "a 7", "b 7", "x 1")  # no flush
     c = game.combinations
-    budget.reset()
+    pair6, single9 = top(game, "a 6", "b 6"), top(game, "a 9")
+    c.kept.clear()
+    made = []
+    every = c._every
+    monkeypatch.setattr(c, "_every", lambda *a: made.append(a) or every(*a))
     led = c.shapes(hand, None)
-    budget.reset()
-    on_pairs = c.shapes(hand, top(game, "a 6", "b 6"))
+    on_pairs = c.shapes(hand, pair6)
+    on_single = c.shapes(hand, single9)
+    assert len(made) == 1                                      # the shapes of the hand, made once
     assert {c.kinds[s.kind].name for s in on_pairs} == {"pair"}
     assert sorted(s.value for s in on_pairs) == [7, 7]        # two 7s, or a 7 and the joker (shapes, not cards)
+    assert [(c.kinds[s.kind].name, s.value) for s in on_single] == [("single", 9.5)]   # the joker alone, above
     assert len(led) > 10 * len(on_pairs)
+    c.shapes(hand[1:], None)
+    assert len(made) == 2                                      # another hand: made again
 
 
 # ---------------------------------------------------------------- the climb step

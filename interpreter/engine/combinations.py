@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.dsl.budget import charge
 from interpreter.dsl.types import CARD
@@ -49,8 +49,7 @@ class Kind:
     cards: frozenset[int]  # the (non-wild) cards it is made of
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """A play a hand can make: its kind, cards, deciding value, and what it needs (key -> how many)."""
 
     kind: int
@@ -115,37 +114,60 @@ class Combinations:
     # ------------------------------------------------------------------ shapes
 
     def shapes(self, hand: Any, top: Any, kinds: Any = None) -> list[Shape]:
-        """Every shape the cards ``hand`` can make that beats ``top`` (of the kinds named, when given)."""
+        """Every shape the cards ``hand`` can make that beats ``top`` (of the kinds named, when given).
+
+        Every shape of a hand is made once, and kept while the hand is the same: each play to beat then only
+        picks those that beat it (and the value of a wild card played alone, which depends on it)."""
         t = self.top_of(top)
         only = None if not kinds else tuple(kinds)
-        key = (tuple(sorted(hand)), t, only)
+        held = tuple(sorted(hand))
+        key = (held, t, only)
         found = self.kept.get(key)
         if found is None:
-            found = []
-            for i, kind in enumerate(self.kinds):
-                if only is not None and kind.name not in only:
-                    continue
-                if kind.lead_only and t is not None:
-                    continue
-                found.extend(self._of_kind(i, kind, hand, t))
+            every = self.kept.get((held, only))
+            if every is None:
+                every = self.kept[(held, only)] = self._every(held, only)
+            found = every if t is None else [s for s in every if not self.kinds[s.kind].lead_only
+                                             and self.beats(s.kind, s.length, s.value, s.bomb, t)]
+            i = self.alone_kind
+            if (i is not None and self.alone is not None and (only is None or self.kinds[i].name in only)
+                    and any(c in self.wild for c in held)):
+                value = self._alone(t)
+                if self.beats(i, 1, value, False, t):
+                    found = found + [Shape(i, 1, value, ((WILD, 1),), False)]
             if len(self.kept) >= MAX_KEPT:
                 self.kept.clear()
             self.kept[key] = found
         charge(len(found) + 1)
         return found
 
+    def _every(self, hand: tuple[int, ...], only: tuple[str, ...] | None) -> list[Shape]:
+        """Every shape of the kinds ``only`` (None: all) the cards can make but a wild card alone."""
+        found: list[Shape] = []
+        wilds = sum(1 for c in hand if c in self.wild)
+        plain = [c for c in hand if c not in self.wild]
+        counted: dict[tuple[frozenset[int], bool], Counter[Any]] = {}  # kinds made of the same cards share
+        for i, kind in enumerate(self.kinds):
+            if only is not None and kind.name not in only:
+                continue
+            which = (kind.cards, kind.suited)
+            counts = counted.get(which)
+            if counts is None:
+                counts = counted[which] = Counter(self._key(kind, c) for c in plain if c in kind.cards)
+            if counts:
+                found.extend(self._of_kind(i, kind, counts, wilds if kind.wild else 0, None))
+        return found
+
     def _key(self, kind: Kind, c: int) -> Any:
         return (self.rank[c], self.suit[c]) if kind.suited else self.rank[c]
 
-    def _of_kind(self, i: int, kind: Kind, hand: Any, top: tuple[int, int, float, bool] | None) -> list[Shape]:
-        wilds = sum(1 for c in hand if c in self.wild) if kind.wild else 0
-        counts: Counter[Any] = Counter(self._key(kind, c) for c in hand if c in kind.cards and c not in self.wild)
+    def _of_kind(self, i: int, kind: Kind, counts: Counter[Any], wilds: int, top: tuple[int, int, float, bool] | None,
+                 ) -> list[Shape]:
         out: list[Shape] = []
 
         def add(length: int, value: float, need: dict[Any, int]) -> None:
-            if self.beats(i, length, value, kind.bomb, top):
-                out.append(Shape(i, length, value, tuple(sorted(((k, n) for k, n in need.items() if n),
-                                                                key=repr)), kind.bomb))
+            if top is None or self.beats(i, length, value, kind.bomb, top):
+                out.append(Shape(i, length, value, tuple((k, n) for k, n in need.items() if n), kind.bomb))
 
         if kind.run:
             for suit, ranks in self._by_suit(kind, counts):
@@ -158,8 +180,6 @@ class Combinations:
                 for w in range(0, min(wilds, kind.same - 1) + 1):
                     if n >= kind.same - w and (w == 0 or rank in self.wild_ranks):
                         add(kind.same, rank, {k: kind.same - w, WILD: w})
-            if i == self.alone_kind and wilds and self.alone is not None:
-                add(1, self._alone(top), {WILD: 1})
         return out
 
     def _alone(self, top: tuple[int, int, float, bool] | None) -> float:
@@ -230,17 +250,7 @@ class Combinations:
 
     def fits(self, shape: Shape, cards: list[int]) -> bool:
         """The cards can all be part of the shape (each a key it still needs)."""
-        need = shape.needs()
-        kind = self.kinds[shape.kind]
-        for c in cards:
-            k = WILD if c in self.wild else self._key(kind, c)
-            if c not in self.wild and c not in kind.cards:
-                return False
-            left = need.get(k, 0)
-            if left <= 0:
-                return False
-            need[k] = left - 1
-        return True
+        return self._left(shape, cards) is not None
 
     def _room_for(self, shape: Shape, cards: list[int], must: list[int]) -> bool:
         """The cards include one of ``must``, or one of them can still be added."""
@@ -257,16 +267,44 @@ class Combinations:
                 return bound, list(must)
         return shapes, []
 
+    def _left(self, shape: Shape, cards: list[int]) -> dict[Any, int] | None:
+        """What the shape still needs once it holds the cards; None when they do not fit it."""
+        need = shape.needs()
+        kind = self.kinds[shape.kind]
+        for c in cards:
+            wild = c in self.wild
+            if not wild and c not in kind.cards:
+                return None
+            k = WILD if wild else self._key(kind, c)
+            left = need.get(k, 0)
+            if left <= 0:
+                return None
+            need[k] = left - 1
+        return need
+
     def next_picks(self, picked: Any, hand: Any, top: Any, must: Any = (), kinds: Any = None) -> list[int]:
         picked = list(picked)
         shapes, bind = self._legal(hand, top, must, kinds)
         out = []
-        for c in hand:
-            if c in picked:
-                continue
-            more = picked + [c]
-            if any(self.fits(s, more) and (not bind or self._room_for(s, more, bind)) for s in shapes):
-                out.append(c)
+        if bind:  # an obligation that binds: each pick must leave room for one of its cards
+            for c in hand:
+                more = picked + [c]
+                if c not in picked and any(self.fits(s, more) and self._room_for(s, more, bind) for s in shapes):
+                    out.append(c)
+        else:  # the keys some shape holding the picks still needs, by kind; then the cards of those keys
+            open_keys: set[tuple[int, Any]] = set()
+            for s in shapes:
+                left = self._left(s, picked)
+                if left is not None:
+                    open_keys.update((s.kind, k) for k, n in left.items() if n > 0)
+            open_kinds = {i for i, _ in open_keys}
+            for c in hand:
+                if c in picked:
+                    continue
+                wild = c in self.wild
+                if any((i, WILD if wild else self._key(self.kinds[i], c)) in open_keys
+                       and (wild or c in self.kinds[i].cards) for i in open_kinds):
+                    out.append(c)
         charge(len(out) + len(shapes))
         return out
 
