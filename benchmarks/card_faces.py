@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 import interpreter as tb  # noqa: E402
 from interpreter.web.cards import card_faces  # noqa: E402
+from tests.browser import ARGS, chromium  # noqa: E402
 
 STYLE = """
 body { font-family: sans-serif; margin: 12px; background: #2f5d3a; color: #fff; }
@@ -48,10 +49,8 @@ def screenshot(html_file: Path, png: Path, width: int = 1100) -> None:
     """A full-page PNG of the page, by headless Chromium from the system's packages."""
     from playwright.sync_api import sync_playwright
 
-    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"]
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-        browser = p.chromium.launch_persistent_context(profile, executable_path="/usr/bin/chromium", args=args,
+        browser = p.chromium.launch_persistent_context(profile, executable_path=chromium(), args=ARGS,
                                                        viewport={"width": width, "height": 800})
         view = browser.new_page()
         view.goto(html_file.resolve().as_uri())
