@@ -13,10 +13,8 @@ from __future__ import annotations
 import collections
 import json
 import random
-import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +24,7 @@ import pytest
 
 import interpreter as tb
 
-from .browser import ARGS, chromium, missing
+from .browser import ARGS, chromium, missing, web_server
 
 REASON = missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
@@ -74,28 +72,13 @@ NOW_HTML = """() => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    """The real web server (Starlette under uvicorn, in a thread) on a free port, its bots without a pause:
-    (its address, the folder of its tables' records)."""
-    uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
-    app_module = pytest.importorskip("interpreter.web.app", reason="the web table is not here")
+    """The real web server on a free port, its bots without a pause: (its address, the folder of its tables'
+    records)."""
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+    pytest.importorskip("interpreter.web.app", reason="the web server (interpreter.web.app) is missing")
     folder = tmp_path_factory.mktemp("tables")
-    app = app_module.create_app(folder, pace=0)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    served = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=served.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(2000):  # until it listens (each turn waits on the thread a little)
-        if served.started:
-            break
-        thread.join(0.01)
-    assert served.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}", folder
-    served.should_exit = True
-    thread.join(10)
-    sock.close()
+    with web_server(folder) as address:
+        yield address, folder
 
 
 @pytest.fixture(scope="module")
