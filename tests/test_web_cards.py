@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 import interpreter as tb
-from interpreter.web.cards import COLOUR_NAMES, PALETTE, SUIT_PIPS, card_faces, corner_indices, group_colours
+from interpreter.web.cards import (
+    COLOUR_NAMES,
+    PALETTE,
+    SHAPE_NAMES,
+    card_faces,
+    corner_indices,
+    group_colours,
+    group_pips,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
@@ -126,17 +134,18 @@ def test_a_hostile_label_stays_text(tmp_path):
         assert str(groups[label]) in ["".join(t.itertext()) for t in root.iter(SVG + "text")]
 
 
-def test_hearts_faces_are_indexed_by_rank_and_coloured_by_suit():
-    faces = card_faces(tb.load("hearts", players=4))
+def test_a_french_deck_is_indexed_by_rank_and_coloured_by_suit_in_deck_order():
+    faces = card_faces(tb.load("bridge", players=4))
     q, ten = parsed(faces["Q of clubs"]), parsed(faces["10 of hearts"])
     assert (index_of(q), index_of(ten)) == ("Q", "10")
-    assert colour_of(q) == SUIT_PIPS["clubs"][1] and colour_of(ten) == SUIT_PIPS["hearts"][1]
+    # the suits in the order the deck first shows them (clubs, diamonds, hearts, ...) take the palette's colours
+    assert colour_of(q) == PALETTE[0] and colour_of(ten) == PALETTE[2]
     assert colour_of(parsed(faces["2 of clubs"])) == colour_of(q)
 
 
 def test_a_rank_index_is_big_enough_for_a_phone():
     """At a hand card 44 px wide, a one- or two-character index is at least 14 px high."""
-    for face in card_faces(tb.load("hearts", players=4)).values():
+    for face in card_faces(tb.load("bridge", players=4)).values():
         root = parsed(face)
         width = float(root.attrib["viewBox"].split()[2])
         first = root.find(f".//{SVG}text")
@@ -153,6 +162,13 @@ def test_colour_names_are_drawn_in_their_colour_and_other_groups_take_the_palett
                                                                           if c != COLOUR_NAMES["blue"])]
     many = group_colours([f"g{i}" for i in range(30)])
     assert len(set(many)) == 30
+
+
+def test_shape_names_are_drawn_as_that_shape_and_other_groups_take_the_free_shapes_in_order():
+    pips = group_pips(["moon", "star", "sun", None])
+    assert pips[1] == SHAPE_NAMES["star"] and pips[0] == SHAPE_NAMES["circle"] and pips[2] == SHAPE_NAMES["lozenge"]
+    assert len(set(pips)) == 4 and pips[3] not in SHAPE_NAMES.values()
+    assert group_pips(["a", "circle"]) == [SHAPE_NAMES["lozenge"], SHAPE_NAMES["circle"]]
 
 
 def test_a_longer_rest_is_written_by_initials_as_long_as_tells_the_group_apart():

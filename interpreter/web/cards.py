@@ -4,13 +4,13 @@ The faces know no game. A card's group is the attribute ``deck.group`` names (de
 values, as the terminal groups a hand); each group gets a colour and a pip shape, and each card a big corner
 index made from its label. The rules that pick them are general ones on what the deck writes:
 
-- colour: a group value that is a colour's name (``red``, ``blue``, ...) is drawn in that colour; a value named
-  as a French suit (``clubs``, ``diamonds``, ``hearts``, ``spades``) in the colour of the four-colour deck
-  (green, blue, red, black), so that no two suits look alike; every other group (cards with no group value
-  too) takes the next colour of a fixed palette, in the order the deck first shows the groups, so two groups
-  never share a colour;
-- pip: a French suit's name gives that suit's pip, a shape's name (``star``, ``circle``, ...) that shape, every
-  other group a generated shape by its index (circle, square, triangle, ...), cards without a group a burst;
+- colour: a group value that is a colour's name (``red``, ``blue``, ...) is drawn in that colour; every other
+  group (cards with no group value too) takes the next colour of a fixed palette (green, blue, red, black,
+  purple, ...: the four-colour deck's for the first four), in the order the deck first shows its groups, so two
+  groups never share a colour;
+- pip: a group value that names a shape (``star``, ``circle``, ...) is drawn as that shape, every other group
+  as the next of a list of simple shapes (circle, lozenge, triangle, square, ...), in the same order; cards
+  without a group as a burst;
 - corner index: the label's words less the group's value and the words every label has ("of"): "Q of clubs"
   is Q, "red 7" is 7; a longer rest is written by its words' first letters ("Mah Jong": MJ), as many letters
   as tell the group's cards apart ("Dog" Do, "Dragon" Dr);
@@ -38,34 +38,21 @@ COLOUR_NAMES = {
     "orange": "#d35400", "purple": "#6a1b9a", "violet": "#7b1fa2", "pink": "#c2185b", "brown": "#6d4c41",
     "grey": "#5f6b73", "gray": "#5f6b73", "gold": "#9a7400", "teal": "#00796b",
 }
-# the other groups' colours, in order (distinct from each other and readable on a light card); after these,
-# colours generated around the hue circle
-PALETTE = ["#1565c0", "#c62828", "#2e7d32", "#222222", "#6a1b9a", "#d35400", "#00796b", "#c2185b", "#6d4c41",
+# the other groups' colours, in order (distinct from each other and readable on a light card: the four-colour
+# deck's green, blue, red and black first); after these, colours generated around the hue circle
+PALETTE = ["#2e7d32", "#1565c0", "#c62828", "#222222", "#6a1b9a", "#d35400", "#00796b", "#c2185b", "#6d4c41",
            "#827717", "#5f6b73"]
 
 # pip shapes in a 100 x 100 box
-_CIRCLE = "M10 50a40 40 0 1 0 80 0a40 40 0 1 0-80 0Z"
-SUIT_PIPS = {  # a French suit's pip and its colour in the four-colour deck, by the suit's name
-    "hearts": ("M50 92C22 68 2 52 2 30C2 13 14 3 28 3C38 3 46 9 50 18C54 9 62 3 72 3C86 3 98 13 98 30"
-               "C98 52 78 68 50 92Z", "#c62828"),
-    "diamonds": ("M50 2L86 50L50 98L14 50Z", "#1565c0"),
-    "spades": ("M50 2C78 26 98 42 98 62C98 77 87 86 74 86C65 86 58 82 53 75C54 86 58 93 68 98H32C42 93 46 86 "
-               "47 75C42 82 35 86 26 86C13 86 2 77 2 62C2 42 22 26 50 2Z", "#222222"),
-    "clubs": ("M28 30a22 22 0 1 0 44 0a22 22 0 1 0-44 0ZM3 62a22 22 0 1 0 44 0a22 22 0 1 0-44 0Z"
-              "M53 62a22 22 0 1 0 44 0a22 22 0 1 0-44 0ZM36 48a14 14 0 1 0 28 0a14 14 0 1 0-28 0Z"
-              "M46 55C46 78 42 90 30 98H70C58 90 54 78 54 55Z",
-              "#2e7d32"),
-}
 _STAR = "M50 3L61 37H97L68 58L79 93L50 72L21 93L32 58L3 37H39Z"
 SHAPE_NAMES = {  # a group value that names a shape is drawn as it
-    "circle": _CIRCLE, "square": "M12 12H88V88H12Z", "triangle": "M50 6L95 88H5Z",
-    "hexagon": "M27 9H73L96 50L73 91H27L4 50Z", "cross": "M36 4H64V36H96V64H64V96H36V64H4V36H36Z",
-    "star": _STAR,
+    "circle": "M10 50a40 40 0 1 0 80 0a40 40 0 1 0-80 0Z", "lozenge": "M50 2L86 50L50 98L14 50Z",
+    "triangle": "M50 6L95 88H5Z", "square": "M12 12H88V88H12Z", "hexagon": "M27 9H73L96 50L73 91H27L4 50Z",
+    "cross": "M36 4H64V36H96V64H64V96H36V64H4V36H36Z", "star": _STAR,
 }
 SHAPES = [  # the other groups' pips, by the group's index among them
-    SHAPE_NAMES["circle"], SHAPE_NAMES["square"], SHAPE_NAMES["triangle"], SHAPE_NAMES["hexagon"],
-    SHAPE_NAMES["cross"],
-    "M50 4L96 50L50 96L4 50Z",                                    # lozenge
+    SHAPE_NAMES["circle"], SHAPE_NAMES["lozenge"], SHAPE_NAMES["triangle"], SHAPE_NAMES["square"],
+    SHAPE_NAMES["hexagon"], SHAPE_NAMES["cross"],
     "M10 90L50 8L90 90L50 68Z",                                   # arrowhead
     "M50 6L90 30V70L50 94L10 70V30Z",                             # upright hexagon
 ]
@@ -94,11 +81,10 @@ def card_faces(game: Any) -> dict[str, str]:
 
 
 def group_colours(groups: list[Any]) -> list[str]:
-    """A colour for each group, all different: by a colour's or a French suit's name, else the palette's next."""
+    """A colour for each group, all different: by a colour's name, else the palette's next."""
     out: list[str | None] = []
     for g in groups:
-        name = _name(g)
-        named = COLOUR_NAMES.get(name) or (SUIT_PIPS[name][1] if name in SUIT_PIPS else None)
+        named = COLOUR_NAMES.get(_name(g))
         out.append(named if named not in out else None)
     free = [c for c in PALETTE if c not in out]
     for i, c in enumerate(out):
@@ -108,9 +94,9 @@ def group_colours(groups: list[Any]) -> list[str]:
 
 
 def group_pips(groups: list[Any]) -> list[str]:
-    """A pip shape (an SVG path in a 100 x 100 box) for each group: a French suit's or a shape's by its name, a
-    burst for no group, else the next generated shape not named by another group."""
-    named = [SUIT_PIPS[_name(g)][0] if _name(g) in SUIT_PIPS else SHAPE_NAMES.get(_name(g)) for g in groups]
+    """A pip shape (an SVG path in a 100 x 100 box) for each group: a shape's by its name, a burst for no group,
+    else the next shape that no other group names."""
+    named = [SHAPE_NAMES.get(_name(g)) for g in groups]
     free = [s for s in SHAPES if s not in named]
     out: list[str] = []
     for g, pip in zip(groups, named):
