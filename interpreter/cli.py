@@ -25,7 +25,13 @@ try:
     from pathlib import Path
 
     from interpreter import __version__
-    from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
+    from interpreter.engine.compile import (
+        compile_game,
+        option_defaults,
+        parse_option_value,
+        rule_file_problems,
+        supported_players,
+    )
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
     from interpreter.harness.players import AGENTS, ITERATIONS
     from interpreter.limits import MAX_DIGITS, whole_number
@@ -362,25 +368,7 @@ def _allowed(args: argparse.Namespace) -> tuple[Path, ...]:
 
 def validate_file(name: str, allow: tuple[Path, ...] = ()) -> list[str]:
     """Every problem found in one rule file, as rendered error blocks."""
-    try:
-        source = load_rules(name, allow)
-    except RuleErrors as exc:
-        return [e.render() for e in exc.errors]
-    except RuleError as exc:
-        return [exc.render()]
-    except TrickbookError as exc:
-        return [f"{name}:1:1: error: {exc}"]
-    found: list[str] = []
-    for n in supported_players(source):
-        try:
-            compile_game(source, n, generate=False)  # the checks only: no game is played
-        except RuleError as exc:
-            text = exc.render()
-            if text not in found:
-                found.append(text)
-        except TrickbookError as exc:
-            found.append(f"{name}:1:1: error: with {n} players: {exc}")
-    return found
+    return [e.render() for e in rule_file_problems(name, allow)]
 
 
 def _explain(args: argparse.Namespace) -> int:
