@@ -283,6 +283,13 @@ class GameState:
         return None if d is None else d.step.name
 
     @property
+    def prompt(self) -> str | None:
+        """What the seat to act is asked, as ``trickbook play`` asks a person ("play a card"; None at a deal or
+        when the game is over)."""
+        d = self._state.pending
+        return None if d is None or d.actor == CHANCE else d.prompt
+
+    @property
     def round(self) -> int:
         return self._state.round_number
 
