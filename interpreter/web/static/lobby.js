@@ -2,20 +2,10 @@
 // the options and each seat's kind; the server makes the table and gives each person seat its private link.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const KINDS = [["person", "a person"], ["random", "random bot"], ["greedy", "greedy bot"], ["ismcts", "ismcts bot (search)"]];
 let info = null;          // the chosen game's players, seats and options (from /api/rules)
 let pending = null;       // the request for it under way
 let checkedText = null;   // the rule file text info belongs to
-
-function el(tag, attrs, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "dataset") Object.assign(e.dataset, v); else e.setAttribute(k, v);
-  }
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 async function post(url, body) {
   const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});

@@ -2,7 +2,6 @@
 // choices, its narration); a click sends {type: "act", seq, label}, seq naming the decision the click was for.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/");          // /table/T/S
 const TABLE = parts[2], SEAT = parts[3];
 const TOKEN = new URLSearchParams(location.search).get("token") || "";
@@ -11,15 +10,6 @@ let view = null;
 let socket = null;
 let retry = 500;
 let logLines = 0;
-
-function el(tag, attrs, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "dataset") Object.assign(e.dataset, v); else e.setAttribute(k, v);
-  }
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 // one card: its face (SVG from the server) or, without one, a box with its label
 function card(label, attrs) {
