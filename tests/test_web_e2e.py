@@ -155,7 +155,12 @@ def table_of(link: str) -> tuple[str, int]:
 def truth(folder: Path, table: str) -> tb.GameState:
     """The table's game as the server recorded it so far, replayed (the record is written after every change)."""
     (record,) = folder.rglob(f"{table}.jsonl")
-    return tb.load_serialized(record.read_text(encoding="utf-8"))
+    text = record.read_text(encoding="utf-8")
+    head = json.loads(text.partition("\n")[0])
+    if "rules_file" not in head:  # a bundled game
+        return tb.load_serialized(text)
+    # a rule file of the lobby's, kept beside the records (the record names it from there)
+    return tb.load(record.parent / head["rules_file"], head["players"], head.get("options")).deserialize(text)
 
 
 def hidden_from(state: tb.GameState, seat: int) -> set[str]:
@@ -371,3 +376,67 @@ def check_hand_only(page: Any, state: tb.GameState, seat: int) -> None:
     assert not any(c["legal"] for c in v["hand"]) and "Your turn" not in v["turn"]
     secret = hidden_from(state, seat)
     assert not secret & set(v["cards"])
+
+
+HOSTILE = """\
+trickbook: 1
+name: hostile
+title: "<img src=x onerror=window.pwned=1> title"
+seats: [Ann, Bob]
+deck:
+  label: "{rank} {suit}"
+  cards:
+    - suit: ['</svg><script>window.pwned=1</script>', '<img src=x onerror=window.pwned=1>']
+      rank: ['"&amp;', "'1'"]
+players:
+  2: {}
+zones:
+  hand:  {per_seat: true, visible: owner}
+  trick: {visible: all}
+  won:   {per_seat: true, visible: all}
+game:
+  rounds: 1
+round:
+  deal: {do: deal, hand: 2}
+  tricks:
+    do: tricks
+    leader: left(round.dealer)
+    strength: ["card.suit == led.suit"]
+    to: won
+  score: {do: score, points: seat.tricks}
+"""
+
+
+def test_a_pasted_rule_file_with_hostile_labels_plays_as_text(browser, server):
+    """A rule file pasted in the lobby whose labels and title are markup: the cards, the trick and the log show
+    them as text, and nothing of them runs (no script, no handler) from the lobby to the game's end."""
+    base, folder = server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "/")
+    page.select_option("select#game", "__file__")
+    page.fill("textarea#rules", HOSTILE)
+    page.wait_for_selector('select.seat-kind[data-seat="1"]', state="attached", timeout=WAIT)
+    page.select_option('select.seat-kind[data-seat="1"]', "random")
+    page.click("button#create")
+    page.wait_for_selector("#links a.join", state="attached", timeout=WAIT)
+    link = page.locator("#links a.join").first.get_attribute("href")
+    table, seat = table_of(link)
+    page.goto(link)
+    labels = {f"{r} {s}" for r in ['"&amp;', "'1'"]
+              for s in ['</svg><script>window.pwned=1</script>', '<img src=x onerror=window.pwned=1>']}
+    rng = random.Random(2)
+    for _ in range(10):  # two cards each: two decisions of the person
+        v = wait_ready(page)
+        if v["over"]:
+            break
+        assert set(v["cards"]) <= labels and len(v["hand"]) >= 1
+        check_decision(page, v, truth(folder, table), seat)
+        assert page.evaluate("() => document.querySelectorAll('#hand script, #hand img, #trick img').length") == 0
+        act(page, *choose(v, rng))
+    else:
+        pytest.fail("the game did not end")
+    assert page.evaluate("() => window.pwned === undefined")
+    shown = " ".join(view(page)["log"])
+    assert any(label in shown for label in labels), "the narration names the cards as written"
+    context.close()
