@@ -207,15 +207,6 @@ def seat_name(state: tb.GameState, shown: str | None) -> str | None:
     return shown
 
 
-def refusals(state: tb.GameState, label: str) -> set[str]:
-    """What refuses the card ``label`` now: the API's answer, or, for a label several cards share (NJET's three
-    red 0s), the rule that refuses any one of them (the API names the first card's reason, which may be a copy
-    the seat does not hold)."""
-    engine = state.game.engine
-    out = {why for c in engine.cards_by_label()[label] if (why := engine.refusal(state._state, c))}
-    return out | {why for why in [state.refusal(label)] if why}
-
-
 def check_shown(v: dict[str, Any]) -> None:
     """What every decision's page shows, by the page alone: the turn, each card either clickable or dimmed with
     the rule that forbids it, who leads a trick under way, the connection."""
@@ -243,8 +234,8 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
     for c in v["hand"]:
         assert c["legal"] != c["dimmed"], c
         if c["dimmed"]:  # the rule that refuses it; a card no rule refuses is no choice now (another decision)
-            why = refusals(state, c["label"])
-            assert c["title"] in why if why else c["title"], (c, why)
+            why = state.refusal(c["label"])
+            assert c["title"] == why if why else c["title"], (c, why)
     trick = obs.get("trick") or []
     assert [(seat_name(state, s), lab) for s, lab in v["trick"]] == [tuple(p) for p in trick]
     if obs.get("decision") == "play":
