@@ -129,7 +129,12 @@ def test_rule_files_and_requests_beyond_the_size_limits_are_refused(client):
     huge = b'{"text": "' + b"x" * (MAX_RULES + 20_000) + b'"}'
     answer = client.post("/api/rules", content=huge, headers={"Content-Type": "application/json"})
     assert answer.status_code == 400 and "larger than" in answer.json()["error"]
-    assert client.post("/api/rules", content=b"not json").status_code == 400
+    assert client.post("/api/rules", content=b"not json", headers={"Content-Type": "application/json"}).json() == {
+        "error": "the request is not JSON"}
+    # what a page of another site may send without asking (a "simple" request) is refused: no table, no file
+    simple = client.post("/api/rules", content=json.dumps({"text": DUEL}), headers={"Content-Type": "text/plain"})
+    assert simple.status_code == 400 and "application/json" in simple.json()["error"]
+    assert not list((Path(_server(client).lobby.folder) / "rules").iterdir())
 
 
 def test_a_table_refuses_what_its_game_does_not_offer(client):
@@ -426,3 +431,48 @@ def test_the_event_loop_stays_free_while_a_bot_searches(client):
     assert client.get("/api/games").status_code == 200
     assert not table.over  # the bots were still playing when the lobby answered
     _server(client).runners[made["table"]].cancel()
+
+
+def _labels_in(value: Any) -> set[str]:
+    """Every text inside ``value`` (an observation: what the seat may see)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_labels_in(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_labels_in(v) for v in value)) if value else set()
+    return set()
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("bridge", 4), ("skat", 3), ("meinz", 3),
+                                          ("doppelkopf", 4)])
+def test_a_seat_s_view_never_names_a_card_it_was_never_shown(tmp_path, name, players):
+    """A whole game with a person at seat 0 (the last of its choices each time) and random bots: every view of
+    seat 0 names no card seat 0's observations never showed it, nor any trick (the hand passed to it, the dummy,
+    the skat it picks up, the cards played are shown to it; the others' hands never), and the game ends."""
+    from interpreter.web.lobby import Lobby
+
+    lobby = Lobby(tmp_path)
+    info = lobby.rules_info(name)
+    kinds = ["person"] + ["random"] * (players + len(info["seats"][str(players)]["automatic"]) - 1)
+    table, _ = lobby.create({"rules": name, "players": players, "kinds": kinds, "seed": 1})
+    deck = set(table.game.engine.cards.labels)
+    shown: set[str] = set()
+    views = 0
+    def look() -> None:  # what seat 0 is shown now, and every trick played (its cards lie face up to all)
+        shown.update(_labels_in(table.state.observation(0)) & deck)
+        shown.update(c for e in table.state.events if e["type"] == "trick" for _, c in e["cards"])
+
+    while not table.over:
+        while table.step():
+            look()
+        if table.over:
+            break
+        look()
+        view = table.view(0)
+        text = json.dumps(view)
+        named = {c for c in deck - shown if re.search(rf"(?<![\w]){re.escape(c)}(?![\w])", text)}
+        assert not named, (views, named)
+        table.act(0, {"type": "act", "seq": table.seq, "label": choices(view)[-1]})
+        views += 1
+    assert views > 10 and table.view(0)["over"]
