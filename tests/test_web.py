@@ -351,7 +351,7 @@ def test_a_restart_picks_unfinished_tables_up_with_the_same_links_and_keeps_fini
         with first.websocket_connect(ws_path(unfinished, 0)) as ws:
             view = ws.receive_json()
         old = table_of(first, unfinished)
-        written = old.record_text()
+        written, told = old.record_text(), list(old.logs[0])
         done = table_of(first, finished).record_text()
     with TestClient(create_app(tmp_path, pace=0)) as second:  # the same folder: the server started again
         settle(second, unfinished["table"])
@@ -360,6 +360,7 @@ def test_a_restart_picks_unfinished_tables_up_with_the_same_links_and_keeps_fini
         with second.websocket_connect(ws_path(unfinished, 0)) as ws:
             back = ws.receive_json()
             assert back["your_turn"] and back["seat"] == 0
+            assert back["log"] == told and len(told) >= 2  # the narration told before the restart, whole
             assert [c["label"] for c in back["hand"]] == [c["label"] for c in view["hand"]]
             ws.send_json({"type": "act", "seq": view["seq"], "label": choices(back)[0]})  # stale: before restart
             assert ws.receive_json()["type"] == "refused"
@@ -375,9 +376,12 @@ def test_a_record_cut_in_the_middle_of_a_line_is_picked_up_from_its_last_whole_l
     path = tmp_path / f"{made['table']}.jsonl"
     whole = path.read_text()
     path.write_text(whole + '{"type": "action", "rou')
+    told = tmp_path / f"{made['table']}.told.jsonl"
+    told.write_text(told.read_text() + '{"logs": {"0": ["North plays')
     with TestClient(create_app(tmp_path, pace=0)) as second:
         table = table_of(second, made)
         assert table.record_text() == whole and not table.over
+        assert table.logs[0][:2] == ["Round 1, dealer North", "(deal)"] and "North plays" not in table.logs[0]
 
 
 # ---------------------------------------------------------------------------------------------------- pages
