@@ -75,7 +75,7 @@ class TrickGame:
 
     @property
     def automatic(self) -> list[int]:
-        """The seats that play by the rules' own policy (a card monster): never asked, never agents."""
+        """The seats that play by the rules' own policy (automatic seats): never asked, never agents."""
         return sorted(self.engine.automatic)
 
     @property

@@ -129,7 +129,12 @@ def test_rule_files_and_requests_beyond_the_size_limits_are_refused(client):
     huge = b'{"text": "' + b"x" * (MAX_RULES + 20_000) + b'"}'
     answer = client.post("/api/rules", content=huge, headers={"Content-Type": "application/json"})
     assert answer.status_code == 400 and "larger than" in answer.json()["error"]
-    assert client.post("/api/rules", content=b"not json").status_code == 400
+    assert client.post("/api/rules", content=b"not json", headers={"Content-Type": "application/json"}).json() == {
+        "error": "the request is not JSON"}
+    # what a page of another site may send without asking (a "simple" request) is refused: no table, no file
+    simple = client.post("/api/rules", content=json.dumps({"text": DUEL}), headers={"Content-Type": "text/plain"})
+    assert simple.status_code == 400 and "application/json" in simple.json()["error"]
+    assert not list((Path(_server(client).lobby.folder) / "rules").iterdir())
 
 
 def test_a_table_refuses_what_its_game_does_not_offer(client):
@@ -346,7 +351,7 @@ def test_a_restart_picks_unfinished_tables_up_with_the_same_links_and_keeps_fini
         with first.websocket_connect(ws_path(unfinished, 0)) as ws:
             view = ws.receive_json()
         old = table_of(first, unfinished)
-        written = old.record_text()
+        written, told = old.record_text(), list(old.logs[0])
         done = table_of(first, finished).record_text()
     with TestClient(create_app(tmp_path, pace=0)) as second:  # the same folder: the server started again
         settle(second, unfinished["table"])
@@ -355,6 +360,7 @@ def test_a_restart_picks_unfinished_tables_up_with_the_same_links_and_keeps_fini
         with second.websocket_connect(ws_path(unfinished, 0)) as ws:
             back = ws.receive_json()
             assert back["your_turn"] and back["seat"] == 0
+            assert back["log"] == told and len(told) >= 2  # the narration told before the restart, whole
             assert [c["label"] for c in back["hand"]] == [c["label"] for c in view["hand"]]
             ws.send_json({"type": "act", "seq": view["seq"], "label": choices(back)[0]})  # stale: before restart
             assert ws.receive_json()["type"] == "refused"
@@ -370,9 +376,12 @@ def test_a_record_cut_in_the_middle_of_a_line_is_picked_up_from_its_last_whole_l
     path = tmp_path / f"{made['table']}.jsonl"
     whole = path.read_text()
     path.write_text(whole + '{"type": "action", "rou')
+    told = tmp_path / f"{made['table']}.told.jsonl"
+    told.write_text(told.read_text() + '{"logs": {"0": ["North plays')
     with TestClient(create_app(tmp_path, pace=0)) as second:
         table = table_of(second, made)
         assert table.record_text() == whole and not table.over
+        assert table.logs[0][:2] == ["Round 1, dealer North", "(deal)"] and "North plays" not in table.logs[0]
 
 
 # ---------------------------------------------------------------------------------------------------- pages
@@ -426,3 +435,48 @@ def test_the_event_loop_stays_free_while_a_bot_searches(client):
     assert client.get("/api/games").status_code == 200
     assert not table.over  # the bots were still playing when the lobby answered
     _server(client).runners[made["table"]].cancel()
+
+
+def _labels_in(value: Any) -> set[str]:
+    """Every text inside ``value`` (an observation: what the seat may see)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_labels_in(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_labels_in(v) for v in value)) if value else set()
+    return set()
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("bridge", 4), ("skat", 3), ("meinz", 3),
+                                          ("doppelkopf", 4)])
+def test_a_seat_s_view_never_names_a_card_it_was_never_shown(tmp_path, name, players):
+    """A whole game with a person at seat 0 (the last of its choices each time) and random bots: every view of
+    seat 0 names no card seat 0's observations never showed it, nor any trick (the hand passed to it, the dummy,
+    the skat it picks up, the cards played are shown to it; the others' hands never), and the game ends."""
+    from interpreter.web.lobby import Lobby
+
+    lobby = Lobby(tmp_path)
+    info = lobby.rules_info(name)
+    kinds = ["person"] + ["random"] * (players + len(info["seats"][str(players)]["automatic"]) - 1)
+    table, _ = lobby.create({"rules": name, "players": players, "kinds": kinds, "seed": 1})
+    deck = set(table.game.engine.cards.labels)
+    shown: set[str] = set()
+    views = 0
+    def look() -> None:  # what seat 0 is shown now, and every trick played (its cards lie face up to all)
+        shown.update(_labels_in(table.state.observation(0)) & deck)
+        shown.update(c for e in table.state.events if e["type"] == "trick" for _, c in e["cards"])
+
+    while not table.over:
+        while table.step():
+            look()
+        if table.over:
+            break
+        look()
+        view = table.view(0)
+        text = json.dumps(view)
+        named = {c for c in deck - shown if re.search(rf"(?<![\w]){re.escape(c)}(?![\w])", text)}
+        assert not named, (views, named)
+        table.act(0, {"type": "act", "seq": table.seq, "label": choices(view)[-1]})
+        views += 1
+    assert views > 10 and table.view(0)["over"]

@@ -36,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from interpreter.errors import TrickbookError
+from interpreter.rules.catalog import bundled_games
 from interpreter.web.lobby import MAX_RULES, Lobby, LobbyError
 from interpreter.web.tables import Refused, Table
 
@@ -147,7 +148,7 @@ class Server:
         return JSONResponse(info, status_code=422 if "errors" in info else 200)
 
     def _game_name(self, name: Any) -> str:
-        if not isinstance(name, str) or name not in {g["name"] for g in self.lobby.games()}:
+        if not isinstance(name, str) or name not in bundled_games():
             raise LobbyError("no such game")
         return name
 
@@ -242,7 +243,11 @@ def _error(text: str) -> Response:
 
 
 async def _json_body(request: Request) -> Any:
-    """The request's JSON (at most MAX_BODY bytes), or the Response refusing it."""
+    """The request's JSON (at most MAX_BODY bytes), or the Response refusing it. Only as application/json: a page
+    of another site cannot send that without the browser asking this server first (CORS), which it never
+    allows, so no other site can make tables or store rule files here through a visitor's browser."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        return _error("send JSON (Content-Type: application/json)")
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
         return _error(f"the request is larger than {MAX_BODY:,} bytes")

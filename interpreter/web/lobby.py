@@ -25,6 +25,7 @@ from interpreter.web.tables import Setup, Table, check_setup, token_hash
 
 MAX_RULES = 1_000_000  # bytes of a rule file sent to the lobby (the loader's own limit for any rule file)
 MAX_TABLES = 1000  # tables kept at once
+MAX_RULE_FILES = 1000  # rule files sent to the lobby, kept in the records folder
 _ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _UPLOADED = re.compile(r"^rules/[0-9a-f]{32}\.yaml$")
 
@@ -55,16 +56,16 @@ class Lobby:
         (self.folder / "rules").mkdir(parents=True, exist_ok=True)
         self.tables: dict[str, Table] = {}
         self._info: dict[str, dict[str, Any]] = {}
+        self._games: list[dict[str, str]] | None = None
 
     # ------------------------------------------------------------------ games
 
-    @staticmethod
-    def games() -> list[dict[str, str]]:
+    def games(self) -> list[dict[str, str]]:
         """The bundled games, by name and title."""
-        out = []
-        for name in bundled_games():
-            out.append({"name": name, "title": load_rules(name).data.get("title", name)})
-        return out
+        if self._games is None:
+            self._games = [{"name": name, "title": load_rules(name).data.get("title", name)}
+                           for name in bundled_games()]
+        return self._games
 
     def rules_info(self, rules: str) -> dict[str, Any]:
         """What the lobby offers for a game (a bundled name or a stored rule file): its player counts, the seats
@@ -105,6 +106,8 @@ class Lobby:
         name = f"rules/{hashlib.sha256(data).hexdigest()[:32]}.yaml"
         path = self.folder / name
         if not path.is_file():
+            if sum(1 for _ in (self.folder / "rules").glob("*.yaml")) >= MAX_RULE_FILES:
+                raise LobbyError(f"this server keeps {MAX_RULE_FILES} rule files already")
             path.write_bytes(data)
         problems = rule_file_problems(str(path))
         if problems:

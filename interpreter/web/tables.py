@@ -85,8 +85,13 @@ class Table:
         self.scores: list[dict[str, Any]] = []
         self.notes_seen = len(self.state.notes())
         self.round_told = 0
+        self.told_path = folder / f"{table_id}.told.jsonl"  # what each person was told, kept for a restart
+        if record is not None:
+            self._read_told()
+        self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
         self._write()
         self._tell_round()
+        self._keep()
 
     # ------------------------------------------------------------------ who may do what
 
@@ -174,6 +179,7 @@ class Table:
                 self.scores.append({"round": event["round"], "scores": event["scores"], "totals": event["totals"],
                                     "lines": [n.strip() for n in lines[1:]]})
         self._tell_round()
+        self._keep()
 
     def _tell_round(self) -> None:
         state = self.state
@@ -182,6 +188,37 @@ class Table:
         self.round_told = state.round
         for log in self.logs.values():
             log.append(f"Round {state.round}, dealer {self.game.seat_names[state.dealer]}")
+
+    def _keep(self) -> None:
+        """Append what the people were told since the last change (narration, scores explained) to the table's
+        told file, so that a restart gives each page its whole log back."""
+        logs, scores = self.kept
+        line: dict[str, Any] = {"logs": {str(s): log[logs[s]:] for s, log in self.logs.items() if len(log) > logs[s]},
+                                "scores": self.scores[scores:]}
+        if line["logs"] or line["scores"]:
+            with open(self.told_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+            self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
+
+    def _read_told(self) -> None:
+        """The narration and scores kept before a restart (a line cut short, the server stopped while writing
+        it, is left out); the round told is the one the game is in."""
+        self.round_told = self.state.round
+        try:
+            text = self.told_path.read_text(encoding="utf-8")
+        except OSError:
+            return
+        for raw in text.splitlines(keepends=True):
+            try:
+                line = json.loads(raw) if raw.endswith("\n") else None
+            except ValueError:
+                line = None
+            if not isinstance(line, dict):
+                continue
+            for s, lines in (line.get("logs") or {}).items():
+                if s.isdigit() and int(s) in self.logs and isinstance(lines, list):
+                    self.logs[int(s)].extend(str(x) for x in lines)
+            self.scores.extend(x for x in line.get("scores") or [] if isinstance(x, dict))
 
     def _write(self) -> list[dict[str, Any]]:
         """Append the events not yet written to the record (one JSON line each, flushed): a game the server
