@@ -5,8 +5,9 @@ Chromium from a real server (the same one the browser tests start).
     python benchmarks/web_screenshots.py --out /tmp/shots
 
 The table is a Hearts game of one person (North) and three greedy bots, seeded, played by the person's
-first legal choices until a trick is under way at the person's turn, so the picture shows the trick, who leads,
-the cards that may be played and the dimmed ones. Needs the web extra, Playwright and the system's Chromium.
+first legal choices into the second round, until a trick is under way at the person's turn, so the picture
+shows the trick, who leads, the cards that may be played and the dimmed ones, and the first round's score.
+Needs the web extra, Playwright and the system's Chromium.
 """
 
 from __future__ import annotations
@@ -72,8 +73,8 @@ def main(argv: list[str] | None = None) -> None:
             page.click("button#create")
             page.wait_for_selector("#links a.join", state="attached")
             link = page.locator("#links a.join").first.get_attribute("href")
-            table(page, link, plays=6)
-            page.screenshot(path=str(args.out / f"web-table-{name}.png"), full_page=name == "phone")
+            table(page, link, plays=21)  # into the second round: the first one's score is explained
+            page.screenshot(path=str(args.out / f"web-table-{name}.png"), full_page=True)
             page.close()
         browser.close()
     for png in sorted(args.out.glob("web-*.png")):
