@@ -44,7 +44,7 @@ VIEW = """() => {
     leader: text("leader"), turn: text("turn") || "", connection: text("connection"),
     log: all("#log .log-line").map((l) => l.textContent),
     status: all("#status .status-line").map((l) => l.textContent),
-    scores: text("scores") || "",
+    scores: text("scores") || "", tricksWon: text("tricks-won") || "",
     over: !!over && !over.hidden && over.getClientRects().length > 0,
   };
 }"""
@@ -246,8 +246,12 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
     html = page.content() if state.round == 1 else page.evaluate(NOW_HTML)
     seen = sorted(label for label in secret if label in html)
     assert not seen, f"{me}'s page names cards other seats hold: {seen}"
+    assert all(name in v["tricksWon"] for name in names), "tricks won are shown per seat"
     if status:  # worked out on a sample of what the seat knows: a replay of the game, so not at every decision
-        assert len(v["status"]) == len(state.status(seat))
+        lines = state.status(seat)
+        assert len(v["status"]) == len(lines)
+        for shown, (title, text) in zip(v["status"], lines):
+            assert title in shown and text in shown, (shown, title, text)
 
 
 # ---------------------------------------------------------------------------------------------- the games
@@ -269,8 +273,8 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
         if v["over"]:
             break
         # against the game (a replay of its record): every decision of the first round (3 passes, 13 cards),
-        # then each round's first two of passing and of play, and every choice that is not a card
-        if decisions < 16 or len(v["hand"]) >= 12 or v["actions"]:
+        # then each round's first of passing and of play (13 cards in hand), and every choice that is not a card
+        if decisions < 16 or len(v["hand"]) == 13 or v["actions"]:
             check_decision(page, v, truth(folder, table), seat, status=len(v["hand"]) == 13)
             checked += 1
         else:
