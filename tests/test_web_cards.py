@@ -134,6 +134,19 @@ def test_a_hostile_label_stays_text(tmp_path):
         assert str(groups[label]) in ["".join(t.itertext()) for t in root.iter(SVG + "text")]
 
 
+def test_labels_of_blanks_get_faces_too(tmp_path):
+    rules = tmp_path / "blank.yaml"
+    rules.write_text(HOSTILE.replace('label: "{rank} of {suit}"', 'label: "{rank}{suit}"').replace(
+        """- suit: ['</svg><script>alert(1)</script>', "a&b \\"q\\" 's' <i>"]""", "- suit: ['', ' ']").replace(
+        """rank: ['<1>', '2 & "3"']""", "rank: ['', '  ']"), encoding="utf-8")
+    game = tb.load(rules)
+    faces = card_faces(game)
+    assert set(faces) == {"", " ", "  ", "   "} == set(game.engine.cards.labels)
+    for label, face in faces.items():
+        assert_safe(face)
+        assert title(parsed(face)) in (label, None)  # XML keeps no text of blanks only
+
+
 def test_a_french_deck_is_indexed_by_rank_and_coloured_by_suit_in_deck_order():
     faces = card_faces(tb.load("bridge", players=4))
     q, ten = parsed(faces["Q of clubs"]), parsed(faces["10 of hearts"])

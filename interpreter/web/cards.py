@@ -184,6 +184,8 @@ def _lines(label: str, x: float, y: float) -> str:
         else:
             lines.append(w)
     lines = lines[:4]
+    if not lines:  # a label of blanks only
+        return ""
     size = min(7.0, 44.0 / (0.6 * max(len(s) for s in lines)))
     spans = "".join(f'<tspan x="{x:g}" dy="{0 if i == 0 else size * 1.2:.1f}">{escape(s)}</tspan>'
                     for i, s in enumerate(lines))
