@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,18 @@ MAX_MESSAGE = 4096  # characters of one message from a page (an action is a few 
 MAX_BODY = MAX_RULES + 10_000  # bytes of a request to the lobby (a rule file, as JSON)
 PACE = 0.6  # seconds between two bots' moves when a person sits at the table
 log = logging.getLogger("trickbook.web")
+_ENGINE = threading.Lock()  # one thread in the engine at a time: its caches are shared by the games it compiled
+
+
+async def _engine(work: Callable[..., Any], *args: Any) -> Any:
+    """``work(*args)`` in a worker thread, the only one in the engine meanwhile: the event loop stays free (the
+    interpreter runs one thread at a time anyway, so the lock costs the tables no speed)."""
+
+    def locked() -> Any:
+        with _ENGINE:
+            return work(*args)
+
+    return await asyncio.to_thread(locked)
 
 
 def faces(table: Table) -> dict[str, str]:
@@ -74,7 +87,7 @@ class Server:
     async def run(self, table: Table, work: Callable[[], Any]) -> Any:
         """``work`` on the table, under its lock, in a worker thread."""
         async with self.lock(table):
-            return await asyncio.to_thread(work)
+            return await _engine(work)
 
     def play_on(self, table: Table) -> None:
         """Let the table's bots (and deals) go on, in a task of their own, unless they are going on already."""
@@ -107,7 +120,7 @@ class Server:
             return view
 
         async with self.lock(table):
-            view = await asyncio.to_thread(work)
+            view = await _engine(work)
             if first:
                 view["faces"] = self.faces(table)
             try:
@@ -130,7 +143,7 @@ class Server:
         return FileResponse(STATIC / "lobby.html", headers=_NO_STORE)
 
     async def games(self, request: Request) -> Response:
-        return JSONResponse(await asyncio.to_thread(self.lobby.games))
+        return JSONResponse(await _engine(self.lobby.games))
 
     async def rules(self, request: Request) -> Response:
         asked = await _json_body(request)
@@ -140,9 +153,9 @@ class Server:
             return _error("send {\"game\": NAME} or {\"text\": RULE FILE}")
         try:
             if "text" in asked:
-                info = await asyncio.to_thread(self.lobby.check_rules, asked["text"])
+                info = await _engine(self.lobby.check_rules, asked["text"])
             else:
-                info = await asyncio.to_thread(self.lobby.rules_info, self._game_name(asked["game"]))
+                info = await _engine(self.lobby.rules_info, self._game_name(asked["game"]))
         except TrickbookError as exc:
             return _error(str(exc))
         return JSONResponse(info, status_code=422 if "errors" in info else 200)
@@ -157,7 +170,7 @@ class Server:
         if isinstance(asked, Response):
             return asked
         try:
-            table, tokens = await asyncio.to_thread(self.lobby.create, asked)
+            table, tokens = await _engine(self.lobby.create, asked)
         except TrickbookError as exc:
             return _error(str(exc))
         self.play_on(table)
