@@ -46,15 +46,14 @@ MAX_MESSAGE = 4096  # characters of one message from a page (an action is a few 
 MAX_BODY = MAX_RULES + 10_000  # bytes of a request to the lobby (a rule file, as JSON)
 PACE = 0.6  # seconds between two bots' moves when a person sits at the table
 log = logging.getLogger("trickbook.web")
-_ENGINE = threading.Lock()  # one thread in the engine at a time: its caches are shared by the games it compiled
+_COMPILING = threading.Lock()  # one thread loads and compiles rules at a time (the parser is shared)
 
 
-async def _engine(work: Callable[..., Any], *args: Any) -> Any:
-    """``work(*args)`` in a worker thread, the only one in the engine meanwhile: the event loop stays free (the
-    interpreter runs one thread at a time anyway, so the lock costs the tables no speed)."""
+async def _compiling(work: Callable[..., Any], *args: Any) -> Any:
+    """The lobby's ``work(*args)`` (it loads and compiles rules) in a worker thread, alone among the lobby's."""
 
     def locked() -> Any:
-        with _ENGINE:
+        with _COMPILING:
             return work(*args)
 
     return await asyncio.to_thread(locked)
@@ -86,8 +85,8 @@ class Server:
 
     async def run(self, table: Table, work: Callable[[], Any]) -> Any:
         """``work`` on the table, under its lock, in a worker thread."""
-        async with self.lock(table):
-            return await _engine(work)
+        async with self.lock(table):  # each table its own compiled game: tables share nothing mutable
+            return await asyncio.to_thread(work)
 
     def play_on(self, table: Table) -> None:
         """Let the table's bots (and deals) go on, in a task of their own, unless they are going on already."""
@@ -97,7 +96,11 @@ class Server:
 
     async def _play_on(self, table: Table) -> None:
         while True:
-            moved = await self.run(table, table.step)
+            try:
+                moved = await self.run(table, table.step)
+            except TrickbookError as exc:  # the rules went wrong in play (a runaway game): the table stops there
+                log.error("table %s stopped: %s", table.id, exc)
+                return
             if not moved:
                 return
             await self.broadcast(table)
@@ -120,7 +123,7 @@ class Server:
             return view
 
         async with self.lock(table):
-            view = await _engine(work)
+            view = await asyncio.to_thread(work)
             if first:
                 view["faces"] = self.faces(table)
             try:
@@ -143,7 +146,7 @@ class Server:
         return FileResponse(STATIC / "lobby.html", headers=_NO_STORE)
 
     async def games(self, request: Request) -> Response:
-        return JSONResponse(await _engine(self.lobby.games))
+        return JSONResponse(await _compiling(self.lobby.games))
 
     async def rules(self, request: Request) -> Response:
         asked = await _json_body(request)
@@ -153,9 +156,9 @@ class Server:
             return _error("send {\"game\": NAME} or {\"text\": RULE FILE}")
         try:
             if "text" in asked:
-                info = await _engine(self.lobby.check_rules, asked["text"])
+                info = await _compiling(self.lobby.check_rules, asked["text"])
             else:
-                info = await _engine(self.lobby.rules_info, self._game_name(asked["game"]))
+                info = await _compiling(self.lobby.rules_info, self._game_name(asked["game"]))
         except TrickbookError as exc:
             return _error(str(exc))
         return JSONResponse(info, status_code=422 if "errors" in info else 200)
@@ -170,7 +173,7 @@ class Server:
         if isinstance(asked, Response):
             return asked
         try:
-            table, tokens = await _engine(self.lobby.create, asked)
+            table, tokens = await _compiling(self.lobby.create, asked)
         except TrickbookError as exc:
             return _error(str(exc))
         self.play_on(table)
