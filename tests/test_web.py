@@ -408,6 +408,11 @@ def test_the_pages_carry_the_dom_contract_the_browser_tests_use(client):
         assert needle in table, needle
     for text in (lobby, page, script, table, client.get("/static/style.css").text):
         assert "://" not in text and "<img" not in text  # nothing from elsewhere (no CDN), no image files
+    for html in (lobby, page):  # scripts from files only: the pages' policy refuses inline ones
+        assert not re.search(r"<script(?![^>]*\bsrc=)", html) and not re.search(r"\son[a-z]+=", html)
+    policy = client.get("/").headers["content-security-policy"]
+    assert "script-src 'self' 'unsafe-eval';" in policy and "frame-ancestors 'none'" in policy
+    assert client.get(made["links"][0]["href"]).headers["x-frame-options"] == "DENY"
 
 
 def test_serve_listens_on_this_machine_unless_told_and_says_so(monkeypatch, capsys, tmp_path):

@@ -143,7 +143,7 @@ class Server:
     # ------------------------------------------------------------------ HTTP
 
     async def lobby_page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "lobby.html", headers=_NO_STORE)
+        return FileResponse(STATIC / "lobby.html", headers=_PAGE)
 
     async def games(self, request: Request) -> Response:
         return JSONResponse(await _compiling(self.lobby.games))
@@ -195,7 +195,7 @@ class Server:
         if self._seat(request.path_params["table"], request.path_params["seat"],
                       request.query_params.get("token")) is None:
             return _NOT_FOUND()
-        return FileResponse(STATIC / "table.html", headers=_NO_STORE)
+        return FileResponse(STATIC / "table.html", headers=_PAGE)
 
     async def record(self, request: Request) -> Response:
         found = self._seat(request.path_params["table"], request.path_params["seat"],
@@ -247,7 +247,12 @@ class Server:
         self.play_on(table)
 
 
-_NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+_NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
+# the pages run their own scripts only (no inline script, none from elsewhere, not framed by another site);
+# eval stays allowed for browser drivers (Playwright's wait_for_function), as the pages' own code uses none
+_PAGE = {**_NO_STORE, "X-Frame-Options": "DENY", "Content-Security-Policy": (
+    "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")}
 
 
 def _NOT_FOUND() -> Response:
