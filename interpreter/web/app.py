@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,17 @@ MAX_MESSAGE = 4096  # characters of one message from a page (an action is a few 
 MAX_BODY = MAX_RULES + 10_000  # bytes of a request to the lobby (a rule file, as JSON)
 PACE = 0.6  # seconds between two bots' moves when a person sits at the table
 log = logging.getLogger("trickbook.web")
+_COMPILING = threading.Lock()  # one thread loads and compiles rules at a time (the parser is shared)
+
+
+async def _compiling(work: Callable[..., Any], *args: Any) -> Any:
+    """The lobby's ``work(*args)`` (it loads and compiles rules) in a worker thread, alone among the lobby's."""
+
+    def locked() -> Any:
+        with _COMPILING:
+            return work(*args)
+
+    return await asyncio.to_thread(locked)
 
 
 def faces(table: Table) -> dict[str, str]:
@@ -73,7 +85,7 @@ class Server:
 
     async def run(self, table: Table, work: Callable[[], Any]) -> Any:
         """``work`` on the table, under its lock, in a worker thread."""
-        async with self.lock(table):
+        async with self.lock(table):  # each table its own compiled game: tables share nothing mutable
             return await asyncio.to_thread(work)
 
     def play_on(self, table: Table) -> None:
@@ -84,7 +96,11 @@ class Server:
 
     async def _play_on(self, table: Table) -> None:
         while True:
-            moved = await self.run(table, table.step)
+            try:
+                moved = await self.run(table, table.step)
+            except TrickbookError as exc:  # the rules went wrong in play (a runaway game): the table stops there
+                log.error("table %s stopped: %s", table.id, exc)
+                return
             if not moved:
                 return
             await self.broadcast(table)
@@ -127,10 +143,10 @@ class Server:
     # ------------------------------------------------------------------ HTTP
 
     async def lobby_page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "lobby.html", headers=_NO_STORE)
+        return FileResponse(STATIC / "lobby.html", headers=_PAGE)
 
     async def games(self, request: Request) -> Response:
-        return JSONResponse(await asyncio.to_thread(self.lobby.games))
+        return JSONResponse(await _compiling(self.lobby.games))
 
     async def rules(self, request: Request) -> Response:
         asked = await _json_body(request)
@@ -140,9 +156,9 @@ class Server:
             return _error("send {\"game\": NAME} or {\"text\": RULE FILE}")
         try:
             if "text" in asked:
-                info = await asyncio.to_thread(self.lobby.check_rules, asked["text"])
+                info = await _compiling(self.lobby.check_rules, asked["text"])
             else:
-                info = await asyncio.to_thread(self.lobby.rules_info, self._game_name(asked["game"]))
+                info = await _compiling(self.lobby.rules_info, self._game_name(asked["game"]))
         except TrickbookError as exc:
             return _error(str(exc))
         return JSONResponse(info, status_code=422 if "errors" in info else 200)
@@ -157,7 +173,7 @@ class Server:
         if isinstance(asked, Response):
             return asked
         try:
-            table, tokens = await asyncio.to_thread(self.lobby.create, asked)
+            table, tokens = await _compiling(self.lobby.create, asked)
         except TrickbookError as exc:
             return _error(str(exc))
         self.play_on(table)
@@ -179,7 +195,7 @@ class Server:
         if self._seat(request.path_params["table"], request.path_params["seat"],
                       request.query_params.get("token")) is None:
             return _NOT_FOUND()
-        return FileResponse(STATIC / "table.html", headers=_NO_STORE)
+        return FileResponse(STATIC / "table.html", headers=_PAGE)
 
     async def record(self, request: Request) -> Response:
         found = self._seat(request.path_params["table"], request.path_params["seat"],
@@ -231,7 +247,12 @@ class Server:
         self.play_on(table)
 
 
-_NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+_NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
+# the pages run their own scripts only (no inline script, none from elsewhere, not framed by another site);
+# eval stays allowed for browser drivers (Playwright's wait_for_function), as the pages' own code uses none
+_PAGE = {**_NO_STORE, "X-Frame-Options": "DENY", "Content-Security-Policy": (
+    "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")}
 
 
 def _NOT_FOUND() -> Response:

@@ -186,4 +186,5 @@ $("rules-file").addEventListener("change", async () => {
   ensureInfo();
 });
 $("create").addEventListener("click", create);
+$("table-form").addEventListener("submit", (e) => e.preventDefault());
 loadGames();
