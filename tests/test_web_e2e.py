@@ -216,6 +216,17 @@ def check_shown(v: dict[str, Any]) -> None:
     assert not v["trick"] or v["leader"]
 
 
+def assert_no_secret(page: Any, v: dict[str, Any], state: tb.GameState, seat: int) -> None:
+    """No card of the seat's page, and no text of its HTML, names a card the other seats hold face down (in
+    later rounds, the HTML less the narration, scores and last trick, which name earlier rounds' cards)."""
+    me = state.game.seat_names[seat]
+    secret = hidden_from(state, seat)
+    assert not secret & set(v["cards"]), f"{me}'s page shows others' cards {secret & set(v['cards'])}"
+    html = page.content() if state.round == 1 else page.evaluate(NOW_HTML)
+    seen = sorted(label for label in secret if label in html)
+    assert not seen, f"{me}'s page names cards other seats hold: {seen}"
+
+
 def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int, status: bool = False) -> None:
     """The page of ``seat``, at its decision, against the game: hand, choices, refusals, trick, leader, no card
     it must not see, and (``status``) as many status lines as the game gives the seat."""
@@ -241,11 +252,7 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
     if obs.get("decision") == "play":
         leader = trick[0][0] if trick else me
         assert v["leader"] and (leader in v["leader"] or leader == me and "You" in v["leader"]), (v["leader"], leader)
-    secret = hidden_from(state, seat)
-    assert not secret & set(v["cards"]), f"{me}'s page shows others' cards {secret & set(v['cards'])}"
-    html = page.content() if state.round == 1 else page.evaluate(NOW_HTML)
-    seen = sorted(label for label in secret if label in html)
-    assert not seen, f"{me}'s page names cards other seats hold: {seen}"
+    assert_no_secret(page, v, state, seat)
     assert all(name in v["tricksWon"] for name in names), "tricks won are shown per seat"
     if status:  # worked out on a sample of what the seat knows: a replay of the game, so not at every decision
         lines = state.status(seat)
@@ -369,8 +376,7 @@ def check_hand_only(page: Any, state: tb.GameState, seat: int) -> None:
         arg=json.dumps(sorted(own), separators=(",", ":"), ensure_ascii=False), timeout=WAIT)
     v = view(page)
     assert not any(c["legal"] for c in v["hand"]) and "Your turn" not in v["turn"]
-    secret = hidden_from(state, seat)
-    assert not secret & set(v["cards"])
+    assert_no_secret(page, v, state, seat)
 
 
 HOSTILE = """\
