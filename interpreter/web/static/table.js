@@ -39,6 +39,7 @@ function connect() {
   socket.onclose = (event) => {
     setConnection(false);
     if (event.code === 4404) { $("turn").textContent = "This link is not a seat at any table (check the link)."; return; }
+    if (event.code === 4409) { $("turn").textContent = "This seat was opened in more windows: reload to play here."; return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
