@@ -489,3 +489,20 @@ def test_a_seat_s_view_never_names_a_card_it_was_never_shown(tmp_path, name, pla
         table.act(0, {"type": "act", "seq": table.seq, "label": choices(view)[-1]})
         views += 1
     assert views > 10 and table.view(0)["over"]
+
+
+def test_a_seat_opened_in_too_many_pages_closes_its_oldest(client):
+    from contextlib import ExitStack
+
+    from interpreter.web.app import MAX_PAGES
+
+    made = make(client, "hearts", 4, ["person"] * 4, seed=3)
+    with ExitStack() as pages:
+        oldest = pages.enter_context(client.websocket_connect(ws_path(made, 0)))
+        oldest.receive_json()
+        for _ in range(MAX_PAGES):
+            pages.enter_context(client.websocket_connect(ws_path(made, 0))).receive_json()
+        message = oldest.receive()
+        assert message["type"] == "websocket.close" and message["code"] == 4409
+        watching = _server(client).watchers[made["table"]]
+        assert sum(seat == 0 for seat, _ in watching.values()) == MAX_PAGES

@@ -42,6 +42,7 @@ from interpreter.web.lobby import MAX_RULES, Lobby, LobbyError
 from interpreter.web.tables import Refused, Table
 
 STATIC = Path(__file__).parent / "static"
+MAX_PAGES = 4  # pages open at once on one seat (each is sent a view after every change)
 MAX_MESSAGE = 4096  # characters of one message from a page (an action is a few dozen)
 MAX_BODY = MAX_RULES + 10_000  # bytes of a request to the lobby (a rule file, as JSON)
 PACE = 0.6  # seconds between two bots' moves when a person sits at the table
@@ -132,7 +133,13 @@ class Server:
                 self.watchers.get(table.id, {}).pop(ws, None)
                 return
             if first:
-                self.watchers.setdefault(table.id, {})[ws] = (seat, sent)
+                watching = self.watchers.setdefault(table.id, {})
+                same = [w for w, (s, _) in watching.items() if s == seat]
+                if len(same) >= MAX_PAGES:  # the seat's oldest page gives way (a link opened once too often)
+                    watching.pop(same[0], None)
+                    with contextlib.suppress(RuntimeError, OSError):
+                        await same[0].close(code=4409)
+                watching[ws] = (seat, sent)
 
     def faces(self, table: Table) -> dict[str, str]:
         key = table.game.engine.identity

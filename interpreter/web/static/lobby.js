@@ -94,8 +94,9 @@ function showSetup() {
       input = el("input", {id, type: "text", dataset: {option: name}});
       input.value = o.default ?? "";
     }
-    row.append(input, el("label", {for: id, title: o.description}, ` ${name}`));
-    if (o.description) row.append(el("small", {}, ` ${o.description}`));
+    const label = el("label", {for: id, title: o.description}, name);
+    if (input.type === "checkbox") row.append(input, " ", label); else row.append(label, input);
+    if (o.description) row.append(el("small", {}, o.description));
     options.append(row);
   }
   options.hidden = !Object.keys(info.options).length;

@@ -39,6 +39,7 @@ function connect() {
   socket.onclose = (event) => {
     setConnection(false);
     if (event.code === 4404) { $("turn").textContent = "This link is not a seat at any table (check the link)."; return; }
+    if (event.code === 4409) { $("turn").textContent = "This seat was opened in more windows: reload to play here."; return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -66,7 +67,7 @@ function show(v) {
   view = v;
   document.title = `${v.title}: ${v.seat_name}`;
   $("title").textContent = `${v.title}: you are ${v.seat_name}`;
-  $("round").textContent = `round ${v.round}${v.step ? `, ${v.step}` : ""}`;
+  $("round").textContent = `round ${v.round}${v.step ? ` (${v.step})` : ""}`;
   $("turn").textContent = v.over ? "The game is over." : v.your_turn ? `Your turn${v.prompt ? `: ${v.prompt}` : ""}` : v.to_act ? `${v.to_act} to act` : "Dealing…";
   $("turn").className = v.your_turn ? "mine" : "";
   showSeats(v);
