@@ -74,6 +74,11 @@ class TrickGame:
         return dict(self.engine.options)
 
     @property
+    def automatic(self) -> list[int]:
+        """The seats that play by the rules' own policy (automatic seats): never asked, never agents."""
+        return sorted(self.engine.automatic)
+
+    @property
     def actions(self) -> ActionSpace:
         """Every action the game can offer, each with its fixed id (see engine/actions.py)."""
         if self._space is None:
@@ -254,6 +259,7 @@ class GameState:
         self._last: list[dict[str, Any]] = [{} for _ in range(game.players)]  # each seat's last observation
         self._sample = False  # a state made by sample(): no history of its own
         self._ids: tuple[Any, Any, list[int]] = (None, None, [])  # a decision, its actions and their ids
+        self._notes: list[str] = []  # the narration the rules told everyone so far
 
     # ------------------------------------------------------------------ whose turn
 
@@ -275,6 +281,13 @@ class GameState:
         """The name of the step that decides now (None when the game is over)."""
         d = self._state.pending
         return None if d is None else d.step.name
+
+    @property
+    def prompt(self) -> str | None:
+        """What the seat to act is asked, as ``trickbook play`` asks a person ("play a card"; None at a deal or
+        when the game is over)."""
+        d = self._state.pending
+        return None if d is None or d.actor == CHANCE else d.prompt
 
     @property
     def round(self) -> int:
@@ -333,6 +346,49 @@ class GameState:
                              "seat": engine.seat_names[d.actor], "action": d.step.label(engine, chosen)})
         engine.apply_fast(state, chosen)  # one of the legal actions, as found above
         self._after()
+
+    def describe(self, action: int | str, seat: int | None) -> str | None:
+        """How ``seat`` is told the legal action ``action`` (by id or label) of the seat to act, before it is
+        taken: "North plays Q of clubs", or "East passes a card" to a seat that may not see it (None: a spectator,
+        told everything; the result None: nothing worth telling). What ``trickbook play`` tells a person."""
+        d, chosen = self._legal(action)
+        text = d.step.describe(self.game.engine, self._state, d, chosen, None if seat is None else self._seat(seat))
+        return None if not text else f"{self.game.seat_names[d.actor]} {text}"
+
+    def _legal(self, action: int | str) -> tuple[Any, Any]:
+        """The pending decision and the engine's action ``action`` names (legal now), else an IllegalAction."""
+        d = self._state.pending
+        if d is None or d.actor == CHANCE:
+            raise IllegalAction("no seat acts now")
+        if isinstance(action, str):
+            return d, self.game.engine.action_for_label(self._state, action)
+        ids = self.legal_actions()
+        if type(action) is not int or action not in ids:
+            raise IllegalAction(f"id {action!r} is not legal now")
+        return d, d.actions[ids.index(action)]
+
+    def notes(self, since: int = 0) -> list[str]:
+        """The narration so far (from its ``since``-th line on), one line each: what the rules tell everyone as
+        the game goes (each trick won, each round's scores explained, ...), as ``trickbook play`` prints it. A
+        state read back from its record (``deserialize``) starts with none."""
+        return self._notes[since:]
+
+    def agent_choice(self, agent: Any) -> int:
+        """The id of the action a built-in agent (harness/agents.py, harness/players.agent_factory) takes now,
+        given the seat to act's turn as ``trickbook play`` gives it: the legal actions, the seat's observation,
+        and samples of what it cannot see when the agent asks for them (``samples = True``)."""
+        from interpreter.harness.agents import Turn
+
+        d = self._state.pending
+        if d is None or d.actor == CHANCE:
+            raise IllegalAction("no seat acts now")
+        knowledge = self.knowledge() if getattr(agent, "samples", False) else None
+        chosen = agent.act(Turn(self.game.engine, self._state, d.actor, d.actions, d.prompt, knowledge, d.kind))
+        ids = self.legal_actions()
+        for i, a in enumerate(d.actions):
+            if a is chosen or a == chosen:
+                return ids[i]
+        raise IllegalAction(f"the agent chose {chosen!r}, which is not legal now")
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending chance event dealt card by card: the cards that may come next, as (card, probability),
@@ -400,6 +456,7 @@ class GameState:
             _saw(engine, state, self._seen, self._last)
         assert state.told is not None and state.notes is not None
         self._events.extend(state.told)
+        self._notes.extend(state.notes)
         state.told.clear()
         state.notes.clear()
         while len(state.round_results) > self._rounds:
@@ -461,6 +518,11 @@ class GameState:
         (``automatic``), round scored and the result (docs/records.md)."""
         return [dict(e) for e in self._events]
 
+    def events_since(self, count: int) -> list[dict[str, Any]]:
+        """``events[count:]``, without copying the events before: to write a record line by line as the game
+        goes (each new event once)."""
+        return [dict(e) for e in self._events[count:]]
+
     def returns(self) -> list[int]:
         """Each seat's total so far (its final score once the game is over)."""
         return list(self._state.totals)
@@ -488,6 +550,7 @@ class GameState:
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
         other._ids = (None, None, [])
+        other._notes = list(self._notes)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:

@@ -25,7 +25,13 @@ try:
     from pathlib import Path
 
     from interpreter import __version__
-    from interpreter.engine.compile import compile_game, option_defaults, parse_option_value, supported_players
+    from interpreter.engine.compile import (
+        compile_game,
+        option_defaults,
+        parse_option_value,
+        rule_file_problems,
+        supported_players,
+    )
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
     from interpreter.harness.players import AGENTS, ITERATIONS
     from interpreter.limits import MAX_DIGITS, whole_number
@@ -253,6 +259,17 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "
                    "conformance/I; default 0), to continue a run")
     c.add_argument("--json", action="store_true", help="print one JSON object")
+    sv = sub.add_parser("serve", help="start the web table: people and bots play any rule file in the browser",
+                        description="Start the web table (pip install 'trickbook[web]'): open the address it prints, "
+                                    "make a table of any bundled game or rule file of your own, and give each "
+                                    "person their seat's link (docs/web.md). Each game's record is written to "
+                                    "the records folder as it goes; tables found there are picked up again.")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
+                    "machine only; 0.0.0.0 lets other machines in)")
+    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    sv.add_argument("--records", metavar="DIR", default="trickbook-tables",
+                    help="where the games' records and the rule files sent to the lobby are kept (default "
+                         "./trickbook-tables)")
     for q in (v, ex, pl, si, co, r, c):
         q.add_argument("--allow-path", action="append", default=[], metavar="DIR",
                        help="let rule files and records name rule files under DIR too (repeatable); by default "
@@ -362,25 +379,7 @@ def _allowed(args: argparse.Namespace) -> tuple[Path, ...]:
 
 def validate_file(name: str, allow: tuple[Path, ...] = ()) -> list[str]:
     """Every problem found in one rule file, as rendered error blocks."""
-    try:
-        source = load_rules(name, allow)
-    except RuleErrors as exc:
-        return [e.render() for e in exc.errors]
-    except RuleError as exc:
-        return [exc.render()]
-    except TrickbookError as exc:
-        return [f"{name}:1:1: error: {exc}"]
-    found: list[str] = []
-    for n in supported_players(source):
-        try:
-            compile_game(source, n, generate=False)  # the checks only: no game is played
-        except RuleError as exc:
-            text = exc.render()
-            if text not in found:
-                found.append(text)
-        except TrickbookError as exc:
-            found.append(f"{name}:1:1: error: with {n} players: {exc}")
-    return found
+    return [e.render() for e in rule_file_problems(name, allow)]
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -653,6 +652,26 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise _UsageError("--port must be from 1 to 65535")
+    try:
+        import uvicorn
+
+        from interpreter.web.app import create_app
+    except ImportError as exc:
+        raise TrickbookError(f"the web table needs the web extra: pip install 'trickbook[web]' ({exc})") from None
+    app = create_app(args.records)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"listening on {args.host}: other machines that reach it can open the lobby and make tables "
+              "(each seat's link still needs its token)", file=sys.stderr)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Trickbook web table: http://{shown}:{args.port}/ (records in {Path(args.records).resolve()}; Ctrl-C "
+          "stops it)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    return 0
+
+
 def _conformance(args: argparse.Namespace) -> int:
     from interpreter.harness import conformance
 
@@ -717,7 +736,7 @@ def _duration(seconds: float) -> str:
 
 _COMMANDS = {"validate": _validate, "list": _list, "play": _play, "simulate": _simulate, "replay": _replay,
              "conformance": _conformance, "schema": _schema, "compare": _compare,
-             "explain": _explain}
+             "explain": _explain, "serve": _serve}
 
 
 

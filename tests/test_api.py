@@ -222,3 +222,30 @@ def test_status_lines_and_refusals_through_the_api():
         raise AssertionError("no play refused a card")
     with pytest.raises(tb.GameError):
         state.refusal("Z of nothing")
+
+
+def test_a_refusal_names_the_rule_whichever_copy_of_a_card_the_seat_holds():
+    """Identical cards share a label (NJET's three red 0s): a label the seat to play may play is refused by
+    nothing, and one it holds but may not play is refused by the rule, never by 'not in the hand' for a copy
+    that another seat holds."""
+    game = tb.load("njet-riogrande", players=3)
+    state = game.new_state(seed=1)
+    rng = random.Random(1)
+    legal_seen = refused_seen = 0
+    while not state.is_over() and state.round == 1:
+        if state.is_chance():
+            state.apply_chance()
+            continue
+        seat = state.current_player
+        if state.observation(seat).get("decision") == "play":
+            legal = set(state.labels())
+            for label in set(state.observation(seat)["zones"]["hand"][game.seat_names[seat]]):
+                why = state.refusal(label)
+                if label in legal:
+                    assert why is None, (label, why)
+                    legal_seen += 1
+                else:
+                    assert why and " is not in " not in why, (label, why)
+                    refused_seen += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert legal_seen > 20 and refused_seen > 20

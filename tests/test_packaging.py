@@ -106,3 +106,21 @@ def test_the_installed_command_validates_a_docs_example_from_another_folder(inst
     assert bad.returncode == 1
     assert bad.stderr.startswith("broken.yaml:") or "broken.yaml:" in bad.stdout + bad.stderr
     assert "Traceback" not in bad.stdout + bad.stderr
+
+
+def test_the_installed_web_table_serves_its_pages_from_the_wheel(wheel: Path, installed: Path, tmp_path: Path) -> None:
+    """The pages are package data: the wheel carries them and the installed server serves them (Starlette and
+    uvicorn come from the test environment, as the other dependencies do)."""
+    names = zipfile.ZipFile(wheel).namelist()
+    static = {Path(n).name for n in names if n.startswith("interpreter/web/static/")}
+    assert static == {p.name for p in (ROOT / "interpreter" / "web" / "static").iterdir()}
+    script = ("from starlette.testclient import TestClient\n"
+              "from interpreter.web.app import create_app\n"
+              "with TestClient(create_app('tables')) as c:\n"
+              "    for path in ('/', '/static/lobby.js', '/static/table.js', '/static/style.css'):\n"
+              "        r = c.get(path)\n"
+              "        assert r.status_code == 200 and len(r.text) > 500, path\n"
+              "    assert 'hearts' in {g['name'] for g in c.get('/api/games').json()}\n"
+              "print('served')\n")
+    done = _run([_bin(installed, "python"), "-c", script], cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip().endswith("served"), done.stdout + done.stderr

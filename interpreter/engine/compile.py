@@ -36,7 +36,7 @@ from interpreter.engine.declared import declared
 from interpreter.engine.game import Flow, Game, SeatSpec, StatusLine, ZoneSpec
 from interpreter.engine.notation import build_notation
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
-from interpreter.errors import GameError, SchemaError
+from interpreter.errors import GameError, Position, RuleError, RuleErrors, SchemaError, TrickbookError
 from interpreter.limits import MAX_CARDS, MAX_ROUNDS
 from interpreter.rules.loader import identity
 from interpreter.rules.source import RuleSource
@@ -50,6 +50,36 @@ SEAT_ATTRIBUTES = ("total", "name", "index", "role")
 
 def supported_players(source: RuleSource) -> list[int]:
     return sorted(int(n) for n in source.data["players"])
+
+
+def rule_file_problems(name: str, allow: tuple[Any, ...] = ()) -> list[RuleError]:
+    """Every problem ``trickbook validate`` finds in one rule file (untrusted: it may be anyone's), each with
+    its line and column: the loader's (YAML, extends, the schema), then the compiler's for every player count
+    the file supports (the checks only: no code is generated, no game is played). A problem without a place
+    in the file is put at 1:1, with no source line."""
+    from interpreter.rules.loader import load_rules
+
+    def at_start(text: str) -> RuleError:
+        return RuleError(text, Position(name, 1, 1), "")
+
+    try:
+        source = load_rules(name, allow)
+    except RuleErrors as exc:
+        return list(exc.errors)
+    except RuleError as exc:
+        return [exc]
+    except TrickbookError as exc:
+        return [at_start(str(exc))]
+    found: list[RuleError] = []
+    for n in supported_players(source):
+        try:
+            compile_game(source, n, generate=False)
+        except RuleError as exc:
+            if all(exc.render() != e.render() for e in found):
+                found.append(exc)
+        except TrickbookError as exc:
+            found.append(at_start(f"with {n} players: {exc}"))
+    return found
 
 
 def option_defaults(source: RuleSource) -> dict[str, Any]:

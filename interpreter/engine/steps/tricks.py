@@ -312,8 +312,11 @@ class Tricks(Step):
             return None
         seat = p.turn
         cards = self._cards(state, seat)
-        if card not in cards:
-            return f"{game.cards.labels[card]} is not in {game.seat_names[seat]}'s {' or '.join(self.zones)}"
+        if card not in cards:  # an identical card the seat holds is the same card to the rules (one label)
+            kinds = game.cards.kinds
+            card = next((c for c in cards if kinds[c] == kinds[card]), card)
+            if card not in cards:
+                return f"{game.cards.labels[card]} is not in {game.seat_names[seat]}'s {' or '.join(self.zones)}"
         plays = p.plays
         trick = [c for _, c in plays]
         rule = refusing_rule(self.follow_rules if plays else self.lead_rules, state, seat, cards,

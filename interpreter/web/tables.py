@@ -1,0 +1,339 @@
+"""The web table's games: seats, tokens, bots, each seat's view, and records written as the game goes.
+
+Nothing here knows HTTP: the server (app.py) calls these under one lock a table. A table keeps the game's state
+(the public API's ``GameState``) and gives each seat only its own view: its observation, its own legal actions
+and the narration as that seat is told it. A person's action is taken only when it names the decision now
+pending (the table's sequence number), is the seat's to take and is one of its legal labels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import interpreter as tb
+from interpreter.errors import TrickbookError
+from interpreter.harness.players import ITERATIONS, agent_factory
+
+KINDS = ("person", "random", "greedy", "ismcts")
+MAX_ITERATIONS = 5000  # ismcts iterations a move a table may ask for (each is a sampled playout)
+MAX_LABEL = 1000  # characters of an action's label a message may carry
+
+
+class Refused(TrickbookError):
+    """A message the table does not act on (malformed, stale, out of turn, not legal); nothing changed."""
+
+
+def token_hash(token: str) -> str:
+    """What a table keeps of a seat's token (on disk too): its SHA-256, never the token."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class Setup:
+    """What a table was made with: enough to make it again after a restart (with its record)."""
+
+    rules: str  # a bundled game's name, or the rule file's path relative to the records folder
+    players: int
+    options: dict[str, Any]
+    kinds: list[str]  # one a seat, automatic seats too ("automatic")
+    iterations: list[int]
+    seed: Any
+    tokens: dict[int, str] = field(default_factory=dict)  # person seat -> its token's hash
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules, "players": self.players, "options": self.options, "kinds": self.kinds,
+                "iterations": self.iterations, "seed": self.seed,
+                "tokens": {str(s): h for s, h in self.tokens.items()}}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Setup:
+        return Setup(data["rules"], int(data["players"]), dict(data["options"]), list(data["kinds"]),
+                     [int(i) for i in data["iterations"]], data["seed"],
+                     {int(s): str(h) for s, h in data["tokens"].items()})
+
+
+class Table:
+    """One game at the web table. Not thread-safe: the server calls it under the table's lock."""
+
+    def __init__(self, table_id: str, game: tb.TrickGame, setup: Setup, folder: Path,
+                 record: str | None = None):
+        self.id, self.game, self.setup, self.folder = table_id, game, setup, folder
+        self.record_path = folder / f"{table_id}.jsonl"
+        if record is None:
+            self.state = game.new_state(setup.seed)
+            self.written = 0
+        else:  # picked up after a restart: the record's game, played again and checked
+            self.state = game.deserialize(record)
+            self.written = len(self.state.events_since(0))
+        self.rng = random.Random(secrets.randbits(64) if record is not None else setup.seed)  # the deals
+        self.agents: dict[int, Any] = {}
+        bots = [k if k in KINDS[1:] else "random" for k in setup.kinds]
+        for s, kind in enumerate(setup.kinds):
+            if kind in KINDS[1:]:
+                self.agents[s] = agent_factory(bots, setup.iterations[s])(setup.seed)[s]
+        # the number of the decision pending: one more after every change; a table picked up again goes on from
+        # the number of its record's events, more than any number it gave before (every change adds an event)
+        self.seq = 0 if record is None else self.written
+        self.people = sorted(setup.tokens)
+        self.logs: dict[int, list[str]] = {s: [] for s in self.people}
+        self.scores: list[dict[str, Any]] = []
+        self.notes_seen = len(self.state.notes())
+        self.round_told = 0
+        self.told_path = folder / f"{table_id}.told.jsonl"  # what each person was told, kept for a restart
+        if record is not None:
+            self._read_told()
+        self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
+        self._write()
+        self._tell_round()
+        self._keep()
+
+    # ------------------------------------------------------------------ who may do what
+
+    def seat_of(self, seat: Any, token: Any) -> int | None:
+        """``seat`` when ``token`` is that person seat's token, else None (a wrong seat looks like a wrong
+        token)."""
+        if type(seat) is not int or not isinstance(token, str) or seat not in self.setup.tokens:
+            return None
+        return seat if secrets.compare_digest(token_hash(token), self.setup.tokens[seat]) else None
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    def to_act(self) -> int | None:
+        """The seat to act (None at a deal or when the game is over)."""
+        p = self.state.current_player
+        return None if p is None or p == tb.CHANCE else p
+
+    def waiting_for_person(self) -> bool:
+        p = self.to_act()
+        return p is not None and p in self.logs
+
+    # ------------------------------------------------------------------ changes
+
+    def step(self) -> bool:
+        """Deal, or let the bot to act take its move: False when a person must act or the game is over."""
+        state = self.state
+        if state.is_over():
+            return False
+        if state.is_chance():
+            told = f"({state.step})"
+            state.apply_chance(self.rng)
+            self._changed({s: told for s in self.people})
+            return True
+        seat = state.current_player
+        assert seat is not None
+        agent = self.agents.get(seat)
+        if agent is None:
+            return False
+        self._take(state.agent_choice(agent))
+        return True
+
+    def act(self, seat: int, message: Any) -> None:
+        """A person's message ``{"type": "act", "seq": N, "label": L}``: taken when N is the decision pending, the
+        seat is to act and L one of its legal labels; else Refused, and nothing changes."""
+        if not isinstance(message, dict) or message.get("type") != "act":
+            raise Refused("not an action message")
+        seq, label = message.get("seq"), message.get("label")
+        if type(seq) is not int or not isinstance(label, str) or len(label) > MAX_LABEL:
+            raise Refused("an action needs seq (a number) and label (a text)")
+        if self.state.is_over():
+            raise Refused("the game is over")
+        if seq != self.seq:
+            raise Refused("that decision is past (the table has moved on)")
+        if self.to_act() != seat:
+            raise Refused("it is not your turn")
+        labels = self.state.labels()
+        if label not in labels:
+            raise Refused(f"{label} is not one of your choices now")
+        self._take(self.state.legal_actions()[labels.index(label)])
+
+    def _take(self, action: int) -> None:
+        told = {s: self.state.describe(action, s) for s in self.people}
+        self.state.apply(action)
+        self._changed(told)
+
+    def _changed(self, told: dict[int, str | None]) -> None:
+        """After a change (``told``: how each person was told it): the new sequence number, each person's
+        narration, the round scores, the record."""
+        self.seq += 1
+        state = self.state
+        notes = state.notes(self.notes_seen)
+        self.notes_seen += len(notes)
+        for s, log in self.logs.items():
+            text = told.get(s)
+            if text:
+                log.append(text)
+            log.extend(notes)
+        new = self._write()
+        for event in new:
+            if event["type"] == "round":
+                head = f"Round {event['round']} scores"
+                lines = notes[next((i for i, n in enumerate(notes) if n.startswith(head)), len(notes)):]
+                self.scores.append({"round": event["round"], "scores": event["scores"], "totals": event["totals"],
+                                    "lines": [n.strip() for n in lines[1:]]})
+        self._tell_round()
+        self._keep()
+
+    def _tell_round(self) -> None:
+        state = self.state
+        if state.is_over() or state.round == self.round_told:
+            return
+        self.round_told = state.round
+        for log in self.logs.values():
+            log.append(f"Round {state.round}, dealer {self.game.seat_names[state.dealer]}")
+
+    def _keep(self) -> None:
+        """Append what the people were told since the last change (narration, scores explained) to the table's
+        told file, so that a restart gives each page its whole log back."""
+        logs, scores = self.kept
+        line: dict[str, Any] = {"logs": {str(s): log[logs[s]:] for s, log in self.logs.items() if len(log) > logs[s]},
+                                "scores": self.scores[scores:]}
+        if line["logs"] or line["scores"]:
+            with open(self.told_path, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+            self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
+
+    def _read_told(self) -> None:
+        """The narration and scores kept before a restart (a line cut short, the server stopped while writing
+        it, is left out); the round told is the one the game is in."""
+        self.round_told = self.state.round
+        try:
+            text = self.told_path.read_text(encoding="utf-8")
+        except OSError:
+            return
+        for raw in text.splitlines(keepends=True):
+            try:
+                line = json.loads(raw) if raw.endswith("\n") else None
+            except ValueError:
+                line = None
+            if not isinstance(line, dict):
+                continue
+            for s, lines in (line.get("logs") or {}).items():
+                if s.isdigit() and int(s) in self.logs and isinstance(lines, list):
+                    self.logs[int(s)].extend(str(x) for x in lines)
+            self.scores.extend(x for x in line.get("scores") or [] if isinstance(x, dict))
+
+    def _write(self) -> list[dict[str, Any]]:
+        """Append the events not yet written to the record (one JSON line each, flushed): a game the server
+        stops in loses nothing it had played."""
+        new = self.state.events_since(self.written)
+        if new:
+            with open(self.record_path, "a", encoding="utf-8") as f:
+                f.write("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in new))
+            self.written += len(new)
+        return new
+
+    # ------------------------------------------------------------------ what a seat sees
+
+    def view(self, seat: int, log_from: int = 0) -> dict[str, Any]:
+        """Everything the page of ``seat`` shows, from that seat's observation and its own legal actions only
+        (the narration from its ``log_from``-th line)."""
+        state, names = self.state, self.game.seat_names
+        obs = state.observation(seat)
+        mine = names[seat]
+        to_act = self.to_act()
+        turn = to_act == seat
+        labels = state.labels() if turn else []
+        hand_zone, hand = _hand(obs, mine)
+        in_hand = set(hand)
+        cards = []
+        for label in hand:
+            legal = label in labels
+            why = None
+            if not legal:
+                if turn:
+                    why = state.refusal(label) or "not one of your choices now"
+                elif to_act is not None:
+                    why = f"{names[to_act]} is to act"
+                else:
+                    why = "the game is over" if state.is_over() else "the cards are being dealt"
+            cards.append({"label": label, "legal": legal, "why": why})
+        trick = obs.get("trick") if "tricks_played" in obs else []
+        leader = trick[0][0] if trick else (names[to_act] if to_act is not None and obs.get("decision") == "play"
+                                            else None)
+        out: dict[str, Any] = {
+            "type": "view", "seq": self.seq, "title": self.game.title, "seat": seat, "seat_name": mine,
+            "seats": names, "kinds": self.setup.kinds, "round": state.round, "dealer": names[state.dealer],
+            "step": state.step, "to_act": None if to_act is None else names[to_act], "your_turn": turn,
+            "prompt": state.prompt if turn else None,
+            "hand_zone": hand_zone, "hand": cards,
+            "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand],
+            "trick": trick, "leader": leader, "last_trick": obs.get("last_trick"),
+            "tricks_played": obs.get("tricks_played"),
+            "counters": obs.get("counters") or {}, "totals": obs["totals"],
+            "zones": _other_zones(obs, mine, hand_zone),
+            "status": [list(line) for line in state.status(seat)],
+            "log_from": log_from, "log": self.logs.get(seat, [])[log_from:],
+            "scores": self.scores, "over": state.is_over(),
+        }
+        if state.is_over():
+            out["winners"] = [names[s] for s in state.winners()]
+        return out
+
+    def record_text(self) -> str:
+        """The whole record (for a finished game: the file as written)."""
+        return self.record_path.read_text(encoding="utf-8")
+
+
+def _hand(obs: dict[str, Any], me: str) -> tuple[str | None, list[str]]:
+    """The seat's hand: its first own zone whose cards it sees (the rule file's first per-seat zone, as a rule
+    file declares the hand first), by name and cards in the terminal's order (the observation's)."""
+    for name, content in obs["zones"].items():
+        if isinstance(content, dict) and isinstance(content.get(me), list):
+            return name, list(content[me])
+    return None, []
+
+
+def _other_zones(obs: dict[str, Any], me: str, hand: str | None) -> list[dict[str, Any]]:
+    """The other cards the seat sees (its other zones, other seats' open cards, shared zones lying face up) and
+    the sizes of the rest: each ``{"zone", "seat", "cards" or "count"}``."""
+    out: list[dict[str, Any]] = []
+    for name, content in obs["zones"].items():
+        if name == "trick":
+            continue
+        if isinstance(content, list):
+            if content:
+                out.append({"zone": name, "seat": None, "cards": content})
+        elif isinstance(content, dict):
+            for seat, cards in content.items():
+                if seat == me and name == hand:
+                    continue
+                if isinstance(cards, list):
+                    if cards:
+                        out.append({"zone": name, "seat": seat, "cards": cards})
+                elif isinstance(cards, dict) and cards.get("count"):
+                    out.append({"zone": name, "seat": seat, "count": cards["count"]})
+    return out
+
+
+def check_setup(game: tb.TrickGame, kinds: Any, iterations: Any) -> tuple[list[str], list[int]]:
+    """The seats' kinds and ismcts iterations as asked for (untrusted), checked: one a seat, automatic seats
+    playing by their rules."""
+    auto = set(game.automatic)
+    if not isinstance(kinds, list) or len(kinds) != game.players:
+        raise TrickbookError(f"give one kind for each of the {game.players} seats")
+    if iterations is None:
+        iterations = [ITERATIONS] * game.players
+    if not isinstance(iterations, list) or len(iterations) != game.players:
+        raise TrickbookError("give the iterations of each seat")
+    out_kinds, out_its = [], []
+    for s, (kind, its) in enumerate(zip(kinds, iterations)):
+        if s in auto:
+            out_kinds.append("automatic")
+        elif kind in KINDS:
+            out_kinds.append(kind)
+        else:
+            raise TrickbookError(f"seat {s + 1}: the kind must be one of {', '.join(KINDS)}")
+        if its is None:
+            its = ITERATIONS
+        if type(its) is not int or not 1 <= its <= MAX_ITERATIONS:
+            raise TrickbookError(f"seat {s + 1}: iterations must be a whole number from 1 to {MAX_ITERATIONS}")
+        out_its.append(its)
+    return out_kinds, out_its

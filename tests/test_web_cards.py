@@ -1,0 +1,194 @@
+"""The web table's card faces (interpreter/web/cards.py): one safe, standalone SVG per card label, coloured by
+the deck's group, with a corner index that tells a group's cards apart."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import interpreter as tb
+from interpreter.web.cards import (
+    COLOUR_NAMES,
+    PALETTE,
+    SHAPE_NAMES,
+    card_faces,
+    corner_indices,
+    group_colours,
+    group_pips,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+DECKS = sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
+SVG = "{http://www.w3.org/2000/svg}"
+# what would let a face run code or fetch anything: never in a face
+FORBIDDEN_TAGS = {"script", "foreignObject", "image", "use", "a", "iframe", "style", "feImage"}
+
+HOSTILE = """\
+trickbook: 1
+name: hostile
+title: Hostile labels
+seats: [Ann, Bob]
+deck:
+  label: "{rank} of {suit}"
+  cards:
+    - suit: ['</svg><script>alert(1)</script>', "a&b \\"q\\" 's' <i>"]
+      rank: ['<1>', '2 & "3"']
+players:
+  2: {}
+zones:
+  hand:  {per_seat: true, visible: owner}
+  trick: {visible: all}
+  won:   {per_seat: true, visible: all}
+game:
+  rounds: 1
+round:
+  deal: {do: deal, hand: 2}
+  tricks:
+    do: tricks
+    leader: left(round.dealer)
+    strength: ["card.suit == led.suit"]
+    to: won
+  score: {do: score, points: seat.tricks}
+"""
+
+
+def parsed(face: str) -> ET.Element:
+    root = ET.fromstring(face)
+    assert root.tag == SVG + "svg"
+    return root
+
+
+def title(root: ET.Element) -> str | None:
+    found = root.find(SVG + "title")
+    return None if found is None else found.text
+
+
+def index_of(root: ET.Element) -> str:
+    """The corner index: the face's first text."""
+    first = root.find(f".//{SVG}text")
+    assert first is not None
+    return "".join(first.itertext())
+
+
+def colour_of(root: ET.Element) -> str:
+    """The group's colour: the card's outline."""
+    rect = root.find(SVG + "rect")
+    assert rect is not None
+    return rect.attrib["stroke"]
+
+
+def groups_of(game: tb.TrickGame) -> dict[str, object]:
+    engine = game.engine
+    return {label: engine.hand_group[cid] for cid, label in reversed(list(enumerate(engine.cards.labels)))}
+
+
+def assert_safe(face: str) -> None:
+    """Standalone and inert: parses as XML, draws through a viewBox, and holds no script, link, event handler,
+    style sheet or reference to anything outside itself."""
+    root = parsed(face)
+    assert len(root.attrib["viewBox"].split()) == 4
+    for el in root.iter():
+        assert el.tag.removeprefix(SVG) not in FORBIDDEN_TAGS, el.tag
+        for name, value in el.attrib.items():
+            assert "href" not in name.casefold() and not name.casefold().startswith("on"), name
+            assert "url(" not in value and "://" not in value and "javascript:" not in value.casefold(), value
+    assert "<script" not in face.casefold() and "<!" not in face
+
+
+@pytest.mark.parametrize("path", DECKS, ids=lambda p: p.stem)
+def test_every_deck_gives_one_safe_face_per_distinct_label(path):
+    game = tb.load(path)
+    faces = card_faces(game)
+    assert set(faces) == set(game.engine.cards.labels)
+    groups = groups_of(game)
+    colours: dict[object, set[str]] = {}
+    indices: dict[object, list[str]] = {}
+    for label, face in faces.items():
+        assert_safe(face)
+        root = parsed(face)
+        assert title(root) == label and root.attrib["aria-label"] == label
+        colours.setdefault(groups[label], set()).add(colour_of(root))
+        indices.setdefault(groups[label], []).append(index_of(root))
+    assert all(len(c) == 1 for c in colours.values()), "a group's cards share its colour"
+    assert len({next(iter(c)) for c in colours.values()}) == len(colours), "different groups differ in colour"
+    for group, shown in indices.items():
+        assert len(set(shown)) == len(shown), f"two cards of {group!r} have the same corner index"
+
+
+def test_a_hostile_label_stays_text(tmp_path):
+    rules = tmp_path / "hostile.yaml"
+    rules.write_text(HOSTILE, encoding="utf-8")
+    game = tb.load(rules)
+    faces = card_faces(game)
+    assert set(faces) == {f"{r} of {s}" for r in ['<1>', '2 & "3"']
+                          for s in ['</svg><script>alert(1)</script>', "a&b \"q\" 's' <i>"]}
+    groups = groups_of(game)
+    for label, face in faces.items():
+        assert_safe(face)
+        assert face.count("<svg") == 1 and face.endswith("</svg>")
+        root = parsed(face)
+        assert title(root) == label and root.attrib["aria-label"] == label
+        assert root.find(f".//{SVG}i") is None  # the <i> of a value is text, not an element
+        assert str(groups[label]) in ["".join(t.itertext()) for t in root.iter(SVG + "text")]
+
+
+def test_labels_of_blanks_get_faces_too(tmp_path):
+    rules = tmp_path / "blank.yaml"
+    rules.write_text(HOSTILE.replace('label: "{rank} of {suit}"', 'label: "{rank}{suit}"').replace(
+        """- suit: ['</svg><script>alert(1)</script>', "a&b \\"q\\" 's' <i>"]""", "- suit: ['', ' ']").replace(
+        """rank: ['<1>', '2 & "3"']""", "rank: ['', '  ']"), encoding="utf-8")
+    game = tb.load(rules)
+    faces = card_faces(game)
+    assert set(faces) == {"", " ", "  ", "   "} == set(game.engine.cards.labels)
+    for label, face in faces.items():
+        assert_safe(face)
+        assert title(parsed(face)) in (label, None)  # XML keeps no text of blanks only
+
+
+def test_a_french_deck_is_indexed_by_rank_and_coloured_by_suit_in_deck_order():
+    faces = card_faces(tb.load("bridge", players=4))
+    q, ten = parsed(faces["Q of clubs"]), parsed(faces["10 of hearts"])
+    assert (index_of(q), index_of(ten)) == ("Q", "10")
+    # the suits in the order the deck first shows them (clubs, diamonds, hearts, ...) take the palette's colours
+    assert colour_of(q) == PALETTE[0] and colour_of(ten) == PALETTE[2]
+    assert colour_of(parsed(faces["2 of clubs"])) == colour_of(q)
+
+
+def test_a_rank_index_is_big_enough_for_a_phone():
+    """At a hand card 44 px wide, a one- or two-character index is at least 14 px high."""
+    for face in card_faces(tb.load("bridge", players=4)).values():
+        root = parsed(face)
+        width = float(root.attrib["viewBox"].split()[2])
+        first = root.find(f".//{SVG}text")
+        assert first is not None
+        assert float(first.attrib["font-size"]) * 44 / width >= 14
+
+
+def test_colour_names_are_drawn_in_their_colour_and_other_groups_take_the_palette_in_order():
+    assert group_colours(["red", "black", "blue", "yellow"]) == [COLOUR_NAMES[c] for c in
+                                                                 ("red", "black", "blue", "yellow")]
+    # unnamed groups take the palette's colours in the order the deck shows them, skipping named ones
+    assert group_colours(["jade", "sword", "pagoda", "star", None]) == PALETTE[:5]
+    assert group_colours(["Blue", "moon"]) == [COLOUR_NAMES["blue"], next(c for c in PALETTE
+                                                                          if c != COLOUR_NAMES["blue"])]
+    many = group_colours([f"g{i}" for i in range(30)])
+    assert len(set(many)) == 30
+
+
+def test_shape_names_are_drawn_as_that_shape_and_other_groups_take_the_free_shapes_in_order():
+    pips = group_pips(["moon", "star", "sun", None])
+    assert pips[1] == SHAPE_NAMES["star"] and pips[0] == SHAPE_NAMES["circle"] and pips[2] == SHAPE_NAMES["lozenge"]
+    assert len(set(pips)) == 4 and pips[3] not in SHAPE_NAMES.values()
+    assert group_pips(["a", "circle"]) == [SHAPE_NAMES["lozenge"], SHAPE_NAMES["circle"]]
+
+
+def test_a_longer_rest_is_written_by_initials_as_long_as_tells_the_group_apart():
+    shown = corner_indices({"Mah Jong": None, "Dog": None, "Dragon": None, "Phoenix": None,
+                            "jade 10": "jade", "jade K": "jade", "sword 10": "sword"})
+    assert shown == {"Mah Jong": "MJ", "Dog": "Do", "Dragon": "Dr", "Phoenix": "P",
+                     "jade 10": "10", "jade K": "K", "sword 10": "10"}
+    # words every label has are left out ("of"); the whole label when nothing shorter tells two apart
+    assert corner_indices({"A of clubs": "clubs", "K of clubs": "clubs"}) == {"A of clubs": "A", "K of clubs": "K"}
+    assert corner_indices({"x y": 1, "x  y": 1})["x y"] != corner_indices({"x y": 1, "x  y": 1})["x  y"]
