@@ -50,6 +50,7 @@ def web_server(folder: Path, pace: float = 0.0) -> Iterator[str]:
     """The real web table (``interpreter.web.app`` under uvicorn, in a thread of this process) on a free port,
     keeping its tables' records in ``folder``; its address."""
     import uvicorn
+
     from interpreter.web.app import create_app
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
