@@ -25,6 +25,7 @@ from interpreter.harness.players import agent_factory  # noqa: E402
 from interpreter.harness.records import TOLD, replay  # noqa: E402
 from interpreter.harness.runner import play_game  # noqa: E402
 from interpreter.web.app import create_app  # noqa: E402
+from interpreter.web.cards import card_faces  # noqa: E402
 from interpreter.web.lobby import MAX_RULES  # noqa: E402
 
 from .conftest import ROOT  # noqa: E402
@@ -337,7 +338,8 @@ def test_a_reconnecting_browser_gets_its_seat_and_whole_view_back(client):
     table = table_of(client, made)
     with client.websocket_connect(ws_path(made, 0)) as again:
         back = again.receive_json()
-    assert back["seat"] == 0 and back["log_from"] == 0 and "faces" in back
+    assert back["seat"] == 0 and back["log_from"] == 0
+    assert back["faces"] == card_faces(table.game) and {c["label"] for c in back["hand"]} <= back["faces"].keys()
     assert back["log"] == table.logs[0] and len(back["log"]) >= 3
     expected = table.view(0)
     assert {k: v for k, v in back.items() if k != "faces"} == expected

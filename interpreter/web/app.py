@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from interpreter.errors import TrickbookError
 from interpreter.rules.catalog import bundled_games
+from interpreter.web.cards import card_faces
 from interpreter.web.lobby import MAX_RULES, Lobby, LobbyError
 from interpreter.web.tables import Refused, Table
 
@@ -58,17 +59,6 @@ async def _compiling(work: Callable[..., Any], *args: Any) -> Any:
             return work(*args)
 
     return await asyncio.to_thread(locked)
-
-
-def faces(table: Table) -> dict[str, str]:
-    """Each card's face (SVG) for the table's deck: the cards module's, when it is there; else none (the page
-    shows each card as a box with its label)."""
-    try:
-        from interpreter.web import cards  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return {}
-    made: dict[str, str] = cards.card_faces(table.game)
-    return made
 
 
 class Server:
@@ -144,7 +134,7 @@ class Server:
     def faces(self, table: Table) -> dict[str, str]:
         key = table.game.engine.identity
         if key not in self._faces:
-            self._faces[key] = faces(table)
+            self._faces[key] = card_faces(table.game)  # the deck's faces, sent once to each page
         return self._faces[key]
 
     # ------------------------------------------------------------------ HTTP
