@@ -162,7 +162,50 @@ def _components(source: RuleSource, notes: _Notes) -> list[Block]:
     if setups:
         out.append(("h3", "Setup by the number of players"))
         out.append(("ul", setups))
+    if data.get("combinations"):
+        out += _combinations(source, notes, data["combinations"])
     return out
+
+
+def _combinations(source: RuleSource, notes: _Notes, spec: dict[str, Any]) -> list[Block]:
+    """The combinations section: what a play of several cards is, kind by kind."""
+    head = f"A card's rank in a play is {in_words(str(spec['rank']))}"
+    if "cards" in spec:
+        head += f"; the cards that make plays: those for which {in_words(str(spec['cards']))}"
+    wild = spec.get("wild")
+    if wild:
+        head += f"; wild: the cards for which {in_words(str(wild['cards']))}"
+        if "ranks" in wild:
+            head += f", standing for a rank of {in_words(str(wild['ranks']))}"
+        alone = wild.get("alone")
+        if alone is not None:
+            head += (", alone half a rank above the play it beats" if alone == "above"
+                     else f", alone worth {alone}")
+    kinds = []
+    for name, kind in spec["kinds"].items():
+        kind = kind or {}
+        same = kind.get("same", 1)
+        if "run" in kind:
+            shape = f"{kind['run']} or more consecutive ranks" + (f", {same} cards of each" if same > 1 else "")
+        elif "sets" in kind:
+            shape = " and ".join(f"{n} of a rank" for n in kind["sets"]) + ", each of another rank"
+        else:
+            shape = f"{same} card{'s' if same > 1 else ''} of one rank"
+        if "cards" in kind:
+            shape += f", of the cards for which {in_words(str(kind['cards']))}"
+        said = [shape]
+        said += ["of one suit"] if kind.get("suited") else []
+        said += ["a bomb"] if kind.get("bomb") else []
+        said += ["no wild card"] if kind.get("wild") is False and wild else []
+        said += [f"beats {', '.join(map(name_words, kind['beats']))} whatever their value"] if kind.get("beats") \
+            else []
+        said += ["led only"] if kind.get("lead_only") else []
+        kinds.append(f"**{name_words(name)}**: " + "; ".join(said) + notes.of(source, ("combinations", "kinds", name)))
+    return [("h3", "Combinations"),
+            ("p", head + ". A play beats one of its own kind with as many cards and a lower value, or of a kind it "
+                  "beats; a bomb beats every play that is not a bomb, and a bomb with fewer cards or, as many, a "
+                  "lower value." + notes.of(source, ("combinations",))),
+            ("ul", kinds)]
 
 
 def _step(source: RuleSource, notes: _Notes, path: tuple[Any, ...], step: dict[str, Any], heading: str,

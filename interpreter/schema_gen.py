@@ -178,6 +178,73 @@ def _top() -> JSON:
                     },
                 },
             },
+            "combinations": {
+                "title": "combinations section",
+                "description": "What a play of several cards is, for climbing games (a climb step): each card's "
+                               "rank, the cards that make plays, wild cards, and the kinds of play, each by its "
+                               "shape. A play beats a play of its own kind with as many cards and a lower value, "
+                               "or a kind it beats; a bomb beats every play that is not a bomb, and a bomb with "
+                               "fewer cards or, as many, a lower value.",
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["rank", "kinds"],
+                "properties": {
+                    "rank": _ref("expression", "A card's rank in plays (card is bound), a number; none for a card "
+                                               "that makes no play but the kinds naming it in cards, e.g. card.rank."),
+                    "suit": _ref("expression", "What a suited kind compares (card is bound); default: the "
+                                               "attribute deck.group names."),
+                    "cards": _ref("condition", "The cards that make plays (card is bound); default: every card."),
+                    "wild": {
+                        "description": "Wild cards: they stand in for a card of a rank in a set or a run.",
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["cards"],
+                        "properties": {
+                            "cards": _ref("condition", "Which cards are wild (card is bound)."),
+                            "ranks": _ref("expression", "The ranks a wild card may stand for, known before play, "
+                                                        "e.g. \"range(2, 15)\"; default: the ranks of the cards "
+                                                        "that make plays."),
+                            "alone": {"description": "A wild card played alone, as a play of the first kind of one "
+                                                     "card: above (half a rank above the play it beats, the lowest "
+                                                     "rank and a half when led) or its value; without it, a wild "
+                                                     "card is never played alone.",
+                                      "anyOf": [{"const": "above"}, {"type": "number"}]},
+                        },
+                    },
+                    "kinds": {
+                        "description": "The kinds of play by name, in the order they are tried: each a shape (same: "
+                                       "cards of one rank; run: that many consecutive ranks or more, same cards of "
+                                       "each; sets: sets of different ranks, the first deciding) and how it compares.",
+                        "type": "object",
+                        "minProperties": 1,
+                        "propertyNames": _names(f"a kind name is a name: {_NAME_RULE}"),
+                        "additionalProperties": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "properties": {
+                                "same": {"description": "Cards of each rank (default 1).", "type": "integer",
+                                         "minimum": 1, "maximum": 8},
+                                "run": {"description": "A run: at least this many consecutive ranks.",
+                                        "type": "integer", "minimum": 2, "maximum": 20},
+                                "sets": {"description": "Sets of different ranks, e.g. [3, 2] (a full house); the "
+                                                        "first set's rank is the value.", "type": "array",
+                                         "items": {"type": "integer", "minimum": 1, "maximum": 8},
+                                         "minItems": 2, "maxItems": 4},
+                                "suited": {"description": "Every card of one suit (default false).",
+                                           "type": "boolean"},
+                                "bomb": {"description": "A bomb: beats every play that is not a bomb (default false).",
+                                         "type": "boolean"},
+                                "wild": {"description": "Wild cards may stand in (default true).", "type": "boolean"},
+                                "beats": {"description": "Kinds this kind beats whatever their value, e.g. [single].",
+                                          "type": "array", "items": {"type": "string"}},
+                                "lead_only": {"description": "May only be led (default false).", "type": "boolean"},
+                                "cards": _ref("condition", "The cards this kind is made of (card is bound), instead "
+                                                           "of the section's cards."),
+                            },
+                        },
+                    },
+                },
+            },
             "game": _ref("game", "How the whole game runs: first dealer, game values, end and winners."),
             "round": {
                 "title": "round section",

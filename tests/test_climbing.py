@@ -34,7 +34,7 @@ def labels(game: Game, state: State) -> list[str]:
 
 def deal(game: Game, hands: dict[int, list[str]]) -> State:
     """East leads (North deals)."""
-    return at_step(game, "begin", hands, dealer=N)
+    return at_step(game, "play", hands, dealer=N)
 
 
 HANDS = {
@@ -54,7 +54,8 @@ def test_the_leader_picks_a_whole_play_and_may_not_pass(game: Game) -> None:
     assert labels(game, state) == ["diamonds 10", "play"]
     play(game, state, "diamonds 10")                        # the pair is complete and nothing extends it: played
     assert names(game, state.shared["table"]) == ["diamonds 10", "hearts 10"]
-    assert state.vars["top"] == state.shared["table"] and state.vars["top_player"] == E
+    assert state.vars["top"] == {"kind": "pair", "length": 2, "value": 10, "bomb": False, "ranks": [10, 10]}
+    assert state.vars["top_player"] == E
 
 
 def test_a_later_play_has_as_many_cards_and_a_higher_rank_or_the_seat_passes(game: Game) -> None:
@@ -80,7 +81,7 @@ def test_the_trick_ends_when_every_other_seat_with_cards_has_passed_in_a_row(gam
     play(game, state, "hearts 14")                          # North: the ace of hearts
     assert state.vars["top_player"] == N and state.vars["passes"] == 0
     # East, South and West cannot beat an ace: three passes in a row, North takes the trick and leads
-    assert state.pending.actor == N and state.vars["top"] == []
+    assert state.pending.actor == N and state.vars["top"] is None
     assert names(game, state.shared["discard"]) == ["diamonds 13", "hearts 14", "spades 12"]
 
 

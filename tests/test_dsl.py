@@ -628,14 +628,18 @@ def test_each_builtin_computes_its_documented_result(text, value):
     assert run(text, x=-4) == value
 
 
+# the builtins of plays of several cards read a combinations section: tests/test_combinations.py runs them
+PLAYS = {"combination", "next_picks", "is_play", "must_play"}
+
+
 def test_the_builtin_cases_cover_every_builtin_of_the_registry():
     called = {re.match(r"\[?(\w+)", text).group(1) for text, _ in BUILTIN_CASES}
-    assert called == set(REGISTRY)
+    assert called == set(REGISTRY) - PLAYS
     assert set(REGISTRY) == {"len", "sum", "count", "max", "min", "abs", "any", "all",
                              "team", "opponents", "same_team", "known_team", "known_opponents",
                              "knows_team", "left", "right", "distinct", "sort", "reverse",
                              "place_award", "first", "last", "combinations", "pairs", "join", "text", "seats_from",
-                             "range", "index", "concat", "slice"}
+                             "range", "index", "concat", "slice"} | PLAYS
 
 
 def test_every_builtin_has_a_description_and_an_example_that_calls_it():
@@ -1277,7 +1281,7 @@ def _env(state: Any) -> dict[str, Any]:
             "value": ["red", "blue"], "last_trick": hand[:4]}
 
 
-@pytest.mark.parametrize("name", sorted(REGISTRY))
+@pytest.mark.parametrize("name", sorted(set(REGISTRY) - PLAYS))
 def test_the_example_of_each_builtin_compiles_and_runs_in_a_real_game(njet, name):
     compiler, state = njet
     compiled = compiler.compile(REGISTRY[name].example, RULE_NAMES, _rule_locate)

@@ -264,8 +264,9 @@ def test_a_misspelt_top_level_key_points_at_the_key_and_suggests_the_right_one(t
     line, _ = _where(text, "zone:", "zone")
     assert [(e.position.line, e.position.column, e.message) for e in errors] == [
         (_first_line(text), 1, "'zones' is missing at the top level (required)"),
-        (line, 1, "unknown key 'zone' at the top level; did you mean 'zones'? (allowed here: deck, define, "
-                  "extends, game, name, options, players, round, seats, table, title, trickbook, types, zones)"),
+        (line, 1, "unknown key 'zone' at the top level; did you mean 'zones'? (allowed here: combinations, deck, "
+                  "define, extends, game, name, options, players, round, seats, table, title, trickbook, types, "
+                  "zones)"),
     ]
 
 

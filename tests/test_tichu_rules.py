@@ -26,10 +26,17 @@ def game() -> Game:
 def at_turn(game: Game, hands: dict[int, list[str]], turn: int, state: State | None = None,
             **values: Any) -> State:
     """A trick about to be led by ``turn`` (or the round values given), with these hands."""
-    start: dict[str, Any] = dict(turn=turn, top_class=[], top_player=turn, passes=0, out=[], wish=None,
-                                 receiver=None, trick_over=False, done=False, dog=False)
+    start: dict[str, Any] = dict(turn=turn, top=None, top_player=turn, passes=0, out=[], wish=None, wish_seen=0,
+                                 receiver=None, trick_over=False, play_over=False, play=[], out_of_turn=[],
+                                 out_of_turn_player=None)
     start.update(values)
-    return at_step(game, "turns", hands, state=state, teams=[0, 1, 0, 1], **start)
+    return at_step(game, "play", hands, state=state, teams=[0, 1, 0, 1], **start)
+
+
+def top(state: State) -> tuple[str, int, float] | None:
+    """The combination to beat: its kind, number of cards and value."""
+    t = state.vars["top"]
+    return None if t is None else (t["kind"], t["length"], t["value"])
 
 
 def offered(game: Game, state: State) -> list[str]:
@@ -53,7 +60,7 @@ def test_a_straight_is_beaten_only_by_a_higher_straight_of_the_same_length(game:
     assert offered(game, state) == ["play", "star 2"]   # ... which the 2 would make 2 to 7
     play(game, state, "play")
     assert names(game, state.shared["table"]) == ["jade 3", "jade 5", "pagoda 7", "star 6", "sword 4"]
-    assert state.vars["top_class"] == [6, 5, 7] and asked(state) == (W, "play")
+    assert top(state) == ("straight", 5, 7) and asked(state) == (W, "play")
     # West may play 5-9 or 6-10 (five cards, higher), not his six-card straight 5-10, nor the 3
     assert offered(game, state) == ["jade 10", "jade 7", "pagoda 6", "pagoda 9", "pass", "star 8", "sword 5"]
     play(game, state, "jade 10")
@@ -71,10 +78,10 @@ def test_a_full_house_counts_its_three_of_a_kind_and_a_sequence_of_pairs_its_len
              E: ["star 9"]}
     state = at_turn(game, hands, N)
     play(game, state, "jade 4", "sword 4", "star 4", "jade K", "sword K")         # 4-4-4 K-K
-    assert state.vars["top_class"] == [5, 5, 4]
+    assert top(state) == ("full_house", 5, 4)
     assert offered(game, state) == sorted(["jade 5", "sword 5", "star 5", "jade 3", "sword 3", "pass"])
     play(game, state, "jade 5", "sword 5", "star 5", "jade 3", "sword 3")          # 5-5-5 3-3 beats it
-    assert state.vars["top_class"] == [5, 5, 5]
+    assert top(state) == ("full_house", 5, 5)
     # South holds 7-7-7 with 6-6 or 8-8, two full houses of 7s, and the sequence of pairs 6-6-7-7-8-8, which
     # is not a full house: after three 7s and a 6 only the other 6 completes a play
     play(game, state, "pagoda 7", "jade 7", "sword 7")
@@ -92,14 +99,14 @@ def test_a_sequence_of_pairs_is_beaten_by_as_many_higher_pairs_the_phoenix_compl
              E: ["pagoda 2"]}
     state = at_turn(game, hands, N)
     play(game, state, "jade 3", "sword 3", "jade 4", "sword 4")       # 3-3-4-4
-    assert state.vars["top_class"] == [3, 4, 4]
+    assert top(state) == ("stairs", 4, 4)
     # West: 6-6-7-P or 7-P-8-8 (two pairs, the Phoenix as a 7); not the three pairs 6-6-7-P-8-8
     play(game, state, "jade 7")
     assert offered(game, state) == ["Phoenix", "jade 6", "jade 8", "sword 6", "sword 8"]
     play(game, state, "Phoenix", "jade 8")
     assert offered(game, state) == ["sword 8"]
     play(game, state, "sword 8")
-    assert state.vars["top_class"] == [3, 4, 8] and state.vars["top_player"] == W
+    assert top(state) == ("stairs", 4, 8) and state.vars["top_player"] == W
     # South's 9-9-10-10 beats it
     assert asked(state) == (S, "play") and offered(game, state) == sorted(hands[S] + ["pass"])
 
@@ -113,10 +120,10 @@ def test_a_higher_four_of_a_kind_and_a_longer_straight_flush_beat_a_bomb(game: G
     play(game, state, "jade 2", "sword 2", "star 2", "pagoda 2")      # four 2s led
     assert asked(state) == (W, "bomb")                  # four 3s beat them
     play(game, state, "jade 3", "sword 3", "star 3", "pagoda 3")
-    assert state.vars["top_class"] == [9, 4, 3]
+    assert top(state) == ("bomb", 4, 3)
     assert asked(state) == (S, "play")                  # South's straight flush 9-K beats four of a kind
     play(game, state, "sword 9", "sword 10", "sword J", "sword Q", "sword K")
-    assert state.vars["top_class"] == [9, 5, 13]
+    assert top(state) == ("straight_flush", 5, 13)
     # East's six-card straight flush 4-9 beats a five-card one, though lower; his 4-8 or 5-9 would not
     assert asked(state) == (E, "bomb")
     play(game, state, "star 4", "star 5", "star 6", "star 7", "star 8")
@@ -137,7 +144,7 @@ def test_a_bomb_beats_any_combination_and_a_straight_flush_beats_four_of_a_kind(
     assert asked(state) == (W, "bomb")
     assert offered(game, state) == ["jade 9", "no bomb", "pagoda 9", "star 9", "sword 9"]
     play(game, state, "jade 9", "sword 9", "star 9", "pagoda 9")
-    assert state.vars["top_class"] == [9, 4, 9] and state.vars["top_player"] == W
+    assert top(state) == ("bomb", 4, 9) and state.vars["top_player"] == W
     # South's straight flush beats four of a kind; East's four aces beat four 9s too: East may bomb on his turn
     # the first bomb ends the offers out of turn; South, whose turn it is, may bomb in his turn
     assert asked(state) == (S, "play") and "pass" in offered(game, state)
@@ -180,7 +187,7 @@ def test_the_phoenix_as_a_single_is_half_a_rank_above_the_single_it_beats(game: 
     play(game, state, "jade K")
     assert "Phoenix" in offered(game, state)
     play(game, state, "Phoenix")                        # (West's 3 makes no pair with it on a single)
-    assert state.vars["top_class"] == [1, 1, 27]        # a king and a half (values are twice the rank)
+    assert top(state) == ("single", 1, 13.5)        # a king and a half
     # South: the ace beats it, the other king does not
     assert asked(state) == (S, "play") and offered(game, state) == ["pass", "sword A"]
 
@@ -189,7 +196,7 @@ def test_the_phoenix_led_counts_one_and_a_half_and_never_beats_the_dragon(game: 
     hands = {N: ["Phoenix", "jade 5"], W: ["Mah Jong", "jade 2"], S: ["Dragon", "star 3"], E: ["pagoda 4"]}
     state = at_turn(game, hands, N)
     play(game, state, "Phoenix", "play")                # (with the 5 it would be a pair)
-    assert state.vars["top_class"] == [1, 1, 3]
+    assert top(state) == ("single", 1, 1.5)
     # the Mah Jong (1) does not beat 1.5, a 2 does
     assert asked(state) == (W, "play") and offered(game, state) == ["jade 2", "pass"]
     state = at_turn(game, {N: ["Dragon", "jade 5"], W: ["Phoenix", "jade 2"], S: ["star 3"], E: ["pagoda 4"]}, N)
@@ -213,7 +220,7 @@ def test_the_dog_is_led_only_and_gives_the_lead_to_the_partner_or_the_player_aft
     state = at_turn(game, hands, N)
     assert "Dog" in offered(game, state)
     play(game, state, "Dog")
-    assert asked(state) == (S, "play") and list(state.vars["top_class"]) == []   # South, the partner, leads
+    assert asked(state) == (S, "play") and top(state) is None   # South, the partner, leads
     state = at_turn(game, {N: ["Dog", "jade 5"], W: ["jade 2"], S: [], E: ["pagoda 4"]}, N, out=[S])
     play(game, state, "Dog")
     assert asked(state) == (E, "play")                  # the partner is out: the player after him leads
@@ -270,8 +277,7 @@ def test_the_wish_binds_a_leader_who_holds_the_rank(game: Game) -> None:
 def test_a_double_victory_scores_200_and_no_cards_are_counted(game: Game) -> None:
     hands = {N: [], W: ["jade 5", "jade K", "jade 10"], S: ["star 3"], E: ["sword 5", "sword K", "Dragon"]}
     zones = {"won": {W: ["pagoda K", "pagoda 10"]}}
-    state = at_step(game, "turns", hands, zones=zones, teams=[0, 1, 0, 1], turn=S, top_class=[], top_player=S,
-                    passes=0, out=[N], wish=None, receiver=None, trick_over=False, done=False, dog=False,
+    state = at_turn(game, hands, S, zones=zones, out=[N],
                     seat_values={"tichu": {N: "Tichu"}, "grand": {W: "Grand Tichu"}})
     totals = list(state.totals)
     play(game, state, "star 3")                         # South goes out second, after his partner North
@@ -282,8 +288,7 @@ def test_a_double_victory_scores_200_and_no_cards_are_counted(game: Game) -> Non
 def test_the_last_player_gives_his_hand_to_the_opponents_and_his_tricks_to_the_first_out(game: Game) -> None:
     hands = {N: ["jade 5"], W: ["sword 10"], S: ["star K", "pagoda 5"], E: ["pagoda 2"]}
     zones = {"won": {S: ["jade K", "star 10"]}}
-    state = at_step(game, "turns", hands, zones=zones, teams=[0, 1, 0, 1], turn=E, top_class=[], top_player=E,
-                    passes=0, out=[], wish=None, receiver=None, trick_over=False, done=False, dog=False)
+    state = at_turn(game, hands, E, zones=zones)
     totals = list(state.totals)
     play(game, state, "pagoda 2")                       # East is out first
     play(game, state, "jade 5")                         # North is out second
@@ -295,9 +300,7 @@ def test_the_last_player_gives_his_hand_to_the_opponents_and_his_tricks_to_the_f
 
 def test_a_tichu_call_scores_100_for_going_out_first_and_loses_100_otherwise(game: Game) -> None:
     hands = {N: ["jade 5"], W: ["sword 10"], S: ["star 2", "pagoda 3"], E: ["pagoda 2"]}
-    state = at_step(game, "turns", hands, teams=[0, 1, 0, 1], turn=E, top_class=[], top_player=E, passes=0, out=[],
-                    wish=None, receiver=None, trick_over=False, done=False, dog=False,
-                    seat_values={"tichu": {E: "Tichu", N: "Tichu"}})
+    state = at_turn(game, hands, E, seat_values={"tichu": {E: "Tichu", N: "Tichu"}})
     totals = list(state.totals)
     play(game, state, "pagoda 2", "jade 5", "sword 10")  # East, North, West out in that order
     # West-East: +100 for East's Tichu and 5 + 10 in West's trick; North-South: -100 for North's Tichu

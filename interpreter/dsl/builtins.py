@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.dsl.budget import charge, list_size, number
-from interpreter.dsl.types import NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, Type, join, list_of
+from interpreter.dsl.types import CARDS, NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, Type, join, list_of, record
 
 
 @dataclass(frozen=True)
@@ -361,3 +361,64 @@ _register(Builtin("left", 1, 1, _seat, _left, needs_state=True,
                   doc="The next seat clockwise (the left neighbour).", example="left(round.dealer)"))
 _register(Builtin("right", 1, 1, _seat, _right, needs_state=True,
                   doc="The previous seat clockwise (the right neighbour).", example="right(seat)"))
+
+
+# ---- plays of several cards (climbing games): the rule file's combinations section (engine/combinations.py)
+
+# what combination gives: the reading of a play
+READING = record({"kind": TEXT, "length": NUMBER, "value": NUMBER, "bomb": TRUTH, "ranks": list_of(NUMBER)})
+
+
+def _combos(state: Any, name: str) -> Any:
+    found = state.game.combinations
+    if found is None:
+        raise ValueError(f"{name} needs the rule file's combinations section (what a play of several cards is)")
+    return found
+
+
+def _reading(_args: list[Type]) -> Type:
+    return READING
+
+
+def _cards_type(_args: list[Type]) -> Type:
+    return CARDS
+
+
+def _combination(state: Any, cards: Sequence[int], top: Any = None) -> Any:
+    return _combos(state, "combination").combination(cards, top)
+
+
+def _next_picks(state: Any, picked: Sequence[int], cards: Sequence[int], top: Any, must: Sequence[int] = (),
+                kinds: Sequence[str] | None = None) -> list[int]:
+    return list(_combos(state, "next_picks").next_picks(picked, cards, top, must, kinds))
+
+
+def _is_play(state: Any, picked: Sequence[int], cards: Sequence[int], top: Any, must: Sequence[int] = (),
+             kinds: Sequence[str] | None = None) -> bool:
+    return bool(_combos(state, "is_play").is_play(picked, cards, top, must, kinds))
+
+
+def _must_play(state: Any, cards: Sequence[int], top: Any, must: Sequence[int],
+               kinds: Sequence[str] | None = None) -> bool:
+    return bool(_combos(state, "must_play").must_play(cards, top, must, kinds))
+
+
+_register(Builtin("combination", 1, 2, _reading, _combination, needs_state=True,
+                  doc="The cards read as one play of the combinations section that beats a play (none: any play "
+                  "leads): a record with kind, length (cards), value, bomb and ranks; none when they are no such "
+                  "play. Of several readings the best: a bomb, then the highest value.",
+                  example="combination(round.play, round.top)", args=("list", "")))
+_register(Builtin("next_picks", 3, 5, _cards_type, _next_picks, needs_state=True,
+                  doc="The cards of a hand that may be picked next towards a play beating a play (none: a lead), "
+                  "given the cards picked so far; optionally the cards a play must include while one can (an "
+                  "obligation) and the kinds allowed.",
+                  example="next_picks(picked, seat.hand, round.top)", args=("list", "list", "", "list", "list")))
+_register(Builtin("is_play", 3, 5, _truth, _is_play, needs_state=True,
+                  doc="True when the cards picked are a whole play of the hand beating a play (same optional "
+                  "obligation and kinds as next_picks).",
+                  example="is_play(picked, seat.hand, round.top)", args=("list", "list", "", "list", "list")))
+_register(Builtin("must_play", 3, 4, _truth, _must_play, needs_state=True,
+                  doc="True when the hand holds a play beating a play that includes one of the given cards (an "
+                  "obligation that binds).",
+                  example="must_play(seat.hand, round.top, [c for c in seat.hand if c.rank == round.wish])",
+                  args=("list", "", "list", "list")))

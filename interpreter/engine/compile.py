@@ -30,6 +30,7 @@ from interpreter.dsl.types import (
     type_of_plain,
 )
 from interpreter.engine.cards import build_cards, label_fields
+from interpreter.engine.combinations import compile_combinations
 from interpreter.engine.declared import apply as declare_types
 from interpreter.engine.declared import declared
 from interpreter.engine.game import Flow, Game, SeatSpec, StatusLine, ZoneSpec
@@ -233,6 +234,10 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         ctx.game_seat_fields[vname] = VALUE
         ctx.declare_seat(vname, VALUE, ("game", "seat_values", vname))
 
+    # -- plays of several cards (climbing games)
+    combinations = compile_combinations(data.get("combinations"), source, compiler, len(cards), group)
+    ctx.combinations = combinations
+
     # -- steps: declare everything first, then compile (a step may read what a later one sets)
     steps = build_steps(ctx, data["round"], ("round",))
 
@@ -351,6 +356,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
         visibility=dict(ctx.visibility), group=group, table=table, notation=notation,
     )
+    game.combinations = combinations
     for step in all_steps.values():
         step.check(game)
     game.written(compiler.gen, compiler.generate)

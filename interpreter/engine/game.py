@@ -93,6 +93,7 @@ class Game:
                  visibility: dict[str, str], group: str | None = None, table: list[StatusLine] | None = None,
                  notation: Notation | None = None):
         self.name = name
+        self.combinations: Any = None  # the combinations section (engine/combinations.py), set by compile
         self.title = title
         self.identity = identity
         self.seats = seats

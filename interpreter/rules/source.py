@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.errors import Position
@@ -16,9 +16,17 @@ class RuleSource:
     data: dict[str, Any]
     smap: SourceMap
     file: str  # the file that was asked for (the most derived one)
+    # parts the engine wrote from a step's declaration (a climb's turn), read at their paths like the file's own;
+    # positions in them are the nearest written part's (the step's)
+    generated: dict[Path_, Any] = field(default_factory=dict)
 
     def get(self, path: Path_, default: Any = None) -> Any:
         node: Any = self.data
+        path = tuple(path)
+        for prefix, tree in self.generated.items():
+            if path[:len(prefix)] == prefix:
+                node, path = tree, path[len(prefix):]
+                break
         for key in path:
             if isinstance(node, dict) and key in node:
                 node = node[key]

@@ -167,6 +167,7 @@ class StepContext:
     visibility: dict[str, str] = field(default_factory=dict)  # value name -> all, owner, nobody
     hidden_teams: bool = False  # a teams step hides its teams (reveal steps may then tell them)
     refresh: Any = None  # called when value types change (the compiler's seat attributes follow them)
+    combinations: Any = None  # the combinations section (engine/combinations.py), for climb steps
 
     def expr(self, path: Path_, bound: dict[str, Type] | None = None, expect: str | None = None,
              per: str | None = None) -> Compiled:
@@ -261,6 +262,7 @@ class Step:
         self.name = name
         self.path = path
         self.when: Compiled | None = None
+        self.guard: Compiled | None = None  # a condition the step holding it adds to when (a climb's hooks)
         self.outer: Any = None  # for nested steps: gives the values of the names the trick binds
         self.bound: dict[str, Type] = {}  # the names the trick binds, for compiling
         self._written: Any = None  # the step's code in the game's module (see code)

@@ -8,7 +8,7 @@ their own names, as a trick's are.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import NUMBER
@@ -33,7 +33,7 @@ class Repeat(Step):
     loops = True
     summary = ("Run some steps several times in a row (the rows of a draft, rounds of an auction): a number of "
                "times, or until a condition holds.")
-    options = COMMON + (
+    options: ClassVar[tuple[Opt, ...]] = COMMON + (
         Opt("steps", "steps", "The steps run each time, in order; of the kinds a trick may run (choose, move, "
             "set, teams, reveal).", required=True),
         Opt("times", "number", "How many times: a number or an expression worked out when the step starts "

@@ -88,15 +88,15 @@ class StepsWriter(Writer):
         w("o = None")
         for k, step in enumerate(self.steps):
             with w.block(f"if i <= {k}:"):
-                if step.when is not None:
-                    names = self.outer_locals(w, [step.when])
+                conditions = [c for c in (step.guard, step.when) if c is not None]
+                for condition in conditions:
+                    names = self.outer_locals(w, [condition])
                     w("e = {'$s': state}")
-                    self.assign(w, "ok", step.when, names)
+                    self.assign(w, "ok", condition, names)
                     w("if ok:")
                     w.depth += 1
                 step.write(self, w, k, found, began)
-                if step.when is not None:
-                    w.depth -= 1
+                w.depth -= len(conditions)
 
     def started(self, w: Lines, k: int, found: Callable[[int], None], began: Callable[[int], None] | None,
                 start: str, decision: str) -> None:

@@ -1,0 +1,416 @@
+"""Combinations: plays of several cards at once, declared by the rule file's ``combinations`` section.
+
+Climbing (ladder, shedding) games play sets of cards: a pair, a run, a full house, a bomb. The section names
+each *kind* by its shape (``same``: cards of one rank; ``run``: that many
+consecutive ranks or more; ``sets``: sets of different ranks, the first deciding), which cards make it, whether
+it is a bomb, and which other kinds it beats whatever their value. A card's rank, its suit and the wild cards
+(which stand in for a rank) are worked out once per card, before play.
+
+A play is found card by card (actions keep fixed ids: a card, ``play``, ``pass``), so the engine works with
+*shapes*: the ranks a play needs (with the suit, for a suited kind) and how many wild cards, never the cards
+themselves, which a run of four suits would multiply. What the builtins ``next_picks``, ``is_play``,
+``must_play`` and ``combination`` answer comes from one list of shapes per hand and play to beat, made once and
+kept (``Combinations.shapes``).
+
+What beats what: a bomb beats every play that is not a bomb, and a bomb with more cards or, as long, a higher
+value; otherwise a play beats a play of a kind it ``beats``, or of its own kind with as many cards and a lower
+value. A play's reading is the best one its cards allow (a bomb first, then the highest value): a wild card
+in a straight counts as its top card when it can.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from interpreter.dsl.budget import charge
+from interpreter.dsl.types import CARD
+from interpreter.errors import SchemaError
+
+WILD = "*"  # the key of a wild card in a shape
+
+MAX_KEPT = 4096  # hands and tops whose shapes are kept, per game
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of play: its shape, the cards it is made of, and how it compares."""
+
+    name: str
+    same: int  # cards of each rank
+    run: int  # the fewest consecutive ranks (0: not a run)
+    sets: tuple[int, ...]  # sizes of sets of different ranks (() unless a full house and the like)
+    suited: bool
+    bomb: bool
+    wild: bool  # wild cards may stand in
+    beats: frozenset[str]  # kinds it beats whatever their value
+    lead_only: bool
+    cards: frozenset[int]  # the (non-wild) cards it is made of
+
+
+class Shape(NamedTuple):
+    """A play a hand can make: its kind, cards, deciding value, and what it needs (key -> how many)."""
+
+    kind: int
+    length: int
+    value: float
+    need: tuple[tuple[Any, int], ...]
+    bomb: bool
+
+    def needs(self) -> dict[Any, int]:
+        return dict(self.need)
+
+
+@dataclass
+class Combinations:
+    """The compiled ``combinations`` section of a game."""
+
+    kinds: list[Kind]
+    rank: tuple[Any, ...]  # per card id
+    suit: tuple[Any, ...]  # per card id
+    wild: frozenset[int]
+    wild_ranks: frozenset[Any]
+    alone: Any  # a wild card played alone: "above" or a number (None: it cannot be played alone)
+    lowest: float  # the lowest rank of the cards that make plays (for a wild card led alone, "above")
+    by_name: dict[str, int] = field(default_factory=dict)
+    kept: dict[Any, list[Shape]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_name = {k.name: i for i, k in enumerate(self.kinds)}
+        # a wild card played alone is a play of the first kind of one card that takes wild cards
+        self.alone_kind = next((i for i, k in enumerate(self.kinds)
+                                if k.same == 1 and not k.run and not k.sets and k.wild), None)
+
+    # ------------------------------------------------------------------ readings
+
+    def top_of(self, top: Any) -> tuple[int, int, float, bool] | None:
+        """A reading record (or none) as the tuple shapes are compared with."""
+        if top is None:
+            return None
+        if not isinstance(top, dict) or top.get("kind") not in self.by_name:
+            raise ValueError(f"the play to beat must be a combination (or none), got {top!r}")
+        return (self.by_name[top["kind"]], int(top["length"]), float(top["value"]), bool(top["bomb"]))
+
+    def beats(self, kind: int, length: int, value: float, bomb: bool, top: tuple[int, int, float, bool] | None,
+              ) -> bool:
+        if top is None:
+            return True
+        tkind, tlength, tvalue, tbomb = top
+        if bomb:
+            return not tbomb or (length, value) > (tlength, tvalue)
+        if tbomb:
+            return False
+        if self.kinds[tkind].name in self.kinds[kind].beats:
+            return True
+        return kind == tkind and length == tlength and value > tvalue
+
+    def reading(self, shape: Shape, cards: list[int]) -> dict[str, Any]:
+        value = shape.value
+        return {"kind": self.kinds[shape.kind].name, "length": shape.length,
+                "value": int(value) if value == int(value) else value, "bomb": shape.bomb,
+                "ranks": sorted(self.rank[c] for c in cards if c not in self.wild)}
+
+    # ------------------------------------------------------------------ shapes
+
+    def shapes(self, hand: Any, top: Any, kinds: Any = None) -> list[Shape]:
+        """Every shape the cards ``hand`` can make that beats ``top`` (of the kinds named, when given).
+
+        Every shape of a hand is made once, and kept while the hand is the same: each play to beat then only
+        picks those that beat it (and the value of a wild card played alone, which depends on it)."""
+        t = self.top_of(top)
+        only = None if not kinds else tuple(kinds)
+        held = tuple(sorted(hand))
+        key = (held, t, only)
+        found = self.kept.get(key)
+        if found is None:
+            every = self.kept.get((held, only))
+            if every is None:
+                every = self.kept[(held, only)] = self._every(held, only)
+            found = every if t is None else [s for s in every if not self.kinds[s.kind].lead_only
+                                             and self.beats(s.kind, s.length, s.value, s.bomb, t)]
+            i = self.alone_kind
+            if (i is not None and self.alone is not None and (only is None or self.kinds[i].name in only)
+                    and any(c in self.wild for c in held)):
+                value = self._alone(t)
+                if self.beats(i, 1, value, False, t):
+                    found = found + [Shape(i, 1, value, ((WILD, 1),), False)]
+            if len(self.kept) >= MAX_KEPT:
+                self.kept.clear()
+            self.kept[key] = found
+        charge(len(found) + 1)
+        return found
+
+    def _every(self, hand: tuple[int, ...], only: tuple[str, ...] | None) -> list[Shape]:
+        """Every shape of the kinds ``only`` (None: all) the cards can make but a wild card alone."""
+        found: list[Shape] = []
+        wilds = sum(1 for c in hand if c in self.wild)
+        plain = [c for c in hand if c not in self.wild]
+        counted: dict[tuple[frozenset[int], bool], Counter[Any]] = {}  # kinds made of the same cards share
+        for i, kind in enumerate(self.kinds):
+            if only is not None and kind.name not in only:
+                continue
+            which = (kind.cards, kind.suited)
+            counts = counted.get(which)
+            if counts is None:
+                counts = counted[which] = Counter(self._key(kind, c) for c in plain if c in kind.cards)
+            if counts:
+                found.extend(self._of_kind(i, kind, counts, wilds if kind.wild else 0, None))
+        return found
+
+    def _key(self, kind: Kind, c: int) -> Any:
+        return (self.rank[c], self.suit[c]) if kind.suited else self.rank[c]
+
+    def _of_kind(self, i: int, kind: Kind, counts: Counter[Any], wilds: int, top: tuple[int, int, float, bool] | None,
+                 ) -> list[Shape]:
+        out: list[Shape] = []
+
+        def add(length: int, value: float, need: dict[Any, int]) -> None:
+            if top is None or self.beats(i, length, value, kind.bomb, top):
+                out.append(Shape(i, length, value, tuple((k, n) for k, n in need.items() if n), kind.bomb))
+
+        if kind.run:
+            for suit, ranks in self._by_suit(kind, counts):
+                self._runs(i, kind, ranks, suit, wilds, add, top)
+        elif kind.sets:
+            self._sets(kind, counts, wilds, add)
+        else:
+            for k, n in counts.items():
+                rank = k[0] if kind.suited else k
+                for w in range(0, min(wilds, kind.same - 1) + 1):
+                    if n >= kind.same - w and (w == 0 or rank in self.wild_ranks):
+                        add(kind.same, rank, {k: kind.same - w, WILD: w})
+        return out
+
+    def _alone(self, top: tuple[int, int, float, bool] | None) -> float:
+        if self.alone != "above":
+            return float(self.alone)
+        return (self.lowest if top is None else top[2]) + 0.5
+
+    def _by_suit(self, kind: Kind, counts: Counter[Any]) -> list[tuple[Any, dict[Any, int]]]:
+        if not kind.suited:
+            return [(None, dict(counts))]
+        suits: dict[Any, dict[Any, int]] = {}
+        for (rank, suit), n in counts.items():
+            suits.setdefault(suit, {})[rank] = n
+        return list(suits.items())
+
+    def _runs(self, i: int, kind: Kind, ranks: dict[Any, int], suit: Any, wilds: int, add: Any,
+              top: tuple[int, int, float, bool] | None) -> None:
+        numbers = sorted(r for r in ranks if isinstance(r, (int, float)))
+        if not numbers:
+            return
+        fill = sorted(r for r in self.wild_ranks if isinstance(r, (int, float))) if wilds else []
+        low, high = int(min(numbers + fill)), int(max(numbers + fill))
+        k = kind.same
+        for start in range(low, high + 1):  # each run grows from its lowest rank until it cannot go on
+            have: list[int] = []
+            short = 0
+            for end in range(start, high + 1):
+                h = min(ranks.get(end, 0), k)
+                if h < k and end not in self.wild_ranks:
+                    break
+                short += k - h
+                if short > wilds:
+                    break
+                have.append(h)
+                length = end - start + 1
+                if length < kind.run or not any(have) or not self.beats(i, length * k, end, kind.bomb, top):
+                    continue
+                span = list(range(start, end + 1))
+                for used in _spread(span, [k - x for x in have], have, wilds, self.wild_ranks, k):
+                    need: dict[Any, int] = {}
+                    for r, u in zip(span, used):
+                        if k - u:
+                            need[(r, suit) if kind.suited else r] = k - u
+                    need[WILD] = sum(used)
+                    add(length * k, end, need)
+
+    def _sets(self, kind: Kind, counts: Counter[Any], wilds: int, add: Any) -> None:
+        keys = list(counts)
+
+        def place(at: int, chosen: list[Any], left: int, need: dict[Any, int]) -> None:
+            if at == len(kind.sets):
+                first = chosen[0][0] if kind.suited else chosen[0]
+                add(sum(kind.sets), first, {**need, WILD: wilds - left})
+                return
+            size = kind.sets[at]
+            for k in keys:
+                if k in chosen:
+                    continue
+                n = counts[k]
+                rank = k[0] if kind.suited else k
+                for w in range(0, min(left, size - 1) + 1):
+                    if n >= size - w and (w == 0 or rank in self.wild_ranks):
+                        place(at + 1, chosen + [k], left - w, {**need, k: size - w})
+
+        place(0, [], wilds, {})
+
+    # ------------------------------------------------------------------ picking a play card by card
+
+    def fits(self, shape: Shape, cards: list[int]) -> bool:
+        """The cards can all be part of the shape (each a key it still needs)."""
+        return self._left(shape, cards) is not None
+
+    def _room_for(self, shape: Shape, cards: list[int], must: list[int]) -> bool:
+        """The cards include one of ``must``, or one of them can still be added."""
+        if any(c in must for c in cards):
+            return True
+        return any(c not in cards and self.fits(shape, cards + [c]) for c in must)
+
+    def _legal(self, hand: Any, top: Any, must: Any, kinds: Any) -> tuple[list[Shape], list[int]]:
+        """The shapes a seat may play now, and the cards of the obligation when it binds ([] otherwise)."""
+        shapes = self.shapes(hand, top, kinds)
+        if must:
+            bound = [s for s in shapes if self._room_for(s, [], list(must))]
+            if bound:
+                return bound, list(must)
+        return shapes, []
+
+    def _left(self, shape: Shape, cards: list[int]) -> dict[Any, int] | None:
+        """What the shape still needs once it holds the cards; None when they do not fit it."""
+        need = shape.needs()
+        kind = self.kinds[shape.kind]
+        for c in cards:
+            wild = c in self.wild
+            if not wild and c not in kind.cards:
+                return None
+            k = WILD if wild else self._key(kind, c)
+            left = need.get(k, 0)
+            if left <= 0:
+                return None
+            need[k] = left - 1
+        return need
+
+    def next_picks(self, picked: Any, hand: Any, top: Any, must: Any = (), kinds: Any = None) -> list[int]:
+        picked = list(picked)
+        shapes, bind = self._legal(hand, top, must, kinds)
+        out = []
+        if bind:  # an obligation that binds: each pick must leave room for one of its cards
+            for c in hand:
+                more = picked + [c]
+                if c not in picked and any(self.fits(s, more) and self._room_for(s, more, bind) for s in shapes):
+                    out.append(c)
+        else:  # the keys some shape holding the picks still needs, by kind; then the cards of those keys
+            open_keys: set[tuple[int, Any]] = set()
+            for s in shapes:
+                left = self._left(s, picked)
+                if left is not None:
+                    open_keys.update((s.kind, k) for k, n in left.items() if n > 0)
+            open_kinds = {i for i, _ in open_keys}
+            for c in hand:
+                if c in picked:
+                    continue
+                wild = c in self.wild
+                if any((i, WILD if wild else self._key(self.kinds[i], c)) in open_keys
+                       and (wild or c in self.kinds[i].cards) for i in open_kinds):
+                    out.append(c)
+        charge(len(out) + len(shapes))
+        return out
+
+    def is_play(self, picked: Any, hand: Any, top: Any, must: Any = (), kinds: Any = None) -> bool:
+        picked = list(picked)
+        shapes, bind = self._legal(hand, top, must, kinds)
+        return any(s.length == len(picked) and self.fits(s, picked) and (not bind or self._room_for(s, picked, bind))
+                   for s in shapes)
+
+    def must_play(self, hand: Any, top: Any, must: Any, kinds: Any = None) -> bool:
+        return bool(must) and any(self._room_for(s, [], list(must)) for s in self.shapes(hand, top, kinds))
+
+    def combination(self, cards: Any, top: Any = None) -> dict[str, Any] | None:
+        """The best reading of the cards as one play that beats ``top``: a bomb first, then the highest value."""
+        cards = list(cards)
+        best = None
+        for s in self.shapes(cards, top):
+            if s.length == len(cards) and self.fits(s, cards):
+                if best is None or (s.bomb, s.value) > (best.bomb, best.value):
+                    best = s
+        return None if best is None else self.reading(best, cards)
+
+
+def _spread(span: list[Any], short: list[int], have: list[int], wilds: int, wild_ranks: frozenset[Any],
+            k: int) -> list[list[int]]:
+    """The ways to use wild cards in a run: at least ``short`` at each rank, at most ``wilds`` in all, a wild
+    card in place of a card held only at a rank it may stand for, and at least one card held."""
+    out: list[list[int]] = []
+
+    def go(i: int, left: int, used: list[int]) -> None:
+        if i == len(span):
+            if any(k - u > 0 for u in used):
+                out.append(used)
+            return
+        top = short[i] + (min(left - short[i], have[i]) if span[i] in wild_ranks else 0)
+        for u in range(short[i], top + 1):
+            go(i + 1, left - u, used + [u])
+
+    go(0, wilds, [])
+    return out
+
+
+def compile_combinations(spec: Any, source: Any, compiler: Any, n_cards: int, group: str | None,
+                         ) -> Combinations | None:
+    """The rule file's ``combinations`` section ``spec``, each card's rank, suit and wildness worked out now."""
+    if spec is None:
+        return None
+    base = ("combinations",)
+
+    def per_card(path: tuple[Any, ...], text: Any) -> tuple[Any, ...]:
+        expr = compiler.compile(str(text), {"card": CARD}, source.locator(path))
+        if expr.deps - {"ctx:card"}:
+            raise SchemaError("this may read only the card, players, options and setup (it is worked out before "
+                              "play)", source.pos(path))
+        return tuple(expr({"card": c}) for c in range(n_cards))
+
+    rank = per_card(base + ("rank",), spec["rank"])
+    if "suit" in spec:
+        suit = per_card(base + ("suit",), spec["suit"])
+    elif group is not None:
+        suit = per_card(base, f"card.{group}")
+    else:
+        suit = (None,) * n_cards
+    plain = per_card(base + ("cards",), spec["cards"]) if "cards" in spec else (True,) * n_cards
+    wspec = spec.get("wild") or {}
+    wild = frozenset(c for c, w in enumerate(per_card(base + ("wild", "cards"), wspec["cards"])) if w) \
+        if wspec else frozenset()
+    wild_ranks: frozenset[Any] = frozenset()
+    if wspec:
+        rpath = base + ("wild", "ranks")
+        if "ranks" in wspec:
+            expr = compiler.compile(str(wspec["ranks"]), {}, source.locator(rpath))
+            if not expr.is_constant:
+                raise SchemaError("wild.ranks must be known before play (a list of ranks)", source.pos(rpath))
+            ranks = expr({})
+            if not isinstance(ranks, (list, tuple)):
+                raise SchemaError(f"wild.ranks must be a list of ranks, got {ranks!r}", source.pos(rpath))
+            wild_ranks = frozenset(ranks)
+        else:
+            wild_ranks = frozenset(r for c, r in enumerate(rank) if c not in wild and plain[c] and r is not None)
+    names = list(spec["kinds"])
+    kinds = []
+    for name in names:
+        kspec = spec["kinds"][name] or {}
+        kpath = base + ("kinds", name)
+        shapes = [k for k in ("run", "sets") if k in kspec]
+        if len(shapes) > 1:
+            raise SchemaError("a kind is a run or sets, not both", source.pos(kpath))
+        for other in kspec.get("beats") or []:
+            if other not in names:
+                raise SchemaError(f"beats names {other!r}, which is not a kind (kinds: {', '.join(names)})",
+                                  source.pos(kpath + ("beats",)))
+        made_of = per_card(kpath + ("cards",), kspec["cards"]) if "cards" in kspec else plain
+        cards = frozenset(c for c, ok in enumerate(made_of) if ok and c not in wild and rank[c] is not None)
+        suited = bool(kspec.get("suited", False))
+        if suited and "suit" not in spec and group is None:
+            raise SchemaError("a suited kind needs combinations.suit or deck.group (what a suit is)",
+                              source.pos(kpath + ("suited",)))
+        kinds.append(Kind(name, int(kspec.get("same", 1)), int(kspec.get("run", 0)),
+                          tuple(kspec.get("sets") or ()), suited, bool(kspec.get("bomb", False)),
+                          bool(kspec.get("wild", True)) and bool(wild), frozenset(kspec.get("beats") or ()),
+                          bool(kspec.get("lead_only", False)), cards))
+    alone = wspec.get("alone") if wspec else None
+    made = [r for c, r in enumerate(rank) if plain[c] and c not in wild and isinstance(r, (int, float))]
+    for c, r in enumerate(rank):
+        if c not in wild and r is not None and not isinstance(r, (int, float)):
+            raise SchemaError(f"a card's rank must be a number (or none: the card makes no play), got {r!r}",
+                              source.pos(base + ("rank",)))
+    return Combinations(kinds, rank, suit, wild, wild_ranks, alone, float(min(made)) if made else 0.0)
