@@ -192,3 +192,9 @@ def test_a_longer_rest_is_written_by_initials_as_long_as_tells_the_group_apart()
     # words every label has are left out ("of"); the whole label when nothing shorter tells two apart
     assert corner_indices({"A of clubs": "clubs", "K of clubs": "clubs"}) == {"A of clubs": "A", "K of clubs": "K"}
     assert corner_indices({"x y": 1, "x  y": 1})["x y"] != corner_indices({"x y": 1, "x  y": 1})["x  y"]
+
+
+def test_a_shape_is_named_in_the_singular_or_the_plural_and_the_french_suits_have_their_pips():
+    pips = group_pips(["clubs", "diamonds", "hearts", "spades", "stars"])
+    assert pips == [SHAPE_NAMES[n] for n in ("club", "diamond", "heart", "spade", "star")]
+    assert group_pips(["jade", "clubs"]) == [SHAPE_NAMES["circle"], SHAPE_NAMES["club"]]   # the free shapes first

@@ -8,7 +8,8 @@ index made from its label. The rules that pick them are general ones on what the
   group (cards with no group value too) takes the next colour of a fixed palette (green, blue, red, black,
   purple, ...: the four-colour deck's for the first four), in the order the deck first shows its groups, so two
   groups never share a colour;
-- pip: a group value that names a shape (``star``, ``circle``, ...) is drawn as that shape, every other group
+- pip: a group value that names a shape (``star``, ``circle``, ..., the French suits' pips, singular or plural) is
+  drawn as that shape, every other group
   as the next of a list of simple shapes (circle, lozenge, triangle, square, ...), in the same order; cards
   without a group as a burst;
 - corner index: the label's words less the group's value and the words every label has ("of"): "Q of clubs"
@@ -49,6 +50,13 @@ SHAPE_NAMES = {  # a group value that names a shape is drawn as it
     "circle": "M10 50a40 40 0 1 0 80 0a40 40 0 1 0-80 0Z", "lozenge": "M50 2L86 50L50 98L14 50Z",
     "triangle": "M50 6L95 88H5Z", "square": "M12 12H88V88H12Z", "hexagon": "M27 9H73L96 50L73 91H27L4 50Z",
     "cross": "M36 4H64V36H96V64H64V96H36V64H4V36H36Z", "star": _STAR,
+    # the French suits' pips, for groups whose values name them (singular or plural, as any shape's name)
+    "heart": "M50 92C20 70 4 52 4 32C4 16 16 6 29 6C39 6 46 12 50 20C54 12 61 6 71 6C84 6 96 16 96 32"
+             "C96 52 80 70 50 92Z",
+    "spade": "M50 4C30 28 6 42 6 62C6 76 17 84 29 84C38 84 45 80 48 74C47 84 42 92 34 96H66C58 92 53 84 52 74"
+             "C55 80 62 84 71 84C83 84 94 76 94 62C94 42 70 28 50 4Z",
+    "club": "M50 6a20 20 0 1 1-0.1 0ZM28 38a20 20 0 1 1-0.1 0ZM72 38a20 20 0 1 1-0.1 0ZM45 56H55L62 96H38Z",
+    "diamond": "M50 2L86 50L50 98L14 50Z",
 }
 SHAPES = [  # the other groups' pips, by the group's index among them
     SHAPE_NAMES["circle"], SHAPE_NAMES["lozenge"], SHAPE_NAMES["triangle"], SHAPE_NAMES["square"],
@@ -96,7 +104,7 @@ def group_colours(groups: list[Any]) -> list[str]:
 def group_pips(groups: list[Any]) -> list[str]:
     """A pip shape (an SVG path in a 100 x 100 box) for each group: a shape's by its name, a burst for no group,
     else the next shape that no other group names."""
-    named = [SHAPE_NAMES.get(_name(g)) for g in groups]
+    named = [SHAPE_NAMES.get(_name(g)) or SHAPE_NAMES.get(_name(g).removesuffix("s")) for g in groups]
     free = [s for s in SHAPES if s not in named]
     out: list[str] = []
     for g, pip in zip(groups, named):
