@@ -347,6 +347,23 @@ class GameState:
         engine.apply_fast(state, chosen)  # one of the legal actions, as found above
         self._after()
 
+    def held(self, seat: int) -> tuple[frozenset[int], frozenset[int]]:
+        """What ``seat`` holds face down and every card it sees now, as card ids: give it to ``received`` after an
+        action to learn what came to the seat unseen."""
+        from interpreter.engine.observation import held
+
+        own, seen = held(self.game.engine, self._state, self._seat(seat))
+        return frozenset(own), frozenset(seen)
+
+    def received(self, seat: int, before: tuple[frozenset[int], frozenset[int]]) -> list[str]:
+        """The labels of the cards ``seat`` holds face down now and did not see when ``before`` (its ``held``) was
+        taken: the cards passed to it, as ``trickbook play`` tells a person ("you receive: ...")."""
+        from interpreter.engine.observation import held, received
+
+        now = held(self.game.engine, self._state, self._seat(seat))
+        labels = self.game.engine.cards.labels
+        return [labels[c] for c in received((set(before[0]), set(before[1])), now)]
+
     def describe(self, action: int | str, seat: int | None) -> str | None:
         """How ``seat`` is told the legal action ``action`` (by id or label) of the seat to act, before it is
         taken: "North plays Q of clubs", or "East passes a card" to a seat that may not see it (None: a spectator,

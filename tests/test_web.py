@@ -202,6 +202,20 @@ def test_the_hand_is_in_the_terminal_s_order_and_refused_cards_carry_the_rule(cl
     assert not any(c["legal"] for c in waiting["hand"]) and waiting["hand"][0]["why"] == f"{name} is to act"
 
 
+def test_a_person_is_told_the_cards_passed_to_them_as_the_terminal_tells_them(client):
+    made = make(client, "hearts", 4, ["person"] * 4, seed=5)
+    table = table_of(client, made)
+    state = table.state
+    names = table.game.seat_names
+    hands = {s: set(state.observation(s)["zones"]["hand"][names[s]]) for s in range(4)}
+    while state.step != "tricks":                       # everyone passes the first cards offered
+        table.act(state.current_player, {"type": "act", "seq": table.seq, "label": state.labels()[0]})
+    for s in range(4):
+        now = set(state.observation(s)["zones"]["hand"][names[s]])
+        (line,) = [t for t in table.view(s)["log"] if t.startswith("you receive: ")]
+        assert set(line.removeprefix("you receive: ").split(", ")) == now - hands[s] and len(now - hands[s]) == 3
+
+
 def test_bids_and_other_choices_are_actions_beside_the_hand(client):
     made = make(client, "oh-hell", 4, ["person", "random", "random", "random"], seed=5)
     with client.websocket_connect(ws_path(made, 0)) as ws:

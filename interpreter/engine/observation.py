@@ -103,3 +103,25 @@ def _readable(game: Game, state: State, key: str, value: Any) -> Any:
     """Round and seat values as people read them: seat names, card labels, a record's label."""
     return readable(game, game.value_types.get(key, VALUE), value)
 
+
+def held(game: Game, state: State, seat: int) -> tuple[set[int], set[int]]:
+    """(the cards in ``seat``'s own hidden zones, every card ``seat`` sees now): a card in the first that was not
+    in the second before an action came to the seat face down (a pass), which is what a person is told."""
+    own: set[int] = set()
+    seen: set[int] = set()
+    for zone, spec in game.zones.items():
+        if spec.per_seat:
+            for s, cards in enumerate(state.per_seat[zone]):
+                if spec.visible == "all" or spec.visible == "owner" and s == seat:
+                    seen.update(cards)
+                    if s == seat and spec.visible == "owner":
+                        own.update(cards)
+        elif spec.visible == "all":
+            seen.update(state.shared[zone])
+    return own, seen
+
+
+def received(before: tuple[set[int], set[int]], now: tuple[set[int], set[int]]) -> list[int]:
+    """The cards a seat holds face down now that it did not see before (``held`` before and after an action):
+    the cards passed to it, in the deck's order."""
+    return sorted(c for c in now[0] if c not in before[1])

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge
+from interpreter.engine.observation import held as held_cards
+from interpreter.engine.observation import received
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import TrickbookError
 from interpreter.harness.agents import Agent, RandomAgent, Turn
@@ -108,7 +110,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     apply_fast = game.apply_fast
 
     fixed = None if deal is None else deal.outcome(game, state, rng)  # the first deal, as the file gives it
-    held = _held(game, state, viewer) if narrate is not None and viewer is not None else None
+    held = held_cards(game, state, viewer) if narrate is not None and viewer is not None else None
     knowledge = Knowledge(game, state) if any(getattr(a, "samples", False) for a in agents) else None
     picks = [pick for pick in (getattr(a, "pick", None) for a in agents) if pick is not None]
     if not record and narrate is None and after_each is None and knowledge is None and len(picks) == len(agents):
@@ -144,12 +146,11 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
                 game.apply(state, action)  # refuses with the list of legal actions
         if held is not None:
             assert viewer is not None and narrate is not None, "held is kept only when narrating to a viewer"
-            now = _held(game, state, viewer)
+            now = held_cards(game, state, viewer)
             if d.actor != CHANCE:  # cards the viewer could not see before, now in its hand (a pass)
-                new = [c for c in now[0] if c not in held[1]]
+                new = received(held, now)
                 if new:
-                    labels = game.cards.labels
-                    narrate(f"  you receive: {', '.join(labels[c] for c in sorted(new))}")
+                    narrate(f"  you receive: {', '.join(game.cards.labels[c] for c in new)}")
             held = now
         if knowledge is not None:
             knowledge.update(state)
@@ -192,22 +193,6 @@ def _played_out(game: Game, state: State, rng: random.Random, picks: list[Callab
             round_values.append(state.ended)
     return Outcome(list(state.totals), game.winners(state), state.round_number,
                    [list(r) for r in state.round_results])
-
-
-def _held(game: Game, state: State, seat: int) -> tuple[set[int], set[int]]:
-    """(the cards in ``seat``'s own hidden zones, every card ``seat`` sees)."""
-    own: set[int] = set()
-    seen: set[int] = set()
-    for zone, spec in game.zones.items():
-        if spec.per_seat:
-            for s, cards in enumerate(state.per_seat[zone]):
-                if spec.visible == "all" or spec.visible == "owner" and s == seat:
-                    seen.update(cards)
-                    if s == seat and spec.visible == "owner":
-                        own.update(cards)
-        elif spec.visible == "all":
-            seen.update(state.shared[zone])
-    return own, seen
 
 
 def _flush(state: State, narrate: Callable[[str], None]) -> None:

@@ -125,7 +125,7 @@ class Table:
         if state.is_chance():
             told = f"({state.step})"
             state.apply_chance(self.rng)
-            self._changed({s: told for s in self.people})
+            self._changed({s: [told] for s in self.people})
             return True
         seat = state.current_player
         assert seat is not None
@@ -155,11 +155,17 @@ class Table:
         self._take(self.state.legal_actions()[labels.index(label)])
 
     def _take(self, action: int) -> None:
-        told = {s: self.state.describe(action, s) for s in self.people}
-        self.state.apply(action)
+        state = self.state
+        told = {s: [state.describe(action, s)] for s in self.people}
+        before = {s: state.held(s) for s in self.people}
+        state.apply(action)
+        for s in self.people:  # cards that came to a person face down (a pass), as the terminal tells them
+            got = state.received(s, before[s])
+            if got:
+                told[s].append(f"you receive: {', '.join(got)}")
         self._changed(told)
 
-    def _changed(self, told: dict[int, str | None]) -> None:
+    def _changed(self, told: dict[int, list[str | None]]) -> None:
         """After a change (``told``: how each person was told it): the new sequence number, each person's
         narration, the round scores, the record."""
         self.seq += 1
@@ -167,9 +173,7 @@ class Table:
         notes = state.notes(self.notes_seen)
         self.notes_seen += len(notes)
         for s, log in self.logs.items():
-            text = told.get(s)
-            if text:
-                log.append(text)
+            log.extend(text for text in told.get(s, []) if text)
             log.extend(notes)
         new = self._write()
         for event in new:
