@@ -25,33 +25,39 @@ SVG = "{http://www.w3.org/2000/svg}"
 # what would let a face run code or fetch anything: never in a face
 FORBIDDEN_TAGS = {"script", "foreignObject", "image", "use", "a", "iframe", "style", "feImage"}
 
-HOSTILE = """\
+def hostile_rules(title: str, label: str, suits: str, ranks: str) -> str:
+    """A two-seat game of four cards whose texts are markup: ``suits`` and ``ranks`` as YAML lists."""
+    return f"""\
 trickbook: 1
 name: hostile
-title: Hostile labels
+title: {title}
 seats: [Ann, Bob]
 deck:
-  label: "{rank} of {suit}"
+  label: "{label}"
   cards:
-    - suit: ['</svg><script>alert(1)</script>', "a&b \\"q\\" 's' <i>"]
-      rank: ['<1>', '2 & "3"']
+    - suit: {suits}
+      rank: {ranks}
 players:
-  2: {}
+  2: {{}}
 zones:
-  hand:  {per_seat: true, visible: owner}
-  trick: {visible: all}
-  won:   {per_seat: true, visible: all}
+  hand:  {{per_seat: true, visible: owner}}
+  trick: {{visible: all}}
+  won:   {{per_seat: true, visible: all}}
 game:
   rounds: 1
 round:
-  deal: {do: deal, hand: 2}
+  deal: {{do: deal, hand: 2}}
   tricks:
     do: tricks
     leader: left(round.dealer)
     strength: ["card.suit == led.suit"]
     to: won
-  score: {do: score, points: seat.tricks}
+  score: {{do: score, points: seat.tricks}}
 """
+
+
+HOSTILE = hostile_rules("Hostile labels", "{rank} of {suit}", """['</svg><script>alert(1)</script>', "a&b \\"q\\" 's' <i>"]""",
+                        """['<1>', '2 & "3"']""")
 
 
 def parsed(face: str) -> ET.Element:

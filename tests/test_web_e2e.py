@@ -25,6 +25,7 @@ import pytest
 import interpreter as tb
 
 from .browser import ARGS, chromium, missing, web_server
+from .test_web_cards import hostile_rules
 
 REASON = missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
@@ -379,33 +380,9 @@ def check_hand_only(page: Any, state: tb.GameState, seat: int) -> None:
     assert_no_secret(page, v, state, seat)
 
 
-HOSTILE = """\
-trickbook: 1
-name: hostile
-title: "<img src=x onerror=window.pwned=1> title"
-seats: [Ann, Bob]
-deck:
-  label: "{rank} {suit}"
-  cards:
-    - suit: ['</svg><script>window.pwned=1</script>', '<img src=x onerror=window.pwned=1>']
-      rank: ['"&amp;', "'1'"]
-players:
-  2: {}
-zones:
-  hand:  {per_seat: true, visible: owner}
-  trick: {visible: all}
-  won:   {per_seat: true, visible: all}
-game:
-  rounds: 1
-round:
-  deal: {do: deal, hand: 2}
-  tricks:
-    do: tricks
-    leader: left(round.dealer)
-    strength: ["card.suit == led.suit"]
-    to: won
-  score: {do: score, points: seat.tricks}
-"""
+HOSTILE = hostile_rules('"<img src=x onerror=window.pwned=1> title"', "{rank} {suit}",
+                        "['</svg><script>window.pwned=1</script>', '<img src=x onerror=window.pwned=1>']",
+                        """['"&amp;', "'1'"]""")
 
 
 def test_a_pasted_rule_file_with_hostile_labels_plays_as_text(browser, server):
