@@ -56,8 +56,8 @@ round:
 """
 
 
-HOSTILE = hostile_rules("Hostile labels", "{rank} of {suit}", """['</svg><script>alert(1)</script>', "a&b \\"q\\" 's' <i>"]""",
-                        """['<1>', '2 & "3"']""")
+HOSTILE = hostile_rules("Hostile labels", "{rank} of {suit}",
+                        """['</svg><script>alert(1)</script>', "a&b \\"q\\" 's' <i>"]""", """['<1>', '2 & "3"']""")
 
 
 def parsed(face: str) -> ET.Element:
