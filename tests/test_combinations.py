@@ -237,6 +237,9 @@ def test_validate_refuses_mistakes_of_combinations_and_climb_with_their_place(tm
     text = source(climb="out_of_turn: [bombs]\n")
     line, message = refusal(tmp_path, text)
     assert line == line_of(text, "out_of_turn:") and "not a kind of the combinations section" in message
+    text = source(climb="out_of_turn: 3\n")
+    line, message = refusal(tmp_path, text)
+    assert line == line_of(text, "out_of_turn:") and "out_of_turn must be a list of kinds" in message
     text = source(combinations="")
     line, message = refusal(tmp_path, text)
     assert line == line_of(text, "do: climb") and "needs the combinations section" in message

@@ -96,7 +96,11 @@ class Climb(Repeat):
                 raise ctx.error(f"{zkey} must name a zone of the kind it needs, not {said[zkey]!r} "
                                 f"({', '.join(zones) or 'none'})", self.path + (zkey,))
         kinds = ctx.combinations.by_name
-        self.out_kinds = list(spec.get("out_of_turn") or [])
+        out_of_turn = spec.get("out_of_turn") or []
+        if not isinstance(out_of_turn, list) or not all(isinstance(k, str) for k in out_of_turn):
+            raise ctx.error(f"out_of_turn must be a list of kinds of the combinations section, e.g. [bomb], not "
+                            f"{out_of_turn!r}", self.path + ("out_of_turn",))
+        self.out_kinds = list(out_of_turn)
         for k in self.out_kinds:
             if k not in kinds:
                 raise ctx.error(f"out_of_turn names {k!r}, which is not a kind of the combinations section "
