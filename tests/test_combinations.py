@@ -287,3 +287,32 @@ def test_the_example_of_each_builtin_of_plays_runs_in_a_climbing_game(tmp_path: 
     five, five2, seven = state.per_seat["hand"][N]
     assert results == {"combination": {"kind": "pair", "length": 2, "value": 5, "bomb": False, "ranks": [5, 5]},
                        "is_play": False, "must_play": True, "next_picks": [five, five2, seven]}
+
+
+def test_a_round_may_climb_twice(tmp_path: Path) -> None:
+    import random
+
+    text = source(hand=4) + textwrap.indent(textwrap.dedent("""\
+        deal_again: {do: deal, hand: 4, rest: table}
+        again:
+          do: climb
+          table: table
+          to: won
+        """), "  ")
+    game = make(tmp_path, text)
+    state = game.new_state()
+    rng = random.Random(4)
+    asked: dict[str, tuple[int, list[str]]] = {}
+    while not state.finished:
+        d = state.pending
+        if d.kind == "chance":
+            game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        if d.step.name not in asked:
+            asked[d.step.name] = (d.actor, sorted(game.labels(state)))
+        game.apply(state, d.actions[rng.randrange(len(d.actions))])
+    # the second climb began afresh: a lead (no pass) by the seat that led the first (left of the dealer), and it
+    # went on until one seat or none held cards
+    actor, labels = asked["again"]
+    assert actor == asked["play"][0] and "pass" not in labels and "pass" not in asked["play"][1]
+    assert sum(1 for h in state.per_seat["hand"] if h) <= 1

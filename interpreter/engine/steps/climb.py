@@ -187,7 +187,7 @@ def turn_steps(name: str, out_step: str, said: dict[str, Any], calls: dict[str, 
     leader = calls.get("leader", "left(round.dealer)")
     went_out = f"round.out + [s for s in seats_from(round.turn) if len(s.{hand}) == 0 and s not in round.out]"
     out: dict[str, Any] = {
-        f"{name}_begin": {"do": "set", "when": "round.turn == none", "narrate": False, "round": {
+        f"{name}_begin": {"do": "set", "when": "round.turn == none or round.play_over", "narrate": False, "round": {
             "turn": f"let l = {leader} in l if len(l.{hand}) > 0 else {active_after('l')}",
             "top": "none", "top_player": "none", "play": "[]", "out_of_turn": "[]", "out_of_turn_player": "none",
             "passes": 0, "out": f"[s for s in seats if len(s.{hand}) == 0]", "trick_over": False,
