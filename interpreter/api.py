@@ -362,7 +362,7 @@ class GameState:
 
         now = held(self.game.engine, self._state, self._seat(seat))
         labels = self.game.engine.cards.labels
-        return [labels[c] for c in received((set(before[0]), set(before[1])), now)]
+        return [labels[c] for c in received(before, now)]
 
     def describe(self, action: int | str, seat: int | None) -> str | None:
         """How ``seat`` is told the legal action ``action`` (by id or label) of the seat to act, before it is

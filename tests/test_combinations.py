@@ -227,28 +227,20 @@ def test_out_of_turn_plays_and_an_obligation_in_a_climb(tmp_path: Path) -> None:
     assert state.pending.actor == E and len(state.per_seat["won"][E]) == 6
 
 
-def test_validate_refuses_mistakes_of_combinations_and_climb_with_their_place(tmp_path: Path) -> None:
-    text = source(COMBINATIONS.replace("crown:    {cards:", "crown:    {run: 2, sets: [2, 1], cards:"))
+@pytest.mark.parametrize("text, where, said", [
+    (source(COMBINATIONS.replace("crown:    {cards:", "crown:    {run: 2, sets: [2, 1], cards:")), "crown:",
+     "a kind is a run or sets, not both"),
+    (source(COMBINATIONS.replace("beats: [single]", "beats: [singel]")), "beats: [singel]", "beats names 'singel'"),
+    (source(climb="out_of_turn: [bombs]\n"), "out_of_turn:", "not a kind of the combinations section"),
+    (source(climb="out_of_turn: 3\n"), "out_of_turn:", "out_of_turn must be a list of kinds"),
+    (source(combinations=""), "do: climb", "needs the combinations section"),
+    (source(climb="must_include: \"card.rnk == 7\"\n"), "must_include:", "rnk"),
+    (source(COMBINATIONS.replace("rank: card.rank", "rank: card.suit")), "rank: card.suit", "rank must be a number"),
+])
+def test_validate_refuses_mistakes_of_combinations_and_climb_with_their_place(tmp_path: Path, text: str, where: str,
+                                                                              said: str) -> None:
     line, message = refusal(tmp_path, text)
-    assert line == line_of(text, "crown:") and message == "a kind is a run or sets, not both"
-    text = source(COMBINATIONS.replace("beats: [single]", "beats: [singel]"))
-    line, message = refusal(tmp_path, text)
-    assert line == line_of(text, "beats: [singel]") and "beats names 'singel'" in message
-    text = source(climb="out_of_turn: [bombs]\n")
-    line, message = refusal(tmp_path, text)
-    assert line == line_of(text, "out_of_turn:") and "not a kind of the combinations section" in message
-    text = source(climb="out_of_turn: 3\n")
-    line, message = refusal(tmp_path, text)
-    assert line == line_of(text, "out_of_turn:") and "out_of_turn must be a list of kinds" in message
-    text = source(combinations="")
-    line, message = refusal(tmp_path, text)
-    assert line == line_of(text, "do: climb") and "needs the combinations section" in message
-    text = source(climb="must_include: \"card.rnk == 7\"\n")
-    line, message = refusal(tmp_path, text)
-    assert line == line_of(text, "must_include:") and "rnk" in message
-    text = source(COMBINATIONS.replace("rank: card.rank", "rank: card.suit"))
-    line, message = refusal(tmp_path, text)
-    assert line == line_of(text, "rank: card.suit") and "rank must be a number" in message
+    assert line == line_of(text, where) and said in message
 
 
 def test_the_example_of_each_builtin_of_plays_runs_in_a_climbing_game(tmp_path: Path) -> None:

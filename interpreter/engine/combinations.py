@@ -155,32 +155,36 @@ class Combinations:
             if counts is None:
                 counts = counted[which] = Counter(self._key(kind, c) for c in plain if c in kind.cards)
             if counts:
-                found.extend(self._of_kind(i, kind, counts, wilds if kind.wild else 0, None))
+                found.extend(self._of_kind(i, kind, counts, wilds if kind.wild else 0))
         return found
 
     def _key(self, kind: Kind, c: int) -> Any:
         return (self.rank[c], self.suit[c]) if kind.suited else self.rank[c]
 
-    def _of_kind(self, i: int, kind: Kind, counts: Counter[Any], wilds: int, top: tuple[int, int, float, bool] | None,
-                 ) -> list[Shape]:
+    def _of_kind(self, i: int, kind: Kind, counts: Counter[Any], wilds: int) -> list[Shape]:
+        """Every shape of one kind the cards (``counts`` by key, and ``wilds`` wild cards) can make."""
         out: list[Shape] = []
 
         def add(length: int, value: float, need: dict[Any, int]) -> None:
-            if top is None or self.beats(i, length, value, kind.bomb, top):
-                out.append(Shape(i, length, value, tuple((k, n) for k, n in need.items() if n), kind.bomb))
+            out.append(Shape(i, length, value, tuple((k, n) for k, n in need.items() if n), kind.bomb))
 
         if kind.run:
             for suit, ranks in self._by_suit(kind, counts):
-                self._runs(i, kind, ranks, suit, wilds, add, top)
+                self._runs(kind, ranks, suit, wilds, add)
         elif kind.sets:
             self._sets(kind, counts, wilds, add)
         else:
             for k, n in counts.items():
                 rank = k[0] if kind.suited else k
-                for w in range(0, min(wilds, kind.same - 1) + 1):
-                    if n >= kind.same - w and (w == 0 or rank in self.wild_ranks):
-                        add(kind.same, rank, {k: kind.same - w, WILD: w})
+                for w in self._wilds_in_set(n, kind.same, rank, wilds):
+                    add(kind.same, rank, {k: kind.same - w, WILD: w})
         return out
+
+    def _wilds_in_set(self, held: int, size: int, rank: Any, wilds: int) -> range | list[int]:
+        """How many wild cards a set of ``size`` of ``rank`` may take, with ``held`` cards of it and ``wilds``
+        wild cards at hand (at least one card of the rank; wild cards only for a rank they may stand for)."""
+        most = min(wilds, size - 1) if rank in self.wild_ranks else 0
+        return [w for w in range(0, most + 1) if held >= size - w]
 
     def _alone(self, top: tuple[int, int, float, bool] | None) -> float:
         if self.alone != "above":
@@ -195,8 +199,7 @@ class Combinations:
             suits.setdefault(suit, {})[rank] = n
         return list(suits.items())
 
-    def _runs(self, i: int, kind: Kind, ranks: dict[Any, int], suit: Any, wilds: int, add: Any,
-              top: tuple[int, int, float, bool] | None) -> None:
+    def _runs(self, kind: Kind, ranks: dict[Any, int], suit: Any, wilds: int, add: Any) -> None:
         numbers = sorted(r for r in ranks if isinstance(r, (int, float)))
         if not numbers:
             return
@@ -215,10 +218,10 @@ class Combinations:
                     break
                 have.append(h)
                 length = end - start + 1
-                if length < kind.run or not any(have) or not self.beats(i, length * k, end, kind.bomb, top):
+                if length < kind.run or not any(have):
                     continue
                 span = list(range(start, end + 1))
-                for used in _spread(span, [k - x for x in have], have, wilds, self.wild_ranks, k):
+                for used in _spread(span, have, wilds, self.wild_ranks, k):
                     need: dict[Any, int] = {}
                     for r, u in zip(span, used):
                         if k - u:
@@ -238,11 +241,8 @@ class Combinations:
             for k in keys:
                 if k in chosen:
                     continue
-                n = counts[k]
-                rank = k[0] if kind.suited else k
-                for w in range(0, min(left, size - 1) + 1):
-                    if n >= size - w and (w == 0 or rank in self.wild_ranks):
-                        place(at + 1, chosen + [k], left - w, {**need, k: size - w})
+                for w in self._wilds_in_set(counts[k], size, k[0] if kind.suited else k, left):
+                    place(at + 1, chosen + [k], left - w, {**need, k: size - w})
 
         place(0, [], wilds, {})
 
@@ -315,7 +315,7 @@ class Combinations:
                    for s in shapes)
 
     def must_play(self, hand: Any, top: Any, must: Any, kinds: Any = None) -> bool:
-        return bool(must) and any(self._room_for(s, [], list(must)) for s in self.shapes(hand, top, kinds))
+        return bool(self._legal(hand, top, must, kinds)[1])  # the obligation binds
 
     def combination(self, cards: Any, top: Any = None) -> dict[str, Any] | None:
         """The best reading of the cards as one play that beats ``top``: a bomb first, then the highest value."""
@@ -328,10 +328,11 @@ class Combinations:
         return None if best is None else self.reading(best, cards)
 
 
-def _spread(span: list[Any], short: list[int], have: list[int], wilds: int, wild_ranks: frozenset[Any],
-            k: int) -> list[list[int]]:
-    """The ways to use wild cards in a run: at least ``short`` at each rank, at most ``wilds`` in all, a wild
-    card in place of a card held only at a rank it may stand for, and at least one card held."""
+def _spread(span: list[Any], have: list[int], wilds: int, wild_ranks: frozenset[Any], k: int) -> list[list[int]]:
+    """The ways to use wild cards in a run of ``k`` cards a rank: at each rank at least what the cards held
+    (``have``) lack, at most ``wilds`` in all, a wild card in place of a card held only at a rank it may stand
+    for, and at least one card held."""
+    short = [k - h for h in have]
     out: list[list[int]] = []
 
     def go(i: int, left: int, used: list[int]) -> None:

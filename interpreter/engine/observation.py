@@ -8,6 +8,7 @@ board, the trick on the table) are seen by everyone.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Any
 
 from interpreter.dsl.types import VALUE
@@ -121,7 +122,7 @@ def held(game: Game, state: State, seat: int) -> tuple[set[int], set[int]]:
     return own, seen
 
 
-def received(before: tuple[set[int], set[int]], now: tuple[set[int], set[int]]) -> list[int]:
+def received(before: tuple[Set[int], Set[int]], now: tuple[Set[int], Set[int]]) -> list[int]:
     """The cards a seat holds face down now that it did not see before (``held`` before and after an action):
     the cards passed to it, in the deck's order."""
     return sorted(c for c in now[0] if c not in before[1])

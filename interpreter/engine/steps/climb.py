@@ -35,11 +35,8 @@ from interpreter.engine.steps.base import (
 from interpreter.engine.steps.repeat import Repeat
 from interpreter.errors import Position
 
-VALUES = ("turn", "top", "top_player", "play", "out_of_turn", "out_of_turn_player", "passes", "out", "trick_over",
-          "play_over")
-
-HOOKS = (("before_turn", None), ("after_play", "round.play != []"),
-         ("after_trick", "round.trick_over or round.play_over"))
+# the moments the rule file's own steps run at, and the condition each adds to their when
+HOOKS = {"before_turn": None, "after_play": "round.play != []", "after_trick": "round.trick_over or round.play_over"}
 
 
 @register
@@ -127,7 +124,7 @@ class Climb(Repeat):
         for sname, data in generated.items():
             if data is None:  # the rule file's own steps of a moment: "(HOOK)"
                 hook = sname[1:-1]
-                guard = dict(HOOKS)[hook]
+                guard = HOOKS[hook]
                 self.guarded += [(step, guard) for step in hooks[hook] if guard is not None]
                 self.inner += hooks[hook]
                 continue
