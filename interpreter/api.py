@@ -342,10 +342,9 @@ class GameState:
                                            if type(action) is int and 0 <= action < self.game.num_actions else "")
                 raise IllegalAction(engine._refusal(state, what, self.labels()))
             chosen = d.actions[ids.index(action)]
-        self._events.append({"type": "action", "round": state.round_number, "step": d.step.name,
-                             "seat": engine.seat_names[d.actor], "action": d.step.label(engine, chosen)})
-        engine.apply_fast(state, chosen)  # one of the legal actions, as found above
-        self._after()
+        self._atomic({"type": "action", "round": state.round_number, "step": d.step.name,
+                      "seat": engine.seat_names[d.actor], "action": d.step.label(engine, chosen)},
+                     lambda: engine.apply_fast(state, chosen))  # one of the legal actions, as found above
 
     def held(self, seat: int) -> tuple[frozenset[int], frozenset[int]]:
         """What ``seat`` holds face down and every card it sees now, as card ids: give it to ``received`` after an
@@ -460,9 +459,24 @@ class GameState:
 
     def _apply_deal(self, d: Any, outcome: Any) -> None:
         state, engine = self._state, self.game.engine
-        self._events.append({"type": "chance", "round": state.round_number, "step": d.step.name,
-                             "outcome": d.step.outcome_to_record(engine, state, outcome)})
-        engine.apply_chance(state, outcome)
+        self._atomic({"type": "chance", "round": state.round_number, "step": d.step.name,
+                      "outcome": d.step.outcome_to_record(engine, state, outcome)},
+                     lambda: engine.apply_chance(state, outcome))
+
+    def _atomic(self, event: dict[str, Any], change: Callable[[], None]) -> None:
+        """Make the ``change`` the ``event`` says, all of it or nothing: when a rule fails on the way (an expression
+        that cannot be worked out), the state is put back as it was before and the error raised."""
+        saved = self._state.clone()
+        try:
+            change()
+        except BaseException:
+            saved.seen, self._state.seen = self._state.seen, None  # a Knowledge follows the state kept
+            if saved.seen is not None:
+                saved.seen.clear()  # what the failed change told it (it is told after each change only)
+            self._state = _told(saved)
+            self._ids = (None, None, [])
+            raise
+        self._events.append(event)
         self._after()
 
     def _after(self) -> None:

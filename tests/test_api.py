@@ -94,6 +94,36 @@ def test_a_refused_action_changes_nothing():
         game.new_state().apply(0)
 
 
+def test_a_rule_that_fails_in_play_leaves_the_state_as_it_was_before_the_action(tmp_path):
+    """Apply is atomic: an expression that fails while an action (or a deal) is taken raises its positioned error
+    and changes nothing, neither the game nor its events; the same action fails the same way again."""
+    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
+    failing = tmp_path / "failing.yaml"
+    failing.write_text(duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}'),
+                       encoding="utf-8")
+    game = tb.load(str(failing), players=2)
+    state = game.new_state(1)
+    state.apply_chance()
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    before = (state.serialize(), state.current_player, state.labels(), state.observation(None), state.notes(),
+              state.observation_string(state.current_player), state.status(0))
+    for _ in range(2):
+        with pytest.raises(tb.TrickbookError, match=r"failing\.yaml:\d+:\d+: error: .*division"):
+            state.apply(state.legal_actions()[0])
+        assert (state.serialize(), state.current_player, state.labels(), state.observation(None), state.notes(),
+                state.observation_string(state.current_player), state.status(0)) == before
+    assert game.deserialize(state.serialize()).serialize() == before[0]
+    (tmp_path / "dealing.yaml").write_text(duel.replace(
+        "deal: {do: deal, hand: 2}", 'deal: {do: deal, hand: 2}\n  odd: {do: set, round: {odd: "len(round.dealer.hand) // 0"}}'),
+        encoding="utf-8")
+    dealing = tb.load(str(tmp_path / "dealing.yaml"), players=2)
+    fresh = dealing.new_state(1)
+    with pytest.raises(tb.TrickbookError, match="division"):
+        fresh.apply_chance()
+    assert fresh.is_chance() and fresh.serialize() == dealing.new_state(1).serialize()
+
+
 def test_a_clone_is_independent():
     state = _played(tb.load("meinz", players=4), 2, 20)
     copy = state.clone()
