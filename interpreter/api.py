@@ -465,16 +465,15 @@ class GameState:
 
     def _atomic(self, event: dict[str, Any], change: Callable[[], None]) -> None:
         """Make the ``change`` the ``event`` says, all of it or nothing: when a rule fails on the way (an expression
-        that cannot be worked out), the state is put back as it was before and the error raised."""
-        saved = self._state.clone()
+        that cannot be worked out), the state is put back as it was before and the error raised. Nothing is
+        copied while changes go well: the state is played again from its events when one fails (a sample, which
+        has no history, from a copy taken before each change)."""
+        kept = self._state.clone() if self._sample else None
         try:
             change()
         except BaseException:
-            saved.seen, self._state.seen = self._state.seen, None  # a Knowledge follows the state kept
-            if saved.seen is not None:
-                saved.seen.clear()  # what the failed change told it (it is told after each change only)
-            self._state = _told(saved)
-            self._ids = (None, None, [])
+            self._state = _told(kept if kept is not None else _replayed(self, lambda again: None))
+            self._knowledge, self._ids = None, (None, None, [])  # followed again from the start when asked for
             raise
         self._events.append(event)
         self._after()

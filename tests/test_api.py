@@ -114,6 +114,11 @@ def test_a_rule_that_fails_in_play_leaves_the_state_as_it_was_before_the_action(
         assert (state.serialize(), state.current_player, state.labels(), state.observation(None), state.notes(),
                 state.observation_string(state.current_player), state.status(0)) == before
     assert game.deserialize(state.serialize()).serialize() == before[0]
+    sample = state.sample(state.current_player)  # a sample has no history: kept by a copy
+    seen = (sample.observation(None), sample.labels())
+    with pytest.raises(tb.TrickbookError, match="division"):
+        sample.apply(sample.legal_actions()[0])
+    assert (sample.observation(None), sample.labels()) == seen
     (tmp_path / "dealing.yaml").write_text(duel.replace(
         "deal: {do: deal, hand: 2}", 'deal: {do: deal, hand: 2}\n  odd: {do: set, round: {odd: "len(round.dealer.hand) // 0"}}'),
         encoding="utf-8")
