@@ -270,6 +270,14 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--records", metavar="DIR", default="trickbook-tables",
                     help="where the games' records and the rule files sent to the lobby are kept (default "
                          "./trickbook-tables)")
+    sv.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                    help="a host name (or address) the server answers to besides 127.0.0.1, localhost and --host: "
+                         "the name people type to reach it (repeatable; any other is refused)")
+    sv.add_argument("--bot-workers", type=int, metavar="N", default=None,
+                    help="worker processes searching bots (ismcts) search in (default: one a core)")
+    sv.add_argument("--bot-timeout", type=float, metavar="SECONDS", default=None,
+                    help="the longest one bot's decision may take before its worker is ended and its table stops "
+                         "(default 600)")
     for q in (v, ex, pl, si, co, r, c):
         q.add_argument("--allow-path", action="append", default=[], metavar="DIR",
                        help="let rule files and records name rule files under DIR too (repeatable); by default "
@@ -655,16 +663,28 @@ def _replay(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise _UsageError("--port must be from 1 to 65535")
+    if args.bot_workers is not None and not 1 <= args.bot_workers <= 256:
+        raise _UsageError("--bot-workers must be from 1 to 256")
+    if args.bot_timeout is not None and not 0 < args.bot_timeout <= 86400:
+        raise _UsageError("--bot-timeout must be more than 0 and at most 86400 seconds")
     try:
         import uvicorn
 
         from interpreter.web.app import create_app
+        from interpreter.web.bots import TIMEOUT, BotPool
+        from interpreter.web.guard import allowed_hosts, host_name
     except ImportError as exc:
         raise TrickbookError(f"the web table needs the web extra: pip install 'trickbook[web]' ({exc})") from None
-    app = create_app(args.records)
+    for name in args.allowed_host:
+        if name != "*" and host_name(name) is None:
+            raise _UsageError(f"--allowed-host {name!r} is not a host name or address")
+    hosts = allowed_hosts(args.host, args.allowed_host)
+    app = create_app(args.records, hosts=hosts, bots=BotPool(args.bot_workers, args.bot_timeout or TIMEOUT))
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"listening on {args.host}: other machines that reach it can open the lobby and make tables "
               "(each seat's link still needs its token)", file=sys.stderr)
+    print(f"answering to the host names {', '.join(sorted(hosts))} (add one with --allowed-host NAME)",
+          file=sys.stderr)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Trickbook web table: http://{shown}:{args.port}/ (records in {Path(args.records).resolve()}; Ctrl-C "
           "stops it)")

@@ -119,9 +119,8 @@ def test_a_rule_that_fails_in_play_leaves_the_state_as_it_was_before_the_action(
     with pytest.raises(tb.TrickbookError, match="division"):
         sample.apply(sample.legal_actions()[0])
     assert (sample.observation(None), sample.labels()) == seen
-    (tmp_path / "dealing.yaml").write_text(duel.replace(
-        "deal: {do: deal, hand: 2}", 'deal: {do: deal, hand: 2}\n  odd: {do: set, round: {odd: "len(round.dealer.hand) // 0"}}'),
-        encoding="utf-8")
+    odd = 'deal: {do: deal, hand: 2}\n  odd: {do: set, round: {odd: "len(round.dealer.hand) // 0"}}'
+    (tmp_path / "dealing.yaml").write_text(duel.replace("deal: {do: deal, hand: 2}", odd), encoding="utf-8")
     dealing = tb.load(str(tmp_path / "dealing.yaml"), players=2)
     fresh = dealing.new_state(1)
     with pytest.raises(tb.TrickbookError, match="division"):

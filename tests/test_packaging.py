@@ -116,7 +116,7 @@ def test_the_installed_web_table_serves_its_pages_from_the_wheel(wheel: Path, in
     assert static == {p.name for p in (ROOT / "interpreter" / "web" / "static").iterdir()}
     script = ("from starlette.testclient import TestClient\n"
               "from interpreter.web.app import create_app\n"
-              "with TestClient(create_app('tables')) as c:\n"
+              "with TestClient(create_app('tables'), base_url='http://127.0.0.1') as c:\n"
               "    for path in ('/', '/static/lobby.js', '/static/table.js', '/static/style.css'):\n"
               "        r = c.get(path)\n"
               "        assert r.status_code == 200 and len(r.text) > 500, path\n"

@@ -1,9 +1,11 @@
 """The web table's server: a Starlette app (HTTP and WebSockets) over the lobby and its tables.
 
-Every change to a table happens under that table's lock, in a worker thread (the bots' search and the engine
-never hold up the event loop); after each change every connected seat is sent its own view. Bots play on by
-themselves, a move at a time (with a short pause between moves when a person sits at the table, so people can
-follow them), until a person is to act or the game is over.
+Every change to a table happens under that table's lock, in a thread (the engine never holds up the event loop);
+after each change every connected seat is sent its own view. Bots play on by themselves, a move at a time (with a
+short pause between moves when a person sits at the table, so people can follow them), until a person is to act
+or the game is over; a bot that searches does so in a worker process of the bots' pool (bots.py), never in the
+server's threads. A table whose time is up is taken away (lobby.py, "expiry"); a rule that fails in play stops its
+table, every seat shown why.
 
 Routes (``T`` a table's id, ``S`` a seat's number from 0, ``K`` that seat's token):
 
@@ -15,7 +17,9 @@ Routes (``T`` a table's id, ``S`` a seat's number from 0, ``K`` that seat's toke
   game is over.
 - ``WS /ws/T/S?token=K``: the seat's view after every change; it sends ``{"type": "act", "seq": N, "label": L}``.
 
-A wrong token, a wrong seat and an unknown table are the same 404 (a table's id alone gives nothing).
+A wrong token, a wrong seat and an unknown table are the same 404 (a table's id alone gives nothing). The server
+answers only to the host names it serves, and a WebSocket only to pages of them (guard.py); a frame that is not
+text, not JSON, nested too deeply or too long closes its socket, with one log line.
 """
 
 from __future__ import annotations
@@ -24,22 +28,27 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import threading
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from interpreter.errors import TrickbookError
 from interpreter.rules.catalog import bundled_games
+from interpreter.web.bots import BotFailed, BotPool
 from interpreter.web.cards import card_faces
-from interpreter.web.lobby import MAX_RULES, Lobby, LobbyError
+from interpreter.web.guard import HostGuard, Malformed, allowed_hosts, read_json
+from interpreter.web.lobby import MAX_RULES, Limits, Lobby, LobbyError
 from interpreter.web.tables import Refused, Table
 
 STATIC = Path(__file__).parent / "static"
@@ -47,25 +56,39 @@ MAX_PAGES = 4  # pages open at once on one seat (each is sent a view after every
 MAX_MESSAGE = 4096  # characters of one message from a page (an action is a few dozen)
 MAX_BODY = MAX_RULES + 10_000  # bytes of a request to the lobby (a rule file, as JSON)
 PACE = 0.6  # seconds between two bots' moves when a person sits at the table
+EXPIRE_EVERY = 60.0  # seconds between two looks for tables and rule files whose time is up
+# WebSocket close codes: a frame that is not text (1003), not JSON or nested too deeply (1007), too long (1009); a
+# seat opened in too many pages (4409), a table taken away (4410), no such seat (4404)
+NOT_TEXT, NOT_JSON, TOO_LONG, GONE = 1003, 1007, 1009, 4410
 log = logging.getLogger("trickbook.web")
 _COMPILING = threading.Lock()  # one thread loads and compiles rules at a time (the parser is shared)
 
 
 async def _compiling(work: Callable[..., Any], *args: Any) -> Any:
-    """The lobby's ``work(*args)`` (it loads and compiles rules) in a worker thread, alone among the lobby's."""
+    """The lobby's ``work(*args)`` (it loads and compiles rules) in a thread, alone among the lobby's. A failure
+    that is no TrickbookError (a rule file the checks let through that breaks the compiler) is one log line and
+    a LobbyError, never a traceback."""
 
     def locked() -> Any:
         with _COMPILING:
-            return work(*args)
+            try:
+                return work(*args)
+            except TrickbookError:
+                raise
+            except Exception as exc:
+                log.error("the lobby failed (%s: %s)", type(exc).__name__, exc)
+                raise LobbyError(f"the server could not do this ({type(exc).__name__}: {exc})") from None
 
     return await asyncio.to_thread(locked)
 
 
 class Server:
-    """The running tables: their locks, their connections, and the tasks that let their bots play."""
+    """The running tables: their locks, their connections, the tasks that let their bots play, and the pool their
+    searching bots search in."""
 
-    def __init__(self, lobby: Lobby, pace: float = PACE):
+    def __init__(self, lobby: Lobby, pace: float = PACE, bots: BotPool | None = None):
         self.lobby, self.pace = lobby, pace
+        self.bots = bots or BotPool()
         self.locks: dict[str, asyncio.Lock] = {}
         self.watchers: dict[str, dict[WebSocket, tuple[int, list[int]]]] = {}  # table -> socket -> seat, sent
         self.runners: dict[str, asyncio.Task[None]] = {}
@@ -75,8 +98,10 @@ class Server:
         return self.locks.setdefault(table.id, asyncio.Lock())
 
     async def run(self, table: Table, work: Callable[[], Any]) -> Any:
-        """``work`` on the table, under its lock, in a worker thread."""
+        """``work`` on the table, under its lock, in a thread; None when the table has been taken away."""
         async with self.lock(table):  # each table its own compiled game: tables share nothing mutable
+            if self.lobby.table(table.id) is not table:
+                return None
             return await asyncio.to_thread(work)
 
     def play_on(self, table: Table) -> None:
@@ -87,16 +112,28 @@ class Server:
 
     async def _play_on(self, table: Table) -> None:
         while True:
-            try:
-                moved = await self.run(table, table.step)
-            except TrickbookError as exc:  # the rules went wrong in play (a runaway game): the table stops there
-                log.error("table %s stopped: %s", table.id, exc)
-                return
+            moved = await self.run(table, table.step)  # a deal, a quick bot's move, or the table stopped
             if not moved:
-                return
+                moved = await self._search(table)
+                if not moved:
+                    return
             await self.broadcast(table)
             if table.people and self.pace and not table.waiting_for_person() and not table.over:
                 await asyncio.sleep(self.pace)
+
+    async def _search(self, table: Table) -> bool:
+        """The move of a searching bot, worked out in the bots' pool; False when no searching bot is to act (or
+        the table moved on meanwhile). A worker that died or hung stops the table, every seat told."""
+        job = await self.run(table, table.search)
+        if job is None:
+            return False
+        try:
+            answer = await self.bots.decide(table.id, job)
+        except BotFailed as exc:
+            why = str(exc)
+            await self.run(table, lambda: table.stop(why))
+            return True
+        return bool(await self.run(table, lambda: table.searched(job, answer)))
 
     async def broadcast(self, table: Table) -> None:
         """Send every connected seat its own view."""
@@ -114,12 +151,11 @@ class Server:
             return view
 
         async with self.lock(table):
+            stopped = table.stopped
             view = await asyncio.to_thread(work)
             if first:
                 view["faces"] = self.faces(table)
-            try:
-                await ws.send_text(json.dumps(view, ensure_ascii=False))
-            except (RuntimeError, WebSocketDisconnect, OSError):
+            if not await _send(ws, view):
                 self.watchers.get(table.id, {}).pop(ws, None)
                 return
             if first:
@@ -127,9 +163,10 @@ class Server:
                 same = [w for w, (s, _) in watching.items() if s == seat]
                 if len(same) >= MAX_PAGES:  # the seat's oldest page gives way (a link opened once too often)
                     watching.pop(same[0], None)
-                    with contextlib.suppress(RuntimeError, OSError):
-                        await same[0].close(code=4409)
+                    await _close(same[0], 4409)
                 watching[ws] = (seat, sent)
+        if table.stopped != stopped:  # a rule failed while the view was made: every seat is told
+            asyncio.create_task(self.broadcast(table))
 
     def faces(self, table: Table) -> dict[str, str]:
         key = table.game.engine.identity
@@ -137,13 +174,38 @@ class Server:
             self._faces[key] = card_faces(table.game)  # the deck's faces, sent once to each page
         return self._faces[key]
 
+    # ------------------------------------------------------------------ expiry
+
+    async def expire(self) -> None:
+        """Take away the tables whose time is up (their pages are closed with code 4410) and delete the rule files
+        whose time is up."""
+        for table in await _compiling(self.lobby.due):
+            async with self.lock(table):  # no change of the table is under way as it goes
+                await _compiling(self.lobby.retire, table)
+            task = self.runners.pop(table.id, None)
+            if task is not None:
+                task.cancel()
+            for ws in self.watchers.pop(table.id, {}):
+                await _close(ws, GONE)
+            self.locks.pop(table.id, None)
+            self.bots.forget(table.id)
+        await _compiling(self.lobby.expire_rules)
+
+    async def expire_now_and_then(self) -> None:
+        while True:
+            await asyncio.sleep(EXPIRE_EVERY)
+            try:
+                await self.expire()
+            except Exception as exc:  # a folder that cannot be written: said, and tried again later
+                log.error("cannot take away the tables whose time is up (%s: %s)", type(exc).__name__, exc)
+
     # ------------------------------------------------------------------ HTTP
 
     async def lobby_page(self, request: Request) -> Response:
         return FileResponse(STATIC / "lobby.html", headers=_PAGE)
 
     async def games(self, request: Request) -> Response:
-        return JSONResponse(await _compiling(self.lobby.games))
+        return _json(await _compiling(self.lobby.games))
 
     async def rules(self, request: Request) -> Response:
         asked = await _json_body(request)
@@ -153,12 +215,13 @@ class Server:
             return _error("send {\"game\": NAME} or {\"text\": RULE FILE}")
         try:
             if "text" in asked:
-                info = await _compiling(self.lobby.check_rules, asked["text"])
+                await self.expire()  # the rule files whose time is up make room first
+                info = await _compiling(self.lobby.check_rules, asked["text"], _client(request))
             else:
                 info = await _compiling(self.lobby.rules_info, self._game_name(asked["game"]))
         except TrickbookError as exc:
             return _error(str(exc))
-        return JSONResponse(info, status_code=422 if "errors" in info else 200)
+        return _json(info, status=422 if "errors" in info else 200)
 
     def _game_name(self, name: Any) -> str:
         if not isinstance(name, str) or name not in bundled_games():
@@ -170,14 +233,15 @@ class Server:
         if isinstance(asked, Response):
             return asked
         try:
-            table, tokens = await _compiling(self.lobby.create, asked)
+            await self.expire()  # the tables whose time is up make room first
+            table, tokens = await _compiling(self.lobby.create, asked, _client(request))
         except TrickbookError as exc:
             return _error(str(exc))
         self.play_on(table)
         names = table.game.seat_names
         links = [{"seat": s, "name": names[s], "href": f"/table/{table.id}/{s}?token={t}"} for s, t in tokens.items()]
-        return JSONResponse({"table": table.id, "title": table.game.title, "links": links,
-                             "kinds": table.setup.kinds, "seats": names})
+        return _json({"table": table.id, "title": table.game.title, "links": links,
+                      "kinds": table.setup.kinds, "seats": names})
 
     def _seat(self, table_id: Any, seat: Any, token: Any) -> tuple[Table, int] | None:
         table = self.lobby.table(table_id)
@@ -203,8 +267,9 @@ class Server:
         text = await self.run(table, lambda: table.record_text() if table.over else None)
         if text is None:
             return PlainTextResponse("the record is given once the game is over", status_code=409)
+        name = re.sub(r"[^A-Za-z0-9._-]+", "-", table.game.name)[:60] or "game"  # a header says it in ASCII only
         return Response(text, media_type="application/x-ndjson", headers={
-            "Content-Disposition": f'attachment; filename="{table.game.name}-{table.id}.jsonl"', **_NO_STORE})
+            "Content-Disposition": f'attachment; filename="{name}-{table.id}.jsonl"', **_NO_STORE})
 
     # ------------------------------------------------------------------ WebSocket
 
@@ -219,29 +284,66 @@ class Server:
         try:
             await self.send_view(table, ws, seat, sent, first=True)
             while True:
-                text = await ws.receive_text()
-                await self.message(table, seat, ws, text)
-        except WebSocketDisconnect:
-            pass
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    return
+                text = frame.get("text")
+                try:
+                    if text is None:
+                        raise _Closing(NOT_TEXT, "a binary frame (the table takes JSON text)")
+                    if len(text) > MAX_MESSAGE:
+                        raise _Closing(TOO_LONG, f"a message of {len(text):,} characters (at most {MAX_MESSAGE:,})")
+                    try:
+                        message = read_json(text, "message")
+                    except Malformed as exc:
+                        raise _Closing(NOT_JSON, str(exc)) from None
+                except _Closing as closing:
+                    log.warning("table %s seat %d: closed a WebSocket (code %d): %s", table.id, seat, closing.code,
+                                closing.why)
+                    await _close(ws, closing.code, closing.why)
+                    return
+                await self.message(table, seat, ws, message)
         finally:
             self.watchers.get(table.id, {}).pop(ws, None)
 
-    async def message(self, table: Table, seat: int, ws: WebSocket, text: str) -> None:
-        """One message from a seat's page: an action taken (then the bots play on) or refused, with the reason
-        told to that page only."""
+    async def message(self, table: Table, seat: int, ws: WebSocket, message: Any) -> None:
+        """One message from a seat's page (JSON read): an action taken (then the bots play on) or refused, with the
+        reason told to that page only."""
         try:
-            if len(text) > MAX_MESSAGE:
-                raise Refused("the message is too long")
-            try:
-                message = json.loads(text)
-            except ValueError:
-                raise Refused("the message is not JSON") from None
-            await self.run(table, lambda: table.act(seat, message))
+            if await self.run(table, lambda: table.act(seat, message)) is None and self.lobby.table(table.id) is None:
+                raise Refused("the table has been taken away")
         except Refused as exc:
-            await ws.send_text(json.dumps({"type": "refused", "reason": str(exc), "seq": table.seq}))
+            await _send(ws, {"type": "refused", "reason": str(exc), "seq": table.seq})
             return
         await self.broadcast(table)
         self.play_on(table)
+
+
+class _Closing(Exception):
+    """A frame that closes its socket: the close code and why."""
+
+    def __init__(self, code: int, why: str):
+        super().__init__(why)
+        self.code, self.why = code, why
+
+
+async def _send(ws: WebSocket, data: Any) -> bool:
+    """Send ``data`` as JSON text (any text: what UTF-8 cannot write is escaped); False when the page is gone."""
+    try:
+        await ws.send_text(json.dumps(data))
+    except Exception:  # the page went away (closed, reset): it is no longer watching
+        return False
+    return True
+
+
+async def _close(ws: WebSocket, code: int, reason: str = "") -> None:
+    with contextlib.suppress(Exception):  # closed already
+        await ws.close(code=code, reason=reason[:120])
+
+
+def _client(request: Request) -> str | None:
+    """The client's address (behind a reverse proxy on this machine, the one it forwards; see uvicorn)."""
+    return request.client.host if request.client is not None else None
 
 
 _NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
@@ -256,8 +358,14 @@ def _NOT_FOUND() -> Response:
     return PlainTextResponse("no such table or seat (check the link)", status_code=404, headers=_NO_STORE)
 
 
+def _json(data: Any, status: int = 200) -> Response:
+    """A JSON answer. Every text of a rule file goes as it is: what UTF-8 cannot write (a lone surrogate) is
+    escaped, as JSON allows."""
+    return Response(json.dumps(data), status_code=status, media_type="application/json")
+
+
 def _error(text: str) -> Response:
-    return JSONResponse({"error": text}, status_code=400)
+    return _json({"error": text}, status=400)
 
 
 async def _json_body(request: Request) -> Any:
@@ -275,19 +383,23 @@ async def _json_body(request: Request) -> Any:
         if len(body) > MAX_BODY:
             return _error(f"the request is larger than {MAX_BODY:,} bytes")
     try:
-        return json.loads(body)
-    except ValueError:
-        return _error("the request is not JSON")
+        return read_json(body, "request")
+    except Malformed as exc:
+        return _error(str(exc))
 
 
-def create_app(folder: str | Path, pace: float = PACE, restore: bool = True) -> Starlette:
+def create_app(folder: str | Path, pace: float = PACE, restore: bool = True, hosts: Iterable[str] | None = None,
+               bots: BotPool | None = None, limits: Limits | None = None,
+               clock: Callable[[], float] = time.time) -> Starlette:
     """The web table's app, keeping records (and people's rule files) in ``folder``; with ``restore``, the tables
-    found there are picked up again (their links work as before)."""
-    lobby = Lobby(folder)
+    found there are picked up again (their links work as before). ``hosts``: the host names it answers to (by
+    default 127.0.0.1 and localhost, guard.allowed_hosts); ``bots``: the pool searching bots search in (by default
+    a worker process a core); ``limits``: what it keeps and for how long."""
+    lobby = Lobby(folder, limits, clock)
     if restore:
         for problem in lobby.restore():
             log.warning(problem)
-    server = Server(lobby, pace)
+    server = Server(lobby, pace, bots)
     routes = [
         Route("/", server.lobby_page),
         Route("/api/games", server.games),
@@ -303,8 +415,16 @@ def create_app(folder: str | Path, pace: float = PACE, restore: bool = True) -> 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for table in lobby.tables.values():  # the tables picked up whose bots are to act play on
             server.play_on(table)
-        yield
+        expiring = asyncio.create_task(server.expire_now_and_then())
+        try:
+            yield
+        finally:
+            expiring.cancel()
+            for task in server.runners.values():
+                task.cancel()
+            server.bots.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    served = frozenset(hosts) if hosts is not None else allowed_hosts()
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(HostGuard, hosts=served)])
     app.state.server = server
     return app

@@ -10,19 +10,32 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
+import re
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import interpreter as tb
-from interpreter.errors import TrickbookError
+from interpreter.errors import Position, RuleError, TrickbookError
 from interpreter.harness.players import ITERATIONS, agent_factory
+from interpreter.rules.catalog import bundled_games
+from interpreter.web.bots import SEARCHING
 
 KINDS = ("person", "random", "greedy", "ismcts")
 MAX_ITERATIONS = 5000  # ismcts iterations a move a table may ask for (each is a sampled playout)
 MAX_LABEL = 1000  # characters of an action's label a message may carry
+# a text of a rule file UTF-8 cannot write (a lone surrogate, "\\ud800") is written as its JSON escape: in the
+# JSON lines of the table's files it reads back as the same text
+UNENCODABLE = "backslashreplace"
+_PLACE = re.compile(r"^(?P<file>[^\n]+?):(?P<line>\d+):(?P<col>\d+): error: (?P<message>[^\n]*)$")  # one line
+
+
+log = logging.getLogger("trickbook.web")
 
 
 class Refused(TrickbookError):
@@ -45,25 +58,24 @@ class Setup:
     iterations: list[int]
     seed: Any
     tokens: dict[int, str] = field(default_factory=dict)  # person seat -> its token's hash
+    client: str | None = None  # the address that made the table (for the limits a client has)
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "players": self.players, "options": self.options, "kinds": self.kinds,
                 "iterations": self.iterations, "seed": self.seed,
-                "tokens": {str(s): h for s, h in self.tokens.items()}}
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Setup:
-        return Setup(data["rules"], int(data["players"]), dict(data["options"]), list(data["kinds"]),
-                     [int(i) for i in data["iterations"]], data["seed"],
-                     {int(s): str(h) for s, h in data["tokens"].items()})
+                "tokens": {str(s): h for s, h in self.tokens.items()}, "client": self.client}
 
 
 class Table:
     """One game at the web table. Not thread-safe: the server calls it under the table's lock."""
 
     def __init__(self, table_id: str, game: tb.TrickGame, setup: Setup, folder: Path,
-                 record: str | None = None):
+                 record: str | None = None, rules_path: str | None = None, clock: Callable[[], float] = time.time):
         self.id, self.game, self.setup, self.folder = table_id, game, setup, folder
+        self.rules_path = rules_path or setup.rules  # what loads the rules (a bundled name or the stored file)
+        self.clock = clock
+        self.changed = clock()  # when the table last changed (it expires some time after, docs/web.md)
+        self.stopped: str | None = None  # why the table stopped (a rule that failed, a bot's worker that died)
         self.record_path = folder / f"{table_id}.jsonl"
         if record is None:
             self.state = game.new_state(setup.seed)
@@ -92,6 +104,8 @@ class Table:
         self._write()
         self._tell_round()
         self._keep()
+        if record is not None:
+            self.changed = max((mtime(p) for p in (self.record_path, self.told_path)), default=self.changed)
 
     # ------------------------------------------------------------------ who may do what
 
@@ -118,22 +132,52 @@ class Table:
     # ------------------------------------------------------------------ changes
 
     def step(self) -> bool:
-        """Deal, or let the bot to act take its move: False when a person must act or the game is over."""
+        """Deal, or let the bot to act take its move unless it searches (a searching bot's move is worked out in a
+        worker process: ``search``). False when nothing changed: a person or a searching bot is to act, the game is
+        over or the table has stopped."""
         state = self.state
-        if state.is_over():
+        if self.stopped is not None or state.is_over():
             return False
         if state.is_chance():
-            told = f"({state.step})"
-            state.apply_chance(self.rng)
-            self._changed({s: [told] for s in self.people})
-            return True
+            return self._change(self._deal)
         seat = state.current_player
-        assert seat is not None
-        agent = self.agents.get(seat)
-        if agent is None:
+        agent = self.agents.get(seat) if seat is not None else None
+        if agent is None or seat is None or self.setup.kinds[seat] in SEARCHING:
             return False
-        self._take(state.agent_choice(agent))
-        return True
+        return self._change(lambda: self._take(state.agent_choice(agent)))
+
+    def _deal(self) -> None:
+        told = f"({self.state.step})"
+        self.state.apply_chance(self.rng)
+        self._changed({s: [told] for s in self.people})
+
+    def search(self) -> dict[str, Any] | None:
+        """The decision of the searching bot to act, as plain data for a worker process (``bots.decide``): the game,
+        the state, the agent and its random source's state; None when no searching bot is to act."""
+        seat = self.to_act()
+        if self.stopped is not None or seat is None or self.setup.kinds[seat] not in SEARCHING:
+            return None
+        stored = self.rules_path != self.setup.rules  # a rule file of the lobby's, named as the table names it
+        return {"rules": self.rules_path, "shown": self.setup.rules if stored else None,
+                "players": self.setup.players, "options": self.setup.options, "identity": self.game.engine.identity,
+                "state": self.state.serialize(), "agent": self.setup.kinds[seat],
+                "iterations": self.setup.iterations[seat], "rng": self.agents[seat].rng.getstate(),
+                "seq": self.seq, "seat": seat}
+
+    def searched(self, job: dict[str, Any], answer: dict[str, Any]) -> bool:
+        """A worker's ``answer`` to ``job`` (``search``): the bot's move taken, its random source where the search left
+        it. False when the table moved on or stopped meanwhile (the answer is not taken)."""
+        if self.stopped is not None or job["seq"] != self.seq:
+            return False
+
+        def take() -> None:
+            action = answer.get("action")
+            if type(action) is not int or action not in self.state.legal_actions():
+                raise TrickbookError(f"the bot answered {action!r}, which is not a legal action now")
+            self.agents[job["seat"]].rng.setstate(answer["rng"])
+            self._take(action)
+
+        return self._change(take)
 
     def act(self, seat: int, message: Any) -> None:
         """A person's message ``{"type": "act", "seq": N, "label": L}``: taken when N is the decision pending, the
@@ -143,16 +187,70 @@ class Table:
         seq, label = message.get("seq"), message.get("label")
         if type(seq) is not int or not isinstance(label, str) or len(label) > MAX_LABEL:
             raise Refused("an action needs seq (a number) and label (a text)")
+        if self.stopped is not None:
+            raise Refused("the table has stopped")
         if self.state.is_over():
             raise Refused("the game is over")
         if seq != self.seq:
             raise Refused("that decision is past (the table has moved on)")
         if self.to_act() != seat:
             raise Refused("it is not your turn")
-        labels = self.state.labels()
-        if label not in labels:
-            raise Refused(f"{label} is not one of your choices now")
-        self._take(self.state.legal_actions()[labels.index(label)])
+
+        def take() -> None:
+            labels = self.state.labels()
+            if label not in labels:
+                raise Refused(f"{label} is not one of your choices now")
+            self._take(self.state.legal_actions()[labels.index(label)])
+
+        self._change(take)
+
+    def _change(self, change: Callable[[], None]) -> bool:
+        """Make ``change``; a rule that fails on the way (or any other failure) stops the table there, the game as it
+        was before the change (the API's apply changes all or nothing). True: the table changed or stopped."""
+        try:
+            change()
+        except Refused:
+            raise
+        except Exception as exc:  # whatever fails, the table stops with it said, and the server goes on
+            self.stop(exc)
+        return True
+
+    def stop(self, error: BaseException | str) -> None:
+        """Stop the table: nothing changes it any more, and every seat is shown why (a rule's error with its place,
+        the source line and a caret under the column, as ``trickbook validate`` shows one). Kept for a restart."""
+        if self.stopped is not None:
+            return
+        self.stopped = self._shown(error)
+        self.seq += 1  # every page's view changes
+        self.changed = self.clock()
+        log.warning("table %s stopped: %s", self.id, self.stopped.splitlines()[0])
+        try:
+            with open(self.told_path, "a", encoding="utf-8", errors=UNENCODABLE) as f:
+                f.write(json.dumps({"stopped": self.stopped}, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            log.warning("table %s: cannot keep why it stopped in %s: %s", self.id, self.told_path, exc)
+
+    def _shown(self, error: BaseException | str) -> str:
+        """The error as the seats are shown it: a rule file's error with the source line and a caret."""
+        if isinstance(error, str):
+            text = error
+        elif isinstance(error, TrickbookError):
+            text = str(error)
+        elif isinstance(error, OSError):
+            text = f"the server cannot write the table's files: {error}"
+        else:
+            text = f"the server could not go on ({type(error).__name__}: {error})"
+        found = _PLACE.match(text)
+        if found is None:
+            return text
+        name = found["file"]
+        if name == self.setup.rules:  # the rule file of the table (a stored one is shown by its name in the folder)
+            path = self.rules_path
+        elif name in bundled_games():
+            path = str(bundled_games()[name])
+        else:
+            path = name
+        return RuleError(found["message"], Position(path, int(found["line"]), int(found["col"]))).render()
 
     def _take(self, action: int) -> None:
         state = self.state
@@ -200,7 +298,7 @@ class Table:
         line: dict[str, Any] = {"logs": {str(s): log[logs[s]:] for s, log in self.logs.items() if len(log) > logs[s]},
                                 "scores": self.scores[scores:]}
         if line["logs"] or line["scores"]:
-            with open(self.told_path, "a", encoding="utf-8") as f:
+            with open(self.told_path, "a", encoding="utf-8", errors=UNENCODABLE) as f:
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
             self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
 
@@ -223,13 +321,15 @@ class Table:
                 if s.isdigit() and int(s) in self.logs and isinstance(lines, list):
                     self.logs[int(s)].extend(str(x) for x in lines)
             self.scores.extend(x for x in line.get("scores") or [] if isinstance(x, dict))
+            if isinstance(line.get("stopped"), str):
+                self.stopped = line["stopped"]
 
     def _write(self) -> list[dict[str, Any]]:
         """Append the events not yet written to the record (one JSON line each, flushed): a game the server
         stops in loses nothing it had played."""
         new = self.state.events_since(self.written)
         if new:
-            with open(self.record_path, "a", encoding="utf-8") as f:
+            with open(self.record_path, "a", encoding="utf-8", errors=UNENCODABLE) as f:
                 f.write("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in new))
             self.written += len(new)
         return new
@@ -238,11 +338,23 @@ class Table:
 
     def view(self, seat: int, log_from: int = 0) -> dict[str, Any]:
         """Everything the page of ``seat`` shows, from that seat's observation and its own legal actions only
-        (the narration from its ``log_from``-th line)."""
+        (the narration from its ``log_from``-th line). A rule that fails while the view is made (a status line)
+        stops the table; a stopped table's view works out no rule, and says why it stopped."""
+        try:
+            return self._view(seat, log_from)
+        except Exception as exc:  # the table stops with it said
+            self.stop(exc)
+        try:
+            return self._view(seat, log_from)
+        except Exception:  # even the seat's observation cannot be made: the bare view
+            return self._bare_view(seat, log_from)
+
+    def _view(self, seat: int, log_from: int) -> dict[str, Any]:
         state, names = self.state, self.game.seat_names
+        live = self.stopped is None
         obs = state.observation(seat)
         mine = names[seat]
-        to_act = self.to_act()
+        to_act = self.to_act() if live else None
         turn = to_act == seat
         labels = state.labels() if turn else []
         hand_zone, hand = _hand(obs, mine)
@@ -252,7 +364,9 @@ class Table:
             legal = label in labels
             why = None
             if not legal:
-                if turn:
+                if not live:
+                    why = "the table has stopped"
+                elif turn:
                     why = state.refusal(label) or "not one of your choices now"
                 elif to_act is not None:
                     why = f"{names[to_act]} is to act"
@@ -263,27 +377,45 @@ class Table:
         leader = trick[0][0] if trick else (names[to_act] if to_act is not None and obs.get("decision") == "play"
                                             else None)
         out: dict[str, Any] = {
-            "type": "view", "seq": self.seq, "title": self.game.title, "seat": seat, "seat_name": mine,
-            "seats": names, "kinds": self.setup.kinds, "round": state.round, "dealer": names[state.dealer],
-            "step": state.step, "to_act": None if to_act is None else names[to_act], "your_turn": turn,
-            "prompt": state.prompt if turn else None,
+            **self._bare_view(seat, log_from),
+            "round": state.round, "dealer": names[state.dealer],
+            "step": state.step if live else None, "to_act": None if to_act is None else names[to_act],
+            "your_turn": turn, "prompt": state.prompt if turn else None,
             "hand_zone": hand_zone, "hand": cards,
             "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand],
             "trick": trick, "leader": leader, "last_trick": obs.get("last_trick"),
             "tricks_played": obs.get("tricks_played"),
             "counters": obs.get("counters") or {}, "totals": obs["totals"],
             "zones": _other_zones(obs, mine, hand_zone),
-            "status": [list(line) for line in state.status(seat)],
-            "log_from": log_from, "log": self.logs.get(seat, [])[log_from:],
-            "scores": self.scores, "over": state.is_over(),
+            "status": [list(line) for line in state.status(seat)] if live else [],
+            "over": state.is_over(),
         }
         if state.is_over():
             out["winners"] = [names[s] for s in state.winners()]
         return out
 
+    def _bare_view(self, seat: int, log_from: int) -> dict[str, Any]:
+        """The view without the game: who sits where, the narration, the scores, and why the table stopped."""
+        names = self.game.seat_names
+        return {"type": "view", "seq": self.seq, "title": self.game.title, "seat": seat, "seat_name": names[seat],
+                "seats": names, "kinds": self.setup.kinds, "round": 0, "dealer": None, "step": None, "to_act": None,
+                "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "actions": [], "trick": [],
+                "leader": None, "last_trick": None, "tricks_played": None, "counters": {},
+                "totals": dict(zip(names, self.state.returns())), "zones": [], "status": [],
+                "log_from": log_from, "log": self.logs.get(seat, [])[log_from:], "scores": self.scores,
+                "over": False, "stopped": self.stopped}
+
     def record_text(self) -> str:
         """The whole record (for a finished game: the file as written)."""
         return self.record_path.read_text(encoding="utf-8")
+
+
+def mtime(path: Path) -> float:
+    """When the file was last written (0 when it cannot be read)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _hand(obs: dict[str, Any], me: str) -> tuple[str | None, list[str]]:

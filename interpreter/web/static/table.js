@@ -40,6 +40,7 @@ function connect() {
     setConnection(false);
     if (event.code === 4404) { $("turn").textContent = "This link is not a seat at any table (check the link)."; return; }
     if (event.code === 4409) { $("turn").textContent = "This seat was opened in more windows: reload to play here."; return; }
+    if (event.code === 4410) { $("turn").textContent = "This table's time is up: it has been taken away."; return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -68,7 +69,9 @@ function show(v) {
   document.title = `${v.title}: ${v.seat_name}`;
   $("title").textContent = `${v.title}: you are ${v.seat_name}`;
   $("round").textContent = `round ${v.round}${v.step ? ` (${v.step})` : ""}`;
-  $("turn").textContent = v.over ? "The game is over." : v.your_turn ? `Your turn${v.prompt ? `: ${v.prompt}` : ""}` : v.to_act ? `${v.to_act} to act` : "Dealing…";
+  $("stopped").hidden = !v.stopped;
+  $("stopped-why").textContent = v.stopped || "";
+  $("turn").textContent = v.stopped ? "The table has stopped." : v.over ? "The game is over." : v.your_turn ? `Your turn${v.prompt ? `: ${v.prompt}` : ""}` : v.to_act ? `${v.to_act} to act` : "Dealing…";
   $("turn").className = v.your_turn ? "mine" : "";
   showSeats(v);
   showTrick(v);
