@@ -1,5 +1,5 @@
 """Fuzzing trickbook as a hostile stranger would: mutated rule files, hostile expressions, damaged records,
-odd answers at the prompt.
+odd answers at the prompt, hostile messages to the web table.
 
 Every case is made from a seed and its number alone, so a finding is reproduced by its kind, seed and number.
 Cases run in a child process with a memory limit and a limit of CPU time per case (counted by the child's own
@@ -23,6 +23,7 @@ import errno
 import functools
 import io
 import json
+import logging
 import os
 import random
 import re
@@ -47,7 +48,7 @@ from tests.snapshot import differences, snapshot  # noqa: E402
 
 KINDS = ("rules", "expressions", "records", "prompt")
 # kinds that each look for one family of defect (see the section "the families" below)
-NEW_KINDS = ("names", "huge", "outputs", "signals", "decks")
+NEW_KINDS = ("names", "huge", "outputs", "signals", "decks", "web")
 ALL_KINDS = KINDS + NEW_KINDS
 # per kind: the CPU time a case may use in the worker (seconds; run() allows ten times that of wall-clock time)
 # and the worker's address-space limit (MB; 0: none, for signals, whose cases start process pools and Dask
@@ -55,7 +56,7 @@ ALL_KINDS = KINDS + NEW_KINDS
 # (HUGE_CPU_LIMIT, HUGE_MEMORY_MB), outputs' and signals' commands (OUTPUT_WAIT, SIGNAL_WAIT)
 LIMITS = {"rules": (20.0, 2048), "expressions": (20.0, 2048), "records": (20.0, 2048), "prompt": (20.0, 2048),
           "names": (60.0, 2048), "huge": (60.0, 2048), "outputs": (60.0, 2048), "signals": (30.0, 0),
-          "decks": (120.0, 3072)}
+          "decks": (120.0, 3072), "web": (60.0, 2048)}
 CORPUS = sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 POSITIONED = re.compile(r"^\S[^\n]*:\d+:\d+: (error|warning): ", re.M)
 
@@ -366,7 +367,7 @@ def _player_count(path: str, case: Case) -> int:
     return random.Random(f"count:{case.kind}:{case.seed}:{case.number}").choice(counts)
 
 
-# -- the families: names, huge, outputs, signals, decks ------------------------------------------------------
+# -- the families: names, huge, outputs, signals, decks, web -------------------------------------------------
 #
 # Each looks for one family of defect, with cases made from kind, seed and number like the others:
 #
@@ -1679,10 +1680,257 @@ def _run_decks(case: Case, folder: Path) -> str | None:
     return None
 
 
+# -- web: the web table's messages -----------------------------------------------------------------------------
+# A case is a table (Hearts with a person and random bots, a pasted rule file, or one whose scoring fails in play)
+# and what a stranger sends it: WebSocket frames (actions with hostile fields, binary frames, deep nesting, long
+# and broken text), lobby requests (hostile values, deep nesting, huge numbers, wrong types and content types),
+# Host headers, Origins, paths and tokens, and a damaged setup file picked up by a restart. Through Starlette's
+# TestClient, in this process: an exception out of the app, a 500, a log line with a traceback or at ERROR, a
+# close code the page does not know, or a refused message that changed the table is a finding.
+
+WEB_VALUES = [0, -1, 1, 2, 2**63, 10**30, 1.5, -0.0, "", "x", "\ud800", "9" * 5000, None, True, False, [], {}, [1],
+              {"a": 1}, "<img src=x onerror=alert(1)>", "A" * 1001, "hearts", "person", "random", "greedy",
+              "rules/" + "0" * 32 + ".yaml", "../../etc/passwd", [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]
+WEB_TEXTS = ["", " ", "{", "}", "null", "1e999", "NaN", "-Infinity", "[]", '"act"', '{"type": "act"}', "\ud800",
+             '{"type": "act", "seq": ' + "9" * 5000 + "}", "\x00", "{}" * 1000, '{"type": "act", "seq": 1e308}',
+             '{"type": "act", "seq": true, "label": "2 of clubs"}', '{"type":"act","seq":0,"label":"x","type":"view"}',
+             "\ufeff{}", '{"type": "act", "seq": 1, "label": "\\ud800"}']
+WEB_HOSTS = ["evil.example", "evil.example:8000", "", "a b", "127.0.0.1:99999", "[::1", "localhost:0", "x" * 300,
+             "127.0.0.1", "testserver", "LOCALHOST", "127.0.0.1.evil", "[::1]:80", "@", ":80", "testserver:1:2"]
+WEB_ORIGINS = ["http://evil.example", "null", "file://", "http://testserver", "https://localhost:1",
+               "http://127.0.0.1", "chrome-extension://abc", "http://[::1", "ws://testserver", "x" * 500]
+WEB_CODES = {1000, 1003, 1007, 1009, 4403, 4404, 4409, 4410}  # what a page is closed with (docs/web.md)
+WEB_DEPTHS = [15, 16, 17, 20, 100, 3000]
+
+
+def _make_web(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    frames: list[dict[str, Any]] = []
+    for _ in range(rng.randint(5, 25)):
+        r = rng.random()
+        if r < 0.4:
+            frames.append({"act": rng.choice(["ok", "ok", "seq", "label", "type", "extra", "drop", "theirs"]),
+                           "value": rng.choice(WEB_VALUES)})
+        elif r < 0.5:
+            frames.append({"bytes": rng.choice(["", "00", "ff" * 10, "7b7d", "7b2274797065223a22616374227d"])})
+        elif r < 0.65:
+            depth = rng.choice(WEB_DEPTHS)
+            frames.append({"text": "[" * depth + ("]" * depth if rng.random() < 0.7 else "")})
+        elif r < 0.75:
+            n = rng.choice([4000, 4060, 4096, 4097, 5000, 70000])
+            frames.append({"text": json.dumps({"type": "act", "seq": 1, "label": "x" * n})[:n + 40]})
+        else:
+            frames.append({"text": rng.choice(WEB_TEXTS)})
+    bodies = []
+    for _ in range(rng.randint(1, 6)):
+        route = rng.choice(["/api/rules", "/api/tables"])
+        if route == "/api/tables":
+            asked: dict[str, Any] = {"rules": "hearts", "players": 4, "kinds": ["person", "random", "random", "greedy"],
+                                     "iterations": [50] * 4, "seed": 1, "options": {}}
+        else:
+            asked = rng.choice([{"game": "hearts"}, {"text": "@duel"}, {"text": "@duel-odd-title"}])
+        if rng.random() < 0.8:
+            key = rng.choice([*asked, "extra"])
+            if rng.random() < 0.2:
+                asked.pop(key, None)
+            else:
+                asked[key] = rng.choice(WEB_VALUES)
+        body = json.dumps(asked)
+        if rng.random() < 0.2:
+            body = rng.choice(["[" * 900_000, "{" + '"a":' * 50 + "1" + "}" * 50, body[: len(body) // 2], "\xff",
+                               '{"seed": ' + "9" * 5000 + "}", body + "x"])
+        bodies.append({"route": route, "body": body, "type": rng.choice(["application/json"] * 5 + [
+            "text/plain", "application/json; charset=latin-1", "", "APPLICATION/JSON"])})
+    spec = {"game": rng.choice(["hearts", "hearts", "duel", "dividing"]), "frames": frames, "bodies": bodies,
+            "hosts": rng.sample(WEB_HOSTS, 3), "origins": rng.sample(WEB_ORIGINS, 2),
+            "paths": [rng.choice(["table", "record", "ws"]) + ":" + rng.choice(["id", "seat", "token", "junk"])
+                      for _ in range(3)],
+            "damage": rng.random() < 0.3}
+    return Case(kind, seed, number, ["web"], {}, spec=spec)
+
+
+def _web_rules(which: str) -> str:
+    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
+    if which == "dividing":  # scoring divides by zero: the table stops when the last card is played
+        return duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}')
+    if which == "duel-odd-title":
+        return duel.replace("title: Tiny duel (2 players, 4 cards)", 'title: "Tiny \\ud800 duel"')
+    return duel
+
+
+class _WebLog(logging.Handler):
+    """What the web table logs while a case runs: a traceback or an ERROR is a finding."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.bad: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info or record.levelno >= logging.ERROR or "Traceback" in record.getMessage():
+            self.bad.append(f"{record.levelname} {record.name}: {record.getMessage()}"[:2000])
+
+
+def _held_by(table: Any, seat: int) -> list[str]:
+    name = table.game.seat_names[seat]
+    return [c for zone in table.state.observation(seat)["zones"].values()
+            if isinstance(zone, dict) and isinstance(zone.get(name), list) for c in zone[name]]
+
+
+def _run_web(case: Case, folder: Path) -> str | None:
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from interpreter.web.app import create_app
+    from interpreter.web.guard import allowed_hosts
+
+    hosts = allowed_hosts(more=["testserver"])
+    spec = case.spec
+    said = _WebLog()
+    logging.getLogger().addHandler(said)
+    case.outcome = "refused"
+    try:
+        # the pages opened (one the server closed too) are closed before the app stops, or it waits for them
+        with TestClient(create_app(folder, pace=0, hosts=hosts)) as client, contextlib.ExitStack() as pages:
+            server = client.app.state.server  # type: ignore[attr-defined]
+
+            def settle(table_id: str) -> None:
+                task = server.runners.get(table_id)
+                if task is not None:
+                    async def done() -> None:
+                        with contextlib.suppress(BaseException):
+                            await task
+                    client.portal.call(done)
+
+            def answered(response: Any, what: str) -> str | None:
+                if response.status_code >= 500:
+                    return f"{what}: {response.status_code} {response.text[:500]}"
+                return None
+
+            if spec["game"] == "hearts":
+                rules, players, kinds = "hearts", 4, ["person", "random", "random", "random"]
+            else:
+                got = client.post("/api/rules", json={"text": _web_rules(spec["game"])})
+                if got.status_code != 200:
+                    return f"the case's rule file was refused: {got.text[:500]}"
+                rules, players, kinds = got.json()["rules"], 2, ["person", "random"]
+            made = client.post("/api/tables", json={"rules": rules, "players": players, "kinds": kinds,
+                                                    "seed": case.number})
+            if made.status_code != 200:
+                return f"the case's table was not made: {made.text[:500]}"
+            made = made.json()
+            tid, href = made["table"], made["links"][0]["href"]
+            token = href.split("token=")[1]
+            table = server.lobby.tables[tid]
+            settle(tid)
+            path = f"/ws/{tid}/0?token={token}"
+            ws = pages.enter_context(client.websocket_connect(path))
+            view = ws.receive_json()
+            for frame in spec["frames"]:
+                settle(tid)
+                before = (table.seq, table.state.serialize())
+                if "act" in frame:
+                    legal = [c["label"] for c in view.get("hand", []) if c["legal"]] + view.get("actions", [])
+                    message: Any = {"type": "act", "seq": table.seq, "label": legal[0] if legal else "x"}
+                    how, value = frame["act"], frame["value"]
+                    if how in ("seq", "label", "type"):
+                        message[how] = value
+                    elif how == "extra":
+                        message["seat"] = value
+                    elif how == "drop":
+                        message.pop("label")
+                    elif how == "theirs":  # a card another seat holds
+                        message["label"] = (_held_by(table, 1) or ["x"])[0]
+                    ws.send_text(json.dumps(message))
+                elif "bytes" in frame:
+                    ws.send_bytes(bytes.fromhex(frame["bytes"]))
+                else:
+                    ws.send_text(frame["text"])
+                try:
+                    got = ws.receive_json()
+                except WebSocketDisconnect as closed:
+                    if closed.code not in WEB_CODES:
+                        return f"a frame closed the socket with code {closed.code}: {json.dumps(frame)[:300]}"
+                    settle(tid)
+                    if (table.seq, table.state.serialize()) != before:
+                        return f"a frame that closed its socket changed the table: {json.dumps(frame)[:300]}"
+                    ws = pages.enter_context(client.websocket_connect(path))
+                    view = ws.receive_json()
+                    continue
+                if got["type"] == "refused":
+                    settle(tid)
+                    if (table.seq, table.state.serialize()) != before:
+                        return f"a refused message changed the table: {json.dumps(frame)[:300]}"
+                    continue
+                case.outcome = "accepted"
+                view = got
+                settle(tid)
+                while True:  # the views the bots' moves sent, up to the last
+                    if table.seq == view["seq"]:
+                        break
+                    view = ws.receive_json()
+            with contextlib.suppress(WebSocketDisconnect):
+                pages.close()  # the server's own closing said again: not a finding
+            for body in spec["bodies"]:
+                text = body["body"].replace("@duel-odd-title", json.dumps(_web_rules("duel-odd-title"))[1:-1]) \
+                    .replace("@duel", json.dumps(_web_rules("duel"))[1:-1])
+                content = text.encode("utf-8", "surrogatepass") if text != "\xff" else b"\xff"
+                headers = {"Content-Type": body["type"]} if body["type"] else {}
+                problem = answered(client.post(body["route"], content=content, headers=headers), body["route"])
+                if problem:
+                    return problem
+            for host in spec["hosts"]:
+                problem = answered(client.get("/api/games", headers={"Host": host}), f"Host {host!r}")
+                if problem:
+                    return problem
+            for origin in spec["origins"]:
+                try:
+                    with client.websocket_connect(path, headers={"Origin": origin}) as page:
+                        page.receive_json()
+                except WebSocketDisconnect as closed:
+                    if closed.code != 4403:
+                        return f"Origin {origin!r}: closed with {closed.code}"
+            for shape in spec["paths"]:
+                where, part = shape.split(":")
+                seat, tok, ident = "0", token, tid
+                if part == "id":
+                    ident = ident[:-1] + "x"
+                elif part == "seat":
+                    seat = "00"
+                elif part == "token":
+                    tok = token[:-1]
+                else:
+                    ident, seat, tok = "../..", "-1", "%00"
+                if where == "ws":
+                    try:
+                        with client.websocket_connect(f"/ws/{ident}/{seat}?token={tok}") as page:
+                            page.receive_json()
+                    except WebSocketDisconnect as closed:  # no such seat (a path of no route: no such page)
+                        if closed.code not in ({4404} if part != "junk" else WEB_CODES):
+                            return f"/ws/{ident}/{seat}: closed with {closed.code}"
+                else:
+                    url = f"/table/{ident}/{seat}" + ("/record" if where == "record" else "") + f"?token={tok}"
+                    problem = answered(client.get(url), url)
+                    if problem:
+                        return problem
+        if spec["damage"]:
+            setup = folder / f"{tid}.table.json"
+            setup.write_text(_damage(random.Random(f"web:{case.number}"), setup.read_text()), encoding="utf-8",
+                             errors="surrogatepass")
+            with TestClient(create_app(folder, pace=0, hosts=hosts)) as again:
+                if again.get("/api/games").status_code != 200:
+                    return "the server did not answer after its restart"
+    except BaseException:  # noqa: BLE001 - this is what the fuzzer looks for
+        return "traceback:\n" + traceback.format_exc()[-4000:]
+    finally:
+        logging.getLogger().removeHandler(said)
+    if said.bad:
+        return "the server logged:\n" + "\n".join(said.bad[:5])
+    return None
+
+
 _MAKERS = {"names": _make_names, "huge": _make_huge, "outputs": _make_outputs, "signals": _make_signals,
-           "decks": _make_decks}
+           "decks": _make_decks, "web": _make_web}
 _RUNNERS = {"names": _run_names, "huge": _run_huge, "outputs": _run_outputs, "signals": _run_signals,
-            "decks": _run_decks}
+            "decks": _run_decks, "web": _run_web}
 
 
 def worker(kind: str, seed: int, start: int, stop: int, memory_mb: int, channel: int) -> None:

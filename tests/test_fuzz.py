@@ -58,7 +58,8 @@ def test_a_case_past_its_cpu_time_is_a_finding_of_cpu_not_of_wall_clock_time():
 # and decks are slow (a process pool started and interrupted; ismcts over a deck of thousands of cards): a few
 # cases, for signals two that interrupt a long run in its middle (cases 82 and 83: SIGINT after 2.2 and 3.0 s, past
 # the imports even on a busy machine)
-FAMILY_CASES = {"names": (0, 40), "huge": (0, 10), "outputs": (0, 40), "signals": (82, 2), "decks": (0, 3)}
+FAMILY_CASES = {"names": (0, 40), "huge": (0, 10), "outputs": (0, 40), "signals": (82, 2), "decks": (0, 3),
+                "web": (0, 20)}
 
 
 @pytest.mark.parametrize("kind", fuzz.NEW_KINDS)
@@ -76,6 +77,8 @@ def test_a_short_run_of_each_family_finds_nothing(kind):
         assert outcomes.get("write error reported", 0) >= count // 10, outcomes
     if kind == "decks":
         assert outcomes.get("played", 0) >= 1 and not outcomes.get("invalid (generator)"), outcomes
+    if kind == "web":  # some cases got an action taken among their hostile frames, some had every one refused
+        assert outcomes.get("accepted", 0) >= 1 and outcomes.get("refused", 0) >= 1, outcomes
 
 
 def test_the_names_family_finds_locals_that_collide(tmp_path, monkeypatch):
@@ -88,7 +91,26 @@ def test_the_names_family_finds_locals_that_collide(tmp_path, monkeypatch):
     assert problem is not None and problem.startswith("the names of the locals change the game"), problem
 
 
+def test_the_web_family_finds_a_message_that_breaks_the_server(tmp_path, monkeypatch):
+    """The harness itself: with messages read by Python's own parser (as before the server bounded their
+    nesting), a frame of 3,000 brackets raises out of the WebSocket handler, and the case says so."""
+    import json
+
+    import interpreter.web.app
+    from interpreter.web.guard import Malformed
+
+    def unbounded(text: str, what: str) -> object:
+        try:
+            return json.loads(text)
+        except ValueError:  # not JSON is refused as the server does; deep nesting reaches Python's parser
+            raise Malformed(f"the {what} is not JSON") from None
+
+    monkeypatch.setattr(interpreter.web.app, "read_json", unbounded)
+    problem = fuzz.run_case(fuzz.make_case("web", 1, 10), tmp_path)  # its first frame is "[" * 3000
+    assert problem is not None and problem.startswith("traceback:") and "RecursionError" in problem, problem
+
+
 def test_a_family_case_is_the_same_for_the_same_seed_and_number():
-    for kind in ("names", "huge", "outputs", "decks"):
+    for kind in ("names", "huge", "outputs", "decks", "web"):
         a, b = fuzz.make_case(kind, 5, 17), fuzz.make_case(kind, 5, 17)
         assert (a.files, a.argv, a.spec) == (b.files, b.argv, b.spec)

@@ -456,8 +456,8 @@ def test_serve_listens_on_this_machine_unless_told_and_says_so(monkeypatch, caps
 
 
 def test_the_event_loop_stays_free_while_a_bot_searches(client):
-    """A bot's move is worked out in a worker thread: while a table of searching bots plays, the server answers
-    another request (counted, not timed: the lobby answers before the bots' game is over)."""
+    """A searching bot's move is worked out in a worker process: while a table of searching bots plays, the server
+    answers another request (counted, not timed: the lobby answers before the bots' game is over)."""
     made = client.post("/api/tables", json={"rules": "hearts", "players": 4, "kinds": ["ismcts"] * 4,
                                             "iterations": [200] * 4}).json()
     table = table_of(client, made)

@@ -24,6 +24,8 @@ import json
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
@@ -55,20 +57,26 @@ class BotFailed(TrickbookError):
 class _Worker:
     """One worker process and the pipe to it."""
 
-    def __init__(self, work: Work):
+    def __init__(self, work: Work, closing: threading.Event):
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, not a fork of a server running threads
         ours, theirs = spawn.Pipe()
         self.process = spawn.Process(target=serve, args=(theirs, work), name="trickbook-bot", daemon=True)
         self.process.start()
         theirs.close()
         self.conn: Connection = ours
+        ready = False
+        began = time.monotonic()
         try:  # ready once its imports are done: a decision's time counts from there
-            ready = ours.poll(STARTING) and ours.recv() == "ready"
+            while not closing.is_set() and time.monotonic() - began < STARTING:
+                if ours.poll(0.2):
+                    ready = ours.recv() == "ready"
+                    break
         except (EOFError, OSError):
-            ready = False
-        if not ready:
+            pass
+        if not ready or closing.is_set():
             self.end()
-            raise BotFailed(f"a bot's worker process did not start ({_how(self.process.exitcode)})")
+            raise BotFailed("the server is stopping" if closing.is_set() else
+                            f"a bot's worker process did not start ({_how(self.process.exitcode)})")
 
     def run(self, job: dict[str, Any], timeout: float) -> dict[str, Any]:
         """The job's answer (called in a thread of the pool's own); BotFailed when the worker dies or takes too long
@@ -128,6 +136,7 @@ class BotPool:
         self._all: set[_Worker] = set()
         self._tables: dict[str, asyncio.Lock] = {}
         self._threads = ThreadPoolExecutor(self.size, thread_name_prefix="trickbook-bot")  # each waits on a pipe
+        self._closing = threading.Event()
         self._closed = False
 
     async def decide(self, table: str, job: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +167,7 @@ class BotPool:
             if worker.alive:
                 return worker
             self._drop(worker)
-        worker = await asyncio.to_thread(_Worker, self.work)  # the one that ended is replaced here
+        worker = await asyncio.to_thread(_Worker, self.work, self._closing)  # one that ended is replaced here
         self._all.add(worker)
         return worker
 
@@ -186,6 +195,7 @@ class BotPool:
     def close(self) -> None:
         """End every worker (a search in its middle too)."""
         self._closed = True
+        self._closing.set()
         for worker in list(self._all):
             worker.end()
         self._threads.shutdown(wait=True)  # each thread's worker has ended: its wait is over
