@@ -310,8 +310,9 @@ class Server:
         """One message from a seat's page (JSON read): an action taken (then the bots play on) or refused, with the
         reason told to that page only."""
         try:
-            if await self.run(table, lambda: table.act(seat, message)) is None and self.lobby.table(table.id) is None:
-                raise Refused("the table has been taken away")
+            if self.lobby.table(table.id) is not table:
+                raise Refused("the table's time is up: it has been taken away")
+            await self.run(table, lambda: table.act(seat, message))
         except Refused as exc:
             await _send(ws, {"type": "refused", "reason": str(exc), "seq": table.seq})
             return
