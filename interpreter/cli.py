@@ -186,8 +186,10 @@ def _parser() -> argparse.ArgumentParser:
     co = sub.add_parser("compare", help="play two rule files with the same seeds and agents and say which "
                         "differences are real", description="Play BASE and VARIANT with the same seeds and the same "
                         "agents in the same seats (paired games) and compare every statistic: the difference with "
-                        "its 95%% interval, whether it is real at this number of games, and how many games would "
-                        "show it (docs/agents.md, 'Comparing two rule files').")
+                        "its 95%% interval, whether it is real at this number of games once the p-values are adjusted "
+                        "for the number of figures compared (Holm's method by default), and how many games would "
+                        "show it. The two files must seat alike (--force). (docs/agents.md, 'Comparing two rule "
+                        "files')")
     for q in (pl, si):
         q.add_argument("--deal", metavar="FILE", help="start from a deal file (PBN, the portable deal notation, "
                        "read as the game's deck.notation says): the game starts at its board with its dealer, and "
@@ -237,8 +239,19 @@ def _parser() -> argparse.ArgumentParser:
     co.add_argument("--variant-option", action="append", default=[], metavar="NAME=VALUE",
                     help="set an option of VARIANT only (repeatable)")
     co.add_argument("--detect", type=float, default=5.0, metavar="POINTS",
-                    help="also say how many games would show a change of this many points of percentage in a "
+                    help="also say how many games would show a change of this many percentage points in a "
                          "seat's win share (default 5)")
+    co.add_argument("--correction", choices=("holm", "bh"), default="holm",
+                    help="how the p-values of all the figures are adjusted for their number: holm (Holm's method, "
+                         "default: the chance that any figure without a difference is called real is at most "
+                         "the error rate) or bh (Benjamini-Hochberg: of the differences called real, on average "
+                         "at most the error rate are not)")
+    co.add_argument("--error-rate", type=float, default=5.0, metavar="PERCENT",
+                    help="the rate the correction holds (a percentage, default 5): the family-wise error rate "
+                         "with holm, the false discovery rate with bh")
+    co.add_argument("--force", action="store_true",
+                    help="compare files whose seats differ (names, number or automatic seats): seats paired by "
+                         "their place, or, when their numbers differ, only the figures of the whole game")
     co.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     co.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
 
@@ -415,14 +428,19 @@ def _list(args: argparse.Namespace) -> int:
 def _setup(args: argparse.Namespace, game: str | None = None, options: list[str] | None = None) -> tuple[Any, Any]:
     """The rule file ``game`` (default: the command's GAME) compiled for the players and options given."""
     source = load_rules(args.game if game is None else game, _allowed(args))
+    return source, _compiled(args, source, args.option if options is None else options)
+
+
+def _compiled(args: argparse.Namespace, source: Any, options: list[str]) -> Any:
+    """The rule file read as ``source`` compiled for the command's players and the options given."""
     chosen = {}
-    for item in args.option if options is None else options:
+    for item in options:
         if "=" not in item:
             raise TrickbookError(f"--option takes NAME=VALUE, not {item!r} "
                                  f"(options: {', '.join(option_defaults(source)) or 'none'})")
         k, v = item.split("=", 1)
         chosen[k.strip()] = parse_option_value(source, k.strip(), v.strip())
-    return source, compile_game(source, args.players, chosen)
+    return compile_game(source, args.players, chosen)
 
 
 def _seed(text: str) -> Any:
@@ -588,28 +606,47 @@ def _progress(quiet: bool, what: str = "games") -> Callable[[int, int], None]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from interpreter.harness.compare import compare
+    from interpreter.harness.compare import Correction, Seating, compare, forced_seats, seating_difference
     from interpreter.harness.players import parse_agents
     from interpreter.harness.simulate import Played, Setup, play_many, play_one
 
-    if not 1 <= args.games <= MAX_GAMES:
-        raise _UsageError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games:,}")
+    if not 2 <= args.games <= MAX_GAMES:
+        raise _UsageError(f"--games must be from 2 to {MAX_GAMES:,}, not {args.games:,} (a paired test needs two "
+                          "games at least)")
     if not 0 < args.detect <= 100:
-        raise _UsageError(f"--detect takes points of percentage above 0 and at most 100, not {args.detect}")
+        raise _UsageError(f"--detect takes percentage points above 0 and at most 100, not {args.detect}")
+    if not 0 < args.error_rate < 100:
+        raise _UsageError(f"--error-rate takes a percentage above 0 and below 100, not {args.error_rate}")
+    correction = Correction(args.correction, args.error_rate / 100)
     _search_args(args)
     workers = min(_workers(args.workers), args.games)
-    _, base = _setup(args, args.base, args.option + args.base_option)
-    _, variant = _setup(args, args.variant, args.option + args.variant_option)
-    if base.players != variant.players:
-        raise TrickbookError(f"the two files do not seat alike with {args.players} players: {args.base} has "
-                             f"{base.players} seats, {args.variant} {variant.players} (automatic seats included)")
+    files = []
+    for given, options in ((args.base, args.option + args.base_option),
+                           (args.variant, args.option + args.variant_option)):
+        source = load_rules(given, _allowed(args))
+        if args.players not in supported_players(source):
+            counts = ", ".join(map(str, supported_players(source)))
+            raise _UsageError(f"cannot compare with {args.players} players: {given} is for {counts} players, "
+                              f"not {args.players} (both files must support the player count)")
+        files.append(_compiled(args, source, options))
+    base, variant = files
+    seating = [Seating(given, tuple(g.seat_names), g.automatic) for given, g in ((args.base, base),
+                                                                                 (args.variant, variant))]
+    differ = seating_difference(seating[0], seating[1], args.players)
+    if differ and not args.force:
+        raise _UsageError(f"{differ}. compare pairs the seats of the two files, so their seats must be the same "
+                          "(names, number and automatic seats); --force compares them anyway (docs/agents.md)")
+    seats = forced_seats(seating[0], seating[1]) if differ else list(base.seat_names)
+    forced = "" if not differ else differ + (
+        "; seats compared by their place" if seats is not None else
+        "; the figures of each seat are left out, games paired by their seed")
     seed = _seed(args.seed or "0")
-    lineup = tuple(parse_agents(args.agents, base.players))
+    lineups = [tuple(parse_agents(args.agents, g.players)) for g in files]
     progress = _progress(args.json, "games of each file")
 
     def run() -> Any:
         played: list[list[Played]] = []
-        for name, game in ((args.base, base), (args.variant, variant)):
+        for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1])):
             setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
                           args.move_time, _allowed(args))
             games = ((play_one(setup, seed, i, game) for i in range(args.games)) if workers <= 1
@@ -622,10 +659,11 @@ def _compare(args: argparse.Namespace) -> int:
             finally:
                 games.close()
             played.append(done)
-        return compare(played[0], played[1], seats=list(base.seat_names),
+        return compare(played[0], played[1], seats=seats,
                        base_name=_named(args.base, args.option + args.base_option),
                        variant_name=_named(args.variant, args.option + args.variant_option), seed=seed,
-                       agents=list(setup.lineup(0)), rotate=args.rotate, detect=args.detect / 100)
+                       agents=list(lineups[0]), rotate=args.rotate, detect=args.detect / 100, correction=correction,
+                       forced=forced, players=args.players)
 
     from interpreter.harness.report import compare_report
 
