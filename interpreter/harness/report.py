@@ -161,9 +161,9 @@ def compare_report(c: Comparison) -> str:
     title = f"{c.base} (base) with {c.variant} (variant)"
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>", _STYLE,
              f"<h1>{escape(title)}</h1>",
-             f"<p>{c.players} players, {c.games} paired games (game i of both files: the same seed and the same "
-             f"agents in the same seats), seed {escape(str(c.seed))}; games that ended exactly alike: "
-             f"{c.identical}. Every difference is the variant's figure minus the base's, with its 95% interval "
+             f"<p>{c.players} players, {c.games:,} paired games, seed {escape(str(c.seed))}; "
+             f"{escape(c.pairing())}; games that ended exactly alike: {c.identical:,}. Every difference is the "
+             "variant's figure minus the base's, with its 95% interval "
              f"(of that figure alone). p is the p-value of no difference, adjusted by {escape(c.correction.title)} "
              f"for the {len(c.differences)} figures compared; a difference is real when p &lt; "
              f"{c.correction.rate:g}. Games: {escape(c.needed_assumes())}.</p>"]
@@ -184,8 +184,8 @@ def compare_report(c: Comparison) -> str:
                          f"<td>{escape(p_text(d.adjusted))}</td><td>{escape(verdict_word(d))}</td></tr>")
         parts.append("</table>")
         parts.append(_forest(diffs))
-    parts.append(_legend([("bar", "#c0504d", f"real difference (by {c.correction.title})"),
-                          ("bar", "#8a8a8a", "not shown at this number of games"),
+    parts.append(_legend([("bar", "#c0504d", f"real: adjusted p below {c.correction.rate:g} by {c.correction.title}"),
+                          ("bar", "#8a8a8a", "not real at this number of games"),
                           ("dash", "#222", "no difference (0)")]))
     parts.append("</body></html>")
     return "\n".join(parts)
