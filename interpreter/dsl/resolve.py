@@ -18,7 +18,7 @@ from interpreter.dsl.ir import Part, constant, without
 from interpreter.dsl.names import Define, DefineBody, Globals, Locate
 from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.passes import fold, invariant, remember
-from interpreter.dsl.runtime import BINARY, COMPARISONS, contains
+from interpreter.dsl.runtime import BINARY, COMPARISONS, a_truth, contains
 from interpreter.dsl.types import NONE, NUMBER, TEXT, TRUTH, VALUE, Type, join, list_of, type_of_plain, unrefined
 from interpreter.errors import ExpressionError, Position
 from interpreter.limits import MAX_CALLS, MAX_SIGNATURES
@@ -64,6 +64,17 @@ class Resolver:
 
     def _fold(self, part: Part, n: ast.Node, loc: Locate, always: bool = False) -> Part:
         return fold(part, n, loc, self.gen, bool(self._unreached), always)
+
+    def _test(self, part: Part, n: ast.Node, loc: Locate) -> Part:
+        """``part`` where true or false is meant (a test): refused when it is known to be anything else, and
+        checked while playing when its kind is not known (a define's parameter, a value of mixed kinds), so a
+        number or a text is never silently true or false."""
+        check.truth(part.type, n, loc)
+        if check.kind(part.type, n) is not None:
+            return part
+        tested = Part("call", TRUTH, part.deps, (part,), (a_truth, False, False))
+        tested.inv, tested.cheap = part.inv, False
+        return self._fold(tested, n, loc)
 
     def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> Part:
         res: Part = getattr(self, "_" + type(n).__name__.lower())(n, scope, loc)
@@ -195,7 +206,7 @@ class Resolver:
     def _unary(self, n: ast.Unary, scope: dict[str, Type], loc: Locate) -> Part:
         operand = self._expr(n.operand, scope, loc)
         if n.op == "not":
-            check.truth(operand.type, n.operand, loc)
+            operand = self._test(operand, n.operand, loc)
         else:
             if operand.type.kind in ("card", "seat"):
                 raise ExpressionError(f"'-' needs a number, and a {operand.type.kind} is not one; use an "
@@ -212,15 +223,14 @@ class Resolver:
         right = self._maybe_skipped(n.right, scope, loc, skipped)
         op = n.op
         if op in ("and", "or"):
-            check.truth(left.type, n.left, loc)
-            check.truth(right.type, n.right, loc)
+            left, right = self._test(left, n.left, loc), self._test(right, n.right, loc)
             left, right = remember(left, n.left, scope), remember(right, n.right, scope)
         deps = left.deps | right.deps
         parts = (left, right)
         if op in ("and", "or"):
             if left.const:  # a constant left side decides (false and ..., true or ...) or gives way to the right
                 return constant(left.value, left.type) if skipped else right
-            return self._fold(Part("infix", join(left.type, right.type), deps, parts, op), n, loc)
+            return self._fold(Part("infix", TRUTH, deps, parts, op), n, loc)
         if op in ("in", "not in"):
             if right.type.kind != "list":
                 raise ExpressionError(f"'{op}' needs a list on its right, found a {right.type}", loc(n.offset))
@@ -271,8 +281,7 @@ class Resolver:
         return self._fold(Part("call", rtype, deps, parts, (BINARY[op], False, False)), n, loc)
 
     def _conditional(self, n: ast.Conditional, scope: dict[str, Type], loc: Locate) -> Part:
-        test = self._expr(n.test, scope, loc)
-        check.truth(test.type, n.test, loc)
+        test = self._test(self._expr(n.test, scope, loc), n.test, loc)
         then = self._maybe_skipped(n.then, scope, loc, test.const and not test.value)
         other = self._maybe_skipped(n.otherwise, scope, loc, test.const and bool(test.value))
         test, then, other = (remember(r, x, scope) for r, x in
@@ -299,7 +308,7 @@ class Resolver:
             self._invariant, self._sure = invariant_, sure
         if cond is not None:
             assert n.condition is not None, "cond is the condition checked"
-            check.truth(cond.type, n.condition, loc)
+            cond = self._test(cond, n.condition, loc)
         if n.function in _TRUTH_BUILTINS:
             check.truth(body.type, n.body, loc, f"{n.function}() tests each item, and ")
         deps = source.deps | without(body.deps | (cond.deps if cond else frozenset()), (n.var,))

@@ -130,6 +130,14 @@ def a_number(value: Any) -> Any:
     return value
 
 
+def a_truth(value: Any) -> Any:
+    """``value``, refused at play when it is not true, false or none where a test needs one (a define's
+    parameter given a number): a number, a text or a list is never silently true or false."""
+    if value is not True and value is not False and value is not None:
+        raise ValueError(f"it gave {shown(value)} where true or false is needed")
+    return value
+
+
 def something(value: Any, expect: str) -> Any:
     """``value``, refused at play when it is none where the rule needs a seat or a card (a first() of nothing)."""
     if value is None:
