@@ -25,16 +25,11 @@ try:
     from pathlib import Path
 
     from interpreter import __version__
-    from interpreter.engine.compile import (
-        compile_game,
-        option_defaults,
-        parse_option_value,
-        rule_file_problems,
-        supported_players,
-    )
+    from interpreter.engine.compile import compile_game, rule_file_problems, supported_players
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
     from interpreter.harness.players import AGENTS, ITERATIONS
     from interpreter.limits import MAX_DIGITS, whole_number
+    from interpreter.rules import options as declared_options
     from interpreter.rules.catalog import bundled_games, schema_path
     from interpreter.rules.loader import load_rules
 except BaseException:
@@ -419,9 +414,9 @@ def _setup(args: argparse.Namespace, game: str | None = None, options: list[str]
     for item in args.option if options is None else options:
         if "=" not in item:
             raise TrickbookError(f"--option takes NAME=VALUE, not {item!r} "
-                                 f"(options: {', '.join(option_defaults(source)) or 'none'})")
+                                 f"(options: {', '.join(declared_options.defaults(source.data)) or 'none'})")
         k, v = item.split("=", 1)
-        chosen[k.strip()] = parse_option_value(source, k.strip(), v.strip())
+        chosen[k.strip()] = declared_options.parsed(source.data, k.strip(), v.strip())
     return source, compile_game(source, args.players, chosen)
 
 
@@ -430,7 +425,20 @@ def _seed(text: str) -> Any:
     number = whole_number(text)
     if number is None and text.lstrip("-").isascii() and text.lstrip("-").isdigit():
         raise TrickbookError(f"--seed takes a number of at most {MAX_DIGITS} digits (or any text)")
+    if number is None and not _unicode(text):
+        raise TrickbookError("--seed takes text in the terminal's encoding (these bytes are not; a record keeps its "
+                             "seed as text)")
     return number if number is not None else text
+
+
+def _unicode(text: str) -> bool:
+    """Whether ``text`` holds characters only (an argument of bytes the locale cannot decode holds lone surrogates,
+    which no file or record can store)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _play(args: argparse.Namespace) -> int:

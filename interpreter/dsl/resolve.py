@@ -49,10 +49,12 @@ class Resolver:
         self._sure: frozenset[str] = frozenset()  # bound names that are never none here (see _attribute)
         self._by_card: dict[str, dict[Any, Any]] = {}  # card attribute -> its values by card id, and none: none
         self._scalar: dict[str, bool] = {}  # card attribute -> whether no value is a list
+        self.reads: list[str] = []  # the fields of constants read ("setup.hand"), for Compiler.compile's errors
 
     def resolve(self, tree: ast.Node, bound: dict[str, Type], locate: Locate, per: str | None = None) -> Part:
         """The checked parts of ``tree``; ``per``: the name a judged expression changes from item to item."""
         self._calls, self._sure, self._invariant = 0, frozenset(), None
+        self.reads = []
         if per is not None:
             if bound.get(per, VALUE).kind == "card":  # the card judged: one of a seat's cards, never none
                 self._sure = frozenset({per})
@@ -65,7 +67,7 @@ class Resolver:
     def _fold(self, part: Part, n: ast.Node, loc: Locate, always: bool = False) -> Part:
         return fold(part, n, loc, self.gen, bool(self._unreached), always)
 
-    def _test(self, part: Part, n: ast.Node, loc: Locate) -> Part:
+    def test(self, part: Part, n: ast.Node, loc: Locate) -> Part:
         """``part`` where true or false is meant (a test): refused when it is known to be anything else, and
         checked while playing when its kind is not known (a define's parameter, a value of mixed kinds), so a
         number or a text is never silently true or false."""
@@ -154,6 +156,8 @@ class Resolver:
                 fields = ", ".join(f for f, _ in t.fields) or "none"
                 raise ExpressionError(f"no field {name!r} here (fields: {fields})", loc(n.name_offset))
             if base.const:
+                if isinstance(n.base, ast.Name) and n.base.name not in scope:
+                    self.reads.append(f"{n.base.name}.{name}")
                 return constant(base.value[name], ftype)
             return Part("field", ftype, base.deps, (base,), name)
         raise ExpressionError(f"a {t} has no attribute {name!r}", loc(n.name_offset))
@@ -206,7 +210,7 @@ class Resolver:
     def _unary(self, n: ast.Unary, scope: dict[str, Type], loc: Locate) -> Part:
         operand = self._expr(n.operand, scope, loc)
         if n.op == "not":
-            operand = self._test(operand, n.operand, loc)
+            operand = self.test(operand, n.operand, loc)
         else:
             if operand.type.kind in ("card", "seat"):
                 raise ExpressionError(f"'-' needs a number, and a {operand.type.kind} is not one; use an "
@@ -223,7 +227,7 @@ class Resolver:
         right = self._maybe_skipped(n.right, scope, loc, skipped)
         op = n.op
         if op in ("and", "or"):
-            left, right = self._test(left, n.left, loc), self._test(right, n.right, loc)
+            left, right = self.test(left, n.left, loc), self.test(right, n.right, loc)
             left, right = remember(left, n.left, scope), remember(right, n.right, scope)
         deps = left.deps | right.deps
         parts = (left, right)
@@ -281,7 +285,7 @@ class Resolver:
         return self._fold(Part("call", rtype, deps, parts, (BINARY[op], False, False)), n, loc)
 
     def _conditional(self, n: ast.Conditional, scope: dict[str, Type], loc: Locate) -> Part:
-        test = self._test(self._expr(n.test, scope, loc), n.test, loc)
+        test = self.test(self._expr(n.test, scope, loc), n.test, loc)
         then = self._maybe_skipped(n.then, scope, loc, test.const and not test.value)
         other = self._maybe_skipped(n.otherwise, scope, loc, test.const and bool(test.value))
         test, then, other = (remember(r, x, scope) for r, x in
@@ -308,7 +312,7 @@ class Resolver:
             self._invariant, self._sure = invariant_, sure
         if cond is not None:
             assert n.condition is not None, "cond is the condition checked"
-            cond = self._test(cond, n.condition, loc)
+            cond = self.test(cond, n.condition, loc)
         if n.function in _TRUTH_BUILTINS:
             check.truth(body.type, n.body, loc, f"{n.function}() tests each item, and ")
         deps = source.deps | without(body.deps | (cond.deps if cond else frozenset()), (n.var,))
