@@ -1050,7 +1050,9 @@ def test_operands_the_compiler_cannot_tell_apart_or_that_fit_are_accepted(text, 
 def test_a_number_field_refuses_text_at_load_time():
     err = compile_error("card.colour", expect="number")
     assert (err.message, err.position) == ("expected a number, found text", at(0))
-    assert compile_("seat.tricks > 1", expect="number")(env_for()) is True
+    err = compile_error("seat.tricks > 1", expect="number")  # true/false is not a number either
+    assert (err.message, err.position) == ("expected a number, found true/false", at(0))
+    assert compile_("seat.tricks + 1", expect="number")(env_for()) == 4
 
 
 def test_every_expression_of_a_rule_file_is_checked_wherever_it_is(tmp_path):

@@ -172,8 +172,8 @@ class Compiler:
             hint = {"seat": " (a seat is not a number: seat.index is)", "card": " (a card is not a number: "
                     "card.number is)"}.get(part.type.kind, "")
             raise ExpressionError(f"expected a number, found {part.type}{hint}", locate(0))
-        if expect == "number" and part.type.plain == "text" and not part.const:
-            raise ExpressionError("expected a number, found text", locate(0))
+        if expect == "number" and part.type.plain in ("text", "truth") and not part.const:
+            raise ExpressionError(f"expected a number, found {check.noun(part.type)}", locate(0))
         if expect == "seats" and not (part.type.kind == "seat" or part.type.kind == "list" and part.type.element
                                       is not None and part.type.element.kind in ("seat", "value")
                                       and not part.type.element.plain):
@@ -183,7 +183,7 @@ class Compiler:
         if expect in _TAKES:
             _given(expect, part.type, tree, locate)
         if part.const:
-            if expect == "number" and type(part.value) not in (int, bool):
+            if expect == "number" and type(part.value) is not int:
                 raise ExpressionError(f"expected a number, found {shown(part.value)}", locate(0))
             if expect in ("seat", "card") and part.value is None:
                 raise ExpressionError(f"this gives none where a {expect} is needed", locate(0))

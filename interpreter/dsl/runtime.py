@@ -125,7 +125,7 @@ def once_per_batch(f: Callable[[dict[str, Any]], Any], cache: list[Any]) -> Call
 
 def a_number(value: Any) -> Any:
     """``value``, refused at play when it is not a number where the rule needs one (a round value not set)."""
-    if value.__class__ is not int and value.__class__ is not bool:
+    if value.__class__ is not int:
         raise ValueError(f"it gave {shown(value)} where a number is needed")
     return value
 

@@ -154,10 +154,15 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         "seats": (SEATS, tuple(range(n_seats))),
     }
     # where each constant's value is written, so that a mistake it causes is shown there when a file that extends
-    # another wrote it (see Compiler.compile)
-    g.places = {f"setup.{k}": source.pos(setup_path + (k,)) for k in setup}
+    # another wrote it, over a value of another kind or where the other file has none (see Compiler.compile)
+    def kind_changed(path: tuple[Any, ...], value: Any) -> bool:
+        old = source.smap.replaced.get(path, kind_changed)
+        return old is kind_changed or type(old) is not type(value)
+
+    g.places = {f"setup.{k}": source.pos(setup_path + (k,)) for k, v in setup.items()
+                if kind_changed(setup_path + (k,), v)}
     g.places.update((f"options.{k}", source.pos(("options", k, "default"))) for k, v in opts.items()
-                    if v == source.data["options"][k]["default"])
+                    if v == source.data["options"][k]["default"] and kind_changed(("options", k, "default"), v))
     g.derived = source.smap.derived
     g.round_fields = {"number": NUMBER, "dealer": SEAT}
     for key, text in (data.get("define") or {}).items():

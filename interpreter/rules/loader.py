@@ -120,6 +120,7 @@ def _merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: Sou
                 out[key] = value
                 copied.add(kpath)
         return out
+    base_map.replaced[path] = base
     dropped.add(path)
     copied.add(path)
     return over

@@ -166,6 +166,8 @@ class SourceMap:
     chain: tuple[str, ...] = ()
     # keys a file that extends another removed (``key: null``): where it did, for an error that misses them
     removed: dict[Path_, Position] = field(default_factory=dict)
+    # the values of the file extended that a file extending it replaced (a value, a list), by path
+    replaced: dict[Path_, Any] = field(default_factory=dict)
 
     def style(self, path: Path_) -> str | None:
         """The YAML style of the scalar at ``path``: None when plain (unquoted) or not a scalar, else its quote or
