@@ -141,12 +141,39 @@ def expression(rng: random.Random, depth: int = 0) -> str:
     return rng.choice(["not ", "-", "- -", "not not "]) + expression(rng, depth + 1)
 
 
+# an option's value (its default, a choice, or given with -o) of every kind, and words YAML 1.1 read as true/false
+OPTION_VALUES = ["no", "yes", "On", "OFF", "'no'", "\"yes\"", "y", "3", "-1", "0", "true", "false", "True", "[1]",
+                 "{a: 1}", "''", "\"\\ud800\"", "\"\\udfff\"", "null", "nine", "1e3", "'3'", "9" * 20]
+OPTION_TEXTS = ["no", "yes", "true", "False", "0", "1", "-1", "9" * 20, "", "nine", "3", "shooter chooses", "\udcff",
+                "é", " true ", "1.5"]
+SURROGATES = ["\\ud800", "\\udfff", "\\udc80x", "\\ud83d\\ude00"]  # escapes in double quotes; a pair too
+
+
+def option_names(text: str) -> list[str]:
+    """The options a rule file's text declares (its options section's keys), for -o values."""
+    section = re.search(r"^options:\n((?:[ #].*\n|\n)*)", text, re.M)
+    return re.findall(r"^  ([A-Za-z_]\w*):", section.group(1), re.M) if section else []
+
+
 def mutate_rules(rng: random.Random, text: str) -> str:
     lines = text.split("\n")
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         op = rng.random()
         i = rng.randrange(len(lines))
         line = lines[i]
+        places = [j for j, x in enumerate(lines) if re.match(r"^\s+(default|choices):", x)]
+        if op < 0.08 and places:  # an option's default or choices of another kind
+            j = rng.choice(places)
+            key = lines[j].partition(":")[0]
+            value = rng.choice(OPTION_VALUES)
+            lines[j] = f"{key}: " + (f"[{value}, {rng.choice(OPTION_VALUES)}]" if key.strip() == "choices" else value)
+            continue
+        quoted = [j for j, x in enumerate(lines) if x.count('"') >= 2]
+        if op < 0.12 and quoted:  # a lone surrogate (or a pair) escaped in a double-quoted text
+            j = rng.choice(quoted)
+            head, _, rest = lines[j].partition('"')
+            lines[j] = f'{head}"{rng.choice(SURROGATES)}{rest}'
+            continue
         if op < 0.35 and ":" in line:  # a value replaced
             key, _, _ = line.partition(":")
             lines[i] = f"{key}: {rng.choice(SCALARS)}"
@@ -212,7 +239,10 @@ def make_case(kind: str, seed: int, number: int) -> Case:
     if kind == "rules":
         source = rng.choice(CORPUS)
         text = mutate_rules(rng, source.read_text())
-        return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
+        names = option_names(text) + ["nope"]
+        spec = {"options": [f"{rng.choice(names)}={rng.choice(OPTION_TEXTS)}" for _ in range(rng.choice([1, 2]))]} \
+            if rng.random() < 0.3 else {}
+        return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text}, spec=spec)
     if kind == "expressions":
         base = (ROOT / "docs" / "examples" / "bidding.yaml").read_text()
         slots = re.findall(r'^\s*[a-z_]+: "[^"\n]*"$|^\s*- "[^"\n]*"$', base, re.M)
@@ -320,10 +350,13 @@ def run_case(case: Case, folder: Path) -> str | None:
             case.outcome = "refused" if code else "accepted"
             if run[0] == "validate" and code == 0:  # valid: play one game at one of its player counts
                 count = _player_count(argv[1], case)
+                chosen = [a for o in case.spec.get("options", []) for a in ("-o", o)]
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                    code = main(["play", argv[1], "-p", str(count), "--quiet", "--seed", str(case.number)])
+                    code = main(["play", argv[1], "-p", str(count), "--quiet", "--seed", str(case.number), *chosen])
                 case.outcome = "stopped in play" if code else "played"
-                if code == 1 and not POSITIONED.search(err.getvalue()):
+                if code == 1 and chosen and re.search(r"error: (unknown )?option ", err.getvalue()):
+                    case.outcome = "refused"  # an option's value of another kind: said in words, no place needed
+                elif code == 1 and not POSITIONED.search(err.getvalue()):
                     return "a play error names no place in the rule file:\n" + err.getvalue()[-2000:]
     except SystemExit as exc:  # argparse refusing an argument: fine, it prints usage
         if exc.code not in (0, 2):
