@@ -275,7 +275,10 @@ class Resolver:
             needs = "adds two numbers or joins two texts or two lists" if op == "+" else "needs two numbers"
             raise ExpressionError(f"'{op}' {needs}, found {check.noun(left.type, n.left)} and "
                                   f"{check.noun(right.type, n.right)}", loc(n.offset))
-        lists = op == "+" and left.type.kind == "list" and right.type.kind == "list"
+        # two lists joined; or a list and a value not typed yet (a seat value read while the steps' types are still
+        # being worked out, which is a list once they are): the list's type
+        lists = op == "+" and (left.type.kind == "list" or left.type.literal_none) \
+            and (right.type.kind == "list" or right.type.literal_none)
         rtype = join(left.type, right.type) if lists else TRUTH if op in COMPARISONS else NUMBER if op != "+" \
             else NUMBER if NUMBER in (left.type, right.type) else TEXT if TEXT in (left.type, right.type) else VALUE
         if right.const and not left.const:  # x == 0, n - 1: a constant that is not a list needs no helper
