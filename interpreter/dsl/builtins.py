@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.dsl.budget import charge, list_size, number
-from interpreter.dsl.runtime import a_truth
 from interpreter.dsl.types import CARDS, NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, Type, join, list_of, record
 
 
@@ -77,25 +76,19 @@ def _sum(items: Sequence[Any]) -> int:
     return number(sum(items))
 
 
-def _tests(items: Sequence[Any]) -> Sequence[Any]:
-    """``items``, each true, false or none (a list whose kind the compiler could not tell is checked here)."""
-    charge(len(items))
-    for x in items:
-        if x is not True and x is not False and x is not None:
-            a_truth(x)
-    return items
-
-
 def _count(items: Sequence[Any]) -> int:
-    return sum(1 for x in _tests(items) if x)
+    charge(len(items))
+    return sum(1 for x in items if x)
 
 
 def _any(items: Sequence[Any]) -> bool:
-    return any(_tests(items))
+    charge(len(items))
+    return any(items)
 
 
 def _all(items: Sequence[Any]) -> bool:
-    return all(_tests(items))
+    charge(len(items))
+    return all(items)
 
 
 REGISTRY: dict[str, Builtin] = {}

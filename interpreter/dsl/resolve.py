@@ -18,7 +18,7 @@ from interpreter.dsl.ir import Part, constant, without
 from interpreter.dsl.names import Define, DefineBody, Globals, Locate
 from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.passes import fold, invariant, remember
-from interpreter.dsl.runtime import BINARY, COMPARISONS, a_truth, contains
+from interpreter.dsl.runtime import BINARY, COMPARISONS, a_truth, contains, truths
 from interpreter.dsl.types import NONE, NUMBER, TEXT, TRUTH, VALUE, Type, join, list_of, type_of_plain, unrefined
 from interpreter.errors import ExpressionError, Position
 from interpreter.limits import MAX_CALLS, MAX_SIGNATURES
@@ -67,16 +67,29 @@ class Resolver:
     def _fold(self, part: Part, n: ast.Node, loc: Locate, always: bool = False) -> Part:
         return fold(part, n, loc, self.gen, bool(self._unreached), always)
 
-    def test(self, part: Part, n: ast.Node, loc: Locate) -> Part:
+    def test(self, part: Part, n: ast.Node, loc: Locate, what: str = "") -> Part:
         """``part`` where true or false is meant (a test): refused when it is known to be anything else, and
         checked while playing when its kind is not known (a define's parameter, a value of mixed kinds), so a
-        number or a text is never silently true or false."""
-        check.truth(part.type, n, loc)
+        number or a text is never silently true or false. ``what`` says which test, for the message."""
+        if what:  # an item of a list tested item by item: check.truth words the message so for a list's items
+            check.truth(list_of(part.type), n, loc, what)
+        else:
+            check.truth(part.type, n, loc)
         if check.kind(part.type, n) is not None:
             return part
-        tested = Part("call", TRUTH, part.deps, (part,), (a_truth, False, False))
-        tested.inv, tested.cheap = part.inv, False
-        return self._fold(tested, n, loc)
+        return self._checked_by(a_truth, TRUTH, part, n, loc)
+
+    def _tests(self, part: Part, n: ast.Node, loc: Locate, what: str) -> Part:
+        """A list whose items are tested (count, any, all): see test."""
+        check.truth(part.type, n, loc, what)
+        if part.type.kind != "list" or part.type.element is None or check.kind(part.type.element) is not None:
+            return part
+        return self._checked_by(truths, list_of(TRUTH), part, n, loc)
+
+    def _checked_by(self, fn: Any, t: Type, part: Part, n: ast.Node, loc: Locate) -> Part:
+        checked = Part("call", t, part.deps, (part,), (fn, False, False))
+        checked.inv, checked.cheap = part.inv, False
+        return self._fold(checked, n, loc)
 
     def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> Part:
         res: Part = getattr(self, "_" + type(n).__name__.lower())(n, scope, loc)
@@ -317,7 +330,7 @@ class Resolver:
             assert n.condition is not None, "cond is the condition checked"
             cond = self.test(cond, n.condition, loc)
         if n.function in _TRUTH_BUILTINS:
-            check.truth(body.type, n.body, loc, f"{n.function}() tests each item, and ")
+            body = self.test(body, n.body, loc, f"{n.function}() tests each item, and ")
         deps = source.deps | without(body.deps | (cond.deps if cond else frozenset()), (n.var,))
         if n.function is None:
             return self._fold(Part("for", list_of(body.type), deps, (source,), (n.var, body, cond, None)), n, loc)
@@ -343,7 +356,7 @@ class Resolver:
             want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"at least {builtin.min_args}"
             raise ExpressionError(f"{n.name}() takes {want} argument(s), got {len(args)}", loc(n.offset))
         if n.name in _TRUTH_BUILTINS:
-            check.truth(args[0].type, n.args[0], loc, f"{n.name}() tests each item, and ")
+            args = (self._tests(args[0], n.args[0], loc, f"{n.name}() tests each item, and "),) + args[1:]
         check.check_args(builtin, [a.type for a in args], n.args, loc)
         rtype = builtin.result([a.type for a in args])
         deps = frozenset().union(*(a.deps for a in args)) if args else frozenset()

@@ -138,6 +138,14 @@ def a_truth(value: Any) -> Any:
     return value
 
 
+def truths(items: Any) -> Any:
+    """``items``, each true, false or none (a list tested item by item whose kind the compiler could not tell)."""
+    for x in items:
+        if x is not True and x is not False and x is not None:
+            a_truth(x)
+    return items
+
+
 def something(value: Any, expect: str) -> Any:
     """``value``, refused at play when it is none where the rule needs a seat or a card (a first() of nothing)."""
     if value is None:
