@@ -426,11 +426,18 @@ def _setup(args: argparse.Namespace, game: str | None = None, options: list[str]
 
 
 def _seed(text: str) -> Any:
-    """A seed is a whole number or any other text; a number too long to be one is refused."""
+    """A seed is a whole number or any other text; a number too long to be one is refused, and so is text a
+    record cannot hold (harness/record_reader.seed_problem)."""
+    from interpreter.harness.record_reader import seed_problem
+
     number = whole_number(text)
     if number is None and text.lstrip("-").isascii() and text.lstrip("-").isdigit():
         raise TrickbookError(f"--seed takes a number of at most {MAX_DIGITS} digits (or any text)")
-    return number if number is not None else text
+    seed = number if number is not None else text
+    problem = seed_problem(seed)
+    if problem:
+        raise TrickbookError(f"--seed {problem}")
+    return seed
 
 
 def _play(args: argparse.Namespace) -> int:
