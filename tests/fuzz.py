@@ -223,8 +223,9 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         text = base.replace(target, f'{head}"{hostile.replace(chr(34), chr(39))}"', 1)
         return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
     if kind == "records":
-        game = rng.choice(["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4"])
-        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"})
+        game = rng.choice(_GAMES_OF_RECORDS)
+        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"},
+                    spec={"game": game})
     if kind == "prompt":
         answers = [rng.choice(["1", "2", "0", "-1", "99", "²", "٣", "9" * 5000, "", " ", "\t", "x", "a", "P",
                                "\x00", "\x1b[A", "é" * 100, "1 2", "01", "+1", "Pass", "pass", "bid 1", "bid",
@@ -235,6 +236,9 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         return Case(kind, seed, number, ["play", game[0], "-p", game[1], "--human", "1", "--seed", str(number)],
                     {}, "\n".join(answers) + ("\n" if answers and rng.random() < 0.5 else ""))
     raise ValueError(f"unknown kind {kind!r}")
+
+
+_GAMES_OF_RECORDS = ["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4"]
 
 
 # -- the child process ---------------------------------------------------------------------------------------
@@ -336,6 +340,47 @@ def run_case(case: Case, folder: Path) -> str | None:
         return "a traceback printed:\n" + err.getvalue()[-4000:]
     if "root:x:0:0" in err.getvalue() + out.getvalue():
         return "an error showed the content of a file that is not a rule file"
+    if case.kind == "records":
+        return _read_as_saved_state(case, folder)
+    return None
+
+
+def _read_as_saved_state(case: Case, folder: Path) -> str | None:
+    """The damaged record read by the API as a saved state too (``deserialize`` on the good record's game,
+    ``load_serialized`` on the rules it names), beside ``replay``: no traceback, and the same words from each (a
+    saved state, unlike a record, may end before the game does; a text that is no UTF-8 is refused in words of
+    its own)."""
+    import interpreter as tb
+    from interpreter.errors import RecordError
+    from interpreter.harness.records import replay
+
+    path, text = folder / "record.jsonl", case.files["record.jsonl"]
+    name, players = case.spec["game"].split(":")
+    good = json.loads(_good_record(f"{name}:{players}", folder).split("\n", 1)[0])
+    game = tb.load(folder / name if name.endswith(".yaml") else name, int(players), good["options"])
+
+    def said(read: Any) -> str:
+        try:
+            read()
+            return "ok"
+        except RecordError as exc:
+            return re.sub(rf"^({re.escape(str(path))}|serialized state)(:\d+)?: ", "", str(exc))
+        except BaseException:  # noqa: BLE001 - this is what the fuzzer looks for
+            return "traceback:\n" + traceback.format_exc()[-4000:]
+
+    with contextlib.chdir(folder):  # load_serialized finds a rule file the header names in the current folder
+        pairs = {"replay(path, game=...) and deserialize": (said(lambda: replay(path, game=game.engine)),
+                                                            said(lambda: game.deserialize(text))),
+                 "replay(path) and load_serialized": (said(lambda: replay(path)),
+                                                      said(lambda: tb.load_serialized(text)))}
+    for readers, (as_record, as_state) in pairs.items():
+        for words in (as_record, as_state):
+            if words.startswith("traceback:"):
+                return words
+        if as_record.startswith("the record ends before the game does"):
+            as_record = "ok"
+        if as_record != as_state and not ("cannot read record" in as_record and "cannot read record" in as_state):
+            return f"{readers} disagree: {as_record!r} against {as_state!r}"
     return None
 
 

@@ -33,7 +33,7 @@ def shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f"the text {value[:60]!r}" + ("..." if len(value) > 60 else "")
+        return f"the text {quoted(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -43,6 +43,11 @@ def shown(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     return f"a Python {type(value).__name__}"
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted for a message (as Python writes it, so nothing unprintable), cut after 60 characters."""
+    return repr(text[:60]) + ("..." if len(text) > 60 else "")
 
 
 def seed_problem(seed: Any) -> str | None:
@@ -91,7 +96,7 @@ def read_header(head: dict[str, Any], where: str) -> Header:
         raise RecordError(f"{where}: the first line must be the game header ({{\"type\": \"game\", ...}})")
     unknown = [k for k in head if k not in HEADER_KEYS]
     if unknown:
-        raise RecordError(f"{where}: unknown key {unknown[0]!r} in the header (a header has "
+        raise RecordError(f"{where}: unknown key {quoted(unknown[0])} in the header (a header has "
                           f"{', '.join(HEADER_KEYS)})")
     if "format" in head and not same(head["format"], RECORD_FORMAT):
         raise RecordError(f"{where}: not a Trickbook record (\"format\" is {shown(head['format'])}, a record's is "
@@ -120,7 +125,7 @@ def read_header(head: dict[str, Any], where: str) -> Header:
                           f"{shown(options)}")
     for name, value in options.items():
         if type(value) not in (bool, int, str):
-            raise RecordError(f"{where}: option {name!r} must be true, false, a whole number or text, not "
+            raise RecordError(f"{where}: option {quoted(name)} must be true, false, a whole number or text, not "
                               f"{shown(value)}")
     seed = head.get("seed")
     if "seed" in head:
@@ -142,13 +147,13 @@ def fits(header: Header, game: Game, where: str, name: str | None = None) -> Non
         raise RecordError(f"{where}: the record is for {header.players} players, the game for {game.player_count}")
     for option, value in header.options.items():
         if option not in game.options:
-            raise RecordError(f"{where}: unknown option {option!r} (options of this game: "
+            raise RecordError(f"{where}: unknown option {quoted(option)} (options of this game: "
                               f"{', '.join(game.options) or 'none'})")
         if not same(value, game.options[option]):
-            raise RecordError(f"{where}: the record has option {option} = {shown(value)}, the game "
+            raise RecordError(f"{where}: option {option}: the record has {shown(value)}, the game "
                               f"{shown(game.options[option])}")
     if header.seats is not None and header.seats != game.seat_names:
-        raise RecordError(f"{where}: seats {header.seats} differ from the game's seats {game.seat_names}")
+        raise RecordError(f"{where}: seats {_cut(header.seats)} differ from the game's seats {game.seat_names}")
 
 
 def game_for_record(header: Header, where: str, rules: str | None = None, folder: Path | None = None,
@@ -247,14 +252,18 @@ def check_line(event: dict[str, Any], where: str) -> str:
         if key == "type":
             continue
         if key not in keys:
-            raise RecordError(f"{where}: unknown key {key!r} in a {kind} line (it has {', '.join(keys)})")
+            raise RecordError(f"{where}: unknown key {quoted(key)} in {_a(kind)} line (it has {', '.join(keys)})")
         (ok, what), _ = keys[key]
         if not ok(value):
-            raise RecordError(f"{where}: \"{key}\" of a {kind} line must be {what}, not {shown(value)}")
+            raise RecordError(f"{where}: \"{key}\" of {_a(kind)} line must be {what}, not {shown(value)}")
     for key, ((_, what), needed) in keys.items():
         if needed and key not in event:
-            raise RecordError(f"{where}: a {kind} line needs \"{key}\": {needed} ({what})")
+            raise RecordError(f"{where}: {_a(kind)} line needs \"{key}\": {needed} ({what})")
     return kind
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
 
 
 def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]],
@@ -294,7 +303,8 @@ def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple
             raise RecordError(f"{where}: the record says round {event['round']}, the game is in round "
                               f"{state.round_number} (step {d.step.name})")
         if d.step.name != event.get("step", d.step.name):
-            raise RecordError(f"{where}: the record has step {event['step']!r}, the game is at step {d.step.name!r}")
+            raise RecordError(f"{where}: the record has step {quoted(event['step'])}, the game is at step "
+                              f"{d.step.name!r}")
         if kind == "chance":
             if d.actor != CHANCE:
                 raise RecordError(f"{where}: the record has a chance event, but {names[d.actor]} must act "
@@ -310,7 +320,7 @@ def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple
                 raise RecordError(f"{where}: the record has an action, but a chance event ({d.step.name}) comes now")
             seat = event.get("seat")
             if seat is not None and seat != names[d.actor]:
-                raise RecordError(f"{where}: the record has {seat!r} acting, but it is {names[d.actor]}'s turn "
+                raise RecordError(f"{where}: the record has {quoted(seat)} acting, but it is {names[d.actor]}'s turn "
                                   f"({d.step.name})")
             try:
                 action = game.action_for_label(state, event["action"])
@@ -355,5 +365,11 @@ def _expect_round(game: Game, state: Any, event: dict[str, Any], where: str, fir
 def _expect_equal(where: str, what: str, actual: dict[str, Any], written: dict[str, Any], keys: tuple) -> None:
     for key in keys:
         if key in written and not same(written[key], actual[key]):
-            raise RecordError(f"{where}: {what} {key} differ: the record says {written[key]}, "
+            raise RecordError(f"{where}: {what} {key} differ: the record says {_cut(written[key])}, "
                               f"the replay gives {actual[key]}")
+
+
+def _cut(value: Any) -> str:
+    """A value of a record as a message shows it: at most 200 characters."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 200 else text[:200] + "..."
