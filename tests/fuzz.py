@@ -351,38 +351,47 @@ def run_case(case: Case, folder: Path) -> str | None:
     if "root:x:0:0" in err.getvalue() + out.getvalue():
         return "an error showed the content of a file that is not a rule file"
     if case.kind == "records":
-        return _read_as_saved_state(case, folder)
+        return _read_as_saved_state(case, folder, err.getvalue())
     return None
 
 
-def _read_as_saved_state(case: Case, folder: Path) -> str | None:
-    """The damaged record read by the API as a saved state too (``deserialize`` on the good record's game,
-    ``load_serialized`` on the rules it names), beside ``replay``: no traceback, and the same words from each (a
-    saved state, unlike a record, may end before the game does; a text that is no UTF-8 is refused in words of
-    its own)."""
+_LOADED: dict[str, Any] = {}  # the game of each good record, loaded once per worker
+
+
+def _read_as_saved_state(case: Case, folder: Path, replayed: str) -> str | None:
+    """The damaged record read by the API as a saved state too: ``load_serialized`` (the rules the header names)
+    must say what ``trickbook replay`` said (``replayed``: its standard error), and ``deserialize`` on the good
+    record's game what ``replay(path, game=...)`` says. No traceback, and the same words from each pair (a saved
+    state, unlike a record, may end before the game does; a text that is no UTF-8 is refused in words of its
+    own)."""
     import interpreter as tb
     from interpreter.errors import RecordError
     from interpreter.harness.records import replay
 
     path, text = folder / "record.jsonl", case.files["record.jsonl"]
-    name, players, *_ = case.spec["game"].split(":")
-    good = json.loads(_good_record(case.spec["game"], folder).split("\n", 1)[0])
-    game = tb.load(folder / name if name.endswith(".yaml") else name, int(players), good["options"])
+    place = rf"^({re.escape(str(path))}|serialized state)(:\d+)?: "
+    if case.spec["game"] not in _LOADED:
+        name, players, *_ = case.spec["game"].split(":")
+        good = json.loads(_good_record(case.spec["game"], folder).split("\n", 1)[0])
+        _LOADED[case.spec["game"]] = tb.load(folder / name if name.endswith(".yaml") else name, int(players),
+                                             good["options"])
+    game = _LOADED[case.spec["game"]]
 
     def said(read: Any) -> str:
         try:
             read()
             return "ok"
         except RecordError as exc:
-            return re.sub(rf"^({re.escape(str(path))}|serialized state)(:\d+)?: ", "", str(exc))
+            return re.sub(place, "", str(exc))
         except BaseException:  # noqa: BLE001 - this is what the fuzzer looks for
             return "traceback:\n" + traceback.format_exc()[-4000:]
 
     with contextlib.chdir(folder):  # load_serialized finds a rule file the header names in the current folder
         pairs = {"replay(path, game=...) and deserialize": (said(lambda: replay(path, game=game.engine)),
                                                             said(lambda: game.deserialize(text))),
-                 "replay(path) and load_serialized": (said(lambda: replay(path)),
-                                                      said(lambda: tb.load_serialized(text)))}
+                 "trickbook replay and load_serialized": (
+                     re.sub(place, "", replayed.strip().removeprefix("trickbook: error: ")) or "ok",
+                     said(lambda: tb.load_serialized(text)))}
     for readers, (as_record, as_state) in pairs.items():
         for words in (as_record, as_state):
             if words.startswith("traceback:"):

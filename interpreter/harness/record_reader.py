@@ -86,8 +86,7 @@ class Header:
     rules_id: str | None = None
     seats: list[str] | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    seed: int | str | None = None
-    raw: dict[str, Any] = field(default_factory=dict)  # the line as read (its "start" is read with the game)
+    seed: int | str | None = None  # its "start" is read with the game (start_of)
 
 
 def read_header(head: dict[str, Any], where: str) -> Header:
@@ -134,7 +133,7 @@ def read_header(head: dict[str, Any], where: str) -> Header:
             raise RecordError(f"{where}: \"seed\" {problem}" + (" (leave \"seed\" out for none)" if seed is None
                                                                   else ""))
     return Header(players, head.get("rules"), head.get("rules_file"), head.get("rules_id"), seats, dict(options),
-                  seed, head)
+                  seed)
 
 
 def fits(header: Header, game: Game, where: str, name: str | None = None) -> None:
