@@ -92,7 +92,8 @@ HEADER_CASES = [
     ({"option": {"moon": "others +26"}}, "unknown key 'option' in the header"),
     ({"start": [1]}, "\"start\" must give the round"),
     ({"start": None}, "\"start\" must give the round"),
-    ({"rules_id": "0000"}, "the record was made with other rules (rules_id 0000); hearts now has rules_id"),
+    ({"rules_id": "0000"}, "the record was made with other rules (rules_id '0000'); hearts now has rules_id"),
+    ({"rules_id": "\n" * 100}, "the record was made with other rules (rules_id '\\n\\n"),  # one line, cut
     ({"seats": ["N", "E", "S", "W"]}, "seats ['N', 'E', 'S', 'W'] differ from the game's seats"),
 ]
 

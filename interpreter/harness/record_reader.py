@@ -140,7 +140,7 @@ def fits(header: Header, game: Game, where: str, name: str | None = None) -> Non
     """``game`` is the game ``header`` describes: the same rules (``rules_id``, when given), players, options (those
     the header gives; the others are the game's) and seats (when given). ``name``: how the rules are named."""
     if header.rules_id is not None and header.rules_id != game.identity:
-        raise RecordError(f"{where}: the record was made with other rules (rules_id {header.rules_id}); "
+        raise RecordError(f"{where}: the record was made with other rules (rules_id {quoted(header.rules_id)}); "
                           f"{name or game.name} now has rules_id {game.identity}")
     if header.players != game.player_count:
         raise RecordError(f"{where}: the record is for {header.players} players, the game for {game.player_count}")
