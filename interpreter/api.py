@@ -20,7 +20,8 @@ from interpreter.engine.knowledge import Knowledge, determinize, seen_status
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
-from interpreter.harness.records import game_for_record, parse_record, play_events, record_text, start_of
+from interpreter.harness.record_reader import Opened, open_record, play_events, seed_problem, start_of
+from interpreter.harness.records import parse_record, record_text
 from interpreter.harness.runner import header, result_event, round_event, start_entry
 from interpreter.rules.loader import load_rules
 
@@ -121,7 +122,10 @@ class TrickGame:
 
         ``deal``: a deal file (PBN, read as the deck's notation says; ``board``: which of its
         boards, by its Board tag, default the first). The game starts at that board's round with its dealer, and
-        its first deal, made at once, gives the hands the file writes (the state's first chance event)."""
+        its first deal, made at once, gives the hands the file writes (the state's first chance event).
+
+        A seed is a whole number (at most 15 digits) or text, as a saved state's header holds it."""
+        _check_seed(seed)
         fixed = None
         if deal is not None:
             from interpreter.harness.deal_files import fixed_deal
@@ -154,6 +158,7 @@ class TrickGame:
         from interpreter.harness.players import ITERATIONS, agent_factory, parse_agents
         from interpreter.harness.runner import play_game
 
+        _check_seed(seed)
         names = [a if isinstance(a, str) else _spec_of(a) for a in agents]
         lineup = parse_agents(",".join(names), self.players)
         made = agent_factory(lineup, iterations or ITERATIONS)(seed)
@@ -162,20 +167,14 @@ class TrickGame:
 
     def deserialize(self, text: str) -> GameState:
         """The state ``GameState.serialize`` wrote (a record, perhaps of a game not over yet), played again
-        and checked event by event on these rules."""
+        and checked event by event on these rules (harness/record_reader.py: the checks of ``trickbook replay``)."""
         events = _events(text)
-        head = events[0][1]
-        where = "serialized state:1"
-        engine = self.engine
-        if head.get("rules", engine.name) != engine.name or head.get("rules_id", engine.identity) != engine.identity:
-            raise RecordError(f"{where}: the state is of other rules ({head.get('rules')}) than this game "
-                              f"({engine.name})")
-        for key, mine in (("players", engine.player_count), ("options", engine.options)):
-            if head.get(key, mine) != mine:
-                raise RecordError(f"{where}: the state is of other {key} ({head.get(key)}) than this game ({mine})")
-        start = start_of(self.engine, head, where)
-        state = GameState(self, self.engine.new_state(**start), head.get("seed"), start)
-        play_events(self.engine, state._state, head, events[1:], "serialized state")
+        return self._restored(events, open_record(events, SAVED, game=self.engine))
+
+    def _restored(self, events: list[tuple[int, dict[str, Any]]], opened: Opened) -> GameState:
+        """The state of a record's lines ``events``, its header read (``opened``), on these rules."""
+        state = GameState(self, self.engine.new_state(**opened.start), opened.header.seed, opened.start)
+        play_events(self.engine, state._state, events[0][1], events[1:], SAVED)
         _told(state._state)
         state._events = [e for _, e in events]
         state._rounds = len(state._state.round_results)
@@ -186,8 +185,15 @@ def load_serialized(text: str) -> GameState:
     """A state ``GameState.serialize`` wrote, on the rules its header names (a bundled game, or a rule file
     in the current folder or below)."""
     events = _events(text)
-    game = game_for_record(events[0][1], "serialized state:1")
-    return TrickGame(game, events[0][1].get("rules_file")).deserialize(text)
+    opened = open_record(events, SAVED, folder=Path("."))
+    return TrickGame(opened.game, opened.header.rules_file)._restored(events, opened)
+
+
+def _check_seed(seed: Any) -> None:
+    """A GameError unless ``seed`` is None (no seed) or a seed a saved state can hold (record_reader.seed_problem)."""
+    problem = None if seed is None else seed_problem(seed)
+    if problem:
+        raise GameError(f"seed {problem}")
 
 
 def _spec_of(cls: type) -> str:
@@ -229,12 +235,16 @@ def _state_from(game: TrickGame, text: str, dealing: list[int], rng: Any) -> Gam
     return state
 
 
+SAVED = "serialized state"  # how errors name a saved state (with the line: "serialized state:3: ...")
+
+
 def _events(text: str) -> list[tuple[int, dict[str, Any]]]:
-    """The events of a saved state, read as a record is (untrusted text: the same limits), header first."""
-    events = parse_record(text, "serialized state")
-    if events[0][1].get("type") != "game":
-        raise RecordError(f"serialized state:{events[0][0]}: the first line must be the game header")
-    return events
+    """The lines of a saved state, read as a record's are (untrusted text: the same limits)."""
+    if not isinstance(text, str):
+        hint = " (decode it first: text.decode('utf-8'))" if isinstance(text, (bytes, bytearray)) else ""
+        raise RecordError(f"{SAVED}: a saved state is text (str), not {'None' if text is None else type(text).__name__}"
+                          f"{hint}")
+    return parse_record(text, SAVED)
 
 
 class GameState:

@@ -421,24 +421,18 @@ def _setup(args: argparse.Namespace, game: str | None = None, options: list[str]
 
 
 def _seed(text: str) -> Any:
-    """A seed is a whole number or any other text; a number too long to be one is refused."""
+    """A seed is a whole number or any other text; a number too long to be one is refused, and so is text a
+    record cannot hold (harness/record_reader.seed_problem)."""
+    from interpreter.harness.record_reader import seed_problem
+
     number = whole_number(text)
     if number is None and text.lstrip("-").isascii() and text.lstrip("-").isdigit():
         raise TrickbookError(f"--seed takes a number of at most {MAX_DIGITS} digits (or any text)")
-    if number is None and not _unicode(text):
-        raise TrickbookError("--seed takes text in the terminal's encoding (these bytes are not; a record keeps its "
-                             "seed as text)")
-    return number if number is not None else text
-
-
-def _unicode(text: str) -> bool:
-    """Whether ``text`` holds characters only (an argument of bytes the locale cannot decode holds lone surrogates,
-    which no file or record can store)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    seed = number if number is not None else text
+    problem = seed_problem(seed)
+    if problem:
+        raise TrickbookError(f"--seed {problem}")
+    return seed
 
 
 def _play(args: argparse.Namespace) -> int:

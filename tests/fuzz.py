@@ -253,8 +253,9 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         text = base.replace(target, f'{head}"{hostile.replace(chr(34), chr(39))}"', 1)
         return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
     if kind == "records":
-        game = rng.choice(["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4"])
-        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"})
+        game = rng.choice(_GAMES_OF_RECORDS)
+        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"},
+                    spec={"game": game})
     if kind == "prompt":
         answers = [rng.choice(["1", "2", "0", "-1", "99", "²", "٣", "9" * 5000, "", " ", "\t", "x", "a", "P",
                                "\x00", "\x1b[A", "é" * 100, "1 2", "01", "+1", "Pass", "pass", "bid 1", "bid",
@@ -265,6 +266,11 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         return Case(kind, seed, number, ["play", game[0], "-p", game[1], "--human", "1", "--seed", str(number)],
                     {}, "\n".join(answers) + ("\n" if answers and rng.random() < 0.5 else ""))
     raise ValueError(f"unknown kind {kind!r}")
+
+
+# GAME:PLAYERS, a record trickbook play writes; GAME:PLAYERS:saved, a state the API saves (with its trick lines and
+# the card monster's automatic ones), from round 3 (a header with "start")
+_GAMES_OF_RECORDS = ["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4", "meinz:3:saved"]
 
 
 # -- the child process ---------------------------------------------------------------------------------------
@@ -304,9 +310,17 @@ def _good_record(game: str, folder: Path) -> str:
     """A good record of one game (made once per worker), naming its rule file relative to itself."""
     from interpreter.cli import main
 
-    name, players = game.split(":")
+    name, players, *saved = game.split(":")
     if name.endswith(".yaml"):  # the record names it beside itself
         shutil.copy(ROOT / "docs" / "examples" / name, folder / name)
+    if game not in _RECORDS and saved:
+        import interpreter as tb
+
+        state = tb.load(name, int(players)).new_state(seed=1, hand=3, dealer=1)
+        rng = random.Random(1)
+        while not state.is_over():
+            state.apply_chance() if state.is_chance() else state.apply(rng.choice(state.legal_actions()))
+        _RECORDS[game] = state.serialize()
     if game not in _RECORDS:
         path = folder / "good.jsonl"
         rules = str(folder / name) if name.endswith(".yaml") else name
@@ -369,6 +383,56 @@ def run_case(case: Case, folder: Path) -> str | None:
         return "a traceback printed:\n" + err.getvalue()[-4000:]
     if "root:x:0:0" in err.getvalue() + out.getvalue():
         return "an error showed the content of a file that is not a rule file"
+    if case.kind == "records":
+        return _read_as_saved_state(case, folder, err.getvalue())
+    return None
+
+
+_LOADED: dict[str, Any] = {}  # the game of each good record, loaded once per worker
+
+
+def _read_as_saved_state(case: Case, folder: Path, replayed: str) -> str | None:
+    """The damaged record read by the API as a saved state too: ``load_serialized`` (the rules the header names)
+    must say what ``trickbook replay`` said (``replayed``: its standard error), and ``deserialize`` on the good
+    record's game what ``replay(path, game=...)`` says. No traceback, and the same words from each pair (a saved
+    state, unlike a record, may end before the game does; a text that is no UTF-8 is refused in words of its
+    own)."""
+    import interpreter as tb
+    from interpreter.errors import RecordError
+    from interpreter.harness.records import replay
+
+    path, text = folder / "record.jsonl", case.files["record.jsonl"]
+    place = rf"^({re.escape(str(path))}|serialized state)(:\d+)?: "
+    if case.spec["game"] not in _LOADED:
+        name, players, *_ = case.spec["game"].split(":")
+        good = json.loads(_good_record(case.spec["game"], folder).split("\n", 1)[0])
+        _LOADED[case.spec["game"]] = tb.load(folder / name if name.endswith(".yaml") else name, int(players),
+                                             good["options"])
+    game = _LOADED[case.spec["game"]]
+
+    def said(read: Any) -> str:
+        try:
+            read()
+            return "ok"
+        except RecordError as exc:
+            return re.sub(place, "", str(exc))
+        except BaseException:  # noqa: BLE001 - this is what the fuzzer looks for
+            return "traceback:\n" + traceback.format_exc()[-4000:]
+
+    with contextlib.chdir(folder):  # load_serialized finds a rule file the header names in the current folder
+        pairs = {"replay(path, game=...) and deserialize": (said(lambda: replay(path, game=game.engine)),
+                                                            said(lambda: game.deserialize(text))),
+                 "trickbook replay and load_serialized": (
+                     re.sub(place, "", replayed.strip().removeprefix("trickbook: error: ")) or "ok",
+                     said(lambda: tb.load_serialized(text)))}
+    for readers, (as_record, as_state) in pairs.items():
+        for words in (as_record, as_state):
+            if words.startswith("traceback:"):
+                return words
+        if as_record.startswith("the record ends before the game does"):
+            as_record = "ok"
+        if as_record != as_state and not ("cannot read record" in as_record and "cannot read record" in as_state):
+            return f"{readers} disagree: {as_record!r} against {as_state!r}"
     return None
 
 
