@@ -31,6 +31,8 @@ __all__ = ["CHANCE", "ActionInfo", "GameState", "TrickGame", "load", "load_seria
 def load(game: str | Path, players: int | None = None, options: dict[str, Any] | None = None) -> TrickGame:
     """A game by bundled name or rule file path, for ``players`` (default: the smallest count
     the rules support) with ``options`` (by name; the others keep their defaults)."""
+    if options is not None and not isinstance(options, dict):
+        raise GameError(f"options are a dict of option names and values, not {type(options).__name__}")
     source = load_rules(game)
     if players is None:
         from interpreter.engine.compile import supported_players
@@ -159,6 +161,9 @@ class TrickGame:
         from interpreter.harness.runner import play_game
 
         _check_seed(seed)
+        if not isinstance(agents, (list, tuple)) or not agents \
+                or not all(isinstance(a, (str, type)) for a in agents):
+            raise GameError(f"agents are a list of names and classes, one a seat, not {agents!r}"[:300])
         names = [a if isinstance(a, str) else _spec_of(a) for a in agents]
         lineup = parse_agents(",".join(names), self.players)
         made = agent_factory(lineup, iterations or ITERATIONS)(seed)
@@ -187,6 +192,13 @@ def load_serialized(text: str) -> GameState:
     events = _events(text)
     opened = open_record(events, SAVED, folder=Path("."))
     return TrickGame(opened.game, opened.header.rules_file)._restored(events, opened)
+
+
+def _count(n: Any, name: str) -> slice:
+    """``[n:]`` for a count of lines or events already read, a whole number from 0."""
+    if type(n) is not int or n < 0:
+        raise GameError(f"{name} is a whole number from 0, not {n!r}")
+    return slice(n, None)
 
 
 def _check_seed(seed: Any) -> None:
@@ -398,7 +410,7 @@ class GameState:
         """The narration so far (from its ``since``-th line on), one line each: what the rules tell everyone as
         the game goes (each trick won, each round's scores explained, ...), as ``trickbook play`` prints it. A
         state read back from its record (``deserialize``) starts with none."""
-        return self._notes[since:]
+        return self._notes[_count(since, "since")]
 
     def agent_choice(self, agent: Any) -> int:
         """The id of the action a built-in agent (harness/agents.py, harness/players.agent_factory) takes now,
@@ -409,6 +421,8 @@ class GameState:
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             raise IllegalAction("no seat acts now")
+        if not callable(getattr(agent, "act", None)):
+            raise GameError(f"an agent has a method act(turn); {type(agent).__name__} has none")
         knowledge = self.knowledge() if getattr(agent, "samples", False) else None
         chosen = agent.act(Turn(self.game.engine, self._state, d.actor, d.actions, d.prompt, knowledge, d.kind))
         ids = self.legal_actions()
@@ -497,7 +511,7 @@ class GameState:
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees now (None: a spectator): its cards, the others' counts, the table, the values
         everyone is told, the scores (see docs/api.md)."""
-        return observe(self.game.engine, self._state, seat)
+        return observe(self.game.engine, self._state, None if seat is None else self._seat(seat))
 
     def status(self, seat: int) -> list[tuple[str, str]]:
         """The rule file's status lines (its ``table:``) as ``seat`` sees them: each title with its text, worked
@@ -514,7 +528,7 @@ class GameState:
     def refusal(self, card: str) -> str | None:
         """Why the seat to act may not play (or choose) the card labelled ``card`` now, in the rule file's words
         (an obligation's ``says:``, or its expression in words); None when nothing refuses it."""
-        cards = self.game.engine.cards_by_label().get(card)
+        cards = self.game.engine.cards_by_label().get(card) if isinstance(card, str) else None
         if not cards:
             raise GameError(f"no card {card!r} in this game's deck")
         return next((why for c in cards if (why := self.game.engine.refusal(self._state, c))), None)
@@ -536,7 +550,7 @@ class GameState:
             if self._sample:
                 raise GameError("a sample has no history: ask the real state for information states before sampling")
             self._seen = _seen_of(self)
-        return "\n".join(self._seen[seat])
+        return "\n".join(self._seen[self._seat(seat)])
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -548,7 +562,7 @@ class GameState:
     def events_since(self, count: int) -> list[dict[str, Any]]:
         """``events[count:]``, without copying the events before: to write a record line by line as the game
         goes (each new event once)."""
-        return [dict(e) for e in self._events[count:]]
+        return [dict(e) for e in self._events[_count(count, "count")]]
 
     def returns(self) -> list[int]:
         """Each seat's total so far (its final score once the game is over)."""

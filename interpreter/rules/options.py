@@ -94,7 +94,7 @@ def chosen(data: dict[str, Any], given: dict[str, Any] | None) -> dict[str, Any]
     options = declared(data)
     values = {name: option.default for name, option in options.items()}
     for name, value in (given or {}).items():
-        values[_known(options, name).name] = options[name].value(value)
+        values[name] = _known(options, name).value(value)
     return values
 
 
