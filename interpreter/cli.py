@@ -25,16 +25,11 @@ try:
     from pathlib import Path
 
     from interpreter import __version__
-    from interpreter.engine.compile import (
-        compile_game,
-        option_defaults,
-        parse_option_value,
-        rule_file_problems,
-        supported_players,
-    )
+    from interpreter.engine.compile import compile_game, rule_file_problems, supported_players
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
     from interpreter.harness.players import AGENTS, ITERATIONS
     from interpreter.limits import MAX_DIGITS, whole_number
+    from interpreter.rules import options as declared_options
     from interpreter.rules.catalog import bundled_games, schema_path
     from interpreter.rules.loader import load_rules
 except BaseException:
@@ -437,18 +432,25 @@ def _compiled(args: argparse.Namespace, source: Any, options: list[str]) -> Any:
     for item in options:
         if "=" not in item:
             raise TrickbookError(f"--option takes NAME=VALUE, not {item!r} "
-                                 f"(options: {', '.join(option_defaults(source)) or 'none'})")
+                                 f"(options: {', '.join(declared_options.defaults(source.data)) or 'none'})")
         k, v = item.split("=", 1)
-        chosen[k.strip()] = parse_option_value(source, k.strip(), v.strip())
+        chosen[k.strip()] = declared_options.parsed(source.data, k.strip(), v.strip())
     return compile_game(source, args.players, chosen)
 
 
 def _seed(text: str) -> Any:
-    """A seed is a whole number or any other text; a number too long to be one is refused."""
+    """A seed is a whole number or any other text; a number too long to be one is refused, and so is text a
+    record cannot hold (harness/record_reader.seed_problem)."""
+    from interpreter.harness.record_reader import seed_problem
+
     number = whole_number(text)
     if number is None and text.lstrip("-").isascii() and text.lstrip("-").isdigit():
         raise TrickbookError(f"--seed takes a number of at most {MAX_DIGITS} digits (or any text)")
-    return number if number is not None else text
+    seed = number if number is not None else text
+    problem = seed_problem(seed)
+    if problem:
+        raise TrickbookError(f"--seed {problem}")
+    return seed
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -141,12 +141,39 @@ def expression(rng: random.Random, depth: int = 0) -> str:
     return rng.choice(["not ", "-", "- -", "not not "]) + expression(rng, depth + 1)
 
 
+# an option's value (its default, a choice, or given with -o) of every kind, and words YAML 1.1 read as true/false
+OPTION_VALUES = ["no", "yes", "On", "OFF", "'no'", "\"yes\"", "y", "3", "-1", "0", "true", "false", "True", "[1]",
+                 "{a: 1}", "''", "\"\\ud800\"", "\"\\udfff\"", "null", "nine", "1e3", "'3'", "9" * 20]
+OPTION_TEXTS = ["no", "yes", "true", "False", "0", "1", "-1", "9" * 20, "", "nine", "3", "shooter chooses", "\udcff",
+                "é", " true ", "1.5"]
+SURROGATES = ["\\ud800", "\\udfff", "\\udc80x", "\\ud83d\\ude00"]  # escapes in double quotes; a pair too
+
+
+def option_names(text: str) -> list[str]:
+    """The options a rule file's text declares (its options section's keys), for -o values."""
+    section = re.search(r"^options:\n((?:[ #].*\n|\n)*)", text, re.M)
+    return re.findall(r"^  ([A-Za-z_]\w*):", section.group(1), re.M) if section else []
+
+
 def mutate_rules(rng: random.Random, text: str) -> str:
     lines = text.split("\n")
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         op = rng.random()
         i = rng.randrange(len(lines))
         line = lines[i]
+        places = [j for j, x in enumerate(lines) if re.match(r"^\s+(default|choices):", x)]
+        if op < 0.08 and places:  # an option's default or choices of another kind
+            j = rng.choice(places)
+            key = lines[j].partition(":")[0]
+            value = rng.choice(OPTION_VALUES)
+            lines[j] = f"{key}: " + (f"[{value}, {rng.choice(OPTION_VALUES)}]" if key.strip() == "choices" else value)
+            continue
+        quoted = [j for j, x in enumerate(lines) if x.count('"') >= 2]
+        if op < 0.12 and quoted:  # a lone surrogate (or a pair) escaped in a double-quoted text
+            j = rng.choice(quoted)
+            head, _, rest = lines[j].partition('"')
+            lines[j] = f'{head}"{rng.choice(SURROGATES)}{rest}'
+            continue
         if op < 0.35 and ":" in line:  # a value replaced
             key, _, _ = line.partition(":")
             lines[i] = f"{key}: {rng.choice(SCALARS)}"
@@ -212,7 +239,10 @@ def make_case(kind: str, seed: int, number: int) -> Case:
     if kind == "rules":
         source = rng.choice(CORPUS)
         text = mutate_rules(rng, source.read_text())
-        return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
+        names = option_names(text) + ["nope"]
+        spec = {"options": [f"{rng.choice(names)}={rng.choice(OPTION_TEXTS)}" for _ in range(rng.choice([1, 2]))]} \
+            if rng.random() < 0.3 else {}
+        return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text}, spec=spec)
     if kind == "expressions":
         base = (ROOT / "docs" / "examples" / "bidding.yaml").read_text()
         slots = re.findall(r'^\s*[a-z_]+: "[^"\n]*"$|^\s*- "[^"\n]*"$', base, re.M)
@@ -223,8 +253,9 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         text = base.replace(target, f'{head}"{hostile.replace(chr(34), chr(39))}"', 1)
         return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
     if kind == "records":
-        game = rng.choice(["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4"])
-        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"})
+        game = rng.choice(_GAMES_OF_RECORDS)
+        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"},
+                    spec={"game": game})
     if kind == "prompt":
         answers = [rng.choice(["1", "2", "0", "-1", "99", "²", "٣", "9" * 5000, "", " ", "\t", "x", "a", "P",
                                "\x00", "\x1b[A", "é" * 100, "1 2", "01", "+1", "Pass", "pass", "bid 1", "bid",
@@ -235,6 +266,11 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         return Case(kind, seed, number, ["play", game[0], "-p", game[1], "--human", "1", "--seed", str(number)],
                     {}, "\n".join(answers) + ("\n" if answers and rng.random() < 0.5 else ""))
     raise ValueError(f"unknown kind {kind!r}")
+
+
+# GAME:PLAYERS, a record trickbook play writes; GAME:PLAYERS:saved, a state the API saves (with its trick lines and
+# the card monster's automatic ones), from round 3 (a header with "start")
+_GAMES_OF_RECORDS = ["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4", "meinz:3:saved"]
 
 
 # -- the child process ---------------------------------------------------------------------------------------
@@ -274,9 +310,17 @@ def _good_record(game: str, folder: Path) -> str:
     """A good record of one game (made once per worker), naming its rule file relative to itself."""
     from interpreter.cli import main
 
-    name, players = game.split(":")
+    name, players, *saved = game.split(":")
     if name.endswith(".yaml"):  # the record names it beside itself
         shutil.copy(ROOT / "docs" / "examples" / name, folder / name)
+    if game not in _RECORDS and saved:
+        import interpreter as tb
+
+        state = tb.load(name, int(players)).new_state(seed=1, hand=3, dealer=1)
+        rng = random.Random(1)
+        while not state.is_over():
+            state.apply_chance() if state.is_chance() else state.apply(rng.choice(state.legal_actions()))
+        _RECORDS[game] = state.serialize()
     if game not in _RECORDS:
         path = folder / "good.jsonl"
         rules = str(folder / name) if name.endswith(".yaml") else name
@@ -320,10 +364,13 @@ def run_case(case: Case, folder: Path) -> str | None:
             case.outcome = "refused" if code else "accepted"
             if run[0] == "validate" and code == 0:  # valid: play one game at one of its player counts
                 count = _player_count(argv[1], case)
+                chosen = [a for o in case.spec.get("options", []) for a in ("-o", o)]
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                    code = main(["play", argv[1], "-p", str(count), "--quiet", "--seed", str(case.number)])
+                    code = main(["play", argv[1], "-p", str(count), "--quiet", "--seed", str(case.number), *chosen])
                 case.outcome = "stopped in play" if code else "played"
-                if code == 1 and not POSITIONED.search(err.getvalue()):
+                if code == 1 and chosen and re.search(r"error: (unknown )?option ", err.getvalue()):
+                    case.outcome = "refused"  # an option's value of another kind: said in words, no place needed
+                elif code == 1 and not POSITIONED.search(err.getvalue()):
                     return "a play error names no place in the rule file:\n" + err.getvalue()[-2000:]
     except SystemExit as exc:  # argparse refusing an argument: fine, it prints usage
         if exc.code not in (0, 2):
@@ -336,6 +383,56 @@ def run_case(case: Case, folder: Path) -> str | None:
         return "a traceback printed:\n" + err.getvalue()[-4000:]
     if "root:x:0:0" in err.getvalue() + out.getvalue():
         return "an error showed the content of a file that is not a rule file"
+    if case.kind == "records":
+        return _read_as_saved_state(case, folder, err.getvalue())
+    return None
+
+
+_LOADED: dict[str, Any] = {}  # the game of each good record, loaded once per worker
+
+
+def _read_as_saved_state(case: Case, folder: Path, replayed: str) -> str | None:
+    """The damaged record read by the API as a saved state too: ``load_serialized`` (the rules the header names)
+    must say what ``trickbook replay`` said (``replayed``: its standard error), and ``deserialize`` on the good
+    record's game what ``replay(path, game=...)`` says. No traceback, and the same words from each pair (a saved
+    state, unlike a record, may end before the game does; a text that is no UTF-8 is refused in words of its
+    own)."""
+    import interpreter as tb
+    from interpreter.errors import RecordError
+    from interpreter.harness.records import replay
+
+    path, text = folder / "record.jsonl", case.files["record.jsonl"]
+    place = rf"^({re.escape(str(path))}|serialized state)(:\d+)?: "
+    if case.spec["game"] not in _LOADED:
+        name, players, *_ = case.spec["game"].split(":")
+        good = json.loads(_good_record(case.spec["game"], folder).split("\n", 1)[0])
+        _LOADED[case.spec["game"]] = tb.load(folder / name if name.endswith(".yaml") else name, int(players),
+                                             good["options"])
+    game = _LOADED[case.spec["game"]]
+
+    def said(read: Any) -> str:
+        try:
+            read()
+            return "ok"
+        except RecordError as exc:
+            return re.sub(place, "", str(exc))
+        except BaseException:  # noqa: BLE001 - this is what the fuzzer looks for
+            return "traceback:\n" + traceback.format_exc()[-4000:]
+
+    with contextlib.chdir(folder):  # load_serialized finds a rule file the header names in the current folder
+        pairs = {"replay(path, game=...) and deserialize": (said(lambda: replay(path, game=game.engine)),
+                                                            said(lambda: game.deserialize(text))),
+                 "trickbook replay and load_serialized": (
+                     re.sub(place, "", replayed.strip().removeprefix("trickbook: error: ")) or "ok",
+                     said(lambda: tb.load_serialized(text)))}
+    for readers, (as_record, as_state) in pairs.items():
+        for words in (as_record, as_state):
+            if words.startswith("traceback:"):
+                return words
+        if as_record.startswith("the record ends before the game does"):
+            as_record = "ok"
+        if as_record != as_state and not ("cannot read record" in as_record and "cannot read record" in as_state):
+            return f"{readers} disagree: {as_record!r} against {as_state!r}"
     return None
 
 

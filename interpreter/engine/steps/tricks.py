@@ -100,7 +100,8 @@ class Tricks(Step):
             "every seat), "
             "e.g. \"[s for s in seats if s != round.partner_out]\" when a partner sits out."),
         Opt("led", "expr", "Which card of the trick so far sets the suit (default: the first card), e.g. "
-            "\"first([c for c in trick if c.rank != 'jester'])\"; none until there is one.", binds=("trick",)),
+            "\"first([c for c in trick if c.rank != 'jester'])\"; none until there is one.", binds=("trick",),
+            gives="card or none"),
         Opt("lead", "rules", "Obligations on the card that leads a trick: a condition (must, if the seat can), "
             "a rule {must, holding, otherwise} or a list of rules applied in order.", fields=RULE_FIELDS),
         Opt("follow", "rules", "Obligations on every later card, e.g. \"card.colour == led.colour\" (follow "
