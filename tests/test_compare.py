@@ -40,6 +40,7 @@ from interpreter.harness.compare import (  # noqa: E402
     verdict_word,
 )
 from interpreter.harness.simulate import Played  # noqa: E402
+from interpreter.harness.student_t import quantile, two_sided_p  # noqa: E402
 
 JACK = str(ROOT / "docs" / "examples" / "hearts-jack.yaml")
 SMALL = str(ROOT / "tests" / "data" / "compare-small.yaml")
@@ -314,9 +315,20 @@ def test_a_paired_difference_is_the_mean_of_the_per_game_differences_with_its_in
     diffs = [1.0, 0.0, 2.0, 3.0]
     sd = math.sqrt(sum((x - 1.5) ** 2 for x in diffs) / 3)
     assert (d.base, d.variant, d.difference) == (2.5, 4.0, 1.5)
-    assert d.low == pytest.approx(1.5 - 1.959964 * sd / 2) and d.high == pytest.approx(1.5 + 1.959964 * sd / 2)
-    assert d.p == pytest.approx(math.erfc(1.5 / (sd / 2) / math.sqrt(2)))
-    assert d.spread == pytest.approx(sd)
+    # Student's t with 3 degrees of freedom: 3.182446 standard errors either side for 95%
+    assert d.low == pytest.approx(1.5 - 3.182446 * sd / 2) and d.high == pytest.approx(1.5 + 3.182446 * sd / 2)
+    assert d.p == pytest.approx(two_sided_p(1.5 / (sd / 2), 3)) and 0.1 < d.p < 0.11  # t = 2.32: p = 0.103
+    assert not d.outside and d.spread == pytest.approx(sd)
+
+
+def test_students_t_gives_the_tables_figures():
+    # two-sided 95% quantiles from the printed tables, and a p-value: t = 2 with 10 degrees of freedom
+    for df, t in [(1, 12.7062), (2, 4.3027), (3, 3.1824), (10, 2.2281), (30, 2.0423), (1000, 1.9623)]:
+        assert quantile(0.95, df) == pytest.approx(t, abs=1e-4)
+    assert quantile(0.95, 10**7) == pytest.approx(1.959964, abs=1e-5)  # the normal distribution's
+    assert two_sided_p(2.0, 10) == pytest.approx(0.073388, abs=1e-6)
+    assert two_sided_p(0.0, 5) == 1.0 and two_sided_p(float("inf"), 5) == 0.0
+    assert two_sided_p(quantile(0.95, 7), 7) == pytest.approx(0.05)
 
 
 def test_games_needed_follows_the_power_formula_at_the_level_asked_and_says_nothing_without_spread():

@@ -3,8 +3,9 @@
 Both rule files play the same games: game ``i`` of each has the same seed (so the same deal, where the two
 files deal alike) and the same agents in the same seats. Every statistic is compared game by game (paired),
 which takes out most of the luck of the deal: the difference of each statistic is the mean of the per-game
-differences, with its 95% interval and its p-value from the same normal approximation (so the interval leaves
-out 0 exactly when the p-value is below 5%).
+differences, with its 95% interval and its p-value from the same paired t test (Student's t distribution, so
+the interval leaves out 0 exactly when the p-value is below 5%; at hundreds of games it is the normal
+approximation).
 
 Many figures are compared at once, so some would look real by chance alone: the p-values are adjusted for
 all the figures of the comparison together (:class:`Correction`: Holm's method, which holds the chance of
@@ -29,7 +30,8 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
 
-from interpreter.harness.simulate import Z95, Played
+from interpreter.harness import student_t
+from interpreter.harness.simulate import Played
 
 Z80 = 0.841621  # the normal quantile for 80% power (one-sided)
 RESAMPLES = 400  # bootstrap resamples of the seat advantage's spread
@@ -114,7 +116,7 @@ class Difference:
     variant: float
     low: float
     high: float
-    p: float  # two-sided p-value of "no difference", from the same normal approximation as the interval
+    p: float  # two-sided p-value of "no difference", from the same t test as the interval
     spread: float  # the standard deviation of the per-game differences (0: every game differed alike)
     group: str = ""
     adjusted: float = 1.0  # p adjusted for every figure of the comparison (set by judge)
@@ -344,29 +346,31 @@ def judge(differences: list[Difference], correction: Correction) -> None:
 
 
 def paired(name: str, unit: str, base: list[float], variant: list[float]) -> Difference:
-    """The mean of ``variant[i] - base[i]`` with its 95% interval and its p-value (normal approximation; at
-    least two games), before any correction."""
+    """The mean of ``variant[i] - base[i]`` with its 95% interval and its p-value (the paired t test; at least
+    two games), before any correction."""
     diffs = [v - b for b, v in zip(base, variant)]
     n = len(diffs)
     sd = _sd(diffs)
-    return _normal(name, unit, sum(base) / n, sum(variant) / n, sd / math.sqrt(n), sd)
+    return _tested(name, unit, sum(base) / n, sum(variant) / n, sd / math.sqrt(n), sd, n - 1)
 
 
-def _normal(name: str, unit: str, base: float, variant: float, error: float, spread: float) -> Difference:
-    """A difference with the normal approximation's 95% interval and two-sided p-value, ``error`` the standard
-    error of the difference: the interval leaves out 0 exactly when p is below 5%."""
+def _tested(name: str, unit: str, base: float, variant: float, error: float, spread: float, df: int) -> Difference:
+    """A difference with its 95% interval and two-sided p-value from Student's t distribution with ``df``
+    degrees of freedom, ``error`` the standard error of the difference: the interval leaves out 0 exactly when p
+    is below 5%."""
     mean = variant - base
     if error > 0:
-        p = math.erfc(abs(mean) / error / math.sqrt(2))
+        p = student_t.two_sided_p(abs(mean) / error, df)
     else:  # nothing varies: every game differed by the same amount
         p = 0.0 if mean else 1.0
-    return Difference(name, unit, base, variant, mean - Z95 * error, mean + Z95 * error, p, spread)
+    half = student_t.quantile(0.95, df) * error
+    return Difference(name, unit, base, variant, mean - half, mean + half, p, spread)
 
 
 def seat_advantage(base: list[list[float]], variant: list[list[float]], seed: Any) -> Difference:
     """How far the seats' win shares lie from the fair share, on average (0: every seat wins as often), in
     both files; the standard error of the difference by resampling the games (pairs together, a fixed stream),
-    the interval and p-value from it by the normal approximation."""
+    the interval and p-value from it as for the other figures (t with n - 1 degrees of freedom)."""
     def spread(columns: Sequence[Sequence[float]], pick: Sequence[int]) -> float:
         seats = len(columns)
         shares = [sum(map(c.__getitem__, pick)) / len(pick) for c in columns]
@@ -382,7 +386,7 @@ def seat_advantage(base: list[list[float]], variant: list[list[float]], seed: An
         pick = rng.choices(everyone, k=n)
         draws.append(spread(v_columns, pick) - spread(b_columns, pick))
     error = _sd(draws)
-    return _normal("seat advantage (distance from fair)", SHARE, b, v, error, error * math.sqrt(n))
+    return _tested("seat advantage (distance from fair)", SHARE, b, v, error, error * math.sqrt(n), n - 1)
 
 
 def games_needed(sd: float, size: float, level: float = ERROR_RATE) -> int | None:
