@@ -9,8 +9,8 @@ approximation).
 
 Many figures are compared at once, so some would look real by chance alone: the p-values are adjusted for
 all the figures of the comparison together (:class:`Correction`: Holm's method, which holds the chance of
-calling any difference real when the files play alike to the error rate, or Benjamini-Hochberg's, which holds
-the expected share of false ones among those called real to it), and a difference is *real* when its adjusted
+calling any figure without a difference real to the error rate, or Benjamini-Hochberg's, which holds the
+expected share of false ones among those called real to it), and a difference is *real* when its adjusted
 p-value is below the rate. For each, the number of games that would show a difference of the size seen (or
 of a size asked for) as real in 80% of runs is estimated from the spread of the per-game differences, at the
 correction's strictest level (the rate divided by the number of figures).
@@ -391,7 +391,8 @@ def seat_advantage(base: list[list[float]], variant: list[list[float]], seed: An
 
 def games_needed(sd: float, size: float, level: float = ERROR_RATE) -> int | None:
     """Paired games for a two-sided test at ``level`` to show a difference of ``size`` in 80% of runs, the
-    per-game differences spreading by ``sd``; None when nothing varies or the size is 0."""
+    per-game differences spreading by ``sd`` (the normal approximation's formula: the games are many); None
+    when nothing varies or the size is 0."""
     if sd <= 0 or size <= 1e-12:
         return None
     z = NormalDist().inv_cdf(1 - level / 2)
