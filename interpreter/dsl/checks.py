@@ -16,7 +16,7 @@ from interpreter.errors import ExpressionError
 ORDER = ("<", "<=", ">", ">=")
 ARITHMETIC = ("+", "-", "*", "//", "%")
 _NOUNS = {"card": "a card", "seat": "a seat", "record": "a record", "number": "a number", "text": "text",
-          "truth": "true/false", "none": "none", "list": "a list", None: "a value"}
+          "truth": "true/false", "none": "none", "list": "a list", None: "a value", "value": "a value"}
 _PLURALS = {"card": "cards", "seat": "seats", "record": "records", "number": "numbers", "text": "texts",
             "truth": "true/false values", "list": "lists"}
 

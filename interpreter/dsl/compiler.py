@@ -242,6 +242,8 @@ _TAKES = {"list": ("list",), "cards": ("card", "list", "none"), "card or none": 
 def _given(expect: str, t: Type, tree: ast.Node | None, locate: Locate) -> None:
     """Refuse an expression that gives what ``expect`` does not take (see _TAKES)."""
     k = check.kind(t, tree)
+    if k is None and expect == "card or none" and not t.literal_none:  # a card is always known to be one
+        k = "value"
     if k is not None and k not in _TAKES[expect] or expect == "cards" and k == "list" and t.element is not None \
             and check.kind(t.element) not in (None, "card"):
         raise ExpressionError(f"expected {_EXPECTED[expect]}, found {check.noun(t, tree)}", locate(0))

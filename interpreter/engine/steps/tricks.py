@@ -164,9 +164,7 @@ class Tricks(Step):
         self.zones = ctx.zones(path + ("from",), per_seat=True) if "from" in spec else ["hand"]
         if "hand" in self.zones and "hand" not in ctx.seat_zones:
             raise ctx.error("trick play needs a per-seat zone named 'hand' (or say from: ZONE)", path)
-        self.led = self.read(ctx, "led", {"trick": CARDS}) if "led" in spec else None
-        if self.led is not None and self.led.type.kind != "card" and not self.led.type.literal_none:
-            raise ctx.error(f"led must give a card (or none), found {self.led.type}", path + ("led",))
+        self.led = self.read(ctx, "led", {"trick": CARDS}) if "led" in spec else None  # a card or none
         self.lead_rules = rules(ctx, path + ("lead",), self.bound)
         self.follow_rules = rules(ctx, path + ("follow",), self.bound)
         self.ordering = Ordering(ctx, path + ("strength",), spec["strength"], self.bound, None,
