@@ -1,12 +1,27 @@
-"""Your own agents, each in a process of its own: ``--agents mymodule:MyAgent`` (or ``path/to/file.py:MyAgent``).
+"""Your own agents, each in processes of its own: ``--agents mymodule:MyAgent`` (or ``path/to/file.py:MyAgent``).
 
 An agent is a class with ``act(self, view)``; its constructor may take a seed (``MyAgent(seed)``), or nothing.
 For each decision its process is sent plain data only (``View``: the seat, the step, the legal actions with
 their ids, kinds, values and labels, and the seat's observation), never the state, so an agent can read nothing
-its seat may not see and change nothing of the game; each seat's agent runs in its own process (two seats of
+its seat may not see and change nothing of the game; each seat's agent runs in processes of its own (two seats of
 the same class too), so agents of different authors cannot reach each other either. ``act`` answers with one of
 ``view.legal`` (an action id) or one of ``view.labels``; anything else stops the game with a message naming
-the agent. docs/agents.md describes the protocol.
+the agent. docs/agents.md describes the protocol and the limits.
+
+The processes, and how they are contained (POSIX):
+
+* the *loader* (``python -m interpreter.harness.remote SPEC MEMORY LIFELINE``) imports the agent's module once
+  and is kept from game to game; it starts a session (and process group) of its own, with a limit on its
+  address space (``RLIMIT_AS``) that every process it starts inherits, standard input from /dev/null (the
+  protocol comes on another descriptor), and what the agent prints going to standard error;
+* for each game the loader forks the *game's process*, in a process group of its own, which makes the agent
+  (``MyAgent(seed)``) and answers its decisions. When the game is over (or fails, or Ctrl-C stops it) that group
+  is killed, so nothing the agent started outlives the game, and the next game starts from the module as loaded;
+* the game's side waits for each answer with a limit by the clock (``Limits.seconds``) and reads at most
+  AGENT_MESSAGE bytes of one message, a little at a time; whatever it reads that is not the protocol, or the
+  end of a process, stops the game with an AgentError that says what the agent did;
+* a *lifeline* pipe whose writing end only the game's side holds: when that process ends, however it ends, the
+  loader sees the pipe close and kills the game's process group and its own.
 
 This module imports nothing of the engine at its top: the agents' processes load only it and the agent.
 """
@@ -14,19 +29,37 @@ This module imports nothing of the engine at its top: the agents' processes load
 from __future__ import annotations
 
 import atexit
+import codecs
+import contextlib
 import importlib
 import importlib.util
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
+import time
 import traceback
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from interpreter.errors import GameError, IllegalAction
+from interpreter.errors import AgentError, GameError
+from interpreter.limits import AGENT_LOAD_SECONDS, AGENT_MEMORY_MB, AGENT_MESSAGE, AGENT_SECONDS
+
+GRACE = 2.0  # seconds the game's process has to end once the game is over, before its group is killed
+TAIL = 4096  # bytes of an agent's standard error kept, to say its last lines when it fails
+SHOWN = 80  # characters shown of what an agent wrote that is not the protocol
+CHUNK = 65536  # bytes read from an agent's pipe at a time
+
+
+class Limits(NamedTuple):
+    """What an agent of your own may take: ``seconds`` by the clock for each decision (and for making the agent at
+    a game's start), ``memory_mb`` megabytes of address space for its processes (0: no limit)."""
+
+    seconds: float = AGENT_SECONDS
+    memory_mb: int = AGENT_MEMORY_MB
 
 
 class View:
@@ -67,139 +100,351 @@ def load_class(spec: str) -> type:
     return cls
 
 
-def _serve(spec: str, inbox: Any, outbox: Any) -> None:
-    """The agent's process: make the agent for each game, answer each view (JSON lines both ways)."""
-
-    def send(kind: str, data: Any) -> None:
-        outbox.write(json.dumps([kind, data]) + "\n")
-        outbox.flush()
-
-    agent: Any = None
-    try:
-        cls = load_class(spec)
-    except BaseException as exc:  # noqa: BLE001 - told to the game's process, which stops with it
-        send("error", f"{exc}" if isinstance(exc, GameError) else traceback.format_exc(limit=-2))
-        return
-    send("ready", None)
-    for line in inbox:
-        kind, data = json.loads(line)
-        try:
-            if kind == "new":
-                try:
-                    agent = cls(data)
-                except TypeError:
-                    agent = cls()
-                send("ok", None)
-            else:
-                answer = agent.act(View(data))
-                if isinstance(answer, bool) or not isinstance(answer, (int, str)):
-                    send("error", f"act returned {answer!r}: an action id of view.legal or a label of view.labels")
-                else:
-                    send("ok", answer)
-        except BaseException:  # noqa: BLE001 - the agent's own failure, told to the game's process
-            send("error", traceback.format_exc(limit=-2))
+# ---------------------------------------------------------------- the game's side
 
 
-class _Child:
-    """One agent's process (``python -m interpreter.harness.remote SPEC``, so also from a worker of a pool)
-    and the pipes to it."""
+class _Failed(Exception):
+    """What an agent's process did wrong, in words that follow its name ("did not answer within 10 s")."""
 
-    def __init__(self, spec: str):
-        self.spec = spec
+
+class _Loader:
+    """One loader process (the agent's module loaded) and the pipes to it; at most one game at a time."""
+
+    def __init__(self, spec: str, limits: Limits):
+        self.spec, self.limits = spec, limits
+        self.game: int | None = None  # the process (and process group) id of the game's process, while one runs
+        self.buffer = bytearray()  # what was read of the protocol and not yet taken
+        self.tail = bytearray()  # the last bytes the agent wrote to standard error
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        if not hasattr(os, "fork") or not hasattr(os, "killpg"):  # pragma: no cover - Windows
+            raise _Failed("cannot be run here: agents of your own need process groups and fork (Linux, macOS)")
+        lifeline = _lifeline()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         try:
-            self.process = subprocess.Popen([sys.executable, "-m", "interpreter.harness.remote", spec],
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True,
-                                            encoding="utf-8")
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "interpreter.harness.remote", spec, str(limits.memory_mb), str(lifeline)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                start_new_session=True, pass_fds=(lifeline,))
         except OSError as exc:
-            raise GameError(f"agent {spec!r}: cannot start its process: {exc.strerror or exc}") from None
-        kind, data = self._recv()
-        if kind != "ready":
-            raise GameError(f"agent {self.spec!r} could not be loaded: {data}")
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def call(self, kind: str, data: Any) -> Any:
+            raise _Failed(f"cannot start its process: {exc.strerror or exc}") from None
+        assert self.process.stdin and self.process.stdout and self.process.stderr, "the pipes asked for"
+        self.inbox, self.answers, self.errors = (self.process.stdin.fileno(), self.process.stdout.fileno(),
+                                                 self.process.stderr.fileno())
+        self.open = [self.answers, self.errors]  # the pipes not yet at their end
+        for fd in (self.inbox, self.answers, self.errors):
+            os.set_blocking(fd, False)
         try:
-            assert self.process.stdin is not None
-            self.process.stdin.write(json.dumps([kind, data]) + "\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise GameError(f"agent {self.spec!r}: its process has stopped") from None
-        answer, value = self._recv()
-        if answer == "error":
-            raise GameError(f"agent {self.spec!r} failed: {value}")
-        return value
+            kind, data = self.receive(max(limits.seconds, AGENT_LOAD_SECONDS), "load", ("ready", "error"))
+            if kind == "error":
+                raise _Failed(f"could not be loaded: {_memory_hint(data, limits)}")
+        except BaseException:
+            self.kill()
+            raise
 
-    def _recv(self) -> Any:
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if not line:
-            raise GameError(f"agent {self.spec!r}: its process has stopped (exit code {self.process.wait()})")
-        return json.loads(line)
+    # -- one game
+
+    def new_game(self, seed: Any) -> None:
+        """Start a game's process and make the agent in it (``MyAgent(seed)``)."""
+        deadline = time.monotonic() + self.limits.seconds
+        self.send(["new", seed], deadline)
+        _, pid = self.receive_by(deadline, "start a game", ("game",))
+        if type(pid) is not int or pid <= 0:
+            raise _Failed(f"wrote what is not the protocol: {_shown(json.dumps(pid))}")
+        self.game = pid
+        kind, data = self.receive_by(deadline, "make the agent", ("ok", "error"))
+        if kind == "error":
+            raise _Failed(f"failed when made: {_memory_hint(data, self.limits)}")
+
+    def ask(self, view: dict[str, Any]) -> Any:
+        """The agent's answer to one decision."""
+        deadline = time.monotonic() + self.limits.seconds
+        self.send(["act", view], deadline)
+        kind, data = self.receive_by(deadline, "answer", ("ok", "error"))
+        if kind == "error":
+            raise _Failed(f"failed: {_memory_hint(data, self.limits)}")
+        return data
+
+    def end_game(self) -> None:
+        """The game is over: its process is told so, and its process group is gone once the loader says it
+        ended (within GRACE seconds, or the loader is killed too)."""
+        deadline = time.monotonic() + GRACE
+        self.send(["end", None], deadline)
+        self.receive_by(deadline, "end", ("ended",))
+        self.game = None
+
+    def kill(self) -> None:
+        """The game's process group and the loader's killed, whatever they were doing (the game failed, or was
+        stopped); what the agent wrote to standard error meanwhile is passed on."""
+        for group in (self.game, self.process.pid):
+            if group is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(group, signal.SIGKILL)
+        self.game = None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=GRACE)
+        with contextlib.suppress(OSError):
+            self._drain()
+        self.close()
 
     def close(self) -> None:
-        for pipe in (self.process.stdin, self.process.stdout):
+        """Close the pipes: a loader with no game ends (with whatever its own process group holds)."""
+        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
             if pipe is not None:
-                pipe.close()
+                with contextlib.suppress(OSError):
+                    pipe.close()
         try:
-            self.process.wait(timeout=2)
+            self.process.wait(timeout=GRACE)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    # -- the pipes
+
+    def send(self, message: Any, deadline: float) -> None:
+        data = memoryview((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass"))
+        while data:
+            writable = self._wait(deadline, "read what it was sent", write=True)
+            if writable:
+                try:
+                    data = data[os.write(self.inbox, data):]
+                except BlockingIOError:
+                    continue
+                except OSError:  # the pipe's other end is closed: its processes have ended
+                    raise self._ended() from None
+
+    def receive(self, seconds: float, doing: str, expected: tuple[str, ...]) -> tuple[str, Any]:
+        return self.receive_by(time.monotonic() + seconds, doing, expected, seconds)
+
+    def receive_by(self, deadline: float, doing: str, expected: tuple[str, ...],
+                   seconds: float | None = None) -> tuple[str, Any]:
+        """The next message, one of the ``expected`` kinds ("ended" when the game's process ended is a failure
+        unless expected), by the ``deadline``."""
+        while True:
+            line = self._line()
+            if line is not None:
+                return self._message(line, expected)
+            self._wait(deadline, doing, seconds=seconds)
+
+    def _wait(self, deadline: float, doing: str, write: bool = False, seconds: float | None = None) -> bool:
+        """Wait until a pipe is ready, at most until the ``deadline``; read what is there (the protocol into the
+        buffer, standard error passed on). True when the agent's input can be written to."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            limit = self.limits.seconds if seconds is None else seconds
+            flag = " (--agent-timeout)" if seconds is None and doing != "end" else ""
+            raise _Failed(f"did not {doing} within {_seconds(limit)}{flag}")
+        readable, writable, _ = select.select(self.open, [self.inbox] if write else [], [], remaining)
+        if self.errors in readable:
+            self._read_errors()
+        if self.answers in readable:
+            chunk = os.read(self.answers, CHUNK)
+            if not chunk:
+                self.open.remove(self.answers)
+                raise self._ended()
+            self.buffer += chunk
+        return bool(writable)
+
+    def _line(self) -> bytes | None:
+        """The next whole line of the protocol, or None; a line longer than AGENT_MESSAGE is a failure, found as
+        soon as that much is read."""
+        end = self.buffer.find(b"\n", 0, AGENT_MESSAGE + 1)
+        if end < 0:
+            if len(self.buffer) > AGENT_MESSAGE:
+                raise _Failed(f"wrote more than {_size(AGENT_MESSAGE)} without a newline (a message of the "
+                              f"protocol is one line, at most {_size(AGENT_MESSAGE)})")
+            return None
+        line = bytes(self.buffer[:end])
+        del self.buffer[:end + 1]
+        return line
+
+    def _message(self, line: bytes, expected: tuple[str, ...]) -> tuple[str, Any]:
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            message = None
+        if not (isinstance(message, list) and len(message) == 2 and message[0] in expected + ("ended",)):
+            raise _Failed(f"wrote what is not the protocol: {_shown(line.decode('utf-8', 'replace'))}")
+        kind, data = message
+        if kind == "ended" and "ended" not in expected:
+            raise _Failed(f"{_how(data)} without answering{self._last_words()}")
+        return kind, data
+
+    def _read_errors(self) -> None:
+        chunk = os.read(self.errors, CHUNK)
+        if not chunk:
+            self.open.remove(self.errors)
+            return
+        self.tail += chunk
+        del self.tail[:-TAIL]
+        if sys.stderr is not None:  # passed on as it comes: what the agent prints is for its author to read
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.write(self.decoder.decode(chunk))
+                sys.stderr.flush()
+
+    def _drain(self) -> None:
+        """Pass on what is left on standard error, without waiting."""
+        while self.errors in self.open and select.select([self.errors], [], [], 0)[0]:
+            self._read_errors()
+
+    def _ended(self) -> _Failed:
+        """The loader's pipes closed: it ended, and how."""
+        with contextlib.suppress(OSError):
+            self._drain()
+        try:
+            code = self.process.wait(timeout=GRACE)
+        except subprocess.TimeoutExpired:
+            return _Failed(f"closed its pipes without answering{self._last_words()}")
+        return _Failed(f"{_how(code)} without answering{self._last_words()}")
+
+    def _last_words(self) -> str:
+        lines = [line.rstrip() for line in self.tail.decode("utf-8", "replace").splitlines() if line.strip()]
+        if not lines:
+            return ""
+        shown = [line if len(line) <= 200 else line[:200] + "..." for line in lines[-5:]]
+        return "; its last lines on standard error:\n  " + "\n  ".join(shown)
 
 
-_children: dict[tuple[str, int], _Child] = {}  # (spec, seat): kept from game to game in this process
-_spaces: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()  # a game's action ids, made once
+def _how(code: Any) -> str:
+    """How a process ended, from its exit code (negative: the signal that killed it)."""
+    if type(code) is not int:
+        return "ended"
+    if code >= 0:
+        return f"ended (exit code {code})"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"was killed by {name}"
+
+
+def _memory_hint(text: Any, limits: Limits) -> str:
+    text = str(text)
+    if "MemoryError" in text and limits.memory_mb:
+        text += f"\n(its processes may use {limits.memory_mb:,} MB of address space: --agent-memory)"
+    return text
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+def _size(n: int) -> str:
+    return f"{n // (1 << 20)} MB" if n >= 1 << 20 else f"{n:,} bytes"
+
+
+def _shown(text: str) -> str:
+    """At most SHOWN characters of what an agent wrote, quoted (the rest cut off: ...)."""
+    return repr(text if len(text) <= SHOWN else text[:SHOWN] + "...")
+
+
+_LIFELINE: tuple[int, int] | None = None  # (this process's id, the reading end of its lifeline)
+
+
+def _lifeline() -> int:
+    """The reading end of this process's lifeline, a pipe whose writing end only this process holds (it is not
+    inherited): the agents' loaders see it close when this process ends, however it ends."""
+    global _LIFELINE
+    if _LIFELINE is None or _LIFELINE[0] != os.getpid():
+        read, _write = os.pipe()  # the writing end stays open for this process's life
+        _LIFELINE = (os.getpid(), read)
+    return _LIFELINE[1]
+
+
+_idle: dict[tuple[str, int, Limits], list[_Loader]] = {}  # loaders kept from game to game: (spec, seat, limits)
 
 
 @atexit.register
-def _close_all() -> None:
-    for child in _children.values():
-        child.close()
-    _children.clear()
+def close_all() -> None:
+    """End every loader kept for another game (at the end of a program, or when a program wants them gone)."""
+    for loaders in _idle.values():
+        for loader in loaders:
+            loader.close()
+    _idle.clear()
 
 
 class ProcessAgent:
-    """The game's side of an agent of your own: each decision is sent to its process as a ``View``."""
+    """The game's side of an agent of your own: each decision is sent to its game's process as a ``View``."""
 
-    def __init__(self, spec: str, seat: int, seed: Any):
+    def __init__(self, spec: str, seat: int, seed: Any, limits: Limits | None = None):
         self.spec, self.seat, self.seed = spec, seat, seed
-        self._started = False
+        self.limits = limits or Limits()
+        self._loader: _Loader | None = None  # the loader whose game's process plays this game, once started
+        self._ending: Any = None  # the finalizer that ends the game's process if the game is dropped unfinished
 
     def act(self, turn: Any) -> Any:
         from interpreter.engine.actions import ActionSpace
 
         game, state = turn.game, turn._state
-        child = _children.get((self.spec, self.seat))
-        if child is None or not child.alive():
-            child = _children[(self.spec, self.seat)] = _Child(self.spec)
-            self._started = False
-        if not self._started:
-            child.call("new", self.seed)
-            self._started = True
         space = _spaces.get(game)
         if space is None:
             space = _spaces[game] = ActionSpace(game)
         step = state.pending.step
         ids = space.ids(step, turn.legal)
         labels = turn.labels
-        answer = child.call("act", {
-            "game": {"name": game.name, "players": game.players, "seat_names": list(game.seat_names),
-                     "num_actions": len(space)},
-            "seat": turn.seat, "seat_name": turn.seat_name, "step": step.name, "kind": turn.kind,
-            "prompt": turn.prompt, "legal": ids, "labels": list(labels),
-            "actions": [_described(space.infos[i]) for i in ids],
-            "observation": turn.observation(),
-        })
-        if isinstance(answer, int) and answer in ids:
+        who = f"agent {self.spec!r} ({game.seat_names[turn.seat]})"
+        try:
+            if self._loader is None:
+                self._start()
+            assert self._loader is not None, "started above"
+            answer = self._loader.ask({
+                "game": {"name": game.name, "players": game.players, "seat_names": list(game.seat_names),
+                         "num_actions": len(space)},
+                "seat": turn.seat, "seat_name": turn.seat_name, "step": step.name, "kind": turn.kind,
+                "prompt": turn.prompt, "legal": ids, "labels": list(labels),
+                "actions": [_described(space.infos[i]) for i in ids],
+                "observation": turn.observation(),
+            })
+        except _Failed as exc:
+            self.stop()
+            raise AgentError(f"{who} {exc}") from None
+        if type(answer) is int and answer in ids:
             return turn.legal[ids.index(answer)]
         if isinstance(answer, str):
             folded = [label.casefold() for label in labels]
             if answer.strip().casefold() in folded:
                 return turn.legal[folded.index(answer.strip().casefold())]
-        raise IllegalAction(f"agent {self.spec!r} ({game.seat_names[turn.seat]}) chose {answer!r}, which is not "
-                            f"legal now ({step.name}); legal: {', '.join(labels[:40])}")
+        raise AgentError(f"{who} chose {_shown(answer) if isinstance(answer, str) else _shown(json.dumps(answer))}, "
+                         f"which is not legal now ({step.name}); legal: {', '.join(labels[:40])}")
+
+    def _start(self) -> None:
+        key = (self.spec, self.seat, self.limits)
+        idle = _idle.get(key)
+        loader = idle.pop() if idle else None
+        if loader is None or loader.process.poll() is not None:
+            loader = _Loader(self.spec, self.limits)
+        self._loader = loader
+        self._ending = weakref.finalize(self, _kill, loader)  # a game dropped unfinished (no game_over)
+        loader.new_game(self.seed)
+
+    def game_over(self) -> None:
+        """The game is over: the game's process ends (and everything it started); the loader is kept for the next
+        game. A process that does not end in time is killed with its loader."""
+        loader, self._loader = self._loader, None
+        if loader is None:
+            return
+        self._ending.detach()
+        try:
+            loader.end_game()
+        except (_Failed, OSError):
+            loader.kill()
+            return
+        _idle.setdefault((self.spec, self.seat, self.limits), []).append(loader)
+
+    def stop(self) -> None:
+        """The game stops (it failed, or was interrupted): the game's process and the loader are killed."""
+        loader, self._loader = self._loader, None
+        if loader is not None:
+            self._ending.detach()
+            loader.kill()
+
+
+def _kill(loader: _Loader) -> None:
+    with contextlib.suppress(Exception):
+        loader.kill()
+
+
+_spaces: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()  # a game's action ids, made once
 
 
 def _described(info: Any) -> dict[str, Any]:
@@ -207,15 +452,173 @@ def _described(info: Any) -> dict[str, Any]:
     return {"id": info.id, "kind": info.kind, "value": info.shown, "label": info.label}
 
 
+# ---------------------------------------------------------------- the agent's side
+
+
 def _main() -> None:
-    """``python -m interpreter.harness.remote SPEC``: the protocol on the process's own stdin and stdout; what the
-    agent prints goes to stderr. Ctrl-C is for the game's process, which ends this one by closing the pipe."""
+    """``python -m interpreter.harness.remote SPEC MEMORY_MB LIFELINE``: the loader. The protocol comes on what was
+    standard input and goes out on what was standard output; the agent gets /dev/null as standard input, and
+    what it prints goes to standard error. Ctrl-C is for the game's process, which ends this one."""
+    try:
+        spec, memory_mb, lifeline = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+        os.fstat(lifeline)
+    except (IndexError, ValueError, OSError):
+        sys.exit("interpreter.harness.remote is started by trickbook for an agent of your own (docs/agents.md)")
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    inbox = os.fdopen(os.dup(0), "r", encoding="utf-8")
-    outbox = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    if memory_mb > 0:
+        _limit_memory(memory_mb)
+    inbox = os.fdopen(os.dup(0), "rb")
+    outbox = os.dup(1)
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    _serve(sys.argv[1], inbox, outbox)
+    _load(spec, inbox, outbox, lifeline)
+
+
+def _limit_memory(megabytes: int) -> None:
+    """RLIMIT_AS for this process and every process it starts, where the platform has it."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return
+    limit = megabytes << 20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _sender(outbox: int) -> Any:
+    def send(kind: str, data: Any) -> None:
+        message = memoryview((json.dumps([kind, data]) + "\n").encode("utf-8", "replace"))
+        while message:
+            message = message[os.write(outbox, message):]
+
+    return send
+
+
+def _receive(inbox: Any) -> list[Any] | None:
+    """The next message from the game's side, or None at the end of the pipe."""
+    line = inbox.readline()
+    try:
+        message = json.loads(line) if line else None
+    except ValueError:
+        return None
+    return message if isinstance(message, list) and len(message) == 2 else None
+
+
+def _load(spec: str, inbox: Any, outbox: int, lifeline: int) -> None:
+    """The loader: load the agent's class, then start a game's process for each game, until the pipe ends; then
+    end this process group (whatever loading the module started, and this process)."""
+    send = _sender(outbox)
+    try:
+        cls = load_class(spec)
+    except BaseException as exc:  # noqa: BLE001 - told to the game's side, which stops with it
+        send("error", str(exc) if isinstance(exc, GameError) else _agents_traceback(exc))
+        _end_group()
+        return
+    send("ready", None)
+    wake_read, wake_write = os.pipe()  # a byte on it for every SIGCHLD: the game's process ended
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    while True:
+        message = _receive(inbox)
+        if message is None or message[0] != "new":
+            break
+        go_read, go_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the game's process
+            code = 1
+            try:
+                signal.set_wakeup_fd(-1)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                for fd in (wake_read, wake_write, lifeline, go_write):
+                    os.close(fd)
+                os.read(go_read, 1)  # until the loader has told the game's side who this process is
+                os.close(go_read)
+                code = _play(cls, message[1], inbox, send)
+            except OSError as exc:  # the protocol's pipe closed under it (by the agent): said, and ended
+                with contextlib.suppress(OSError):
+                    os.write(2, f"the agent's process cannot write to the game: {exc.strerror}\n".encode())
+            finally:
+                os._exit(code)
+        os.close(go_read)
+        with contextlib.suppress(OSError):
+            os.setpgid(pid, pid)
+        send("game", pid)
+        os.close(go_write)
+        ended = _wait_for(pid, wake_read, lifeline)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)  # what the game's process left behind
+        if ended is None:  # the game's side is gone
+            break
+        send("ended", ended)
+    _end_group()
+
+
+def _end_group() -> None:
+    """Kill this process's group, this process too, when it leads one of its own (as the game's side starts it)."""
+    if os.getpgrp() == os.getpid():
+        os.killpg(0, signal.SIGKILL)
+
+
+def _wait_for(pid: int, wake: int, lifeline: int) -> int | None:
+    """The exit code of the game's process once it ends, or None when the lifeline closes first."""
+    while True:
+        readable, _, _ = select.select([wake, lifeline], [], [])
+        if lifeline in readable:
+            return None
+        with contextlib.suppress(BlockingIOError):
+            os.read(wake, 512)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+
+
+def _play(cls: type, seed: Any, inbox: Any, send: Any) -> int:
+    """The game's process: make the agent, answer each view, until the game is over; the exit code."""
+    try:
+        try:
+            agent = cls(seed)
+        except TypeError:
+            agent = cls()
+    except BaseException as exc:  # noqa: BLE001 - the agent's own failure, told to the game's side
+        send("error", _agents_traceback(exc))
+        return 0
+    send("ok", None)
+    while True:
+        message = _receive(inbox)
+        if message is None or message[0] != "act":
+            break
+        try:
+            answer = agent.act(View(message[1]))
+        except BaseException as exc:  # noqa: BLE001 - the agent's own failure, told to the game's side
+            send("error", _agents_traceback(exc))
+            continue
+        if isinstance(answer, bool) or not isinstance(answer, (int, str)):
+            shown = repr(answer)
+            shown = shown if len(shown) <= SHOWN else shown[:SHOWN] + "..."
+            send("error", f"act returned {shown}: an action id of view.legal or a label of view.labels")
+        else:
+            try:
+                send("ok", answer)
+            except ValueError:  # a whole number longer than Python writes out
+                send("error", "act returned a number too long for an action id")
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    return 0
+
+
+def _agents_traceback(exc: BaseException) -> str:
+    """The agent's traceback, from its own code on (the frames of this module left out), at most 20 frames."""
+    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+    text = "".join(traceback.format_exception(type(exc), exc, tb, limit=-20)).rstrip()
+    return text if len(text) <= 10_000 else "..." + text[-10_000:]
 
 
 if __name__ == "__main__":
