@@ -162,7 +162,7 @@ def _play(capsys, agent: str, *extra: str) -> tuple[int, str]:
     ("HandsOver", [], r"ended \(exit code 0\) without answering$"),
     ("Exits", [], r"ended \(exit code 3\) without answering; its last lines on standard error:\n  giving up$"),
     ("ClosesPipe", [], r"ended \(exit code 1\) without answering; its last lines on standard error:\n  the agent's "
-                       r"process cannot write to the game: Bad file descriptor$"),
+                       r"process lost its pipe to the game: Bad file descriptor$"),
     ("Garbage", [], r"wrote what is not the protocol: 'this is not JSON'$"),
     ("WrongShape", [], r"wrote what is not the protocol: '{\"answer\": 1}'$"),
     ("HugeLine", [], r"wrote more than 1 MB without a newline \(a message of the protocol is one line, at most "
@@ -190,13 +190,17 @@ def test_an_agent_that_reads_standard_input_reads_nothing_and_the_game_goes_on(c
 @LINUX
 def test_the_processes_an_agent_starts_end_with_the_game(mark):
     """An agent that leaves a process behind at each of its decisions (about 40 in this game): when the game is
-    over only the loader of its module is left, kept for the next game, and it ends when the program does."""
+    over only its watcher and the loader of its module are left, kept for the next game, and they end when the
+    program does."""
     from interpreter.harness import remote
 
     _record(game_of("oh-hell", 4), [f"{OWN}:Forker", "random"], 1)
-    loaders = [loader.process.pid for (spec, _, _), kept in remote._idle.items() for loader in kept
-               if spec == f"{OWN}:Forker"]
-    assert len(loaders) == 1 and _gone_but(mark, loaders) == loaders
+    watchers = [loader.process.pid for (spec, _, _), kept in remote._idle.items() for loader in kept
+                if spec == f"{OWN}:Forker"]
+    assert len(watchers) == 1
+    with open(f"/proc/{watchers[0]}/task/{watchers[0]}/children", encoding="ascii") as f:
+        kept = sorted(watchers + [int(pid) for pid in f.read().split()])
+    assert len(kept) == 2 and sorted(_gone_but(mark, kept)) == kept
     remote.close_all()
     assert _gone(mark) == []
 

@@ -8,20 +8,22 @@ the same class too), so agents of different authors cannot reach each other eith
 ``view.legal`` (an action id) or one of ``view.labels``; anything else stops the game with a message naming
 the agent. docs/agents.md describes the protocol and the limits.
 
-The processes, and how they are contained (POSIX):
+The processes, and how they are contained (POSIX), for each seat's agent:
 
-* the *loader* (``python -m interpreter.harness.remote SPEC MEMORY LIFELINE``) imports the agent's module once
-  and is kept from game to game; it starts a session (and process group) of its own, with a limit on its
-  address space (``RLIMIT_AS``) that every process it starts inherits, standard input from /dev/null (the
-  protocol comes on another descriptor), and what the agent prints going to standard error;
+* the *watcher* (``python -m interpreter.harness.remote SPEC MEMORY LIFELINE``) runs no code of the agent's: it
+  starts a session of its own, sets a limit on the address space (``RLIMIT_AS``) that every process it starts
+  inherits, starts the loader and watches its *lifeline*, a pipe whose writing end only the game's side holds.
+  When that end closes (the game's side ends the agent, or ends itself, however it ends) or the loader ends, it
+  kills the loader's process group and every game's process group it was told of, and ends;
+* the *loader*, in a process group of its own, imports the agent's module once and is kept from game to game;
+  the agent gets /dev/null as standard input (the protocol comes on another descriptor) and what it prints
+  goes to standard error;
 * for each game the loader forks the *game's process*, in a process group of its own, which makes the agent
-  (``MyAgent(seed)``) and answers its decisions. When the game is over (or fails, or Ctrl-C stops it) that group
-  is killed, so nothing the agent started outlives the game, and the next game starts from the module as loaded;
+  (``MyAgent(seed)``) and answers its decisions. When the game is over that group is killed, so nothing the
+  agent started outlives the game, and the next game starts from the module as loaded;
 * the game's side waits for each answer with a limit by the clock (``Limits.seconds``) and reads at most
   AGENT_MESSAGE bytes of one message, a little at a time; whatever it reads that is not the protocol, or the
-  end of a process, stops the game with an AgentError that says what the agent did;
-* a *lifeline* pipe whose writing end only the game's side holds: when that process ends, however it ends, the
-  loader sees the pipe close and kills the game's process group and its own.
+  end of a process, stops the game with an AgentError that says what the agent did, and ends the agent.
 
 This module imports nothing of the engine at its top: the agents' processes load only it and the agent.
 """
@@ -31,6 +33,7 @@ from __future__ import annotations
 import atexit
 import codecs
 import contextlib
+import gc
 import importlib
 import importlib.util
 import json
@@ -108,7 +111,8 @@ class _Failed(Exception):
 
 
 class _Loader:
-    """One loader process (the agent's module loaded) and the pipes to it; at most one game at a time."""
+    """One agent's processes (its watcher, its loader with the module loaded) and the pipes to them; at most one
+    game at a time."""
 
     def __init__(self, spec: str, limits: Limits):
         self.spec, self.limits = spec, limits
@@ -118,7 +122,7 @@ class _Loader:
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         if not hasattr(os, "fork") or not hasattr(os, "killpg"):  # pragma: no cover - Windows
             raise _Failed("cannot be run here: agents of your own need process groups and fork (Linux, macOS)")
-        lifeline = _lifeline()
+        lifeline, self.lifeline = os.pipe()  # the writing end stays here (not inherited): closed, the agent ends
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         try:
             self.process = subprocess.Popen(
@@ -126,7 +130,10 @@ class _Loader:
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                 start_new_session=True, pass_fds=(lifeline,))
         except OSError as exc:
+            os.close(self.lifeline)
             raise _Failed(f"cannot start its process: {exc.strerror or exc}") from None
+        finally:
+            os.close(lifeline)
         assert self.process.stdin and self.process.stdout and self.process.stderr, "the pipes asked for"
         self.inbox, self.answers, self.errors = (self.process.stdin.fileno(), self.process.stdout.fileno(),
                                                  self.process.stderr.fileno())
@@ -148,7 +155,7 @@ class _Loader:
         deadline = time.monotonic() + self.limits.seconds
         self.send(["new", seed], deadline)
         _, pid = self.receive_by(deadline, "start a game", ("game",))
-        if type(pid) is not int or pid <= 0:
+        if not self._ours(pid):
             raise _Failed(f"wrote what is not the protocol: {_shown(json.dumps(pid))}")
         self.game = pid
         kind, data = self.receive_by(deadline, "make the agent", ("ok", "error"))
@@ -172,46 +179,48 @@ class _Loader:
         self.receive_by(deadline, "end", ("ended",))
         self.game = None
 
+    def _ours(self, pid: Any) -> bool:
+        """Whether ``pid`` is a process of this agent's session (a game's process is): never anyone else's."""
+        try:
+            return type(pid) is int and pid > 1 and os.getsid(pid) == self.process.pid
+        except OSError:
+            return False
+
     def kill(self) -> None:
-        """The game's process group and the loader's killed, whatever they were doing (the game failed, or was
-        stopped); what the agent wrote to standard error meanwhile is passed on."""
-        for group in (self.game, self.process.pid):
-            if group is not None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(group, signal.SIGKILL)
+        """End the agent, whatever it is doing (the game failed or was stopped, or the program ends): the game's
+        process group killed at once, and the lifeline closed, on which the watcher kills the rest and ends; what
+        the agent wrote to standard error meanwhile is passed on."""
+        if self.game is not None and self._ours(self.game):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.game, signal.SIGKILL)
         self.game = None
-        with contextlib.suppress(subprocess.TimeoutExpired):
+        if self.lifeline >= 0:
+            os.close(self.lifeline)
+            self.lifeline = -1
+        try:
             self.process.wait(timeout=GRACE)
+        except subprocess.TimeoutExpired:  # a watcher that does not end (stopped by a debugger, say): killed
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
         with contextlib.suppress(OSError):
             self._drain()
-        self.close()
-
-    def close(self) -> None:
-        """Close the pipes: a loader with no game ends (with whatever its own process group holds)."""
         for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
             if pipe is not None:
                 with contextlib.suppress(OSError):
                     pipe.close()
-        try:
-            self.process.wait(timeout=GRACE)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
 
     # -- the pipes
 
     def send(self, message: Any, deadline: float) -> None:
         data = memoryview((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass"))
         while data:
-            writable = self._wait(deadline, "read what it was sent", write=True)
-            if writable:
-                try:
-                    data = data[os.write(self.inbox, data):]
-                except BlockingIOError:
-                    continue
-                except OSError:  # the pipe's other end is closed: its processes have ended
-                    raise self._ended() from None
+            try:
+                data = data[os.write(self.inbox, data):]
+            except BlockingIOError:  # the pipe is full: the agent's process reads no more for now
+                self._wait(deadline, "read what it was sent", write=True)
+            except OSError:  # the pipe's other end is closed: its processes have ended
+                raise self._ended() from None
 
     def receive(self, seconds: float, doing: str, expected: tuple[str, ...]) -> tuple[str, Any]:
         return self.receive_by(time.monotonic() + seconds, doing, expected, seconds)
@@ -226,15 +235,15 @@ class _Loader:
                 return self._message(line, expected)
             self._wait(deadline, doing, seconds=seconds)
 
-    def _wait(self, deadline: float, doing: str, write: bool = False, seconds: float | None = None) -> bool:
-        """Wait until a pipe is ready, at most until the ``deadline``; read what is there (the protocol into the
-        buffer, standard error passed on). True when the agent's input can be written to."""
+    def _wait(self, deadline: float, doing: str, write: bool = False, seconds: float | None = None) -> None:
+        """Wait until a pipe is ready (with ``write``, the agent's input too), at most until the ``deadline``; read
+        what is there (the protocol into the buffer, standard error passed on)."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             limit = self.limits.seconds if seconds is None else seconds
             flag = " (--agent-timeout)" if seconds is None and doing != "end" else ""
             raise _Failed(f"did not {doing} within {_seconds(limit)}{flag}")
-        readable, writable, _ = select.select(self.open, [self.inbox] if write else [], [], remaining)
+        readable, _, _ = select.select(self.open, [self.inbox] if write else [], [], remaining)
         if self.errors in readable:
             self._read_errors()
         if self.answers in readable:
@@ -243,7 +252,6 @@ class _Loader:
                 self.open.remove(self.answers)
                 raise self._ended()
             self.buffer += chunk
-        return bool(writable)
 
     def _line(self) -> bytes | None:
         """The next whole line of the protocol, or None; a line longer than AGENT_MESSAGE is a failure, found as
@@ -338,19 +346,6 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= SHOWN else text[:SHOWN] + "...")
 
 
-_LIFELINE: tuple[int, int] | None = None  # (this process's id, the reading end of its lifeline)
-
-
-def _lifeline() -> int:
-    """The reading end of this process's lifeline, a pipe whose writing end only this process holds (it is not
-    inherited): the agents' loaders see it close when this process ends, however it ends."""
-    global _LIFELINE
-    if _LIFELINE is None or _LIFELINE[0] != os.getpid():
-        read, _write = os.pipe()  # the writing end stays open for this process's life
-        _LIFELINE = (os.getpid(), read)
-    return _LIFELINE[1]
-
-
 _idle: dict[tuple[str, int, Limits], list[_Loader]] = {}  # loaders kept from game to game: (spec, seat, limits)
 
 
@@ -359,7 +354,7 @@ def close_all() -> None:
     """End every loader kept for another game (at the end of a program, or when a program wants them gone)."""
     for loaders in _idle.values():
         for loader in loaders:
-            loader.close()
+            loader.kill()
     _idle.clear()
 
 
@@ -456,9 +451,9 @@ def _described(info: Any) -> dict[str, Any]:
 
 
 def _main() -> None:
-    """``python -m interpreter.harness.remote SPEC MEMORY_MB LIFELINE``: the loader. The protocol comes on what was
-    standard input and goes out on what was standard output; the agent gets /dev/null as standard input, and
-    what it prints goes to standard error. Ctrl-C is for the game's process, which ends this one."""
+    """``python -m interpreter.harness.remote SPEC MEMORY_MB LIFELINE``: the watcher (see the module's docstring).
+    It starts the loader, gives up its own copies of the pipes, and ends the agent when the lifeline closes or the
+    loader ends; it ends as the loader did. Ctrl-C is for the game's side, which ends the agent."""
     try:
         spec, memory_mb, lifeline = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
         os.fstat(lifeline)
@@ -467,14 +462,78 @@ def _main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory_mb > 0:
         _limit_memory(memory_mb)
-    inbox = os.fdopen(os.dup(0), "rb")
-    outbox = os.dup(1)
-    nothing = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(nothing, 0)
+    told_read, told_write = os.pipe()  # the loader tells the watcher of each game's process it starts
+    wake_read, wake_write = os.pipe()  # a byte on it for every SIGCHLD: the loader ended
+    os.set_blocking(wake_write, False)
+    loader = os.fork()
+    if loader == 0:
+        code = 1
+        try:
+            os.setpgid(0, 0)
+            for fd in (told_read, wake_read, wake_write, lifeline):
+                os.close(fd)
+            inbox = os.fdopen(os.dup(0), "rb")
+            outbox = os.dup(1)
+            nothing = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(nothing, 0)
+            os.close(nothing)
+            os.dup2(2, 1)
+            sys.stdout = sys.stderr
+            code = _load(spec, inbox, outbox, told_write)
+        finally:
+            os._exit(code)
+    with contextlib.suppress(OSError):
+        os.setpgid(loader, loader)
+    os.close(told_write)
+    nothing = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):  # the pipes are the loader's: the game's side sees them end when the agent's processes do
+        os.dup2(nothing, fd)
     os.close(nothing)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    _load(spec, inbox, outbox, lifeline)
+    signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    code = _watch(loader, lifeline, told_read, wake_read)
+    if code < 0:  # the loader was killed by a signal: so is the watcher, for the game's side to say
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    os._exit(code & 0xFF)
+
+
+def _watch(loader: int, lifeline: int, told: int, wake: int) -> int:
+    """Wait until the lifeline closes (0) or the loader ends (its exit code); then kill the loader's process group
+    (the loader is not reaped before, so that its number names nothing else meanwhile) and the game's process
+    group it told of, if one is going on."""
+    games: set[int] = set()  # the loader says "PID" when it starts a game's process, "-PID" once it is gone
+    heard = b""
+    watched = [lifeline, told, wake]
+    code = 0
+    while True:
+        readable, _, _ = select.select(watched, [], [])
+        if lifeline in readable:
+            break
+        if told in readable:
+            chunk = os.read(told, 4096)
+            if not chunk:
+                watched.remove(told)
+            *lines, heard = (heard + chunk).split(b"\n")
+            for line in lines:
+                if line.lstrip(b"-").isdigit():
+                    (games.discard if line.startswith(b"-") else games.add)(abs(int(line)))
+        if wake in readable:
+            with contextlib.suppress(BlockingIOError):
+                os.read(wake, 512)
+            ended = os.waitid(os.P_PID, loader, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            if ended is not None:
+                code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+                break
+    session = os.getsid(0)
+    for group in games:
+        with contextlib.suppress(OSError):
+            if os.getsid(group) == session:
+                os.killpg(group, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        os.killpg(loader, signal.SIGKILL)
+    os.waitpid(loader, 0)
+    return code
 
 
 def _limit_memory(megabytes: int) -> None:
@@ -510,73 +569,50 @@ def _receive(inbox: Any) -> list[Any] | None:
     return message if isinstance(message, list) and len(message) == 2 else None
 
 
-def _load(spec: str, inbox: Any, outbox: int, lifeline: int) -> None:
-    """The loader: load the agent's class, then start a game's process for each game, until the pipe ends; then
-    end this process group (whatever loading the module started, and this process)."""
+def _load(spec: str, inbox: Any, outbox: int, told: int) -> int:
+    """The loader: load the agent's class, then start a game's process for each game, until the pipe ends (the
+    watcher then kills this process group: whatever loading the module started). Its exit code."""
     send = _sender(outbox)
     try:
         cls = load_class(spec)
     except BaseException as exc:  # noqa: BLE001 - told to the game's side, which stops with it
         send("error", str(exc) if isinstance(exc, GameError) else _agents_traceback(exc))
-        _end_group()
-        return
+        return 0
     send("ready", None)
-    wake_read, wake_write = os.pipe()  # a byte on it for every SIGCHLD: the game's process ended
-    os.set_blocking(wake_write, False)
-    signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
-    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     while True:
         message = _receive(inbox)
         if message is None or message[0] != "new":
-            break
+            return 0
+        gc.freeze()  # what is loaded stays as it is: the game's process shares its pages rather than copying them
         go_read, go_write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the game's process
             code = 1
             try:
-                signal.set_wakeup_fd(-1)
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                for fd in (wake_read, wake_write, lifeline, go_write):
-                    os.close(fd)
-                os.read(go_read, 1)  # until the loader has told the game's side who this process is
+                os.close(go_write)
+                os.close(told)
+                os.read(go_read, 1)  # until the loader has told who this process is
                 os.close(go_read)
                 code = _play(cls, message[1], inbox, send)
             except OSError as exc:  # the protocol's pipe closed under it (by the agent): said, and ended
                 with contextlib.suppress(OSError):
-                    os.write(2, f"the agent's process cannot write to the game: {exc.strerror}\n".encode())
+                    os.write(2, f"the agent's process lost its pipe to the game: {exc.strerror}\n".encode())
             finally:
                 os._exit(code)
         os.close(go_read)
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
+        with contextlib.suppress(OSError):
+            os.write(told, f"{pid}\n".encode())
         send("game", pid)
         os.close(go_write)
-        ended = _wait_for(pid, wake_read, lifeline)
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # ended, not yet reaped: its number names its group alone
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)  # what the game's process left behind
-        if ended is None:  # the game's side is gone
-            break
-        send("ended", ended)
-    _end_group()
-
-
-def _end_group() -> None:
-    """Kill this process's group, this process too, when it leads one of its own (as the game's side starts it)."""
-    if os.getpgrp() == os.getpid():
-        os.killpg(0, signal.SIGKILL)
-
-
-def _wait_for(pid: int, wake: int, lifeline: int) -> int | None:
-    """The exit code of the game's process once it ends, or None when the lifeline closes first."""
-    while True:
-        readable, _, _ = select.select([wake, lifeline], [], [])
-        if lifeline in readable:
-            return None
-        with contextlib.suppress(BlockingIOError):
-            os.read(wake, 512)
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
+        _, status = os.waitpid(pid, 0)
+        with contextlib.suppress(OSError):
+            os.write(told, f"-{pid}\n".encode())
+        send("ended", os.waitstatus_to_exitcode(status))
 
 
 def _play(cls: type, seed: Any, inbox: Any, send: Any) -> int:
@@ -615,9 +651,20 @@ def _play(cls: type, seed: Any, inbox: Any, send: Any) -> int:
 
 
 def _agents_traceback(exc: BaseException) -> str:
-    """The agent's traceback, from its own code on (the frames of this module left out), at most 20 frames."""
-    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
-    text = "".join(traceback.format_exception(type(exc), exc, tb, limit=-20)).rstrip()
+    """The agent's traceback: the frames of its own code (those of this module and of Python's import machinery
+    left out), at most 20 of each exception, at most 10,000 characters."""
+    told = traceback.TracebackException.from_exception(exc, limit=-40)
+    seen: set[int] = set()
+    todo = [told]
+    while todo:
+        one = todo.pop()
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
+        own = [f for f in one.stack if f.filename != __file__ and not f.filename.startswith("<frozen ")]
+        one.stack = traceback.StackSummary.from_list(own[-20:])
+        todo += [e for e in (one.__cause__, one.__context__) if e is not None]
+    text = "".join(told.format()).rstrip()
     return text if len(text) <= 10_000 else "..." + text[-10_000:]
 
 
