@@ -210,3 +210,19 @@ class Counting:
 
     def act(self, view):
         return view.legal[Counting.made % len(view.legal)]
+
+
+class Floods:
+    """Writes 5 MB to standard error at its first decision, then plays as FirstLegal."""
+
+    def __init__(self, seed=None):
+        self.flooded = False
+
+    def act(self, view):
+        import sys
+
+        if not self.flooded:
+            self.flooded = True
+            for _ in range(80):
+                sys.stderr.write("y" * 65535 + "\n")
+        return view.legal[0]

@@ -158,7 +158,7 @@ def _play(capsys, agent: str, *extra: str) -> tuple[int, str]:
 @pytest.mark.parametrize("agent,limits,says", [
     ("Sleeper", ["--agent-timeout", "1"], r"did not answer within 1 s \(--agent-timeout\)$"),
     ("Spinner", ["--agent-timeout", "1"], r"did not answer within 1 s \(--agent-timeout\)$"),
-    ("SlowMaker", ["--agent-timeout", "1"], r"did not make the agent within 1 s \(--agent-timeout\)$"),
+    ("SlowMaker", ["--agent-timeout", "1"], r"was not made within 1 s \(its constructor; --agent-timeout\)$"),
     ("HandsOver", [], r"ended \(exit code 0\) without answering$"),
     ("Exits", [], r"ended \(exit code 3\) without answering; its last lines on standard error:\n  giving up$"),
     ("ClosesPipe", [], r"ended \(exit code 1\) without answering; its last lines on standard error:\n  the agent's "
@@ -305,3 +305,27 @@ def test_an_agent_outlives_no_game_process_killed_outright(tmp_path):
         proc.wait()
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_an_agent_that_floods_standard_error_does_not_hold_up_the_game():
+    """trickbook's standard error a pipe nobody reads: what the agent writes there is passed on as far as the pipe
+    takes it, and the rest left out, rather than the game waiting for ever."""
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "play", "oh-hell", "-p", "4", "--seed", "1",
+                             "--quiet", "--agents", f"{OWN}:Floods,random"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE.parent, start_new_session=True)
+    try:
+        assert proc.wait(timeout=BACKSTOP) == 0  # standard error not read until the game is over
+        assert b"winner(s): " in proc.stdout.read()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_the_python_api_plays_within_the_limits_it_is_given():
+    import interpreter as tb
+
+    with pytest.raises(AgentError, match=f"^agent '{OWN}:Sleeper' \\(B\\) did not answer within 0.5 s"):
+        tb.load("oh-hell", 4).play(["random", f"{OWN}:Sleeper"], seed=1, agent_limits=(0.5, 512))

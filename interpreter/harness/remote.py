@@ -55,6 +55,7 @@ GRACE = 2.0  # seconds the game's process has to end once the game is over, befo
 TAIL = 4096  # bytes of an agent's standard error kept, to say its last lines when it fails
 SHOWN = 80  # characters shown of what an agent wrote that is not the protocol
 CHUNK = 65536  # bytes read from an agent's pipe at a time
+PIPE_BUF = 4096  # bytes written to a pipe that said it has room, without waiting
 
 
 class Limits(NamedTuple):
@@ -119,7 +120,7 @@ class _Loader:
         self.game: int | None = None  # the process (and process group) id of the game's process, while one runs
         self.buffer = bytearray()  # what was read of the protocol and not yet taken
         self.tail = bytearray()  # the last bytes the agent wrote to standard error
-        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")  # standard error passed on as text
         if not hasattr(os, "fork") or not hasattr(os, "killpg"):  # pragma: no cover - Windows
             raise _Failed("cannot be run here: agents of your own need process groups and fork (Linux, macOS)")
         lifeline, self.lifeline = os.pipe()  # the writing end stays here (not inherited): closed, the agent ends
@@ -141,7 +142,9 @@ class _Loader:
         for fd in (self.inbox, self.answers, self.errors):
             os.set_blocking(fd, False)
         try:
-            kind, data = self.receive(max(limits.seconds, AGENT_LOAD_SECONDS), "load", ("ready", "error"))
+            seconds = max(limits.seconds, AGENT_LOAD_SECONDS)
+            kind, data = self.receive_by(time.monotonic() + seconds, f"did not load within {_seconds(seconds)}",
+                                         ("ready", "error"))
             if kind == "error":
                 raise _Failed(f"could not be loaded: {_memory_hint(data, limits)}")
         except BaseException:
@@ -153,20 +156,22 @@ class _Loader:
     def new_game(self, seed: Any) -> None:
         """Start a game's process and make the agent in it (``MyAgent(seed)``)."""
         deadline = time.monotonic() + self.limits.seconds
-        self.send(["new", seed], deadline)
-        _, pid = self.receive_by(deadline, "start a game", ("game",))
+        late = f"was not made within {_seconds(self.limits.seconds)} (its constructor; --agent-timeout)"
+        self.send(["new", seed], deadline, late)
+        _, pid = self.receive_by(deadline, late, ("game",))
         if not self._ours(pid):
             raise _Failed(f"wrote what is not the protocol: {_shown(json.dumps(pid))}")
         self.game = pid
-        kind, data = self.receive_by(deadline, "make the agent", ("ok", "error"))
+        kind, data = self.receive_by(deadline, late, ("ok", "error"))
         if kind == "error":
             raise _Failed(f"failed when made: {_memory_hint(data, self.limits)}")
 
     def ask(self, view: dict[str, Any]) -> Any:
         """The agent's answer to one decision."""
         deadline = time.monotonic() + self.limits.seconds
-        self.send(["act", view], deadline)
-        kind, data = self.receive_by(deadline, "answer", ("ok", "error"))
+        late = f"did not answer within {_seconds(self.limits.seconds)} (--agent-timeout)"
+        self.send(["act", view], deadline, late)
+        kind, data = self.receive_by(deadline, late, ("ok", "error"))
         if kind == "error":
             raise _Failed(f"failed: {_memory_hint(data, self.limits)}")
         return data
@@ -175,8 +180,9 @@ class _Loader:
         """The game is over: its process is told so, and its process group is gone once the loader says it
         ended (within GRACE seconds, or the loader is killed too)."""
         deadline = time.monotonic() + GRACE
-        self.send(["end", None], deadline)
-        self.receive_by(deadline, "end", ("ended",))
+        late = f"did not end within {_seconds(GRACE)}"
+        self.send(["end", None], deadline, late)
+        self.receive_by(deadline, late, ("ended",))
         self.game = None
 
     def _ours(self, pid: Any) -> bool:
@@ -212,37 +218,32 @@ class _Loader:
 
     # -- the pipes
 
-    def send(self, message: Any, deadline: float) -> None:
-        data = memoryview((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass"))
+    def send(self, message: Any, deadline: float, late: str) -> None:
+        """Write ``message``, by the ``deadline``; ``late``: what the agent did when it is not read by then."""
+        data = memoryview((json.dumps(message) + "\n").encode("ascii"))  # text escaped, lone surrogates too
         while data:
             try:
                 data = data[os.write(self.inbox, data):]
             except BlockingIOError:  # the pipe is full: the agent's process reads no more for now
-                self._wait(deadline, "read what it was sent", write=True)
+                self._wait(deadline, late, write=True)
             except OSError:  # the pipe's other end is closed: its processes have ended
                 raise self._ended() from None
 
-    def receive(self, seconds: float, doing: str, expected: tuple[str, ...]) -> tuple[str, Any]:
-        return self.receive_by(time.monotonic() + seconds, doing, expected, seconds)
-
-    def receive_by(self, deadline: float, doing: str, expected: tuple[str, ...],
-                   seconds: float | None = None) -> tuple[str, Any]:
+    def receive_by(self, deadline: float, late: str, expected: tuple[str, ...]) -> tuple[str, Any]:
         """The next message, one of the ``expected`` kinds ("ended" when the game's process ended is a failure
-        unless expected), by the ``deadline``."""
+        unless expected), by the ``deadline``; ``late``: what the agent did when none came by then."""
         while True:
             line = self._line()
             if line is not None:
                 return self._message(line, expected)
-            self._wait(deadline, doing, seconds=seconds)
+            self._wait(deadline, late)
 
-    def _wait(self, deadline: float, doing: str, write: bool = False, seconds: float | None = None) -> None:
+    def _wait(self, deadline: float, late: str, write: bool = False) -> None:
         """Wait until a pipe is ready (with ``write``, the agent's input too), at most until the ``deadline``; read
         what is there (the protocol into the buffer, standard error passed on)."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            limit = self.limits.seconds if seconds is None else seconds
-            flag = " (--agent-timeout)" if seconds is None and doing != "end" else ""
-            raise _Failed(f"did not {doing} within {_seconds(limit)}{flag}")
+            raise _Failed(late)
         readable, _, _ = select.select(self.open, [self.inbox] if write else [], [], remaining)
         if self.errors in readable:
             self._read_errors()
@@ -285,10 +286,7 @@ class _Loader:
             return
         self.tail += chunk
         del self.tail[:-TAIL]
-        if sys.stderr is not None:  # passed on as it comes: what the agent prints is for its author to read
-            with contextlib.suppress(OSError, ValueError):
-                sys.stderr.write(self.decoder.decode(chunk))
-                sys.stderr.flush()
+        _pass_on(chunk, self.decoder)
 
     def _drain(self) -> None:
         """Pass on what is left on standard error, without waiting."""
@@ -311,6 +309,24 @@ class _Loader:
             return ""
         shown = [line if len(line) <= 200 else line[:200] + "..." for line in lines[-5:]]
         return "; its last lines on standard error:\n  " + "\n  ".join(shown)
+
+
+def _pass_on(chunk: bytes, decoder: Any) -> None:
+    """What an agent wrote to standard error, passed on to this process's as it comes (it is for the agent's
+    author to read), never waiting for it: what a pipe nobody reads cannot take now is left out, rather than
+    holding up the game."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        try:
+            fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # not a file (a test's capture): it takes everything
+            stream.write(decoder.decode(chunk))
+            return
+        stream.flush()
+        while chunk and select.select([], [fd], [], 0)[1]:
+            chunk = chunk[os.write(fd, chunk[:PIPE_BUF]):]
 
 
 def _how(code: Any) -> str:
@@ -403,10 +419,14 @@ class ProcessAgent:
                          f"which is not legal now ({step.name}); legal: {', '.join(labels[:40])}")
 
     def _start(self) -> None:
-        key = (self.spec, self.seat, self.limits)
-        idle = _idle.get(key)
-        loader = idle.pop() if idle else None
-        if loader is None or loader.process.poll() is not None:
+        try:
+            loader: _Loader | None = _idle.get((self.spec, self.seat, self.limits), []).pop()
+        except IndexError:  # none kept (or another thread took it)
+            loader = None
+        if loader is not None and loader.process.poll() is not None:  # ended meanwhile: its pipes closed
+            loader.kill()
+            loader = None
+        if loader is None:
             loader = _Loader(self.spec, self.limits)
         self._loader = loader
         self._ending = weakref.finalize(self, _kill, loader)  # a game dropped unfinished (no game_over)
