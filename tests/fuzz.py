@@ -1691,6 +1691,8 @@ AGENT_MARK = "TRICKBOOK_FUZZ_AGENT_MARK"
 AGENT_SECONDS = "1"  # --agent-timeout of a case: a sleeping or spinning agent costs a second, not ten
 AGENT_MEMORY = "256"  # --agent-memory of a case, MB
 AGENT_LEFTOVERS = 20.0  # a backstop, not a timing: the agent's processes killed may take a moment to go
+AGENT_LOAD = 5.0  # seconds a module may take to load in this process's cases (60 in trickbook): one that sleeps
+# or spins as it loads costs this much (a run on worker processes, simulate -w 2, keeps trickbook's own)
 # what the agent does; those in HARMLESS may let the game go on (exit 0), every other one must stop it, naming it
 MISDEEDS = {
     "sleep": "time.sleep(10**6)",
@@ -1860,6 +1862,7 @@ def _run_agents(case: Case, folder: Path) -> str | None:
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()  # a process of this worker's own, not the agent's: started before the mark
+    remote.AGENT_LOAD_SECONDS = AGENT_LOAD
     os.environ[AGENT_MARK] = mark
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin

@@ -525,34 +525,38 @@ def _watch(loader: int, lifeline: int, told: int, wake: int) -> int:
     games: set[int] = set()  # the loader says "PID" when it starts a game's process, "-PID" once it is gone
     heard = b""
     watched = [lifeline, told, wake]
-    code = 0
-    while True:
-        readable, _, _ = select.select(watched, [], [])
-        if lifeline in readable:
-            break
-        if told in readable:
-            chunk = os.read(told, 4096)
-            if not chunk:
-                watched.remove(told)
-            *lines, heard = (heard + chunk).split(b"\n")
-            for line in lines:
-                if line.lstrip(b"-").isdigit():
-                    (games.discard if line.startswith(b"-") else games.add)(abs(int(line)))
-        if wake in readable:
-            with contextlib.suppress(BlockingIOError):
-                os.read(wake, 512)
-            ended = os.waitid(os.P_PID, loader, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            if ended is not None:
-                code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+    code = 1
+    try:
+        while True:
+            readable, _, _ = select.select(watched, [], [])
+            if lifeline in readable:
+                code = 0
                 break
-    session = os.getsid(0)
-    for group in games:
+            if told in readable:
+                chunk = os.read(told, 4096)
+                if not chunk:
+                    watched.remove(told)
+                *lines, heard = (heard + chunk).split(b"\n")
+                heard = heard[-32:]  # a pid is short: what else the pipe holds (the module loading wrote it) is not
+                for line in lines:
+                    if 0 < len(line) < 32 and line.lstrip(b"-").isdigit():
+                        (games.discard if line.startswith(b"-") else games.add)(abs(int(line)))
+            if wake in readable:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wake, 512)
+                ended = os.waitid(os.P_PID, loader, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                if ended is not None:
+                    code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+                    break
+    finally:  # whatever happened above
+        session = os.getsid(0)
+        for group in games:
+            with contextlib.suppress(OSError):
+                if os.getsid(group) == session:
+                    os.killpg(group, signal.SIGKILL)
         with contextlib.suppress(OSError):
-            if os.getsid(group) == session:
-                os.killpg(group, signal.SIGKILL)
-    with contextlib.suppress(OSError):
-        os.killpg(loader, signal.SIGKILL)
-    os.waitpid(loader, 0)
+            os.killpg(loader, signal.SIGKILL)
+        os.waitpid(loader, 0)
     return code
 
 
