@@ -1729,6 +1729,9 @@ MISDEEDS = {
 # the game's last decision, standard input closed at it)
 HARMLESS = {"stdin", "fork", "fork and hold", "print", "stderr flood", "close stderr", "thread", "kill loader",
             "close in"}
+# as the module loads, a write meant for the protocol may find the loader's pipe to the watcher instead, which
+# takes only process numbers (and the game goes on)
+WRITES = {"garbage", "no newline", "huge line", "deep", "wrong kind", "close out"}
 JUNKS = ["b'this is not JSON'", "b'\\x00\\xff\\xfe'", "b'[1, 2, 3]'", "b'{\"ok\": 1}'", "b'\"ok\"'",
          "b'[\"ok\", 0, 1]'", "b'9' * 5000", "b'[\"ok\"' * 3", "'\\ud800'.encode('utf-8', 'surrogatepass')"]
 AGENT_GAMES = [("oh-hell", "4"), ("oh-hell", "3"), ("whist", "4"), ("hearts", "4"), ("bidding.yaml", "4")]
@@ -1754,14 +1757,14 @@ def protocol_in():
 
 
 def _pipe(mode):
+    # one of the pipes open this way that are not standard input, output or error: in a game's process the
+    # protocol's; as the module loads, the protocol's or the one to the watcher
     import fcntl
 
     mine = {{os.fstat(fd).st_ino for fd in (0, 1, 2) if _open(fd)}}
-    for fd in range(3, 256):
-        if _open(fd) and stat.S_ISFIFO(os.fstat(fd).st_mode) and os.fstat(fd).st_ino not in mine \\
-                and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == mode:
-            return fd
-    return 99
+    found = [fd for fd in range(3, 256) if _open(fd) and stat.S_ISFIFO(os.fstat(fd).st_mode)
+             and os.fstat(fd).st_ino not in mine and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == mode]
+    return RNG.choice(found) if found else 99
 
 
 def _open(fd):
@@ -1895,7 +1898,8 @@ def _run_agents(case: Case, folder: Path) -> str | None:
         case.outcome = "stopped, agent not named"
         return "the game stopped without naming the agent:\n" + said[-2000:]
     reached = (folder / "agent.py.reached").exists()
-    if code == 0 and reached and spec["misdeed"] not in HARMLESS:
+    if code == 0 and reached and spec["misdeed"] not in HARMLESS and not (
+            spec["where"] == "import" and spec["misdeed"] in WRITES):
         return f"the agent's {spec['misdeed']} ({spec['where']}) went unnoticed:\n{said[-2000:]}"
     if not reached:
         case.outcome = "game over before the misdeed"
