@@ -124,11 +124,9 @@ def _play_game(game: Game, agents: list[Agent], seed: Any, *, record: bool, rule
     rng = random.Random(seed)
     first = 1 if deal is None else deal.hand
     state = game.new_state(first, None if deal is None else deal.dealer)
-    if record:
-        events.append(header(game, seed, rules_file))
     start = None if deal is None else start_entry(game, state, deal.hand, deal.dealer)
-    if record and start is not None:
-        events[0]["start"] = start
+    if record:
+        events.append(header(game, seed, rules_file) | ({} if start is None else {"start": start}))
     if narrate is not None:
         state.notes = []
         auto = [game.seat_names[s] for s in sorted(game.automatic)]
