@@ -151,12 +151,15 @@ class TrickGame:
         engine = self.engine
         return _game_for, (self.rules_file or engine.name, engine.player_count, dict(engine.options), engine.identity)
 
-    def play(self, agents: list[str | type], seed: Any = 0, iterations: int | None = None) -> GameState:
+    def play(self, agents: list[str | type], seed: Any = 0, iterations: int | None = None,
+             agent_limits: tuple[float, int] | None = None) -> GameState:
         """A whole game played by ``agents``, one a seat in seat order (a shorter list repeats its last): the
         built-in ``"random"``, ``"greedy"`` and ``"ismcts"`` (``iterations`` a move, default 50), or agents of
-        your own, as ``"module:Class"``, ``"path/to/file.py:Class"`` or the class itself, each seat's in a
-        process of its own told only what its seat sees (docs/agents.md). The same seed plays the same game
-        (the agents are seeded from it). Returns the finished game, its events and all."""
+        your own, as ``"module:Class"``, ``"path/to/file.py:Class"`` or the class itself, each seat's in
+        processes of its own told only what its seat sees (docs/agents.md), within ``agent_limits``: seconds per
+        decision and megabytes of memory (default 10 s and 4,096 MB; 0 MB: no limit). An agent of your own that
+        fails raises AgentError, naming it. The same seed plays the same game (the agents are seeded from it).
+        Returns the finished game, its events and all."""
         from interpreter.harness.players import ITERATIONS, agent_factory, parse_agents
         from interpreter.harness.runner import play_game
 
@@ -166,7 +169,7 @@ class TrickGame:
             raise GameError(f"agents are a list of names and classes, one a seat, not {agents!r}"[:300])
         names = [a if isinstance(a, str) else _spec_of(a) for a in agents]
         lineup = parse_agents(",".join(names), self.players)
-        made = agent_factory(lineup, iterations or ITERATIONS)(seed)
+        made = agent_factory(lineup, iterations or ITERATIONS, limits=agent_limits)(seed)
         out = play_game(self.engine, made, seed, record=True, rules_file=self.rules_file)
         return self.deserialize(record_text(out.record))
 

@@ -28,7 +28,7 @@ try:
     from interpreter.engine.compile import compile_game, rule_file_problems, supported_players
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
     from interpreter.harness.players import AGENTS, ITERATIONS
-    from interpreter.limits import MAX_DIGITS, whole_number
+    from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS, MAX_DIGITS, whole_number
     from interpreter.rules import options as declared_options
     from interpreter.rules.catalog import bundled_games, schema_path
     from interpreter.rules.loader import load_rules
@@ -43,6 +43,8 @@ _POSITIONED = re.compile(r"^\S+:\d+:\d+: error: ")
 
 MAX_WORKERS = 256  # --workers at most: a mistyped number must not start thousands of processes
 MAX_GAMES = 10_000_000  # --games at most: the run's tasks are listed before the first game
+MAX_AGENT_SECONDS = 86_400  # --agent-timeout at most: a day for one decision
+MAX_AGENT_MEMORY_MB = 1 << 24  # --agent-memory at most (16 TB): more is no limit, which 0 says
 
 
 class _UsageError(TrickbookError):
@@ -203,6 +205,12 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"ismcts: samples searched per move (default {ITERATIONS})")
         q.add_argument("--move-time", type=float, metavar="SECONDS",
                        help="ismcts: search each move for this long instead of a number of iterations")
+        q.add_argument("--agent-timeout", type=float, default=AGENT_SECONDS, metavar="SECONDS",
+                       help="agents of your own: the time each decision may take by the clock; one that takes "
+                            f"longer stops the game, naming the agent (default {AGENT_SECONDS:g})")
+        q.add_argument("--agent-memory", type=int, default=AGENT_MEMORY_MB, metavar="MB",
+                       help="agents of your own: the address space of their processes, in megabytes; 0 for no "
+                            f"limit (default {AGENT_MEMORY_MB:,})")
     for q in (si, co):
         q.add_argument("--rotate", action="store_true",
                        help="turn the agents one seat further each game, so every agent sits in every seat")
@@ -464,7 +472,7 @@ def _play(args: argparse.Namespace) -> int:
     fresh = args.seed is None
     seed = secrets.randbelow(10**6) if fresh else _seed(args.seed)
     lineup = parse_agents(args.agents, game.players)
-    agents = agent_factory(lineup, args.iterations, args.move_time)(seed)
+    agents = agent_factory(lineup, args.iterations, args.move_time, _agent_limits(args))(seed)
     viewer = None
     if args.human:
         viewer = _seat_index(game.seat_names, args.human)
@@ -476,9 +484,16 @@ def _play(args: argparse.Namespace) -> int:
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
     if rules_file and args.record:  # replay looks for it beside the record
         rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
+    events: list[dict[str, Any]] = []
     with _writing(args.record, "record") as record_file:
-        out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
-                        viewer=viewer, deal=deal)
+        try:
+            out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
+                            viewer=viewer, deal=deal, events=events)
+        except TrickbookError:  # the game stopped (an agent failed, a rule could not be worked out): its record so far
+            if record_file is not None and events:
+                write_record(record_file, events)
+                print(f"the record of the game so far is written to {args.record}", file=sys.stderr)
+            raise
         if record_file is not None:
             write_record(record_file, out.record)
     if record_file is not None:
@@ -490,7 +505,7 @@ def _play(args: argparse.Namespace) -> int:
     if fresh or args.human:
         given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
         again = play_command(args.game, args.players, seed, given, lineup, args.iterations, args.move_time,
-                             args.human, args.deal, args.board)
+                             args.human, args.deal, args.board, _agent_limits(args))
         mine = " (your own moves are yours to make again)" if args.human else ""
         print(f"seed {seed}: play this game again with{mine}:\n  {again}")
     return 0
@@ -512,6 +527,17 @@ def _search_args(args: argparse.Namespace) -> None:
         raise _UsageError("--iterations must be at least 1")
     if args.move_time is not None and not args.move_time > 0:
         raise _UsageError("--move-time must be a positive number of seconds")
+    if not 0 < args.agent_timeout <= MAX_AGENT_SECONDS:
+        raise _UsageError(f"--agent-timeout must be above 0 and at most {MAX_AGENT_SECONDS:,} seconds, not "
+                          f"{args.agent_timeout:g}")
+    if not 0 <= args.agent_memory <= MAX_AGENT_MEMORY_MB:
+        raise _UsageError(f"--agent-memory must be from 0 (no limit) to {MAX_AGENT_MEMORY_MB:,} MB, not "
+                          f"{args.agent_memory:,}")
+
+
+def _agent_limits(args: argparse.Namespace) -> tuple[float, int]:
+    """What agents of your own may take: seconds per decision, megabytes of memory."""
+    return args.agent_timeout, args.agent_memory
 
 
 @contextlib.contextmanager
@@ -562,7 +588,7 @@ def _simulate(args: argparse.Namespace) -> int:
     deal = _deal(args, game)  # a deal file that does not fit is refused before any game is played
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
                   args.rotate, args.iterations, args.move_time, _allowed(args),
-                  deal=None if deal is None else (args.deal, args.board))
+                  deal=None if deal is None else (args.deal, args.board), agent_limits=_agent_limits(args))
     progress = _progress(args.json)
 
     def run() -> Any:
@@ -650,7 +676,7 @@ def _compare(args: argparse.Namespace) -> int:
         played: list[list[Played]] = []
         for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1])):
             setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
-                          args.move_time, _allowed(args))
+                          args.move_time, _allowed(args), agent_limits=_agent_limits(args))
             games = ((play_one(setup, seed, i, game) for i in range(args.games)) if workers <= 1
                      else play_many(setup, args.games, seed, workers))
             done: list[Played] = []

@@ -1,5 +1,5 @@
 """Fuzzing trickbook as a hostile stranger would: mutated rule files, hostile expressions, damaged records,
-odd answers at the prompt.
+odd answers at the prompt, agents of one's own that misbehave.
 
 Every case is made from a seed and its number alone, so a finding is reproduced by its kind, seed and number.
 Cases run in a child process with a memory limit and a limit of CPU time per case (counted by the child's own
@@ -47,7 +47,7 @@ from tests.snapshot import differences, snapshot  # noqa: E402
 
 KINDS = ("rules", "expressions", "records", "prompt")
 # kinds that each look for one family of defect (see the section "the families" below)
-NEW_KINDS = ("names", "huge", "outputs", "signals", "decks")
+NEW_KINDS = ("names", "huge", "outputs", "signals", "decks", "agents")
 ALL_KINDS = KINDS + NEW_KINDS
 # per kind: the CPU time a case may use in the worker (seconds; run() allows ten times that of wall-clock time)
 # and the worker's address-space limit (MB; 0: none, for signals, whose cases start process pools and Dask
@@ -55,7 +55,7 @@ ALL_KINDS = KINDS + NEW_KINDS
 # (HUGE_CPU_LIMIT, HUGE_MEMORY_MB), outputs' and signals' commands (OUTPUT_WAIT, SIGNAL_WAIT)
 LIMITS = {"rules": (20.0, 2048), "expressions": (20.0, 2048), "records": (20.0, 2048), "prompt": (20.0, 2048),
           "names": (60.0, 2048), "huge": (60.0, 2048), "outputs": (60.0, 2048), "signals": (30.0, 0),
-          "decks": (120.0, 3072)}
+          "decks": (120.0, 3072), "agents": (30.0, 0)}
 CORPUS = sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 POSITIONED = re.compile(r"^\S[^\n]*:\d+:\d+: (error|warning): ", re.M)
 
@@ -1776,10 +1776,239 @@ def _run_decks(case: Case, folder: Path) -> str | None:
     return None
 
 
+# -- agents: agents of one's own that misbehave (harness/remote.py) ------------------------------------------
+#
+# Each case writes an agent whose act misbehaves at its k-th decision (or whose constructor, or whose module as it
+# loads), and plays it with play, simulate (on one or two processes) or compare. The case is judged as a person
+# would: trickbook ends with exit 0 or 1, never a traceback of its own (the agent's own, told as its failure, is
+# the author's to read), a game the agent broke stops with a message that names the agent, and no process the
+# agent started is left once trickbook's command is over (counted by a mark in their environment).
+
+AGENT_MARK = "TRICKBOOK_FUZZ_AGENT_MARK"
+AGENT_SECONDS = "1"  # --agent-timeout of a case: a sleeping or spinning agent costs a second, not ten
+AGENT_MEMORY = "256"  # --agent-memory of a case, MB
+AGENT_LEFTOVERS = 20.0  # a backstop, not a timing: the agent's processes killed may take a moment to go
+AGENT_LOAD = 5.0  # seconds a module may take to load in this process's cases (60 in trickbook): one that sleeps
+# or spins as it loads costs this much (a run on worker processes, simulate -w 2, keeps trickbook's own)
+# what the agent does; those in HARMLESS may let the game go on (exit 0), every other one must stop it, naming it
+MISDEEDS = {
+    "sleep": "time.sleep(10**6)",
+    "spin": "while True:\n        pass",
+    "stdin": "sys.stdin.read()",
+    "input": "input()",
+    "memory": "kept = [bytes(64 << 20) for _ in range(64)]",
+    "fork": "if os.fork() == 0:\n        time.sleep(10**6)",
+    "fork and exit": "if os.fork() == 0:\n        time.sleep(10**6)\n    os._exit(0)",
+    "fork and hold": "if os.fork() == 0:\n        signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                     "        while True:\n            pass",
+    "garbage": "os.write(protocol_out(), JUNK + b'\\n')",
+    "no newline": "os.write(protocol_out(), JUNK)",
+    "huge line": "[os.write(protocol_out(), b'x' * 65536) for _ in range(40)]",
+    "deep": "os.write(protocol_out(), b'[' * 100000 + b'\\n')",
+    "wrong kind": "os.write(protocol_out(), b'[\"ended\", \"x\"]\\n' if RNG.random() < 0.5 else b'[\"game\", 1]\\n')",
+    "close out": "os.close(protocol_out())",
+    "close in": "os.close(protocol_in())",
+    "exit": "os._exit(RNG.randint(0, 255))",
+    "sys.exit": "sys.exit(RNG.randint(0, 3))",
+    "raise": "raise RuntimeError('the agent gives up')",
+    "recursion": "def f(n):\n        return f(n + 1)\n    f(0)",
+    "kill self": "os.kill(os.getpid(), RNG.choice([signal.SIGKILL, signal.SIGSEGV, signal.SIGTERM]))",
+    "kill loader": "os.kill(os.getppid(), signal.SIGKILL)",
+    "print": "print('x' * 1_000_000)",
+    "stderr flood": "[sys.stderr.write('y' * 65536 + '\\n') for _ in range(80)]",
+    "close stderr": "os.close(1)\n    os.close(2)",
+    "thread": "threading.Thread(target=lambda: (time.sleep(0.05), os.write(protocol_out(), JUNK + b'\\n')), "
+              "daemon=True).start()",
+    "answer": "return RNG.choice([3.5, None, [1], {'a': 1}, True, 10**20, -1, 'x' * 100_000, '\\ud800', "
+              "view.legal[0] + 1000, ''])",
+}
+# harmless to the game (the agent goes on, or its misdeed comes too late to matter: a thread that writes after
+# the game's last decision, standard input closed at it)
+HARMLESS = {"stdin", "fork", "fork and hold", "print", "stderr flood", "close stderr", "thread", "kill loader",
+            "close in"}
+# as the module loads, a write meant for the protocol may find the loader's pipe to the watcher instead, which
+# takes only process numbers (and the game goes on)
+WRITES = {"garbage", "no newline", "huge line", "deep", "wrong kind", "close out"}
+JUNKS = ["b'this is not JSON'", "b'\\x00\\xff\\xfe'", "b'[1, 2, 3]'", "b'{\"ok\": 1}'", "b'\"ok\"'",
+         "b'[\"ok\", 0, 1]'", "b'9' * 5000", "b'[\"ok\"' * 3", "'\\ud800'.encode('utf-8', 'surrogatepass')"]
+AGENT_GAMES = [("oh-hell", "4"), ("oh-hell", "3"), ("whist", "4"), ("hearts", "4"), ("bidding.yaml", "4")]
+
+AGENT_FILE = """import os
+import random
+import signal
+import stat
+import sys
+import threading
+import time
+
+RNG = random.Random({rng_seed})
+JUNK = {junk}
+
+
+def protocol_out():
+    return _pipe(os.O_WRONLY)
+
+
+def protocol_in():
+    return _pipe(os.O_RDONLY)
+
+
+def _pipe(mode):
+    # one of the pipes open this way that are not standard input, output or error: in a game's process the
+    # protocol's; as the module loads, the protocol's or the one to the watcher
+    import fcntl
+
+    mine = {{os.fstat(fd).st_ino for fd in (0, 1, 2) if _open(fd)}}
+    found = [fd for fd in range(3, 256) if _open(fd) and stat.S_ISFIFO(os.fstat(fd).st_mode)
+             and os.fstat(fd).st_ino not in mine and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == mode]
+    return RNG.choice(found) if found else 99
+
+
+def _open(fd):
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+NOTHING = object()
+
+
+def misbehave(view=None):
+    open(__file__ + ".reached", "w").close()
+    {misdeed}
+    return NOTHING
+
+
+{at_import}class Agent:
+    def __init__(self, seed=None):
+        self.decisions = 0
+        {in_constructor}
+
+    def act(self, view):
+        self.decisions += 1
+        if self.decisions == {when}:
+            answer = misbehave(view)
+            if answer is not NOTHING:
+                return answer
+        return view.legal[0]
+"""
+
+
+def _make_agents(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    misdeed = rng.choice(sorted(MISDEEDS))
+    where = rng.choices(["act", "constructor", "import"], [8, 1, 1])[0]
+    if misdeed == "answer":
+        where = "act"  # an answer is given by act alone
+    when = rng.randint(1, 4)
+    code = MISDEEDS[misdeed]
+    text = AGENT_FILE.format(rng_seed=number, junk=rng.choice(JUNKS), misdeed=code,
+                             at_import="misbehave()\n\n\n" if where == "import" else "",
+                             in_constructor="misbehave()" if where == "constructor" else "pass",
+                             when=when if where == "act" else 0)
+    game, players = rng.choice(AGENT_GAMES)
+    if game.endswith(".yaml"):
+        game = str(ROOT / "docs" / "examples" / game)
+    agents = "agent.py:Agent" + rng.choice(["", ",random", ",greedy", ",agent.py:Agent,random"])
+    limits = ["--agent-timeout", AGENT_SECONDS, "--agent-memory", AGENT_MEMORY]
+    command = rng.choices(["play", "play --record", "simulate", "simulate -w 2", "compare"], [4, 1, 3, 1, 1])[0]
+    if command.startswith("play"):
+        argv = ["play", game, "-p", players, "--seed", str(number), "--quiet"]
+        argv += ["--record", "game.jsonl"] if command.endswith("--record") else []
+    elif command.startswith("simulate"):
+        argv = ["simulate", game, "-p", players, "-n", str(rng.randint(1, 3)), "--seed", str(number)]
+        argv += ["--workers", "2"] if command.endswith("2") else []
+    else:
+        argv = ["compare", game, game, "-p", players, "-n", "2", "--seed", str(number)]
+    return Case(kind, seed, number, argv + ["--agents", agents] + limits, {"agent.py": text},
+                spec={"misdeed": misdeed, "where": where, "when": when})
+
+
+def _agent_processes(mark: str) -> list[str]:
+    """The live processes (zombies not counted) whose environment carries ``mark``: every process an agent of
+    the case started, whatever it made of its process group."""
+    found = []
+    needle = f"{AGENT_MARK}={mark}".encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                marked = needle in f.read().split(b"\0")
+            if marked and state != b"Z":
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    command = f.read().replace(b"\0", b" ").decode(errors="replace")
+                found.append(f"{entry} {command[:200]}")
+        except (OSError, IndexError):
+            continue
+    return found
+
+
+OWN_FRAME = re.compile(r'File "[^"]*[/\\]interpreter[/\\][^"]*", line \d+')
+
+
+def _run_agents(case: Case, folder: Path) -> str | None:
+    from interpreter.cli import main
+    from interpreter.harness import remote
+
+    (folder / "agent.py").write_text(case.files["agent.py"], encoding="utf-8")
+    argv = [str(folder / a) if a in ("agent.py", "game.jsonl") else a for a in case.argv]
+    argv = [a.replace("agent.py:", f"{folder / 'agent.py'}:") for a in argv]
+    spec = case.spec
+    mark = f"{case.seed}:{case.number}:{os.getpid()}"
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # a process of this worker's own, not the agent's: started before the mark
+    remote.AGENT_LOAD_SECONDS = AGENT_LOAD
+    os.environ[AGENT_MARK] = mark
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+            remote.close_all()  # as the program's end does
+    except SystemExit as exc:
+        code = exc.code
+    except BaseException:  # noqa: BLE001 - what the fuzzer looks for
+        return "traceback:\n" + traceback.format_exc()[-4000:]
+    finally:
+        sys.stdin = old_stdin
+        os.environ.pop(AGENT_MARK, None)
+    said = err.getvalue()
+    deadline = time.monotonic() + AGENT_LEFTOVERS
+    while (left := _agent_processes(mark)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for process in left:  # not to leave them to the next case
+        with contextlib.suppress(OSError):
+            os.kill(int(process.split()[0]), signal.SIGKILL)
+    case.outcome = {0: "played", 1: "stopped, agent named"}.get(code, f"exit {code}")  # type: ignore[arg-type]
+    if code not in (0, 1):
+        return f"exit code {code}: {said[-2000:]}"
+    if OWN_FRAME.search(said):
+        return "a traceback of trickbook's own printed:\n" + said[-4000:]
+    named = re.search(r"^trickbook: error: agent '[^']*agent\.py:Agent' \([^)]+\) \S", said, re.M)
+    if code == 1 and not named:
+        case.outcome = "stopped, agent not named"
+        return "the game stopped without naming the agent:\n" + said[-2000:]
+    reached = (folder / "agent.py.reached").exists()
+    if code == 0 and reached and spec["misdeed"] not in HARMLESS and not (
+            spec["where"] == "import" and spec["misdeed"] in WRITES):
+        return f"the agent's {spec['misdeed']} ({spec['where']}) went unnoticed:\n{said[-2000:]}"
+    if not reached:
+        case.outcome = "game over before the misdeed"
+    if left:
+        return f"{len(left)} processes of the agent left {AGENT_LEFTOVERS:.0f} s after the command ended: {left[:5]}"
+    return None
+
+
 _MAKERS = {"names": _make_names, "huge": _make_huge, "outputs": _make_outputs, "signals": _make_signals,
-           "decks": _make_decks}
+           "decks": _make_decks, "agents": _make_agents}
 _RUNNERS = {"names": _run_names, "huge": _run_huge, "outputs": _run_outputs, "signals": _run_signals,
-            "decks": _run_decks}
+            "decks": _run_decks, "agents": _run_agents}
 
 
 def worker(kind: str, seed: int, start: int, stop: int, memory_mb: int, channel: int) -> None:

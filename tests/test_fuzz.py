@@ -58,7 +58,8 @@ def test_a_case_past_its_cpu_time_is_a_finding_of_cpu_not_of_wall_clock_time():
 # and decks are slow (a process pool started and interrupted; ismcts over a deck of thousands of cards): a few
 # cases, for signals two that interrupt a long run in its middle (cases 82 and 83: SIGINT after 2.2 and 3.0 s, past
 # the imports even on a busy machine)
-FAMILY_CASES = {"names": (0, 40), "huge": (0, 10), "outputs": (0, 40), "signals": (82, 2), "decks": (0, 3)}
+FAMILY_CASES = {"names": (0, 40), "huge": (0, 10), "outputs": (0, 40), "signals": (82, 2), "decks": (0, 3),
+                "agents": (1, 9)}
 
 
 @pytest.mark.parametrize("kind", fuzz.NEW_KINDS)
@@ -76,6 +77,8 @@ def test_a_short_run_of_each_family_finds_nothing(kind):
         assert outcomes.get("write error reported", 0) >= count // 10, outcomes
     if kind == "decks":
         assert outcomes.get("played", 0) >= 1 and not outcomes.get("invalid (generator)"), outcomes
+    if kind == "agents":  # cases 1 to 9: agents that exit, write garbage, fork... (none of a pool, none asleep)
+        assert outcomes.get("stopped, agent named", 0) >= 4 and outcomes.get("played", 0) >= 2, outcomes
 
 
 def test_the_names_family_finds_locals_that_collide(tmp_path, monkeypatch):
