@@ -6,7 +6,7 @@ ismcts, the cold start of the command and the generation of the compiled form:
     python benchmarks/run.py                       # everything: 5 runs, 1 s per measurement (8 min of CPU)
     python benchmarks/run.py --seconds 2 --runs 7 --markdown
     python benchmarks/run.py --only games          # or: baselines, simulate, openspiel, ismcts, cold,
-                                                   #     adapters, generate, workers (--only may be repeated)
+                                                   #     adapters, generate, workers, agents (--only may be repeated)
 
 Every rate is CPU time of this process (``time.process_time``; the machines are shared and wall-clock figures
 swing by 2-3x) and every ratio is taken pairwise: each of ``--runs`` runs measures the two sides of a pair back
@@ -51,6 +51,10 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
 * workers: the same simulation (Hearts, 4 players, ismcts against three random seats, 16 games) on 1 and
   on 2 processes, one after the other; the speed-up is the first wall time over the second (the summaries must
   be equal). Needs two free cores.
+* agents: what an agent of one's own costs (harness/remote.py), in CPU time of a new process and of every process
+  it started (each waited for): a game's process started, the agent made and the process ended (the game's
+  side, the loader, the fork and its end) and one decision asked and answered (a tiny view, the answer at once),
+  each the difference between a child that does it K times and one that only loads the agent and ends it.
 
 Numbers from one machine are only comparable within one run: compare ratios, not rates.
 """
@@ -75,7 +79,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
-SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers")
+SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers",
+            "agents")
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
 ISMCTS_GAMES = ("njet-riogrande", "meinz", "hearts")
@@ -679,6 +684,48 @@ def section_workers(args: argparse.Namespace, rep: Report) -> None:
     print()
 
 
+AGENT_COSTS = """\
+import resource, sys, time
+from interpreter.harness import remote
+what, times = sys.argv[1], int(sys.argv[2])
+view = {"game": {}, "seat": 0, "seat_name": "A", "step": "s", "kind": "choose", "prompt": "", "legal": [0],
+        "labels": ["x"], "actions": [], "observation": {}}
+start = time.process_time()
+loader = remote._Loader("tests.agents_for_tests:FirstLegal", remote.Limits())
+loader.new_game(0)
+for i in range(times):
+    if what == "games":
+        loader.end_game()
+        loader.new_game(i)
+    else:
+        loader.ask(view)
+loader.kill()
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(time.process_time() - start + used.ru_utime + used.ru_stime)
+"""
+
+
+def agent_costs(what: str, times: int) -> float:
+    """CPU seconds (a new process and all it started) to load an agent, do ``what`` ``times`` times, end it."""
+    out = subprocess.run([sys.executable, "-c", AGENT_COSTS, what, str(times)], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    return float(out)
+
+
+def section_agents(args: argparse.Namespace, rep: Report) -> None:
+    counts = {"games": 200, "decisions": 2000}
+    each: dict[str, list[float]] = {what: [] for what in counts}
+    for _ in range(args.runs):
+        for what, k in counts.items():  # each against a child that only loads and ends the agent, back to back
+            each[what].append((agent_costs(what, k) - agent_costs(what, 0)) / k)
+    rep.heading("Agents of one's own (CPU time of all the processes)")
+    table(("what", "CPU time each: median (min-max)"),
+          [("a game's process started, the agent made, the process ended", spread([s * 1000 for s in
+                                                                                    each["games"]]) + " ms"),
+           ("one decision asked and answered", spread([s * 1e6 for s in each["decisions"]], 0) + " µs")],
+          rep.markdown)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement (default 1)")
@@ -706,6 +753,7 @@ def main(argv: list[str] | None = None) -> int:
         "cold": section_cold,
         "generate": section_generate,
         "workers": section_workers,
+        "agents": section_agents,
     }
     for name in SECTIONS:
         if name in parts:

@@ -20,7 +20,8 @@ from interpreter.engine.knowledge import Knowledge, determinize, seen_status
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
-from interpreter.harness.records import game_for_record, parse_record, play_events, record_text, start_of
+from interpreter.harness.record_reader import Opened, open_record, play_events, seed_problem, start_of
+from interpreter.harness.records import parse_record, record_text
 from interpreter.harness.runner import header, result_event, round_event, start_entry
 from interpreter.rules.loader import load_rules
 
@@ -30,6 +31,8 @@ __all__ = ["CHANCE", "ActionInfo", "GameState", "TrickGame", "load", "load_seria
 def load(game: str | Path, players: int | None = None, options: dict[str, Any] | None = None) -> TrickGame:
     """A game by bundled name or rule file path, for ``players`` (default: the smallest count
     the rules support) with ``options`` (by name; the others keep their defaults)."""
+    if options is not None and not isinstance(options, dict):
+        raise GameError(f"options are a dict of option names and values, not {type(options).__name__}")
     source = load_rules(game)
     if players is None:
         from interpreter.engine.compile import supported_players
@@ -121,7 +124,10 @@ class TrickGame:
 
         ``deal``: a deal file (PBN, read as the deck's notation says; ``board``: which of its
         boards, by its Board tag, default the first). The game starts at that board's round with its dealer, and
-        its first deal, made at once, gives the hands the file writes (the state's first chance event)."""
+        its first deal, made at once, gives the hands the file writes (the state's first chance event).
+
+        A seed is a whole number (at most 15 digits) or text, as a saved state's header holds it."""
+        _check_seed(seed)
         fixed = None
         if deal is not None:
             from interpreter.harness.deal_files import fixed_deal
@@ -145,37 +151,38 @@ class TrickGame:
         engine = self.engine
         return _game_for, (self.rules_file or engine.name, engine.player_count, dict(engine.options), engine.identity)
 
-    def play(self, agents: list[str | type], seed: Any = 0, iterations: int | None = None) -> GameState:
+    def play(self, agents: list[str | type], seed: Any = 0, iterations: int | None = None,
+             agent_limits: tuple[float, int] | None = None) -> GameState:
         """A whole game played by ``agents``, one a seat in seat order (a shorter list repeats its last): the
         built-in ``"random"``, ``"greedy"`` and ``"ismcts"`` (``iterations`` a move, default 50), or agents of
-        your own, as ``"module:Class"``, ``"path/to/file.py:Class"`` or the class itself, each seat's in a
-        process of its own told only what its seat sees (docs/agents.md). The same seed plays the same game
-        (the agents are seeded from it). Returns the finished game, its events and all."""
+        your own, as ``"module:Class"``, ``"path/to/file.py:Class"`` or the class itself, each seat's in
+        processes of its own told only what its seat sees (docs/agents.md), within ``agent_limits``: seconds per
+        decision and megabytes of memory (default 10 s and 4,096 MB; 0 MB: no limit). An agent of your own that
+        fails raises AgentError, naming it. The same seed plays the same game (the agents are seeded from it).
+        Returns the finished game, its events and all."""
         from interpreter.harness.players import ITERATIONS, agent_factory, parse_agents
         from interpreter.harness.runner import play_game
 
+        _check_seed(seed)
+        if not isinstance(agents, (list, tuple)) or not agents \
+                or not all(isinstance(a, (str, type)) for a in agents):
+            raise GameError(f"agents are a list of names and classes, one a seat, not {agents!r}"[:300])
         names = [a if isinstance(a, str) else _spec_of(a) for a in agents]
         lineup = parse_agents(",".join(names), self.players)
-        made = agent_factory(lineup, iterations or ITERATIONS)(seed)
+        made = agent_factory(lineup, iterations or ITERATIONS, limits=agent_limits)(seed)
         out = play_game(self.engine, made, seed, record=True, rules_file=self.rules_file)
         return self.deserialize(record_text(out.record))
 
     def deserialize(self, text: str) -> GameState:
         """The state ``GameState.serialize`` wrote (a record, perhaps of a game not over yet), played again
-        and checked event by event on these rules."""
+        and checked event by event on these rules (harness/record_reader.py: the checks of ``trickbook replay``)."""
         events = _events(text)
-        head = events[0][1]
-        where = "serialized state:1"
-        engine = self.engine
-        if head.get("rules", engine.name) != engine.name or head.get("rules_id", engine.identity) != engine.identity:
-            raise RecordError(f"{where}: the state is of other rules ({head.get('rules')}) than this game "
-                              f"({engine.name})")
-        for key, mine in (("players", engine.player_count), ("options", engine.options)):
-            if head.get(key, mine) != mine:
-                raise RecordError(f"{where}: the state is of other {key} ({head.get(key)}) than this game ({mine})")
-        start = start_of(self.engine, head, where)
-        state = GameState(self, self.engine.new_state(**start), head.get("seed"), start)
-        play_events(self.engine, state._state, head, events[1:], "serialized state")
+        return self._restored(events, open_record(events, SAVED, game=self.engine))
+
+    def _restored(self, events: list[tuple[int, dict[str, Any]]], opened: Opened) -> GameState:
+        """The state of a record's lines ``events``, its header read (``opened``), on these rules."""
+        state = GameState(self, self.engine.new_state(**opened.start), opened.header.seed, opened.start)
+        play_events(self.engine, state._state, events[0][1], events[1:], SAVED)
         _told(state._state)
         state._events = [e for _, e in events]
         state._rounds = len(state._state.round_results)
@@ -186,8 +193,22 @@ def load_serialized(text: str) -> GameState:
     """A state ``GameState.serialize`` wrote, on the rules its header names (a bundled game, or a rule file
     in the current folder or below)."""
     events = _events(text)
-    game = game_for_record(events[0][1], "serialized state:1")
-    return TrickGame(game, events[0][1].get("rules_file")).deserialize(text)
+    opened = open_record(events, SAVED, folder=Path("."))
+    return TrickGame(opened.game, opened.header.rules_file)._restored(events, opened)
+
+
+def _count(n: Any, name: str) -> slice:
+    """``[n:]`` for a count of lines or events already read, a whole number from 0."""
+    if type(n) is not int or n < 0:
+        raise GameError(f"{name} is a whole number from 0, not {n!r}")
+    return slice(n, None)
+
+
+def _check_seed(seed: Any) -> None:
+    """A GameError unless ``seed`` is None (no seed) or a seed a saved state can hold (record_reader.seed_problem)."""
+    problem = None if seed is None else seed_problem(seed)
+    if problem:
+        raise GameError(f"seed {problem}")
 
 
 def _spec_of(cls: type) -> str:
@@ -229,12 +250,16 @@ def _state_from(game: TrickGame, text: str, dealing: list[int], rng: Any) -> Gam
     return state
 
 
+SAVED = "serialized state"  # how errors name a saved state (with the line: "serialized state:3: ...")
+
+
 def _events(text: str) -> list[tuple[int, dict[str, Any]]]:
-    """The events of a saved state, read as a record is (untrusted text: the same limits), header first."""
-    events = parse_record(text, "serialized state")
-    if events[0][1].get("type") != "game":
-        raise RecordError(f"serialized state:{events[0][0]}: the first line must be the game header")
-    return events
+    """The lines of a saved state, read as a record's are (untrusted text: the same limits)."""
+    if not isinstance(text, str):
+        hint = " (decode it first: text.decode('utf-8'))" if isinstance(text, (bytes, bytearray)) else ""
+        raise RecordError(f"{SAVED}: a saved state is text (str), not {'None' if text is None else type(text).__name__}"
+                          f"{hint}")
+    return parse_record(text, SAVED)
 
 
 class GameState:
@@ -387,7 +412,7 @@ class GameState:
         """The narration so far (from its ``since``-th line on), one line each: what the rules tell everyone as
         the game goes (each trick won, each round's scores explained, ...), as ``trickbook play`` prints it. A
         state read back from its record (``deserialize``) starts with none."""
-        return self._notes[since:]
+        return self._notes[_count(since, "since")]
 
     def agent_choice(self, agent: Any) -> int:
         """The id of the action a built-in agent (harness/agents.py, harness/players.agent_factory) takes now,
@@ -398,6 +423,8 @@ class GameState:
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             raise IllegalAction("no seat acts now")
+        if not callable(getattr(agent, "act", None)):
+            raise GameError(f"an agent has a method act(turn); {type(agent).__name__} has none")
         knowledge = self.knowledge() if getattr(agent, "samples", False) else None
         chosen = agent.act(Turn(self.game.engine, self._state, d.actor, d.actions, d.prompt, knowledge, d.kind))
         ids = self.legal_actions()
@@ -500,7 +527,7 @@ class GameState:
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees now (None: a spectator): its cards, the others' counts, the table, the values
         everyone is told, the scores (see docs/api.md)."""
-        return observe(self.game.engine, self._state, seat)
+        return observe(self.game.engine, self._state, None if seat is None else self._seat(seat))
 
     def status(self, seat: int) -> list[tuple[str, str]]:
         """The rule file's status lines (its ``table:``) as ``seat`` sees them: each title with its text, worked
@@ -517,7 +544,7 @@ class GameState:
     def refusal(self, card: str) -> str | None:
         """Why the seat to act may not play (or choose) the card labelled ``card`` now, in the rule file's words
         (an obligation's ``says:``, or its expression in words); None when nothing refuses it."""
-        cards = self.game.engine.cards_by_label().get(card)
+        cards = self.game.engine.cards_by_label().get(card) if isinstance(card, str) else None
         if not cards:
             raise GameError(f"no card {card!r} in this game's deck")
         return next((why for c in cards if (why := self.game.engine.refusal(self._state, c))), None)
@@ -539,7 +566,7 @@ class GameState:
             if self._sample:
                 raise GameError("a sample has no history: ask the real state for information states before sampling")
             self._seen = _seen_of(self)
-        return "\n".join(self._seen[seat])
+        return "\n".join(self._seen[self._seat(seat)])
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -551,7 +578,7 @@ class GameState:
     def events_since(self, count: int) -> list[dict[str, Any]]:
         """``events[count:]``, without copying the events before: to write a record line by line as the game
         goes (each new event once)."""
-        return [dict(e) for e in self._events[count:]]
+        return [dict(e) for e in self._events[_count(count, "count")]]
 
     def returns(self) -> list[int]:
         """Each seat's total so far (its final score once the game is over)."""

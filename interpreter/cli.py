@@ -25,16 +25,11 @@ try:
     from pathlib import Path
 
     from interpreter import __version__
-    from interpreter.engine.compile import (
-        compile_game,
-        option_defaults,
-        parse_option_value,
-        rule_file_problems,
-        supported_players,
-    )
+    from interpreter.engine.compile import compile_game, rule_file_problems, supported_players
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
     from interpreter.harness.players import AGENTS, ITERATIONS
-    from interpreter.limits import MAX_DIGITS, whole_number
+    from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS, MAX_DIGITS, whole_number
+    from interpreter.rules import options as declared_options
     from interpreter.rules.catalog import bundled_games, schema_path
     from interpreter.rules.loader import load_rules
 except BaseException:
@@ -48,6 +43,8 @@ _POSITIONED = re.compile(r"^\S+:\d+:\d+: error: ")
 
 MAX_WORKERS = 256  # --workers at most: a mistyped number must not start thousands of processes
 MAX_GAMES = 10_000_000  # --games at most: the run's tasks are listed before the first game
+MAX_AGENT_SECONDS = 86_400  # --agent-timeout at most: a day for one decision
+MAX_AGENT_MEMORY_MB = 1 << 24  # --agent-memory at most (16 TB): more is no limit, which 0 says
 
 
 class _UsageError(TrickbookError):
@@ -186,8 +183,10 @@ def _parser() -> argparse.ArgumentParser:
     co = sub.add_parser("compare", help="play two rule files with the same seeds and agents and say which "
                         "differences are real", description="Play BASE and VARIANT with the same seeds and the same "
                         "agents in the same seats (paired games) and compare every statistic: the difference with "
-                        "its 95%% interval, whether it is real at this number of games, and how many games would "
-                        "show it (docs/agents.md, 'Comparing two rule files').")
+                        "its 95%% interval, whether it is real at this number of games once the p-values are adjusted "
+                        "for the number of figures compared (Holm's method by default), and how many games would "
+                        "show it. The two files must seat alike (--force). (docs/agents.md, 'Comparing two rule "
+                        "files')")
     for q in (pl, si):
         q.add_argument("--deal", metavar="FILE", help="start from a deal file (PBN, the portable deal notation, "
                        "read as the game's deck.notation says): the game starts at its board with its dealer, and "
@@ -206,6 +205,12 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"ismcts: samples searched per move (default {ITERATIONS})")
         q.add_argument("--move-time", type=float, metavar="SECONDS",
                        help="ismcts: search each move for this long instead of a number of iterations")
+        q.add_argument("--agent-timeout", type=float, default=AGENT_SECONDS, metavar="SECONDS",
+                       help="agents of your own: the time each decision may take by the clock; one that takes "
+                            f"longer stops the game, naming the agent (default {AGENT_SECONDS:g})")
+        q.add_argument("--agent-memory", type=int, default=AGENT_MEMORY_MB, metavar="MB",
+                       help="agents of your own: the address space of their processes, in megabytes; 0 for no "
+                            f"limit (default {AGENT_MEMORY_MB:,})")
     for q in (si, co):
         q.add_argument("--rotate", action="store_true",
                        help="turn the agents one seat further each game, so every agent sits in every seat")
@@ -237,8 +242,19 @@ def _parser() -> argparse.ArgumentParser:
     co.add_argument("--variant-option", action="append", default=[], metavar="NAME=VALUE",
                     help="set an option of VARIANT only (repeatable)")
     co.add_argument("--detect", type=float, default=5.0, metavar="POINTS",
-                    help="also say how many games would show a change of this many points of percentage in a "
+                    help="also say how many games would show a change of this many percentage points in a "
                          "seat's win share (default 5)")
+    co.add_argument("--correction", choices=("holm", "bh"), default="holm",
+                    help="how the p-values of all the figures are adjusted for their number: holm (Holm's method, "
+                         "default: the chance that any figure without a difference is called real is at most "
+                         "the error rate) or bh (Benjamini-Hochberg: of the differences called real, on average "
+                         "at most the error rate are not)")
+    co.add_argument("--error-rate", type=float, default=5.0, metavar="PERCENT",
+                    help="the rate the correction holds (a percentage, default 5): the family-wise error rate "
+                         "with holm, the false discovery rate with bh")
+    co.add_argument("--force", action="store_true",
+                    help="compare files whose seats differ (names, number or automatic seats): seats paired by "
+                         "their place, or, when their numbers differ, only the figures of the whole game")
     co.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     co.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
 
@@ -423,22 +439,34 @@ def _list(args: argparse.Namespace) -> int:
 def _setup(args: argparse.Namespace, game: str | None = None, options: list[str] | None = None) -> tuple[Any, Any]:
     """The rule file ``game`` (default: the command's GAME) compiled for the players and options given."""
     source = load_rules(args.game if game is None else game, _allowed(args))
+    return source, _compiled(args, source, args.option if options is None else options)
+
+
+def _compiled(args: argparse.Namespace, source: Any, options: list[str]) -> Any:
+    """The rule file read as ``source`` compiled for the command's players and the options given."""
     chosen = {}
-    for item in args.option if options is None else options:
+    for item in options:
         if "=" not in item:
             raise TrickbookError(f"--option takes NAME=VALUE, not {item!r} "
-                                 f"(options: {', '.join(option_defaults(source)) or 'none'})")
+                                 f"(options: {', '.join(declared_options.defaults(source.data)) or 'none'})")
         k, v = item.split("=", 1)
-        chosen[k.strip()] = parse_option_value(source, k.strip(), v.strip())
-    return source, compile_game(source, args.players, chosen)
+        chosen[k.strip()] = declared_options.parsed(source.data, k.strip(), v.strip())
+    return compile_game(source, args.players, chosen)
 
 
 def _seed(text: str) -> Any:
-    """A seed is a whole number or any other text; a number too long to be one is refused."""
+    """A seed is a whole number or any other text; a number too long to be one is refused, and so is text a
+    record cannot hold (harness/record_reader.seed_problem)."""
+    from interpreter.harness.record_reader import seed_problem
+
     number = whole_number(text)
     if number is None and text.lstrip("-").isascii() and text.lstrip("-").isdigit():
         raise TrickbookError(f"--seed takes a number of at most {MAX_DIGITS} digits (or any text)")
-    return number if number is not None else text
+    seed = number if number is not None else text
+    problem = seed_problem(seed)
+    if problem:
+        raise TrickbookError(f"--seed {problem}")
+    return seed
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -452,7 +480,7 @@ def _play(args: argparse.Namespace) -> int:
     fresh = args.seed is None
     seed = secrets.randbelow(10**6) if fresh else _seed(args.seed)
     lineup = parse_agents(args.agents, game.players)
-    agents = agent_factory(lineup, args.iterations, args.move_time)(seed)
+    agents = agent_factory(lineup, args.iterations, args.move_time, _agent_limits(args))(seed)
     viewer = None
     if args.human:
         viewer = _seat_index(game.seat_names, args.human)
@@ -464,9 +492,16 @@ def _play(args: argparse.Namespace) -> int:
     rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
     if rules_file and args.record:  # replay looks for it beside the record
         rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
+    events: list[dict[str, Any]] = []
     with _writing(args.record, "record") as record_file:
-        out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
-                        viewer=viewer, deal=deal)
+        try:
+            out = play_game(game, agents, seed, record=bool(args.record), rules_file=rules_file, narrate=narrate,
+                            viewer=viewer, deal=deal, events=events)
+        except TrickbookError:  # the game stopped (an agent failed, a rule could not be worked out): its record so far
+            if record_file is not None and events:
+                write_record(record_file, events)
+                print(f"the record of the game so far is written to {args.record}", file=sys.stderr)
+            raise
         if record_file is not None:
             write_record(record_file, out.record)
     if record_file is not None:
@@ -478,7 +513,7 @@ def _play(args: argparse.Namespace) -> int:
     if fresh or args.human:
         given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
         again = play_command(args.game, args.players, seed, given, lineup, args.iterations, args.move_time,
-                             args.human, args.deal, args.board)
+                             args.human, args.deal, args.board, _agent_limits(args))
         mine = " (your own moves are yours to make again)" if args.human else ""
         print(f"seed {seed}: play this game again with{mine}:\n  {again}")
     return 0
@@ -500,6 +535,17 @@ def _search_args(args: argparse.Namespace) -> None:
         raise _UsageError("--iterations must be at least 1")
     if args.move_time is not None and not args.move_time > 0:
         raise _UsageError("--move-time must be a positive number of seconds")
+    if not 0 < args.agent_timeout <= MAX_AGENT_SECONDS:
+        raise _UsageError(f"--agent-timeout must be above 0 and at most {MAX_AGENT_SECONDS:,} seconds, not "
+                          f"{args.agent_timeout:g}")
+    if not 0 <= args.agent_memory <= MAX_AGENT_MEMORY_MB:
+        raise _UsageError(f"--agent-memory must be from 0 (no limit) to {MAX_AGENT_MEMORY_MB:,} MB, not "
+                          f"{args.agent_memory:,}")
+
+
+def _agent_limits(args: argparse.Namespace) -> tuple[float, int]:
+    """What agents of your own may take: seconds per decision, megabytes of memory."""
+    return args.agent_timeout, args.agent_memory
 
 
 @contextlib.contextmanager
@@ -550,7 +596,7 @@ def _simulate(args: argparse.Namespace) -> int:
     deal = _deal(args, game)  # a deal file that does not fit is refused before any game is played
     setup = Setup(args.game, args.players, tuple(game.options.items()), tuple(parse_agents(args.agents, game.players)),
                   args.rotate, args.iterations, args.move_time, _allowed(args),
-                  deal=None if deal is None else (args.deal, args.board))
+                  deal=None if deal is None else (args.deal, args.board), agent_limits=_agent_limits(args))
     progress = _progress(args.json)
 
     def run() -> Any:
@@ -596,30 +642,49 @@ def _progress(quiet: bool, what: str = "games") -> Callable[[int, int], None]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from interpreter.harness.compare import compare
+    from interpreter.harness.compare import Correction, Seating, compare, forced_seats, seating_difference
     from interpreter.harness.players import parse_agents
     from interpreter.harness.simulate import Played, Setup, play_many, play_one
 
-    if not 1 <= args.games <= MAX_GAMES:
-        raise _UsageError(f"--games must be from 1 to {MAX_GAMES:,}, not {args.games:,}")
+    if not 2 <= args.games <= MAX_GAMES:
+        raise _UsageError(f"--games must be from 2 to {MAX_GAMES:,}, not {args.games:,} (a paired test needs two "
+                          "games at least)")
     if not 0 < args.detect <= 100:
-        raise _UsageError(f"--detect takes points of percentage above 0 and at most 100, not {args.detect}")
+        raise _UsageError(f"--detect takes percentage points above 0 and at most 100, not {args.detect}")
+    if not 0 < args.error_rate < 100:
+        raise _UsageError(f"--error-rate takes a percentage above 0 and below 100, not {args.error_rate}")
+    correction = Correction(args.correction, args.error_rate / 100)
     _search_args(args)
     workers = min(_workers(args.workers), args.games)
-    _, base = _setup(args, args.base, args.option + args.base_option)
-    _, variant = _setup(args, args.variant, args.option + args.variant_option)
-    if base.players != variant.players:
-        raise TrickbookError(f"the two files do not seat alike with {args.players} players: {args.base} has "
-                             f"{base.players} seats, {args.variant} {variant.players} (automatic seats included)")
+    files = []
+    for given, options in ((args.base, args.option + args.base_option),
+                           (args.variant, args.option + args.variant_option)):
+        source = load_rules(given, _allowed(args))
+        if args.players not in supported_players(source):
+            counts = ", ".join(map(str, supported_players(source)))
+            raise _UsageError(f"cannot compare with {args.players} players: {given} is for {counts} players, "
+                              f"not {args.players} (both files must support the player count)")
+        files.append(_compiled(args, source, options))
+    base, variant = files
+    seating = [Seating(given, tuple(g.seat_names), g.automatic) for given, g in ((args.base, base),
+                                                                                 (args.variant, variant))]
+    differ = seating_difference(seating[0], seating[1], args.players)
+    if differ and not args.force:
+        raise _UsageError(f"{differ}. compare pairs the seats of the two files, so their seats must be the same "
+                          "(names, number and automatic seats); --force compares them anyway (docs/agents.md)")
+    seats = forced_seats(seating[0], seating[1]) if differ else list(base.seat_names)
+    forced = "" if not differ else differ + (
+        "; seats compared by their place" if seats is not None else
+        "; the figures of each seat are left out, games paired by their seed")
     seed = _seed(args.seed or "0")
-    lineup = tuple(parse_agents(args.agents, base.players))
+    lineups = [tuple(parse_agents(args.agents, g.players)) for g in files]
     progress = _progress(args.json, "games of each file")
 
     def run() -> Any:
         played: list[list[Played]] = []
-        for name, game in ((args.base, base), (args.variant, variant)):
+        for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1])):
             setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
-                          args.move_time, _allowed(args))
+                          args.move_time, _allowed(args), agent_limits=_agent_limits(args))
             games = ((play_one(setup, seed, i, game) for i in range(args.games)) if workers <= 1
                      else play_many(setup, args.games, seed, workers))
             done: list[Played] = []
@@ -630,10 +695,11 @@ def _compare(args: argparse.Namespace) -> int:
             finally:
                 games.close()
             played.append(done)
-        return compare(played[0], played[1], seats=list(base.seat_names),
+        return compare(played[0], played[1], seats=seats,
                        base_name=_named(args.base, args.option + args.base_option),
                        variant_name=_named(args.variant, args.option + args.variant_option), seed=seed,
-                       agents=list(setup.lineup(0)), rotate=args.rotate, detect=args.detect / 100)
+                       agents=list(lineups[0]), rotate=args.rotate, detect=args.detect / 100, correction=correction,
+                       forced=forced, players=args.players)
 
     from interpreter.harness.report import compare_report
 

@@ -98,6 +98,11 @@ class IllegalAction(GameError):
     """An action that is not legal now; the state is left unchanged."""
 
 
+class AgentError(GameError):
+    """An agent of one's own (harness/remote.py) that failed: it did not answer in time, wrote what is not the
+    protocol, ended, raised, or answered an action that is not legal. The message names the agent and its seat."""
+
+
 class RecordError(TrickbookError):
     """A game record that is malformed or does not replay as written."""
 

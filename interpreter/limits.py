@@ -23,6 +23,11 @@ WORK_LIMIT = 1_000_000  # items expressions may go through between two decisions
 MAX_DEAL_FILE = 10_000_000  # bytes of a deal file (a PBN file of many boards: about 1 kB a board)
 MAX_ROUNDS = 1000  # rounds of one game: a game that has not ended by then is stopped with an error
 MAX_ACTIONS = 1_000_000  # actions of one game, likewise
+# agents of one's own (harness/remote.py), each in processes of its own: see docs/agents.md, "Limits"
+AGENT_SECONDS = 10.0  # seconds an agent may take for one decision, by the clock (--agent-timeout)
+AGENT_LOAD_SECONDS = 60.0  # seconds its module may take to load, at least (a library of models loads slowly)
+AGENT_MEMORY_MB = 4096  # megabytes of address space of an agent's processes (--agent-memory; 0: no limit)
+AGENT_MESSAGE = 1 << 20  # bytes of one message an agent's process writes (an answer takes a few)
 # Rule files are read within these, each counted before the work it bounds (see docs/testing.md, "The limits
 # that keep a run short"): the largest bundled game has 304 YAML nodes, expressions of 433 characters and 124
 # tokens, 955 tokens of text in all (times its player counts: 3,820) and at most 5 player counts.

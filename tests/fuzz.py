@@ -1,5 +1,5 @@
 """Fuzzing trickbook as a hostile stranger would: mutated rule files, hostile expressions, damaged records,
-odd answers at the prompt, hostile messages to the web table.
+odd answers at the prompt, agents of one's own that misbehave, hostile messages to the web table.
 
 Every case is made from a seed and its number alone, so a finding is reproduced by its kind, seed and number.
 Cases run in a child process with a memory limit and a limit of CPU time per case (counted by the child's own
@@ -48,7 +48,7 @@ from tests.snapshot import differences, snapshot  # noqa: E402
 
 KINDS = ("rules", "expressions", "records", "prompt")
 # kinds that each look for one family of defect (see the section "the families" below)
-NEW_KINDS = ("names", "huge", "outputs", "signals", "decks", "web")
+NEW_KINDS = ("names", "huge", "outputs", "signals", "decks", "agents", "web")
 ALL_KINDS = KINDS + NEW_KINDS
 # per kind: the CPU time a case may use in the worker (seconds; run() allows ten times that of wall-clock time)
 # and the worker's address-space limit (MB; 0: none, for signals, whose cases start process pools and Dask
@@ -56,7 +56,7 @@ ALL_KINDS = KINDS + NEW_KINDS
 # (HUGE_CPU_LIMIT, HUGE_MEMORY_MB), outputs' and signals' commands (OUTPUT_WAIT, SIGNAL_WAIT)
 LIMITS = {"rules": (20.0, 2048), "expressions": (20.0, 2048), "records": (20.0, 2048), "prompt": (20.0, 2048),
           "names": (60.0, 2048), "huge": (60.0, 2048), "outputs": (60.0, 2048), "signals": (30.0, 0),
-          "decks": (120.0, 3072), "web": (60.0, 2048)}
+          "decks": (120.0, 3072), "agents": (30.0, 0), "web": (60.0, 2048)}
 CORPUS = sorted((ROOT / "games").glob("*.yaml")) + sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 POSITIONED = re.compile(r"^\S[^\n]*:\d+:\d+: (error|warning): ", re.M)
 
@@ -142,12 +142,39 @@ def expression(rng: random.Random, depth: int = 0) -> str:
     return rng.choice(["not ", "-", "- -", "not not "]) + expression(rng, depth + 1)
 
 
+# an option's value (its default, a choice, or given with -o) of every kind, and words YAML 1.1 read as true/false
+OPTION_VALUES = ["no", "yes", "On", "OFF", "'no'", "\"yes\"", "y", "3", "-1", "0", "true", "false", "True", "[1]",
+                 "{a: 1}", "''", "\"\\ud800\"", "\"\\udfff\"", "null", "nine", "1e3", "'3'", "9" * 20]
+OPTION_TEXTS = ["no", "yes", "true", "False", "0", "1", "-1", "9" * 20, "", "nine", "3", "shooter chooses", "\udcff",
+                "é", " true ", "1.5"]
+SURROGATES = ["\\ud800", "\\udfff", "\\udc80x", "\\ud83d\\ude00"]  # escapes in double quotes; a pair too
+
+
+def option_names(text: str) -> list[str]:
+    """The options a rule file's text declares (its options section's keys), for -o values."""
+    section = re.search(r"^options:\n((?:[ #].*\n|\n)*)", text, re.M)
+    return re.findall(r"^  ([A-Za-z_]\w*):", section.group(1), re.M) if section else []
+
+
 def mutate_rules(rng: random.Random, text: str) -> str:
     lines = text.split("\n")
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         op = rng.random()
         i = rng.randrange(len(lines))
         line = lines[i]
+        places = [j for j, x in enumerate(lines) if re.match(r"^\s+(default|choices):", x)]
+        if op < 0.08 and places:  # an option's default or choices of another kind
+            j = rng.choice(places)
+            key = lines[j].partition(":")[0]
+            value = rng.choice(OPTION_VALUES)
+            lines[j] = f"{key}: " + (f"[{value}, {rng.choice(OPTION_VALUES)}]" if key.strip() == "choices" else value)
+            continue
+        quoted = [j for j, x in enumerate(lines) if x.count('"') >= 2]
+        if op < 0.12 and quoted:  # a lone surrogate (or a pair) escaped in a double-quoted text
+            j = rng.choice(quoted)
+            head, _, rest = lines[j].partition('"')
+            lines[j] = f'{head}"{rng.choice(SURROGATES)}{rest}'
+            continue
         if op < 0.35 and ":" in line:  # a value replaced
             key, _, _ = line.partition(":")
             lines[i] = f"{key}: {rng.choice(SCALARS)}"
@@ -213,7 +240,10 @@ def make_case(kind: str, seed: int, number: int) -> Case:
     if kind == "rules":
         source = rng.choice(CORPUS)
         text = mutate_rules(rng, source.read_text())
-        return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
+        names = option_names(text) + ["nope"]
+        spec = {"options": [f"{rng.choice(names)}={rng.choice(OPTION_TEXTS)}" for _ in range(rng.choice([1, 2]))]} \
+            if rng.random() < 0.3 else {}
+        return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text}, spec=spec)
     if kind == "expressions":
         base = (ROOT / "docs" / "examples" / "bidding.yaml").read_text()
         slots = re.findall(r'^\s*[a-z_]+: "[^"\n]*"$|^\s*- "[^"\n]*"$', base, re.M)
@@ -224,8 +254,9 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         text = base.replace(target, f'{head}"{hostile.replace(chr(34), chr(39))}"', 1)
         return Case(kind, seed, number, ["validate+play", "rules.yaml"], {"rules.yaml": text})
     if kind == "records":
-        game = rng.choice(["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4"])
-        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"})
+        game = rng.choice(_GAMES_OF_RECORDS)
+        return Case(kind, seed, number, ["replay", "record.jsonl"], {"record.jsonl": f"@record {game} {seed}:{number}"},
+                    spec={"game": game})
     if kind == "prompt":
         answers = [rng.choice(["1", "2", "0", "-1", "99", "²", "٣", "9" * 5000, "", " ", "\t", "x", "a", "P",
                                "\x00", "\x1b[A", "é" * 100, "1 2", "01", "+1", "Pass", "pass", "bid 1", "bid",
@@ -236,6 +267,11 @@ def make_case(kind: str, seed: int, number: int) -> Case:
         return Case(kind, seed, number, ["play", game[0], "-p", game[1], "--human", "1", "--seed", str(number)],
                     {}, "\n".join(answers) + ("\n" if answers and rng.random() < 0.5 else ""))
     raise ValueError(f"unknown kind {kind!r}")
+
+
+# GAME:PLAYERS, a record trickbook play writes; GAME:PLAYERS:saved, a state the API saves (with its trick lines and
+# the card monster's automatic ones), from round 3 (a header with "start")
+_GAMES_OF_RECORDS = ["meinz:4", "njet-riogrande:3", "mue:5", "was-sticht:3", "bidding.yaml:4", "meinz:3:saved"]
 
 
 # -- the child process ---------------------------------------------------------------------------------------
@@ -275,9 +311,17 @@ def _good_record(game: str, folder: Path) -> str:
     """A good record of one game (made once per worker), naming its rule file relative to itself."""
     from interpreter.cli import main
 
-    name, players = game.split(":")
+    name, players, *saved = game.split(":")
     if name.endswith(".yaml"):  # the record names it beside itself
         shutil.copy(ROOT / "docs" / "examples" / name, folder / name)
+    if game not in _RECORDS and saved:
+        import interpreter as tb
+
+        state = tb.load(name, int(players)).new_state(seed=1, hand=3, dealer=1)
+        rng = random.Random(1)
+        while not state.is_over():
+            state.apply_chance() if state.is_chance() else state.apply(rng.choice(state.legal_actions()))
+        _RECORDS[game] = state.serialize()
     if game not in _RECORDS:
         path = folder / "good.jsonl"
         rules = str(folder / name) if name.endswith(".yaml") else name
@@ -321,10 +365,13 @@ def run_case(case: Case, folder: Path) -> str | None:
             case.outcome = "refused" if code else "accepted"
             if run[0] == "validate" and code == 0:  # valid: play one game at one of its player counts
                 count = _player_count(argv[1], case)
+                chosen = [a for o in case.spec.get("options", []) for a in ("-o", o)]
                 with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                    code = main(["play", argv[1], "-p", str(count), "--quiet", "--seed", str(case.number)])
+                    code = main(["play", argv[1], "-p", str(count), "--quiet", "--seed", str(case.number), *chosen])
                 case.outcome = "stopped in play" if code else "played"
-                if code == 1 and not POSITIONED.search(err.getvalue()):
+                if code == 1 and chosen and re.search(r"error: (unknown )?option ", err.getvalue()):
+                    case.outcome = "refused"  # an option's value of another kind: said in words, no place needed
+                elif code == 1 and not POSITIONED.search(err.getvalue()):
                     return "a play error names no place in the rule file:\n" + err.getvalue()[-2000:]
     except SystemExit as exc:  # argparse refusing an argument: fine, it prints usage
         if exc.code not in (0, 2):
@@ -337,6 +384,56 @@ def run_case(case: Case, folder: Path) -> str | None:
         return "a traceback printed:\n" + err.getvalue()[-4000:]
     if "root:x:0:0" in err.getvalue() + out.getvalue():
         return "an error showed the content of a file that is not a rule file"
+    if case.kind == "records":
+        return _read_as_saved_state(case, folder, err.getvalue())
+    return None
+
+
+_LOADED: dict[str, Any] = {}  # the game of each good record, loaded once per worker
+
+
+def _read_as_saved_state(case: Case, folder: Path, replayed: str) -> str | None:
+    """The damaged record read by the API as a saved state too: ``load_serialized`` (the rules the header names)
+    must say what ``trickbook replay`` said (``replayed``: its standard error), and ``deserialize`` on the good
+    record's game what ``replay(path, game=...)`` says. No traceback, and the same words from each pair (a saved
+    state, unlike a record, may end before the game does; a text that is no UTF-8 is refused in words of its
+    own)."""
+    import interpreter as tb
+    from interpreter.errors import RecordError
+    from interpreter.harness.records import replay
+
+    path, text = folder / "record.jsonl", case.files["record.jsonl"]
+    place = rf"^({re.escape(str(path))}|serialized state)(:\d+)?: "
+    if case.spec["game"] not in _LOADED:
+        name, players, *_ = case.spec["game"].split(":")
+        good = json.loads(_good_record(case.spec["game"], folder).split("\n", 1)[0])
+        _LOADED[case.spec["game"]] = tb.load(folder / name if name.endswith(".yaml") else name, int(players),
+                                             good["options"])
+    game = _LOADED[case.spec["game"]]
+
+    def said(read: Any) -> str:
+        try:
+            read()
+            return "ok"
+        except RecordError as exc:
+            return re.sub(place, "", str(exc))
+        except BaseException:  # noqa: BLE001 - this is what the fuzzer looks for
+            return "traceback:\n" + traceback.format_exc()[-4000:]
+
+    with contextlib.chdir(folder):  # load_serialized finds a rule file the header names in the current folder
+        pairs = {"replay(path, game=...) and deserialize": (said(lambda: replay(path, game=game.engine)),
+                                                            said(lambda: game.deserialize(text))),
+                 "trickbook replay and load_serialized": (
+                     re.sub(place, "", replayed.strip().removeprefix("trickbook: error: ")) or "ok",
+                     said(lambda: tb.load_serialized(text)))}
+    for readers, (as_record, as_state) in pairs.items():
+        for words in (as_record, as_state):
+            if words.startswith("traceback:"):
+                return words
+        if as_record.startswith("the record ends before the game does"):
+            as_record = "ok"
+        if as_record != as_state and not ("cannot read record" in as_record and "cannot read record" in as_state):
+            return f"{readers} disagree: {as_record!r} against {as_state!r}"
     return None
 
 
@@ -1927,10 +2024,239 @@ def _run_web(case: Case, folder: Path) -> str | None:
     return None
 
 
+# -- agents: agents of one's own that misbehave (harness/remote.py) ------------------------------------------
+#
+# Each case writes an agent whose act misbehaves at its k-th decision (or whose constructor, or whose module as it
+# loads), and plays it with play, simulate (on one or two processes) or compare. The case is judged as a person
+# would: trickbook ends with exit 0 or 1, never a traceback of its own (the agent's own, told as its failure, is
+# the author's to read), a game the agent broke stops with a message that names the agent, and no process the
+# agent started is left once trickbook's command is over (counted by a mark in their environment).
+
+AGENT_MARK = "TRICKBOOK_FUZZ_AGENT_MARK"
+AGENT_SECONDS = "1"  # --agent-timeout of a case: a sleeping or spinning agent costs a second, not ten
+AGENT_MEMORY = "256"  # --agent-memory of a case, MB
+AGENT_LEFTOVERS = 20.0  # a backstop, not a timing: the agent's processes killed may take a moment to go
+AGENT_LOAD = 5.0  # seconds a module may take to load in this process's cases (60 in trickbook): one that sleeps
+# or spins as it loads costs this much (a run on worker processes, simulate -w 2, keeps trickbook's own)
+# what the agent does; those in HARMLESS may let the game go on (exit 0), every other one must stop it, naming it
+MISDEEDS = {
+    "sleep": "time.sleep(10**6)",
+    "spin": "while True:\n        pass",
+    "stdin": "sys.stdin.read()",
+    "input": "input()",
+    "memory": "kept = [bytes(64 << 20) for _ in range(64)]",
+    "fork": "if os.fork() == 0:\n        time.sleep(10**6)",
+    "fork and exit": "if os.fork() == 0:\n        time.sleep(10**6)\n    os._exit(0)",
+    "fork and hold": "if os.fork() == 0:\n        signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+                     "        while True:\n            pass",
+    "garbage": "os.write(protocol_out(), JUNK + b'\\n')",
+    "no newline": "os.write(protocol_out(), JUNK)",
+    "huge line": "[os.write(protocol_out(), b'x' * 65536) for _ in range(40)]",
+    "deep": "os.write(protocol_out(), b'[' * 100000 + b'\\n')",
+    "wrong kind": "os.write(protocol_out(), b'[\"ended\", \"x\"]\\n' if RNG.random() < 0.5 else b'[\"game\", 1]\\n')",
+    "close out": "os.close(protocol_out())",
+    "close in": "os.close(protocol_in())",
+    "exit": "os._exit(RNG.randint(0, 255))",
+    "sys.exit": "sys.exit(RNG.randint(0, 3))",
+    "raise": "raise RuntimeError('the agent gives up')",
+    "recursion": "def f(n):\n        return f(n + 1)\n    f(0)",
+    "kill self": "os.kill(os.getpid(), RNG.choice([signal.SIGKILL, signal.SIGSEGV, signal.SIGTERM]))",
+    "kill loader": "os.kill(os.getppid(), signal.SIGKILL)",
+    "print": "print('x' * 1_000_000)",
+    "stderr flood": "[sys.stderr.write('y' * 65536 + '\\n') for _ in range(80)]",
+    "close stderr": "os.close(1)\n    os.close(2)",
+    "thread": "threading.Thread(target=lambda: (time.sleep(0.05), os.write(protocol_out(), JUNK + b'\\n')), "
+              "daemon=True).start()",
+    "answer": "return RNG.choice([3.5, None, [1], {'a': 1}, True, 10**20, -1, 'x' * 100_000, '\\ud800', "
+              "view.legal[0] + 1000, ''])",
+}
+# harmless to the game (the agent goes on, or its misdeed comes too late to matter: a thread that writes after
+# the game's last decision, standard input closed at it)
+HARMLESS = {"stdin", "fork", "fork and hold", "print", "stderr flood", "close stderr", "thread", "kill loader",
+            "close in"}
+# as the module loads, a write meant for the protocol may find the loader's pipe to the watcher instead, which
+# takes only process numbers (and the game goes on)
+WRITES = {"garbage", "no newline", "huge line", "deep", "wrong kind", "close out"}
+JUNKS = ["b'this is not JSON'", "b'\\x00\\xff\\xfe'", "b'[1, 2, 3]'", "b'{\"ok\": 1}'", "b'\"ok\"'",
+         "b'[\"ok\", 0, 1]'", "b'9' * 5000", "b'[\"ok\"' * 3", "'\\ud800'.encode('utf-8', 'surrogatepass')"]
+AGENT_GAMES = [("oh-hell", "4"), ("oh-hell", "3"), ("whist", "4"), ("hearts", "4"), ("bidding.yaml", "4")]
+
+AGENT_FILE = """import os
+import random
+import signal
+import stat
+import sys
+import threading
+import time
+
+RNG = random.Random({rng_seed})
+JUNK = {junk}
+
+
+def protocol_out():
+    return _pipe(os.O_WRONLY)
+
+
+def protocol_in():
+    return _pipe(os.O_RDONLY)
+
+
+def _pipe(mode):
+    # one of the pipes open this way that are not standard input, output or error: in a game's process the
+    # protocol's; as the module loads, the protocol's or the one to the watcher
+    import fcntl
+
+    mine = {{os.fstat(fd).st_ino for fd in (0, 1, 2) if _open(fd)}}
+    found = [fd for fd in range(3, 256) if _open(fd) and stat.S_ISFIFO(os.fstat(fd).st_mode)
+             and os.fstat(fd).st_ino not in mine and fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == mode]
+    return RNG.choice(found) if found else 99
+
+
+def _open(fd):
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+NOTHING = object()
+
+
+def misbehave(view=None):
+    open(__file__ + ".reached", "w").close()
+    {misdeed}
+    return NOTHING
+
+
+{at_import}class Agent:
+    def __init__(self, seed=None):
+        self.decisions = 0
+        {in_constructor}
+
+    def act(self, view):
+        self.decisions += 1
+        if self.decisions == {when}:
+            answer = misbehave(view)
+            if answer is not NOTHING:
+                return answer
+        return view.legal[0]
+"""
+
+
+def _make_agents(kind: str, seed: int, number: int, rng: random.Random) -> Case:
+    misdeed = rng.choice(sorted(MISDEEDS))
+    where = rng.choices(["act", "constructor", "import"], [8, 1, 1])[0]
+    if misdeed == "answer":
+        where = "act"  # an answer is given by act alone
+    when = rng.randint(1, 4)
+    code = MISDEEDS[misdeed]
+    text = AGENT_FILE.format(rng_seed=number, junk=rng.choice(JUNKS), misdeed=code,
+                             at_import="misbehave()\n\n\n" if where == "import" else "",
+                             in_constructor="misbehave()" if where == "constructor" else "pass",
+                             when=when if where == "act" else 0)
+    game, players = rng.choice(AGENT_GAMES)
+    if game.endswith(".yaml"):
+        game = str(ROOT / "docs" / "examples" / game)
+    agents = "agent.py:Agent" + rng.choice(["", ",random", ",greedy", ",agent.py:Agent,random"])
+    limits = ["--agent-timeout", AGENT_SECONDS, "--agent-memory", AGENT_MEMORY]
+    command = rng.choices(["play", "play --record", "simulate", "simulate -w 2", "compare"], [4, 1, 3, 1, 1])[0]
+    if command.startswith("play"):
+        argv = ["play", game, "-p", players, "--seed", str(number), "--quiet"]
+        argv += ["--record", "game.jsonl"] if command.endswith("--record") else []
+    elif command.startswith("simulate"):
+        argv = ["simulate", game, "-p", players, "-n", str(rng.randint(1, 3)), "--seed", str(number)]
+        argv += ["--workers", "2"] if command.endswith("2") else []
+    else:
+        argv = ["compare", game, game, "-p", players, "-n", "2", "--seed", str(number)]
+    return Case(kind, seed, number, argv + ["--agents", agents] + limits, {"agent.py": text},
+                spec={"misdeed": misdeed, "where": where, "when": when})
+
+
+def _agent_processes(mark: str) -> list[str]:
+    """The live processes (zombies not counted) whose environment carries ``mark``: every process an agent of
+    the case started, whatever it made of its process group."""
+    found = []
+    needle = f"{AGENT_MARK}={mark}".encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                marked = needle in f.read().split(b"\0")
+            if marked and state != b"Z":
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    command = f.read().replace(b"\0", b" ").decode(errors="replace")
+                found.append(f"{entry} {command[:200]}")
+        except (OSError, IndexError):
+            continue
+    return found
+
+
+OWN_FRAME = re.compile(r'File "[^"]*[/\\]interpreter[/\\][^"]*", line \d+')
+
+
+def _run_agents(case: Case, folder: Path) -> str | None:
+    from interpreter.cli import main
+    from interpreter.harness import remote
+
+    (folder / "agent.py").write_text(case.files["agent.py"], encoding="utf-8")
+    argv = [str(folder / a) if a in ("agent.py", "game.jsonl") else a for a in case.argv]
+    argv = [a.replace("agent.py:", f"{folder / 'agent.py'}:") for a in argv]
+    spec = case.spec
+    mark = f"{case.seed}:{case.number}:{os.getpid()}"
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # a process of this worker's own, not the agent's: started before the mark
+    remote.AGENT_LOAD_SECONDS = AGENT_LOAD
+    os.environ[AGENT_MARK] = mark
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+            remote.close_all()  # as the program's end does
+    except SystemExit as exc:
+        code = exc.code
+    except BaseException:  # noqa: BLE001 - what the fuzzer looks for
+        return "traceback:\n" + traceback.format_exc()[-4000:]
+    finally:
+        sys.stdin = old_stdin
+        os.environ.pop(AGENT_MARK, None)
+    said = err.getvalue()
+    deadline = time.monotonic() + AGENT_LEFTOVERS
+    while (left := _agent_processes(mark)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for process in left:  # not to leave them to the next case
+        with contextlib.suppress(OSError):
+            os.kill(int(process.split()[0]), signal.SIGKILL)
+    case.outcome = {0: "played", 1: "stopped, agent named"}.get(code, f"exit {code}")  # type: ignore[arg-type]
+    if code not in (0, 1):
+        return f"exit code {code}: {said[-2000:]}"
+    if OWN_FRAME.search(said):
+        return "a traceback of trickbook's own printed:\n" + said[-4000:]
+    named = re.search(r"^trickbook: error: agent '[^']*agent\.py:Agent' \([^)]+\) \S", said, re.M)
+    if code == 1 and not named:
+        case.outcome = "stopped, agent not named"
+        return "the game stopped without naming the agent:\n" + said[-2000:]
+    reached = (folder / "agent.py.reached").exists()
+    if code == 0 and reached and spec["misdeed"] not in HARMLESS and not (
+            spec["where"] == "import" and spec["misdeed"] in WRITES):
+        return f"the agent's {spec['misdeed']} ({spec['where']}) went unnoticed:\n{said[-2000:]}"
+    if not reached:
+        case.outcome = "game over before the misdeed"
+    if left:
+        return f"{len(left)} processes of the agent left {AGENT_LEFTOVERS:.0f} s after the command ended: {left[:5]}"
+    return None
+
+
 _MAKERS = {"names": _make_names, "huge": _make_huge, "outputs": _make_outputs, "signals": _make_signals,
-           "decks": _make_decks, "web": _make_web}
+           "decks": _make_decks, "agents": _make_agents, "web": _make_web}
 _RUNNERS = {"names": _run_names, "huge": _run_huge, "outputs": _run_outputs, "signals": _run_signals,
-            "decks": _run_decks, "web": _run_web}
+            "decks": _run_decks, "agents": _run_agents, "web": _run_web}
 
 
 def worker(kind: str, seed: int, start: int, stop: int, memory_mb: int, channel: int) -> None:

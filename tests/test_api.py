@@ -283,3 +283,40 @@ def test_a_refusal_names_the_rule_whichever_copy_of_a_card_the_seat_holds():
                     refused_seen += 1
         state.apply(rng.choice(state.legal_actions()))
     assert legal_seen > 20 and refused_seen > 20
+
+
+# what a caller may give by mistake: none of it may end in anything but the API's own errors, with a message
+WRONG = [None, -1, 99, 10**30, "x", "\ud800", 1.5, [1], {"a": 1}, True, b"x", object()]
+CALLS = {
+    "new_state(seed=)": lambda g, s, v: g.new_state(seed=v),
+    "observation": lambda g, s, v: s.observation(v),
+    "observation_tensor": lambda g, s, v: s.observation_tensor(v),
+    "information_state_string": lambda g, s, v: s.information_state_string(v),
+    "status": lambda g, s, v: s.status(v),
+    "held": lambda g, s, v: s.held(v),
+    "describe": lambda g, s, v: s.describe(s.legal_actions()[0], v),
+    "apply": lambda g, s, v: s.clone().apply(v),
+    "refusal": lambda g, s, v: s.refusal(v),
+    "notes": lambda g, s, v: s.notes(v),
+    "events_since": lambda g, s, v: s.events_since(v),
+    "agent_choice": lambda g, s, v: s.agent_choice(v),
+    "sample": lambda g, s, v: s.sample(v),
+    "deserialize": lambda g, s, v: g.deserialize(v),
+    "load(options=)": lambda g, s, v: tb.load("hearts", players=4, options=v),
+    "play(agents)": lambda g, s, v: g.play(v),
+}
+
+
+@pytest.mark.parametrize("call", list(CALLS))
+def test_a_wrong_argument_is_refused_with_the_apis_own_error(call):
+    from interpreter.errors import TrickbookError
+
+    game = tb.load("hearts", players=4)
+    state = game.new_state(seed=1)
+    while state.is_chance():
+        state.apply_chance(random.Random(1))
+    for value in WRONG:
+        try:
+            CALLS[call](game, state, value)  # a value that means something (seat 1, 99 lines read) is taken
+        except TrickbookError as exc:
+            assert str(exc) and "Traceback" not in str(exc)

@@ -50,13 +50,14 @@ def _piles(game, eyes: dict[int, int], spare: Counter | None = None) -> dict[int
     return out
 
 
-def _score(game, re: set[int], eyes: dict[int, int], tricks: dict[int, int], said=None, extras=None):
-    """The round's scores when the trick piles are worth ``eyes`` and each seat took ``tricks`` tricks."""
+def _score(game, re: set[int], eyes: dict[int, int], tricks: dict[int, int], said=None, extras=None, foxes=()):
+    """The round's scores when the trick piles are worth ``eyes`` and each seat took ``tricks`` tricks; ``extras``:
+    each seat's Doppelkopf and Karlchen, ``foxes``: (the fox's player, its taker) for each fox taken."""
     state = game.new_state()
     for s, n in tricks.items():
         state.counters["tricks"][s] = n
     state = at_step(game, "score", {s: [] for s in range(4)}, state=state, zones={"won": _piles(game, eyes)},
-                    kind="normal",
+                    kind="normal", foxes=[list(f) for f in foxes],
                     teams=[0 if s in re else 1 for s in range(4)],
                     seat_values={"re": {s: s in re for s in range(4)}, "said": said or NOBODY_SAID,
                                  "extras": extras or {s: 0 for s in range(4)}})
@@ -161,14 +162,26 @@ def test_when_both_parties_miss_their_claims_neither_wins():
 
 
 def test_special_points_are_netted_in_the_normal_game():
-    # Re won 1; Re caught a fox 1, Kontra made a Doppelkopf 1
-    extras = {N: 1, E: 1, S: 0, W: 0}
-    assert _score(_game(), {N, S}, {N: 130, E: 110}, {N: 6, E: 6}, extras=extras) == [1, -1, 1, -1]
+    # Re won 1; Re caught a fox (North took East's) 1, Kontra made a Doppelkopf 1
+    extras = {N: 0, E: 1, S: 0, W: 0}
+    assert _score(_game(), {N, S}, {N: 130, E: 110}, {N: 6, E: 6}, extras=extras, foxes=[(E, N)]) == [1, -1, 1, -1]
+
+
+def test_a_fox_counts_only_when_its_player_and_its_taker_are_of_different_parties_at_the_round_s_end():
+    game = _game()
+    won = {N: 130, E: 110}, {N: 6, E: 6}                             # Re (North, South) won 1
+    assert _score(game, {N, S}, *won, foxes=[(S, N)]) == [1, -1, 1, -1]        # South's fox, North took it
+    assert _score(game, {N, S}, *won, foxes=[(E, W)]) == [1, -1, 1, -1]        # East's, West took it
+    assert _score(game, {N, S}, *won, foxes=[(W, S), (E, N)]) == [3, -3, 3, -3]
+    assert _score(game, {N, S}, *won, foxes=[(N, E)]) == [0, 0, 0, 0]          # Kontra took North's
+    # the same foxes with West, not South, on the Re side: one caught by each party, Re won 1
+    assert _score(game, {N, W}, *won, foxes=[(W, S), (E, N)]) == [1, -1, -1, 1]
 
 
 def test_the_silent_marriage_is_a_solo_three_times_for_the_soloist_without_special_points():
     extras = {N: 0, E: 1, S: 0, W: 1}
-    assert _score(_game(), {N}, {N: 130, E: 110}, {N: 6, E: 6}, extras=extras) == [3, -1, -1, -1]
+    assert _score(_game(), {N}, {N: 130, E: 110}, {N: 6, E: 6}, extras=extras, foxes=[(N, E), (E, N)]) \
+        == [3, -1, -1, -1]
     assert _score(_game(), {N}, {N: 100, E: 140}, {N: 6, E: 6}, said={N: 1, E: 0, S: 0, W: 0}) == [-9, 3, 3, 3]
 
 
@@ -369,6 +382,47 @@ def test_a_groom_who_wins_the_first_three_tricks_plays_alone():
     assert state.vars["clarified"] == 3 and state.vars["partner"] is None
     assert state.teams == [0, 1, 1, 1]
     assert game.labels(state) == ["no announcement", "Re"]          # 9 cards, two tricks later: as 11
+
+
+# 7.2.3: a fox counts when taken from the other party. In an announced marriage the partner is on the Re side
+# from the deal on; the clarifying trick (4.4, 5.5) only shows it. A three-card round: East, the groom, is asked
+# after North (West deals, North leads); the piles before it are worth 87 (East) and 85 (North) eyes, so Re
+# (East and West) ends with 87 + 18 + 25 = 130 against Kontra's 85 + 25 = 110. No trick has 40 eyes, and the
+# last is not won by a jack of clubs.
+FOX_HANDS = {N: ["diamonds 9", "spades 10", "hearts 10"],
+             E: ["clubs Q", "clubs Q", "spades 9"],
+             S: ["diamonds K", "spades K", "diamonds J"],
+             W: ["diamonds A", "spades A", "diamonds 10"]}
+
+
+def _marriage_with_a_fox(hands: dict[int, list[str]], first_trick: list[str]):
+    """The round played: East announces the marriage, his club queen wins the first trick (``first_trick``, North
+    leading), West's ace of spades the second (West becomes the partner), North's Dulle the third."""
+    game = _game()
+    rest = _deck(game)
+    rest.subtract(card for cards in hands.values() for card in cards)
+    state = at_step(game, "reservation", hands, dealer=W, zones={"won": _piles(game, {E: 87, N: 85}, rest)})
+    _play(game, state, "healthy", "reservation", "healthy", "healthy", "no solo")
+    assert state.vars["kind"] == "marriage" and state.vars["groom"] == E
+    _play(game, state, *first_trick)
+    assert state.vars["clarified"] is None                           # the groom's own trick clarifies nothing
+    _play(game, state, "spades 9", "spades K", "spades A", "spades 10")
+    assert state.vars["partner"] == W and state.vars["clarified"] == 2
+    _play(game, state, "diamonds 10", "hearts 10", "clubs Q", "diamonds J")
+    return state.round_results[-1]
+
+
+def test_in_a_marriage_the_groom_taking_his_future_partner_s_fox_before_the_clarifying_trick_scores_nothing():
+    # West's fox, taken by East in the first trick, stays in the Re party: Re won 1, and nothing else
+    assert _marriage_with_a_fox(FOX_HANDS, ["diamonds 9", "clubs Q", "diamonds K", "diamonds A"]) == [-1, 1, -1, 1]
+
+
+def test_in_a_marriage_a_fox_the_groom_takes_from_kontra_before_the_clarifying_trick_counts():
+    # South (Kontra) holds the fox instead: Re won 1, fox caught 1
+    hands = dict(FOX_HANDS)
+    hands[S] = ["diamonds A", "spades K", "diamonds J"]
+    hands[W] = ["diamonds K", "spades A", "diamonds 10"]
+    assert _marriage_with_a_fox(hands, ["diamonds 9", "clubs Q", "diamonds A", "diamonds K"]) == [-2, 2, -2, 2]
 
 
 def test_a_compulsory_solo_goes_before_a_voluntary_one_and_its_soloist_leads():

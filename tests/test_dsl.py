@@ -506,18 +506,48 @@ def test_comparisons_work_on_strings_too():
     assert run("card.colour != led.colour") is True
 
 
-def test_and_and_or_stop_early_and_give_one_of_their_operands():
-    assert run("0 or 5") == 5
-    assert run("2 and 3") == 3
-    assert run("0 and 3") == 0
+def test_and_and_or_stop_early():
     assert run("y != 0 and x // y > 1", x=1, y=0) is False
     assert run("y == 0 or x // y > 1", x=1, y=0) is True
+    assert run("x > 0 and x < 3", x=2) is True
+    assert run("none or x > 3", x=5) is True
 
 
 def test_not_gives_true_or_false():
-    assert run("not 0") is True
-    assert run("not 'a'") is False
     assert run("not card.number == 7") is False
+    assert run("not none") is True
+
+
+@pytest.mark.parametrize("text, message", [
+    ("0 or 5", "a number is not true or false; compare it, e.g. x > 0"),
+    ("2 and card.number > 1", "a number is not true or false; compare it, e.g. x > 0"),
+    ("not 'a'", "text is not true or false; compare it, e.g. x == 'no'"),
+    ("1 if card.colour else 2", "text is not true or false; compare it, e.g. x == 'no'"),
+    ("[c for c in seat.hand if c.number]", "a number is not true or false; compare it, e.g. x > 0"),
+    ("seat.hand and true", "a list of cards is not true or false; test it, e.g. len(x) > 0"),
+    ("not options", "a record is not true or false"),
+    ("count(c.number for c in seat.hand)", "count() tests each item, and a number is not true or false; "
+                                           "compare it, e.g. x > 0"),
+    ("any(['a', 'b'])", "any() tests each item, and text is not true or false; compare it, e.g. x == 'no'"),
+])
+def test_a_number_a_text_a_list_or_a_record_is_never_true_or_false(text, message):
+    assert compile_error(text).message == message
+
+
+@pytest.mark.parametrize("text", ["not x", "x and true", "x or false", "1 if x else 2",
+                                  "[s for s in seats if x]", "count([x])", "any([x])", "all([x])"])
+def test_a_test_whose_kind_is_told_only_in_play_refuses_a_number_or_a_text_there(text):
+    for value in (0, 3, "no", "", (1,)):
+        with pytest.raises(ExpressionFailed, match="where true or false is needed"):
+            run(text, x=value)
+    assert run(text, x=True) in (True, False, 1, 2, [0, 1, 2, 3], (0, 1, 2, 3))
+    run(text, x=None)  # none is false
+
+
+def test_a_define_parameter_used_as_a_test_is_checked_when_played():
+    assert run("pick(card.number > 3)", {"pick(t)": "1 if t else 2"}) == 1
+    with pytest.raises(ExpressionFailed, match="it gave text 'red' where true or false is needed"):
+        run("pick(card.colour)", {"pick(t)": "1 if t else 2"})
 
 
 def test_in_and_not_in_test_membership_of_a_list():
@@ -1020,7 +1050,9 @@ def test_operands_the_compiler_cannot_tell_apart_or_that_fit_are_accepted(text, 
 def test_a_number_field_refuses_text_at_load_time():
     err = compile_error("card.colour", expect="number")
     assert (err.message, err.position) == ("expected a number, found text", at(0))
-    assert compile_("seat.tricks > 1", expect="number")(env_for()) is True
+    err = compile_error("seat.tricks > 1", expect="number")  # true/false is not a number either
+    assert (err.message, err.position) == ("expected a number, found true/false", at(0))
+    assert compile_("seat.tricks + 1", expect="number")(env_for()) == 4
 
 
 def test_every_expression_of_a_rule_file_is_checked_wherever_it_is(tmp_path):

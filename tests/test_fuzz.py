@@ -59,7 +59,7 @@ def test_a_case_past_its_cpu_time_is_a_finding_of_cpu_not_of_wall_clock_time():
 # cases, for signals two that interrupt a long run in its middle (cases 82 and 83: SIGINT after 2.2 and 3.0 s, past
 # the imports even on a busy machine)
 FAMILY_CASES = {"names": (0, 40), "huge": (0, 10), "outputs": (0, 40), "signals": (82, 2), "decks": (0, 3),
-                "web": (0, 20)}
+                "agents": (1, 9), "web": (0, 20)}
 
 
 @pytest.mark.parametrize("kind", fuzz.NEW_KINDS)
@@ -77,6 +77,8 @@ def test_a_short_run_of_each_family_finds_nothing(kind):
         assert outcomes.get("write error reported", 0) >= count // 10, outcomes
     if kind == "decks":
         assert outcomes.get("played", 0) >= 1 and not outcomes.get("invalid (generator)"), outcomes
+    if kind == "agents":  # cases 1 to 9: agents that exit, write garbage, fork... (none of a pool, none asleep)
+        assert outcomes.get("stopped, agent named", 0) >= 4 and outcomes.get("played", 0) >= 2, outcomes
     if kind == "web":  # some cases got an action taken among their hostile frames, some had every one refused
         assert outcomes.get("accepted", 0) >= 1 and outcomes.get("refused", 0) >= 1, outcomes
 

@@ -214,7 +214,8 @@ BAD = {
     "reveal needs hidden teams": ("teams: {do: teams, teams: [[North, South], [East, West]]}\n"
                                   "  show: {do: reveal, seats: North}", "reveal tells hidden teams"),
     "reveal names seats": ("teams: {do: teams, teams: \"[seats]\", known: own}\n"
-                           "  show: {do: reveal, seats: \"[c for c in deck]\"}", "reveal's seats must be"),
+                           "  show: {do: reveal, seats: \"[c for c in deck]\"}",
+     "expected a seat or a list of seats, found a list of cards"),
 }
 
 

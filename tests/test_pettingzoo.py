@@ -67,6 +67,16 @@ def test_the_same_seed_deals_the_same_game():
     assert a.state.serialize() == b.state.serialize()
 
 
+def test_an_environments_state_can_be_saved_and_read_back():
+    """reset seeds the state with a seed a saved state holds (it was a 64-bit number, more digits than a record
+    may write: the saved text could not be read back)."""
+    env = TrickbookEnv("hearts", 4)
+    for seed in range(5):
+        env.reset(seed=seed)
+        saved = env.state.serialize()
+        assert env.game.deserialize(saved).serialize() == saved
+
+
 @pytest.mark.parametrize("others", ["random", "greedy", "ismcts"])
 def test_one_seat_as_a_gymnasium_environment_against_trickbooks_agents(others):
     env = SeatEnv("oh-hell", 4, {"hands": "up", "largest": 2}, seat=1, others=others, iterations=5)

@@ -1346,6 +1346,17 @@ def test_a_game_value_that_starts_as_none_takes_the_type_its_set_steps_give_it(t
     assert state.round_results[0][0] >= 1
 
 
+def test_a_seat_value_that_starts_as_an_empty_list_takes_the_type_a_later_step_joins_to_it(tmp_path):
+    """It used to be a value of any kind ('for ... in needs a list, found a value'): the step that extends it read
+    it before its type was known, and a list joined with a value not typed yet was not a list."""
+    game = make(tmp_path, DEAL_3, 'marks: {do: set, seats: {marks: "[]"}}',
+                'mark: {do: set, seats: {marks: "seat.marks + [left(seat)]"}}',
+                'count_marks: {do: set, seats: {others: "len([s for s in seat.marks if s != seat])"}}', TRICKS,
+                "score: {do: score, points: seat.others}")
+    state = first_choices(game, game.new_state(), 1)
+    assert state.round_results[0] == [1, 1, 1, 1]
+
+
 DUMMY = TRICKS + '  decided_by: "left(left(round.dealer)) if seat == round.dealer else seat"\n'
 
 

@@ -385,7 +385,7 @@ def test_next_leader_says_who_leads_the_next_trick(tmp_path):
     ("takers: [{takes: 2}]", "takers:", "the last taker chooses a number of cards, so some may be left: take the "
      "rest with a later taker or say where they go with unclaimed: ZONE"),
     ("per_trick: [claimant]", "per_trick:", "unknown round value 'claimant'"),
-    ("led: \"len(trick)\"", "led:", "led must give a card (or none), found value"),
+    ("led: \"len(trick)\"", "led:", "expected a card or none, found a number"),
     ("route: [{when: \"card.rank == 1\", to: nowhere}]", "route:", "unknown zone 'nowhere' (zones: hand, out, "
      "trick, won)"),
 ])

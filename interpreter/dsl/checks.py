@@ -16,7 +16,7 @@ from interpreter.errors import ExpressionError
 ORDER = ("<", "<=", ">", ">=")
 ARITHMETIC = ("+", "-", "*", "//", "%")
 _NOUNS = {"card": "a card", "seat": "a seat", "record": "a record", "number": "a number", "text": "text",
-          "truth": "true/false", "none": "none", "list": "a list", None: "a value"}
+          "truth": "true/false", "none": "none", "list": "a list", None: "a value", "value": "a value"}
 _PLURALS = {"card": "cards", "seat": "seats", "record": "records", "number": "numbers", "text": "texts",
             "truth": "true/false values", "list": "lists"}
 
@@ -95,12 +95,24 @@ def check_args(builtin: Any, types: list[Type], nodes: Any, loc: Locate) -> None
         raise ExpressionError(f"{builtin.name}() needs {needs}, found {noun(t, node)}", loc(node.offset))
 
 
-def truth(t: Type, n: ast.Node, loc: Locate, what: str = "") -> None:
-    """Cards and seats are numbers inside (card 0, seat 0), so they never stand for true or false."""
-    k = t.element.kind if what and t.kind == "list" and t.element is not None else t.kind
+def truth(t: Type, n: ast.Node | None, loc: Locate, what: str = "") -> None:
+    """Only true and false (or none, which counts as false) stand for true or false: cards and seats are
+    numbers inside (card 0, seat 0), and a number, a text or a list is never silently true or false."""
+    offset = n.offset if n is not None else 0
+    if what and t.kind == "list" and t.element is not None:
+        t, n = t.element, None
+    k = kind(t, n)
+    if k in (None, "truth", "none"):
+        return
     if k in ("card", "seat"):
         example = "winner == seat" if k == "seat" else "card.number > 0"
-        raise ExpressionError(f"{what}a {k} is not true or false; compare it, e.g. {example}", loc(n.offset))
+        raise ExpressionError(f"{what}a {k} is not true or false; compare it, e.g. {example}", loc(offset))
+    example = _TRUTH_EXAMPLES.get(k, "")
+    raise ExpressionError(f"{what}{noun(t, n)} is not true or false{example}", loc(offset))
+
+
+_TRUTH_EXAMPLES = {"number": "; compare it, e.g. x > 0", "text": "; compare it, e.g. x == 'no'",
+                   "list": "; test it, e.g. len(x) > 0", "record": ""}
 
 
 def comparable(a: Type, b: Type, n: ast.Node, loc: Locate) -> None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.dsl import ast, budget, emit
+from interpreter.dsl import checks as check
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.ir import Part, constant, split
 from interpreter.dsl.names import Define, Globals, Locate
@@ -131,13 +132,34 @@ class Compiler:
         """
         budget.reset()  # constant parts are worked out now, within the budget
         if isinstance(text, bool) or isinstance(text, int) or text is None:
-            if expect is not None and not (expect == "number" and type(text) is int):
-                raise ExpressionError(f"expected an expression giving a {expect}, found {text!r}", locate(0))
+            if expect in _TAKES:
+                _given(expect, type_of_plain(text) if text is not None else NONE, None, locate)
+            elif expect is not None and not (expect == "number" and type(text) is int) \
+                    and not (expect == "truth" and type(text) is bool):
+                raise ExpressionError(f"expected {_EXPECTED.get(expect, 'a ' + expect)}, found "
+                                      f"{shown_plain(text)}", locate(0))
             return self._made(constant(text, type_of_plain(text) if text is not None else NONE), repr(text),
                               locate, None, per)
         if not isinstance(text, str):
             raise ExpressionError(f"expected an expression (text), found {type(text).__name__}", locate(0))
         tree = parse_checked(str(text), locate)
+        try:
+            return self._checked(tree, str(text), bound, locate, expect, per)
+        except ExpressionError as exc:
+            raise self._blamed(exc) from None
+
+    def _blamed(self, exc: ExpressionError) -> ExpressionError:
+        """``exc``, shown at the value of a constant the expression read (``setup.hand``) when a file that extends
+        the expression's file wrote that value: the user's line, not the line of the file their file extends."""
+        where = exc.position
+        for name in self._resolver.reads:
+            place = self.g.places.get(name)
+            if place is not None and where is not None and self.g.derived(place.file, where.file):
+                return ExpressionError(f"{name}: {exc.message} (where {where} reads it)", place)
+        return exc
+
+    def _checked(self, tree: ast.Node, text: str, bound: dict[str, Type], locate: Locate, expect: str | None,
+                 per: str | None) -> Compiled:
         try:
             part = self._resolver.resolve(tree, bound, locate, per)
         except RecursionError:
@@ -150,17 +172,27 @@ class Compiler:
             hint = {"seat": " (a seat is not a number: seat.index is)", "card": " (a card is not a number: "
                     "card.number is)"}.get(part.type.kind, "")
             raise ExpressionError(f"expected a number, found {part.type}{hint}", locate(0))
-        if expect == "number" and part.type.plain == "text" and not part.const:
-            raise ExpressionError("expected a number, found text", locate(0))
+        if expect == "number" and part.type.plain in ("text", "truth") and not part.const:
+            raise ExpressionError(f"expected a number, found {check.noun(part.type)}", locate(0))
+        if expect == "seats" and not (part.type.kind == "seat" or part.type.kind == "list" and part.type.element
+                                      is not None and part.type.element.kind in ("seat", "value")
+                                      and not part.type.element.plain):
+            raise ExpressionError(f"expected a seat or a list of seats, found {check.noun(part.type)}", locate(0))
+        if expect == "truth":
+            part = self._resolver.test(part, tree, locate)
+        if expect in _TAKES:
+            _given(expect, part.type, tree, locate)
         if part.const:
-            if expect == "number" and type(part.value) not in (int, bool):
+            if expect == "number" and type(part.value) is not int:
                 raise ExpressionError(f"expected a number, found {shown(part.value)}", locate(0))
             if expect in ("seat", "card") and part.value is None:
                 raise ExpressionError(f"this gives none where a {expect} is needed", locate(0))
+            if expect == "truth" and part.value is not True and part.value is not False and part.value is not None:
+                raise ExpressionError(f"expected true or false, found {shown(part.value)}", locate(0))
             expect = None
         else:
             part = remember(part, tree, bound)
-        return self._made(part, str(text), locate, expect, per)
+        return self._made(part, text, locate, expect, per)
 
     def _made(self, part: Part, text: str, locate: Locate, expect: str | None, per: str | None) -> Compiled:
         """The Compiled of checked parts: their functions made now, or (not generating) when first called."""
@@ -194,6 +226,32 @@ class Compiler:
     def _parse(text: str, locate: Locate) -> ast.Node:
         """The tree of ``text`` (a define nobody calls is still checked for its syntax)."""
         return parse_checked(text, locate)
+
+
+# what an expected kind is called in a message
+_EXPECTED = {"truth": "true or false (a condition)", "number": "a number", "seat": "a seat", "card": "a card",
+             "seats": "a seat or a list of seats", "seat or none": "a seat or none", "list": "a list",
+             "cards": "a card or a list of cards", "card or none": "a card or none",
+             "shown": "text (or a number) to show"}
+# the kinds (checks.kind) an expected kind takes, for those checked alike; a value whose kind the compiler cannot
+# tell is let through (it is used as it comes while playing)
+_TAKES = {"list": ("list",), "cards": ("card", "list", "none"), "card or none": ("card", "none"),
+          "shown": ("text", "number", "none")}
+
+
+def _given(expect: str, t: Type, tree: ast.Node | None, locate: Locate) -> None:
+    """Refuse an expression that gives what ``expect`` does not take (see _TAKES)."""
+    k = check.kind(t, tree)
+    if k is None and expect == "card or none" and not t.literal_none:  # a card is always known to be one
+        k = "value"
+    if k is not None and k not in _TAKES[expect] or expect == "cards" and k == "list" and t.element is not None \
+            and check.kind(t.element) not in (None, "card"):
+        raise ExpressionError(f"expected {_EXPECTED[expect]}, found {check.noun(t, tree)}", locate(0))
+
+
+def shown_plain(value: Any) -> str:
+    """A value written in the rule file, as a message names it (YAML's true, false and null)."""
+    return "true" if value is True else "false" if value is False else "null" if value is None else repr(value)
 
 
 def _later(make: Callable[[], tuple[Any, Any, Any]], judged: bool) -> tuple[Any, Any, Any]:

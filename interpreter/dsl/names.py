@@ -62,3 +62,8 @@ class Globals:
     game_fields: dict[str, Type] = field(default_factory=dict)
     zones: dict[str, Type] = field(default_factory=dict)  # shared zones, read by name
     defines: dict[str, Define] = field(default_factory=dict)
+    # where the value of a constant's field is written ("setup.hand" -> its position), and whether one file
+    # extends another (derived(a, b)): a mistake of a value written by a file that extends the expression's file
+    # is shown at the value (see Compiler.compile)
+    places: dict[str, Position] = field(default_factory=dict)
+    derived: Callable[[str, str], bool] = field(default=lambda a, b: False)

@@ -18,7 +18,7 @@ from interpreter.dsl.ir import Part, constant, without
 from interpreter.dsl.names import Define, DefineBody, Globals, Locate
 from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.passes import fold, invariant, remember
-from interpreter.dsl.runtime import BINARY, COMPARISONS, contains
+from interpreter.dsl.runtime import BINARY, COMPARISONS, a_truth, contains, truths
 from interpreter.dsl.types import NONE, NUMBER, TEXT, TRUTH, VALUE, Type, join, list_of, type_of_plain, unrefined
 from interpreter.errors import ExpressionError, Position
 from interpreter.limits import MAX_CALLS, MAX_SIGNATURES
@@ -49,10 +49,12 @@ class Resolver:
         self._sure: frozenset[str] = frozenset()  # bound names that are never none here (see _attribute)
         self._by_card: dict[str, dict[Any, Any]] = {}  # card attribute -> its values by card id, and none: none
         self._scalar: dict[str, bool] = {}  # card attribute -> whether no value is a list
+        self.reads: list[str] = []  # the fields of constants read ("setup.hand"), for Compiler.compile's errors
 
     def resolve(self, tree: ast.Node, bound: dict[str, Type], locate: Locate, per: str | None = None) -> Part:
         """The checked parts of ``tree``; ``per``: the name a judged expression changes from item to item."""
         self._calls, self._sure, self._invariant = 0, frozenset(), None
+        self.reads = []
         if per is not None:
             if bound.get(per, VALUE).kind == "card":  # the card judged: one of a seat's cards, never none
                 self._sure = frozenset({per})
@@ -64,6 +66,30 @@ class Resolver:
 
     def _fold(self, part: Part, n: ast.Node, loc: Locate, always: bool = False) -> Part:
         return fold(part, n, loc, self.gen, bool(self._unreached), always)
+
+    def test(self, part: Part, n: ast.Node, loc: Locate, what: str = "") -> Part:
+        """``part`` where true or false is meant (a test): refused when it is known to be anything else, and
+        checked while playing when its kind is not known (a define's parameter, a value of mixed kinds), so a
+        number or a text is never silently true or false. ``what`` says which test, for the message."""
+        if what:  # an item of a list tested item by item: check.truth words the message so for a list's items
+            check.truth(list_of(part.type), n, loc, what)
+        else:
+            check.truth(part.type, n, loc)
+        if check.kind(part.type, n) is not None:
+            return part
+        return self._checked_by(a_truth, TRUTH, part, n, loc)
+
+    def _tests(self, part: Part, n: ast.Node, loc: Locate, what: str) -> Part:
+        """A list whose items are tested (count, any, all): see test."""
+        check.truth(part.type, n, loc, what)
+        if part.type.kind != "list" or part.type.element is None or check.kind(part.type.element) is not None:
+            return part
+        return self._checked_by(truths, list_of(TRUTH), part, n, loc)
+
+    def _checked_by(self, fn: Any, t: Type, part: Part, n: ast.Node, loc: Locate) -> Part:
+        checked = Part("call", t, part.deps, (part,), (fn, False, False))
+        checked.inv, checked.cheap = part.inv, False
+        return self._fold(checked, n, loc)
 
     def _expr(self, n: ast.Node, scope: dict[str, Type], loc: Locate) -> Part:
         res: Part = getattr(self, "_" + type(n).__name__.lower())(n, scope, loc)
@@ -143,6 +169,8 @@ class Resolver:
                 fields = ", ".join(f for f, _ in t.fields) or "none"
                 raise ExpressionError(f"no field {name!r} here (fields: {fields})", loc(n.name_offset))
             if base.const:
+                if isinstance(n.base, ast.Name) and n.base.name not in scope:
+                    self.reads.append(f"{n.base.name}.{name}")
                 return constant(base.value[name], ftype)
             return Part("field", ftype, base.deps, (base,), name)
         raise ExpressionError(f"a {t} has no attribute {name!r}", loc(n.name_offset))
@@ -195,7 +223,7 @@ class Resolver:
     def _unary(self, n: ast.Unary, scope: dict[str, Type], loc: Locate) -> Part:
         operand = self._expr(n.operand, scope, loc)
         if n.op == "not":
-            check.truth(operand.type, n.operand, loc)
+            operand = self.test(operand, n.operand, loc)
         else:
             if operand.type.kind in ("card", "seat"):
                 raise ExpressionError(f"'-' needs a number, and a {operand.type.kind} is not one; use an "
@@ -212,15 +240,14 @@ class Resolver:
         right = self._maybe_skipped(n.right, scope, loc, skipped)
         op = n.op
         if op in ("and", "or"):
-            check.truth(left.type, n.left, loc)
-            check.truth(right.type, n.right, loc)
+            left, right = self.test(left, n.left, loc), self.test(right, n.right, loc)
             left, right = remember(left, n.left, scope), remember(right, n.right, scope)
         deps = left.deps | right.deps
         parts = (left, right)
         if op in ("and", "or"):
             if left.const:  # a constant left side decides (false and ..., true or ...) or gives way to the right
                 return constant(left.value, left.type) if skipped else right
-            return self._fold(Part("infix", join(left.type, right.type), deps, parts, op), n, loc)
+            return self._fold(Part("infix", TRUTH, deps, parts, op), n, loc)
         if op in ("in", "not in"):
             if right.type.kind != "list":
                 raise ExpressionError(f"'{op}' needs a list on its right, found a {right.type}", loc(n.offset))
@@ -261,7 +288,10 @@ class Resolver:
             needs = "adds two numbers or joins two texts or two lists" if op == "+" else "needs two numbers"
             raise ExpressionError(f"'{op}' {needs}, found {check.noun(left.type, n.left)} and "
                                   f"{check.noun(right.type, n.right)}", loc(n.offset))
-        lists = op == "+" and left.type.kind == "list" and right.type.kind == "list"
+        # two lists joined; or a list and a value not typed yet (a seat value read while the steps' types are still
+        # being worked out, which is a list once they are): the list's type
+        lists = op == "+" and (left.type.kind == "list" or left.type.literal_none) \
+            and (right.type.kind == "list" or right.type.literal_none)
         rtype = join(left.type, right.type) if lists else TRUTH if op in COMPARISONS else NUMBER if op != "+" \
             else NUMBER if NUMBER in (left.type, right.type) else TEXT if TEXT in (left.type, right.type) else VALUE
         if right.const and not left.const:  # x == 0, n - 1: a constant that is not a list needs no helper
@@ -271,8 +301,7 @@ class Resolver:
         return self._fold(Part("call", rtype, deps, parts, (BINARY[op], False, False)), n, loc)
 
     def _conditional(self, n: ast.Conditional, scope: dict[str, Type], loc: Locate) -> Part:
-        test = self._expr(n.test, scope, loc)
-        check.truth(test.type, n.test, loc)
+        test = self.test(self._expr(n.test, scope, loc), n.test, loc)
         then = self._maybe_skipped(n.then, scope, loc, test.const and not test.value)
         other = self._maybe_skipped(n.otherwise, scope, loc, test.const and bool(test.value))
         test, then, other = (remember(r, x, scope) for r, x in
@@ -299,9 +328,9 @@ class Resolver:
             self._invariant, self._sure = invariant_, sure
         if cond is not None:
             assert n.condition is not None, "cond is the condition checked"
-            check.truth(cond.type, n.condition, loc)
+            cond = self.test(cond, n.condition, loc)
         if n.function in _TRUTH_BUILTINS:
-            check.truth(body.type, n.body, loc, f"{n.function}() tests each item, and ")
+            body = self.test(body, n.body, loc, f"{n.function}() tests each item, and ")
         deps = source.deps | without(body.deps | (cond.deps if cond else frozenset()), (n.var,))
         if n.function is None:
             return self._fold(Part("for", list_of(body.type), deps, (source,), (n.var, body, cond, None)), n, loc)
@@ -327,7 +356,7 @@ class Resolver:
             want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"at least {builtin.min_args}"
             raise ExpressionError(f"{n.name}() takes {want} argument(s), got {len(args)}", loc(n.offset))
         if n.name in _TRUTH_BUILTINS:
-            check.truth(args[0].type, n.args[0], loc, f"{n.name}() tests each item, and ")
+            args = (self._tests(args[0], n.args[0], loc, f"{n.name}() tests each item, and "),) + args[1:]
         check.check_args(builtin, [a.type for a in args], n.args, loc)
         rtype = builtin.result([a.type for a in args])
         deps = frozenset().union(*(a.deps for a in args)) if args else frozenset()

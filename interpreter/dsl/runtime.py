@@ -125,9 +125,25 @@ def once_per_batch(f: Callable[[dict[str, Any]], Any], cache: list[Any]) -> Call
 
 def a_number(value: Any) -> Any:
     """``value``, refused at play when it is not a number where the rule needs one (a round value not set)."""
-    if value.__class__ is not int and value.__class__ is not bool:
+    if value.__class__ is not int:
         raise ValueError(f"it gave {shown(value)} where a number is needed")
     return value
+
+
+def a_truth(value: Any) -> Any:
+    """``value``, refused at play when it is not true, false or none where a test needs one (a define's
+    parameter given a number): a number, a text or a list is never silently true or false."""
+    if value is not True and value is not False and value is not None:
+        raise ValueError(f"it gave {shown(value)} where true or false is needed")
+    return value
+
+
+def truths(items: Any) -> Any:
+    """``items``, each true, false or none (a list tested item by item whose kind the compiler could not tell)."""
+    for x in items:
+        if x is not True and x is not False and x is not None:
+            a_truth(x)
+    return items
 
 
 def something(value: Any, expect: str) -> Any:

@@ -355,8 +355,8 @@ def compile_combinations(spec: Any, source: Any, compiler: Any, n_cards: int, gr
         return None
     base = ("combinations",)
 
-    def per_card(path: tuple[Any, ...], text: Any) -> tuple[Any, ...]:
-        expr = compiler.compile(str(text), {"card": CARD}, source.locator(path))
+    def per_card(path: tuple[Any, ...], text: Any, expect: str | None = None) -> tuple[Any, ...]:
+        expr = compiler.compile(text, {"card": CARD}, source.locator(path), expect)
         if expr.deps - {"ctx:card"}:
             raise SchemaError("this may read only the card, players, options and setup (it is worked out before "
                               "play)", source.pos(path))
@@ -369,9 +369,9 @@ def compile_combinations(spec: Any, source: Any, compiler: Any, n_cards: int, gr
         suit = per_card(base, f"card.{group}")
     else:
         suit = (None,) * n_cards
-    plain = per_card(base + ("cards",), spec["cards"]) if "cards" in spec else (True,) * n_cards
+    plain = per_card(base + ("cards",), spec["cards"], "truth") if "cards" in spec else (True,) * n_cards
     wspec = spec.get("wild") or {}
-    wild = frozenset(c for c, w in enumerate(per_card(base + ("wild", "cards"), wspec["cards"])) if w) \
+    wild = frozenset(c for c, w in enumerate(per_card(base + ("wild", "cards"), wspec["cards"], "truth")) if w) \
         if wspec else frozenset()
     wild_ranks: frozenset[Any] = frozenset()
     if wspec:
@@ -398,7 +398,7 @@ def compile_combinations(spec: Any, source: Any, compiler: Any, n_cards: int, gr
             if other not in names:
                 raise SchemaError(f"beats names {other!r}, which is not a kind (kinds: {', '.join(names)})",
                                   source.pos(kpath + ("beats",)))
-        made_of = per_card(kpath + ("cards",), kspec["cards"]) if "cards" in kspec else plain
+        made_of = per_card(kpath + ("cards",), kspec["cards"], "truth") if "cards" in kspec else plain
         cards = frozenset(c for c, ok in enumerate(made_of) if ok and c not in wild and rank[c] is not None)
         suited = bool(kspec.get("suited", False))
         if suited and "suit" not in spec and group is None:

@@ -38,6 +38,7 @@ from interpreter.engine.notation import build_notation
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, Position, RuleError, RuleErrors, SchemaError, TrickbookError
 from interpreter.limits import MAX_CARDS, MAX_ROUNDS
+from interpreter.rules import options as declared_options
 from interpreter.rules.loader import identity
 from interpreter.rules.source import RuleSource
 
@@ -82,37 +83,6 @@ def rule_file_problems(name: str, allow: tuple[Any, ...] = ()) -> list[RuleError
     return found
 
 
-def option_defaults(source: RuleSource) -> dict[str, Any]:
-    return {k: v["default"] for k, v in (source.data.get("options") or {}).items()}
-
-
-def parse_option_value(source: RuleSource, name: str, text: str) -> Any:
-    """Turn ``--option name=text`` into a value of the option's type."""
-    options = source.data.get("options") or {}
-    if name not in options:
-        known = ", ".join(options) or "none"
-        raise GameError(f"unknown option {name!r} (options of this game: {known})")
-    default = options[name]["default"]
-    if isinstance(default, bool):
-        if text.lower() in ("true", "yes", "1", "on"):
-            return True
-        if text.lower() in ("false", "no", "0", "off"):
-            return False
-        raise GameError(f"option {name} takes true or false, not {text!r}")
-    value: int | str
-    if isinstance(default, int):
-        try:
-            value = int(text)
-        except ValueError:
-            raise GameError(f"option {name} takes a whole number, not {text!r}") from None
-    else:
-        value = text
-    choices = options[name].get("choices")
-    if choices and value not in choices:
-        raise GameError(f"option {name} must be one of {', '.join(map(str, choices))}, not {text!r}")
-    return value
-
-
 def compile_game(source: RuleSource, players: int, options: dict[str, Any] | None = None, *,
                  generate: bool = True) -> Game:
     """The rules for ``players`` players; ``generate``: every expression's generated Python function made now
@@ -122,13 +92,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     if players not in counts:
         raise GameError(f"{data['name']} is for {', '.join(map(str, counts))} players, not {players}")
     cache.scope(source.file)  # its expression trees are kept with the rule file
-    opts = option_defaults(source)
-    for k, v in (options or {}).items():
-        if k not in opts:
-            raise GameError(f"unknown option {k!r} (options of this game: {', '.join(opts) or 'none'})")
-        if type(v) is not type(opts[k]):
-            raise GameError(f"option {k} must be a {type(opts[k]).__name__}, not {v!r}")
-        opts[k] = v
+    opts = declared_options.chosen(data, options)
 
     setup_key = players if players in data["players"] else str(players)
     setup_path = ("players", setup_key)
@@ -189,6 +153,17 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         "setup": (type_of_data(setup), setup),
         "seats": (SEATS, tuple(range(n_seats))),
     }
+    # where each constant's value is written, so that a mistake it causes is shown there when a file that extends
+    # another wrote it, over a value of another kind or where the other file has none (see Compiler.compile)
+    def kind_changed(path: tuple[Any, ...], value: Any) -> bool:
+        old = source.smap.replaced.get(path, kind_changed)
+        return old is kind_changed or type(old) is not type(value)
+
+    g.places = {f"setup.{k}": source.pos(setup_path + (k,)) for k, v in setup.items()
+                if kind_changed(setup_path + (k,), v)}
+    g.places.update((f"options.{k}", source.pos(("options", k, "default"))) for k, v in opts.items()
+                    if v == source.data["options"][k]["default"] and kind_changed(("options", k, "default"), v))
+    g.derived = source.smap.derived
     g.round_fields = {"number": NUMBER, "dealer": SEAT}
     for key, text in (data.get("define") or {}).items():
         m = _DEFINE.match(str(key))
@@ -244,7 +219,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     # -- remove cards for this player count
     deck = list(range(len(cards)))
     if remove:
-        drop = compiler.compile(remove, {"card": CARD}, source.locator(setup_path + ("remove",)))
+        drop = compiler.compile(remove, {"card": CARD}, source.locator(setup_path + ("remove",)), "truth")
         if drop.deps - {"ctx:card"}:
             raise SchemaError("remove may use only card, players, options and setup (it applies before play)",
                               source.pos(setup_path + ("remove",)))
@@ -301,8 +276,8 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
             raise SchemaError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, got {rounds!r}",
                               source.pos(("game", "rounds")))
-    flow.until = ctx.expr(("game", "until")) if "until" in gspec else None
-    flow.can_win = ctx.expr(("game", "can_win"), {"seat": SEAT}) if "can_win" in gspec else None
+    flow.until = ctx.expr(("game", "until"), expect="truth") if "until" in gspec else None
+    flow.can_win = ctx.expr(("game", "can_win"), {"seat": SEAT}, "truth") if "can_win" in gspec else None
     flow.next_dealer = ctx.expr(("game", "next_dealer"), expect="seat") if "next_dealer" in gspec else None
     if flow.rounds is None and flow.until is None:
         raise SchemaError("the game needs an end: game.rounds or game.until", source.pos(("game",)))
@@ -318,7 +293,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
     for i, spec in enumerate(data.get("table") or []):
         lpath = ("table", i)
         table.append(StatusLine(spec["title"], ctx.expr(lpath + ("show",), {"seat": SEAT}),
-                                ctx.expr(lpath + ("when",), {"seat": SEAT}) if "when" in spec else None,
+                                ctx.expr(lpath + ("when",), {"seat": SEAT}, "truth") if "when" in spec else None,
                                 bool(spec.get("each", False))))
 
     # -- seats and their policies
@@ -395,4 +370,4 @@ def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: di
     return attrs
 
 
-__all__ = ["compile_game", "supported_players", "option_defaults", "parse_option_value"]
+__all__ = ["compile_game", "supported_players"]

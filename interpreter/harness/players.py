@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import GameError
+from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
 
 ITERATIONS = 50  # ismcts samples per move by default: 25 already beat random play in every bundled game
 
@@ -36,27 +37,31 @@ def parse_agents(text: str, players: int) -> list[str]:
     return names + [names[-1]] * (players - len(names))
 
 
-def agent_factory(names: list[str], iterations: int = ITERATIONS,
-                  seconds: float | None = None) -> Callable[[Any], list[Agent]]:
-    """Given a game's seed, the agents for its seats: each seeded from the game seed and its seat."""
+def agent_factory(names: list[str], iterations: int = ITERATIONS, seconds: float | None = None,
+                  limits: tuple[float, int] | None = None) -> Callable[[Any], list[Agent]]:
+    """Given a game's seed, the agents for its seats: each seeded from the game seed and its seat. ``limits``: what
+    agents of your own may take, seconds per decision and megabytes of memory (harness/remote.py's Limits; by
+    default AGENT_SECONDS and AGENT_MEMORY_MB)."""
 
     from interpreter.harness.agents import RandomAgent
     from interpreter.harness.greedy import GreedyAgent
-    from interpreter.harness.remote import ProcessAgent
+    from interpreter.harness.remote import Limits, ProcessAgent
     from interpreter.harness.search import IsmctsAgent
+
+    own = Limits(*limits) if limits is not None else Limits()
 
     def make(seed: Any) -> list[Agent]:
         out: list[Agent] = []
         for s, name in enumerate(names):
-            own = f"{seed}:{s}"
+            seat_seed = f"{seed}:{s}"
             if ":" in name:
-                out.append(ProcessAgent(name, s, own))
+                out.append(ProcessAgent(name, s, seat_seed, own))
             elif name == "ismcts":
-                out.append(IsmctsAgent(own, iterations=iterations, seconds=seconds))
+                out.append(IsmctsAgent(seat_seed, iterations=iterations, seconds=seconds))
             elif name == "greedy":
-                out.append(GreedyAgent(own))
+                out.append(GreedyAgent(seat_seed))
             else:
-                out.append(RandomAgent(own))
+                out.append(RandomAgent(seat_seed))
         return out
 
     return make
@@ -64,7 +69,7 @@ def agent_factory(names: list[str], iterations: int = ITERATIONS,
 
 def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], agents: list[str],
                  iterations: int = ITERATIONS, seconds: float | None = None, human: str | None = None,
-                 deal: str | None = None, board: str | None = None) -> str:
+                 deal: str | None = None, board: str | None = None, limits: tuple[float, int] | None = None) -> str:
     """The ``trickbook play`` command that plays this very game again: its rules, player count, options, seed
     and each seat's agent (the same seed seeds the same agents). A search given a time per move
     (``seconds``) searches as far as the machine gets in that time, so its replay may play otherwise."""
@@ -80,6 +85,10 @@ def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], a
         words += ["--move-time", str(seconds)]
     elif "ismcts" in names and iterations != ITERATIONS:
         words += ["--iterations", str(iterations)]
+    if limits is not None and any(":" in n for n in names):  # agents of your own, with limits not the default
+        seconds, memory = limits
+        words += ["--agent-timeout", f"{seconds:g}"] if seconds != AGENT_SECONDS else []
+        words += ["--agent-memory", str(memory)] if memory != AGENT_MEMORY_MB else []
     if human is not None:
         words += ["--human", human]
     if deal is not None:

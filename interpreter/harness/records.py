@@ -2,6 +2,8 @@
 
 A record is fully determined by the rules, options, chance outcomes and
 actions; ``replay`` re-executes it and stops at the first difference.
+This module reads the lines (JSON within limits); harness/record_reader.py
+checks what they say, for records and saved states alike.
 See docs/records.md for the format.
 """
 
@@ -12,16 +14,12 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
-from interpreter.errors import IllegalAction, RecordError, TrickbookError
-from interpreter.harness.runner import RECORD_FORMAT, RECORD_VERSION, Outcome, result_event, round_event
+from interpreter.errors import RecordError
+from interpreter.harness.record_reader import open_record, play_events
+from interpreter.harness.runner import Outcome
 from interpreter.limits import MAX_DIGITS
-from interpreter.rules.catalog import resolve_reference
-from interpreter.rules.loader import load_rules
-
-TOLD = ("trick", "automatic")  # events that say what the rules made happen (tricks won, automatic decisions)
 
 
 def write_record(path: str | Path | TextIO, events: list[dict[str, Any]]) -> None:
@@ -135,61 +133,19 @@ def _read(handle: Any, where: str) -> list[tuple[int, dict[str, Any]]]:
     return events
 
 
-def game_for_record(head: dict[str, Any], where: str, rules: str | None = None,
-                    folder: Path | None = None, allow: tuple[Path, ...] = ()) -> Game:
-    """Compile the rules a record names (or ``rules``, given by the user), checking their identity.
-
-    A record is untrusted: the rule file it names is a bundled game or a rule file under the record's
-    folder (or an ``allow`` folder), never a path that leads elsewhere.
-    """
-    if head.get("type") != "game":
-        raise RecordError(f"{where}: the first line must be the game header ({{\"type\": \"game\", ...}})")
-    if head.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-        raise RecordError(f"{where}: not a Trickbook record (format {head.get('format')!r})")
-    if head.get("version", RECORD_VERSION) != RECORD_VERSION:
-        raise RecordError(f"{where}: record version {head.get('version')!r}; this Trickbook reads version "
-                          f"{RECORD_VERSION}")
-    name = rules or head.get("rules_file") or head.get("rules")
-    if not isinstance(name, str):
-        raise RecordError(f"{where}: the header must name the rules (\"rules\": a bundled game name or a file)")
-    players = head.get("players")
-    if not isinstance(players, int):
-        raise RecordError(f"{where}: the header must give \"players\" as a number")
-    options = head.get("options") or {}
-    if not isinstance(options, dict):
-        raise RecordError(f"{where}: \"options\" must be an object")
-    try:
-        path = name if rules else resolve_reference(name, folder or Path("."), allow)
-        source = load_rules(path, allow)
-        game = compile_game(source, players, options)
-    except TrickbookError as exc:
-        raise RecordError(f"{where}: cannot set up the game: {exc}") from None
-    want = head.get("rules_id")
-    if want is not None and want != game.identity:
-        raise RecordError(f"{where}: the record was made with other rules (rules_id {want}); "
-                          f"{name} now has rules_id {game.identity}")
-    seats = head.get("seats")
-    if seats is not None and seats != game.seat_names:
-        raise RecordError(f"{where}: seats {seats} differ from the game's seats {game.seat_names}")
-    return game
-
-
 def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
            allow: tuple[Path, ...] = ()) -> Outcome:
     """Re-execute a record; raise :class:`RecordError` naming the first difference.
 
-    ``game``: an already compiled game to replay on (its player count, options and seats must
-    be the record's), instead of the rules the record names.
+    ``game``: an already compiled game to replay on (the record's header must fit it: its rules_id, player
+    count, options and seats), instead of the rules the record names. The record is read as a saved state is
+    (harness/record_reader.py), but must go on to the end of the game.
     """
     events = read_record(path)
-    n0, head = events[0]
-    if game is None:
-        game = game_for_record(head, f"{path}:{n0}", rules, Path(path).parent, allow)
-    elif (head.get("players"), head.get("options") or {}, head.get("seats", game.seat_names)) != \
-            (game.player_count, game.options, game.seat_names):
-        raise RecordError(f"{path}:{n0}: the record is for other players, options or seats than the game given")
-    state = game.new_state(**start_of(game, head, f"{path}:{n0}"))
-    play_events(game, state, head, events[1:], str(path))
+    opened = open_record(events, str(path), game=game, rules=rules, folder=Path(path).parent, allow=allow)
+    game = opened.game
+    state = game.new_state(**opened.start)
+    play_events(game, state, events[0][1], events[1:], str(path))
     if not state.finished:
         d = state.pending
         assert d is not None, "a game not finished waits for a decision"
@@ -198,98 +154,3 @@ def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
                           f"step {d.step.name}, {who} to act)")
     return Outcome(list(state.totals), game.winners(state), state.round_number,
                    [list(r) for r in state.round_results])
-
-
-def start_of(game: Game, head: dict[str, Any], where: str) -> dict[str, Any]:
-    """``Game.new_state``'s arguments for a game picked up in the middle, from the header's ``start`` (the
-    round, the dealer's name and the running totals by seat name); {} for a game from its start."""
-    start = head.get("start")
-    if start is None:
-        return {}
-    names = game.seat_names
-    if not isinstance(start, dict) or not isinstance(start.get("hand"), int) or start["hand"] < 1 \
-            or start.get("dealer") not in names or not isinstance(start.get("totals"), dict) \
-            or sorted(start["totals"]) != sorted(names) \
-            or any(type(v) is not int or len(str(v)) > MAX_DIGITS for v in start["totals"].values()):
-        raise RecordError(f"{where}: \"start\" must give the round (\"hand\": 1 or more), the \"dealer\" (a "
-                          "seat's name) and the \"totals\" (a whole number for each seat's name)")
-    return {"hand": start["hand"], "dealer": names.index(start["dealer"]),
-            "totals": [start["totals"][s] for s in names]}
-
-
-def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]],
-                path: str) -> None:
-    """Re-execute the events of a record after its header (``head``) on ``state`` (made by ``Game.new_state``
-    as ``start_of`` says), checking each; the record may end before the game does."""
-    first = head["start"]["hand"] if isinstance(head.get("start"), dict) else 1
-    names = game.seat_names
-    checked_result = False
-    for n, event in events:
-        where = f"{path}:{n}"
-        kind = event["type"]
-        if kind == "round":
-            _expect_round(game, state, event, where, first)
-            continue
-        if kind == "result":
-            _expect_equal(where, "result", result_event(game, state), event, ("rounds", "totals", "winners"))
-            checked_result = True
-            continue
-        if kind in TOLD:  # what happened by the rules, written by the public API: not needed to replay
-            continue
-        if checked_result:
-            raise RecordError(f"{where}: events after the result line")
-        if state.finished:
-            raise RecordError(f"{where}: the game is already over, but the record goes on ({kind})")
-        d = state.pending
-        assert d is not None, "a game not finished waits for a decision"
-        if event.get("round", state.round_number) != state.round_number:
-            raise RecordError(f"{where}: the record says round {event.get('round')!r}, the game is in round "
-                              f"{state.round_number} (step {d.step.name})")
-        if d.step.name != event.get("step", d.step.name):
-            raise RecordError(f"{where}: the record has step {event.get('step')!r}, "
-                              f"the game is at step {d.step.name!r}")
-        if kind == "chance":
-            if d.actor != CHANCE:
-                raise RecordError(f"{where}: the record has a chance event, but {names[d.actor]} must act "
-                                  f"({d.step.name})")
-            data = event.get("outcome")
-            if not isinstance(data, dict):
-                raise RecordError(f"{where}: a chance event needs an \"outcome\" object")
-            try:
-                outcome = d.step.outcome_from_record(game, state, data)
-            except RecordError as exc:
-                raise RecordError(f"{where}: {exc}") from None
-            game.apply_chance(state, outcome)
-        elif kind == "action":
-            if d.actor == CHANCE:
-                raise RecordError(f"{where}: the record has an action, but a chance event "
-                                  f"({d.step.name}) comes now")
-            seat = event.get("seat")
-            if seat is not None and seat != names[d.actor]:
-                raise RecordError(f"{where}: the record has {seat!r} acting, but it is {names[d.actor]}'s turn "
-                                  f"({d.step.name})")
-            label = event.get("action")
-            if not isinstance(label, str):
-                raise RecordError(f"{where}: an action event needs \"action\": the action's label")
-            try:
-                action = game.action_for_label(state, label)
-            except IllegalAction as exc:
-                raise RecordError(f"{where}: {exc}") from None
-            game.apply(state, action)
-        else:
-            raise RecordError(f"{where}: unknown event type {kind!r} (game, chance, action, round, result, trick, "
-                              "automatic)")
-
-
-def _expect_round(game: Game, state: Any, event: dict[str, Any], where: str, first: int) -> None:
-    n = event.get("round")
-    if not isinstance(n, int) or not 1 <= n - first + 1 <= len(state.round_results):
-        raise RecordError(f"{where}: round {n!r} has not been scored at this point of the game")
-    _expect_equal(where, f"round {n}", round_event(game, state, n - first + 1, first), event, ("scores", "totals"))
-
-
-def _expect_equal(where: str, what: str, actual: dict[str, Any], written: dict[str, Any], keys: tuple) -> None:
-    for key in keys:
-        if key in written and written[key] != actual[key]:
-            raise RecordError(f"{where}: {what} {key} differ: the record says {written[key]}, "
-                              f"the replay gives {actual[key]}")

@@ -7,7 +7,16 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from interpreter.harness.compare import Comparison, Difference, interval_text, value_text, verdict_word
+from interpreter.harness.compare import (
+    SHARE,
+    Comparison,
+    Difference,
+    interval_text,
+    p_text,
+    unit_of_difference,
+    value_text,
+    verdict_word,
+)
 from interpreter.harness.simulate import Estimate, Summary, wilson
 
 WIDTH, HEIGHT, PAD = 600, 250, 50
@@ -152,11 +161,15 @@ def compare_report(c: Comparison) -> str:
     title = f"{c.base} (base) with {c.variant} (variant)"
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>", _STYLE,
              f"<h1>{escape(title)}</h1>",
-             f"<p>{c.players} players, {c.games} paired games (game i of both files: the same seed and the same "
-             f"agents in the same seats), seed {escape(str(c.seed))}; games that ended exactly alike: "
-             f"{c.identical}. Every difference is the variant's figure minus the base's, with its 95% interval; "
-             "it is real when the interval leaves out 0.</p>",
-             f"<p><strong>Verdict.</strong> {escape(c.verdict())}</p>"]
+             f"<p>{c.players} players, {c.games:,} paired games, seed {escape(str(c.seed))}; "
+             f"{escape(c.pairing())}; games that ended exactly alike: {c.identical:,}. Every difference is the "
+             "variant's figure minus the base's, with its 95% interval "
+             f"(of that figure alone). p is the p-value of no difference, adjusted by {escape(c.correction.title)} "
+             f"for the {len(c.differences)} figures compared; a difference is real when p &lt; "
+             f"{c.correction.rate:g}. Games: {escape(c.needed_assumes())}.</p>"]
+    if c.forced:
+        parts.append(f"<p><strong>Forced.</strong> {escape(c.forced)}.</p>")
+    parts.append(f"<p><strong>Verdict.</strong> {escape(c.verdict())}</p>")
     groups: dict[str, list[Difference]] = {}  # one table and one plot each: a group's figures share a unit
     for d in c.differences:
         groups.setdefault(d.group, []).append(d)
@@ -164,15 +177,15 @@ def compare_report(c: Comparison) -> str:
     for group, diffs in groups.items():
         parts.append(f"<h2>{escape(group[0].upper() + group[1:])}</h2>")
         parts.append("<table><tr><th>statistic</th><th>base</th><th>variant</th><th>difference (95% interval)"
-                     "</th><th>verdict</th></tr>")
+                     "</th><th>p (adjusted)</th><th>verdict</th></tr>")
         for d in diffs:
             parts.append(f"<tr><td>{escape(d.name)}</td><td>{escape(value_text(d, d.base))}</td>"
                          f"<td>{escape(value_text(d, d.variant))}</td><td>{escape(interval_text(d))}</td>"
-                         f"<td>{escape(verdict_word(d))}</td></tr>")
+                         f"<td>{escape(p_text(d.adjusted))}</td><td>{escape(verdict_word(d))}</td></tr>")
         parts.append("</table>")
         parts.append(_forest(diffs))
-    parts.append(_legend([("bar", "#c0504d", "real difference: its interval leaves out 0"),
-                          ("bar", "#8a8a8a", "not shown at this number of games"),
+    parts.append(_legend([("bar", "#c0504d", f"real: adjusted p below {c.correction.rate:g} by {c.correction.title}"),
+                          ("bar", "#8a8a8a", "not real at this number of games"),
                           ("dash", "#222", "no difference (0)")]))
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -180,7 +193,7 @@ def compare_report(c: Comparison) -> str:
 
 def _forest(diffs: list[Difference]) -> str:
     """The differences of one unit as horizontal intervals around 0, one row each."""
-    share = diffs[0].unit == "share"
+    share = diffs[0].unit == SHARE
     scale = 100 if share else 1
     reach = max([abs(x) * scale for d in diffs for x in (d.low, d.high)] + [1e-9]) * 1.1
     row = 22
@@ -203,7 +216,7 @@ def _forest(diffs: list[Difference]) -> str:
     out.append(f"<line x1='{x(0):.1f}' x2='{x(0):.1f}' y1='{PAD - 6}' y2='{bottom}' stroke='#222' "
                "stroke-dasharray='5,4'/>")
     out.append(f"<line x1='{left}' x2='{right}' y1='{bottom}' y2='{bottom}' stroke='#555'/>")
-    unit = "points of percentage" if share else diffs[0].unit
+    unit = unit_of_difference(diffs[0])
     for v in (-reach, 0.0, reach):
         out.append(f"<text x='{x(v / scale):.1f}' y='{bottom + 14}' font-size='11' text-anchor='middle'>"
                    f"{v:+.3g}</text>")

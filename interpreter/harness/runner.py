@@ -83,7 +83,8 @@ def result_event(game: Game, state: State) -> dict[str, Any]:
 def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, *, record: bool = False,
               rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
               after_each: Callable[[State], None] | None = None, viewer: int | None = None,
-              round_values: list[dict[str, Any]] | None = None, deal: FixedDeal | None = None) -> Outcome:
+              round_values: list[dict[str, Any]] | None = None, deal: FixedDeal | None = None,
+              events: list[dict[str, Any]] | None = None) -> Outcome:
     """Play one full game. With ``record`` the outcome holds the JSON Lines events.
 
     ``deal``: a start read from a deal file (deal_files.py): the game starts at its round with its dealer, and its
@@ -91,15 +92,41 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     ``round_values``: a list that gets the round values of each round as it ended.
     ``after_each`` is called with the state after every action and chance event (for checks).
     ``viewer``: the seat the account is told to; what that seat may not see is not narrated.
+    ``events``: with ``record``, the list the events are written to as the game goes, so that a game stopped by
+    an error (or Ctrl-C) leaves its record so far there.
+
+    When the game is over each agent's ``game_over()`` is called, when it stops on an error or an interrupt its
+    ``stop()`` (where it has them: an agent of your own ends its processes then, harness/remote.py).
     """
-    rng = random.Random(seed)
     agents = list(agents) if agents is not None else random_agents(game, seed)
+    try:
+        out = _play_game(game, agents, seed, record=record, rules_file=rules_file, narrate=narrate,
+                         after_each=after_each, viewer=viewer, round_values=round_values, deal=deal,
+                         events=[] if events is None else events)
+    except BaseException:
+        _agents_call(agents, "stop")
+        raise
+    _agents_call(agents, "game_over")
+    return out
+
+
+def _agents_call(agents: list[Agent], method: str) -> None:
+    for agent in agents:
+        call = getattr(agent, method, None)
+        if call is not None:
+            call()
+
+
+def _play_game(game: Game, agents: list[Agent], seed: Any, *, record: bool, rules_file: str | None,
+               narrate: Callable[[str], None] | None, after_each: Callable[[State], None] | None,
+               viewer: int | None, round_values: list[dict[str, Any]] | None, deal: FixedDeal | None,
+               events: list[dict[str, Any]]) -> Outcome:
+    rng = random.Random(seed)
     first = 1 if deal is None else deal.hand
     state = game.new_state(first, None if deal is None else deal.dealer)
-    events: list[dict[str, Any]] = [header(game, seed, rules_file)] if record else []
     start = None if deal is None else start_entry(game, state, deal.hand, deal.dealer)
-    if record and start is not None:
-        events[0]["start"] = start
+    if record:
+        events.append(header(game, seed, rules_file) | ({} if start is None else {"start": start}))
     if narrate is not None:
         state.notes = []
         auto = [game.seat_names[s] for s in sorted(game.automatic)]

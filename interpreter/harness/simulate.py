@@ -20,10 +20,12 @@ from interpreter.dsl.types import VALUE
 from interpreter.engine.card_values import readable
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
+from interpreter.errors import AgentError
 from interpreter.harness.deal_files import FixedDeal, fixed_deal
 from interpreter.harness.distributed import on_dask
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
+from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
 from interpreter.rules.loader import load_rules
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
@@ -50,6 +52,7 @@ class Setup:
     allow: tuple[Path, ...] = ()
     digest: bool = False  # record each game and keep a digest of its record (to compare runs)
     deal: tuple[str, str | None] | None = None  # every game starts from this deal file's board (deal_files.py)
+    agent_limits: tuple[float, int] = (AGENT_SECONDS, AGENT_MEMORY_MB)  # agents of your own: s a decision, MB
 
     def lineup(self, index: int) -> list[str]:
         names = list(self.agents) or ["random"]
@@ -85,8 +88,14 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
     s = game_seed(seed, index)
     ended: list[dict[str, Any]] = []
     deal = None if setup.deal is None else _fixed(game, *setup.deal)
-    out = play_game(game, agent_factory(names, setup.iterations, setup.seconds)(s), seed=s,
-                    round_values=ended, record=setup.digest, deal=deal)
+    try:
+        out = play_game(game, agent_factory(names, setup.iterations, setup.seconds, setup.agent_limits)(s), seed=s,
+                        round_values=ended, record=setup.digest, deal=deal)
+    except AgentError as exc:  # which game of the run, and how to see it again
+        again = play_command(setup.rules, game.player_count, s, game.options, names, setup.iterations, setup.seconds,
+                             deal=None if setup.deal is None else setup.deal[0],
+                             board=None if setup.deal is None else setup.deal[1], limits=setup.agent_limits)
+        raise AgentError(f"{exc}\n(game {index} of the run, seed {s}; play it again: {again})") from None
     digest = hashlib.sha256(json.dumps(out.record).encode()).hexdigest() if setup.digest else ""
     return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended), digest)
 
@@ -319,7 +328,8 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
         extremes = {what: (g.seed, value) for what, (g, value) in chosen.items()}
         deal, board = setup.deal or (None, None)
         replays = {what: play_command(setup.rules, game.player_count, g.seed, game.options, g.lineup,
-                                      setup.iterations, setup.seconds, deal=deal, board=board)
+                                      setup.iterations, setup.seconds, deal=deal, board=board,
+                                      limits=setup.agent_limits)
                    for what, (g, _) in chosen.items()}
     return Summary(
         game.name, game.player_count, len(played), seed, dict(game.options), list(game.seat_names),

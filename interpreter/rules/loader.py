@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import cache
-from interpreter.errors import Position, SchemaError, show_file_as
+from interpreter.errors import Position, RuleError, RuleErrors, SchemaError, show_file_as
+from interpreter.rules import options
 from interpreter.rules.catalog import bundled_name, resolve, resolve_reference
 from interpreter.rules.schema import validate
 from interpreter.rules.source import RuleSource
@@ -65,8 +66,13 @@ def _load_with_extends(path: Path, chain: list[Path], allow: tuple[Path, ...] = 
     if len(chain) >= MAX_EXTENDS:
         raise SchemaError(f"more than {MAX_EXTENDS} levels of extends", smap.value(("extends",)))
     base, base_map = _load_with_extends(base_path, chain + [path], allow)
+    changed: list[RuleError] = list(options.variant_problems(
+        base, data, smap.style, lambda p: smap.value(p) or Position(str(path), 1, 1)))
+    if changed:
+        raise RuleErrors(changed)
     del data["extends"]
     merged = merge(base, data, (), base_map, smap)
+    base_map.chain = smap.chain + base_map.chain
     return merged, base_map
 
 
@@ -102,6 +108,7 @@ def _merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: Sou
             if value is None:
                 out.pop(key, None)
                 dropped.add(kpath)
+                base_map.removed[kpath] = over_map.keys.get(kpath) or over_map.value(kpath) or Position("", 1, 1)
                 continue
             if key in out:
                 out[key] = _merge(out[key], value, kpath, base_map, over_map, dropped, copied)
@@ -113,6 +120,7 @@ def _merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: Sou
                 out[key] = value
                 copied.add(kpath)
         return out
+    base_map.replaced[path] = base
     dropped.add(path)
     copied.add(path)
     return over

@@ -27,6 +27,7 @@ from interpreter.limits import (
     MAX_YAML_NODES,
     TOKEN,
 )
+from interpreter.rules import options
 from interpreter.rules.catalog import schema_path
 from interpreter.rules.source import RuleSource
 
@@ -94,6 +95,9 @@ def validate(source: RuleSource) -> None:
     """
     tokens = size_of(source)
     _check_schema(source)
+    wrong: list[RuleError] = list(options.problems(source.data, source.smap.style, source.pos))
+    if wrong:
+        raise RuleErrors(wrong)
     players = source.data.get("players")
     counts = len(players) if isinstance(players, dict) else 1
     if tokens * counts > MAX_CHECKED_TOKENS:
@@ -382,6 +386,10 @@ def _to_rule_errors(source: RuleSource, e: ValidationError) -> list[SchemaError]
         missing = re.match(r"^'(.*)' is a required property$", e.message)
         name = missing.group(1) if missing else e.message
         inside = _where(e, path) or (f" in {where}" if where else "")
+        removed = source.smap.removed.get(tuple(path) + (name,))
+        if removed is not None:  # the user's file took it away: the error is there
+            return [SchemaError(f"{name!r} is missing{inside} (required): removed here (a key with no value, or "
+                                "null, removes the key of the file this one extends)", removed)]
         return [SchemaError(f"{name!r} is missing{inside} (required)",
                             source.key_pos(path) if path else source.pos(path))]
 
@@ -403,6 +411,9 @@ def _to_rule_errors(source: RuleSource, e: ValidationError) -> list[SchemaError]
         words = [_TYPE_WORDS.get(w, w) for w in wanted]
         alts = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
         message = f"expected {alts}, not {_show(e.instance)}"
+        word = options.yaml11_word(e.instance, source.smap.style(path)) if "boolean" in wanted else None
+        if word is not None:
+            message += f"; did you mean {word}? (only true and false are true/false in a rule file)"
         if e.instance is None:
             message += " (null removes a key only in a file that extends another)"
     elif e.validator in ("oneOf", "anyOf"):

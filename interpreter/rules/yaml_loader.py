@@ -162,6 +162,23 @@ class SourceMap:
     keys: dict[Path_, Position] = field(default_factory=dict)
     scalars: dict[Path_, ScalarSpan] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
+    # the files merged by extends, the one asked for first and the file it extends (and so on) after it
+    chain: tuple[str, ...] = ()
+    # keys a file that extends another removed (``key: null``): where it did, for an error that misses them
+    removed: dict[Path_, Position] = field(default_factory=dict)
+    # the values of the file extended that a file extending it replaced (a value, a list), by path
+    replaced: dict[Path_, Any] = field(default_factory=dict)
+
+    def style(self, path: Path_) -> str | None:
+        """The YAML style of the scalar at ``path``: None when plain (unquoted) or not a scalar, else its quote or
+        block indicator."""
+        span = self.scalars.get(tuple(path))
+        return span.style if span is not None else None
+
+    def derived(self, a: str, b: str) -> bool:
+        """Whether file ``a`` extends file ``b`` (directly or through others): its values replace ``b``'s."""
+        chain = self.chain
+        return a in chain and b in chain and chain.index(a) < chain.index(b)
 
     def value(self, path: Path_) -> Position | None:
         """Position of the value at ``path``, or of its nearest ancestor."""
@@ -277,7 +294,7 @@ def _load(text: str, file: str, loader_class: Any) -> tuple[Any, SourceMap]:
     finally:
         if loader is not None:
             loader.dispose()
-    smap = SourceMap(files={file})
+    smap = SourceMap(files={file}, chain=(file,))
     if node is None:
         return None, smap
     data = _convert(node, (), smap, file, lines, err, 0)
@@ -363,5 +380,13 @@ def _scalar(node: ScalarNode, path: Path_ | None, smap: SourceMap, file: str, li
     if tag == "tag:yaml.org,2002:null":
         return None
     if tag in ("tag:yaml.org,2002:str", "!"):
+        lone = _SURROGATE.search(value)
+        if lone is not None:  # only an escape in double quotes makes one: the file itself is read as UTF-8
+            raise err(f"'\\u{ord(lone.group()):04x}' is half of a UTF-16 pair (a lone surrogate), not a character: "
+                      "text in a rule file must be Unicode characters (write the character itself, or '\\U' and "
+                      "its eight hex digits)", node.start_mark)
         return value
     raise err(f"YAML tag {tag} is not allowed in rule files", node.start_mark)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -25,6 +25,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from interpreter.api import GameState, TrickGame, load
+from interpreter.limits import MAX_NUMBER
 
 
 class TrickbookEnv(AECEnv):
@@ -58,7 +59,7 @@ class TrickbookEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._rng = random.Random(seed)
-        self.state = self.game.new_state(seed=self._rng.getrandbits(64))
+        self.state = self.game.new_state(seed=self._rng.randrange(MAX_NUMBER + 1))  # a seed a saved state holds
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

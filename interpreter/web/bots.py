@@ -153,7 +153,10 @@ class BotPool:
                 raise
             loop = asyncio.get_running_loop()
             done = loop.run_in_executor(self._threads, self._run, worker, job, loop)
-            answer = await asyncio.shield(done)  # a table that goes away leaves the worker to finish its decision
+            # a table that goes away (or a server that stops) leaves the worker to finish its decision, whose
+            # answer or failure nobody reads then
+            done.add_done_callback(lambda f: f.cancelled() or f.exception())
+            answer = await asyncio.shield(done)
             self.decisions += 1
             return answer
 

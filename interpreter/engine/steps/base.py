@@ -58,6 +58,13 @@ class Opt:
     fields: tuple[Opt, ...] = ()
     default: Any = None
     binds_with: str | None = None  # ``binds`` are bound only when the step also has this key (move's each)
+    # what an ``expr`` option's expression must give (see Compiler.compile's expect): "list", "cards", "shown"...
+    gives: str | None = None
+
+    @property
+    def expects(self) -> str | None:
+        """What its expression must give: ``gives``, or what its kind says (a condition gives true or false)."""
+        return self.gives or EXPECTS.get(self.kind)
 
     def bound_names(self, outer: dict[str, Type], names: dict[str, Type], given: Any = ()) -> dict[str, Type]:
         """The names an expression of this option is compiled with: those an enclosing trick binds (``outer``)
@@ -69,6 +76,10 @@ class Opt:
             for name in self.binds:
                 bound[name] = names[name]
         return bound
+
+
+# what the expression of an option of each kind must give (see Compiler.compile's expect)
+EXPECTS = {"condition": "truth", "number": "number", "seat": "seat", "seats": "seats"}
 
 
 def declared_in(fields: tuple[Opt, ...], key: str) -> Opt:
@@ -181,7 +192,7 @@ class StepContext:
         keys of the mapping that holds the option."""
         given = self.source.get(path[:-1]) if path else {}
         bound = opt.bound_names(outer, names or {}, given if isinstance(given, dict) else {})
-        return self.expr(path, bound, expect, per)
+        return self.expr(path, bound, expect or opt.expects, per)
 
     def led_classes(self, exprs: list[Compiled]) -> tuple[int, ...]:
         """Per card: the first card that is the same led card for ``exprs`` (they read only attributes of
@@ -524,7 +535,7 @@ def finish_steps(ctx: StepContext, steps: list[Step]) -> None:
     for step in steps:
         sspec = ctx.source.get(step.path)
         if "when" in sspec:
-            step.when = ctx.expr(step.path + ("when",), step.bound)
+            step.when = ctx.option(COMMON[1], step.path + ("when",), step.bound)
         step.build(ctx, sspec)
 
 

@@ -45,7 +45,7 @@ class _Row:
 
 _ROW = (
     Opt("spaces", "expr", "The row's spaces: a list of plain values, {label, value} or records {label, FIELD: "
-        "...} (all with the same fields), or an expression giving a list, e.g. seats.", required=True),
+        "...} (all with the same fields), or an expression giving a list, e.g. seats.", required=True, gives="list"),
     Opt("title", "text", "How the row is shown (default: its name)."),
     Opt("covered", "condition", "Spaces for which this holds start covered (it may use only space, players, "
         "options and setup).", binds=("space",)),
@@ -82,7 +82,7 @@ class Board(Step):
     def infer(self, ctx: StepContext) -> None:
         spec = ctx.source.get(self.path)
         for (key, row), i in zip(spec["rows"].items(), range(len(self.row_types))):
-            if isinstance(row["spaces"], str):
+            if not isinstance(row["spaces"], list):  # an expression (or a value that is not a list: refused by build)
                 t = ctx.option(declared_in(_ROW, "spaces"), self.path + ("rows", key, "spaces"), self.bound).type
                 self.row_types[i] = t.element if t.kind == "list" and t.element else VALUE
                 ctx.round_fields[key] = self.row_types[i]
@@ -119,7 +119,7 @@ class Board(Step):
         for (key, row), type_ in zip(spec["rows"].items(), self.row_types):
             rpath = path + ("rows", key)
             spaces = row["spaces"]
-            if isinstance(spaces, str):
+            if not isinstance(spaces, list):  # an expression giving a list (anything else is refused here)
                 expr = ctx.option(declared_in(_ROW, "spaces"), rpath + ("spaces",), self.bound)
                 if expr.deps:
                     raise ctx.error("the spaces of a row must be known before play (use seats, players, options, "

@@ -55,7 +55,7 @@ class Choose(Step):
             "seats_from(left(round.dealer)): everyone, starting left of the dealer).", binds=()),
         Opt("options", "expr", "The values to choose from: a list (numbers, text, seats, cards, lists), e.g. "
             "\"seat.hand\", \"[0, 1, 2]\", \"['order up']\".", binds=("seat", "picked", "history", "passes"),
-            required=True),
+            required=True, gives="list"),
         Opt("allowed", "condition", "Which options may be chosen now, e.g. \"value > max([h.value for h in "
             "history] + [0])\".", binds=("value", "seat", "picked", "history", "passes")),
         Opt("must", "condition", "An obligation: while some allowed option meets it, only those may be chosen.",
@@ -90,9 +90,9 @@ class Choose(Step):
         Opt("swap", "bool", "When each value is a pair of cards [a, b]: the chosen two change places (a goes "
             "where b was, b where a was), e.g. a hand card for a card of the trick just won.", default=False),
         Opt("label", "expr", "How an option is shown (text), e.g. \"'bid ' + text(value)\". Default: a card's "
-            "label, a seat's name, a record's label, or the value itself.", binds=("value", "seat")),
+            "label, a seat's name, a record's label, or the value itself.", binds=("value", "seat"), gives="shown"),
         Opt("describe", "expr", "How a choice is told in the narration (text after the seat's name), e.g. "
-            "\"'bids ' + text(value)\". Default: the verb and the label.", binds=("value", "seat")),
+            "\"'bids ' + text(value)\". Default: the verb and the label.", binds=("value", "seat"), gives="shown"),
         Opt("verb", "text", "The verb of the narration and the prompt (default: choose).", default="choose"),
         Opt("visible", "enum", "Who learns each choice: all (default) or owner (only the chooser: others are "
             "told that a choice was made, and its values are hidden from them).", choices=("all", "owner"),

@@ -112,6 +112,9 @@ class Climb(Repeat):
                    "next_leader": spec.get("next_leader"), "until": spec.get("until"),
                    "must_include": spec.get("must_include")}
         calls = self._defines(ctx, {k: v for k, v in written.items() if v is not None}, said["hand"])
+        # each written expression is checked to give what its key's declaration says (must_include's condition is
+        # the filter of the define's list, a test already)
+        self.checked = {k: c for k, c in calls.items() if k != "must_include"}
         generated = turn_steps(name, self.out_step, said, calls, self.out_kinds, said["to"] in ctx.seat_zones)
         where = self.path + ("(turn)",)
         ctx.source.generated[where] = generated
@@ -158,6 +161,8 @@ class Climb(Repeat):
         return calls
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        for key, call in self.checked.items():
+            ctx.compiler.compile(call, {}, ctx.source.locator(self.path + (key,)), self.declared(key).expects)
         self.times = None
         self.until = ctx.compiler.compile("round.play_over", {}, ctx.source.locator(self.path))
         for step, text in self.guarded:

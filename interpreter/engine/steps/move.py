@@ -24,7 +24,7 @@ class Move(InPlace):
                "or every card of some zones. With each, it is done for every seat of a list, with seat bound.")
     options = COMMON + (
         Opt("cards", "expr", "The cards to move: an expression giving a card or a list of cards (none moves "
-            "nothing), e.g. \"first(stock)\" or \"seat.passing\".", binds=("seat",), binds_with="each"),
+            "nothing), e.g. \"first(stock)\" or \"seat.passing\".", binds=("seat",), binds_with="each", gives="cards"),
         Opt("from", "zones", "Instead of cards: move every card of these zones (every seat's, for a per-seat "
             "zone; with each, only that seat's)."),
         Opt("to", "zone", "The zone the cards go to.", required=True),

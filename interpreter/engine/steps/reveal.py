@@ -26,11 +26,7 @@ class Reveal(InPlace):
         if not ctx.hidden_teams:
             raise ctx.error("reveal tells hidden teams: no teams step of this game hides them (known: own or "
                             "nobody)", self.path)
-        self.seats = self.read(ctx, "seats")
-        t = self.seats.type
-        if t.kind in ("card", "record") or t.kind == "list" and t.element is not None \
-                and t.element.kind in ("card", "record", "list") or t.kind == "value" and t.plain:
-            raise ctx.error(f"reveal's seats must be a seat or a list of seats, found {t}", self.path + ("seats",))
+        self.seats = self.read(ctx, "seats")  # a seat or a list of seats (its kind "seats" says so)
 
     def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
         """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""

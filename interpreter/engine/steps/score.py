@@ -20,7 +20,7 @@ class Score(InPlace):
             required=True),
         Opt("explain", "expr", "How the narration tells where seat's points came from (text), e.g. "
             "\"text(seat.tricks) + ' tricks, bid ' + text(seat.bid)\"; worked out from the same state as points.",
-            binds=("seat",)),
+            binds=("seat",), gives="shown"),
     )
 
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:

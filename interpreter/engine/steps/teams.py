@@ -21,7 +21,7 @@ class Teams(InPlace):
         Opt("teams", "expr", "The teams: a list of lists of seat names (fixed partnerships, e.g. "
             "[[North, South], [East, West]]), or an expression giving a list of lists of seats, e.g. "
             "\"[[round.start] + round.partners, [s for s in seats if s != round.start and s not in "
-            "round.partners]]\".", required=True),
+            "round.partners]]\".", required=True, gives="list"),
         Opt("known", "enum", "What each seat knows of the teams: all (default: every seat sees them), own (each "
             "seat knows its own team, and no other seat's) or nobody (no seat knows any team, not even its own). "
             "Hidden teams (own, nobody) become known by reveal steps; the rules' expressions always read the true "

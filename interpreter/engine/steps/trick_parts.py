@@ -63,7 +63,7 @@ class Rule:
                                       per="card") if "holding" in spec else None
             self.end = spec.get("otherwise", declared_in(RULE_FIELDS, "otherwise").default) == "end"
         else:  # a condition alone: its must
-            self.must = ctx.expr(path, must.bound_names(bound, CARD_NAMES), per="card")
+            self.must = ctx.option(must, path, bound, CARD_NAMES, per="card")
             self.holding = None
             self.end = False
         kinds = ctx.card_kinds

@@ -100,7 +100,8 @@ class Tricks(Step):
             "every seat), "
             "e.g. \"[s for s in seats if s != round.partner_out]\" when a partner sits out."),
         Opt("led", "expr", "Which card of the trick so far sets the suit (default: the first card), e.g. "
-            "\"first([c for c in trick if c.rank != 'jester'])\"; none until there is one.", binds=("trick",)),
+            "\"first([c for c in trick if c.rank != 'jester'])\"; none until there is one.", binds=("trick",),
+            gives="card or none"),
         Opt("lead", "rules", "Obligations on the card that leads a trick: a condition (must, if the seat can), "
             "a rule {must, holding, otherwise} or a list of rules applied in order.", fields=RULE_FIELDS),
         Opt("follow", "rules", "Obligations on every later card, e.g. \"card.colour == led.colour\" (follow "
@@ -163,9 +164,7 @@ class Tricks(Step):
         self.zones = ctx.zones(path + ("from",), per_seat=True) if "from" in spec else ["hand"]
         if "hand" in self.zones and "hand" not in ctx.seat_zones:
             raise ctx.error("trick play needs a per-seat zone named 'hand' (or say from: ZONE)", path)
-        self.led = self.read(ctx, "led", {"trick": CARDS}) if "led" in spec else None
-        if self.led is not None and self.led.type.kind != "card" and not self.led.type.literal_none:
-            raise ctx.error(f"led must give a card (or none), found {self.led.type}", path + ("led",))
+        self.led = self.read(ctx, "led", {"trick": CARDS}) if "led" in spec else None  # a card or none
         self.lead_rules = rules(ctx, path + ("lead",), self.bound)
         self.follow_rules = rules(ctx, path + ("follow",), self.bound)
         self.ordering = Ordering(ctx, path + ("strength",), spec["strength"], self.bound, None,
