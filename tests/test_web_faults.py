@@ -527,3 +527,14 @@ def test_the_table_page_shows_why_a_table_stopped_and_that_its_time_is_up(client
     assert '<section id="stopped" hidden>' in page and 'id="stopped-why"' in page
     script = client.get("/static/table.js").text
     assert '$("stopped-why").textContent = v.stopped' in script and "event.code === 4410" in script
+
+
+def test_a_seed_a_record_cannot_hold_is_refused_before_the_table_is_made(tmp_path):
+    """The lobby took seeds up to 10^18 - 1; a game's record holds 15 digits, so such a table could not be
+    restored (its setup file was written before the game refused the seed)."""
+    from interpreter.web.lobby import Lobby, LobbyError
+
+    lobby = Lobby(tmp_path)
+    with pytest.raises(LobbyError, match="the seed must be a whole number from 0 to 999,999,999,999,999"):
+        lobby.create({"rules": "hearts", "players": 4, "kinds": ["random"] * 4, "seed": 10**17})
+    assert not list(tmp_path.glob("*.table.json"))

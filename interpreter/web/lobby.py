@@ -33,6 +33,7 @@ from typing import Any
 import interpreter as tb
 from interpreter.engine.compile import rule_file_problems, supported_players
 from interpreter.errors import RuleError, TrickbookError, show_file_as
+from interpreter.limits import MAX_NUMBER
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
 from interpreter.web.guard import read_json
@@ -40,7 +41,6 @@ from interpreter.web.tables import Setup, Table, check_setup, mtime, token_hash
 
 MAX_RULES = 1_000_000  # bytes of a rule file sent to the lobby (the loader's own limit for any rule file)
 MAX_SETUP = 100_000  # bytes of a table's setup file (a few hundred are written)
-MAX_SEED = 10**18
 _ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 _UPLOADED = re.compile(r"^rules/[0-9a-f]{32}\.yaml$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
@@ -249,8 +249,8 @@ class Lobby:
             raise LobbyError(f"{info['title']} is for {', '.join(map(str, info['players']))} players")
         if not isinstance(options, dict) or any(k not in info["options"] for k in options):
             raise LobbyError(f"unknown option (options of this game: {', '.join(info['options']) or 'none'})")
-        if type(seed) is not int or not 0 <= seed < MAX_SEED:
-            raise LobbyError("the seed must be a whole number from 0 to 10^18 - 1")
+        if type(seed) is not int or not 0 <= seed <= MAX_NUMBER:  # what a record holds (record_reader.seed_problem)
+            raise LobbyError(f"the seed must be a whole number from 0 to {MAX_NUMBER:,}")
         game = tb.load(path, players=players, options=options)
         game.rules_file = rules if rules not in bundled_games() else None  # the record names it beside itself
         kinds, iterations = check_setup(game, kinds, iterations)
