@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: the tests folder is importable as a package
     sys.path.insert(0, str(ROOT))
 
+from tests.processes import marked  # noqa: E402
 from tests.snapshot import differences, snapshot  # noqa: E402
 
 KINDS = ("rules", "expressions", "records", "prompt")
@@ -2174,25 +2175,8 @@ def _make_agents(kind: str, seed: int, number: int, rng: random.Random) -> Case:
 
 
 def _agent_processes(mark: str) -> list[str]:
-    """The live processes (zombies not counted) whose environment carries ``mark``: every process an agent of
-    the case started, whatever it made of its process group."""
-    found = []
-    needle = f"{AGENT_MARK}={mark}".encode()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                state = f.read().rsplit(b")", 1)[1].split()[0]
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                marked = needle in f.read().split(b"\0")
-            if marked and state != b"Z":
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    command = f.read().replace(b"\0", b" ").decode(errors="replace")
-                found.append(f"{entry} {command[:200]}")
-        except (OSError, IndexError):
-            continue
-    return found
+    """The live processes whose environment carries ``mark``: every process an agent of the case started."""
+    return [f"{pid} {command}" for pid, command in marked(AGENT_MARK, mark)]
 
 
 OWN_FRAME = re.compile(r'File "[^"]*[/\\]interpreter[/\\][^"]*", line \d+')

@@ -19,6 +19,7 @@ from interpreter.harness.players import agent_factory, parse_agents
 from interpreter.harness.runner import play_game
 
 from .conftest import game_of
+from .processes import marked
 
 HERE = Path(__file__).resolve().parent
 OWN = "tests.agents_for_tests"
@@ -123,20 +124,7 @@ def mark(monkeypatch):
 
 def _marked(value: str) -> list[int]:
     """The live processes (zombies not counted) with the mark in their environment."""
-    found = []
-    needle = f"{MARK}={value}".encode()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                state = f.read().rsplit(b")", 1)[1].split()[0]
-            with open(f"/proc/{entry}/environ", "rb") as f:
-                if state != b"Z" and needle in f.read().split(b"\0"):
-                    found.append(int(entry))
-        except (OSError, IndexError):
-            continue
-    return found
+    return [pid for pid, _ in marked(MARK, value)]
 
 
 def _gone(value: str) -> list[int]:
