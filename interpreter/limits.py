@@ -15,6 +15,37 @@ def whole_number(text: str) -> int | None:
     if not digits or not digits.isascii() or not digits.isdigit() or len(digits) > MAX_DIGITS:
         return None
     return int(text)
+
+
+MAX_JSON_DEPTH = 16  # nesting of arrays and objects in a record's line or a web message (events are shallow)
+
+
+def json_nesting(text: str, stop: int = MAX_JSON_DEPTH) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON ``text`` (outside strings), found without recursion and
+    before the text is parsed (Python's parser recurses); it stops counting once past ``stop``."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop:
+                    break
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 MAX_CARDS = 10_000  # cards in a deck (the largest bundled deck has 75)
 MAX_NUMBER = 10**MAX_DIGITS - 1  # the largest number an expression may compute (a record can hold it)
 MAX_LIST = 100_000  # items in one list an expression builds

@@ -19,7 +19,7 @@ from interpreter.engine.state import CHANCE
 from interpreter.errors import RecordError
 from interpreter.harness.record_reader import open_record, play_events
 from interpreter.harness.runner import Outcome
-from interpreter.limits import MAX_DIGITS
+from interpreter.limits import MAX_DIGITS, MAX_JSON_DEPTH, json_nesting
 
 
 def write_record(path: str | Path | TextIO, events: list[dict[str, Any]]) -> None:
@@ -32,7 +32,6 @@ def write_record(path: str | Path | TextIO, events: list[dict[str, Any]]) -> Non
 
 
 MAX_LINE = 100_000  # bytes in one line of a record: a deal of every card is a few kilobytes
-MAX_DEPTH = 16  # nesting of brackets in one line: events are shallow
 MAX_EVENTS = 1_000_000
 
 
@@ -46,35 +45,10 @@ def _whole(text: str) -> int:
     return int(text)
 
 
-def _depth(line: str) -> int:
-    """The deepest nesting of [ and { in a JSON line (outside strings), found without recursion."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in line:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > MAX_DEPTH:
-                    break
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 def read_record(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     """Events with their line numbers; blank lines and lines starting with # are skipped.
 
-    The file is read line by line, each line at most MAX_LINE bytes and MAX_DEPTH brackets deep, numbers
+    The file is read line by line, each line at most MAX_LINE bytes and MAX_JSON_DEPTH brackets deep, numbers
     at most MAX_DIGITS digits long; nothing may follow the result line.
     """
     try:
@@ -113,8 +87,8 @@ def _read(handle: Any, where: str) -> list[tuple[int, dict[str, Any]]]:
             continue
         if ended is not None:
             raise RecordError(f"{where}:{n}: nothing may follow the result line (line {ended})")
-        if _depth(line) > MAX_DEPTH:
-            raise RecordError(f"{where}:{n}: brackets nested more than {MAX_DEPTH} deep")
+        if json_nesting(line) > MAX_JSON_DEPTH:
+            raise RecordError(f"{where}:{n}: brackets nested more than {MAX_JSON_DEPTH} deep")
         try:
             event = json.loads(line, parse_int=_whole)
         except _TooLong:

@@ -22,10 +22,11 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from interpreter.errors import TrickbookError
+from interpreter.limits import MAX_JSON_DEPTH, json_nesting
 
 LOCAL = ("127.0.0.1", "localhost")  # answered to whatever --host and --allowed-host say
 WILDCARDS = ("0.0.0.0", "::", "")  # addresses to listen on that no client writes as a Host
-MAX_DEPTH = 16  # nesting of arrays and objects in a request or a message (the lobby's and the pages' have 3)
+MAX_DEPTH = MAX_JSON_DEPTH  # nesting in a request or a message (the lobby's and the pages' have 3)
 ORIGIN_REFUSED = 4403  # the WebSocket close code for a page of another site (or a host this server does not serve)
 log = logging.getLogger("trickbook.web")
 _HOST = re.compile(r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[^\s:\[\]/@]+))(?::\d{1,5})?$")
@@ -101,29 +102,13 @@ def _origin_host(origin: str) -> str | None:
 
 
 def read_json(text: str | bytes, what: str) -> Any:
-    """``text`` as JSON at most MAX_DEPTH arrays and objects deep, else Malformed saying why (never a RecursionError:
-    Python's parser stops at its own limit, and what it returns is measured without recursion)."""
+    """``text`` as JSON at most MAX_DEPTH arrays and objects deep, else Malformed saying why (its nesting is measured
+    on the text before it is parsed: never a RecursionError)."""
     try:
-        value = json.loads(text)
-    except RecursionError:
-        raise Malformed(f"the {what} is nested more than {MAX_DEPTH} deep") from None
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        if json_nesting(text) > MAX_DEPTH:
+            raise Malformed(f"the {what} is nested more than {MAX_DEPTH} deep")
+        return json.loads(text)
     except ValueError:  # UnicodeDecodeError and a number of too many digits among them
         raise Malformed(f"the {what} is not JSON") from None
-    if _depth(value) > MAX_DEPTH:
-        raise Malformed(f"the {what} is nested more than {MAX_DEPTH} deep")
-    return value
-
-
-def _depth(value: Any) -> int:
-    """The nesting of lists and dicts in ``value``, measured with a stack of its own."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > deepest:
-                deepest = depth
-                if deepest > MAX_DEPTH:
-                    return deepest
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return deepest
