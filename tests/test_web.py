@@ -93,12 +93,13 @@ def choices(view: dict[str, Any]) -> list[str]:
     return [c["label"] for c in view["hand"] if c["legal"]] + view["actions"]
 
 
-def play_to_the_end(client: TestClient, made: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The person at ``seat`` takes its first choice at every turn until the game is over; the last view."""
+def play_to_the_end(client: TestClient, made: dict[str, Any], seat: int, until: str = "over") -> dict[str, Any]:
+    """The person at ``seat`` takes its first choice at every turn until the game is over (``until``: or the view
+    says another thing, such as "stopped"); the last view."""
     with client.websocket_connect(ws_path(made, seat)) as ws:
         view = ws.receive_json()
         for _ in range(10_000):
-            if view["over"]:
+            if view[until]:
                 return view
             if view["your_turn"]:
                 ws.send_json({"type": "act", "seq": view["seq"], "label": choices(view)[0]})

@@ -501,7 +501,7 @@ def test_a_bot_s_worker_that_dies_or_hangs_is_replaced_and_its_table_told(tmp_pa
         plays = make(c, rules, 2, ["person", "ismcts"], seed=1, iterations=[50, 5])
         views = {}
         for name, made in (("dies", dies), ("hangs", hangs), ("plays", plays)):
-            views[name] = play_to_the_end(c, made, 0) if name == "plays" else _until_stopped(c, made)
+            views[name] = play_to_the_end(c, made, 0, "over" if name == "plays" else "stopped")
         assert "worker process ended (exit code 3)" in views["dies"]["stopped"]
         assert "took longer than 3 s" in views["hangs"]["stopped"]
         assert views["plays"]["over"] and not views["plays"]["stopped"]
@@ -509,16 +509,6 @@ def test_a_bot_s_worker_that_dies_or_hangs_is_replaced_and_its_table_told(tmp_pa
     assert not tracebacks(caplog)
 
 
-def _until_stopped(client: Any, made: dict[str, Any]) -> dict[str, Any]:
-    with client.websocket_connect(ws_path(made, 0)) as ws:
-        view = ws.receive_json()
-        for _ in range(100):
-            if view["stopped"]:
-                return view
-            if view["your_turn"]:
-                ws.send_json({"type": "act", "seq": view["seq"], "label": choices(view)[0]})
-            view = ws.receive_json()
-    raise AssertionError("the table did not stop")
 
 
 def test_the_table_page_shows_why_a_table_stopped_and_that_its_time_is_up(client):

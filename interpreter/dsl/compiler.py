@@ -174,10 +174,6 @@ class Compiler:
             raise ExpressionError(f"expected a number, found {part.type}{hint}", locate(0))
         if expect == "number" and part.type.plain in ("text", "truth") and not part.const:
             raise ExpressionError(f"expected a number, found {check.noun(part.type)}", locate(0))
-        if expect == "seats" and not (part.type.kind == "seat" or part.type.kind == "list" and part.type.element
-                                      is not None and part.type.element.kind in ("seat", "value")
-                                      and not part.type.element.plain):
-            raise ExpressionError(f"expected a seat or a list of seats, found {check.noun(part.type)}", locate(0))
         if expect == "truth":
             part = self._resolver.test(part, tree, locate)
         if expect in _TAKES:
@@ -234,18 +230,22 @@ _EXPECTED = {"truth": "true or false (a condition)", "number": "a number", "seat
              "cards": "a card or a list of cards", "card or none": "a card or none",
              "shown": "text (or a number) to show"}
 # the kinds (checks.kind) an expected kind takes, for those checked alike; a value whose kind the compiler cannot
-# tell is let through (it is used as it comes while playing)
+# tell is let through (it is used as it comes while playing), but where a card or a seat is wanted (the compiler
+# always knows one); a list's items, where the expected kind says what they are
 _TAKES = {"list": ("list",), "cards": ("card", "list", "none"), "card or none": ("card", "none"),
-          "shown": ("text", "number", "none")}
+          "seats": ("seat", "list"), "shown": ("text", "number", "none")}
+_KNOWN = ("card or none", "seats")
+_ITEMS = {"cards": "card", "seats": "seat"}
 
 
 def _given(expect: str, t: Type, tree: ast.Node | None, locate: Locate) -> None:
     """Refuse an expression that gives what ``expect`` does not take (see _TAKES)."""
     k = check.kind(t, tree)
-    if k is None and expect == "card or none" and not t.literal_none:  # a card is always known to be one
+    if k is None and expect in _KNOWN and not t.literal_none:
         k = "value"
-    if k is not None and k not in _TAKES[expect] or expect == "cards" and k == "list" and t.element is not None \
-            and check.kind(t.element) not in (None, "card"):
+    item = _ITEMS.get(expect)
+    if k is not None and k not in _TAKES[expect] or item and k == "list" and t.element is not None \
+            and check.kind(t.element) not in (None, item):
         raise ExpressionError(f"expected {_EXPECTED[expect]}, found {check.noun(t, tree)}", locate(0))
 
 

@@ -83,6 +83,19 @@ def rule_file_problems(name: str, allow: tuple[Any, ...] = ()) -> list[RuleError
     return found
 
 
+def _value_places(source: RuleSource, setup_path: tuple[Any, ...], setup: dict[str, Any], opts: dict[str, Any]
+                  ) -> dict[str, Position]:
+    """Where each setup value and option default is written, for those a file extending another wrote over a value
+    of another kind (or where the other has none): a mistake such a value causes is shown there (Compiler.compile)."""
+    def changed(path: tuple[Any, ...], value: Any) -> bool:
+        return path not in source.smap.replaced or type(source.smap.replaced[path]) is not type(value)
+
+    places = {f"setup.{k}": source.pos(setup_path + (k,)) for k, v in setup.items() if changed(setup_path + (k,), v)}
+    places.update((f"options.{k}", source.pos(("options", k, "default"))) for k, v in opts.items()
+                  if v == source.data["options"][k]["default"] and changed(("options", k, "default"), v))
+    return places
+
+
 def compile_game(source: RuleSource, players: int, options: dict[str, Any] | None = None, *,
                  generate: bool = True) -> Game:
     """The rules for ``players`` players; ``generate``: every expression's generated Python function made now
@@ -153,17 +166,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         "setup": (type_of_data(setup), setup),
         "seats": (SEATS, tuple(range(n_seats))),
     }
-    # where each constant's value is written, so that a mistake it causes is shown there when a file that extends
-    # another wrote it, over a value of another kind or where the other file has none (see Compiler.compile)
-    def kind_changed(path: tuple[Any, ...], value: Any) -> bool:
-        old = source.smap.replaced.get(path, kind_changed)
-        return old is kind_changed or type(old) is not type(value)
-
-    g.places = {f"setup.{k}": source.pos(setup_path + (k,)) for k, v in setup.items()
-                if kind_changed(setup_path + (k,), v)}
-    g.places.update((f"options.{k}", source.pos(("options", k, "default"))) for k, v in opts.items()
-                    if v == source.data["options"][k]["default"] and kind_changed(("options", k, "default"), v))
-    g.derived = source.smap.derived
+    g.places, g.derived = _value_places(source, setup_path, setup, opts), source.smap.derived
     g.round_fields = {"number": NUMBER, "dealer": SEAT}
     for key, text in (data.get("define") or {}).items():
         m = _DEFINE.match(str(key))
