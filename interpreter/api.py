@@ -20,9 +20,10 @@ from interpreter.engine.knowledge import Knowledge, determinize, seen_status
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
-from interpreter.harness.record_reader import Opened, open_record, play_events, seed_problem, start_of
-from interpreter.harness.records import parse_record, record_text
-from interpreter.harness.runner import header, result_event, round_event, start_entry
+from interpreter.match.driver import start_entry
+from interpreter.match.record_reader import Opened, open_record, play_events, seed_problem, start_of
+from interpreter.match.records import parse_record, record_text
+from interpreter.match.writer import header, result_event, round_event
 from interpreter.rules.loader import load_rules
 
 __all__ = ["CHANCE", "ActionInfo", "GameState", "TrickGame", "load", "load_serialized"]
@@ -175,7 +176,7 @@ class TrickGame:
 
     def deserialize(self, text: str) -> GameState:
         """The state ``GameState.serialize`` wrote (a record, perhaps of a game not over yet), played again
-        and checked event by event on these rules (harness/record_reader.py: the checks of ``trickbook replay``)."""
+        and checked event by event on these rules (match/record_reader.py: the checks of ``trickbook replay``)."""
         events = _events(text)
         return self._restored(events, open_record(events, SAVED, game=self.engine))
 

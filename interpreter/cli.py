@@ -457,7 +457,7 @@ def _compiled(args: argparse.Namespace, source: Any, options: list[str]) -> Any:
 def _seed(text: str) -> Any:
     """A seed is a whole number or any other text; a number too long to be one is refused, and so is text a
     record cannot hold (harness/record_reader.seed_problem)."""
-    from interpreter.harness.record_reader import seed_problem
+    from interpreter.match.record_reader import seed_problem
 
     number = whole_number(text)
     if number is None and text.lstrip("-").isascii() and text.lstrip("-").isdigit():
@@ -472,8 +472,8 @@ def _seed(text: str) -> Any:
 def _play(args: argparse.Namespace) -> int:
     from interpreter.harness.agents import HumanAgent
     from interpreter.harness.players import agent_factory, parse_agents, play_command
-    from interpreter.harness.records import write_record
     from interpreter.harness.runner import play_game
+    from interpreter.match.records import write_record
 
     _search_args(args)
     source, game = _setup(args)
@@ -718,7 +718,7 @@ def _workers(workers: int) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from interpreter.harness.records import replay
+    from interpreter.match.records import replay
 
     out = replay(args.record, rules=args.rules, allow=_allowed(args))
     rounds = f"{out.rounds} round" + ("" if out.rounds == 1 else "s")

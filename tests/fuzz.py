@@ -401,7 +401,7 @@ def _read_as_saved_state(case: Case, folder: Path, replayed: str) -> str | None:
     own)."""
     import interpreter as tb
     from interpreter.errors import RecordError
-    from interpreter.harness.records import replay
+    from interpreter.match.records import replay
 
     path, text = folder / "record.jsonl", case.files["record.jsonl"]
     place = rf"^({re.escape(str(path))}|serialized state)(:\d+)?: "

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import interpreter as tb
-from interpreter.harness.records import replay
+from interpreter.match.records import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "api.md"

@@ -18,8 +18,8 @@ from interpreter.cli import validate_file
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
-from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
+from interpreter.match.records import replay, write_record
 from interpreter.rules.loader import load_rules
 
 from .conftest import at_step

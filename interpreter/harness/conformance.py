@@ -19,8 +19,8 @@ from pathlib import Path
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.errors import TrickbookError
-from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game, process_pool
+from interpreter.match.records import replay, write_record
 from interpreter.rules.loader import load_rules
 
 CHUNK = 50  # games per task of a worker process

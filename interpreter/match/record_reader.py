@@ -1,6 +1,6 @@
 """The one reader of game records and saved states (a saved state is a record of a game, perhaps not over).
 
-``replay`` (harness/records.py), ``TrickGame.deserialize`` and ``load_serialized`` (api.py) all read through
+``replay`` (match/records.py), ``TrickGame.deserialize`` and ``load_serialized`` (api.py) all read through
 here, so each check is written once: the header (format, version, rules, players, seats, options, seed, start),
 whether the header fits the game it is played on, and every line after it, field by field, each re-executed
 and compared. What is wrong is a :class:`RecordError` naming the line, the field and what was expected.
@@ -18,8 +18,8 @@ from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction, RecordError, TrickbookError
-from interpreter.harness.runner import RECORD_FORMAT, RECORD_VERSION, result_event, round_event
 from interpreter.limits import MAX_DIGITS, MAX_NUMBER
+from interpreter.match.writer import RECORD_FORMAT, RECORD_VERSION, result_event, round_event
 from interpreter.rules.catalog import resolve_reference
 from interpreter.rules.loader import load_rules
 
