@@ -50,7 +50,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     """
     agents = list(agents) if agents is not None else random_agents(game, seed)
     try:
-        match = Match(game, seed, **({} if deal is None else {"hand": deal.hand, "dealer": deal.dealer}))
+        match = Match(game, seed) if deal is None else Match(game, seed, hand=deal.hand, dealer=deal.dealer)
         writer = RecordWriter(events, rules_file=rules_file) if record else None
         if writer is not None:
             match.listen(writer)

@@ -37,7 +37,8 @@ class Listener(Protocol):
     """What a match tells: ``hears`` names the kinds of events the listener wants (the match makes the others
     only when someone wants them); ``hear`` gets each, with the match (its game and state, not to be changed)."""
 
-    hears: tuple[type, ...]
+    @property
+    def hears(self) -> tuple[type, ...]: ...
 
     def hear(self, match: Match, event: Event) -> None: ...
 
