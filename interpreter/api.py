@@ -20,10 +20,11 @@ from interpreter.engine.knowledge import Knowledge, determinize, seen_status
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
-from interpreter.match.driver import start_entry
+from interpreter.match.driver import Each, Match
+from interpreter.match.events import Action, Applied, Chance, Event, Note
 from interpreter.match.record_reader import Opened, open_record, play_events, seed_problem, start_of
 from interpreter.match.records import parse_record, record_text
-from interpreter.match.writer import header, result_event, round_event
+from interpreter.match.writer import RecordWriter
 from interpreter.rules.loader import load_rules
 
 __all__ = ["CHANCE", "ActionInfo", "GameState", "TrickGame", "load", "load_serialized"]
@@ -137,8 +138,7 @@ class TrickGame:
                 raise GameError("with a deal file, the round and the dealer are the file's (Board, Dealer)")
             fixed = fixed_deal(self.engine, deal, board)
             hand, dealer = fixed.hand, fixed.dealer
-        state = GameState(self, self.engine.new_state(hand, dealer, totals), seed,
-                          {"hand": hand, "dealer": dealer, "totals": totals})
+        state = GameState(self, Match(self.engine, seed, hand=hand, dealer=dealer, totals=totals))
         if fixed is not None:
             d = state._state.pending
             state._apply_deal(d, fixed.outcome(self.engine, state._state, state._rng))
@@ -162,7 +162,7 @@ class TrickGame:
         fails raises AgentError, naming it. The same seed plays the same game (the agents are seeded from it).
         Returns the finished game, its events and all."""
         from interpreter.harness.players import ITERATIONS, agent_factory, parse_agents
-        from interpreter.harness.runner import play_game
+        from interpreter.harness.runner import drive
 
         _check_seed(seed)
         if not isinstance(agents, (list, tuple)) or not agents \
@@ -171,8 +171,9 @@ class TrickGame:
         names = [a if isinstance(a, str) else _spec_of(a) for a in agents]
         lineup = parse_agents(",".join(names), self.players)
         made = agent_factory(lineup, iterations or ITERATIONS, limits=agent_limits)(seed)
-        out = play_game(self.engine, made, seed, record=True, rules_file=self.rules_file)
-        return self.deserialize(record_text(out.record))
+        state = self.new_state(seed)
+        drive(state._match, made)
+        return state
 
     def deserialize(self, text: str) -> GameState:
         """The state ``GameState.serialize`` wrote (a record, perhaps of a game not over yet), played again
@@ -182,11 +183,8 @@ class TrickGame:
 
     def _restored(self, events: list[tuple[int, dict[str, Any]]], opened: Opened) -> GameState:
         """The state of a record's lines ``events``, its header read (``opened``), on these rules."""
-        state = GameState(self, self.engine.new_state(**opened.start), opened.header.seed, opened.start)
-        play_events(self.engine, state._state, events[0][1], events[1:], SAVED)
-        _told(state._state)
-        state._events = [e for _, e in events]
-        state._rounds = len(state._state.round_results)
+        state = GameState(self, Match(self.engine, opened.header.seed, **opened.start), events[0][1])
+        play_events(state._match, events[0][1], events[1:], SAVED)
         return state
 
 
@@ -268,17 +266,13 @@ class GameState:
     ids of ``TrickGame.actions``. Every change is kept as an event (the lines of a game record), so a state
     can be saved (``serialize``) and played again exactly."""
 
-    def __init__(self, game: TrickGame, state: State, seed: Any, start: dict[str, Any]):
+    def __init__(self, game: TrickGame, match: Match, head: dict[str, Any] | None = None):
+        """The state of ``match`` (just made), its history written from now on (``head``: the header line to
+        keep, default one made from the game)."""
         self.game = game
-        self._state = _told(state)
-        self._rng = random.Random(seed)
-        head = header(game.engine, seed, game.rules_file)
-        begun = start_entry(game.engine, state, start.get("hand", 1), start.get("dealer"), start.get("totals"))
-        if begun is not None:
-            head["start"] = begun
-        self._events: list[dict[str, Any]] = [head]
-        self._first = start.get("hand", 1)
-        self._rounds = 0
+        self._match = match
+        self._writer = RecordWriter(told=True, rules_file=game.rules_file, head=head)
+        self._events = self._writer.lines  # the history, as the lines of a record
         self._knowledge: Knowledge | None = None
         self._dealing: list[int] = []  # the cards dealt so far of a deal dealt card by card
         self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
@@ -286,6 +280,21 @@ class GameState:
         self._sample = False  # a state made by sample(): no history of its own
         self._ids: tuple[Any, Any, list[int]] = (None, None, [])  # a decision, its actions and their ids
         self._notes: list[str] = []  # the narration the rules told everyone so far
+        self._moves: list[tuple[bool, Any]] = []  # each chance outcome (True) and action (False) as applied
+        match.listen(self._writer, _Following(self))
+        match.begin()
+
+    @property
+    def _state(self) -> State:
+        return self._match.state
+
+    @_state.setter
+    def _state(self, state: State) -> None:
+        self._match.state = state
+
+    @property
+    def _rng(self) -> random.Random:
+        return self._match.rng
 
     # ------------------------------------------------------------------ whose turn
 
@@ -368,9 +377,7 @@ class GameState:
                                            if type(action) is int and 0 <= action < self.game.num_actions else "")
                 raise IllegalAction(engine._refusal(state, what, self.labels()))
             chosen = d.actions[ids.index(action)]
-        self._atomic({"type": "action", "round": state.round_number, "step": d.step.name,
-                      "seat": engine.seat_names[d.actor], "action": d.step.label(engine, chosen)},
-                     lambda: engine.apply_fast(state, chosen))  # one of the legal actions, as found above
+        self._atomic(lambda: self._match.act(chosen))
 
     def held(self, seat: int) -> tuple[frozenset[int], frozenset[int]]:
         """What ``seat`` holds face down and every card it sees now, as card ids: give it to ``received`` after an
@@ -486,42 +493,23 @@ class GameState:
         self._apply_deal(d, order)
 
     def _apply_deal(self, d: Any, outcome: Any) -> None:
-        state, engine = self._state, self.game.engine
-        self._atomic({"type": "chance", "round": state.round_number, "step": d.step.name,
-                      "outcome": d.step.outcome_to_record(engine, state, outcome)},
-                     lambda: engine.apply_chance(state, outcome))
+        self._atomic(lambda: self._match.chance(outcome))
 
-    def _atomic(self, event: dict[str, Any], change: Callable[[], None]) -> None:
-        """Make the ``change`` the ``event`` says, all of it or nothing: when a rule fails on the way (an expression
-        that cannot be worked out), the state is put back as it was before and the error raised. Nothing is
-        copied while changes go well: the state is played again from its events when one fails (a sample, which
-        has no history, from a copy taken before each change)."""
+    def _atomic(self, change: Callable[[], None]) -> None:
+        """Make the ``change``, all of it or nothing: when a rule fails on the way (an expression that cannot be
+        worked out), the state and its history are put back as they were before and the error raised. Nothing
+        is copied while changes go well: the state is played again from its events when one fails (a sample,
+        which has no history, from a copy taken before each change)."""
         kept = self._state.clone() if self._sample else None
+        events, notes, moves, rounds = len(self._events), len(self._notes), len(self._moves), self._match.rounds
         try:
             change()
         except BaseException:
-            self._state = _told(kept if kept is not None else _replayed(self, lambda again: None))
+            del self._events[events:], self._notes[notes:], self._moves[moves:]
+            self._match.rounds = rounds
+            self._state = kept if kept is not None else _replayed(self, lambda again: None)
             self._knowledge, self._ids = None, (None, None, [])  # followed again from the start when asked for
             raise
-        self._events.append(event)
-        self._after()
-
-    def _after(self) -> None:
-        state, engine = self._state, self.game.engine
-        if self._knowledge is not None:
-            self._knowledge.update(state)
-        if self._seen is not None:
-            _saw(engine, state, self._seen, self._last)
-        assert state.told is not None and state.notes is not None
-        self._events.extend(state.told)
-        self._notes.extend(state.notes)
-        state.told.clear()
-        state.notes.clear()
-        while len(state.round_results) > self._rounds:
-            self._rounds += 1
-            self._events.append(round_event(engine, state, self._rounds, self._first))
-        if state.finished:
-            self._events.append(result_event(engine, state))
 
     # ------------------------------------------------------------------ what is known
 
@@ -598,17 +586,21 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy: playing on one leaves the other as it was."""
         other = GameState.__new__(GameState)
-        other.game, other._state = self.game, _told(self._state.clone())
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
-        other._events = [dict(e) for e in self._events]
-        other._first, other._rounds, other._knowledge = self._first, self._rounds, None
+        other.game = self.game
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        other._match = self._match.copy(rng)
+        other._writer = self._writer.copy()
+        other._events = other._writer.lines
+        other._match.listen(other._writer, _Following(other))
+        other._knowledge = None
         other._dealing = list(self._dealing)
         other._seen = None if self._seen is None else [list(s) for s in self._seen]
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
         other._ids = (None, None, [])
         other._notes = list(self._notes)
+        other._moves = list(self._moves)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
@@ -650,10 +642,10 @@ class GameState:
             self._seen = _seen_of(self)
         seat = self._seat(seat)
         other = self.clone()
-        other._state = _told(determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng))
+        other._state = determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng)
         # nothing of the real game beyond what the seat knows: no history (it would tell the real deal), and
         # the other seats' information states start from what they see in the sample
-        other._events = [self._events[0]]
+        del other._events[1:], other._moves[:]
         other._sample = True
         if other._seen is not None:
             for s in range(self.game.players):
@@ -663,11 +655,30 @@ class GameState:
         return other
 
 
-def _told(state: State) -> State:
-    """``state``, telling the tricks won and the automatic decisions as events (``State.told``; the engine tells
-    them where it narrates, so the narration is kept too, and dropped after each action)."""
-    state.notes, state.told = [], []
-    return state
+class _Following:
+    """What a GameState keeps of its match beyond the record: the narration, what each seat saw (once asked
+    for), who knows which card (once asked for)."""
+
+    hears = (Chance, Action, Applied, Note)
+
+    def __init__(self, state: GameState):
+        self.of = state
+
+    def hear(self, match: Match, event: Event) -> None:
+        of = self.of
+        if isinstance(event, Note):
+            of._notes.append(event.text)
+            return
+        if isinstance(event, Chance):
+            of._moves.append((True, event.outcome))
+            return
+        if isinstance(event, Action):
+            of._moves.append((False, event.action))
+            return
+        if of._knowledge is not None:
+            of._knowledge.update(match.state)
+        if of._seen is not None:
+            _saw(match.game, match.state, of._seen, of._last)
 
 
 def _changed(before: dict[str, Any], now: dict[str, Any], depth: int) -> dict[str, Any]:
@@ -688,15 +699,18 @@ _GONE = object()
 
 def _replayed(state: GameState, watch: Callable[[State], None]) -> State:
     """A new state that plays ``state``'s chance events and actions again from its start, ``watch`` told of it
-    at the start and after each (to follow what ``state`` did not follow from the start)."""
-    engine, head = state.game.engine, state._events[0]
-    again = engine.new_state(**start_of(engine, head, "state"))
-    watch(again)
-    for n, event in enumerate(state._events[1:], 2):
-        if event["type"] in ("chance", "action"):
-            play_events(engine, again, head, [(n, event)], "state")
-            watch(again)
-    return again
+    at the start and after each (to follow what ``state`` did not follow from the start). The very outcomes and
+    actions are applied again, not their labels: the same cards in the same places, identical cards too."""
+    engine = state.game.engine
+    again = Match(engine, **start_of(engine, state._events[0], "state"))
+    watch(again.state)
+    again.listen(Each(watch))
+    for chance, move in state._moves:
+        if chance:
+            again.chance(move)
+        else:
+            again.act(move)
+    return again.state
 
 
 def _saw(engine: Game, state: State, seen: list[list[str]], last: list[dict[str, Any]]) -> None:

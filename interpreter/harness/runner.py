@@ -34,8 +34,9 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
               rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
               after_each: Callable[[State], None] | None = None, viewer: int | None = None,
               round_values: list[dict[str, Any]] | None = None, deal: FixedDeal | None = None,
-              events: list[dict[str, Any]] | None = None) -> Outcome:
-    """Play one full game. With ``record`` the outcome holds the JSON Lines events.
+              events: list[dict[str, Any]] | None = None, told: bool = False) -> Outcome:
+    """Play one full game. With ``record`` the outcome holds the JSON Lines events (``told``: with the lines of
+    what the rules made happen, tricks won and automatic decisions, as the API's history has them).
 
     ``deal``: a start read from a deal file (deal_files.py): the game starts at its round with its dealer, and its
     first deal gives the hands written there.
@@ -45,13 +46,12 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     ``events``: with ``record``, the list the events are written to as the game goes, so that a game stopped by
     an error (or Ctrl-C) leaves its record so far there.
 
-    When the game is over each agent's ``game_over()`` is called, when it stops on an error or an interrupt its
-    ``stop()`` (where it has them: an agent of your own ends its processes then, harness/remote.py).
+    Each agent is told when the game is over or stopped (see ``drive``).
     """
     agents = list(agents) if agents is not None else random_agents(game, seed)
-    try:
+    try:  # the agents are stopped when the game cannot even begin
         match = Match(game, seed) if deal is None else Match(game, seed, hand=deal.hand, dealer=deal.dealer)
-        writer = RecordWriter(events, rules_file=rules_file) if record else None
+        writer = RecordWriter(events, rules_file=rules_file, told=told) if record else None
         if writer is not None:
             match.listen(writer)
         if narrate is not None:
@@ -60,32 +60,39 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
             match.listen(Each(after_each))
         if round_values is not None:
             match.listen(RoundValues(round_values))
-        play_agents(match, agents, None if deal is None else deal.outcome(game, match.state, match.rng))
+        match.begin()
+    except BaseException:
+        _agents_call(agents, "stop")
+        raise
+    drive(match, agents, deal)
+    return outcome_of(game, match.state, None if writer is None else writer.lines)
+
+
+def drive(match: Match, agents: Sequence[Agent], deal: FixedDeal | None = None) -> None:
+    """Play ``match`` (begun) to its end with one agent a seat (``deal``: its first deal is the deal file's);
+    a searching agent (``samples``) is given what its seat knows, followed from now on. When the game is over
+    each agent's ``game_over()`` is called, when it stops on an error or an interrupt its ``stop()`` (where it
+    has them: an agent of your own ends its processes then, harness/remote.py)."""
+    try:
+        game = match.game
+        knowing = Knowing(match) if any(getattr(a, "samples", False) for a in agents) else None
+        if knowing is not None:
+            match.listen(knowing)
+        knowledge = None if knowing is None else knowing.knowledge
+
+        def decide(m: Match, d: Decision) -> Any:
+            return agents[d.actor].act(Turn(game, m.state, d.actor, d.actions, d.prompt, knowledge, d.kind))
+
+        picks = [pick for pick in (getattr(a, "pick", None) for a in agents) if pick is not None]
+        match.play(decide, picks if len(picks) == len(agents) and knowledge is None else None,
+                   None if deal is None else deal.outcome(game, match.state, match.rng))
     except BaseException:
         _agents_call(agents, "stop")
         raise
     _agents_call(agents, "game_over")
-    return outcome_of(game, match.state, None if writer is None else writer.lines)
 
 
-def play_agents(match: Match, agents: Sequence[Agent], first_deal: Any = None) -> None:
-    """Play ``match`` (begun here) to its end with one agent a seat; a searching agent (``samples``) is given
-    what its seat knows, followed from now on."""
-    knowing = Knowing(match) if any(getattr(a, "samples", False) for a in agents) else None
-    if knowing is not None:
-        match.listen(knowing)
-    knowledge = None if knowing is None else knowing.knowledge
-    match.begin()
-    game = match.game
-
-    def decide(m: Match, d: Decision) -> Any:
-        return agents[d.actor].act(Turn(game, m.state, d.actor, d.actions, d.prompt, knowledge, d.kind))
-
-    picks = [pick for pick in (getattr(a, "pick", None) for a in agents) if pick is not None]
-    match.play(decide, picks if len(picks) == len(agents) and knowledge is None else None, first_deal)
-
-
-def _agents_call(agents: list[Agent], method: str) -> None:
+def _agents_call(agents: Sequence[Agent], method: str) -> None:
     for agent in agents:
         call = getattr(agent, method, None)
         if call is not None:

@@ -79,6 +79,18 @@ class Match:
         self.listeners: list[Listener] = []
         self._to: dict[type, list[Callable[[Match, Event], None]]] = {}
 
+    def copy(self, rng: random.Random | None = None) -> Match:
+        """An independent copy of the game (its state cloned; ``rng``: the copy's random source, default a copy
+        of this one's), with no listeners."""
+        other = Match.__new__(Match)
+        other.__dict__.update(self.__dict__)
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        other.rng, other._state = rng, self._state.clone()
+        other.listeners, other._to = [], {}
+        return other
+
     # ------------------------------------------------------------------ listeners
 
     def listen(self, *listeners: Listener) -> Match:
@@ -90,6 +102,11 @@ class Match:
                 self._to.setdefault(kind, []).append(listener.hear)
         self._channels()
         return self
+
+    def forget(self, listener: Listener) -> None:
+        """Tell ``listener`` nothing more."""
+        self.listeners.remove(listener)
+        self.listen()
 
     def _channels(self) -> None:
         """Make the state tell what the rules make happen, when a listener wants it."""

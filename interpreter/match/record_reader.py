@@ -19,6 +19,8 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction, RecordError, TrickbookError
 from interpreter.limits import MAX_DIGITS, MAX_NUMBER
+from interpreter.match.driver import Match
+from interpreter.match.events import Action, Automatic, Chance, Event, Trick
 from interpreter.match.writer import RECORD_FORMAT, RECORD_VERSION, result_event, round_event
 from interpreter.rules.catalog import resolve_reference
 from interpreter.rules.loader import load_rules
@@ -265,32 +267,57 @@ def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
 
 
-def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]],
-                path: str) -> None:
-    """Re-execute the lines of a record after its header (``head``) on ``state`` (made by ``Game.new_state``
-    as ``start_of`` says), checking each; the record may end before the game does."""
-    first = head["start"]["hand"] if type(head.get("start")) is dict else 1
+class _ToldSince:
+    """What the rules told (tricks won, automatic decisions) since the last chance event or action."""
+
+    hears = (Chance, Action, Trick, Automatic)
+
+    def __init__(self) -> None:
+        self.lines: list[dict[str, Any]] = []
+
+    def hear(self, match: Match, event: Event) -> None:
+        if isinstance(event, (Trick, Automatic)):
+            self.lines.append(event.line)
+        else:
+            self.lines.clear()
+
+
+def play_events(match: Match, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]], path: str) -> None:
+    """Re-execute the lines of a record after its header (``head``) on ``match`` (made as ``start_of`` says),
+    checking each; the record may end before the game does."""
+    told = _ToldSince()
+    if not any(e.get("type") in TOLD for _, e in events):
+        _play_lines(match, told, events, path)
+        return
+    match.listen(told)  # the rules tell what they make happen: the record's lines say it too
+    try:
+        _play_lines(match, told, events, path)
+    finally:
+        match.forget(told)
+
+
+def _play_lines(match: Match, told: _ToldSince, events: list[tuple[int, dict[str, Any]]], path: str) -> None:
+    game = match.game
     names = game.seat_names
     checked_result = False
-    if state.told is None and any(e.get("type") in TOLD for _, e in events):
-        state.told, state.notes = [], []  # the rules tell what they make happen: the record's lines say it too
-    told: list[dict[str, Any]] = []  # told since the last chance or action line
     for n, event in events:
         where = f"{path}:{n}"
         kind = check_line(event, where)
+        state = match.state
         if kind == "round":
-            _expect_round(game, state, event, where, first)
+            _expect_round(game, state, event, where, match.first)
             continue
         if kind == "result":
             _expect_equal(where, "result", result_event(game, state), event, ("rounds", "totals", "winners"))
             checked_result = True
             continue
         if kind in TOLD:
-            at = next((i for i, e in enumerate(told) if same(e, event)), None)
+            at = next((i for i, e in enumerate(told.lines) if same(e, event)), None)
             if at is None:
                 raise RecordError(f"{where}: this {kind} line is not what the rules made happen since the last "
-                                  f"chance or action line" + (f" ({_told_list(told)})" if told else " (nothing)"))
-            del told[:at + 1]
+                                  f"chance or action line" + (f" ({_told_list(told.lines)})" if told.lines
+                                                                else " (nothing)"))
+            del told.lines[:at + 1]
             continue
         if checked_result:
             raise RecordError(f"{where}: events after the result line")
@@ -312,8 +339,7 @@ def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple
                 outcome = d.step.outcome_from_record(game, state, event["outcome"])
             except RecordError as exc:
                 raise RecordError(f"{where}: {exc}") from None
-            _forget(state)
-            game.apply_chance(state, outcome)
+            match.chance(outcome)
         else:
             if d.actor == CHANCE:
                 raise RecordError(f"{where}: the record has an action, but a chance event ({d.step.name}) comes now")
@@ -325,16 +351,7 @@ def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple
                 action = game.action_for_label(state, event["action"])
             except IllegalAction as exc:
                 raise RecordError(f"{where}: {exc}") from None
-            _forget(state)
-            game.apply(state, action)
-        told = list(state.told or ())
-
-
-def _forget(state: Any) -> None:
-    """What the rules told before the next chance event or action is no longer wanted."""
-    if state.told is not None:
-        state.told.clear()
-        state.notes.clear()
+            match.act(action)
 
 
 def _told_list(told: list[dict[str, Any]]) -> str:

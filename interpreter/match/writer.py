@@ -79,6 +79,12 @@ class RecordWriter:
         self.hears: tuple[type, ...] = (Begin, Chance, Action, RoundEnd, GameEnd) + ((Trick, Automatic) if told
                                                                                     else ())
 
+    def copy(self) -> RecordWriter:
+        """A writer that goes on from a copy of the lines written so far."""
+        other = RecordWriter([dict(line) for line in self.lines], rules_file=self.rules_file, head=self.head)
+        other.hears = self.hears
+        return other
+
     def hear(self, match: Match, event: Event) -> None:
         game, state, lines = match.game, match.state, self.lines
         if isinstance(event, Action):
