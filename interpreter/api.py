@@ -20,8 +20,8 @@ from interpreter.engine.knowledge import Knowledge, determinize, seen_status
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError, IllegalAction, RecordError
-from interpreter.match.driver import Each, Match
-from interpreter.match.events import Action, Applied, Chance, Event, Note
+from interpreter.match.driver import Each, Handler, Match
+from interpreter.match.events import Applied, Note
 from interpreter.match.record_reader import Opened, open_record, play_events, seed_problem, start_of
 from interpreter.match.records import parse_record, record_text
 from interpreter.match.writer import RecordWriter
@@ -271,7 +271,9 @@ class GameState:
         keep, default one made from the game)."""
         self.game = game
         self._match = match
-        self._writer = RecordWriter(told=True, rules_file=game.rules_file, head=head)
+        self._state = match.state
+        self._moves: list[tuple[bool, Any]] = []  # each chance outcome (True) and action (False) as applied
+        self._writer = RecordWriter(told=True, rules_file=game.rules_file, head=head, moves=self._moves)
         self._events = self._writer.lines  # the history, as the lines of a record
         self._knowledge: Knowledge | None = None
         self._dealing: list[int] = []  # the cards dealt so far of a deal dealt card by card
@@ -280,17 +282,13 @@ class GameState:
         self._sample = False  # a state made by sample(): no history of its own
         self._ids: tuple[Any, Any, list[int]] = (None, None, [])  # a decision, its actions and their ids
         self._notes: list[str] = []  # the narration the rules told everyone so far
-        self._moves: list[tuple[bool, Any]] = []  # each chance outcome (True) and action (False) as applied
-        match.listen(self._writer, _Following(self))
+        self._following = _Following(self)
+        match.listen(self._writer, self._following)
         match.begin()
 
-    @property
-    def _state(self) -> State:
-        return self._match.state
-
-    @_state.setter
-    def _state(self, state: State) -> None:
-        self._match.state = state
+    def _put(self, state: State) -> None:
+        """Put ``state`` in place of the one played (a copy kept before a change, a sample)."""
+        self._match.state = self._state = state
 
     @property
     def _rng(self) -> random.Random:
@@ -370,14 +368,17 @@ class GameState:
         if isinstance(action, str):
             chosen = engine.action_for_label(state, action)
         else:
-            self.legal_actions()
-            ids = self._ids[2]
-            if type(action) is not int or action not in ids:
+            if self._ids[0] is not d or self._ids[1] is not d.actions:
+                self.legal_actions()
+            try:
+                chosen = d.actions[self._ids[2].index(action)] if type(action) is int else None
+            except ValueError:
+                chosen = None
+            if chosen is None:
                 what = f"id {action!r}" + (f" ({self.game.action(action).label})"
                                            if type(action) is int and 0 <= action < self.game.num_actions else "")
                 raise IllegalAction(engine._refusal(state, what, self.labels()))
-            chosen = d.actions[ids.index(action)]
-        self._atomic(lambda: self._match.act(chosen))
+        self._atomic(lambda: self._match.act(chosen, legal=True))
 
     def held(self, seat: int) -> tuple[frozenset[int], frozenset[int]]:
         """What ``seat`` holds face down and every card it sees now, as card ids: give it to ``received`` after an
@@ -507,7 +508,7 @@ class GameState:
         except BaseException:
             del self._events[events:], self._notes[notes:], self._moves[moves:]
             self._match.rounds = rounds
-            self._state = kept if kept is not None else _replayed(self, lambda again: None)
+            self._put(kept if kept is not None else _replayed(self, lambda again: None))
             self._knowledge, self._ids = None, (None, None, [])  # followed again from the start when asked for
             raise
 
@@ -555,6 +556,7 @@ class GameState:
             if self._sample:
                 raise GameError("a sample has no history: ask the real state for information states before sampling")
             self._seen = _seen_of(self)
+            self._following.follow()
         return "\n".join(self._seen[self._seat(seat)])
 
     @property
@@ -590,17 +592,21 @@ class GameState:
         rng = random.Random()
         rng.setstate(self._rng.getstate())
         other._match = self._match.copy(rng)
-        other._writer = self._writer.copy()
+        other._state = other._match.state
+        other._moves = list(self._moves)
+        other._writer = self._writer.copy(other._moves)
         other._events = other._writer.lines
-        other._match.listen(other._writer, _Following(other))
+        other._following = _Following(other)
+        other._match.listen(other._writer, other._following)
         other._knowledge = None
         other._dealing = list(self._dealing)
         other._seen = None if self._seen is None else [list(s) for s in self._seen]
+        if other._seen is not None:
+            other._following.follow()
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
         other._ids = (None, None, [])
         other._notes = list(self._notes)
-        other._moves = list(self._moves)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
@@ -630,6 +636,7 @@ class GameState:
             if self._sample:
                 raise GameError("a sample has no history to follow: sample the real state again")
             self._knowledge, self._state.seen = _knowledge_of(self)
+            self._following.follow()
         return self._knowledge
 
     def sample(self, seat: int, rng: random.Random | None = None) -> GameState:
@@ -640,9 +647,10 @@ class GameState:
         knowledge = self.knowledge()
         if self._seen is None:  # the seat's information state goes with its samples
             self._seen = _seen_of(self)
+            self._following.follow()
         seat = self._seat(seat)
         other = self.clone()
-        other._state = determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng)
+        other._put(determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng))
         # nothing of the real game beyond what the seat knows: no history (it would tell the real deal), and
         # the other seats' information states start from what they see in the sample
         del other._events[1:], other._moves[:]
@@ -656,25 +664,24 @@ class GameState:
 
 
 class _Following:
-    """What a GameState keeps of its match beyond the record: the narration, what each seat saw (once asked
-    for), who knows which card (once asked for)."""
-
-    hears = (Chance, Action, Applied, Note)
+    """What a GameState keeps of its match beyond the record: the narration, and once asked for, what each seat
+    saw and who knows which card (``follow``)."""
 
     def __init__(self, state: GameState):
         self.of = state
+        self.hears: dict[type, Handler] = {Note: self.note}
 
-    def hear(self, match: Match, event: Event) -> None:
+    def follow(self) -> None:
+        """From now on, after each change: the knowledge and the seats' information states (where kept)."""
+        if Applied not in self.hears:
+            self.hears[Applied] = self.applied
+            self.of._match.listen()
+
+    def note(self, match: Match, event: Note) -> None:
+        self.of._notes.append(event.text)
+
+    def applied(self, match: Match, event: Applied) -> None:
         of = self.of
-        if isinstance(event, Note):
-            of._notes.append(event.text)
-            return
-        if isinstance(event, Chance):
-            of._moves.append((True, event.outcome))
-            return
-        if isinstance(event, Action):
-            of._moves.append((False, event.action))
-            return
         if of._knowledge is not None:
             of._knowledge.update(match.state)
         if of._seen is not None:

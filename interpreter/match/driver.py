@@ -10,7 +10,7 @@ is written once, by a listener, whoever drives it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from interpreter.engine.game import Game
@@ -33,25 +33,26 @@ from interpreter.match.events import (
 EACH = (Chance, Action, Applied, Trick, Automatic, Note)  # events of every change (none in a quiet playout)
 
 
+Handler = Callable[["Match", Any], None]  # a listener's handler of one kind of event: (the match, the event)
+
+
 class Listener(Protocol):
-    """What a match tells: ``hears`` names the kinds of events the listener wants (the match makes the others
-    only when someone wants them); ``hear`` gets each, with the match (its game and state, not to be changed)."""
+    """What a match tells: ``hears`` maps each kind of event the listener wants to its handler, which gets the
+    match (its game and state, not to be changed) and the event. The match makes events of the other kinds
+    only when someone wants them."""
 
     @property
-    def hears(self) -> tuple[type, ...]: ...
-
-    def hear(self, match: Match, event: Event) -> None: ...
+    def hears(self) -> Mapping[type, Handler]: ...
 
 
 class Each:
     """A listener that calls ``call(state)`` after every chance event and action (checks, progress)."""
 
-    hears = (Applied,)
-
     def __init__(self, call: Callable[[State], None]):
         self.call = call
+        self.hears: dict[type, Handler] = {Applied: self.applied}
 
-    def hear(self, match: Match, event: Event) -> None:
+    def applied(self, match: Match, event: Applied) -> None:
         self.call(match.state)
 
 
@@ -77,7 +78,8 @@ class Match:
         self.start = start_entry(game, self._state, hand, dealer, totals)
         self.rounds = len(self._state.round_results)  # rounds scored so far (told as RoundEnd)
         self.listeners: list[Listener] = []
-        self._to: dict[type, list[Callable[[Match, Event], None]]] = {}
+        self._to: dict[type, list[Handler]] = {}
+        self._acted = self._applied = False  # whether a listener hears of each action, of each change
 
     def copy(self, rng: random.Random | None = None) -> Match:
         """An independent copy of the game (its state cloned; ``rng``: the copy's random source, default a copy
@@ -88,7 +90,7 @@ class Match:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
         other.rng, other._state = rng, self._state.clone()
-        other.listeners, other._to = [], {}
+        other.listeners, other._to, other._acted, other._applied = [], {}, False, False
         return other
 
     # ------------------------------------------------------------------ listeners
@@ -98,8 +100,9 @@ class Match:
         self.listeners.extend(listeners)
         self._to = {}
         for listener in self.listeners:
-            for kind in listener.hears:
-                self._to.setdefault(kind, []).append(listener.hear)
+            for kind, handler in listener.hears.items():
+                self._to.setdefault(kind, []).append(handler)
+        self._acted, self._applied = Action in self._to, Applied in self._to
         self._channels()
         return self
 
@@ -158,31 +161,35 @@ class Match:
         given = outcome is not None
         if not given:
             outcome = d.step.sample(self.game, self._state, self.rng)
-        self.emit(Chance(d, outcome, given))
+        if Chance in self._to:
+            self.emit(Chance(d, outcome, given))
         self.game.apply_fast(self._state, outcome)
         self._after(d)
         return outcome
 
-    def act(self, action: Any) -> None:
+    def act(self, action: Any, legal: bool = False) -> None:
         """The seat to act takes ``action``, one of the pending decision's actions; anything else is refused
-        (IllegalAction, with the legal labels) and nothing changes."""
+        (IllegalAction, with the legal labels) and nothing changes. ``legal``: the caller took ``action`` from
+        the pending decision's actions (it is not looked for again)."""
         state, game = self._state, self.game
         d = state.pending
         if d is None:
             raise IllegalAction("the game is over; no action is legal")
         if d.actor == CHANCE:
             raise IllegalAction("chance acts now; use chance()")
-        if not any(a is action for a in d.actions) and \
+        if not legal and not any(a is action for a in d.actions) and \
                 not any(a == action and type(a) is type(action) for a in d.actions):  # Play(0, 0) is no Cover(0, 0)
             game.apply(state, action)  # refuses with the list of legal actions
             raise AssertionError("Game.apply took an action that is not legal")  # pragma: no cover
-        self.emit(Action(d, action))
+        if self._acted:
+            self.emit(Action(d, action))
         game.apply_fast(state, action)
         self._after(d)
 
     def _after(self, d: Decision) -> None:
         state = self._state
-        self.emit(Applied(d))
+        if self._applied:
+            self.emit(Applied(d))
         told = state.told
         if told:
             for line in told:

@@ -21,7 +21,7 @@ from typing import Any
 from interpreter.engine.steps.base import Decision
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Begin:
     """The game begins (at its first decision); ``start``: the round it was picked up at, as a record's header
     writes it (None: a game from its start)."""
@@ -30,7 +30,7 @@ class Begin:
     start: dict[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Chance:
     """A chance event (a deal) is about to be applied: ``outcome`` as the step draws it; ``given``: it was given
     (a deal file, a record, a caller) rather than drawn from the match's random source."""
@@ -40,7 +40,7 @@ class Chance:
     given: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Action:
     """The seat ``decision.actor`` is about to take the legal action ``action``."""
 
@@ -48,35 +48,35 @@ class Action:
     action: Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Applied:
     """The chance event or action of ``decision`` is applied."""
 
     decision: Decision
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Trick:
     """A trick was won: its record line (docs/records.md, ``"type": "trick"``)."""
 
     line: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Automatic:
     """An automatic seat decided by its rule: its record line (``"type": "automatic"``)."""
 
     line: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Note:
     """A line of narration the rules tell everyone (a trick won, scores explained, ...)."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundEnd:
     """The ``played``-th round played in this match is scored (its number in the game: ``played + first - 1``);
     ``values``: the round values as the last round ended."""
@@ -85,7 +85,7 @@ class RoundEnd:
     values: dict[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameEnd:
     """The game is over."""
 

@@ -19,8 +19,8 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction, RecordError, TrickbookError
 from interpreter.limits import MAX_DIGITS, MAX_NUMBER
-from interpreter.match.driver import Match
-from interpreter.match.events import Action, Automatic, Chance, Event, Trick
+from interpreter.match.driver import Handler, Match
+from interpreter.match.events import Action, Automatic, Chance, Trick
 from interpreter.match.writer import RECORD_FORMAT, RECORD_VERSION, result_event, round_event
 from interpreter.rules.catalog import resolve_reference
 from interpreter.rules.loader import load_rules
@@ -270,16 +270,16 @@ def _a(word: str) -> str:
 class _ToldSince:
     """What the rules told (tricks won, automatic decisions) since the last chance event or action."""
 
-    hears = (Chance, Action, Trick, Automatic)
-
     def __init__(self) -> None:
         self.lines: list[dict[str, Any]] = []
+        self.hears: dict[type, Handler] = {Chance: self.changed, Action: self.changed, Trick: self.told,
+                                           Automatic: self.told}
 
-    def hear(self, match: Match, event: Event) -> None:
-        if isinstance(event, (Trick, Automatic)):
-            self.lines.append(event.line)
-        else:
-            self.lines.clear()
+    def changed(self, match: Match, event: Chance | Action) -> None:
+        self.lines.clear()
+
+    def told(self, match: Match, event: Trick | Automatic) -> None:
+        self.lines.append(event.line)
 
 
 def play_events(match: Match, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]], path: str) -> None:

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
-from interpreter.match.events import Action, Automatic, Begin, Chance, Event, GameEnd, RoundEnd, Trick
+from interpreter.match.events import Action, Automatic, Begin, Chance, GameEnd, RoundEnd, Trick
 
 if TYPE_CHECKING:
-    from interpreter.match.driver import Match
+    from interpreter.match.driver import Handler, Match
 
 RECORD_FORMAT = "trickbook-record"
 RECORD_VERSION = 1
@@ -69,41 +69,50 @@ class RecordWriter:
     """Writes the record's lines to ``lines`` as the match goes (so a game stopped by an error leaves its record
     so far). ``told``: with the lines of what the rules made happen (tricks won, automatic decisions), as a
     saved state of the API keeps them; a record of ``trickbook play`` leaves them out (they follow from the
-    rest). ``head``: the header line to write (default: made from the game, the seed and ``rules_file``)."""
+    rest). ``head``: the header line to write (default: made from the game, the seed and ``rules_file``).
+    ``moves``: a list that gets each chance outcome (True, outcome) and action (False, action) as applied, the
+    very objects (to play them again exactly: identical cards stay the same cards)."""
 
     def __init__(self, lines: list[dict[str, Any]] | None = None, *, rules_file: str | None = None,
-                 told: bool = False, head: dict[str, Any] | None = None):
+                 told: bool = False, head: dict[str, Any] | None = None, moves: list[tuple[bool, Any]] | None = None):
         self.lines: list[dict[str, Any]] = [] if lines is None else lines
-        self.rules_file = rules_file
-        self.head = head
-        self.hears: tuple[type, ...] = (Begin, Chance, Action, RoundEnd, GameEnd) + ((Trick, Automatic) if told
-                                                                                    else ())
+        self.rules_file, self.told, self.head, self.moves = rules_file, told, head, moves
+        self.hears: dict[type, Handler] = {Begin: self.begin, Chance: self.chance, Action: self.action,
+                                           RoundEnd: self.round_end, GameEnd: self.game_end}
+        if told:
+            self.hears |= {Trick: self.rules_told, Automatic: self.rules_told}
 
-    def copy(self) -> RecordWriter:
-        """A writer that goes on from a copy of the lines written so far."""
-        other = RecordWriter([dict(line) for line in self.lines], rules_file=self.rules_file, head=self.head)
-        other.hears = self.hears
-        return other
+    def copy(self, moves: list[tuple[bool, Any]] | None = None) -> RecordWriter:
+        """A writer that goes on from a copy of the lines written so far (its moves kept in ``moves``)."""
+        return RecordWriter([dict(line) for line in self.lines], rules_file=self.rules_file, told=self.told,
+                            head=self.head, moves=moves)
 
-    def hear(self, match: Match, event: Event) -> None:
-        game, state, lines = match.game, match.state, self.lines
-        if isinstance(event, Action):
-            d = event.decision
-            lines.append({"type": "action", "round": state.round_number, "step": d.step.name,
-                          "seat": game.seat_names[d.actor], "action": d.step.label(game, event.action)})
-        elif isinstance(event, Chance):
-            d = event.decision
-            lines.append({"type": "chance", "round": state.round_number, "step": d.step.name,
-                          "outcome": d.step.outcome_to_record(game, state, event.outcome)})
-        elif isinstance(event, (Trick, Automatic)):
-            lines.append(event.line)
-        elif isinstance(event, RoundEnd):
-            lines.append(round_event(game, state, event.played, match.first))
-        elif isinstance(event, GameEnd):
-            lines.append(result_event(game, state))
-        elif isinstance(event, Begin):
-            if self.head is not None:
-                lines.append(self.head)
-            else:
-                head = header(game, event.seed, self.rules_file)
-                lines.append(head if event.start is None else head | {"start": event.start})
+    def action(self, match: Match, event: Action) -> None:
+        d, game = event.decision, match.game
+        self.lines.append({"type": "action", "round": match.state.round_number, "step": d.step.name,
+                           "seat": game.seat_names[d.actor], "action": d.step.label(game, event.action)})
+        if self.moves is not None:
+            self.moves.append((False, event.action))
+
+    def chance(self, match: Match, event: Chance) -> None:
+        d, state = event.decision, match.state
+        self.lines.append({"type": "chance", "round": state.round_number, "step": d.step.name,
+                           "outcome": d.step.outcome_to_record(match.game, state, event.outcome)})
+        if self.moves is not None:
+            self.moves.append((True, event.outcome))
+
+    def rules_told(self, match: Match, event: Trick | Automatic) -> None:
+        self.lines.append(event.line)
+
+    def round_end(self, match: Match, event: RoundEnd) -> None:
+        self.lines.append(round_event(match.game, match.state, event.played, match.first))
+
+    def game_end(self, match: Match, event: GameEnd) -> None:
+        self.lines.append(result_event(match.game, match.state))
+
+    def begin(self, match: Match, event: Begin) -> None:
+        if self.head is not None:
+            self.lines.append(self.head)
+            return
+        head = header(match.game, event.seed, self.rules_file)
+        self.lines.append(head if event.start is None else head | {"start": event.start})
