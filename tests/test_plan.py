@@ -1,5 +1,6 @@
 """The keyword table of the plan (interpreter/plan/): each top-level section of a rule file is one entry, the only
-place it is described (the schema, the docs and explain are made from it)."""
+place it is described (the schema, the docs and explain are made from it); the sections' checks report every
+mistake they find, not only the first."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import schema_gen
+from interpreter.cli import main, validate_file
 from interpreter.plan.sections import SECTIONS, read
 from interpreter.rules.loader import load_rules
 from interpreter.rules.schema import load_schema
@@ -54,3 +56,93 @@ def test_every_bundled_game_reads_into_a_plan_of_plain_records(path):
     deck = plan["deck"]
     assert deck.cards is not None and len(deck.cards) == sum(g.size() for g in deck.groups)
     assert [s.name for s in plan["round"]] == list(load_rules(path).data["round"])
+
+
+# ---------------------------------------------------------------- every mistake, not the first
+
+RULES = """\
+trickbook: 1
+name: two-mistakes
+seats: [North, East, South]
+deck:
+  label: "{rank} of {suite}"
+  cards: [{rank: [A, K, Q, J], suit: [clubs, hearts]}]
+players:
+  4: {}
+zones:
+  hand: {per_seat: true, visible: owner}
+  trick: {}
+define:
+  high(c): "c.rank == 'A'"
+  high(x): "x.rank == 'K'"
+game:
+  rounds: 1
+round:
+  deal: {do: deal, hand: 2}
+"""
+
+
+def _problems(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    return [block.split("\n", 1)[0].split(": error: ", 1)[1] for block in validate_file(str(path))]
+
+
+def test_validate_lists_every_mistake_of_independent_sections_in_file_order(tmp_path):
+    assert _problems(tmp_path, RULES) == [
+        "seats names 3 seats but the game is for up to 4 players",
+        "the label names 'suite', which is not a card attribute (rank, suit)",
+        "'high' is defined twice",
+    ]
+
+
+def test_each_mistake_alone_is_the_one_reported(tmp_path):
+    fixed = {"{suite}": "{suit}", "  high(x)": "  low(x)", "South]": "South, West]"}
+
+    def with_fixed(*keys: str) -> str:
+        text = RULES
+        for key in keys:
+            text = text.replace(key, fixed[key])
+        return text
+
+    for wrong in fixed:
+        assert len(_problems(tmp_path, with_fixed(*(k for k in fixed if k != wrong)))) == 1, wrong
+    assert _problems(tmp_path, with_fixed(*fixed)) == []
+
+
+def test_the_command_prints_them_all(tmp_path, capsys):
+    path = tmp_path / "rules.yaml"
+    path.write_text(RULES.replace("  high(x)", "  low(x)"), encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:3:" in err and f"{path}:5:" in err and err.count(": error: ") == 2
+
+
+LATER = """\
+trickbook: 1
+name: later-mistakes
+deck:
+  cards: [{rank: [A, K, Q, J], suit: [clubs, hearts]}]
+players:
+  2:
+    automatic: [{name: dummy, policy: {bid: "first(legal)"}}]
+zones:
+  hand: {per_seat: true}
+  trick: {}
+table:
+  - {title: leader, show: "round.leader"}
+game:
+  rounds: 100000
+  first_dealer: "'North'"
+round:
+  deal: {do: deal, hand: 2}
+"""
+
+
+def test_the_game_section_the_table_and_the_policies_report_every_mistake_too(tmp_path):
+    assert _problems(tmp_path, LATER) == [
+        "there is no step 'bid' that asks seats (steps that do: none)",
+        "unknown round value 'leader' (known: dealer, number)",
+        "rounds must be a whole number from 1 to 1000, got 100000",
+        "first_dealer must be a whole number (the seat index), not \"'North'\"",
+    ]
