@@ -95,9 +95,6 @@ def validate(source: RuleSource) -> None:
     """
     tokens = size_of(source)
     _check_schema(source)
-    wrong: list[RuleError] = list(options.problems(source.data, source.smap.style, source.pos))
-    if wrong:
-        raise RuleErrors(wrong)
     players = source.data.get("players")
     counts = len(players) if isinstance(players, dict) else 1
     if tokens * counts > MAX_CHECKED_TOKENS:
