@@ -408,10 +408,14 @@ def validate_file(name: str, allow: tuple[Path, ...] = ()) -> list[str]:
 
 def _explain(args: argparse.Namespace) -> int:
     from interpreter import explain
+    from interpreter.plan import sections
 
     source = load_rules(args.game, _allowed(args))
-    blocks = explain.explain(source) if args.diff is None else explain.diff(source, load_rules(args.diff,
-                                                                                                _allowed(args)))
+    other = None if args.diff is None else load_rules(args.diff, _allowed(args))
+    for checked in (source, other):  # the sections' own checks (a rule file's options, its deck...), as validate's
+        if checked is not None:
+            sections.read(checked)
+    blocks = explain.explain(source) if other is None else explain.diff(source, other)
     sys.stdout.write(explain.markdown(blocks) if args.format == "md" else explain.html(blocks))
     return 0
 
