@@ -21,8 +21,8 @@ from typing import Any
 
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError
-from interpreter.harness.players import ITERATIONS
 
+ITERATIONS = 50  # samples per move by default: 25 already beat random play in every bundled game
 EXPLORE = 0.7  # UCB's exploration constant, for rewards scaled to about -1..1
 
 
