@@ -15,14 +15,33 @@ or a curious designer may print it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.engine.round_code import part as round_part
+from interpreter.engine.steps import board_code
+from interpreter.engine.steps.base import Step
+from interpreter.engine.steps.board import Board
 from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
+
+# the writer of each step kind whose play is written (by the kind's class, or a class its kinds derive from): it
+# gives the step's part of the module. The writers read the steps; a step kind knows nothing of its writer.
+WRITERS: dict[type[Step], Callable[[Any, Any, Namespace], Part]] = {
+    Board: board_code.part,
+}
+
+
+def written_part(step: Step, game: Any, gen: Namespace) -> Part | None:
+    """What ``step`` writes into the game's module (its kind's writer's part), or None: it plays by its methods."""
+    for cls in type(step).__mro__:
+        writer = WRITERS.get(cls)
+        if writer is not None:
+            return writer(step, game, gen)
+    return step.part(game, gen)
 
 
 class Module:
@@ -32,7 +51,7 @@ class Module:
         owners: list[Any] = []
         parts: list[Part] = []
         for step in game.every_step():
-            made = step.part(game, gen)
+            made = written_part(step, game, gen)
             if made is not None:
                 owners.append(step)
                 parts.append(made._replace(source=prune(made.source)))

@@ -18,7 +18,6 @@ from typing import Any, cast
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT, VALUE, Type, record
 from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, declared_in, register
-from interpreter.engine.steps.board_code import BoardProgress, part
 from interpreter.engine.steps.choose import show
 
 
@@ -36,6 +35,18 @@ class Record(dict):
 
     def __hash__(self) -> int:  # type: ignore[override]  # dict declares __hash__ None; this dict is never changed
         return self._hash
+
+
+class BoardProgress:
+    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover."""
+
+    __slots__ = ("open", "turn", "choices")
+
+    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any]):
+        self.open, self.turn, self.choices = open_, turn, choices
+
+    def copy(self) -> BoardProgress:
+        return BoardProgress([list(r) for r in self.open], self.turn, self.choices)
 
 
 class _Row:
@@ -150,15 +161,12 @@ class Board(Step):
             self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
         self._covers = [[Cover(r, i) for i in range(len(row.values))] for r, row in enumerate(self.rows)]
 
-    # ------------------------------------------------------------------ play (see board_code.py)
+    # ------------------------------------------------------------------ play (its code: board_code.py)
 
     def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
         """Entered through its written code (see steps_code.py)."""
         w(f"code = {x.step_ref(k)}.code(game)")
         x.started(w, k, found, began, "code.start(state)", "code.decision(state, q)")
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
 
     def start(self, game: Any, state: Any) -> BoardProgress:
         return cast(BoardProgress, self.code(game).start(state))

@@ -14,27 +14,13 @@ checked path and for playouts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.base import Decision
+from interpreter.engine.steps.board import Board, BoardProgress
 from interpreter.engine.steps.writer import Lines, Part, Writer
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.board import Board
-
-
-class BoardProgress:
-    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover."""
-
-    __slots__ = ("open", "turn", "choices")
-
-    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any]):
-        self.open, self.turn, self.choices = open_, turn, choices
-
-    def copy(self) -> BoardProgress:
-        return BoardProgress([list(r) for r in self.open], self.turn, self.choices)
 
 
 class BoardCode(NamedTuple):
