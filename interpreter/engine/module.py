@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.engine.round_code import part as round_part
-from interpreter.engine.steps import board_code
+from interpreter.engine.steps import board_code, choose_code
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.board import Board
+from interpreter.engine.steps.choose import Choose
 from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 # gives the step's part of the module. The writers read the steps; a step kind knows nothing of its writer.
 WRITERS: dict[type[Step], Callable[[Any, Any, Namespace], Part]] = {
     Board: board_code.part,
+    Choose: choose_code.part,
 }
 
 

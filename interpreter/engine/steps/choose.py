@@ -37,9 +37,30 @@ from interpreter.engine.steps.base import (
     register,
     third_person,
 )
-from interpreter.engine.steps.choose_code import Choosing, part
 from interpreter.engine.steps.writer import bound_read
 from interpreter.errors import GameError
+
+
+class Choosing:
+    """A choice in progress: the seats in order, whose turn it is, its picks, every choice so far."""
+
+    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
+
+    def __init__(self, order: list[int]):
+        self.order = order
+        self.pos = 0
+        self.left = 0  # picks left in the current seat's turn
+        self.picked: list[Any] = []
+        self.history: list[dict[str, Any]] = []
+        self.passes = 0
+        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
+
+    def copy(self) -> Choosing:
+        other = Choosing(list(self.order))
+        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
+        other.picked = list(self.picked)
+        other.history = [dict(h) for h in self.history]
+        return other
 
 
 @register
@@ -309,10 +330,7 @@ class Choose(Step):
     def policy_binds(self) -> dict[str, Type]:
         return dict(self.names, legal=list_of(self.option_type))
 
-    # ------------------------------------------------------------------ play (see choose_code.py)
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
+    # ------------------------------------------------------------------ play (its code: choose_code.py)
 
     def outer_names(self) -> set[str]:
         return bound_read([self.who, self.options_expr, self.allowed, self.must, self.count, self.may_pass,
