@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.engine.round_code import part as round_part
-from interpreter.engine.steps import board_code, choose_code
+from interpreter.engine.steps import board_code, choose_code, repeat_code
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.board import Board
 from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.repeat import Repeat
 from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 WRITERS: dict[type[Step], Callable[[Any, Any, Namespace], Part]] = {
     Board: board_code.part,
     Choose: choose_code.part,
+    Repeat: repeat_code.part,
 }
 
 

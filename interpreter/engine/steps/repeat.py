@@ -16,6 +16,7 @@ from interpreter.engine.steps.base import (
     COMMON,
     Decision,
     Opt,
+    Running,
     Step,
     StepContext,
     bind_nested,
@@ -23,8 +24,25 @@ from interpreter.engine.steps.base import (
     finish_steps,
     register,
 )
-from interpreter.engine.steps.repeat_code import MAX_TIMES, Repeating, part
 from interpreter.errors import GameError
+
+MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
+
+
+class Repeating:
+    """Which time this is, and the nested step running now (None: this time is over)."""
+
+    __slots__ = ("time", "times", "running")
+
+    def __init__(self, times: int | None):
+        self.time, self.times = 0, times
+        self.running: Running | None = None
+
+    def copy(self) -> Repeating:
+        other = Repeating(self.times)
+        other.time = self.time
+        other.running = None if self.running is None else self.running.copy()
+        return other
 
 
 @register
@@ -72,10 +90,7 @@ class Repeat(Step):
         self.where = str(ctx.source.pos(path))
         finish_steps(ctx, self.inner)
 
-    # ------------------------------------------------------------------ play (see repeat_code.py)
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
+    # ------------------------------------------------------------------ play (its code: repeat_code.py)
 
     def start(self, game: Any, state: Any) -> Repeating | None:
         return cast(Repeating | None, self.code(game).start(game, state))

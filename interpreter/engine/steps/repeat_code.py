@@ -10,34 +10,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.base import Running, pending
+from interpreter.engine.steps.repeat import MAX_TIMES, Repeat, Repeating
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.writer import Lines, Part, Writer
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.repeat import Repeat
-
-MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
-
-
-class Repeating:
-    """Which time this is, and the nested step running now (None: this time is over)."""
-
-    __slots__ = ("time", "times", "running")
-
-    def __init__(self, times: int | None):
-        self.time, self.times = 0, times
-        self.running: Running | None = None
-
-    def copy(self) -> Repeating:
-        other = Repeating(self.times)
-        other.time = self.time
-        other.running = None if self.running is None else self.running.copy()
-        return other
 
 
 class RepeatCode(NamedTuple):
