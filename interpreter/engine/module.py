@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.engine.round_code import part as round_part
-from interpreter.engine.steps import board_code, choose_code, repeat_code
+from interpreter.engine.steps import board_code, choose_code, repeat_code, trick_code
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.board import Board
 from interpreter.engine.steps.choose import Choose
 from interpreter.engine.steps.repeat import Repeat
+from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ WRITERS: dict[type[Step], Callable[[Any, Any, Namespace], Part]] = {
     Board: board_code.part,
     Choose: choose_code.part,
     Repeat: repeat_code.part,
+    Tricks: trick_code.part,
 }
 
 

@@ -29,7 +29,7 @@ rule text is pasted in. Its code object is kept with the game's expressions (dsl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
@@ -37,11 +37,9 @@ from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.steps.base import Running, declared_in, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
+from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines, Part, Writer
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.tricks import Tricks
 
 
 class TrickCode(NamedTuple):

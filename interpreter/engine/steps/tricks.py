@@ -35,7 +35,6 @@ from interpreter.engine.steps.base import (
     pending,
     register,
 )
-from interpreter.engine.steps.trick_code import part
 from interpreter.engine.steps.trick_parts import (
     ROUTE_FIELDS,
     RULE_FIELDS,
@@ -234,10 +233,7 @@ class Tricks(Step):
             if t.ordering is not None:
                 t.ordering.check(game)
 
-    progress_class = _Tricks  # what the written start makes
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
+    progress_class = _Tricks  # what the written start makes (its code: trick_code.py)
 
     def policy_binds(self) -> dict[str, Type]:
         return {"seat": SEAT, "led": CARD, "trick": CARDS, "legal": list_of(CARD)}
