@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.dsl.types import VALUE, Type
-from interpreter.engine.actions import card_kinds, card_texts
+from interpreter.engine.card_values import card_kinds, card_texts
 from interpreter.errors import GameError
 
 Encode = Callable[[Any, list[float], int], None]  # (value as the observation shows it, out, offset)

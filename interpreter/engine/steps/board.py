@@ -17,7 +17,8 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT, VALUE, Type, record
-from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, declared_in, register
+from interpreter.engine.state import Decision
+from interpreter.engine.steps.base import COMMON, Cover, Opt, Step, StepContext, declared_in, register
 from interpreter.engine.steps.choose import show
 
 

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.steps.base import Decision
+from interpreter.engine.state import Decision
 from interpreter.engine.steps.board import Board, BoardProgress
 from interpreter.engine.steps.writer import Lines, Part, Writer
 

@@ -22,13 +22,12 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
-from interpreter.engine.actions import card_kinds, card_texts, value_kind
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
-from interpreter.engine.card_values import readable, renamed
+from interpreter.engine.card_values import card_kinds, card_texts, readable, renamed, value_kind
+from interpreter.engine.state import Decision
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,
-    Decision,
     Opt,
     Pass,
     Step,

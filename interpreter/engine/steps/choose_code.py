@@ -29,7 +29,8 @@ from typing import Any, NamedTuple
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.card_values import cards_named, only_cards
-from interpreter.engine.steps.base import Decision, Pass, Stop
+from interpreter.engine.state import Decision
+from interpreter.engine.steps.base import Pass, Stop
 from interpreter.engine.steps.choose import Choose, Choosing
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD
-from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import COMMON, Decision, Opt, Step, StepContext, register
+from interpreter.engine.state import CHANCE, Decision
+from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
 from interpreter.errors import RecordError
 
 

@@ -12,9 +12,9 @@ from typing import Any, ClassVar, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import NUMBER
+from interpreter.engine.state import Decision
 from interpreter.engine.steps.base import (
     COMMON,
-    Decision,
     Opt,
     Running,
     Step,

@@ -19,10 +19,10 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
-from interpreter.engine.actions import card_kinds
+from interpreter.engine.card_values import card_kinds
+from interpreter.engine.state import Decision
 from interpreter.engine.steps.base import (
     COMMON,
-    Decision,
     Opt,
     Play,
     Running,
