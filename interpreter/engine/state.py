@@ -11,6 +11,7 @@ protocols, so that this module imports neither the game nor the steps, which imp
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from interpreter.engine.game_view import GameView
@@ -85,7 +86,7 @@ class Seen:
     def __init__(self) -> None:
         self.cards: list[tuple[str | None, int]] = []  # (zone, card) put on the table; zone None: shown to all
         self.dealt: list[int] = []  # cards shuffled and dealt: where they were tells nothing of where they went
-        self.voids: list[tuple[int, tuple[str, ...], list[bool]]] = []  # (seat, zones, cards it cannot hold there)
+        self.voids: list[tuple[int, Sequence[str], list[bool]]] = []  # (seat, zones, cards it cannot hold there)
         self.derived: list[tuple[Any, State]] = []  # (set step, the state before it) for values hidden from some
 
     def clear(self) -> None:

@@ -21,7 +21,7 @@ from interpreter.dsl.compiler import Compiled, Compiler
 from interpreter.dsl.types import SEAT, VALUE, Type, join, list_of
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
-from interpreter.engine.steps.writer import Lines, ListWriter
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.errors import ExpressionError, SchemaError
 
 if TYPE_CHECKING:
@@ -388,8 +388,7 @@ class Step:
         """Steps this step runs inside itself (a trick's hooks)."""
         return []
 
-    def write(self, x: ListWriter, w: Lines, k: int, found: Callable[[int], None],
-              began: Callable[[int], None] | None) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Write entering this step, its ``when`` already checked, into the code that runs its list (see
         steps_code.py; ``k``: its index there): by default through its ``start`` and ``decision``. A kind that
         does its work in place, or has written code of its own, writes that instead."""

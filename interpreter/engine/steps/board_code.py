@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.steps.board import Board, BoardProgress
 from interpreter.engine.steps.writer import Lines, Part, Writer
@@ -32,7 +33,7 @@ class BoardCode(NamedTuple):
     run: Any
 
 
-def part(step: Board, game: Any, gen: Namespace) -> Part:
+def part(step: Board, game: GameView, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game`` (see choose_code.part)."""
     return Part(BoardWriter(step, game.players, gen).source(), {
         "STEP": step, "P": BoardProgress, "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS,

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.card_values import cards_named, only_cards
+from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.steps.base import Pass, Stop
 from interpreter.engine.steps.choose import Choose, Choosing
@@ -46,7 +47,7 @@ class ChooseCode(NamedTuple):
     nested: Any
 
 
-def part(step: Choose, game: Any, gen: Namespace) -> Part:
+def part(step: Choose, game: GameView, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers)."""
     return Part(ChooseWriter(step, game.players, gen).source(), {

@@ -12,7 +12,8 @@ from typing import Any, ClassVar, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import NUMBER
-from interpreter.engine.state import Decision
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import (
     COMMON,
     Opt,
@@ -92,13 +93,13 @@ class Repeat(Step):
 
     # ------------------------------------------------------------------ play (its code: repeat_code.py)
 
-    def start(self, game: Any, state: Any) -> Repeating | None:
+    def start(self, game: GameView, state: State) -> Repeating | None:
         return cast(Repeating | None, self.code(game).start(game, state))
 
-    def decision(self, game: Any, state: Any, rp: Repeating) -> Decision | None:
+    def decision(self, game: GameView, state: State, rp: Repeating) -> Decision | None:
         return cast(Decision | None, self.code(game).decision(game, state, rp))
 
-    def apply(self, game: Any, state: Any, rp: Repeating, action: Any) -> None:
+    def apply(self, game: GameView, state: State, rp: Repeating, action: Any) -> None:
         self.code(game).apply(game, state, rp, action)
 
     def _bad_times(self, times: Any) -> ExpressionFailed:

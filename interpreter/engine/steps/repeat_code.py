@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.game_view import GameView
 from interpreter.engine.steps.base import Running, pending
 from interpreter.engine.steps.repeat import MAX_TIMES, Repeat, Repeating
 from interpreter.engine.steps.steps_code import StepsWriter
@@ -29,7 +30,7 @@ class RepeatCode(NamedTuple):
     run: Any
 
 
-def part(step: Repeat, game: Any, gen: Namespace) -> Part:
+def part(step: Repeat, game: GameView, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game`` (see choose_code.part)."""
     writer = RepeatWriter(step, game, gen)
     return Part(writer.source(), {
@@ -41,7 +42,7 @@ def part(step: Repeat, game: Any, gen: Namespace) -> Part:
 class RepeatWriter(Writer):
     """Writes the functions of one repeat step; each method writes one fragment."""
 
-    def __init__(self, step: Repeat, game: Any, gen: Namespace):
+    def __init__(self, step: Repeat, game: GameView, gen: Namespace):
         super().__init__(gen)
         self.step = step
         self.inner = StepsWriter("INNER", step.inner, gen, game)

@@ -19,7 +19,6 @@ step's written code.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from interpreter.dsl.codegen import Namespace, local_name
@@ -27,7 +26,7 @@ from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import Step
-from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
+from interpreter.engine.steps.writer import Found, Lines, Part, Writer, bound_read
 
 
 class StepsWriter(Writer):
@@ -80,7 +79,7 @@ class StepsWriter(Writer):
 
     # ------------------------------------------------------------------ functions
 
-    def enter(self, w: Lines, found: Callable[[int], None], began: Callable[[int], None] | None = None) -> None:
+    def enter(self, w: Lines, found: Found, began: Found | None = None) -> None:
         """``enter_NAME``: from the ``i``-th step until one has a decision; ``found(k)`` writes what is done when
         the ``k``-th has one (``q`` its progress, ``d`` its decision), ``began(k)`` what is done once it starts
         (before its decision is asked for). Nothing found: the function ends (the caller writes what follows)."""
@@ -97,8 +96,7 @@ class StepsWriter(Writer):
                 step.write(self, w, k, found, began)
                 w.depth -= len(conditions)
 
-    def started(self, w: Lines, k: int, found: Callable[[int], None], began: Callable[[int], None] | None,
-                start: str, decision: str) -> None:
+    def started(self, w: Lines, k: int, found: Found, began: Found | None, start: str, decision: str) -> None:
         """A step with decisions started by ``start`` (the source giving its progress, or None when it has nothing
         to decide), its decision asked for by ``decision``."""
         w(f"q = {start}")

@@ -22,6 +22,8 @@ from interpreter.dsl.emit import inline
 from interpreter.engine.game_view import GameView
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
+Found = Callable[[int], None]  # writes what is done with the k-th step of a list (see steps_code.StepsWriter.enter)
+
 # the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
 BUILTINS = {f.__name__: f for f in (len, list, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
                                      sum, enumerate, set, sorted, zip, object, TypeError)}
@@ -207,7 +209,6 @@ class ListWriter(Protocol):
 
     def outer_dict(self, w: Lines) -> None: ...
 
-    def started(self, w: Lines, k: int, found: Callable[[int], None], began: Callable[[int], None] | None,
-                start: str, decision: str) -> None: ...
+    def started(self, w: Lines, k: int, found: Found, began: Found | None, start: str, decision: str) -> None: ...
 
     def nested(self, w: Lines, k: int, call: str) -> None: ...
