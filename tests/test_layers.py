@@ -3,19 +3,21 @@
 Every import counts, wherever it is written: at the top of a module, under ``if TYPE_CHECKING:``, inside a
 function. A circle is a circle whether Python meets it at run time or only mypy does: either way the two modules
 cannot be understood, tested or replaced one without the other. ``from package import name`` counts as an import of
-the module ``package.name`` when there is one, else of ``package``; ``import a.b.c`` as one of ``a.b.c`` (Python
-runs the packages ``a`` and ``a.b`` first, but that is how packages work, not a choice of the importing module).
+the module ``package.name`` when there is one, else of ``package``; ``import a.b.c`` as one of ``a.b.c``. An import
+of a package's module from outside the package is one of the package too: Python runs its ``__init__.py`` first
+(engine/steps/__init__.py imports every step kind).
 
-The layers (docs/architecture.md, "The layers and the test that keeps them"): each package of interpreter/ imports
-only packages of the layers below its own; the packages of one layer import none of each other. The target order
-is rules -> dsl -> plan -> runtime -> match -> api -> harness, toolkits, web, cli; today ``engine`` holds plan and
-runtime. The imports that break that order today are listed in BREAKS, each with the reason it is there: the list
-only shrinks (an entry whose import is gone fails the test too, so that it is taken out).
+The layers (docs/architecture.md, "The import layers, and the test that keeps them"): each package of interpreter/
+imports only packages of the layers below its own; the packages of one layer import none of each other. The target
+order is rules -> dsl -> plan -> runtime -> match -> api -> harness, toolkits, web, cli; today ``engine`` holds plan
+and runtime. The imports that break that order today are listed in BREAKS, each with the reason it is there: the
+list only shrinks (an entry whose import is gone fails the test too, so that it is taken out).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -281,6 +283,15 @@ def test_each_package_imports_only_the_layers_below_it_but_for_the_listed_breaks
         "\n".join(new)
     gone = sorted(set(BREAKS) - {(i.source, i.target) for i in bad})
     assert not gone, f"listed as breaking the layers but no longer written (take them out of BREAKS): {gone}"
+
+
+def test_the_layers_are_those_docs_architecture_md_draws():
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text[text.index("### The import layers"):]
+    block = re.search(r"```\n(.*?)```", section, flags=re.S).group(1)
+    drawn = tuple(tuple(p.strip().removeprefix("interpreter/").removesuffix(".py") for p in layer.split(","))
+                  for layer in " ".join(block.split()).split("<"))
+    assert drawn == LAYERS
 
 
 def test_the_reader_sees_imports_under_type_checking_and_inside_functions_and_of_a_package_s_module(imports):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.engine.state import CHANCE, State
 from interpreter.errors import GameError
 
-if TYPE_CHECKING:  # imported for its name only: players.py imports this module for ITERATIONS, without the engine
+if TYPE_CHECKING:  # for its name only: players.py imports this module (ITERATIONS), the game brings every step kind
     from interpreter.engine.game import Game
 
 ITERATIONS = 50  # samples per move by default: 25 already beat random play in every bundled game
