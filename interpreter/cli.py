@@ -7,9 +7,13 @@ written, 2 a usage error (bad command line), 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from interpreter import interrupts
+
+if TYPE_CHECKING:
+    from interpreter.engine.game import Game
+    from interpreter.harness.deal_files import FixedDeal
 
 _loading = interrupts.hold_while_loading()  # until this module is loaded (see its last lines)
 try:
@@ -523,7 +527,7 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _deal(args: argparse.Namespace, game: Any) -> Any:
+def _deal(args: argparse.Namespace, game: Game) -> FixedDeal | None:
     """The start ``--deal`` and ``--board`` give (a deal file read for ``game``), or None."""
     if args.deal is None:
         if args.board is not None:

@@ -21,8 +21,8 @@ from interpreter.engine.cards import hand_order
 from interpreter.engine.module import Module
 from interpreter.engine.notation import Notation
 from interpreter.engine.round_code import RoundCode
-from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import Decision, Step
+from interpreter.engine.state import CHANCE, Decision, State
+from interpreter.engine.steps.base import Step
 from interpreter.errors import GameError, IllegalAction
 from interpreter.limits import MAX_ACTIONS, MAX_ROUNDS
 from interpreter.plan.cards import CardTable

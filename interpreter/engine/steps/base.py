@@ -19,13 +19,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from interpreter.dsl.compiler import Compiled, Compiler
 from interpreter.dsl.types import SEAT, VALUE, Type, join, list_of
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision, State
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.errors import ExpressionError, SchemaError
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-    from interpreter.engine.state import State
-    from interpreter.engine.steps.steps_code import StepsWriter
-    from interpreter.engine.steps.writer import Lines, Part
     from interpreter.rules.source import RuleSource
 
 Path_ = tuple[Any, ...]
@@ -130,29 +129,6 @@ class Take(NamedTuple):
 
 
 ACTION_TYPES = (Play, Choice, Pass, Stop, Cover, Take)
-
-
-class Decision:
-    """Who acts now (a seat index, or CHANCE), what kind of decision it is, and the legal actions.
-
-    ``kind`` is ``play``, ``choose``, ``cover``, ``take`` or ``chance``; ``step`` is the step
-    whose actions these are (it gives their labels).
-    """
-
-    __slots__ = ("actor", "actions", "step", "prompt", "kind")
-
-    def __init__(self, actor: int, actions: list[Any], step: Step, prompt: str = "", kind: str = "choose"):
-        self.actor = actor
-        self.actions = actions
-        self.step = step
-        self.prompt = prompt
-        self.kind = kind
-
-    def copy(self) -> Decision:
-        return Decision(self.actor, list(self.actions), self.step, self.prompt, self.kind)
-
-    def __repr__(self) -> str:
-        return f"Decision({self.kind}, actor={self.actor}, step={self.step.name!r}, {len(self.actions)} actions)"
 
 
 # ---------------------------------------------------------------- compile context
@@ -309,14 +285,14 @@ class Step:
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         """Second pass: compile expressions."""
 
-    def check(self, game: Game) -> None:
+    def check(self, game: GameView) -> None:
         """After the game is built: checks that need the deck or the seats."""
 
-    def start(self, game: Game, state: State) -> Any:
+    def start(self, game: GameView, state: State) -> Any:
         """Enter the step; return its progress, or None when it has nothing to decide."""
         return None
 
-    def decision(self, game: Game, state: State, p: Any) -> Decision | None:
+    def decision(self, game: GameView, state: State, p: Any) -> Decision | None:
         """The decision now pending, or None when the step is over."""
         return None
 
@@ -328,7 +304,7 @@ class Step:
         """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py);
         not those of a nested step's progress (``running`` gives each step its own)."""
 
-    def judge(self, game: Game, state: State, p: Any, action: Any) -> tuple[int | None, Any] | None:
+    def judge(self, game: GameView, state: State, p: Any, action: Any) -> tuple[int | None, Any] | None:
         """For heuristic players: after ``action`` (a card played to a trick, this step's own decision), the
         seat that would win the trick so far and the card's strength in it; None for any other action."""
         return None
@@ -337,39 +313,39 @@ class Step:
         """The values hidden while this step is pending that ``redraw`` draws again for a sample."""
         return frozenset()
 
-    def redraw(self, game: Game, state: State, p: Any, seat: int, rng: Any) -> None:
+    def redraw(self, game: GameView, state: State, p: Any, seat: int, rng: Any) -> None:
         """In a state sampled for ``seat`` (see knowledge.py): draw again the choices made so far that
         ``seat`` has not seen, each at random among what its chooser could choose."""
 
-    def playout(self, game: Game, state: State, policy: Any, random: Any) -> int:
+    def playout(self, game: GameView, state: State, policy: Any, random: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own (its
         written code's ``run``, when the kind ``loops``), as ``apply`` would, each by ``policy(state, seat,
         actions)``, or, when it is None, drawn uniformly with ``random()`` (see Writer.pick); return how many were
         taken (0: this step has no such loop)."""
         return cast(int, self.code(game).run(game, state, policy, random)) if self.loops else 0
 
-    def apply(self, game: Game, state: State, p: Any, action: Any) -> Decision | None:
+    def apply(self, game: GameView, state: State, p: Any, action: Any) -> Decision | None:
         """Change the state; may return the next decision of this step."""
         raise NotImplementedError
 
-    def refusal(self, game: Game, state: State, card: int) -> str | None:
+    def refusal(self, game: GameView, state: State, card: int) -> str | None:
         """Why the seat to act may not choose ``card`` now, in the rule file's words; None when this step's kind
         does not say (or the card may be chosen)."""
         return None
 
-    def label(self, game: Game, action: Any) -> str:
+    def label(self, game: GameView, action: Any) -> str:
         if isinstance(action, (Choice, Pass, Stop)):
             return action.label
         if isinstance(action, (Play, Take)):
             return game.cards.labels[action.card]
         raise NotImplementedError
 
-    def action_entries(self, game: Game) -> list[tuple[str, Any, Any, str]]:
+    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
         """Every action this step can offer, known before play, as (kind, key, value, label): what the kind of
         its choice is, declared by each step kind that decides (see engine/actions.py). None: it decides nothing."""
         return []
 
-    def shown(self, game: Game, kind: str, value: Any) -> Any:
+    def shown(self, game: GameView, kind: str, value: Any) -> Any:
         """The value of one of its actions (as ``action_entries`` gives it) as people read it."""
         if kind == "card":
             return game.cards.labels[value]
@@ -377,18 +353,18 @@ class Step:
             return game.seat_names[value]
         return list(value) if isinstance(value, tuple) else value
 
-    def action_key(self, game: Game, action: Any) -> Any:
+    def action_key(self, game: GameView, action: Any) -> Any:
         """The key ``action_entries`` gives ``action`` (one of this step's legal actions)."""
         raise NotImplementedError
 
-    def describe(self, game: Game, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
+    def describe(self, game: GameView, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
         """The action as a phrase for a readable account ("plays red 7"); None: not worth telling.
 
         ``viewer`` is the seat the account is told to (None: everything is shown).
         """
         return self.label(game, action)
 
-    def public(self, game: Game, state: State, p: Any, viewer: int | None = None) -> dict[str, Any]:
+    def public(self, game: GameView, state: State, p: Any, viewer: int | None = None) -> dict[str, Any]:
         """What everyone (and ``viewer``) sees of this step's own progress (for observations)."""
         return {}
 
@@ -412,21 +388,16 @@ class Step:
         """Steps this step runs inside itself (a trick's hooks)."""
         return []
 
-    def write(self, x: StepsWriter, w: Lines, k: int, found: Callable[[int], None],
-              began: Callable[[int], None] | None) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Write entering this step, its ``when`` already checked, into the code that runs its list (see
         steps_code.py; ``k``: its index there): by default through its ``start`` and ``decision``. A kind that
         does its work in place, or has written code of its own, writes that instead."""
         ref = x.step_ref(k)
         x.started(w, k, found, began, f"{ref}.start(game, state)", f"{ref}.decision(game, state, q)")
 
-    def part(self, game: Game, gen: Any) -> Part | None:
-        """What this step writes into the game's module (engine/module.py), or None: it plays by its methods."""
-        return None
-
-    def code(self, game: Game) -> Any:
-        """The functions written for this step (its ``part``), from the game's module (kept: a step belongs to
-        one compiled game)."""
+    def code(self, game: GameView) -> Any:
+        """The functions written for this step (by its kind's writer, see engine/module.py's WRITERS), from the
+        game's module (kept: a step belongs to one compiled game)."""
         code = self._written
         if code is None:
             code = self._written = game.module().code(self)
@@ -437,7 +408,7 @@ class Step:
         dict); None for a step with no written code of that kind (it reads them through ``env``)."""
         return None
 
-    def value_of(self, game: Game, state: State, p: Any, d: Decision, value: Any) -> Any:
+    def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         """The action for a value an automatic seat's policy gave, or None when it is not a candidate."""
         for a in d.actions:
             if isinstance(a, Choice) and a.value == value:
@@ -445,18 +416,18 @@ class Step:
         return None
 
     # chance steps only
-    def chance_cards(self, game: Game, state: State) -> list[int]:  # pragma: no cover - chance steps override
+    def chance_cards(self, game: GameView, state: State) -> list[int]:  # pragma: no cover - chance steps override
         """The cards a chance event of this step puts in an order (its outcome is an order of them, every order
         equally likely), for dealing them one at a time (the public API's ``chance_outcomes``)."""
         raise NotImplementedError
 
-    def sample(self, game: Game, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
+    def sample(self, game: GameView, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
         raise NotImplementedError
 
-    def outcome_to_record(self, game: Game, state: State, outcome: Any) -> dict[str, Any]:  # pragma: no cover
+    def outcome_to_record(self, game: GameView, state: State, outcome: Any) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
-    def outcome_from_record(self, game: Game, state: State, data: dict[str, Any]) -> Any:  # pragma: no cover
+    def outcome_from_record(self, game: GameView, state: State, data: dict[str, Any]) -> Any:  # pragma: no cover
         raise NotImplementedError
 
 
@@ -564,7 +535,7 @@ class Running:
         return Running(self.steps, self.index, None if self.p is None else self.p.copy())
 
 
-def pending(game: Game, state: State, r: Running) -> Decision | None:
+def pending(game: GameView, state: State, r: Running) -> Decision | None:
     """The decision of the step running in ``r``."""
     d, r.d = r.d, None
     return d if d is not None else r.steps[r.index].decision(game, state, r.p)
