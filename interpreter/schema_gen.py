@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import interpreter.engine.steps  # noqa: F401  (registers the step kinds)
-from interpreter.engine.steps.base import COMMON, REGISTRY, Opt
+from interpreter.engine.steps.base import COMMON, REGISTRY
 from interpreter.plan import shared
+from interpreter.plan.declaration import Opt
 from interpreter.plan.section import JSON, NAME_RULE, names, ref
 from interpreter.plan.sections import SECTIONS
 

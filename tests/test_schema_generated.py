@@ -11,7 +11,8 @@ import pytest
 
 from interpreter import schema_gen
 from interpreter.engine.steps import REGISTRY as STEPS
-from interpreter.engine.steps.base import COMMON, Opt
+from interpreter.engine.steps.base import COMMON
+from interpreter.plan.declaration import Opt
 from interpreter.schema_gen import KINDS, docs, generate, render
 
 ROOT = Path(__file__).resolve().parents[1]

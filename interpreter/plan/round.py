@@ -6,14 +6,12 @@ given (Telling.kinds)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl.words import in_words, name_words
+from interpreter.plan.declaration import Opt
 from interpreter.plan.section import JSON, PLACES, STEP_NAME, STEP_NAME_RULE, Path_, Section, Telling, Told, names, ref
 from interpreter.rules.source import RuleSource
-
-if TYPE_CHECKING:  # the step kinds are told with their declarations (Telling.kinds): the plan imports no engine
-    from interpreter.engine.steps.base import Opt
 
 BASE = ("round",)
 

@@ -23,70 +23,12 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.errors import ExpressionError, SchemaError
+from interpreter.plan.declaration import Opt, declared_in
 
 if TYPE_CHECKING:
     from interpreter.rules.source import RuleSource
 
 Path_ = tuple[Any, ...]
-
-
-# ---------------------------------------------------------------- option declarations
-
-
-@dataclass(frozen=True)
-class Opt:
-    """One key a step kind accepts.
-
-    ``kind`` says what the value is: ``expr`` (an expression, or a plain number/text/true/false),
-    ``condition`` (a yes/no expression), ``seat`` (an expression giving a seat), ``seats`` (a
-    seat or a list of seats), ``number`` (a whole-number expression), ``constant`` (a value known
-    before play: plain data or an expression over players, options and setup), ``zone`` (a zone
-    name), ``zones`` (one zone name or a list), ``name`` (a value name this step sets),
-    ``text``, ``bool``, ``enum`` (one of ``choices``), ``ordering`` (a list of expressions
-    compared in order), ``rules`` (play obligations), ``values`` (a mapping of value names to
-    expressions), ``steps`` (nested steps), ``object`` (a mapping with its own ``fields``),
-    ``list`` (a list of ``fields`` mappings).
-    """
-
-    key: str
-    kind: str
-    doc: str
-    binds: tuple[str, ...] = ()
-    required: bool = False
-    choices: tuple[str, ...] = ()
-    fields: tuple[Opt, ...] = ()
-    default: Any = None
-    binds_with: str | None = None  # ``binds`` are bound only when the step also has this key (move's each)
-    # what an ``expr`` option's expression must give (see Compiler.compile's expect): "list", "cards", "shown"...
-    gives: str | None = None
-
-    @property
-    def expects(self) -> str | None:
-        """What its expression must give: ``gives``, or what its kind says (a condition gives true or false)."""
-        return self.gives or EXPECTS.get(self.kind)
-
-    def bound_names(self, outer: dict[str, Type], names: dict[str, Type], given: Any = ()) -> dict[str, Type]:
-        """The names an expression of this option is compiled with: those an enclosing trick binds (``outer``)
-        and the ones this option declares, typed by ``names`` (every name the step can bind, with its type).
-        Only this declaration says which: a name the step could bind but the option does not declare is
-        unknown to its expressions, and the docs and the schema say the same (they are made from it)."""
-        bound = dict(outer)
-        if self.binds_with is None or self.binds_with in given:
-            for name in self.binds:
-                bound[name] = names[name]
-        return bound
-
-
-# what the expression of an option of each kind must give (see Compiler.compile's expect)
-EXPECTS = {"condition": "truth", "number": "number", "seat": "seat", "seats": "seats"}
-
-
-def declared_in(fields: tuple[Opt, ...], key: str) -> Opt:
-    """The declaration of ``key`` among ``fields`` (an option's fields, or a step kind's options)."""
-    for opt in fields:
-        if opt.key == key:
-            return opt
-    raise AssertionError(f"option {key!r} is read but not declared")
 
 
 class Play(NamedTuple):

@@ -19,9 +19,10 @@ from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT, VALUE, Type, record
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
-from interpreter.engine.steps.base import COMMON, Cover, Opt, Step, StepContext, declared_in, register
+from interpreter.engine.steps.base import COMMON, Cover, Step, StepContext, register
 from interpreter.engine.steps.choose import show
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt, declared_in
 
 
 class Record(dict):

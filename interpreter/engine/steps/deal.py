@@ -9,9 +9,10 @@ from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import CHANCE, Decision, State
-from interpreter.engine.steps.base import COMMON, Opt, Step, StepContext, register
+from interpreter.engine.steps.base import COMMON, Step, StepContext, register
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.errors import RecordError
+from interpreter.plan.declaration import Opt
 
 
 class _Dealing:

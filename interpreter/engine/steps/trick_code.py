@@ -35,12 +35,13 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
-from interpreter.engine.steps.base import Running, declared_in, pending
+from interpreter.engine.steps.base import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines, Part, Writer
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
+from interpreter.plan.declaration import declared_in
 
 
 class TrickCode(NamedTuple):

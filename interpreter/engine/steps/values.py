@@ -7,10 +7,11 @@ from typing import Any
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
 from interpreter.engine.state import State
-from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.steps.base import COMMON, StepContext, register
 from interpreter.engine.steps.choose import show
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt
 
 
 @register
