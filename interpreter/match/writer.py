@@ -83,8 +83,9 @@ class RecordWriter:
             self.hears |= {Trick: self.rules_told, Automatic: self.rules_told}
 
     def copy(self, moves: list[tuple[bool, Any]] | None = None) -> RecordWriter:
-        """A writer that goes on from a copy of the lines written so far (its moves kept in ``moves``)."""
-        return RecordWriter([dict(line) for line in self.lines], rules_file=self.rules_file, told=self.told,
+        """A writer that goes on from a copy of the list of lines written so far (the lines themselves are shared:
+        a line is never changed once written; its moves kept in ``moves``)."""
+        return RecordWriter(list(self.lines), rules_file=self.rules_file, told=self.told,
                             head=self.head, moves=moves)
 
     def action(self, match: Match, event: Action) -> None:
