@@ -1,4 +1,4 @@
-"""The public Python API (interpreter/api.py, docs/api.md): every example of the page runs, and each promise
+"""The public Python API (interpreter/api/, docs/api.md): every example of the page runs, and each promise
 the page makes holds."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Agents of one's own (harness/remote.py): each seat's in a process of its own, told plain data only."""
+"""Agents of one's own (harness/remote*.py): each seat's in a process of its own, told plain data only."""
 
 from __future__ import annotations
 
@@ -210,9 +210,9 @@ def test_each_game_starts_from_the_module_as_loaded():
 
 
 def test_a_module_that_does_not_load_in_time_is_named(monkeypatch):
-    from interpreter.harness import remote
+    from interpreter.harness import remote_link
 
-    monkeypatch.setattr(remote, "AGENT_LOAD_SECONDS", 0.5)
+    monkeypatch.setattr(remote_link, "AGENT_LOAD_SECONDS", 0.5)
     with pytest.raises(AgentError, match=r"^agent 'tests.agent_sleeps_at_import:Agent' \(A\) did not load within "
                                          r"0.5 s$"):
         _record(game_of("oh-hell", 4), ["tests.agent_sleeps_at_import:Agent", "random"], 1, limits=(0.5, 4096))
