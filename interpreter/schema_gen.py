@@ -27,7 +27,8 @@ import interpreter.engine.steps  # noqa: F401  (registers the step kinds)
 from interpreter.engine.steps.base import COMMON, REGISTRY
 from interpreter.plan import shared
 from interpreter.plan.declaration import Opt
-from interpreter.plan.section import JSON, NAME_RULE, names, ref
+from interpreter.plan.opt_kinds import bound_text, option_schema
+from interpreter.plan.section import JSON, ref
 from interpreter.plan.sections import SECTIONS
 
 SCHEMA_FILE = Path(__file__).resolve().parents[1] / "schema" / "game.schema.json"
@@ -65,17 +66,6 @@ def _section_defs() -> JSON:
 
 # ---------------------------------------------------------------- step kinds, from their declarations
 
-KINDS = ("expr", "condition", "seat", "seats", "number", "constant", "zone", "zones", "name", "names", "text",
-         "bool", "enum", "ordering", "rules", "values", "steps", "object", "list")
-
-# Opt kinds that are one shared definition
-_KIND_REFS = {
-    "expr": "expression_or_data", "condition": "condition", "seat": "seat", "seats": "seats", "number": "number",
-    "constant": "constant", "zone": "zone_name", "zones": "zone_names", "name": "identifier",
-    "ordering": "ordering", "values": "values", "steps": "steps",
-}
-
-
 def step_kinds() -> list[str]:
     return sorted(REGISTRY)
 
@@ -87,78 +77,6 @@ def step_options(kind: str) -> tuple[Opt, ...]:
     return tuple(o for o in COMMON if o.key not in keys) + tuple(own)
 
 
-def describe(opt: Opt) -> str:
-    """An option's description: its doc, plus the names an expression there may use."""
-    return opt.doc.strip() + _bound_text(opt, "{}")
-
-
-def _bound_text(opt: Opt, name: str) -> str:
-    """The names an expression of the option may use, as its declaration binds them (each written as ``name``
-    formats it)."""
-    if not opt.binds:
-        return ""
-    where = f" (with {opt.binds_with})" if opt.binds_with else ""
-    return f" Names bound here{where}: " + ", ".join(name.format(b) for b in opt.binds) + "."
-
-
-def _fields(fields: tuple[Opt, ...], title: str, description: str) -> JSON:
-    """A closed mapping with these fields (``title`` also names the owner of nested ones)."""
-    out: JSON = {"title": title, "description": description, "type": "object", "additionalProperties": False}
-    required = [f.key for f in fields if f.required]
-    if required:
-        out["required"] = required
-    out["properties"] = {f.key: _option(f, title) for f in fields}
-    return out
-
-
-def _option(opt: Opt, owner: str) -> JSON:
-    """The schema of one option of ``owner`` (e.g. "board step"; nested mappings are titled after it)."""
-    out: JSON = {"description": describe(opt)}
-    kind = opt.kind
-    if kind in _KIND_REFS:
-        out["$ref"] = f"#/definitions/{_KIND_REFS[kind]}"
-    elif kind == "names":
-        out.update({"type": "array", "uniqueItems": True, "items": ref("identifier")})
-    elif kind == "text":
-        out.update({"type": "string", "minLength": 1})
-    elif kind == "bool":
-        out["type"] = "boolean"
-    elif kind == "enum":
-        out["enum"] = list(opt.choices)
-    elif kind == "rules":
-        # a condition, a rule mapping, or a list of either: one schema whose keywords each apply to one type
-        title = f"{opt.key} rule of the {owner}"
-        mapping = {k: v for k, v in _fields(opt.fields, title, "").items() if k not in ("title", "description")}
-        del mapping["type"]
-        out.update({"title": title, "type": ["string", "boolean", "object", "array"], "minLength": 1, **mapping,
-                    "minItems": 1,
-                    "items": {"title": title, "description": "One rule: a condition or a rule mapping.",
-                              "type": ["string", "boolean", "object"], "minLength": 1, **mapping}})
-    elif kind == "object":
-        out.update({
-            "title": f"{opt.key} of the {owner}",
-            "type": "object",
-            **({"minProperties": 1} if opt.required else {}),
-            "propertyNames": names(f"each key of {opt.key} is a name usable in expressions: {NAME_RULE}"),
-            "additionalProperties": _fields(opt.fields, f"{opt.key} entry of the {owner}",
-                                            f"One entry of {opt.key}."),
-        })
-    elif kind == "list":
-        out.update({
-            "title": f"{opt.key} of the {owner}",
-            "type": "array",
-            **({"minItems": 1} if opt.required else {}),
-            "items": _fields(opt.fields, f"{opt.key} entry of the {owner}", f"One entry of {opt.key}."),
-        })
-    else:
-        raise ValueError(f"option {opt.key!r} has the unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
-    if opt.default is not None:
-        out["default"] = opt.default
-    if "title" in out:
-        out = {"title": out.pop("title"), **out}
-    return out
-
-
 def _step_def(kind: str) -> JSON:
     cls = REGISTRY[kind]
     options = step_options(kind)
@@ -167,7 +85,7 @@ def _step_def(kind: str) -> JSON:
         if opt.key == DISPATCH:
             properties[opt.key] = {"description": f"{opt.doc.strip().rstrip('.')}: {kind}.", "const": kind}
         else:
-            properties[opt.key] = _option(opt, f"{kind} step")
+            properties[opt.key] = option_schema(opt, f"{kind} step")
     return {
         "title": f"{kind} step",
         "description": " ".join(cls.summary.split()),
@@ -185,7 +103,7 @@ def _step() -> JSON:
         if opt.key == DISPATCH:
             common[opt.key] = {"description": opt.doc, "enum": kinds}
         else:
-            common[opt.key] = _option(opt, "step")
+            common[opt.key] = option_schema(opt, "step")
     return {
         "title": "step",
         "description": f"One step: {DISPATCH} names its kind ({', '.join(kinds)}); the other keys depend on the "
@@ -309,7 +227,7 @@ def _doc_row(opt: Opt) -> str:
     text = _cell(opt.doc.strip())
     if opt.required:
         text = f"**required.** {text}"
-    text += _bound_text(opt, "`{}`")
+    text += bound_text(opt, "`{}`")
     return f"| `{opt.key}` | {text} |"
 
 

@@ -16,15 +16,8 @@ from interpreter.dsl.types import Type
 class Opt:
     """One key a step kind accepts.
 
-    ``kind`` says what the value is: ``expr`` (an expression, or a plain number/text/true/false),
-    ``condition`` (a yes/no expression), ``seat`` (an expression giving a seat), ``seats`` (a
-    seat or a list of seats), ``number`` (a whole-number expression), ``constant`` (a value known
-    before play: plain data or an expression over players, options and setup), ``zone`` (a zone
-    name), ``zones`` (one zone name or a list), ``name`` (a value name this step sets),
-    ``text``, ``bool``, ``enum`` (one of ``choices``), ``ordering`` (a list of expressions
-    compared in order), ``rules`` (play obligations), ``values`` (a mapping of value names to
-    expressions), ``steps`` (nested steps), ``object`` (a mapping with its own ``fields``),
-    ``list`` (a list of ``fields`` mappings).
+    ``kind`` says what the value is (an expression, a condition, a zone's name, play obligations, nested steps, a
+    mapping with its own ``fields``...): one of plan/opt_kinds.py's KINDS, where each kind's schema and words are.
     """
 
     key: str

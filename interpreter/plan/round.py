@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.words import in_words, name_words
 from interpreter.plan.declaration import Opt
+from interpreter.plan.opt_kinds import words
 from interpreter.plan.section import JSON, PLACES, STEP_NAME, STEP_NAME_RULE, Path_, Section, Telling, Told, names, ref
 from interpreter.rules.source import RuleSource
 
@@ -58,74 +59,10 @@ def _step(tell: Telling, path: Path_, step: dict[str, Any], heading: str, level:
             for name, sub in value.items():
                 nested += _step(tell, path + (opt.key, name), sub, name_words(name), deeper)
             continue
-        items.append(f"**{_label(opt)}** ({opt.key}): {_value(opt, value)}" + tell.comment(path + (opt.key,)))
+        items.append(f"**{_label(opt)}** ({opt.key}): {words(opt, value)}" + tell.comment(path + (opt.key,)))
     if items:
         out.append(("ul", items))
     return out + nested
-
-
-def _value(opt: Opt, value: Any) -> str:
-    if opt.kind == "ordering":
-        items = value if isinstance(value, list) else [value]
-        return "the highest wins, compared in order: " + "; then ".join(in_words(v) for v in items)
-    if opt.kind == "rules":
-        return _rules(value)
-    if opt.kind == "values" and isinstance(value, dict):
-        return "; ".join(f"{name_words(k)} = {in_words(v)}" for k, v in value.items())
-    if opt.kind in ("object", "list"):
-        entries = list(value.items()) if isinstance(value, dict) else list(enumerate(value if isinstance(value, list)
-                                                                                      else []))
-        parts = []
-        for key, sub in entries:
-            if isinstance(sub, dict):
-                inner = "; ".join(f"{name_words(k)}: {_field(opt, k, v)}" for k, v in sub.items())
-                parts.append(inner if isinstance(key, int) else f"{name_words(str(key))} ({inner})")
-            else:
-                parts.append(in_words(sub))
-        return " | ".join(parts)
-    if opt.kind in ("zone", "zones", "name", "names", "text", "enum"):
-        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-    if opt.kind == "bool":
-        return "yes" if value else "no"
-    if isinstance(value, (list, dict)):
-        return _plain(value)
-    return in_words(value)
-
-
-def _plain(value: Any) -> str:
-    """Data as people read it: a list's items, a mapping's label (or its keys and values), an expression in
-    words."""
-    if isinstance(value, list):
-        return ", ".join(_plain(v) for v in value)
-    if isinstance(value, dict):
-        if "label" in value:
-            return str(value["label"])
-        return "; ".join(f"{name_words(str(k))} {_plain(v)}" for k, v in value.items())
-    if value is None:
-        return "nothing"
-    return in_words(value)
-
-
-def _field(opt: Opt, key: str, value: Any) -> str:
-    sub = next((f for f in opt.fields if f.key == key), None)
-    return _value(sub, value) if sub is not None else in_words(value)
-
-
-def _rules(value: Any) -> str:
-    """Play obligations in words: a condition (or a rule without holding) is "if you can", a rule with holding
-    binds a player holding such a card; the rule's own words (says) first."""
-    rules = value if isinstance(value, list) else [value]
-    said = []
-    for rule in rules:
-        spec = rule if isinstance(rule, dict) else {"must": rule}
-        if "holding" in spec:
-            text = f"holding a card for which {in_words(spec['holding'])}, a card for which {in_words(spec['must'])}"
-        else:
-            text = f"if you can, a card for which {in_words(spec['must'])}"
-        if spec.get("otherwise") == "end":
-            text += "; a player who has none ends trick play"
-        said.append(f"{spec['says']} ({text})" if spec.get("says") else text)
-    return "; else ".join(said)
 
 
 def _label(opt: Opt) -> str:

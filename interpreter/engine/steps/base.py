@@ -1,6 +1,6 @@
 """What every step kind provides: its declared options, its compile and play methods.
 
-A step kind declares its options once (:class:`Opt`: key, kind, bound names,
+A step kind declares its options once (:class:`~interpreter.plan.declaration.Opt`: key, kind, bound names,
 description). The compiler reads them to check and compile a step's keys, and
 ``interpreter.schema_gen`` turns them into the JSON Schema and the option
 tables of docs/rule-files.md, so the three can never disagree.
