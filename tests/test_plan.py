@@ -146,3 +146,17 @@ def test_the_game_section_the_table_and_the_policies_report_every_mistake_too(tm
         "rounds must be a whole number from 1 to 1000, got 100000",
         "first_dealer must be a whole number (the seat index), not \"'North'\"",
     ]
+
+
+def test_a_mistake_in_one_step_does_not_hide_another_step_s(tmp_path):
+    """Each step is compiled whatever the steps before it found, and
+    validate lists them all in file order; each alone is the one reported."""
+    two = ("extends: hearts\nname: two\nround:\n  pass:\n    count: \"nonsense_value + 1\"\n"
+           "  moon:\n    options: \"['a', 'b'] + other_nonsense\"\n")
+    path = tmp_path / "two.yaml"
+    path.write_text(two, encoding="utf-8")
+    found = [block.split("\n", 1)[0] for block in validate_file(str(path))]
+    assert [line.split(": error: ")[0].rsplit(":", 2)[1:] for line in found] == [["5", "13"], ["7", "28"]]
+    assert all("unknown name" in line for line in found)
+    path.write_text(two.replace(" + other_nonsense", ""), encoding="utf-8")
+    assert len(validate_file(str(path))) == 1

@@ -145,9 +145,8 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
                                                                roles))
     ctx.refresh()
     flow = _typed(plan, ctx, steps)
-    finish_steps(ctx, steps)
-
     found = _Found()
+    found.attempt(partial(finish_steps, ctx, steps))
     _flow(plan, ctx, flow, found)
     table = [line for line in (found.attempt(partial(_status_line, ctx, spec)) for spec in plan["table"])
              if line is not None]

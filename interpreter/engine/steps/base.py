@@ -22,8 +22,9 @@ from interpreter.dsl.types import SEAT, VALUE, Type, join, list_of
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
-from interpreter.errors import ExpressionError, SchemaError
+from interpreter.errors import ExpressionError, RuleError, RuleErrors, SchemaError
 from interpreter.plan.declaration import Opt, declared_in
+from interpreter.plan.section import raise_all
 
 if TYPE_CHECKING:
     from interpreter.rules.source import RuleSource
@@ -444,12 +445,20 @@ def bind_nested(steps: list[Step], outer: dict[str, Type]) -> None:
 
 
 def finish_steps(ctx: StepContext, steps: list[Step]) -> None:
-    """Compile declared steps (nested ones know their bound names from ``bind_nested``)."""
+    """Compile declared steps (nested ones know their bound names from ``bind_nested``). A step's mistake does not
+    stop the others from being compiled: every step's first mistake is raised at the end, together (raise_all)."""
+    found: list[RuleError] = []
     for step in steps:
-        sspec = ctx.source.get(step.path)
-        if "when" in sspec:
-            step.when = ctx.option(COMMON[1], step.path + ("when",), step.bound)
-        step.build(ctx, sspec)
+        try:
+            sspec = ctx.source.get(step.path)
+            if "when" in sspec:
+                step.when = ctx.option(COMMON[1], step.path + ("when",), step.bound)
+            step.build(ctx, sspec)
+        except RuleErrors as exc:
+            found += exc.errors
+        except RuleError as exc:
+            found.append(exc)
+    raise_all(found)
 
 
 def third_person(verb: str) -> str:
