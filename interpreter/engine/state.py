@@ -274,14 +274,16 @@ def _slots(cls: type) -> tuple[str, ...]:
     return (slots,) if isinstance(slots, str) else tuple(slots)
 
 
-def difference(a: tuple[Any, ...], b: tuple[Any, ...]) -> str | None:
+def difference(a: tuple[Any, ...], b: tuple[Any, ...], names: tuple[str, str] = ("in one", "in the other")) -> \
+        str | None:
     """Where two fingerprints (:meth:`State.fingerprint`) first differ, in words: the part, the path to the entry
-    that differs in it (a zone, a value, a progress object's field, an index), and both values; None when they are
-    equal."""
+    that differs in it (a zone, a value, a progress object's field, an index), and both values, each followed by its
+    state's name in ``names`` ("seat zones.hand[1] is (3, 13) in the state and (13,) in the clone"); None when they
+    are equal."""
     for part, x, y in zip(FINGERPRINT, a, b):
         if x != y:
             path, x, y = _apart(x, y, "")
-            return f"{part}{path}: {_cut(x)} against {_cut(y)}"
+            return f"{part}{path} is {_cut(x)} {names[0]} and {_cut(y)} {names[1]}"
     return None
 
 
@@ -289,16 +291,29 @@ def _apart(x: Any, y: Any, path: str) -> tuple[str, Any, Any]:
     """The path from ``x`` and ``y`` (made by :func:`plain`, different) down to where they differ, and the values
     there: a named entry or a tagged value (a pair of a name and a value, the same name in both) by its name, any
     other entry of tuples of the same length by its index."""
-    while type(x) is tuple and type(y) is tuple and len(x) == len(y):
-        if len(x) == 2 and type(x[0]) is str and x[0] == y[0] and x[0] != "bool":
+    while type(x) is tuple and type(y) is tuple:
+        if len(x) == len(y) == 2 and type(x[0]) is str and x[0] == y[0] and x[0] != "bool":
             path += "" if x[0] in ("dict", "Record") else f".{x[0]}"
             x, y = x[1], y[1]
             continue
+        if _entries(x) and _entries(y):  # named entries (zones, values, fields): by name, one the other has not
+            xs, ys = dict(x), dict(y)
+            name = next((k for k in [*xs, *ys] if xs.get(k, _NONE) != ys.get(k, _NONE)), None)
+            if name is not None:  # (else the same entries in another order, or a name twice)
+                path += f".{name}"
+                x, y = xs.get(name, _NONE), ys.get(name, _NONE)
+                continue
+        if len(x) != len(y):
+            break
         i = next(i for i in range(len(x)) if x[i] != y[i])
-        named = type(x[i]) is tuple and len(x[i]) == 2 and type(x[i][0]) is str and x[i][0] == y[i][0]
-        path += "" if named else f"[{i}]"
+        path += f"[{i}]"
         x, y = x[i], y[i]
     return path, x, y
+
+
+def _entries(value: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is a tuple of named entries, (name, value) each."""
+    return bool(value) and all(type(e) is tuple and len(e) == 2 and type(e[0]) is str for e in value)
 
 
 _NONE = object()  # an entry one of the two has not
