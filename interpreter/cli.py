@@ -274,6 +274,11 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"processes to play on (default 1, at most {MAX_WORKERS})")
     c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "
                    "conformance/I; default 0), to continue a run")
+    c.add_argument("--checks", choices=("ends", "records", "all"), default="records",
+                   help="ends: only that each game ends and its scores add up; records (default): also every card "
+                        "after every action, the same record for the same seed, the replay; all: also a clone at "
+                        "every action, the state saved and read back, playout against the checked path, the records "
+                        "of every driver (about ten times as long)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     sv = sub.add_parser("serve", help="start the web table: people and bots play any rule file in the browser",
                         description="Start the web table (pip install 'trickbook[web]'): open the address it prints, "
@@ -759,7 +764,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _conformance(args: argparse.Namespace) -> int:
-    from interpreter.harness import conformance
+    from interpreter.conformance import battery, runs
 
     if args.games < 1 or args.first < 0:
         raise _UsageError("--games must be at least 1, --first at least 0")
@@ -776,7 +781,7 @@ def _conformance(args: argparse.Namespace) -> int:
             if n not in counts:
                 raise TrickbookError(f"{name} is for {', '.join(map(str, counts))} players, not {n}")
         cases += [(name, n) for n in wanted]
-    workers = min(workers, conformance.task_count(len(cases), args.games))  # none waits for nothing
+    workers = min(workers, runs.task_count(len(cases), args.games))  # none waits for nothing
     started = time.monotonic()
     shown = [started]
 
@@ -788,12 +793,13 @@ def _conformance(args: argparse.Namespace) -> int:
             print(f"\r  {done:,}/{total:,} games, {failed} failures, about {_duration(left)} left  ",
                   end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    tallies = conformance.run(cases, args.games, workers, allow, progress, first=args.first)
+    checks = {"ends": battery.ENDS, "records": battery.RECORDS, "all": battery.ALL}[args.checks]
+    tallies = runs.run(cases, args.games, workers, allow, progress, first=args.first, checks=checks)
     elapsed = time.monotonic() - started
     failures = sum(len(t.failures) for t in tallies)
     if args.json:
         print(json.dumps({"games": sum(t.games for t in tallies), "seconds": round(elapsed, 1), "workers": workers,
-                          "failures": failures, "cases": [
+                          "checks": args.checks, "failures": failures, "cases": [
                               {"game": t.game, "players": t.players, "games": t.games, "rounds": t.rounds,
                                "actions": t.actions, "seconds": round(t.seconds, 2), "failures": t.failures}
                               for t in tallies]}))
@@ -806,9 +812,8 @@ def _conformance(args: argparse.Namespace) -> int:
         print(f"{sum(t.games for t in tallies):,} games in {_duration(elapsed)} on {workers} "
               f"process{'es' if workers > 1 else ''}, {failures} failures")
         for t in tallies:
-            for problem in t.failures[:5]:
-                print(f"{t.game} with {t.players} players: {problem}\n  (see it: trickbook play {t.game} "
-                      f"-p {t.players} --seed {problem.split(':', 1)[0].removeprefix('seed ')})")
+            for problem, index in list(zip(t.failures, t.failed))[:5]:
+                print(f"{problem}\n  (see it: trickbook play {t.game} -p {t.players} --seed {battery.seed_of(index)})")
     return 1 if failures else 0
 
 

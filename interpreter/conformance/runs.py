@@ -1,13 +1,9 @@
-"""Conformance: random games of a rule file terminate, conserve cards after every action, give the same record
-for the same seed, and replay identically from their record.
-
-The test suite runs it on every bundled game (tests/test_conformance.py); ``trickbook conformance`` runs it on
-any rule file, as many games as asked, on several processes.
+"""Runs of the conformance battery (battery.py) over many games of rule files and player counts, on several
+processes: ``trickbook conformance``. The test suite runs the battery itself (tests/test_conformance.py).
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 import time
@@ -16,75 +12,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from interpreter.conformance.battery import RECORDS, Checks, ConformanceError, Played, check_game
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.errors import TrickbookError
-from interpreter.harness.records import replay, write_record
-from interpreter.harness.runner import play_game, process_pool
+from interpreter.harness.runner import process_pool
 from interpreter.rules.loader import load_rules
 
 CHUNK = 50  # games per task of a worker process
-
-
-class ConformanceError(TrickbookError):
-    """A game broke an invariant (the message names the seed and what went wrong)."""
-
-
-def seed_of(index: int) -> str:
-    """The seed of conformance game ``index`` (the same in the test suite and the command)."""
-    return f"conformance/{index}"
-
-
-@dataclass
-class Played:
-    rounds: int
-    actions: int
-
-
-def check_game(game: Game, index: int, folder: Path, fully: bool = True) -> Played:
-    """Play conformance game ``index``; with ``fully`` check every invariant. Raise ConformanceError."""
-    seed = seed_of(index)
-    deck = sorted(game.deck)
-    actions = [0]
-
-    def conserved(state) -> None:  # every card of the deck is in exactly one place, after every action
-        actions[0] += 1
-        cards = sorted(state.all_cards())
-        if cards != deck:
-            raise ConformanceError(f"seed {seed}: after action {actions[0]} (round {state.round_number}) "
-                                   f"{len(cards)} cards of {len(deck)} are in play, or a card is in two places")
-
-    def count(_state) -> None:
-        actions[0] += 1
-
-    try:
-        first = play_game(game, seed=seed, record=fully, after_each=conserved if fully else count)
-    except ConformanceError:
-        raise
-    except TrickbookError as exc:  # a rule error in play, or a game that does not end
-        raise ConformanceError(f"seed {seed}: {exc}") from None
-    if len(first.round_results) != first.rounds or sum(map(sum, zip(*first.round_results))) != sum(first.totals):
-        raise ConformanceError(f"seed {seed}: the round scores do not add up to the totals")
-    if fully:
-        again = play_game(game, seed=seed, record=True)
-        if again.record != first.record:
-            raise ConformanceError(f"seed {seed}: the same seed gave a different record")
-        path = folder / f"{index}.jsonl"
-        try:
-            write_record(path, first.record)
-        except OSError as exc:  # a full disk: not a failure of the game, the run cannot go on
-            raise TrickbookError(f"cannot write {path}: {exc.strerror or exc}") from None
-        try:
-            replayed = replay(path, game=game)
-        except TrickbookError as exc:
-            raise ConformanceError(f"seed {seed}: the record does not replay: {exc}") from None
-        if (replayed.totals, replayed.winners, replayed.rounds) != (first.totals, first.winners, first.rounds):
-            raise ConformanceError(f"seed {seed}: the replay ended differently from the game")
-        lines = [json.loads(line) for line in path.read_text().splitlines()]
-        if lines[0]["type"] != "game" or lines[-1]["type"] != "result":
-            raise ConformanceError(f"seed {seed}: the record does not begin with the game and end with the result")
-        path.unlink()
-    return Played(first.rounds, actions[0])
 
 
 @dataclass
@@ -97,7 +32,8 @@ class Tally:
     rounds: int = 0
     actions: int = 0
     seconds: float = 0.0
-    failures: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # what broke, each naming its seed
+    failed: list[int] = field(default_factory=list)  # the numbers of the games that failed, in the same order
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -105,6 +41,7 @@ class Tally:
         self.actions += other.actions
         self.seconds += other.seconds
         self.failures += other.failures
+        self.failed += other.failed
 
 
 @lru_cache(maxsize=4)  # a worker keeps the few games of its runs, not every game it was ever given
@@ -112,11 +49,13 @@ def _compiled(name: str, players: int, allow: tuple[Path, ...]) -> Game:
     return compile_game(load_rules(name, allow), players)
 
 
-def run_chunk(task: tuple[str, int, int, int, tuple[Path, ...]]) -> Tally:
-    """Games ``start`` .. ``stop - 1`` of one rule file and player count (one task of a worker process)."""
-    name, players, start, stop, allow = task
+def run_chunk(task: tuple[str, int, int, int, tuple[Path, ...], Checks]) -> Tally:
+    """Games ``start`` .. ``stop - 1`` of one rule file and player count, checked as ``checks`` ask (one task of a
+    worker process)."""
+    name, players, start, stop, allow, checks = task
     tally = Tally(name, players)
     game = _compiled(name, players, allow)
+    rules_file = name if name.endswith((".yaml", ".yml")) else None  # a bundled game is named by its name
     began = time.perf_counter()
     try:
         tmp = tempfile.mkdtemp(prefix="trickbook-conformance-")
@@ -125,9 +64,10 @@ def run_chunk(task: tuple[str, int, int, int, tuple[Path, ...]]) -> Tally:
     try:
         for index in range(start, stop):
             try:
-                played = check_game(game, index, Path(tmp))
+                played = check_game(game, index, Path(tmp), checks, rules_file)
             except ConformanceError as exc:
                 tally.failures.append(str(exc))
+                tally.failed.append(index)
                 played = Played(0, 0)
             tally.games += 1
             tally.rounds += played.rounds
@@ -145,11 +85,13 @@ def task_count(cases: int, games: int, chunk: int = CHUNK) -> int:
 
 
 def run(cases: list[tuple[str, int]], games: int, workers: int = 1, allow: tuple[Path, ...] = (),
-        progress: Callable[[int, int, int], None] | None = None, chunk: int = CHUNK, first: int = 0) -> list[Tally]:
+        progress: Callable[[int, int, int], None] | None = None, chunk: int = CHUNK, first: int = 0,
+        checks: Checks = RECORDS) -> list[Tally]:
     """``games`` conformance games for each (rule file, player count), from game number ``first`` on (so a
-    long run can be continued); one tally per case, in order. At most one worker process per task is started."""
+    long run can be continued), each checked as ``checks`` ask; one tally per case, in order. At most one worker
+    process per task is started."""
     stop = first + games
-    tasks = [(name, n, start, min(start + chunk, stop), allow)
+    tasks = [(name, n, start, min(start + chunk, stop), allow, checks)
              for name, n in cases for start in range(first, stop, chunk)]
     workers = min(workers, len(tasks))
     tallies = {case: Tally(*case) for case in cases}
