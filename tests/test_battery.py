@@ -142,6 +142,19 @@ def test_a_state_read_back_that_lost_a_value(tmp_path, monkeypatch):
                                           r"state and nothing read back$")
 
 
+def test_a_state_read_back_that_goes_on_otherwise(tmp_path, monkeypatch):
+    real = api.TrickGame.deserialize
+
+    def deserialize(self, text):
+        state = real(self, text)
+        apply = state.apply
+        state.apply = lambda action: apply(state.legal_actions()[-1])  # whatever it is told: its last action
+        return state
+
+    monkeypatch.setattr(api.TrickGame, "deserialize", deserialize)
+    _fails(tmp_path, Checks(saves=1), AT + r"the state read back went on otherwise: .* in the state and .* read back$")
+
+
 def test_a_saved_state_that_lost_its_last_action(tmp_path, monkeypatch):
     real = api.GameState.serialize
 
