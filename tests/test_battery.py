@@ -152,7 +152,8 @@ def test_a_state_read_back_that_goes_on_otherwise(tmp_path, monkeypatch):
         return state
 
     monkeypatch.setattr(api.TrickGame, "deserialize", deserialize)
-    _fails(tmp_path, Checks(saves=1), AT + r"the state read back went on otherwise: .* in the state and .* read back$")
+    _fails(tmp_path, Checks(saves=1), AT + r"the state read back after action \d+ went on otherwise: .* in the state "
+                                          r"and .* read back$")
 
 
 def test_a_saved_state_that_lost_its_last_action(tmp_path, monkeypatch):

@@ -441,6 +441,7 @@ class _Saves:
         self.n = 0  # actions and chance events taken
         self.twin: GameState | None = None
         self.told = 0  # the state's events the twin has followed
+        self.since = 0  # the action after which the twin was read back
 
     def __call__(self, state: GameState) -> GameState:
         self.n += 1
@@ -463,7 +464,7 @@ class _Saves:
                    "the state pickled and loaded here")
         if not serialize:
             return again  # goes on instead of the state: its record must be the other drivers'
-        self.twin, self.told = again, len(state.events_since(0))
+        self.twin, self.told, self.since = again, len(state.events_since(0)), n
         return state
 
     def _follow(self, state: GameState) -> None:
@@ -475,7 +476,7 @@ class _Saves:
         self.told += len(new)
         twin.apply(next(e["action"] for e in new if e["type"] == "action"))
         if state.is_chance() or state.is_over() or self.n in self.points:
-            self._same(state, twin, "the state read back went on otherwise")
+            self._same(state, twin, f"the state read back after action {self.since} went on otherwise")
             self.twin = None
 
     def _same(self, state: GameState, other: GameState, what: str) -> None:
