@@ -16,7 +16,7 @@ import pytest
 
 from interpreter import schema_gen
 from interpreter.cli import validate_file
-from interpreter.engine.compile import compile_game, supported_players
+from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 from interpreter.harness.records import replay, write_record
@@ -30,7 +30,6 @@ DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "captures", "claims", "split-tricks",
            "exchange", "two-zones", "dummy", "deal-file", "climbing")
-CASES = [(name, n) for name in RECIPES for n in supported_players(load_rules(EXAMPLES / f"{name}.yaml"))]
 SEEDS = range(4)
 
 
