@@ -36,6 +36,9 @@ def test_a_game_that_does_not_end_within_the_limits(tmp_path, monkeypatch):
     monkeypatch.setattr(game_module, "MAX_ACTIONS", 60)
     _fails(tmp_path, ENDS, HERE + r", action 61 \(round \d+\): .*euchre.yaml:\d+:\d+: error: the game took more than "
                               r"60 actions")
+    # checked in play_game's own run
+    _fails(tmp_path, RECORDS, HERE + r", action 61: driven by play_game: .*euchre.yaml:\d+:\d+: error: the game took "
+                                 r"more than 60 actions")
 
 
 def test_a_card_that_vanishes_after_an_action(tmp_path, monkeypatch):

@@ -246,11 +246,11 @@ def _cloned(error: Callable[[str], ConformanceError], state: State, apply: Calla
     return after
 
 
-PATHS = ("on the checked path", "in playout")
+_PATHS = ("on the checked path", "in playout")
 
 
 def _equal(error: Callable[[str], ConformanceError], what: str, a: tuple[Any, ...], b: tuple[Any, ...],
-           names: tuple[str, str] = PATHS) -> None:
+           names: tuple[str, str] = _PATHS) -> None:
     """Two fingerprints are equal; else the error of ``what``, naming where they differ (``names``: whose each is)."""
     if a != b:
         raise error(f"{what}: {difference(a, b, names)}")
@@ -377,8 +377,9 @@ def _driven(case: _Case, k: int, after: Callable[[Any], Any] | None) -> list[dic
         return driver.play(case.game, case.seed, case.rules_file, after)
     except ConformanceError:
         raise
-    except TrickbookError as exc:
-        raise case.error(f"driven by {driver.name}: {exc}") from None
+    except TrickbookError as exc:  # a rule error in play, or a game that does not end
+        counted = after if isinstance(after, (_Watch, _Saves)) else None
+        raise case.error(f"driven by {driver.name}: {exc}", None if counted is None else counted.n) from None
 
 
 def _ends_as(case: _Case, record: list[dict[str, Any]], end: tuple[list[int], list[int], int]) -> None:
