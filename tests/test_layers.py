@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("api",),
     ("__init__",),  # the package's root: the API's names, imported when first used
     ("harness",),
-    ("toolkits", "web"),
+    ("toolkits", "web", "conformance"),  # conformance: the battery of checks every game passes, on the API and harness
     ("commands",),  # the command line's commands, one module a group of them
     ("cli",),
     ("__main__",),  # python -m interpreter: the command line

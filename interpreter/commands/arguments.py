@@ -158,6 +158,11 @@ def _conformance(sub: Commands) -> None:
                    help=f"processes to play on (default 1, at most {MAX_WORKERS})")
     c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "
                    "conformance/I; default 0), to continue a run")
+    c.add_argument("--checks", choices=("ends", "records", "all"), default="records",
+                   help="ends: only that each game ends and its scores add up; records (default): also every card "
+                        "after every action, the same record for the same seed, the replay; all: also a clone at "
+                        "every action, the state saved and read back, playout against the checked path, the records "
+                        "of every driver (about ten times as long)")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     _allow_path(c)
 

@@ -16,11 +16,11 @@ from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
 
 if TYPE_CHECKING:
-    from interpreter.harness.conformance import Tally
+    from interpreter.conformance.runs import Tally
 
 
 def conformance(args: argparse.Namespace) -> int:
-    from interpreter.harness import conformance as checks
+    from interpreter.conformance import battery, runs
 
     if args.games < 1 or args.first < 0:
         raise UsageError("--games must be at least 1, --first at least 0")
@@ -37,7 +37,7 @@ def conformance(args: argparse.Namespace) -> int:
             if n not in counts:
                 raise TrickbookError(f"{name} is for {', '.join(map(str, counts))} players, not {n}")
         cases += [(name, n) for n in wanted]
-    processes = min(processes, checks.task_count(len(cases), args.games))  # none waits for nothing
+    processes = min(processes, runs.task_count(len(cases), args.games))  # none waits for nothing
     started = time.monotonic()
     shown = [started]
 
@@ -49,7 +49,8 @@ def conformance(args: argparse.Namespace) -> int:
             print(f"\r  {done:,}/{total:,} games, {failed} failures, about {duration(left)} left  ",
                   end="" if done < total else "\n", file=sys.stderr, flush=True)
 
-    tallies = checks.run(cases, args.games, processes, allow, progress, first=args.first)
+    checks = {"ends": battery.ENDS, "records": battery.RECORDS, "all": battery.ALL}[args.checks]
+    tallies = runs.run(cases, args.games, processes, allow, progress, first=args.first, checks=checks)
     _told(args, tallies, time.monotonic() - started, processes)
     return 1 if sum(len(t.failures) for t in tallies) else 0
 
@@ -60,7 +61,7 @@ def _told(args: argparse.Namespace, tallies: list[Tally], elapsed: float, proces
     failures = sum(len(t.failures) for t in tallies)
     if args.json:
         print(json.dumps({"games": sum(t.games for t in tallies), "seconds": round(elapsed, 1), "workers": processes,
-                          "failures": failures, "cases": [
+                          "checks": args.checks, "failures": failures, "cases": [
                               {"game": t.game, "players": t.players, "games": t.games, "rounds": t.rounds,
                                "actions": t.actions, "seconds": round(t.seconds, 2), "failures": t.failures}
                               for t in tallies]}))
@@ -72,7 +73,8 @@ def _told(args: argparse.Namespace, tallies: list[Tally], elapsed: float, proces
               f"{len(t.failures):>8}")
     print(f"{sum(t.games for t in tallies):,} games in {duration(elapsed)} on {processes} "
           f"process{'es' if processes > 1 else ''}, {failures} failures")
+    from interpreter.conformance.battery import seed_of
+
     for t in tallies:
-        for problem in t.failures[:5]:
-            print(f"{t.game} with {t.players} players: {problem}\n  (see it: trickbook play {t.game} "
-                  f"-p {t.players} --seed {problem.split(':', 1)[0].removeprefix('seed ')})")
+        for problem, index in list(zip(t.failures, t.failed))[:5]:
+            print(f"{problem}\n  (see it: trickbook play {t.game} -p {t.players} --seed {seed_of(index)})")

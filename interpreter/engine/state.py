@@ -18,7 +18,6 @@ from interpreter.engine.game_view import GameView
 
 CHANCE = -1
 
-
 class Deciding(Protocol):
     """What is asked of the step whose decision is pending (engine/steps/base.py's ``Step`` gives all of it): its
     name, its actions' labels and ids, chance's outcomes, an automatic seat's choice, what it says and hides."""
