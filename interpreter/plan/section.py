@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from interpreter.errors import RuleError, RuleErrors
+from interpreter.errors import RuleError, RuleErrors, in_file_order
 from interpreter.rules.source import RuleSource
 
 JSON = dict[str, Any]
@@ -106,16 +106,9 @@ def names(description: str, pattern: str = IDENTIFIER) -> JSON:
 def raise_all(errors: Iterable[RuleError]) -> None:
     """Raise what ``errors`` holds, in file order: a mistake alone as itself, several as one RuleErrors (as the
     schema reports them); nothing when there is none. The same mistake found twice is reported once."""
-    found: list[RuleError] = []
-    seen: set[tuple[str, str]] = set()
-    for error in errors:
-        key = (str(error.position), error.message)
-        if key not in seen:
-            seen.add(key)
-            found.append(error)
+    found = in_file_order(errors)
     if not found:
         return
-    found.sort(key=lambda e: (e.position.file, e.position.line, e.position.column) if e.position else ("", 0, 0))
     if len(found) == 1:
         raise found[0]
     raise RuleErrors(found)
