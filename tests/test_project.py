@@ -96,18 +96,3 @@ def test_no_package_of_the_interpreter_imports_one_that_imports_it_back():
 
     circles = sorted(f"{a} <-> {b}" for a in graph for b in graph[a] if a < b and reaches(b, a, {b}))
     assert circles == []
-
-
-def test_every_module_of_the_interpreter_can_be_imported_first():
-    """Whatever a program imports first (``from interpreter.engine.knowledge import determinize``, say), it
-    imports: no two modules need each other while they load (knowledge.py and the choose step did)."""
-    modules = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts) for p in (ROOT / "interpreter").rglob("*.py")
-                     if p.name != "__main__.py")
-    script = ("import importlib, sys\nfailed = []\nfor m in sys.argv[1:]:\n"
-              "    for k in [k for k in sys.modules if k == 'interpreter' or k.startswith('interpreter.')]:\n"
-              "        del sys.modules[k]\n"
-              "    try:\n        importlib.import_module(m.removesuffix('.__init__'))\n"
-              "    except ImportError as exc:\n        failed.append(f'{m}: {exc}')\nprint('\\n'.join(failed))\n")
-    done = subprocess.run([sys.executable, "-c", script, *modules], capture_output=True, text=True, cwd=ROOT,
-                          check=True)
-    assert len(modules) > 60 and done.stdout.strip() == ""
