@@ -584,11 +584,12 @@ def save_ismcts_reference(args: argparse.Namespace, res: dict[str, dict[str, lis
 def api_work(name: str, rng: random.Random) -> Work:
     """One random game through the public API: legal action ids, ``apply`` by id, whole deals."""
     import interpreter as tb
+    from interpreter.limits import MAX_NUMBER
 
     game = tb.load(name, 4)
 
     def work() -> tuple[int, int]:
-        state = game.new_state(seed=rng.random())
+        state = game.new_state(seed=rng.randrange(MAX_NUMBER + 1))  # a seed is a whole number (the API refuses others)
         decisions = 0
         while not state.is_over():
             if state.is_chance():
