@@ -567,7 +567,7 @@ def save_ismcts_reference(args: argparse.Namespace, res: dict[str, dict[str, lis
         "commit": commit,
         "committed": day,
         "measured": time.strftime("%Y-%m-%d"),
-        "how": f"python benchmarks/run.py --only ismcts --runs {args.runs} --seconds {args.seconds:g}",
+        "how": " ".join(["python", "benchmarks/run.py", *sys.argv[1:]]),
         "python": sys.version.split()[0],
         "machine": f"{platform.platform()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}",
         "yardstick": "baseline_njet.py play_round, rounds per second of CPU time, measured next to each search",
