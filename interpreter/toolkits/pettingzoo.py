@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 
 from interpreter.api import GameState, TrickGame, load
 from interpreter.limits import MAX_NUMBER
+from interpreter.toolkits.tensor import KeptTensor
 
 
 class TrickbookEnv(AECEnv):
@@ -50,6 +51,8 @@ class TrickbookEnv(AECEnv):
         self.render_mode = render_mode
         self.state: GameState | None = None
         self._rng = random.Random()
+        self._tensors = KeptTensor(self.game)
+        self._legal: list[int] = []  # the legal actions of the agent selected
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
@@ -88,16 +91,16 @@ class TrickbookEnv(AECEnv):
         seat = state.current_player
         assert seat is not None and seat >= 0, "chance is dealt before a seat is selected"
         self.agent_selection = self.game.engine.seat_names[seat]
+        self._legal = state.legal_actions()
         self.infos[self.agent_selection] = {"labels": state.labels()}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.state
         assert state is not None, "reset() first"
-        mask = np.zeros(self.game.num_actions, np.int8)
+        mask = np.zeros(self._action_space.n, np.int8)
         if agent == self.agent_selection and not state.is_over():
-            mask[state.legal_actions()] = 1
-        return {"observation": np.asarray(state.observation_tensor(self._seat_of[agent]), np.float32),
-                "action_mask": mask}
+            mask.put(self._legal, 1)
+        return {"observation": self._tensors.tensor(state, self._seat_of[agent]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
