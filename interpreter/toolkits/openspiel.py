@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import random
 import re
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
@@ -195,26 +196,28 @@ class _Deal:
 
     def __init__(self, state: GameState):
         kinds = state.game.engine.cards.kinds
-        self.left: dict[int, list[int]] = {}
+        left: dict[int, list[int]] = {}
         for c in state._left(state._state.pending):  # the cards still to come (the API lists them only by kind)
-            self.left.setdefault(kinds[c], []).append(c)
-        self.count = sum(len(cards) for cards in self.left.values())
-        self.kinds = sorted(self.left)  # the kinds left, in OpenSpiel's order of outcomes
+            left.setdefault(kinds[c], []).append(c)
+        self.kinds = sorted(left)  # the kinds left, in OpenSpiel's order of outcomes
+        self.left = [left[k] for k in self.kinds]  # the cards of each
+        self.counts = [len(cards) for cards in self.left]
+        self.count = sum(self.counts)
         self.came: list[int] = []
 
     def outcomes(self) -> list[tuple[int, float]]:
-        n, left = self.count, self.left
-        return [(k, len(left[k]) / n) for k in self.kinds]
+        n = self.count
+        return [(k, c / n) for k, c in zip(self.kinds, self.counts)]
 
     def take(self, kind: int) -> bool:
         """Deal the next card, one of kind ``kind``; whether the deal is whole."""
-        cards = self.left.get(kind)
-        if not cards:
+        i = bisect_left(self.kinds, kind)
+        if i == len(self.kinds) or self.kinds[i] != kind:
             raise IllegalAction(f"card {kind!r} cannot come next in this deal")
-        self.came.append(cards.pop(0))
-        if not cards:
-            del self.left[kind]
-            self.kinds.remove(kind)
+        self.came.append(self.left[i].pop(0))
+        self.counts[i] -= 1
+        if not self.counts[i]:
+            del self.kinds[i], self.left[i], self.counts[i]
         self.count -= 1
         return self.count == 0
 
