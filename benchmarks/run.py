@@ -812,12 +812,12 @@ def section_workers(args: argparse.Namespace, rep: Report) -> None:
 
 AGENT_COSTS = """\
 import resource, sys, time
-from interpreter.harness import remote
+from interpreter.harness import remote_link
 what, times = sys.argv[1], int(sys.argv[2])
 view = {"game": {}, "seat": 0, "seat_name": "A", "step": "s", "kind": "choose", "prompt": "", "legal": [0],
         "labels": ["x"], "actions": [], "observation": {}}
 start = time.process_time()
-loader = remote._Loader("tests.agents_for_tests:FirstLegal", remote.Limits())
+loader = remote_link.Loader("tests.agents_for_tests:FirstLegal", remote_link.Limits())
 loader.new_game(0)
 for i in range(times):
     if what == "games":

@@ -8,6 +8,7 @@ source line and a caret, and never a traceback.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +73,19 @@ class RuleErrors(TrickbookError):
 
     def __str__(self) -> str:
         return "\n".join(e.render() for e in self.errors)
+
+
+def in_file_order(errors: Iterable[RuleError]) -> list[RuleError]:
+    """``errors`` sorted by their place in the files, the same mistake (place and message) once."""
+    found: list[RuleError] = []
+    seen: set[tuple[str, str]] = set()
+    for error in errors:
+        key = (str(error.position), error.message)
+        if key not in seen:
+            seen.add(key)
+            found.append(error)
+    found.sort(key=lambda e: (e.position.file, e.position.line, e.position.column) if e.position else ("", 0, 0))
+    return found
 
 
 class YamlError(RuleError):

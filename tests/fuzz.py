@@ -401,7 +401,7 @@ def _read_as_saved_state(case: Case, folder: Path, replayed: str) -> str | None:
     own)."""
     import interpreter as tb
     from interpreter.errors import RecordError
-    from interpreter.harness.records import replay
+    from interpreter.match.records import replay
 
     path, text = folder / "record.jsonl", case.files["record.jsonl"]
     place = rf"^({re.escape(str(path))}|serialized state)(:\d+)?: "
@@ -2025,7 +2025,7 @@ def _run_web(case: Case, folder: Path) -> str | None:
     return None
 
 
-# -- agents: agents of one's own that misbehave (harness/remote.py) ------------------------------------------
+# -- agents: agents of one's own that misbehave (harness/remote*.py) -----------------------------------------
 #
 # Each case writes an agent whose act misbehaves at its k-th decision (or whose constructor, or whose module as it
 # loads), and plays it with play, simulate (on one or two processes) or compare. The case is judged as a person
@@ -2184,7 +2184,7 @@ OWN_FRAME = re.compile(r'File "[^"]*[/\\]interpreter[/\\][^"]*", line \d+')
 
 def _run_agents(case: Case, folder: Path) -> str | None:
     from interpreter.cli import main
-    from interpreter.harness import remote
+    from interpreter.harness import remote, remote_link
 
     (folder / "agent.py").write_text(case.files["agent.py"], encoding="utf-8")
     argv = [str(folder / a) if a in ("agent.py", "game.jsonl") else a for a in case.argv]
@@ -2194,7 +2194,7 @@ def _run_agents(case: Case, folder: Path) -> str | None:
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()  # a process of this worker's own, not the agent's: started before the mark
-    remote.AGENT_LOAD_SECONDS = AGENT_LOAD
+    remote_link.AGENT_LOAD_SECONDS = AGENT_LOAD
     os.environ[AGENT_MARK] = mark
     out, err = io.StringIO(), io.StringIO()
     old_stdin = sys.stdin

@@ -1,4 +1,4 @@
-"""The public Python API (interpreter/api.py, docs/api.md): every example of the page runs, and each promise
+"""The public Python API (interpreter/api/, docs/api.md): every example of the page runs, and each promise
 the page makes holds."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import interpreter as tb
-from interpreter.harness.records import replay
+from interpreter.match.records import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "api.md"

@@ -108,3 +108,16 @@ def test_a_diff_names_added_gone_and_list_changes():
 ])
 def test_expressions_in_words(expression, words):
     assert in_words(expression) == words
+
+
+def test_a_file_whose_sections_are_wrong_is_refused_not_explained(tmp_path, capsys):
+    """The sections' checks run before the words (an option whose default is not one of its choices passes the
+    schema; it is refused by its section's check, as validate refuses it)."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: hearts\nname: bad\noptions:\n  jack_of_diamonds: {default: maybe, choices: [true, false], "
+                   "description: x}\n", encoding="utf-8")
+    assert main(["explain", str(bad)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "bad.yaml:4:31: error: option jack_of_diamonds's default 'maybe' is not one of its choices" in err
+    assert main(["explain", "hearts", "--diff", str(bad)]) == 1

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.harness.records import read_record, replay, write_record
+from interpreter.match.records import read_record, replay, write_record
 
 from .conftest import game_of
 from .golden.make_golden import AGENT_KINDS, SEEDS, golden_name, play

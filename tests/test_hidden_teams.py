@@ -197,13 +197,17 @@ def test_a_seat_s_samples_of_one_state_put_the_partner_in_every_place_it_could_b
 
 
 def test_the_playout_loop_sets_and_reveals_teams_as_the_checked_path_does():
-    from .test_playout import _compare
+    """The battery's lockstep compares the teams and what each seat knows of them (with the rest of the state) at
+    every decision of playout and of the checked path."""
+    from interpreter.conformance.battery import SETTLED, lockstep
+    from interpreter.engine.fingerprint import FINGERPRINT
 
-    games = _compare(_game(), "hidden teams", seeds=4,
-                     also=lambda s: (list(s.teams), None if s.team_known is None else list(s.team_known)))
-    for seen in games:
+    known_at = SETTLED.index(FINGERPRINT.index("teams known to each seat"))
+    for seed in range(4):
+        seen = lockstep(_game(), seed, every=1)  # raises ConformanceError where the two differ
         # the partner was revealed in play: some seat then knew three teams (its own, the caller's, the partner's)
-        assert any(known is not None and any(bin(m).count("1") >= 3 for m in known) for _, _, (_, known), _ in seen)
+        assert any(fingerprint[known_at] is not None and any(bin(m).count("1") >= 3 for m in fingerprint[known_at])
+                   for _, _, fingerprint in seen[:-1])
 
 
 BAD = {

@@ -13,8 +13,8 @@ import pytest
 
 from interpreter.engine.observation import observe
 from interpreter.engine.steps.base import Pass, Stop
-from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
+from interpreter.match.records import replay, write_record
 
 from .conftest import at_step, game_of, trick_progress
 

@@ -77,6 +77,14 @@ def test_the_wheel_carries_the_license_the_games_and_the_schema(wheel: Path) -> 
     assert "Classifier: Topic :: Games/Entertainment" in meta and "Keywords:" in meta
 
 
+def test_the_wheel_carries_every_module_of_the_source(wheel: Path) -> None:
+    """A package is in the wheel only when pyproject.toml lists it: a new one left out would be missed by the
+    commands that do not import it."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = {str(p.relative_to(ROOT).as_posix()) for p in (ROOT / "interpreter").rglob("*.py")}
+    assert modules - names == set()
+
+
 def test_the_project_declares_an_spdx_license_and_ships_its_text() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]

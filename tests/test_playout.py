@@ -1,8 +1,11 @@
-"""``Game.playout`` (the rollout path for bots and simulation) against the checked path, decision by decision.
+"""``Game.playout`` (the rollout path for bots and simulation) against the checked path, decision by decision, on
+tricks with every part a trick may have.
 
 Playout may take runs of plain decisions in a step's own loop, without Decision objects; the checked path
-(``Game.apply``, one Decision per action) must see the same seat, the same legal actions in the same order, and
-end in the same state, for every bundled game and player count.
+(``Game.apply``, one Decision per action) must see the same seat, the same legal actions in the same order, the same
+state, and end in the same state. The conformance battery (interpreter/conformance/battery.py, ``lockstep``) checks
+it; tests/test_conformance.py runs it on every bundled game, player count and docs example, this file on each
+way through the trick loop.
 """
 
 from __future__ import annotations
@@ -11,67 +14,11 @@ import random
 
 import pytest
 
-from interpreter.engine.compile import supported_players
-from interpreter.engine.state import CHANCE
+from interpreter.conformance.battery import lockstep
+from interpreter.engine.fingerprint import fingerprint
 from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, game_of
-
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
-
-
-def _final(state):
-    return (repr(state.per_seat), repr(state.shared), repr(state.vars), repr(state.seat_vars),
-            repr(state.game_vars), list(state.totals), repr(state.round_results), state.round_number)
-
-
-@pytest.mark.parametrize(("name", "players"), CASES)
-def test_playout_takes_the_decisions_the_checked_path_takes(name, players):
-    _compare(game_of(name, players), name)
-
-
-def _compare(game, name, seeds=3, notes=False, also=lambda state: None):
-    """Playout with a recording policy, then the same choices through the checked path: the same decisions (and
-    the same ``also(state)`` at each, e.g. the teams and what each seat knows of them); each seed's decisions as
-    recorded, (seat, actions, also, choice)."""
-    games = []
-    for seed in range(seeds):
-        seen = []
-        rng = random.Random(f"playout/{seed}")
-
-        def policy(state, seat, actions, rng=rng, seen=seen):
-            i = int(rng.random() * len(actions))
-            seen.append((seat, [(type(a), a) for a in actions], also(state), i))
-            return i
-
-        fast = game.new_state()
-        if notes:
-            fast.notes = []
-        taken = game.playout(fast, rng, policy)
-        assert fast.finished and fast.pending is None and taken == len(seen)
-
-        rng = random.Random(f"playout/{seed}")
-        checked = game.new_state()
-        if notes:
-            checked.notes = []
-        k = 0
-        while not checked.finished:
-            d = checked.pending
-            if d.actor == CHANCE:
-                game.apply_chance(checked, game.sample_chance(checked, rng))
-                continue
-            seat, actions, extra, i = seen[k]
-            assert (d.actor, [(type(a), a) for a in d.actions]) == (seat, actions), f"{name} decision {k}"
-            assert also(checked) == extra, f"{name} decision {k}"
-            assert int(rng.random() * len(d.actions)) == i  # the same draw, so chance goes the same way
-            game.apply(checked, d.actions[i])
-            k += 1
-        assert k == taken
-        assert _final(fast) == _final(checked) and game.winners(fast) == game.winners(checked)
-        assert fast.counters == checked.counters and fast.notes == checked.notes
-        games.append(seen)
-    return games
-
+from .conftest import game_of
 
 # Every trick plays in the step's own loop (trick_code.py), its code written from the trick's parts: each of
 # these tricks has a different part, so a different piece of that code runs (or the loop stops for the engine).
@@ -129,15 +76,16 @@ def test_every_way_through_the_trick_loop_takes_the_checked_path_s_decisions(tmp
                  players='3:\n  automatic: [{name: bot, policy: {tricks: "last(legal)"'
                          + (", " + HOOK_POLICIES[variant] if variant in HOOK_POLICIES else "") + '}}]\n4: {}')
     game = compile_game(load_rules(write(tmp_path, text)), 3 if automatic else 4)
-    _compare(game, variant)
-    _compare(game, variant, seeds=1, notes=True)  # narrated: the same code, with its notes
+    for seed in range(3):
+        lockstep(game, seed)  # raises ConformanceError, naming the decision
+    lockstep(game, 3, notes=True)  # narrated: the same code, with its notes
 
 
 def test_the_default_policy_plays_uniformly_at_random_from_the_rng():
     game = game_of("njet-riogrande", 4)
     a, b = game.new_state(), game.new_state()
     assert game.playout(a, random.Random(5)) == game.playout(b, random.Random(5)) > 100
-    assert _final(a) == _final(b)
+    assert fingerprint(a) == fingerprint(b)
     c = game.new_state()
     game.playout(c, random.Random(6))
-    assert _final(c) != _final(a)
+    assert fingerprint(c) != fingerprint(a)

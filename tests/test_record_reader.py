@@ -1,4 +1,4 @@
-"""Records and saved states are read by one reader (interpreter/harness/record_reader.py): the same damaged line
+"""Records and saved states are read by one reader (interpreter/match/record_reader.py): the same damaged line
 is refused by ``trickbook replay``, ``replay(path, game=...)``, ``TrickGame.deserialize`` and ``load_serialized``
 with the same message, and a seed is what a header can hold, checked alike where it is given and where it is read.
 """
@@ -13,7 +13,7 @@ import pytest
 
 import interpreter as tb
 from interpreter.errors import GameError, RecordError
-from interpreter.harness.records import replay
+from interpreter.match.records import replay
 
 GAME = tb.load("hearts", players=4)
 

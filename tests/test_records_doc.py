@@ -12,8 +12,8 @@ import pytest
 from interpreter.cli import validate_file
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.errors import RecordError
-from interpreter.harness.records import read_record, replay, write_record
 from interpreter.harness.runner import play_game
+from interpreter.match.records import read_record, replay, write_record
 from interpreter.rules.loader import load_rules
 
 from .conftest import at_step

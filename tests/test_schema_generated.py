@@ -11,8 +11,10 @@ import pytest
 
 from interpreter import schema_gen
 from interpreter.engine.steps import REGISTRY as STEPS
-from interpreter.engine.steps.base import COMMON, Opt
-from interpreter.schema_gen import KINDS, docs, generate, render
+from interpreter.engine.steps.base import COMMON
+from interpreter.plan.declaration import Opt
+from interpreter.plan.opt_kinds import KINDS
+from interpreter.schema_gen import docs, generate, render
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = ROOT / "schema" / "game.schema.json"

@@ -187,7 +187,7 @@ def _fake_pool(workers):
 
 
 def test_no_more_processes_are_started_than_there_are_games(monkeypatch, capsys):
-    from interpreter.harness import conformance
+    from interpreter.conformance import runs as conformance
     from interpreter.harness import simulate as simulate_module
 
     monkeypatch.setattr(simulate_module, "process_pool", _fake_pool)

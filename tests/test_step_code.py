@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
+from interpreter.engine.module import written_part
 from interpreter.engine.steps.writer import functions
 
 from .conftest import game_of
@@ -63,7 +64,7 @@ def test_a_game_is_one_module_and_its_steps_play_by_its_functions():
     game = game_of("meinz", 4)
     module = game.module()
     parts = [line for line in module.source.splitlines() if line.startswith("def _part")]
-    written = [s for s in game.every_step() if s.part(game, game._gen) is not None]
+    written = [s for s in game.every_step() if written_part(s, game, game._gen) is not None]
     assert len(parts) == len(written) + 1  # each written step, and the round
     for step in written:
         code = step.code(game)

@@ -21,8 +21,8 @@ from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
 from interpreter.engine.steps.base import Choice, Cover, Pass, Play, Stop, Take, third_person
 from interpreter.errors import GameError, IllegalAction, RuleError
-from interpreter.harness.records import replay, write_record
 from interpreter.harness.runner import play_game
+from interpreter.match.records import replay, write_record
 from interpreter.rules.loader import load_rules
 
 from .conftest import card

@@ -185,7 +185,7 @@ def test_damaged_records_are_refused_with_the_line(tmp_path, damage, message):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(damage(good.read_text().splitlines())) + "\n")
     from interpreter.errors import RecordError
-    from interpreter.harness.records import read_record
+    from interpreter.match.records import read_record
 
     with pytest.raises(RecordError) as exc:
         read_record(bad)

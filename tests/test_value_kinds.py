@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 from interpreter.engine.compile import compile_game, rule_file_problems
-from interpreter.engine.steps.base import Opt
 from interpreter.errors import GameError
+from interpreter.plan.declaration import Opt
 from interpreter.rules import options
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules

@@ -16,7 +16,8 @@ import pytest
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
-from interpreter.harness.runner import Outcome, play_game
+from interpreter.harness.runner import play_game
+from interpreter.match.writer import Outcome
 from interpreter.rules.loader import load_rules
 
 from .conftest import at_step, card

@@ -22,9 +22,9 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from interpreter.engine.compile import rule_file_problems  # noqa: E402
 from interpreter.harness.players import agent_factory  # noqa: E402
-from interpreter.harness.record_reader import TOLD  # noqa: E402
-from interpreter.harness.records import replay  # noqa: E402
 from interpreter.harness.runner import play_game  # noqa: E402
+from interpreter.match.record_reader import TOLD  # noqa: E402
+from interpreter.match.records import replay  # noqa: E402
 from interpreter.web.app import create_app  # noqa: E402
 from interpreter.web.cards import card_faces  # noqa: E402
 from interpreter.web.guard import allowed_hosts  # noqa: E402

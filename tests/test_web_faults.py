@@ -21,9 +21,9 @@ pytest.importorskip("uvicorn")
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from interpreter.harness.players import agent_factory  # noqa: E402
-from interpreter.harness.record_reader import TOLD  # noqa: E402
-from interpreter.harness.records import replay  # noqa: E402
 from interpreter.harness.runner import play_game  # noqa: E402
+from interpreter.match.record_reader import TOLD  # noqa: E402
+from interpreter.match.records import replay  # noqa: E402
 from interpreter.web.bots import BotPool  # noqa: E402
 from interpreter.web.guard import MAX_DEPTH, allowed_hosts  # noqa: E402
 from interpreter.web.lobby import Limits, Lobby, LobbyError  # noqa: E402

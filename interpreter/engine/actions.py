@@ -14,13 +14,11 @@ first of its kind) and its label says which card it is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from interpreter.engine.game import Game
+from interpreter.engine.state import Deciding
 from interpreter.errors import GameError
-
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-    from interpreter.engine.steps.base import Step
 
 
 class ActionInfo(NamedTuple):
@@ -57,7 +55,7 @@ class ActionSpace:
     def __len__(self) -> int:
         return len(self.infos)
 
-    def id_of(self, step: Step, action: Any) -> int:
+    def id_of(self, step: Deciding, action: Any) -> int:
         """The id of ``action``, an action ``step`` offers."""
         found = self._ids.get((id(step), step.action_key(self.game, action)))
         if found is None:
@@ -66,7 +64,7 @@ class ActionSpace:
                             "that lists every value it may offer)")
         return found
 
-    def ids(self, step: Step, actions: list[Any]) -> list[int]:
+    def ids(self, step: Deciding, actions: list[Any]) -> list[int]:
         """The ids of ``actions`` (legal actions of ``step``), in their order (each action found once by its key,
         then by itself)."""
         known, sid, out = self._known, id(step), []
@@ -80,32 +78,3 @@ class ActionSpace:
                 found = known[(sid, a)] = self.id_of(step, a)
             out.append(found)
         return out
-
-
-def card_kinds(game: Game) -> list[int]:
-    """The kinds of the game's cards (the first of each set of identical cards), in deck order."""
-    kinds = game.cards.kinds
-    return list(dict.fromkeys(kinds[c] for c in sorted(game.deck)))
-
-
-def card_texts(game: Game) -> list[str]:
-    """The texts of the cards' attributes (suits, colours, ranks written as words), each once, in deck order."""
-    out: dict[str, None] = {}
-    for values in game.cards.attributes.values():
-        out.update((v, None) for v in values if isinstance(v, str))
-    return list(out)
-
-
-def value_kind(v: Any) -> str:
-    """The kind of a plain value (not a card or a seat, which only their type tells from a number)."""
-    if isinstance(v, bool):
-        return "truth"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "text"
-    if isinstance(v, (list, tuple)):
-        return "list"
-    if isinstance(v, dict):
-        return "record"
-    return "none" if v is None else "value"

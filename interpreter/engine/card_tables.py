@@ -15,6 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled
+from interpreter.engine.state import State
 
 _LIMIT = 4096  # distinct keys kept per table before it starts afresh
 
@@ -69,7 +70,7 @@ class CardTable:
         """True when values depend only on round values and cards (so tables apply)."""
         return self.fields is not None
 
-    def table(self, state: Any, led: int | None = None) -> list[Any]:
+    def table(self, state: State, led: int | None = None) -> list[Any]:
         """Values by card id for the current round values (and led card)."""
         led_kind = None if led is None else self.led_classes[led]
         if self.fields:
@@ -88,7 +89,7 @@ class CardTable:
             t = self._tables[key] = [None] * len(self.kinds) if self.lazy else self._build(state, led)
         return t
 
-    def fill(self, values: list[Any], state: Any, led: int | None, card: int) -> Any:
+    def fill(self, values: list[Any], state: State, led: int | None, card: int) -> Any:
         """Compute one card's value into a lazy table (and share it with identical cards)."""
         env: dict[str, Any] = {"$s": state, "led": led, self.var: card}
         value = self.combine([r(env) for r in self.runs])
@@ -96,7 +97,7 @@ class CardTable:
             values[c] = value
         return value
 
-    def _build(self, state: Any, led: int | None) -> list[Any]:
+    def _build(self, state: State, led: int | None) -> list[Any]:
         env: dict[str, Any] = {"$s": state, "led": led}
         kinds = self.kinds
         runs, combine = self.runs, self.combine

@@ -1,12 +1,14 @@
 """Values by their static type: the cards a value names, what a Knowledge follows of values (a card chosen in
-the open is known to all) and renames in a sample, and how people read a value. Plain functions of a type and a
-value, imported by the steps, knowledge.py and observation.py alike (so none imports another for them)."""
+the open is known to all) and renames in a sample, and how people read a value; the kinds of a game's cards and
+of plain values, as its actions name them (engine/actions.py). Plain functions of a type and a value, imported by
+the steps, knowledge.py, observation.py and encoding.py alike (so none imports another for them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from interpreter.dsl.types import VALUE, Type
+from interpreter.engine.game_view import GameView
 
 
 def only_cards(t: Type) -> bool:
@@ -37,7 +39,7 @@ def renamed(t: Type | None, value: Any, card: Any) -> Any:
     return value
 
 
-def readable(game: Any, t: Type, value: Any) -> Any:
+def readable(game: GameView, t: Type, value: Any) -> Any:
     """A value of static type ``t`` as JSON people read: seats by name, cards by label, records by label."""
     if value is None or isinstance(value, bool):
         return value
@@ -52,3 +54,31 @@ def readable(game: Any, t: Type, value: Any) -> Any:
         return game.seat_names[value] if t.kind == "seat" else game.cards.labels[value]
     return value
 
+
+def card_kinds(game: GameView) -> list[int]:
+    """The kinds of the game's cards (the first of each set of identical cards), in deck order."""
+    kinds = game.cards.kinds
+    return list(dict.fromkeys(kinds[c] for c in sorted(game.deck)))
+
+
+def card_texts(game: GameView) -> list[str]:
+    """The texts of the cards' attributes (suits, colours, ranks written as words), each once, in deck order."""
+    out: dict[str, None] = {}
+    for values in game.cards.attributes.values():
+        out.update((v, None) for v in values if isinstance(v, str))
+    return list(out)
+
+
+def value_kind(v: Any) -> str:
+    """The kind of a plain value (not a card or a seat, which only their type tells from a number)."""
+    if isinstance(v, bool):
+        return "truth"
+    if isinstance(v, (int, float)):
+        return "number"
+    if isinstance(v, str):
+        return "text"
+    if isinstance(v, (list, tuple)):
+        return "list"
+    if isinstance(v, dict):
+        return "record"
+    return "none" if v is None else "value"

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from interpreter.dsl.budget import charge
 from interpreter.dsl.types import CARD
 from interpreter.errors import SchemaError
+from interpreter.plan.combinations import BASE, CombinationsPlan
 
 WILD = "*"  # the key of a wild card in a shape
 
@@ -348,12 +349,12 @@ def _spread(span: list[Any], have: list[int], wilds: int, wild_ranks: frozenset[
     return out
 
 
-def compile_combinations(spec: Any, source: Any, compiler: Any, n_cards: int, group: str | None,
+def compile_combinations(spec: CombinationsPlan | None, source: Any, compiler: Any, n_cards: int, group: str | None,
                          ) -> Combinations | None:
-    """The rule file's ``combinations`` section ``spec``, each card's rank, suit and wildness worked out now."""
+    """The rule file's ``combinations`` section (its piece of the plan, checked), each card's rank, suit and wildness
+    worked out now."""
     if spec is None:
         return None
-    base = ("combinations",)
 
     def per_card(path: tuple[Any, ...], text: Any, expect: str | None = None) -> tuple[Any, ...]:
         expr = compiler.compile(text, {"card": CARD}, source.locator(path), expect)
@@ -362,56 +363,45 @@ def compile_combinations(spec: Any, source: Any, compiler: Any, n_cards: int, gr
                               "play)", source.pos(path))
         return tuple(expr({"card": c}) for c in range(n_cards))
 
-    rank = per_card(base + ("rank",), spec["rank"])
-    if "suit" in spec:
-        suit = per_card(base + ("suit",), spec["suit"])
+    def written(path: tuple[Any, ...], expect: str | None = None) -> tuple[Any, ...]:
+        return per_card(path, source.get(path), expect)
+
+    rank = written(spec.rank)
+    if spec.suit is not None:
+        suit = written(spec.suit)
     elif group is not None:
-        suit = per_card(base, f"card.{group}")
+        suit = per_card(BASE, f"card.{group}")
     else:
         suit = (None,) * n_cards
-    plain = per_card(base + ("cards",), spec["cards"], "truth") if "cards" in spec else (True,) * n_cards
-    wspec = spec.get("wild") or {}
-    wild = frozenset(c for c, w in enumerate(per_card(base + ("wild", "cards"), wspec["cards"], "truth")) if w) \
-        if wspec else frozenset()
+    plain = written(spec.cards, "truth") if spec.cards is not None else (True,) * n_cards
+    wild: frozenset[int] = frozenset()
     wild_ranks: frozenset[Any] = frozenset()
-    if wspec:
-        rpath = base + ("wild", "ranks")
-        if "ranks" in wspec:
-            expr = compiler.compile(str(wspec["ranks"]), {}, source.locator(rpath))
-            if not expr.is_constant:
-                raise SchemaError("wild.ranks must be known before play (a list of ranks)", source.pos(rpath))
-            ranks = expr({})
-            if not isinstance(ranks, (list, tuple)):
-                raise SchemaError(f"wild.ranks must be a list of ranks, got {ranks!r}", source.pos(rpath))
-            wild_ranks = frozenset(ranks)
+    if spec.wild is not None:
+        wild = frozenset(c for c, w in enumerate(written(spec.wild.cards, "truth")) if w)
+        if spec.wild.ranks is not None:
+            wild_ranks = _wild_ranks(spec.wild.ranks, source, compiler)
         else:
             wild_ranks = frozenset(r for c, r in enumerate(rank) if c not in wild and plain[c] and r is not None)
-    names = list(spec["kinds"])
     kinds = []
-    for name in names:
-        kspec = spec["kinds"][name] or {}
-        kpath = base + ("kinds", name)
-        shapes = [k for k in ("run", "sets") if k in kspec]
-        if len(shapes) > 1:
-            raise SchemaError("a kind is a run or sets, not both", source.pos(kpath))
-        for other in kspec.get("beats") or []:
-            if other not in names:
-                raise SchemaError(f"beats names {other!r}, which is not a kind (kinds: {', '.join(names)})",
-                                  source.pos(kpath + ("beats",)))
-        made_of = per_card(kpath + ("cards",), kspec["cards"], "truth") if "cards" in kspec else plain
+    for k in spec.kinds:
+        made_of = written(k.cards, "truth") if k.cards is not None else plain
         cards = frozenset(c for c, ok in enumerate(made_of) if ok and c not in wild and rank[c] is not None)
-        suited = bool(kspec.get("suited", False))
-        if suited and "suit" not in spec and group is None:
-            raise SchemaError("a suited kind needs combinations.suit or deck.group (what a suit is)",
-                              source.pos(kpath + ("suited",)))
-        kinds.append(Kind(name, int(kspec.get("same", 1)), int(kspec.get("run", 0)),
-                          tuple(kspec.get("sets") or ()), suited, bool(kspec.get("bomb", False)),
-                          bool(kspec.get("wild", True)) and bool(wild), frozenset(kspec.get("beats") or ()),
-                          bool(kspec.get("lead_only", False)), cards))
-    alone = wspec.get("alone") if wspec else None
+        kinds.append(Kind(k.name, k.same, k.run, k.sets, k.suited, k.bomb, k.wild and bool(wild), frozenset(k.beats),
+                          k.lead_only, cards))
     made = [r for c, r in enumerate(rank) if plain[c] and c not in wild and isinstance(r, (int, float))]
     for c, r in enumerate(rank):
         if c not in wild and r is not None and not isinstance(r, (int, float)):
             raise SchemaError(f"a card's rank must be a number (or none: the card makes no play), got {r!r}",
-                              source.pos(base + ("rank",)))
+                              source.pos(spec.rank))
+    alone = spec.wild.alone if spec.wild is not None else None
     return Combinations(kinds, rank, suit, wild, wild_ranks, alone, float(min(made)) if made else 0.0)
+
+
+def _wild_ranks(path: tuple[Any, ...], source: Any, compiler: Any) -> frozenset[Any]:
+    expr = compiler.compile(str(source.get(path)), {}, source.locator(path))
+    if not expr.is_constant:
+        raise SchemaError("wild.ranks must be known before play (a list of ranks)", source.pos(path))
+    ranks = expr({})
+    if not isinstance(ranks, (list, tuple)):
+        raise SchemaError(f"wild.ranks must be a list of ranks, got {ranks!r}", source.pos(path))
+    return frozenset(ranks)

@@ -1,19 +1,21 @@
-"""Rule data → :class:`Game`: build the deck, check every name, compile every expression.
+"""The plan of a rule file → :class:`Game`: the sections read and checked (interpreter/plan/), every name checked,
+every expression compiled.
 
-Compilation is per player count and options, so ``players``, ``options.*``
-and ``setup.*`` are constants folded into the compiled expressions.
+Compilation is per player count and options, so ``players``, ``options.*`` and ``setup.*`` are constants folded
+into the compiled expressions. Mistakes are collected wherever one does not hide another: the sections' own
+checks all at once (plan.sections.read), then what the compiled steps tell (names that clash, declared types),
+then the game's flow, status lines, policies and defines, each stage reporting every mistake it finds.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from typing import Any
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any, TypeVar
 
 import interpreter.engine.steps  # noqa: F401 - registers the step kinds
 from interpreter import cache
-from interpreter.dsl.builtins import REGISTRY as BUILTINS
-from interpreter.dsl.compiler import Compiler, Define, Globals
+from interpreter.dsl.compiler import Compiled, Compiler, Define, Globals
 from interpreter.dsl.types import (
     CARD,
     CARDS,
@@ -29,28 +31,30 @@ from interpreter.dsl.types import (
     type_of_data,
     type_of_plain,
 )
-from interpreter.engine.cards import build_cards, label_fields
 from interpreter.engine.combinations import compile_combinations
-from interpreter.engine.declared import apply as declare_types
-from interpreter.engine.declared import declared
-from interpreter.engine.game import Flow, Game, SeatSpec, StatusLine, ZoneSpec
+from interpreter.engine.game import Flow, Game, SeatSpec, StatusLine
 from interpreter.engine.notation import build_notation
 from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
 from interpreter.errors import GameError, Position, RuleError, RuleErrors, SchemaError, TrickbookError
-from interpreter.limits import MAX_CARDS, MAX_ROUNDS
+from interpreter.plan import game as game_section
+from interpreter.plan import players as players_section
+from interpreter.plan import types as types_section
+from interpreter.plan import zones as zones_section
+from interpreter.plan.cards import CardTable
+from interpreter.plan.players import Setup
+from interpreter.plan.section import Path_, Plan, raise_all
+from interpreter.plan.sections import read as read_plan
+from interpreter.plan.status import StatusLinePlan
+from interpreter.plan.zones import ZoneSpec
 from interpreter.rules import options as declared_options
 from interpreter.rules.loader import identity
 from interpreter.rules.source import RuleSource
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_DEFINE = re.compile(rf"^\s*({_NAME})\s*(?:\(\s*({_NAME}(?:\s*,\s*{_NAME})*)?\s*\))?\s*$")
-_KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let"}
-# seat attributes the engine provides; zones and values may not take these names
-SEAT_ATTRIBUTES = ("total", "name", "index", "role")
+T = TypeVar("T")
 
 
 def supported_players(source: RuleSource) -> list[int]:
-    return sorted(int(n) for n in source.data["players"])
+    return list(players_section.read(source).counts)
 
 
 def rule_file_problems(name: str, allow: tuple[Any, ...] = ()) -> list[RuleError]:
@@ -75,271 +79,255 @@ def rule_file_problems(name: str, allow: tuple[Any, ...] = ()) -> list[RuleError
     for n in supported_players(source):
         try:
             compile_game(source, n, generate=False)
-        except RuleError as exc:
-            if all(exc.render() != e.render() for e in found):
-                found.append(exc)
+        except (RuleError, RuleErrors) as exc:
+            found += [e for e in _each(exc) if all(e.render() != f.render() for f in found)]
         except TrickbookError as exc:
             found.append(at_start(f"with {n} players: {exc}"))
     return found
 
 
-def _value_places(source: RuleSource, setup_path: tuple[Any, ...], setup: dict[str, Any], opts: dict[str, Any]
-                  ) -> dict[str, Position]:
-    """Where each setup value and option default is written, for those a file extending another wrote over a value
-    of another kind (or where the other has none): a mistake such a value causes is shown there (Compiler.compile)."""
-    def changed(path: tuple[Any, ...], value: Any) -> bool:
-        return path not in source.smap.replaced or type(source.smap.replaced[path]) is not type(value)
+def _each(exc: RuleError | RuleErrors) -> list[RuleError]:
+    return list(exc.errors) if isinstance(exc, RuleErrors) else [exc]
 
-    places = {f"setup.{k}": source.pos(setup_path + (k,)) for k, v in setup.items() if changed(setup_path + (k,), v)}
-    places.update((f"options.{k}", source.pos(("options", k, "default"))) for k, v in opts.items()
-                  if v == source.data["options"][k]["default"] and changed(("options", k, "default"), v))
-    return places
+
+class _Found:
+    """Mistakes collected where one does not stop the others from being looked for."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    def attempt(self, make: Callable[[], T]) -> T | None:
+        """What ``make`` gives, or None when it finds a mistake (kept)."""
+        try:
+            return make()
+        except (RuleError, RuleErrors) as exc:
+            self.errors += _each(exc)
+            return None
+
+    def add(self, errors: Iterable[RuleError]) -> None:
+        self.errors += errors
+
+    def report(self) -> None:
+        raise_all(self.errors)
 
 
 def compile_game(source: RuleSource, players: int, options: dict[str, Any] | None = None, *,
                  generate: bool = True) -> Game:
     """The rules for ``players`` players; ``generate``: every expression's generated Python function made now
     (see dsl/codegen.py), else only those run while compiling (what validate needs: the same checks, sooner)."""
-    data = source.data
-    counts = supported_players(source)
+    plan = read_plan(source)
+    counts = plan["players"].counts
     if players not in counts:
-        raise GameError(f"{data['name']} is for {', '.join(map(str, counts))} players, not {players}")
+        raise GameError(f"{plan['name']} is for {', '.join(map(str, counts))} players, not {players}")
     cache.scope(source.file)  # its expression trees are kept with the rule file
-    opts = declared_options.chosen(data, options)
+    opts = declared_options.choose(plan["options"], options)
+    setup: Setup = plan["players"].setups[players]
+    raise_all(players_section.seats_problems(plan["players"], plan["seats"], players, source))
+    cards: CardTable = plan["deck"].cards
+    names = list(players_section.seat_names(plan["seats"], max(counts)))
+    seat_names = names[:players] + [a.name for a in setup.automatic]
+    roles = ["player"] * players + [a.role for a in setup.automatic]  # what seat.role reads
 
-    setup_key = players if players in data["players"] else str(players)
-    setup_path = ("players", setup_key)
-    setup = dict(data["players"][setup_key] or {})
-    remove = setup.pop("remove", None)
-    automatic = list(setup.pop("automatic", None) or [])  # extra seats that play by their policy
+    g = _globals(plan, setup, players, opts, cards, len(seat_names))
+    # the generated functions' code is kept per rule file, player count and options (see dsl/codegen.py)
+    key = f"{identity(source.data)}/{players}/{sorted(opts.items())!r}" if generate else None
+    compiler = Compiler(g, generate, key)
+    zones: dict[str, ZoneSpec] = plan["zones"]
+    ctx = _context(plan, compiler, seat_names, cards)
+    ctx.combinations = compile_combinations(plan["combinations"], source, compiler, len(cards), plan["deck"].group)
+    # steps: declare everything first, then compile (a step may read what a later one sets)
+    steps = build_steps(ctx, source.data["round"], ("round",))
+    deck = _deck(setup, source, compiler, len(cards))
+    if "deck" not in zones:  # every card of the game, for values known before play (a zone of that name wins)
+        g.constants["deck"] = (CARDS, tuple(deck))
+    raise_all(zones_section.clashes(zones, ctx.counters, ctx.seat_fields, ctx.step_names, source))
+    ctx.refresh = lambda: g.seat_attrs.update(_seat_attributes(zones, ctx.counters, ctx.seat_fields, seat_names,
+                                                               roles))
+    ctx.refresh()
+    flow = _typed(plan, ctx, steps)
+    found = _Found()
+    found.attempt(partial(finish_steps, ctx, steps))
+    _flow(plan, ctx, flow, found)
+    table = [line for line in (found.attempt(partial(_status_line, ctx, spec)) for spec in plan["table"])
+             if line is not None]
+    all_steps = _all_steps(steps)
+    seats = [SeatSpec(n, roles[i]) for i, n in enumerate(names[:players])]
+    seats += _automatic_seats(setup, ctx, all_steps, roles[players:], found)
+    for d in g.defines.values():  # syntax-check defines nobody calls
+        if d.tree is None:
+            found.attempt(partial(compiler._parse, d.text, d.locate))
+    found.report()
+    notation = None
+    if plan["deck"].notation is not None:
+        every_seat = list(dict.fromkeys(names + [s.name for s in seats]))  # of any player count
+        notation = build_notation(plan["deck"].notation, cards, deck, every_seat, source)
 
-    # -- deck
-    deck_spec = data["deck"]
-    template = deck_spec.get("label")
-    attr_names = {n for g in deck_spec["cards"] for n in g if n != "label"}
-    if template:
-        for f in label_fields(template):
-            if f not in attr_names and f != "copy":
-                raise SchemaError(f"the label names {f!r}, which is not a card attribute "
-                                  f"({', '.join(sorted(attr_names))})", source.pos(("deck", "label")))
-    total = 0
-    for i, g in enumerate(deck_spec["cards"]):
-        own = [n for n in g if n != "label"]
-        for f in label_fields(g.get("label") or ""):
-            if f not in own and f != "copy":
-                raise SchemaError(f"the group's label names {f!r}, which is not an attribute of this group "
-                                  f"({', '.join(own)})", source.pos(("deck", "cards", i, "label")))
-        total += math.prod(len(g[k]) for k in own)
-        if total > MAX_CARDS:  # counted before any card is made: a group of 8 x 20 values is 25 billion cards
-            raise SchemaError(f"the deck has more than {MAX_CARDS:,} cards (by this group it has {total:,}); every "
-                              "combination of a group's values is one card", source.pos(("deck", "cards", i)))
-    cards = build_cards(deck_spec["cards"], template)
-    group = deck_spec.get("group")
-    if group is not None and group not in attr_names:
-        raise SchemaError(f"deck.group names {group!r}, which is not a card attribute "
-                          f"({', '.join(sorted(attr_names))})", source.pos(("deck", "group")))
-    by_label: dict[str, int] = {}
-    for c, label in enumerate(cards.labels):
-        first = by_label.setdefault(label, c)
-        if cards.kinds[first] != cards.kinds[c]:
-            raise SchemaError(f"two different cards are both labelled {label!r}; put the attribute that tells "
-                              "them apart into deck.label", source.pos(("deck", "label") if template else ("deck",)))
+    value_types = {**ctx.round_fields, **ctx.seat_fields, **ctx.game_fields}
+    game = Game(
+        name=plan["name"], title=plan["title"], identity=identity(source.data), player_count=players,
+        options=opts, seats=seats, cards=cards, deck=deck, deck_start=plan["deck"].start, zones=zones,
+        counters=list(ctx.counters), steps=steps,
+        flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
+        seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
+        visibility=dict(ctx.visibility), group=plan["deck"].group, table=table, notation=notation,
+    )
+    game.combinations = ctx.combinations
+    for step in all_steps.values():
+        step.check(game)
+    game.written(compiler.gen, compiler.generate)
+    compiler.gen.save()  # the code compiled for this game, for the next run
+    return game
 
-    # -- seats
-    names = data.get("seats") or [f"P{i + 1}" for i in range(max(counts))]
-    if len(names) < max(counts):
-        raise SchemaError(f"seats names {len(names)} seats but the game is for up to {max(counts)} players",
-                          source.pos(("seats",)))
-    seat_names = list(names[:players]) + [a["name"] for a in automatic]
-    if len(set(seat_names)) != len(seat_names):
-        where = setup_path + ("automatic",) if automatic else ("seats",)
-        raise SchemaError("two seats have the same name", source.pos(where))
-    n_seats = len(seat_names)
 
-    # -- globals for expressions
+def _globals(plan: Plan, setup: Setup, players: int, opts: dict[str, Any], cards: CardTable, seats: int) -> Globals:
+    """What every expression may name before the steps declare their values: the cards' attributes, the game's
+    constants (players, options, setup, seats) and the defines."""
+    source = plan.source
     g = Globals()
     g.card_attrs = dict(cards.attributes)
     g.card_attrs["label"] = cards.labels
     g.constants = {
         "players": (NUMBER, players),
         "options": (record({k: type_of_plain(v) for k, v in opts.items()}), dict(opts)),
-        "setup": (type_of_data(setup), setup),
-        "seats": (SEATS, tuple(range(n_seats))),
+        "setup": (type_of_data(setup.values), setup.values),
+        "seats": (SEATS, tuple(range(seats))),
     }
-    g.places, g.derived = _value_places(source, setup_path, setup, opts), source.smap.derived
+    assert tuple(g.constants) == zones_section.CONSTANTS  # the names a shared zone may not take
+    g.places, g.derived = _value_places(source, setup, opts), source.smap.derived
     g.round_fields = {"number": NUMBER, "dealer": SEAT}
-    for key, text in (data.get("define") or {}).items():
-        m = _DEFINE.match(str(key))
-        kpos = source.key_pos(("define", key))
-        if not m:
-            raise SchemaError(f"a define is written name or name(param, ...), not {key!r}", kpos)
-        dname = m.group(1)
-        params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
-        if dname in BUILTINS:
-            raise SchemaError(f"{dname!r} is a builtin function; choose another name for this define", kpos)
-        if dname in _KEYWORDS:
-            raise SchemaError(f"{dname!r} is a word of the expression language; choose another name", kpos)
-        if dname in g.defines:
-            raise SchemaError(f"{dname!r} is defined twice", kpos)
-        if len(set(params)) != len(params):
-            raise SchemaError("a parameter name is repeated", kpos)
-        g.defines[dname] = Define(dname, params, str(text), source.locator(("define", key)))
-    # the generated functions' code is kept per rule file, player count and options (see dsl/codegen.py)
-    key = f"{identity(data)}/{players}/{sorted(opts.items())!r}" if generate else None
-    compiler = Compiler(g, generate, key)
+    for d in plan["define"]:
+        assert d.name is not None  # the section's checks refuse a key that names nothing
+        g.defines[d.name] = Define(d.name, d.params, d.text, source.locator(d.path))
+    return g
 
-    # -- zones
-    zones: dict[str, ZoneSpec] = {}
-    for zname, zspec in data["zones"].items():
-        zones[zname] = ZoneSpec(zname, bool(zspec.get("per_seat", False)), zspec.get("visible", "all"))
-    for zname, spec in zones.items():
-        clash = g.constants.keys() | {"round", "game"} | _KEYWORDS
-        if not spec.per_seat and zname in clash:
-            raise SchemaError(f"zone name {zname!r} is taken by a name of the expression language",
-                              source.key_pos(("zones", zname)))
+
+def _value_places(source: RuleSource, setup: Setup, opts: dict[str, Any]) -> dict[str, Position]:
+    """Where each setup value and option default is written, for those a file extending another wrote over a value
+    of another kind (or where the other has none): a mistake such a value causes is shown there (Compiler.compile)."""
+    def changed(path: tuple[Any, ...], value: Any) -> bool:
+        return path not in source.smap.replaced or type(source.smap.replaced[path]) is not type(value)
+
+    places = {f"setup.{k}": source.pos(setup.path + (k,)) for k, v in setup.values.items()
+              if changed(setup.path + (k,), v)}
+    places.update((f"options.{k}", source.pos(("options", k, "default"))) for k, v in opts.items()
+                  if v == source.data["options"][k]["default"] and changed(("options", k, "default"), v))
+    return places
+
+
+def _context(plan: Plan, compiler: Compiler, seat_names: list[str], cards: CardTable) -> StepContext:
+    """What the steps are built with: the zones, the seats, the values the game keeps from round to round."""
+    g = compiler.g
+    zones: dict[str, ZoneSpec] = plan["zones"]
+    for name, spec in zones.items():
         if not spec.per_seat:
-            g.zones[zname] = CARDS
-    ctx = StepContext(source, compiler, n_seats, seat_names,
+            g.zones[name] = CARDS
+    ctx = StepContext(plan.source, compiler, len(seat_names), seat_names,
                       {z: s.visible for z, s in zones.items() if s.per_seat},
                       {z: s.visible for z, s in zones.items() if not s.per_seat},
                       card_kinds=cards.kinds, round_fields=g.round_fields, game_fields=g.game_fields)
+    flow: game_section.GamePlan = plan["game"]
+    for name in flow.values:
+        g.game_fields[name] = NONE  # typed below: the set steps' values of it, then its value at the start
+    for name in flow.seat_values:
+        ctx.game_seat_fields[name] = VALUE
+        ctx.declare_seat(name, VALUE, ("game", "seat_values", name))
+    return ctx
 
-    # -- game values (persist from round to round)
-    gspec = data.get("game") or {}
-    for vname in gspec.get("values") or {}:
-        g.game_fields[vname] = NONE  # typed below: the set steps' values of it, then its value at the start
-    for vname in gspec.get("seat_values") or {}:
-        ctx.game_seat_fields[vname] = VALUE
-        ctx.declare_seat(vname, VALUE, ("game", "seat_values", vname))
 
-    # -- plays of several cards (climbing games)
-    combinations = compile_combinations(data.get("combinations"), source, compiler, len(cards), group)
-    ctx.combinations = combinations
+def _deck(setup: Setup, source: RuleSource, compiler: Compiler, size: int) -> list[int]:
+    """The cards of the game for this player count: every card but those ``remove`` takes out."""
+    deck = list(range(size))
+    if setup.remove is None:
+        return deck
+    drop = compiler.compile(source.get(setup.remove), {"card": CARD}, source.locator(setup.remove), "truth")
+    if drop.deps - {"ctx:card"}:
+        raise SchemaError("remove may use only card, players, options and setup (it applies before play)",
+                          source.pos(setup.remove))
+    return [c for c in deck if not drop({"card": c})]
 
-    # -- steps: declare everything first, then compile (a step may read what a later one sets)
-    steps = build_steps(ctx, data["round"], ("round",))
 
-    # -- remove cards for this player count
-    deck = list(range(len(cards)))
-    if remove:
-        drop = compiler.compile(remove, {"card": CARD}, source.locator(setup_path + ("remove",)), "truth")
-        if drop.deps - {"ctx:card"}:
-            raise SchemaError("remove may use only card, players, options and setup (it applies before play)",
-                              source.pos(setup_path + ("remove",)))
-        deck = [c for c in deck if not drop({"card": c})]
-
-    if "deck" not in zones:  # every card of the game, for values known before play (a zone of that name wins)
-        g.constants["deck"] = (CARDS, tuple(deck))
-
-    zone_names = set(zones)
-    deck_start = deck_spec.get("start")
-    if deck_start is not None and (deck_start not in zones or zones[deck_start].per_seat):
-        raise SchemaError(f"deck.start must name a shared zone (shared zones: "
-                          f"{', '.join(z for z in zones if not zones[z].per_seat) or 'none'})",
-                          source.pos(("deck", "start")))
-    for zname in zones:
-        if zones[zname].per_seat and zname in SEAT_ATTRIBUTES + tuple(ctx.counters):
-            raise SchemaError(f"zone name {zname!r} is taken by a seat attribute", source.key_pos(("zones", zname)))
-    for vname in ctx.seat_fields:
-        if vname in SEAT_ATTRIBUTES + tuple(ctx.counters) or vname in zone_names:
-            raise SchemaError(f"the seat value {vname!r} has the name of a seat attribute or a zone; "
-                              "choose another name", source.pos(ctx.step_names.get(vname, ("round",))))
-    roles = ["player"] * players + [a.get("role", "automatic") for a in automatic]  # what seat.role reads
-    ctx.refresh = lambda: g.seat_attrs.update(_seat_attributes(zones, ctx.counters, ctx.seat_fields, seat_names,
-                                                               roles))
-    ctx.refresh()
-
-    # typed game values: their initial expressions see everything declared
+def _typed(plan: Plan, ctx: StepContext, steps: list[Step]) -> Flow:
+    """The types of every value, worked out from the steps that set them and the game values' starting values, and
+    held to what the types section declares; the game values' starting expressions, compiled."""
     infer_types(ctx, steps)
-    flow = Flow(winners=gspec.get("winners", "highest_total"))
-    for vname in gspec.get("values") or {}:
-        expr = ctx.expr(("game", "values", vname))
-        sets = g.game_fields[vname]  # what the set steps give it (none when none does)
-        g.game_fields[vname] = sets if expr.type.literal_none else expr.type if sets.literal_none \
-            else join(expr.type, sets)
-        flow.game_values[vname] = expr
-    for vname in gspec.get("seat_values") or {}:
-        expr = ctx.expr(("game", "seat_values", vname), {"seat": SEAT})
-        ctx.seat_fields[vname] = ctx.game_seat_fields[vname] = expr.type
-        flow.game_seat_values[vname] = expr
+    spec: game_section.GamePlan = plan["game"]
+    flow = Flow(winners=spec.winners)
+    fields = ctx.game_fields
+    for name in spec.values:  # their starting values see everything declared
+        expr = ctx.expr(("game", "values", name))
+        sets = fields[name]  # what the set steps give it (none when none does)
+        fields[name] = sets if expr.type.literal_none else expr.type if sets.literal_none else join(expr.type, sets)
+        flow.game_values[name] = expr
+    for name in spec.seat_values:
+        expr = ctx.expr(("game", "seat_values", name), {"seat": SEAT})
+        ctx.seat_fields[name] = ctx.game_seat_fields[name] = expr.type
+        flow.game_seat_values[name] = expr
     # the kinds the types section declares: checked against what the steps give, then seen by every expression
-    types = declared(data.get("types") or {}, source)
+    types = plan["types"]
     if types:
-        fields = {"round": ctx.round_fields, "seats": ctx.seat_fields, "game": ctx.game_fields}
-        declare_types(types, fields, source, check=True)
+        by_group = {"round": ctx.round_fields, "seats": ctx.seat_fields, "game": ctx.game_fields}
+        raise_all(types_section.mismatches(types, by_group, plan.source))
+        types_section.apply(types, by_group)
         infer_types(ctx, steps)  # again: values worked out from a declared one take their kinds from it
-        declare_types(types, fields, source, check=False)
+        types_section.apply(types, by_group)
     ctx.refresh()
-    finish_steps(ctx, steps)
+    return flow
 
-    # -- game flow
-    flow.rounds = ctx.expr(("game", "rounds"), expect="number") if "rounds" in gspec else None
-    if flow.rounds is not None and flow.rounds.is_constant:
-        rounds = flow.rounds({})
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            raise SchemaError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, got {rounds!r}",
-                              source.pos(("game", "rounds")))
-    flow.until = ctx.expr(("game", "until"), expect="truth") if "until" in gspec else None
-    flow.can_win = ctx.expr(("game", "can_win"), {"seat": SEAT}, "truth") if "can_win" in gspec else None
-    flow.next_dealer = ctx.expr(("game", "next_dealer"), expect="seat") if "next_dealer" in gspec else None
-    if flow.rounds is None and flow.until is None:
-        raise SchemaError("the game needs an end: game.rounds or game.until", source.pos(("game",)))
-    if "first_dealer" in gspec:
-        dealer = ctx.constant(("game", "first_dealer"))
-        if type(dealer) is not int:  # '' or a list passes the schema as an expression; it is still no seat index
-            raise SchemaError(f"first_dealer must be a whole number (the seat index), not {gspec['first_dealer']!r}",
-                              source.pos(("game", "first_dealer")))
+
+def _flow(plan: Plan, ctx: StepContext, flow: Flow, found: _Found) -> None:
+    """The game section's expressions: its end, who can win, the next dealer and the first."""
+    spec: game_section.GamePlan = plan["game"]
+    source = plan.source
+
+    def rounds(path: Path_) -> None:
+        flow.rounds = ctx.expr(path, expect="number")
+        if flow.rounds.is_constant:
+            raise_all(e for e in [game_section.rounds_problem(flow.rounds({}), source)] if e is not None)
+
+    def first_dealer(path: Path_) -> None:
+        dealer = ctx.constant(path)
+        raise_all(e for e in [game_section.first_dealer_problem(dealer, source)] if e is not None)
         flow.first_dealer = dealer
 
-    # -- what the players see on the table
-    table = []
-    for i, spec in enumerate(data.get("table") or []):
-        lpath = ("table", i)
-        table.append(StatusLine(spec["title"], ctx.expr(lpath + ("show",), {"seat": SEAT}),
-                                ctx.expr(lpath + ("when",), {"seat": SEAT}, "truth") if "when" in spec else None,
-                                bool(spec.get("each", False))))
+    def compiled(path: Path_, bound: dict[str, Type], expect: str) -> Compiled:
+        return ctx.expr(path, bound, expect)
 
-    # -- seats and their policies
-    seats = [SeatSpec(n, roles[i]) for i, n in enumerate(names[:players])]
-    all_steps = _all_steps(steps)
-    for i, spec in enumerate(automatic):
-        apath = setup_path + ("automatic", i)
+    if spec.rounds is not None:
+        found.attempt(partial(rounds, spec.rounds))
+    if spec.until is not None:
+        flow.until = found.attempt(partial(compiled, spec.until, {}, "truth"))
+    if spec.can_win is not None:
+        flow.can_win = found.attempt(partial(compiled, spec.can_win, {"seat": SEAT}, "truth"))
+    if spec.next_dealer is not None:
+        flow.next_dealer = found.attempt(partial(compiled, spec.next_dealer, {}, "seat"))
+    if spec.first_dealer is not None:
+        found.attempt(partial(first_dealer, spec.first_dealer))
+
+
+def _status_line(ctx: StepContext, line: StatusLinePlan) -> StatusLine:
+    return StatusLine(line.title, ctx.expr(line.show, {"seat": SEAT}),
+                      ctx.expr(line.when, {"seat": SEAT}, "truth") if line.when is not None else None, line.each)
+
+
+def _automatic_seats(setup: Setup, ctx: StepContext, steps: dict[str, Step], roles: list[str], found: _Found
+                     ) -> list[SeatSpec]:
+    """The automatic seats of this player count, each with its policy for every step that asks it."""
+    deciding = ", ".join(n for n, s in steps.items() if s.decides) or "none"
+    out = []
+    for seat, role in zip(setup.automatic, roles):
         policy = {}
-        for step_name in spec.get("policy") or {}:
-            ppath = apath + ("policy", step_name)
-            step = all_steps.get(step_name)
+        for name in seat.policy:
+            path = seat.path + ("policy", name)
+            step = steps.get(name)
             if step is None or not step.decides:
-                known = ", ".join(n for n, s in all_steps.items() if s.decides) or "none"
-                raise SchemaError(f"there is no step {step_name!r} that asks seats (steps that do: {known})",
-                                  source.key_pos(ppath))
-            policy[step_name] = ctx.expr(ppath, step.policy_binds())
-        seats.append(SeatSpec(spec["name"], roles[players + i], policy, str(source.pos(apath))))
-
-    # syntax-check defines nobody calls
-    for d in g.defines.values():
-        if d.tree is None:
-            compiler._parse(d.text, d.locate)
-
-    notation = None
-    if deck_spec.get("notation") is not None:
-        every_seat = list(dict.fromkeys(list(names) + [s.name for s in seats]))  # of any player count
-        notation = build_notation(deck_spec["notation"], cards, deck, every_seat, source)
-
-    value_types = {**ctx.round_fields, **ctx.seat_fields, **ctx.game_fields}
-    game = Game(
-        name=data["name"], title=data.get("title", data["name"]), identity=identity(data), player_count=players,
-        options=opts, seats=seats, cards=cards, deck=deck, deck_start=deck_start, zones=zones,
-        counters=list(ctx.counters), steps=steps,
-        flow=flow, round_fields=[f for f in ctx.round_fields if f not in ("number", "dealer")],
-        seat_value_names=[v for v in ctx.seat_fields if v not in ctx.game_seat_fields], value_types=value_types,
-        visibility=dict(ctx.visibility), group=group, table=table, notation=notation,
-    )
-    game.combinations = combinations
-    for step in all_steps.values():
-        step.check(game)
-    game.written(compiler.gen, compiler.generate)
-    compiler.gen.save()  # the code compiled for this game, for the next run
-    return game
+                found.add([SchemaError(f"there is no step {name!r} that asks seats (steps that do: {deciding})",
+                                       ctx.source.key_pos(path))])
+                continue
+            expr = found.attempt(partial(ctx.expr, path, step.policy_binds()))
+            if expr is not None:
+                policy[name] = expr
+        out.append(SeatSpec(seat.name, role, policy, str(ctx.source.pos(seat.path))))
+    return out
 
 
 def _all_steps(steps: list[Step]) -> dict[str, Step]:
@@ -373,4 +361,4 @@ def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: di
     return attrs
 
 
-__all__ = ["compile_game", "supported_players"]
+__all__ = ["compile_game", "rule_file_problems", "supported_players"]

@@ -13,7 +13,9 @@ from collections.abc import Callable, MutableSequence
 from typing import Any
 
 from interpreter.dsl.types import VALUE, Type
-from interpreter.engine.actions import card_kinds, card_texts
+from interpreter.engine.card_values import card_kinds, card_texts
+from interpreter.engine.game import Game
+from interpreter.engine.steps.teams import Teams
 from interpreter.errors import GameError
 
 Encode = Callable[[Any, MutableSequence[float], int], None]  # (value as the observation shows it, out, offset)
@@ -22,7 +24,7 @@ Encode = Callable[[Any, MutableSequence[float], int], None]  # (value as the obs
 class ObservationEncoder:
     """The layout of a game's observation tensor, and the encoding of one observation into it."""
 
-    def __init__(self, game: Any):
+    def __init__(self, game: Game):
         self.game = game
         names = game.seat_names
         self.players = n = len(names)
@@ -52,7 +54,7 @@ class ObservationEncoder:
         for counter in game.counters:
             self._add(f"counter {counter}", n, Reader("counters", counter), self._per_seat_numbers)
         self._add("totals", n, Reader("totals"), self._per_seat_numbers)
-        if any(step.kind == "teams" and step.hides for step in game.every_step()):
+        if any(isinstance(step, Teams) and step.hides for step in game.every_step()):
             for i in range(n):  # hidden teams: the seats the observer knows to be on each team (all zero: unknown)
                 self._add(f"team {i + 1}", n, Reader("teams", i), self._seat_list)
         for name in game.round_fields:
@@ -195,7 +197,7 @@ class Reader:
         return value
 
 
-def _texts(game: Any) -> dict[str, int]:
+def _texts(game: Game) -> dict[str, int]:
     """The texts a text value is told apart by: those of the cards' attributes and of the game's options, and
     the values of the choices of texts, each with its slot."""
     out: dict[str, None] = {}
@@ -208,7 +210,7 @@ def _texts(game: Any) -> dict[str, int]:
     return {t: i for i, t in enumerate(out)}
 
 
-def _entries(game: Any, step: Any) -> list[tuple[str, Any, Any, str]]:
+def _entries(game: Game, step: Any) -> list[tuple[str, Any, Any, str]]:
     try:
         return step.action_entries(game)
     except GameError:  # a choice of lists without a domain has no texts to give

@@ -17,23 +17,18 @@ from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import Type
 from interpreter.engine.card_values import readable
-from interpreter.engine.cards import CardTable, hand_order
+from interpreter.engine.cards import hand_order
 from interpreter.engine.module import Module
 from interpreter.engine.notation import Notation
 from interpreter.engine.round_code import RoundCode
-from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import Decision, Step
+from interpreter.engine.state import CHANCE, Decision, State
+from interpreter.engine.steps.base import Step
 from interpreter.errors import GameError, IllegalAction
 from interpreter.limits import MAX_ACTIONS, MAX_ROUNDS
+from interpreter.plan.cards import CardTable
+from interpreter.plan.zones import ZoneSpec
 
 Policy = Callable[[State, int, list[Any]], int]  # (state, seat, legal actions) -> index of the chosen action
-
-
-@dataclass(frozen=True)
-class ZoneSpec:
-    name: str
-    per_seat: bool
-    visible: str  # "all", "owner", "nobody"
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from typing import Any
 
 from interpreter.dsl.types import Type
 from interpreter.engine.card_values import cards_named, only_cards, renamed
+from interpreter.engine.game import Game
 from interpreter.engine.state import Seen, State
 from interpreter.engine.steps.base import running
 from interpreter.errors import GameError
@@ -39,7 +40,7 @@ Where = tuple[str, int]  # (zone, seat; -1 for a shared zone)
 class Knowledge:
     """Follows one game: call ``update`` after every action and chance event applied to ``state``."""
 
-    def __init__(self, game: Any, state: State):
+    def __init__(self, game: Game, state: State):
         self.game = game
         self.everyone = (1 << game.players) - 1
         self._seen = {z: spec.visible for z, spec in game.zones.items()}
@@ -206,7 +207,7 @@ class Knowledge:
         return [c for c, w in enumerate(self.where) if w is not None and not self.knowers[c] & bit]
 
 
-def places_of(game: Any, state: State) -> list[Where | None]:
+def places_of(game: Game, state: State) -> list[Where | None]:
     """Where each card lies now, by card id (None: in no zone, e.g. removed for this player count)."""
     where: list[Where | None] = [None] * len(game.cards.labels)
     for place, cards in places(state):
@@ -284,7 +285,7 @@ class _Reading(dict[Any, Any]):
         return dict.items(self)
 
 
-def _probe(game: Any, run: _Run, snap: State) -> tuple[State, frozenset[tuple[str, str]]]:
+def _probe(game: Game, run: _Run, snap: State) -> tuple[State, frozenset[tuple[str, str]]]:
     """Run ``run``'s step on ``snap`` (a copy of the state before it); give the state after it and the hidden
     parts of the state it read (zones not every seat sees, values hidden from some seat)."""
     read: set[tuple[str, Any]] = set()
@@ -318,7 +319,7 @@ def _told(state: State, outputs: tuple[tuple[str, str], ...]) -> tuple[Any, ...]
 _AGREE_TRIES = 1000  # draws of the unknown cards tried for a sample that agrees with every public value told
 
 
-def seen_status(game: Any, state: State, seat: int, knowledge: Knowledge) -> list[tuple[str, str]]:
+def seen_status(game: Game, state: State, seat: int, knowledge: Knowledge) -> list[tuple[str, str]]:
     """The game's status lines (its ``table:``) as ``seat`` sees them: worked out on a sample of what it knows, so
     that no line shows what it may not see; the same sample for the same state (a fixed random source)."""
     if not game.table:
@@ -326,7 +327,7 @@ def seen_status(game: Any, state: State, seat: int, knowledge: Knowledge) -> lis
     return game.status(determinize(game, state, seat, knowledge, random.Random(0)), seat)
 
 
-def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:
+def determinize(game: Game, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:
     """A copy of ``state`` with the cards ``seat`` does not know dealt again at random among their places
     (never where a seat has shown it holds no such card), hidden values worked out again from them, and every
     public value worked out from hidden things (``Knowledge.checks``) as everyone was told it.
@@ -391,7 +392,7 @@ def determinize(game: Any, state: State, seat: int, knowledge: Knowledge, rng: A
 class _Again:
     """Set steps worked out again on one draw of the unknown cards (``rename``: true card -> drawn card)."""
 
-    def __init__(self, game: Any, seat: int, rename: dict[int, int]):
+    def __init__(self, game: Game, seat: int, rename: dict[int, int]):
         self.game, self.seat, self.rename = game, seat, rename
         self.done: dict[int, Any] = {}  # by id(run): its result on this draw
         self._keys: dict[tuple[int, str], Any] = {}  # a derivation's values of one name, as a key
@@ -573,7 +574,7 @@ def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> lis
     return [next(it) if c is None else c for c in out]
 
 
-def relabel(game: Any, state: State, rename: Any) -> None:
+def relabel(game: Game, state: State, rename: Any) -> None:
     """Rename cards everywhere in ``state``: ``rename(card)`` gives the new id, or None to keep it."""
 
     def card(c: int) -> int:
@@ -595,7 +596,7 @@ def relabel(game: Any, state: State, rename: Any) -> None:
         step.relabel(p, card)
 
 
-def _refuse_hidden_values(game: Any, state: State, seat: int, knowledge: Knowledge) -> None:
+def _refuse_hidden_values(game: Game, state: State, seat: int, knowledge: Knowledge) -> None:
     """A value hidden from ``seat`` can be drawn again only when it names cards the seat does not know
     (they are renamed with the rest); anything else hidden (a secret bid, a hidden choice of a card the seat
     knows) cannot: refuse rather than hand the search the real value."""
@@ -626,6 +627,6 @@ def _drawable(t: Type | None, value: Any, seat: int, knowledge: Knowledge) -> bo
     return t is not None and only_cards(t) and not any(knowledge.knows(seat, c) for c in cards_named(t, value))
 
 
-def _refuse(game: Any, seat: int, name: str) -> None:
+def _refuse(game: Game, seat: int, name: str) -> None:
     raise GameError(f"cannot sample the state as {game.seat_names[seat]} sees it: the value {name!r} is hidden "
                     "from that seat and names no unknown cards")

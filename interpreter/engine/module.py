@@ -15,24 +15,50 @@ or a curious designer may print it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from interpreter.dsl.codegen import Namespace, run_block
+from interpreter.engine.game_view import GameView
+from interpreter.engine.round_code import WrittenGame
 from interpreter.engine.round_code import part as round_part
+from interpreter.engine.steps import board_code, choose_code, repeat_code, trick_code
+from interpreter.engine.steps.base import Step
+from interpreter.engine.steps.board import Board
+from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.repeat import Repeat
+from interpreter.engine.steps.steps_code import InPlace, standalone
+from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+# the writer of each step kind whose play is written (by the kind's class, or a class its kinds derive from): it
+# gives the step's part of the module. The writers read the steps; a step kind knows nothing of its writer.
+WRITERS: dict[type[Step], Callable[[Any, GameView, Namespace], Part]] = {  # Any: the key's own class
+    Board: board_code.part,
+    Choose: choose_code.part,
+    Repeat: repeat_code.part,
+    Tricks: trick_code.part,
+    InPlace: standalone,
+}
+
+
+def written_part(step: Step, game: GameView, gen: Namespace) -> Part | None:
+    """What ``step`` writes into the game's module (its kind's writer's part), or None: it plays by its methods."""
+    for cls in type(step).__mro__:
+        writer = WRITERS.get(cls)
+        if writer is not None:
+            return writer(step, game, gen)
+    return None
 
 
 class Module:
     """The written code of one compiled game: each step's, by the step, and the round's."""
 
-    def __init__(self, game: Game, gen: Namespace, keep: bool):
+    def __init__(self, game: WrittenGame, gen: Namespace, keep: bool):
         owners: list[Any] = []
         parts: list[Part] = []
         for step in game.every_step():
-            made = step.part(game, gen)
+            made = written_part(step, game, gen)
             if made is not None:
                 owners.append(step)
                 parts.append(made._replace(source=prune(made.source)))

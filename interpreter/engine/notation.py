@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.cards import CardTable
-from interpreter.errors import SchemaError
+from interpreter.errors import RuleError, SchemaError
+from interpreter.plan.cards import CardTable
+from interpreter.plan.section import raise_all
 
 DIRECTIONS = "NESW"  # the hands of a deal file, clockwise
 
@@ -28,30 +29,37 @@ class Notation:
 def build_notation(spec: dict[str, Any], cards: CardTable, deck: list[int], seat_names: list[str],
                    source: Any) -> Notation:
     """The deck's ``notation`` checked against the deck (after ``remove``): every card of the deck must be writable,
-    as one letter in one group, and no two different cards written alike."""
+    as one letter in one group, and no two different cards written alike. Raises every mistake found."""
     path = ("deck", "notation")
     group_attr, letter_attr = spec["suits"]["by"], spec["ranks"]["by"]
-    for key, attr in (("suits", group_attr), ("ranks", letter_attr)):
-        if attr not in cards.attributes:
-            raise SchemaError(f"notation: {attr!r} is not a card attribute ({', '.join(sorted(cards.attributes))})",
-                              source.pos(path + (key, "by")))
+    raise_all(SchemaError(f"notation: {attr!r} is not a card attribute ({', '.join(sorted(cards.attributes))})",
+                          source.pos(path + (key, "by")))
+              for key, attr in (("suits", group_attr), ("ranks", letter_attr)) if attr not in cards.attributes)
+    found: list[RuleError] = []
     values = {key: {cards.attributes[attr][c] for c in deck} for key, attr in (("suits", group_attr),
                                                                                 ("ranks", letter_attr))}
     order = tuple(spec["suits"]["order"])
-    for i, v in enumerate(order):
-        if v not in values["suits"]:
-            raise SchemaError(f"notation: no card of the deck has {group_attr} {v!r}",
-                              source.pos(path + ("suits", "order", i)))
+    found += [SchemaError(f"notation: no card of the deck has {group_attr} {v!r}",
+                          source.pos(path + ("suits", "order", i)))
+              for i, v in enumerate(order) if v not in values["suits"]]
     letters: dict[str, Any] = {}
     for letter, v in (spec["ranks"].get("letters") or {}).items():
         if v not in values["ranks"]:
-            raise SchemaError(f"notation: no card of the deck has {letter_attr} {v!r}",
-                              source.pos(path + ("ranks", "letters", letter)))
+            found.append(SchemaError(f"notation: no card of the deck has {letter_attr} {v!r}",
+                                     source.pos(path + ("ranks", "letters", letter))))
         letters[letter] = v
     for v in values["ranks"]:  # a value written as one character is its own letter, unless that letter is taken
         text = str(v)
         if len(text) == 1 and v not in letters.values():
             letters.setdefault(text, v)
+    seats = tuple(spec.get("seats") or seat_names[:len(DIRECTIONS)])
+    found += [SchemaError(f"notation: {name!r} is not a seat ({', '.join(seat_names)})",
+                          source.pos(path + ("seats", i) if spec.get("seats") else path))
+              for i, name in enumerate(seats) if name not in seat_names]
+    if len(seats) != len(DIRECTIONS) or len(set(seats)) != len(seats):
+        found.append(SchemaError(f"notation needs {len(DIRECTIONS)} different seats, for the hands N, E, S and W",
+                                 source.pos(path + ("seats",) if spec.get("seats") else path)))
+    raise_all(found)  # values that are no card's, seats that are none; then each card (the first one unwritten)
     written: dict[tuple[int, str], int] = {}
     letter_of = {v: k for k, v in reversed(list(letters.items()))}
     for c in deck:
@@ -64,12 +72,4 @@ def build_notation(spec: dict[str, Any], cards: CardTable, deck: list[int], seat
         if first != cards.kinds[c]:
             raise SchemaError(f"notation writes two different cards alike, {cards.labels[first]!r} and "
                               f"{cards.labels[c]!r}", source.pos(path))
-    seats = tuple(spec.get("seats") or seat_names[:len(DIRECTIONS)])
-    for i, name in enumerate(seats):
-        if name not in seat_names:
-            raise SchemaError(f"notation: {name!r} is not a seat ({', '.join(seat_names)})",
-                              source.pos(path + ("seats", i) if spec.get("seats") else path))
-    if len(seats) != len(DIRECTIONS) or len(set(seats)) != len(seats):
-        raise SchemaError(f"notation needs {len(DIRECTIONS)} different seats, for the hands N, E, S and W",
-                          source.pos(path + ("seats",) if spec.get("seats") else path))
     return Notation(order, written, seats)

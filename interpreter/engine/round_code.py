@@ -12,15 +12,48 @@ round is over (``step_index`` -1) and None is given. ``begin_GAME``, ``over_ROUN
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
+from interpreter.engine.game_view import GameView
+from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.writer import Lines, Part
 
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+
+class Flow(Protocol):
+    """How the game runs from round to round, as the round's code is written from it (engine/game.py's Flow)."""
+
+    @property
+    def rounds(self) -> Compiled | None: ...
+
+    @property
+    def until(self) -> Compiled | None: ...
+
+    @property
+    def can_win(self) -> Compiled | None: ...
+
+    @property
+    def next_dealer(self) -> Compiled | None: ...
+
+    @property
+    def game_values(self) -> dict[str, Compiled]: ...
+
+    @property
+    def game_seat_values(self) -> dict[str, Compiled]: ...
+
+
+class WrittenGame(GameView, Protocol):
+    """A game as its module is written from it (engine/game.py's Game): its steps, its flow."""
+
+    @property
+    def steps(self) -> list[Step]: ...  # the round's
+
+    @property
+    def flow(self) -> Flow: ...
+
+    def every_step(self) -> list[Step]: ...  # the round's, and those nested in them
 
 
 class RoundCode(NamedTuple):
@@ -33,7 +66,7 @@ class RoundCode(NamedTuple):
     can_win: Any  # can_win_GAME(state): the seats that may win (game.can_win)
 
 
-def part(game: Game, gen: Namespace) -> Part:
+def part(game: WrittenGame, gen: Namespace) -> Part:
     """The functions of ``game``'s round; ``gen``: the namespace of the game's expressions."""
     steps = StepsWriter("ROUND", game.steps, gen, game)
     w = Lines()

@@ -1,19 +1,80 @@
-"""The mutable game state: plain lists and dicts, cheap to copy.
+"""The mutable game state: plain lists and dicts, cheap to copy; and the decision pending in it.
 
 Everything a step needs between decisions lives here (its progress is a small
 object with ``copy()``, never a generator or a closure), so a state can be
 cloned for search and replayed exactly.
+
+A state holds its game (as :class:`GameView`) and its pending :class:`Decision`, which holds the step whose
+decision it is (as :class:`Deciding`: what the game and those who drive or watch it ask of that step). Both are
+protocols, so that this module imports neither the game nor the steps, which import it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-    from interpreter.engine.steps.base import Decision
+from interpreter.engine.game_view import GameView
 
 CHANCE = -1
+
+class Deciding(Protocol):
+    """What is asked of the step whose decision is pending (engine/steps/base.py's ``Step`` gives all of it): its
+    name, its actions' labels and ids, chance's outcomes, an automatic seat's choice, what it says and hides."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def where(self) -> str: ...  # FILE:LINE:COL of the step in its rule file
+
+    def label(self, game: GameView, action: Any) -> str: ...
+
+    def describe(self, game: GameView, state: State, d: Decision, action: Any,
+                 viewer: int | None = None) -> str | None: ...
+
+    def refusal(self, game: GameView, state: State, card: int) -> str | None: ...
+
+    def action_key(self, game: GameView, action: Any) -> Any: ...
+
+    def env(self, state: State) -> dict[str, Any]: ...
+
+    def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any: ...
+
+    def filling(self) -> frozenset[str]: ...
+
+    def redrawn(self) -> frozenset[str]: ...
+
+    def chance_cards(self, game: GameView, state: State) -> list[int]: ...
+
+    def sample(self, game: GameView, state: State, rng: Any) -> Any: ...
+
+    def outcome_to_record(self, game: GameView, state: State, outcome: Any) -> dict[str, Any]: ...
+
+    def outcome_from_record(self, game: GameView, state: State, data: dict[str, Any]) -> Any: ...
+
+
+class Decision:
+    """Who acts now (a seat index, or CHANCE), what kind of decision it is, and the legal actions.
+
+    ``kind`` is ``play``, ``choose``, ``cover``, ``take`` or ``chance``; ``step`` is the step
+    whose actions these are (it gives their labels).
+    """
+
+    __slots__ = ("actor", "actions", "step", "prompt", "kind")
+
+    def __init__(self, actor: int, actions: list[Any], step: Deciding, prompt: str = "", kind: str = "choose"):
+        self.actor = actor
+        self.actions = actions
+        self.step = step
+        self.prompt = prompt
+        self.kind = kind
+
+    def copy(self) -> Decision:
+        return Decision(self.actor, list(self.actions), self.step, self.prompt, self.kind)
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind}, actor={self.actor}, step={self.step.name!r}, {len(self.actions)} actions)"
 
 
 class Seen:
@@ -24,7 +85,7 @@ class Seen:
     def __init__(self) -> None:
         self.cards: list[tuple[str | None, int]] = []  # (zone, card) put on the table; zone None: shown to all
         self.dealt: list[int] = []  # cards shuffled and dealt: where they were tells nothing of where they went
-        self.voids: list[tuple[int, tuple[str, ...], list[bool]]] = []  # (seat, zones, cards it cannot hold there)
+        self.voids: list[tuple[int, Sequence[str], list[bool]]] = []  # (seat, zones, cards it cannot hold there)
         self.derived: list[tuple[Any, State]] = []  # (set step, the state before it) for values hidden from some
 
     def clear(self) -> None:
@@ -42,7 +103,7 @@ class State:
         "pending", "actions_taken", "notes", "seen", "ended", "told",
     )
 
-    def __init__(self, game: Game):
+    def __init__(self, game: GameView):
         self.game = game
         self.players = game.players
         self.shared: dict[str, list[int]] = {z: [] for z in game.shared_zones}

@@ -7,14 +7,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import GameError
+from interpreter.harness.search import ITERATIONS
 from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
-
-ITERATIONS = 50  # ismcts samples per move by default: 25 already beat random play in every bundled game
 
 if TYPE_CHECKING:
     from interpreter.harness.agents import Agent
 
-# the agents themselves are imported when they are made, so that the command line starts without the engine
+# the agents themselves are imported when they are made, so that the command line starts without them (of the
+# search only its module, for its default number of iterations: the search imports the engine's state alone)
 
 AGENTS: dict[str, str] = {
     "random": "picks uniformly among the legal actions",

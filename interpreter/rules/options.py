@@ -89,9 +89,9 @@ def defaults(data: dict[str, Any]) -> dict[str, Any]:
     return {name: option.default for name, option in declared(data).items()}
 
 
-def chosen(data: dict[str, Any], given: dict[str, Any] | None) -> dict[str, Any]:
-    """The options a game is played with: the defaults, with ``given`` values checked and put in their place."""
-    options = declared(data)
+def choose(options: dict[str, Option], given: dict[str, Any] | None) -> dict[str, Any]:
+    """The options a game is played with (``options``: those declared): the defaults, with ``given`` values checked
+    and put in their place."""
     values = {name: option.default for name, option in options.items()}
     for name, value in (given or {}).items():
         values[name] = _known(options, name).value(value)
@@ -175,5 +175,5 @@ def _shown(value: Any) -> str:
     return "true" if value is True else "false" if value is False else repr(value)
 
 
-__all__ = ["Option", "chosen", "declared", "defaults", "kind_of", "parsed", "problems",
+__all__ = ["Option", "choose", "declared", "defaults", "kind_of", "parsed", "problems",
            "variant_problems", "yaml11_word"]

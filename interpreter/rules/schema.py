@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from interpreter import cache
-from interpreter.errors import Position, RuleError, RuleErrors, SchemaError
+from interpreter.errors import Position, RuleErrors, SchemaError, in_file_order
 from interpreter.limits import (
     MAX_CARD_TOKENS,
     MAX_CARDS,
@@ -95,9 +95,6 @@ def validate(source: RuleSource) -> None:
     """
     tokens = size_of(source)
     _check_schema(source)
-    wrong: list[RuleError] = list(options.problems(source.data, source.smap.style, source.pos))
-    if wrong:
-        raise RuleErrors(wrong)
     players = source.data.get("players")
     counts = len(players) if isinstance(players, dict) else 1
     if tokens * counts > MAX_CHECKED_TOKENS:
@@ -189,15 +186,7 @@ def _check_schema(source: RuleSource) -> None:
             found.extend(_to_rule_errors(source, e))
     finally:
         _originals.clear()
-    found.sort(key=lambda e: (e.position.file, e.position.line, e.position.column) if e.position else ("", 0, 0))
-    unique: list[RuleError] = []
-    seen: set[tuple[str, str]] = set()
-    for err in found:
-        key = (str(err.position), err.message)
-        if key not in seen:
-            seen.add(key)
-            unique.append(err)
-    raise RuleErrors(unique)
+    raise RuleErrors(in_file_order(found))
 
 
 def _part_errors(data: Any) -> list[ValidationError]:

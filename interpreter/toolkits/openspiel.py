@@ -2,7 +2,7 @@
 
 ``register("my-game.yaml", players=4)`` registers the game with OpenSpiel and gives its short name; then
 ``pyspiel.load_game(name)`` loads it, and OpenSpiel's algorithms and bots play it. The game is what the public
-API (interpreter/api.py) offers, in OpenSpiel's terms:
+API (interpreter/api/) offers, in OpenSpiel's terms:
 
 * sequential, imperfect information, explicit stochastic chance: each deal is dealt one card at a time, every
   card left equally likely (``GameState.chance_outcomes``);

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.harness.players import agent_factory
-from interpreter.harness.records import write_record
 from interpreter.harness.runner import play_game
+from interpreter.match.records import write_record
 from interpreter.rules.loader import load_rules
 
 HERE = Path(__file__).resolve().parent

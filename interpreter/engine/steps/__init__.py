@@ -1,6 +1,6 @@
 """Step kinds: the explicit registry of what a round (or a trick's hooks) can be made of."""
 
 from interpreter.engine.steps import board, choose, climb, deal, move, repeat, reveal, score, teams, tricks, values  # noqa: F401
-from interpreter.engine.steps.base import REGISTRY, Decision, Step, StepContext
+from interpreter.engine.steps.base import REGISTRY, Step, StepContext
 
-__all__ = ["REGISTRY", "Decision", "Step", "StepContext"]
+__all__ = ["REGISTRY", "Step", "StepContext"]

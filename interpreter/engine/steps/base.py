@@ -1,6 +1,6 @@
 """What every step kind provides: its declared options, its compile and play methods.
 
-A step kind declares its options once (:class:`Opt`: key, kind, bound names,
+A step kind declares its options once (:class:`~interpreter.plan.declaration.Opt`: key, kind, bound names,
 description). The compiler reads them to check and compile a step's keys, and
 ``interpreter.schema_gen`` turns them into the JSON Schema and the option
 tables of docs/rule-files.md, so the three can never disagree.
@@ -19,75 +19,17 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
 
 from interpreter.dsl.compiler import Compiled, Compiler
 from interpreter.dsl.types import SEAT, VALUE, Type, join, list_of
-from interpreter.errors import ExpressionError, SchemaError
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision, State
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.errors import ExpressionError, RuleError, RuleErrors, SchemaError
+from interpreter.plan.declaration import Opt, declared_in
+from interpreter.plan.section import raise_all
 
 if TYPE_CHECKING:
-    from interpreter.engine.game import Game
-    from interpreter.engine.state import State
-    from interpreter.engine.steps.steps_code import StepsWriter
-    from interpreter.engine.steps.writer import Lines, Part
     from interpreter.rules.source import RuleSource
 
 Path_ = tuple[Any, ...]
-
-
-# ---------------------------------------------------------------- option declarations
-
-
-@dataclass(frozen=True)
-class Opt:
-    """One key a step kind accepts.
-
-    ``kind`` says what the value is: ``expr`` (an expression, or a plain number/text/true/false),
-    ``condition`` (a yes/no expression), ``seat`` (an expression giving a seat), ``seats`` (a
-    seat or a list of seats), ``number`` (a whole-number expression), ``constant`` (a value known
-    before play: plain data or an expression over players, options and setup), ``zone`` (a zone
-    name), ``zones`` (one zone name or a list), ``name`` (a value name this step sets),
-    ``text``, ``bool``, ``enum`` (one of ``choices``), ``ordering`` (a list of expressions
-    compared in order), ``rules`` (play obligations), ``values`` (a mapping of value names to
-    expressions), ``steps`` (nested steps), ``object`` (a mapping with its own ``fields``),
-    ``list`` (a list of ``fields`` mappings).
-    """
-
-    key: str
-    kind: str
-    doc: str
-    binds: tuple[str, ...] = ()
-    required: bool = False
-    choices: tuple[str, ...] = ()
-    fields: tuple[Opt, ...] = ()
-    default: Any = None
-    binds_with: str | None = None  # ``binds`` are bound only when the step also has this key (move's each)
-    # what an ``expr`` option's expression must give (see Compiler.compile's expect): "list", "cards", "shown"...
-    gives: str | None = None
-
-    @property
-    def expects(self) -> str | None:
-        """What its expression must give: ``gives``, or what its kind says (a condition gives true or false)."""
-        return self.gives or EXPECTS.get(self.kind)
-
-    def bound_names(self, outer: dict[str, Type], names: dict[str, Type], given: Any = ()) -> dict[str, Type]:
-        """The names an expression of this option is compiled with: those an enclosing trick binds (``outer``)
-        and the ones this option declares, typed by ``names`` (every name the step can bind, with its type).
-        Only this declaration says which: a name the step could bind but the option does not declare is
-        unknown to its expressions, and the docs and the schema say the same (they are made from it)."""
-        bound = dict(outer)
-        if self.binds_with is None or self.binds_with in given:
-            for name in self.binds:
-                bound[name] = names[name]
-        return bound
-
-
-# what the expression of an option of each kind must give (see Compiler.compile's expect)
-EXPECTS = {"condition": "truth", "number": "number", "seat": "seat", "seats": "seats"}
-
-
-def declared_in(fields: tuple[Opt, ...], key: str) -> Opt:
-    """The declaration of ``key`` among ``fields`` (an option's fields, or a step kind's options)."""
-    for opt in fields:
-        if opt.key == key:
-            return opt
-    raise AssertionError(f"option {key!r} is read but not declared")
 
 
 class Play(NamedTuple):
@@ -130,29 +72,6 @@ class Take(NamedTuple):
 
 
 ACTION_TYPES = (Play, Choice, Pass, Stop, Cover, Take)
-
-
-class Decision:
-    """Who acts now (a seat index, or CHANCE), what kind of decision it is, and the legal actions.
-
-    ``kind`` is ``play``, ``choose``, ``cover``, ``take`` or ``chance``; ``step`` is the step
-    whose actions these are (it gives their labels).
-    """
-
-    __slots__ = ("actor", "actions", "step", "prompt", "kind")
-
-    def __init__(self, actor: int, actions: list[Any], step: Step, prompt: str = "", kind: str = "choose"):
-        self.actor = actor
-        self.actions = actions
-        self.step = step
-        self.prompt = prompt
-        self.kind = kind
-
-    def copy(self) -> Decision:
-        return Decision(self.actor, list(self.actions), self.step, self.prompt, self.kind)
-
-    def __repr__(self) -> str:
-        return f"Decision({self.kind}, actor={self.actor}, step={self.step.name!r}, {len(self.actions)} actions)"
 
 
 # ---------------------------------------------------------------- compile context
@@ -309,14 +228,14 @@ class Step:
     def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
         """Second pass: compile expressions."""
 
-    def check(self, game: Game) -> None:
+    def check(self, game: GameView) -> None:
         """After the game is built: checks that need the deck or the seats."""
 
-    def start(self, game: Game, state: State) -> Any:
+    def start(self, game: GameView, state: State) -> Any:
         """Enter the step; return its progress, or None when it has nothing to decide."""
         return None
 
-    def decision(self, game: Game, state: State, p: Any) -> Decision | None:
+    def decision(self, game: GameView, state: State, p: Any) -> Decision | None:
         """The decision now pending, or None when the step is over."""
         return None
 
@@ -328,7 +247,7 @@ class Step:
         """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py);
         not those of a nested step's progress (``running`` gives each step its own)."""
 
-    def judge(self, game: Game, state: State, p: Any, action: Any) -> tuple[int | None, Any] | None:
+    def judge(self, game: GameView, state: State, p: Any, action: Any) -> tuple[int | None, Any] | None:
         """For heuristic players: after ``action`` (a card played to a trick, this step's own decision), the
         seat that would win the trick so far and the card's strength in it; None for any other action."""
         return None
@@ -337,39 +256,39 @@ class Step:
         """The values hidden while this step is pending that ``redraw`` draws again for a sample."""
         return frozenset()
 
-    def redraw(self, game: Game, state: State, p: Any, seat: int, rng: Any) -> None:
+    def redraw(self, game: GameView, state: State, p: Any, seat: int, rng: Any) -> None:
         """In a state sampled for ``seat`` (see knowledge.py): draw again the choices made so far that
         ``seat`` has not seen, each at random among what its chooser could choose."""
 
-    def playout(self, game: Game, state: State, policy: Any, random: Any) -> int:
+    def playout(self, game: GameView, state: State, policy: Any, random: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own (its
         written code's ``run``, when the kind ``loops``), as ``apply`` would, each by ``policy(state, seat,
         actions)``, or, when it is None, drawn uniformly with ``random()`` (see Writer.pick); return how many were
         taken (0: this step has no such loop)."""
         return cast(int, self.code(game).run(game, state, policy, random)) if self.loops else 0
 
-    def apply(self, game: Game, state: State, p: Any, action: Any) -> Decision | None:
+    def apply(self, game: GameView, state: State, p: Any, action: Any) -> Decision | None:
         """Change the state; may return the next decision of this step."""
         raise NotImplementedError
 
-    def refusal(self, game: Game, state: State, card: int) -> str | None:
+    def refusal(self, game: GameView, state: State, card: int) -> str | None:
         """Why the seat to act may not choose ``card`` now, in the rule file's words; None when this step's kind
         does not say (or the card may be chosen)."""
         return None
 
-    def label(self, game: Game, action: Any) -> str:
+    def label(self, game: GameView, action: Any) -> str:
         if isinstance(action, (Choice, Pass, Stop)):
             return action.label
         if isinstance(action, (Play, Take)):
             return game.cards.labels[action.card]
         raise NotImplementedError
 
-    def action_entries(self, game: Game) -> list[tuple[str, Any, Any, str]]:
+    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
         """Every action this step can offer, known before play, as (kind, key, value, label): what the kind of
         its choice is, declared by each step kind that decides (see engine/actions.py). None: it decides nothing."""
         return []
 
-    def shown(self, game: Game, kind: str, value: Any) -> Any:
+    def shown(self, game: GameView, kind: str, value: Any) -> Any:
         """The value of one of its actions (as ``action_entries`` gives it) as people read it."""
         if kind == "card":
             return game.cards.labels[value]
@@ -377,18 +296,18 @@ class Step:
             return game.seat_names[value]
         return list(value) if isinstance(value, tuple) else value
 
-    def action_key(self, game: Game, action: Any) -> Any:
+    def action_key(self, game: GameView, action: Any) -> Any:
         """The key ``action_entries`` gives ``action`` (one of this step's legal actions)."""
         raise NotImplementedError
 
-    def describe(self, game: Game, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
+    def describe(self, game: GameView, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
         """The action as a phrase for a readable account ("plays red 7"); None: not worth telling.
 
         ``viewer`` is the seat the account is told to (None: everything is shown).
         """
         return self.label(game, action)
 
-    def public(self, game: Game, state: State, p: Any, viewer: int | None = None) -> dict[str, Any]:
+    def public(self, game: GameView, state: State, p: Any, viewer: int | None = None) -> dict[str, Any]:
         """What everyone (and ``viewer``) sees of this step's own progress (for observations)."""
         return {}
 
@@ -412,21 +331,16 @@ class Step:
         """Steps this step runs inside itself (a trick's hooks)."""
         return []
 
-    def write(self, x: StepsWriter, w: Lines, k: int, found: Callable[[int], None],
-              began: Callable[[int], None] | None) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Write entering this step, its ``when`` already checked, into the code that runs its list (see
         steps_code.py; ``k``: its index there): by default through its ``start`` and ``decision``. A kind that
         does its work in place, or has written code of its own, writes that instead."""
         ref = x.step_ref(k)
         x.started(w, k, found, began, f"{ref}.start(game, state)", f"{ref}.decision(game, state, q)")
 
-    def part(self, game: Game, gen: Any) -> Part | None:
-        """What this step writes into the game's module (engine/module.py), or None: it plays by its methods."""
-        return None
-
-    def code(self, game: Game) -> Any:
-        """The functions written for this step (its ``part``), from the game's module (kept: a step belongs to
-        one compiled game)."""
+    def code(self, game: GameView) -> Any:
+        """The functions written for this step (by its kind's writer, see engine/module.py's WRITERS), from the
+        game's module (kept: a step belongs to one compiled game)."""
         code = self._written
         if code is None:
             code = self._written = game.module().code(self)
@@ -437,7 +351,7 @@ class Step:
         dict); None for a step with no written code of that kind (it reads them through ``env``)."""
         return None
 
-    def value_of(self, game: Game, state: State, p: Any, d: Decision, value: Any) -> Any:
+    def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         """The action for a value an automatic seat's policy gave, or None when it is not a candidate."""
         for a in d.actions:
             if isinstance(a, Choice) and a.value == value:
@@ -445,18 +359,18 @@ class Step:
         return None
 
     # chance steps only
-    def chance_cards(self, game: Game, state: State) -> list[int]:  # pragma: no cover - chance steps override
+    def chance_cards(self, game: GameView, state: State) -> list[int]:  # pragma: no cover - chance steps override
         """The cards a chance event of this step puts in an order (its outcome is an order of them, every order
         equally likely), for dealing them one at a time (the public API's ``chance_outcomes``)."""
         raise NotImplementedError
 
-    def sample(self, game: Game, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
+    def sample(self, game: GameView, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
         raise NotImplementedError
 
-    def outcome_to_record(self, game: Game, state: State, outcome: Any) -> dict[str, Any]:  # pragma: no cover
+    def outcome_to_record(self, game: GameView, state: State, outcome: Any) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
-    def outcome_from_record(self, game: Game, state: State, data: dict[str, Any]) -> Any:  # pragma: no cover
+    def outcome_from_record(self, game: GameView, state: State, data: dict[str, Any]) -> Any:  # pragma: no cover
         raise NotImplementedError
 
 
@@ -531,12 +445,20 @@ def bind_nested(steps: list[Step], outer: dict[str, Type]) -> None:
 
 
 def finish_steps(ctx: StepContext, steps: list[Step]) -> None:
-    """Compile declared steps (nested ones know their bound names from ``bind_nested``)."""
+    """Compile declared steps (nested ones know their bound names from ``bind_nested``). A step's mistake does not
+    stop the others from being compiled: every step's first mistake is raised at the end, together (raise_all)."""
+    found: list[RuleError] = []
     for step in steps:
-        sspec = ctx.source.get(step.path)
-        if "when" in sspec:
-            step.when = ctx.option(COMMON[1], step.path + ("when",), step.bound)
-        step.build(ctx, sspec)
+        try:
+            sspec = ctx.source.get(step.path)
+            if "when" in sspec:
+                step.when = ctx.option(COMMON[1], step.path + ("when",), step.bound)
+            step.build(ctx, sspec)
+        except RuleErrors as exc:
+            found += exc.errors
+        except RuleError as exc:
+            found.append(exc)
+    raise_all(found)
 
 
 def third_person(verb: str) -> str:
@@ -564,7 +486,7 @@ class Running:
         return Running(self.steps, self.index, None if self.p is None else self.p.copy())
 
 
-def pending(game: Game, state: State, r: Running) -> Decision | None:
+def pending(game: GameView, state: State, r: Running) -> Decision | None:
     """The decision of the step running in ``r``."""
     d, r.d = r.d, None
     return d if d is not None else r.steps[r.index].decision(game, state, r.p)

@@ -17,9 +17,12 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT, VALUE, Type, record
-from interpreter.engine.steps.base import COMMON, Cover, Decision, Opt, Step, StepContext, declared_in, register
-from interpreter.engine.steps.board_code import BoardProgress, part
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision, State
+from interpreter.engine.steps.base import COMMON, Cover, Step, StepContext, register
 from interpreter.engine.steps.choose import show
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt, declared_in
 
 
 class Record(dict):
@@ -36,6 +39,18 @@ class Record(dict):
 
     def __hash__(self) -> int:  # type: ignore[override]  # dict declares __hash__ None; this dict is never changed
         return self._hash
+
+
+class BoardProgress:
+    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover."""
+
+    __slots__ = ("open", "turn", "choices")
+
+    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any]):
+        self.open, self.turn, self.choices = open_, turn, choices
+
+    def copy(self) -> BoardProgress:
+        return BoardProgress([list(r) for r in self.open], self.turn, self.choices)
 
 
 class _Row:
@@ -150,26 +165,23 @@ class Board(Step):
             self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
         self._covers = [[Cover(r, i) for i in range(len(row.values))] for r, row in enumerate(self.rows)]
 
-    # ------------------------------------------------------------------ play (see board_code.py)
+    # ------------------------------------------------------------------ play (its code: board_code.py)
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code (see steps_code.py)."""
         w(f"code = {x.step_ref(k)}.code(game)")
         x.started(w, k, found, began, "code.start(state)", "code.decision(state, q)")
 
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
-
-    def start(self, game: Any, state: Any) -> BoardProgress:
+    def start(self, game: GameView, state: State) -> BoardProgress:
         return cast(BoardProgress, self.code(game).start(state))
 
-    def decision(self, game: Any, state: Any, p: BoardProgress) -> Decision | None:
+    def decision(self, game: GameView, state: State, p: BoardProgress) -> Decision | None:
         return cast(Decision | None, self.code(game).decision(state, p))
 
-    def apply(self, game: Any, state: Any, p: BoardProgress, action: Cover) -> None:
+    def apply(self, game: GameView, state: State, p: BoardProgress, action: Cover) -> None:
         self.code(game).apply(state, p, action)
 
-    def _settle(self, state: Any, p: BoardProgress) -> None:
+    def _settle(self, state: State, p: BoardProgress) -> None:
         """Nothing may be covered: each row's one open space sets its round value (none: several open)."""
         parts = []
         for row, spaces in zip(self.rows, p.open):
@@ -185,31 +197,31 @@ class Board(Step):
         assert self.next is not None  # only a written next can give something else than a seat
         return ExpressionFailed(f"{self.next.position}: error: next must give a seat, got {nxt!r}")
 
-    def public(self, game: Any, state: Any, p: BoardProgress, viewer: int | None = None) -> dict[str, Any]:
+    def public(self, game: GameView, state: State, p: BoardProgress, viewer: int | None = None) -> dict[str, Any]:
         return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
                           for row, spaces in zip(self.rows, p.open)}}
 
     def titles(self) -> dict[str, str]:
         return {row.key: row.title for row in self.rows if row.title != row.key}
 
-    def describe(self, game: Any, state: Any, d: Decision, action: Cover, viewer: int | None = None) -> str:
+    def describe(self, game: GameView, state: State, d: Decision, action: Cover, viewer: int | None = None) -> str:
         r, i = action
         return f"covers {self.rows[r].title}: {self.rows[r].labels[i]}"
 
-    def label(self, game: Any, action: Cover) -> str:
+    def label(self, game: GameView, action: Cover) -> str:
         r, i = action
         row = self.rows[r]
         return f"{row.key}: {row.labels[i]}"
 
-    def action_entries(self, game: Any) -> list[tuple[str, Any, Any, str]]:
+    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
         """A space of a row covered: its value is (the row's key, the space's label)."""
         return [("space", (r, i), (row.key, row.labels[i]), self.label(game, Cover(r, i)))
                 for r, row in enumerate(self.rows) for i in range(len(row.values))]
 
-    def action_key(self, game: Any, action: Cover) -> Any:
+    def action_key(self, game: GameView, action: Cover) -> Any:
         return tuple(action)
 
-    def value_of(self, game: Any, state: Any, p: Any, d: Decision, value: Any) -> Any:
+    def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         for a in d.actions:
             if self.rows[a.row].values[a.space] == value or self.label(game, a) == value:
                 return a

@@ -14,27 +14,14 @@ checked path and for playouts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.steps.base import Decision
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision
+from interpreter.engine.steps.board import Board, BoardProgress
 from interpreter.engine.steps.writer import Lines, Part, Writer
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.board import Board
-
-
-class BoardProgress:
-    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover."""
-
-    __slots__ = ("open", "turn", "choices")
-
-    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any]):
-        self.open, self.turn, self.choices = open_, turn, choices
-
-    def copy(self) -> BoardProgress:
-        return BoardProgress([list(r) for r in self.open], self.turn, self.choices)
 
 
 class BoardCode(NamedTuple):
@@ -46,7 +33,7 @@ class BoardCode(NamedTuple):
     run: Any
 
 
-def part(step: Board, game: Any, gen: Namespace) -> Part:
+def part(step: Board, game: GameView, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game`` (see choose_code.part)."""
     return Part(BoardWriter(step, game.players, gen).source(), {
         "STEP": step, "P": BoardProgress, "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS,

@@ -22,13 +22,13 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
-from interpreter.engine.actions import card_kinds, card_texts, value_kind
 from interpreter.engine.card_tables import CardTable, as_bool, hashable
-from interpreter.engine.card_values import readable, renamed
+from interpreter.engine.card_values import card_kinds, card_texts, readable, renamed, value_kind
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import (
     COMMON,
     Choice,
-    Decision,
     Opt,
     Pass,
     Step,
@@ -37,9 +37,30 @@ from interpreter.engine.steps.base import (
     register,
     third_person,
 )
-from interpreter.engine.steps.choose_code import Choosing, part
-from interpreter.engine.steps.writer import bound_read
+from interpreter.engine.steps.writer import Found, Lines, ListWriter, bound_read
 from interpreter.errors import GameError
+
+
+class Choosing:
+    """A choice in progress: the seats in order, whose turn it is, its picks, every choice so far."""
+
+    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
+
+    def __init__(self, order: list[int]):
+        self.order = order
+        self.pos = 0
+        self.left = 0  # picks left in the current seat's turn
+        self.picked: list[Any] = []
+        self.history: list[dict[str, Any]] = []
+        self.passes = 0
+        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
+
+    def copy(self) -> Choosing:
+        other = Choosing(list(self.order))
+        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
+        other.picked = list(self.picked)
+        other.history = [dict(h) for h in self.history]
+        return other
 
 
 @register
@@ -216,7 +237,7 @@ class Choose(Step):
             zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
             self.visible = "all" if zone_visible == "all" else "owner"
 
-    def refusal(self, game: Any, state: Any, card: int) -> str | None:
+    def refusal(self, game: GameView, state: State, card: int) -> str | None:
         """Why a card may not be chosen now: the step's conditions in words (which options may be chosen, and
         the obligation among them); None when this step offers no cards or sets no condition."""
         if self.option_type.kind != "card":
@@ -236,11 +257,11 @@ class Choose(Step):
         table = CardTable([expr], kinds, as_bool, False, var="value")
         return table if table.static else None
 
-    def check(self, game: Any) -> None:
+    def check(self, game: GameView) -> None:
         labels = game.cards.labels
         self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
 
-    def action_entries(self, game: Any) -> list[tuple[str, Any, Any, str]]:
+    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
         """A pass and a stop when the step has them, then each value of its domain (``domain``): its kind is the
         options' type (a card, a seat, a list...), or, for options of no one kind, the value's own."""
         t = self.option_type
@@ -255,10 +276,10 @@ class Choose(Step):
             out.append((kind or value_kind(v), self._key(game, t, v), value, show(game, t, v)))
         return out
 
-    def shown(self, game: Any, kind: str, value: Any) -> Any:
+    def shown(self, game: GameView, kind: str, value: Any) -> Any:
         return None if kind in ("pass", "stop") else readable(game, self.option_type, value)
 
-    def action_key(self, game: Any, action: Any) -> Any:
+    def action_key(self, game: GameView, action: Any) -> Any:
         cls = type(action)
         if cls is Pass:
             return "pass"
@@ -266,7 +287,7 @@ class Choose(Step):
             return "stop"
         return self._key(game, self.option_type, action.value)
 
-    def _key(self, game: Any, t: Type, v: Any) -> Any:
+    def _key(self, game: GameView, t: Type, v: Any) -> Any:
         """A value as the key of its action: a card as its kind, a list as the tuple of its items' keys."""
         if t.kind == "card":
             return game.cards.kinds[v]
@@ -277,7 +298,7 @@ class Choose(Step):
             return hashable(v)
         return ("truth", v) if isinstance(v, bool) else v
 
-    def _domain(self, game: Any) -> list[Any]:
+    def _domain(self, game: GameView) -> list[Any]:
         if self.domain is not None:
             return list(self.domain)
         part = self.options_expr.part
@@ -309,16 +330,13 @@ class Choose(Step):
     def policy_binds(self) -> dict[str, Type]:
         return dict(self.names, legal=list_of(self.option_type))
 
-    # ------------------------------------------------------------------ play (see choose_code.py)
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
+    # ------------------------------------------------------------------ play (its code: choose_code.py)
 
     def outer_names(self) -> set[str]:
         return bound_read([self.who, self.options_expr, self.allowed, self.must, self.count, self.may_pass,
                            self.may_stop, self.until]) & set(self.bound)
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
         x.outer_dict(w)
         w(f"code = {x.step_ref(k)}.code(game)")
@@ -329,22 +347,22 @@ class Choose(Step):
             return
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 
-    def _outer(self, state: Any) -> dict[str, Any] | None:
+    def _outer(self, state: State) -> dict[str, Any] | None:
         """The names an enclosing trick binds, as the written code takes them (None for a step of the round)."""
         return None if self.outer is None else self.outer(state)
 
-    def start(self, game: Any, state: Any) -> Choosing | None:
+    def start(self, game: GameView, state: State) -> Choosing | None:
         return cast(Choosing | None, self.code(game).start(state, self._outer(state)))
 
-    def decision(self, game: Any, state: Any, p: Choosing) -> Decision | None:
+    def decision(self, game: GameView, state: State, p: Choosing) -> Decision | None:
         return cast(Decision | None, self.code(game).decision(state, p, self._outer(state)))
 
-    def apply(self, game: Any, state: Any, p: Choosing, action: Any) -> None:
+    def apply(self, game: GameView, state: State, p: Choosing, action: Any) -> None:
         self.code(game).apply(state, p, action, self._outer(state))
 
     # what the written code calls for what is not worth writing out, and for its errors
 
-    def _choices_of(self, state: Any, seat: int | None, options: Any) -> list[Choice]:
+    def _choices_of(self, state: State, seat: int | None, options: Any) -> list[Choice]:
         """The choices of values that are not cards: each with its label, one per label."""
         choices, seen = [], set()
         made = self._choices
@@ -368,19 +386,19 @@ class Choose(Step):
 
     _fixed: list[Choice] | None = None  # the choices of options written as a constant (see choose_code)
 
-    def _fix(self, state: Any, options: Any) -> list[Choice]:
+    def _fix(self, state: State, options: Any) -> list[Choice]:
         """The choices of options that are the same every time (labels that read only the value), made once."""
         self._fixed = self._choices_of(state, None, options)
         return self._fixed
 
-    def _label(self, game: Any, state: Any, seat: int | None, value: Any) -> str:
+    def _label(self, game: GameView, state: State, seat: int | None, value: Any) -> str:
         if self.label_expr is not None:
             env = self.env(state)
             env["seat"], env["value"] = seat, value
             return str(self.label_expr(env))
         return show(game, self.option_type, value)
 
-    def _swap(self, state: Any, seat: int, value: Any) -> None:
+    def _swap(self, state: State, seat: int, value: Any) -> None:
         """The two cards of ``value`` change places (a card swapped with itself stays where it is)."""
         if value[0] == value[1]:
             return
@@ -394,7 +412,7 @@ class Choose(Step):
         where_a.append(b)
         where_b.append(a)
 
-    def _tell(self, state: Any, seat: int, action: Choice) -> None:
+    def _tell(self, state: State, seat: int, action: Choice) -> None:
         """Narrate a choice made for a seat (``auto``)."""
         text = self.describe(state.game, state, None, action, None, seat)
         if text:
@@ -411,7 +429,7 @@ class Choose(Step):
     def _not_a_list(self, options: Any) -> ExpressionFailed:
         return ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
 
-    def _unfinished(self, state: Any, seat: int, picked: list[Any]) -> GameError:
+    def _unfinished(self, state: State, seat: int, picked: list[Any]) -> GameError:
         """A seat has picked, may not stop yet (may_stop) and has nothing left it may pick: allowed and may_stop
         of the rules disagree."""
         game = state.game
@@ -426,14 +444,14 @@ class Choose(Step):
 
     # ------------------------------------------------------------------ text
 
-    def _tell_pass(self, state: Any, seat: int) -> None:
+    def _tell_pass(self, state: State, seat: int) -> None:
         """A seat with nothing it may choose passes without being asked: told as its pass would be."""
         assert self._pass is not None, "only a step with pass passes"
         text = self.describe(state.game, state, None, self._pass, seat=seat)
         if text:
             state.note(f"{state.game.seat_names[seat]} {text} (nothing to choose)")
 
-    def describe(self, game: Any, state: Any, d: Decision | None, action: Any, viewer: int | None = None,
+    def describe(self, game: GameView, state: State, d: Decision | None, action: Any, viewer: int | None = None,
                  seat: int | None = None) -> str | None:
         if seat is None:
             seat = d.actor if d is not None else None
@@ -461,7 +479,7 @@ class Choose(Step):
         # choices that move or swap cards are sampled with the cards (as unknown cards in their new places)
         return self.filling() if self.move_to is None and not self.swap and not self.counted else frozenset()
 
-    def redraw(self, game: Any, state: Any, p: Choosing, seat: int, rng: Any) -> None:
+    def redraw(self, game: GameView, state: State, p: Choosing, seat: int, rng: Any) -> None:
         if not self.redrawn():
             return
         hidden = [h for h in p.history if h["seat"] != seat]
@@ -480,7 +498,7 @@ class Choose(Step):
             if self.set_history:
                 state.vars[self.set_history] = [dict(h) for h in p.history]
 
-    def public(self, game: Any, state: Any, p: Choosing, viewer: int | None = None) -> dict[str, Any]:
+    def public(self, game: GameView, state: State, p: Choosing, viewer: int | None = None) -> dict[str, Any]:
         names = game.seat_names
         shown = []
         for h in p.history:
@@ -489,7 +507,7 @@ class Choose(Step):
         return {"choices": shown} if shown else {}
 
 
-def _texts(game: Any, part: Any) -> list[str]:
+def _texts(game: GameView, part: Any) -> list[str]:
     """The texts options may hold when the engine cannot list them: those written in the options and the
     texts of the cards' attributes, each once, in that order."""
     out: dict[str, None] = {}
@@ -505,7 +523,7 @@ def _texts(game: Any, part: Any) -> list[str]:
     return list(out)
 
 
-def show(game: Any, t: Type, value: Any) -> str:
+def show(game: GameView, t: Type, value: Any) -> str:
     """A value as people read it: card labels, seat names, a record's label."""
     if value is None:
         return "none"

@@ -24,38 +24,16 @@ path adds, narration and what a Knowledge is told, is written in behind a test o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.card_values import cards_named, only_cards
-from interpreter.engine.steps.base import Decision, Pass, Stop
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision
+from interpreter.engine.steps.base import Pass, Stop
+from interpreter.engine.steps.choose import Choose, Choosing
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.choose import Choose
-
-
-class Choosing:
-    """A choice in progress: the seats in order, whose turn it is, its picks, every choice so far."""
-
-    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
-
-    def __init__(self, order: list[int]):
-        self.order = order
-        self.pos = 0
-        self.left = 0  # picks left in the current seat's turn
-        self.picked: list[Any] = []
-        self.history: list[dict[str, Any]] = []
-        self.passes = 0
-        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
-
-    def copy(self) -> Choosing:
-        other = Choosing(list(self.order))
-        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
-        other.picked = list(self.picked)
-        other.history = [dict(h) for h in self.history]
-        return other
 
 
 class ChooseCode(NamedTuple):
@@ -69,7 +47,7 @@ class ChooseCode(NamedTuple):
     nested: Any
 
 
-def part(step: Choose, game: Any, gen: Namespace) -> Part:
+def part(step: Choose, game: GameView, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers)."""
     return Part(ChooseWriter(step, game.players, gen).source(), {

@@ -7,9 +7,12 @@ from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD
-from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import COMMON, Decision, Opt, Step, StepContext, register
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import CHANCE, Decision, State
+from interpreter.engine.steps.base import COMMON, Step, StepContext, register
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.errors import RecordError
+from interpreter.plan.declaration import Opt
 
 
 class _Dealing:
@@ -56,7 +59,7 @@ class Deal(Step):
                 raise ctx.error("cards may use only card, players, options and setup (the cards of a deal are "
                                 "known before play)", path + ("cards",))
 
-    def check(self, game: Any) -> None:
+    def check(self, game: GameView) -> None:
         self.pack = game.deck if self.which is None else [c for c in game.deck if self.which({"card": c})]
         self.packed = None if self.which is None else frozenset(self.pack)
         if not self.pack:
@@ -66,7 +69,7 @@ class Deal(Step):
             if problem:
                 raise self.ctx_error(problem, self.path + ("hand",))
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The number of cards worked out in place and checked; then the deal is chance's decision."""
         ref = x.step_ref(k)
         w("e = {'$s': state}")
@@ -78,10 +81,10 @@ class Deal(Step):
 
     progress_class = _Dealing  # what the written start makes
 
-    def _cannot(self, problem: str, state: Any) -> ExpressionFailed:
+    def _cannot(self, problem: str, state: State) -> ExpressionFailed:
         return ExpressionFailed(f"{self.count.position}: error: {problem} (round {state.round_number})")
 
-    def _problem(self, count: Any, game: Any) -> str | None:
+    def _problem(self, count: Any, game: GameView) -> str | None:
         """Why ``count`` cards per seat cannot be dealt from this deck, or None."""
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             return f"hand must be a whole number of cards, got {count!r}"
@@ -93,20 +96,20 @@ class Deal(Step):
             return f"{have - need} cards are left after the deal; say where they go with rest: ZONE"
         return None
 
-    def decision(self, game: Any, state: Any, p: _Dealing) -> Decision | None:
+    def decision(self, game: GameView, state: State, p: _Dealing) -> Decision | None:
         if p.dealt:
             return None
         return Decision(CHANCE, [], self, "deal", "chance")
 
-    def chance_cards(self, game: Any, state: Any) -> list[int]:
+    def chance_cards(self, game: GameView, state: State) -> list[int]:
         return list(self.pack)
 
-    def sample(self, game: Any, state: Any, rng: Any) -> list[int]:
+    def sample(self, game: GameView, state: State, rng: Any) -> list[int]:
         order = list(self.pack)
         rng.shuffle(order)
         return order
 
-    def apply(self, game: Any, state: Any, p: _Dealing, outcome: list[int]) -> None:
+    def apply(self, game: GameView, state: State, p: _Dealing, outcome: list[int]) -> None:
         # gather the cards back first, so a deal always starts from the full deck (or its whole part)
         packed = self.packed
         zones = [*state.shared.values(), *(cards for hands in state.per_seat.values() for cards in hands)]
@@ -125,7 +128,7 @@ class Deal(Step):
         if state.seen is not None:
             state.seen.dealt.extend(outcome)
 
-    def hands_problem(self, game: Any, state: Any, hands: tuple[tuple[int, ...], ...]) -> tuple[int, str] | None:
+    def hands_problem(self, game: GameView, state: State, hands: tuple[tuple[int, ...], ...]) -> tuple[int, str] | None:
         """Why this deal cannot give each seat the hand ``hands`` lists for it (card ids), as (seat, why), or None."""
         k = state.progress.count
         for s, cards in enumerate(hands):
@@ -136,7 +139,7 @@ class Deal(Step):
                 return s, f"this deal does not deal the {game.cards.labels[stray[0]]}"
         return None
 
-    def fixed_outcome(self, game: Any, state: Any, hands: tuple[tuple[int, ...], ...], rng: Any) -> list[int]:
+    def fixed_outcome(self, game: GameView, state: State, hands: tuple[tuple[int, ...], ...], rng: Any) -> list[int]:
         """This deal with each seat's hand given (``hands_problem`` found none): the cards left over go to ``rest``
         shuffled by ``rng``."""
         dealt = {c for cards in hands for c in cards}
@@ -144,10 +147,10 @@ class Deal(Step):
         rng.shuffle(rest)
         return [c for cards in hands for c in cards] + rest
 
-    def label(self, game: Any, outcome: Any) -> str:
+    def label(self, game: GameView, outcome: Any) -> str:
         return "deal"
 
-    def outcome_to_record(self, game: Any, state: Any, outcome: list[int]) -> dict[str, Any]:
+    def outcome_to_record(self, game: GameView, state: State, outcome: list[int]) -> dict[str, Any]:
         n, k = game.players, state.progress.count
         labels = game.cards.labels
         out: dict[str, Any] = {
@@ -157,7 +160,7 @@ class Deal(Step):
             out[self.rest] = [labels[c] for c in outcome[n * k:]]
         return out
 
-    def outcome_from_record(self, game: Any, state: Any, data: dict[str, Any]) -> list[int]:
+    def outcome_from_record(self, game: GameView, state: State, data: dict[str, Any]) -> list[int]:
         """Turn readable card lists back into a deal, checking it uses the deck exactly."""
         hands = data.get(self.hand_zone)
         if not isinstance(hands, dict):

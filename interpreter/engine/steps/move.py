@@ -12,8 +12,11 @@ from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
-from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.state import State
+from interpreter.engine.steps.base import COMMON, StepContext, register
 from interpreter.engine.steps.steps_code import InPlace
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt
 
 
 @register
@@ -57,7 +60,7 @@ class Move(InPlace):
         self.seat_zones = set(ctx.seat_zones)
         self.deck_size = len(ctx.card_kinds)
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every card to move and its destination worked out first, in place; then all cards move together."""
         ref = x.step_ref(k)
         names = x.outer_locals(w, [self.each, self.cards, self.owner])
@@ -95,7 +98,7 @@ class Move(InPlace):
         where = self.owner.position if self.owner is not None else self.path
         return ExpressionFailed(f"{where}: error: a move to {self.to!r} needs a seat, got {owner!r}")
 
-    def _carry_out(self, state: Any, plan: list[tuple[list[int], list[int], int | None]],
+    def _carry_out(self, state: State, plan: list[tuple[list[int], list[int], int | None]],
                    owners: list[int | None]) -> None:
         """Every card of the plan from where it is to its destination (the owner's zones looked in first)."""
         moved = 0
@@ -129,7 +132,7 @@ class Move(InPlace):
             raise ExpressionFailed(f"{self.cards.position}: error: a card is named twice in {value!r}")
         return cards
 
-    def _cards_from(self, state: Any, seat: int | None) -> list[int]:
+    def _cards_from(self, state: State, seat: int | None) -> list[int]:
         """Every card of the ``from`` zones (every seat's, for a per-seat zone; with each, only that seat's)."""
         out: list[int] = []
         for z in self.sources:

@@ -12,10 +12,12 @@ from typing import Any, ClassVar, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import NUMBER
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import (
     COMMON,
-    Decision,
     Opt,
+    Running,
     Step,
     StepContext,
     bind_nested,
@@ -23,8 +25,25 @@ from interpreter.engine.steps.base import (
     finish_steps,
     register,
 )
-from interpreter.engine.steps.repeat_code import MAX_TIMES, Repeating, part
 from interpreter.errors import GameError
+
+MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
+
+
+class Repeating:
+    """Which time this is, and the nested step running now (None: this time is over)."""
+
+    __slots__ = ("time", "times", "running")
+
+    def __init__(self, times: int | None):
+        self.time, self.times = 0, times
+        self.running: Running | None = None
+
+    def copy(self) -> Repeating:
+        other = Repeating(self.times)
+        other.time = self.time
+        other.running = None if self.running is None else self.running.copy()
+        return other
 
 
 @register
@@ -72,18 +91,15 @@ class Repeat(Step):
         self.where = str(ctx.source.pos(path))
         finish_steps(ctx, self.inner)
 
-    # ------------------------------------------------------------------ play (see repeat_code.py)
+    # ------------------------------------------------------------------ play (its code: repeat_code.py)
 
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
-
-    def start(self, game: Any, state: Any) -> Repeating | None:
+    def start(self, game: GameView, state: State) -> Repeating | None:
         return cast(Repeating | None, self.code(game).start(game, state))
 
-    def decision(self, game: Any, state: Any, rp: Repeating) -> Decision | None:
+    def decision(self, game: GameView, state: State, rp: Repeating) -> Decision | None:
         return cast(Decision | None, self.code(game).decision(game, state, rp))
 
-    def apply(self, game: Any, state: Any, rp: Repeating, action: Any) -> None:
+    def apply(self, game: GameView, state: State, rp: Repeating, action: Any) -> None:
         self.code(game).apply(game, state, rp, action)
 
     def _bad_times(self, times: Any) -> ExpressionFailed:

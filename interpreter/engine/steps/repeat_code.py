@@ -10,34 +10,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.game_view import GameView
 from interpreter.engine.steps.base import Running, pending
+from interpreter.engine.steps.repeat import MAX_TIMES, Repeat, Repeating
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.writer import Lines, Part, Writer
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.repeat import Repeat
-
-MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
-
-
-class Repeating:
-    """Which time this is, and the nested step running now (None: this time is over)."""
-
-    __slots__ = ("time", "times", "running")
-
-    def __init__(self, times: int | None):
-        self.time, self.times = 0, times
-        self.running: Running | None = None
-
-    def copy(self) -> Repeating:
-        other = Repeating(self.times)
-        other.time = self.time
-        other.running = None if self.running is None else self.running.copy()
-        return other
 
 
 class RepeatCode(NamedTuple):
@@ -49,7 +30,7 @@ class RepeatCode(NamedTuple):
     run: Any
 
 
-def part(step: Repeat, game: Any, gen: Namespace) -> Part:
+def part(step: Repeat, game: GameView, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game`` (see choose_code.part)."""
     writer = RepeatWriter(step, game, gen)
     return Part(writer.source(), {
@@ -61,7 +42,7 @@ def part(step: Repeat, game: Any, gen: Namespace) -> Part:
 class RepeatWriter(Writer):
     """Writes the functions of one repeat step; each method writes one fragment."""
 
-    def __init__(self, step: Repeat, game: Any, gen: Namespace):
+    def __init__(self, step: Repeat, game: GameView, gen: Namespace):
         super().__init__(gen)
         self.step = step
         self.inner = StepsWriter("INNER", step.inner, gen, game)

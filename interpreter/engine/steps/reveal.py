@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
-from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.state import State
+from interpreter.engine.steps.base import COMMON, StepContext, register
 from interpreter.engine.steps.steps_code import InPlace
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt
 
 
 @register
@@ -28,7 +31,7 @@ class Reveal(InPlace):
                             "nobody)", self.path)
         self.seats = self.read(ctx, "seats")  # a seat or a list of seats (its kind "seats" says so)
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""
         ref = x.step_ref(k)
         with w.block("if state.team_known is not None:"):
@@ -55,9 +58,10 @@ class Reveal(InPlace):
         return list(seats)
 
     @staticmethod
-    def _tell(state: Any, shown: list[int]) -> None:
-        names = state.game.seat_names
+    def _tell(state: State, shown: list[int]) -> None:
+        names, known = state.game.seat_names, state.team_known
+        assert known is not None  # told only while the teams are hidden (see write)
         for s in shown:
             mates = [names[m] for m in range(state.players) if state.teams[m] == state.teams[s]
-                     and all(k >> m & 1 for k in state.team_known)]
+                     and all(k >> m & 1 for k in known)]
             state.note(f"{names[s]}'s team is known: team {state.teams[s] + 1} ({', '.join(mates)})")

@@ -6,8 +6,11 @@ from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
-from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.state import State
+from interpreter.engine.steps.base import COMMON, StepContext, register
 from interpreter.engine.steps.steps_code import InPlace
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt
 
 
 @register
@@ -28,7 +31,7 @@ class Score(InPlace):
         self.points = self.read(ctx, "points", {"seat": SEAT}, expect="number")
         self.explain = self.read(ctx, "explain", {"seat": SEAT}) if "explain" in spec else None
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every seat scored from the same state (one batch), then the points added, in place."""
         ref = x.step_ref(k)
         names = x.outer_locals(w, [self.points, self.explain])
@@ -54,7 +57,7 @@ class Score(InPlace):
                                 f"seat {self.seat_names[seat]}")
 
     @staticmethod
-    def _tell(state: Any, scores: list[int], why: list[str]) -> None:
+    def _tell(state: State, scores: list[int], why: list[str]) -> None:
         """The round's scores and totals in the narration, with where each seat's points came from."""
         names = state.game.seat_names
         state.note(f"Round {state.round_number} scores: "

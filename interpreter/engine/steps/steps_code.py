@@ -19,16 +19,14 @@ step's written code.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import State
 from interpreter.engine.steps.base import Step
-from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
-
-if TYPE_CHECKING:
-    from interpreter.engine.game import Game
+from interpreter.engine.steps.writer import Found, Lines, Part, Writer, bound_read
 
 
 class StepsWriter(Writer):
@@ -39,7 +37,7 @@ class StepsWriter(Writer):
     each name a step of the list may read that the step holding it binds, from ``p``; ``game``: the game.
     """
 
-    def __init__(self, name: str, steps: list[Step], gen: Namespace, game: Any,
+    def __init__(self, name: str, steps: list[Step], gen: Namespace, game: GameView,
                  sources: dict[str, str] | None = None):
         super().__init__(gen)
         self.name = name
@@ -81,7 +79,7 @@ class StepsWriter(Writer):
 
     # ------------------------------------------------------------------ functions
 
-    def enter(self, w: Lines, found: Callable[[int], None], began: Callable[[int], None] | None = None) -> None:
+    def enter(self, w: Lines, found: Found, began: Found | None = None) -> None:
         """``enter_NAME``: from the ``i``-th step until one has a decision; ``found(k)`` writes what is done when
         the ``k``-th has one (``q`` its progress, ``d`` its decision), ``began(k)`` what is done once it starts
         (before its decision is asked for). Nothing found: the function ends (the caller writes what follows)."""
@@ -98,8 +96,7 @@ class StepsWriter(Writer):
                 step.write(self, w, k, found, began)
                 w.depth -= len(conditions)
 
-    def started(self, w: Lines, k: int, found: Callable[[int], None], began: Callable[[int], None] | None,
-                start: str, decision: str) -> None:
+    def started(self, w: Lines, k: int, found: Found, began: Found | None, start: str, decision: str) -> None:
         """A step with decisions started by ``start`` (the source giving its progress, or None when it has nothing
         to decide), its decision asked for by ``decision``."""
         w(f"q = {start}")
@@ -174,7 +171,7 @@ class StepsWriter(Writer):
             w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
 
 
-def standalone(step: Step, game: Any, gen: Namespace) -> Part:
+def standalone(step: Step, game: GameView, gen: Namespace) -> Part:
     """``start(game, state)`` of a step that writes its work in place (``Step.write``), for what runs the step by
     itself (a Knowledge working a hidden value out again on a sample): the same code, the names of the step
     holding it read through ``Step.env``."""
@@ -191,11 +188,9 @@ def standalone(step: Step, game: Any, gen: Namespace) -> Part:
 
 class InPlace(Step):
     """A step kind that does its work in place (``write``) and has no decisions: its ``start`` runs the same
-    code, written as a function of its own (``standalone``), for what runs the step by itself."""
+    code, written as a function of its own (``standalone``, its writer in engine/module.py's WRITERS), for what
+    runs the step by itself."""
 
-    def part(self, game: Game, gen: Any) -> Part:
-        return standalone(self, game, gen)
-
-    def start(self, game: Game, state: Any) -> None:
+    def start(self, game: GameView, state: State) -> None:
         """The step's work, as the code that runs its list does it (``write``)."""
         self.code(game)(game, state)

@@ -7,8 +7,11 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import SEATS, list_of
-from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.state import State
+from interpreter.engine.steps.base import COMMON, StepContext, register
 from interpreter.engine.steps.steps_code import InPlace
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt
 
 
 @register
@@ -83,7 +86,7 @@ class Teams(InPlace):
         sample, engine/knowledge.py)."""
         return self.known != "all"
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The teams set in place: fixed ones as they are written, others worked out and checked; then what each
         seat knows of them."""
         ref = x.step_ref(k)
@@ -126,7 +129,7 @@ class Teams(InPlace):
         self._check(members, players, lambda message: self._failed(message, teams))
 
     @staticmethod
-    def _tell(state: Any, teams: Any) -> None:
+    def _tell(state: State, teams: Any) -> None:
         names = state.game.seat_names
         state.note("Teams: " + " against ".join(", ".join(names[s] for s in t) for t in teams if t))
 

@@ -29,19 +29,19 @@ rule text is pasted in. Its code object is kept with the game's expressions (dsl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.steps.base import Running, declared_in, pending
+from interpreter.engine.game_view import GameView
+from interpreter.engine.steps.base import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
+from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines, Part, Writer
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.tricks import Tricks
+from interpreter.plan.declaration import declared_in
 
 
 class TrickCode(NamedTuple):
@@ -61,7 +61,7 @@ class TrickCode(NamedTuple):
     run: Any  # playout(game, state, policy, random): the step's loop for Game.playout
 
 
-def part(step: Tricks, game: Any, gen: Namespace) -> Part:
+def part(step: Tricks, game: GameView, gen: Namespace) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers)."""
     writer = TrickWriter(step, game, gen)
@@ -104,7 +104,7 @@ def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
 class TrickWriter(Writer):
     """Writes the functions of one trick step; each method writes one fragment (see the module's docstring)."""
 
-    def __init__(self, step: Tricks, game: Any, gen: Namespace):
+    def __init__(self, step: Tricks, game: GameView, gen: Namespace):
         super().__init__(gen)
         self.step = step
         self.players = game.players

@@ -13,7 +13,10 @@ from typing import Any
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, Type
 from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
-from interpreter.engine.steps.base import Opt, StepContext, declared_in
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import State
+from interpreter.engine.steps.base import StepContext
+from interpreter.plan.declaration import Opt, declared_in
 
 Path_ = tuple[Any, ...]
 
@@ -95,7 +98,7 @@ def rules(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Rule]:
 STUCK = None  # what ``apply_rules`` gives when an ``otherwise: end`` rule finds no card
 
 
-def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
+def apply_rules(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,
                 trick: list[int]) -> list[int] | None:
     """The cards of ``cards`` the rules allow, in order; None when an ``end`` rule leaves nothing."""
     for _, left in narrowing(rule_list, state, seat, cards, led, trick):
@@ -105,7 +108,7 @@ def apply_rules(rule_list: list[Rule], state: Any, seat: int, cards: list[int], 
     return cards
 
 
-def refusing_rule(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
+def refusing_rule(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,
                   trick: list[int], card: int) -> Rule | None:
     """The first rule that takes ``card`` (one of ``cards``) out of what the seat may play, or None."""
     for rule, left in narrowing(rule_list, state, seat, cards, led, trick):
@@ -126,7 +129,7 @@ def refusal_text(rule: Rule) -> str:
             f"{in_words(rule.holding.text)}")
 
 
-def narrowing(rule_list: list[Rule], state: Any, seat: int, cards: list[int], led: int | None,
+def narrowing(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,
               trick: list[int]) -> Iterator[tuple[Rule, list[int] | None]]:
     """Each rule that binds, in order, with the cards it leaves of those the rules before it left (STUCK for an
     ``end`` rule that leaves nothing; a rule that would leave nothing otherwise does not bind)."""
@@ -172,7 +175,7 @@ class Ordering:
         self.later_wins = later_wins
         self.position = self.exprs[0].position if self.exprs else None
 
-    def check(self, game: Any) -> None:
+    def check(self, game: GameView) -> None:
         """Refuse, before play, strengths that read only the card and fail or give none for some card."""
         from interpreter.errors import SchemaError
 
@@ -199,7 +202,7 @@ class Ordering:
                                       f"({labels[seen[True]]!r} and {labels[seen[False]]!r}); every part of a "
                                       "strength must give the same kind of value", expr.position)
 
-    def keys(self, state: Any, plays: list[tuple[int, int]], led: int | None) -> list[tuple]:
+    def keys(self, state: State, plays: list[tuple[int, int]], led: int | None) -> list[tuple]:
         if self.static:
             values = self.combined.table(state, led)
             out = []
@@ -219,7 +222,7 @@ class Ordering:
             out.append(v)
         return out
 
-    def fill(self, values: list[Any], state: Any, led: int | None, card: int) -> tuple:
+    def fill(self, values: list[Any], state: State, led: int | None, card: int) -> tuple:
         """One card's strength from the per-expression tables, shared with identical cards."""
         parts = []
         for t in self.tables:
@@ -236,13 +239,13 @@ class Ordering:
             values[c] = key
         return key
 
-    def _check(self, key: tuple, card: int, state: Any) -> None:
+    def _check(self, key: tuple, card: int, state: State) -> None:
         for expr, v in zip(self.exprs, key):
             if v is None or not isinstance(v, (int, str)):
                 raise ExpressionFailed(f"{expr.position}: error: this strength gives {v!r} for the card "
                                        f"{state.game.cards.labels[card]!r}; it must give a number or true/false")
 
-    def best(self, state: Any, plays: list[tuple[int, int]], led: int | None, can_win: Compiled | None = None,
+    def best(self, state: State, plays: list[tuple[int, int]], led: int | None, can_win: Compiled | None = None,
              skip: set[int] | None = None) -> int | None:
         """The seat of the best eligible card, or None when no card is eligible."""
         keys = self.keys(state, plays, led)

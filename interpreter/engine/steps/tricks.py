@@ -19,10 +19,11 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
-from interpreter.engine.actions import card_kinds
+from interpreter.engine.card_values import card_kinds
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import (
     COMMON,
-    Decision,
     Opt,
     Play,
     Running,
@@ -35,7 +36,6 @@ from interpreter.engine.steps.base import (
     pending,
     register,
 )
-from interpreter.engine.steps.trick_code import part
 from interpreter.engine.steps.trick_parts import (
     ROUTE_FIELDS,
     RULE_FIELDS,
@@ -228,37 +228,34 @@ class Tricks(Step):
                              ctx.option(part["takes"], ipath + ("takes",), self.bound)))
         return out
 
-    def check(self, game: Any) -> None:
+    def check(self, game: GameView) -> None:
         self.ordering.check(game)
         for t in self.takers:
             if t.ordering is not None:
                 t.ordering.check(game)
 
-    progress_class = _Tricks  # what the written start makes
-
-    def part(self, game: Any, gen: Any) -> Any:
-        return part(self, game, gen)
+    progress_class = _Tricks  # what the written start makes (its code: trick_code.py)
 
     def policy_binds(self) -> dict[str, Type]:
         return {"seat": SEAT, "led": CARD, "trick": CARDS, "legal": list_of(CARD)}
 
     # ------------------------------------------------------------------ names for nested steps
 
-    def _between_env(self, state: Any) -> dict[str, Any]:
+    def _between_env(self, state: State) -> dict[str, Any]:
         """The names the steps run between plays see (every one: for what reads them through Step.env)."""
         return cast(dict[str, Any], self.code(state.game).between_names(state, state.progress))
 
-    def _after_env(self, state: Any) -> dict[str, Any]:
+    def _after_env(self, state: State) -> dict[str, Any]:
         """The names the steps run after a trick see."""
         return cast(dict[str, Any], self.code(state.game).after_names(state, state.progress))
 
-    def _led(self, state: Any, plays: list[tuple[int, int]]) -> int | None:
+    def _led(self, state: State, plays: list[tuple[int, int]]) -> int | None:
         """The card of ``plays`` that sets the suit (the first, or as ``led`` says; none before a card)."""
         return cast(int | None, self.code(state.game).led_of(state, plays))
 
     # ------------------------------------------------------------------ play
 
-    def start(self, game: Any, state: Any) -> _Tricks:
+    def start(self, game: GameView, state: State) -> _Tricks:
         return cast(_Tricks, self.code(game).start(state))
 
     def _bad_seats(self, active: Any) -> ExpressionFailed:
@@ -266,7 +263,7 @@ class Tricks(Step):
         return ExpressionFailed(f"{self.active.position}: error: seats must give seats that include the leader, "
                                 f"got {active!r}")
 
-    def _cards(self, state: Any, seat: int) -> list[int]:
+    def _cards(self, state: State, seat: int) -> list[int]:
         if self._single_zone:
             return state.per_seat[self.zones[0]][seat]
         out: list[int] = []
@@ -274,7 +271,7 @@ class Tricks(Step):
             out.extend(state.per_seat[z][seat])
         return out
 
-    def decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
+    def decision(self, game: GameView, state: State, p: _Tricks) -> Decision | None:
         if p.hook is not None:
             d = self._hook_decision(game, state, p)
             if d is not None:
@@ -294,7 +291,7 @@ class Tricks(Step):
         return Decision(actor, actions, self, "play a card" if actor == seat else f"play a card for "
                         f"{game.seat_names[seat]}", "play")
 
-    def _decider(self, state: Any, seat: int) -> int:
+    def _decider(self, state: State, seat: int) -> int:
         """The seat that decides which card ``seat`` plays (``decided_by``)."""
         assert self.decided_by is not None, "asked only of a trick whose plays another seat may decide"
         actor = self.decided_by({"$s": state, "seat": seat})
@@ -303,7 +300,7 @@ class Tricks(Step):
                                    f"{'none' if actor is None else repr(actor)}")
         return actor
 
-    def refusal(self, game: Any, state: Any, card: int) -> str | None:
+    def refusal(self, game: GameView, state: State, card: int) -> str | None:
         """Why the seat to play may not play ``card`` now, in the rule file's words (None: it may, or this is not
         a play of a card)."""
         p = state.progress
@@ -322,14 +319,14 @@ class Tricks(Step):
                              self._led(state, plays) if plays else None, trick, card)
         return None if rule is None else refusal_text(rule)
 
-    def _allowed(self, state: Any, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
+    def _allowed(self, state: State, p: _Tricks, seat: int, cards: list[int]) -> list[int] | None:
         plays = p.plays
         trick = [c for _, c in plays]
         if plays:
             return apply_rules(self.follow_rules, state, seat, cards, self._led(state, plays), trick)
         return apply_rules(self.lead_rules, state, seat, cards, None, trick)
 
-    def _no_card(self, game: Any, state: Any, seat: int) -> None:
+    def _no_card(self, game: GameView, state: State, seat: int) -> None:
         """A seat to play in the middle of a trick holds no card (a trick starts only when every seat has one):
         the rules took its cards away between plays."""
         zones = " and ".join(self.zones)
@@ -337,12 +334,12 @@ class Tricks(Step):
                         f"{zones} {'is' if len(self.zones) == 1 else 'are'} empty (did a step between plays move "
                         "its cards away?)")
 
-    def _stuck(self, game: Any, state: Any, p: _Tricks, seat: int) -> None:
+    def _stuck(self, game: GameView, state: State, p: _Tricks, seat: int) -> None:
         state.note(f"{game.seat_names[seat]} cannot play: trick play ends")
         p.over = True
         return None
 
-    def apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> Decision | None:
+    def apply(self, game: GameView, state: State, p: _Tricks, action: Any) -> Decision | None:
         if p.hook is not None:
             self._hook_apply(game, state, p, action)
             return None
@@ -352,22 +349,24 @@ class Tricks(Step):
         self.code(game).play(state, p, action.card, action.zone)
         return None
 
-    def _saw(self, game: Any, state: Any, p: _Tricks, seat: int, card: int) -> None:
+    def _saw(self, game: GameView, state: State, p: _Tricks, seat: int, card: int) -> None:
         """For a Knowledge following the state: ``card`` (about to be played by ``seat``) is on the table; and
         what its play tells of the seat's other cards."""
-        state.seen.cards.append((self.trick_zone, card))
+        seen = state.seen
+        assert seen is not None  # the written play calls it only then
+        seen.cards.append((self.trick_zone, card))
         void = self._void(game, state, p, card) if self._bound(game, seat) else None
         if void is not None:
-            state.seen.voids.append((seat, self.zones, void))
+            seen.voids.append((seat, self.zones, void))
 
-    def _bound(self, game: Any, seat: int) -> bool:
+    def _bound(self, game: GameView, seat: int) -> bool:
         """Whether the play rules bound the card ``seat`` plays now: it chose among the legal actions (those
         the rules allow from its one zone). An automatic seat plays by its policy whatever the rules say (it
         may turn the top card of its stack): its play proves nothing of what it holds. Plays from several zones
         are not read either: only a choice from the seat's one zone is."""
         return seat not in game.automatic and self._single_zone
 
-    def _void(self, game: Any, state: Any, p: _Tricks, card: int) -> list[bool] | None:
+    def _void(self, game: GameView, state: State, p: _Tricks, card: int) -> list[bool] | None:
         """What playing ``card`` shows everyone of the seat's other cards: when it breaks the first obligation
         (a rule whose table reads only public round values), the seat held no card that the rule would have
         made it play (one its ``must`` and ``holding`` both mark). By card id, True for a card it cannot hold."""
@@ -389,7 +388,7 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ after the last card (see trick_code.py)
 
-    def _shares(self, game: Any, state: Any, p: _Tricks, plays: list[tuple[int, int]], led: int | None,
+    def _shares(self, game: GameView, state: State, p: _Tricks, plays: list[tuple[int, int]], led: int | None,
                 winner: int, claimed: bool) -> None:
         """The winner has more takers after it: each found by its ordering, then the cards shared out."""
         takers: list[int | None] = [winner]
@@ -405,7 +404,8 @@ class Tricks(Step):
         self._take_settle(game, state, p)
 
     @staticmethod
-    def _tell(game: Any, state: Any, p: _Tricks, plays: list[tuple[int, int]], winner: int, claimed: bool) -> None:
+    def _tell(game: GameView, state: State, p: _Tricks, plays: list[tuple[int, int]], winner: int,
+              claimed: bool) -> None:
         names, labels = game.seat_names, game.cards.labels
         if state.told is not None:
             state.told.append({"type": "trick", "round": state.round_number, "trick": p.number + 1,
@@ -416,7 +416,7 @@ class Tricks(Step):
         if len(p.takers) > 1:
             state.note("Takers: " + ", ".join(names[t] for t in p.takers if t is not None))
 
-    def _share(self, state: Any, p: _Tricks, index: int) -> int:
+    def _share(self, state: State, p: _Tricks, index: int) -> int:
         takes = self.takers[index].takes
         if takes is None:
             return -1  # the rest
@@ -432,7 +432,7 @@ class Tricks(Step):
         assert p.winner is not None  # pragma: no cover - _resolve sets it before cards are taken
         return p.winner  # pragma: no cover - every card of the trick was played by someone
 
-    def _take_settle(self, game: Any, state: Any, p: _Tricks) -> None:
+    def _take_settle(self, game: GameView, state: State, p: _Tricks) -> None:
         """Give cards to takers until one must choose; then close the trick."""
         trick = state.shared[self.trick_zone]
         winner = p.winner
@@ -449,6 +449,7 @@ class Tricks(Step):
             if p.taking < len(self.takers):
                 p.left = self._share(state, p, p.taking)
         if trick:  # validate made sure unclaimed is given whenever cards can be left
+            assert self.unclaimed is not None
             if state.notes is not None:
                 state.note(f"Nobody takes {', '.join(game.cards.labels[c] for c in trick)}: to {self.unclaimed}")
             state.shared[self.unclaimed].extend(trick)
@@ -460,7 +461,7 @@ class Tricks(Step):
                 return
         self.code(game).close(state, p)
 
-    def _take_decision(self, game: Any, state: Any, p: _Tricks) -> Decision:
+    def _take_decision(self, game: GameView, state: State, p: _Tricks) -> Decision:
         kinds = self._kinds
         cards = list({kinds[c]: c for c in state.shared[self.trick_zone]}.values())
         taker = p.takers[p.taking]
@@ -468,7 +469,7 @@ class Tricks(Step):
         return Decision(taker, [self._takes[c] for c in cards], self,
                         f"take a card from the trick ({p.left} to go)", "take")
 
-    def _take_apply(self, game: Any, state: Any, p: _Tricks, action: Take) -> None:
+    def _take_apply(self, game: GameView, state: State, p: _Tricks, action: Take) -> None:
         card = action.card
         state.shared[self.trick_zone].remove(card)
         taker, winner = p.takers[p.taking], p.winner
@@ -489,11 +490,11 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ nested steps
 
-    def _hook_decision(self, game: Any, state: Any, p: _Tricks) -> Decision | None:
+    def _hook_decision(self, game: GameView, state: State, p: _Tricks) -> Decision | None:
         assert p.hook is not None  # called only while nested steps run
         return pending(game, state, p.hook)
 
-    def _hook_apply(self, game: Any, state: Any, p: _Tricks, action: Any) -> None:
+    def _hook_apply(self, game: GameView, state: State, p: _Tricks, action: Any) -> None:
         assert p.hook is not None  # called only while nested steps run
         self.code(game).hook(game, state, p, action)
 
@@ -504,7 +505,7 @@ class Tricks(Step):
         p.plays = [(s, card(c)) for s, c in p.plays]
         p.last = [(s, card(c)) for s, c in p.last]
 
-    def judge(self, game: Any, state: Any, p: _Tricks, action: Any) -> tuple[int | None, Any] | None:
+    def judge(self, game: GameView, state: State, p: _Tricks, action: Any) -> tuple[int | None, Any] | None:
         if not isinstance(action, Play) or p.hook is not None or p.taking >= 0:
             return None
         plays = [*p.plays, (p.turn, action.card)]
@@ -514,7 +515,7 @@ class Tricks(Step):
 
     # ------------------------------------------------------------------ text and policies
 
-    def label(self, game: Any, action: Any) -> str:
+    def label(self, game: GameView, action: Any) -> str:
         labels = game.cards.labels
         if isinstance(action, Take):
             return f"take {labels[action.card]}"
@@ -522,7 +523,7 @@ class Tricks(Step):
             return f"{labels[action.card]} from {self.zones[action.zone]}"
         return labels[action.card]
 
-    def action_entries(self, game: Any) -> list[tuple[str, Any, Any, str]]:
+    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
         """A card played from each zone the trick is played from; a card taken, when a taker chooses cards."""
         kinds = card_kinds(game)
         out: list[tuple[str, Any, Any, str]] = [("card", ("play", z, k), k, self.label(game, self._plays[z][k]))
@@ -531,18 +532,18 @@ class Tricks(Step):
             out += [("card", ("take", k), k, self.label(game, self._takes[k])) for k in kinds]
         return out
 
-    def action_key(self, game: Any, action: Any) -> Any:
+    def action_key(self, game: GameView, action: Any) -> Any:
         kind = game.cards.kinds[action.card]
         return ("take", kind) if isinstance(action, Take) else ("play", action.zone, kind)
 
-    def describe(self, game: Any, state: Any, d: Decision, action: Any, viewer: int | None = None) -> str | None:
+    def describe(self, game: GameView, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
         if isinstance(action, Take):
             return f"takes {game.cards.labels[action.card]}"
         turn = getattr(state.progress, "turn", d.actor)
         whose = f" for {game.seat_names[turn]}" if d.actor != turn else ""  # decided by another seat
         return f"plays {self.label(game, action)}{whose}"
 
-    def public(self, game: Any, state: Any, p: _Tricks, viewer: int | None = None) -> dict[str, Any]:
+    def public(self, game: GameView, state: State, p: _Tricks, viewer: int | None = None) -> dict[str, Any]:
         names, labels = game.seat_names, game.cards.labels
         out: dict[str, Any] = {"trick": [[names[s], labels[c]] for s, c in p.plays], "tricks_played": p.number}
         if p.last:
@@ -550,7 +551,7 @@ class Tricks(Step):
                                  "winner": names[p.winner] if p.winner is not None else None}
         return out
 
-    def value_of(self, game: Any, state: Any, p: Any, d: Decision, value: Any) -> Any:
+    def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         if d.kind == "take":
             return self._takes[value] if value in state.shared[self.trick_zone] else None
         for z, zone in enumerate(self.zones):

@@ -6,9 +6,12 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
-from interpreter.engine.steps.base import COMMON, Opt, StepContext, register
+from interpreter.engine.state import State
+from interpreter.engine.steps.base import COMMON, StepContext, register
 from interpreter.engine.steps.choose import show
 from interpreter.engine.steps.steps_code import InPlace
+from interpreter.engine.steps.writer import Found, Lines, ListWriter
+from interpreter.plan.declaration import Opt
 
 
 @register
@@ -74,7 +77,7 @@ class SetValues(InPlace):
         opt = self.declared("seats" if group == "game_seats" else key)
         return ctx.expr(self.path + (key, name), opt.bound_names(self.bound, {"seat": SEAT}))
 
-    def write(self, x: Any, w: Any, k: int, found: Any, began: Any) -> None:
+    def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The values worked out in place, in order (each in a batch of its own), as ``start`` does."""
         ref = x.step_ref(k)
         with w.block("if state.seen is not None:"):
@@ -102,7 +105,7 @@ class SetValues(InPlace):
                 x.assign(w, "value", expr, names)
                 w(f"state.game_vars[{name!r}] = {kept}")
 
-    def _tell(self, state: Any, name: str, value: Any) -> None:
+    def _tell(self, state: State, name: str, value: Any) -> None:
         """Narrate a round value this step set."""
         expr = next(e for group, n, e in self.assign if group == "round" and n == name)
         state.note(f"{name}: {show(state.game, expr.type, value)}")

@@ -13,13 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.emit import inline
+from interpreter.engine.game_view import GameView
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
+
+Found = Callable[[int], None]  # writes what is done with the k-th step of a list (see steps_code.StepsWriter.enter)
 
 # the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
 BUILTINS = {f.__name__: f for f in (len, list, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
@@ -182,3 +185,30 @@ class Writer:
     def run_globals() -> dict[str, Any]:
         """What ``run_loop``'s code refers to, besides ``STEP``."""
         return {"BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS}
+
+
+class ListWriter(Protocol):
+    """What a step's ``write`` (base.Step.write) asks of the writer of the list of steps it is in (steps_code.py's
+    ``StepsWriter``: the round's, a repeat's, a trick's hooks): the names the written code gives the step and the
+    holding step's names, the writing of its expressions and of its start."""
+
+    @property
+    def game(self) -> GameView: ...
+
+    @property
+    def playing(self) -> bool: ...  # writing the loop for playouts (``run_NAME``), not the checked path
+
+    def step_ref(self, k: int) -> str: ...
+
+    def ref(self, obj: Any) -> str: ...
+
+    def assign(self, w: Lines, target: str, compiled: Compiled, names: dict[str, str],
+               expect: str | None = None) -> None: ...
+
+    def outer_locals(self, w: Lines, exprs: list[Any]) -> dict[str, str]: ...
+
+    def outer_dict(self, w: Lines) -> None: ...
+
+    def started(self, w: Lines, k: int, found: Found, began: Found | None, start: str, decision: str) -> None: ...
+
+    def nested(self, w: Lines, k: int, call: str) -> None: ...

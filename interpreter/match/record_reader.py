@@ -1,6 +1,6 @@
 """The one reader of game records and saved states (a saved state is a record of a game, perhaps not over).
 
-``replay`` (harness/records.py), ``TrickGame.deserialize`` and ``load_serialized`` (api.py) all read through
+``replay`` (match/records.py), ``TrickGame.deserialize`` and ``load_serialized`` (api.py) all read through
 here, so each check is written once: the header (format, version, rules, players, seats, options, seed, start),
 whether the header fits the game it is played on, and every line after it, field by field, each re-executed
 and compared. What is wrong is a :class:`RecordError` naming the line, the field and what was expected.
@@ -18,8 +18,10 @@ from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import IllegalAction, RecordError, TrickbookError
-from interpreter.harness.runner import RECORD_FORMAT, RECORD_VERSION, result_event, round_event
 from interpreter.limits import MAX_DIGITS, MAX_NUMBER
+from interpreter.match.driver import Handler, Match
+from interpreter.match.events import Action, Automatic, Chance, Trick
+from interpreter.match.writer import RECORD_FORMAT, RECORD_VERSION, result_event, round_event
 from interpreter.rules.catalog import resolve_reference
 from interpreter.rules.loader import load_rules
 
@@ -265,32 +267,57 @@ def _a(word: str) -> str:
     return ("an " if word[0] in "aeiou" else "a ") + word
 
 
-def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]],
-                path: str) -> None:
-    """Re-execute the lines of a record after its header (``head``) on ``state`` (made by ``Game.new_state``
-    as ``start_of`` says), checking each; the record may end before the game does."""
-    first = head["start"]["hand"] if type(head.get("start")) is dict else 1
+class _ToldSince:
+    """What the rules told (tricks won, automatic decisions) since the last chance event or action."""
+
+    def __init__(self) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.hears: dict[type, Handler] = {Chance: self.changed, Action: self.changed, Trick: self.told,
+                                           Automatic: self.told}
+
+    def changed(self, match: Match, event: Chance | Action) -> None:
+        self.lines.clear()
+
+    def told(self, match: Match, event: Trick | Automatic) -> None:
+        self.lines.append(event.line)
+
+
+def play_events(match: Match, head: dict[str, Any], events: list[tuple[int, dict[str, Any]]], path: str) -> None:
+    """Re-execute the lines of a record after its header (``head``) on ``match`` (made as ``start_of`` says),
+    checking each; the record may end before the game does."""
+    told = _ToldSince()
+    if not any(e.get("type") in TOLD for _, e in events):
+        _play_lines(match, told, events, path)
+        return
+    match.listen(told)  # the rules tell what they make happen: the record's lines say it too
+    try:
+        _play_lines(match, told, events, path)
+    finally:
+        match.forget(told)
+
+
+def _play_lines(match: Match, told: _ToldSince, events: list[tuple[int, dict[str, Any]]], path: str) -> None:
+    game = match.game
     names = game.seat_names
     checked_result = False
-    if state.told is None and any(e.get("type") in TOLD for _, e in events):
-        state.told, state.notes = [], []  # the rules tell what they make happen: the record's lines say it too
-    told: list[dict[str, Any]] = []  # told since the last chance or action line
     for n, event in events:
         where = f"{path}:{n}"
         kind = check_line(event, where)
+        state = match.state
         if kind == "round":
-            _expect_round(game, state, event, where, first)
+            _expect_round(game, state, event, where, match.first)
             continue
         if kind == "result":
             _expect_equal(where, "result", result_event(game, state), event, ("rounds", "totals", "winners"))
             checked_result = True
             continue
         if kind in TOLD:
-            at = next((i for i, e in enumerate(told) if same(e, event)), None)
+            at = next((i for i, e in enumerate(told.lines) if same(e, event)), None)
             if at is None:
                 raise RecordError(f"{where}: this {kind} line is not what the rules made happen since the last "
-                                  f"chance or action line" + (f" ({_told_list(told)})" if told else " (nothing)"))
-            del told[:at + 1]
+                                  f"chance or action line" + (f" ({_told_list(told.lines)})" if told.lines
+                                                                else " (nothing)"))
+            del told.lines[:at + 1]
             continue
         if checked_result:
             raise RecordError(f"{where}: events after the result line")
@@ -312,8 +339,7 @@ def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple
                 outcome = d.step.outcome_from_record(game, state, event["outcome"])
             except RecordError as exc:
                 raise RecordError(f"{where}: {exc}") from None
-            _forget(state)
-            game.apply_chance(state, outcome)
+            match.chance(outcome)
         else:
             if d.actor == CHANCE:
                 raise RecordError(f"{where}: the record has an action, but a chance event ({d.step.name}) comes now")
@@ -325,16 +351,7 @@ def play_events(game: Game, state: Any, head: dict[str, Any], events: list[tuple
                 action = game.action_for_label(state, event["action"])
             except IllegalAction as exc:
                 raise RecordError(f"{where}: {exc}") from None
-            _forget(state)
-            game.apply(state, action)
-        told = list(state.told or ())
-
-
-def _forget(state: Any) -> None:
-    """What the rules told before the next chance event or action is no longer wanted."""
-    if state.told is not None:
-        state.told.clear()
-        state.notes.clear()
+            match.act(action)
 
 
 def _told_list(told: list[dict[str, Any]]) -> str:

@@ -2,7 +2,7 @@
 
 A record is fully determined by the rules, options, chance outcomes and
 actions; ``replay`` re-executes it and stops at the first difference.
-This module reads the lines (JSON within limits); harness/record_reader.py
+This module reads the lines (JSON within limits); match/record_reader.py
 checks what they say, for records and saved states alike.
 See docs/records.md for the format.
 """
@@ -17,9 +17,10 @@ from typing import Any, TextIO
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import RecordError
-from interpreter.harness.record_reader import open_record, play_events
-from interpreter.harness.runner import Outcome
 from interpreter.limits import MAX_DIGITS, MAX_JSON_DEPTH, json_nesting
+from interpreter.match.driver import Match
+from interpreter.match.record_reader import open_record, play_events
+from interpreter.match.writer import Outcome, outcome_of
 
 
 def write_record(path: str | Path | TextIO, events: list[dict[str, Any]]) -> None:
@@ -113,18 +114,18 @@ def replay(path: str | Path, rules: str | None = None, game: Game | None = None,
 
     ``game``: an already compiled game to replay on (the record's header must fit it: its rules_id, player
     count, options and seats), instead of the rules the record names. The record is read as a saved state is
-    (harness/record_reader.py), but must go on to the end of the game.
+    (match/record_reader.py), but must go on to the end of the game.
     """
     events = read_record(path)
     opened = open_record(events, str(path), game=game, rules=rules, folder=Path(path).parent, allow=allow)
     game = opened.game
-    state = game.new_state(**opened.start)
-    play_events(game, state, events[0][1], events[1:], str(path))
+    match = Match(game, **opened.start)
+    play_events(match, events[0][1], events[1:], str(path))
+    state = match.state
     if not state.finished:
         d = state.pending
         assert d is not None, "a game not finished waits for a decision"
         who = "chance" if d.actor == CHANCE else game.seat_names[d.actor]
         raise RecordError(f"{path}: the record ends before the game does (round {state.round_number}, "
                           f"step {d.step.name}, {who} to act)")
-    return Outcome(list(state.totals), game.winners(state), state.round_number,
-                   [list(r) for r in state.round_results])
+    return outcome_of(game, state)

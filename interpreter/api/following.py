@@ -1,0 +1,123 @@
+"""What a GameState follows of its match beyond its record: the narration, and once asked for, what each seat saw
+(its information state) and who knows which card (the knowledge search samples from).
+
+The information states and the knowledge are followed from the game's start the first time they are asked for:
+the state's chance outcomes and actions are played again on a new match (``replayed``), and from then on the
+listener (``Following``) keeps them up to date after each change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from interpreter.engine.game import Game
+from interpreter.engine.knowledge import Knowledge
+from interpreter.engine.observation import observe
+from interpreter.engine.state import State
+from interpreter.match.driver import Each, Handler, Match
+from interpreter.match.events import Applied, Note
+from interpreter.match.record_reader import start_of
+
+
+class Followed(Protocol):
+    """What the listener and the replays read and keep of a GameState (api/core.py)."""
+
+    _match: Match  # the match played; its game is the engine's
+    _events: list[dict[str, Any]]  # the history, as the lines of a record (the header first)
+    _moves: list[tuple[bool, Any]]  # each chance outcome (True) and action (False) as applied
+    _notes: list[str]  # the narration so far
+    _knowledge: Knowledge | None  # who knows which card, once followed
+    _seen: list[list[str]] | None  # what each seat saw after each event, once followed
+    _last: list[dict[str, Any]]  # each seat's last observation
+
+
+class Following:
+    """The listener of a GameState's match: the narration, and once ``follow`` is called, the knowledge and the
+    seats' information states (where the state keeps them)."""
+
+    def __init__(self, state: Followed):
+        self.of = state
+        self.hears: dict[type, Handler] = {Note: self.note}
+
+    def follow(self) -> None:
+        """From now on, after each change: the knowledge and the seats' information states (where kept)."""
+        if Applied not in self.hears:
+            self.hears[Applied] = self.applied
+            self.of._match.listen()
+
+    def note(self, match: Match, event: Note) -> None:
+        self.of._notes.append(event.text)
+
+    def applied(self, match: Match, event: Applied) -> None:
+        of = self.of
+        if of._knowledge is not None:
+            of._knowledge.update(match.state)
+        if of._seen is not None:
+            _saw(match.game, match.state, of._seen, of._last)
+
+
+def _changed(before: dict[str, Any], now: dict[str, Any], depth: int) -> dict[str, Any]:
+    """What differs in ``now`` from ``before``: changed keys (within mappings, down to ``depth`` levels, only
+    what changed in them), and keys gone as None."""
+    out: dict[str, Any] = {}
+    for k, v in now.items():
+        old = before.get(k, _GONE)
+        if old != v:
+            out[k] = _changed(old, v, depth - 1) if depth > 1 and isinstance(old, dict) and isinstance(v, dict) \
+                else v
+    out.update({k: None for k in before if k not in now})
+    return out
+
+
+_GONE = object()
+
+
+def replayed(state: Followed, watch: Callable[[State], None]) -> State:
+    """A new state that plays ``state``'s chance events and actions again from its start, ``watch`` told of it
+    at the start and after each (to follow what ``state`` did not follow from the start). The very outcomes and
+    actions are applied again, not their labels: the same cards in the same places, identical cards too."""
+    engine = state._match.game
+    again = Match(engine, **start_of(engine, state._events[0], "state"))
+    watch(again.state)
+    again.listen(Each(watch))
+    for chance, move in state._moves:
+        if chance:
+            again.chance(move)
+        else:
+            again.act(move)
+    return again.state
+
+
+def _saw(engine: Game, state: State, seen: list[list[str]], last: list[dict[str, Any]]) -> None:
+    """Add what each seat sees now to its information state (the keys of its observation that changed)."""
+    for s in range(engine.players):
+        now = observe(engine, state, s)
+        seen[s].append(json.dumps(_changed(last[s], now, 3), sort_keys=True, ensure_ascii=False))
+        last[s] = now
+
+
+def seen_of(state: Followed) -> list[list[str]]:
+    """What each seat saw after each event of ``state`` (and, in ``state._last``, what it sees now)."""
+    engine = state._match.game
+    seen: list[list[str]] = [[] for _ in range(engine.players)]
+    last: list[dict[str, Any]] = [{} for _ in range(engine.players)]
+    replayed(state, lambda again: _saw(engine, again, seen, last))
+    state._last = last
+    return seen
+
+
+def knowledge_of(state: Followed) -> tuple[Knowledge, Any]:
+    """Who knows which card in ``state``, and what the state is to keep for it to follow (``State.seen``)."""
+    engine = state._match.game
+    made: list[Knowledge] = []
+
+    def watch(again: State) -> None:
+        if made:
+            made[0].update(again)
+        else:
+            made.append(Knowledge(engine, again))
+
+    again = replayed(state, watch)
+    return made[0], again.seen

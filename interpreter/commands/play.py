@@ -1,0 +1,85 @@
+"""The commands that play or replay one game: ``play`` (bots, and perhaps you, told as it happens; its record
+with --record) and ``replay`` (a record played again and checked)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from interpreter.commands.common import agent_limits, allowed, deal, search_args, seed, setup
+from interpreter.commands.output import writing
+from interpreter.errors import TrickbookError
+from interpreter.limits import whole_number
+
+
+def play(args: argparse.Namespace) -> int:
+    from interpreter.harness.agents import HumanAgent
+    from interpreter.harness.players import agent_factory, parse_agents, play_command
+    from interpreter.harness.runner import play_game
+    from interpreter.match.records import write_record
+
+    search_args(args)
+    source, game = setup(args)
+    fresh = args.seed is None
+    chosen = secrets.randbelow(10**6) if fresh else seed(args.seed)
+    lineup = parse_agents(args.agents, game.players)
+    agents = agent_factory(lineup, args.iterations, args.move_time, agent_limits(args))(chosen)
+    viewer = None
+    if args.human:
+        viewer = seat_index(game.seat_names, args.human)
+        if viewer in game.automatic:
+            raise TrickbookError(f"{game.seat_names[viewer]} plays automatically; choose another seat")
+        agents[viewer] = HumanAgent(out=sys.stdout)
+    start = deal(args, game)
+    narrate = None if args.quiet else print
+    rules_file = args.game if args.game.endswith((".yaml", ".yml")) else None
+    if rules_file and args.record:  # replay looks for it beside the record
+        rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
+    events: list[dict[str, Any]] = []
+    with writing(args.record, "record") as record_file:
+        try:
+            out = play_game(game, agents, chosen, record=bool(args.record), rules_file=rules_file, narrate=narrate,
+                            viewer=viewer, deal=start, events=events)
+        except TrickbookError:  # the game stopped (an agent failed, a rule could not be worked out): its record so far
+            if record_file is not None and events:
+                write_record(record_file, events)
+                print(f"the record of the game so far is written to {args.record}", file=sys.stderr)
+            raise
+        if record_file is not None:
+            write_record(record_file, out.record)
+    if record_file is not None:
+        print(f"record written to {args.record}")
+    if args.quiet:
+        names = game.seat_names
+        print("totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(out.totals)))
+        print("winner(s): " + ", ".join(names[s] for s in out.winners))
+    if fresh or args.human:
+        given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
+        again = play_command(args.game, args.players, chosen, given, lineup, args.iterations, args.move_time,
+                             args.human, args.deal, args.board, agent_limits(args))
+        mine = " (your own moves are yours to make again)" if args.human else ""
+        print(f"seed {chosen}: play this game again with{mine}:\n  {again}")
+    return 0
+
+
+def seat_index(names: list[str], text: str) -> int:
+    number = whole_number(text)
+    if number is not None and 1 <= number <= len(names):
+        return number - 1
+    folded = [n.casefold() for n in names]
+    if text.casefold() in folded:
+        return folded.index(text.casefold())
+    raise TrickbookError(f"no seat {text!r}; seats are {', '.join(names)} (or 1-{len(names)})")
+
+
+def replay(args: argparse.Namespace) -> int:
+    from interpreter.match.records import replay as replayed
+
+    out = replayed(args.record, rules=args.rules, allow=allowed(args))
+    rounds = f"{out.rounds} round" + ("" if out.rounds == 1 else "s")
+    print(f"{args.record}: replay matches ({rounds}, totals {out.totals})")
+    return 0
