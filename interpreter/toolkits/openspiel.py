@@ -106,7 +106,8 @@ class SpielState(pyspiel.State):
     OpenSpiel asks a state for its player several times an action: the player is worked out once after each action
     and kept. A deal is dealt card by card as OpenSpiel draws each card: the state keeps the cards still to come
     (``_Deal``) from the first card to the last, and gives the whole deal to the ``GameState`` at its end, in the
-    order the cards came."""
+    order the cards came. The ``GameState`` (``trickbook``) is the state's own: change it through the OpenSpiel
+    state only."""
 
     def __init__(self, game: SpielGame, state: GameState):
         super().__init__(game)

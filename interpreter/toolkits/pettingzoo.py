@@ -51,8 +51,7 @@ class TrickbookEnv(AECEnv):
         self.render_mode = render_mode
         self.state: GameState | None = None
         self._rng = random.Random()
-        self._tensors = KeptTensor(self.game)
-        self._legal: list[int] = []  # the legal actions of the agent selected
+        self._tensors = KeptTensor(self.game)  # the agents' observation tensors, kept from step to step
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
@@ -91,7 +90,6 @@ class TrickbookEnv(AECEnv):
         seat = state.current_player
         assert seat is not None and seat >= 0, "chance is dealt before a seat is selected"
         self.agent_selection = self.game.engine.seat_names[seat]
-        self._legal = state.legal_actions()
         self.infos[self.agent_selection] = {"labels": state.labels()}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -99,7 +97,7 @@ class TrickbookEnv(AECEnv):
         assert state is not None, "reset() first"
         mask = np.zeros(self._action_space.n, np.int8)
         if agent == self.agent_selection and not state.is_over():
-            mask.put(self._legal, 1)
+            mask.put(state.legal_actions(), 1)
         return {"observation": self._tensors.tensor(state, self._seat_of[agent]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
