@@ -89,3 +89,35 @@ def test_openspiels_mcts_and_ismcts_bots_play_a_bundled_game_through_evaluate_bo
 def test_the_openspiel_example_of_docs_api_md_runs():
     (block,) = doc_examples("pyspiel")
     exec(compile(block, "docs/api.md", "exec"), {})
+
+
+@pytest.mark.parametrize("name", ["hearts", "njet-riogrande"])  # NJET: identical cards, one outcome for each kind
+def test_a_game_through_openspiel_goes_as_through_the_public_api_card_by_card(name):
+    """The state keeps the deal being dealt itself and gives it to the GameState whole at its last card: the chance
+    outcomes, the players, the legal actions and the observation tensors are those of a GameState dealt card by
+    card through the public API, and the game ends with the same record."""
+    import random
+
+    import interpreter as tb
+
+    game = pyspiel.load_game(register(name, 4))
+    state = game.new_initial_state()
+    api = tb.load(name, 4).new_state()
+    rng = random.Random(7)
+    while not state.is_terminal():
+        assert state.current_player() == (pyspiel.PlayerId.CHANCE if api.is_chance() else api.current_player)
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert outcomes == sorted(api.chance_outcomes())
+            action = rng.choice(outcomes)[0]
+            api.apply_chance(action)
+        else:
+            assert state.legal_actions() == sorted(api.legal_actions())
+            if rng.random() < 0.3:
+                seat = state.current_player()
+                assert list(state.observation_tensor(seat)) == api.observation_tensor(seat)
+            action = rng.choice(state.legal_actions())
+            api.apply(action)
+        state.apply_action(action)
+    assert api.is_over() and state.trickbook.serialize() == api.serialize()
+    assert state.returns() == [1.0 / len(api.winners()) if s in api.winners() else 0.0 for s in range(4)]

@@ -92,3 +92,26 @@ def test_one_seat_as_a_gymnasium_environment_against_trickbooks_agents(others):
 def test_the_pettingzoo_example_of_docs_api_md_runs():
     (block,) = doc_examples("pettingzoo")
     exec(compile(block, "docs/api.md", "exec"), {})
+
+
+@pytest.mark.parametrize("name,players", [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES])
+def test_each_step_offers_the_legal_actions_with_their_labels_and_the_seats_observation(name, players):
+    """The labels, the mask and the tensor kept from step to step: what the state itself says, after every step of
+    a whole game."""
+    env = TrickbookEnv(name, players, {"skat": {"deals": 2}, "mue": {"hands": 1}, "mue-riogrande": {"hands": 1},
+                                       "tichu": {"target": 500}, "bridge": {"boards": 1}}.get(name))
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in env.agent_iter(max_iter=100_000):
+        observation, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        state = env.state
+        assert info["labels"] == state.labels()
+        assert np.flatnonzero(observation["action_mask"]).tolist() == sorted(state.legal_actions())
+        if rng.random() < 0.2:  # the tensor itself: tests/test_kept_tensor.py after every step
+            seat = env.game.seat_names.index(agent)
+            assert np.array_equal(observation["observation"], np.asarray(state.observation_tensor(seat), np.float32))
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert env.state.is_over()

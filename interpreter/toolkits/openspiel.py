@@ -16,16 +16,20 @@ API (interpreter/api/) offers, in OpenSpiel's terms:
 
 from __future__ import annotations
 
+import copy
 import random
 import re
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from interpreter.api import GameState, TrickGame, load
+from interpreter.api import CHANCE, GameState, TrickGame, load
+from interpreter.errors import IllegalAction
 from interpreter.limits import MAX_ACTIONS
+from interpreter.toolkits.tensor import KeptTensor
 
 _registered: dict[str, TrickGame] = {}
 
@@ -97,33 +101,52 @@ class SpielGame(pyspiel.Game):
 
 
 class SpielState(pyspiel.State):
-    """A game in progress, for OpenSpiel: a ``GameState`` underneath."""
+    """A game in progress, for OpenSpiel: a ``GameState`` underneath.
+
+    OpenSpiel asks a state for its player several times an action: the player is worked out once after each action
+    and kept. A deal is dealt card by card as OpenSpiel draws each card: the state keeps the cards still to come
+    (``_Deal``) from the first card to the last, and gives the whole deal to the ``GameState`` at its end, in the
+    order the cards came. The ``GameState`` (``trickbook``) is the state's own: change it through the OpenSpiel
+    state only."""
 
     def __init__(self, game: SpielGame, state: GameState):
         super().__init__(game)
         self.trickbook = state
+        self._deal: _Deal | None = None  # the deal being dealt card by card
+        self._player = _player_of(state)
+        self._tensors: KeptTensor | None = None  # the seats' observation tensors, once asked for
+
+    def tensor(self, player: int) -> np.ndarray:
+        """The observation tensor of ``player`` (``GameState.observation_tensor``), kept from action to action."""
+        if self._tensors is None:
+            self._tensors = KeptTensor(self.trickbook.game)
+        return self._tensors.tensor(self.trickbook, player)
 
     def current_player(self) -> int:
-        s = self.trickbook
-        if s.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if s.is_chance():
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = s.current_player
-        assert seat is not None, "a game not over has someone to act"
-        return seat
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self.trickbook.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return sorted(self.trickbook.chance_outcomes())
+        if self._player != _CHANCE:
+            return []
+        return self._dealing().outcomes()
+
+    def _dealing(self) -> _Deal:
+        if self._deal is None:
+            self._deal = _Deal(self.trickbook)
+        return self._deal
 
     def _apply_action(self, action: int) -> None:
-        if self.trickbook.is_chance():
-            self.trickbook.apply_chance(int(action))
+        if self._player == _CHANCE:
+            deal = self._dealing()
+            if deal.take(int(action)):
+                self._deal = None
+                deal.apply(self.trickbook)
         else:
             self.trickbook.apply(int(action))
+        self._player = _player_of(self.trickbook)
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.trickbook.game
@@ -133,7 +156,7 @@ class SpielState(pyspiel.State):
         return f"{info.step}: {info.label}"
 
     def is_terminal(self) -> bool:
-        return self.trickbook.is_over()
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         s = self.trickbook
@@ -147,10 +170,61 @@ class SpielState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
         """A state ``player_id`` cannot tell from this one (``GameState.sample``), for OpenSpiel's ISMCTS."""
         rng = random.Random(int(probability_sampler() * 2**53))
-        return SpielState(self.get_game(), self.trickbook.sample(player_id, rng))
+        other = SpielState(self.get_game(), self.trickbook.sample(player_id, rng))
+        other._deal = copy.deepcopy(self._deal)  # a deal being dealt goes on in the sample
+        return other
 
     def __str__(self) -> str:
         return self.trickbook.observation_string(None)
+
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+
+
+def _player_of(state: GameState) -> int:
+    """OpenSpiel's player of ``state``: a seat, chance or terminal."""
+    if state.is_over():
+        return _TERMINAL
+    seat = state.current_player
+    assert seat is not None, "a game not over has someone to act"
+    return _CHANCE if seat == CHANCE else seat
+
+
+class _Deal:
+    """A deal being dealt card by card: the cards still to come by kind (identical cards are one outcome, as likely
+    as there are of them left), in the order the ``GameState`` would take them, and the cards that came."""
+
+    def __init__(self, state: GameState):
+        kinds = state.game.engine.cards.kinds
+        left: dict[int, list[int]] = {}
+        for c in state._left(state._state.pending):  # the cards still to come (the API lists them only by kind)
+            left.setdefault(kinds[c], []).append(c)
+        self.kinds = sorted(left)  # the kinds left, in OpenSpiel's order of outcomes
+        self.left = [left[k] for k in self.kinds]  # the cards of each
+        self.counts = [len(cards) for cards in self.left]
+        self.count = sum(self.counts)
+        self.came: list[int] = []
+
+    def outcomes(self) -> list[tuple[int, float]]:
+        n = self.count
+        return [(k, c / n) for k, c in zip(self.kinds, self.counts)]
+
+    def take(self, kind: int) -> bool:
+        """Deal the next card, one of kind ``kind``; whether the deal is whole."""
+        i = bisect_left(self.kinds, kind)
+        if i == len(self.kinds) or self.kinds[i] != kind:
+            raise IllegalAction(f"card {kind!r} cannot come next in this deal")
+        self.came.append(self.left[i].pop(0))
+        self.counts[i] -= 1
+        if not self.counts[i]:
+            del self.kinds[i], self.left[i], self.counts[i]
+        self.count -= 1
+        return self.count == 0
+
+    def apply(self, state: GameState) -> None:
+        """Give the whole deal to ``state``, as ``apply_chance`` card by card would at its last card."""
+        state._apply_deal(state._state.pending, self.came)
 
 
 class Observer:
@@ -164,7 +238,7 @@ class Observer:
 
     def set_from(self, state: SpielState, player: int) -> None:
         if not self.recall:
-            self.tensor[:] = state.trickbook.observation_tensor(player)
+            self.tensor[:] = state.tensor(player)
 
     def string_from(self, state: SpielState, player: int) -> str:
         s = state.trickbook

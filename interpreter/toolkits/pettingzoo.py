@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 
 from interpreter.api import GameState, TrickGame, load
 from interpreter.limits import MAX_NUMBER
+from interpreter.toolkits.tensor import KeptTensor
 
 
 class TrickbookEnv(AECEnv):
@@ -50,6 +51,7 @@ class TrickbookEnv(AECEnv):
         self.render_mode = render_mode
         self.state: GameState | None = None
         self._rng = random.Random()
+        self._tensors = KeptTensor(self.game)  # the agents' observation tensors, kept from step to step
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._observation_space
@@ -93,11 +95,10 @@ class TrickbookEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.state
         assert state is not None, "reset() first"
-        mask = np.zeros(self.game.num_actions, np.int8)
+        mask = np.zeros(self._action_space.n, np.int8)
         if agent == self.agent_selection and not state.is_over():
-            mask[state.legal_actions()] = 1
-        return {"observation": np.asarray(state.observation_tensor(self._seat_of[agent]), np.float32),
-                "action_mask": mask}
+            mask.put(state.legal_actions(), 1)
+        return {"observation": self._tensors.tensor(state, self._seat_of[agent]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
