@@ -41,7 +41,7 @@ class ActionSpace:
         self.infos: list[ActionInfo] = []
         self._ids: dict[tuple[int, Any], int] = {}  # (id of the step, its key of the action) -> id
         self._base: dict[int, int] = {}  # id of a step -> its first id
-        self._known: dict[tuple[int, Any], int] = {}  # (id of the step, an action seen before) -> its id
+        self._known: dict[int, dict[Any, int]] = {}  # id of a step -> each action of it seen before -> its id
         for step in game.every_step():
             self._base[id(step)] = len(self.infos)
             for kind, key, value, label in step.action_entries(game):
@@ -67,14 +67,21 @@ class ActionSpace:
     def ids(self, step: Deciding, actions: list[Any]) -> list[int]:
         """The ids of ``actions`` (legal actions of ``step``), in their order (each action found once by its key,
         then by itself)."""
-        known, sid, out = self._known, id(step), []
+        known = self._known.get(id(step))
+        if known is None:
+            known = self._known[id(step)] = {}
+        try:
+            return [known[a] for a in actions]  # each action seen before
+        except (KeyError, TypeError):
+            pass
+        out = []
         for a in actions:
             try:
-                found = known.get((sid, a))
+                found = known.get(a)
             except TypeError:  # a choice of a list: found by its key every time
                 out.append(self.id_of(step, a))
                 continue
             if found is None:
-                found = known[(sid, a)] = self.id_of(step, a)
+                found = known[a] = self.id_of(step, a)
             out.append(found)
         return out

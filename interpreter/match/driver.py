@@ -79,7 +79,8 @@ class Match:
         self.rounds = len(self._state.round_results)  # rounds scored so far (told as RoundEnd)
         self.listeners: list[Listener] = []
         self._to: dict[type, list[Handler]] = {}
-        self._acted = self._applied = False  # whether a listener hears of each action, of each change
+        self._on_action: tuple[Handler, ...] = ()  # the handlers of Action events (the commonest, looked up once)
+        self._applied = False  # whether a listener hears of each change
 
     def copy(self, rng: random.Random | None = None) -> Match:
         """An independent copy of the game (its state cloned; ``rng``: the copy's random source, default a copy
@@ -90,7 +91,7 @@ class Match:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
         other.rng, other._state = rng, self._state.clone()
-        other.listeners, other._to, other._acted, other._applied = [], {}, False, False
+        other.listeners, other._to, other._on_action, other._applied = [], {}, (), False
         return other
 
     # ------------------------------------------------------------------ listeners
@@ -102,7 +103,7 @@ class Match:
         for listener in self.listeners:
             for kind, handler in listener.hears.items():
                 self._to.setdefault(kind, []).append(handler)
-        self._acted, self._applied = Action in self._to, Applied in self._to
+        self._on_action, self._applied = tuple(self._to.get(Action, ())), Applied in self._to
         self._channels()
         return self
 
@@ -181,8 +182,10 @@ class Match:
                 not any(a == action and type(a) is type(action) for a in d.actions):  # Play(0, 0) is no Cover(0, 0)
             game.apply(state, action)  # refuses with the list of legal actions
             raise AssertionError("Game.apply took an action that is not legal")  # pragma: no cover
-        if self._acted:
-            self.emit(Action(d, action))
+        if self._on_action:
+            event = Action(d, action)
+            for hear in self._on_action:
+                hear(self, event)
         game.apply_fast(state, action)
         self._after(d)
 
