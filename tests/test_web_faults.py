@@ -528,3 +528,38 @@ def test_a_seed_a_record_cannot_hold_is_refused_before_the_table_is_made(tmp_pat
     with pytest.raises(LobbyError, match="the seed must be a whole number from 0 to 999,999,999,999,999"):
         lobby.create({"rules": "hearts", "players": 4, "kinds": ["random"] * 4, "seed": 10**17})
     assert not list(tmp_path.glob("*.table.json"))
+
+
+def test_a_worker_ended_by_two_threads_at_once_closes_its_pipe_once():
+    """The pool's close and the thread waiting on a worker may end it at the same time: its pipe is closed once (a
+    second close of the same number failed with 'Bad file descriptor', or closed a file opened meanwhile)."""
+    import threading
+
+    from interpreter.web.bots import _Worker
+
+    worker = _Worker(web_bots_for_tests.faulty, threading.Event())
+    closes = []
+    real = worker.conn._close
+
+    def slow_close():
+        closes.append(1)
+        time.sleep(0.05)  # wide enough for the other thread to come in
+        real()
+
+    worker.conn._close = slow_close
+    start = threading.Barrier(2)
+    failed = []
+
+    def end():
+        start.wait()
+        try:
+            worker.end()
+        except OSError as exc:
+            failed.append(exc)
+
+    threads = [threading.Thread(target=end) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failed == [] and closes == [1] and worker.conn.closed

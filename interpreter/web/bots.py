@@ -58,6 +58,7 @@ class _Worker:
     """One worker process and the pipe to it."""
 
     def __init__(self, work: Work, closing: threading.Event):
+        self._ending = threading.Lock()
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter, not a fork of a server running threads
         ours, theirs = spawn.Pipe()
         self.process = spawn.Process(target=serve, args=(theirs, work), name="trickbook-bot", daemon=True)
@@ -102,10 +103,15 @@ class _Worker:
         return not self.conn.closed and self.process.is_alive()
 
     def end(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(5)
-        self.conn.close()
+        """End the worker's process and close its pipe, once: the pool's close and the thread waiting on the worker
+        may both end it at the same time (two closes of one pipe close its number twice, the second perhaps a
+        file another thread has opened since)."""
+        with self._ending:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(5)
+            if not self.conn.closed:
+                self.conn.close()
 
 
 def _how(code: int | None) -> str:
