@@ -15,7 +15,7 @@ import random
 import pytest
 
 from interpreter.engine.compile import supported_players
-from interpreter.engine.knowledge import determinize
+from interpreter.engine.samples import determinize
 from interpreter.errors import GameError
 from interpreter.harness.agents import RandomAgent, Turn
 from interpreter.harness.greedy import GreedyAgent

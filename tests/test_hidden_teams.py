@@ -14,8 +14,9 @@ import pytest
 from interpreter.cli import validate_file
 from interpreter.engine.compile import compile_game
 from interpreter.engine.encoding import ObservationEncoder
-from interpreter.engine.knowledge import Knowledge, determinize
+from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.observation import observe
+from interpreter.engine.samples import determinize
 from interpreter.engine.state import CHANCE
 from interpreter.rules.loader import load_rules
 

@@ -13,8 +13,9 @@ import random
 import pytest
 
 from interpreter.engine.compile import supported_players
-from interpreter.engine.knowledge import Knowledge, _Run, determinize, places, places_of, relabel
+from interpreter.engine.knowledge import Knowledge, Run, places, places_of
 from interpreter.engine.observation import observe
+from interpreter.engine.samples import determinize, relabel
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
@@ -84,7 +85,7 @@ def _as_if(game, knowledge, state, other):
         if id(run) not in runs:
             before = run.before.clone()
             relabel(game, before, rename.get)
-            runs[id(run)] = new = _Run(run.step, before, {name: moved(r) for name, r in run.derived.items()})
+            runs[id(run)] = new = Run(run.step, before, {name: moved(r) for name, r in run.derived.items()})
             new.read(run.reads)
             new.outputs, new.told, new.mine = run.outputs, run.told, run.mine
         return runs[id(run)]
@@ -361,9 +362,9 @@ def test_a_sample_gives_the_values_worked_out_from_hidden_cards_as_the_seat_was_
 
 
 def test_a_sample_that_no_draw_makes_agree_is_the_draw_that_agreed_most(monkeypatch):
-    import interpreter.engine.knowledge as knowledge_module
+    import interpreter.engine.samples as samples_module
 
-    monkeypatch.setattr(knowledge_module, "_AGREE_TRIES", 1)
+    monkeypatch.setattr(samples_module, "_AGREE_TRIES", 1)
     game = game_of("was-sticht", 4)
     drawn = []
 

@@ -9,8 +9,8 @@ from typing import Any, Self
 
 from interpreter.api.core import Rules, StateCore
 from interpreter.api.following import Following
-from interpreter.engine.knowledge import determinize
 from interpreter.engine.observation import observe
+from interpreter.engine.samples import determinize
 from interpreter.errors import GameError
 from interpreter.match.records import record_text
 

@@ -7,10 +7,10 @@ import json
 from typing import Any
 
 from interpreter.api.core import StateCore
-from interpreter.engine.knowledge import seen_status
 from interpreter.engine.observation import held as cards_held
 from interpreter.engine.observation import observe
 from interpreter.engine.observation import received as cards_received
+from interpreter.engine.samples import seen_status
 from interpreter.errors import GameError
 
 

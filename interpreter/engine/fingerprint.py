@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.engine.card_values import renamed
-from interpreter.engine.knowledge import relabel
+from interpreter.engine.samples import relabel
 from interpreter.engine.state import CHANCE, State
 
 if TYPE_CHECKING:

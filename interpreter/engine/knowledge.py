@@ -23,16 +23,12 @@ really are.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
-from interpreter.dsl.types import Type
-from interpreter.engine.card_values import cards_named, only_cards, renamed
+from interpreter.engine.card_values import cards_named, only_cards
 from interpreter.engine.game import Game
 from interpreter.engine.state import Seen, State
-from interpreter.engine.steps.base import running
-from interpreter.errors import GameError
 
 Where = tuple[str, int]  # (zone, seat; -1 for a shared zone)
 
@@ -56,13 +52,13 @@ class Knowledge:
         self.excluded: dict[Where, set[int]] = {}
         # hidden per-seat values set by a set step: name -> how it ran (the step, the state before it), to work
         # them out again on a sample
-        self.derived: dict[str, _Run] = {}
+        self.derived: dict[str, Run] = {}
         # public values a set step worked out from something hidden (a hint that depends on hidden trump cards): a
         # sample must work them out the same. Until cards are shuffled again.
-        self.checks: list[_Run] = []
+        self.checks: list[Run] = []
         # the run of the teams step that set hidden teams (a sample works them out again on its cards), until teams
         # are set again or cards are shuffled
-        self.teams: _Run | None = None
+        self.teams: Run | None = None
         self.disagreed = 0  # samples that no draw within _AGREE_TRIES made agree with every check (see determinize)
         self._tells: dict[int, tuple[tuple[str, str], ...]] = {}  # by id(step): see _public_outputs
         self._hidden = [name for name, v in game.visibility.items() if v != "all" and name in state.seat_vars]
@@ -144,20 +140,20 @@ class Knowledge:
             if step.kind == "teams":
                 self.teams = None
                 if step.hides:
-                    self.teams = _Run(step, before, dict(self.derived))
-                    self.teams.read(_probe(game, self.teams, before.clone())[1])
+                    self.teams = Run(step, before, dict(self.derived))
+                    self.teams.read(probe(game, self.teams, before.clone())[1])
                 continue
             hidden = getattr(step, "hidden", ())
             outputs = self._public_outputs(step)
             if not hidden and not outputs:
                 continue
-            run = _Run(step, before, dict(self.derived))  # with the hidden values it could read as they were then
-            after, reads = _probe(game, run, before.clone())
+            run = Run(step, before, dict(self.derived))  # with the hidden values it could read as they were then
+            after, reads = probe(game, run, before.clone())
             run.read(reads)
             # the values it told everyone, and each seat its own, worked out from something hidden
             run.mine = {name: after.seat_vars[name] for name in hidden if game.visibility.get(name) == "owner"}
             if reads and (outputs or run.mine):
-                run.outputs, run.told = outputs, _told(after, outputs)
+                run.outputs, run.told = outputs, told_values(after, outputs)
                 self.checks.append(run)
             for name in hidden:  # kept in the order they were worked out
                 self.derived.pop(name, None)
@@ -225,7 +221,7 @@ def places(state: State) -> Iterator[tuple[Where, list[int]]]:
             yield (zone, s), cards
 
 
-class _Run:
+class Run:
     """One run of a set step that worked values out from something hidden, as a Knowledge keeps it: the step, the
     state before it, the runs that had worked out the hidden values it could read (``derived``), what hidden
     parts of the state it read (``reads``: (zone, name), (seat, name), (round, name), (game, name)), and for a
@@ -237,7 +233,7 @@ class _Run:
 
     __slots__ = ("step", "before", "derived", "reads", "order", "memo", "outputs", "told", "mine")
 
-    def __init__(self, step: Any, before: State, derived: dict[str, _Run]):
+    def __init__(self, step: Any, before: State, derived: dict[str, Run]):
         self.step, self.before, self.derived = step, before, derived
         self.reads: frozenset[tuple[str, str]] = frozenset()
         self.order: tuple[tuple[str, str], ...] = ()  # the reads in a fixed order (a key's)
@@ -285,7 +281,7 @@ class _Reading(dict[Any, Any]):
         return dict.items(self)
 
 
-def _probe(game: Game, run: _Run, snap: State) -> tuple[State, frozenset[tuple[str, str]]]:
+def probe(game: Game, run: Run, snap: State) -> tuple[State, frozenset[tuple[str, str]]]:
     """Run ``run``'s step on ``snap`` (a copy of the state before it); give the state after it and the hidden
     parts of the state it read (zones not every seat sees, values hidden from some seat)."""
     read: set[tuple[str, Any]] = set()
@@ -302,331 +298,7 @@ def _probe(game: Game, run: _Run, snap: State) -> tuple[State, frozenset[tuple[s
         zones[name].visible != "all" if part == "zone" else visibility.get(name, "all") != "all"))
 
 
-def _teams_agree(drawn: list[int], state: State, view: list[int | None]) -> bool:
-    """Whether teams worked out on a draw agree with what the seat knows: every team it knows of a seat (``view``:
-    State.known_teams), and, when the teams' sizes are public, their sizes."""
-    if any(t is not None and drawn[s] != t for s, t in enumerate(view)):
-        return False
-    return not state.team_counted or sorted(drawn) == sorted(state.teams)
-
-
-def _told(state: State, outputs: tuple[tuple[str, str], ...]) -> tuple[Any, ...]:
+def told_values(state: State, outputs: tuple[tuple[str, str], ...]) -> tuple[Any, ...]:
     """The values ``outputs`` (group, name) of a set step, as ``state`` has them."""
     return tuple(state.vars.get(name) if group == "round" else state.game_vars.get(name) if group == "game"
                  else list(state.seat_vars[name]) for group, name in outputs)
-
-
-_AGREE_TRIES = 1000  # draws of the unknown cards tried for a sample that agrees with every public value told
-
-
-def seen_status(game: Game, state: State, seat: int, knowledge: Knowledge) -> list[tuple[str, str]]:
-    """The game's status lines (its ``table:``) as ``seat`` sees them: worked out on a sample of what it knows, so
-    that no line shows what it may not see; the same sample for the same state (a fixed random source)."""
-    if not game.table:
-        return []
-    return game.status(determinize(game, state, seat, knowledge, random.Random(0)), seat)
-
-
-def determinize(game: Game, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:
-    """A copy of ``state`` with the cards ``seat`` does not know dealt again at random among their places
-    (never where a seat has shown it holds no such card), hidden values worked out again from them, and every
-    public value worked out from hidden things (``Knowledge.checks``) as everyone was told it.
-
-    Those public values are kept by rejection: the cards are drawn again, up to ``_AGREE_TRIES`` times, until
-    working each value out again on the draw gives the value told. When no draw agrees, the sample is the draw
-    that agreed with the most values (the first such), and ``knowledge.disagreed`` counts it: search goes on
-    with a state that is a little off rather than stopping the game."""
-    _refuse_hidden_values(game, state, seat, knowledge)
-    bit = 1 << seat
-    knowers, dealt = knowledge.knowers, knowledge.dealt
-    slots: dict[int, list[int]] = {}  # by the chance event that dealt them: the true cards, place by place
-    slot_places: dict[int, list[Where]] = {}
-    for where, cards in places(state):
-        for c in cards:
-            if not knowers[c] & bit:
-                slots.setdefault(dealt[c], []).append(c)
-                slot_places.setdefault(dealt[c], []).append(where)
-    excluded = knowledge.excluded
-    events = [(slots[e], sorted(slots[e]), [excluded.get(w) for w in slot_places[e]]) for e in sorted(slots)]
-    checks = knowledge.checks if slots else []
-    teams = knowledge.teams if slots and state.team_known is not None else None
-    view = state.known_teams(seat)
-    best: tuple[int, dict[int, int], _Again] | None = None
-    for _ in range(_AGREE_TRIES if checks or teams else 1):
-        rename_to: dict[int, int] = {}
-        for true, cards, bans in events:
-            rename_to.update(zip(true, _deal(list(cards), bans, rng)))
-        again = _Again(game, seat, rename_to)
-        misses, failed = 0, None
-        if teams is not None and not _teams_agree(again.result(teams)[2], state, view):
-            misses += 1
-        for check in checks:  # how many checks the draw fails; enough when it cannot beat the best draw
-            told, hidden, _ = again.result(check)
-            if told != check.told or any(hidden[name][seat] != real[seat] for name, real in check.mine.items()):
-                misses += 1
-                failed = failed or check
-                if best is not None and misses >= best[0]:
-                    break
-        if failed is not None and failed is not checks[0]:  # the check that fails is tried first next time
-            checks.remove(failed)
-            checks.insert(0, failed)
-        if best is None or misses < best[0]:
-            best = (misses, rename_to, again)
-            if not misses:
-                break
-    assert best is not None
-    misses, rename_to, again = best
-    if misses:
-        knowledge.disagreed += 1
-    other = state.clone()
-    relabel(game, other, rename_to.get)
-    for name, run in knowledge.derived.items():
-        other.seat_vars[name] = again.merged(name, again.result(run)[1][name], other.seat_vars[name])
-    if teams is not None:
-        other.teams = list(again.result(teams)[2])
-    for step, p in running(game.steps, other.step_index, other.progress):  # choices the seat has not seen
-        step.redraw(game, other, p, seat, rng)
-    return other
-
-
-class _Again:
-    """Set steps worked out again on one draw of the unknown cards (``rename``: true card -> drawn card)."""
-
-    def __init__(self, game: Game, seat: int, rename: dict[int, int]):
-        self.game, self.seat, self.rename = game, seat, rename
-        self.done: dict[int, Any] = {}  # by id(run): its result on this draw
-        self._keys: dict[tuple[int, str], Any] = {}  # a derivation's values of one name, as a key
-
-    def result(self, run: _Run) -> Any:
-        """What ``run``'s step works out on this draw: the public values it tells (a check's ``outputs``), its
-        hidden values ({name: values}) and the teams after it (each seat's team)."""
-        done = self.done
-        stack = [run]
-        while stack:  # the runs that worked out the hidden values it read first (no recursion)
-            r = stack[-1]
-            if id(r) in done:
-                stack.pop()
-                continue
-            todo = [d for d in r.derived.values() if id(d) not in done]
-            if todo:
-                stack.extend(todo)
-                continue
-            done[id(r)] = self._work_out(r)
-            stack.pop()
-        return done[id(run)]
-
-    def merged(self, name: str, values: list[Any], real: list[Any]) -> list[Any]:
-        """Hidden values worked out again, but the seat's own as it knows it (unless hidden from it too)."""
-        seat = self.seat
-        mine = self.game.visibility.get(name) != "nobody"
-        return [real[s] if s == seat and mine else v for s, v in enumerate(values)]
-
-    def _work_out(self, run: _Run) -> Any:
-        game, rename, done = self.game, self.rename, self.done
-        before = run.before
-        key = tuple(self._input(run, read) for read in run.order)
-        got = run.memo.get(key, _MISSING)
-        if got is not _MISSING:
-            return got
-        snap = before.clone()
-        relabel(game, snap, rename.get)
-        for name, d in run.derived.items():
-            snap.seat_vars[name] = self.merged(name, done[id(d)][1][name], before.seat_vars[name])
-        after, reads = _probe(game, run, snap)
-        got = (_told(after, run.outputs), {h: after.seat_vars[h] for h in getattr(run.step, "hidden", ())},
-               list(after.teams))
-        if reads <= run.reads:  # what it read is in the key: the same inputs give the same result
-            run.memo[key] = got
-        else:  # it read more on these cards: key the results by that too from now on
-            run.read(run.reads | reads)
-            run.memo.clear()
-        return got
-
-    def _input(self, run: _Run, read: tuple[str, str]) -> Any:
-        """What the step would read of the hidden part ``read`` on this draw, as a key."""
-        part, name = read
-        before, types = run.before, self.game.value_types
-        rename = self.rename.get
-        d = run.derived.get(name) if part == "seat" else None
-        if d is not None:  # worked out again: as that derivation gave it, with the seat's own value as it was
-            k = (id(d), name)
-            if k not in self._keys:
-                self._keys[k] = _frozen(self.done[id(d)][1][name])
-            return self._keys[k], _frozen(before.seat_vars[name][self.seat])
-
-        def card(c: int) -> int:
-            new = rename(c)
-            return c if new is None else new
-
-        if part == "zone":
-            cards = before.shared.get(name)
-            if cards is not None:
-                return tuple(map(card, cards))
-            return tuple(tuple(map(card, cards)) for cards in before.per_seat[name])
-        if part == "seat":
-            return _frozen([renamed(types.get(name), v, card) for v in before.seat_vars.get(name, ())])
-        value = (before.vars if part == "round" else before.game_vars).get(name)
-        return _frozen(renamed(types.get(name), value, card))
-
-
-_MISSING = object()
-
-
-def _frozen(value: Any) -> Any:
-    """``value`` as a key: lists as tuples, records as their items."""
-    if isinstance(value, (list, tuple)):
-        if all(v is None or type(v) in (int, str, bool) for v in value):
-            return tuple(value)
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    return value
-
-
-_TRIES = 20  # plain shuffles tried before a deal around the cards seats have shown not to hold
-
-
-def _deal(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
-    """``cards`` in a random order such that no card lands on a slot whose ban holds it (what the seat knows:
-    which cards, how many in each place, and which cards each place lacks)."""
-    rng.shuffle(cards)
-    if not any(bans):
-        return cards
-    for _ in range(_TRIES):
-        if not any(b is not None and c in b for c, b in zip(cards, bans)):
-            return cards
-        rng.shuffle(cards)
-    return _deal_around(cards, bans, rng)
-
-
-def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
-    """A deal of ``cards`` (in a random order) to slots that no ban stops, in time linear in the cards.
-
-    Cards are of a few kinds: the set of places (ban sets) that lack them. The banned slots, in a random order,
-    each get a card drawn at random among those it may hold, the kinds weighed by how many cards are left, such
-    that the cards left can still be dealt: by Hall's theorem, for every set B of banned places the cards none of
-    them may hold fit in the slots outside B. The sets B that can bind are the intersections of the kinds (a
-    few); each keeps its slack. The slots no ban stops then take the cards left, in a random order."""
-    bit_of: dict[int, int] = {}  # id of a ban set -> its bit
-    ban_sets: list[set[int]] = []
-    for b in bans:
-        if b and id(b) not in bit_of:
-            bit_of[id(b)] = 1 << len(ban_sets)
-            ban_sets.append(b)
-    kind_of = dict.fromkeys(cards, 0)
-    for i, b in enumerate(ban_sets):
-        for c in b:
-            if c in kind_of:
-                kind_of[c] |= 1 << i
-    by_kind: dict[int, list[int]] = {}
-    for c in cards:  # in the random order the shuffles left
-        by_kind.setdefault(kind_of[c], []).append(c)
-    kinds = list(by_kind)
-    left = [len(by_kind[k]) for k in kinds]
-    slot_bit = [bit_of[id(b)] if b else 0 for b in bans]
-    cap = [0] * len(ban_sets)
-    for sb in slot_bit:
-        if sb:
-            cap[sb.bit_length() - 1] += 1
-    sets: set[int] = set()  # the intersections of kinds: the sets of banned places that can bind
-    for k in kinds:
-        if k:
-            sets |= {k} | {k & f for f in sets if k & f}
-    family = sorted(sets)
-    slack = []
-    for places_b in family:  # the slots outside B, less the cards none of B's places may hold
-        outside = len(bans) - sum(cap[i] for i in range(len(cap)) if places_b >> i & 1)
-        slack.append(outside - sum(n for k, n in zip(kinds, left) if k & places_b == places_b))
-    if any(x < 0 for x in slack):
-        raise GameError("cannot sample the state: the cards seats have shown not to hold leave no deal")
-    out: list[int | None] = [None] * len(bans)
-    banned = [i for i, sb in enumerate(slot_bit) if sb]
-    rng.shuffle(banned)
-    deltas: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for slot in banned:
-        p = slot_bit[slot]
-        tight = [b for b, x in zip(family, slack) if x == 0]
-        total = 0
-        options = []
-        for j, k in enumerate(kinds):  # kinds the slot may hold that leave the rest a deal
-            if left[j] and not k & p and all(b & p or not b & ~k for b in tight):
-                options.append(j)
-                total += left[j]
-        if not options:  # cannot happen while every slack is kept at 0 or more
-            raise GameError("cannot sample the state: the cards seats have shown not to hold leave no deal")
-        r = rng.random() * total
-        for j in options:
-            r -= left[j]
-            if r < 0:
-                break
-        k = kinds[j]
-        left[j] -= 1
-        out[slot] = by_kind[k].pop()
-        d = deltas.get((k, p))
-        if d is None:  # a card of kind k in a slot of place p: B's cards got one fewer, B's outside one slot fewer
-            d = deltas[(k, p)] = [(i, (not b & ~k) - (not b & p)) for i, b in enumerate(family)
-                                  if (not b & ~k) != (not b & p)]
-        for i, x in d:
-            slack[i] += x
-    rest = [c for k in kinds for c in by_kind[k]]
-    rng.shuffle(rest)
-    it = iter(rest)
-    return [next(it) if c is None else c for c in out]
-
-
-def relabel(game: Game, state: State, rename: Any) -> None:
-    """Rename cards everywhere in ``state``: ``rename(card)`` gives the new id, or None to keep it."""
-
-    def card(c: int) -> int:
-        new = rename(c)
-        return c if new is None else new
-
-    for cards in state.shared.values():
-        cards[:] = map(card, cards)
-    for hands in state.per_seat.values():
-        for cards in hands:
-            cards[:] = map(card, cards)
-    types = game.value_types
-    for values in (state.vars, state.game_vars):
-        for k, v in values.items():
-            values[k] = renamed(types.get(k), v, card)
-    for k, per_seat in state.seat_vars.items():
-        per_seat[:] = [renamed(types.get(k), v, card) for v in per_seat]
-    for step, p in running(game.steps, state.step_index, state.progress):
-        step.relabel(p, card)
-
-
-def _refuse_hidden_values(game: Game, state: State, seat: int, knowledge: Knowledge) -> None:
-    """A value hidden from ``seat`` can be drawn again only when it names cards the seat does not know
-    (they are renamed with the rest); anything else hidden (a secret bid, a hidden choice of a card the seat
-    knows) cannot: refuse rather than hand the search the real value."""
-    filling: frozenset[str] = frozenset()
-    redrawn: frozenset[str] = frozenset()
-    if state.pending is not None:
-        filling, redrawn = state.pending.step.filling(), state.pending.step.redrawn()
-    for name, values in state.seat_vars.items():
-        visible = game.visibility.get(name, "all")
-        if visible == "all" and name not in filling or name in knowledge.derived or name in redrawn:
-            continue
-        t = game.value_types.get(name)
-        for s, value in enumerate(values):
-            if (s != seat or visible == "nobody") and not _drawable(t, value, seat, knowledge):
-                _refuse(game, seat, name)
-    for name, value in state.vars.items():
-        if name in redrawn:
-            continue
-        if (game.visibility.get(name, "all") != "all" or name in filling) \
-                and not _drawable(game.value_types.get(name), value, seat, knowledge):
-            _refuse(game, seat, name)
-
-
-def _drawable(t: Type | None, value: Any, seat: int, knowledge: Knowledge) -> bool:
-    """Whether a hidden value can be drawn again: empty, or naming only cards ``seat`` does not know."""
-    if value is None or value == []:
-        return True
-    return t is not None and only_cards(t) and not any(knowledge.knows(seat, c) for c in cards_named(t, value))
-
-
-def _refuse(game: Game, seat: int, name: str) -> None:
-    raise GameError(f"cannot sample the state as {game.seat_names[seat]} sees it: the value {name!r} is hidden "
-                    "from that seat and names no unknown cards")

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
 from interpreter.engine.game import Game
-from interpreter.engine.knowledge import Knowledge, determinize, seen_status
+from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.observation import observe
+from interpreter.engine.samples import determinize, seen_status
 from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.limits import whole_number
