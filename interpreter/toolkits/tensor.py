@@ -30,6 +30,7 @@ engine changes a zone in place).
 
 from __future__ import annotations
 
+import weakref
 from array import array
 from collections.abc import Iterable
 from itertools import compress
@@ -56,20 +57,11 @@ class KeptTensor:
     """The observation tensors of a game in progress, kept up to date as they are asked for."""
 
     def __init__(self, game: TrickGame):
-        encoder = game.encoder
         self.game = game
         self.engine = game.engine
-        self.encoder = encoder
-        self.segments: list[_Segment] = []
-        at = 0
-        for (_, size), path, encode in zip(encoder.layout, encoder.paths, encoder.encoders):
-            self.segments.append(_Segment(at, size, path, encode))
-            at += size
-        self.zeros = {s.size: array("f", bytes(4 * s.size)) for s in self.segments}
-        self.slot = [0] * len(self.engine.cards.kinds)  # each card's slot in a zone's segment (identical: one)
-        for label, cards in self.engine.cards_by_label().items():
-            for c in cards:
-                self.slot[c] = encoder.card_slot[label]
+        self.encoder = game.encoder
+        # what the game's layout gives, the same for every state of the game (a search copies states by thousands)
+        self.segments, self.zeros, self.slot = _layout(game)
         self.state: State | None = None  # the engine state kept
         self.alike = _Part(self, None)
         self.own: dict[int, _Part] = {}
@@ -116,6 +108,30 @@ class KeptTensor:
         self.alike = _Part(self, None)
         self.alike.start(state, [s for s in self.segments if s not in alone])
         self.own = {}
+
+
+_LAYOUTS: weakref.WeakKeyDictionary[TrickGame, tuple[list[_Segment], dict[int, array[float]], list[int]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _layout(game: TrickGame) -> tuple[list[_Segment], dict[int, array[float]], list[int]]:
+    """The segments of ``game``'s tensor, a row of zeros of each size, and each card's slot in a zone's segment
+    (identical cards: one), made once a game."""
+    made = _LAYOUTS.get(game)
+    if made is None:
+        encoder, engine = game.encoder, game.engine
+        segments: list[_Segment] = []
+        at = 0
+        for (_, size), path, encode in zip(encoder.layout, encoder.paths, encoder.encoders):
+            segments.append(_Segment(at, size, path, encode))
+            at += size
+        zeros = {s.size: array("f", bytes(4 * s.size)) for s in segments}
+        slot = [0] * len(engine.cards.kinds)
+        for label, cards in engine.cards_by_label().items():
+            for c in cards:
+                slot[c] = encoder.card_slot[label]
+        made = _LAYOUTS[game] = (segments, zeros, slot)
+    return made
 
 
 class _Segment:
