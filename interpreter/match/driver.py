@@ -10,7 +10,7 @@ is written once, by a listener, whoever drives it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from interpreter.engine.game import Game
@@ -254,10 +254,3 @@ def start_entry(game: Game, state: State, hand: int = 1, dealer: int | None = No
         return None
     names = game.seat_names
     return {"hand": hand, "dealer": names[state.dealer], "totals": dict(zip(names, state.totals))}
-
-
-def listening(game: Game, seed: Any, listeners: Iterable[Listener], **start: Any) -> Match:
-    """A new match of ``game`` with ``listeners``, begun."""
-    match = Match(game, seed, **start).listen(*listeners)
-    match.begin()
-    return match
