@@ -5,6 +5,7 @@ game and player count."""
 from __future__ import annotations
 
 import random
+from copy import deepcopy
 
 import pytest
 
@@ -75,3 +76,34 @@ def test_a_kept_tensor_is_a_new_array_each_time():
     first = kept.tensor(state, 0)
     first[:] = 7.0  # what a caller does with its array changes nothing kept
     assert np.array_equal(kept.tensor(state, 0), from_scratch(state, 0))
+
+
+class _Holder:
+    """What holds an API state and its kept tensors (as OpenSpiel's and PettingZoo's adapters do)."""
+
+    def __init__(self, state, kept):
+        self.state, self.kept = state, kept
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("njet-riogrande", 3), ("was-sticht", 3)])
+def test_a_deep_copy_keeps_its_tensors_for_its_own_state_from_where_they_were(name, players):
+    # a copy made mid-game goes on from the original's tensors (nothing from scratch), each side its own way
+    game = tb.load(name, players)
+    rng = random.Random(3)
+    holder = _Holder(game.new_state(seed=3), KeptTensor(game))
+    for _ in range(30):
+        step(holder.state, rng)
+    for seat in range(players):
+        holder.kept.tensor(holder.state, seat)
+    copy = deepcopy(holder)
+    assert copy.state is not holder.state and copy.kept.state is copy.state._state
+    started = []
+    for kept in (holder.kept, copy.kept):
+        kept._start = lambda inner, kept=kept: started.append(kept) or KeptTensor._start(kept, inner)
+    for _ in range(25):
+        for h in (copy, holder):
+            if not h.state.is_over():
+                step(h.state, rng)
+                seat = rng.randrange(players)
+                assert np.array_equal(h.kept.tensor(h.state, seat), from_scratch(h.state, seat))
+    assert started == []

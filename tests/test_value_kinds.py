@@ -266,6 +266,18 @@ def _cases() -> list[tuple[str, tuple[Any, ...], str, str]]:
 def _variant(game: str, path: tuple[Any, ...], text: str) -> str:
     """A file extending ``game`` that sets the value at ``path`` to ``text`` (the top-level section that holds it
     written whole, so that a list on the way keeps its other entries)."""
+    body = _marked(game, path)
+    body = body.replace(f"'{MARKER}'", text).replace(MARKER, text)
+    return f"trickbook: 1\nextends: {game}\nname: variant\n{body}"
+
+
+MARKER = "@@VALUE@@"
+
+
+@functools.cache
+def _marked(game: str, path: tuple[Any, ...]) -> str:
+    """The top-level section of ``game`` that holds ``path``, as YAML, with MARKER at ``path`` (made once a place:
+    several values are tried at each)."""
     data = _base(game)
     node: Any = data
     for i, key in enumerate(path[:-1]):
@@ -284,12 +296,10 @@ def _variant(game: str, path: tuple[Any, ...], text: str) -> str:
             if isinstance(value, str):
                 node[key] = {"must": value}
         node = node.setdefault(key, {}) if isinstance(node, dict) else node[key]
-    marker = "@@VALUE@@"
-    node[path[-1]] = marker
+    node[path[-1]] = MARKER
     body = yaml.safe_dump({path[0]: data[path[0]]}, sort_keys=False, allow_unicode=True, width=1000)
-    assert marker in body
-    body = body.replace(f"'{marker}'", text).replace(marker, text)
-    return f"trickbook: 1\nextends: {game}\nname: variant\n{body}"
+    assert MARKER in body
+    return body
 
 
 def _places() -> dict[tuple[str, tuple[Any, ...]], list[tuple[str, str]]]:

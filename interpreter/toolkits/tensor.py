@@ -22,10 +22,11 @@ brought up to date when asked for:
   the step filling values in secret, the teams), the observation is made (``observe``) and the segments whose
   value changed encoded again from it.
 
-The tensors are kept for one engine state at a time: another one (``reset``, a clone, a state played again after
-a failed action) is encoded from scratch. What a zone shows a seat (its cards, or only how many) is read from the
-engine's own observations, not decided here. The kept state's zones are the engine's lists themselves (the
-engine changes a zone in place).
+The tensors are kept for one engine state at a time: another one (``reset``, a state played again after a failed
+action) is encoded from scratch. A deep copy of what holds both (OpenSpiel clones its states at every step of a
+search) keeps the copy's tensors for the copy's state: they go on from where the original's were. What a zone
+shows a seat (its cards, or only how many) is read from the engine's own observations, not decided here. The kept
+state's zones are the engine's lists themselves (the engine changes a zone in place).
 """
 
 from __future__ import annotations
@@ -63,13 +64,24 @@ class KeptTensor:
         # what the game's layout gives, the same for every state of the game (a search copies states by thousands)
         self.segments, self.zeros, self.slot = _layout(game)
         self.state: State | None = None  # the engine state kept
+        self.owner: GameState | None = None  # the API state whose engine state it is (a deep copy finds its copy)
         self.alike = _Part(self, None)
         self.own: dict[int, _Part] = {}
         self.mine: list[list[_Segment]] = []  # each seat's own segments: what it sees otherwise than a spectator
         self.places: list[np.ndarray] = []  # the places of the tensor they fill, each seat's
 
     def __deepcopy__(self, memo: dict[int, Any]) -> KeptTensor:
-        return KeptTensor(self.game)  # a copy keeps another state: it starts from scratch
+        """A copy for the copy of the state kept, when the same deep copy copied it already (a clone of what holds
+        both); else one that starts from scratch."""
+        other = KeptTensor(self.game)
+        owner, was = self.owner, self.state
+        copied = None if owner is None or was is None or owner._state is not was else memo.get(id(owner))
+        if was is not None and isinstance(copied, GameState):
+            other.state, other.owner = copied._state, copied
+            other.mine, other.places = self.mine, self.places  # made once a state, never changed
+            other.alike = self.alike.copy(other, copied._state, was)
+            other.own = {seat: part.copy(other, copied._state, was) for seat, part in self.own.items()}
+        return other
 
     def __reduce__(self) -> tuple[Any, ...]:
         return KeptTensor, (self.game,)
@@ -79,6 +91,7 @@ class KeptTensor:
         inner = state._state
         if inner is not self.state:
             self._start(inner)
+            self.owner = state
         else:
             self.alike.update(inner)
         own = self.own.get(seat)
@@ -177,13 +190,14 @@ class _Part:
         self.last = {root: obs.get(root) for root in (*self.made, *self.tricks)}  # each group's value encoded
         self.numbers = [(s, s.read.path[0] == "totals", str(s.read.path[-1])) for s in mine if s.root in _NUMBERS]
         zones = [s for s in mine if s.root == "zones"]
-        lists = [state.shared[str(s.read.path[1])] if len(s.read.path) == 2
-                 else state.per_seat[str(s.read.path[1])][self.names.index(str(s.read.path[2]))] for s in zones]
+        places = [(str(s.read.path[1]), None if len(s.read.path) == 2 else self.names.index(str(s.read.path[2])))
+                  for s in zones]  # each zone's name, and its seat's index for a seat's zone
         shown = [isinstance(self.encoded[s.at], list) for s in zones]  # the part sees its cards, else how many
-        self.zones = [cards for cards, seen in zip(lists, shown) if seen]
+        self.zone_places = [place for place, seen in zip(places, shown) if seen]
+        self.count_places = [place for place, seen in zip(places, shown) if not seen]
+        self.zones, self.counted = _lists(state, self.zone_places), _lists(state, self.count_places)
         self.zone_at = [s.at for s, seen in zip(zones, shown) if seen]
         self.copies = [list(cards) for cards in self.zones]
-        self.counted = [cards for cards, seen in zip(lists, shown) if not seen]
         self.count_at = [s.at + self.kinds for s, seen in zip(zones, shown) if not seen]
         self.counts = [len(cards) for cards in self.counted]
         actor = [s for s in mine if s.root == "to_act"]
@@ -194,6 +208,24 @@ class _Part:
         self.totals = list(state.totals)
         self.step_index, self.progress = state.step_index, state.progress  # the round's step, as encoded
         self.sources = self._sources(state)
+
+    def copy(self, kept: KeptTensor, state: State, was: State) -> _Part:
+        """This part for ``state``, a copy of ``was`` (the state it was kept for): what it encoded and its copies
+        of what that was made from are copied; the zones it watches are ``state``'s."""
+        other = _Part.__new__(_Part)
+        other.__dict__.update(self.__dict__)  # what start made once (the segments, their places) is shared
+        other.kept = kept
+        other.values = array("f", self.values)
+        other.view = np.frombuffer(other.values, np.float32)
+        other.encoded, other.last = dict(self.encoded), dict(self.last)
+        other.zones, other.counted = _lists(state, self.zone_places), _lists(state, self.count_places)
+        other.copies = [list(cards) for cards in self.copies]
+        other.counts = list(self.counts)
+        other.counters = {k: list(v) for k, v in self.counters.items()}
+        other.totals = list(self.totals)
+        # the step's progress as encoded: the copy's own when it was the original's, else one that differs from any
+        other.progress = state.progress if self.progress is was.progress else object()
+        return other
 
     def update(self, state: State) -> None:
         moved = self._zones()
@@ -297,6 +329,12 @@ class _Part:
         filling, seat_values, teams, team_known = self.sources
         return (state.seat_vars != seat_values or state.teams != teams or state.team_known != team_known
                 or (None if d is None else d.step.filling()) != filling)
+
+
+def _lists(state: State, places: list[tuple[str, int | None]]) -> list[list[int]]:
+    """The lists of ``state`` holding the zones at ``places`` (a shared zone's name, or a seat's zone's and the
+    seat)."""
+    return [state.shared[name] if seat is None else state.per_seat[name][seat] for name, seat in places]
 
 
 def _grouped(segments: Iterable[_Segment]) -> dict[str, list[_Segment]]:
