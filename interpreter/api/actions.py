@@ -19,9 +19,10 @@ class Actions(StateCore):
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        if self._ids[0] is not d or self._ids[1] is not d.actions:
-            self._ids = (d, d.actions, self.game.actions.ids(d.step, d.actions))
-        return list(self._ids[2])
+        ids = self._ids
+        if ids[0] is not d or ids[1] is not d.actions:
+            ids = self._ids = (d, d.actions, self._space.ids(d.step, d.actions))
+        return ids[2][:]
 
     def legal_mask(self) -> list[bool]:
         """One entry per action id of the game: True for the legal ones."""
@@ -40,6 +41,20 @@ class Actions(StateCore):
     def apply(self, action: int | str) -> None:
         """Take a legal action, by its id or its label (as ``labels`` gives it; case does not matter). Anything
         else is refused with the legal labels, and the state is left as it was."""
+        d = self._state.pending
+        ids = self._ids
+        if ids[0] is not d or d is None or ids[1] is not d.actions or type(action) is not int:
+            self._change(False, self._chosen(action))
+            return
+        try:  # an id, and the ids of this decision are known (legal_actions)
+            chosen = d.actions[ids[2].index(action)]
+        except ValueError:
+            chosen = self._chosen(action)  # refused
+        self._change(False, chosen)
+
+    def _chosen(self, action: int | str) -> Any:
+        """The engine's action that ``action`` (an id or a label) names, when it is legal now, else an
+        IllegalAction with the legal labels."""
         state, engine = self._state, self.game.engine
         d = state.pending
         if d is None:
@@ -47,19 +62,13 @@ class Actions(StateCore):
         if d.actor == CHANCE:
             raise IllegalAction("chance acts now (a deal): call apply_chance()")
         if isinstance(action, str):
-            chosen = engine.action_for_label(state, action)
-        else:
-            if self._ids[0] is not d or self._ids[1] is not d.actions:
-                self.legal_actions()
-            try:
-                chosen = d.actions[self._ids[2].index(action)] if type(action) is int else None
-            except ValueError:
-                chosen = None
-            if chosen is None:
-                what = f"id {action!r}" + (f" ({self.game.action(action).label})"
-                                           if type(action) is int and 0 <= action < self.game.num_actions else "")
-                raise IllegalAction(engine._refusal(state, what, self.labels()))
-        self._atomic(lambda: self._match.act(chosen, legal=True))
+            return engine.action_for_label(state, action)
+        ids = self.legal_actions()
+        if type(action) is int and action in ids:
+            return d.actions[ids.index(action)]
+        what = f"id {action!r}" + (f" ({self.game.action(action).label})"
+                                   if type(action) is int and 0 <= action < self.game.num_actions else "")
+        raise IllegalAction(engine._refusal(state, what, self.labels()))
 
     def describe(self, action: int | str, seat: int | None) -> str | None:
         """How ``seat`` is told the legal action ``action`` (by id or label) of the seat to act, before it is

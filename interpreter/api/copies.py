@@ -8,7 +8,7 @@ import random
 from typing import Any, Self
 
 from interpreter.api.core import Rules, StateCore
-from interpreter.api.following import Following
+from interpreter.api.following import Following, Narration
 from interpreter.engine.observation import observe
 from interpreter.engine.samples import determinize
 from interpreter.errors import GameError
@@ -26,11 +26,14 @@ class Copies(StateCore):
         rng.setstate(self._rng.getstate())
         other._match = self._match.copy(rng)
         other._state = other._match.state
+        other._space, other._head = self._space, self._head
         other._moves = list(self._moves)
-        other._writer = self._writer.copy(other._moves)
-        other._events = other._writer.lines
         other._following = Following(other)
-        other._match.listen(other._writer, other._following)
+        other._match.listen(other._following)
+        other._writer, other._notes = None, []
+        if self._writer is not None:  # the history followed: the copy's goes on from a copy of it
+            other._writer, other._notes = self._writer.copy(other._moves), list(self._notes)
+            other._match.listen(other._writer, Narration(other._notes))
         other._knowledge = None
         other._dealing = list(self._dealing)
         other._seen = None if self._seen is None else [list(s) for s in self._seen]
@@ -39,7 +42,6 @@ class Copies(StateCore):
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
         other._ids = (None, None, [])
-        other._notes = list(self._notes)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
@@ -60,7 +62,7 @@ class Copies(StateCore):
             raise GameError("a deal is being dealt card by card: deal the rest (apply_chance()) before saving")
         if self._sample:
             raise GameError("a sample cannot be saved: it has no history of its own")
-        return record_text(self._events)
+        return record_text(self._history().lines)
 
     def sample(self, seat: int, rng: random.Random | None = None) -> Self:
         """A state ``seat`` cannot tell from this one: the cards it has not seen dealt again among their
@@ -69,12 +71,13 @@ class Copies(StateCore):
         in the sample."""
         knowledge = self.knowledge()
         self._information_states()  # the seat's information state goes with its samples
+        self._history()  # a sample's history is its own from its header on (the narration so far kept)
         seat = self._seat(seat)
         other = self.clone()
         other._put(determinize(self.game.engine, self._state, seat, knowledge, rng or self._rng))
         # nothing of the real game beyond what the seat knows: no history (it would tell the real deal), and
         # the other seats' information states start from what they see in the sample
-        del other._events[1:], other._moves[:]
+        del other._history().lines[1:], other._moves[:]
         other._sample = True
         if other._seen is not None:
             for s in range(self.game.players):

@@ -9,10 +9,9 @@ copies and saving (copies.py).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any, Protocol
 
-from interpreter.api.following import Following, knowledge_of, replayed, seen_of
+from interpreter.api.following import Following, Narration, history_of, knowledge_of, replayed, seen_of
 from interpreter.engine.actions import ActionInfo, ActionSpace
 from interpreter.engine.encoding import ObservationEncoder
 from interpreter.engine.game import Game
@@ -50,30 +49,33 @@ class Rules(Protocol):
 
 
 class StateCore:
-    """One game in progress: its match, its history (the lines of a record, written by a listener of the match)
-    and what it follows of the match (the narration; the knowledge and the seats' information states once asked
-    for)."""
+    """One game in progress: its match, the chance outcomes and actions applied, and what it follows of the match,
+    each from the first time it is asked for (api/following.py): its history (the lines of a record, written by a
+    listener of the match) and narration, the knowledge and the seats' information states."""
 
     game: Rules
 
     def __init__(self, game: Rules, match: Match, head: dict[str, Any] | None = None):
-        """The state of ``match`` (just made), its history written from now on (``head``: the header line to
-        keep, default one made from the game)."""
+        """The state of ``match`` (just made; ``head``: the header line its history is to keep, default one made
+        from the game)."""
         self.game = game
         self._match = match
         self._state = match.state
-        self._moves: list[tuple[bool, Any]] = []  # each chance outcome (True) and action (False) as applied
-        self._writer = RecordWriter(told=True, rules_file=game.rules_file, head=head, moves=self._moves)
-        self._events = self._writer.lines  # the history, as the lines of a record
+        self._space = game.actions
+        self._head = head
+        # each chance outcome (True) and action (False) as applied: by the record writer while the history is
+        # followed, else by the change itself (_change)
+        self._moves: list[tuple[bool, Any]] = []
+        self._writer: RecordWriter | None = None  # the history's writer, once followed (_history)
+        self._notes: list[str] = []  # the narration the rules told everyone so far, once the history is followed
         self._knowledge: Knowledge | None = None
         self._dealing: list[int] = []  # the cards dealt so far of a deal dealt card by card
         self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
         self._last: list[dict[str, Any]] = [{} for _ in range(game.players)]  # each seat's last observation
         self._sample = False  # a state made by sample(): no history of its own
         self._ids: tuple[Any, Any, list[int]] = (None, None, [])  # a decision, its actions and their ids
-        self._notes: list[str] = []  # the narration the rules told everyone so far
         self._following = Following(self)
-        match.listen(self._writer, self._following)
+        match.listen(self._following)
         match.begin()
 
     def _put(self, state: State) -> None:
@@ -90,21 +92,42 @@ class StateCore:
             raise GameError(f"seat must be a number from 0 to {self.game.players - 1}, not {seat!r}")
         return seat
 
-    def _atomic(self, change: Callable[[], None]) -> None:
-        """Make the ``change``, all of it or nothing: when a rule fails on the way (an expression that cannot be
-        worked out), the state and its history are put back as they were before and the error raised. Nothing
-        is copied while changes go well: the state is played again from its events when one fails (a sample,
-        which has no history, from a copy taken before each change)."""
+    def _change(self, chance: bool, move: Any) -> None:
+        """Apply the chance outcome (``chance``) or the legal action ``move``, all of it or nothing: when a rule
+        fails on the way (an expression that cannot be worked out), the state and what it follows are put back as
+        they were before and the error raised. Nothing is copied while changes go well: the state is played again
+        from its moves when one fails (a sample, which has no history, from a copy taken before each change)."""
         kept = self._state.clone() if self._sample else None
-        events, notes, moves, rounds = len(self._events), len(self._notes), len(self._moves), self._match.rounds
+        writer, match = self._writer, self._match
+        marks = (0, 0, 0) if writer is None else (len(writer.lines), len(self._notes), len(self._moves))
+        rounds = match.rounds
         try:
-            change()
+            if chance:
+                match.chance(move)
+            else:
+                match.act(move, True)
         except BaseException:
-            del self._events[events:], self._notes[notes:], self._moves[moves:]
-            self._match.rounds = rounds
-            self._put(kept if kept is not None else replayed(self, lambda again: None))
+            if writer is not None:
+                lines, notes, moves = marks
+                del writer.lines[lines:], self._notes[notes:], self._moves[moves:]
+            match.rounds = rounds
+            self._put(kept if kept is not None else replayed(self, None))
             self._knowledge, self._ids = None, (None, None, [])  # followed again from the start when asked for
             raise
+        if writer is None:
+            self._moves.append((chance, move))
+
+    def _history(self) -> RecordWriter:
+        """The writer of the state's history (the lines of its record; the narration in ``_notes``): followed from
+        the game's start the first time it is asked for, and from then on."""
+        writer = self._writer
+        if writer is None:
+            writer = RecordWriter(told=True, rules_file=self.game.rules_file, head=self._head)
+            self._notes = history_of(self, writer)
+            writer.moves = self._moves
+            self._writer = writer
+            self._match.listen(writer, Narration(self._notes))
+        return writer
 
     def knowledge(self) -> Knowledge:
         """Who knows where each card is (engine/knowledge.py), for search: followed from the game's start the

@@ -44,8 +44,8 @@ class Dealing(StateCore):
         d = state.pending
         if d is None or d.actor != CHANCE:
             raise IllegalAction("no chance event is pending")
-        left = self._left(d)
         if outcome is not None:
+            left = self._left(d)
             kinds = engine.cards.kinds
             card = next((c for c in left if kinds[c] == outcome), None) if type(outcome) is int else None
             if card is None:
@@ -57,6 +57,7 @@ class Dealing(StateCore):
                 return
             order = self._dealing
         elif self._dealing:
+            left = self._left(d)
             (rng or self._rng).shuffle(left)
             order = self._dealing + left
         else:
@@ -65,4 +66,4 @@ class Dealing(StateCore):
         self._apply_deal(d, order)
 
     def _apply_deal(self, d: Any, outcome: Any) -> None:
-        self._atomic(lambda: self._match.chance(outcome))
+        self._change(True, outcome)

@@ -1,9 +1,11 @@
-"""What a GameState follows of its match beyond its record: the narration, and once asked for, what each seat saw
-(its information state) and who knows which card (the knowledge search samples from).
+"""What a GameState follows of its match, each from the first time it is asked for: its history (the lines of a
+record) and its narration, what each seat saw (its information state) and who knows which card (the knowledge
+search samples from).
 
-The information states and the knowledge are followed from the game's start the first time they are asked for:
-the state's chance outcomes and actions are played again on a new match (``replayed``), and from then on the
-listener (``Following``) keeps them up to date after each change.
+Each is followed from the game's start the first time it is asked for: the state's chance outcomes and actions are
+played again on a new match (``replayed``), and from then on listeners of the state's match (the record writer,
+``Following``) keep it up to date after each change. Until then the match has no listener, and a change costs
+what the engine's own step costs.
 """
 
 from __future__ import annotations
@@ -16,39 +18,34 @@ from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.observation import observe
 from interpreter.engine.state import State
-from interpreter.match.driver import Each, Handler, Match
+from interpreter.match.driver import Each, Handler, Listener, Match
 from interpreter.match.events import Applied, Note
-from interpreter.match.record_reader import start_of
+from interpreter.match.writer import RecordWriter
 
 
 class Followed(Protocol):
     """What the listener and the replays read and keep of a GameState (api/core.py)."""
 
     _match: Match  # the match played; its game is the engine's
-    _events: list[dict[str, Any]]  # the history, as the lines of a record (the header first)
     _moves: list[tuple[bool, Any]]  # each chance outcome (True) and action (False) as applied
-    _notes: list[str]  # the narration so far
     _knowledge: Knowledge | None  # who knows which card, once followed
     _seen: list[list[str]] | None  # what each seat saw after each event, once followed
     _last: list[dict[str, Any]]  # each seat's last observation
 
 
 class Following:
-    """The listener of a GameState's match: the narration, and once ``follow`` is called, the knowledge and the
-    seats' information states (where the state keeps them)."""
+    """The listener of a GameState's match that, once ``follow`` is called, keeps the knowledge and the seats'
+    information states up to date after each change (where the state keeps them)."""
 
     def __init__(self, state: Followed):
         self.of = state
-        self.hears: dict[type, Handler] = {Note: self.note}
+        self.hears: dict[type, Handler] = {}
 
     def follow(self) -> None:
         """From now on, after each change: the knowledge and the seats' information states (where kept)."""
         if Applied not in self.hears:
             self.hears[Applied] = self.applied
             self.of._match.listen()
-
-    def note(self, match: Match, event: Note) -> None:
-        self.of._notes.append(event.text)
 
     def applied(self, match: Match, event: Applied) -> None:
         of = self.of
@@ -74,20 +71,41 @@ def _changed(before: dict[str, Any], now: dict[str, Any], depth: int) -> dict[st
 _GONE = object()
 
 
-def replayed(state: Followed, watch: Callable[[State], None]) -> State:
+def replayed(state: Followed, watch: Callable[[State], None] | None, *listeners: Listener) -> State:
     """A new state that plays ``state``'s chance events and actions again from its start, ``watch`` told of it
-    at the start and after each (to follow what ``state`` did not follow from the start). The very outcomes and
-    actions are applied again, not their labels: the same cards in the same places, identical cards too."""
-    engine = state._match.game
-    again = Match(engine, **start_of(engine, state._events[0], "state"))
-    watch(again.state)
-    again.listen(Each(watch))
+    at the start and after each, ``listeners`` told of it as a match tells (to follow what ``state`` did not follow
+    from the start). The very outcomes and actions are applied again, not their labels: the same cards in the same
+    places, identical cards too."""
+    again = state._match.again()
+    if watch is not None:
+        watch(again.state)
+        again.listen(Each(watch))
+    again.listen(*listeners)
+    again.begin()
     for chance, move in state._moves:
         if chance:
             again.chance(move)
         else:
             again.act(move)
     return again.state
+
+
+class Narration:
+    """A listener that keeps the narration: each line the rules tell, added to ``notes``."""
+
+    def __init__(self, notes: list[str]):
+        self.notes = notes
+        self.hears: dict[type, Handler] = {Note: self.note}
+
+    def note(self, match: Match, event: Note) -> None:
+        self.notes.append(event.text)
+
+
+def history_of(state: Followed, writer: RecordWriter) -> list[str]:
+    """Write ``state``'s history so far with ``writer`` (new); its narration so far."""
+    notes: list[str] = []
+    replayed(state, None, writer, Narration(notes))
+    return notes
 
 
 def _saw(engine: Game, state: State, seen: list[list[str]], last: list[dict[str, Any]]) -> None:

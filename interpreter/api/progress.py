@@ -20,7 +20,8 @@ class Progress(StateCore):
         return None if d is None else d.actor
 
     def is_chance(self) -> bool:
-        return self.current_player == CHANCE
+        d = self._state.pending
+        return d is not None and d.actor == CHANCE
 
     def is_over(self) -> bool:
         return self._state.finished
@@ -51,17 +52,18 @@ class Progress(StateCore):
         """Everything that happened, as the lines of a game record: the header, then each chance event, action,
         trick won (``trick``: its cards, winner and takers), decision an automatic seat took by its rule
         (``automatic``), round scored and the result (docs/records.md)."""
-        return [dict(e) for e in self._events]
+        return [dict(e) for e in self._history().lines]
 
     def events_since(self, count: int) -> list[dict[str, Any]]:
         """``events[count:]``, without copying the events before: to write a record line by line as the game
         goes (each new event once)."""
-        return [dict(e) for e in self._events[after(count, "count")]]
+        return [dict(e) for e in self._history().lines[after(count, "count")]]
 
     def notes(self, since: int = 0) -> list[str]:
         """The narration so far (from its ``since``-th line on), one line each: what the rules tell everyone as
         the game goes (each trick won, each round's scores explained, ...), as ``trickbook play`` prints it. A
         state read back from its record (``deserialize``) starts with none."""
+        self._history()
         return self._notes[after(since, "since")]
 
     def returns(self) -> list[int]:

@@ -74,6 +74,7 @@ class Match:
         self.seed = seed
         self.rng = random.Random(seed) if rng is None else rng
         self.first = hand  # the number of the round the match started at
+        self._from = (dealer, None if totals is None else list(totals))  # the rest of where it started
         self._state = game.new_state(hand, dealer, totals) if state is None else state
         self.start = start_entry(game, self._state, hand, dealer, totals)
         self.rounds = len(self._state.round_results)  # rounds scored so far (told as RoundEnd)
@@ -81,6 +82,8 @@ class Match:
         self._to: dict[type, list[Handler]] = {}
         self._on_action: tuple[Handler, ...] = ()  # the handlers of Action events (the commonest, looked up once)
         self._applied = False  # whether a listener hears of each change
+        self._each = False  # whether anything is to be done after each change (beyond a round scored, the end)
+        self._channels()
 
     def copy(self, rng: random.Random | None = None) -> Match:
         """An independent copy of the game (its state cloned; ``rng``: the copy's random source, default a copy
@@ -92,7 +95,14 @@ class Match:
             rng.setstate(self.rng.getstate())
         other.rng, other._state = rng, self._state.clone()
         other.listeners, other._to, other._on_action, other._applied = [], {}, (), False
+        other._channels()
         return other
+
+    def again(self) -> Match:
+        """A new match of the same game from the same start (its seed, round, dealer and totals), nothing played yet
+        and no listeners: to play this one's chance outcomes and actions again."""
+        dealer, totals = self._from
+        return Match(self.game, self.seed, hand=self.first, dealer=dealer, totals=totals)
 
     # ------------------------------------------------------------------ listeners
 
@@ -117,6 +127,7 @@ class Match:
         state = self._state
         if state.told is None and (Trick in self._to or Automatic in self._to or Note in self._to):
             state.told, state.notes = [], []
+        self._each = self._applied or state.told is not None or state.notes is not None
 
     def emit(self, event: Event) -> None:
         for hear in self._to.get(type(event), ()):
@@ -164,8 +175,10 @@ class Match:
             outcome = d.step.sample(self.game, self._state, self.rng)
         if Chance in self._to:
             self.emit(Chance(d, outcome, given))
-        self.game.apply_fast(self._state, outcome)
-        self._after(d)
+        state = self._state
+        self.game.apply_fast(state, outcome)
+        if self._each or len(state.round_results) > self.rounds or state.finished:
+            self._after(d)
         return outcome
 
     def act(self, action: Any, legal: bool = False) -> None:
@@ -187,7 +200,8 @@ class Match:
             for hear in self._on_action:
                 hear(self, event)
         game.apply_fast(state, action)
-        self._after(d)
+        if self._each or len(state.round_results) > self.rounds or state.finished:  # else nothing to tell
+            self._after(d)
 
     def _after(self, d: Decision) -> None:
         state = self._state
