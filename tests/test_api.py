@@ -128,6 +128,56 @@ def test_a_rule_that_fails_in_play_leaves_the_state_as_it_was_before_the_action(
     assert fresh.is_chance() and fresh.serialize() == dealing.new_state(1).serialize()
 
 
+def _history_of(state):
+    return state.events, state.notes(), state.serialize()
+
+
+@pytest.mark.parametrize(("name", "players"), [("meinz", 3), ("hearts", 4), ("njet-riogrande", 4)])
+def test_a_history_first_asked_for_late_is_the_one_followed_from_the_start(name, players):
+    """The history (events, narration) is written once it is asked for, from the moves played so far, and from then
+    on as the game goes: asked for at the end, halfway, or after every change, it is the same; until it is asked
+    for, nothing listens to every change (a change costs what the engine's step costs)."""
+    game = tb.load(name, players)
+    every, late, halfway = (game.new_state(seed=5) for _ in range(3))
+    rng = random.Random(5)
+    for n in range(400):
+        if every.is_over():
+            break
+        if every.is_chance():
+            for state in (every, late, halfway):
+                state.apply_chance()
+        else:
+            action = rng.choice(every.legal_actions())
+            for state in (every, late, halfway):
+                state.apply(action)
+        every.events_since(len(every.events) - 1), every.notes()
+        if n == 150:
+            assert not late._match.hears_each and late._state.notes is None  # nobody asked: nothing written
+            assert _history_of(halfway) == _history_of(every) == _history_of(late.clone())  # a copy has it too
+            assert halfway._match.hears_each and not late._match.hears_each  # followed from now on; not asked
+    assert every.notes() and any(e["type"] == "trick" for e in every.events)
+    assert _history_of(late) == _history_of(halfway) == _history_of(every)
+
+
+def test_a_failed_change_leaves_a_history_not_asked_for_as_it_was(tmp_path):
+    """An action that fails before the history is asked for: the history written afterwards is that of the state
+    the action found (the moves kept are the ones applied)."""
+    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
+    failing = tmp_path / "failing.yaml"
+    failing.write_text(duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}'),
+                       encoding="utf-8")
+    game = tb.load(str(failing), players=2)
+    state, twin = game.new_state(1), game.new_state(1)
+    for s in (state, twin):
+        s.apply_chance()
+        for _ in range(3):
+            s.apply(s.legal_actions()[0])
+    with pytest.raises(tb.TrickbookError, match="division"):
+        state.apply(state.legal_actions()[0])  # the last card of the round: the scoring fails
+    assert _history_of(state) == _history_of(twin)
+    assert state.legal_actions() == twin.legal_actions()
+
+
 def test_a_clone_is_independent():
     state = _played(tb.load("meinz", players=4), 2, 20)
     copy = state.clone()

@@ -98,19 +98,17 @@ class StateCore:
         they were before and the error raised. Nothing is copied while changes go well: the state is played again
         from its moves when one fails (a sample, which has no history, from a copy taken before each change)."""
         kept = self._state.clone() if self._sample else None
-        writer, match = self._writer, self._match
-        marks = (0, 0, 0) if writer is None else (len(writer.lines), len(self._notes), len(self._moves))
-        rounds = match.rounds
+        writer = self._writer
+        marks = None if writer is None else (len(writer.lines), len(self._notes), len(self._moves))
         try:
             if chance:
-                match.chance(move)
+                self._match.chance(move)
             else:
-                match.act(move, True)
+                self._match.act(move, True)
         except BaseException:
-            if writer is not None:
+            if writer is not None and marks is not None:
                 lines, notes, moves = marks
                 del writer.lines[lines:], self._notes[notes:], self._moves[moves:]
-            match.rounds = rounds
             self._put(kept if kept is not None else replayed(self, None))
             self._knowledge, self._ids = None, (None, None, [])  # followed again from the start when asked for
             raise

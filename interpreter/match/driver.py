@@ -150,8 +150,10 @@ class Match:
 
     @state.setter
     def state(self, state: State) -> None:
-        """Put another state of the same game in place (a copy kept before a change, a sample)."""
+        """Put another state of the same game in place (a copy kept before a change, a sample): the rounds it
+        scored count as told."""
         self._state = state
+        self.rounds = len(state.round_results)
         self._channels()
 
     @property
