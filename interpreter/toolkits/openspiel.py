@@ -20,6 +20,8 @@ import copy
 import random
 import re
 from bisect import bisect_left
+from itertools import repeat
+from operator import truediv
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +128,9 @@ class SpielState(pyspiel.State):
         return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.trickbook.legal_actions())
+        ids = self.trickbook.legal_actions()  # a list of its own
+        ids.sort()
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._player != _CHANCE:
@@ -141,9 +145,10 @@ class SpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self._player == _CHANCE:
             deal = self._dealing()
-            if deal.take(int(action)):
-                self._deal = None
-                deal.apply(self.trickbook)
+            if not deal.take(int(action)):
+                return  # the deal goes on: chance deals the next card
+            self._deal = None
+            deal.apply(self.trickbook)
         else:
             self.trickbook.apply(int(action))
         self._player = _player_of(self.trickbook)
@@ -184,11 +189,8 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 def _player_of(state: GameState) -> int:
     """OpenSpiel's player of ``state``: a seat, chance or terminal."""
-    if state.is_over():
-        return _TERMINAL
-    seat = state.current_player
-    assert seat is not None, "a game not over has someone to act"
-    return _CHANCE if seat == CHANCE else seat
+    seat = state.current_player  # None once the game is over
+    return _TERMINAL if seat is None else _CHANCE if seat == CHANCE else seat
 
 
 class _Deal:
@@ -207,8 +209,7 @@ class _Deal:
         self.came: list[int] = []
 
     def outcomes(self) -> list[tuple[int, float]]:
-        n = self.count
-        return [(k, c / n) for k, c in zip(self.kinds, self.counts)]
+        return list(zip(self.kinds, map(truediv, self.counts, repeat(self.count))))
 
     def take(self, kind: int) -> bool:
         """Deal the next card, one of kind ``kind``; whether the deal is whole."""
