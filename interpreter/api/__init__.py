@@ -7,10 +7,10 @@ The package's modules, one concern each:
 
 - game.py: ``load``, ``load_serialized``, ``TrickGame`` (the rules for a player count, which make the states)
   and ``GameState``, made of the parts below; how a game and a state are pickled;
-- core.py: what every part stands on: the state's match, its record (a listener of the match), a change made
-  whole or not at all;
-- following.py: what a state follows of its match beyond the record: the narration, and once asked for, the
-  seats' information states and who knows which card;
+- core.py: what every part stands on: the state's match and the moves applied, its record (a listener of the
+  match), a change made whole or not at all;
+- following.py: what a state follows of its match, each once asked for (played again from the moves, then
+  followed as the game goes): its record and narration, the seats' information states, who knows which card;
 - progress.py: whose turn it is, the round, what happened (events, narration), the scores;
 - actions.py: the legal actions by id and label, taking one, describing one, refusals, an agent's choice;
 - dealing.py: chance events, dealt card by card or whole;
