@@ -193,10 +193,8 @@ def test_a_game_s_code_is_compiled_as_one_piece_and_read_back_whole_by_a_later_c
     """The code written for a game's steps and its round is one module: compiling the game and playing it compiles
     one block of statements; compiling the same game again (a later run reads the cache) compiles nothing, and the
     steps play by that code."""
-    text = rules(DEAL_3, PICK, 'lay: {do: choose, options: seat.hand, pass: keep, move_to: out, until: "len(out) > 1"}',
-                 'mark: {do: set, round: {mark: "round.dealer"}}', TRICKS + "  after_trick: {note: {do: set, round: "
-                 "{mark: winner}}}\n", "score: {do: score, points: seat.tricks}", zones="out: {visible: all}",
-                 game="rounds: 2").replace("name: tiny", "name: one-piece")
+    text = rules(DEAL_3, PICK, TRICKS + "  after_trick: {note: {do: set, round: {picked: 0}}}\n",
+                 "score: {do: score, points: seat.tricks}", game="rounds: 2").replace("name: tiny", "name: one-piece")
     path = write(tmp_path, text)
     compiled = []  # the modes of the game's code compiled: "exec" a block of statements, "eval" an expression
     real = builtins.compile
