@@ -43,8 +43,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+import interpreter as tb
 from interpreter.errors import TrickbookError
-from interpreter.rules.catalog import bundled_games
 from interpreter.web.bots import BotFailed, BotPool
 from interpreter.web.cards import card_faces
 from interpreter.web.guard import HostGuard, Malformed, allowed_hosts, read_json
@@ -224,7 +224,7 @@ class Server:
         return _json(info, status=422 if "errors" in info else 200)
 
     def _game_name(self, name: Any) -> str:
-        if not isinstance(name, str) or name not in bundled_games():
+        if not isinstance(name, str) or name not in tb.games():
             raise LobbyError("no such game")
         return name
 

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import interpreter as tb
+from interpreter.api.builtin_agents import DEFAULT_ITERATIONS as ITERATIONS
 from interpreter.errors import Position, RuleError, TrickbookError
-from interpreter.harness.players import ITERATIONS, agent_factory
-from interpreter.rules.catalog import bundled_games
 from interpreter.web.bots import SEARCHING
 
 KINDS = ("person", "random", "greedy", "ismcts")
@@ -88,7 +87,7 @@ class Table:
         bots = [k if k in KINDS[1:] else "random" for k in setup.kinds]
         for s, kind in enumerate(setup.kinds):
             if kind in KINDS[1:]:
-                self.agents[s] = agent_factory(bots, setup.iterations[s])(setup.seed)[s]
+                self.agents[s] = tb.agents(bots, setup.seed, setup.iterations[s])[s]
         # the number of the decision pending: one more after every change; a table picked up again goes on from
         # the number of its record's events, more than any number it gave before (every change adds an event)
         self.seq = 0 if record is None else self.written
@@ -246,8 +245,8 @@ class Table:
         name = found["file"]
         if name == self.setup.rules:  # the rule file of the table (a stored one is shown by its name in the folder)
             path = self.rules_path
-        elif name in bundled_games():
-            path = str(bundled_games()[name])
+        elif name in tb.games():
+            path = str(tb.games()[name])
         else:
             path = name
         return RuleError(found["message"], Position(path, int(found["line"]), int(found["col"]))).render()
