@@ -10,7 +10,7 @@ import pytest
 
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Choice, Play
+from interpreter.engine.steps.action_types import Choice, Play
 from interpreter.errors import GameError, IllegalAction
 from interpreter.rules.yaml_loader import load_yaml_text
 

@@ -173,7 +173,7 @@ class Game:
         d = state.pending
         if d is None:
             raise GameError("the game is over")
-        return d.step.label(self, action)
+        return d.step.words.label(self, action)
 
     def status(self, state: State, viewer: int) -> list[tuple[str, str]]:
         """The rule file's status lines (``table:``) for ``viewer``, each title with its text: give it a state the
@@ -201,7 +201,7 @@ class Game:
         d = state.pending
         if d is None or d.actor == CHANCE:
             return None
-        return d.step.refusal(self, state, card)
+        return d.step.words.refusal(self, state, card)
 
     def labels(self, state: State) -> list[str]:
         return [self.label(state, a) for a in self.legal_actions(state)]
@@ -264,7 +264,7 @@ class Game:
         if d.actor == CHANCE:
             raise IllegalAction("chance acts now; use apply_chance with an outcome")
         if not any(a == action and type(a) is type(action) for a in d.actions):  # Play(0, 0) is no Cover(0, 0)
-            labels = [d.step.label(self, a) for a in d.actions]
+            labels = [d.step.words.label(self, a) for a in d.actions]
             raise IllegalAction(self._refusal(state, repr(action), labels))
         self.apply_fast(state, action)
 
@@ -272,7 +272,7 @@ class Game:
         d = state.pending
         if d is None or d.actor != CHANCE:
             raise GameError("no chance event is pending")
-        return d.step.sample(self, state, rng)
+        return d.step.chance.sample(self, state, rng)
 
     def apply_chance(self, state: State, outcome: Any) -> None:
         d = state.pending
@@ -331,7 +331,7 @@ class Game:
             if d is None or state.round_number == stop:
                 return decisions
             if d.actor == CHANCE:
-                apply_fast(state, d.step.sample(self, state, rng))
+                apply_fast(state, d.step.chance.sample(self, state, rng))
                 continue
             run = self.steps[state.step_index].playout(self, state, chosen, random)  # the round's step's own loop
             if run:
@@ -378,12 +378,12 @@ class Game:
                 value = self.cards.labels[value]  # a card, as people read it
             raise ExpressionFailed(f"{policy.position}: error: the policy of {seat.name!r} chose {value!r}, "
                                    f"which it cannot choose in step {d.step.name!r}")
-        text = d.step.describe(self, state, d, action)
+        text = d.step.words.describe(self, state, d, action)
         if text:
             state.note(f"{seat.name} {text}")
         if state.told is not None:
             state.told.append({"type": "automatic", "round": state.round_number, "step": d.step.name,
-                               "seat": seat.name, "action": d.step.label(self, action)})
+                               "seat": seat.name, "action": d.step.words.label(self, action)})
         self.apply_fast(state, action)
 
     # ------------------------------------------------------------------ flow

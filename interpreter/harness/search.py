@@ -81,12 +81,12 @@ class IsmctsAgent:
         while state.pending is not None and len(state.round_results) == rounds:
             d = state.pending
             if d.actor == CHANCE:
-                game.apply_fast(state, d.step.sample(game, state, rng))
+                game.apply_fast(state, d.step.chance.sample(game, state, rng))
                 continue
             if expanded:
                 break
             step, actions = d.step, d.actions
-            keys = [step.label(game, a) for a in actions]
+            keys = [step.words.label(game, a) for a in actions]
             children = node.children
             untried = [i for i, k in enumerate(keys) if k not in children]
             for k in keys:

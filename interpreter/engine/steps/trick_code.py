@@ -35,7 +35,7 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
-from interpreter.engine.steps.base import Running, pending
+from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
 from interpreter.engine.steps.tricks import Tricks
@@ -86,8 +86,8 @@ def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
     (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
     ordering = step.ordering
     return {
-        "step": step, "T": step.progress_class, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0],
-        "ZONES": step.zones, "PLAYS_Z": step._plays,
+        "step": step, "T": step.progress_class, "N": players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
+        "ZONES": step.zones, "PLAYS_Z": step.play_actions,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
         **_rule_tables("F", step.follow_rules), **_rule_tables("L", step.lead_rules),
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
@@ -117,7 +117,7 @@ class TrickWriter(Writer):
         self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
         self.plain_best = step.ordering.static and step.can_win is None
         # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
-        self.distinct = all(k == c for c, k in enumerate(step._kinds))
+        self.distinct = all(k == c for c, k in enumerate(step.kinds))
         # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
         # tables, the led card is the first, and no step run between plays can change a round value they read
         follow = step.follow_rules
@@ -191,7 +191,7 @@ class TrickWriter(Writer):
         step = self.step
         w("seat = p.turn", "plays = p.plays")
         with w.block("if state.seen is not None:"):  # followed by a Knowledge: what the card tells
-            w("step._saw(state.game, state, p, seat, card)")
+            w("step.search.saw(state.game, state, p, seat, card)")
         w("hands[seat].remove(card)" if self.one_zone else "state.per_seat[ZONES[zone]][seat].remove(card)")
         w("trick.append(card)", "plays.append((seat, card))")
         if self.cached_follow:
@@ -225,11 +225,11 @@ class TrickWriter(Writer):
             self.best(w)
         w("p.winner = winner", "state.counters[COUNTER][winner] += 1")
         if not self.sole_taker:
-            w("step._shares(state.game, state, p, plays, led, winner, claimed)")
+            w("step.sharing.shares(state.game, state, p, plays, led, winner, claimed)")
             return
         w("p.takers = [winner]")
         with w.block("if state.notes is not None:"):
-            w("step._tell(state.game, state, p, plays, winner, claimed)")
+            w("step.words.tell(state.game, state, p, plays, winner, claimed)")
         w("p.last = plays", "p.plays = []", "trick.clear()")
         w("won = state.per_seat[WON][winner]")
         self.route(w, "plays", "winner", "winner", "won")
@@ -332,7 +332,7 @@ class TrickWriter(Writer):
                 w("state.vars[name] = None")
         if self.step.active is not None:
             with w.block("if p.active is not None:"):
-                with w.block("if not all(step._cards(state, s) for s in p.active):"):
+                with w.block("if not all(step.cards_of(state, s) for s in p.active):"):
                     w("p.over = True")
             head = "elif "
         else:
@@ -351,7 +351,7 @@ class TrickWriter(Writer):
         """``actions``: the plays of ``seat`` now (identical cards: the first of them), or None (stuck)."""
         step = self.step
         if not self.one_zone:  # the rules judge the cards of every zone; a play names its zone
-            w("hand = step._cards(state, seat)")
+            w("hand = step.cards_of(state, seat)")
             with w.block("if p.plays:"):
                 self._choose(w, "F", step.follow_rules, "cands")
             with w.block("else:"):
@@ -470,7 +470,7 @@ class TrickWriter(Writer):
                     self.hook_apply(w)
             if takes:
                 with w.block(("elif" if hooks else "if") + " kind == 2:"):
-                    w("step._take_apply(game, state, p, action)")
+                    w("step.sharing.apply(game, state, p, action)")
             if hooks or takes:
                 w("else:")
                 w.depth += 1
@@ -490,7 +490,7 @@ class TrickWriter(Writer):
                     w("continue")
             if takes:
                 with w.block("if p.taking >= 0:"):  # a taker chooses cards of the trick
-                    w("d = step._take_decision(game, state, p)", "seat, actions = d.actor, d.actions", "kind = 2")
+                    w("d = step.sharing.decision(game, state, p)", "seat, actions = d.actor, d.actions", "kind = 2")
                     with w.block("if seat in automatic:"):
                         w("break")
                     w("continue")
