@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.api.core import StateCore
+from interpreter.engine.game import not_legal
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError, IllegalAction
 
@@ -58,7 +59,7 @@ class Actions(StateCore):
             if chosen is None:
                 what = f"id {action!r}" + (f" ({self.game.action(action).label})"
                                            if type(action) is int and 0 <= action < self.game.num_actions else "")
-                raise IllegalAction(engine._refusal(state, what, self.labels()))
+                raise IllegalAction(not_legal(engine, state, what, self.labels()))
         self._atomic(lambda: self._match.act(chosen, legal=True))
 
     def describe(self, action: int | str, seat: int | None) -> str | None:

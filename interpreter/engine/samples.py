@@ -13,6 +13,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge, Run, Where, places, probe, told_values
 from interpreter.engine.state import State
 from interpreter.engine.steps.running import running
+from interpreter.engine.table import status
 from interpreter.errors import GameError
 
 
@@ -32,7 +33,7 @@ def seen_status(game: Game, state: State, seat: int, knowledge: Knowledge) -> li
     that no line shows what it may not see; the same sample for the same state (a fixed random source)."""
     if not game.table:
         return []
-    return game.status(determinize(game, state, seat, knowledge, random.Random(0)), seat)
+    return status(game, game.table, determinize(game, state, seat, knowledge, random.Random(0)), seat)
 
 
 def determinize(game: Game, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:

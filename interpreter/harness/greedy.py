@@ -60,7 +60,7 @@ def _measure(game: Game) -> bool:
     # seeded by the game and its setting, not its identity: a change that is not a rule (a comment, a status line,
     # the words of a score line) must not change how the agent plays
     rng = random.Random(f"greedy/{game.name}/{game.players}/{sorted(game.options.items(), key=str)}")
-    sign = 1 if game.higher_wins else -1
+    sign = 1 if game.flow.higher_wins else -1
     pairs: list[tuple[int, float]] = []
     state = game.new_state()
     for _ in range(ROUNDS):

@@ -59,7 +59,7 @@ class IsmctsAgent:
         if len(legal) == 1:
             return legal[0]
         game, seat, rng = turn.game, turn.seat, self.rng
-        sign = 1 if game.higher_wins else -1
+        sign = 1 if game.flow.higher_wins else -1
         root = _Node(seat)
         scale = 1.0  # the largest reward seen: rewards are divided by it for UCB
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds

@@ -388,7 +388,7 @@ class ChooseWriter(Writer):
                 w(f"return taken, {self.made()}")
             w(f"action = actions[{self.pick('_v_seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
-                w("game.too_long(STEP)")
+                w("game.rounds.too_long(STEP)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
             self.apply(w)
 

@@ -350,7 +350,7 @@ class TrickWriter(Writer):
         with w.block("while True:"):
             w(f"action = actions[{self.pick('seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
-                w("state.actions_taken += taken", "game.too_long(step)")
+                w("state.actions_taken += taken", "game.rounds.too_long(step)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
             if hooks:
                 with w.block("if kind == 1:"):
@@ -401,7 +401,7 @@ class TrickWriter(Writer):
                 w("step._no_card(game, state, seat)")
             if self.step.decided_by is not None:
                 w("seat = actor")
-        w("state.actions_taken += taken", "game.go_on(state, step.decision(game, state, p))", "return taken")
+        w("state.actions_taken += taken", "game.rounds.go_on(state, step.decision(game, state, p))", "return taken")
 
     def hook_apply(self, w: Lines) -> None:
         """The decision of a step the trick runs (between plays, after the trick) is taken, and the next one of its
