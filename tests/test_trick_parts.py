@@ -16,7 +16,7 @@ import pytest
 from interpreter.conformance.battery import lockstep
 from interpreter.engine.compile import compile_game
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Play, Take
+from interpreter.engine.steps.action_types import Play, Take
 from interpreter.harness.runner import play_game
 from interpreter.match.records import replay, write_record
 from interpreter.rules.loader import load_rules
