@@ -213,7 +213,7 @@ def step_loop_work(game: Any, rng: random.Random) -> Work:
         while not state.finished:
             d = state.pending
             if d.actor == CHANCE:
-                apply_fast(state, d.step.sample(game, state, rng))
+                apply_fast(state, d.step.chance.sample(game, state, rng))
             else:
                 actions = d.actions
                 apply_fast(state, actions[int(rnd() * len(actions))])

@@ -107,7 +107,7 @@ def at_step(game: Game, step_name: str, hands: dict[int, list[str]], state: Stat
             state.seat_vars[name][seat] = value
     state.vars.update(values)
     index = [s.name for s in game.steps].index(step_name)
-    game._advance(state, game._enter(state, index))
+    game.rounds.advance(state, game.rounds.enter(state, index))
     return state
 
 

@@ -734,7 +734,7 @@ def _make_names(kind: str, seed: int, number: int, rng: random.Random) -> Case:
 
 
 def _labels(game: Any, decision: Any) -> list[str]:
-    return [decision.step.label(game, x) for x in decision.actions]
+    return [decision.step.words.label(game, x) for x in decision.actions]
 
 
 def _in_step(fast: Any, slow: Any, key: str) -> tuple[str | None, str]:
@@ -779,7 +779,7 @@ def _in_step(fast: Any, slow: Any, key: str) -> tuple[str | None, str]:
         d, e = a.pending, b.pending
         if d.actor == CHANCE:
             try:
-                outcome = d.step.sample(fast, a, rng)
+                outcome = d.step.chance.sample(fast, a, rng)
             except TrickbookError as exc:
                 return judged(f"chance event after {actions} actions", str(exc), str(exc))  # type: ignore[return-value]
             chosen = (outcome, outcome)

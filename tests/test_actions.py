@@ -10,7 +10,7 @@ import pytest
 from interpreter.engine.actions import ActionSpace
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Choice, Cover, Pass, Play, Stop, Take
+from interpreter.engine.steps.action_types import Choice, Cover, Pass, Play, Stop, Take
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
 

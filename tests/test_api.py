@@ -370,3 +370,20 @@ def test_a_wrong_argument_is_refused_with_the_apis_own_error(call):
             CALLS[call](game, state, value)  # a value that means something (seat 1, 99 lines read) is taken
         except TrickbookError as exc:
             assert str(exc) and "Traceback" not in str(exc)
+
+
+def test_the_rule_files_before_a_game_is_loaded(tmp_path):
+    from interpreter.errors import GameError, RuleError, RuleErrors
+    from interpreter.rules.catalog import bundled_games
+
+    assert set(tb.games()) == set(bundled_games()) and all(p.is_file() for p in tb.games().values())
+    bad = tmp_path / "bad.yaml"  # two mistakes: check lists both at their lines, about raises
+    bad.write_text("trickbook: 1\nextends: whist\nname: bad\nplayers: lots\ngame: {winners: nobody}\n")
+    assert sorted(p.position.line for p in tb.check(bad)) == [4, 5]
+    with pytest.raises((RuleError, RuleErrors)):
+        tb.about(bad)
+    expr = tmp_path / "expr.yaml"  # a mistake the compiler finds (no schema's): listed too
+    expr.write_text("trickbook: 1\nextends: whist\nname: expr\ngame: {until: 'round.nothing > 1'}\n")
+    assert [(p.position.line, "nothing" in p.message) for p in tb.check(expr)] == [(4, True)]
+    with pytest.raises(GameError, match="unknown agent 'nobody'; known agents: random"):
+        tb.agents(["random", "nobody"])

@@ -12,6 +12,7 @@ from interpreter.api import copies
 from interpreter.conformance import battery, drivers
 from interpreter.conformance.battery import ALL, ENDS, RECORDS, Checks, ConformanceError, check_game
 from interpreter.engine import game as game_module
+from interpreter.engine import rounds as rounds_module
 from interpreter.engine.fingerprint import FINGERPRINT, difference, fingerprint
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
@@ -36,7 +37,8 @@ def test_the_game_passes_unbroken(tmp_path):
 
 
 def test_a_game_that_does_not_end_within_the_limits(tmp_path, monkeypatch):
-    monkeypatch.setattr(game_module, "MAX_ACTIONS", 60)
+    monkeypatch.setattr(game_module, "MAX_ACTIONS", 60)  # the count, after each action
+    monkeypatch.setattr(rounds_module, "MAX_ACTIONS", 60)  # the message, and the count of a playout
     _fails(tmp_path, ENDS, HERE + r", action 61 \(round \d+\): .*euchre.yaml:\d+:\d+: error: the game took more than "
                               r"60 actions")
     # checked in play_game's own run

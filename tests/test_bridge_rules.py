@@ -44,7 +44,7 @@ def board_score(contract: str, taken: int, vulnerable: bool, declarer: int = S) 
     state.vars.update(bid=bid, risk=risk, declarer=declarer, dummy=(declarer + 2) % 4, trump=None,
                       contract=contract, vulnerable=VULNERABLE[board - 1])
     index = [s.name for s in game.steps].index("score")
-    game._advance(state, game._enter(state, index))
+    game.rounds.advance(state, game.rounds.enter(state, index))
     return state.round_results[-1]
 
 

@@ -64,7 +64,7 @@ def at(game, step: str, hands=None, *, won=None, zones=None, seat_zones=None, tr
         state.dealer = round_values["dealer"]
     state.vars.update(round_values)
     index = [s.name for s in game.steps].index(step)
-    game._advance(state, game._enter(state, index))
+    game.rounds.advance(state, game.rounds.enter(state, index))
     return state
 
 

@@ -178,5 +178,5 @@ def test_a_led_card_that_is_none_reads_its_attributes_as_none_in_play(tmp_path):
         state = game.new_state()
         while not state.finished:
             d = state.pending
-            game.apply_fast(state, d.step.sample(game, state, rng) if d.actor == CHANCE else rng.choice(d.actions))
+            game.apply_fast(state, game.sample_chance(state, rng) if d.actor == CHANCE else rng.choice(d.actions))
         assert len(game.winners(state)) >= 1

@@ -193,8 +193,8 @@ def test_a_hands_shapes_are_made_once_and_each_top_picks_those_that_beat_it(game
     pair6, single9 = top(game, "a 6", "b 6"), top(game, "a 9")
     c.kept.clear()
     made = []
-    every = c._every
-    monkeypatch.setattr(c, "_every", lambda *a: made.append(a) or every(*a))
+    every = c.maker.every
+    monkeypatch.setattr(c.maker, "every", lambda *a: made.append(a) or every(*a))
     led = c.shapes(hand, None)
     on_pairs = c.shapes(hand, pair6)
     on_single = c.shapes(hand, single9)

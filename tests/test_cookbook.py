@@ -52,7 +52,7 @@ def _walk(game: Game, seed: int, watch) -> State:
     while not state.finished:
         d = state.pending
         if d.actor == CHANCE:
-            game.apply_chance(state, d.step.sample(game, state, rng))
+            game.apply_chance(state, d.step.chance.sample(game, state, rng))
             continue
         action = rng.choice(d.actions)
         watch(state, d, action)

@@ -15,7 +15,7 @@ import pytest
 
 from interpreter import schema_gen
 from interpreter.engine.compile import compile_game, supported_players
-from interpreter.engine.steps.base import StepContext
+from interpreter.engine.steps.context import StepContext
 from interpreter.errors import RuleError, RuleErrors
 from interpreter.plan.declaration import Opt, declared_in
 from interpreter.rules.loader import load_rules

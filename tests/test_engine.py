@@ -10,7 +10,7 @@ import pytest
 
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Choice, Play
+from interpreter.engine.steps.action_types import Choice, Play
 from interpreter.errors import GameError, IllegalAction
 from interpreter.rules.yaml_loader import load_yaml_text
 
@@ -182,20 +182,20 @@ def test_a_game_that_never_ends_is_stopped(tmp_path):
     text = text.replace("  rounds: setup.rounds ", "  until: \"false\" ")
     path = tmp_path / "endless.yaml"
     path.write_text(text)
-    import interpreter.engine.game as game_module
+    import interpreter.engine.rounds as rounds_module
     from interpreter.engine.compile import compile_game
     from interpreter.harness.runner import play_game
     from interpreter.rules.loader import load_rules
 
     game = compile_game(load_rules(path), 2)
-    old = game_module.MAX_ROUNDS
-    game_module.MAX_ROUNDS = 3
+    old = rounds_module.MAX_ROUNDS
+    rounds_module.MAX_ROUNDS = 3
     try:
         with pytest.raises(GameError, match=r"endless\.yaml:\d+:\d+: error: the game did not end within 3 rounds "
                            r"\(totals now .*\); its end condition never held"):
             play_game(game, seed=1)
     finally:
-        game_module.MAX_ROUNDS = old
+        rounds_module.MAX_ROUNDS = old
 
 
 def test_a_round_asks_in_the_steps_named_in_the_rule_file():
@@ -227,9 +227,11 @@ def test_bundled_files_are_the_ones_in_games_folder():
 
 def test_a_game_past_the_action_limit_names_the_step_it_was_in(monkeypatch):
     import interpreter.engine.game as game_module
+    import interpreter.engine.rounds as rounds_module
     from interpreter.harness.runner import play_game
 
-    monkeypatch.setattr(game_module, "MAX_ACTIONS", 50)
+    monkeypatch.setattr(game_module, "MAX_ACTIONS", 50)  # the count, after each action
+    monkeypatch.setattr(rounds_module, "MAX_ACTIONS", 50)  # the message, and the count of a playout
     with pytest.raises(GameError, match=r"njet-riogrande\.yaml:\d+:\d+: error: the game took more than 50 actions "
                                         r"\(the last in step '\w+'\); the rules do not end it"):
         play_game(game_of("njet-riogrande", 4), seed=1)

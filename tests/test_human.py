@@ -272,7 +272,7 @@ def test_a_status_line_never_shows_a_card_the_seat_has_not_seen(tmp_path):
         state = game.new_state()
         rng = _random.Random(seed)
         while state.pending.actor < 0:
-            game.apply_chance(state, state.pending.step.sample(game, state, rng))
+            game.apply_chance(state, state.pending.step.chance.sample(game, state, rng))
         seat = state.pending.actor
         turn = Turn(game, state, seat, list(state.pending.actions), state.pending.prompt, Knowledge(game, state))
         shown = dict(turn.status())["spy"]
@@ -293,7 +293,7 @@ def test_a_card_a_choice_refuses_is_refused_with_the_steps_condition_in_words():
     while state.pending.step.name != "discard":
         d = state.pending
         if d.actor < 0:
-            game.apply_chance(state, d.step.sample(game, state, rng))
+            game.apply_chance(state, d.step.chance.sample(game, state, rng))
         else:
             game.apply(state, rng.choice(d.actions))
     card = state.per_seat["hand"][state.pending.actor][0]

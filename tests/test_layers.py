@@ -60,18 +60,8 @@ BREAKS: dict[tuple[str, str], str] = {
     ("interpreter.api.game", "interpreter.harness.players"): "api.play() makes its agents by name",
     ("interpreter.api.actions", "interpreter.harness.agents"): "GameState.turn() gives an agent's Turn",
     ("interpreter.api.game", "interpreter.harness.deal_files"): "a game's start from a deal file (PBN)",
-    # the web reaches past the API
-    ("interpreter.web.lobby", "interpreter.engine.compile"): "a rule file is checked and its player counts read "
-                                                             "by the compiler (the API has neither)",
-    ("interpreter.web.lobby", "interpreter.rules.loader"): "a rule file sent to the server is loaded by the "
-                                                           "loader (the API loads by name or path)",
-    ("interpreter.web.lobby", "interpreter.rules.catalog"): "the lobby lists the bundled games (the API has no "
-                                                            "list of them)",
-    ("interpreter.web.app", "interpreter.rules.catalog"): "the game list page (the API has no list of games)",
-    ("interpreter.web.tables", "interpreter.rules.catalog"): "a table tells a bundled game from a rule file",
-    ("interpreter.web.tables", "interpreter.harness.players"): "a table's bots are made by name (agent_factory)",
-    ("interpreter.web.bots", "interpreter.harness.players"): "a bot worker makes its agents by name",
-    ("interpreter.web.bots", "interpreter.harness.search"): "a bot worker imports the search before it is ready",
+    ("interpreter.api.builtin_agents", "interpreter.harness.players"): "the built-in agents by name, for drivers "
+                                                                       "above the API (the web's bots)",
 }
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from interpreter.engine.observation import observe
-from interpreter.engine.steps.base import Pass, Stop
+from interpreter.engine.steps.action_types import Pass, Stop
 from interpreter.harness.runner import play_game
 from interpreter.match.records import replay, write_record
 

@@ -78,7 +78,7 @@ def score_of(players=3, *, declarer=ANNA, dealer=CLARA, bid=18, game="clubs", ha
                       announced=announced, ouvert=announced == "ouvert", announced_level=level, played=played_ids,
                       kontra=kontra, re=re)
     index = [s.name for s in g.steps].index("score")
-    g._advance(state, g._enter(state, index))
+    g.rounds.advance(state, g.rounds.enter(state, index))
     return list(state.totals)
 
 

@@ -19,7 +19,8 @@ from interpreter.cli import main, validate_file
 from interpreter.engine.compile import compile_game
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Choice, Cover, Pass, Play, Stop, Take, third_person
+from interpreter.engine.steps.action_types import Choice, Cover, Pass, Play, Stop, Take
+from interpreter.engine.steps.words import third_person
 from interpreter.errors import GameError, IllegalAction, RuleError
 from interpreter.harness.runner import play_game
 from interpreter.match.records import replay, write_record

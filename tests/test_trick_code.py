@@ -1,77 +1,106 @@
-"""The code written for a trick step (engine/steps/trick_code.py): one source for the checked path and playouts,
-with only the parts the trick has."""
+"""The play of a trick step, as its written code (engine/steps/trick_code.py) gives it: tested by what a game does,
+never by the text of that code.
+
+The playout loop takes the checked path's decisions, its hooks' among them; a trick without hooks, and one with
+them, is played out without going back to the engine (counted with tests/step_calls.py, never timed); each part a
+trick has acts in a playout as in play; an expression written in place fails with its own position on both paths.
+"""
 
 from __future__ import annotations
 
 import random
-import textwrap
 
+import pytest
+
+from interpreter.conformance.battery import lockstep
+from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.state import CHANCE
 
 from .conftest import game_of
+from .step_calls import called, in_loops, step_calls
 from .test_playout import TRICK_VARIANTS
 from .test_steps import DEAL_3, TRICKS, make
 
 
-def _functions(source: str) -> dict[str, str]:
-    """Each written function's body, dedented, by name."""
-    out: dict[str, list[str]] = {}
-    name = ""
-    for line in source.splitlines():
-        if line.startswith("def "):
-            name = line[4:line.index("(")]
-            out[name] = []
-        else:
-            out[name].append(line)
-    return {k: textwrap.dedent("\n".join(v)) for k, v in out.items()}
+@pytest.mark.parametrize("name", ["hearts", "mit-list-und-tuecke", "meinz"])  # NJET's: test_step_code.py
+def test_the_playout_loop_takes_the_checked_path_s_decisions_its_hooks_among_them(name):
+    """Every decision of a playout is taken in a step's own loop and is the one the checked path takes (the same
+    seat among the same actions in the same order, and the game ends in the same state); the trick's loop takes the
+    cards played and the decisions of the steps it runs between plays and after a trick, which the engine never
+    enters (on the checked path either)."""
+    game = game_of(name, 4)
+    tricks = next(s for s in game.steps if s.kind == "tricks")
+    hooks = [s.name for s in tricks.inner_steps()]
+    with step_calls(game) as calls:
+        seen = lockstep(game, 0, every=0)  # raises ConformanceError, naming the decision
+    assert in_loops(calls) == len(seen) - 1 and calls["tricks", "taken"] > 100, called(calls)
+    assert not called(calls, hooks)
 
 
-def test_the_playout_loop_runs_the_very_code_of_play_and_actions():
-    """Written once, placed twice: the loop holds the bodies of ``play`` and of ``actions`` line for line; only the
-    entering of a trick's hooks is placed as the loop takes it (their decisions taken there and then: run_)."""
-    import re
-
-    for name in ("njet-riogrande", "hearts", "mit-list-und-tuecke", "meinz"):
-        step = next(s for s in game_of(name, 4).steps if s.kind == "tricks")
-        functions = _functions(game_of(name, 4).module().source_of(step))
-        loop = "\n".join(re.sub(r"taken \+= run_(\w+)\(game, state, p, 0, policy, random, room - taken\)",
-                                r"p.hook = enter_\1(state.game, state, p, 0)", line.strip())
-                         for line in functions["playout"].splitlines())
-        prologue = ["hands = state.per_seat[Z0]", "trick = state.shared[TRICK]"]  # looked up once per function
-        for part in ("play", "actions"):
-            body = [line.strip() for line in functions[part].splitlines() if line.strip() != "return actions"]
-            assert body[:2] == prologue and "\n".join(prologue) in loop
-            assert "\n".join(body[2:]) in loop, (name, part)
+def _game(tmp_path, *parts: str, rounds: int = 3):
+    """Three cards a seat, one trick step with ``parts`` (lines of TRICK_VARIANTS), ``rounds`` rounds."""
+    tricks = TRICKS + "".join(f"  {line}\n" for part in parts for line in part.splitlines())
+    return make(tmp_path, DEAL_3, 'mark: {do: set, round: {mark: "round.dealer"}}', tricks,
+                zones="out: {visible: all}", game=f"rounds: {rounds}")
 
 
-def test_a_trick_s_code_has_only_the_parts_it_has(tmp_path):
-    game = make(tmp_path, DEAL_3, TRICKS)
-    plain = game.steps[1]
-    source = game.module().source_of(plain)
-    for absent in ("enter_BETWEEN(", "enter_AFTER(", "def hook(", "ROUTE_", "WON_BY", "ZONES[zone]", "p.active",
-                   "step._allowed", "step._shares",
-                   "PER_TRICK", "step._led", "ORDERING.best(state, plays, led, CAN_WIN)"):
-        assert absent not in source, absent
-    game = make(tmp_path, DEAL_3, TRICKS + "  " + "\n  ".join(
-        [TRICK_VARIANTS["claim"], TRICK_VARIANTS["route"], TRICK_VARIANTS["between plays"]]) + "\n",
-        zones="out: {visible: all}")
-    claim = game.steps[1]
-    source = game.module().source_of(claim)
-    for present in ("enter_BETWEEN(state.game, state, p, 0)", "def hook(game, state, p, action):",
-                    "state.shared[ROUTE_TO[0]].append(_v_card)",
-                    "WON_BY({'$s': state})"):
-        assert present in source, present
+@pytest.mark.parametrize("variants", [["no rules"], ["choice between plays", "choice after trick", "takers"]],
+                         ids=["without hooks", "with choices between plays, after a trick and of a taker"])
+def test_a_trick_is_played_out_in_one_go_a_round_without_going_back_to_the_engine(tmp_path, variants):
+    """A playout enters the trick step's loop once a round and takes every decision of its tricks there (the cards,
+    and the choices of its hooks and of a taker): the engine applies none of them and never enters a hook."""
+    game = _game(tmp_path, *(TRICK_VARIANTS[v] for v in variants))
+    hooks = [s.name for s in game.steps[2].inner_steps()]
+    assert len(hooks) == (0 if len(variants) == 1 else 2)
+    for policy in (None, lambda _state, _seat, actions: len(actions) - 1):
+        with step_calls(game) as calls:
+            state = game.new_state()
+            taken = game.playout(state, random.Random(3), policy)
+        assert state.finished and taken > 20  # 3 rounds of up to 12 cards, and the hooks' choices
+        assert calls["tricks", "taken"] == taken and calls["tricks", "playout"] == 3
+        assert calls["tricks", "apply"] == 0 and not called(calls, hooks), called(calls)
+
+
+def test_a_trick_s_claim_route_and_hook_act_in_a_playout(tmp_path):
+    """With a claim (the dealer takes every trick of round 2), a route (rank 1 goes to ``out``) and a step between
+    plays (``mark``: who played last), what each does is seen by the policy of a playout, and the checked path
+    takes the same decisions."""
+    game = _game(tmp_path, TRICK_VARIANTS["claim"], TRICK_VARIANTS["route"], TRICK_VARIANTS["between plays"])
+    labels = game.cards.labels
+    seen = {"marks": 0, "routed": 0, "claimed": 0}
+
+    def policy(state, seat, actions):
+        out, won = state.shared["out"], state.per_seat["won"]
+        assert all(labels[c].endswith("1") for c in out)
+        assert not any(labels[c].endswith("1") for hand in won for c in hand)
+        seen["routed"] += len(out)
+        if state.round_number == 2:
+            dealer = state.dealer
+            assert not any(won[s] for s in range(4) if s != dealer)
+            seen["claimed"] += len(won[dealer])
+        if state.shared["trick"]:
+            assert state.vars["mark"] == (seat - 1) % 4
+            seen["marks"] += 1
+        return int(rng.random() * len(actions))
+
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_state()
+        game.playout(state, rng, policy)
+        assert state.finished
+        lockstep(game, seed)
+    assert all(seen.values()), seen
+
+
+def _failing_route(tmp_path):
+    return make(tmp_path, DEAL_3, TRICKS + '  route: [{when: "1 // (card.rank - card.rank) == 0", to: out}]\n',
+                zones="out: {visible: all}")
 
 
 def test_a_route_that_fails_in_play_names_its_expression_and_line(tmp_path):
     """Written in place, a route's ``when`` still fails as every expression does: the file, the line and the
-    expression, in the words of the rules."""
-    import pytest
-
-    from interpreter.dsl.compiler import ExpressionFailed
-
-    game = make(tmp_path, DEAL_3, TRICKS + '  route: [{when: "1 // (card.rank - card.rank) == 0", to: out}]\n',
-                zones="out: {visible: all}")
+    expression, in the words of the rules, on the checked path and in a playout."""
+    game = _failing_route(tmp_path)
     state, rng = game.new_state(), random.Random(1)
     with pytest.raises(ExpressionFailed) as failed:
         while True:
@@ -79,9 +108,12 @@ def test_a_route_that_fails_in_play_names_its_expression_and_line(tmp_path):
                 game.apply_chance(state, game.sample_chance(state, rng))
             else:
                 game.apply(state, game.legal_actions(state)[0])
-    message = str(failed.value)
-    assert message.startswith(f"{tmp_path / 'tiny.yaml'}:") and ":error: expression " not in message
-    assert "error: expression '1 // (card.rank - card.rank) == 0' failed: integer division or modulo by zero" in message
+    with pytest.raises(ExpressionFailed) as played_out:
+        game.playout(game.new_state(), random.Random(1))
+    for message in (str(failed.value), str(played_out.value)):
+        assert message.startswith(f"{tmp_path / 'tiny.yaml'}:") and ":error: expression " not in message
+        assert "error: expression '1 // (card.rank - card.rank) == 0' failed: integer division or modulo by zero" \
+            in message
 
 
 def test_a_follow_rule_reading_a_value_a_step_between_plays_sets_reads_it_as_it_is_now(tmp_path):

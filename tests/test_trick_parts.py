@@ -13,9 +13,10 @@ import random
 
 import pytest
 
+from interpreter.conformance.battery import lockstep
 from interpreter.engine.compile import compile_game
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.base import Play, Take
+from interpreter.engine.steps.action_types import Play, Take
 from interpreter.harness.runner import play_game
 from interpreter.match.records import replay, write_record
 from interpreter.rules.loader import load_rules
@@ -449,12 +450,30 @@ def test_a_clone_in_the_middle_of_a_shared_trick_or_a_claim_plays_on_by_itself(t
 
 def test_a_play_rule_true_of_every_card_is_no_rule(tmp_path):
     """A rule that a constant makes true of every card allows every card: it is left out, so the follow rule
-    before it is the trick's one rule and plays by its table, in one pass over the hand (see trick_code.py)."""
+    before it is the trick's one rule: a seat follows suit when it can, else plays any card, on the checked path
+    and in playouts alike."""
     game = make(tmp_path, DEAL, tricks(follow='["card.suit == led.suit", "not (players == 3 and card.rank > 1) '
-                                              'or card.rank > 2"]'))
+                                              'or card.rank > 2"]'), game="rounds: 4")
     step = next(s for s in game.steps if s.kind == "tricks")
     assert [r.must.text for r in step.follow_rules] == ["card.suit == led.suit"]
-    assert "if m0[c]] or " in game.module().source_of(step)
+    suit = {c: label[0] for c, label in enumerate(game.cards.labels)}
+    rng, followed, free = random.Random(5), 0, 0
+    state = game.new_state()
+    while not state.finished:
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        hand, trick = state.per_seat["hand"][d.actor], state.shared["trick"]
+        if trick:
+            same = [c for c in hand if suit[c] == suit[trick[0]]]
+            assert sorted(a.card for a in d.actions) == sorted(same or hand)
+            followed += bool(same) and len(same) < len(hand)
+            free += not same
+        game.apply(state, rng.choice(d.actions))
+    assert followed and free
+    for seed in range(3):
+        lockstep(game, seed)
 
 
 def test_a_led_rule_may_read_round_values(tmp_path):

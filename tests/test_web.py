@@ -29,6 +29,7 @@ from interpreter.web.app import create_app  # noqa: E402
 from interpreter.web.cards import card_faces  # noqa: E402
 from interpreter.web.guard import allowed_hosts  # noqa: E402
 from interpreter.web.lobby import MAX_RULES  # noqa: E402
+from interpreter.web.seat_view import seat_view  # noqa: E402
 
 from .conftest import ROOT  # noqa: E402
 
@@ -202,14 +203,14 @@ def test_the_hand_is_in_the_terminal_s_order_and_refused_cards_carry_the_rule(cl
     while not (state.step == "tricks" and len(state.observation(None)["trick"]) == 1):
         table.act(state.current_player, {"type": "act", "seq": table.seq, "label": state.labels()[0]})
     seat = state.current_player
-    view = table.view(seat)
+    view = seat_view(table, seat)
     name = table.game.seat_names[seat]
     assert [c["label"] for c in view["hand"]] == state.observation(seat)["zones"]["hand"][name]
     dimmed = [c for c in view["hand"] if not c["legal"]]
     assert dimmed and all(c["why"] == state.refusal(c["label"]) == "you must follow suit" for c in dimmed)
     assert {c["label"] for c in view["hand"] if c["legal"]} == set(state.labels())
     assert view["trick"] == state.observation(seat)["trick"] and view["leader"] == view["trick"][0][0]
-    waiting = table.view((seat + 1) % 4)
+    waiting = seat_view(table, (seat + 1) % 4)
     assert not any(c["legal"] for c in waiting["hand"]) and waiting["hand"][0]["why"] == f"{name} is to act"
 
 
@@ -223,7 +224,7 @@ def test_a_person_is_told_the_cards_passed_to_them_as_the_terminal_tells_them(cl
         table.act(state.current_player, {"type": "act", "seq": table.seq, "label": state.labels()[0]})
     for s in range(4):
         now = set(state.observation(s)["zones"]["hand"][names[s]])
-        (line,) = [t for t in table.view(s)["log"] if t.startswith("you receive: ")]
+        (line,) = [t for t in seat_view(table, s)["log"] if t.startswith("you receive: ")]
         assert set(line.removeprefix("you receive: ").split(", ")) == now - hands[s] and len(now - hands[s]) == 3
 
 
@@ -296,7 +297,7 @@ def test_no_endpoint_or_message_gives_a_seat_another_seat_s_hand(client):
             assert json.loads(answer)["type"] == "refused"
             shown = {c for c in leaks(answer) if not (isinstance(probe, dict) and probe.get("label") == c)}
             assert not shown, (probe, answer)  # at most the label this seat sent itself, said back
-    assert table.view(0)["hand"] and not leaks(json.dumps(table.view(0)))
+    assert seat_view(table, 0)["hand"] and not leaks(json.dumps(seat_view(table, 0)))
     created = client.post("/api/tables", json={"rules": "hearts", "players": 4, "kinds": ["person"] + ["random"] * 3})
     assert not leaks(created.text) and set(created.json()) == {"table", "title", "links", "kinds", "seats"}
 
@@ -365,7 +366,7 @@ def test_a_reconnecting_browser_gets_its_seat_and_whole_view_back(client):
     assert back["seat"] == 0 and back["log_from"] == 0
     assert back["faces"] == card_faces(table.game) and {c["label"] for c in back["hand"]} <= back["faces"].keys()
     assert back["log"] == table.logs[0] and len(back["log"]) >= 3
-    expected = table.view(0)
+    expected = seat_view(table, 0)
     assert {k: v for k, v in back.items() if k != "faces"} == expected
 
 
@@ -508,13 +509,13 @@ def test_a_seat_s_view_never_names_a_card_it_was_never_shown(tmp_path, name, pla
         if table.over:
             break
         look()
-        view = table.view(0)
+        view = seat_view(table, 0)
         text = json.dumps(view)
         named = {c for c in deck - shown if re.search(rf"(?<![\w]){re.escape(c)}(?![\w])", text)}
         assert not named, (views, named)
         table.act(0, {"type": "act", "seq": table.seq, "label": choices(view)[-1]})
         views += 1
-    assert views > 10 and table.view(0)["over"]
+    assert views > 10 and seat_view(table, 0)["over"]
 
 
 def test_a_seat_opened_in_too_many_pages_closes_its_oldest(client):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.api.core import StateCore
+from interpreter.engine.game import not_legal
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError, IllegalAction
 
@@ -36,7 +37,7 @@ class Actions(StateCore):
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        return [d.step.label(self.game.engine, a) for a in d.actions]
+        return [d.step.words.label(self.game.engine, a) for a in d.actions]
 
     def apply(self, action: int | str) -> None:
         """Take a legal action, by its id or its label (as ``labels`` gives it; case does not matter). Anything
@@ -68,14 +69,15 @@ class Actions(StateCore):
             return d.actions[ids.index(action)]
         what = f"id {action!r}" + (f" ({self.game.action(action).label})"
                                    if type(action) is int and 0 <= action < self.game.num_actions else "")
-        raise IllegalAction(engine._refusal(state, what, self.labels()))
+        raise IllegalAction(not_legal(engine, state, what, self.labels()))
 
     def describe(self, action: int | str, seat: int | None) -> str | None:
         """How ``seat`` is told the legal action ``action`` (by id or label) of the seat to act, before it is
         taken: "North plays Q of clubs", or "East passes a card" to a seat that may not see it (None: a spectator,
         told everything; the result None: nothing worth telling). What ``trickbook play`` tells a person."""
         d, chosen = self._legal(action)
-        text = d.step.describe(self.game.engine, self._state, d, chosen, None if seat is None else self._seat(seat))
+        viewer = None if seat is None else self._seat(seat)
+        text = d.step.words.describe(self.game.engine, self._state, d, chosen, viewer)
         return None if not text else f"{self.game.seat_names[d.actor]} {text}"
 
     def _legal(self, action: int | str) -> tuple[Any, Any]:

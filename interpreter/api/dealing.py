@@ -28,7 +28,7 @@ class Dealing(StateCore):
         return [(k, n / len(left)) for k, n in counts.items()]
 
     def _left(self, d: Any) -> list[int]:
-        cards = d.step.chance_cards(self.game.engine, self._state)
+        cards = d.step.chance.chance_cards(self.game.engine, self._state)
         for c in self._dealing:
             cards.remove(c)
         return cards
@@ -61,7 +61,7 @@ class Dealing(StateCore):
             (rng or self._rng).shuffle(left)
             order = self._dealing + left
         else:
-            order = d.step.sample(engine, state, rng or self._rng)
+            order = d.step.chance.sample(engine, state, rng or self._rng)
         self._dealing = []
         self._apply_deal(d, order)
 

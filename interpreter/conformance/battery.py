@@ -40,8 +40,7 @@ from interpreter.api import GameState
 from interpreter.conformance.drivers import DRIVERS
 from interpreter.engine.fingerprint import FINGERPRINT, difference, fingerprint
 from interpreter.engine.game import Game
-from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import Decision
+from interpreter.engine.state import CHANCE, Decision, State
 from interpreter.errors import TrickbookError
 from interpreter.harness.agents import RandomAgent
 from interpreter.harness.runner import play_game, random_agents
@@ -307,7 +306,7 @@ def _as_playout(case: _Case, n: int, k: int, state: State, d: Decision, seen: li
 
 def _shown(game: Game, d: Decision, actions: list[Any]) -> str:
     try:
-        shown = [d.step.label(game, a) for a in actions]
+        shown = [d.step.words.label(game, a) for a in actions]
     except (TypeError, AttributeError, IndexError, KeyError, ValueError):  # not actions of this step: as they are
         shown = list(map(repr, actions))
     return ", ".join(shown[:12]) + (" ..." if len(shown) > 12 else "")

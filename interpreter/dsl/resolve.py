@@ -13,6 +13,7 @@ from typing import Any
 from interpreter.dsl import ast
 from interpreter.dsl import checks as check
 from interpreter.dsl.builtins import REGISTRY
+from interpreter.dsl.card_attributes import CardAttributes, attribute_of
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.ir import Part, constant, without
 from interpreter.dsl.names import Define, DefineBody, Globals, Locate
@@ -20,7 +21,7 @@ from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.passes import fold, invariant, remember
 from interpreter.dsl.runtime import BINARY, COMPARISONS, a_truth, contains, truths
 from interpreter.dsl.types import NONE, NUMBER, TEXT, TRUTH, VALUE, Type, join, list_of, type_of_plain, unrefined
-from interpreter.errors import ExpressionError, Position
+from interpreter.errors import ExpressionError
 from interpreter.limits import MAX_CALLS, MAX_SIGNATURES
 
 # builtins that test each item for truth (see checks.truth)
@@ -45,10 +46,10 @@ class Resolver:
         self._card_values = check.CardValues(globals_)
         self._unreached = 0  # > 0 while checking a part that a constant test skips (see passes.fold)
         self._invariant: frozenset[str] | None = None  # the deps that do not change from item to item
-        self._calls = 0  # define calls made by the define being checked (see _call_define)
+        self._calls = 0  # define calls made by the define being checked (see DefineCalls)
         self._sure: frozenset[str] = frozenset()  # bound names that are never none here (see _attribute)
-        self._by_card: dict[str, dict[Any, Any]] = {}  # card attribute -> its values by card id, and none: none
-        self._scalar: dict[str, bool] = {}  # card attribute -> whether no value is a list
+        self._cards = CardAttributes(globals_)  # the parts reading cards' attributes (card_attributes.py)
+        self._defines = DefineCalls(self)  # the calls of defines, each body checked once per signature
         self.reads: list[str] = []  # the fields of constants read ("setup.hand"), for Compiler.compile's errors
 
     def resolve(self, tree: ast.Node, bound: dict[str, Type], locate: Locate, per: str | None = None) -> Part:
@@ -132,31 +133,15 @@ class Resolver:
 
     def _attribute(self, n: ast.Attribute, scope: dict[str, Type], loc: Locate) -> Part:
         if isinstance(n.base, ast.Name) and n.base.name in ("round", "game") and n.base.name not in scope:
-            return self._round_field(n, n.base.name, loc)
+            return _round_field(self.g, n, n.base.name, loc)
         base = self._expr(n.base, scope, loc)
         name, t = n.name, base.type
         named = n.base.name if isinstance(n.base, ast.Name) and n.base.name in scope else None  # a bound name
         sure = named is not None and named in self._sure  # the item a judged expression is judged for
         if t.kind == "card":
-            table = _attribute_of("cards", self.g.card_attrs, name, loc(n.name_offset))
-            rtype = self.g.card_attr_types.get(name)
-            if rtype is None:  # worked out once per attribute: a deck may have 10,000 cards
-                rtype = self.g.card_attr_types[name] = check.plain_type(table)
-            if base.const:
-                return constant(None if base.value is None else table[base.value], rtype)
-            # an attribute of none (first() of nothing, a led card that is none) is none: looked up in a dict
-            # with none in it, except for the item a judged expression is judged for (a card, never none)
-            lookup: Any = table if sure else self._none_reads_none(name)
-            # card.colour reads an attribute of the card, not the card
-            deps = base.deps if named is None else frozenset({"ctx:" + named, f"attr:{named}.{name}"})
-            res = Part("attr", rtype, deps, (base,), lookup)
-            scalar = self._scalar.get(name)
-            if scalar is None:
-                scalar = self._scalar[name] = all(v is None or type(v) in (str, int, bool) for v in table)
-            res.scalar, res.attr = scalar, name
-            return res
+            return self._cards.part(base, name, named, sure, loc(n.name_offset))
         if t.kind == "seat":
-            entry = _attribute_of("seats", self.g.seat_attrs, name, loc(n.name_offset))
+            entry = attribute_of("seats", self.g.seat_attrs, name, loc(n.name_offset))
             rtype, getter, fixed, source = entry
             if fixed:  # fixed for the whole game (a seat's name, index, role)
                 if base.const:
@@ -174,24 +159,6 @@ class Resolver:
                 return constant(base.value[name], ftype)
             return Part("field", ftype, base.deps, (base,), name)
         raise ExpressionError(f"a {t} has no attribute {name!r}", loc(n.name_offset))
-
-    def _none_reads_none(self, name: str) -> dict[Any, Any]:
-        """The values of a card attribute by card id, and none for none: one lookup, no test."""
-        table = self._by_card.get(name)
-        if table is None:
-            table = self._by_card[name] = dict(enumerate(self.g.card_attrs[name]))
-            table[None] = None
-        return table
-
-    def _round_field(self, n: ast.Attribute, group: str, loc: Locate) -> Part:
-        """``round.NAME`` or ``game.NAME`` (``group``)."""
-        name = n.name
-        fields = self.g.round_fields if group == "round" else self.g.game_fields
-        ftype = fields.get(name)
-        if ftype is None:
-            known = ", ".join(sorted(fields)) or "none"
-            raise ExpressionError(f"unknown {group} value {name!r} (known: {known})", loc(n.name_offset))
-        return Part(group, ftype, frozenset({"state" if group == "game" else "round:" + name}), data=name)
 
     def _check_card_values(self, name: str, nodes: Any, loc: Locate) -> None:
         if not self._unreached:  # not in a branch a constant test skips (an option this game is not played with)
@@ -347,7 +314,7 @@ class Resolver:
     def _call(self, n: ast.Call, scope: dict[str, Type], loc: Locate) -> Part:
         args = tuple(self._expr(a, scope, loc) for a in n.args)
         if n.name in self.g.defines:
-            return self._call_define(self.g.defines[n.name], args, n, loc)
+            return self._defines.call(self.g.defines[n.name], args, n, loc)
         builtin = REGISTRY.get(n.name)
         if builtin is None:
             known = sorted(set(REGISTRY) | set(self.g.defines))
@@ -364,7 +331,18 @@ class Resolver:
             return Part("call", rtype, deps | {"state"}, args, (builtin.impl, True, False))
         return self._fold(Part("call", rtype, deps, args, (builtin.impl, False, False)), n, loc)
 
-    def _call_define(self, d: Define, args: tuple[Part, ...], n: ast.Call, loc: Locate) -> Part:
+
+class DefineCalls:
+    """The calls of defines that one resolver checks: a define's body is checked once for each kind of arguments
+    (its signature) and kept; the calls a define makes are counted, so that defines calling each other several
+    times cannot multiply without bound."""
+
+    def __init__(self, resolver: Resolver):
+        self.resolver = resolver
+
+    def call(self, d: Define, args: tuple[Part, ...], n: ast.Call, loc: Locate) -> Part:
+        """The call of ``d`` with ``args``: its body for their kinds (checked the first time), the names it reads."""
+        r = self.resolver
         if len(args) != len(d.params):
             raise ExpressionError(f"{d.name}() takes {len(d.params)} argument(s), got {len(args)}", loc(n.offset))
         # checked once for each kind of arguments (card, seat, list, record, value): not once more for a number
@@ -372,10 +350,10 @@ class Resolver:
         sig = tuple(unrefined(a.type) for a in args)
         body = d.compiled.get(sig)
         if body is None:
-            body = d.compiled[sig] = self._define_body(d, sig, n, loc)
+            body = d.compiled[sig] = self._body(d, sig, n, loc)
         # a define calling another twice, which calls another twice...: 2**n calls for one; refused here
-        self._calls += 1 + body.calls
-        if self._calls > MAX_CALLS:
+        r._calls += 1 + body.calls
+        if r._calls > MAX_CALLS:
             raise ExpressionError(f"one evaluation here calls defines more than {MAX_CALLS:,} times ({d.name}() "
                                   f"alone makes {body.calls:,} calls); defines that call others several "
                                   "times multiply", loc(n.offset))
@@ -386,9 +364,12 @@ class Resolver:
                 arg_deps = (arg_deps - {"bare:" + node.name}) | {f"attr:{node.name}.{x}" for x in attrs}
             deps = deps | arg_deps
         part = Part("define", body.part.type, deps, args, (d, sig, body))
-        return self._fold(part, n, loc, always=not args)
+        return r._fold(part, n, loc, always=not args)
 
-    def _define_body(self, d: Define, sig: tuple[Type, ...], n: ast.Call, loc: Locate) -> DefineBody:
+    def _body(self, d: Define, sig: tuple[Type, ...], n: ast.Call, loc: Locate) -> DefineBody:
+        """The body of ``d`` checked for arguments of the kinds ``sig``, as a fresh expression of its own (a
+        parameter may be none whoever calls it), and the calls it makes."""
+        r = self.resolver
         if d.compiling:
             raise ExpressionError(f"{d.name}() calls itself (directly or through other defines); "
                                   "recursion is not allowed", loc(n.offset))
@@ -398,20 +379,31 @@ class Resolver:
         if d.tree is None:
             d.tree = parse_checked(d.text, d.locate)
         keys = {p: f"{d.name}.{p}" for p in d.params}  # parameters under private names, so they cannot clash
-        saved = self._unreached, self._invariant, self._sure, self._calls
+        saved = r._unreached, r._invariant, r._sure, r._calls
         # a parameter may be none; the body is the same whoever calls it
-        d.compiling, self._unreached, self._invariant, self._sure, self._calls = True, 0, None, frozenset(), 0
+        d.compiling, r._unreached, r._invariant, r._sure, r._calls = True, 0, None, frozenset(), 0
         try:
             inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
-            part = self._expr(_rename(d.tree, keys), inner, d.locate)
-            calls = self._calls
+            part = r._expr(_rename(d.tree, keys), inner, d.locate)
+            calls = r._calls
         finally:
             d.compiling = False
-            self._unreached, self._invariant, self._sure, self._calls = saved
+            r._unreached, r._invariant, r._sure, r._calls = saved
         # how the body reads each parameter: a call passing a card reads what the body reads of it
         reads = [(f"bare:{k}" in part.deps, {u[len(k) + 6:] for u in part.deps if u.startswith(f"attr:{k}.")})
                  for k in inner]
         return DefineBody(part, tuple(inner), without(part.deps, inner), reads, calls)
+
+
+def _round_field(g: Globals, n: ast.Attribute, group: str, loc: Locate) -> Part:
+    """``round.NAME`` or ``game.NAME`` (``group``)."""
+    name = n.name
+    fields = g.round_fields if group == "round" else g.game_fields
+    ftype = fields.get(name)
+    if ftype is None:
+        known = ", ".join(sorted(fields)) or "none"
+        raise ExpressionError(f"unknown {group} value {name!r} (known: {known})", loc(n.name_offset))
+    return Part(group, ftype, frozenset({"state" if group == "game" else "round:" + name}), data=name)
 
 
 def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
@@ -433,10 +425,3 @@ def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
     return node.replace(**changes) if changes else node
 
 
-def _attribute_of(things: str, attributes: dict[str, Any], name: str, where: Position | None) -> Any:
-    """What ``attributes`` holds for ``name``, or the error naming the attributes ``things`` have."""
-    entry = attributes.get(name)
-    if entry is None:
-        raise ExpressionError(f"{things} have no attribute {name!r} (they have: {', '.join(sorted(attributes))})",
-                              where)
-    return entry

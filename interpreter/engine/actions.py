@@ -44,22 +44,22 @@ class ActionSpace:
         self._known: dict[int, dict[Any, int]] = {}  # id of a step -> each action of it seen before -> its id
         for step in game.every_step():
             self._base[id(step)] = len(self.infos)
-            for kind, key, value, label in step.action_entries(game):
+            for kind, key, value, label in step.words.action_entries(game):
                 k = (id(step), key)
                 if k in self._ids:  # a domain that lists a value twice: one id
                     continue
                 self._ids[k] = len(self.infos)
                 self.infos.append(ActionInfo(len(self.infos), step.name, kind, value, label,
-                                             step.shown(game, kind, value)))
+                                             step.words.shown(game, kind, value)))
 
     def __len__(self) -> int:
         return len(self.infos)
 
     def id_of(self, step: Deciding, action: Any) -> int:
         """The id of ``action``, an action ``step`` offers."""
-        found = self._ids.get((id(step), step.action_key(self.game, action)))
+        found = self._ids.get((id(step), step.words.action_key(self.game, action)))
         if found is None:
-            raise GameError(f"{step.where}: error: step {step.name!r} offered {step.label(self.game, action)!r}, "
+            raise GameError(f"{step.where}: error: step {step.name!r} offered {step.words.label(self.game, action)!r}, "
                             "which is not among the actions its domain gives ids to (give the step a domain: "
                             "that lists every value it may offer)")
         return found

@@ -8,9 +8,9 @@ it is a bomb, and which other kinds it beats whatever their value. A card's rank
 
 A play is found card by card (actions keep fixed ids: a card, ``play``, ``pass``), so the engine works with
 *shapes*: the ranks a play needs (with the suit, for a suited kind) and how many wild cards, never the cards
-themselves, which a run of four suits would multiply. What the builtins ``next_picks``, ``is_play``,
-``must_play`` and ``combination`` answer comes from one list of shapes per hand and play to beat, made once and
-kept (``Combinations.shapes``).
+themselves, which a run of four suits would multiply (combination_shapes.py finds them). What the builtins
+``next_picks``, ``is_play``, ``must_play`` and ``combination`` answer comes from one list of shapes per hand and
+play to beat, made once and kept (``Combinations.shapes``).
 
 What beats what: a bomb beats every play that is not a bomb, and a bomb with more cards or, as long, a higher
 value; otherwise a play beats a play of a kind it ``beats``, or of its own kind with as many cards and a lower
@@ -20,47 +20,16 @@ in a straight counts as its top card when it can.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from interpreter.dsl.budget import charge
 from interpreter.dsl.types import CARD
+from interpreter.engine.combination_shapes import WILD, Kind, Shape, ShapeMaker
 from interpreter.errors import SchemaError
 from interpreter.plan.combinations import BASE, CombinationsPlan
 
-WILD = "*"  # the key of a wild card in a shape
-
 MAX_KEPT = 4096  # hands and tops whose shapes are kept, per game
-
-
-@dataclass(frozen=True)
-class Kind:
-    """One kind of play: its shape, the cards it is made of, and how it compares."""
-
-    name: str
-    same: int  # cards of each rank
-    run: int  # the fewest consecutive ranks (0: not a run)
-    sets: tuple[int, ...]  # sizes of sets of different ranks (() unless a full house and the like)
-    suited: bool
-    bomb: bool
-    wild: bool  # wild cards may stand in
-    beats: frozenset[str]  # kinds it beats whatever their value
-    lead_only: bool
-    cards: frozenset[int]  # the (non-wild) cards it is made of
-
-
-class Shape(NamedTuple):
-    """A play a hand can make: its kind, cards, deciding value, and what it needs (key -> how many)."""
-
-    kind: int
-    length: int
-    value: float
-    need: tuple[tuple[Any, int], ...]
-    bomb: bool
-
-    def needs(self) -> dict[Any, int]:
-        return dict(self.need)
 
 
 @dataclass
@@ -79,6 +48,7 @@ class Combinations:
 
     def __post_init__(self) -> None:
         self.by_name = {k.name: i for i, k in enumerate(self.kinds)}
+        self.maker = ShapeMaker(self.kinds, self.rank, self.suit, self.wild, self.wild_ranks)  # combination_shapes.py
         # a wild card played alone is a play of the first kind of one card that takes wild cards
         self.alone_kind = next((i for i, k in enumerate(self.kinds)
                                 if k.same == 1 and not k.run and not k.sets and k.wild), None)
@@ -127,7 +97,7 @@ class Combinations:
         if found is None:
             every = self.kept.get((held, only))
             if every is None:
-                every = self.kept[(held, only)] = self._every(held, only)
+                every = self.kept[(held, only)] = self.maker.every(held, only)
             found = every if t is None else [s for s in every if not self.kinds[s.kind].lead_only
                                              and self.beats(s.kind, s.length, s.value, s.bomb, t)]
             i = self.alone_kind
@@ -142,110 +112,10 @@ class Combinations:
         charge(len(found) + 1)
         return found
 
-    def _every(self, hand: tuple[int, ...], only: tuple[str, ...] | None) -> list[Shape]:
-        """Every shape of the kinds ``only`` (None: all) the cards can make but a wild card alone."""
-        found: list[Shape] = []
-        wilds = sum(1 for c in hand if c in self.wild)
-        plain = [c for c in hand if c not in self.wild]
-        counted: dict[tuple[frozenset[int], bool], Counter[Any]] = {}  # kinds made of the same cards share
-        for i, kind in enumerate(self.kinds):
-            if only is not None and kind.name not in only:
-                continue
-            which = (kind.cards, kind.suited)
-            counts = counted.get(which)
-            if counts is None:
-                counts = counted[which] = Counter(self._key(kind, c) for c in plain if c in kind.cards)
-            if counts:
-                found.extend(self._of_kind(i, kind, counts, wilds if kind.wild else 0))
-        return found
-
-    def _key(self, kind: Kind, c: int) -> Any:
-        return (self.rank[c], self.suit[c]) if kind.suited else self.rank[c]
-
-    def _of_kind(self, i: int, kind: Kind, counts: Counter[Any], wilds: int) -> list[Shape]:
-        """Every shape of one kind the cards (``counts`` by key, and ``wilds`` wild cards) can make."""
-        out: list[Shape] = []
-
-        def add(length: int, value: float, need: dict[Any, int]) -> None:
-            out.append(Shape(i, length, value, tuple((k, n) for k, n in need.items() if n), kind.bomb))
-
-        if kind.run:
-            for suit, ranks in self._by_suit(kind, counts):
-                self._runs(kind, ranks, suit, wilds, add)
-        elif kind.sets:
-            self._sets(kind, counts, wilds, add)
-        else:
-            for k, n in counts.items():
-                rank = k[0] if kind.suited else k
-                for w in self._wilds_in_set(n, kind.same, rank, wilds):
-                    add(kind.same, rank, {k: kind.same - w, WILD: w})
-        return out
-
-    def _wilds_in_set(self, held: int, size: int, rank: Any, wilds: int) -> range | list[int]:
-        """How many wild cards a set of ``size`` of ``rank`` may take, with ``held`` cards of it and ``wilds``
-        wild cards at hand (at least one card of the rank; wild cards only for a rank they may stand for)."""
-        most = min(wilds, size - 1) if rank in self.wild_ranks else 0
-        return [w for w in range(0, most + 1) if held >= size - w]
-
     def _alone(self, top: tuple[int, int, float, bool] | None) -> float:
         if self.alone != "above":
             return float(self.alone)
         return (self.lowest if top is None else top[2]) + 0.5
-
-    def _by_suit(self, kind: Kind, counts: Counter[Any]) -> list[tuple[Any, dict[Any, int]]]:
-        if not kind.suited:
-            return [(None, dict(counts))]
-        suits: dict[Any, dict[Any, int]] = {}
-        for (rank, suit), n in counts.items():
-            suits.setdefault(suit, {})[rank] = n
-        return list(suits.items())
-
-    def _runs(self, kind: Kind, ranks: dict[Any, int], suit: Any, wilds: int, add: Any) -> None:
-        numbers = sorted(r for r in ranks if isinstance(r, (int, float)))
-        if not numbers:
-            return
-        fill = sorted(r for r in self.wild_ranks if isinstance(r, (int, float))) if wilds else []
-        low, high = int(min(numbers + fill)), int(max(numbers + fill))
-        k = kind.same
-        for start in range(low, high + 1):  # each run grows from its lowest rank until it cannot go on
-            have: list[int] = []
-            short = 0
-            for end in range(start, high + 1):
-                h = min(ranks.get(end, 0), k)
-                if h < k and end not in self.wild_ranks:
-                    break
-                short += k - h
-                if short > wilds:
-                    break
-                have.append(h)
-                length = end - start + 1
-                if length < kind.run or not any(have):
-                    continue
-                span = list(range(start, end + 1))
-                for used in _spread(span, have, wilds, self.wild_ranks, k):
-                    need: dict[Any, int] = {}
-                    for r, u in zip(span, used):
-                        if k - u:
-                            need[(r, suit) if kind.suited else r] = k - u
-                    need[WILD] = sum(used)
-                    add(length * k, end, need)
-
-    def _sets(self, kind: Kind, counts: Counter[Any], wilds: int, add: Any) -> None:
-        keys = list(counts)
-
-        def place(at: int, chosen: list[Any], left: int, need: dict[Any, int]) -> None:
-            if at == len(kind.sets):
-                first = chosen[0][0] if kind.suited else chosen[0]
-                add(sum(kind.sets), first, {**need, WILD: wilds - left})
-                return
-            size = kind.sets[at]
-            for k in keys:
-                if k in chosen:
-                    continue
-                for w in self._wilds_in_set(counts[k], size, k[0] if kind.suited else k, left):
-                    place(at + 1, chosen + [k], left - w, {**need, k: size - w})
-
-        place(0, [], wilds, {})
 
     # ------------------------------------------------------------------ picking a play card by card
 
@@ -276,7 +146,7 @@ class Combinations:
             wild = c in self.wild
             if not wild and c not in kind.cards:
                 return None
-            k = WILD if wild else self._key(kind, c)
+            k = WILD if wild else self.maker.key(kind, c)
             left = need.get(k, 0)
             if left <= 0:
                 return None
@@ -303,7 +173,7 @@ class Combinations:
                 if c in picked:
                     continue
                 wild = c in self.wild
-                if any((i, WILD if wild else self._key(self.kinds[i], c)) in open_keys
+                if any((i, WILD if wild else self.maker.key(self.kinds[i], c)) in open_keys
                        and (wild or c in self.kinds[i].cards) for i in open_kinds):
                     out.append(c)
         charge(len(out) + len(shapes))
@@ -327,26 +197,6 @@ class Combinations:
                 if best is None or (s.bomb, s.value) > (best.bomb, best.value):
                     best = s
         return None if best is None else self.reading(best, cards)
-
-
-def _spread(span: list[Any], have: list[int], wilds: int, wild_ranks: frozenset[Any], k: int) -> list[list[int]]:
-    """The ways to use wild cards in a run of ``k`` cards a rank: at each rank at least what the cards held
-    (``have``) lack, at most ``wilds`` in all, a wild card in place of a card held only at a rank it may stand
-    for, and at least one card held."""
-    short = [k - h for h in have]
-    out: list[list[int]] = []
-
-    def go(i: int, left: int, used: list[int]) -> None:
-        if i == len(span):
-            if any(k - u > 0 for u in used):
-                out.append(used)
-            return
-        top = short[i] + (min(left - short[i], have[i]) if span[i] in wild_ranks else 0)
-        for u in range(short[i], top + 1):
-            go(i + 1, left - u, used + [u])
-
-    go(0, wilds, [])
-    return out
 
 
 def compile_combinations(spec: CombinationsPlan | None, source: Any, compiler: Any, n_cards: int, group: str | None,

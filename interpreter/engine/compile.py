@@ -32,9 +32,12 @@ from interpreter.dsl.types import (
     type_of_plain,
 )
 from interpreter.engine.combinations import compile_combinations
-from interpreter.engine.game import Flow, Game, SeatSpec, StatusLine
+from interpreter.engine.game import Flow, Game
 from interpreter.engine.notation import build_notation
-from interpreter.engine.steps.base import Step, StepContext, build_steps, finish_steps, infer_types
+from interpreter.engine.seats import SeatSpec
+from interpreter.engine.steps.base import Step, build_steps, finish_steps, infer_types
+from interpreter.engine.steps.context import StepContext
+from interpreter.engine.table import StatusLine
 from interpreter.errors import GameError, Position, RuleError, RuleErrors, SchemaError, TrickbookError
 from interpreter.plan import game as game_section
 from interpreter.plan import players as players_section

@@ -212,6 +212,6 @@ def _texts(game: Game) -> dict[str, int]:
 
 def _entries(game: Game, step: Any) -> list[tuple[str, Any, Any, str]]:
     try:
-        return step.action_entries(game)
+        return step.words.action_entries(game)
     except GameError:  # a choice of lists without a domain has no texts to give
         return []

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import relabel
-from interpreter.engine.state import CHANCE, State
+from interpreter.engine.state import CHANCE, Decision, State
 
 if TYPE_CHECKING:
     from interpreter.engine.game import Game
@@ -45,7 +45,7 @@ def fingerprint(state: State, kinds: bool = False) -> tuple[Any, ...]:
         d = real.pending
         if d is not None:
             pending = ("decision", d.actor, plain(d.step), d.kind, d.prompt,
-                       tuple(d.step.label(game, a) for a in d.actions) if d.actor != CHANCE else ())
+                       tuple(d.step.words.label(game, a) for a in d.actions) if d.actor != CHANCE else ())
         if real.ended is not None:
             ended = plain({k: renamed(game.value_types.get(k), v, kind) for k, v in real.ended.items()})
     return (
@@ -84,7 +84,7 @@ def plain(value: Any) -> Any:
         except TypeError:  # keys of several kinds
             keys = sorted(value, key=repr)
         return (kind.__name__, tuple([(k, plain(value[k])) for k in keys]))
-    from interpreter.engine.steps.base import Decision, Step
+    from interpreter.engine.steps.base import Step
 
     if isinstance(value, Step):
         return ("step", value.path)

@@ -1,48 +1,35 @@
-"""The compiled game and its play loop.
+"""The compiled game: its checked play, its actions' labels, its written code.
 
 A :class:`Game` is immutable: rules compiled for one player count and one set
-of options. Play happens on :class:`State` objects: ``decision(state)`` says
+of options. Play happens on :class:`State` objects: ``state.pending`` says
 who acts (a seat, or ``CHANCE``) and what is legal; ``apply`` is checked and
 leaves the state unchanged when it refuses; ``apply_fast`` trusts its caller.
+How the rounds go on from action to action (the next step entered, automatic seats, a round's end) and the
+playout loop are the game's ``rounds`` (rounds.py); its seats are seats.py's, its status lines table.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace
-from interpreter.dsl.compiler import Compiled, ExpressionFailed
+from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import Type
-from interpreter.engine.card_values import readable
 from interpreter.engine.cards import hand_order
 from interpreter.engine.module import Module
 from interpreter.engine.notation import Notation
 from interpreter.engine.round_code import RoundCode
-from interpreter.engine.state import CHANCE, Decision, State
+from interpreter.engine.rounds import Policy, Rounds
+from interpreter.engine.seats import SeatSpec
+from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.base import Step
+from interpreter.engine.table import StatusLine
 from interpreter.errors import GameError, IllegalAction
-from interpreter.limits import MAX_ACTIONS, MAX_ROUNDS
+from interpreter.limits import MAX_ACTIONS
 from interpreter.plan.cards import CardTable
 from interpreter.plan.zones import ZoneSpec
-
-Policy = Callable[[State, int, list[Any]], int]  # (state, seat, legal actions) -> index of the chosen action
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """A seat: its name, its role, and for an automatic seat the policy of each step (step name -> expression)."""
-
-    name: str
-    role: str = "player"
-    policy: dict[str, Compiled] | None = None  # None: a person or a bot decides
-    where: str = ""  # where the seat is declared, for errors
-
-    @property
-    def automatic(self) -> bool:
-        return self.policy is not None
 
 
 @dataclass
@@ -58,24 +45,10 @@ class Flow:
     game_values: dict[str, Compiled] = field(default_factory=dict)
     game_seat_values: dict[str, Compiled] = field(default_factory=dict)  # per seat, kept across rounds
 
-
-@dataclass(frozen=True)
-class StatusLine:
-    """One line of what the players see on the table (the rule file's ``table:``)."""
-
-    title: str
-    show: Compiled
-    when: Compiled | None = None
-    each: bool = False  # the value of every seat (bound as seat) on one line
-
-
-def _said(value: Any) -> str:
-    """A status value as people read it: yes/no, lists joined."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(_said(v) for v in value) if value else "none"
-    return str(value)
+    @property
+    def higher_wins(self) -> bool:
+        """True when the best total is the highest (False: the lowest, as in games of penalty points)."""
+        return self.winners == "highest_total"
 
 
 class Game:
@@ -119,6 +92,7 @@ class Game:
         self._keep = False
         self._module: Module | None = None
         self._round: RoundCode | None = None
+        self.rounds = Rounds(self)  # its rounds played on, from action to action (rounds.py)
 
     # ------------------------------------------------------------------ setup
 
@@ -141,9 +115,9 @@ class Game:
         state.dealer = (self.first_dealer + hand - 1) % self.players if dealer is None else dealer
         if totals is not None:
             state.totals = list(totals)
-        self._start_round(state)
+        self.rounds.start_round(state)
         self.round_code().begin(state)
-        self._advance(state, self._enter(state, 0))
+        self.rounds.advance(state, self.rounds.enter(state, 0))
         return state
 
     def cards_by_label(self, cards: list[int] | None = None) -> dict[str, list[int]]:
@@ -154,10 +128,6 @@ class Game:
         return out
 
     # ------------------------------------------------------------------ queries
-
-    def decision(self, state: State) -> Decision | None:
-        """The pending decision, or None when the game is over."""
-        return state.pending
 
     def current(self, state: State) -> int | None:
         """The seat to act, ``CHANCE``, or None when the game is over."""
@@ -173,27 +143,7 @@ class Game:
         d = state.pending
         if d is None:
             raise GameError("the game is over")
-        return d.step.label(self, action)
-
-    def status(self, state: State, viewer: int) -> list[tuple[str, str]]:
-        """The rule file's status lines (``table:``) for ``viewer``, each title with its text: give it a state the
-        viewer cannot tell from the real one (a sample of what it knows), so that no line shows what it may not
-        see. A line whose ``when`` is false, or whose value is none or an empty list, is left out."""
-        out = []
-        for line in self.table:
-            if line.when is not None and not line.when({"$s": state, "seat": viewer}):
-                continue
-            if line.each:
-                values = [(s, line.show({"$s": state, "seat": s})) for s in range(self.players)]
-                shown = [f"{self.seat_names[s]} {_said(readable(self, line.show.type, v))}" for s, v in values
-                         if v is not None and v != []]
-                if shown:
-                    out.append((line.title, ", ".join(shown)))
-            else:
-                value = line.show({"$s": state, "seat": viewer})
-                if value is not None and value != []:
-                    out.append((line.title, _said(readable(self, line.show.type, value))))
-        return out
+        return d.step.words.label(self, action)
 
     def refusal(self, state: State, card: int) -> str | None:
         """Why the card ``card`` may not be played (or chosen) now, in the rule file's words: the obligation that
@@ -201,7 +151,7 @@ class Game:
         d = state.pending
         if d is None or d.actor == CHANCE:
             return None
-        return d.step.refusal(self, state, card)
+        return d.step.words.refusal(self, state, card)
 
     def labels(self, state: State) -> list[str]:
         return [self.label(state, a) for a in self.legal_actions(state)]
@@ -217,13 +167,7 @@ class Game:
         for a, lab in zip(actions, labels):
             if lab.casefold() == folded:
                 return a
-        raise IllegalAction(self._refusal(state, repr(label), labels))
-
-    def _refusal(self, state: State, what: str, labels: list[str]) -> str:
-        d = state.pending
-        who = self.seat_names[d.actor] if d and d.actor >= 0 else "chance"
-        shown = ", ".join(labels[:40]) + (" ..." if len(labels) > 40 else "")
-        return f"{what} is not legal now for {who} ({d.step.name if d else 'game over'}); legal: {shown}"
+        raise IllegalAction(not_legal(self, state, repr(label), labels))
 
     def is_over(self, state: State) -> bool:
         return state.finished
@@ -237,11 +181,6 @@ class Game:
             out.append(step)
             todo.extend(reversed(step.inner_steps()))
         return out
-
-    @property
-    def higher_wins(self) -> bool:
-        """True when the best total is the highest (False: the lowest, as in games of penalty points)."""
-        return self.flow.winners == "highest_total"
 
     def winners(self, state: State) -> list[int]:
         """The seats with the best total among those that may win (``game.can_win``)."""
@@ -264,15 +203,15 @@ class Game:
         if d.actor == CHANCE:
             raise IllegalAction("chance acts now; use apply_chance with an outcome")
         if not any(a == action and type(a) is type(action) for a in d.actions):  # Play(0, 0) is no Cover(0, 0)
-            labels = [d.step.label(self, a) for a in d.actions]
-            raise IllegalAction(self._refusal(state, repr(action), labels))
+            labels = [d.step.words.label(self, a) for a in d.actions]
+            raise IllegalAction(not_legal(self, state, repr(action), labels))
         self.apply_fast(state, action)
 
     def sample_chance(self, state: State, rng: Any) -> Any:
         d = state.pending
         if d is None or d.actor != CHANCE:
             raise GameError("no chance event is pending")
-        return d.step.sample(self, state, rng)
+        return d.step.chance.sample(self, state, rng)
 
     def apply_chance(self, state: State, outcome: Any) -> None:
         d = state.pending
@@ -288,125 +227,15 @@ class Game:
         d = step.apply(self, state, p, action) or step.decision(self, state, p)  # usually the same step goes on
         state.actions_taken += 1
         if state.actions_taken > MAX_ACTIONS:
-            self.too_long(step)
-        self.go_on(state, d)
-
-    def go_on(self, state: State, d: Decision | None) -> None:
-        """After an action of the current step: ``d`` is the step's next decision, or None when it is over."""
-        if d is None:
-            self._advance(state, self._enter(state, state.step_index + 1))
-        elif d.actor in self.automatic:
-            self._automatic(state, d)
-        else:
-            state.pending = d
-
-    @staticmethod
-    def too_long(step: Step) -> None:
-        raise GameError(f"{step.where}: error: the game took more than {MAX_ACTIONS:,} actions (the last in step "
-                        f"{step.name!r}); the rules do not end it")
+            self.rounds.too_long(step)
+        self.rounds.go_on(state, d)
 
     def playout(self, state: State, rng: Any, policy: Policy | None = None, round_end: bool = False) -> int:
-        """Play ``state`` on to the end of the game (``round_end``: of the round; the state is then at the next
-        round's first decision); return the number of decisions the seats took.
-
-        Chance events are drawn from ``rng``; every seat decides by ``policy(state, seat, actions)``, which
-        gives the index of its action in ``actions`` (default: uniformly random, ``int(rng.random() * n)``).
-        The actions are those ``decision`` would list, in the same order, and the game goes exactly as
-        ``apply_fast`` with the same choices would take it; but steps may play runs of their own plain
-        decisions in a loop of their own (see ``Step.playout``), so inside such a run ``state.pending`` is
-        not kept up to date: a policy reads the state, not the pending decision.
-        """
-        random = rng.random
-        chosen = policy  # the steps' own loops draw in place when there is none (see Writer.pick)
-        if policy is None:
-
-            def policy(_state: State, _seat: int, actions: list[Any]) -> int:
-                return int(random() * len(actions))
-
-        decisions = 0
-        apply_fast = self.apply_fast
-        stop = state.round_number + 1 if round_end else -1  # -1: never (a round number is never -1)
-        while True:
-            d = state.pending
-            if d is None or state.round_number == stop:
-                return decisions
-            if d.actor == CHANCE:
-                apply_fast(state, d.step.sample(self, state, rng))
-                continue
-            run = self.steps[state.step_index].playout(self, state, chosen, random)  # the round's step's own loop
-            if run:
-                decisions += run
-                continue
-            decisions += self._steps_on(state, d, policy)
-
-    def _steps_on(self, state: State, d: Decision, policy: Policy) -> int:
-        """``apply_fast`` in a loop while the same top-level step asks the seats (for playout)."""
-        step = self.steps[state.step_index]
-        p = state.progress
-        automatic = self.automatic
-        taken = 0
-        while True:
-            actions = d.actions
-            action = actions[policy(state, d.actor, actions)]
-            budget.reset()
-            nxt = step.apply(self, state, p, action) or step.decision(self, state, p)
-            taken += 1
-            state.actions_taken += 1
-            if state.actions_taken > MAX_ACTIONS:
-                self.too_long(step)
-            if nxt is None or nxt.actor in automatic:
-                self.go_on(state, nxt)
-                return taken
-            d = nxt
-
-    def _automatic(self, state: State, d: Decision) -> None:
-        """An automatic seat acts at once by its policy (narrated, not recorded: replay derives it again)."""
-        state.pending = d
-        seat = self.seats[d.actor]
-        policy = seat.policy.get(d.step.name) if seat.policy else None
-        if policy is None:
-            raise GameError(f"{seat.where}: error: the automatic seat {seat.name!r} has to decide in step "
-                            f"{d.step.name!r}, but its policy says nothing for that step (add policy: "
-                            f"{{{d.step.name}: EXPRESSION}})")
-        env = d.step.env(state)
-        env["seat"] = d.actor
-        env["legal"] = [_value(a) for a in d.actions]
-        value = policy(env)
-        action = d.step.value_of(self, state, state.progress, d, value)
-        if action is None:
-            if d.kind in ("play", "take") and type(value) is int and 0 <= value < len(self.cards):
-                value = self.cards.labels[value]  # a card, as people read it
-            raise ExpressionFailed(f"{policy.position}: error: the policy of {seat.name!r} chose {value!r}, "
-                                   f"which it cannot choose in step {d.step.name!r}")
-        text = d.step.describe(self, state, d, action)
-        if text:
-            state.note(f"{seat.name} {text}")
-        if state.told is not None:
-            state.told.append({"type": "automatic", "round": state.round_number, "step": d.step.name,
-                               "seat": seat.name, "action": d.step.label(self, action)})
-        self.apply_fast(state, action)
+        """Play ``state`` on to the end of the game (``round_end``: of the round), chance drawn from ``rng`` and
+        every seat deciding by ``policy``; the number of decisions the seats took (see ``Rounds.playout``)."""
+        return self.rounds.playout(state, rng, policy, round_end)
 
     # ------------------------------------------------------------------ flow
-
-    def _advance(self, state: State, d: Decision | None) -> None:
-        """Go on from ``d`` (the decision of the step just entered, or None): play on until someone must act."""
-        while d is None:
-            if state.step_index < 0:  # the round is over
-                self._end_round(state)
-                if state.finished:
-                    state.pending = None
-                    return
-                d = self._enter(state, 0)
-                continue
-            d = self._enter(state, state.step_index + 1)
-        if d.actor in self.automatic:
-            self._automatic(state, d)
-        else:
-            state.pending = d
-
-    def _enter(self, state: State, index: int) -> Decision | None:
-        """Enter steps from ``index`` until one has a decision; at the round's end step_index is -1."""
-        return cast(Decision | None, self.round_code().enter(self, state, None, index))
 
     def written(self, gen: Namespace, keep: bool) -> None:
         """The namespace of the game's expressions, where its module is written (``keep``: kept for the next run,
@@ -429,40 +258,10 @@ class Game:
             self._round = cast(RoundCode, self.module().code(self))
         return self._round
 
-    def _start_round(self, state: State) -> None:
-        state.round_number += 1
-        state.vars = dict.fromkeys(self.round_fields)
-        state.vars["number"] = state.round_number
-        state.vars["dealer"] = state.dealer
-        for k in self.seat_value_names:  # values of the round; game seat values stay
-            state.seat_vars[k] = [None] * self.players
-        for counter in state.counters.values():
-            for s in range(self.players):
-                counter[s] = 0
-        state.teams = list(range(self.players))
-        state.team_known = None
-        state.team_counted = False
 
-    def _end_round(self, state: State) -> None:
-        state.ended = state.vars
-        flow = self.flow
-        if self.round_code().over(state):
-            state.finished = True
-            return
-        if state.round_number >= MAX_ROUNDS:
-            end = flow.until or flow.rounds
-            where = f"{end.position}: error: " if end is not None and end.position else ""
-            raise GameError(f"{where}the game did not end within {MAX_ROUNDS} rounds (totals now "
-                            f"{', '.join(map(str, state.totals))}); "
-                            + ("its end condition never held" if flow.until is not None else "rounds is too many"))
-        state.dealer = self.round_code().dealer(state)
-        self._start_round(state)
-
-
-def _value(action: Any) -> Any:
-    """What an action chooses, as expressions see it (a card, or a choice's value)."""
-    if hasattr(action, "card"):
-        return action.card
-    if hasattr(action, "value"):
-        return action.value
-    return None
+def not_legal(game: Game, state: State, what: str, labels: list[str]) -> str:
+    """Why ``what`` is refused: it is not legal now for the seat to act, whose legal actions are ``labels``."""
+    d = state.pending
+    who = game.seat_names[d.actor] if d and d.actor >= 0 else "chance"
+    shown = ", ".join(labels[:40]) + (" ..." if len(labels) > 40 else "")
+    return f"{what} is not legal now for {who} ({d.step.name if d else 'game over'}); legal: {shown}"

@@ -67,7 +67,7 @@ class Knowledge:
     def _named(self, state: State) -> set[int]:
         """The cards public values name (a shown exchange, a turned card): everyone knows them."""
         game = self.game
-        filling = state.pending.step.filling() if state.pending is not None else frozenset()
+        filling = state.pending.step.search.filling() if state.pending is not None else frozenset()
         out: set[int] = set()
         for values, per_seat in ((state.vars, False), (state.game_vars, False), (state.seat_vars, True)):
             for name, value in values.items():

@@ -15,7 +15,7 @@ from interpreter.dsl.types import VALUE
 from interpreter.engine.card_values import readable
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import running
+from interpreter.engine.steps.running import running
 
 
 def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
@@ -55,7 +55,7 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         obs["step"] = d.step.name
         obs["to_act"] = "chance" if d.actor == CHANCE else names[d.actor]
         for step, p in running(game.steps, state.step_index, state.progress):
-            obs.update(step.public(game, state, p, seat))
+            obs.update(step.words.public(game, state, p, seat))
         obs["decision"] = d.kind
     else:
         obs["finished"] = True
@@ -80,7 +80,7 @@ def _teams(game: Game, state: State, viewer: int | None) -> list[list[str]]:
 
 def _filling(state: State) -> frozenset[str]:
     """The values the pending step is still filling in secret (a simultaneous choice): hidden, but a seat's own."""
-    return state.pending.step.filling() if state.pending is not None else frozenset()
+    return state.pending.step.search.filling() if state.pending is not None else frozenset()
 
 
 def _seat_values(game: Game, state: State, viewer: int | None, filling: set[str] | frozenset[str] = frozenset()

@@ -12,7 +12,8 @@ from interpreter.engine.card_values import cards_named, only_cards, renamed
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge, Run, Where, places, probe, told_values
 from interpreter.engine.state import State
-from interpreter.engine.steps.base import running
+from interpreter.engine.steps.running import running
+from interpreter.engine.table import status
 from interpreter.errors import GameError
 
 
@@ -32,7 +33,7 @@ def seen_status(game: Game, state: State, seat: int, knowledge: Knowledge) -> li
     that no line shows what it may not see; the same sample for the same state (a fixed random source)."""
     if not game.table:
         return []
-    return game.status(determinize(game, state, seat, knowledge, random.Random(0)), seat)
+    return status(game, game.table, determinize(game, state, seat, knowledge, random.Random(0)), seat)
 
 
 def determinize(game: Game, state: State, seat: int, knowledge: Knowledge, rng: Any) -> State:
@@ -93,7 +94,7 @@ def determinize(game: Game, state: State, seat: int, knowledge: Knowledge, rng: 
     if teams is not None:
         other.teams = list(again.result(teams)[2])
     for step, p in running(game.steps, other.step_index, other.progress):  # choices the seat has not seen
-        step.redraw(game, other, p, seat, rng)
+        step.search.redraw(game, other, p, seat, rng)
     return other
 
 
@@ -301,7 +302,7 @@ def relabel(game: Game, state: State, rename: Any) -> None:
     for k, per_seat in state.seat_vars.items():
         per_seat[:] = [renamed(types.get(k), v, card) for v in per_seat]
     for step, p in running(game.steps, state.step_index, state.progress):
-        step.relabel(p, card)
+        step.search.relabel(p, card)
 
 
 def _refuse_hidden_values(game: Game, state: State, seat: int, knowledge: Knowledge) -> None:
@@ -311,7 +312,7 @@ def _refuse_hidden_values(game: Game, state: State, seat: int, knowledge: Knowle
     filling: frozenset[str] = frozenset()
     redrawn: frozenset[str] = frozenset()
     if state.pending is not None:
-        filling, redrawn = state.pending.step.filling(), state.pending.step.redrawn()
+        filling, redrawn = state.pending.step.search.filling(), state.pending.step.search.redrawn()
     for name, values in state.seat_vars.items():
         visible = game.visibility.get(name, "all")
         if visible == "all" and name not in filling or name in knowledge.derived or name in redrawn:

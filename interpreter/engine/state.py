@@ -18,15 +18,10 @@ from interpreter.engine.game_view import GameView
 
 CHANCE = -1
 
-class Deciding(Protocol):
-    """What is asked of the step whose decision is pending (engine/steps/base.py's ``Step`` gives all of it): its
-    name, its actions' labels and ids, chance's outcomes, an automatic seat's choice, what it says and hides."""
 
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def where(self) -> str: ...  # FILE:LINE:COL of the step in its rule file
+class Says(Protocol):
+    """What the words of the step whose decision is pending say (engine/steps/words.py's ``Words``): its actions'
+    labels and keys, a phrase for each, why a card is refused."""
 
     def label(self, game: GameView, action: Any) -> str: ...
 
@@ -37,13 +32,17 @@ class Deciding(Protocol):
 
     def action_key(self, game: GameView, action: Any) -> Any: ...
 
-    def env(self, state: State) -> dict[str, Any]: ...
 
-    def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any: ...
+class Hides(Protocol):
+    """What the step whose decision is pending hides (engine/steps/search.py's ``Search``)."""
 
     def filling(self) -> frozenset[str]: ...
 
     def redrawn(self) -> frozenset[str]: ...
+
+
+class Draws(Protocol):
+    """Chance's outcomes at the step whose decision is pending (engine/steps/chance.py's ``Chance``)."""
 
     def chance_cards(self, game: GameView, state: State) -> list[int]: ...
 
@@ -52,6 +51,34 @@ class Deciding(Protocol):
     def outcome_to_record(self, game: GameView, state: State, outcome: Any) -> dict[str, Any]: ...
 
     def outcome_from_record(self, game: GameView, state: State, data: dict[str, Any]) -> Any: ...
+
+
+class Deciding(Protocol):
+    """What is asked of the step whose decision is pending (engine/steps/base.py's ``Step`` gives all of it): its
+    name and place, the names it binds, an automatic seat's choice, and its parts: what it says (``words``), what it
+    hides (``search``) and chance's outcomes (``chance``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def where(self) -> str: ...  # FILE:LINE:COL of the step in its rule file
+
+    @property
+    def words(self) -> Says:
+        """What it says (engine/steps/words.py)."""
+
+    @property
+    def search(self) -> Hides:
+        """What it hides, for search (engine/steps/search.py)."""
+
+    @property
+    def chance(self) -> Draws:
+        """Chance's outcomes, for a step whose decisions are chance's (engine/steps/chance.py)."""
+
+    def env(self, state: State) -> dict[str, Any]: ...
+
+    def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any: ...
 
 
 class Decision:

@@ -255,7 +255,7 @@ def titles(game: Game) -> dict[str, str]:
     """How the narration calls round values that people do not know by their names (board rows)."""
     out: dict[str, str] = {}
     for step in game.every_step():
-        out.update(step.titles())
+        out.update(step.words.titles())
     return out
 
 

@@ -56,10 +56,10 @@ class FixedDeal:
         """The pending chance event (the game's first deal) with these hands: a deal file's mistake that only the
         deal shows (a hand of the wrong size, a card this deal does not deal) names the hand in the file."""
         d = state.pending
-        if d is None or d.actor != CHANCE or not hasattr(d.step, "fixed_outcome"):
+        if d is None or d.actor != CHANCE or not hasattr(d.step.chance, "fixed_outcome"):
             raise TrickbookError(f"{game.name}: the game's first decision is not a deal, so a deal file cannot "
                                  "give it")
-        deal: Any = d.step  # a deal step (engine/steps/deal.py)
+        deal: Any = d.step.chance  # a deal step's chance (engine/steps/deal_chance.py)
         problem = deal.hands_problem(game, state, self.hands)
         if problem is not None:
             seat, text = problem

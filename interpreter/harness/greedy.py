@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from interpreter.engine.game import Game
-from interpreter.engine.steps.base import running
+from interpreter.engine.steps.running import running
 
 ROUNDS = 40  # random rounds that decide whether taking cards pays in a game
 _pays: dict[tuple[str, int, tuple], bool] = {}
@@ -34,7 +34,7 @@ class GreedyAgent:
             return legal[self.rng.randrange(len(legal))]
         sample = turn.sample(self.rng)
         step, p = running(game.steps, sample.step_index, sample.progress)[-1]  # the step deciding now
-        maybe = [step.judge(game, sample, p, a) for a in legal]
+        maybe = [step.search.judge(game, sample, p, a) for a in legal]
         judged = [j for j in maybe if j is not None]
         if len(judged) < len(legal):
             return legal[self.rng.randrange(len(legal))]
@@ -56,11 +56,11 @@ def takes_pay(game: Game) -> bool:
 
 
 def _measure(game: Game) -> bool:
-    zones = sorted({z for step in game.every_step() for z in step.won_zones()})
+    zones = sorted({z for step in game.every_step() for z in step.search.won_zones()})
     # seeded by the game and its setting, not its identity: a change that is not a rule (a comment, a status line,
     # the words of a score line) must not change how the agent plays
     rng = random.Random(f"greedy/{game.name}/{game.players}/{sorted(game.options.items(), key=str)}")
-    sign = 1 if game.higher_wins else -1
+    sign = 1 if game.flow.higher_wins else -1
     pairs: list[tuple[int, float]] = []
     state = game.new_state()
     for _ in range(ROUNDS):

@@ -37,7 +37,7 @@ class Narrator:
 
     def action(self, match: Match, event: Action) -> None:
         d, game = event.decision, match.game
-        text = d.step.describe(game, match.state, d, event.action, self.viewer)
+        text = d.step.words.describe(game, match.state, d, event.action, self.viewer)
         if text:
             self.say(f"  {game.seat_names[d.actor]} {text}")
 

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.engine.game import Game
-from interpreter.engine.state import State
-from interpreter.engine.steps.base import Decision
+from interpreter.engine.state import Decision, State
 from interpreter.errors import TrickbookError
 from interpreter.harness.agents import Agent, RandomAgent, Turn
 from interpreter.harness.narrator import Narrator

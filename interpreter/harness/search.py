@@ -59,7 +59,7 @@ class IsmctsAgent:
         if len(legal) == 1:
             return legal[0]
         game, seat, rng = turn.game, turn.seat, self.rng
-        sign = 1 if game.higher_wins else -1
+        sign = 1 if game.flow.higher_wins else -1
         root = _Node(seat)
         scale = 1.0  # the largest reward seen: rewards are divided by it for UCB
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -81,12 +81,12 @@ class IsmctsAgent:
         while state.pending is not None and len(state.round_results) == rounds:
             d = state.pending
             if d.actor == CHANCE:
-                game.apply_fast(state, d.step.sample(game, state, rng))
+                game.apply_fast(state, d.step.chance.sample(game, state, rng))
                 continue
             if expanded:
                 break
             step, actions = d.step, d.actions
-            keys = [step.label(game, a) for a in actions]
+            keys = [step.words.label(game, a) for a in actions]
             children = node.children
             untried = [i for i, k in enumerate(keys) if k not in children]
             for k in keys:

@@ -288,7 +288,7 @@ class Summary:
 
 def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summary:
     n = game.players
-    sign = 1 if game.higher_wins else -1
+    sign = 1 if game.flow.higher_wins else -1
     shares: list[list[float]] = [[] for _ in range(n)]
     totals: list[list[int]] = [[] for _ in range(n)]
     per_agent: dict[str, dict[str, list[float]]] = {}

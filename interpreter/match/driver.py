@@ -14,8 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from interpreter.engine.game import Game
-from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import Decision
+from interpreter.engine.state import CHANCE, Decision, State
 from interpreter.errors import GameError, IllegalAction
 from interpreter.match.events import (
     Action,
@@ -174,7 +173,7 @@ class Match:
             raise IllegalAction("no chance event is pending")
         given = outcome is not None
         if not given:
-            outcome = d.step.sample(self.game, self._state, self.rng)
+            outcome = d.step.chance.sample(self.game, self._state, self.rng)
         if Chance in self._to:
             self.emit(Chance(d, outcome, given))
         state = self._state

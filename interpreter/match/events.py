@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.steps.base import Decision
+from interpreter.engine.state import Decision
 
 
 @dataclass(slots=True)

@@ -336,7 +336,7 @@ def _play_lines(match: Match, told: _ToldSince, events: list[tuple[int, dict[str
                 raise RecordError(f"{where}: the record has a chance event, but {names[d.actor]} must act "
                                   f"({d.step.name})")
             try:
-                outcome = d.step.outcome_from_record(game, state, event["outcome"])
+                outcome = d.step.chance.outcome_from_record(game, state, event["outcome"])
             except RecordError as exc:
                 raise RecordError(f"{where}: {exc}") from None
             match.chance(outcome)

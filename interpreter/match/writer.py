@@ -91,14 +91,14 @@ class RecordWriter:
     def action(self, match: Match, event: Action) -> None:
         d, game = event.decision, match.game
         self.lines.append({"type": "action", "round": match.state.round_number, "step": d.step.name,
-                           "seat": game.seat_names[d.actor], "action": d.step.label(game, event.action)})
+                           "seat": game.seat_names[d.actor], "action": d.step.words.label(game, event.action)})
         if self.moves is not None:
             self.moves.append((False, event.action))
 
     def chance(self, match: Match, event: Chance) -> None:
         d, state = event.decision, match.state
         self.lines.append({"type": "chance", "round": state.round_number, "step": d.step.name,
-                           "outcome": d.step.outcome_to_record(match.game, state, event.outcome)})
+                           "outcome": d.step.chance.outcome_to_record(match.game, state, event.outcome)})
         if self.moves is not None:
             self.moves.append((True, event.outcome))
 

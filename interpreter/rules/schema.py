@@ -53,7 +53,13 @@ def _schema_text() -> str:
 def _digest(part: str, data: Any) -> str:
     """A part of the data and the schema, as one digest: the same digest, the same answer from the schema."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=repr)
-    return hashlib.sha256(f"{_schema_text()}\0{part}\0{text}".encode()).hexdigest()
+    return hashlib.sha256(f"{_schema_digest()}\0{part}\0{text}".encode()).hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _schema_digest() -> str:
+    """The schema's own digest (a part's digest holds it, not the schema's text: a file is checked in many parts)."""
+    return hashlib.sha256(_schema_text().encode()).hexdigest()
 
 
 @lru_cache(maxsize=1)

@@ -44,7 +44,7 @@ from interpreter.api import GameState, TrickGame
 from interpreter.engine.encoding import Encode, Reader
 from interpreter.engine.observation import observe
 from interpreter.engine.state import CHANCE, State
-from interpreter.engine.steps.base import running
+from interpreter.engine.steps.running import running
 
 _TRICK = ("trick", "last_trick")  # what the running steps show of their progress (Step.public), alike for all
 _NUMBERS = ("counters", "totals")
@@ -242,7 +242,7 @@ class _Part:
         if self.tricks and (moved or state.progress is not self.progress or state.step_index != self.step_index):
             shown: dict[str, Any] = {}
             for step, p in running(self.engine.steps, state.step_index, state.progress):
-                shown.update(step.public(self.engine, state, p, self.seat))
+                shown.update(step.words.public(self.engine, state, p, self.seat))
             self._encode(self.tricks, shown)
             self.step_index, self.progress = state.step_index, state.progress
 
@@ -313,7 +313,7 @@ class _Part:
     def _sources(self, state: State) -> tuple[Any, ...]:
         """Copies of what the segments made from the observation are made from."""
         d = state.pending
-        filling = None if d is None else d.step.filling()
+        filling = None if d is None else d.step.search.filling()
         if self.seat is None:
             return state.dealer, state.round_number, d is None, filling, dict(state.vars), dict(state.game_vars)
         return (filling, {k: list(v) for k, v in state.seat_vars.items()}, list(state.teams),
@@ -325,10 +325,10 @@ class _Part:
             dealer, round_number, over, filling, round_values, game_values = self.sources
             return (state.dealer != dealer or state.round_number != round_number or (d is None) != over
                     or state.vars != round_values or state.game_vars != game_values
-                    or (None if d is None else d.step.filling()) != filling)
+                    or (None if d is None else d.step.search.filling()) != filling)
         filling, seat_values, teams, team_known = self.sources
         return (state.seat_vars != seat_values or state.teams != teams or state.team_known != team_known
-                or (None if d is None else d.step.filling()) != filling)
+                or (None if d is None else d.step.search.filling()) != filling)
 
 
 def _lists(state: State, places: list[tuple[str, int | None]]) -> list[list[int]]:

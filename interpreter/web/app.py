@@ -7,6 +7,9 @@ or the game is over; a bot that searches does so in a worker process of the bots
 server's threads. A table whose time is up is taken away (lobby.py, "expiry"); a rule that fails in play stops its
 table, every seat shown why.
 
+``Server`` keeps the running tables (their locks, the bots playing on, the views sent, the WebSockets); ``Pages``
+gives the HTTP answers.
+
 Routes (``T`` a table's id, ``S`` a seat's number from 0, ``K`` that seat's token):
 
 - ``GET /``: the lobby page; ``GET /static/...``: its scripts and styles (package data, no build step).
@@ -43,12 +46,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+import interpreter as tb
 from interpreter.errors import TrickbookError
-from interpreter.rules.catalog import bundled_games
 from interpreter.web.bots import BotFailed, BotPool
 from interpreter.web.cards import card_faces
 from interpreter.web.guard import HostGuard, Malformed, allowed_hosts, read_json
 from interpreter.web.lobby import MAX_RULES, Limits, Lobby, LobbyError
+from interpreter.web.seat_view import seat_view
 from interpreter.web.tables import Refused, Table
 
 STATIC = Path(__file__).parent / "static"
@@ -146,7 +150,7 @@ class Server:
         go out in the order of the changes; ``first``: with the cards' faces, and the socket then watches."""
 
         def work() -> dict[str, Any]:
-            view = table.view(seat, sent[0])
+            view = seat_view(table, seat, sent[0])
             sent[0] += len(view["log"])
             return view
 
@@ -199,51 +203,8 @@ class Server:
             except Exception as exc:  # a folder that cannot be written: said, and tried again later
                 log.error("cannot take away the tables whose time is up (%s: %s)", type(exc).__name__, exc)
 
-    # ------------------------------------------------------------------ HTTP
-
-    async def lobby_page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "lobby.html", headers=_PAGE)
-
-    async def games(self, request: Request) -> Response:
-        return _json(await _compiling(self.lobby.games))
-
-    async def rules(self, request: Request) -> Response:
-        asked = await _json_body(request)
-        if isinstance(asked, Response):
-            return asked
-        if not isinstance(asked, dict) or not ({"game", "text"} & asked.keys()):
-            return _error("send {\"game\": NAME} or {\"text\": RULE FILE}")
-        try:
-            if "text" in asked:
-                await self.expire()  # the rule files whose time is up make room first
-                info = await _compiling(self.lobby.check_rules, asked["text"], _client(request))
-            else:
-                info = await _compiling(self.lobby.rules_info, self._game_name(asked["game"]))
-        except TrickbookError as exc:
-            return _error(str(exc))
-        return _json(info, status=422 if "errors" in info else 200)
-
-    def _game_name(self, name: Any) -> str:
-        if not isinstance(name, str) or name not in bundled_games():
-            raise LobbyError("no such game")
-        return name
-
-    async def create(self, request: Request) -> Response:
-        asked = await _json_body(request)
-        if isinstance(asked, Response):
-            return asked
-        try:
-            await self.expire()  # the tables whose time is up make room first
-            table, tokens = await _compiling(self.lobby.create, asked, _client(request))
-        except TrickbookError as exc:
-            return _error(str(exc))
-        self.play_on(table)
-        names = table.game.seat_names
-        links = [{"seat": s, "name": names[s], "href": f"/table/{table.id}/{s}?token={t}"} for s, t in tokens.items()]
-        return _json({"table": table.id, "title": table.game.title, "links": links,
-                      "kinds": table.setup.kinds, "seats": names})
-
-    def _seat(self, table_id: Any, seat: Any, token: Any) -> tuple[Table, int] | None:
+    def seat_at(self, table_id: Any, seat: Any, token: Any) -> tuple[Table, int] | None:
+        """The table and seat a link names, when ``token`` is that seat's (None: no such table or seat)."""
         table = self.lobby.table(table_id)
         if table is None:
             return None
@@ -252,29 +213,10 @@ class Server:
         found = table.seat_of(number, token)
         return None if found is None else (table, found)
 
-    async def table_page(self, request: Request) -> Response:
-        if self._seat(request.path_params["table"], request.path_params["seat"],
-                      request.query_params.get("token")) is None:
-            return _NOT_FOUND()
-        return FileResponse(STATIC / "table.html", headers=_PAGE)
-
-    async def record(self, request: Request) -> Response:
-        found = self._seat(request.path_params["table"], request.path_params["seat"],
-                           request.query_params.get("token"))
-        if found is None:
-            return _NOT_FOUND()
-        table = found[0]
-        text = await self.run(table, lambda: table.record_text() if table.over else None)
-        if text is None:
-            return PlainTextResponse("the record is given once the game is over", status_code=409)
-        name = re.sub(r"[^A-Za-z0-9._-]+", "-", table.game.name)[:60] or "game"  # a header says it in ASCII only
-        return Response(text, media_type="application/x-ndjson", headers={
-            "Content-Disposition": f'attachment; filename="{name}-{table.id}.jsonl"', **_NO_STORE})
-
     # ------------------------------------------------------------------ WebSocket
 
     async def socket(self, ws: WebSocket) -> None:
-        found = self._seat(ws.path_params["table"], ws.path_params["seat"], ws.query_params.get("token"))
+        found = self.seat_at(ws.path_params["table"], ws.path_params["seat"], ws.query_params.get("token"))
         if found is None:
             await ws.close(code=4404)
             return
@@ -318,6 +260,75 @@ class Server:
             return
         await self.broadcast(table)
         self.play_on(table)
+
+
+class Pages:
+    """The HTTP answers of the lobby and the tables: the pages, the games, a rule file checked, a table made, a
+    finished game's record. The running tables are ``server``'s."""
+
+    def __init__(self, server: Server):
+        self.server = server
+
+    async def lobby_page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "lobby.html", headers=_PAGE)
+
+    async def games(self, request: Request) -> Response:
+        return _json(await _compiling(self.server.lobby.games))
+
+    async def rules(self, request: Request) -> Response:
+        asked = await _json_body(request)
+        if isinstance(asked, Response):
+            return asked
+        if not isinstance(asked, dict) or not ({"game", "text"} & asked.keys()):
+            return _error("send {\"game\": NAME} or {\"text\": RULE FILE}")
+        try:
+            if "text" in asked:
+                await self.server.expire()  # the rule files whose time is up make room first
+                info = await _compiling(self.server.lobby.check_rules, asked["text"], _client(request))
+            else:
+                info = await _compiling(self.server.lobby.rules_info, self._game_name(asked["game"]))
+        except TrickbookError as exc:
+            return _error(str(exc))
+        return _json(info, status=422 if "errors" in info else 200)
+
+    def _game_name(self, name: Any) -> str:
+        if not isinstance(name, str) or name not in tb.games():
+            raise LobbyError("no such game")
+        return name
+
+    async def create(self, request: Request) -> Response:
+        asked = await _json_body(request)
+        if isinstance(asked, Response):
+            return asked
+        try:
+            await self.server.expire()  # the tables whose time is up make room first
+            table, tokens = await _compiling(self.server.lobby.create, asked, _client(request))
+        except TrickbookError as exc:
+            return _error(str(exc))
+        self.server.play_on(table)
+        names = table.game.seat_names
+        links = [{"seat": s, "name": names[s], "href": f"/table/{table.id}/{s}?token={t}"} for s, t in tokens.items()]
+        return _json({"table": table.id, "title": table.game.title, "links": links,
+                      "kinds": table.setup.kinds, "seats": names})
+
+    async def table_page(self, request: Request) -> Response:
+        if self.server.seat_at(request.path_params["table"], request.path_params["seat"],
+                      request.query_params.get("token")) is None:
+            return _NOT_FOUND()
+        return FileResponse(STATIC / "table.html", headers=_PAGE)
+
+    async def record(self, request: Request) -> Response:
+        found = self.server.seat_at(request.path_params["table"], request.path_params["seat"],
+                           request.query_params.get("token"))
+        if found is None:
+            return _NOT_FOUND()
+        table = found[0]
+        text = await self.server.run(table, lambda: table.record_text() if table.over else None)
+        if text is None:
+            return PlainTextResponse("the record is given once the game is over", status_code=409)
+        name = re.sub(r"[^A-Za-z0-9._-]+", "-", table.game.name)[:60] or "game"  # a header says it in ASCII only
+        return Response(text, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{name}-{table.id}.jsonl"', **_NO_STORE})
 
 
 class _Closing(Exception):
@@ -401,13 +412,14 @@ def create_app(folder: str | Path, pace: float = PACE, restore: bool = True, hos
         for problem in lobby.restore():
             log.warning(problem)
     server = Server(lobby, pace, bots)
+    pages = Pages(server)
     routes = [
-        Route("/", server.lobby_page),
-        Route("/api/games", server.games),
-        Route("/api/rules", server.rules, methods=["POST"]),
-        Route("/api/tables", server.create, methods=["POST"]),
-        Route("/table/{table}/{seat}", server.table_page),
-        Route("/table/{table}/{seat}/record", server.record),
+        Route("/", pages.lobby_page),
+        Route("/api/games", pages.games),
+        Route("/api/rules", pages.rules, methods=["POST"]),
+        Route("/api/tables", pages.create, methods=["POST"]),
+        Route("/table/{table}/{seat}", pages.table_page),
+        Route("/table/{table}/{seat}/record", pages.record),
         WebSocketRoute("/ws/{table}/{seat}", server.socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -221,8 +221,9 @@ def serve(conn: Connection, work: Work) -> None:
         os.nice(NICE)
     except (AttributeError, OSError):
         pass
-    import interpreter.api  # noqa: F401 - the engine, the API and the search, imported before the worker is ready
-    import interpreter.harness.search  # noqa: F401
+    import interpreter as tb  # the engine, the API and the search, imported before the worker is ready
+
+    tb.agents(["ismcts"])
 
     try:
         conn.send("ready")
@@ -252,7 +253,6 @@ def decide(job: dict[str, Any]) -> dict[str, Any]:
     """A searching bot's decision: the job's game and state, the agent's search from its random source's state."""
     import interpreter as tb
     from interpreter.errors import show_file_as
-    from interpreter.harness.players import agent_factory
 
     key = (job["rules"], job["players"], json.dumps(job["options"], sort_keys=True), job["identity"])
     game = _GAMES.get(key)
@@ -267,7 +267,7 @@ def decide(job: dict[str, Any]) -> dict[str, Any]:
             _GAMES.popitem(last=False)
     _GAMES.move_to_end(key)
     state = game.deserialize(job["state"])
-    agent: Any = agent_factory([job["agent"]], job["iterations"])(None)[0]  # the built-in agents keep an rng
+    agent: Any = tb.agents([job["agent"]], None, job["iterations"])[0]  # the built-in agents keep an rng
     agent.rng.setstate(job["rng"])
     action = state.agent_choice(agent)
     return {"action": action, "rng": agent.rng.getstate()}

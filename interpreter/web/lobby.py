@@ -31,11 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import interpreter as tb
-from interpreter.engine.compile import rule_file_problems, supported_players
 from interpreter.errors import RuleError, TrickbookError, show_file_as
 from interpreter.limits import MAX_NUMBER
-from interpreter.rules.catalog import bundled_games
-from interpreter.rules.loader import load_rules
 from interpreter.web.guard import read_json
 from interpreter.web.tables import Setup, Table, check_setup, mtime, token_hash
 
@@ -114,8 +111,7 @@ class Lobby:
     def games(self) -> list[dict[str, str]]:
         """The bundled games, by name and title."""
         if self._games is None:
-            self._games = [{"name": name, "title": load_rules(name).data.get("title", name)}
-                           for name in bundled_games()]
+            self._games = [{"name": name, "title": tb.about(name).title} for name in tb.games()]
         return self._games
 
     def rules_info(self, rules: str) -> dict[str, Any]:
@@ -124,24 +120,21 @@ class Lobby:
         if rules in self._info:
             return self._info[rules]
         path = self._rules_path(rules)
-        source = load_rules(path)
-        counts = supported_players(source)
+        about = tb.about(path)
         seats: dict[str, Any] = {}
-        for n in counts:
+        for n in about.players:
             game = tb.load(path, players=n)
             seats[str(n)] = {"names": game.seat_names, "automatic": game.automatic}
-        options = {k: {"default": v.get("default"), "choices": v.get("choices"),
-                       "description": v.get("description", "")}
-                   for k, v in (source.data.get("options") or {}).items()}
-        info = {"rules": rules, "title": source.data.get("title", rules), "players": counts, "seats": seats,
-                "options": options}
+        options = {k: {"default": o.default, "choices": o.choices, "description": o.description}
+                   for k, o in about.options.items()}
+        info = {"rules": rules, "title": about.title, "players": about.players, "seats": seats, "options": options}
         self._info[rules] = info
         return info
 
     def _rules_path(self, rules: Any) -> str:
         """The file or bundled name to load ``rules`` (untrusted) from: a bundled game or a stored rule file (whose
         errors name it as the table does, ``rules/HASH.yaml``)."""
-        if isinstance(rules, str) and rules in bundled_games():
+        if isinstance(rules, str) and rules in tb.games():
             return rules
         if isinstance(rules, str) and _UPLOADED.match(rules) and (self.folder / rules).is_file():
             path = str(self.folder / rules)
@@ -166,7 +159,7 @@ class Lobby:
             return self.rules_info(name)
         path.write_bytes(data)
         try:
-            problems = rule_file_problems(self._rules_path(name))
+            problems = tb.check(self._rules_path(name))
             errors = [problem_json(e) for e in problems[:50]]  # the source lines are read before the file goes
             if not errors:
                 self._room_for_rules(client)
@@ -252,7 +245,7 @@ class Lobby:
         if type(seed) is not int or not 0 <= seed <= MAX_NUMBER:  # what a record holds (record_reader.seed_problem)
             raise LobbyError(f"the seed must be a whole number from 0 to {MAX_NUMBER:,}")
         game = tb.load(path, players=players, options=options)
-        game.rules_file = rules if rules not in bundled_games() else None  # the record names it beside itself
+        game.rules_file = rules if rules not in tb.games() else None  # the record names it beside itself
         kinds, iterations = check_setup(game, kinds, iterations)
         return path, game, kinds, iterations
 
@@ -291,7 +284,7 @@ class Lobby:
             (expired / "rules").mkdir(parents=True, exist_ok=True)
             if table.record_path.exists():
                 os.replace(table.record_path, expired / table.record_path.name)
-            if table.setup.rules not in bundled_games() and not (expired / table.setup.rules).exists():
+            if table.setup.rules not in tb.games() and not (expired / table.setup.rules).exists():
                 shutil.copyfile(self.folder / table.setup.rules, expired / table.setup.rules)
             table.told_path.unlink(missing_ok=True)
         except OSError as exc:

@@ -1,8 +1,8 @@
 """The web table's games: seats, tokens, bots, each seat's view, and records written as the game goes.
 
 Nothing here knows HTTP: the server (app.py) calls these under one lock a table. A table keeps the game's state
-(the public API's ``GameState``) and gives each seat only its own view: its observation, its own legal actions
-and the narration as that seat is told it. A person's action is taken only when it names the decision now
+(the public API's ``GameState``) and gives each seat only its own view (seat_view.py): its observation, its own
+legal actions and the narration as that seat is told it. A person's action is taken only when it names the decision now
 pending (the table's sequence number), is the seat's to take and is one of its legal labels.
 """
 
@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import interpreter as tb
+from interpreter.api.builtin_agents import DEFAULT_ITERATIONS as ITERATIONS
 from interpreter.errors import Position, RuleError, TrickbookError
-from interpreter.harness.players import ITERATIONS, agent_factory
-from interpreter.rules.catalog import bundled_games
 from interpreter.web.bots import SEARCHING
 
 KINDS = ("person", "random", "greedy", "ismcts")
@@ -88,7 +87,7 @@ class Table:
         bots = [k if k in KINDS[1:] else "random" for k in setup.kinds]
         for s, kind in enumerate(setup.kinds):
             if kind in KINDS[1:]:
-                self.agents[s] = agent_factory(bots, setup.iterations[s])(setup.seed)[s]
+                self.agents[s] = tb.agents(bots, setup.seed, setup.iterations[s])[s]
         # the number of the decision pending: one more after every change; a table picked up again goes on from
         # the number of its record's events, more than any number it gave before (every change adds an event)
         self.seq = 0 if record is None else self.written
@@ -246,8 +245,8 @@ class Table:
         name = found["file"]
         if name == self.setup.rules:  # the rule file of the table (a stored one is shown by its name in the folder)
             path = self.rules_path
-        elif name in bundled_games():
-            path = str(bundled_games()[name])
+        elif name in tb.games():
+            path = str(tb.games()[name])
         else:
             path = name
         return RuleError(found["message"], Position(path, int(found["line"]), int(found["col"]))).render()
@@ -334,77 +333,6 @@ class Table:
             self.written += len(new)
         return new
 
-    # ------------------------------------------------------------------ what a seat sees
-
-    def view(self, seat: int, log_from: int = 0) -> dict[str, Any]:
-        """Everything the page of ``seat`` shows, from that seat's observation and its own legal actions only
-        (the narration from its ``log_from``-th line). A rule that fails while the view is made (a status line)
-        stops the table; a stopped table's view works out no rule, and says why it stopped."""
-        try:
-            return self._view(seat, log_from)
-        except Exception as exc:  # the table stops with it said
-            self.stop(exc)
-        try:
-            return self._view(seat, log_from)
-        except Exception:  # even the seat's observation cannot be made: the bare view
-            return self._bare_view(seat, log_from)
-
-    def _view(self, seat: int, log_from: int) -> dict[str, Any]:
-        state, names = self.state, self.game.seat_names
-        live = self.stopped is None
-        obs = state.observation(seat)
-        mine = names[seat]
-        to_act = self.to_act() if live else None
-        turn = to_act == seat
-        labels = state.labels() if turn else []
-        hand_zone, hand = _hand(obs, mine)
-        in_hand = set(hand)
-        cards = []
-        for label in hand:
-            legal = label in labels
-            why = None
-            if not legal:
-                if not live:
-                    why = "the table has stopped"
-                elif turn:
-                    why = state.refusal(label) or "not one of your choices now"
-                elif to_act is not None:
-                    why = f"{names[to_act]} is to act"
-                else:
-                    why = "the game is over" if state.is_over() else "the cards are being dealt"
-            cards.append({"label": label, "legal": legal, "why": why})
-        trick = obs.get("trick") if "tricks_played" in obs else []
-        leader = trick[0][0] if trick else (names[to_act] if to_act is not None and obs.get("decision") == "play"
-                                            else None)
-        out: dict[str, Any] = {
-            **self._bare_view(seat, log_from),
-            "round": state.round, "dealer": names[state.dealer],
-            "step": state.step if live else None, "to_act": None if to_act is None else names[to_act],
-            "your_turn": turn, "prompt": state.prompt if turn else None,
-            "hand_zone": hand_zone, "hand": cards,
-            "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand],
-            "trick": trick, "leader": leader, "last_trick": obs.get("last_trick"),
-            "tricks_played": obs.get("tricks_played"),
-            "counters": obs.get("counters") or {}, "totals": obs["totals"],
-            "zones": _other_zones(obs, mine, hand_zone),
-            "status": [list(line) for line in state.status(seat)] if live else [],
-            "over": state.is_over(),
-        }
-        if state.is_over():
-            out["winners"] = [names[s] for s in state.winners()]
-        return out
-
-    def _bare_view(self, seat: int, log_from: int) -> dict[str, Any]:
-        """The view without the game: who sits where, the narration, the scores, and why the table stopped."""
-        names = self.game.seat_names
-        return {"type": "view", "seq": self.seq, "title": self.game.title, "seat": seat, "seat_name": names[seat],
-                "seats": names, "kinds": self.setup.kinds, "round": 0, "dealer": None, "step": None, "to_act": None,
-                "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "actions": [], "trick": [],
-                "leader": None, "last_trick": None, "tricks_played": None, "counters": {},
-                "totals": dict(zip(names, self.state.returns())), "zones": [], "status": [],
-                "log_from": log_from, "log": self.logs.get(seat, [])[log_from:], "scores": self.scores,
-                "over": False, "stopped": self.stopped}
-
     def record_text(self) -> str:
         """The whole record (for a finished game: the file as written)."""
         return self.record_path.read_text(encoding="utf-8")
@@ -416,37 +344,6 @@ def mtime(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return 0.0
-
-
-def _hand(obs: dict[str, Any], me: str) -> tuple[str | None, list[str]]:
-    """The seat's hand: its first own zone whose cards it sees (the rule file's first per-seat zone, as a rule
-    file declares the hand first), by name and cards in the terminal's order (the observation's)."""
-    for name, content in obs["zones"].items():
-        if isinstance(content, dict) and isinstance(content.get(me), list):
-            return name, list(content[me])
-    return None, []
-
-
-def _other_zones(obs: dict[str, Any], me: str, hand: str | None) -> list[dict[str, Any]]:
-    """The other cards the seat sees (its other zones, other seats' open cards, shared zones lying face up) and
-    the sizes of the rest: each ``{"zone", "seat", "cards" or "count"}``."""
-    out: list[dict[str, Any]] = []
-    for name, content in obs["zones"].items():
-        if name == "trick":
-            continue
-        if isinstance(content, list):
-            if content:
-                out.append({"zone": name, "seat": None, "cards": content})
-        elif isinstance(content, dict):
-            for seat, cards in content.items():
-                if seat == me and name == hand:
-                    continue
-                if isinstance(cards, list):
-                    if cards:
-                        out.append({"zone": name, "seat": seat, "cards": cards})
-                elif isinstance(cards, dict) and cards.get("count"):
-                    out.append({"zone": name, "seat": seat, "count": cards["count"]})
-    return out
 
 
 def check_setup(game: tb.TrickGame, kinds: Any, iterations: Any) -> tuple[list[str], list[int]]:

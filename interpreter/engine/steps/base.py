@@ -1,4 +1,5 @@
-"""What every step kind provides: its declared options, its compile and play methods.
+"""What every step kind is: its declared options, its reading (compiling its keys), its play, and the parts it
+holds for what it says, what search asks of it and chance's outcomes.
 
 A step kind declares its options once (:class:`~interpreter.plan.declaration.Opt`: key, kind, bound names,
 description). The compiler reads them to check and compile a step's keys, and
@@ -9,171 +10,31 @@ Play protocol: ``start`` returns the step's progress (a small object with
 ``copy()``) or None when the step has nothing to decide; ``decision`` gives the
 pending :class:`Decision` or None when the step is over; ``apply`` changes the
 state and may return the next decision of the same step (saving the engine a call).
+
+A step is put together from parts, each a class of its own that the step holds one of (made when the step is):
+``words`` (words.py: labels, narration, public progress, its actions listed), ``search`` (search.py: hidden
+values, samples, judging a card) and ``chance`` (chance.py: chance's outcomes). A kind names the classes of its
+parts (``words_part``, ``search_part``, ``chance_part``); its written code is its writer's (engine/module.py's
+``WRITERS``), which imports the kind, never the other way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, cast
 
-from interpreter.dsl.compiler import Compiled, Compiler
-from interpreter.dsl.types import SEAT, VALUE, Type, join, list_of
+from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.types import SEAT, VALUE, Type, list_of
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
+from interpreter.engine.steps.action_types import Choice
+from interpreter.engine.steps.chance import Chance
+from interpreter.engine.steps.context import Path_, StepContext
+from interpreter.engine.steps.search import Search
+from interpreter.engine.steps.words import Words
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.errors import ExpressionError, RuleError, RuleErrors, SchemaError
 from interpreter.plan.declaration import Opt, declared_in
 from interpreter.plan.section import raise_all
-
-if TYPE_CHECKING:
-    from interpreter.rules.source import RuleSource
-
-Path_ = tuple[Any, ...]
-
-
-class Play(NamedTuple):
-    """Play ``card`` from the step's ``zone``-th source zone."""
-
-    card: int
-    zone: int
-
-
-class Choice(NamedTuple):
-    """Choose ``value`` (text, number, seat, card, list or record), shown as ``label``."""
-
-    value: Any
-    label: str
-
-
-class Pass(NamedTuple):
-    """Decline to choose, shown as ``label``."""
-
-    label: str
-
-
-class Stop(NamedTuple):
-    """End one's turn after at least one pick, shown as ``label``."""
-
-    label: str
-
-
-class Cover(NamedTuple):
-    """Cover space ``space`` of board row ``row``."""
-
-    row: int
-    space: int
-
-
-class Take(NamedTuple):
-    """Take ``card`` from the trick on the table (a share of a trick)."""
-
-    card: int
-
-
-ACTION_TYPES = (Play, Choice, Pass, Stop, Cover, Take)
-
-
-# ---------------------------------------------------------------- compile context
-
-
-@dataclass
-class StepContext:
-    """Compile-time view of the game for step builders."""
-
-    source: RuleSource
-    compiler: Compiler
-    players: int
-    seat_names: list[str]
-    seat_zones: dict[str, str]  # name -> visibility
-    shared_zones: dict[str, str]
-    card_kinds: tuple[int, ...] = ()
-    counters: list[str] = field(default_factory=list)
-    round_fields: dict[str, Type] = field(default_factory=dict)
-    seat_fields: dict[str, Type] = field(default_factory=dict)
-    game_fields: dict[str, Type] = field(default_factory=dict)
-    game_seat_fields: dict[str, Type] = field(default_factory=dict)  # per-seat values kept across rounds
-    step_names: dict[str, Path_] = field(default_factory=dict)
-    visibility: dict[str, str] = field(default_factory=dict)  # value name -> all, owner, nobody
-    hidden_teams: bool = False  # a teams step hides its teams (reveal steps may then tell them)
-    refresh: Any = None  # called when value types change (the compiler's seat attributes follow them)
-    combinations: Any = None  # the combinations section (engine/combinations.py), for climb steps
-
-    def expr(self, path: Path_, bound: dict[str, Type] | None = None, expect: str | None = None,
-             per: str | None = None) -> Compiled:
-        """Compile the expression stored at ``path`` in the rule file (``per``: see Compiler.compile)."""
-        return self.compiler.compile(self.source.get(path), bound or {}, self.source.locator(path), expect, per)
-
-    def option(self, opt: Opt, path: Path_, outer: dict[str, Type], names: dict[str, Type] | None = None,
-               expect: str | None = None, per: str | None = None) -> Compiled:
-        """Compile the expression of option ``opt`` stored at ``path`` with the names its declaration binds
-        (typed by ``names``) and those of an enclosing trick (``outer``); ``binds_with`` is looked up among the
-        keys of the mapping that holds the option."""
-        given = self.source.get(path[:-1]) if path else {}
-        bound = opt.bound_names(outer, names or {}, given if isinstance(given, dict) else {})
-        return self.expr(path, bound, expect or opt.expects, per)
-
-    def led_classes(self, exprs: list[Compiled]) -> tuple[int, ...]:
-        """Per card: the first card that is the same led card for ``exprs`` (they read only attributes of
-        ``led`` that both have alike); identical cards when they read the led card itself."""
-        uses = frozenset().union(*(e.uses for e in exprs))
-        if "bare:led" in uses:
-            return self.card_kinds
-        attrs = [self.compiler.g.card_attrs[u[9:]] for u in sorted(uses) if u.startswith("attr:led.")]
-        first: dict[tuple[Any, ...], int] = {}
-        return tuple(first.setdefault(tuple(a[c] for a in attrs), c) for c in range(len(self.card_kinds)))
-
-    def constant(self, path: Path_) -> Any:
-        """A value known before play: plain data as written, or an expression of constants."""
-        value = self.source.get(path)
-        if isinstance(value, str):
-            return self.compiler.constant_value(value, self.source.locator(path))
-        return value
-
-    def error(self, message: str, path: Path_) -> SchemaError:
-        return SchemaError(message, self.source.pos(path))
-
-    def zone(self, path: Path_, per_seat: bool | None = None) -> str:
-        """Check that the zone named at ``path`` exists (and its kind)."""
-        return self.zone_named(self.source.get(path), path, per_seat)
-
-    def zone_named(self, name: Any, path: Path_, per_seat: bool | None = None) -> str:
-        if name in self.seat_zones:
-            if per_seat is False:
-                raise self.error(f"zone {name!r} belongs to each seat; a shared zone is needed here", path)
-            return name
-        if name in self.shared_zones:
-            if per_seat is True:
-                raise self.error(f"zone {name!r} is shared; a zone with per_seat: true is needed here", path)
-            return name
-        known = ", ".join(sorted(set(self.seat_zones) | set(self.shared_zones)))
-        raise self.error(f"unknown zone {name!r} (zones: {known})", path)
-
-    def zones(self, path: Path_, per_seat: bool | None = None) -> list[str]:
-        """One zone name or a list of them."""
-        value = self.source.get(path)
-        if isinstance(value, list):
-            return [self.zone_named(v, path + (i,), per_seat) for i, v in enumerate(value)]
-        return [self.zone_named(value, path, per_seat)]
-
-    def declare(self, name: str, type_: Type, path: Path_) -> None:
-        """A round value this step sets (read as ``round.NAME``)."""
-        if name in ("number", "dealer"):
-            raise self.error(f"round.{name} is set by the engine; choose another name", path)
-        _widen(self.round_fields, name, type_)
-
-    def declare_seat(self, name: str, type_: Type, path: Path_) -> None:
-        """A per-seat value this step sets (read as ``seat.NAME``)."""
-        _widen(self.seat_fields, name, type_)
-
-
-def _widen(fields: dict[str, Type], name: str, type_: Type) -> None:
-    """Two steps may set one value: its type is what either gives (a value not yet typed takes the new one)."""
-    old = fields.get(name)
-    fields[name] = type_ if old is None or old.literal_none else join(old, type_)
-
-
-# ---------------------------------------------------------------- steps
 
 
 class Step:
@@ -186,6 +47,11 @@ class Step:
     decides: ClassVar[bool] = False  # asks seats (so automatic seats need a policy for it)
     loops: ClassVar[bool] = False  # its written code has a playout loop of its own (``run``, see playout)
 
+    # the classes of its parts (see the module's docstring): a kind that says, hides or draws more names its own
+    words_part: ClassVar[type[Words[Any]]] = Words
+    search_part: ClassVar[type[Search[Any]]] = Search
+    chance_part: ClassVar[type[Chance[Any]]] = Chance
+
     where = ""  # FILE:LINE:COL of the step's name, set when the step is built
 
     def __init__(self, name: str, path: Path_):
@@ -196,6 +62,9 @@ class Step:
         self.outer: Any = None  # for nested steps: gives the values of the names the trick binds
         self.bound: dict[str, Type] = {}  # the names the trick binds, for compiling
         self._written: Any = None  # the step's code in the game's module (see code)
+        self.words = self.words_part(self)
+        self.search = self.search_part(self)
+        self.chance = self.chance_part(self)
 
     @classmethod
     def declared(cls, key: str) -> Opt:
@@ -243,23 +112,6 @@ class Step:
         """The step running inside this one now and its progress (a repeat's step, a trick's hook), or None."""
         return None
 
-    def relabel(self, p: Any, card: Callable[[int], int]) -> None:
-        """Rename the cards progress ``p`` holds by ``card`` (for a state sampled by search; see knowledge.py);
-        not those of a nested step's progress (``running`` gives each step its own)."""
-
-    def judge(self, game: GameView, state: State, p: Any, action: Any) -> tuple[int | None, Any] | None:
-        """For heuristic players: after ``action`` (a card played to a trick, this step's own decision), the
-        seat that would win the trick so far and the card's strength in it; None for any other action."""
-        return None
-
-    def redrawn(self) -> frozenset[str]:
-        """The values hidden while this step is pending that ``redraw`` draws again for a sample."""
-        return frozenset()
-
-    def redraw(self, game: GameView, state: State, p: Any, seat: int, rng: Any) -> None:
-        """In a state sampled for ``seat`` (see knowledge.py): draw again the choices made so far that
-        ``seat`` has not seen, each at random among what its chooser could choose."""
-
     def playout(self, game: GameView, state: State, policy: Any, random: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own (its
         written code's ``run``, when the kind ``loops``), as ``apply`` would, each by ``policy(state, seat,
@@ -271,61 +123,9 @@ class Step:
         """Change the state; may return the next decision of this step."""
         raise NotImplementedError
 
-    def refusal(self, game: GameView, state: State, card: int) -> str | None:
-        """Why the seat to act may not choose ``card`` now, in the rule file's words; None when this step's kind
-        does not say (or the card may be chosen)."""
-        return None
-
-    def label(self, game: GameView, action: Any) -> str:
-        if isinstance(action, (Choice, Pass, Stop)):
-            return action.label
-        if isinstance(action, (Play, Take)):
-            return game.cards.labels[action.card]
-        raise NotImplementedError
-
-    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
-        """Every action this step can offer, known before play, as (kind, key, value, label): what the kind of
-        its choice is, declared by each step kind that decides (see engine/actions.py). None: it decides nothing."""
-        return []
-
-    def shown(self, game: GameView, kind: str, value: Any) -> Any:
-        """The value of one of its actions (as ``action_entries`` gives it) as people read it."""
-        if kind == "card":
-            return game.cards.labels[value]
-        if kind == "seat":
-            return game.seat_names[value]
-        return list(value) if isinstance(value, tuple) else value
-
-    def action_key(self, game: GameView, action: Any) -> Any:
-        """The key ``action_entries`` gives ``action`` (one of this step's legal actions)."""
-        raise NotImplementedError
-
-    def describe(self, game: GameView, state: State, d: Decision, action: Any, viewer: int | None = None) -> str | None:
-        """The action as a phrase for a readable account ("plays red 7"); None: not worth telling.
-
-        ``viewer`` is the seat the account is told to (None: everything is shown).
-        """
-        return self.label(game, action)
-
-    def public(self, game: GameView, state: State, p: Any, viewer: int | None = None) -> dict[str, Any]:
-        """What everyone (and ``viewer``) sees of this step's own progress (for observations)."""
-        return {}
-
     def policy_binds(self) -> dict[str, Type]:
         """The names an automatic seat's policy for this step may use."""
         return {"seat": SEAT, "legal": list_of(VALUE)}
-
-    def filling(self) -> frozenset[str]:
-        """Values this step fills in secret while it is pending (others see them once it is over)."""
-        return frozenset()
-
-    def titles(self) -> dict[str, str]:
-        """How people call the round values this step sets, when not by their names (a board row's title)."""
-        return {}
-
-    def won_zones(self) -> tuple[str, ...]:
-        """The per-seat zones this step puts the cards of won tricks in (for heuristic players)."""
-        return ()
 
     def inner_steps(self) -> list[Step]:
         """Steps this step runs inside itself (a trick's hooks)."""
@@ -357,21 +157,6 @@ class Step:
             if isinstance(a, Choice) and a.value == value:
                 return a
         return None
-
-    # chance steps only
-    def chance_cards(self, game: GameView, state: State) -> list[int]:  # pragma: no cover - chance steps override
-        """The cards a chance event of this step puts in an order (its outcome is an order of them, every order
-        equally likely), for dealing them one at a time (the public API's ``chance_outcomes``)."""
-        raise NotImplementedError
-
-    def sample(self, game: GameView, state: State, rng: Any) -> Any:  # pragma: no cover - chance steps override
-        raise NotImplementedError
-
-    def outcome_to_record(self, game: GameView, state: State, outcome: Any) -> dict[str, Any]:  # pragma: no cover
-        raise NotImplementedError
-
-    def outcome_from_record(self, game: GameView, state: State, data: dict[str, Any]) -> Any:  # pragma: no cover
-        raise NotImplementedError
 
 
 REGISTRY: dict[str, type[Step]] = {}
@@ -459,48 +244,4 @@ def finish_steps(ctx: StepContext, steps: list[Step]) -> None:
         except RuleError as exc:
             found.append(exc)
     raise_all(found)
-
-
-def third_person(verb: str) -> str:
-    """'pass on' -> 'passes on', 'discard' -> 'discards': the first word takes the s."""
-    first, _, rest = verb.partition(" ")
-    if first.endswith(("s", "sh", "ch", "x", "z")):
-        first += "es"
-    elif first.endswith("y") and len(first) > 1 and first[-2] not in "aeiou":
-        first = first[:-1] + "ies"
-    else:
-        first += "s"
-    return f"{first} {rest}" if rest else first
-
-
-class Running:
-    """A list of steps being run (a round's, a repeat's, a trick's hook): the step running now (its index), its
-    progress, and the decision found while entering or applying it (taken once by ``pending``)."""
-
-    __slots__ = ("steps", "index", "p", "d")
-
-    def __init__(self, steps: list[Step], index: int, p: Any, d: Decision | None = None):
-        self.steps, self.index, self.p, self.d = steps, index, p, d
-
-    def copy(self) -> Running:
-        return Running(self.steps, self.index, None if self.p is None else self.p.copy())
-
-
-def pending(game: GameView, state: State, r: Running) -> Decision | None:
-    """The decision of the step running in ``r``."""
-    d, r.d = r.d, None
-    return d if d is not None else r.steps[r.index].decision(game, state, r.p)
-
-
-def running(steps: list[Step], index: int, p: Any) -> list[tuple[Step, Any]]:
-    """The steps running now, each with its progress: the round's step ``steps[index]``, then the step running
-    inside it, and so on down to the one whose decision is pending."""
-    out: list[tuple[Step, Any]] = []
-    if index < 0 or p is None:
-        return out
-    here: tuple[Step, Any] | None = (steps[index], p)
-    while here is not None and here[1] is not None:
-        out.append(here)
-        here = here[0].inside(here[1])
-    return out
 

@@ -1,14 +1,8 @@
 """``board``: rows of options that seats cover in turn; each row's open space decides a round value.
 
-How the turn passes (``first``, ``next``), which spaces may be covered
-(``coverable``, which sees how many spaces its row has open) and which start
-covered (a row's ``covered``) are data. The step ends when the seat to act has
-no space it may cover; each row with exactly one open space sets the round
-value named after the row (a row left with several open spaces sets none).
-
-Spaces are plain values (``red``, ``3``), ``{label, value}``, records
-(``{label, FIELD: ...}``, read as ``round.ROW.FIELD``), or an expression giving a
-list (``seats``).
+What the step does in play: it is started, asked and applied through its written code (board_code.py), which calls
+back here to settle the rows and for its errors. Its parts: its reading (board_reading.py: the declaration, the
+rows read and checked, the progress) and its words (board_words.py).
 """
 
 from __future__ import annotations
@@ -16,156 +10,20 @@ from __future__ import annotations
 from typing import Any, cast
 
 from interpreter.dsl.compiler import ExpressionFailed
-from interpreter.dsl.types import SEAT, VALUE, Type, record
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
-from interpreter.engine.steps.base import COMMON, Cover, Step, StepContext, register
-from interpreter.engine.steps.choose import show
+from interpreter.engine.steps.action_types import Cover
+from interpreter.engine.steps.base import register
+from interpreter.engine.steps.board_reading import BoardProgress, BoardReading
+from interpreter.engine.steps.board_words import BoardWords
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
-from interpreter.plan.declaration import Opt, declared_in
-
-
-class Record(dict):
-    """A board space with fields, as a round value: never changed, so it can be hashed once.
-
-    Hashable values let lookup tables keyed by round values (see card_tables) use it directly.
-    """
-
-    __slots__ = ("_hash",)
-
-    def __init__(self, fields: dict[str, Any]):
-        super().__init__(fields)
-        self._hash = hash(tuple(sorted((k, repr(v)) for k, v in fields.items())))
-
-    def __hash__(self) -> int:  # type: ignore[override]  # dict declares __hash__ None; this dict is never changed
-        return self._hash
-
-
-class BoardProgress:
-    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover."""
-
-    __slots__ = ("open", "turn", "choices")
-
-    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any]):
-        self.open, self.turn, self.choices = open_, turn, choices
-
-    def copy(self) -> BoardProgress:
-        return BoardProgress([list(r) for r in self.open], self.turn, self.choices)
-
-
-class _Row:
-    def __init__(self, key: str, title: str, values: list[Any], labels: list[str], covered: list[bool]):
-        self.key, self.title, self.values, self.labels, self.covered = key, title, values, labels, covered
-
-
-_ROW = (
-    Opt("spaces", "expr", "The row's spaces: a list of plain values, {label, value} or records {label, FIELD: "
-        "...} (all with the same fields), or an expression giving a list, e.g. seats.", required=True, gives="list"),
-    Opt("title", "text", "How the row is shown (default: its name)."),
-    Opt("covered", "condition", "Spaces for which this holds start covered (it may use only space, players, "
-        "options and setup).", binds=("space",)),
-)
 
 
 @register
-class Board(Step):
-    kind = "board"
-    decides = True
-    loops = True
-    summary = ("A board of options: seats take turns covering one open space; when the seat to act may cover "
-               "nothing, each row's one open space sets the round value named after the row.")
-    options = COMMON + (
-        Opt("rows", "object", "Row name -> row. Each row's open space becomes round.ROWNAME.", required=True,
-            fields=_ROW),
-        Opt("first", "seat", "The seat that covers first (default: the dealer), e.g. left(round.dealer)."),
-        Opt("next", "seat", "The seat that covers after seat (default: left(seat), clockwise).",
-            binds=("seat",)),
-        Opt("coverable", "condition", "Whether a space may be covered now (default \"open > 1\": never a row's "
-            "last open space). open is the number of open spaces in the space's row, row its name.",
-            binds=("space", "open", "row")),
-    )
+class Board(BoardReading):
+    """A board step in play."""
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.row_types: list[Type] = []
-        for key, row in spec["rows"].items():
-            rpath = self.path + ("rows", key)
-            spaces = row["spaces"]
-            type_ = self._space_type(ctx, spaces, rpath + ("spaces",)) if isinstance(spaces, list) else VALUE
-            self.row_types.append(type_)
-            ctx.declare(key, type_, rpath)
-
-    def infer(self, ctx: StepContext) -> None:
-        spec = ctx.source.get(self.path)
-        for (key, row), i in zip(spec["rows"].items(), range(len(self.row_types))):
-            if not isinstance(row["spaces"], list):  # an expression (or a value that is not a list: refused by build)
-                t = ctx.option(declared_in(_ROW, "spaces"), self.path + ("rows", key, "spaces"), self.bound).type
-                self.row_types[i] = t.element if t.kind == "list" and t.element else VALUE
-                ctx.round_fields[key] = self.row_types[i]
-
-    @staticmethod
-    def _space_type(ctx: StepContext, spaces: list[Any], path: tuple) -> Type:
-        def fields_of(space: Any) -> list[str] | None:  # a record's fields; None for a plain space
-            return list(space) if isinstance(space, dict) and set(space) - {"label", "value"} else None
-
-        first = next((i for i, space in enumerate(spaces) if fields_of(space) is not None), None)
-        if first is None:
-            return VALUE
-        fields = fields_of(spaces[first])
-        assert fields is not None  # first is the index of a record
-        for i, space in enumerate(spaces):
-            keys = fields_of(space)
-            if keys is not None and "label" not in keys:
-                raise ctx.error("a space with fields needs a label", path + (i,))
-        for i, space in enumerate(spaces):  # every space, before and after the first record
-            keys = fields_of(space)
-            if keys is None or sorted(keys) != sorted(fields):
-                raise ctx.error(f"every space of this row must have the fields {', '.join(fields)} (a row's "
-                                "spaces are all records with the same fields, or none is)", path + (i,))
-        return record({f: VALUE for f in fields})
-
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path
-        self.first = self.read(ctx, "first", expect="seat") if "first" in spec else None
-        self.next = self.read(ctx, "next", {"seat": SEAT}, expect="seat") if "next" in spec else None
-        self.coverable = None
-        if "coverable" in spec:
-            self.coverable = self.read(ctx, "coverable", {"space": VALUE, "open": VALUE, "row": VALUE})
-        self.rows: list[_Row] = []
-        for (key, row), type_ in zip(spec["rows"].items(), self.row_types):
-            rpath = path + ("rows", key)
-            spaces = row["spaces"]
-            if not isinstance(spaces, list):  # an expression giving a list (anything else is refused here)
-                expr = ctx.option(declared_in(_ROW, "spaces"), rpath + ("spaces",), self.bound)
-                if expr.deps:
-                    raise ctx.error("the spaces of a row must be known before play (use seats, players, options, "
-                                    "setup)", rpath + ("spaces",))
-                values = list(expr({}))
-                labels = [show(ctx_game(ctx), type_, v) for v in values]
-            else:
-                values, labels = [], []
-                for space in spaces:
-                    if isinstance(space, dict):
-                        label = str(space.get("label"))
-                        value = space.get("value") if type_.kind != "record" else Record(space)
-                    else:
-                        label, value = str(space), space
-                    values.append(value)
-                    labels.append(label)
-            covered = [False] * len(values)
-            if len(set(labels)) != len(labels):
-                raise ctx.error("two spaces of this row have the same label", rpath + ("spaces",))
-            if "covered" in row:
-                cover = ctx.option(declared_in(_ROW, "covered"), rpath + ("covered",), self.bound, {"space": type_})
-                if cover.deps - {"ctx:space"}:
-                    raise ctx.error("covered may use only space, players, options and setup "
-                                    "(spaces are covered before play)", rpath + ("covered",))
-                covered = [c or bool(cover({"space": v})) for c, v in zip(covered, values)]
-            if covered.count(False) < 1:
-                raise ctx.error("every space of this row is covered; at least one must stay open", rpath)
-            self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
-        self._covers = [[Cover(r, i) for i in range(len(row.values))] for r, row in enumerate(self.rows)]
-
-    # ------------------------------------------------------------------ play (its code: board_code.py)
+    words_part = BoardWords
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code (see steps_code.py)."""
@@ -197,43 +55,8 @@ class Board(Step):
         assert self.next is not None  # only a written next can give something else than a seat
         return ExpressionFailed(f"{self.next.position}: error: next must give a seat, got {nxt!r}")
 
-    def public(self, game: GameView, state: State, p: BoardProgress, viewer: int | None = None) -> dict[str, Any]:
-        return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
-                          for row, spaces in zip(self.rows, p.open)}}
-
-    def titles(self) -> dict[str, str]:
-        return {row.key: row.title for row in self.rows if row.title != row.key}
-
-    def describe(self, game: GameView, state: State, d: Decision, action: Cover, viewer: int | None = None) -> str:
-        r, i = action
-        return f"covers {self.rows[r].title}: {self.rows[r].labels[i]}"
-
-    def label(self, game: GameView, action: Cover) -> str:
-        r, i = action
-        row = self.rows[r]
-        return f"{row.key}: {row.labels[i]}"
-
-    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
-        """A space of a row covered: its value is (the row's key, the space's label)."""
-        return [("space", (r, i), (row.key, row.labels[i]), self.label(game, Cover(r, i)))
-                for r, row in enumerate(self.rows) for i in range(len(row.values))]
-
-    def action_key(self, game: GameView, action: Cover) -> Any:
-        return tuple(action)
-
     def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         for a in d.actions:
-            if self.rows[a.row].values[a.space] == value or self.label(game, a) == value:
+            if self.rows[a.row].values[a.space] == value or self.words.label(game, a) == value:
                 return a
         return None
-
-
-class _Names:
-    """Enough of a game for ``show`` at compile time (seat names)."""
-
-    def __init__(self, seat_names: list[str]):
-        self.seat_names = seat_names
-
-
-def ctx_game(ctx: StepContext) -> Any:
-    return _Names(ctx.seat_names)

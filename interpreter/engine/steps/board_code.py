@@ -20,7 +20,8 @@ from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
-from interpreter.engine.steps.board import Board, BoardProgress
+from interpreter.engine.steps.board import Board
+from interpreter.engine.steps.board_reading import BoardProgress
 from interpreter.engine.steps.writer import Lines, Part, Writer
 
 

@@ -1,334 +1,37 @@
 """``choose``: seats in an order given by data each pick values from a list given by an expression.
 
-It carries bids (a number of tricks, higher than the current bid), ordering up,
-naming trump, a partner, team sizes, a marker, discards and passes (cards, with
-``move_to``), claims (between plays of a trick), exchanges and keep choices
-(after a trick), and a designer's own auctions (``repeat`` until a condition
-such as a full circle of passes).
-
-Each seat's turn is ``count`` single picks, or a pass when ``pass`` is given. After
-every turn ``until`` is checked; the step ends when it holds, or after the last
-seat of ``who`` (with ``repeat``, ``who`` starts again). Results are read
-afterwards as round values (``set``, ``set_chooser``) or per-seat values
-(``set_seat``). While choosing, expressions see ``seat`` (the chooser), ``value``
-(the option being judged), ``picked`` (this seat's picks this turn), ``history``
-(every choice of this step so far, as records with ``seat`` and ``value``) and
-``passes`` (passes in a row).
+What the step does in play: it is entered, asked and applied through its written code (choose_code.py), which calls
+back here for what is not worth writing out and for its errors. Its parts: its reading (choose_reading.py: the
+declaration, each option read and checked, the progress ``Choosing``), its words (choose_words.py) and what search
+asks of it (choose_search.py).
 """
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from interpreter.dsl.compiler import Compiled, ExpressionFailed
-from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
-from interpreter.engine.card_tables import CardTable, as_bool, hashable
-from interpreter.engine.card_values import card_kinds, card_texts, readable, renamed, value_kind
+from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.engine.card_tables import hashable
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
-from interpreter.engine.steps.base import (
-    COMMON,
-    Choice,
-    Opt,
-    Pass,
-    Step,
-    StepContext,
-    Stop,
-    register,
-    third_person,
-)
+from interpreter.engine.steps.action_types import Choice
+from interpreter.engine.steps.base import register
+from interpreter.engine.steps.choose_reading import ChooseReading, Choosing
+from interpreter.engine.steps.choose_search import ChooseSearch
+from interpreter.engine.steps.choose_words import ChooseWords
+from interpreter.engine.steps.words import show
 from interpreter.engine.steps.writer import Found, Lines, ListWriter, bound_read
 from interpreter.errors import GameError
 
 
-class Choosing:
-    """A choice in progress: the seats in order, whose turn it is, its picks, every choice so far."""
-
-    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
-
-    def __init__(self, order: list[int]):
-        self.order = order
-        self.pos = 0
-        self.left = 0  # picks left in the current seat's turn
-        self.picked: list[Any] = []
-        self.history: list[dict[str, Any]] = []
-        self.passes = 0
-        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
-
-    def copy(self) -> Choosing:
-        other = Choosing(list(self.order))
-        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
-        other.picked = list(self.picked)
-        other.history = [dict(h) for h in self.history]
-        return other
-
-
 @register
-class Choose(Step):
-    kind = "choose"
-    nested = True
-    decides = True
-    loops = True
-    summary = ("Seats in turn (or simultaneously, hidden until all have chosen) each pick values from a list: "
-               "bids, trump, partners, cards to discard or pass, yes/no offers, a designer's own auction.")
-    options = COMMON + (
-        Opt("who", "seats", "The seats that choose, in order: a seat or a list of seats (default "
-            "seats_from(left(round.dealer)): everyone, starting left of the dealer).", binds=()),
-        Opt("options", "expr", "The values to choose from: a list (numbers, text, seats, cards, lists), e.g. "
-            "\"seat.hand\", \"[0, 1, 2]\", \"['order up']\".", binds=("seat", "picked", "history", "passes"),
-            required=True, gives="list"),
-        Opt("allowed", "condition", "Which options may be chosen now, e.g. \"value > max([h.value for h in "
-            "history] + [0])\".", binds=("value", "seat", "picked", "history", "passes")),
-        Opt("must", "condition", "An obligation: while some allowed option meets it, only those may be chosen.",
-            binds=("value", "seat", "picked", "history", "passes")),
-        Opt("count", "number", "How many values each seat picks in its turn, one decision each (default 1; "
-            "0: the seat is not asked; it passes when pass is given, else it is skipped). With count the values set "
-            "are lists.", binds=("seat",)),
-        Opt("pass", "text", "The label of passing: with it, a seat may pass instead of choosing (its turn ends)."),
-        Opt("stop", "text", "The label of ending one's turn after at least one pick: with it, count is the most "
-            "a seat may pick in its turn, and it may stop after any pick (a turn of one or more reveals). A seat "
-            "that stops has not passed."),
-        Opt("may_stop", "condition", "When a seat may end its turn with stop (default: after any pick), e.g. "
-            "\"is_combination(picked)\": the picks so far make a whole play (a combination of cards played at once). "
-            "A seat that has picked may not pass.", binds=("seat", "picked", "history", "passes")),
-        Opt("may_pass", "condition", "Which seats may pass (default: every seat, when pass is given), e.g. "
-            "\"seat != round.dealer\" (stick the dealer).", binds=("seat", "picked", "history", "passes")),
-        Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction).",
-            default=False),
-        Opt("until", "condition", "Checked after each turn: the step ends when it holds, e.g. \"passes == "
-            "players\" or \"round.maker != none\" (picked: what the seat just picked in its turn).",
-            binds=("seat", "picked", "history", "passes")),
-        Opt("set", "name", "A round value that holds the last value chosen (round.NAME)."),
-        Opt("set_seat", "name", "A per-seat value that holds each seat's choice (seat.NAME); none for a seat "
-            "that passed or was not asked."),
-        Opt("set_chooser", "name", "A round value that holds the seat that made the last choice (not a pass), "
-            "e.g. the maker or the highest bidder."),
-        Opt("set_history", "name", "A round value that holds every choice of this step in order, as records "
-            "with seat and value (one per pick; passes and stops are not choices), e.g. to find who bid last "
-            "among the highest bidders."),
-        Opt("move_to", "zone", "When the values are cards: each chosen card moves at once to this zone (the "
-            "chooser's, for a per-seat zone), e.g. a discard or a reveal."),
-        Opt("swap", "bool", "When each value is a pair of cards [a, b]: the chosen two change places (a goes "
-            "where b was, b where a was), e.g. a hand card for a card of the trick just won.", default=False),
-        Opt("label", "expr", "How an option is shown (text), e.g. \"'bid ' + text(value)\". Default: a card's "
-            "label, a seat's name, a record's label, or the value itself.", binds=("value", "seat"), gives="shown"),
-        Opt("describe", "expr", "How a choice is told in the narration (text after the seat's name), e.g. "
-            "\"'bids ' + text(value)\". Default: the verb and the label.", binds=("value", "seat"), gives="shown"),
-        Opt("verb", "text", "The verb of the narration and the prompt (default: choose).", default="choose"),
-        Opt("visible", "enum", "Who learns each choice: all (default) or owner (only the chooser: others are "
-            "told that a choice was made, and its values are hidden from them).", choices=("all", "owner"),
-            default="all"),
-        Opt("simultaneous", "bool", "Seats choose without seeing each other's choices: history holds only "
-            "the seat's own, and with visible: all the choices are shown once everyone has chosen.",
-            default=False),
-        Opt("auto", "bool", "A seat that has to take every option it has left (no pass) is not asked: its "
-            "choices are made for it and not recorded.", default=False),
-        Opt("narrate_pass", "bool", "Tell passes in the narration (default true).", default=True),
-        Opt("domain", "constant", "Every value the options may ever hold, known before play (players, options, "
-            "setup, deck): what gives each of the step's actions its fixed id in the public API and toolkits. "
-            "Needed only for options that are lists or records; otherwise it is cards, seats, the options "
-            "themselves when they are constant, the numbers 0 to the deck's size, or the texts of the options "
-            "and of the cards' attributes. E.g. \"combinations(['red', 'blue', 'green'], 2)\"."),
-    )
+class Choose(ChooseReading):
+    """A choose step in play: entered, asked and applied through its written code (choose_code.py), which calls
+    back for what is not worth writing out and for its errors."""
 
-    # ------------------------------------------------------------------ compile
-
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.counted = "count" in spec
-        self.visible = self.value(spec, "visible")
-        start = list_of(VALUE) if self.counted else NONE  # refined by infer
-        for key, declare in (("set", ctx.declare), ("set_chooser", ctx.declare), ("set_seat", ctx.declare_seat)):
-            if key in spec:
-                declare(spec[key], SEAT if key == "set_chooser" else start, self.path + (key,))
-                ctx.visibility[spec[key]] = "all" if key == "set_chooser" else self.visible
-        if "set_history" in spec:
-            ctx.declare(spec["set_history"], NONE, self.path + ("set_history",))
-            ctx.visibility[spec["set_history"]] = self.visible
-
-    @staticmethod
-    def _names(option: Type) -> dict[str, Type]:
-        """Every name an option of this step may bind, typed for options of type ``option``."""
-        return {"seat": SEAT, "picked": list_of(option), "passes": VALUE, "value": option,
-                "history": list_of(record({"seat": SEAT, "value": option}))}
-
-    def infer(self, ctx: StepContext) -> None:
-        spec = ctx.source.get(self.path)
-        options = self.read(ctx, "options", self._names(VALUE))
-        element = options.type.element if options.type.kind == "list" and options.type.element else VALUE
-        value = list_of(element) if self.counted else element
-        if "set" in spec:
-            ctx.round_fields[spec["set"]] = value
-        if "set_seat" in spec:
-            ctx.seat_fields[spec["set_seat"]] = value
-        if "set_history" in spec:
-            ctx.round_fields[spec["set_history"]] = list_of(record({"seat": SEAT, "value": element}))
-
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path
-        self.who = self.read(ctx, "who") if "who" in spec else None
-        first = self.read(ctx, "options", self._names(VALUE))
-        if first.type.kind != "list":
-            raise ctx.error(f"options must be a list, found {first.type}", path + ("options",))
-        self.option_type = first.type.element or VALUE
-        names = self._names(self.option_type)
-        self.names = self.declared("options").bound_names(self.bound, names)  # what a policy sees, besides legal
-        self.options_expr = self.read(ctx, "options", names)
-        self.allowed = self.read(ctx, "allowed", names, per="value") if "allowed" in spec else None
-        self.must = self.read(ctx, "must", names, per="value") if "must" in spec else None
-        # card options judged only by the card and round values: look them up in card tables
-        self._cards = self.option_type.kind == "card" and "label" not in spec
-        kinds = ctx.card_kinds
-        self._allowed_table = self._table(self.allowed, kinds) if self.option_type.kind == "card" else None
-        self._must_table = self._table(self.must, kinds) if self.option_type.kind == "card" else None
-        # a batch is worth starting when a condition is judged option by option, or options call defines
-        self._batch = ((self.allowed is not None and self._allowed_table is None)
-                       or (self.must is not None and self._must_table is None) or bool(ctx.compiler.g.defines))
-        self.count = self.read(ctx, "count", names, expect="number") if self.counted else None
-        self._count_fixed = None
-        if self.count is not None and self.count.is_constant:
-            k = self.count({})
-            if not isinstance(k, int) or isinstance(k, bool):
-                raise ctx.error(f"count must be a whole number, got {k!r}", path + ("count",))
-            self._count_fixed = k
-        self.pass_label = spec.get("pass")
-        self._pass = Pass(self.pass_label) if self.pass_label is not None else None
-        self.stop_label = spec.get("stop")
-        self._stop = Stop(self.stop_label) if self.stop_label is not None else None
-        if self.stop_label is not None and self.stop_label == self.pass_label:
-            raise ctx.error("stop and pass need different labels", path + ("stop",))
-        self.may_stop = self.read(ctx, "may_stop", names) if "may_stop" in spec else None
-        if self.may_stop is not None and self.stop_label is None:
-            raise ctx.error("may_stop needs stop: the label of ending one's turn", path + ("may_stop",))
-        self.may_pass = self.read(ctx, "may_pass", names) if "may_pass" in spec else None
-        if self.may_pass is not None and self.pass_label is None:
-            raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
-        self.repeat = bool(self.value(spec, "repeat"))
-        self.until = self.read(ctx, "until", names) if "until" in spec else None
-        if self.repeat and self.until is None:
-            raise ctx.error("repeat needs until: the condition that ends the choosing", path + ("repeat",))
-        self.set_round = spec.get("set")
-        self.set_seat = spec.get("set_seat")
-        self.set_chooser = spec.get("set_chooser")
-        self.set_history = spec.get("set_history")
-        self.where = str(ctx.source.pos(path + ("repeat",) if self.repeat else path))
-        self.move_to = ctx.zone(path + ("move_to",)) if "move_to" in spec else None
-        if self.move_to is not None and self.option_type.kind != "card":
-            raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
-        self.move_to_per_seat = self.move_to in ctx.seat_zones
-        self.swap = bool(self.value(spec, "swap"))
-        if self.swap and not (self.option_type.kind == "list" and self.option_type.element is not None
-                              and self.option_type.element.kind == "card"):
-            raise ctx.error(f"swap needs options that are pairs of cards, found {self.option_type}", path + ("swap",))
-        if self.swap and self.move_to is not None:
-            raise ctx.error("a choice either swaps cards or moves them (move_to), not both", path + ("swap",))
-        self.label_expr = self.read(ctx, "label", names) if "label" in spec else None
-        self.describe_expr = self.read(ctx, "describe", names) if "describe" in spec else None
-        fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
-        # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
-        self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
-        self.domain = ctx.constant(path + ("domain",)) if "domain" in spec else None
-        if self.domain is not None and not isinstance(self.domain, (list, tuple)):
-            raise ctx.error(f"domain must be a list, found {self.domain!r}", path + ("domain",))
-        self.verb = self.value(spec, "verb")
-        self.simultaneous = bool(self.value(spec, "simultaneous"))
-        self.auto = bool(self.value(spec, "auto"))
-        self.narrate_pass = bool(self.value(spec, "narrate_pass"))
-        if self.move_to is not None and "visible" not in spec:
-            zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
-            self.visible = "all" if zone_visible == "all" else "owner"
-
-    def refusal(self, game: GameView, state: State, card: int) -> str | None:
-        """Why a card may not be chosen now: the step's conditions in words (which options may be chosen, and
-        the obligation among them); None when this step offers no cards or sets no condition."""
-        if self.option_type.kind != "card":
-            return None
-        from interpreter.dsl.words import in_words
-
-        said = ([f"only a card for which {in_words(self.allowed.text)}"] if self.allowed is not None else []) + (
-            [f"a card for which {in_words(self.must.text)}, while you have one"] if self.must is not None else [])
-        if not said:
-            return f"{game.cards.labels[card]} is not among the cards to {self.verb} now"
-        return f"you may {self.verb} " + "; and ".join(said)
-
-    @staticmethod
-    def _table(expr: Compiled | None, kinds: tuple[int, ...]) -> CardTable | None:
-        if expr is None:
-            return None
-        table = CardTable([expr], kinds, as_bool, False, var="value")
-        return table if table.static else None
-
-    def check(self, game: GameView) -> None:
-        labels = game.cards.labels
-        self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
-
-    def action_entries(self, game: GameView) -> list[tuple[str, Any, Any, str]]:
-        """A pass and a stop when the step has them, then each value of its domain (``domain``): its kind is the
-        options' type (a card, a seat, a list...), or, for options of no one kind, the value's own."""
-        t = self.option_type
-        out: list[tuple[str, Any, Any, str]] = []
-        if self._pass is not None:
-            out.append(("pass", "pass", None, self._pass.label))
-        if self._stop is not None:
-            out.append(("stop", "stop", None, self._stop.label))
-        kind = t.kind if t.kind != "value" else t.plain
-        for v in self._domain(game):
-            value = tuple(v) if isinstance(v, list) else v
-            out.append((kind or value_kind(v), self._key(game, t, v), value, show(game, t, v)))
-        return out
-
-    def shown(self, game: GameView, kind: str, value: Any) -> Any:
-        return None if kind in ("pass", "stop") else readable(game, self.option_type, value)
-
-    def action_key(self, game: GameView, action: Any) -> Any:
-        cls = type(action)
-        if cls is Pass:
-            return "pass"
-        if cls is Stop:
-            return "stop"
-        return self._key(game, self.option_type, action.value)
-
-    def _key(self, game: GameView, t: Type, v: Any) -> Any:
-        """A value as the key of its action: a card as its kind, a list as the tuple of its items' keys."""
-        if t.kind == "card":
-            return game.cards.kinds[v]
-        if isinstance(v, (list, tuple)):
-            element = t.element if t.kind == "list" and t.element else VALUE
-            return tuple(self._key(game, element, x) for x in v)
-        if isinstance(v, dict):
-            return hashable(v)
-        return ("truth", v) if isinstance(v, bool) else v
-
-    def _domain(self, game: GameView) -> list[Any]:
-        if self.domain is not None:
-            return list(self.domain)
-        part = self.options_expr.part
-        if part is not None and part.const:
-            return list(part.value)
-        t = self.option_type
-        if t.kind == "card":
-            return card_kinds(game)
-        if t.kind == "seat":
-            return list(range(game.players))
-        if t.kind != "value":
-            raise GameError(f"{self.where}: error: the options of step {self.name!r} are {t}s, whose possible "
-                            "values the engine cannot list: give the step a domain: (every value it may offer, "
-                            "known before play) to give its actions ids")
-        out: list[Any] = []
-        if t.plain in ("text", ""):
-            out += _texts(game, part)
-        if t.plain in ("number", ""):
-            out += range(len(game.deck) + 1)
-        if t.plain == "truth":
-            out += [False, True]
-        return out
-
-    def filling(self) -> frozenset[str]:
-        if not self.simultaneous:
-            return frozenset()
-        return frozenset(n for n in (self.set_round, self.set_seat, self.set_chooser, self.set_history) if n)
-
-    def policy_binds(self) -> dict[str, Type]:
-        return dict(self.names, legal=list_of(self.option_type))
+    words_part = ChooseWords
+    search_part = ChooseSearch
+    words: ChooseWords
 
     # ------------------------------------------------------------------ play (its code: choose_code.py)
 
@@ -347,18 +50,14 @@ class Choose(Step):
             return
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 
-    def _outer(self, state: State) -> dict[str, Any] | None:
-        """The names an enclosing trick binds, as the written code takes them (None for a step of the round)."""
-        return None if self.outer is None else self.outer(state)
-
     def start(self, game: GameView, state: State) -> Choosing | None:
-        return cast(Choosing | None, self.code(game).start(state, self._outer(state)))
+        return cast(Choosing | None, self.code(game).start(state, self.outer_values(state)))
 
     def decision(self, game: GameView, state: State, p: Choosing) -> Decision | None:
-        return cast(Decision | None, self.code(game).decision(state, p, self._outer(state)))
+        return cast(Decision | None, self.code(game).decision(state, p, self.outer_values(state)))
 
     def apply(self, game: GameView, state: State, p: Choosing, action: Any) -> None:
-        self.code(game).apply(state, p, action, self._outer(state))
+        self.code(game).apply(state, p, action, self.outer_values(state))
 
     # what the written code calls for what is not worth writing out, and for its errors
 
@@ -376,7 +75,7 @@ class Choose(Step):
                     key = hashable(v)
                     choice = made.get(key)
             if choice is None:
-                choice = Choice(v, self._label(state.game, state, seat, v))
+                choice = Choice(v, self.words.label_of(state.game, state, seat, v))
                 if made is not None:
                     made[key] = choice
             if choice.label not in seen:
@@ -391,13 +90,6 @@ class Choose(Step):
         self._fixed = self._choices_of(state, None, options)
         return self._fixed
 
-    def _label(self, game: GameView, state: State, seat: int | None, value: Any) -> str:
-        if self.label_expr is not None:
-            env = self.env(state)
-            env["seat"], env["value"] = seat, value
-            return str(self.label_expr(env))
-        return show(game, self.option_type, value)
-
     def _swap(self, state: State, seat: int, value: Any) -> None:
         """The two cards of ``value`` change places (a card swapped with itself stays where it is)."""
         if value[0] == value[1]:
@@ -411,12 +103,6 @@ class Choose(Step):
         where_b.remove(b)
         where_a.append(b)
         where_b.append(a)
-
-    def _tell(self, state: State, seat: int, action: Choice) -> None:
-        """Narrate a choice made for a seat (``auto``)."""
-        text = self.describe(state.game, state, None, action, None, seat)
-        if text:
-            state.note(f"{state.game.seat_names[seat]} {text}")
 
     def _bad_who(self, who: Any) -> ExpressionFailed:
         assert self.who is not None  # only a written who can give something else than seats
@@ -441,102 +127,4 @@ class Choose(Step):
         """Going round every seat of who twice asking nobody never ends."""
         return GameError(f"{self.where}: error: step {self.name!r} goes round and round: no seat can pick "
                          "anything and until does not hold")
-
-    # ------------------------------------------------------------------ text
-
-    def _tell_pass(self, state: State, seat: int) -> None:
-        """A seat with nothing it may choose passes without being asked: told as its pass would be."""
-        assert self._pass is not None, "only a step with pass passes"
-        text = self.describe(state.game, state, None, self._pass, seat=seat)
-        if text:
-            state.note(f"{state.game.seat_names[seat]} {text} (nothing to choose)")
-
-    def describe(self, game: GameView, state: State, d: Decision | None, action: Any, viewer: int | None = None,
-                 seat: int | None = None) -> str | None:
-        if seat is None:
-            seat = d.actor if d is not None else None
-        if isinstance(action, Stop):
-            return None
-        if isinstance(action, Pass):
-            if not self.narrate_pass:
-                return None
-            return third_person(action.label) if " " not in action.label else action.label
-        if viewer is not None and viewer != seat and (self.visible != "all" or self.simultaneous):
-            return f"{third_person(self.verb)} {'a card' if self.option_type.kind == 'card' else 'something'}"
-        if self.describe_expr is not None:
-            env = self.env(state)
-            env["seat"], env["value"] = seat, action.value
-            return str(self.describe_expr(env))
-        return f"{third_person(self.verb)} {action.label}"
-
-    def relabel(self, p: Choosing, card: Any) -> None:
-        t = self.option_type
-        p.picked = [renamed(t, v, card) for v in p.picked]
-        for h in p.history:
-            h["value"] = renamed(t, h["value"], card)
-
-    def redrawn(self) -> frozenset[str]:
-        # choices that move or swap cards are sampled with the cards (as unknown cards in their new places)
-        return self.filling() if self.move_to is None and not self.swap and not self.counted else frozenset()
-
-    def redraw(self, game: GameView, state: State, p: Choosing, seat: int, rng: Any) -> None:
-        if not self.redrawn():
-            return
-        hidden = [h for h in p.history if h["seat"] != seat]
-        for h in hidden:
-            them = h["seat"]
-            probe = p.copy()
-            probe.picked = []
-            legal = self.code(game).legal(state, probe, them, self._outer(state))
-            if legal:
-                h["value"] = legal[rng.randrange(len(legal))].value
-                if self.set_seat:
-                    state.seat_vars[self.set_seat][them] = h["value"]
-        if hidden and p.history:
-            if self.set_round:
-                state.vars[self.set_round] = p.history[-1]["value"]
-            if self.set_history:
-                state.vars[self.set_history] = [dict(h) for h in p.history]
-
-    def public(self, game: GameView, state: State, p: Choosing, viewer: int | None = None) -> dict[str, Any]:
-        names = game.seat_names
-        shown = []
-        for h in p.history:
-            hidden = (self.visible != "all" or self.simultaneous) and viewer != h["seat"]
-            shown.append([names[h["seat"]], "(hidden)" if hidden else self._label(game, state, h["seat"], h["value"])])
-        return {"choices": shown} if shown else {}
-
-
-def _texts(game: GameView, part: Any) -> list[str]:
-    """The texts options may hold when the engine cannot list them: those written in the options and the
-    texts of the cards' attributes, each once, in that order."""
-    out: dict[str, None] = {}
-    todo = [part] if part is not None else []
-    while todo:
-        p = todo.pop()
-        if p.const and isinstance(p.value, str):
-            out[p.value] = None
-        elif p.const and isinstance(p.value, (list, tuple)):
-            out.update((v, None) for v in p.value if isinstance(v, str))
-        todo.extend(reversed(p.kids))
-    out.update(dict.fromkeys(card_texts(game)))
-    return list(out)
-
-
-def show(game: GameView, t: Type, value: Any) -> str:
-    """A value as people read it: card labels, seat names, a record's label."""
-    if value is None:
-        return "none"
-    if t.kind == "card" and isinstance(value, int):
-        return game.cards.labels[value]
-    if t.kind == "seat" and isinstance(value, int):
-        return game.seat_names[value]
-    if isinstance(value, dict) and "label" in value:
-        return str(value["label"])
-    if isinstance(value, (list, tuple)):
-        element = t.element if t.kind == "list" and t.element else VALUE
-        return " + ".join(show(game, element, v) for v in value)
-    if value is True or value is False:
-        return "yes" if value else "no"
-    return str(value)
 

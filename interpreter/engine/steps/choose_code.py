@@ -31,8 +31,9 @@ from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.card_values import cards_named, only_cards
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
-from interpreter.engine.steps.base import Pass, Stop
-from interpreter.engine.steps.choose import Choose, Choosing
+from interpreter.engine.steps.action_types import Pass, Stop
+from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.choose_reading import Choosing
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
 
@@ -222,7 +223,7 @@ class ChooseWriter(Writer):
                 else f"state.shared[{step.move_to!r}]"
             w(f"{dest}.append(value)")
         with w.block("if not quiet and state.notes is not None:"):
-            w("STEP._tell(state, _v_seat, action)")
+            w("STEP.words.tell(state, _v_seat, action)")
         if only_cards(step.option_type) and step.visible == "all" and not step.simultaneous:  # cards, in the open
             with w.block("if state.seen is not None:"):
                 w(f"state.seen.cards.extend((None, c) for c in cards_named({self.ref(step.option_type)}, value))")
@@ -292,9 +293,9 @@ class ChooseWriter(Writer):
                 self.legal(w)
             with w.block("else:"):
                 w("legal = []")
-            can_stop = "can_stop" if step._stop is not None else "False"
-            picks = "picks" if step._stop is not None else "False"  # a seat that has picked may not pass
-            if step._stop is not None:
+            can_stop = "can_stop" if step.stop_action is not None else "False"
+            picks = "picks" if step.stop_action is not None else "False"  # a seat that has picked may not pass
+            if step.stop_action is not None:
                 w("picks = bool(q.picked)")
                 if step.may_stop is None:
                     w("can_stop = picks")
@@ -321,22 +322,22 @@ class ChooseWriter(Writer):
                         w("q.passes += 1")
                         if step.narrate_pass:
                             with w.block("if state.notes is not None:"):
-                                w("STEP._tell_pass(state, _v_seat)")
+                                w("STEP.words.tell_pass(state, _v_seat)")
                 self.idle(w)
                 w("end_turn(state, q, _v_seat, o)", "continue")
             if step.auto:
                 with w.block(f"if not {can_pass} and not {can_stop} and len(legal) <= q.left:"):
                     w("take(state, q, _v_seat, legal[0], False, o)", "continue")
-            if step._stop is not None:
+            if step.stop_action is not None:
                 with w.block("if can_stop:"):
-                    w(f"actions = [{self.ref(step._stop)}, *legal]")
+                    w(f"actions = [{self.ref(step.stop_action)}, *legal]")
                 with w.block("elif can_pass:" if can_pass != "False" else "else:"):
-                    w(f"actions = [{self.ref(step._pass)}, *legal]" if can_pass != "False" else "actions = legal")
+                    w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass != "False" else "actions = legal")
                 if can_pass != "False":
                     with w.block("else:"):
                         w("actions = legal")
             elif can_pass != "False":
-                w(f"actions = [{self.ref(step._pass)}, *legal] if can_pass else legal")
+                w(f"actions = [{self.ref(step.pass_action)}, *legal] if can_pass else legal")
             else:
                 w("actions = legal")
             decide()
@@ -346,7 +347,7 @@ class ChooseWriter(Writer):
     def made(self) -> str:
         """The Decision of ``_v_seat`` choosing among ``actions``."""
         step = self.step
-        if step.count is not None and step._stop is None:  # with stop, count is only a bound
+        if step.count is not None and step.stop_action is None:  # with stop, count is only a bound
             verb = self.gen.literal(step.verb)
             prompt = f"{verb} + ' (' + str(q.left) + ' to go)' if q.left > 1 else {verb}"
         else:
@@ -358,14 +359,14 @@ class ChooseWriter(Writer):
         in loops too)."""
         step = self.step
         w("_v_seat = q.order[q.pos]", "q.idle = 0")
-        if step.pass_label is not None or step._stop is not None:
+        if step.pass_label is not None or step.stop_action is not None:
             w("cls = type(action)")
         head = "if"
         if step.pass_label is not None:
             with w.block("if cls is Pass:"):
                 w("q.passes += 1", "end_turn(state, q, _v_seat, o)")
             head = "elif"
-        if step._stop is not None:
+        if step.stop_action is not None:
             with w.block(f"{head} cls is Stop:"):
                 w("end_turn(state, q, _v_seat, o)")
             head = "elif"
@@ -387,7 +388,7 @@ class ChooseWriter(Writer):
                 w(f"return taken, {self.made()}")
             w(f"action = actions[{self.pick('_v_seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
-                w("game.too_long(STEP)")
+                w("game.rounds.too_long(STEP)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
             self.apply(w)
 

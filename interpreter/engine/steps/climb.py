@@ -21,19 +21,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from interpreter.dsl.names import Define
-from interpreter.engine.steps.base import (
-    COMMON,
-    REGISTRY,
-    Opt,
-    Step,
-    StepContext,
-    bind_nested,
-    build_steps,
-    finish_steps,
-    register,
-)
+from interpreter.engine.steps.base import COMMON, REGISTRY, Step, bind_nested, build_steps, finish_steps, register
+from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.repeat import Repeat
 from interpreter.errors import Position
+from interpreter.plan.declaration import Opt
 
 # the moments the rule file's own steps run at, and the condition each adds to their when
 HOOKS = {"before_turn": None, "after_play": "round.play != []", "after_trick": "round.trick_over or round.play_over"}

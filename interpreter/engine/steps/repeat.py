@@ -14,18 +14,11 @@ from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import NUMBER
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
-from interpreter.engine.steps.base import (
-    COMMON,
-    Opt,
-    Running,
-    Step,
-    StepContext,
-    bind_nested,
-    build_steps,
-    finish_steps,
-    register,
-)
+from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps, finish_steps, register
+from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.running import Running
 from interpreter.errors import GameError
+from interpreter.plan.declaration import Opt
 
 MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
 

@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
-from interpreter.engine.steps.base import Running, pending
 from interpreter.engine.steps.repeat import MAX_TIMES, Repeat, Repeating
+from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.writer import Lines, Part, Writer
 

@@ -7,7 +7,8 @@ from typing import Any
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
 from interpreter.engine.state import State
-from interpreter.engine.steps.base import COMMON, StepContext, register
+from interpreter.engine.steps.base import COMMON, register
+from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.plan.declaration import Opt

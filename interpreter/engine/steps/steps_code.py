@@ -151,7 +151,7 @@ class StepsWriter(Writer):
                     w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
                 w(f"action = d.actions[{self.pick('d.actor', 'd.actions')}]", "taken += 1")
                 with w.block("if taken > room:"):
-                    w(f"game.too_long({self.step_ref(k)})")
+                    w(f"game.rounds.too_long({self.step_ref(k)})")
                 w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
                 w(f"step = {self.step_ref(k)}",
                   "d = step.apply(game, state, q, action) or step.decision(game, state, q)")

@@ -8,7 +8,8 @@ from typing import Any
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.dsl.types import SEATS, list_of
 from interpreter.engine.state import State
-from interpreter.engine.steps.base import COMMON, StepContext, register
+from interpreter.engine.steps.base import COMMON, register
+from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.plan.declaration import Opt

@@ -10,7 +10,8 @@ once by a method of :class:`TrickWriter` and placed wherever it runs:
   of a trick the winner is found, the cards are taken, and the next trick begins (``resolve`` and ``close``
   below, written in place);
 * ``actions(state, p, seat)``: the seat's legal plays (identical cards: one), or None when an
-  ``otherwise: end`` rule leaves it none (the step's ``decision``);
+  ``otherwise: end`` rule leaves it none (the step's ``decision``; written by trick_plays_code.py's
+  ``PlaysWriter``);
 * ``close(state, p)``: after the cards are taken (also after a taker's choice or a hook): who leads next, and
   whether a trick can start (``new_trick``, also run when the step starts);
 * ``playout(game, state, policy, random)``: for ``Game.playout``, the bodies of ``play`` and ``actions`` in a loop of
@@ -35,9 +36,10 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
-from interpreter.engine.steps.base import Running, pending
+from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
+from interpreter.engine.steps.trick_plays_code import PlaysWriter, rule_lookups, rule_tables
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines, Part, Writer
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
@@ -70,26 +72,15 @@ def part(step: Tricks, game: GameView, gen: Namespace) -> Part:
         f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f["playout"]))
 
 
-def _rule_tables(tag: str, rules: list[Any]) -> dict[str, Any]:
-    """The lookups of the tables of rules read by card tables, named as TrickWriter.rule_tables names them."""
-    out = {}
-    for k, rule in enumerate(rules):
-        if rule.static:
-            out[f"{tag}M{k}"] = rule.must_table.table
-            if rule.hold_table is not None:
-                out[f"{tag}H{k}"] = rule.hold_table.table
-    return out
-
-
 def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
     """What the written code refers to, by name: the helpers and constants of the expressions written in place
     (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
     ordering = step.ordering
     return {
-        "step": step, "T": step.progress_class, "N": players, "KINDS": step._kinds, "PLAYS": step._plays[0],
-        "ZONES": step.zones, "PLAYS_Z": step._plays,
+        "step": step, "T": step.progress_class, "N": players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
+        "ZONES": step.zones, "PLAYS_Z": step.play_actions,
         "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
-        **_rule_tables("F", step.follow_rules), **_rule_tables("L", step.lead_rules),
+        **rule_lookups("F", step.follow_rules), **rule_lookups("L", step.lead_rules),
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
         "CAN_WIN": step.can_win, "WON_BY": step.won_by, "PER_TRICK": tuple(step.per_trick), "LED": step.led,
         "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_TO": tuple(r.zone for r in step.routes),
@@ -116,13 +107,7 @@ class TrickWriter(Writer):
         self.one_zone = len(step.zones) == 1
         self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
         self.plain_best = step.ordering.static and step.can_win is None
-        # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
-        self.distinct = all(k == c for c, k in enumerate(step._kinds))
-        # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
-        # tables, the led card is the first, and no step run between plays can change a round value they read
-        follow = step.follow_rules
-        self.cached_follow = bool(follow) and step.led is None and all(r.static for r in follow) and (
-            not step.between or not any(t.fields for r in follow for t in (r.must_table, r.hold_table) if t))
+        self.plays = PlaysWriter(step)  # a seat's legal plays (trick_plays_code.py)
         # a seat may have nothing to play: a rule with otherwise: end, or plays from several zones
         self.may_stick = not self.one_zone or any(r.end for r in step.lead_rules + step.follow_rules)
 
@@ -135,7 +120,7 @@ class TrickWriter(Writer):
             self.play(w)
         with w.block("def actions(state, p, seat):"):
             self.prologue(w)
-            self.actions(w)
+            self.plays.actions(w)
             w("return actions")
         with w.block("def close(state, p):"):
             self.prologue(w)
@@ -191,12 +176,12 @@ class TrickWriter(Writer):
         step = self.step
         w("seat = p.turn", "plays = p.plays")
         with w.block("if state.seen is not None:"):  # followed by a Knowledge: what the card tells
-            w("step._saw(state.game, state, p, seat, card)")
+            w("step.search.saw(state.game, state, p, seat, card)")
         w("hands[seat].remove(card)" if self.one_zone else "state.per_seat[ZONES[zone]][seat].remove(card)")
         w("trick.append(card)", "plays.append((seat, card))")
-        if self.cached_follow:
+        if self.plays.cached_follow:
             with w.block("if len(plays) == 1:"):  # the follow rules' tables of this trick, fixed once it is led
-                tables = [f"{name}(state, card)" for name, _ in self.rule_tables("F", step.follow_rules)]
+                tables = [f"{name}(state, card)" for name, _ in rule_tables("F", step.follow_rules)]
                 w(f"p.answers = ({', '.join(tables)},)")
         if step.active is None:
             head, turn = "if len(plays) < N:", "p.turn = seat + 1 if seat + 1 < N else 0"
@@ -225,11 +210,11 @@ class TrickWriter(Writer):
             self.best(w)
         w("p.winner = winner", "state.counters[COUNTER][winner] += 1")
         if not self.sole_taker:
-            w("step._shares(state.game, state, p, plays, led, winner, claimed)")
+            w("step.sharing.shares(state.game, state, p, plays, led, winner, claimed)")
             return
         w("p.takers = [winner]")
         with w.block("if state.notes is not None:"):
-            w("step._tell(state.game, state, p, plays, winner, claimed)")
+            w("step.words.tell(state.game, state, p, plays, winner, claimed)")
         w("p.last = plays", "p.plays = []", "trick.clear()")
         w("won = state.per_seat[WON][winner]")
         self.route(w, "plays", "winner", "winner", "won")
@@ -332,7 +317,7 @@ class TrickWriter(Writer):
                 w("state.vars[name] = None")
         if self.step.active is not None:
             with w.block("if p.active is not None:"):
-                with w.block("if not all(step._cards(state, s) for s in p.active):"):
+                with w.block("if not all(step.cards_of(state, s) for s in p.active):"):
                     w("p.over = True")
             head = "elif "
         else:
@@ -346,104 +331,6 @@ class TrickWriter(Writer):
             return "not all(hands):"
         zones = ", ".join(f"state.per_seat[ZONES[{z}]]" for z in range(len(self.step.zones)))
         return f"not all(map(any, zip({zones}))):"
-
-    def actions(self, w: Lines) -> None:
-        """``actions``: the plays of ``seat`` now (identical cards: the first of them), or None (stuck)."""
-        step = self.step
-        if not self.one_zone:  # the rules judge the cards of every zone; a play names its zone
-            w("hand = step._cards(state, seat)")
-            with w.block("if p.plays:"):
-                self._choose(w, "F", step.follow_rules, "cands")
-            with w.block("else:"):
-                self._choose(w, "L", step.lead_rules, "cands")
-            with w.block("if cands is None:"):
-                w("actions = None")
-            with w.block("else:"):
-                self.zone_actions(w)
-            return
-        w("hand = hands[seat]")
-        with w.block("if p.plays:"):
-            self._choose(w, "F", step.follow_rules)
-        with w.block("else:"):
-            self._choose(w, "L", step.lead_rules)
-
-    def zone_actions(self, w: Lines) -> None:
-        """``actions``: the plays of the cards ``cands`` allows, zone by zone in the seat's own order, each naming
-        its zone (identical cards: the first of each kind in each zone)."""
-        w("ok = set(cands)")
-        zones = range(len(self.step.zones))
-        if self.distinct:
-            w("actions = " + " + ".join(f"[PLAYS_Z[{z}][c] for c in state.per_seat[ZONES[{z}]][seat] if c in ok]"
-                                        for z in zones))
-            return
-        w("actions = []")
-        for z in zones:
-            w("seen = set()")
-            with w.block(f"for c in state.per_seat[ZONES[{z}]][seat]:"):
-                with w.block("if c in ok and KINDS[c] not in seen:"):
-                    w("seen.add(KINDS[c])", f"actions.append(PLAYS_Z[{z}][c])")
-
-    def rule_tables(self, tag: str, rules: list[Any]) -> list[tuple[str, str]]:
-        """For rules read by their card tables: the global naming each table's lookup (``FM0``: the first follow
-        rule's must, ``FH0`` its holding), and the local its table is held in."""
-        out = []
-        for k, rule in enumerate(rules):
-            out.append((f"{tag}M{k}", f"m{k}"))
-            if rule.hold_table is not None:
-                out.append((f"{tag}H{k}", f"h{k}"))
-        return out
-
-    def _choose(self, w: Lines, tag: str, rules: list[Any], target: str = "actions") -> None:
-        """``actions`` from ``hand``, through ``rules`` (the follow rules, tag F, or the lead rules, tag L): each
-        written in place when every one is read by its card tables (as trick_parts.apply_rules reads them),
-        else worked out by the step. With ``target`` "cands", the cards the rules allow (None: stuck)."""
-        plays = target == "actions"
-        if not rules:
-            w(f"actions = {self._plays('hand')}" if plays else "cands = hand")
-            return
-        if not all(rule.static for rule in rules):
-            w("cands = step._allowed(state, p, seat, hand)")
-            if plays:
-                w(f"actions = None if cands is None else {self._plays('cands')}")
-            return
-        tables = self.rule_tables(tag, rules)
-        if tag == "F" and self.cached_follow:
-            w(f"{', '.join(local for _, local in tables)}, = p.answers")
-        else:
-            w("led = None" if tag == "L" else "led = p.plays[0][1]" if self.step.led is None
-              else "led = led_of(state, p.plays)")
-            for name, local in tables:
-                w(f"{local} = {name}(state, led)")
-        if plays and len(rules) == 1 and rules[0].hold_table is None and not rules[0].end:  # if you can: one pass
-            w(f"actions = {self._plays('hand', 'm0[c]')} or {self._plays('hand')}")
-            return
-        w("cands = hand")
-        for k, rule in enumerate(rules):
-            if k:
-                w("if cands is not None:")
-                w.depth += 1
-            if rule.hold_table is not None:  # the rule binds only a seat holding such a card
-                w(f"if any(map(h{k}.__getitem__, cands)):")
-                w.depth += 1
-            w(f"allowed = [c for c in cands if m{k}[c]]")
-            with w.block("if allowed:"):
-                w("cands = allowed")
-            if rule.end:
-                with w.block("else:"):
-                    w("cands = None")
-            if rule.hold_table is not None:
-                w.depth -= 1
-        w.depth -= len(rules) - 1
-        if plays:
-            w(f"actions = None if cands is None else {self._plays('cands')}")
-
-    def _plays(self, cards: str, test: str = "") -> str:
-        """The source of the plays of ``cards`` (those for which ``test`` holds): identical cards merged, the
-        first of each kind kept, unless the deck has no two alike."""
-        where = f" if {test}" if test else ""
-        if self.distinct:
-            return f"[PLAYS[c] for c in {cards}{where}]"
-        return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
 
     def playout(self, w: Lines) -> None:
         """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step,
@@ -463,14 +350,14 @@ class TrickWriter(Writer):
         with w.block("while True:"):
             w(f"action = actions[{self.pick('seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
-                w("state.actions_taken += taken", "game.too_long(step)")
+                w("state.actions_taken += taken", "game.rounds.too_long(step)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
             if hooks:
                 with w.block("if kind == 1:"):
                     self.hook_apply(w)
             if takes:
                 with w.block(("elif" if hooks else "if") + " kind == 2:"):
-                    w("step._take_apply(game, state, p, action)")
+                    w("step.sharing.apply(game, state, p, action)")
             if hooks or takes:
                 w("else:")
                 w.depth += 1
@@ -490,7 +377,7 @@ class TrickWriter(Writer):
                     w("continue")
             if takes:
                 with w.block("if p.taking >= 0:"):  # a taker chooses cards of the trick
-                    w("d = step._take_decision(game, state, p)", "seat, actions = d.actor, d.actions", "kind = 2")
+                    w("d = step.sharing.decision(game, state, p)", "seat, actions = d.actor, d.actions", "kind = 2")
                     with w.block("if seat in automatic:"):
                         w("break")
                     w("continue")
@@ -506,7 +393,7 @@ class TrickWriter(Writer):
                 w("actor = step._decider(state, seat)")
                 with w.block("if actor in automatic:"):
                     w("break")
-            self.actions(w)
+            self.plays.actions(w)
             if self.may_stick:
                 with w.block("if actions is None:"):
                     w("break")
@@ -514,7 +401,7 @@ class TrickWriter(Writer):
                 w("step._no_card(game, state, seat)")
             if self.step.decided_by is not None:
                 w("seat = actor")
-        w("state.actions_taken += taken", "game.go_on(state, step.decision(game, state, p))", "return taken")
+        w("state.actions_taken += taken", "game.rounds.go_on(state, step.decision(game, state, p))", "return taken")
 
     def hook_apply(self, w: Lines) -> None:
         """The decision of a step the trick runs (between plays, after the trick) is taken, and the next one of its

@@ -15,7 +15,7 @@ from interpreter.dsl.types import CARD, CARDS, SEAT, Type
 from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
-from interpreter.engine.steps.base import StepContext
+from interpreter.engine.steps.context import StepContext
 from interpreter.plan.declaration import Opt, declared_in
 
 Path_ = tuple[Any, ...]

@@ -172,14 +172,14 @@ class Writer:
         with w.block("while True:"):
             w(f"action = actions[{Writer.pick(seat, 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
-                w("state.actions_taken += taken", "game.too_long(STEP)")
+                w("state.actions_taken += taken", "game.rounds.too_long(STEP)")
             w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
             apply()
             find()
             with w.block(f"if actions is None or {seat} in automatic:"):
                 w("break")
         w("state.actions_taken += taken")
-        w(f"game.go_on(state, None if actions is None else {made})", "return taken")
+        w(f"game.rounds.go_on(state, None if actions is None else {made})", "return taken")
 
     @staticmethod
     def run_globals() -> dict[str, Any]:

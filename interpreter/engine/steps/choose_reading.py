@@ -1,0 +1,246 @@
+"""The reading of a ``choose`` step: its declaration, and its options read from the rule file, checked and
+compiled: the resolved options that its play (choose.py), its words and its search read.
+
+It carries bids (a number of tricks, higher than the current bid), ordering up,
+naming trump, a partner, team sizes, a marker, discards and passes (cards, with
+``move_to``), claims (between plays of a trick), exchanges and keep choices
+(after a trick), and a designer's own auctions (``repeat`` until a condition
+such as a full circle of passes).
+
+Each seat's turn is ``count`` single picks, or a pass when ``pass`` is given. After
+every turn ``until`` is checked; the step ends when it holds, or after the last
+seat of ``who`` (with ``repeat``, ``who`` starts again). Results are read
+afterwards as round values (``set``, ``set_chooser``) or per-seat values
+(``set_seat``). While choosing, expressions see ``seat`` (the chooser), ``value``
+(the option being judged), ``picked`` (this seat's picks this turn), ``history``
+(every choice of this step so far, as records with ``seat`` and ``value``) and
+``passes`` (passes in a row).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
+from interpreter.engine.card_tables import CardTable, as_bool
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import State
+from interpreter.engine.steps.action_types import Choice, Pass, Stop
+from interpreter.engine.steps.base import COMMON, Step
+from interpreter.engine.steps.context import StepContext
+from interpreter.plan.declaration import Opt
+
+
+class Choosing:
+    """A choice in progress: the seats in order, whose turn it is, its picks, every choice so far."""
+
+    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
+
+    def __init__(self, order: list[int]):
+        self.order = order
+        self.pos = 0
+        self.left = 0  # picks left in the current seat's turn
+        self.picked: list[Any] = []
+        self.history: list[dict[str, Any]] = []
+        self.passes = 0
+        self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
+
+    def copy(self) -> Choosing:
+        other = Choosing(list(self.order))
+        other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
+        other.picked = list(self.picked)
+        other.history = [dict(h) for h in self.history]
+        return other
+
+
+class ChooseReading(Step):
+    """A choose step as its rule file says it: each option read, checked and compiled."""
+
+    kind = "choose"
+    nested = True
+    decides = True
+    loops = True
+    summary = ("Seats in turn (or simultaneously, hidden until all have chosen) each pick values from a list: "
+               "bids, trump, partners, cards to discard or pass, yes/no offers, a designer's own auction.")
+    options = COMMON + (
+        Opt("who", "seats", "The seats that choose, in order: a seat or a list of seats (default "
+            "seats_from(left(round.dealer)): everyone, starting left of the dealer).", binds=()),
+        Opt("options", "expr", "The values to choose from: a list (numbers, text, seats, cards, lists), e.g. "
+            "\"seat.hand\", \"[0, 1, 2]\", \"['order up']\".", binds=("seat", "picked", "history", "passes"),
+            required=True, gives="list"),
+        Opt("allowed", "condition", "Which options may be chosen now, e.g. \"value > max([h.value for h in "
+            "history] + [0])\".", binds=("value", "seat", "picked", "history", "passes")),
+        Opt("must", "condition", "An obligation: while some allowed option meets it, only those may be chosen.",
+            binds=("value", "seat", "picked", "history", "passes")),
+        Opt("count", "number", "How many values each seat picks in its turn, one decision each (default 1; "
+            "0: the seat is not asked; it passes when pass is given, else it is skipped). With count the values set "
+            "are lists.", binds=("seat",)),
+        Opt("pass", "text", "The label of passing: with it, a seat may pass instead of choosing (its turn ends)."),
+        Opt("stop", "text", "The label of ending one's turn after at least one pick: with it, count is the most "
+            "a seat may pick in its turn, and it may stop after any pick (a turn of one or more reveals). A seat "
+            "that stops has not passed."),
+        Opt("may_stop", "condition", "When a seat may end its turn with stop (default: after any pick), e.g. "
+            "\"is_combination(picked)\": the picks so far make a whole play (a combination of cards played at once). "
+            "A seat that has picked may not pass.", binds=("seat", "picked", "history", "passes")),
+        Opt("may_pass", "condition", "Which seats may pass (default: every seat, when pass is given), e.g. "
+            "\"seat != round.dealer\" (stick the dealer).", binds=("seat", "picked", "history", "passes")),
+        Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction).",
+            default=False),
+        Opt("until", "condition", "Checked after each turn: the step ends when it holds, e.g. \"passes == "
+            "players\" or \"round.maker != none\" (picked: what the seat just picked in its turn).",
+            binds=("seat", "picked", "history", "passes")),
+        Opt("set", "name", "A round value that holds the last value chosen (round.NAME)."),
+        Opt("set_seat", "name", "A per-seat value that holds each seat's choice (seat.NAME); none for a seat "
+            "that passed or was not asked."),
+        Opt("set_chooser", "name", "A round value that holds the seat that made the last choice (not a pass), "
+            "e.g. the maker or the highest bidder."),
+        Opt("set_history", "name", "A round value that holds every choice of this step in order, as records "
+            "with seat and value (one per pick; passes and stops are not choices), e.g. to find who bid last "
+            "among the highest bidders."),
+        Opt("move_to", "zone", "When the values are cards: each chosen card moves at once to this zone (the "
+            "chooser's, for a per-seat zone), e.g. a discard or a reveal."),
+        Opt("swap", "bool", "When each value is a pair of cards [a, b]: the chosen two change places (a goes "
+            "where b was, b where a was), e.g. a hand card for a card of the trick just won.", default=False),
+        Opt("label", "expr", "How an option is shown (text), e.g. \"'bid ' + text(value)\". Default: a card's "
+            "label, a seat's name, a record's label, or the value itself.", binds=("value", "seat"), gives="shown"),
+        Opt("describe", "expr", "How a choice is told in the narration (text after the seat's name), e.g. "
+            "\"'bids ' + text(value)\". Default: the verb and the label.", binds=("value", "seat"), gives="shown"),
+        Opt("verb", "text", "The verb of the narration and the prompt (default: choose).", default="choose"),
+        Opt("visible", "enum", "Who learns each choice: all (default) or owner (only the chooser: others are "
+            "told that a choice was made, and its values are hidden from them).", choices=("all", "owner"),
+            default="all"),
+        Opt("simultaneous", "bool", "Seats choose without seeing each other's choices: history holds only "
+            "the seat's own, and with visible: all the choices are shown once everyone has chosen.",
+            default=False),
+        Opt("auto", "bool", "A seat that has to take every option it has left (no pass) is not asked: its "
+            "choices are made for it and not recorded.", default=False),
+        Opt("narrate_pass", "bool", "Tell passes in the narration (default true).", default=True),
+        Opt("domain", "constant", "Every value the options may ever hold, known before play (players, options, "
+            "setup, deck): what gives each of the step's actions its fixed id in the public API and toolkits. "
+            "Needed only for options that are lists or records; otherwise it is cards, seats, the options "
+            "themselves when they are constant, the numbers 0 to the deck's size, or the texts of the options "
+            "and of the cards' attributes. E.g. \"combinations(['red', 'blue', 'green'], 2)\"."),
+    )
+
+    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        self.counted = "count" in spec
+        self.visible = self.value(spec, "visible")
+        start = list_of(VALUE) if self.counted else NONE  # refined by infer
+        for key, declare in (("set", ctx.declare), ("set_chooser", ctx.declare), ("set_seat", ctx.declare_seat)):
+            if key in spec:
+                declare(spec[key], SEAT if key == "set_chooser" else start, self.path + (key,))
+                ctx.visibility[spec[key]] = "all" if key == "set_chooser" else self.visible
+        if "set_history" in spec:
+            ctx.declare(spec["set_history"], NONE, self.path + ("set_history",))
+            ctx.visibility[spec["set_history"]] = self.visible
+
+    @staticmethod
+    def _names(option: Type) -> dict[str, Type]:
+        """Every name an option of this step may bind, typed for options of type ``option``."""
+        return {"seat": SEAT, "picked": list_of(option), "passes": VALUE, "value": option,
+                "history": list_of(record({"seat": SEAT, "value": option}))}
+
+    def infer(self, ctx: StepContext) -> None:
+        spec = ctx.source.get(self.path)
+        options = self.read(ctx, "options", self._names(VALUE))
+        element = options.type.element if options.type.kind == "list" and options.type.element else VALUE
+        value = list_of(element) if self.counted else element
+        if "set" in spec:
+            ctx.round_fields[spec["set"]] = value
+        if "set_seat" in spec:
+            ctx.seat_fields[spec["set_seat"]] = value
+        if "set_history" in spec:
+            ctx.round_fields[spec["set_history"]] = list_of(record({"seat": SEAT, "value": element}))
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path
+        self.who = self.read(ctx, "who") if "who" in spec else None
+        first = self.read(ctx, "options", self._names(VALUE))
+        if first.type.kind != "list":
+            raise ctx.error(f"options must be a list, found {first.type}", path + ("options",))
+        self.option_type = first.type.element or VALUE
+        names = self._names(self.option_type)
+        self.names = self.declared("options").bound_names(self.bound, names)  # what a policy sees, besides legal
+        self.options_expr = self.read(ctx, "options", names)
+        self.allowed = self.read(ctx, "allowed", names, per="value") if "allowed" in spec else None
+        self.must = self.read(ctx, "must", names, per="value") if "must" in spec else None
+        # card options judged only by the card and round values: look them up in card tables
+        self._cards = self.option_type.kind == "card" and "label" not in spec
+        kinds = ctx.card_kinds
+        self._allowed_table = self._table(self.allowed, kinds) if self.option_type.kind == "card" else None
+        self._must_table = self._table(self.must, kinds) if self.option_type.kind == "card" else None
+        # a batch is worth starting when a condition is judged option by option, or options call defines
+        self._batch = ((self.allowed is not None and self._allowed_table is None)
+                       or (self.must is not None and self._must_table is None) or bool(ctx.compiler.g.defines))
+        self.count = self.read(ctx, "count", names, expect="number") if self.counted else None
+        self._count_fixed = None
+        if self.count is not None and self.count.is_constant:
+            k = self.count({})
+            if not isinstance(k, int) or isinstance(k, bool):
+                raise ctx.error(f"count must be a whole number, got {k!r}", path + ("count",))
+            self._count_fixed = k
+        self.pass_label = spec.get("pass")
+        self.pass_action = Pass(self.pass_label) if self.pass_label is not None else None
+        self.stop_label = spec.get("stop")
+        self.stop_action = Stop(self.stop_label) if self.stop_label is not None else None
+        if self.stop_label is not None and self.stop_label == self.pass_label:
+            raise ctx.error("stop and pass need different labels", path + ("stop",))
+        self.may_stop = self.read(ctx, "may_stop", names) if "may_stop" in spec else None
+        if self.may_stop is not None and self.stop_label is None:
+            raise ctx.error("may_stop needs stop: the label of ending one's turn", path + ("may_stop",))
+        self.may_pass = self.read(ctx, "may_pass", names) if "may_pass" in spec else None
+        if self.may_pass is not None and self.pass_label is None:
+            raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
+        self.repeat = bool(self.value(spec, "repeat"))
+        self.until = self.read(ctx, "until", names) if "until" in spec else None
+        if self.repeat and self.until is None:
+            raise ctx.error("repeat needs until: the condition that ends the choosing", path + ("repeat",))
+        self.set_round = spec.get("set")
+        self.set_seat = spec.get("set_seat")
+        self.set_chooser = spec.get("set_chooser")
+        self.set_history = spec.get("set_history")
+        self.where = str(ctx.source.pos(path + ("repeat",) if self.repeat else path))
+        self.move_to = ctx.zone(path + ("move_to",)) if "move_to" in spec else None
+        if self.move_to is not None and self.option_type.kind != "card":
+            raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
+        self.move_to_per_seat = self.move_to in ctx.seat_zones
+        self.swap = bool(self.value(spec, "swap"))
+        if self.swap and not (self.option_type.kind == "list" and self.option_type.element is not None
+                              and self.option_type.element.kind == "card"):
+            raise ctx.error(f"swap needs options that are pairs of cards, found {self.option_type}", path + ("swap",))
+        if self.swap and self.move_to is not None:
+            raise ctx.error("a choice either swaps cards or moves them (move_to), not both", path + ("swap",))
+        self.label_expr = self.read(ctx, "label", names) if "label" in spec else None
+        self.describe_expr = self.read(ctx, "describe", names) if "describe" in spec else None
+        fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
+        # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
+        self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
+        self.domain = ctx.constant(path + ("domain",)) if "domain" in spec else None
+        if self.domain is not None and not isinstance(self.domain, (list, tuple)):
+            raise ctx.error(f"domain must be a list, found {self.domain!r}", path + ("domain",))
+        self.verb = self.value(spec, "verb")
+        self.simultaneous = bool(self.value(spec, "simultaneous"))
+        self.auto = bool(self.value(spec, "auto"))
+        self.narrate_pass = bool(self.value(spec, "narrate_pass"))
+        if self.move_to is not None and "visible" not in spec:
+            zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
+            self.visible = "all" if zone_visible == "all" else "owner"
+
+    @staticmethod
+    def _table(expr: Compiled | None, kinds: tuple[int, ...]) -> CardTable | None:
+        if expr is None:
+            return None
+        table = CardTable([expr], kinds, as_bool, False, var="value")
+        return table if table.static else None
+
+    def check(self, game: GameView) -> None:
+        labels = game.cards.labels
+        self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
+
+    def policy_binds(self) -> dict[str, Type]:
+        return dict(self.names, legal=list_of(self.option_type))
+
+    def outer_values(self, state: State) -> dict[str, Any] | None:
+        """The names an enclosing trick binds, as the written code takes them (None for a step of the round)."""
+        return None if self.outer is None else self.outer(state)

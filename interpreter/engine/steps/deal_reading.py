@@ -1,0 +1,83 @@
+"""The reading of a ``deal`` step: its declaration, and its options read from the rule file and checked: which
+cards it deals (its pack), how many to each seat, where the rest go; the resolved options that its play (deal.py)
+and its chance (deal_chance.py) read; and its progress."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.types import CARD
+from interpreter.engine.game_view import GameView
+from interpreter.engine.steps.base import COMMON, Step
+from interpreter.engine.steps.context import StepContext
+from interpreter.plan.declaration import Opt
+
+
+class _Dealing:
+    __slots__ = ("count", "dealt")
+
+    def __init__(self, count: int):
+        self.count = count
+        self.dealt = False
+
+    def copy(self) -> _Dealing:
+        other = _Dealing(self.count)
+        other.dealt = self.dealt
+        return other
+
+
+class DealReading(Step):
+    """A deal step as its rule file says it."""
+
+    kind = "deal"
+    summary = ("Chance: gather every card back, shuffle the deck (after remove) and deal the same number of "
+               "cards to every seat; the cards left over go to rest.")
+    options = COMMON + (
+        Opt("hand", "number", "Cards dealt to each seat: a number or an expression, which may change by round "
+            "(e.g. setup.hand, or 11 - round.number).", required=True),
+        Opt("to", "zone", "The per-seat zone dealt to (default: hand).", default="hand"),
+        Opt("rest", "zone", "The shared zone that gets the cards left over (the stock); needed when cards are "
+            "left over. Its first card is its top card."),
+        Opt("cards", "condition", "Which cards this deal gathers, shuffles and deals: a condition on card, e.g. "
+            "\"card.kind == 'number'\" (default: every card). The other cards stay where they are, so a game "
+            "with several decks deals each with a deal of its own.", binds=("card",)),
+    )
+
+    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+        path = self.path
+        self.hand_zone = ctx.zone(path + ("to",), per_seat=True) if "to" in spec else self.value(spec, "to")
+        if self.hand_zone not in ctx.seat_zones:
+            raise ctx.error("a deal needs a per-seat zone named 'hand' (or say to: ZONE)", path)
+        self.count = self.read(ctx, "hand", expect="number")
+        self.rest = ctx.zone(path + ("rest",), per_seat=False) if "rest" in spec else None
+        self.ctx_error = ctx.error
+        self.which = None
+        if "cards" in spec:
+            self.which = self.read(ctx, "cards", {"card": CARD})
+            if self.which.deps - {"ctx:card"}:
+                raise ctx.error("cards may use only card, players, options and setup (the cards of a deal are "
+                                "known before play)", path + ("cards",))
+
+    def check(self, game: GameView) -> None:
+        self.pack = game.deck if self.which is None else [c for c in game.deck if self.which({"card": c})]
+        self.packed = None if self.which is None else frozenset(self.pack)
+        if not self.pack:
+            raise self.ctx_error("no card of the deck meets this deal's cards condition", self.path + ("cards",))
+        if self.count.is_constant:
+            problem = self._problem(self.count({}), game)
+            if problem:
+                raise self.ctx_error(problem, self.path + ("hand",))
+
+    progress_class = _Dealing  # what the written start makes
+
+    def _problem(self, count: Any, game: GameView) -> str | None:
+        """Why ``count`` cards per seat cannot be dealt from this deck, or None."""
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            return f"hand must be a whole number of cards, got {count!r}"
+        need, have = count * game.players, len(self.pack)
+        cards = "the deck has" if self.which is None else "this deal's cards are"
+        if need > have:
+            return f"dealing {count} cards to {game.players} seats needs {need} cards, {cards} {have}"
+        if need < have and self.rest is None:
+            return f"{have - need} cards are left after the deal; say where they go with rest: ZONE"
+        return None
