@@ -20,10 +20,9 @@ class Actions(StateCore):
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        ids = self._ids
-        if ids[0] is not d or ids[1] is not d.actions:
-            ids = self._ids = (d, d.actions, self._space.ids(d.step, d.actions))
-        return ids[2][:]
+        if self._ids_of is not d.actions:
+            self._ids, self._ids_of = self._space.ids(d.step, d.actions), d.actions
+        return self._ids[:]
 
     def legal_mask(self) -> list[bool]:
         """One entry per action id of the game: True for the legal ones."""
@@ -43,12 +42,11 @@ class Actions(StateCore):
         """Take a legal action, by its id or its label (as ``labels`` gives it; case does not matter). Anything
         else is refused with the legal labels, and the state is left as it was."""
         d = self._state.pending
-        ids = self._ids
-        if ids[0] is not d or d is None or ids[1] is not d.actions or type(action) is not int:
+        if d is None or self._ids_of is not d.actions or type(action) is not int:
             self._change(False, self._chosen(action))
             return
-        try:  # an id, and the ids of this decision are known (legal_actions)
-            chosen = d.actions[ids[2].index(action)]
+        try:  # an id, and the ids of this decision's actions are known (legal_actions)
+            chosen = d.actions[self._ids.index(action)]
         except ValueError:
             chosen = self._chosen(action)  # refused
         self._change(False, chosen)

@@ -32,7 +32,7 @@ class Copies(StateCore):
         other._match.listen(other._following)
         other._writer, other._notes = None, []
         if self._writer is not None:  # the history followed: the copy's goes on from a copy of it
-            other._writer, other._notes = self._writer.copy(other._moves), list(self._notes)
+            other._writer, other._notes = self._writer.copy(), list(self._notes)
             other._match.listen(other._writer, Narration(other._notes))
         other._knowledge = None
         other._dealing = list(self._dealing)
@@ -41,7 +41,7 @@ class Copies(StateCore):
             other._following.follow()
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
-        other._ids = (None, None, [])
+        other._ids, other._ids_of = [], None
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:

@@ -9,9 +9,11 @@ copies and saving (copies.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
-from interpreter.api.following import Following, Narration, history_of, knowledge_of, replayed, seen_of
+from interpreter.api.following import Dealt, Following, Moves, Narration, history_of, knowledge_of, replayed, seen_of
 from interpreter.engine.actions import ActionInfo, ActionSpace
 from interpreter.engine.encoding import ObservationEncoder
 from interpreter.engine.game import Game
@@ -63,9 +65,9 @@ class StateCore:
         self._state = match.state
         self._space = game.actions
         self._head = head
-        # each chance outcome (True) and action (False) as applied: by the record writer while the history is
-        # followed, else by the change itself (_change)
-        self._moves: list[tuple[bool, Any]] = []
+        # each action and chance outcome (a Dealt) applied, by the change itself (_change), or by a listener while
+        # others drive the match (_driven)
+        self._moves: list[Any] = []
         self._writer: RecordWriter | None = None  # the history's writer, once followed (_history)
         self._notes: list[str] = []  # the narration the rules told everyone so far, once the history is followed
         self._knowledge: Knowledge | None = None
@@ -73,7 +75,8 @@ class StateCore:
         self._seen: list[list[str]] | None = None  # what each seat saw after each event, once asked for
         self._last: list[dict[str, Any]] = [{} for _ in range(game.players)]  # each seat's last observation
         self._sample = False  # a state made by sample(): no history of its own
-        self._ids: tuple[Any, Any, list[int]] = (None, None, [])  # a decision, its actions and their ids
+        self._ids: list[int] = []  # the ids of the actions of the list _ids_of (a decision's), once asked for
+        self._ids_of: list[Any] | None = None
         self._following = Following(self)
         match.listen(self._following)
         match.begin()
@@ -99,7 +102,7 @@ class StateCore:
         from its moves when one fails (a sample, which has no history, from a copy taken before each change)."""
         kept = self._state.clone() if self._sample else None
         writer = self._writer
-        marks = None if writer is None else (len(writer.lines), len(self._notes), len(self._moves))
+        marks = None if writer is None else (len(writer.lines), len(self._notes))
         try:
             if chance:
                 self._match.chance(move)
@@ -107,13 +110,12 @@ class StateCore:
                 self._match.act(move, True)
         except BaseException:
             if writer is not None and marks is not None:
-                lines, notes, moves = marks
-                del writer.lines[lines:], self._notes[notes:], self._moves[moves:]
+                lines, notes = marks
+                del writer.lines[lines:], self._notes[notes:]
             self._put(kept if kept is not None else replayed(self, None))
-            self._knowledge, self._ids = None, (None, None, [])  # followed again from the start when asked for
+            self._knowledge, self._ids_of = None, None  # followed again from the start when asked for
             raise
-        if writer is None:
-            self._moves.append((chance, move))
+        self._moves.append(Dealt(move) if chance else move)
 
     def _history(self) -> RecordWriter:
         """The writer of the state's history (the lines of its record; the narration in ``_notes``): followed from
@@ -122,10 +124,21 @@ class StateCore:
         if writer is None:
             writer = RecordWriter(told=True, rules_file=self.game.rules_file, head=self._head)
             self._notes = history_of(self, writer)
-            writer.moves = self._moves
             self._writer = writer
             self._match.listen(writer, Narration(self._notes))
         return writer
+
+    @contextmanager
+    def _driven(self) -> Iterator[Match]:
+        """The state's match, for something other than the state's own changes to drive (agents playing a game, a
+        record read): its history followed, its moves kept as the match tells them."""
+        self._history()
+        moves = Moves(self._moves)
+        self._match.listen(moves)
+        try:
+            yield self._match
+        finally:
+            self._match.forget(moves)
 
     def knowledge(self) -> Knowledge:
         """Who knows where each card is (engine/knowledge.py), for search: followed from the game's start the

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.observation import observe
 from interpreter.engine.state import State
 from interpreter.match.driver import Each, Handler, Listener, Match
-from interpreter.match.events import Applied, Note
+from interpreter.match.events import Action, Applied, Chance, Note
 from interpreter.match.writer import RecordWriter
 
 
@@ -27,10 +27,32 @@ class Followed(Protocol):
     """What the listener and the replays read and keep of a GameState (api/core.py)."""
 
     _match: Match  # the match played; its game is the engine's
-    _moves: list[tuple[bool, Any]]  # each chance outcome (True) and action (False) as applied
+    _moves: list[Any]  # each action and chance outcome (as a Dealt) applied
     _knowledge: Knowledge | None  # who knows which card, once followed
     _seen: list[list[str]] | None  # what each seat saw after each event, once followed
     _last: list[dict[str, Any]]  # each seat's last observation
+
+
+class Dealt(NamedTuple):
+    """A chance outcome among a state's moves (its actions are kept as they are, the very objects, so that they
+    are played again exactly: identical cards stay the same cards)."""
+
+    outcome: Any
+
+
+class Moves:
+    """A listener that keeps the chance outcomes and actions applied in ``moves`` (as a state keeps them), while
+    something other than the state's own changes drives its match (a game played by agents, a record read)."""
+
+    def __init__(self, moves: list[Any]):
+        self.moves = moves
+        self.hears: dict[type, Handler] = {Chance: self.chance, Action: self.action}
+
+    def chance(self, match: Match, event: Chance) -> None:
+        self.moves.append(Dealt(event.outcome))
+
+    def action(self, match: Match, event: Action) -> None:
+        self.moves.append(event.action)
 
 
 class Following:
@@ -82,9 +104,9 @@ def replayed(state: Followed, watch: Callable[[State], None] | None, *listeners:
         again.listen(Each(watch))
     again.listen(*listeners)
     again.begin()
-    for chance, move in state._moves:
-        if chance:
-            again.chance(move)
+    for move in state._moves:
+        if type(move) is Dealt:
+            again.chance(move.outcome)
         else:
             again.act(move)
     return again.state

@@ -165,8 +165,8 @@ class TrickGame:
         lineup = parse_agents(",".join(names), self.players)
         made = agent_factory(lineup, iterations or ITERATIONS, limits=agent_limits)(seed)
         state = self.new_state(seed)
-        state._history()  # followed as it is played (a game played quietly would be played again for it)
-        drive(state._match, made)
+        with state._driven() as match:  # its history followed as it is played
+            drive(match, made)
         return state
 
     def deserialize(self, text: str) -> GameState:
@@ -178,8 +178,8 @@ class TrickGame:
     def _restored(self, events: list[tuple[int, dict[str, Any]]], opened: Opened) -> GameState:
         """The state of a record's lines ``events``, its header read (``opened``), on these rules."""
         state = GameState(self, Match(self.engine, opened.header.seed, **opened.start), events[0][1])
-        state._history()  # its lines are written again as they are played
-        play_events(state._match, events[0][1], events[1:], SAVED)
+        with state._driven() as match:  # its lines written again as they are played
+            play_events(match, events[0][1], events[1:], SAVED)
         return state
 
 

@@ -69,38 +69,31 @@ class RecordWriter:
     """Writes the record's lines to ``lines`` as the match goes (so a game stopped by an error leaves its record
     so far). ``told``: with the lines of what the rules made happen (tricks won, automatic decisions), as a
     saved state of the API keeps them; a record of ``trickbook play`` leaves them out (they follow from the
-    rest). ``head``: the header line to write (default: made from the game, the seed and ``rules_file``).
-    ``moves``: a list that gets each chance outcome (True, outcome) and action (False, action) as applied, the
-    very objects (to play them again exactly: identical cards stay the same cards)."""
+    rest). ``head``: the header line to write (default: made from the game, the seed and ``rules_file``)."""
 
     def __init__(self, lines: list[dict[str, Any]] | None = None, *, rules_file: str | None = None,
-                 told: bool = False, head: dict[str, Any] | None = None, moves: list[tuple[bool, Any]] | None = None):
+                 told: bool = False, head: dict[str, Any] | None = None):
         self.lines: list[dict[str, Any]] = [] if lines is None else lines
-        self.rules_file, self.told, self.head, self.moves = rules_file, told, head, moves
+        self.rules_file, self.told, self.head = rules_file, told, head
         self.hears: dict[type, Handler] = {Begin: self.begin, Chance: self.chance, Action: self.action,
                                            RoundEnd: self.round_end, GameEnd: self.game_end}
         if told:
             self.hears |= {Trick: self.rules_told, Automatic: self.rules_told}
 
-    def copy(self, moves: list[tuple[bool, Any]] | None = None) -> RecordWriter:
+    def copy(self) -> RecordWriter:
         """A writer that goes on from a copy of the list of lines written so far (the lines themselves are shared:
-        a line is never changed once written; its moves kept in ``moves``)."""
-        return RecordWriter(list(self.lines), rules_file=self.rules_file, told=self.told,
-                            head=self.head, moves=moves)
+        a line is never changed once written)."""
+        return RecordWriter(list(self.lines), rules_file=self.rules_file, told=self.told, head=self.head)
 
     def action(self, match: Match, event: Action) -> None:
         d, game = event.decision, match.game
         self.lines.append({"type": "action", "round": match.state.round_number, "step": d.step.name,
                            "seat": game.seat_names[d.actor], "action": d.step.words.label(game, event.action)})
-        if self.moves is not None:
-            self.moves.append((False, event.action))
 
     def chance(self, match: Match, event: Chance) -> None:
         d, state = event.decision, match.state
         self.lines.append({"type": "chance", "round": state.round_number, "step": d.step.name,
                            "outcome": d.step.chance.outcome_to_record(match.game, state, event.outcome)})
-        if self.moves is not None:
-            self.moves.append((True, event.outcome))
 
     def rules_told(self, match: Match, event: Trick | Automatic) -> None:
         self.lines.append(event.line)
