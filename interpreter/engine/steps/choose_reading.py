@@ -211,7 +211,10 @@ class ChooseReading(Step):
             raise ctx.error(f"swap needs options that are pairs of cards, found {self.option_type}", path + ("swap",))
         if self.swap and self.move_to is not None:
             raise ctx.error("a choice either swaps cards or moves them (move_to), not both", path + ("swap",))
-        self.label_expr = self.read(ctx, "label", names) if "label" in spec else None
+        # judged value by value: a label that reads the value only through its attributes is kept by what else it
+        # reads (the seat, the round), see Choose._keyed_labels
+        self.label_expr = self.read(ctx, "label", names, per="value") if "label" in spec else None
+        self._labels: dict[Any, dict[Any, str]] = {}
         self.describe_expr = self.read(ctx, "describe", names) if "describe" in spec else None
         fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
         # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
