@@ -159,6 +159,25 @@ def test_a_history_first_asked_for_late_is_the_one_followed_from_the_start(name,
     assert _history_of(late) == _history_of(halfway) == _history_of(every)
 
 
+def test_a_state_read_back_or_played_by_agents_keeps_its_moves():
+    """What is followed later from a state's moves (information states, knowledge, a failed change put back) is
+    there for a state that ``deserialize`` read or ``play`` played as for one stepped by the API: its moves are
+    kept as its match is driven for it."""
+    game = tb.load("hearts", 4)
+    middle = _played(game, 4, 80)
+    again = game.deserialize(middle.serialize())
+    assert [again.information_state_string(s) for s in range(4)] == \
+        [middle.information_state_string(s) for s in range(4)]
+    action = middle.legal_actions()[0]
+    for state in (middle, again):
+        state.apply(action)
+    assert again.serialize() == middle.serialize()
+    played = game.play(["random"], seed=2)
+    assert game.deserialize(played.serialize()).information_state_string(1) == played.information_state_string(1)
+    changes = sum(e["type"] in ("chance", "action") for e in played.events)
+    assert played.information_state_string(1).count("\n") == changes  # a line at the start and after each
+
+
 def test_a_failed_change_leaves_a_history_not_asked_for_as_it_was(tmp_path):
     """An action that fails before the history is asked for: the history written afterwards is that of the state
     the action found (the moves kept are the ones applied)."""

@@ -6,11 +6,16 @@ searches samples of what its seat knows (greedy), which the API follows for it f
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import interpreter as tb
+from interpreter.engine.state import CHANCE
 from interpreter.harness.players import agent_factory, parse_agents
 from interpreter.harness.runner import play_game
+from interpreter.match.driver import Match
+from interpreter.match.events import GameEnd, RoundEnd
 from interpreter.match.records import record_text
 
 CASES = [("meinz", 3, 2), ("doppelkopf", 4, 1)]  # an automatic seat; identical cards
@@ -46,3 +51,33 @@ def test_a_record_without_the_rules_lines_is_the_same_record_less_those_lines():
     plain = play_game(loaded.engine, seed=3, record=True).record
     assert sum(e["type"] == "trick" for e in full) == 13 * len([e for e in full if e["type"] == "round"])
     assert plain == [e for e in full if e["type"] not in ("trick", "automatic")]
+
+
+def test_a_match_tells_each_round_once_with_nobody_hearing_each_change_and_after_a_state_is_put_in_place():
+    """A match whose listeners hear no change (only rounds scored and the end) makes no event of a change and
+    has the rules tell nothing, yet tells each round scored once; a state put in place (a copy, played on two
+    rounds) counts the rounds it scored as told."""
+    game = tb.load("hearts", 4).engine
+    told: list = []
+
+    class Ends:
+        hears = {RoundEnd: lambda match, event: told.append(event.played), GameEnd: lambda match, event: told.append(0)}
+
+    rng = random.Random(3)
+
+    def step(match):
+        d = match.pending
+        if d.actor == CHANCE:
+            match.chance()
+        else:
+            match.act(d.actions[int(rng.random() * len(d.actions))], True)
+
+    match = Match(game, 3).listen(Ends())
+    ahead = match.copy()
+    while len(ahead.state.round_results) < 2:
+        step(ahead)
+    assert not match.hears_each and match.state.told is None and match.state.notes is None
+    match.state = ahead.state.clone()
+    while not match.finished:
+        step(match)
+    assert told == [*range(3, len(match.state.round_results) + 1), 0]
