@@ -10,6 +10,7 @@ from interpreter.dsl.types import SEATS, list_of
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.plan.declaration import Opt
@@ -36,18 +37,18 @@ class Teams(InPlace):
             default=False),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.known = self.value(spec, "known")
-        self.counted = bool(self.value(spec, "sizes_known"))
+    def declare(self, ctx: StepContext, opts: Options) -> None:
+        self.known = opts.get("known")
+        self.counted = bool(opts.get("sizes_known"))
         if self.known != "all":
             ctx.hidden_teams = True
         elif self.counted:
             raise ctx.error("sizes_known is for hidden teams (known: own or nobody): public teams are seen whole",
                             self.path + ("sizes_known",))
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+    def build(self, ctx: StepContext, opts: Options) -> None:
         path = self.path + ("teams",)
-        value = spec["teams"]
+        value = opts.plain("teams")
         if self.known != "all" and isinstance(value, list):
             raise ctx.error("fixed partnerships written as seat names are known to everyone: hidden teams (known: "
                             f"{self.known}) need an expression, e.g. one reading who holds a card", path)
@@ -68,8 +69,8 @@ class Teams(InPlace):
             self._check([s for t in fixed for s in t], len(names), lambda m: ctx.error(m, path))
             self.fixed = fixed
         else:
-            self.expr = self.read(ctx, "teams")
-            if self.expr.type not in (list_of(SEATS),) and self.expr.type.kind != "list":
+            self.expr = opts.get("teams")
+            if self.expr is not None and self.expr.type not in (list_of(SEATS),) and self.expr.type.kind != "list":
                 raise ctx.error(f"teams must be a list of lists of seats, found {self.expr.type}", path)
 
     @staticmethod
