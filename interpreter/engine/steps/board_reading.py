@@ -16,6 +16,7 @@ list (``seats``).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from interpreter.dsl.types import SEAT, VALUE, Type, record
@@ -93,7 +94,9 @@ class BoardReading(Step):
         for key in opts.plain("rows"):
             row = opts.within("rows", key)
             spaces = row.plain("spaces")
-            type_ = self._space_type(ctx, spaces, row.path + ("spaces",)) if isinstance(spaces, list) else VALUE
+            type_ = VALUE
+            if isinstance(spaces, list):  # (a row with a mistake in its spaces is refused: its type is not needed)
+                type_ = row.attempt(partial(self._space_type, ctx, spaces, row.path + ("spaces",)), "spaces") or VALUE
             self.row_types.append(type_)
             ctx.declare(key, type_, row.path)
 

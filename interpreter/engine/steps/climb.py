@@ -90,27 +90,9 @@ class Climb(Repeat):
         said = {"table": opts.plain("table"), "hand": opts.plain("hand"), "to": opts.plain("to"),
                 "pass": opts.plain("pass"), "stop": opts.plain("stop"), "verb": opts.plain("verb"),
                 "out_of_turn_verb": opts.plain("out_of_turn_verb")}
-        for zkey, zones in (("table", ctx.shared_zones), ("hand", ctx.seat_zones),
-                            ("to", {**ctx.shared_zones, **ctx.seat_zones})):
-            if said[zkey] not in zones:
-                raise ctx.error(f"{zkey} must name a zone of the kind it needs, not {said[zkey]!r} "
-                                f"({', '.join(zones) or 'none'})", self.path + (zkey,))
-        kinds = ctx.combinations.by_name
-        out_of_turn = opts.plain("out_of_turn") or []
-        if not isinstance(out_of_turn, list) or not all(isinstance(k, str) for k in out_of_turn):
-            raise ctx.error(f"out_of_turn must be a list of kinds of the combinations section, e.g. [bomb], not "
-                            f"{out_of_turn!r}", self.path + ("out_of_turn",))
-        self.out_kinds = list(out_of_turn)
-        for k in self.out_kinds:
-            if k not in kinds:
-                raise ctx.error(f"out_of_turn names {k!r}, which is not a kind of the combinations section "
-                                f"({', '.join(kinds)})", self.path + ("out_of_turn",))
-        self.out_step = opts.plain("out_of_turn_step") or f"{name}_out_of_turn"
-        if self.out_kinds:
-            if self.out_step in ctx.step_names:
-                raise ctx.error(f"two steps are named {self.out_step!r}; give out_of_turn_step another name",
-                                self.path + ("out_of_turn_step",))
-            ctx.step_names[self.out_step] = self.path + ("out_of_turn_step",)
+        self._check_keys(ctx, opts, said)
+        if opts.found:  # (the turn's steps are written from these keys: not with a mistake in them)
+            return
         # its expressions are compiled as defines of their own (see _defines), so they are read as written
         written = {"leader": opts.plain("leader"), "ends_trick": opts.plain("ends_trick"), "taker": opts.plain("taker"),
                    "next_leader": opts.plain("next_leader"), "until": opts.plain("until"),
@@ -140,6 +122,35 @@ class Climb(Repeat):
             self.inner.append(declared(ctx, step))
         bind_nested(self.inner, {})
         self.counter = None
+
+    def _check_keys(self, ctx: StepContext, opts: Options, said: dict[str, Any]) -> None:
+        """Its zones, each of the kind it needs, and its plays out of turn, kinds of the combinations section:
+        every mistake collected by ``opts``."""
+        assert ctx.combinations is not None
+        for zkey, zones in (("table", ctx.shared_zones), ("hand", ctx.seat_zones),
+                            ("to", {**ctx.shared_zones, **ctx.seat_zones})):
+            if said[zkey] not in zones:
+                opts.mistake(f"{zkey} must name a zone of the kind it needs, not {said[zkey]!r} "
+                             f"({', '.join(zones) or 'none'})", zkey)
+        kinds = ctx.combinations.by_name
+        out_of_turn = opts.plain("out_of_turn") or []
+        self.out_kinds: list[str] = []
+        if not isinstance(out_of_turn, list) or not all(isinstance(k, str) for k in out_of_turn):
+            opts.mistake(f"out_of_turn must be a list of kinds of the combinations section, e.g. [bomb], not "
+                         f"{out_of_turn!r}", "out_of_turn")
+        else:
+            self.out_kinds = list(out_of_turn)
+        for k in self.out_kinds:
+            if k not in kinds:
+                opts.mistake(f"out_of_turn names {k!r}, which is not a kind of the combinations section "
+                             f"({', '.join(kinds)})", "out_of_turn")
+        self.out_step = opts.plain("out_of_turn_step") or f"{self.name}_out_of_turn"
+        if self.out_kinds:
+            if self.out_step in ctx.step_names:
+                opts.mistake(f"two steps are named {self.out_step!r}; give out_of_turn_step another name",
+                             "out_of_turn_step")
+            else:
+                ctx.step_names[self.out_step] = self.path + ("out_of_turn_step",)
 
     def _defines(self, ctx: StepContext, written: dict[str, Any], hand: str) -> dict[str, str]:
         """The rule file's expressions of this step as defines of their own, so that each is compiled at its own

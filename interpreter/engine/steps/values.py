@@ -38,11 +38,11 @@ class SetValues(InPlace):
 
     def declare(self, ctx: StepContext, opts: Options) -> None:
         if not any(opts.given(k) for k in ("round", "seats", "game")):
-            raise ctx.error("a set step needs round:, seats: or game: values to compute", self.path)
+            opts.mistake("a set step needs round:, seats: or game: values to compute")
         self._pending = []
         for name in opts.plain("round") or {}:
-            ctx.declare(name, NONE, self.path + ("round", name))
-            self._pending.append(("round", name))
+            if opts.attempt(partial(ctx.declare, name, NONE, self.path + ("round", name)), "round") is None:
+                self._pending.append(("round", name))
         for name in opts.plain("seats") or {}:
             ctx.declare_seat(name, NONE, self.path + ("seats", name))
             ctx.visibility[name] = opts.get("visible")
@@ -52,9 +52,10 @@ class SetValues(InPlace):
                 self._pending.append(("game_seats", name))
                 continue
             if name not in ctx.game_fields:
-                raise ctx.error(f"game value {name!r} is not declared; add it under game: values: with its "
-                                "value at the start of the game", self.path + ("game", name))
-            self._pending.append(("game", name))
+                opts.mistake(f"game value {name!r} is not declared; add it under game: values: with its value at the "
+                             "start of the game", "game", name)
+            else:
+                self._pending.append(("game", name))
 
     def infer(self, ctx: StepContext) -> None:
         opts = self.reader(ctx)
