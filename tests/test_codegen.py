@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from interpreter.dsl.compiler import Compiler
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiler, ExpressionFailed
 from interpreter.dsl.types import CARD, VALUE
 from interpreter.engine.compile import compile_game
 from interpreter.engine.state import CHANCE
@@ -180,3 +180,41 @@ def test_a_led_card_that_is_none_reads_its_attributes_as_none_in_play(tmp_path):
             d = state.pending
             game.apply_fast(state, game.sample_chance(state, rng) if d.actor == CHANCE else rng.choice(d.actions))
         assert len(game.winners(state)) >= 1
+
+
+@pytest.mark.parametrize(("text", "keys"), [
+    # the parts that do not read the card are its keys; what reads the card reads only its attributes
+    ("card.number > max(c.number for c in seat.hand if c.colour == led.colour) - len(seat.hand) or card == led", 2),
+    ("'yes' if seat.tricks > 1 else text(card.number) + card.colour", 1),
+    ("card in seat.hand", 1),
+    ("twice(card.number) > 4", 0),  # a define of card attributes: no keys, the card alone
+])
+def test_a_judged_expression_split_into_its_keys_gives_the_values_of_the_plain_expression(text, keys):
+    judged = Compiler(make_globals({"twice(x)": "x * 2"})).compile(text, BOUND, locate, per="card")
+    plain = Compiler(make_globals({"twice(x)": "x * 2"})).compile(text, BOUND, locate)
+    assert judged.keyed is not None and judged.part is not None
+    keys_of, judge = judged.keyed
+    judged_seats = 0
+    for seat in range(4):
+        env = env_for(seat=seat)
+        try:
+            expected = [plain.run({**env, "card": c}) for c in range(6)]
+        except ExpressionFailed:  # the keys fail too (worked out first): the caller judges as written
+            with pytest.raises(RUNTIME_ERRORS):
+                keys_of(env)
+            continue
+        hs = keys_of(env)
+        assert len(hs) == keys and judge(env, list(range(6)), hs) == expected
+        judged_seats += 1
+    assert judged_seats >= 2
+
+
+@pytest.mark.parametrize("text", [
+    "len([c for c in seat.hand if c.number == card.number]) > 0",  # a loop that reads the card
+    "same_team(seat, first(seats)) and card.number > 2 or card in seat.hand and same_team(seat, card.number)",
+    "card.number > 2",  # nothing but the card: a card table's business, no keys to keep it by
+])
+def test_an_expression_whose_card_reading_parts_read_the_state_has_no_keys(text):
+    judged = Compiler(make_globals()).compile(text, BOUND, locate, per="card")
+    keyed = judged.keyed
+    assert keyed is None or (text == "card.number > 2" and keyed[0](env_for()) == ())

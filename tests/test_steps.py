@@ -8,6 +8,7 @@ defines).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import textwrap
@@ -1502,3 +1503,48 @@ def test_next_dealer_must_give_a_seat(tmp_path):
                 game="rounds: 3\nnext_dealer: \"first([s for s in seats if s.tricks > 3])\"")
     with pytest.raises(GameError, match="next_dealer must give a seat, got None"):
         _dealers(game, 1)
+
+
+def test_a_label_that_reads_the_seat_and_the_round_is_worked_out_once_per_value_for_each_of_their_values(
+        tmp_path):
+    # the label reads the value (a bid), the seat and a round value: each bid's label is worked out once for each
+    # seat and round value it is shown with, and a label that fails before it is needed is worked out as written
+    game = make(tmp_path, DEAL_3, "first: {do: set, round: {first: 'left(round.dealer)', high: 'none'}}", """\
+        bid:
+          do: choose
+          who: seats_from(left(round.dealer))
+          options: "[0, 1, 2, 3]"
+          label: >-
+            ('open ' + text(value) if seat == round.first else 'raise to ' + text(value))
+            + ('' if round.high == none else ' over ' + text(round.high.rank))
+          set_seat: bid
+        """, TRICKS, top="types: {round: {high: card}}")
+    step = next(s for s in game.every_step() if s.name == "bid")
+    assert step.label_expr.keyed is not None
+    judged: list[int] = []
+    keys_of, judge = step.label_expr.keyed
+    step.label_expr = dataclasses.replace(step.label_expr, keyed=(keys_of, lambda e, items, hs: (
+        judged.extend(items), judge(e, items, hs))[1]))
+    state = game.new_state()
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    assert labels(game, state) == ["open 0", "open 1", "open 2", "open 3"]
+    play(game, state, "open 2")
+    assert labels(game, state) == ["raise to 0", "raise to 1", "raise to 2", "raise to 3"]
+    play(game, state, "raise to 0")
+    assert labels(game, state) == ["raise to 0", "raise to 1", "raise to 2", "raise to 3"]
+    assert judged == [0, 1, 2, 3, 0, 1, 2, 3]  # the third seat's labels are the second's: kept, not judged again
+
+
+def test_a_label_whose_other_parts_fail_when_worked_out_first_is_worked_out_as_written(tmp_path):
+    # 10 // round.zero does not read the value, so it is worked out before the label is (it fails there); the
+    # label of 0 never needs it: the label is then worked out as written, value by value, and gives "0"
+    game = make(tmp_path, DEAL_3, "zero: {do: set, round: {zero: '0'}}", """\
+        bid: {do: choose, who: "[left(round.dealer)]", options: "[0]", set_seat: bid,
+              label: "text(value) if value == 0 else text(10 // round.zero)"}
+        """, TRICKS)
+    state = game.new_state()
+    deal(game, state, ["x1", "x2", "x3"], ["y1", "y2", "y3"], ["z1", "z2", "z3"], ["x4", "y4", "z4"])
+    step = next(s for s in game.every_step() if s.name == "bid")
+    with pytest.raises(ZeroDivisionError):
+        step.label_expr.keyed[0]({**step.env(state), "seat": E})
+    assert labels(game, state) == ["0"]

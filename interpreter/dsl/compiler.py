@@ -57,6 +57,10 @@ class Compiled:
     # function each, see emit.loops)
     select: Callable[[dict[str, Any], Any], list[Any]] | None = None
     exists: Callable[[dict[str, Any], Any], bool] | None = None
+    # compiled with per=, when every part that reads the item reads nothing else but card attributes: the values of
+    # the parts that do not read it (``keys(env)``, a tuple) and the value for each of some items given those
+    # (``judge(env, items, keys)``), so that values may be kept by the keys' values (see emit.key_parts)
+    keyed: tuple[Callable[[dict[str, Any]], tuple[Any, ...]], Callable[..., list[Any]]] | None = None
     # how it reads bound cards: "attr:led.colour" (an attribute), "bare:led" (the card itself: compared,
     # passed to a define...); a table keyed by the led card needs only the attributes when nothing is bare
     uses: frozenset[str] = frozenset()
@@ -208,7 +212,9 @@ class Compiler:
         else:
             fn, select, exists = _later(make, per is not None)
         deps, uses = split(part.deps)
-        return Compiled(fn, part.type, deps, text, locate(0), select, exists, uses, part)
+        keys = emit.key_parts(part, per) if per is not None else None
+        keyed = None if per is None or keys is None else _keyed_later(self.gen, part, per, keys)
+        return Compiled(fn, part.type, deps, text, locate(0), select, exists, keyed, uses, part)
 
     def constant_value(self, text: Any, locate: Locate) -> Any:
         """Compile and evaluate an expression that may only use constants."""
@@ -252,6 +258,24 @@ def _given(expect: str, t: Type, tree: ast.Node | None, locate: Locate) -> None:
 def shown_plain(value: Any) -> str:
     """A value written in the rule file, as a message names it (YAML's true, false and null)."""
     return "true" if value is True else "false" if value is False else "null" if value is None else repr(value)
+
+
+def _keyed_later(gen: Any, part: Part, per: str, keys: list[Part]) -> tuple[Any, Any]:
+    """``emit.keyed``'s two functions, made when one is first called (few expressions are judged by their keys)."""
+    made: list[Any] = []
+
+    def get() -> list[Any]:
+        if not made:
+            made.extend(emit.keyed(gen, part, per, keys))
+        return made
+
+    def keys_of(e: dict[str, Any]) -> tuple[Any, ...]:
+        return get()[0](e)
+
+    def judge(e: dict[str, Any], items: Any, hs: tuple[Any, ...]) -> list[Any]:
+        return get()[1](e, items, hs)
+
+    return keys_of, judge
 
 
 def _later(make: Callable[[], tuple[Any, Any, Any]], judged: bool) -> tuple[Any, Any, Any]:

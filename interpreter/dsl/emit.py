@@ -28,7 +28,7 @@ from typing import Any
 
 from interpreter.dsl.builtins import _concat
 from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
-from interpreter.dsl.ir import Part
+from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
 from interpreter.dsl.runtime import UNSET, a_number, field, keep, of_seat, once_per_batch, something
 
@@ -77,6 +77,52 @@ def loops(gen: Namespace, part: Part, per: str) -> tuple[Fn, Callable[..., list[
     return _shallower(gen, make, per)
 
 
+# the parts that may read the item of a judged expression when it is split into keys and a judge (see key_parts):
+# what they read beside the item is what their kids give them (a call of a builtin that reads the state, a seat's
+# attribute, a loop over a list that depends on the item are not among them)
+_JUDGED = frozenset({"name", "attr", "field", "index", "list", "not", "neg", "infix", "call", "if", "define", "memo"})
+
+
+def key_parts(part: Part, per: str) -> list[Part] | None:
+    """The keys of a judged expression (compiled with per=): its largest parts that do not read the item and are
+    no constants, in the order they are written; None when a part that reads the item reads anything else (the
+    state through a builtin or a define, a seat's attribute, a loop), or when the whole does not read it.
+
+    The expression's value for an item is then a function of the item and its keys' values alone, which may be
+    kept for each value of the keys (a choice's labels while the seat and the round stay the same)."""
+    keys: list[Part] = []
+    item = f"ctx:{per}"
+
+    def walk(p: Part) -> bool:
+        if p.const:
+            return True
+        if p.inv:
+            keys.append(p)
+            return True
+        if p.op not in _JUDGED or p.op == "call" and p.data[1]:
+            return False
+        own = p.deps.difference(*(k.deps for k in p.kids))
+        return all(d == item or d.startswith(USES) for d in own) and all(walk(k) for k in p.kids)
+
+    return keys if not part.inv and walk(part) else None
+
+
+def keyed(gen: Namespace, part: Part, per: str, keys: list[Part]) -> tuple[Fn, Callable[..., list[Any]]]:
+    """For a judged expression with ``keys`` (key_parts): ``keys(e)``, the tuple of their values, and
+    ``judge(e, items, hs)``, the expression's value for each of ``items`` given ``hs``, those values."""
+
+    def keys_of(emitter: _Emitter) -> Fn:
+        return emitter.function((), "(" + "".join(f"{emitter.source(k)}, " for k in keys) + ")")
+
+    def judge(emitter: _Emitter) -> Callable[..., list[Any]]:
+        src = emitter.source(part)
+        var = emitter.locals[per]
+        return emitter.function(("_items", "_hs"), f"[{src} for {var} in _items]")
+
+    fixed = {id(k): f"_hs[{i}]" for i, k in enumerate(keys)}
+    return _shallower(gen, keys_of), _shallower(gen, judge, per, fixed=fixed)
+
+
 def inline(gen: Namespace, part: Part, names: dict[str, str], expect: str | None = None) -> str:
     """The source of an expression written in place, in code the engine writes (engine/steps/trick_code.py):
     the names the expression binds are the Python locals ``names`` gives, the state is the local ``state``,
@@ -105,11 +151,11 @@ def evaluate(gen: Namespace, part: Part) -> Any:
 
 
 def _shallower(gen: Namespace, make: Callable[[_Emitter], Any], per: str | None = None,
-               params: tuple[str, ...] = (), state: str = _STATE) -> Any:
+               params: tuple[str, ...] = (), state: str = _STATE, fixed: dict[int, str] | None = None) -> Any:
     """``make(emitter)``, made again with shallower functions while Python refuses one."""
     for depth in _DEPTHS:
         try:
-            return make(_Emitter(gen, depth, per, params, state))
+            return make(_Emitter(gen, depth, per, params, state, fixed))
         except _Refused:
             continue
     raise RecursionError("the expression is nested too deeply for Python")  # pragma: no cover - see _DEPTHS
@@ -119,11 +165,13 @@ class _Emitter:
     """Source for the parts of one generated function (and the functions split off it)."""
 
     def __init__(self, gen: Namespace, limit: int, per: str | None = None, params: tuple[str, ...] = (),
-                 state: str = _STATE):
+                 state: str = _STATE, fixed: dict[int, str] | None = None):
         self.gen, self.ref, self.limit, self.depth = gen, gen.ref, limit, 0
         self.state = state  # the source of the state: e['$s'], or a local of the code it is written into
         self.locals = {p: local_name(p) for p in params}  # names that are Python locals here -> the local
-        self.lifting = per is not None  # a judged expression: parts that do not read the item are lifted
+        # the keys of a judged expression split (see keyed): id of the part -> where its value is, worked out before
+        self.fixed = fixed or {}
+        self.lifting = per is not None and not self.fixed  # a judged expression: parts not reading the item lifted
         if per is not None:
             self.locals[per] = local_name(per)
         self.lifted: dict[int, str] = {}  # id of a lifted part -> its source (see lift)
@@ -137,6 +185,9 @@ class _Emitter:
     def source(self, part: Part) -> str:
         if part.const:
             return self.gen.literal(part.value)
+        fixed = self.fixed.get(id(part))
+        if fixed is not None:
+            return fixed
         if self.depth >= self.limit:  # a function of its own, taking the locals in scope
             params = tuple(dict.fromkeys(self.locals.values())) + self.passed()
             depth, self.depth = self.depth, 0
@@ -154,7 +205,7 @@ class _Emitter:
     def passed(self) -> tuple[str, ...]:
         """Locals of this function besides the rule's names that a function split off it takes: the lifted
         parts, and the state when it is a local (written in place, see inline)."""
-        return (("_hs",) if self.lifting else ()) + (() if self.state == _STATE else (self.state,))
+        return (("_hs",) if self.lifting or self.fixed else ()) + (() if self.state == _STATE else (self.state,))
 
     def kids(self, part: Part) -> list[str]:
         """The sources of a part's kids; in a judged expression, those that do not read the item are lifted

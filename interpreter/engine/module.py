@@ -9,8 +9,9 @@ code object is kept with the expressions' code, in the user's cache folder, unde
 player count and the options; a game compiled for validating only (``compile_game(generate=False)``) writes its
 module when something first plays it.
 
-``Module.source`` is the whole text, for reading what a rule file became (``trickbook`` does not show it; a test
-or a curious designer may print it).
+``Module.source`` is the whole text, for reading what a rule file became (``trickbook`` does not show it; a
+curious designer may print it, docs/architecture.md says how). No test reads it: the tests check what the code
+does, so that the writers may change.
 """
 
 from __future__ import annotations

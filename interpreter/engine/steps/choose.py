@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.compiler import RUNTIME_ERRORS, ExpressionFailed
 from interpreter.engine.card_tables import hashable
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
@@ -23,6 +23,7 @@ from interpreter.engine.steps.words import show
 from interpreter.engine.steps.writer import Found, Lines, ListWriter, bound_read
 from interpreter.errors import GameError
 
+_KEPT = 1024  # values of a label's keys whose labels are kept, per step
 
 @register
 class Choose(ChooseReading):
@@ -65,7 +66,8 @@ class Choose(ChooseReading):
         """The choices of values that are not cards: each with its label, one per label."""
         choices, seen = [], set()
         made = self._choices
-        for v in options:
+        labels = self._keyed_labels(state, seat, options) if made is None else None
+        for i, v in enumerate(options):
             choice = key = None
             if made is not None:
                 key = v
@@ -75,13 +77,44 @@ class Choose(ChooseReading):
                     key = hashable(v)
                     choice = made.get(key)
             if choice is None:
-                choice = Choice(v, self.words.label_of(state.game, state, seat, v))
+                choice = Choice(v, labels[i] if labels is not None else self.words.label_of(state.game, state, seat, v))
                 if made is not None:
                     made[key] = choice
             if choice.label not in seen:
                 seen.add(choice.label)
                 choices.append(choice)
         return choices
+
+    def _keyed_labels(self, state: State, seat: int | None, options: Any) -> list[str] | None:
+        """The labels of ``options`` for ``seat``, kept by the values of what the label reads beside the value (the
+        seat, the round: its keys, see dsl/emit.py's key_parts), so that a bid's label is worked out once per
+        seat and round, not at every turn; None when the label has no keys or they cannot be worked out before it
+        is needed (each label is then worked out as it is written, which says where it fails, if it does)."""
+        keyed = None if self.label_expr is None else self.label_expr.keyed
+        if keyed is None:
+            return None
+        keys_of, judge = keyed
+        env = self.env(state)
+        env["seat"] = seat
+        try:
+            hs = keys_of(env)
+        except RUNTIME_ERRORS:
+            return None
+        kept = self._labels.get(hashable(hs))
+        if kept is None:
+            if len(self._labels) >= _KEPT:
+                self._labels.clear()
+            kept = self._labels[hashable(hs)] = {}
+        keys = [hashable(v) for v in options]
+        missing = {k: v for k, v in zip(keys, options) if k not in kept}
+        if missing:
+            try:
+                found = judge(env, list(missing.values()), hs)
+            except RUNTIME_ERRORS:
+                return None
+            for k, label in zip(missing, found):
+                kept[k] = str(label)
+        return [kept[k] for k in keys]
 
     _fixed: list[Choice] | None = None  # the choices of options written as a constant (see choose_code)
 
