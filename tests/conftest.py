@@ -17,7 +17,7 @@ os.environ.pop("TRICKBOOK_NO_CACHE", None)
 
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
-from interpreter.engine.state import State
+from interpreter.engine.state import CHANCE, State
 from interpreter.rules.loader import load_rules
 
 from .snapshot import snapshot  # noqa: F401  (the tests import it from here)
@@ -62,6 +62,17 @@ def play(game: Game, state: State, *labels: str) -> None:
     """Take the legal actions with these labels, one after another, through the checked path."""
     for label in labels:
         game.apply(state, game.action_for_label(state, label))
+
+
+def random_decisions(game: Game, state: State, rng):
+    """Each decision of ``state``'s game to its end, the chance events drawn from ``rng`` between them; the caller
+    looks at each and applies one of its actions."""
+    while not state.finished:
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        yield d
 
 
 def names(game: Game, cards: list[int]) -> list[str]:

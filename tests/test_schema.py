@@ -174,8 +174,18 @@ def _keys_read(text: str, patterns: list[str]) -> set[str]:
     return {m for p in patterns for m in re.findall(p, text)}
 
 
-_SPEC_READS = [r'spec\.get\("(\w+)"', r'spec\["(\w+)"\]', r'"(\w+)" in spec\b', r'\bpath \+ \("(\w+)"',
-               r'self\.read\(ctx, "(\w+)"', r'self\.value\(spec, "(\w+)"', r'self\.declared\("(\w+)"\)']
+def _reader_reads(text: str, reader: str) -> set[str]:
+    """The keys the reader named ``reader`` (engine/steps/options.py's Options) is asked for in ``text``: by its
+    methods taking a key, and the keys a part made by ``part``/``attempt`` reads (named after the part)."""
+    asked = _keys_read(text, [rf'\b{reader}\.(?:get|need|plain|given|within|itself)\(\s*"(\w+)"'])
+    for call in re.findall(rf'\b{reader}\.(?:part|attempt)\(partial\([^()]*\)((?:, "\w+")+)\)', text):
+        asked |= set(re.findall(r'"(\w+)"', call))
+    return asked
+
+
+# the options a step kind hands to the trick parts that read them (trick_parts.rules, routes), and the declarations
+# read by name
+_PARTS_READ = [r'\brules\(ctx, opts, "(\w+)"\)', r'\b(route)s\(ctx, opts\)', r'self\.declared\("(\w+)"\)']
 
 
 def _kind_code(cls: type) -> str:
@@ -191,25 +201,22 @@ def test_each_step_kind_allows_exactly_the_keys_its_code_reads(schema, kind):
     code = _kind_code(STEPS[kind])
     step = schema["definitions"][f"{kind}_step"]
     assert step["additionalProperties"] is False
-    assert set(step["properties"]) - {"do", "when"} == _keys_read(code, _SPEC_READS)
+    assert set(step["properties"]) - {"do", "when"} == _reader_reads(code, "opts") | _keys_read(code, _PARTS_READ)
     assert step["properties"]["do"]["const"] == kind
 
 
 def test_nested_step_mappings_allow_exactly_the_keys_the_code_reads(schema):
     steps = ROOT / "interpreter" / "engine" / "steps"
     board = (steps / "board_reading.py").read_text(encoding="utf-8")
-    rows = _keys_read(board, [r'\brow\.get\("(\w+)"', r'\brow\["(\w+)"\]', r'"(\w+)" in row\b', r'rpath \+ \("(\w+)"'])
     row = schema["definitions"]["board_step"]["properties"]["rows"]["additionalProperties"]
-    assert set(row["properties"]) == rows
+    assert set(row["properties"]) == _reader_reads(board, "row")
     tricks = (steps / "trick_reading.py").read_text(encoding="utf-8")
-    taker = _keys_read(tricks, [r'\bitem\.get\("(\w+)"', r'\bitem\["(\w+)"\]', r'"(\w+)" in item\b',
-                                r'ipath \+ \("(\w+)"'])
     trick = schema["definitions"]["tricks_step"]["properties"]
-    assert set(trick["takers"]["items"]["properties"]) == taker
+    assert set(trick["takers"]["items"]["properties"]) == _reader_reads(tricks, "item")
     parts = (steps / "trick_parts.py").read_text(encoding="utf-8")
-    assert set(trick["route"]["items"]["properties"]) == _keys_read(parts, [r'path \+ \(i, "(\w+)"\)'])
+    assert set(trick["route"]["items"]["properties"]) == _reader_reads(parts, "route")
     rule_code = parts.split("class Rule", 1)[1].split("\ndef ", 1)[0]
-    rule = _keys_read(rule_code, [r'\bspec\.get\("(\w+)"', r'"(\w+)" in spec\b', r'path \+ \("(\w+)"'])
+    rule = _reader_reads(rule_code, "rule")
     for key in ("lead", "follow"):  # a condition, a rule mapping or a list of them
         assert set(trick[key]["properties"]) == rule
         assert set(trick[key]["items"]["properties"]) == rule

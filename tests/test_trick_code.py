@@ -16,7 +16,7 @@ from interpreter.conformance.battery import lockstep
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.state import CHANCE
 
-from .conftest import game_of
+from .conftest import game_of, random_decisions
 from .step_calls import called, in_loops, step_calls
 from .test_playout import TRICK_VARIANTS
 from .test_steps import DEAL_3, TRICKS, make
@@ -127,11 +127,7 @@ def test_a_follow_rule_reading_a_value_a_step_between_plays_sets_reads_it_as_it_
     labels = game.cards.labels
     rng, checked = random.Random(7), 0
     state = game.new_state()
-    while not state.finished:
-        d = state.pending
-        if d.actor == CHANCE:
-            game.apply_chance(state, game.sample_chance(state, rng))
-            continue
+    for d in random_decisions(game, state, rng):
         p = state.progress
         if p.plays:
             hand = state.per_seat["hand"][d.actor]

@@ -21,7 +21,7 @@ from interpreter.harness.runner import play_game
 from interpreter.match.records import replay, write_record
 from interpreter.rules.loader import load_rules
 
-from .conftest import at_step, card
+from .conftest import at_step, card, random_decisions
 from .test_steps import E, N, S, W, deal, indent, labels, line_of, make, names, play, refusal, rules, write
 
 DEAL = "deal: {do: deal, hand: 3}"
@@ -459,11 +459,7 @@ def test_a_play_rule_true_of_every_card_is_no_rule(tmp_path):
     suit = {c: label[0] for c, label in enumerate(game.cards.labels)}
     rng, followed, free = random.Random(5), 0, 0
     state = game.new_state()
-    while not state.finished:
-        d = state.pending
-        if d.actor == CHANCE:
-            game.apply_chance(state, game.sample_chance(state, rng))
-            continue
+    for d in random_decisions(game, state, rng):
         hand, trick = state.per_seat["hand"][d.actor], state.shared["trick"]
         if trick:
             same = [c for c in hand if suit[c] == suit[trick[0]]]

@@ -1,7 +1,8 @@
-"""What each kind of a step's key is (``Opt.kind``): one entry a kind, giving the keywords of its schema and its
-value in ``explain``'s words. interpreter/schema_gen.py writes a step kind's schema from its options through
-:func:`option_schema`; explain tells each key through :func:`words`; a kind not in :data:`KINDS` is refused when a
-step kind declares it (tests/test_declarations.py)."""
+"""What each kind of a step's key is (``Opt.kind``): one entry a kind, giving the keywords of its schema, its
+value in ``explain``'s words and how a step reads it (``reads``: engine/steps/options.py goes by it).
+interpreter/schema_gen.py writes a step kind's schema from its options through :func:`option_schema`; explain
+tells each key through :func:`words`; a kind not in :data:`KINDS` is refused when a step kind declares it
+(tests/test_declarations.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,17 @@ from interpreter.dsl.words import in_words, name_words
 from interpreter.plan.declaration import Opt
 from interpreter.plan.section import JSON, NAME_RULE, names
 
+# how a step's reader (engine/steps/options.py) reads a value of each kind: an expression compiled with the names its
+# declaration binds, a zone's name checked against the zones (with its kind), a value worked out before play, or the
+# data as written (which the step goes through itself, each nested mapping read by the same reader)
+COMPILED, ZONE, ZONES, CONSTANT, DATA = "compiled", "zone", "zones", "constant", "data"
+READINGS = (COMPILED, ZONE, ZONES, CONSTANT, DATA)
+
 
 class OptKind(NamedTuple):
     schema: Callable[[Opt, str], JSON]  # the keywords of an option of this kind, given its owner ("board step")
     words: Callable[[Opt, Any], str]  # a value written for it, as explain tells it
+    reads: str = DATA  # how a step reads a value of this kind: one of READINGS
 
 
 # ---------------------------------------------------------------- schemas
@@ -178,14 +186,14 @@ def _field(opt: Opt, key: str, value: Any) -> str:
 # ---------------------------------------------------------------- the table
 
 KINDS: dict[str, OptKind] = {
-    "expr": OptKind(_shared("expression_or_data"), _expression),  # an expression, or plain data
-    "condition": OptKind(_shared("condition"), _expression),  # a yes/no expression
-    "seat": OptKind(_shared("seat"), _expression),  # an expression giving a seat
-    "seats": OptKind(_shared("seats"), _expression),  # a seat or a list of seats
-    "number": OptKind(_shared("number"), _expression),  # a whole-number expression
-    "constant": OptKind(_shared("constant"), _expression),  # a value known before play
-    "zone": OptKind(_shared("zone_name"), _named),  # a zone's name
-    "zones": OptKind(_shared("zone_names"), _named),  # one zone's name or a list of them
+    "expr": OptKind(_shared("expression_or_data"), _expression, COMPILED),  # an expression, or plain data
+    "condition": OptKind(_shared("condition"), _expression, COMPILED),  # a yes/no expression
+    "seat": OptKind(_shared("seat"), _expression, COMPILED),  # an expression giving a seat
+    "seats": OptKind(_shared("seats"), _expression, COMPILED),  # a seat or a list of seats
+    "number": OptKind(_shared("number"), _expression, COMPILED),  # a whole-number expression
+    "constant": OptKind(_shared("constant"), _expression, CONSTANT),  # a value known before play
+    "zone": OptKind(_shared("zone_name"), _named, ZONE),  # a zone's name
+    "zones": OptKind(_shared("zone_names"), _named, ZONES),  # one zone's name or a list of them
     "name": OptKind(_shared("identifier"), _named),  # the name of a value the step sets
     "names": OptKind(_fixed({"type": "array", "uniqueItems": True, "items": {"$ref": "#/definitions/identifier"}}),
                      _named),

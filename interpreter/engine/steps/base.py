@@ -29,6 +29,7 @@ from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.action_types import Choice
 from interpreter.engine.steps.chance import Chance
 from interpreter.engine.steps.context import Path_, StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.search import Search
 from interpreter.engine.steps.words import Words
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
@@ -71,14 +72,9 @@ class Step:
         """The declaration of option ``key`` (every option a step reads is declared)."""
         return declared_in(cls.options, key)
 
-    def read(self, ctx: StepContext, key: str, names: dict[str, Type] | None = None, expect: str | None = None,
-             per: str | None = None) -> Compiled:
-        """Compile the expression of option ``key``, with the names its declaration binds (typed by ``names``)."""
-        return ctx.option(self.declared(key), self.path + (key,), self.bound, names, expect, per)
-
-    def value(self, spec: dict[str, Any], key: str) -> Any:
-        """A plain option's value as written, or its declared default."""
-        return spec.get(key, self.declared(key).default)
+    def reader(self, ctx: StepContext) -> Options:
+        """The reader of this step's keys, by its declared options (every option a step reads comes through it)."""
+        return Options(ctx, self.options, self.path, self.bound)
 
     def env(self, state: State) -> dict[str, Any]:
         """A fresh evaluation environment: the state, plus the names an enclosing trick binds."""
@@ -88,14 +84,15 @@ class Step:
         env["$s"] = state
         return env
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        """First pass: declare the values this step sets."""
+    def declare(self, ctx: StepContext, opts: Options) -> None:
+        """First pass: declare the values this step sets (its options read by ``opts``, mistakes collected there)."""
 
     def infer(self, ctx: StepContext) -> None:
         """Between the passes: work out the types of the values this step sets (may be called repeatedly)."""
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        """Second pass: compile expressions."""
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        """Second pass: compile expressions and check the options (read by ``opts``, which collects every mistake
+        found: a check goes on after one, skipping only what needs an option that could not be read)."""
 
     def check(self, game: GameView) -> None:
         """After the game is built: checks that need the deck or the seats."""
@@ -173,14 +170,14 @@ def register(cls: type[Step]) -> type[Step]:
     return cls
 
 
-def build_steps(ctx: StepContext, spec: dict[str, Any], path: Path_, nested: bool = False,
+def build_steps(ctx: StepContext, listed: dict[str, Any], path: Path_, nested: bool = False,
                 inside: str = "a trick") -> list[Step]:
-    """Instantiate and declare the steps of a round (or of a trick's hook, or a repeat: ``nested``, ``inside``
-    naming it for messages); compile them with ``finish_steps``."""
+    """Instantiate and declare the steps ``listed`` at ``path`` (a round's, or a trick's hook, or a repeat's:
+    ``nested``, ``inside`` naming it for messages); compile them with ``finish_steps``."""
     steps = []
-    for sname, sspec in spec.items():
+    for sname in listed:
         spath = path + (sname,)
-        kind = sspec["do"]
+        kind = Options(ctx, COMMON, spath, {}).plain("do")
         cls = REGISTRY.get(kind)
         if cls is None:
             raise SchemaError(f"unknown step kind {kind!r} (kinds: {', '.join(sorted(REGISTRY))})",
@@ -195,9 +192,16 @@ def build_steps(ctx: StepContext, spec: dict[str, Any], path: Path_, nested: boo
         ctx.step_names[sname] = spath
         step = cls(sname, spath)
         step.where = str(ctx.source.key_pos(spath))  # for errors in play that belong to the step as a whole
-        step.declare(ctx, sspec)
-        steps.append(step)
+        steps.append(declared(ctx, step))
     return steps
+
+
+def declared(ctx: StepContext, step: Step) -> Step:
+    """``step`` with its values declared; the mistakes its declaring finds raised together."""
+    opts = step.reader(ctx)
+    step.declare(ctx, opts)
+    raise_all(opts.found)
+    return step
 
 
 def infer_types(ctx: StepContext, steps: list[Step]) -> None:
@@ -230,18 +234,23 @@ def bind_nested(steps: list[Step], outer: dict[str, Type]) -> None:
 
 
 def finish_steps(ctx: StepContext, steps: list[Step]) -> None:
-    """Compile declared steps (nested ones know their bound names from ``bind_nested``). A step's mistake does not
-    stop the others from being compiled: every step's first mistake is raised at the end, together (raise_all)."""
+    """Compile declared steps (nested ones know their bound names from ``bind_nested``). A step's reader collects
+    every mistake its reading and its checks find, and a step's mistakes do not stop the others from being
+    compiled: all are raised at the end, together, in file order (raise_all)."""
     found: list[RuleError] = []
     for step in steps:
+        opts = step.reader(ctx)
         try:
-            sspec = ctx.source.get(step.path)
-            if "when" in sspec:
-                step.when = ctx.option(COMMON[1], step.path + ("when",), step.bound)
-            step.build(ctx, sspec)
+            step.when = opts.get("when")
+            step.build(ctx, opts)
         except RuleErrors as exc:
             found += exc.errors
         except RuleError as exc:
             found.append(exc)
+        except (TypeError, AttributeError, KeyError, ValueError):
+            # a check that went on over an option that could not be read (None): the mistakes found first are
+            # what to report, this is a consequence of them
+            if not opts.found:
+                raise
+        found += opts.found
     raise_all(found)
-

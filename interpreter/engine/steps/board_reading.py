@@ -16,14 +16,16 @@ list (``seats``).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from interpreter.dsl.types import SEAT, VALUE, Type, record
 from interpreter.engine.steps.action_types import Cover
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.words import show
-from interpreter.plan.declaration import Opt, declared_in
+from interpreter.plan.declaration import Opt
 
 
 class Record(dict):
@@ -87,22 +89,27 @@ class BoardReading(Step):
             binds=("space", "open", "row")),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+    def declare(self, ctx: StepContext, opts: Options) -> None:
         self.row_types: list[Type] = []
-        for key, row in spec["rows"].items():
-            rpath = self.path + ("rows", key)
-            spaces = row["spaces"]
-            type_ = self._space_type(ctx, spaces, rpath + ("spaces",)) if isinstance(spaces, list) else VALUE
+        for key in opts.plain("rows"):
+            row = opts.within("rows", key)
+            spaces = row.plain("spaces")
+            type_ = VALUE
+            if isinstance(spaces, list):  # (a row with a mistake in its spaces is refused: its type is not needed)
+                type_ = row.attempt(partial(self._space_type, ctx, spaces, row.path + ("spaces",)), "spaces") or VALUE
             self.row_types.append(type_)
-            ctx.declare(key, type_, rpath)
+            ctx.declare(key, type_, row.path)
 
     def infer(self, ctx: StepContext) -> None:
-        spec = ctx.source.get(self.path)
-        for (key, row), i in zip(spec["rows"].items(), range(len(self.row_types))):
-            if not isinstance(row["spaces"], list):  # an expression (or a value that is not a list: refused by build)
-                t = ctx.option(declared_in(_ROW, "spaces"), self.path + ("rows", key, "spaces"), self.bound).type
-                self.row_types[i] = t.element if t.kind == "list" and t.element else VALUE
-                ctx.round_fields[key] = self.row_types[i]
+        opts = self.reader(ctx)  # (its mistakes are reported when the step is built)
+        for key, i in zip(opts.plain("rows"), range(len(self.row_types))):
+            row = opts.within("rows", key)
+            if not isinstance(row.plain("spaces"), list):  # an expression (or a value that is not a list: refused)
+                spaces = row.get("spaces")
+                if spaces is not None:
+                    t = spaces.type
+                    self.row_types[i] = t.element if t.kind == "list" and t.element else VALUE
+                    ctx.round_fields[key] = self.row_types[i]
 
     @staticmethod
     def _space_type(ctx: StepContext, spaces: list[Any], path: tuple) -> Type:
@@ -125,47 +132,52 @@ class BoardReading(Step):
                                 "spaces are all records with the same fields, or none is)", path + (i,))
         return record({f: VALUE for f in fields})
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path
-        self.first = self.read(ctx, "first", expect="seat") if "first" in spec else None
-        self.next = self.read(ctx, "next", {"seat": SEAT}, expect="seat") if "next" in spec else None
-        self.coverable = None
-        if "coverable" in spec:
-            self.coverable = self.read(ctx, "coverable", {"space": VALUE, "open": VALUE, "row": VALUE})
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        self.first = opts.get("first", expect="seat")
+        self.next = opts.get("next", {"seat": SEAT}, expect="seat")
+        self.coverable = opts.get("coverable", {"space": VALUE, "open": VALUE, "row": VALUE})
         self.rows: list[_Row] = []
-        for (key, row), type_ in zip(spec["rows"].items(), self.row_types):
-            rpath = path + ("rows", key)
-            spaces = row["spaces"]
-            if not isinstance(spaces, list):  # an expression giving a list (anything else is refused here)
-                expr = ctx.option(declared_in(_ROW, "spaces"), rpath + ("spaces",), self.bound)
-                if expr.deps:
-                    raise ctx.error("the spaces of a row must be known before play (use seats, players, options, "
-                                    "setup)", rpath + ("spaces",))
-                values = list(expr({}))
-                labels = [show(ctx_game(ctx), type_, v) for v in values]
-            else:
-                values, labels = [], []
-                for space in spaces:
-                    if isinstance(space, dict):
-                        label = str(space.get("label"))
-                        value = space.get("value") if type_.kind != "record" else Record(space)
-                    else:
-                        label, value = str(space), space
-                    values.append(value)
-                    labels.append(label)
-            covered = [False] * len(values)
-            if len(set(labels)) != len(labels):
-                raise ctx.error("two spaces of this row have the same label", rpath + ("spaces",))
-            if "covered" in row:
-                cover = ctx.option(declared_in(_ROW, "covered"), rpath + ("covered",), self.bound, {"space": type_})
-                if cover.deps - {"ctx:space"}:
-                    raise ctx.error("covered may use only space, players, options and setup "
-                                    "(spaces are covered before play)", rpath + ("covered",))
-                covered = [c or bool(cover({"space": v})) for c, v in zip(covered, values)]
-            if covered.count(False) < 1:
-                raise ctx.error("every space of this row is covered; at least one must stay open", rpath)
-            self.rows.append(_Row(key, row.get("title", key), values, labels, covered))
+        for key, type_ in zip(opts.plain("rows"), self.row_types):
+            made = self._row(ctx, opts.within("rows", key), key, type_)
+            if made is not None:
+                self.rows.append(made)
         self._covers = [[Cover(r, i) for i in range(len(row.values))] for r, row in enumerate(self.rows)]
+
+    def _row(self, ctx: StepContext, row: Options, key: str, type_: Type) -> _Row | None:
+        """One row read and checked (its mistakes collected by ``row``), or None when it cannot be made."""
+        spaces = row.plain("spaces")
+        if not isinstance(spaces, list):  # an expression giving a list (anything else is refused here)
+            expr = row.get("spaces")
+            if expr is None:
+                return None
+            if expr.deps:
+                row.mistake("the spaces of a row must be known before play (use seats, players, options, setup)",
+                            "spaces")
+                return None
+            values = list(expr({}))
+            labels = [show(ctx_game(ctx), type_, v) for v in values]
+        else:
+            values, labels = [], []
+            for space in spaces:
+                if isinstance(space, dict):
+                    label = str(space.get("label"))
+                    value = space.get("value") if type_.kind != "record" else Record(space)
+                else:
+                    label, value = str(space), space
+                values.append(value)
+                labels.append(label)
+        covered = [False] * len(values)
+        if len(set(labels)) != len(labels):
+            row.mistake("two spaces of this row have the same label", "spaces")
+        cover = row.get("covered", {"space": type_})
+        if cover is not None and cover.deps - {"ctx:space"}:
+            row.mistake("covered may use only space, players, options and setup (spaces are covered before play)",
+                        "covered")
+        elif cover is not None:
+            covered = [c or bool(cover({"space": v})) for c, v in zip(covered, values)]
+        if covered.count(False) < 1:
+            row.mistake("every space of this row is covered; at least one must stay open")
+        return _Row(key, row.plain("title") or key, values, labels, covered)
 
 
 class _Names:

@@ -29,6 +29,7 @@ from interpreter.engine.state import State
 from interpreter.engine.steps.action_types import Choice, Pass, Stop
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.plan.declaration import Opt
 
 
@@ -123,17 +124,17 @@ class ChooseReading(Step):
             "and of the cards' attributes. E.g. \"combinations(['red', 'blue', 'green'], 2)\"."),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.counted = "count" in spec
-        self.visible = self.value(spec, "visible")
+    def declare(self, ctx: StepContext, opts: Options) -> None:
+        self.counted = opts.given("count")
+        self.visible = opts.get("visible")
         start = list_of(VALUE) if self.counted else NONE  # refined by infer
         for key, declare in (("set", ctx.declare), ("set_chooser", ctx.declare), ("set_seat", ctx.declare_seat)):
-            if key in spec:
-                declare(spec[key], SEAT if key == "set_chooser" else start, self.path + (key,))
-                ctx.visibility[spec[key]] = "all" if key == "set_chooser" else self.visible
-        if "set_history" in spec:
-            ctx.declare(spec["set_history"], NONE, self.path + ("set_history",))
-            ctx.visibility[spec["set_history"]] = self.visible
+            if opts.given(key):
+                declare(opts.plain(key), SEAT if key == "set_chooser" else start, self.path + (key,))
+                ctx.visibility[opts.plain(key)] = "all" if key == "set_chooser" else self.visible
+        if opts.given("set_history"):
+            ctx.declare(opts.plain("set_history"), NONE, self.path + ("set_history",))
+            ctx.visibility[opts.plain("set_history")] = self.visible
 
     @staticmethod
     def _names(option: Type) -> dict[str, Type]:
@@ -142,93 +143,111 @@ class ChooseReading(Step):
                 "history": list_of(record({"seat": SEAT, "value": option}))}
 
     def infer(self, ctx: StepContext) -> None:
-        spec = ctx.source.get(self.path)
-        options = self.read(ctx, "options", self._names(VALUE))
+        opts = self.reader(ctx)  # (its mistakes are reported when the step is built)
+        options = opts.get("options", self._names(VALUE))
+        if options is None:
+            return
         element = options.type.element if options.type.kind == "list" and options.type.element else VALUE
         value = list_of(element) if self.counted else element
-        if "set" in spec:
-            ctx.round_fields[spec["set"]] = value
-        if "set_seat" in spec:
-            ctx.seat_fields[spec["set_seat"]] = value
-        if "set_history" in spec:
-            ctx.round_fields[spec["set_history"]] = list_of(record({"seat": SEAT, "value": element}))
+        if opts.given("set"):
+            ctx.round_fields[opts.plain("set")] = value
+        if opts.given("set_seat"):
+            ctx.seat_fields[opts.plain("set_seat")] = value
+        if opts.given("set_history"):
+            ctx.round_fields[opts.plain("set_history")] = list_of(record({"seat": SEAT, "value": element}))
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path
-        self.who = self.read(ctx, "who") if "who" in spec else None
-        first = self.read(ctx, "options", self._names(VALUE))
-        if first.type.kind != "list":
-            raise ctx.error(f"options must be a list, found {first.type}", path + ("options",))
-        self.option_type = first.type.element or VALUE
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        self.who = opts.get("who")
+        first = opts.get("options", self._names(VALUE))
+        typed = first is not None and first.type.kind == "list"  # what the options are is known
+        self.option_type = VALUE
+        if first is not None and typed:
+            self.option_type = first.type.element or VALUE
+        elif first is not None:
+            opts.mistake(f"options must be a list, found {first.type}", "options")
         names = self._names(self.option_type)
         self.names = self.declared("options").bound_names(self.bound, names)  # what a policy sees, besides legal
-        self.options_expr = self.read(ctx, "options", names)
-        self.allowed = self.read(ctx, "allowed", names, per="value") if "allowed" in spec else None
-        self.must = self.read(ctx, "must", names, per="value") if "must" in spec else None
-        # card options judged only by the card and round values: look them up in card tables
-        self._cards = self.option_type.kind == "card" and "label" not in spec
+        self.options_expr = opts.get("options", names) if typed else first
+        self.allowed = opts.get("allowed", names, per="value")
+        self.must = opts.get("must", names, per="value")
+        self._tables(ctx, opts)
+        self.count = opts.get("count", names, expect="number")
+        self._count_fixed = None
+        if self.count is not None and self.count.is_constant:
+            k = self.count({})
+            if not isinstance(k, int) or isinstance(k, bool):
+                opts.mistake(f"count must be a whole number, got {k!r}", "count")
+            self._count_fixed = k
+        self._turns(ctx, opts, names)
+        self.set_round = opts.plain("set")
+        self.set_seat = opts.plain("set_seat")
+        self.set_chooser = opts.plain("set_chooser")
+        self.set_history = opts.plain("set_history")
+        self.where = str(ctx.source.pos(self.path + ("repeat",) if self.repeat else self.path))
+        self._moves(ctx, opts, typed)
+        # judged value by value: a label that reads the value only through its attributes is kept by what else it
+        # reads (the seat, the round), see Choose._keyed_labels
+        self.label_expr = opts.get("label", names, per="value")
+        self._labels: dict[Any, dict[Any, str]] = {}
+        self.describe_expr = opts.get("describe", names)
+        fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
+        # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
+        self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
+        self.domain = opts.get("domain")
+        if self.domain is not None and not isinstance(self.domain, (list, tuple)):
+            opts.mistake(f"domain must be a list, found {self.domain!r}", "domain")
+        self.verb = opts.get("verb")
+        self.simultaneous = bool(opts.get("simultaneous"))
+        self.auto = bool(opts.get("auto"))
+        self.narrate_pass = bool(opts.get("narrate_pass"))
+        if self.move_to is not None and not opts.given("visible"):
+            zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
+            self.visible = "all" if zone_visible == "all" else "owner"
+
+    def _tables(self, ctx: StepContext, opts: Options) -> None:
+        """Card options judged only by the card and round values: looked up in card tables."""
+        self._cards = self.option_type.kind == "card" and not opts.given("label")
         kinds = ctx.card_kinds
         self._allowed_table = self._table(self.allowed, kinds) if self.option_type.kind == "card" else None
         self._must_table = self._table(self.must, kinds) if self.option_type.kind == "card" else None
         # a batch is worth starting when a condition is judged option by option, or options call defines
         self._batch = ((self.allowed is not None and self._allowed_table is None)
                        or (self.must is not None and self._must_table is None) or bool(ctx.compiler.g.defines))
-        self.count = self.read(ctx, "count", names, expect="number") if self.counted else None
-        self._count_fixed = None
-        if self.count is not None and self.count.is_constant:
-            k = self.count({})
-            if not isinstance(k, int) or isinstance(k, bool):
-                raise ctx.error(f"count must be a whole number, got {k!r}", path + ("count",))
-            self._count_fixed = k
-        self.pass_label = spec.get("pass")
+
+    def _turns(self, ctx: StepContext, opts: Options, names: dict[str, Type]) -> None:
+        """How a seat's turn ends: passing, stopping, the choosing repeated until a condition holds."""
+        self.pass_label = opts.get("pass")
         self.pass_action = Pass(self.pass_label) if self.pass_label is not None else None
-        self.stop_label = spec.get("stop")
+        self.stop_label = opts.get("stop")
         self.stop_action = Stop(self.stop_label) if self.stop_label is not None else None
         if self.stop_label is not None and self.stop_label == self.pass_label:
-            raise ctx.error("stop and pass need different labels", path + ("stop",))
-        self.may_stop = self.read(ctx, "may_stop", names) if "may_stop" in spec else None
-        if self.may_stop is not None and self.stop_label is None:
-            raise ctx.error("may_stop needs stop: the label of ending one's turn", path + ("may_stop",))
-        self.may_pass = self.read(ctx, "may_pass", names) if "may_pass" in spec else None
-        if self.may_pass is not None and self.pass_label is None:
-            raise ctx.error("may_pass needs pass: the label of passing", path + ("may_pass",))
-        self.repeat = bool(self.value(spec, "repeat"))
-        self.until = self.read(ctx, "until", names) if "until" in spec else None
-        if self.repeat and self.until is None:
-            raise ctx.error("repeat needs until: the condition that ends the choosing", path + ("repeat",))
-        self.set_round = spec.get("set")
-        self.set_seat = spec.get("set_seat")
-        self.set_chooser = spec.get("set_chooser")
-        self.set_history = spec.get("set_history")
-        self.where = str(ctx.source.pos(path + ("repeat",) if self.repeat else path))
-        self.move_to = ctx.zone(path + ("move_to",)) if "move_to" in spec else None
-        if self.move_to is not None and self.option_type.kind != "card":
-            raise ctx.error(f"move_to needs options that are cards, found {self.option_type}", path + ("move_to",))
+            opts.mistake("stop and pass need different labels", "stop")
+        self.may_stop = opts.get("may_stop", names)
+        if opts.given("may_stop") and self.stop_label is None:
+            opts.mistake("may_stop needs stop: the label of ending one's turn", "may_stop")
+        self.may_pass = opts.get("may_pass", names)
+        if opts.given("may_pass") and self.pass_label is None:
+            opts.mistake("may_pass needs pass: the label of passing", "may_pass")
+        self.repeat = bool(opts.get("repeat"))
+        self.until = opts.get("until", names)
+        if self.repeat and not opts.given("until"):
+            opts.mistake("repeat needs until: the condition that ends the choosing", "repeat")
+
+    def _moves(self, ctx: StepContext, opts: Options, typed: bool) -> None:
+        """Where chosen cards go: a zone (move_to), or swapped, pair by pair; ``typed``: the options' type is
+        known (else what it must be cannot be checked)."""
+        self.move_to = opts.get("move_to")
         self.move_to_per_seat = self.move_to in ctx.seat_zones
-        self.swap = bool(self.value(spec, "swap"))
-        if self.swap and not (self.option_type.kind == "list" and self.option_type.element is not None
-                              and self.option_type.element.kind == "card"):
-            raise ctx.error(f"swap needs options that are pairs of cards, found {self.option_type}", path + ("swap",))
-        if self.swap and self.move_to is not None:
-            raise ctx.error("a choice either swaps cards or moves them (move_to), not both", path + ("swap",))
-        # judged value by value: a label that reads the value only through its attributes is kept by what else it
-        # reads (the seat, the round), see Choose._keyed_labels
-        self.label_expr = self.read(ctx, "label", names, per="value") if "label" in spec else None
-        self._labels: dict[Any, dict[Any, str]] = {}
-        self.describe_expr = self.read(ctx, "describe", names) if "describe" in spec else None
-        fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
-        # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
-        self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
-        self.domain = ctx.constant(path + ("domain",)) if "domain" in spec else None
-        if self.domain is not None and not isinstance(self.domain, (list, tuple)):
-            raise ctx.error(f"domain must be a list, found {self.domain!r}", path + ("domain",))
-        self.verb = self.value(spec, "verb")
-        self.simultaneous = bool(self.value(spec, "simultaneous"))
-        self.auto = bool(self.value(spec, "auto"))
-        self.narrate_pass = bool(self.value(spec, "narrate_pass"))
-        if self.move_to is not None and "visible" not in spec:
-            zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
-            self.visible = "all" if zone_visible == "all" else "owner"
+        self.swap = bool(opts.get("swap"))
+        pairs = self.option_type.kind == "list" and self.option_type.element is not None \
+            and self.option_type.element.kind == "card"
+        # options are cards or pairs of cards, not both: with swap and move_to, one of the first two is refused
+        if typed and self.move_to is not None and self.option_type.kind != "card":
+            opts.mistake(f"move_to needs options that are cards, found {self.option_type}", "move_to")
+        elif typed and self.swap and not pairs:
+            opts.mistake(f"swap needs options that are pairs of cards, found {self.option_type}", "swap")
+        elif self.swap and opts.given("move_to"):
+            opts.mistake("a choice either swaps cards or moves them (move_to), not both", "swap")
 
     @staticmethod
     def _table(expr: Compiled | None, kinds: tuple[int, ...]) -> CardTable | None:

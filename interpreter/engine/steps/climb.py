@@ -21,8 +21,18 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from interpreter.dsl.names import Define
-from interpreter.engine.steps.base import COMMON, REGISTRY, Step, bind_nested, build_steps, finish_steps, register
+from interpreter.engine.steps.base import (
+    COMMON,
+    REGISTRY,
+    Step,
+    bind_nested,
+    build_steps,
+    declared,
+    finish_steps,
+    register,
+)
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.repeat import Repeat
 from interpreter.errors import Position
 from interpreter.plan.declaration import Opt
@@ -71,38 +81,22 @@ class Climb(Repeat):
             "the top play), e.g. choosing who takes it."),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+    def declare(self, ctx: StepContext, opts: Options) -> None:
         name = self.name
         if ctx.combinations is None:
             raise ctx.error("a climb step needs the combinations section: what a play of several cards is",
                             self.path)
-        said = {"table": self.value(spec, "table"), "hand": self.value(spec, "hand"), "to": self.value(spec, "to"),
-                "pass": self.value(spec, "pass"), "stop": self.value(spec, "stop"), "verb": self.value(spec, "verb"),
-                "out_of_turn_verb": self.value(spec, "out_of_turn_verb")}
-        for zkey, zones in (("table", ctx.shared_zones), ("hand", ctx.seat_zones),
-                            ("to", {**ctx.shared_zones, **ctx.seat_zones})):
-            if said[zkey] not in zones:
-                raise ctx.error(f"{zkey} must name a zone of the kind it needs, not {said[zkey]!r} "
-                                f"({', '.join(zones) or 'none'})", self.path + (zkey,))
-        kinds = ctx.combinations.by_name
-        out_of_turn = spec.get("out_of_turn") or []
-        if not isinstance(out_of_turn, list) or not all(isinstance(k, str) for k in out_of_turn):
-            raise ctx.error(f"out_of_turn must be a list of kinds of the combinations section, e.g. [bomb], not "
-                            f"{out_of_turn!r}", self.path + ("out_of_turn",))
-        self.out_kinds = list(out_of_turn)
-        for k in self.out_kinds:
-            if k not in kinds:
-                raise ctx.error(f"out_of_turn names {k!r}, which is not a kind of the combinations section "
-                                f"({', '.join(kinds)})", self.path + ("out_of_turn",))
-        self.out_step = spec.get("out_of_turn_step") or f"{name}_out_of_turn"
-        if self.out_kinds:
-            if self.out_step in ctx.step_names:
-                raise ctx.error(f"two steps are named {self.out_step!r}; give out_of_turn_step another name",
-                                self.path + ("out_of_turn_step",))
-            ctx.step_names[self.out_step] = self.path + ("out_of_turn_step",)
-        written = {"leader": spec.get("leader"), "ends_trick": spec.get("ends_trick"), "taker": spec.get("taker"),
-                   "next_leader": spec.get("next_leader"), "until": spec.get("until"),
-                   "must_include": spec.get("must_include")}
+        # its zones are checked here, each with what it is for (a zone written is read as written)
+        said = {"table": opts.plain("table"), "hand": opts.plain("hand"), "to": opts.plain("to"),
+                "pass": opts.plain("pass"), "stop": opts.plain("stop"), "verb": opts.plain("verb"),
+                "out_of_turn_verb": opts.plain("out_of_turn_verb")}
+        self._check_keys(ctx, opts, said)
+        if opts.found:  # (the turn's steps are written from these keys: not with a mistake in them)
+            return
+        # its expressions are compiled as defines of their own (see _defines), so they are read as written
+        written = {"leader": opts.plain("leader"), "ends_trick": opts.plain("ends_trick"), "taker": opts.plain("taker"),
+                   "next_leader": opts.plain("next_leader"), "until": opts.plain("until"),
+                   "must_include": opts.plain("must_include")}
         calls = self._defines(ctx, {k: v for k, v in written.items() if v is not None}, said["hand"])
         # each written expression is checked to give what its key's declaration says (must_include's condition is
         # the filter of the define's list, a test already)
@@ -110,8 +104,8 @@ class Climb(Repeat):
         generated = turn_steps(name, self.out_step, said, calls, self.out_kinds, said["to"] in ctx.seat_zones)
         where = self.path + ("(turn)",)
         ctx.source.generated[where] = generated
-        own = {"before_turn": spec.get("before_turn"), "after_play": spec.get("after_play"),
-               "after_trick": spec.get("after_trick")}
+        own = {"before_turn": opts.plain("before_turn"), "after_play": opts.plain("after_play"),
+               "after_trick": opts.plain("after_trick")}
         hooks = {h: build_steps(ctx, steps, self.path + (h,), True, inside="a climb") if steps else []
                  for h, steps in own.items()}
         self.inner = []
@@ -125,10 +119,38 @@ class Climb(Repeat):
                 continue
             step = REGISTRY[data["do"]](sname, where + (sname,))
             step.where = str(ctx.source.key_pos(self.path))
-            step.declare(ctx, data)
-            self.inner.append(step)
+            self.inner.append(declared(ctx, step))
         bind_nested(self.inner, {})
         self.counter = None
+
+    def _check_keys(self, ctx: StepContext, opts: Options, said: dict[str, Any]) -> None:
+        """Its zones, each of the kind it needs, and its plays out of turn, kinds of the combinations section:
+        every mistake collected by ``opts``."""
+        assert ctx.combinations is not None
+        for zkey, zones in (("table", ctx.shared_zones), ("hand", ctx.seat_zones),
+                            ("to", {**ctx.shared_zones, **ctx.seat_zones})):
+            if said[zkey] not in zones:
+                opts.mistake(f"{zkey} must name a zone of the kind it needs, not {said[zkey]!r} "
+                             f"({', '.join(zones) or 'none'})", zkey)
+        kinds = ctx.combinations.by_name
+        out_of_turn = opts.plain("out_of_turn") or []
+        self.out_kinds: list[str] = []
+        if not isinstance(out_of_turn, list) or not all(isinstance(k, str) for k in out_of_turn):
+            opts.mistake(f"out_of_turn must be a list of kinds of the combinations section, e.g. [bomb], not "
+                         f"{out_of_turn!r}", "out_of_turn")
+        else:
+            self.out_kinds = list(out_of_turn)
+        for k in self.out_kinds:
+            if k not in kinds:
+                opts.mistake(f"out_of_turn names {k!r}, which is not a kind of the combinations section "
+                             f"({', '.join(kinds)})", "out_of_turn")
+        self.out_step = opts.plain("out_of_turn_step") or f"{self.name}_out_of_turn"
+        if self.out_kinds:
+            if self.out_step in ctx.step_names:
+                opts.mistake(f"two steps are named {self.out_step!r}; give out_of_turn_step another name",
+                             "out_of_turn_step")
+            else:
+                ctx.step_names[self.out_step] = self.path + ("out_of_turn_step",)
 
     def _defines(self, ctx: StepContext, written: dict[str, Any], hand: str) -> dict[str, str]:
         """The rule file's expressions of this step as defines of their own, so that each is compiled at its own
@@ -152,7 +174,7 @@ class Climb(Repeat):
             calls[key] = f"{dname}({', '.join(params)})"
         return calls
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+    def build(self, ctx: StepContext, opts: Options) -> None:
         for key, call in self.checked.items():
             ctx.compiler.compile(call, {}, ctx.source.locator(self.path + (key,)), self.declared(key).expects)
         self.times = None

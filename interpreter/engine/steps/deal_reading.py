@@ -10,6 +10,7 @@ from interpreter.dsl.types import CARD
 from interpreter.engine.game_view import GameView
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.plan.declaration import Opt
 
 
@@ -43,20 +44,17 @@ class DealReading(Step):
             "with several decks deals each with a deal of its own.", binds=("card",)),
     )
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path
-        self.hand_zone = ctx.zone(path + ("to",), per_seat=True) if "to" in spec else self.value(spec, "to")
-        if self.hand_zone not in ctx.seat_zones:
-            raise ctx.error("a deal needs a per-seat zone named 'hand' (or say to: ZONE)", path)
-        self.count = self.read(ctx, "hand", expect="number")
-        self.rest = ctx.zone(path + ("rest",), per_seat=False) if "rest" in spec else None
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        self.hand_zone = opts.get("to", per_seat=True)
+        if opts.ok("to") and self.hand_zone not in ctx.seat_zones:  # (a zone written is checked as it is read)
+            opts.mistake("a deal needs a per-seat zone named 'hand' (or say to: ZONE)")
+        self.count = opts.get("hand", expect="number")
+        self.rest = opts.get("rest", per_seat=False)
         self.ctx_error = ctx.error
-        self.which = None
-        if "cards" in spec:
-            self.which = self.read(ctx, "cards", {"card": CARD})
-            if self.which.deps - {"ctx:card"}:
-                raise ctx.error("cards may use only card, players, options and setup (the cards of a deal are "
-                                "known before play)", path + ("cards",))
+        self.which = opts.get("cards", {"card": CARD})
+        if self.which is not None and self.which.deps - {"ctx:card"}:
+            opts.mistake("cards may use only card, players, options and setup (the cards of a deal are known before "
+                         "play)", "cards")
 
     def check(self, game: GameView) -> None:
         self.pack = game.deck if self.which is None else [c for c in game.deck if self.which({"card": c})]

@@ -15,6 +15,7 @@ from interpreter.dsl.types import SEAT
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.plan.declaration import Opt
@@ -39,25 +40,26 @@ class Move(InPlace):
             default=False),
     )
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path
-        if ("cards" in spec) == ("from" in spec):
-            raise ctx.error("a move needs either cards: (an expression) or from: (zones), not both", path)
-        self.each = self.read(ctx, "each") if "each" in spec else None
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        if opts.given("cards") == opts.given("from"):
+            opts.mistake("a move needs either cards: (an expression) or from: (zones), not both")
+        self.each = opts.get("each")
         names = {"seat": SEAT}
-        self.cards = self.read(ctx, "cards", names) if "cards" in spec else None
+        self.cards = opts.get("cards", names)
         if self.cards is not None and self.cards.type.kind not in ("card", "list") and not self.cards.type.literal_none:
-            raise ctx.error(f"cards must give a card or a list of cards, found {self.cards.type}", path + ("cards",))
-        self.sources = ctx.zones(path + ("from",)) if "from" in spec else []
-        self.to = ctx.zone(path + ("to",))
+            opts.mistake(f"cards must give a card or a list of cards, found {self.cards.type}", "cards")
+        self.sources = opts.get("from") or []
+        self.to = opts.get("to")
         self.to_per_seat = self.to in ctx.seat_zones
-        self.owner = self.read(ctx, "owner", names, expect="seat") if "owner" in spec else None
-        if self.to_per_seat and self.owner is None and self.each is None:
-            raise ctx.error(f"zone {self.to!r} belongs to each seat: say whose with owner: (a seat expression) "
-                            "or move for each seat with each:", path + ("to",))
-        if not self.to_per_seat and self.owner is not None:
-            raise ctx.error(f"zone {self.to!r} is shared; owner: is only for per-seat zones", path + ("owner",))
-        self.top = bool(self.value(spec, "top"))
+        self.owner = opts.get("owner", names, expect="seat")
+        if not opts.ok("to"):  # an unknown zone: whether it needs an owner cannot be told
+            pass
+        elif self.to_per_seat and not opts.given("owner") and not opts.given("each"):
+            opts.mistake(f"zone {self.to!r} belongs to each seat: say whose with owner: (a seat expression) "
+                         "or move for each seat with each:", "to")
+        elif not self.to_per_seat and opts.given("owner"):
+            opts.mistake(f"zone {self.to!r} is shared; owner: is only for per-seat zones", "owner")
+        self.top = bool(opts.get("top"))
         self.seat_zones = set(ctx.seat_zones)
         self.deck_size = len(ctx.card_kinds)
 

@@ -16,6 +16,7 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps, finish_steps, register
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.running import Running
 from interpreter.errors import GameError
 from interpreter.plan.declaration import Opt
@@ -54,10 +55,10 @@ class Repeat(Step):
         Opt("set", "name", "A round value that counts the times: 1 the first time, 2 the second, ..."),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.inner = build_steps(ctx, spec.get("steps") or {}, self.path + ("steps",), True, inside="a repeat")
+    def declare(self, ctx: StepContext, opts: Options) -> None:
+        self.inner = build_steps(ctx, opts.plain("steps") or {}, self.path + ("steps",), True, inside="a repeat")
         bind_nested(self.inner, {})
-        self.counter = spec.get("set")
+        self.counter = opts.plain("set")
         if self.counter:
             ctx.declare(self.counter, NUMBER, self.path + ("set",))
 
@@ -68,19 +69,18 @@ class Repeat(Step):
     def inner_steps(self) -> list[Step]:
         return self.inner
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+    def build(self, ctx: StepContext, opts: Options) -> None:
         path = self.path
         if not self.inner:
-            raise ctx.error("a repeat needs steps: the steps to run each time", path + ("steps",))
-        if "times" not in spec and "until" not in spec:
-            raise ctx.error("a repeat needs times: or until: (or both) to end", path)
-        self.times = self.read(ctx, "times", expect="number") if "times" in spec else None
+            opts.mistake("a repeat needs steps: the steps to run each time", "steps")
+        if not opts.given("times") and not opts.given("until"):
+            opts.mistake("a repeat needs times: or until: (or both) to end")
+        self.times = opts.get("times", expect="number")
         if self.times is not None and self.times.is_constant:
             times = self.times({})
             if not isinstance(times, int) or isinstance(times, bool) or not 0 <= times <= MAX_TIMES:
-                raise ctx.error(f"times must be a whole number from 0 to {MAX_TIMES}, got {times!r}",
-                                path + ("times",))
-        self.until = self.read(ctx, "until") if "until" in spec else None
+                opts.mistake(f"times must be a whole number from 0 to {MAX_TIMES}, got {times!r}", "times")
+        self.until = opts.get("until")
         self.where = str(ctx.source.pos(path))
         finish_steps(ctx, self.inner)
 

@@ -9,6 +9,7 @@ from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.plan.declaration import Opt
@@ -26,11 +27,10 @@ class Reveal(InPlace):
             "\"[player] if card.rank == 'Q' else []\" between plays.", required=True),
     )
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+    def build(self, ctx: StepContext, opts: Options) -> None:
         if not ctx.hidden_teams:
-            raise ctx.error("reveal tells hidden teams: no teams step of this game hides them (known: own or "
-                            "nobody)", self.path)
-        self.seats = self.read(ctx, "seats")  # a seat or a list of seats (its kind "seats" says so)
+            opts.mistake("reveal tells hidden teams: no teams step of this game hides them (known: own or nobody)")
+        self.seats = opts.get("seats")  # a seat or a list of seats (its kind "seats" says so)
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""

@@ -9,6 +9,7 @@ from interpreter.dsl.types import SEAT
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.plan.declaration import Opt
@@ -27,10 +28,10 @@ class Score(InPlace):
             binds=("seat",), gives="shown"),
     )
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
+    def build(self, ctx: StepContext, opts: Options) -> None:
         self.seat_names = ctx.seat_names
-        self.points = self.read(ctx, "points", {"seat": SEAT}, expect="number")
-        self.explain = self.read(ctx, "explain", {"seat": SEAT}) if "explain" in spec else None
+        self.points = opts.get("points", {"seat": SEAT}, expect="number")
+        self.explain = opts.get("explain", {"seat": SEAT})
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every seat scored from the same state (one batch), then the points added, in place."""

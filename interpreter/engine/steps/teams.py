@@ -3,6 +3,7 @@ hidden (each seat told at first only its own team, or nothing, until ``reveal`` 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled, ExpressionFailed
@@ -10,6 +11,7 @@ from interpreter.dsl.types import SEATS, list_of
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 from interpreter.plan.declaration import Opt
@@ -36,41 +38,50 @@ class Teams(InPlace):
             default=False),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.known = self.value(spec, "known")
-        self.counted = bool(self.value(spec, "sizes_known"))
+    def declare(self, ctx: StepContext, opts: Options) -> None:
+        self.known = opts.get("known")
+        self.counted = bool(opts.get("sizes_known"))
         if self.known != "all":
             ctx.hidden_teams = True
         elif self.counted:
-            raise ctx.error("sizes_known is for hidden teams (known: own or nobody): public teams are seen whole",
-                            self.path + ("sizes_known",))
+            opts.mistake("sizes_known is for hidden teams (known: own or nobody): public teams are seen whole",
+                         "sizes_known")
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path + ("teams",)
-        value = spec["teams"]
-        if self.known != "all" and isinstance(value, list):
-            raise ctx.error("fixed partnerships written as seat names are known to everyone: hidden teams (known: "
-                            f"{self.known}) need an expression, e.g. one reading who holds a card", path)
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        value = opts.plain("teams")
         self.fixed: list[list[int]] | None = None
         self.expr: Compiled | None = None
         if isinstance(value, list):
-            names = ctx.seat_names
-            fixed = []
-            for i, team in enumerate(value):
-                if not isinstance(team, list):
-                    raise ctx.error("each team is a list of seat names", path + (i,))
-                members = []
-                for j, name in enumerate(team):
-                    if name not in names:
-                        raise ctx.error(f"no seat {name!r} in this game (seats: {', '.join(names)})", path + (i, j))
-                    members.append(names.index(name))
-                fixed.append(members)
-            self._check([s for t in fixed for s in t], len(names), lambda m: ctx.error(m, path))
-            self.fixed = fixed
+            if self.known != "all":
+                opts.mistake("fixed partnerships written as seat names are known to everyone: hidden teams (known: "
+                             f"{self.known}) need an expression, e.g. one reading who holds a card", "teams")
+            self.fixed = self._fixed(ctx, opts, value)
         else:
-            self.expr = self.read(ctx, "teams")
-            if self.expr.type not in (list_of(SEATS),) and self.expr.type.kind != "list":
-                raise ctx.error(f"teams must be a list of lists of seats, found {self.expr.type}", path)
+            self.expr = opts.get("teams")
+            if self.expr is not None and self.expr.type not in (list_of(SEATS),) and self.expr.type.kind != "list":
+                opts.mistake(f"teams must be a list of lists of seats, found {self.expr.type}", "teams")
+
+    def _fixed(self, ctx: StepContext, opts: Options, value: list[Any]) -> list[list[int]]:
+        """Fixed partnerships, each seat name checked; whether every seat is in one team is checked once every
+        name is known."""
+        names = ctx.seat_names
+        fixed = []
+        found = len(opts.found)
+        for i, team in enumerate(value):
+            if not isinstance(team, list):
+                opts.mistake("each team is a list of seat names", "teams", i)
+                continue
+            members = []
+            for j, name in enumerate(team):
+                if name not in names:
+                    opts.mistake(f"no seat {name!r} in this game (seats: {', '.join(names)})", "teams", i, j)
+                else:
+                    members.append(names.index(name))
+            fixed.append(members)
+        if len(opts.found) == found:
+            opts.attempt(partial(self._check, [s for t in fixed for s in t], len(names),
+                                 lambda m: ctx.error(m, self.path + ("teams",))))
+        return fixed
 
     @staticmethod
     def _check(members: list[Any], n: int, fail: Any) -> None:

@@ -8,6 +8,7 @@ a standard trick costs a few list lookups per card.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -16,7 +17,8 @@ from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
 from interpreter.engine.steps.context import StepContext
-from interpreter.plan.declaration import Opt, declared_in
+from interpreter.engine.steps.options import Options
+from interpreter.plan.declaration import Opt
 
 Path_ = tuple[Any, ...]
 
@@ -56,17 +58,15 @@ ROUTE_FIELDS = (
 class Rule:
     """One play obligation: ``must``, binding when the seat holds a ``holding`` card; ``otherwise`` any or end."""
 
-    def __init__(self, ctx: StepContext, path: Path_, bound: dict[str, Type]):
-        spec = ctx.source.get(path)
-        must = declared_in(RULE_FIELDS, "must")
-        self.says: str | None = spec.get("says") if isinstance(spec, dict) else None  # for people (refusal_text)
-        if isinstance(spec, dict):
-            self.must = ctx.option(must, path + ("must",), bound, CARD_NAMES, per="card")
-            self.holding = ctx.option(declared_in(RULE_FIELDS, "holding"), path + ("holding",), bound, CARD_NAMES,
-                                      per="card") if "holding" in spec else None
-            self.end = spec.get("otherwise", declared_in(RULE_FIELDS, "otherwise").default) == "end"
+    def __init__(self, ctx: StepContext, rule: Options):
+        if rule.is_mapping:
+            self.says: str | None = rule.need("says")  # for people (refusal_text)
+            self.must = rule.need("must", CARD_NAMES, per="card")
+            self.holding = rule.need("holding", CARD_NAMES, per="card")
+            self.end = rule.need("otherwise") == "end"
         else:  # a condition alone: its must
-            self.must = ctx.option(must, path, bound, CARD_NAMES, per="card")
+            self.says = None
+            self.must = rule.itself("must", CARD_NAMES, per="card")
             self.holding = None
             self.end = False
         kinds = ctx.card_kinds
@@ -83,16 +83,21 @@ class Rule:
             self.exists = self.holding.exists
 
 
-def rules(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Rule]:
-    """A condition, a rule mapping, or a list of them (applied in order). A rule whose ``must`` is true of every
-    card whatever happens (an option the game is not played with: ``not (options.x and ...) or ...``) allows
-    every card: it is left out, so the rules after it count as if it were not written."""
-    spec = ctx.source.get(path)
-    if spec is None:
+def rules(ctx: StepContext, opts: Options, key: str) -> list[Rule]:
+    """A condition, a rule mapping, or a list of them (applied in order), written at ``key`` of ``opts``; a rule
+    with a mistake is left out, the mistake collected. A rule whose ``must`` is true of every card whatever happens
+    (an option the game is not played with: ``not (options.x and ...) or ...``) allows every card: it is left out,
+    so the rules after it count as if it were not written."""
+    written = opts.plain(key)
+    if written is None:
         return []
-    made = [Rule(ctx, path + (i,), bound) for i in range(len(spec))] if isinstance(spec, list) \
-        else [Rule(ctx, path, bound)]
-    return [rule for rule in made if not (rule.must.part is not None and rule.must.part.const and rule.must.part.value)]
+    readers = [opts.within(key, i) for i in range(len(written))] if isinstance(written, list) else [opts.within(key)]
+    made = []
+    for reader in readers:
+        rule = opts.attempt(partial(Rule, ctx, reader), key)
+        if rule is not None and not (rule.must.part is not None and rule.must.part.const and rule.must.part.value):
+            made.append(rule)
+    return made
 
 
 STUCK = None  # what ``apply_rules`` gives when an ``otherwise: end`` rule finds no card
@@ -159,10 +164,11 @@ def narrowing(rule_list: list[Rule], state: State, seat: int, cards: list[int], 
 class Ordering:
     """Strength expressions compared in order (highest wins), with eligibility and a tie rule."""
 
-    def __init__(self, ctx: StepContext, path: Path_, spec: dict[str, Any], bound: dict[str, Type],
-                 eligible_path: Path_ | None, later_wins: bool, opt: Opt, eligible: Opt | None = None):
-        names = opt.bound_names(bound, CARD_NAMES)  # every expression of the list binds what the ordering does
-        self.exprs = [ctx.expr(path + (i,), names) for i in range(len(spec))]
+    def __init__(self, ctx: StepContext, opts: Options, eligible: bool = False):
+        """The ordering written at ``opts``'s strength (with its equal_cards and, for a taker, its ``eligible``),
+        its first mistake raised."""
+        # every expression of the list binds what the ordering's declaration does
+        self.exprs = [opts.entry("strength", i, CARD_NAMES) for i in range(len(opts.plain("strength")))]
         # one table per expression, keyed only by what it reads: few tables, filled once each
         self.tables = [CardTable([e], ctx.card_kinds, _first, "ctx:led" in e.deps, lazy=True,
                                  led_classes=ctx.led_classes([e])) for e in self.exprs]
@@ -170,9 +176,8 @@ class Ordering:
         # the strength of a card under the current round values and led card, filled lazily from the tables
         self.combined = CardTable(self.exprs, ctx.card_kinds, as_tuple, True, lazy=True,
                                   led_classes=ctx.led_classes(self.exprs))
-        self.eligible = ctx.option(eligible, eligible_path, bound, CARD_NAMES) if eligible_path and eligible \
-            else None
-        self.later_wins = later_wins
+        self.eligible = opts.need("eligible", CARD_NAMES) if eligible else None
+        self.later_wins = opts.need("equal_cards") == "later_wins"
         self.position = self.exprs[0].position if self.exprs else None
 
     def check(self, game: GameView) -> None:
@@ -310,12 +315,14 @@ class Route:
         self.per_seat = per_seat
 
 
-def routes(ctx: StepContext, path: Path_, bound: dict[str, Type]) -> list[Route]:
-    spec = ctx.source.get(path) or []
+def routes(ctx: StepContext, opts: Options) -> list[Route]:
+    """The routing rules of ``opts``'s route, each read by the route's fields (a rule with a mistake is left out,
+    the mistake collected)."""
     out = []
     names = {"card": CARD, "player": SEAT, "taker": SEAT, "winner": SEAT}
-    for i in range(len(spec)):
-        zone = ctx.zone(path + (i, "to"))
-        out.append(Route(ctx.option(declared_in(ROUTE_FIELDS, "when"), path + (i, "when"), bound, names), zone,
-                         zone in ctx.seat_zones))
+    for i in range(len(opts.plain("route") or [])):
+        route = opts.within("route", i)
+        zone, when = route.get("to"), route.get("when", names)
+        if zone is not None and when is not None:
+            out.append(Route(when, zone, zone in ctx.seat_zones))
     return out

@@ -17,6 +17,7 @@ says who leads next (default the winner).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, cast
 
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
@@ -25,6 +26,7 @@ from interpreter.engine.state import State
 from interpreter.engine.steps.action_types import Play, Take
 from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps, finish_steps
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.running import Running
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS, RULE_FIELDS, TAKER_FIELDS, Ordering, Taker, routes, rules
 from interpreter.plan.declaration import Opt
@@ -115,12 +117,12 @@ class TrickReading(Step):
             "and trick_seats.", binds=tuple(AFTER_NAMES)),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.counter = self.value(spec, "count")
+    def declare(self, ctx: StepContext, opts: Options) -> None:
+        self.counter = opts.get("count")
         if self.counter not in ctx.counters:
             ctx.counters.append(self.counter)
-        self.between = build_steps(ctx, spec.get("between_plays") or {}, self.path + ("between_plays",), True)
-        self.after = build_steps(ctx, spec.get("after_trick") or {}, self.path + ("after_trick",), True)
+        self.between = build_steps(ctx, opts.plain("between_plays") or {}, self.path + ("between_plays",), True)
+        self.after = build_steps(ctx, opts.plain("after_trick") or {}, self.path + ("after_trick",), True)
         bind_nested(self.between, BETWEEN_NAMES)
         bind_nested(self.after, AFTER_NAMES)
         for step in self.between:
@@ -131,76 +133,68 @@ class TrickReading(Step):
     def inner_steps(self) -> list[Step]:
         return self.between + self.after
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        path = self.path
-        self.leader = self.read(ctx, "leader", expect="seat")
-        self.active = self.read(ctx, "seats") if "seats" in spec else None
-        self.zones = ctx.zones(path + ("from",), per_seat=True) if "from" in spec else ["hand"]
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        self.leader = opts.get("leader", expect="seat")
+        self.active = opts.get("seats")
+        self.zones = (opts.get("from", per_seat=True) or []) if opts.given("from") else ["hand"]
         if "hand" in self.zones and "hand" not in ctx.seat_zones:
-            raise ctx.error("trick play needs a per-seat zone named 'hand' (or say from: ZONE)", path)
-        self.led = self.read(ctx, "led", {"trick": CARDS}) if "led" in spec else None  # a card or none
-        self.lead_rules = rules(ctx, path + ("lead",), self.bound)
-        self.follow_rules = rules(ctx, path + ("follow",), self.bound)
-        self.ordering = Ordering(ctx, path + ("strength",), spec["strength"], self.bound, None,
-                                 self.value(spec, "equal_cards") == "later_wins", self.declared("strength"))
-        self.can_win = self.read(ctx, "can_win", {"seat": SEAT}) if "can_win" in spec else None
-        self.won_by = self.read(ctx, "won_by", expect="seat or none") if "won_by" in spec else None
-        self.decided_by = self.read(ctx, "decided_by", {"seat": SEAT}, expect="seat") if "decided_by" in spec \
-            else None
-        self.takers = self._takers(ctx, spec)
+            opts.mistake("trick play needs a per-seat zone named 'hand' (or say from: ZONE)")
+        self.led = opts.get("led", {"trick": CARDS})  # a card or none
+        self.lead_rules = rules(ctx, opts, "lead")
+        self.follow_rules = rules(ctx, opts, "follow")
+        self.ordering = opts.part(partial(Ordering, ctx, opts), "strength", "equal_cards")
+        self.can_win = opts.get("can_win", {"seat": SEAT})
+        self.won_by = opts.get("won_by", expect="seat or none")
+        self.decided_by = opts.get("decided_by", {"seat": SEAT}, expect="seat")
+        found = len(opts.found)
+        self.takers = self._takers(ctx, opts)
         # every taker after the winner has its own ordering (see _takers)
         self.later_orderings = [t.ordering for t in self.takers[1:] if t.ordering is not None]
-        self.unclaimed = ctx.zone(path + ("unclaimed",), per_seat=False) if "unclaimed" in spec else None
-        if self.unclaimed is None:
+        self.unclaimed = opts.get("unclaimed", per_seat=False)
+        if not opts.given("unclaimed") and len(opts.found) == found:  # (takers with mistakes are not judged)
             if any(t.ordering is not None for t in self.takers[1:]):
-                raise ctx.error("a taker found by an ordering may be missing: say where its cards go with "
-                                "unclaimed: ZONE", path + ("takers",))
-            if self.takers[-1].takes is not None:
-                raise ctx.error("the last taker chooses a number of cards, so some may be left: take the rest "
-                                "with a later taker or say where they go with unclaimed: ZONE", path + ("takers",))
-        self.routes = routes(ctx, path + ("route",), self.bound)
-        self.won = ctx.zone(path + ("to",), per_seat=True)
-        self.trick_zone = ctx.zone(path + ("trick",), per_seat=False) if "trick" in spec else self.value(spec, "trick")
-        if self.trick_zone not in ctx.shared_zones:
-            raise ctx.error("trick play needs a shared zone named 'trick' (or say trick: ZONE)", path)
-        self.next_leader = self.read(ctx, "next_leader", {"winner": SEAT, "takers": SEATS}, expect="seat") \
-            if "next_leader" in spec else None
-        self.per_trick = list(spec.get("per_trick") or [])
+                opts.mistake("a taker found by an ordering may be missing: say where its cards go with "
+                             "unclaimed: ZONE", "takers")
+            elif self.takers[-1].takes is not None:
+                opts.mistake("the last taker chooses a number of cards, so some may be left: take the rest "
+                             "with a later taker or say where they go with unclaimed: ZONE", "takers")
+        self.routes = routes(ctx, opts)
+        self.won = opts.get("to", per_seat=True)
+        self.trick_zone = opts.get("trick", per_seat=False)
+        if opts.ok("trick") and self.trick_zone not in ctx.shared_zones:  # (a zone written is checked as it is read)
+            opts.mistake("trick play needs a shared zone named 'trick' (or say trick: ZONE)")
+        self.next_leader = opts.get("next_leader", {"winner": SEAT, "takers": SEATS}, expect="seat")
+        self.per_trick = list(opts.plain("per_trick") or [])
         for i, name in enumerate(self.per_trick):
             if name not in ctx.round_fields:
-                raise ctx.error(f"unknown round value {name!r}", path + ("per_trick", i))
-        finish_steps(ctx, self.between)
-        finish_steps(ctx, self.after)
+                opts.mistake(f"unknown round value {name!r}", "per_trick", i)
+        opts.attempt(partial(finish_steps, ctx, self.between))
+        opts.attempt(partial(finish_steps, ctx, self.after))
         kinds = ctx.card_kinds
         self.kinds = kinds
         self.play_actions = [[Play(c, z) for c in range(len(kinds))] for z in range(len(self.zones))]
         self.take_actions = [Take(c) for c in range(len(kinds))]
         self.single_zone = len(self.zones) == 1
 
-    def _takers(self, ctx: StepContext, spec: dict[str, Any]) -> list[Taker]:
-        items = spec.get("takers")
-        if not items:
-            return [Taker(None, None)]
+    def _takers(self, ctx: StepContext, opts: Options) -> list[Taker]:
+        """Who shares the trick: the winner, then each later taker found by its own ordering (a taker with a
+        mistake is left out, the mistake collected)."""
         out = []
-        tpath = self.path + ("takers",)
-        part = {opt.key: opt for opt in TAKER_FIELDS}
-        for i, item in enumerate(items):
-            ipath = tpath + (i,)
-            if i == 0 and ("strength" in item or "eligible" in item):
-                raise ctx.error("the first taker is the trick's winner (found by the trick's strength); "
-                                "give strength only to later takers", ipath)
-            if i > 0 and "strength" not in item:
-                raise ctx.error("a taker after the winner needs its own strength", ipath)
-            ordering = None
-            if i > 0:
-                ordering = Ordering(ctx, ipath + ("strength",), item["strength"], self.bound,
-                                    ipath + ("eligible",) if "eligible" in item else None,
-                                    item.get("equal_cards", part["equal_cards"].default) == "later_wins",
-                                    part["strength"], part["eligible"])
-            takes = item.get("takes", part["takes"].default)
-            out.append(Taker(ordering, None if takes == "rest" else
-                             ctx.option(part["takes"], ipath + ("takes",), self.bound)))
-        return out
+        for i in range(len(opts.plain("takers") or [])):
+            item = opts.within("takers", i)
+            if i == 0 and (item.given("strength") or item.given("eligible")):
+                item.mistake("the first taker is the trick's winner (found by the trick's strength); give strength "
+                             "only to later takers")
+                continue
+            if i > 0 and not item.given("strength"):
+                item.mistake("a taker after the winner needs its own strength")
+                continue
+            ordering = item.attempt(partial(Ordering, ctx, item, True), "strength", "eligible", "equal_cards") \
+                if i > 0 else None
+            takes = None if item.plain("takes") == "rest" else item.get("takes")
+            if (i == 0 or ordering is not None) and item.ok("takes"):
+                out.append(Taker(ordering, takes))
+        return out or [Taker(None, None)]
 
     def check(self, game: GameView) -> None:
         self.ordering.check(game)

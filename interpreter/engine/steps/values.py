@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
+from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.words import show
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
@@ -34,49 +36,54 @@ class SetValues(InPlace):
             "the narration already shows, such as the winner of each trick.", default=True),
     )
 
-    def declare(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        if not any(k in spec for k in ("round", "seats", "game")):
-            raise ctx.error("a set step needs round:, seats: or game: values to compute", self.path)
+    def declare(self, ctx: StepContext, opts: Options) -> None:
+        if not any(opts.given(k) for k in ("round", "seats", "game")):
+            opts.mistake("a set step needs round:, seats: or game: values to compute")
         self._pending = []
-        for name in spec.get("round") or {}:
-            ctx.declare(name, NONE, self.path + ("round", name))
-            self._pending.append(("round", name))
-        for name in spec.get("seats") or {}:
+        for name in opts.plain("round") or {}:
+            if opts.attempt(partial(ctx.declare, name, NONE, self.path + ("round", name)), "round") is None:
+                self._pending.append(("round", name))
+        for name in opts.plain("seats") or {}:
             ctx.declare_seat(name, NONE, self.path + ("seats", name))
-            ctx.visibility[name] = self.value(spec, "visible")
+            ctx.visibility[name] = opts.get("visible")
             self._pending.append(("seats", name))
-        for name in spec.get("game") or {}:
+        for name in opts.plain("game") or {}:
             if name in ctx.game_seat_fields:
                 self._pending.append(("game_seats", name))
                 continue
             if name not in ctx.game_fields:
-                raise ctx.error(f"game value {name!r} is not declared; add it under game: values: with its "
-                                "value at the start of the game", self.path + ("game", name))
-            self._pending.append(("game", name))
+                opts.mistake(f"game value {name!r} is not declared; add it under game: values: with its value at the "
+                             "start of the game", "game", name)
+            else:
+                self._pending.append(("game", name))
 
     def infer(self, ctx: StepContext) -> None:
+        opts = self.reader(ctx)
         for group, name in self._pending:
             if group == "game_seats":
                 continue
-            t = self._read(ctx, group, name).type
+            t = self._read(opts, group, name).type
             fields = ctx.round_fields if group == "round" else ctx.seat_fields if group == "seats" \
                 else ctx.game_fields
             fields[name] = t if fields[name].literal_none else join(fields[name], t)
 
-    def build(self, ctx: StepContext, spec: dict[str, Any]) -> None:
-        self.narrate = bool(self.value(spec, "narrate"))
+    def build(self, ctx: StepContext, opts: Options) -> None:
+        self.narrate = bool(opts.get("narrate"))
         self.hidden = tuple(name for group, name in self._pending
                             if group == "seats" and ctx.visibility.get(name, "all") != "all")
         self.assign: list[tuple[str, str, Any]] = []
         for group, name in self._pending:
-            self.assign.append((group, name, self._read(ctx, group, name)))
+            compiled = opts.attempt(partial(self._read, opts, group, name))
+            if compiled is not None:
+                self.assign.append((group, name, compiled))
 
-    def _read(self, ctx: StepContext, group: str, name: str) -> Compiled:
+    @staticmethod
+    def _read(opts: Options, group: str, name: str) -> Compiled:
         """The expression of value ``name`` of ``group``: a game value of each seat binds seat as the values of
         seats do (its declaration is game.seat_values), a game value of the whole game binds nothing."""
-        key = "game" if group == "game_seats" else group
-        opt = self.declared("seats" if group == "game_seats" else key)
-        return ctx.expr(self.path + (key, name), opt.bound_names(self.bound, {"seat": SEAT}))
+        if group == "game_seats":
+            return cast(Compiled, opts.entry("game", name, {"seat": SEAT}, like="seats"))
+        return cast(Compiled, opts.entry(group, name, {"seat": SEAT}))
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The values worked out in place, in order (each in a batch of its own), as ``start`` does."""
