@@ -38,6 +38,12 @@ def sources():
     return get
 
 
+# the long bundled games played shorter where a test plays whole games (the same rounds, fewer of them): a Skat
+# series of 12 deals, Mü for 4 hands, Tichu to 500, Bridge for 4 boards
+SHORTER: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "mue": {"hands": 4}, "mue-riogrande": {"hands": 4},
+                                         "tichu": {"target": 500}, "bridge": {"boards": 4}}
+
+
 def game_of(name: str, players: int, **options) -> Game:
     """A bundled game compiled for a player count (once per test run: playing never changes a Game)."""
     return _compiled(name, players, tuple(sorted(options.items())))

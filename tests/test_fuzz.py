@@ -13,7 +13,7 @@ import pytest
 from tests import fuzz
 
 # cases per kind: enough to reach play often (the counts below), a few seconds each
-CASES = {"rules": 60, "expressions": 60, "records": 40, "prompt": 20}
+CASES = {"rules": 40, "expressions": 40, "records": 30, "prompt": 20}
 
 
 @pytest.mark.parametrize("kind", fuzz.KINDS)
@@ -58,7 +58,7 @@ def test_a_case_past_its_cpu_time_is_a_finding_of_cpu_not_of_wall_clock_time():
 # and decks are slow (a process pool started and interrupted; ismcts over a deck of thousands of cards): a few
 # cases, for signals two that interrupt a long run in its middle (cases 82 and 83: SIGINT after 2.2 and 3.0 s, past
 # the imports even on a busy machine)
-FAMILY_CASES = {"names": (0, 40), "huge": (0, 10), "outputs": (0, 40), "signals": (82, 2), "decks": (0, 3),
+FAMILY_CASES = {"names": (0, 24), "huge": (0, 10), "outputs": (0, 24), "signals": (82, 2), "decks": (0, 3),
                 "agents": (1, 9), "web": (0, 20)}
 
 

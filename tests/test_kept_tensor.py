@@ -16,12 +16,9 @@ from interpreter.engine.compile import supported_players  # noqa: E402
 from interpreter.rules.loader import load_rules  # noqa: E402
 from interpreter.toolkits.tensor import KeptTensor  # noqa: E402
 
-from .conftest import GAMES  # noqa: E402
+from .conftest import GAMES, SHORTER  # noqa: E402  (the long games played shorter)
 
 CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
-# the long games played shorter: a Skat series of 12 deals, Mü for 4 hands, Tichu to 500, Bridge for 4 boards
-SHORTER = {"skat": {"deals": 12}, "mue": {"hands": 4}, "mue-riogrande": {"hands": 4}, "tichu": {"target": 500},
-           "bridge": {"boards": 4}}
 
 
 def from_scratch(state, seat):

@@ -20,7 +20,7 @@ from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, game_of
+from .conftest import GAMES, SHORTER, game_of
 from .test_steps import DEAL_3, TRICKS, E, N, S, W, deal, make
 
 CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]  # every player count
@@ -51,7 +51,7 @@ def _play(game, seed, visit, every=7):
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_a_sample_looks_to_its_seat_like_the_real_state(name, players):
-    game = game_of(name, players)
+    game = game_of(name, players, **SHORTER.get(name, {}))  # the long games played shorter
     checked = []
 
     def visit(state, knowledge, seat):
@@ -98,7 +98,7 @@ def _as_if(game, knowledge, state, other):
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_a_sample_does_not_depend_on_where_the_unknown_cards_really_are(name, players):
-    game = game_of(name, players)
+    game = game_of(name, players, **SHORTER.get(name, {}))  # the long games played shorter
     differed = []
 
     def visit(state, knowledge, seat):

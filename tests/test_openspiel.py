@@ -15,7 +15,7 @@ from interpreter.limits import MAX_ACTIONS  # noqa: E402
 from interpreter.rules.loader import load_rules  # noqa: E402
 from interpreter.toolkits.openspiel import register  # noqa: E402
 
-from .conftest import GAMES  # noqa: E402
+from .conftest import GAMES, SHORTER  # noqa: E402
 from .test_api import doc_examples  # noqa: E402
 
 # OpenSpiel's checks of the adapter: by default on one game of each shape the adapter meets (a board, bidding, an
@@ -25,11 +25,8 @@ from .test_api import doc_examples  # noqa: E402
 SHAPES = ("njet-riogrande", "skat", "meinz", "tichu", "doppelkopf", "was-sticht", "hearts")
 CASES = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES
          if os.environ.get("TRICKBOOK_OPENSPIEL_ALL") or path.stem in SHAPES]
-# the long games played shorter (each check plays a whole game): a Skat series of 12 deals, Mü for 4 hands, Tichu
-# to 500, Bridge for 4 boards
-SHORTER = {"skat": {"deals": 12}, "mue": {"hands": 4}, "mue-riogrande": {"hands": 4}, "tichu": {"target": 500},
-           "bridge": {"boards": 4}}
-# by default, Was sticht? to one function card instead of four (a variant of tests/data: the same rounds, fewer)
+# each check plays a whole game: the long games played shorter (conftest's SHORTER), and by default Was sticht?
+# to one function card instead of four (a variant of tests/data: the same rounds, fewer)
 SHORT_FILES = {} if os.environ.get("TRICKBOOK_OPENSPIEL_ALL") else {
     "was-sticht": str(Path(__file__).parent / "data" / "was-sticht-short.yaml")}
 
