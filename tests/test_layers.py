@@ -34,8 +34,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("dsl",),  # the expression language
     ("plan",),  # the keyword table of the rule file's sections: each section read and checked into plain data
     ("engine",),  # plan and runtime, in time: the compiled game, its state, its steps and their written code
-    # explain and schema_gen read the step kinds' declarations (engine/steps) and nothing above them
-    ("match", "explain", "schema_gen"),
+    # explain and schema_gen read the step kinds' declarations (engine/steps) and nothing above them; runtime: the
+    # compact layout, packed from the engine's state (until the generated code runs on it, below the match)
+    ("match", "explain", "schema_gen", "runtime"),
     ("api",),
     ("__init__",),  # the package's root: the API's names, imported when first used
     ("harness",),
