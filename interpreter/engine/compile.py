@@ -175,8 +175,7 @@ def compile_game(source: RuleSource, players: int, options: dict[str, Any] | Non
         visibility=dict(ctx.visibility), group=plan["deck"].group, table=table, notation=notation,
     )
     game.combinations = ctx.combinations
-    for step in all_steps.values():
-        step.check(game)
+    raise_all(e for step in all_steps.values() for e in step.check(game))  # every step's, not the first
     game.written(compiler.gen, compiler.generate)
     compiler.gen.save()  # the code compiled for this game, for the next run
     return game

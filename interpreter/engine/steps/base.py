@@ -94,8 +94,10 @@ class Step:
         """Second pass: compile expressions and check the options (read by ``opts``, which collects every mistake
         found: a check goes on after one, skipping only what needs an option that could not be read)."""
 
-    def check(self, game: GameView) -> None:
-        """After the game is built: checks that need the deck or the seats."""
+    def check(self, game: GameView) -> list[RuleError]:
+        """After the game is built: what the checks that need the deck or the seats find (every mistake, not only
+        the first; compile_game raises them with the other steps')."""
+        return []
 
     def start(self, game: GameView, state: State) -> Any:
         """Enter the step; return its progress, or None when it has nothing to decide."""

@@ -30,6 +30,7 @@ from interpreter.engine.steps.action_types import Choice, Pass, Stop
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
+from interpreter.errors import RuleError
 from interpreter.plan.declaration import Opt
 
 
@@ -256,9 +257,10 @@ class ChooseReading(Step):
         table = CardTable([expr], kinds, as_bool, False, var="value")
         return table if table.static else None
 
-    def check(self, game: GameView) -> None:
+    def check(self, game: GameView) -> list[RuleError]:
         labels = game.cards.labels
-        self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]
+        self._card_choices = [Choice(c, labels[c]) for c in range(len(labels))]  # (the deck is known now)
+        return []
 
     def policy_binds(self) -> dict[str, Type]:
         return dict(self.names, legal=list_of(self.option_type))

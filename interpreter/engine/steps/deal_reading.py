@@ -11,6 +11,7 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
+from interpreter.errors import RuleError
 from interpreter.plan.declaration import Opt
 
 
@@ -56,15 +57,13 @@ class DealReading(Step):
             opts.mistake("cards may use only card, players, options and setup (the cards of a deal are known before "
                          "play)", "cards")
 
-    def check(self, game: GameView) -> None:
+    def check(self, game: GameView) -> list[RuleError]:
         self.pack = game.deck if self.which is None else [c for c in game.deck if self.which({"card": c})]
         self.packed = None if self.which is None else frozenset(self.pack)
-        if not self.pack:
-            raise self.ctx_error("no card of the deck meets this deal's cards condition", self.path + ("cards",))
-        if self.count.is_constant:
-            problem = self._problem(self.count({}), game)
-            if problem:
-                raise self.ctx_error(problem, self.path + ("hand",))
+        if not self.pack:  # (then how many a seat gets cannot be judged)
+            return [self.ctx_error("no card of the deck meets this deal's cards condition", self.path + ("cards",))]
+        problem = self._problem(self.count({}), game) if self.count.is_constant else None
+        return [self.ctx_error(problem, self.path + ("hand",))] if problem else []
 
     progress_class = _Dealing  # what the written start makes
 

@@ -18,6 +18,7 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
+from interpreter.errors import RuleError
 from interpreter.plan.declaration import Opt
 
 Path_ = tuple[Any, ...]
@@ -180,32 +181,36 @@ class Ordering:
         self.later_wins = opts.need("equal_cards") == "later_wins"
         self.position = self.exprs[0].position if self.exprs else None
 
-    def check(self, game: GameView) -> None:
-        """Refuse, before play, strengths that read only the card and fail or give none for some card."""
+    def check(self, game: GameView) -> list[RuleError]:
+        """The strengths that read only the card and fail or give none for some card, refused before play: each
+        with the first card it fails for."""
+        return [e for e in map(partial(self._strength_problem, game), self.exprs) if e is not None]
+
+    def _strength_problem(self, game: GameView, expr: Compiled) -> RuleError | None:
         from interpreter.errors import SchemaError
 
-        for expr in self.exprs:
-            if expr.deps - {"ctx:card"}:
-                continue
-            seen: dict[bool, int] = {}  # is text -> a card that gave such a value
-            for c in game.deck:
-                try:
-                    value = expr.fn({"card": c})
-                except RUNTIME_ERRORS as exc:
-                    raise SchemaError(f"this strength fails for the card {game.cards.labels[c]!r} ({exc}); every "
-                                      "card needs the attributes a strength reads (test for a missing attribute, "
-                                      "e.g. \"card.number if card.number != none else 0\")", expr.position) from None
-                if value is None or not isinstance(value, (int, str)):
-                    raise SchemaError(f"this strength gives {value!r} for the card {game.cards.labels[c]!r}; "
-                                      "a strength must give a number or true/false for every card (test for a "
-                                      "missing attribute, e.g. \"card.number if card.number != none else 0\")",
-                                      expr.position)
-                seen.setdefault(isinstance(value, str), c)
-                if len(seen) == 2:  # text cannot be ranked against numbers
-                    labels = game.cards.labels
-                    raise SchemaError(f"this strength gives text for some cards and numbers for others "
-                                      f"({labels[seen[True]]!r} and {labels[seen[False]]!r}); every part of a "
-                                      "strength must give the same kind of value", expr.position)
+        if expr.deps - {"ctx:card"}:
+            return None
+        seen: dict[bool, int] = {}  # is text -> a card that gave such a value
+        for c in game.deck:
+            try:
+                value = expr.fn({"card": c})
+            except RUNTIME_ERRORS as exc:
+                return SchemaError(f"this strength fails for the card {game.cards.labels[c]!r} ({exc}); every "
+                                   "card needs the attributes a strength reads (test for a missing attribute, "
+                                   "e.g. \"card.number if card.number != none else 0\")", expr.position)
+            if value is None or not isinstance(value, (int, str)):
+                return SchemaError(f"this strength gives {value!r} for the card {game.cards.labels[c]!r}; "
+                                   "a strength must give a number or true/false for every card (test for a "
+                                   "missing attribute, e.g. \"card.number if card.number != none else 0\")",
+                                   expr.position)
+            seen.setdefault(isinstance(value, str), c)
+            if len(seen) == 2:  # text cannot be ranked against numbers
+                labels = game.cards.labels
+                return SchemaError(f"this strength gives text for some cards and numbers for others "
+                                   f"({labels[seen[True]]!r} and {labels[seen[False]]!r}); every part of a "
+                                   "strength must give the same kind of value", expr.position)
+        return None
 
     def keys(self, state: State, plays: list[tuple[int, int]], led: int | None) -> list[tuple]:
         if self.static:

@@ -29,6 +29,7 @@ from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.running import Running
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS, RULE_FIELDS, TAKER_FIELDS, Ordering, Taker, routes, rules
+from interpreter.errors import RuleError
 from interpreter.plan.declaration import Opt
 
 BETWEEN_NAMES: dict[str, Type] = {"player": SEAT, "trick": CARDS, "trick_seats": SEATS, "led": CARD}
@@ -196,11 +197,9 @@ class TrickReading(Step):
                 out.append(Taker(ordering, takes))
         return out or [Taker(None, None)]
 
-    def check(self, game: GameView) -> None:
-        self.ordering.check(game)
-        for t in self.takers:
-            if t.ordering is not None:
-                t.ordering.check(game)
+    def check(self, game: GameView) -> list[RuleError]:
+        return self.ordering.check(game) + [e for t in self.takers if t.ordering is not None
+                                            for e in t.ordering.check(game)]
 
     progress_class = _Tricks  # what the written start makes (its code: trick_code.py)
 
