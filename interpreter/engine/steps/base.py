@@ -175,26 +175,36 @@ def register(cls: type[Step]) -> type[Step]:
 def build_steps(ctx: StepContext, listed: dict[str, Any], path: Path_, nested: bool = False,
                 inside: str = "a trick") -> list[Step]:
     """Instantiate and declare the steps ``listed`` at ``path`` (a round's, or a trick's hook, or a repeat's:
-    ``nested``, ``inside`` naming it for messages); compile them with ``finish_steps``."""
+    ``nested``, ``inside`` naming it for messages); compile them with ``finish_steps``. The mistakes of every step
+    of the list are raised together: a step of an unknown kind, of a kind not allowed here or of a name taken is
+    left out, the others declared."""
     steps = []
+    found: list[RuleError] = []
     for sname in listed:
         spath = path + (sname,)
         kind = Options(ctx, COMMON, spath, {}).plain("do")
         cls = REGISTRY.get(kind)
         if cls is None:
-            raise SchemaError(f"unknown step kind {kind!r} (kinds: {', '.join(sorted(REGISTRY))})",
-                              ctx.source.pos(spath + ("do",)))
+            found.append(SchemaError(f"unknown step kind {kind!r} (kinds: {', '.join(sorted(REGISTRY))})",
+                                     ctx.source.pos(spath + ("do",))))
+            continue
         if nested and not cls.nested:
             allowed = ", ".join(sorted(k for k, c in REGISTRY.items() if c.nested))
-            raise SchemaError(f"a {kind} step cannot run inside {inside} (kinds allowed here: {allowed})",
-                              ctx.source.pos(spath + ("do",)))
+            found.append(SchemaError(f"a {kind} step cannot run inside {inside} (kinds allowed here: {allowed})",
+                                     ctx.source.pos(spath + ("do",))))
+            continue
         if sname in ctx.step_names:
-            raise SchemaError(f"two steps are named {sname!r}; step names must differ (policies and records "
-                              "name steps)", ctx.source.key_pos(spath))
+            found.append(SchemaError(f"two steps are named {sname!r}; step names must differ (policies and records "
+                                     "name steps)", ctx.source.key_pos(spath)))
+            continue
         ctx.step_names[sname] = spath
         step = cls(sname, spath)
         step.where = str(ctx.source.key_pos(spath))  # for errors in play that belong to the step as a whole
-        steps.append(declared(ctx, step))
+        try:
+            steps.append(declared(ctx, step))
+        except (RuleError, RuleErrors) as exc:
+            found += list(exc.errors) if isinstance(exc, RuleErrors) else [exc]
+    raise_all(found)
     return steps
 
 
