@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.cli import validate_file
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
@@ -161,3 +162,16 @@ def test_may_stop_needs_stop_and_allowed_picks_that_lead_to_a_whole_play(tmp_pat
     game.apply_chance(state, game.sample_chance(state, random.Random(0)))
     with pytest.raises(GameError, match="may not stop there"):
         game.apply(state, state.pending.actions[0])        # one pick, count reached, and may_stop wants two
+
+
+def test_each_define_name_a_climb_step_would_take_is_refused_at_its_key(tmp_path: Path) -> None:
+    # the climb writes its leader and until as defines named after the step: both names taken, both refused
+    (tmp_path / "climbing.yaml").write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "taken.yaml"
+    path.write_text("trickbook: 1\nextends: climbing.yaml\nname: taken\n"
+                    "define:\n  leader__play: \"0\"\n  until__play: \"false\"\n"
+                    "round:\n  play:\n    leader: round.dealer\n    until: \"len(round.out) == 1\"\n", encoding="utf-8")
+    found = [e.split(": error: ", 1) for e in validate_file(str(path))]
+    assert [(where.rsplit(":", 2)[1], message.split(";")[0]) for where, message in found] == [
+        ("9", "the define 'leader__play' is taken by this climb step's leader"),
+        ("10", "the define 'until__play' is taken by this climb step's until")]

@@ -97,7 +97,7 @@ class Climb(Repeat):
         written = {"leader": opts.plain("leader"), "ends_trick": opts.plain("ends_trick"), "taker": opts.plain("taker"),
                    "next_leader": opts.plain("next_leader"), "until": opts.plain("until"),
                    "must_include": opts.plain("must_include")}
-        calls = self._defines(ctx, {k: v for k, v in written.items() if v is not None}, said["hand"])
+        calls = self._defines(ctx, opts, {k: v for k, v in written.items() if v is not None}, said["hand"])
         # each written expression is checked to give what its key's declaration says (must_include's condition is
         # the filter of the define's list, a test already)
         self.checked = {k: c for k, c in calls.items() if k != "must_include"}
@@ -152,9 +152,10 @@ class Climb(Repeat):
             else:
                 ctx.step_names[self.out_step] = self.path + ("out_of_turn_step",)
 
-    def _defines(self, ctx: StepContext, written: dict[str, Any], hand: str) -> dict[str, str]:
+    def _defines(self, ctx: StepContext, opts: Options, written: dict[str, Any], hand: str) -> dict[str, str]:
         """The rule file's expressions of this step as defines of their own, so that each is compiled at its own
-        place in the file (its mistakes reported there) and the written steps call it by name."""
+        place in the file (its mistakes reported there) and the written steps call it by name (a name taken: the
+        mistake collected, the key left out)."""
         defines = ctx.compiler.g.defines
         calls = {}
         for key, text in written.items():
@@ -162,8 +163,9 @@ class Climb(Repeat):
                                      if key == "must_include" else ((), "", ""))
             dname = f"{key}__{self.name}".replace("-", "_")
             if dname in defines:
-                raise ctx.error(f"the define {dname!r} is taken by this climb step's {key}; choose another name "
-                                "for the define", self.path + (key,))
+                opts.mistake(f"the define {dname!r} is taken by this climb step's {key}; choose another name for "
+                             "the define", key)
+                continue
             locate = ctx.source.locator(self.path + (key,))
             shift, here = len(before), ctx.source.pos(self.path + (key,))
 
