@@ -260,46 +260,32 @@ def shown_plain(value: Any) -> str:
     return "true" if value is True else "false" if value is False else "null" if value is None else repr(value)
 
 
-def _keyed_later(gen: Any, part: Part, per: str, keys: list[Part]) -> tuple[Any, Any]:
-    """``emit.keyed``'s two functions, made when one is first called (few expressions are judged by their keys)."""
+def _lazily(make: Callable[[], Any], count: int) -> list[Callable[..., Any]]:
+    """``count`` functions standing for those ``make()`` gives (in order), made when one is first called:
+    checking a rule file runs few of its expressions."""
     made: list[Any] = []
 
-    def get() -> list[Any]:
-        if not made:
-            made.extend(emit.keyed(gen, part, per, keys))
-        return made
+    def stand_in(i: int) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            if not made:
+                made.extend(make())
+            return made[i](*args)
 
-    def keys_of(e: dict[str, Any]) -> tuple[Any, ...]:
-        return get()[0](e)
+        return call
 
-    def judge(e: dict[str, Any], items: Any, hs: tuple[Any, ...]) -> list[Any]:
-        return get()[1](e, items, hs)
+    return [stand_in(i) for i in range(count)]
 
+
+def _keyed_later(gen: Any, part: Part, per: str, keys: list[Part]) -> tuple[Any, Any]:
+    """``emit.keyed``'s two functions, made when one is first called (few expressions are judged by their keys)."""
+    keys_of, judge = _lazily(lambda: emit.keyed(gen, part, per, keys), 2)
     return keys_of, judge
 
 
 def _later(make: Callable[[], tuple[Any, Any, Any]], judged: bool) -> tuple[Any, Any, Any]:
     """``fn`` (and ``select`` and ``exists`` when ``judged``) that make the generated functions when one is
-    first called: checking a rule file runs few of its expressions."""
-    made: list[Any] = []
-
-    def get() -> list[Any]:
-        if not made:
-            made.extend(make())
-        return made
-
-    def fn(e: dict[str, Any]) -> Any:
-        return get()[0](e)
-
-    if not judged:
-        return fn, None, None
-
-    def select(e: dict[str, Any], items: Any) -> list[Any]:
-        return get()[1](e, items)
-
-    def exists(e: dict[str, Any], items: Any) -> bool:
-        return get()[2](e, items)
-
-    return fn, select, exists
+    first called."""
+    fn, select, exists = _lazily(make, 3)
+    return (fn, select, exists) if judged else (fn, None, None)
 
 

@@ -14,6 +14,7 @@ decision of random games of every bundled game that a state packed and unpacked 
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -56,9 +57,12 @@ class Packed(NamedTuple):
     rest: tuple[Any, ...]
 
 
+_LAYOUTS: weakref.WeakKeyDictionary[Game, Layout] = weakref.WeakKeyDictionary()  # each game's, made once
+
+
 def layout(game: Game) -> Layout:
-    """The layout of ``game``'s state (made once a game, kept on it)."""
-    made: Layout | None = getattr(game, "_layout", None)
+    """The layout of ``game``'s state (made once a game)."""
+    made = _LAYOUTS.get(game)
     if made is None:
         kind = tuple(game.cards.kinds)
         kinds = tuple(dict.fromkeys(kind[c] for c in game.deck))
@@ -77,7 +81,7 @@ def layout(game: Game) -> Layout:
                        + [(TOTAL, "", s) for s in seats] + [(TEAM, "", s) for s in seats]
                        + [(DEALER, "", None), (NUMBER, "", None)])
         made = Layout(n, kind, kinds, tuple(count.get(kind[c], 0) for c in range(len(kind))), zones, values)
-        game._layout = made  # type: ignore[attr-defined]
+        _LAYOUTS[game] = made
     return made
 
 

@@ -100,11 +100,12 @@ class Choose(ChooseReading):
             hs = keys_of(env)
         except RUNTIME_ERRORS:
             return None
-        kept = self._labels.get(hashable(hs))
+        key = hashable(hs)
+        kept = self._labels.get(key)
         if kept is None:
             if len(self._labels) >= _KEPT:
                 self._labels.clear()
-            kept = self._labels[hashable(hs)] = {}
+            kept = self._labels[key] = {}
         keys = [hashable(v) for v in options]
         missing = {k: v for k, v in zip(keys, options) if k not in kept}
         if missing:
