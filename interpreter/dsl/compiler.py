@@ -66,6 +66,9 @@ class Compiled:
     uses: frozenset[str] = frozenset()
     # the checked parts (ir.py), for code that writes the expression in place (see emit.inline)
     part: Part | None = field(default=None, repr=False, compare=False)
+    # what its value is refused at play for not being (emit.function's expect: "number", "seat", "card" or None)
+    expect: str | None = field(default=None, repr=False, compare=False)
+    per: str | None = field(default=None, repr=False, compare=False)  # the item a judged expression is judged for
     # ``fn`` with errors turned into ExpressionFailed (set in __post_init__; not part of equality, hash or repr)
     run: Fn = field(init=False, repr=False, compare=False)
 
@@ -201,7 +204,9 @@ class Compiler:
             if per is not None:
                 return emit.loops(self.gen, part, per)
             # a round value not set yet, a first() of nothing...: refused at play where it is needed
-            return emit.function(self.gen, part, expect if expect in ("seat", "card", "number") else None), None, None
+            return emit.function(self.gen, part, refused), None, None
+
+        refused = expect if expect in _REFUSED and per is None else None
 
         if self.generate:
             try:
@@ -214,7 +219,7 @@ class Compiler:
         deps, uses = split(part.deps)
         keys = emit.key_parts(part, per) if per is not None else None
         keyed = None if per is None or keys is None else _keyed_later(self.gen, part, per, keys)
-        return Compiled(fn, part.type, deps, text, locate(0), select, exists, keyed, uses, part)
+        return Compiled(fn, part.type, deps, text, locate(0), select, exists, keyed, uses, part, refused, per)
 
     def constant_value(self, text: Any, locate: Locate) -> Any:
         """Compile and evaluate an expression that may only use constants."""
@@ -230,6 +235,7 @@ class Compiler:
         return parse_checked(text, locate)
 
 
+_REFUSED = ("seat", "card", "number")  # the expected kinds a value is refused at play for not being (emit.function)
 # what an expected kind is called in a message
 _EXPECTED = {"truth": "true or false (a condition)", "number": "a number", "seat": "a seat", "card": "a card",
              "seats": "a seat or a list of seats", "seat or none": "a seat or none", "list": "a list",

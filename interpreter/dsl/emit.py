@@ -31,6 +31,7 @@ from interpreter.dsl.codegen import Namespace, charged, define_caller, local_nam
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
 from interpreter.dsl.runtime import UNSET, a_number, field, keep, of_seat, once_per_batch, something
+from interpreter.dsl.state_reads import STATE_READS, Reads
 
 _DEPTHS = (40, 8, 2)  # parts nested in one function before the deeper ones get their own, tried in turn
 _CHEAP = 400  # a define body of at most this much source and no loop is not worth remembering
@@ -38,7 +39,7 @@ _STATE = "e['$s']"  # the state, in generated code
 
 # the source of a local, of a bound name or of a round value (read twice rather than passed to a helper, see
 # _seat): compiled when first needed (re caches it), not at every start
-_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]|(?:state|e\['\$s'\])\.vars\['[A-Za-z_]\w*'\]"
+_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"
 
 Fn = Callable[[dict[str, Any]], Any]
 
@@ -47,9 +48,9 @@ class _Refused(Exception):
     """Python could not compile a generated function: made again with shallower functions."""
 
 
-def function(gen: Namespace, part: Part, expect: str | None = None) -> Fn:
+def function(gen: Namespace, part: Part, expect: str | None = None, reads: Reads = STATE_READS) -> Fn:
     """The generated function of an expression; ``expect``: its value refused at play when it is not a number
-    (or is none where a seat or a card is needed)."""
+    (or is none where a seat or a card is needed); ``reads``: how the state it is given is held (state_reads.py)."""
 
     def make(emitter: _Emitter) -> Fn:
         src = emitter.source(part)
@@ -59,10 +60,11 @@ def function(gen: Namespace, part: Part, expect: str | None = None) -> Fn:
             src = f"{gen.ref(something)}({src}, {expect!r})"
         return emitter.function((), src)
 
-    return _shallower(gen, make)
+    return _shallower(gen, make, reads=reads)
 
 
-def loops(gen: Namespace, part: Part, per: str) -> tuple[Fn, Callable[..., list[Any]], Callable[..., bool]]:
+def loops(gen: Namespace, part: Part, per: str, reads: Reads = STATE_READS
+          ) -> tuple[Fn, Callable[..., list[Any]], Callable[..., bool]]:
     """For compile(per=...): the function of one item (read under ``per``), ``select(e, items)`` (the items for
     which the expression holds) and ``exists(e, items)`` (whether one does), each one loop in one function."""
 
@@ -74,7 +76,7 @@ def loops(gen: Namespace, part: Part, per: str) -> tuple[Fn, Callable[..., list[
                 emitter.function(("_items",), f"(lambda _hs: [{var} for {var} in _items if {src}])({lifted})"),
                 emitter.function(("_items",), f"(lambda _hs: {gen.ref(any)}({src} for {var} in _items))({lifted})"))
 
-    return _shallower(gen, make, per)
+    return _shallower(gen, make, per, reads=reads)
 
 
 # the parts that may read the item of a judged expression when it is split into keys and a judge (see key_parts):
@@ -151,11 +153,12 @@ def evaluate(gen: Namespace, part: Part) -> Any:
 
 
 def _shallower(gen: Namespace, make: Callable[[_Emitter], Any], per: str | None = None,
-               params: tuple[str, ...] = (), state: str = _STATE, fixed: dict[int, str] | None = None) -> Any:
+               params: tuple[str, ...] = (), state: str = _STATE, fixed: dict[int, str] | None = None,
+               reads: Reads = STATE_READS) -> Any:
     """``make(emitter)``, made again with shallower functions while Python refuses one."""
     for depth in _DEPTHS:
         try:
-            return make(_Emitter(gen, depth, per, params, state, fixed))
+            return make(_Emitter(gen, depth, per, params, state, fixed, reads))
         except _Refused:
             continue
     raise RecursionError("the expression is nested too deeply for Python")  # pragma: no cover - see _DEPTHS
@@ -165,8 +168,9 @@ class _Emitter:
     """Source for the parts of one generated function (and the functions split off it)."""
 
     def __init__(self, gen: Namespace, limit: int, per: str | None = None, params: tuple[str, ...] = (),
-                 state: str = _STATE, fixed: dict[int, str] | None = None):
+                 state: str = _STATE, fixed: dict[int, str] | None = None, reads: Reads = STATE_READS):
         self.gen, self.ref, self.limit, self.depth = gen, gen.ref, limit, 0
+        self.reads = reads  # how the state is held: where a zone, a value, a seat's attribute is read
         self.state = state  # the source of the state: e['$s'], or a local of the code it is written into
         self.locals = {p: local_name(p) for p in params}  # names that are Python locals here -> the local
         # the keys of a judged expression split (see keyed): id of the part -> where its value is, worked out before
@@ -229,13 +233,13 @@ class _Emitter:
         return self.locals.get(part.data) or f"e[{part.data!r}]"
 
     def _zone(self, part: Part) -> str:
-        return f"{self.state}.shared[{part.data!r}]"
+        return self.reads.zone(self.state, part.data)
 
     def _round(self, part: Part) -> str:
-        return f"{self.state}.vars[{part.data!r}]"
+        return self.reads.round(self.state, part.data)
 
     def _game(self, part: Part) -> str:
-        return f"{self.state}.game_vars[{part.data!r}]"
+        return self.reads.game(self.state, part.data)
 
     def _attr(self, part: Part) -> str:
         (b,) = self.kids(part)
@@ -245,10 +249,12 @@ class _Emitter:
         """A seat's attribute read in place (``state.counters['tricks'][s]``), none of none; a seat given by a
         longer source than a name or a round value is read once, through the attribute's getter."""
         (b,) = self.kids(part)
-        getter, sure, stateful, source = part.data
+        getter, sure, stateful, source, name = part.data
+        if stateful:
+            getter, source = self.reads.seat(name, getter, source)
         if sure:
             return source(self.state, b, self.ref)
-        if re.fullmatch(_SIMPLE, b):  # read twice, no call
+        if re.fullmatch(_SIMPLE, b) or re.fullmatch(self.reads.simple, b):  # read twice, no call
             return f"({source(self.state, b, self.ref)} if {b} is not None else None)"
         get, state = self.ref(getter), self.state if stateful else "None"
         return f"{self.ref(of_seat)}({get}, {state}, {b})"
@@ -330,7 +336,7 @@ class _Emitter:
 
     def _define(self, part: Part) -> str:
         d, sig, body = part.data
-        fn, short, once, caller = body.made or _define_functions(self.gen, d, sig, body)
+        fn, short, once, caller = self.reads.define(body) or _define_functions(self.gen, d, sig, body, self.reads)
         if not part.kids:  # no parameters: the state alone, once per batch (a short body written in place)
             return f"({short})" if short is not None else f"{self.ref(once)}(e)"
         return f"{self.ref(caller)}({', '.join(('e', *self.kids(part)))})"
@@ -356,7 +362,7 @@ def _nested(part: Part) -> bool:
     return (body.op == "for" and body.data[3] is None) or (body.op == "call" and body.data[0] is _concat)
 
 
-def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody) -> Any:
+def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, reads: Reads) -> Any:
     """A define's body for one kind of arguments as a function of ``e`` and its parameters, and how it is
     called: the memo of the batch (shared by every call site), unless short and without loops."""
 
@@ -364,10 +370,11 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody) -> 
         src = emitter.source(body.part)
         return src, emitter.function(tuple(emitter.locals.values()), src)
 
-    src, fn = _shallower(gen, make, params=body.keys)
+    src, fn = _shallower(gen, make, params=body.keys, reads=reads)
     short = src if len(src) <= _CHEAP and " for " not in src else None
-    memo = d.memos.setdefault(sig, [None, {}])
+    memo = reads.define_memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
     caller = None if not body.keys else fn if short is not None else define_caller(fn, memo)
-    body.made = (fn, short, once, caller)
-    return body.made
+    made = (fn, short, once, caller)
+    reads.keep_define(body, made)
+    return made

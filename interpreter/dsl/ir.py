@@ -29,7 +29,7 @@ class Part:
     zone   --                                       the shared zone's name
     round  --                                       the round value's name (``game``: likewise)
     attr   the card                                 the attribute's values by card id
-    seat   the seat                                 (getter, never none, reads the state)
+    seat   the seat                                 (getter, never none, reads the state, source, name)
     field  the record                               the field's name
     index  the list, the index                      --
     list   the items                                --

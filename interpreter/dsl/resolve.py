@@ -146,8 +146,8 @@ class Resolver:
             if fixed:  # fixed for the whole game (a seat's name, index, role)
                 if base.const:
                     return constant(None if base.value is None else getter(None, base.value), rtype)
-                return Part("seat", rtype, base.deps, (base,), (getter, sure, False, source))
-            return Part("seat", rtype, base.deps | {"state"}, (base,), (getter, sure, True, source))
+                return Part("seat", rtype, base.deps, (base,), (getter, sure, False, source, name))
+            return Part("seat", rtype, base.deps | {"state"}, (base,), (getter, sure, True, source, name))
         if t.kind == "record":
             ftype = t.field_type(name)
             if ftype is None:

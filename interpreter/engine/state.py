@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from interpreter.engine.game_view import GameView
+from interpreter.engine.team_queries import TeamQueries
 
 CHANCE = -1
 
@@ -122,7 +123,7 @@ class Seen:
         self.derived.clear()
 
 
-class State:
+class State(TeamQueries):
     __slots__ = (
         "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
         "team_known", "team_counted",
@@ -194,53 +195,6 @@ class State:
     def note(self, text: str) -> None:
         if self.notes is not None:
             self.notes.append(text)
-
-    # -- teams, used by DSL builtins
-    def team_members(self, seat: int) -> list[int]:
-        t = self.teams[seat]
-        return [s for s in range(self.players) if self.teams[s] == t]
-
-    def opponents(self, seat: int) -> list[int]:
-        t = self.teams[seat]
-        return [s for s in range(self.players) if self.teams[s] != t]
-
-    def same_team(self, a: int, b: int) -> bool:
-        return self.teams[a] == self.teams[b]
-
-    def known_teams(self, viewer: int | None) -> list[int | None]:
-        """The team of each seat as ``viewer`` knows it (None: not known to it; viewer None: a spectator, who
-        knows what everyone was told). A seat knows the teams of the seats it was told of (known_teams' bits);
-        when the teams' sizes are public it also counts: when only one team still has room, every seat whose
-        team it does not know is on that team."""
-        known = self.team_known
-        teams = self.teams
-        if known is None:
-            return list(teams)
-        n = self.players
-        if viewer is None:
-            mask = (1 << n) - 1
-            for m in known:
-                mask &= m
-        else:
-            mask = known[viewer]
-        out: list[int | None] = [teams[s] if mask >> s & 1 else None for s in range(n)]
-        if self.team_counted and None in out:
-            room = [t for t in set(teams) if out.count(t) < teams.count(t)]
-            if len(room) == 1:
-                out = [room[0] if t is None else t for t in out]
-        return out
-
-    def known_team(self, viewer: int, seat: int) -> list[int]:
-        """The seats ``viewer`` knows to be on ``seat``'s team (none when it does not know ``seat``'s team)."""
-        view = self.known_teams(viewer)
-        t = view[seat]
-        return [] if t is None else [s for s in range(self.players) if view[s] == t]
-
-    def known_opponents(self, viewer: int, seat: int) -> list[int]:
-        """The seats ``viewer`` knows to be on another team than ``seat`` (none when it does not know ``seat``'s)."""
-        view = self.known_teams(viewer)
-        t = view[seat]
-        return [] if t is None else [s for s in range(self.players) if view[s] is not None and view[s] != t]
 
     # -- cards
     def all_cards(self) -> list[int]:

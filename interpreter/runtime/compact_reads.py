@@ -1,0 +1,62 @@
+"""How code written for the compact layout reads the state (the expression writer's reads, dsl/state_reads.py):
+a shared zone, a round or a game value, a seat's zone, counter, value or total are numbered slots of ``z`` (zones)
+and ``v`` (values) of a ``Slots`` (slots.py), the slot numbers written into the code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.state_reads import Getter, Reads, Source
+from interpreter.runtime.layout import COUNTER, GAME, ROUND, SEAT, TOTAL, Layout
+
+
+class CompactReads(Reads):
+    """The reads of one game's compact layout; what the writer makes of a define's body for them is kept here."""
+
+    simple = r"(?:S|e\['\$s'\])\.v\[\d+\]"
+
+    def __init__(self, lay: Layout):
+        self.layout = lay
+        self._made: dict[int, tuple[Any, Any]] = {}  # id of a define's body -> (the body, what was made of it)
+        self._memos: dict[tuple[int, Any], tuple[Any, list[Any]]] = {}  # (id of a define, kinds) -> (it, memo)
+
+    def zone(self, state: str, name: str) -> str:
+        return f"{state}.z[{self.layout.zone_slot(name)}]"
+
+    def round(self, state: str, name: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(ROUND, name)}]"
+
+    def game(self, state: str, name: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(GAME, name)}]"
+
+    def seat(self, name: str, getter: Getter, source: Source) -> tuple[Getter, Source]:
+        lay = self.layout
+        if (name, 0) in lay.zones:
+            return _slot_of("z", lay.zone_slot(name, 0))
+        for part in (SEAT, COUNTER):
+            if (part, name, 0) in lay.values:
+                return _slot_of("v", lay.value_slot(part, name, 0))
+        if name == "total":
+            return _slot_of("v", lay.value_slot(TOTAL, "", 0))
+        raise ValueError(f"no slot for the seat attribute {name!r}")  # pragma: no cover - the layout has them all
+
+    def define(self, body: Any) -> Any:
+        kept = self._made.get(id(body))
+        return None if kept is None else kept[1]
+
+    def keep_define(self, body: Any, made: Any) -> None:
+        self._made[id(body)] = (body, made)
+
+    def define_memo(self, define: Any, sig: Any) -> list[Any]:
+        return self._memos.setdefault((id(define), sig), (define, [None, {}]))[1]
+
+
+def _slot_of(held: str, base: int) -> tuple[Getter, Source]:
+    """A seat's slot among ``base``, ``base + 1``...: its getter and its source."""
+    def get(state: Any, seat: Any) -> Any:
+        return getattr(state, held)[base + seat]
+
+    def source(state: str, seat: str, ref: Any) -> str:
+        return f"{state}.{held}[{base} + {seat}]" if base else f"{state}.{held}[{seat}]"
+
+    return get, source
