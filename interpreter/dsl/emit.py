@@ -125,7 +125,8 @@ def keyed(gen: Namespace, part: Part, per: str, keys: list[Part]) -> tuple[Fn, C
     return _shallower(gen, keys_of), _shallower(gen, judge, per, fixed=fixed)
 
 
-def inline(gen: Namespace, part: Part, names: dict[str, str], expect: str | None = None) -> str:
+def inline(gen: Namespace, part: Part, names: dict[str, str], expect: str | None = None,
+           reads: Reads = STATE_READS) -> str:
     """The source of an expression written in place, in code the engine writes (engine/steps/trick_code.py):
     the names the expression binds are the Python locals ``names`` gives, the state is the local ``state``,
     and ``e``, a dict holding the state under ``'$s'``, is in scope (a define's body and a remembered part take
@@ -144,7 +145,7 @@ def inline(gen: Namespace, part: Part, names: dict[str, str], expect: str | None
         emitter.function(tuple(dict.fromkeys(names.values())), src)  # Python takes it (else: shallower parts)
         return src
 
-    return _shallower(gen, make, state="state")
+    return _shallower(gen, make, state="state", reads=reads)
 
 
 def evaluate(gen: Namespace, part: Part) -> Any:

@@ -17,7 +17,7 @@ does, so that the writers may change.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.engine.game_view import GameView
@@ -52,6 +52,27 @@ def written_part(step: Step, game: GameView, gen: Namespace) -> Part | None:
     return None
 
 
+class Built(NamedTuple):
+    """Parts written into one module: its source, and each part's code (its ``build`` of its functions)."""
+
+    source: str
+    codes: list[Any]
+
+
+def built_parts(parts: list[Part], gen: Namespace, keep: bool) -> Built:
+    """One module of ``parts``: each part's source in a function of its own taking the part's globals and giving
+    back its functions (so that two parts never share a name), run in the namespace of the game's expressions
+    (``gen``; its code kept with theirs when ``keep``)."""
+    lines: list[str] = []
+    for i, p in enumerate(parts):
+        lines.append(f"def _part{i}({', '.join(sorted(p.globals))}):")
+        lines.extend("    " + line for line in p.source.splitlines())
+        lines.append(f"    return {{{', '.join(f'{n!r}: {n}' for n in functions(p.source))}}}")
+    source = "\n".join(lines) + "\n"
+    namespace = run_block(source, {**gen.ns, "__builtins__": BUILTINS}, gen if keep else None)
+    return Built(source, [p.build(namespace[f"_part{i}"](**p.globals)) for i, p in enumerate(parts)])
+
+
 class Module:
     """The written code of one compiled game: each step's, by the step, and the round's."""
 
@@ -66,15 +87,9 @@ class Module:
         owners.append(game)
         made = round_part(game, gen)
         parts.append(made._replace(source=prune(made.source)))
-        lines: list[str] = []
-        for i, p in enumerate(parts):
-            lines.append(f"def _part{i}({', '.join(sorted(p.globals))}):")
-            lines.extend("    " + line for line in p.source.splitlines())
-            lines.append(f"    return {{{', '.join(f'{n!r}: {n}' for n in functions(p.source))}}}")
-        self.source = "\n".join(lines) + "\n"
-        namespace = run_block(self.source, {**gen.ns, "__builtins__": BUILTINS}, gen if keep else None)
-        self._codes = {id(owner): p.build(namespace[f"_part{i}"](**p.globals))
-                       for i, (owner, p) in enumerate(zip(owners, parts))}
+        built = built_parts(parts, gen, keep)
+        self.source = built.source
+        self._codes = {id(owner): code for owner, code in zip(owners, built.codes)}
         self._sources = {id(owner): p.source for owner, p in zip(owners, parts)}
         self._owners = owners  # the keys stay the ids of live objects
 

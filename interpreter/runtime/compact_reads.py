@@ -1,19 +1,23 @@
 """How code written for the compact layout reads the state (the expression writer's reads, dsl/state_reads.py):
 a shared zone, a round or a game value, a seat's zone, counter, value or total are numbered slots of ``z`` (zones)
-and ``v`` (values) of a ``Slots`` (slots.py), the slot numbers written into the code."""
+and ``v`` (values) of a ``Slots`` (slots.py), the slot numbers written into the code; so are the parts of a state
+the step kinds' code changes (engine/state_shape.py: a seat's team, the totals, the rounds' results...)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.state_reads import Getter, Reads, Source
-from interpreter.runtime.layout import COUNTER, GAME, ROUND, SEAT, TOTAL, Layout
+from interpreter.dsl.state_reads import Getter, Source
+from interpreter.engine.state_shape import StateShape
+from interpreter.runtime.layout import COUNTED, COUNTER, GAME, KNOWN, RESULTS, ROUND, SEAT, TEAM, TOTAL, Layout
 
 
-class CompactReads(Reads):
-    """The reads of one game's compact layout; what the writer makes of a define's body for them is kept here."""
+class CompactReads(StateShape):
+    """The reads of one game's compact layout, for expressions and for the code of step kinds (a StateShape); what
+    the writer makes of a define's body for them is kept here."""
 
-    simple = r"(?:S|e\['\$s'\])\.v\[\d+\]"
+    simple = r"(?:state|e\['\$s'\])\.v\[\d+\]"
+    edges = False
 
     def __init__(self, lay: Layout):
         self.layout = lay
@@ -39,6 +43,27 @@ class CompactReads(Reads):
         if name == "total":
             return _slot_of("v", lay.value_slot(TOTAL, "", 0))
         raise ValueError(f"no slot for the seat attribute {name!r}")  # pragma: no cover - the layout has them all
+
+    def seat_value(self, state: str, name: str, seat: str) -> str:
+        return self._seat_slot(state, SEAT, name, seat)
+
+    def total(self, state: str, seat: str) -> str:
+        return self._seat_slot(state, TOTAL, "", seat)
+
+    def team(self, state: str, seat: str) -> str:
+        return self._seat_slot(state, TEAM, "", seat)
+
+    def team_known(self, state: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(KNOWN)}]"
+
+    def team_counted(self, state: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(COUNTED)}]"
+
+    def results(self, state: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(RESULTS)}]"
+
+    def _seat_slot(self, state: str, part: str, name: str, seat: str) -> str:
+        return _slot_of("v", self.layout.value_slot(part, name, 0))[1](state, seat, repr)
 
     def define(self, body: Any) -> Any:
         kept = self._made.get(id(body))

@@ -25,6 +25,8 @@ from interpreter.engine.state import State
 # the parts of a value slot: where today's state keeps it
 ROUND, SEAT, GAME, COUNTER, TOTAL, TEAM, DEALER, NUMBER = (
     "round", "seat", "game", "counter", "total", "team", "dealer", "round number")
+RESULTS, KNOWN, COUNTED = "results", "team known", "team counted"  # one slot each: the rounds' scores, what each
+# seat knows of the teams (None: public), whether the teams' sizes are public
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Layout:
 class Packed(NamedTuple):
     """A state in the compact layout: the zone slots (lists of kinds), the value slots (their cards as kinds),
     and what has no slots yet (the running step, its progress and the pending decision, cards as kinds; the
-    last round's values; whether the game is over; the actions taken; the round results)."""
+    last round's values; whether the game is over; the actions taken)."""
 
     zones: list[list[int]]
     values: list[Any]
@@ -79,7 +81,8 @@ def layout(game: Game) -> Layout:
                        + [(GAME, name, None) for name in game.flow.game_values]
                        + [(COUNTER, name, s) for name in game.counters for s in seats]
                        + [(TOTAL, "", s) for s in seats] + [(TEAM, "", s) for s in seats]
-                       + [(DEALER, "", None), (NUMBER, "", None)])
+                       + [(DEALER, "", None), (NUMBER, "", None), (RESULTS, "", None), (KNOWN, "", None),
+                          (COUNTED, "", None)])
         made = Layout(n, kind, kinds, tuple(count.get(kind[c], 0) for c in range(len(kind))), zones, values)
         _LAYOUTS[game] = made
     return made
@@ -92,8 +95,7 @@ def pack(game: Game, state: State) -> Packed:
     relabel(game, kinds, lay.kind.__getitem__)
     zones = [list(kinds.shared[z]) if s is None else list(kinds.per_seat[z][s]) for z, s in lay.zones]
     values = [_read(kinds, part, name, seat) for part, name, seat in lay.values]
-    rest = (kinds.step_index, kinds.progress, kinds.pending, kinds.ended, kinds.finished, kinds.actions_taken,
-            [list(r) for r in kinds.round_results], kinds.team_known, kinds.team_counted)
+    rest = (kinds.step_index, kinds.progress, kinds.pending, kinds.ended, kinds.finished, kinds.actions_taken)
     return Packed(zones, values, rest)
 
 
@@ -106,12 +108,9 @@ def unpack(game: Game, packed: Packed) -> State:
         (state.shared[z] if s is None else state.per_seat[z][s]).extend(cards)
     for (part, name, seat), value in zip(lay.values, packed.values):
         _write(state, part, name, seat, value)
-    (state.step_index, progress, pending, state.ended, state.finished, state.actions_taken, results,
-     known, state.team_counted) = packed.rest
+    state.step_index, progress, pending, state.ended, state.finished, state.actions_taken = packed.rest
     state.progress = None if progress is None else progress.copy()
     state.pending = None if pending is None else pending.copy()
-    state.round_results = [list(r) for r in results]
-    state.team_known = None if known is None else list(known)
     return state
 
 
@@ -162,4 +161,9 @@ _PARTS: dict[str, tuple[Any, Any]] = {
     TEAM: (lambda st, name, seat: st.teams[seat], _set_item("teams", False)),
     DEALER: (lambda st, name, seat: st.dealer, _set("dealer")),
     NUMBER: (lambda st, name, seat: st.round_number, _set("round_number")),
+    RESULTS: (lambda st, name, seat: [list(r) for r in st.round_results],
+              lambda st, name, seat, value: setattr(st, "round_results", [list(r) for r in value])),
+    KNOWN: (lambda st, name, seat: None if st.team_known is None else list(st.team_known),
+            lambda st, name, seat, value: setattr(st, "team_known", None if value is None else list(value))),
+    COUNTED: (lambda st, name, seat: st.team_counted, _set("team_counted")),
 }

@@ -11,13 +11,13 @@ from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.team_queries import TeamQueries
-from interpreter.runtime.layout import TEAM, Layout, Packed, layout
+from interpreter.runtime.layout import COUNTED, KNOWN, TEAM, Layout, Packed, layout
 
 
 class Slots(TeamQueries):
     """A state in the compact layout (see the module's docstring)."""
 
-    __slots__ = ("game", "players", "z", "v", "rest", "_team")
+    __slots__ = ("game", "players", "z", "v", "rest", "_team", "_known", "_counted")
 
     def __init__(self, game: Game, lay: Layout, zones: list[list[int]], values: list[Any], rest: tuple[Any, ...]):
         self.game = game
@@ -26,6 +26,7 @@ class Slots(TeamQueries):
         self.v = values
         self.rest = rest
         self._team = lay.value_slot(TEAM, "", 0)
+        self._known, self._counted = lay.value_slot(KNOWN), lay.value_slot(COUNTED)
 
     @classmethod
     def of(cls, game: Game, packed: Packed) -> Slots:
@@ -38,9 +39,9 @@ class Slots(TeamQueries):
 
     @property
     def team_known(self) -> list[int] | None:  # type: ignore[override]
-        known: list[int] | None = self.rest[7]
+        known: list[int] | None = self.v[self._known]
         return known
 
     @property
     def team_counted(self) -> bool:  # type: ignore[override]
-        return bool(self.rest[8])
+        return bool(self.v[self._counted])

@@ -34,20 +34,21 @@ class Reveal(InPlace):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""
-        ref = x.step_ref(k)
-        with w.block("if state.team_known is not None:"):
+        ref, shape = x.step_ref(k), x.shape
+        w(f"known = {shape.team_known('state')}")
+        with w.block("if known is not None:"):
             names = x.outer_locals(w, [self.seats])
             w("e = {'$s': state}")
             x.assign(w, "shown", self.seats, names)
             w(f"shown = {ref}._seats(shown)", "bits = 0")
             with w.block("for s in shown:"):
                 w("bits |= 1 << s")
-            w("known = state.team_known")
             with w.block("if any(m & bits != bits for m in known):"):
                 with w.block(f"for v in range({x.game.players}):"):
                     w("known[v] |= bits")
-                with w.block("if state.notes is not None:"):
-                    w(f"{ref}._tell(state, shown)")
+                if shape.edges:
+                    with w.block("if state.notes is not None:"):
+                        w(f"{ref}._tell(state, shown)")
 
     def _seats(self, value: Any) -> list[int]:
         """The seats a reveal names: one seat, a list of them, or none."""

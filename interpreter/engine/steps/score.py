@@ -35,24 +35,28 @@ class Score(InPlace):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every seat scored from the same state (one batch), then the points added, in place."""
-        ref = x.step_ref(k)
+        ref, shape = x.step_ref(k), x.shape
         names = x.outer_locals(w, [self.points, self.explain])
-        w("e = {'$s': state, '$batch': object()}", "scores = []", "why = []", "told = state.notes is not None")
+        told = self.explain is not None and shape.edges
+        w("e = {'$s': state, '$batch': object()}", "scores = []")
+        if shape.edges:
+            w("why = []", "told = state.notes is not None")
         with w.block(f"for _v_seat in range({x.game.players}):"):
-            if self.explain is not None:
+            if told:
                 with w.block("if told:"):
+                    assert self.explain is not None
                     x.assign(w, "text", self.explain, {**names, "seat": "_v_seat"})
                     w("why.append(text if isinstance(text, str) else str(text))")
             x.assign(w, "value", self.points, {**names, "seat": "_v_seat"}, "number")
             with w.block("if not isinstance(value, int) or isinstance(value, bool):"):
                 w(f"raise {ref}._not_whole(value, _v_seat)")
             w("scores.append(value)")
-        w("totals = state.totals")
         with w.block("for s, v in enumerate(scores):"):
-            w("totals[s] += v")
-        w("state.round_results.append(scores)")
-        with w.block("if told:"):
-            w(f"{ref}._tell(state, scores, why)")
+            w(f"{shape.total('state', 's')} += v")
+        w(f"{shape.results('state')}.append(scores)")
+        if shape.edges:
+            with w.block("if told:"):
+                w(f"{ref}._tell(state, scores, why)")
 
     def _not_whole(self, value: Any, seat: int) -> ExpressionFailed:
         return ExpressionFailed(f"{self.points.position}: error: points must be a whole number, got {value!r} for "

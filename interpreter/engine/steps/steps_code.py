@@ -25,6 +25,7 @@ from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.writer import Found, Lines, Part, Writer, bound_read
 
@@ -38,8 +39,8 @@ class StepsWriter(Writer):
     """
 
     def __init__(self, name: str, steps: list[Step], gen: Namespace, game: GameView,
-                 sources: dict[str, str] | None = None):
-        super().__init__(gen)
+                 sources: dict[str, str] | None = None, shape: StateShape = STATE_SHAPE):
+        super().__init__(gen, shape)
         self.name = name
         self.steps = steps
         self.game = game
@@ -171,14 +172,15 @@ class StepsWriter(Writer):
             w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
 
 
-def standalone(step: Step, game: GameView, gen: Namespace) -> Part:
+def standalone(step: Step, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """``start(game, state)`` of a step that writes its work in place (``Step.write``), for what runs the step by
     itself (a Knowledge working a hidden value out again on a sample): the same code, the names of the step
-    holding it read through ``Step.env``."""
-    x = StepsWriter("ONE", [step], gen, game, {name: f"O[{name!r}]" for name in step.bound})
+    holding it read through ``Step.env``. For a state held another way (``shape``): ``start(game, state, O)``, the
+    names of the holding step given."""
+    x = StepsWriter("ONE", [step], gen, game, {name: f"O[{name!r}]" for name in step.bound}, shape)
     w = Lines()
-    with w.block("def start(game, state):"):
-        if step.bound:
+    with w.block("def start(game, state):" if shape.edges else "def start(game, state, O):"):
+        if step.bound and shape.edges:
             w("O = ONE_0.env(state)")
         w("o = None")
         step.write(x, w, 0, lambda k: w("return q"), None)

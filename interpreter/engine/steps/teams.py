@@ -101,9 +101,10 @@ class Teams(InPlace):
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The teams set in place: fixed ones as they are written, others worked out and checked; then what each
         seat knows of them."""
-        ref = x.step_ref(k)
-        with w.block("if state.seen is not None:"):  # a Knowledge works hidden teams out again on its samples
-            w(f"state.seen.derived.append(({ref}, state.clone()))")
+        ref, shape = x.step_ref(k), x.shape
+        if shape.edges:
+            with w.block("if state.seen is not None:"):  # a Knowledge works hidden teams out again on its samples
+                w(f"state.seen.derived.append(({ref}, state.clone()))")
         if self.fixed is not None:
             w(f"teams = {self.fixed!r}")
         else:
@@ -114,15 +115,18 @@ class Teams(InPlace):
             w(f"{ref}._check_teams(teams, {x.game.players})")
         with w.block("for i, team in enumerate(teams):"):
             with w.block("for s in team:"):
-                w("state.teams[s] = i")
+                w(f"{shape.team('state', 's')} = i")
         players = x.game.players
-        if self.known == "all":
-            w("state.team_known = None", "state.team_counted = False")
+        known = None if self.known == "all" else \
+            [1 << s for s in range(players)] if self.known == "own" else [0] * players
+        w(f"{shape.team_known('state')} = {known!r}",
+          f"{shape.team_counted('state')} = {self.counted and known is not None!r}")
+        if not shape.edges:
+            return
+        if known is None:
             with w.block("if state.notes is not None and len(teams) > 1:"):
                 w(f"{ref}._tell(state, teams)")
         else:
-            known = [1 << s for s in range(players)] if self.known == "own" else [0] * players
-            w(f"state.team_known = {known!r}", f"state.team_counted = {self.counted!r}")
             with w.block("if state.notes is not None:"):
                 w("state.note('Teams are set, hidden')")
 

@@ -87,9 +87,10 @@ class SetValues(InPlace):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The values worked out in place, in order (each in a batch of its own), as ``start`` does."""
-        ref = x.step_ref(k)
-        with w.block("if state.seen is not None:"):
-            w(f"state.seen.derived.append(({ref}, state.clone()))")
+        ref, shape = x.step_ref(k), x.shape
+        if shape.edges:
+            with w.block("if state.seen is not None:"):
+                w(f"state.seen.derived.append(({ref}, state.clone()))")
         names = x.outer_locals(w, [expr for _, _, expr in self.assign])
         w("e = {'$s': state}")
         for group, name, expr in self.assign:
@@ -99,19 +100,18 @@ class SetValues(InPlace):
             kept = f"{x.ref(detached)}(value)" if t.kind == "list" or (t.kind == "value" and not t.plain) \
                 else "value"
             if group in ("seats", "game_seats"):
-                w(f"values = state.seat_vars[{name!r}]")
                 with w.block(f"for _v_seat in range({x.game.players}):"):
                     x.assign(w, "value", expr, {**names, "seat": "_v_seat"})
-                    w(f"values[_v_seat] = {kept}")
+                    w(f"{shape.seat_value('state', name, '_v_seat')} = {kept}")
             elif group == "round":
                 x.assign(w, "value", expr, names)
-                w(f"state.vars[{name!r}] = value = {kept}")
-                if self.narrate and x.game.visibility.get(name, "all") == "all":
+                w(f"{shape.round('state', name)} = value = {kept}")
+                if self.narrate and x.game.visibility.get(name, "all") == "all" and shape.edges:
                     with w.block("if state.notes is not None and value is not None:"):
                         w(f"{ref}._tell(state, {name!r}, value)")
             else:
                 x.assign(w, "value", expr, names)
-                w(f"state.game_vars[{name!r}] = {kept}")
+                w(f"{shape.game('state', name)} = {kept}")
 
     def _tell(self, state: State, name: str, value: Any) -> None:
         """Narrate a round value this step set."""

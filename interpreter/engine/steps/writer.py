@@ -20,6 +20,7 @@ from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.emit import inline
 from interpreter.engine.game_view import GameView
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 Found = Callable[[int], None]  # writes what is done with the k-th step of a list (see steps_code.StepsWriter.enter)
@@ -118,8 +119,9 @@ class Writer:
     the Python locals that stand for the names it binds (``local_name``), in code where ``state`` (the state) and
     ``e`` (a dict holding it under ``'$s'``, which a define's body and a remembered part take) are in scope."""
 
-    def __init__(self, gen: Namespace):
+    def __init__(self, gen: Namespace, shape: StateShape = STATE_SHAPE):
         self.gen = gen
+        self.shape = shape  # how the state is held: where the written code reads and changes it
         self.written: dict[tuple[int, str | None], str] = {}  # (id of an expression, expect) -> its source
 
     def names(self, *names: str) -> dict[str, str]:
@@ -135,7 +137,7 @@ class Writer:
         src = self.written.get(key)
         if src is None:
             assert compiled.part is not None  # compiled expressions keep their parts
-            src = self.written[key] = inline(self.gen, compiled.part, names, expect)
+            src = self.written[key] = inline(self.gen, compiled.part, names, expect, self.shape)
         return src
 
     def assign(self, w: Lines, target: str, compiled: Compiled, names: dict[str, str],
@@ -197,6 +199,9 @@ class ListWriter(Protocol):
 
     @property
     def playing(self) -> bool: ...  # writing the loop for playouts (``run_NAME``), not the checked path
+
+    @property
+    def shape(self) -> StateShape: ...  # how the state is held (engine/state_shape.py)
 
     def step_ref(self, k: int) -> str: ...
 

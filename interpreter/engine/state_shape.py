@@ -1,0 +1,43 @@
+"""Where the code a step kind writes reads and changes a state: today's ``State`` (engine/state.py), or a state held
+another way (the compact layout's slots, runtime/compact_reads.py), so that one writer of a step kind writes the
+code of both.
+
+A ``StateShape`` is the expression writer's ``Reads`` (dsl/state_reads.py: a shared zone, a round value, a game
+value, a seat's attribute) and the parts of a state only steps change: a seat's value, a total, a seat's team, what
+each seat knows of the teams, the rounds' results. Each method gives a source that may be read or assigned. Today's
+code also keeps the narration and what a Knowledge needs (``state.notes``, ``state.seen``: ``edges``); code for the
+compact layout keeps neither (they are made at the edges, from the match's events)."""
+
+from __future__ import annotations
+
+from interpreter.dsl.state_reads import Reads
+
+
+class StateShape(Reads):
+    """Today's ``State``: its containers, by name (see the module's docstring)."""
+
+    edges = True  # the code writes the narration (state.notes) and what a Knowledge needs (state.seen)
+
+    def seat_value(self, state: str, name: str, seat: str) -> str:
+        """The source of ``seat``'s value ``name``."""
+        return f"{state}.seat_vars[{name!r}][{seat}]"
+
+    def total(self, state: str, seat: str) -> str:
+        return f"{state}.totals[{seat}]"
+
+    def team(self, state: str, seat: str) -> str:
+        return f"{state}.teams[{seat}]"
+
+    def team_known(self, state: str) -> str:
+        """The source of what each seat knows of the teams (a list of bits per seat; None: the teams are public)."""
+        return f"{state}.team_known"
+
+    def team_counted(self, state: str) -> str:
+        return f"{state}.team_counted"
+
+    def results(self, state: str) -> str:
+        """The source of the list of the rounds' scores."""
+        return f"{state}.round_results"
+
+
+STATE_SHAPE = StateShape()
