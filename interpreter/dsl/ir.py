@@ -75,3 +75,26 @@ def without(deps: frozenset[str], names: Any) -> frozenset[str]:
     gone = {p + n for n in names for p in ("ctx:", "bare:")}
     return frozenset(d for d in deps if d not in gone and not (d.startswith("attr:")
                                                                 and d[5:].rsplit(".", 1)[0] in names))
+
+
+def places_read(part: Part) -> set[str]:
+    """The shared zones and the seats' attributes ``part`` reads, through its defines too (``seat.hand`` and
+    ``trick`` give {"hand", "trick"}): where the cards it gives may come from."""
+    out: set[str] = set()
+    seen: set[int] = set()
+    todo = [part]
+    while todo:
+        p = todo.pop()
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        if p.op == "zone":
+            out.add(p.data)
+        elif p.op == "seat":
+            out.add(p.data[4])
+        elif p.op == "for":
+            todo.extend(q for q in p.data[1:3] if q is not None)
+        elif p.op == "define":
+            todo.append(p.data[2].part)
+        todo.extend(p.kids)
+    return out

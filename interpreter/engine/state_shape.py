@@ -10,6 +10,8 @@ compact layout keeps neither (they are made at the edges, from the match's event
 
 from __future__ import annotations
 
+from typing import Any
+
 from interpreter.dsl.state_reads import Reads
 
 
@@ -17,10 +19,15 @@ class StateShape(Reads):
     """Today's ``State``: its containers, by name (see the module's docstring)."""
 
     edges = True  # the code writes the narration (state.notes) and what a Knowledge needs (state.seen)
+    kinds = False  # a zone holds card ids (each card apart), not card kinds (identical cards alike)
 
     def seat_value(self, state: str, name: str, seat: str) -> str:
         """The source of ``seat``'s value ``name``."""
         return f"{state}.seat_vars[{name!r}][{seat}]"
+
+    def seat_zone(self, state: str, name: str, seat: str) -> str:
+        """The source of ``seat``'s zone ``name`` (a list of cards)."""
+        return f"{state}.per_seat[{name!r}][{seat}]"
 
     def total(self, state: str, seat: str) -> str:
         return f"{state}.totals[{seat}]"
@@ -34,6 +41,10 @@ class StateShape(Reads):
 
     def team_counted(self, state: str) -> str:
         return f"{state}.team_counted"
+
+    def carrier(self, step: Any) -> Any:
+        """What carries out a move step's plan over this state: ``carry(state, plan, owners)`` (move.py)."""
+        return step._carry_out
 
     def results(self, state: str) -> str:
         """The source of the list of the rounds' scores."""

@@ -21,7 +21,8 @@ from interpreter.engine.steps.writer import prune
 from interpreter.runtime.compact_reads import CompactReads
 from interpreter.runtime.layout import layout
 
-COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal"})  # the step kinds whose code is written for the slots
+# the step kinds whose code is written for the slots
+COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal", "move"})
 
 
 class CompactCode:

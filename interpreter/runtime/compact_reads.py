@@ -10,6 +10,7 @@ from typing import Any
 from interpreter.dsl.state_reads import Getter, Source
 from interpreter.engine.state_shape import StateShape
 from interpreter.runtime.layout import COUNTED, COUNTER, GAME, KNOWN, RESULTS, ROUND, SEAT, TEAM, TOTAL, Layout
+from interpreter.runtime.moves import carrier
 
 
 class CompactReads(StateShape):
@@ -18,6 +19,7 @@ class CompactReads(StateShape):
 
     simple = r"(?:state|e\['\$s'\])\.v\[\d+\]"
     edges = False
+    kinds = True
 
     def __init__(self, lay: Layout):
         self.layout = lay
@@ -44,6 +46,9 @@ class CompactReads(StateShape):
             return _slot_of("v", lay.value_slot(TOTAL, "", 0))
         raise ValueError(f"no slot for the seat attribute {name!r}")  # pragma: no cover - the layout has them all
 
+    def seat_zone(self, state: str, name: str, seat: str) -> str:
+        return _slot_of("z", self.layout.zone_slot(name, 0))[1](state, seat, repr)
+
     def seat_value(self, state: str, name: str, seat: str) -> str:
         return self._seat_slot(state, SEAT, name, seat)
 
@@ -58,6 +63,9 @@ class CompactReads(StateShape):
 
     def team_counted(self, state: str) -> str:
         return f"{state}.v[{self.layout.value_slot(COUNTED)}]"
+
+    def carrier(self, step: Any) -> Any:
+        return carrier(self.layout, step.looks_in, step.top)
 
     def results(self, state: str) -> str:
         return f"{state}.v[{self.layout.value_slot(RESULTS)}]"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.ir import places_read
 from interpreter.dsl.types import SEAT
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
@@ -49,6 +50,10 @@ class Move(InPlace):
         if self.cards is not None and self.cards.type.kind not in ("card", "list") and not self.cards.type.literal_none:
             opts.mistake(f"cards must give a card or a list of cards, found {self.cards.type}", "cards")
         self.sources = opts.get("from") or []
+        # where its cards are looked for, when a card is its kind (runtime/moves.py): the from zones, or the places
+        # the cards expression reads (those that are zones; none: every zone)
+        self.looks_in = tuple(self.sources) or (tuple(sorted(places_read(self.cards.part)))
+                                              if self.cards is not None and self.cards.part is not None else ())
         self.to = opts.get("to")
         self.to_per_seat = self.to in ctx.seat_zones
         self.owner = opts.get("owner", names, expect="seat")
@@ -65,7 +70,7 @@ class Move(InPlace):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every card to move and its destination worked out first, in place; then all cards move together."""
-        ref = x.step_ref(k)
+        ref, shape = x.step_ref(k), x.shape
         names = x.outer_locals(w, [self.each, self.cards, self.owner])
         per_seat = {**names, "seat": "_v_seat"} if self.each is not None else names
         w("e = {'$s': state}")
@@ -78,10 +83,11 @@ class Move(InPlace):
         with w.block("for _v_seat in seats:"):
             if self.cards is not None:
                 x.assign(w, "value", self.cards, per_seat)
-                w(f"cards = {ref}._cards_of(value)")
+                w(f"cards = {ref}._cards_of(value, {shape.kinds!r})")
             else:
-                w(f"cards = {ref}._cards_from(state, _v_seat)")
-            w("cards = [c for c in cards if c not in planned]", "planned.update(cards)")
+                self._write_sources(x, w)
+            if not shape.kinds:  # a card listed twice (by two seats) moves once; kinds: where it is looked for
+                w("cards = [c for c in cards if c not in planned]", "planned.update(cards)")
             with w.block("if not cards:"):
                 w("continue")
             if self.to_per_seat:
@@ -91,11 +97,25 @@ class Move(InPlace):
                     w("owner = _v_seat")
                 with w.block(f"if not isinstance(owner, int) or not 0 <= owner < {x.game.players}:"):
                     w(f"raise {ref}._no_seat(owner)")
-                w(f"dest = state.per_seat[{self.to!r}][owner]")
+                w(f"dest = {shape.seat_zone('state', self.to, 'owner')}")
             else:
-                w("owner = None", f"dest = state.shared[{self.to!r}]")
+                w("owner = None", f"dest = {shape.zone('state', self.to)}")
             w("plan.append((cards, dest, owner))", "owners.append(_v_seat)")
-        w(f"{ref}._carry_out(state, plan, owners)")
+        w(f"{x.ref(shape.carrier(self))}(state, plan, owners)")
+
+    def _write_sources(self, x: ListWriter, w: Lines) -> None:
+        """``cards``: every card of the ``from`` zones (every seat's, for a per-seat zone; with each, only that
+        seat's)."""
+        shape = x.shape
+        w("cards = []")
+        for z in self.sources:
+            if z not in self.seat_zones:
+                w(f"cards.extend({shape.zone('state', z)})")
+            elif self.each is not None:
+                w(f"cards.extend({shape.seat_zone('state', z, '_v_seat')})")
+            else:
+                for s in range(x.game.players):
+                    w(f"cards.extend({shape.seat_zone('state', z, str(s))})")
 
     def _no_seat(self, owner: Any) -> ExpressionFailed:
         where = self.owner.position if self.owner is not None else self.path
@@ -122,8 +142,9 @@ class Move(InPlace):
                                  + (self.to if owner is None else f"{names[owner]}'s {self.to}")
                                  for cards, _, owner in plan))
 
-    def _cards_of(self, value: Any) -> list[int]:
-        """The cards the ``cards`` expression gave (a card, a list of cards, or none), checked."""
+    def _cards_of(self, value: Any, kinds: bool) -> list[int]:
+        """The cards the ``cards`` expression gave (a card, a list of cards, or none), checked (``kinds``: cards
+        held as kinds, which identical cards share)."""
         assert self.cards is not None  # only a move with cards: gives a value to check
         if value is None:
             return []
@@ -131,18 +152,6 @@ class Move(InPlace):
         for c in cards:
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.deck_size:
                 raise ExpressionFailed(f"{self.cards.position}: error: cards must give cards, got {value!r}")
-        if len(set(cards)) != len(cards):
+        if not kinds and len(set(cards)) != len(cards):
             raise ExpressionFailed(f"{self.cards.position}: error: a card is named twice in {value!r}")
         return cards
-
-    def _cards_from(self, state: State, seat: int | None) -> list[int]:
-        """Every card of the ``from`` zones (every seat's, for a per-seat zone; with each, only that seat's)."""
-        out: list[int] = []
-        for z in self.sources:
-            if z in self.seat_zones:
-                holders = state.per_seat[z] if seat is None else [state.per_seat[z][seat]]
-                for cards in holders:
-                    out.extend(cards)
-            else:
-                out.extend(state.shared[z])
-        return out
