@@ -13,6 +13,7 @@ import pytest
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.compile import supported_players
 from interpreter.engine.state import CHANCE
+from interpreter.engine.steps.running import running
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_code import COMPACT_KINDS, compact_code
@@ -50,7 +51,7 @@ def bound(step: Any, state: Any, kind: tuple[int, ...]) -> tuple[dict[str, Any] 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, players):
     game = game_of(name, players, **SHORTER.get(name, {}))
-    steps = [s for s in game.every_step() if s.kind in COMPACT_KINDS]
+    steps = [s for s in game.every_step() if s.kind in COMPACT_KINDS and not s.decides]
     if not steps:
         pytest.skip("no step of the kinds written for the slots")
     lay, code = layout(game), compact_code(game)
@@ -68,7 +69,7 @@ def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, p
                 if step.bound and names is None:
                     continue
                 failed = run(step.start, game, today)
-                assert run(code.start(step), game, slots, kinds) == failed, f"{step.where}: {step.kind}"
+                assert run(code.code(step), game, slots, kinds) == failed, f"{step.where}: {step.kind}"
                 after = pack(game, today)
                 if failed is None:
                     assert slots.z == after.zones, f"{step.where}: {step.kind}: the zones"
@@ -88,3 +89,48 @@ def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, p
     # every kind ran; all but two steps at most (tichu's climb holds a step for a trick no one can beat)
     assert {s.kind for s in tried} == {s.kind for s in steps}
     assert len(tried) >= len(steps) - 2, [f"{s.where}: {s.kind}" for s in steps if s not in tried]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the_state(name, players):
+    """At each decision of such a step: its start (from the state as it is), then the action taken, give the same
+    slots, progress and next decision on both."""
+    game = game_of(name, players, **SHORTER.get(name, {}))
+    if not any(s.kind in COMPACT_KINDS and s.decides for s in game.every_step()):
+        pytest.skip("no step with decisions of the kinds written for the slots")
+    code = compact_code(game)
+    rng = random.Random(players)
+    state = game.new_state()
+    taken = started = 0
+    while not state.finished and taken < DECISIONS:
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        action = d.actions[rng.randrange(len(d.actions))]
+        step, p = running(game.steps, state.step_index, state.progress)[-1]
+        if step.kind in COMPACT_KINDS:
+            today, packed = state.clone(), pack(game, state)
+            slots = Slots.of(game, packed)
+            for begin in (False, True):  # the step started from here, then the action taken where it stands
+                if begin:
+                    mine, theirs = step.start(game, today), code.code(step).start(slots)
+                    started += 1
+                else:
+                    mine = running(game.steps, today.step_index, today.progress)[-1][1]
+                    theirs = running(game.steps, packed.rest[0], packed.rest[1])[-1][1]
+                    step.apply(game, today, mine, action)
+                    code.code(step).apply(slots, theirs, action)
+                    taken += 1
+                assert progress_of(theirs) == progress_of(mine), step.where
+                after = pack(game, today)
+                assert (slots.z, slots.v) == (after.zones, after.values), step.where
+                made, there = step.decision(game, today, mine), code.code(step).decision(slots, theirs)
+                assert there == (None if made is None else (made.actor, made.actions)), step.where
+        game.apply(state, action)
+    assert taken > 3 and started > 3
+
+
+def progress_of(p: Any) -> dict[str, Any]:
+    """A step's progress as plain fields."""
+    return {a: getattr(p, a) for a in type(p).__slots__}

@@ -23,6 +23,7 @@ from interpreter.dsl.codegen import Namespace, run_block
 from interpreter.engine.game_view import GameView
 from interpreter.engine.round_code import WrittenGame
 from interpreter.engine.round_code import part as round_part
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps import board_code, choose_code, repeat_code, trick_code
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.board import Board
@@ -34,7 +35,7 @@ from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 
 # the writer of each step kind whose play is written (by the kind's class, or a class its kinds derive from): it
 # gives the step's part of the module. The writers read the steps; a step kind knows nothing of its writer.
-WRITERS: dict[type[Step], Callable[[Any, GameView, Namespace], Part]] = {  # Any: the key's own class
+WRITERS: dict[type[Step], Callable[[Any, GameView, Namespace, StateShape], Part]] = {  # Any: the key's own class
     Board: board_code.part,
     Choose: choose_code.part,
     Repeat: repeat_code.part,
@@ -43,12 +44,13 @@ WRITERS: dict[type[Step], Callable[[Any, GameView, Namespace], Part]] = {  # Any
 }
 
 
-def written_part(step: Step, game: GameView, gen: Namespace) -> Part | None:
-    """What ``step`` writes into the game's module (its kind's writer's part), or None: it plays by its methods."""
+def written_part(step: Step, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part | None:
+    """What ``step`` writes into the game's module (its kind's writer's part), or None: it plays by its methods.
+    ``shape``: how the state its code runs on is held (engine/state_shape.py)."""
     for cls in type(step).__mro__:
         writer = WRITERS.get(cls)
         if writer is not None:
-            return writer(step, game, gen)
+            return writer(step, game, gen, shape)
     return None
 
 

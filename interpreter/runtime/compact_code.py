@@ -2,10 +2,11 @@
 the order docs/architecture.md gives for the compact state, one step kind at a time.
 
 The kinds that do their work in place and have no decisions come first (``set``, ``score``, ``teams``,
-``reveal``): each step of those kinds gets ``start(game, state, O)`` over a ``Slots`` (``O``: the names the step
-holding it binds, or None), written by the same ``write`` that writes its code over today's state, the state's
-parts given by the reads. tests/test_compact_steps.py runs each such step of every bundled game on both at every
-decision of random games and finds the same slots."""
+``reveal``, ``move``): each step of those kinds gets ``start(game, state, O)`` over a ``Slots`` (``O``: the names
+the step holding it binds, or None), written by the same ``write`` that writes its code over today's state, the
+state's parts given by the reads. Then the kinds with decisions (``board``): their start, decision and apply, by
+their kind's writer (engine/module.py's WRITERS) given the reads. tests/test_compact_steps.py runs each such step of
+every bundled game on both at every decision of random games and finds the same slots and decisions."""
 
 from __future__ import annotations
 
@@ -14,15 +15,14 @@ from typing import Any
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.engine.game import Game
-from interpreter.engine.module import built_parts
+from interpreter.engine.module import built_parts, written_part
 from interpreter.engine.steps.base import Step
-from interpreter.engine.steps.steps_code import standalone
-from interpreter.engine.steps.writer import prune
+from interpreter.engine.steps.writer import Part, prune
 from interpreter.runtime.compact_reads import CompactReads
 from interpreter.runtime.layout import layout
 
-# the step kinds whose code is written for the slots
-COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal", "move"})
+# the step kinds whose code is written for the slots: those without decisions, then those with
+COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal", "move", "board"})
 
 
 class CompactCode:
@@ -32,14 +32,20 @@ class CompactCode:
         self.reads = CompactReads(layout(game))
         gen = Namespace(None)
         steps = [s for s in game.every_step() if s.kind in COMPACT_KINDS]
-        parts = [standalone(s, game, gen, self.reads) for s in steps]
-        built = built_parts([p._replace(source=prune(p.source)) for p in parts], gen, keep=False)
-        self._starts = {id(s): code for s, code in zip(steps, built.codes)}
+        parts: list[Part] = []
+        for s in steps:
+            made = written_part(s, game, gen, self.reads)
+            assert made is not None  # every kind written for the slots is written
+            parts.append(made._replace(source=prune(made.source)))
+        built = built_parts(parts, gen, keep=False)
+        self._codes = {id(s): code for s, code in zip(steps, built.codes)}
         self._steps = steps  # the keys stay the ids of live objects
 
-    def start(self, step: Step) -> Any:
-        """``start(game, state, O)`` of ``step`` over a ``Slots``: its work done (KeyError: a kind not written)."""
-        return self._starts[id(step)]
+    def code(self, step: Step) -> Any:
+        """The code of ``step`` over a ``Slots`` (KeyError: a kind not written for the slots): a step without
+        decisions its ``start(game, state, O)``; a board its start, decision and apply (board_code.BoardCode),
+        a decision given as (the seat to act, its actions)."""
+        return self._codes[id(step)]
 
 
 _CODES: weakref.WeakKeyDictionary[Game, CompactCode] = weakref.WeakKeyDictionary()

@@ -9,7 +9,7 @@ from typing import Any
 
 from interpreter.dsl.state_reads import Getter, Source
 from interpreter.engine.state_shape import StateShape
-from interpreter.runtime.layout import COUNTED, COUNTER, GAME, KNOWN, RESULTS, ROUND, SEAT, TEAM, TOTAL, Layout
+from interpreter.runtime.layout import COUNTED, COUNTER, DEALER, GAME, KNOWN, RESULTS, ROUND, SEAT, TEAM, TOTAL, Layout
 from interpreter.runtime.moves import carrier
 
 
@@ -45,6 +45,12 @@ class CompactReads(StateShape):
         if name == "total":
             return _slot_of("v", lay.value_slot(TOTAL, "", 0))
         raise ValueError(f"no slot for the seat attribute {name!r}")  # pragma: no cover - the layout has them all
+
+    def dealer(self, state: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(DEALER)}]"
+
+    def decision(self, actor: str, actions: str, step: str, prompt: str, kind: str) -> str:
+        return f"({actor}, {actions})"
 
     def seat_zone(self, state: str, name: str, seat: str) -> str:
         return _slot_of("z", self.layout.zone_slot(name, 0))[1](state, seat, repr)

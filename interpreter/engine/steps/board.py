@@ -39,16 +39,12 @@ class Board(BoardReading):
     def apply(self, game: GameView, state: State, p: BoardProgress, action: Cover) -> None:
         self.code(game).apply(state, p, action)
 
-    def _settle(self, state: State, p: BoardProgress) -> None:
-        """Nothing may be covered: each row's one open space sets its round value (none: several open)."""
-        parts = []
-        for row, spaces in zip(self.rows, p.open):
-            if sum(spaces) == 1:
-                i = spaces.index(True)
-                state.vars[row.key] = row.values[i]
-                parts.append(f"{row.title}: {row.labels[i]}")
-            else:
-                state.vars[row.key] = None
+    def _tell(self, state: State, p: BoardProgress) -> None:
+        """The board's result in the narration: each row's one open space (the written code set the values)."""
+        if state.notes is None:
+            return
+        parts = [f"{row.title}: {row.labels[spaces.index(True)]}" for row, spaces in zip(self.rows, p.open)
+                 if sum(spaces) == 1]
         state.note("The board: " + "; ".join(parts))
 
     def _bad_next(self, nxt: Any) -> ExpressionFailed:

@@ -20,6 +20,7 @@ from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.board import Board
 from interpreter.engine.steps.board_reading import BoardProgress
 from interpreter.engine.steps.writer import Lines, Part, Writer
@@ -34,20 +35,21 @@ class BoardCode(NamedTuple):
     run: Any
 
 
-def part(step: Board, game: GameView, gen: Namespace) -> Part:
-    """The functions of ``step`` for ``game`` (see choose_code.part)."""
-    return Part(BoardWriter(step, game.players, gen).source(), {
+def part(step: Board, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
+    """The functions of ``step`` for ``game`` (see choose_code.part), over a state held as ``shape`` says (the
+    playout loop ``run`` only over today's)."""
+    return Part(BoardWriter(step, game.players, gen, shape).source(), {
         "STEP": step, "P": BoardProgress, "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS,
         "COVERS": step._covers, "OPEN": [[not c for c in row.covered] for row in step.rows],
         "ROWS": [row.key for row in step.rows], "SPACES": [row.values for row in step.rows], **Writer.run_globals(),
-    }, lambda f: BoardCode(f["start"], f["decision"], f["apply"], f["run"]))
+    }, lambda f: BoardCode(f["start"], f["decision"], f["apply"], f.get("run")))
 
 
 class BoardWriter(Writer):
     """Writes the functions of one board step; each method writes one fragment."""
 
-    def __init__(self, step: Board, players: int, gen: Namespace):
-        super().__init__(gen)
+    def __init__(self, step: Board, players: int, gen: Namespace, shape: StateShape = STATE_SHAPE):
+        super().__init__(gen, shape)
         self.step = step
         self.players = players
 
@@ -59,14 +61,14 @@ class BoardWriter(Writer):
             w(f"return {self.made()} if p.choices else None")
         with w.block("def apply(state, p, action):"):
             self.apply(w)
-        with w.block("def run(game, state, policy, random):"):
-            self.run_loop(w, "seat", lambda: self.apply(w, "q"),
-                          lambda: w("seat = q.turn", "actions = q.choices or None"), self.made("q"))
+        if self.shape.edges:
+            with w.block("def run(game, state, policy, random):"):
+                self.run_loop(w, "seat", lambda: self.apply(w, "q"),
+                              lambda: w("seat = q.turn", "actions = q.choices or None"), self.made("q"))
         return w.text()
 
-    @staticmethod
-    def made(p: str = "p") -> str:
-        return f"Decision({p}.turn, {p}.choices, STEP, 'cover a space', 'cover')"
+    def made(self, p: str = "p") -> str:
+        return self.shape.decision(f"{p}.turn", f"{p}.choices", "STEP", "'cover a space'", "'cover'")
 
     def start(self, w: Lines) -> None:
         step = self.step
@@ -74,12 +76,21 @@ class BoardWriter(Writer):
             w("e = {'$s': state}")
             self.assign(w, "first", step.first, {}, "seat")
         else:
-            w("first = state.dealer")
+            w(f"first = {self.shape.dealer('state')}")
         w("p = P([list(row) for row in OPEN], first, [])")
         self.choices(w, "p")
         with w.block("if not p.choices:"):
-            w("STEP._settle(state, p)")
+            self.settle(w, "p")
         w("return p")
+
+    def settle(self, w: Lines, p: str) -> None:
+        """Nothing may be covered: each row's one open space sets its round value (none: several open)."""
+        shape = self.shape
+        for r, row in enumerate(self.step.rows):
+            w(f"row = {p}.open[{r}]")
+            w(f"{shape.round('state', row.key)} = SPACES[{r}][row.index(True)] if sum(row) == 1 else None")
+        if shape.edges:
+            w(f"STEP._tell(state, {p})")
 
     def choices(self, w: Lines, p: str) -> None:
         """``p.choices``: the spaces the seat to act may cover."""
@@ -121,4 +132,4 @@ class BoardWriter(Writer):
         else:
             self.choices(w, p)
         with w.block(f"if not {p}.choices:"):
-            w(f"STEP._settle(state, {p})")
+            self.settle(w, p)

@@ -31,6 +31,7 @@ from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.card_values import cards_named, only_cards
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape, not_yet
 from interpreter.engine.steps.action_types import Pass, Stop
 from interpreter.engine.steps.choose import Choose
 from interpreter.engine.steps.choose_reading import Choosing
@@ -48,9 +49,10 @@ class ChooseCode(NamedTuple):
     nested: Any
 
 
-def part(step: Choose, game: GameView, gen: Namespace) -> Part:
+def part(step: Choose, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers)."""
+    not_yet(shape, step)
     return Part(ChooseWriter(step, game.players, gen).source(), {
         "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds, "Decision": Decision, "Pass": Pass, "Stop": Stop,
         "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, **Writer.run_globals(),

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape, not_yet
 from interpreter.engine.steps.repeat import MAX_TIMES, Repeat, Repeating
 from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
@@ -30,8 +31,9 @@ class RepeatCode(NamedTuple):
     run: Any
 
 
-def part(step: Repeat, game: GameView, gen: Namespace) -> Part:
+def part(step: Repeat, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game`` (see choose_code.part)."""
+    not_yet(shape, step)
     writer = RepeatWriter(step, game, gen)
     return Part(writer.source(), {
         "STEP": step, "R": Repeating, "Running": Running, "pending": pending, "RUNTIME_ERRORS": RUNTIME_ERRORS,

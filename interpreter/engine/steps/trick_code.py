@@ -36,6 +36,7 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape, not_yet
 from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
@@ -63,9 +64,10 @@ class TrickCode(NamedTuple):
     run: Any  # playout(game, state, policy, random): the step's loop for Game.playout
 
 
-def part(step: Tricks, game: GameView, gen: Namespace) -> Part:
+def part(step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers)."""
+    not_yet(shape, step)
     writer = TrickWriter(step, game, gen)
     return Part(writer.source(), _globals(step, game.players, writer), lambda f: TrickCode(
         f["start"], f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
