@@ -337,7 +337,7 @@ class _Emitter:
 
     def _define(self, part: Part) -> str:
         d, sig, body = part.data
-        fn, short, once, caller = self.reads.define(body) or _define_functions(self.gen, d, sig, body, self.reads)
+        fn, short, once, caller = self.reads.defines.made(body) or _define_functions(self.gen, d, sig, body, self.reads)
         if not part.kids:  # no parameters: the state alone, once per batch (a short body written in place)
             return f"({short})" if short is not None else f"{self.ref(once)}(e)"
         return f"{self.ref(caller)}({', '.join(('e', *self.kids(part)))})"
@@ -373,9 +373,9 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
 
     src, fn = _shallower(gen, make, params=body.keys, reads=reads)
     short = src if len(src) <= _CHEAP and " for " not in src else None
-    memo = reads.define_memo(d, sig)
+    memo = reads.defines.memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
     caller = None if not body.keys else fn if short is not None else define_caller(fn, memo)
     made = (fn, short, once, caller)
-    reads.keep_define(body, made)
+    reads.defines.keep(body, made)
     return made

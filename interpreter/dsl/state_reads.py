@@ -43,18 +43,46 @@ class Reads:
         source that reads it, given today's (those the game declares its seat attributes with)."""
         return getter, source
 
-    def define(self, body: Any) -> Any:
-        """What the writer made of a define's body for these reads (see emit._define_functions), or None."""
+    @property
+    def defines(self) -> Defines:
+        """Where what the writer makes of the defines' bodies for these reads is kept."""
+        return ON_THE_DEFINES
+
+
+class Defines:
+    """What the writer made of each define's body, and each define's memo, for one kind of reads: today's kept on the
+    defines themselves (a subclass keeps those of other reads apart)."""
+
+    def made(self, body: Any) -> Any:
+        """What the writer made of a define's body (see emit._define_functions), or None."""
         return body.made
 
-    def keep_define(self, body: Any, made: Any) -> None:
-        """Keep what the writer made of a define's body for these reads."""
+    def keep(self, body: Any, made: Any) -> None:
         body.made = made
 
-    def define_memo(self, define: Any, sig: Any) -> list[Any]:
+    def memo(self, define: Any, sig: Any) -> list[Any]:
         """The memo of a define's values within a batch, for one kind of arguments (shared by every call site)."""
         memo: list[Any] = define.memos.setdefault(sig, [None, {}])
         return memo
 
 
+class KeptApart(Defines):
+    """What the writer made of the defines for reads other than today's, kept here (holding the defines)."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, tuple[Any, Any]] = {}  # id of a define's body -> (the body, what was made of it)
+        self._memos: dict[tuple[int, Any], tuple[Any, list[Any]]] = {}  # (id of a define, kinds) -> (it, memo)
+
+    def made(self, body: Any) -> Any:
+        kept = self._made.get(id(body))
+        return None if kept is None else kept[1]
+
+    def keep(self, body: Any, made: Any) -> None:
+        self._made[id(body)] = (body, made)
+
+    def memo(self, define: Any, sig: Any) -> list[Any]:
+        return self._memos.setdefault((id(define), sig), (define, [None, {}]))[1]
+
+
+ON_THE_DEFINES = Defines()
 STATE_READS = Reads()

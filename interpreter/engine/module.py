@@ -24,10 +24,11 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.round_code import WrittenGame
 from interpreter.engine.round_code import part as round_part
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
-from interpreter.engine.steps import board_code, choose_code, repeat_code, trick_code
+from interpreter.engine.steps import board_code, choose_code, deal_code, repeat_code, trick_code
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.board import Board
 from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.deal_reading import DealReading
 from interpreter.engine.steps.repeat import Repeat
 from interpreter.engine.steps.steps_code import InPlace, standalone
 from interpreter.engine.steps.tricks import Tricks
@@ -38,6 +39,7 @@ from interpreter.engine.steps.writer import BUILTINS, Part, functions, prune
 WRITERS: dict[type[Step], Callable[[Any, GameView, Namespace, StateShape], Part]] = {  # Any: the key's own class
     Board: board_code.part,
     Choose: choose_code.part,
+    DealReading: deal_code.part,
     Repeat: repeat_code.part,
     Tricks: trick_code.part,
     InPlace: standalone,

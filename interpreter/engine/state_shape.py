@@ -34,6 +34,17 @@ class StateShape(Reads):
         ``kind`` as a Decision gives them."""
         return f"Decision({actor}, {actions}, {step}, {prompt}, {kind})"
 
+    def round_number(self, state: str) -> str:
+        return f"{state}.round_number"
+
+    def zones(self, state: str) -> str:
+        """The source of every zone's list of cards (in no particular order)."""
+        return f"[*{state}.shared.values(), *(cards for hands in {state}.per_seat.values() for cards in hands)]"
+
+    def card_set(self, cards: Any) -> frozenset[int]:
+        """A set of cards as the state holds them (today: card ids)."""
+        return frozenset(cards)
+
     def seat_zone(self, state: str, name: str, seat: str) -> str:
         """The source of ``seat``'s zone ``name`` (a list of cards)."""
         return f"{state}.per_seat[{name!r}][{seat}]"

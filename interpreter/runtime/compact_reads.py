@@ -7,9 +7,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.state_reads import Getter, Source
+from interpreter.dsl.state_reads import Defines, Getter, KeptApart, Source
 from interpreter.engine.state_shape import StateShape
-from interpreter.runtime.layout import COUNTED, COUNTER, DEALER, GAME, KNOWN, RESULTS, ROUND, SEAT, TEAM, TOTAL, Layout
+from interpreter.runtime.layout import (
+    COUNTED,
+    COUNTER,
+    DEALER,
+    GAME,
+    KNOWN,
+    NUMBER,
+    RESULTS,
+    ROUND,
+    SEAT,
+    TEAM,
+    TOTAL,
+    Layout,
+)
 from interpreter.runtime.moves import carrier
 
 
@@ -23,8 +36,7 @@ class CompactReads(StateShape):
 
     def __init__(self, lay: Layout):
         self.layout = lay
-        self._made: dict[int, tuple[Any, Any]] = {}  # id of a define's body -> (the body, what was made of it)
-        self._memos: dict[tuple[int, Any], tuple[Any, list[Any]]] = {}  # (id of a define, kinds) -> (it, memo)
+        self._defines = KeptApart()  # what the writer makes of the defines' bodies for these reads
 
     def zone(self, state: str, name: str) -> str:
         return f"{state}.z[{self.layout.zone_slot(name)}]"
@@ -51,6 +63,15 @@ class CompactReads(StateShape):
 
     def decision(self, actor: str, actions: str, step: str, prompt: str, kind: str) -> str:
         return f"({actor}, {actions})"
+
+    def round_number(self, state: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(NUMBER)}]"
+
+    def zones(self, state: str) -> str:
+        return f"{state}.z"
+
+    def card_set(self, cards: Any) -> frozenset[int]:
+        return frozenset(self.layout.kind[c] for c in cards)
 
     def seat_zone(self, state: str, name: str, seat: str) -> str:
         return _slot_of("z", self.layout.zone_slot(name, 0))[1](state, seat, repr)
@@ -79,15 +100,9 @@ class CompactReads(StateShape):
     def _seat_slot(self, state: str, part: str, name: str, seat: str) -> str:
         return _slot_of("v", self.layout.value_slot(part, name, 0))[1](state, seat, repr)
 
-    def define(self, body: Any) -> Any:
-        kept = self._made.get(id(body))
-        return None if kept is None else kept[1]
-
-    def keep_define(self, body: Any, made: Any) -> None:
-        self._made[id(body)] = (body, made)
-
-    def define_memo(self, define: Any, sig: Any) -> list[Any]:
-        return self._memos.setdefault((id(define), sig), (define, [None, {}]))[1]
+    @property
+    def defines(self) -> Defines:
+        return self._defines
 
 
 def _slot_of(held: str, base: int) -> tuple[Getter, Source]:

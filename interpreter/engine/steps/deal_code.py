@@ -1,0 +1,64 @@
+"""The code of a ``deal`` step's play, written for each step: its number of cards worked out and checked, chance's
+decision, and the deal applied (the cards gathered back, then dealt), over a state held as its shape says.
+
+* ``start(state)``: the progress (the number of cards for each seat), refused when this deck cannot give it;
+* ``decision(state, p)``: chance deals, or None once it has;
+* ``apply(state, p, outcome)``: the pack gathered back from every zone (every card, for a deal of the whole deck),
+  then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to ``rest``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from interpreter.dsl.codegen import Namespace
+from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.game_view import GameView
+from interpreter.engine.state import CHANCE, Decision
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
+from interpreter.engine.steps.deal_reading import DealReading
+from interpreter.engine.steps.writer import Lines, Part, Writer
+
+
+class DealCode(NamedTuple):
+    """The functions written for one deal step (see the module's docstring)."""
+
+    start: Any
+    decision: Any
+    apply: Any
+
+
+def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
+    """The functions of ``step`` for ``game`` over a state held as ``shape`` says."""
+    x = Writer(gen, shape)
+    w = Lines()
+    with w.block("def start(state):"):
+        w("e = {'$s': state}")
+        x.assign(w, "count", step.count, {}, "number")
+        w(f"problem = STEP._problem(count, {game.players})")
+        with w.block("if problem:"):
+            w(f"raise STEP._cannot(problem, {shape.round_number('state')})")
+        w("return P(count)")
+    with w.block("def decision(state, p):"):
+        w(f"return None if p.dealt else {shape.decision('CHANCE', '[]', 'STEP', repr('deal'), repr('chance'))}")
+    with w.block("def apply(state, p, outcome):"):
+        w("# the pack gathered back first, so a deal always starts from the full deck (or its whole part)")
+        with w.block(f"for zone in {shape.zones('state')}:"):
+            if step.packed is None:
+                w("zone.clear()")
+            else:
+                with w.block("if zone and not PACKED.isdisjoint(zone):"):
+                    w("zone[:] = [c for c in zone if c not in PACKED]")
+        w("count = p.count")
+        for s in range(game.players):
+            w(f"{shape.seat_zone('state', step.hand_zone, str(s))}.extend(outcome[{s} * count:{s + 1} * count])")
+        if step.rest is not None:
+            w(f"{shape.zone('state', step.rest)}.extend(outcome[{game.players} * count:])")
+        w("p.dealt = True")
+        if shape.edges:
+            with w.block("if state.seen is not None:"):
+                w("state.seen.dealt.extend(outcome)")
+    packed = None if step.packed is None else shape.card_set(step.packed)
+    return Part(w.text(), {"STEP": step, "P": step.progress_class, "PACKED": packed, "CHANCE": CHANCE,
+                           "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS},
+                lambda f: DealCode(f["start"], f["decision"], f["apply"]))
