@@ -13,6 +13,7 @@ import pytest
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.compile import supported_players
 from interpreter.engine.state import CHANCE
+from interpreter.engine.steps.action_types import Choice
 from interpreter.engine.steps.running import running
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.errors import GameError
@@ -111,21 +112,25 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
         if step.kind in COMPACT_KINDS:
             today, packed = state.clone(), pack(game, state)
             slots = Slots.of(game, packed)
+            o = bound(step, today, lay.kind)[1]
             for begin in (False, True):  # the action taken where the step stands, then the step started afresh
                 if begin:
-                    mine, theirs = step.start(game, today), code.code(step).start(slots)
+                    mine, theirs = step.start(game, today), code.code(step).start(slots, o)
                     started += 1
                 else:
                     mine = running(game.steps, today.step_index, today.progress)[-1][1]
                     theirs = running(game.steps, packed.rest[0], packed.rest[1])[-1][1]
                     step.apply(game, today, mine, action)
-                    code.code(step).apply(slots, theirs, [lay.kind[c] for c in action] if chance else action)
+                    code.code(step).apply(slots, theirs, kinds_of(action, step, lay.kind, chance), o)
                     taken += 1
-                assert progress_of(theirs) == progress_of(mine), step.where
+                assert progress_of(theirs, step, lay.kind) == progress_of(mine, step, lay.kind), step.where
                 after = pack(game, today)
-                assert (slots.z, slots.v) == (after.zones, after.values), step.where
-                made, there = step.decision(game, today, mine), code.code(step).decision(slots, theirs)
-                assert there == (None if made is None else (made.actor, made.actions)), step.where
+                assert (slots.z, plain(slots.v)) == (after.zones, plain(after.values)), (step.where, begin, action)
+                if mine is None:  # started with nothing to decide
+                    continue
+                made, there = step.decision(game, today, mine), code.code(step).decision(slots, theirs, o)
+                assert decided(there, step, lay.kind, chance) == decided(
+                    None if made is None else (made.actor, made.actions), step, lay.kind, chance), step.where
         if chance:
             game.apply_chance(state, action)
         else:
@@ -133,6 +138,36 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
     assert taken and started
 
 
-def progress_of(p: Any) -> dict[str, Any]:
-    """A step's progress as plain fields."""
-    return {a: getattr(p, a) for a in type(p).__slots__}
+def progress_of(p: Any, step: Any, kind: tuple[int, ...]) -> dict[str, Any] | None:
+    """A step's progress as plain fields, its cards as kinds (what a choice picked)."""
+    if p is None:
+        return None
+    out = {a: getattr(p, a) for a in type(p).__slots__}
+    if "picked" in out:
+        t = step.option_type
+        out["picked"] = [as_kinds(v, t, kind) for v in out["picked"]]
+        out["history"] = [{**h, "value": as_kinds(h["value"], t, kind)} for h in out["history"]]
+    return out
+
+
+def decided(d: Any, step: Any, kind: tuple[int, ...], chance: bool) -> Any:
+    """A decision as (the seat to act, its actions), their cards as kinds (lists, not tuples)."""
+    return None if d is None else (d[0], [kinds_of(a, step, kind, chance) for a in d[1]])
+
+
+def kinds_of(action: Any, step: Any, kind: tuple[int, ...], chance: bool) -> Any:
+    """An action (chance's: the cards dealt) with its cards as their kinds."""
+    if chance:
+        return [kind[c] for c in action]
+    if isinstance(action, Choice):
+        return action._replace(value=as_kinds(action.value, step.option_type, kind))
+    return action
+
+
+def plain(value: Any) -> Any:
+    """``value`` with its tuples as lists (a list an expression makes is a tuple; packed, a list)."""
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value

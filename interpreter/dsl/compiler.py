@@ -31,6 +31,7 @@ from interpreter.dsl.names import Define, Globals, Locate
 from interpreter.dsl.passes import remember
 from interpreter.dsl.resolve import Resolver, parse_checked
 from interpreter.dsl.runtime import RUNTIME_ERRORS, explain, shown
+from interpreter.dsl.state_reads import STATE_READS, Reads
 from interpreter.dsl.types import NONE, Type, type_of_plain
 from interpreter.errors import ExpressionError, GameError, Position
 
@@ -282,10 +283,28 @@ def _lazily(make: Callable[[], Any], count: int) -> list[Callable[..., Any]]:
     return [stand_in(i) for i in range(count)]
 
 
-def _keyed_later(gen: Any, part: Part, per: str, keys: list[Part]) -> tuple[Any, Any]:
+def _keyed_later(gen: Any, part: Part, per: str, keys: list[Part], reads: Reads = STATE_READS) -> tuple[Any, Any]:
     """``emit.keyed``'s two functions, made when one is first called (few expressions are judged by their keys)."""
-    keys_of, judge = _lazily(lambda: emit.keyed(gen, part, per, keys), 2)
+    keys_of, judge = _lazily(lambda: emit.keyed(gen, part, per, keys, reads), 2)
     return keys_of, judge
+
+
+def written_for(c: Compiled, gen: Namespace, reads: Reads) -> Compiled:
+    """``c`` written again for a state held another way (``reads``, dsl/state_reads.py): the same checked parts, its
+    functions made when one is first called."""
+    part, per = c.part, c.per
+    if part is None or part.const:
+        return c
+
+    def make() -> tuple[Any, Any, Any]:
+        if per is not None:
+            return emit.loops(gen, part, per, reads)
+        return emit.function(gen, part, c.expect, reads), None, None
+
+    fn, select, exists = _later(make, per is not None)
+    keys = emit.key_parts(part, per) if per is not None and c.keyed is not None else None
+    keyed = None if per is None or keys is None else _keyed_later(gen, part, per, keys, reads)
+    return Compiled(fn, c.type, c.deps, c.text, c.position, select, exists, keyed, c.uses, part, c.expect, per)
 
 
 def _later(make: Callable[[], tuple[Any, Any, Any]], judged: bool) -> tuple[Any, Any, Any]:

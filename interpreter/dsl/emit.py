@@ -109,7 +109,8 @@ def key_parts(part: Part, per: str) -> list[Part] | None:
     return keys if not part.inv and walk(part) else None
 
 
-def keyed(gen: Namespace, part: Part, per: str, keys: list[Part]) -> tuple[Fn, Callable[..., list[Any]]]:
+def keyed(gen: Namespace, part: Part, per: str, keys: list[Part], reads: Reads = STATE_READS
+          ) -> tuple[Fn, Callable[..., list[Any]]]:
     """For a judged expression with ``keys`` (key_parts): ``keys(e)``, the tuple of their values, and
     ``judge(e, items, hs)``, the expression's value for each of ``items`` given ``hs``, those values."""
 
@@ -122,7 +123,7 @@ def keyed(gen: Namespace, part: Part, per: str, keys: list[Part]) -> tuple[Fn, C
         return emitter.function(("_items", "_hs"), f"[{src} for {var} in _items]")
 
     fixed = {id(k): f"_hs[{i}]" for i, k in enumerate(keys)}
-    return _shallower(gen, keys_of), _shallower(gen, judge, per, fixed=fixed)
+    return _shallower(gen, keys_of, reads=reads), _shallower(gen, judge, per, fixed=fixed, reads=reads)
 
 
 def inline(gen: Namespace, part: Part, names: dict[str, str], expect: str | None = None,

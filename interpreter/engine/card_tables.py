@@ -10,6 +10,7 @@ every time, transparently.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
@@ -49,6 +50,7 @@ class CardTable:
 
     def __init__(self, exprs: list[Compiled], kinds: tuple[int, ...], combine: Callable[[list[Any]], Any],
                  uses_led: bool, lazy: bool = False, var: str = "card", led_classes: tuple[int, ...] | None = None):
+        self.exprs = exprs
         self.runs = [e.run for e in exprs]
         self.kinds = kinds
         self.led_classes = kinds if led_classes is None else led_classes  # led cards alike for the expressions
@@ -57,8 +59,11 @@ class CardTable:
         self.var = var  # the name the card is bound to in the expressions
         self.fields = memo_fields(exprs, (var, "led") if uses_led else (var,))
         self.lazy = lazy  # lazy tables hold None until ``fill`` computes a card
-        # the round values a table is keyed by, read at once (one value, or a tuple of several)
-        self._read: Callable[[dict[str, Any]], Any] = itemgetter(*self.fields) if self.fields else dict
+        # the round values a table is keyed by, read at once (one value, or a tuple of several), from where the state
+        # keeps them (today's State: its round values by name; see written_for)
+        self._where: Callable[[Any], Any] = _round_values
+        self._keys: tuple[Any, ...] = self.fields or ()
+        self._read: Callable[[Any], Any] = itemgetter(*self._keys) if self._keys else dict
         self._tables: dict[Any, list[Any]] = {}
         copies: dict[int, list[int]] = {}
         for c, k in enumerate(kinds):
@@ -74,11 +79,12 @@ class CardTable:
         """Values by card id for the current round values (and led card)."""
         led_kind = None if led is None else self.led_classes[led]
         if self.fields:
-            key: Any = (self._read(state.vars), led_kind)
+            values = self._where(state)
+            key: Any = (self._read(values), led_kind)
             try:
                 t = self._tables.get(key)
             except TypeError:  # a record value (a dict): use its items
-                key = (tuple(hashable(state.vars[f]) for f in self.fields), led_kind)
+                key = (tuple(hashable(values[f]) for f in self._keys), led_kind)
                 t = self._tables.get(key)
         else:
             key = led_kind
@@ -88,6 +94,15 @@ class CardTable:
                 self._tables.clear()
             t = self._tables[key] = [None] * len(self.kinds) if self.lazy else self._build(state, led)
         return t
+
+    def written_for(self, exprs: list[Compiled], where: Callable[[Any], Any], keys: tuple[Any, ...]) -> CardTable:
+        """This table over a state held another way: its expressions written for it (``exprs``, in order), its
+        round values read from ``where(state)`` under ``keys`` (in the order of ``fields``)."""
+        other = copy.copy(self)
+        other.exprs, other.runs = exprs, [e.run for e in exprs]
+        other._where, other._keys, other._tables = where, keys, {}
+        other._read = itemgetter(*keys) if keys else dict
+        return other
 
     def fill(self, values: list[Any], state: State, led: int | None, card: int) -> Any:
         """Compute one card's value into a lazy table (and share it with identical cards)."""
@@ -113,6 +128,10 @@ class CardTable:
     def value(self, env: dict[str, Any]) -> Any:
         """One evaluation with the caller's bindings (for expressions that are not static)."""
         return self.combine([r(env) for r in self.runs])
+
+
+def _round_values(state: State) -> dict[str, Any]:
+    return state.vars
 
 
 def as_bool(values: list[Any]) -> bool:

@@ -10,7 +10,7 @@ compact layout keeps neither (they are made at the edges, from the match's event
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from interpreter.dsl.state_reads import Reads
 
@@ -25,17 +25,21 @@ class StateShape(Reads):
         """The source of ``seat``'s value ``name``."""
         return f"{state}.seat_vars[{name!r}][{seat}]"
 
-    def dealer(self, state: str) -> str:
-        """The source of the seat that deals this round."""
-        return f"{state}.dealer"
+    def attribute(self, state: str, name: str) -> str:
+        """The source of one of the state's own values: ``dealer``, ``round_number``, ``round_results`` (the list of
+        the rounds' scores), ``team_known`` (what each seat knows of the teams: a list of bits per seat; None: the
+        teams are public), ``team_counted`` (the teams' sizes are public)."""
+        return f"{state}.{name}"
+
+    @property
+    def moves(self) -> Moves:
+        """What moves cards over this state."""
+        return STATE_MOVES
 
     def decision(self, actor: str, actions: str, step: str, prompt: str, kind: str) -> str:
         """The source of a decision: ``actor`` chooses among ``actions`` (sources) at ``step``; ``prompt`` and
         ``kind`` as a Decision gives them."""
         return f"Decision({actor}, {actions}, {step}, {prompt}, {kind})"
-
-    def round_number(self, state: str) -> str:
-        return f"{state}.round_number"
 
     def zones(self, state: str) -> str:
         """The source of every zone's list of cards (in no particular order)."""
@@ -55,20 +59,17 @@ class StateShape(Reads):
     def team(self, state: str, seat: str) -> str:
         return f"{state}.teams[{seat}]"
 
-    def team_known(self, state: str) -> str:
-        """The source of what each seat knows of the teams (a list of bits per seat; None: the teams are public)."""
-        return f"{state}.team_known"
+    def compiled(self, expr: Any) -> Any:
+        """A compiled expression whose functions the code calls, written for this state (today's: as it is)."""
+        return expr
 
-    def team_counted(self, state: str) -> str:
-        return f"{state}.team_counted"
+    def table(self, table: Any) -> Any:
+        """A card table the code looks values up in, over this state (today's: as it is)."""
+        return table
 
-    def carrier(self, step: Any) -> Any:
-        """What carries out a move step's plan over this state: ``carry(state, plan, owners)`` (move.py)."""
-        return step._carry_out
-
-    def results(self, state: str) -> str:
-        """The source of the list of the rounds' scores."""
-        return f"{state}.round_results"
+    def outer_env(self, step: str) -> str:
+        """The source of an environment of the state and the names an enclosing trick binds, for step ``step``."""
+        return f"{step}.env(state)"
 
 
 STATE_SHAPE = StateShape()
@@ -79,3 +80,39 @@ def not_yet(shape: StateShape, step: Any) -> None:
     through a shape yet (docs/architecture.md, "The compact state": the kinds are converted one at a time)."""
     if shape is not STATE_SHAPE:
         raise NotImplementedError(f"the code of a {step.kind} step is written for today's state only")
+
+
+class Moves(Protocol):
+    """What moves cards over a state (StateMoves: today's; runtime/moves.py's SlotMoves: the compact layout's)."""
+
+    def carrier(self, step: Any) -> Any: ...
+
+    def remover(self, zones: tuple[str, ...]) -> Any: ...
+
+    def swapper(self, step: Any) -> Any: ...
+
+
+class StateMoves:
+    """What moves cards over today's State (a card is its id: it is where it is)."""
+
+    def carrier(self, step: Any) -> Any:
+        """What carries out a move step's plan: ``carry(state, plan, owners)`` (move.py)."""
+        return step._carry_out
+
+    def remover(self, zones: tuple[str, ...]) -> Any:
+        """``remove(state, card, seat)``: a card taken from where it is (the seat's zones looked in first; where a
+        card is its kind, only in ``zones``, the zones it comes from, when there are any)."""
+        return _remove
+
+    def swapper(self, step: Any) -> Any:
+        """``swap(state, seat, pair)``: the two cards of a pair change places (a choose step's swap)."""
+        return step._swap
+
+
+STATE_MOVES = StateMoves()
+
+
+def _remove(state: Any, card: int, seat: int | None) -> None:
+    where = state.zone_of(card, seat)
+    if where is not None:
+        where.remove(card)

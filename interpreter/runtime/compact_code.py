@@ -13,7 +13,6 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from interpreter.dsl.codegen import Namespace
 from interpreter.engine.game import Game
 from interpreter.engine.module import built_parts, written_part
 from interpreter.engine.steps.base import Step
@@ -22,7 +21,7 @@ from interpreter.runtime.compact_reads import CompactReads
 from interpreter.runtime.layout import layout
 
 # the step kinds whose code is written for the slots: those without decisions, then those with
-COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal", "move", "board", "deal"})
+COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal", "move", "board", "deal", "choose"})
 
 
 class CompactCode:
@@ -30,7 +29,7 @@ class CompactCode:
 
     def __init__(self, game: Game):
         self.reads = CompactReads(layout(game))
-        gen = Namespace(None)
+        gen = self.reads.gen
         steps = [s for s in game.every_step() if s.kind in COMPACT_KINDS]
         parts: list[Part] = []
         for s in steps:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.codegen import Namespace
+from interpreter.dsl.compiler import written_for
 from interpreter.dsl.state_reads import Defines, Getter, KeptApart, Source
-from interpreter.engine.state_shape import StateShape
+from interpreter.engine.state_shape import Moves, StateShape
 from interpreter.runtime.layout import (
     COUNTED,
     COUNTER,
@@ -23,7 +25,11 @@ from interpreter.runtime.layout import (
     TOTAL,
     Layout,
 )
-from interpreter.runtime.moves import carrier
+from interpreter.runtime.moves import SlotMoves
+
+# the state's own values (StateShape.attribute) -> their part of the layout
+_ATTRIBUTES = {"dealer": DEALER, "round_number": NUMBER, "round_results": RESULTS, "team_known": KNOWN,
+               "team_counted": COUNTED}
 
 
 class CompactReads(StateShape):
@@ -37,6 +43,9 @@ class CompactReads(StateShape):
     def __init__(self, lay: Layout):
         self.layout = lay
         self._defines = KeptApart()  # what the writer makes of the defines' bodies for these reads
+        self._moves = SlotMoves(lay)
+        self.gen = Namespace(None)  # where the code written for these reads is made
+        self._written: dict[int, tuple[Any, Any]] = {}  # id of an expression or a table -> (it, it written here)
 
     def zone(self, state: str, name: str) -> str:
         return f"{state}.z[{self.layout.zone_slot(name)}]"
@@ -58,14 +67,15 @@ class CompactReads(StateShape):
             return _slot_of("v", lay.value_slot(TOTAL, "", 0))
         raise ValueError(f"no slot for the seat attribute {name!r}")  # pragma: no cover - the layout has them all
 
-    def dealer(self, state: str) -> str:
-        return f"{state}.v[{self.layout.value_slot(DEALER)}]"
+    def attribute(self, state: str, name: str) -> str:
+        return f"{state}.v[{self.layout.value_slot(_ATTRIBUTES[name])}]"
+
+    @property
+    def moves(self) -> Moves:
+        return self._moves
 
     def decision(self, actor: str, actions: str, step: str, prompt: str, kind: str) -> str:
         return f"({actor}, {actions})"
-
-    def round_number(self, state: str) -> str:
-        return f"{state}.v[{self.layout.value_slot(NUMBER)}]"
 
     def zones(self, state: str) -> str:
         return f"{state}.z"
@@ -85,17 +95,22 @@ class CompactReads(StateShape):
     def team(self, state: str, seat: str) -> str:
         return self._seat_slot(state, TEAM, "", seat)
 
-    def team_known(self, state: str) -> str:
-        return f"{state}.v[{self.layout.value_slot(KNOWN)}]"
+    def compiled(self, expr: Any) -> Any:
+        kept = self._written.get(id(expr))
+        if kept is None:
+            kept = self._written[id(expr)] = (expr, written_for(expr, self.gen, self))
+        return kept[1]
 
-    def team_counted(self, state: str) -> str:
-        return f"{state}.v[{self.layout.value_slot(COUNTED)}]"
+    def table(self, table: Any) -> Any:
+        kept = self._written.get(id(table))
+        if kept is None:
+            slots = tuple(self.layout.value_slot(ROUND, f) for f in table.fields or ())
+            made = table.written_for([self.compiled(e) for e in table.exprs], _values, slots)
+            kept = self._written[id(table)] = (table, made)
+        return kept[1]
 
-    def carrier(self, step: Any) -> Any:
-        return carrier(self.layout, step.looks_in, step.top)
-
-    def results(self, state: str) -> str:
-        return f"{state}.v[{self.layout.value_slot(RESULTS)}]"
+    def outer_env(self, step: str) -> str:
+        return "{**(o or {}), '$s': state}"
 
     def _seat_slot(self, state: str, part: str, name: str, seat: str) -> str:
         return _slot_of("v", self.layout.value_slot(part, name, 0))[1](state, seat, repr)
@@ -103,6 +118,10 @@ class CompactReads(StateShape):
     @property
     def defines(self) -> Defines:
         return self._defines
+
+
+def _values(state: Any) -> list[Any]:
+    return state.v
 
 
 def _slot_of(held: str, base: int) -> tuple[Getter, Source]:

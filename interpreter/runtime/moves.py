@@ -36,17 +36,68 @@ def carrier(lay: Layout, zones: Iterable[str] | None, top: bool) -> Carry:
         z = state.z
         for (cards, dest, _), seat in zip(plan, owners):
             order = orders[n if seat is None else seat]
-            moved = []
-            for k in cards:
-                for slot in order:
-                    zone = z[slot]
-                    if k in zone:
-                        del zone[len(zone) - 1 - zone[::-1].index(k)]  # the last copy
-                        moved.append(k)
-                        break
+            moved = [k for k in cards if _take(z, order, k) is not None]
             if top:
                 dest[:0] = moved
             else:
                 dest.extend(moved)
 
     return carry
+
+
+def _take(z: list[list[int]], order: list[int], k: int) -> list[int] | None:
+    """The last copy of ``k`` taken from the first zone of ``order`` holding one: that zone (None: none does)."""
+    for slot in order:
+        zone = z[slot]
+        if k in zone:
+            del zone[len(zone) - 1 - zone[::-1].index(k)]
+            return zone
+    return None
+
+
+def remover(lay: Layout, zones: Iterable[str] | None) -> Callable[[Any, int, Any], None]:
+    """``remove(state, card, seat)``: ``card`` taken from where it is (looked for in ``zones``, every zone when there
+    are none; the seat's first), if anywhere."""
+    orders, n = search_orders(lay, zones), lay.players
+
+    def remove(state: Any, card: int, seat: Any) -> None:
+        _take(state.z, orders[n if seat is None else seat], card)
+
+    return remove
+
+
+def swapper(lay: Layout, zones: Iterable[str] | None, fail: Callable[[Any], Exception]
+            ) -> Callable[[Any, int, Any], None]:
+    """``swap(state, seat, pair)``: the two cards of ``pair`` change places (looked for as ``remover`` does); a card
+    that lies in no zone: ``fail(pair)`` is raised."""
+    orders, n = search_orders(lay, zones), lay.players
+
+    def swap(state: Any, seat: Any, pair: Any) -> None:
+        a, b = pair
+        if a == b:
+            return
+        order = orders[n if seat is None else seat]
+        where_a = _take(state.z, order, a)
+        where_b = _take(state.z, order, b)
+        if where_a is None or where_b is None:
+            raise fail(pair)
+        where_a.append(b)
+        where_b.append(a)
+
+    return swap
+
+
+class SlotMoves:
+    """What moves cards over the compact layout's slots (engine/state_shape.py's StateMoves, for the slots)."""
+
+    def __init__(self, lay: Layout):
+        self.layout = lay
+
+    def carrier(self, step: Any) -> Carry:
+        return carrier(self.layout, step.looks_in, step.top)
+
+    def remover(self, zones: tuple[str, ...]) -> Callable[[Any, int, Any], None]:
+        return remover(self.layout, zones)
+
+    def swapper(self, step: Any) -> Callable[[Any, int, Any], None]:
+        return swapper(self.layout, step.looks_in, step._not_in_zones)

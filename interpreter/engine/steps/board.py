@@ -28,16 +28,16 @@ class Board(BoardReading):
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code (see steps_code.py)."""
         w(f"code = {x.step_ref(k)}.code(game)")
-        x.started(w, k, found, began, "code.start(state)", "code.decision(state, q)")
+        x.started(w, k, found, began, "code.start(state, None)", "code.decision(state, q, None)")
 
     def start(self, game: GameView, state: State) -> BoardProgress:
-        return cast(BoardProgress, self.code(game).start(state))
+        return cast(BoardProgress, self.code(game).start(state, None))
 
     def decision(self, game: GameView, state: State, p: BoardProgress) -> Decision | None:
-        return cast(Decision | None, self.code(game).decision(state, p))
+        return cast(Decision | None, self.code(game).decision(state, p, None))
 
     def apply(self, game: GameView, state: State, p: BoardProgress, action: Cover) -> None:
-        self.code(game).apply(state, p, action)
+        self.code(game).apply(state, p, action, None)
 
     def _tell(self, state: State, p: BoardProgress) -> None:
         """The board's result in the narration: each row's one open space (the written code set the values)."""

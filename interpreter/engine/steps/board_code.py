@@ -1,10 +1,10 @@
 """The code of a ``board`` step's play, written for each step from its rows and options: one source for the
 checked path and for playouts.
 
-* ``start(state)``: the first seat, the spaces open at the start, the spaces it may cover; the board's result
+* ``start(state, o)``: the first seat, the spaces open at the start, the spaces it may cover; the board's result
   at once when it may cover none (the step's ``start``);
-* ``decision(state, p)``: the seat to act covers one of ``p.choices``, or None once nothing may be covered;
-* ``apply(state, p, action)``: the space is covered, the turn passes (``next``), the spaces the next seat may
+* ``decision(state, p, o)``: the seat to act covers one of ``p.choices``, or None once nothing may be covered;
+* ``apply(state, p, action, o)``: the space is covered, the turn passes (``next``), the spaces the next seat may
   cover are found (without ``coverable``: never a row's last open space, the list kept up to date), and the
   board's result once none is left;
 * ``run(game, state, policy)``: for ``Game.playout``, the body of ``apply`` in a loop of its own.
@@ -55,11 +55,11 @@ class BoardWriter(Writer):
 
     def source(self) -> str:
         w = Lines()
-        with w.block("def start(state):"):
+        with w.block("def start(state, o):"):
             self.start(w)
-        with w.block("def decision(state, p):"):
+        with w.block("def decision(state, p, o):"):
             w(f"return {self.made()} if p.choices else None")
-        with w.block("def apply(state, p, action):"):
+        with w.block("def apply(state, p, action, o):"):
             self.apply(w)
         if self.shape.edges:
             with w.block("def run(game, state, policy, random):"):
@@ -76,7 +76,7 @@ class BoardWriter(Writer):
             w("e = {'$s': state}")
             self.assign(w, "first", step.first, {}, "seat")
         else:
-            w(f"first = {self.shape.dealer('state')}")
+            w(f"first = {self.shape.attribute('state', 'dealer')}")
         w("p = P([list(row) for row in OPEN], first, [])")
         self.choices(w, "p")
         with w.block("if not p.choices:"):

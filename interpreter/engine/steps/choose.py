@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from interpreter.dsl.compiler import RUNTIME_ERRORS, ExpressionFailed
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
 from interpreter.engine.card_tables import hashable
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
@@ -62,11 +62,16 @@ class Choose(ChooseReading):
 
     # what the written code calls for what is not worth writing out, and for its errors
 
-    def _choices_of(self, state: State, seat: int | None, options: Any) -> list[Choice]:
-        """The choices of values that are not cards: each with its label, one per label."""
+    def _choices_of(self, env: dict[str, Any], seat: int | None, options: Any, label: Compiled | None
+                    ) -> list[Choice]:
+        """The choices of values that are not cards: each with its label, one per label (``env``: the state and the
+        names an enclosing trick binds; ``label``: the label expression written for the state's shape, None for the
+        step's own)."""
+        label = self.label_expr if label is None else label
         choices, seen = [], set()
         made = self._choices
-        labels = self._keyed_labels(state, seat, options) if made is None else None
+        labels = self._keyed_labels(env, seat, options, label) if made is None else None
+        state = env["$s"]
         for i, v in enumerate(options):
             choice = key = None
             if made is not None:
@@ -77,7 +82,8 @@ class Choose(ChooseReading):
                     key = hashable(v)
                     choice = made.get(key)
             if choice is None:
-                choice = Choice(v, labels[i] if labels is not None else self.words.label_of(state.game, state, seat, v))
+                choice = Choice(v, labels[i] if labels is not None
+                                else self.words.label_of(state.game, state, seat, v, env, label))
                 if made is not None:
                     made[key] = choice
             if choice.label not in seen:
@@ -85,16 +91,17 @@ class Choose(ChooseReading):
                 choices.append(choice)
         return choices
 
-    def _keyed_labels(self, state: State, seat: int | None, options: Any) -> list[str] | None:
+    def _keyed_labels(self, env: dict[str, Any], seat: int | None, options: Any, label: Compiled | None
+                      ) -> list[str] | None:
         """The labels of ``options`` for ``seat``, kept by the values of what the label reads beside the value (the
         seat, the round: its keys, see dsl/emit.py's key_parts), so that a bid's label is worked out once per
         seat and round, not at every turn; None when the label has no keys or they cannot be worked out before it
         is needed (each label is then worked out as it is written, which says where it fails, if it does)."""
-        keyed = None if self.label_expr is None else self.label_expr.keyed
+        keyed = None if label is None else label.keyed
         if keyed is None:
             return None
         keys_of, judge = keyed
-        env = self.env(state)
+        env = dict(env)
         env["seat"] = seat
         try:
             hs = keys_of(env)
@@ -113,16 +120,9 @@ class Choose(ChooseReading):
                 found = judge(env, list(missing.values()), hs)
             except RUNTIME_ERRORS:
                 return None
-            for k, label in zip(missing, found):
-                kept[k] = str(label)
+            for k, text in zip(missing, found):
+                kept[k] = str(text)
         return [kept[k] for k in keys]
-
-    _fixed: list[Choice] | None = None  # the choices of options written as a constant (see choose_code)
-
-    def _fix(self, state: State, options: Any) -> list[Choice]:
-        """The choices of options that are the same every time (labels that read only the value), made once."""
-        self._fixed = self._choices_of(state, None, options)
-        return self._fixed
 
     def _swap(self, state: State, seat: int, value: Any) -> None:
         """The two cards of ``value`` change places (a card swapped with itself stays where it is)."""
@@ -131,12 +131,16 @@ class Choose(ChooseReading):
         a, b = value
         where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
         if where_a is None or where_b is None:
-            raise ExpressionFailed(f"{self.options_expr.position}: error: a swap needs two cards that lie in "
-                                   f"zones, got {[state.game.cards.labels[c] for c in value]}")
+            raise self._not_in_zones(value)
         where_a.remove(a)
         where_b.remove(b)
         where_a.append(b)
         where_b.append(a)
+
+    def _not_in_zones(self, value: Any) -> ExpressionFailed:
+        labels = self._card_choices
+        return ExpressionFailed(f"{self.options_expr.position}: error: a swap needs two cards that lie in "
+                                f"zones, got {[labels[c].label for c in value]}")
 
     def _bad_who(self, who: Any) -> ExpressionFailed:
         assert self.who is not None  # only a written who can give something else than seats

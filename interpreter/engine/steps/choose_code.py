@@ -31,7 +31,7 @@ from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.card_values import cards_named, only_cards
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
-from interpreter.engine.state_shape import STATE_SHAPE, StateShape, not_yet
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.action_types import Pass, Stop
 from interpreter.engine.steps.choose import Choose
 from interpreter.engine.steps.choose_reading import Choosing
@@ -52,18 +52,21 @@ class ChooseCode(NamedTuple):
 def part(step: Choose, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers)."""
-    not_yet(shape, step)
-    return Part(ChooseWriter(step, game.players, gen).source(), {
+    # the label written for another state's shape (None: the step's own, read when a choice is made)
+    label = None if step.label_expr is None or shape.compiled(step.label_expr) is step.label_expr \
+        else shape.compiled(step.label_expr)
+    return Part(ChooseWriter(step, game.players, gen, shape).source(), {
         "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds, "Decision": Decision, "Pass": Pass, "Stop": Stop,
-        "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, **Writer.run_globals(),
-    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f["run"], f["nested"]))
+        "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, "LABEL": label, "FIXED": [],
+        **Writer.run_globals(),
+    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f.get("run"), f.get("nested")))
 
 
 class ChooseWriter(Writer):
     """Writes the functions of one choose step; each method writes one fragment (see the module's docstring)."""
 
-    def __init__(self, step: Choose, players: int, gen: Namespace):
-        super().__init__(gen)
+    def __init__(self, step: Choose, players: int, gen: Namespace, shape: StateShape = STATE_SHAPE):
+        super().__init__(gen, shape)
         self.step = step
         self.players = players
         self.own = self.names("seat", "picked", "passes", "history")
@@ -102,10 +105,11 @@ class ChooseWriter(Writer):
             self.decision(w, lambda: w(f"return {self.made()}"), lambda: w("return None"))
         with w.block("def apply(state, q, action, o):"):
             self.apply(w)
-        with w.block("def run(game, state, policy, random):"):
-            self.run(w)
-        with w.block("def nested(game, state, q, o, policy, random, room):"):
-            self.nested(w)
+        if self.shape.edges:  # the playout loops, over today's state
+            with w.block("def run(game, state, policy, random):"):
+                self.run(w)
+            with w.block("def nested(game, state, q, o, policy, random, room):"):
+                self.nested(w)
         return w.text()
 
     # ------------------------------------------------------------------ fragments
@@ -135,7 +139,7 @@ class ChooseWriter(Writer):
         """``target``: the seats that choose, in order (``who``, or everyone from the dealer's left)."""
         step = self.step
         if step.who is None:
-            w(f"first = (state.dealer + 1) % {self.players}",
+            w(f"first = ({self.shape.attribute('state', 'dealer')} + 1) % {self.players}",
               f"{target} = [(first + i) % {self.players} for i in range({self.players})]")
             return
         self.fresh(w)
@@ -148,16 +152,16 @@ class ChooseWriter(Writer):
     def start(self, w: Lines) -> None:
         step = self.step
         self.order(w, "order")
+        shape = self.shape
         w("q = Q(order)")
         if step.set_history:
-            w(f"state.vars[{step.set_history!r}] = []")
+            w(f"{shape.round('state', step.set_history)} = []")
         if step.counted:
             if step.set_round:
-                w(f"state.vars[{step.set_round!r}] = []")
+                w(f"{shape.round('state', step.set_round)} = []")
             if step.set_seat:
-                w(f"values = state.seat_vars[{step.set_seat!r}]")
                 with w.block("for s in q.order:"):
-                    w("values[s] = []")
+                    w(f"{shape.seat_value('state', step.set_seat, 's')} = []")
         w("return q if begin_turn(state, q, o) else None")
 
     def idle(self, w: Lines) -> None:
@@ -213,33 +217,32 @@ class ChooseWriter(Writer):
 
     def take(self, w: Lines) -> None:
         """``_v_seat`` picks ``action``: cards move or swap, the values are set, the turn may end."""
-        step = self.step
+        step, shape = self.step, self.shape
         w("value = action.value")
         if step.swap:
-            w("STEP._swap(state, _v_seat, value)")
+            w(f"{self.ref(shape.moves.swapper(step))}(state, _v_seat, value)")
         if step.move_to is not None:
-            w("where = state.zone_of(value, _v_seat)")
-            with w.block("if where is not None:"):
-                w("where.remove(value)")
-            dest = f"state.per_seat[{step.move_to!r}][_v_seat]" if step.move_to_per_seat \
-                else f"state.shared[{step.move_to!r}]"
+            w(f"{self.ref(shape.moves.remover(step.looks_in))}(state, value, _v_seat)")
+            dest = shape.seat_zone("state", step.move_to, "_v_seat") if step.move_to_per_seat \
+                else shape.zone("state", step.move_to)
             w(f"{dest}.append(value)")
-        with w.block("if not quiet and state.notes is not None:"):
-            w("STEP.words.tell(state, _v_seat, action)")
-        if only_cards(step.option_type) and step.visible == "all" and not step.simultaneous:  # cards, in the open
-            with w.block("if state.seen is not None:"):
+        if shape.edges:
+            with w.block("if not quiet and state.notes is not None:"):
+                w("STEP.words.tell(state, _v_seat, action)")
+        if only_cards(step.option_type) and step.visible == "all" and not step.simultaneous and shape.edges:
+            with w.block("if state.seen is not None:"):  # cards, in the open
                 w(f"state.seen.cards.extend((None, c) for c in cards_named({self.ref(step.option_type)}, value))")
         w("q.picked.append(value)", "q.history.append({'seat': _v_seat, 'value': value})", "q.passes = 0",
           "q.idle = 0")
         stored = "list(q.picked)" if step.counted else "value"
         if step.set_round:
-            w(f"state.vars[{step.set_round!r}] = {stored}")
+            w(f"{shape.round('state', step.set_round)} = {stored}")
         if step.set_seat:
-            w(f"state.seat_vars[{step.set_seat!r}][_v_seat] = {stored}")
+            w(f"{shape.seat_value('state', step.set_seat, '_v_seat')} = {stored}")
         if step.set_chooser:
-            w(f"state.vars[{step.set_chooser!r}] = _v_seat")
+            w(f"{shape.round('state', step.set_chooser)} = _v_seat")
         if step.set_history:
-            w(f"state.vars[{step.set_history!r}] = list(q.history)")
+            w(f"{shape.round('state', step.set_history)} = list(q.history)")
         w("q.left -= 1")
         if step.may_stop is None:  # with may_stop, the turn's end waits for the decision (it may not end there)
             with w.block("if q.left <= 0:"):
@@ -269,18 +272,21 @@ class ChooseWriter(Writer):
         if step._cards:  # identical cards are one choice
             w("choices = STEP._card_choices", "legal = list({KINDS[c]: choices[c] for c in options}.values())")
         elif self.fixed_choices:  # the same choices every time: made once
-            w("legal = list(STEP._fixed or STEP._fix(state, options))")
+            with w.block("if not FIXED:"):
+                w(f"FIXED.append(STEP._choices_of({self.shape.outer_env('STEP')}, None, options, LABEL))")
+            w("legal = list(FIXED[0])")
         else:
-            w("legal = STEP._choices_of(state, _v_seat, options)")
+            w(f"legal = STEP._choices_of({self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
 
     def judge(self, w: Lines, cond: Any, table: Any, soft: bool) -> None:
         """``options``: those the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
         if table is not None:
-            w(f"ok = {self.ref(table)}.table(state)", "kept = [v for v in options if ok[v]]")
+            w(f"ok = {self.ref(self.shape.table(table))}.table(state)", "kept = [v for v in options if ok[v]]")
         else:
             outer = "**o, " if self.step.bound else ""
             w(f"env = {{{outer}'$s': state, '$batch': e['$batch'], 'seat': _v_seat, 'picked': _v_picked, "
-              "'passes': _v_passes, 'history': _v_history}", f"kept = {self.ref(cond)}.select(env, options)")
+              "'passes': _v_passes, 'history': _v_history}",
+              f"kept = {self.ref(self.shape.compiled(cond))}.select(env, options)")
         w("options = kept if kept else list(options)" if soft else "options = kept")
 
     def decision(self, w: Lines, decide: Any, done: Any) -> None:
@@ -322,7 +328,7 @@ class ChooseWriter(Writer):
                 if can_pass != "False":
                     with w.block(f"if {can_pass}:"):
                         w("q.passes += 1")
-                        if step.narrate_pass:
+                        if step.narrate_pass and self.shape.edges:
                             with w.block("if state.notes is not None:"):
                                 w("STEP.words.tell_pass(state, _v_seat)")
                 self.idle(w)
@@ -354,7 +360,7 @@ class ChooseWriter(Writer):
             prompt = f"{verb} + ' (' + str(q.left) + ' to go)' if q.left > 1 else {verb}"
         else:
             prompt = self.gen.literal(step.verb)
-        return f"Decision(_v_seat, actions, STEP, {prompt}, 'choose')"
+        return self.shape.decision("_v_seat", "actions", "STEP", prompt, "'choose'")
 
     def apply(self, w: Lines) -> None:
         """The seat whose turn it is takes ``action`` (a pass, a stop or a pick; no return: the fragment is placed

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.ir import places_read
 from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool
 from interpreter.engine.game_view import GameView
@@ -239,6 +240,9 @@ class ChooseReading(Step):
         known (else what it must be cannot be checked)."""
         self.move_to = opts.get("move_to")
         self.move_to_per_seat = self.move_to in ctx.seat_zones
+        # where a card picked is looked for, when a card is its kind (runtime/moves.py): the places the options read
+        part = self.options_expr.part
+        self.looks_in = tuple(sorted(places_read(part))) if part is not None else ()
         self.swap = bool(opts.get("swap"))
         pairs = self.option_type.kind == "list" and self.option_type.element is not None \
             and self.option_type.element.kind == "card"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.card_tables import hashable
 from interpreter.engine.card_values import card_kinds, card_texts, readable, value_kind
@@ -96,13 +97,17 @@ class ChooseWords(Words[ChooseReading]):
             out += [False, True]
         return out
 
-    def label_of(self, game: GameView, state: State, seat: int | None, value: Any) -> str:
-        """How option ``value`` is shown to ``seat`` choosing it: by the step's label, else as people read it."""
+    def label_of(self, game: GameView, state: Any, seat: int | None, value: Any, env: dict[str, Any] | None = None,
+                 label: Compiled | None = None) -> str:
+        """How option ``value`` is shown to ``seat`` choosing it: by the step's label, else as people read it
+        (``env``: the state and the names an enclosing trick binds, else worked out from ``state``; ``label``: the
+        label written for a state held another way, else the step's)."""
         step = self.step
-        if step.label_expr is not None:
-            env = step.env(state)
+        label = step.label_expr if label is None else label
+        if label is not None:
+            env = dict(step.env(state) if env is None else env)
             env["seat"], env["value"] = seat, value
-            return str(step.label_expr(env))
+            return str(label(env))
         return show(game, step.option_type, value)
 
     def tell(self, state: State, seat: int, action: Choice) -> None:

@@ -33,16 +33,16 @@ class Deal(DealReading):
         """Entered through its written code (deal_code.py): the number of cards worked out in place and checked;
         then the deal is chance's decision."""
         w(f"code = {x.step_ref(k)}.code(game)")
-        x.started(w, k, found, began, "code.start(state)", "code.decision(state, q)")
+        x.started(w, k, found, began, "code.start(state, None)", "code.decision(state, q, None)")
 
     def _cannot(self, problem: str, number: int) -> ExpressionFailed:
         return ExpressionFailed(f"{self.count.position}: error: {problem} (round {number})")
 
     def start(self, game: GameView, state: State) -> _Dealing:
-        return cast(_Dealing, self.code(game).start(state))
+        return cast(_Dealing, self.code(game).start(state, None))
 
     def decision(self, game: GameView, state: State, p: _Dealing) -> Decision | None:
-        return cast(Decision | None, self.code(game).decision(state, p))
+        return cast(Decision | None, self.code(game).decision(state, p, None))
 
     def apply(self, game: GameView, state: State, p: _Dealing, outcome: list[int]) -> None:
-        self.code(game).apply(state, p, outcome)
+        self.code(game).apply(state, p, outcome, None)

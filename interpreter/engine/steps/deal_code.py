@@ -1,9 +1,10 @@
 """The code of a ``deal`` step's play, written for each step: its number of cards worked out and checked, chance's
-decision, and the deal applied (the cards gathered back, then dealt), over a state held as its shape says.
+decision, and the deal applied (the cards gathered back, then dealt), over a state held as its shape says; ``o``, the
+names an enclosing step binds, as every step kind's written code takes them (a deal reads none).
 
-* ``start(state)``: the progress (the number of cards for each seat), refused when this deck cannot give it;
-* ``decision(state, p)``: chance deals, or None once it has;
-* ``apply(state, p, outcome)``: the pack gathered back from every zone (every card, for a deal of the whole deck),
+* ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it;
+* ``decision(state, p, o)``: chance deals, or None once it has;
+* ``apply(state, p, outcome, o)``: the pack gathered back from every zone (every card, for a deal of the whole deck),
   then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to ``rest``.
 """
 
@@ -32,16 +33,16 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
     """The functions of ``step`` for ``game`` over a state held as ``shape`` says."""
     x = Writer(gen, shape)
     w = Lines()
-    with w.block("def start(state):"):
+    with w.block("def start(state, o):"):
         w("e = {'$s': state}")
         x.assign(w, "count", step.count, {}, "number")
         w(f"problem = STEP._problem(count, {game.players})")
         with w.block("if problem:"):
-            w(f"raise STEP._cannot(problem, {shape.round_number('state')})")
+            w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
         w("return P(count)")
-    with w.block("def decision(state, p):"):
+    with w.block("def decision(state, p, o):"):
         w(f"return None if p.dealt else {shape.decision('CHANCE', '[]', 'STEP', repr('deal'), repr('chance'))}")
-    with w.block("def apply(state, p, outcome):"):
+    with w.block("def apply(state, p, outcome, o):"):
         w("# the pack gathered back first, so a deal always starts from the full deck (or its whole part)")
         with w.block(f"for zone in {shape.zones('state')}:"):
             if step.packed is None:

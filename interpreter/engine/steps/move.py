@@ -101,7 +101,7 @@ class Move(InPlace):
             else:
                 w("owner = None", f"dest = {shape.zone('state', self.to)}")
             w("plan.append((cards, dest, owner))", "owners.append(_v_seat)")
-        w(f"{x.ref(shape.carrier(self))}(state, plan, owners)")
+        w(f"{x.ref(shape.moves.carrier(self))}(state, plan, owners)")
 
     def _write_sources(self, x: ListWriter, w: Lines) -> None:
         """``cards``: every card of the ``from`` zones (every seat's, for a per-seat zone; with each, only that

@@ -35,7 +35,7 @@ class Reveal(InPlace):
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""
         ref, shape = x.step_ref(k), x.shape
-        w(f"known = {shape.team_known('state')}")
+        w(f"known = {shape.attribute('state', 'team_known')}")
         with w.block("if known is not None:"):
             names = x.outer_locals(w, [self.seats])
             w("e = {'$s': state}")

@@ -53,7 +53,7 @@ class Score(InPlace):
             w("scores.append(value)")
         with w.block("for s, v in enumerate(scores):"):
             w(f"{shape.total('state', 's')} += v")
-        w(f"{shape.results('state')}.append(scores)")
+        w(f"{shape.attribute('state', 'round_results')}.append(scores)")
         if shape.edges:
             with w.block("if told:"):
                 w(f"{ref}._tell(state, scores, why)")

@@ -119,8 +119,8 @@ class Teams(InPlace):
         players = x.game.players
         known = None if self.known == "all" else \
             [1 << s for s in range(players)] if self.known == "own" else [0] * players
-        w(f"{shape.team_known('state')} = {known!r}",
-          f"{shape.team_counted('state')} = {self.counted and known is not None!r}")
+        w(f"{shape.attribute('state', 'team_known')} = {known!r}",
+          f"{shape.attribute('state', 'team_counted')} = {self.counted and known is not None!r}")
         if not shape.edges:
             return
         if known is None:
