@@ -13,12 +13,12 @@ import pytest
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.compile import supported_players
 from interpreter.engine.state import CHANCE
-from interpreter.engine.steps.action_types import Choice
+from interpreter.engine.steps.action_types import Choice, Play, Take
 from interpreter.engine.steps.running import running
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
-from interpreter.runtime.compact_code import COMPACT_KINDS, compact_code
+from interpreter.runtime.compact_code import compact_code
 from interpreter.runtime.layout import layout, pack
 from interpreter.runtime.slots import Slots
 
@@ -53,10 +53,11 @@ def bound(step: Any, state: Any, kind: tuple[int, ...]) -> tuple[dict[str, Any] 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, players):
     game = game_of(name, players, **SHORTER.get(name, {}))
-    steps = [s for s in game.every_step() if s.kind in COMPACT_KINDS and isinstance(s, InPlace)]
+    code = compact_code(game)
+    steps = [s for s in game.every_step() if code.written(s) and isinstance(s, InPlace)]
     if not steps:
         pytest.skip("no step of the kinds written for the slots")
-    lay, code = layout(game), compact_code(game)
+    lay = layout(game)
     rng = random.Random(players)
     state = game.new_state()
     ran, tried = 0, set()
@@ -98,9 +99,9 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
     """At each decision of such a step: its start (from the state as it is), then the action taken, give the same
     slots, progress and next decision on both."""
     game = game_of(name, players, **SHORTER.get(name, {}))
-    if not any(s.kind in COMPACT_KINDS and not isinstance(s, InPlace) for s in game.every_step()):
-        pytest.skip("no step with decisions of the kinds written for the slots")
     lay, code = layout(game), compact_code(game)
+    if not any(code.written(s) and not isinstance(s, InPlace) for s in game.every_step()):
+        pytest.skip("no step with decisions written for the slots")
     rng = random.Random(players)
     state = game.new_state()
     taken = started = 0
@@ -109,7 +110,7 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
         chance = d.actor == CHANCE
         action = game.sample_chance(state, rng) if chance else d.actions[rng.randrange(len(d.actions))]
         step, p = running(game.steps, state.step_index, state.progress)[-1]
-        if step.kind in COMPACT_KINDS:
+        if code.written(step):
             today, packed = state.clone(), pack(game, state)
             slots = Slots.of(game, packed)
             o = bound(step, today, lay.kind)[1]
@@ -147,6 +148,9 @@ def progress_of(p: Any, step: Any, kind: tuple[int, ...]) -> dict[str, Any] | No
         t = step.option_type
         out["picked"] = [as_kinds(v, t, kind) for v in out["picked"]]
         out["history"] = [{**h, "value": as_kinds(h["value"], t, kind)} for h in out["history"]]
+    for name in ("plays", "last"):  # a trick's (seat, card) pairs
+        if name in out:
+            out[name] = [(s, kind[c]) for s, c in out[name]]
     return out
 
 
@@ -161,6 +165,8 @@ def kinds_of(action: Any, step: Any, kind: tuple[int, ...], chance: bool) -> Any
         return [kind[c] for c in action]
     if isinstance(action, Choice):
         return action._replace(value=as_kinds(action.value, step.option_type, kind))
+    if isinstance(action, (Play, Take)):
+        return action._replace(card=kind[action.card])
     return action
 
 

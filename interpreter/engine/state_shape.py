@@ -53,6 +53,19 @@ class StateShape(Reads):
         """The source of ``seat``'s zone ``name`` (a list of cards)."""
         return f"{state}.per_seat[{name!r}][{seat}]"
 
+    def seat_lists(self, state: str, name: str) -> str:
+        """The source of a list of every seat's zone ``name`` (each the zone's own list of cards)."""
+        return f"{state}.per_seat[{name!r}]"
+
+    def counter(self, state: str, name: str, seat: str) -> str:
+        return f"{state}.counters[{name!r}][{seat}]"
+
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any) -> str:
+        """The source of a statement taking ``card`` out of the list ``cards`` (a card a seat's actions offered:
+        where a card is its kind, the last copy with ``last``, as the actions offer identical cards; else the
+        first)."""
+        return f"{cards}.remove({card})"
+
     def total(self, state: str, seat: str) -> str:
         return f"{state}.totals[{seat}]"
 

@@ -25,7 +25,7 @@ from interpreter.runtime.layout import (
     TOTAL,
     Layout,
 )
-from interpreter.runtime.moves import SlotMoves
+from interpreter.runtime.moves import SlotMoves, take_last
 
 # the state's own values (StateShape.attribute) -> their part of the layout
 _ATTRIBUTES = {"dealer": DEALER, "round_number": NUMBER, "round_results": RESULTS, "team_known": KNOWN,
@@ -85,6 +85,16 @@ class CompactReads(StateShape):
 
     def seat_zone(self, state: str, name: str, seat: str) -> str:
         return _slot_of("z", self.layout.zone_slot(name, 0))[1](state, seat, repr)
+
+    def seat_lists(self, state: str, name: str) -> str:
+        base = self.layout.zone_slot(name, 0)
+        return f"{state}.z[{base}:{base + self.layout.players}]"
+
+    def counter(self, state: str, name: str, seat: str) -> str:
+        return self._seat_slot(state, COUNTER, name, seat)
+
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any) -> str:
+        return f"{ref(take_last)}({cards}, {card})" if last else f"{cards}.remove({card})"
 
     def seat_value(self, state: str, name: str, seat: str) -> str:
         return self._seat_slot(state, SEAT, name, seat)

@@ -45,12 +45,17 @@ def carrier(lay: Layout, zones: Iterable[str] | None, top: bool) -> Carry:
     return carry
 
 
+def take_last(cards: list[int], k: int) -> None:
+    """The last copy of ``k`` taken out of ``cards`` (ValueError: there is none)."""
+    del cards[len(cards) - 1 - cards[::-1].index(k)]
+
+
 def _take(z: list[list[int]], order: list[int], k: int) -> list[int] | None:
     """The last copy of ``k`` taken from the first zone of ``order`` holding one: that zone (None: none does)."""
     for slot in order:
         zone = z[slot]
         if k in zone:
-            del zone[len(zone) - 1 - zone[::-1].index(k)]
+            take_last(zone, k)
             return zone
     return None
 

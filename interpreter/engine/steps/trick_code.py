@@ -36,7 +36,8 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
-from interpreter.engine.state_shape import STATE_SHAPE, StateShape, not_yet
+from interpreter.engine.state import Decision
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
@@ -62,30 +63,50 @@ class TrickCode(NamedTuple):
     between_names: Any
     after_names: Any
     run: Any  # playout(game, state, policy, random): the step's loop for Game.playout
+    decision: Any  # decision(state, p, o): the pending decision (the step's decision)
+    apply: Any  # apply(state, p, action, o): the decision taken (the step's apply)
 
 
 def part(step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
-    place refer to its helpers)."""
-    not_yet(shape, step)
-    writer = TrickWriter(step, game, gen)
-    return Part(writer.source(), _globals(step, game.players, writer), lambda f: TrickCode(
+    place refer to its helpers); ``shape``: how the state is held (the playout loop, over today's only)."""
+    if shape is not STATE_SHAPE:
+        _written_for_shapes(step)
+    writer = TrickWriter(step, game, gen, shape)
+    return Part(writer.source(), _globals(step, game, writer, shape), lambda f: TrickCode(
         f["start"], f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
-        f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f["playout"]))
+        f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f.get("playout"), f["decision"],
+        f["apply"]))
 
 
-def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
+def _written_for_shapes(step: Tricks) -> None:
+    """Refuse what the code of a trick step is not written through a shape for yet: steps run between plays or after
+    a trick, several takers, plays another seat decides, play rules read seat by seat."""
+    missing = [what for what, there in (
+        ("steps between plays or after a trick", bool(step.between or step.after)),
+        ("several takers", len(step.takers) != 1 or step.takers[0].takes is not None),
+        ("decided_by", step.decided_by is not None),
+        ("play rules read seat by seat", not all(r.static for r in step.lead_rules + step.follow_rules)),
+    ) if there]
+    if missing:
+        raise NotImplementedError(f"the code of a tricks step with {', '.join(missing)} is written for today's "
+                                  "state only")
+
+
+def _globals(step: Tricks, game: GameView, writer: TrickWriter, shape: StateShape) -> dict[str, Any]:
     """What the written code refers to, by name: the helpers and constants of the expressions written in place
-    (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts, the engine's helpers."""
-    ordering = step.ordering
+    (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts (written for the state's shape), the
+    engine's helpers."""
+    ordering = step.ordering.written_for(shape)
+    compiled = shape.compiled
     return {
-        "step": step, "T": step.progress_class, "N": players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
-        "ZONES": step.zones, "PLAYS_Z": step.play_actions,
-        "Z0": step.zones[0], "TRICK": step.trick_zone, "WON": step.won, "COUNTER": step.counter,
-        **rule_lookups("F", step.follow_rules), **rule_lookups("L", step.lead_rules),
+        "step": step, "T": step.progress_class, "N": game.players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
+        "PLAYS_Z": step.play_actions, "NAMES": game.seat_names, "Decision": Decision,
+        **rule_lookups("F", step.follow_rules, shape), **rule_lookups("L", step.lead_rules, shape),
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
-        "CAN_WIN": step.can_win, "WON_BY": step.won_by, "PER_TRICK": tuple(step.per_trick), "LED": step.led,
-        "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_TO": tuple(r.zone for r in step.routes),
+        "CAN_WIN": None if step.can_win is None else compiled(step.can_win),
+        "WON_BY": None if step.won_by is None else compiled(step.won_by), "LED": step.led,
+        "ROUTE_WHEN": tuple(r.when for r in step.routes),
         "RUNTIME_ERRORS": RUNTIME_ERRORS,
         "BETWEEN": step.between, "AFTER": step.after, "Running": Running,
         **{name: value for hook in writer.hooks.values() for name, value in hook.globals().items()},
@@ -97,8 +118,8 @@ def _globals(step: Tricks, players: int, writer: TrickWriter) -> dict[str, Any]:
 class TrickWriter(Writer):
     """Writes the functions of one trick step; each method writes one fragment (see the module's docstring)."""
 
-    def __init__(self, step: Tricks, game: GameView, gen: Namespace):
-        super().__init__(gen)
+    def __init__(self, step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE):
+        super().__init__(gen, shape)
         self.step = step
         self.players = game.players
         self.looping = False  # writing the playout loop (see hook_entry)
@@ -115,8 +136,12 @@ class TrickWriter(Writer):
 
     def source(self) -> str:
         w = Lines()
-        with w.block("def start(state):"):
+        with w.block("def start(state, o):"):
             self.start(w)
+        with w.block("def decision(state, p, o):"):
+            self.decision(w)
+        with w.block("def apply(state, p, action, o):"):
+            self.apply(w)
         with w.block("def play(state, p, card, zone):"):
             self.prologue(w)
             self.play(w)
@@ -147,8 +172,9 @@ class TrickWriter(Writer):
                 with w.block(f"def {which}_names(state, p):"):
                     items = ", ".join(f"{name!r}: {src}" for name, src in self.name_sources(which).items())
                     w(f"return {{{items}}}")
-        with w.block("def playout(game, state, policy, random):"):
-            self.playout(w)
+        if self.shape.edges:  # the playout loop, over today's state
+            with w.block("def playout(game, state, policy, random):"):
+                self.playout(w)
         return "\n".join(w.out) + "\n"
 
     # ------------------------------------------------------------------ fragments
@@ -170,16 +196,68 @@ class TrickWriter(Writer):
         w("new_trick(state, p)", "return p")
 
     def prologue(self, w: Lines) -> None:
-        """The lists every fragment reads, looked up once per function (a state's zones are never replaced)."""
-        w("hands = state.per_seat[Z0]", "trick = state.shared[TRICK]")
+        """The lists every fragment reads, looked up once per function (a state's zones are never replaced): every
+        seat's cards of each zone the trick is played from (``zones``; ``hands``: of the first), the trick."""
+        shape, step = self.shape, self.step
+        if not self.one_zone or step.active is not None:
+            w(f"zones = ({''.join(shape.seat_lists('state', z) + ', ' for z in step.zones)})", "hands = zones[0]")
+        else:
+            w(f"hands = {shape.seat_lists('state', step.zones[0])}")
+        w(f"trick = {shape.zone('state', step.trick_zone)}")
+
+    def decision(self, w: Lines) -> None:
+        """The pending decision: a hook's, a taker's, or the seat to play's plays (None once trick play is over)."""
+        step = self.step
+        if step.between or step.after:
+            with w.block("if p.hook is not None:"):
+                w("d = step._hook_decision(state.game, state, p)")
+                with w.block("if d is not None:"):
+                    w("return d")
+        if not self.sole_taker:
+            with w.block("if p.taking >= 0:"):
+                w("return step.sharing.decision(state.game, state, p)")
+        with w.block("if p.over:"):
+            w("return None")
+        self.prologue(w)
+        w("seat = p.turn")
+        self.plays.actions(w)
+        if self.may_stick:
+            with w.block("if actions is None:"):  # stuck: trick play ends
+                w("p.over = True")
+                if self.shape.edges:
+                    w("state.note(NAMES[seat] + ' cannot play: trick play ends')")
+                w("return None")
+        with w.block("if not actions:"):
+            w("step._no_card(state.game, state, seat)")
+        if step.decided_by is None:
+            w(f"return {self.shape.decision('seat', 'actions', 'step', repr('play a card'), repr('play'))}")
+            return
+        w("actor = step._decider(state, seat)")
+        prompt = "'play a card' if actor == seat else 'play a card for ' + NAMES[seat]"
+        w(f"return {self.shape.decision('actor', 'actions', 'step', prompt, repr('play'))}")
+
+    def apply(self, w: Lines) -> None:
+        """The decision taken: a hook's, a taker's, or a card played."""
+        if self.step.between or self.step.after:
+            with w.block("if p.hook is not None:"):
+                w("hook(state.game, state, p, action)", "return None")
+        if not self.sole_taker:
+            with w.block("if p.taking >= 0:"):
+                w("step.sharing.apply(state.game, state, p, action)", "return None")
+        w("play(state, p, action.card, action.zone)", "return None")
 
     def play(self, w: Lines) -> None:
         """The seat to play plays ``card`` from its ``zone``-th zone; then the next seat, or the trick's end."""
         step = self.step
+        shape = self.shape
         w("seat = p.turn", "plays = p.plays")
-        with w.block("if state.seen is not None:"):  # followed by a Knowledge: what the card tells
-            w("step.search.saw(state.game, state, p, seat, card)")
-        w("hands[seat].remove(card)" if self.one_zone else "state.per_seat[ZONES[zone]][seat].remove(card)")
+        if shape.edges:
+            with w.block("if state.seen is not None:"):  # followed by a Knowledge: what the card tells
+                w("step.search.saw(state.game, state, p, seat, card)")
+        # the card a play names: of identical cards in one zone, the last (as the plays offer them); in several
+        # zones, the first of each zone
+        w(shape.remove_card("hands[seat]", "card", True, self.ref) if self.one_zone
+          else shape.remove_card("zones[zone][seat]", "card", False, self.ref))
         w("trick.append(card)", "plays.append((seat, card))")
         if self.plays.cached_follow:
             with w.block("if len(plays) == 1:"):  # the follow rules' tables of this trick, fixed once it is led
@@ -210,15 +288,16 @@ class TrickWriter(Writer):
         else:
             w("claimed = False")
             self.best(w)
-        w("p.winner = winner", "state.counters[COUNTER][winner] += 1")
+        w("p.winner = winner", f"{self.shape.counter('state', step.counter, 'winner')} += 1")
         if not self.sole_taker:
             w("step.sharing.shares(state.game, state, p, plays, led, winner, claimed)")
             return
         w("p.takers = [winner]")
-        with w.block("if state.notes is not None:"):
-            w("step.words.tell(state.game, state, p, plays, winner, claimed)")
+        if self.shape.edges:
+            with w.block("if state.notes is not None:"):
+                w("step.words.tell(state.game, state, p, plays, winner, claimed)")
         w("p.last = plays", "p.plays = []", "trick.clear()")
-        w("won = state.per_seat[WON][winner]")
+        w(f"won = {self.shape.seat_zone('state', step.won, 'winner')}")
         self.route(w, "plays", "winner", "winner", "won")
         if step.after:
             self.hook_entry(w, "AFTER")
@@ -253,8 +332,8 @@ class TrickWriter(Writer):
                 with w.block("except RUNTIME_ERRORS as exc:"):
                     w(f"raise ROUTE_WHEN[{i}].failure(exc) from None")
                 with w.block("if hit:"):
-                    zone = f"state.per_seat[ROUTE_TO[{i}]][{taker}]" if route.per_seat else \
-                        f"state.shared[ROUTE_TO[{i}]]"
+                    zone = self.shape.seat_zone("state", route.zone, taker) if route.per_seat else \
+                        self.shape.zone("state", route.zone)
                     w(f"{zone}.append({names['card']})", "continue")
             w(f"{default}.append({names['card']})")
 
@@ -314,12 +393,11 @@ class TrickWriter(Writer):
 
     def new_trick(self, w: Lines) -> None:
         """Before a lead: per-trick values back to none; trick play ends when a seat that plays has no card."""
-        if self.step.per_trick:
-            with w.block("for name in PER_TRICK:"):
-                w("state.vars[name] = None")
+        for name in self.step.per_trick:
+            w(f"{self.shape.round('state', name)} = None")
         if self.step.active is not None:
             with w.block("if p.active is not None:"):
-                with w.block("if not all(step.cards_of(state, s) for s in p.active):"):
+                with w.block("if not all(any(cards[s] for cards in zones) for s in p.active):"):
                     w("p.over = True")
             head = "elif "
         else:
@@ -331,8 +409,7 @@ class TrickWriter(Writer):
         """A seat has no card in any zone it plays from (each seat's zones taken together, by zip)."""
         if self.one_zone:
             return "not all(hands):"
-        zones = ", ".join(f"state.per_seat[ZONES[{z}]]" for z in range(len(self.step.zones)))
-        return f"not all(map(any, zip({zones}))):"
+        return "not all(map(any, zip(*zones))):"
 
     def playout(self, w: Lines) -> None:
         """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step,

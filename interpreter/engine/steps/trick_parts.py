@@ -7,6 +7,7 @@ a standard trick costs a few list lookups per card.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -180,6 +181,18 @@ class Ordering:
         self.eligible = opts.need("eligible", CARD_NAMES) if eligible else None
         self.later_wins = opts.need("equal_cards") == "later_wins"
         self.position = self.exprs[0].position if self.exprs else None
+
+    def written_for(self, shape: Any) -> Ordering:
+        """This ordering over a state held as ``shape`` says (engine/state_shape.py): its expressions and tables
+        written for it (today's: itself)."""
+        if not self.exprs or shape.compiled(self.exprs[0]) is self.exprs[0]:
+            return self
+        other = copy.copy(self)
+        other.exprs = [shape.compiled(e) for e in self.exprs]
+        other.tables = [shape.table(t) for t in self.tables]
+        other.combined = shape.table(self.combined)
+        other.eligible = None if self.eligible is None else shape.compiled(self.eligible)
+        return other
 
     def check(self, game: GameView) -> list[RuleError]:
         """The strengths that read only the card and fail or give none for some card, refused before play: each

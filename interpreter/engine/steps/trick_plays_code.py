@@ -2,14 +2,16 @@
 each rule read by its card tables written in place (as trick_parts.apply_rules reads them), the others worked out by
 the step (``step._allowed``); identical cards offered once, and a play from several zones naming its zone.
 
-``PlaysWriter.actions`` writes the lines that give ``actions`` (None: the seat is stuck) from ``hand``; trick_code.py
-places them in the checked ``actions`` and in the playout loop alike.
+``PlaysWriter.actions`` writes the lines that give ``actions`` (None: the seat is stuck) from ``hands`` (every seat's
+cards of the first zone) or ``zones`` (of each zone, with several); trick_code.py places them in the checked
+``actions`` and in the playout loop alike.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.engine.state_shape import StateShape
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines
 
@@ -25,14 +27,15 @@ def rule_tables(tag: str, rules: list[Any]) -> list[tuple[str, str]]:
         return out
 
 
-def rule_lookups(tag: str, rules: list[Any]) -> dict[str, Any]:
-    """The lookups of the tables of rules read by card tables, named as ``rule_tables`` names them."""
+def rule_lookups(tag: str, rules: list[Any], shape: StateShape) -> dict[str, Any]:
+    """The lookups of the tables of rules read by card tables, named as ``rule_tables`` names them (over a state
+    held as ``shape`` says)."""
     out = {}
     for k, rule in enumerate(rules):
         if rule.static:
-            out[f"{tag}M{k}"] = rule.must_table.table
+            out[f"{tag}M{k}"] = shape.table(rule.must_table).table
             if rule.hold_table is not None:
-                out[f"{tag}H{k}"] = rule.hold_table.table
+                out[f"{tag}H{k}"] = shape.table(rule.hold_table).table
     return out
 
 
@@ -54,7 +57,7 @@ class PlaysWriter:
         """``actions``: the plays of ``seat`` now (identical cards: the first of them), or None (stuck)."""
         step = self.step
         if not self.one_zone:  # the rules judge the cards of every zone; a play names its zone
-            w("hand = step.cards_of(state, seat)")
+            w("hand = [c for cards in zones for c in cards[seat]]")
             with w.block("if p.plays:"):
                 self._choose(w, "F", step.follow_rules, "cands")
             with w.block("else:"):
@@ -76,13 +79,12 @@ class PlaysWriter:
         w("ok = set(cands)")
         zones = range(len(self.step.zones))
         if self.distinct:
-            w("actions = " + " + ".join(f"[PLAYS_Z[{z}][c] for c in state.per_seat[ZONES[{z}]][seat] if c in ok]"
-                                        for z in zones))
+            w("actions = " + " + ".join(f"[PLAYS_Z[{z}][c] for c in zones[{z}][seat] if c in ok]" for z in zones))
             return
         w("actions = []")
         for z in zones:
             w("seen = set()")
-            with w.block(f"for c in state.per_seat[ZONES[{z}]][seat]:"):
+            with w.block(f"for c in zones[{z}][seat]:"):
                 with w.block("if c in ok and KINDS[c] not in seen:"):
                     w("seen.add(KINDS[c])", f"actions.append(PLAYS_Z[{z}][c])")
 

@@ -16,7 +16,7 @@ from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import Step, register
 from interpreter.engine.steps.context import Path_
 from interpreter.engine.steps.running import pending
-from interpreter.engine.steps.trick_parts import STUCK, apply_rules
+from interpreter.engine.steps.trick_parts import apply_rules
 from interpreter.engine.steps.trick_reading import TrickReading, _Tricks
 from interpreter.engine.steps.trick_search import TrickSearch
 from interpreter.engine.steps.trick_takers import Sharing
@@ -37,7 +37,7 @@ class Tricks(TrickReading):
         self.sharing = Sharing(self, self.words)  # a won trick's cards shared among its takers
 
     def start(self, game: GameView, state: State) -> _Tricks:
-        return cast(_Tricks, self.code(game).start(state))
+        return cast(_Tricks, self.code(game).start(state, None))
 
     def _bad_seats(self, active: Any) -> ExpressionFailed:
         assert self.active is not None  # only a trick with seats checks them
@@ -45,24 +45,7 @@ class Tricks(TrickReading):
                                 f"got {active!r}")
 
     def decision(self, game: GameView, state: State, p: _Tricks) -> Decision | None:
-        if p.hook is not None:
-            d = self._hook_decision(game, state, p)
-            if d is not None:
-                return d
-        if p.taking >= 0:
-            return self.sharing.decision(game, state, p)
-        if p.over:
-            return None
-        seat = p.turn
-        actions = self.code(game).actions(state, p, seat)
-        if actions is STUCK:
-            self._stuck(game, state, p, seat)
-            return None
-        if not actions:
-            self._no_card(game, state, seat)
-        actor = seat if self.decided_by is None else self._decider(state, seat)
-        return Decision(actor, actions, self, "play a card" if actor == seat else f"play a card for "
-                        f"{game.seat_names[seat]}", "play")
+        return cast(Decision | None, self.code(game).decision(state, p, None))
 
     def _decider(self, state: State, seat: int) -> int:
         """The seat that decides which card ``seat`` plays (``decided_by``)."""
@@ -88,20 +71,8 @@ class Tricks(TrickReading):
                         f"{zones} {'is' if len(self.zones) == 1 else 'are'} empty (did a step between plays move "
                         "its cards away?)")
 
-    def _stuck(self, game: GameView, state: State, p: _Tricks, seat: int) -> None:
-        state.note(f"{game.seat_names[seat]} cannot play: trick play ends")
-        p.over = True
-        return None
-
     def apply(self, game: GameView, state: State, p: _Tricks, action: Any) -> Decision | None:
-        if p.hook is not None:
-            self._hook_apply(game, state, p, action)
-            return None
-        if p.taking >= 0:
-            self.sharing.apply(game, state, p, action)
-            return None
-        self.code(game).play(state, p, action.card, action.zone)
-        return None
+        return cast(Decision | None, self.code(game).apply(state, p, action, None))
 
     def _bad_leader(self, leader: Any) -> ExpressionFailed:
         assert self.next_leader is not None  # only a written next_leader can give something else than a seat
