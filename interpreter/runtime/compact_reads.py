@@ -32,20 +32,14 @@ _ATTRIBUTES = {"dealer": DEALER, "round_number": NUMBER, "round_results": RESULT
                "team_counted": COUNTED}
 
 
-class CompactReads(StateShape):
-    """The reads of one game's compact layout, for expressions and for the code of step kinds (a StateShape); what
-    the writer makes of a define's body for them is kept here."""
+class SlotPlaces(StateShape):
+    """Where each part of a state is in the compact layout's slots: the sources the expression writer and the step
+    kinds' writers read and change (StateShape's places, for the slots)."""
 
     simple = r"(?:state|e\['\$s'\])\.v\[\d+\]"
-    edges = False
-    kinds = True
 
     def __init__(self, lay: Layout):
         self.layout = lay
-        self._defines = KeptApart()  # what the writer makes of the defines' bodies for these reads
-        self._moves = SlotMoves(lay)
-        self.gen = Namespace(None)  # where the code written for these reads is made
-        self._written: dict[int, tuple[Any, Any]] = {}  # id of an expression or a table -> (it, it written here)
 
     def zone(self, state: str, name: str) -> str:
         return f"{state}.z[{self.layout.zone_slot(name)}]"
@@ -70,18 +64,8 @@ class CompactReads(StateShape):
     def attribute(self, state: str, name: str) -> str:
         return f"{state}.v[{self.layout.value_slot(_ATTRIBUTES[name])}]"
 
-    @property
-    def moves(self) -> Moves:
-        return self._moves
-
-    def decision(self, actor: str, actions: str, step: str, prompt: str, kind: str) -> str:
-        return f"({actor}, {actions})"
-
     def zones(self, state: str) -> str:
         return f"{state}.z"
-
-    def card_set(self, cards: Any) -> frozenset[int]:
-        return frozenset(self.layout.kind[c] for c in cards)
 
     def seat_zone(self, state: str, name: str, seat: str) -> str:
         return _slot_of("z", self.layout.zone_slot(name, 0))[1](state, seat, repr)
@@ -93,9 +77,6 @@ class CompactReads(StateShape):
     def counter(self, state: str, name: str, seat: str) -> str:
         return self._seat_slot(state, COUNTER, name, seat)
 
-    def remove_card(self, cards: str, card: str, last: bool, ref: Any) -> str:
-        return f"{ref(take_last)}({cards}, {card})" if last else f"{cards}.remove({card})"
-
     def seat_value(self, state: str, name: str, seat: str) -> str:
         return self._seat_slot(state, SEAT, name, seat)
 
@@ -104,6 +85,37 @@ class CompactReads(StateShape):
 
     def team(self, state: str, seat: str) -> str:
         return self._seat_slot(state, TEAM, "", seat)
+
+    def _seat_slot(self, state: str, part: str, name: str, seat: str) -> str:
+        return _slot_of("v", self.layout.value_slot(part, name, 0))[1](state, seat, repr)
+
+
+class CompactReads(SlotPlaces):
+    """The reads of one game's compact layout, for expressions and for the code of step kinds (a StateShape); what
+    the writer makes of a define's body for them is kept here."""
+
+    edges = False
+    kinds = True
+
+    def __init__(self, lay: Layout):
+        super().__init__(lay)
+        self._defines = KeptApart()  # what the writer makes of the defines' bodies for these reads
+        self._moves = SlotMoves(lay)
+        self.gen = Namespace(None)  # where the code written for these reads is made
+        self._written: dict[int, tuple[Any, Any]] = {}  # id of an expression or a table -> (it, it written here)
+
+    @property
+    def moves(self) -> Moves:
+        return self._moves
+
+    def decision(self, actor: str, actions: str, step: str, prompt: str, kind: str) -> str:
+        return f"({actor}, {actions})"
+
+    def card_set(self, cards: Any) -> frozenset[int]:
+        return frozenset(self.layout.kind[c] for c in cards)
+
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any) -> str:
+        return f"{ref(take_last)}({cards}, {card})" if last else f"{cards}.remove({card})"
 
     def compiled(self, expr: Any) -> Any:
         kept = self._written.get(id(expr))
@@ -121,9 +133,6 @@ class CompactReads(StateShape):
 
     def outer_env(self, step: str) -> str:
         return "{**(o or {}), '$s': state}"
-
-    def _seat_slot(self, state: str, part: str, name: str, seat: str) -> str:
-        return _slot_of("v", self.layout.value_slot(part, name, 0))[1](state, seat, repr)
 
     @property
     def defines(self) -> Defines:

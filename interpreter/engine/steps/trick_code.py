@@ -32,19 +32,15 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from interpreter.dsl import budget
 from interpreter.dsl.codegen import Namespace, local_name
-from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
-from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
-from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
+from interpreter.engine.steps.trick_code_names import trick_globals, written_for_shapes
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
-from interpreter.engine.steps.trick_plays_code import PlaysWriter, rule_lookups, rule_tables
+from interpreter.engine.steps.trick_plays_code import PlaysWriter, rule_tables
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines, Part, Writer
-from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 from interpreter.plan.declaration import declared_in
 
 
@@ -71,48 +67,13 @@ def part(step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers); ``shape``: how the state is held (the playout loop, over today's only)."""
     if shape is not STATE_SHAPE:
-        _written_for_shapes(step)
+        written_for_shapes(step)
     writer = TrickWriter(step, game, gen, shape)
-    return Part(writer.source(), _globals(step, game, writer, shape), lambda f: TrickCode(
+    hooks = {name: value for hook in writer.hooks.values() for name, value in hook.globals().items()}
+    return Part(writer.source(), {**trick_globals(step, game, shape), **hooks}, lambda f: TrickCode(
         f["start"], f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
         f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f.get("playout"), f["decision"],
         f["apply"]))
-
-
-def _written_for_shapes(step: Tricks) -> None:
-    """Refuse what the code of a trick step is not written through a shape for yet: steps run between plays or after
-    a trick, several takers, plays another seat decides, play rules read seat by seat."""
-    missing = [what for what, there in (
-        ("steps between plays or after a trick", bool(step.between or step.after)),
-        ("several takers", len(step.takers) != 1 or step.takers[0].takes is not None),
-        ("decided_by", step.decided_by is not None),
-        ("play rules read seat by seat", not all(r.static for r in step.lead_rules + step.follow_rules)),
-    ) if there]
-    if missing:
-        raise NotImplementedError(f"the code of a tricks step with {', '.join(missing)} is written for today's "
-                                  "state only")
-
-
-def _globals(step: Tricks, game: GameView, writer: TrickWriter, shape: StateShape) -> dict[str, Any]:
-    """What the written code refers to, by name: the helpers and constants of the expressions written in place
-    (``_k0``, ``_k1``..., see codegen.Namespace), the step, its compiled parts (written for the state's shape), the
-    engine's helpers."""
-    ordering = step.ordering.written_for(shape)
-    compiled = shape.compiled
-    return {
-        "step": step, "T": step.progress_class, "N": game.players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
-        "PLAYS_Z": step.play_actions, "NAMES": game.seat_names, "Decision": Decision,
-        **rule_lookups("F", step.follow_rules, shape), **rule_lookups("L", step.lead_rules, shape),
-        "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
-        "CAN_WIN": None if step.can_win is None else compiled(step.can_win),
-        "WON_BY": None if step.won_by is None else compiled(step.won_by), "LED": step.led,
-        "ROUTE_WHEN": tuple(r.when for r in step.routes),
-        "RUNTIME_ERRORS": RUNTIME_ERRORS,
-        "BETWEEN": step.between, "AFTER": step.after, "Running": Running,
-        **{name: value for hook in writer.hooks.values() for name, value in hook.globals().items()},
-        "pending": pending,
-        "BUDGET": budget.left, "WORK": WORK_LIMIT, "MAX_ACTIONS": MAX_ACTIONS,
-    }
 
 
 class TrickWriter(Writer):
