@@ -31,11 +31,15 @@ DECISIONS = 250  # a round and more of most games
 
 def run(start: Any, *args: Any) -> str | None:
     """None when ``start`` did its work, else the kind of error it met."""
+    return outcome(start, *args)[0]
+
+
+def outcome(start: Any, *args: Any) -> tuple[str | None, Any]:
+    """(None, what ``start`` gave), or (the kind of error it met, None)."""
     try:
-        start(*args)
+        return None, start(*args)
     except (*RUNTIME_ERRORS, GameError) as exc:
-        return type(exc).__name__
-    return None
+        return type(exc).__name__, None
 
 
 def bound(step: Any, state: Any, kind: tuple[int, ...]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -115,8 +119,12 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
             slots = Slots.of(game, packed)
             o = bound(step, today, lay.kind)[1]
             for begin in (False, True):  # the action taken where the step stands, then the step started afresh
-                if begin:
-                    mine, theirs = step.start(game, today), code.code(step).start(slots, o)
+                if begin:  # (from where the game is, the step may fail to start: on both, then)
+                    failed, mine = outcome(step.start, game, today)
+                    there, theirs = outcome(code.code(step).start, slots, o)
+                    assert there == failed, (step.where, "start")
+                    if failed:
+                        continue
                     started += 1
                 else:
                     mine = running(game.steps, today.step_index, today.progress)[-1][1]

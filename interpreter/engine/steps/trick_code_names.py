@@ -18,12 +18,11 @@ from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 def written_for_shapes(step: Tricks) -> None:
     """Refuse what the code of a trick step is not written through a shape for yet: steps run between plays or after
-    a trick, several takers, plays another seat decides, play rules read seat by seat."""
+    a trick, several takers, plays another seat decides."""
     missing = [what for what, there in (
         ("steps between plays or after a trick", bool(step.between or step.after)),
         ("several takers", len(step.takers) != 1 or step.takers[0].takes is not None),
         ("decided_by", step.decided_by is not None),
-        ("play rules read seat by seat", not all(r.static for r in step.lead_rules + step.follow_rules)),
     ) if there]
     if missing:
         raise NotImplementedError(f"the code of a tricks step with {', '.join(missing)} is written for today's "
@@ -40,6 +39,8 @@ def trick_globals(step: Tricks, game: GameView, shape: StateShape) -> dict[str, 
         "step": step, "T": step.progress_class, "N": game.players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
         "PLAYS_Z": step.play_actions, "NAMES": game.seat_names, "Decision": Decision,
         **rule_lookups("F", step.follow_rules, shape), **rule_lookups("L", step.lead_rules, shape),
+        "FOLLOW": [r.written_for(shape) for r in step.follow_rules],
+        "LEAD": [r.written_for(shape) for r in step.lead_rules],
         "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
         "CAN_WIN": None if step.can_win is None else compiled(step.can_win),
         "WON_BY": None if step.won_by is None else compiled(step.won_by), "LED": step.led,

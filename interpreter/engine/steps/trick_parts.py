@@ -84,6 +84,22 @@ class Rule:
             assert self.holding.exists is not None
             self.exists = self.holding.exists
 
+    def written_for(self, shape: Any) -> Rule:
+        """This rule over a state held as ``shape`` says (engine/state_shape.py): its conditions and tables written
+        for it (today's: itself)."""
+        if shape.compiled(self.must) is self.must:
+            return self
+        other = copy.copy(self)
+        other.must = shape.compiled(self.must)
+        other.must_table = shape.table(self.must_table)
+        other.select = other.must.select
+        if self.holding is not None:
+            assert self.hold_table is not None  # made with the holding
+            other.holding = shape.compiled(self.holding)
+            other.hold_table = shape.table(self.hold_table)
+            other.exists = other.holding.exists
+        return other
+
 
 def rules(ctx: StepContext, opts: Options, key: str) -> list[Rule]:
     """A condition, a rule mapping, or a list of them (applied in order), written at ``key`` of ``opts``; a rule

@@ -97,7 +97,7 @@ class PlaysWriter:
             w(f"actions = {self._plays('hand')}" if plays else "cands = hand")
             return
         if not all(rule.static for rule in rules):
-            w("cands = step._allowed(state, p, seat, hand)")
+            w("cands = step._allowed(state, p, seat, hand, FOLLOW, LEAD, led_of)")
             if plays:
                 w(f"actions = None if cands is None else {self._plays('cands')}")
             return
