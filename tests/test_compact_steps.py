@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.compile import supported_players
-from interpreter.engine.state import CHANCE
+from interpreter.engine.state import CHANCE, Decision
 from interpreter.engine.steps.action_types import Choice, Play, Take
 from interpreter.engine.steps.running import running
 from interpreter.engine.steps.steps_code import InPlace
@@ -138,8 +138,9 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
                 if mine is None:  # started with nothing to decide
                     continue
                 made, there = step.decision(game, today, mine), code.code(step).decision(slots, theirs, o)
-                assert decided(there, step, lay.kind, chance) == decided(
-                    None if made is None else (made.actor, made.actions), step, lay.kind, chance), step.where
+                asker = step if made is None else made.step  # (a trick's decision may be a step's it runs)
+                assert decided(there, asker, lay.kind, chance) == decided(
+                    None if made is None else (made.actor, made.actions), asker, lay.kind, chance), step.where
         if chance:
             game.apply_chance(state, action)
         else:
@@ -159,6 +160,12 @@ def progress_of(p: Any, step: Any, kind: tuple[int, ...]) -> dict[str, Any] | No
     for name in ("plays", "last"):  # a trick's (seat, card) pairs
         if name in out:
             out[name] = [(s, kind[c]) for s, c in out[name]]
+    hook = out.get("hook")
+    if hook is not None:  # the steps a trick runs: the one running, its progress and decision
+        inner = hook.steps[hook.index]
+        d = hook.d
+        d = (d.actor, d.actions) if isinstance(d, Decision) else d
+        out["hook"] = (hook.index, progress_of(hook.p, inner, kind), decided(d, inner, kind, False))
     return out
 
 

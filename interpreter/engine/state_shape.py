@@ -80,6 +80,11 @@ class StateShape(Reads):
         """A card table the code looks values up in, over this state (today's: as it is)."""
         return table
 
+    def code_of(self, step: str, ref: Any) -> str:
+        """The source of the written code of the step ``step`` (a source) over this state (its start, decision and
+        apply; ``game`` is in scope)."""
+        return f"{step}.code(game)"
+
     def outer_env(self, step: str) -> str:
         """The source of an environment of the state and the names an enclosing trick binds, for step ``step``."""
         return f"{step}.env(state)"

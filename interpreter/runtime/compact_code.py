@@ -46,6 +46,7 @@ class CompactCode:
             parts.append(made._replace(source=prune(made.source)))
         built = built_parts(parts, gen, keep=False)
         self._codes = {id(s): code for s, code in zip(steps, built.codes)}
+        self.reads.codes.update(zip(steps, built.codes))  # what the code written for the slots calls
         self._steps = steps  # the keys stay the ids of live objects
 
     def written(self, step: Step) -> bool:

@@ -102,6 +102,7 @@ class CompactReads(SlotPlaces):
         self._defines = KeptApart()  # what the writer makes of the defines' bodies for these reads
         self._moves = SlotMoves(lay)
         self.gen = Namespace(None)  # where the code written for these reads is made
+        self.codes: dict[Any, Any] = {}  # each step -> its code written for these reads (filled once it is written)
         self._written: dict[int, tuple[Any, Any]] = {}  # id of an expression or a table -> (it, it written here)
 
     @property
@@ -130,6 +131,9 @@ class CompactReads(SlotPlaces):
             made = table.written_for([self.compiled(e) for e in table.exprs], _values, slots)
             kept = self._written[id(table)] = (table, made)
         return kept[1]
+
+    def code_of(self, step: str, ref: Any) -> str:
+        return f"{ref(self.codes)}[{step}]"
 
     def outer_env(self, step: str) -> str:
         return "{**(o or {}), '$s': state}"

@@ -27,7 +27,7 @@ class Board(BoardReading):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code (see steps_code.py)."""
-        w(f"code = {x.step_ref(k)}.code(game)")
+        w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, None)", "code.decision(state, q, None)")
 
     def start(self, game: GameView, state: State) -> BoardProgress:

@@ -43,7 +43,7 @@ class Choose(ChooseReading):
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
         x.outer_dict(w)
-        w(f"code = {x.step_ref(k)}.code(game)")
+        w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         if x.playing:  # a playout: the choice takes its decisions in its own loop
             w("q = code.start(state, o)")
             with w.block("if q is not None:"):

@@ -32,7 +32,7 @@ class Deal(DealReading):
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code (deal_code.py): the number of cards worked out in place and checked;
         then the deal is chance's decision."""
-        w(f"code = {x.step_ref(k)}.code(game)")
+        w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, None)", "code.decision(state, q, None)")
 
     def _cannot(self, problem: str, number: int) -> ExpressionFailed:

@@ -51,6 +51,8 @@ class StepsWriter(Writer):
             names = s.outer_names()
             if names is not None:
                 self.read |= names
+        if not shape.edges:  # code for another shape gives its steps every name (a label may read any of them)
+            self.read = set(self.sources)
 
     def globals(self) -> dict[str, Any]:
         """The list and its steps, by the names the written code gives them (and what ``run`` refers to)."""
@@ -117,9 +119,9 @@ class StepsWriter(Writer):
             step = self.steps[k]
             head = "if" if n == 0 else "elif"
             with w.block(f"{head} k == {k}:" if n < len(deciding) - 1 or n == 0 else "else:"):
-                if step.outer_names() is not None:  # written code, given the names it reads
+                if step.outer_names() is not None or not self.shape.edges:  # written code, given the names it reads
                     self.outer_dict(w)
-                    w(f"code = {self.step_ref(k)}.code(game)", "code.apply(state, r.p, action, o)",
+                    w(f"code = {self.shape.code_of(self.step_ref(k), self.ref)}", "code.apply(state, r.p, action, o)",
                       "r.d = code.decision(state, r.p, o)")
                 else:
                     w(f"step = {self.step_ref(k)}",
@@ -136,8 +138,9 @@ class StepsWriter(Writer):
             w("return None")
         with w.block(f"def advance_{self.name}(game, state, p, r, action):"):
             self.advance(w)
-        with w.block(f"def run_{self.name}(game, state, p, i, policy, random, room):"):
-            self.run(w)
+        if self.shape.edges:  # the playout loop, over today's state
+            with w.block(f"def run_{self.name}(game, state, p, i, policy, random, room):"):
+                self.run(w)
 
     def run(self, w: Lines) -> None:
         """``run_NAME``: the list entered from its ``i``-th step and its decisions taken by ``policy`` as they come,

@@ -85,7 +85,7 @@ class TrickWriter(Writer):
         self.players = game.players
         self.looping = False  # writing the playout loop (see hook_entry)
         # the steps run between plays and after a trick: their entering and advancing (see steps_code.py)
-        self.hooks = {name: StepsWriter(name, steps, gen, game, self.name_sources(which))
+        self.hooks = {name: StepsWriter(name, steps, gen, game, self.name_sources(which), shape)
                       for name, which, steps in (("BETWEEN", "between", step.between), ("AFTER", "after", step.after))
                       if steps}
         self.one_zone = len(step.zones) == 1
@@ -169,9 +169,15 @@ class TrickWriter(Writer):
     def decision(self, w: Lines) -> None:
         """The pending decision: a hook's, a taker's, or the seat to play's plays (None once trick play is over)."""
         step = self.step
-        if step.between or step.after:
+        if step.between or step.after:  # a step the trick runs: its decision, found when it was entered or now
             with w.block("if p.hook is not None:"):
-                w("d = step._hook_decision(state.game, state, p)")
+                w("r = p.hook", "d, r.d = r.d, None")
+                with w.block("if d is None:"):
+                    names = " if r.steps is BETWEEN else ".join(
+                        f"{which}_names(state, p)" for which, steps in (("between", step.between),
+                                                                        ("after", step.after)) if steps)
+                    w("game = state.game", f"d = {self.shape.code_of('r.steps[r.index]', self.ref)}.decision("
+                      f"state, r.p, {names})")
                 with w.block("if d is not None:"):
                     w("return d")
         if not self.sole_taker:

@@ -10,17 +10,23 @@ from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import StateShape
+from interpreter.engine.steps.board import Board
+from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.deal_reading import DealReading
 from interpreter.engine.steps.running import Running, pending
+from interpreter.engine.steps.steps_code import InPlace
 from interpreter.engine.steps.trick_plays_code import rule_lookups
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 
 def written_for_shapes(step: Tricks) -> None:
-    """Refuse what the code of a trick step is not written through a shape for yet: steps run between plays or after
-    a trick, several takers, plays another seat decides."""
+    """Refuse what the code of a trick step is not written through a shape for yet: steps of other kinds than those
+    written through it run between plays or after a trick, several takers, plays another seat decides."""
+    written = (InPlace, Board, Choose, DealReading)  # the kinds whose code a trick's hooks call through a shape
     missing = [what for what, there in (
-        ("steps between plays or after a trick", bool(step.between or step.after)),
+        ("steps of other kinds between plays or after a trick",
+         not all(isinstance(s, written) for s in step.between + step.after)),
         ("several takers", len(step.takers) != 1 or step.takers[0].takes is not None),
         ("decided_by", step.decided_by is not None),
     ) if there]

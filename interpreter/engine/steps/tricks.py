@@ -15,7 +15,6 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import Step, register
 from interpreter.engine.steps.context import Path_
-from interpreter.engine.steps.running import pending
 from interpreter.engine.steps.trick_parts import Rule, apply_rules
 from interpreter.engine.steps.trick_reading import TrickReading, _Tricks
 from interpreter.engine.steps.trick_search import TrickSearch
@@ -82,10 +81,6 @@ class Tricks(TrickReading):
         assert self.next_leader is not None  # only a written next_leader can give something else than a seat
         return ExpressionFailed(f"{self.next_leader.position}: error: next_leader must give a seat that plays (or "
                                 f"none for the winner), got {leader!r}")
-
-    def _hook_decision(self, game: GameView, state: State, p: _Tricks) -> Decision | None:
-        assert p.hook is not None  # called only while nested steps run
-        return pending(game, state, p.hook)
 
     def _hook_apply(self, game: GameView, state: State, p: _Tricks, action: Any) -> None:
         assert p.hook is not None  # called only while nested steps run
