@@ -113,8 +113,12 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
         d = state.pending
         chance = d.actor == CHANCE
         action = game.sample_chance(state, rng) if chance else d.actions[rng.randrange(len(d.actions))]
-        step, p = running(game.steps, state.step_index, state.progress)[-1]
-        if code.written(step):
+        levels = running(game.steps, state.step_index, state.progress)
+        # the step whose decision it is, and the round's step that runs it (a trick, a repeat): each takes it
+        for level in {0, len(levels) - 1}:
+            step = levels[level][0]
+            if not code.written(step) or any(not code.written(s) for s in step.inner_steps()):
+                continue
             today, packed = state.clone(), pack(game, state)
             slots = Slots.of(game, packed)
             o = bound(step, today, lay.kind)[1]
@@ -127,10 +131,10 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
                         continue
                     started += 1
                 else:
-                    mine = running(game.steps, today.step_index, today.progress)[-1][1]
-                    theirs = running(game.steps, packed.rest[0], packed.rest[1])[-1][1]
+                    mine = running(game.steps, today.step_index, today.progress)[level][1]
+                    theirs = running(game.steps, packed.rest[0], packed.rest[1])[level][1]
                     step.apply(game, today, mine, action)
-                    code.code(step).apply(slots, theirs, kinds_of(action, step, lay.kind, chance), o)
+                    code.code(step).apply(slots, theirs, kinds_of(action, levels[-1][0], lay.kind, chance), o)
                     taken += 1
                 assert progress_of(theirs, step, lay.kind) == progress_of(mine, step, lay.kind), step.where
                 after = pack(game, today)
@@ -153,6 +157,9 @@ def progress_of(p: Any, step: Any, kind: tuple[int, ...]) -> dict[str, Any] | No
     if p is None:
         return None
     out = {a: getattr(p, a) for a in type(p).__slots__}
+    running_ = out.get("running")
+    if running_ is not None:  # a repeat's: the nested step running, as a trick's hook
+        out["hook"], out["running"] = running_, None
     if "picked" in out:
         t = step.option_type
         out["picked"] = [as_kinds(v, t, kind) for v in out["picked"]]

@@ -93,12 +93,6 @@ class StateShape(Reads):
 STATE_SHAPE = StateShape()
 
 
-def not_yet(shape: StateShape, step: Any) -> None:
-    """Refuse to write ``step``'s code for a state held otherwise than today's: its kind's writer does not write
-    through a shape yet (docs/architecture.md, "The compact state": the kinds are converted one at a time)."""
-    if shape is not STATE_SHAPE:
-        raise NotImplementedError(f"the code of a {step.kind} step is written for today's state only")
-
 
 class Moves(Protocol):
     """What moves cards over a state (StateMoves: today's; runtime/moves.py's SlotMoves: the compact layout's)."""

@@ -21,7 +21,8 @@ from interpreter.runtime.compact_reads import CompactReads
 from interpreter.runtime.layout import layout
 
 # the step kinds whose code is written for the slots: those without decisions, then those with
-COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal", "move", "board", "deal", "choose", "tricks"})
+COMPACT_KINDS = frozenset({"set", "score", "teams", "reveal", "move", "board", "deal", "choose", "tricks",
+                           "repeat"})
 
 
 class CompactCode:

@@ -87,13 +87,13 @@ class Repeat(Step):
     # ------------------------------------------------------------------ play (its code: repeat_code.py)
 
     def start(self, game: GameView, state: State) -> Repeating | None:
-        return cast(Repeating | None, self.code(game).start(game, state))
+        return cast(Repeating | None, self.code(game).start(state, None))
 
     def decision(self, game: GameView, state: State, rp: Repeating) -> Decision | None:
-        return cast(Decision | None, self.code(game).decision(game, state, rp))
+        return cast(Decision | None, self.code(game).decision(state, rp, None))
 
     def apply(self, game: GameView, state: State, rp: Repeating, action: Any) -> None:
-        self.code(game).apply(game, state, rp, action)
+        self.code(game).apply(state, rp, action, None)
 
     def _bad_times(self, times: Any) -> ExpressionFailed:
         assert self.times is not None  # only a written times can give something else

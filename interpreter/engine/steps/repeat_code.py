@@ -1,10 +1,11 @@
 """The code of a ``repeat`` step's play, written for each step: one source for the checked path and for playouts.
 
-* ``start(game, state)``: how many times (``times``), then the first time that has something to decide;
+* ``start(state, o)``: how many times (``times``), then the first time that has something to decide;
 * ``next_time(game, state, rp)``: after a time is over, ``until`` and ``times``, then the next time: its counter
   set and its steps entered (steps_code.py writes the entering of the nested steps, ``enter_INNER``);
-* ``decision(game, state, rp)`` and ``apply(game, state, rp, action)``: the decision of the nested step running
-  (``advance_INNER``), and the next time once the steps of this one are done;
+* ``decision(state, rp, o)`` and ``apply(state, rp, action, o)``: the decision of the nested step running (found
+  when it was entered, or by its code), the action taken by it (``advance_INNER``), and the next time once the steps
+  of this one are done (``o``: as every kind with decisions takes it; a repeat binds no names);
 * ``run(game, state, policy)``: for ``Game.playout``, the body of ``apply`` in a loop of its own.
 """
 
@@ -15,7 +16,7 @@ from typing import Any, NamedTuple
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
-from interpreter.engine.state_shape import STATE_SHAPE, StateShape, not_yet
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.repeat import MAX_TIMES, Repeat, Repeating
 from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
@@ -33,36 +34,47 @@ class RepeatCode(NamedTuple):
 
 def part(step: Repeat, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game`` (see choose_code.part)."""
-    not_yet(shape, step)
-    writer = RepeatWriter(step, game, gen)
+    writer = RepeatWriter(step, game, gen, shape)
     return Part(writer.source(), {
         "STEP": step, "R": Repeating, "Running": Running, "pending": pending, "RUNTIME_ERRORS": RUNTIME_ERRORS,
         **writer.inner.globals(), **Writer.run_globals(),
-    }, lambda f: RepeatCode(f["start"], f["decision"], f["apply"], f["run"]))
+    }, lambda f: RepeatCode(f["start"], f["decision"], f["apply"], f.get("run")))
 
 
 class RepeatWriter(Writer):
     """Writes the functions of one repeat step; each method writes one fragment."""
 
-    def __init__(self, step: Repeat, game: GameView, gen: Namespace):
-        super().__init__(gen)
+    def __init__(self, step: Repeat, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE):
+        super().__init__(gen, shape)
         self.step = step
-        self.inner = StepsWriter("INNER", step.inner, gen, game)
+        self.inner = StepsWriter("INNER", step.inner, gen, game, None, shape)
 
     def source(self) -> str:
         w = Lines()
         self.inner.running(w)
-        with w.block("def start(game, state):"):
+        with w.block("def start(state, o):"):
+            w("game = state.game")
             self.start(w)
         with w.block("def next_time(game, state, rp):"):
             self.next_time(w)
-        with w.block("def decision(game, state, rp):"):
-            w("return None if rp.running is None else pending(game, state, rp.running)")
-        with w.block("def apply(game, state, rp, action):"):
+        with w.block("def decision(state, rp, o):"):
+            self.decision(w)
+        with w.block("def apply(state, rp, action, o):"):
+            w("game = state.game")
             self.apply(w)
-        with w.block("def run(game, state, policy, random):"):
-            self.run_loop(w, "seat", lambda: self.apply(w, "q"), lambda: self.find(w), "d")
+        if self.shape.edges:  # the playout loop, over today's state
+            with w.block("def run(game, state, policy, random):"):
+                self.run_loop(w, "seat", lambda: self.apply(w, "q"), lambda: self.find(w), "d")
         return w.text()
+
+    def decision(self, w: Lines) -> None:
+        """The decision of the nested step running: found when it was entered, or by its written code."""
+        with w.block("if rp.running is None:"):
+            w("return None")
+        w("r = rp.running", "d, r.d = r.d, None")
+        with w.block("if d is None:"):
+            w("game = state.game", f"d = {self.shape.code_of('r.steps[r.index]', self.ref)}.decision(state, r.p, None)")
+        w("return d")
 
     def start(self, w: Lines) -> None:
         step = self.step
@@ -92,7 +104,7 @@ class RepeatWriter(Writer):
                 w("raise STEP._too_many()")
             w("rp.time += 1")
             if step.counter:
-                w(f"state.vars[{step.counter!r}] = rp.time")
+                w(f"{self.shape.round('state', step.counter)} = rp.time")
             w("rp.running = enter_INNER(game, state, None, 0)")
             with w.block("if rp.running is not None:"):
                 w("return True")
