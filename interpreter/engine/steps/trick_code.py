@@ -199,7 +199,7 @@ class TrickWriter(Writer):
         if step.decided_by is None:
             w(f"return {self.shape.decision('seat', 'actions', 'step', repr('play a card'), repr('play'))}")
             return
-        w("actor = step._decider(state, seat)")
+        w("actor = step._decider(state, seat, DECIDED_BY)")
         prompt = "'play a card' if actor == seat else 'play a card for ' + NAMES[seat]"
         w(f"return {self.shape.decision('actor', 'actions', 'step', prompt, repr('play'))}")
 
@@ -436,7 +436,7 @@ class TrickWriter(Writer):
                 with w.block("if seat in automatic:"):
                     w("break")
             else:  # another seat may decide this one's card: it is the one asked
-                w("actor = step._decider(state, seat)")
+                w("actor = step._decider(state, seat, DECIDED_BY)")
                 with w.block("if actor in automatic:"):
                     w("break")
             self.plays.actions(w)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.dsl.compiler import Compiled, ExpressionFailed
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import Step, register
@@ -46,12 +46,11 @@ class Tricks(TrickReading):
     def decision(self, game: GameView, state: State, p: _Tricks) -> Decision | None:
         return cast(Decision | None, self.code(game).decision(state, p, None))
 
-    def _decider(self, state: State, seat: int) -> int:
-        """The seat that decides which card ``seat`` plays (``decided_by``)."""
-        assert self.decided_by is not None, "asked only of a trick whose plays another seat may decide"
-        actor = self.decided_by({"$s": state, "seat": seat})
+    def _decider(self, state: State, seat: int, decided_by: Compiled) -> int:
+        """The seat that decides which card ``seat`` plays (``decided_by``, written for the state's shape)."""
+        actor = decided_by({"$s": state, "seat": seat})
         if type(actor) is not int or not 0 <= actor < state.players:
-            raise ExpressionFailed(f"{self.decided_by.position}: error: decided_by must give a seat, got "
+            raise ExpressionFailed(f"{decided_by.position}: error: decided_by must give a seat, got "
                                    f"{'none' if actor is None else repr(actor)}")
         return actor
 
