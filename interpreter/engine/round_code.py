@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, Protocol
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
 from interpreter.engine.game_view import GameView
+from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.writer import Lines, Part
@@ -55,20 +56,32 @@ class WrittenGame(GameView, Protocol):
 
     def every_step(self) -> list[Step]: ...  # the round's, and those nested in them
 
+    @property
+    def round_fields(self) -> list[str]: ...  # the round's values besides its number and dealer
+
+    @property
+    def seat_value_names(self) -> list[str]: ...  # the values of each seat a round clears
+
+    @property
+    def counters(self) -> list[str]: ...
+
 
 class RoundCode(NamedTuple):
     """The functions written for a game's round (see the module's docstring)."""
 
     enter: Any
     begin: Any  # begin_GAME(state): the game's values and each seat's, when the game starts
+    start: Any  # start_ROUND(state): a round begins: its values cleared, counters at zero, each seat its own team
+    end: Any  # end_ROUND(state): a round is over: its values kept as the last round's (``ended``)
     over: Any  # over_ROUND(state): whether the game ends with the round just played (until, rounds)
     dealer: Any  # dealer_ROUND(state): who deals the next round (next_dealer; default the left neighbour)
     can_win: Any  # can_win_GAME(state): the seats that may win (game.can_win)
 
 
-def part(game: WrittenGame, gen: Namespace) -> Part:
-    """The functions of ``game``'s round; ``gen``: the namespace of the game's expressions."""
-    steps = StepsWriter("ROUND", game.steps, gen, game)
+def part(game: WrittenGame, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
+    """The functions of ``game``'s round; ``gen``: the namespace of the game's expressions; ``shape``: how the state
+    is held."""
+    steps = StepsWriter("ROUND", game.steps, gen, game, None, shape)
     w = Lines()
     with w.block("def enter_ROUND(game, state, p, i):"):
         steps.enter(w, lambda k: w("return d"), lambda k: w(f"state.step_index = {k}", "state.progress = q"))
@@ -77,11 +90,12 @@ def part(game: WrittenGame, gen: Namespace) -> Part:
     with w.block("def begin_GAME(state):"):
         w("e = {'$s': state}")
         for name, expr in flow.game_values.items():
-            steps.assign(w, f"state.game_vars[{name!r}]", expr, {})
+            steps.assign(w, shape.game("state", name), expr, {})
         for name, expr in flow.game_seat_values.items():
-            w(f"values = state.seat_vars[{name!r}] = [None] * {game.players}")
+            w(shape.new_seat_values("state", name, game.players))
             with w.block(f"for _v_seat in range({game.players}):"):
-                steps.assign(w, "values[_v_seat]", expr, names)
+                steps.assign(w, shape.seat_value("state", name, "_v_seat"), expr, names)
+    _start_and_end(w, game, shape)
     with w.block("def over_ROUND(state):"):
         w("e = {'$s': state}")
         if flow.until is not None:
@@ -90,12 +104,12 @@ def part(game: WrittenGame, gen: Namespace) -> Part:
                 w("return True")
         if flow.rounds is not None:
             steps.assign(w, "rounds", flow.rounds, {}, "number")
-            with w.block("if state.round_number >= rounds:"):
+            with w.block(f"if {shape.attribute('state', 'round_number')} >= rounds:"):
                 w("return True")
         w("return False")
     with w.block("def dealer_ROUND(state):"):
         if flow.next_dealer is None:
-            w(f"return (state.dealer + 1) % {game.players}")
+            w(f"return ({shape.attribute('state', 'dealer')} + 1) % {game.players}")
         else:
             w("e = {'$s': state}")
             steps.assign(w, "dealer", flow.next_dealer, {})
@@ -114,8 +128,26 @@ def part(game: WrittenGame, gen: Namespace) -> Part:
             w("return out")
     return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, "NOT_A_SEAT": _not_a_seat(flow.next_dealer),
                            **steps.globals()},
-                lambda f: RoundCode(f["enter_ROUND"], f["begin_GAME"], f["over_ROUND"], f["dealer_ROUND"],
-                                    f["can_win_GAME"]))
+                lambda f: RoundCode(f["enter_ROUND"], f["begin_GAME"], f["start_ROUND"], f["end_ROUND"],
+                                    f["over_ROUND"], f["dealer_ROUND"], f["can_win_GAME"]))
+
+
+def _start_and_end(w: Lines, game: WrittenGame, shape: StateShape) -> None:
+    """``start_ROUND`` and ``end_ROUND`` (see RoundCode)."""
+    n = game.players
+    number, dealer = shape.attribute("state", "round_number"), shape.attribute("state", "dealer")
+    with w.block("def start_ROUND(state):"):
+        w(f"{number} += 1", shape.new_round_values("state", list(game.round_fields)))
+        w(f"{shape.round('state', 'number')} = {number}", f"{shape.round('state', 'dealer')} = {dealer}")
+        for name in game.seat_value_names:  # values of the round; game seat values stay
+            w(shape.new_seat_values("state", name, n))
+        with w.block(f"for s in range({n}):"):
+            for counter in game.counters:
+                w(f"{shape.counter('state', counter, 's')} = 0")
+            w(f"{shape.team('state', 's')} = s")
+        w(f"{shape.attribute('state', 'team_known')} = None", f"{shape.attribute('state', 'team_counted')} = False")
+    with w.block("def end_ROUND(state):"):
+        w(f"state.ended = {shape.round_values('state', ['number', 'dealer', *game.round_fields])}")
 
 
 def _not_a_seat(expr: Compiled | None) -> Any:

@@ -163,25 +163,13 @@ class Rounds:
         return cast(Decision | None, self.game.round_code().enter(self.game, state, None, index))
 
     def start_round(self, state: State) -> None:
-        """A round begins: its values cleared, counters at zero, every seat on its own team."""
-        game = self.game
-        state.round_number += 1
-        state.vars = dict.fromkeys(game.round_fields)
-        state.vars["number"] = state.round_number
-        state.vars["dealer"] = state.dealer
-        for k in game.seat_value_names:  # values of the round; game seat values stay
-            state.seat_vars[k] = [None] * game.players
-        for counter in state.counters.values():
-            for s in range(game.players):
-                counter[s] = 0
-        state.teams = list(range(game.players))
-        state.team_known = None
-        state.team_counted = False
+        """A round begins: its values cleared, counters at zero, every seat on its own team (its written code)."""
+        self.game.round_code().start(state)
 
     def end_round(self, state: State) -> None:
         """A round is over: the game ends, or the next round begins with its dealer."""
         game = self.game
-        state.ended = state.vars
+        game.round_code().end(state)
         flow = game.flow
         if game.round_code().over(state):
             state.finished = True

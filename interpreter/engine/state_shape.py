@@ -53,6 +53,18 @@ class StateShape(Reads):
         """The source of ``seat``'s zone ``name`` (a list of cards)."""
         return f"{state}.per_seat[{name!r}][{seat}]"
 
+    def new_seat_values(self, state: str, name: str, players: int) -> str:
+        """The statement that makes every seat's value ``name`` none (a new list, for today's state)."""
+        return f"{state}.seat_vars[{name!r}] = [None] * {players}"
+
+    def new_round_values(self, state: str, names: list[str]) -> str:
+        """The statement that makes the round values ``names`` none (and, for today's state, drops the others)."""
+        return f"{state}.vars = dict.fromkeys({names!r})"
+
+    def round_values(self, state: str, names: list[str]) -> str:
+        """The source of the round's values, by name (today's: the state's own dict of them)."""
+        return f"{state}.vars"
+
     def seat_lists(self, state: str, name: str) -> str:
         """The source of a list of every seat's zone ``name`` (each the zone's own list of cards)."""
         return f"{state}.per_seat[{name!r}]"

@@ -70,6 +70,16 @@ class SlotPlaces(StateShape):
     def seat_zone(self, state: str, name: str, seat: str) -> str:
         return _slot_of("z", self.layout.zone_slot(name, 0))[1](state, seat, repr)
 
+    def new_seat_values(self, state: str, name: str, players: int) -> str:
+        base = self.layout.value_slot(SEAT, name, 0)
+        return f"{state}.v[{base}:{base + players}] = [None] * {players}"
+
+    def new_round_values(self, state: str, names: list[str]) -> str:
+        return "; ".join(f"{self.round(state, n)} = None" for n in names) or "pass"
+
+    def round_values(self, state: str, names: list[str]) -> str:
+        return "{" + ", ".join(f"{n!r}: {self.round(state, n)}" for n in names) + "}"
+
     def seat_lists(self, state: str, name: str) -> str:
         base = self.layout.zone_slot(name, 0)
         return f"{state}.z[{base}:{base + self.layout.players}]"

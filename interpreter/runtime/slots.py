@@ -11,22 +11,40 @@ from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.team_queries import TeamQueries
-from interpreter.runtime.layout import COUNTED, KNOWN, TEAM, Layout, Packed, layout
+from interpreter.runtime.layout import COUNTED, DEALER, KNOWN, NUMBER, TEAM, Layout, Packed, layout
 
 
 class Slots(TeamQueries):
     """A state in the compact layout (see the module's docstring)."""
 
-    __slots__ = ("game", "players", "z", "v", "rest", "_team", "_known", "_counted")
+    __slots__ = ("game", "players", "z", "v", "step_index", "progress", "pending", "ended", "finished",
+                 "actions_taken", "_team", "_known", "_counted", "_number", "_dealer")
 
     def __init__(self, game: Game, lay: Layout, zones: list[list[int]], values: list[Any], rest: tuple[Any, ...]):
         self.game = game
         self.players = lay.players
         self.z = zones
         self.v = values
-        self.rest = rest
+        # where the round stands, as the driver keeps it (the running step, its progress, the pending decision)
+        self.step_index, self.progress, self.pending, self.ended, self.finished, self.actions_taken = rest
         self._team = lay.value_slot(TEAM, "", 0)
         self._known, self._counted = lay.value_slot(KNOWN), lay.value_slot(COUNTED)
+        self._number, self._dealer = lay.value_slot(NUMBER), lay.value_slot(DEALER)
+
+    @property
+    def rest(self) -> tuple[Any, ...]:
+        """Where the round stands, as ``Packed.rest`` holds it."""
+        return self.step_index, self.progress, self.pending, self.ended, self.finished, self.actions_taken
+
+    @property
+    def round_number(self) -> int:
+        number: int = self.v[self._number]
+        return number
+
+    @property
+    def dealer(self) -> int:
+        dealer: int = self.v[self._dealer]
+        return dealer
 
     @classmethod
     def of(cls, game: Game, packed: Packed) -> Slots:

@@ -26,7 +26,7 @@ from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 Found = Callable[[int], None]  # writes what is done with the k-th step of a list (see steps_code.StepsWriter.enter)
 
 # the builtins written code may call (expressions written in place call none: they refer to their helpers by name)
-BUILTINS = {f.__name__: f for f in (len, list, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
+BUILTINS = {f.__name__: f for f in (len, list, dict, all, any, range, isinstance, type, int, str, map, bool, tuple, max,
                                      sum, enumerate, set, sorted, zip, object, TypeError)}
 
 
