@@ -78,18 +78,19 @@ def built_parts(parts: list[Part], gen: Namespace, keep: bool) -> Built:
 
 
 class Module:
-    """The written code of one compiled game: each step's, by the step, and the round's."""
+    """The written code of one compiled game: each step's, by the step, and the round's (over a state held as
+    ``shape`` says; NotImplementedError: a part of the game not written through a shape yet)."""
 
-    def __init__(self, game: WrittenGame, gen: Namespace, keep: bool):
+    def __init__(self, game: WrittenGame, gen: Namespace, keep: bool, shape: StateShape = STATE_SHAPE):
         owners: list[Any] = []
         parts: list[Part] = []
         for step in game.every_step():
-            made = written_part(step, game, gen)
+            made = written_part(step, game, gen, shape)
             if made is not None:
                 owners.append(step)
                 parts.append(made._replace(source=prune(made.source)))
         owners.append(game)
-        made = round_part(game, gen)
+        made = round_part(game, gen, shape)
         parts.append(made._replace(source=prune(made.source)))
         built = built_parts(parts, gen, keep)
         self.source = built.source
@@ -100,6 +101,10 @@ class Module:
     def code(self, owner: Any) -> Any:
         """The code of ``owner`` (a step, or the game for its round)."""
         return self._codes[id(owner)]
+
+    def has(self, owner: Any) -> bool:
+        """Whether ``owner`` has written code here (a step of a kind that plays by its methods has none)."""
+        return id(owner) in self._codes
 
     def source_of(self, owner: Any) -> str:
         """The source of ``owner``'s part, as its writer wrote it (before the module held it in a function)."""

@@ -45,6 +45,11 @@ class StateShape(Reads):
         """The source of every zone's list of cards (in no particular order)."""
         return f"[*{state}.shared.values(), *(cards for hands in {state}.per_seat.values() for cards in hands)]"
 
+    def held(self, cards: str, ref: Any) -> str:
+        """The source of the cards of ``cards`` (a source giving card ids, as chance deals them) as the state holds
+        them (today: card ids)."""
+        return cards
+
     def card_set(self, cards: Any) -> frozenset[int]:
         """A set of cards as the state holds them (today: card ids)."""
         return frozenset(cards)

@@ -119,8 +119,8 @@ class CompactReads(SlotPlaces):
     def moves(self) -> Moves:
         return self._moves
 
-    def decision(self, actor: str, actions: str, step: str, prompt: str, kind: str) -> str:
-        return f"({actor}, {actions})"
+    def held(self, cards: str, ref: Any) -> str:
+        return f"[{ref(self.layout.kind)}[c] for c in {cards}]"
 
     def card_set(self, cards: Any) -> frozenset[int]:
         return frozenset(self.layout.kind[c] for c in cards)

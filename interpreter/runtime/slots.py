@@ -41,10 +41,18 @@ class Slots(TeamQueries):
         number: int = self.v[self._number]
         return number
 
+    @round_number.setter
+    def round_number(self, number: int) -> None:
+        self.v[self._number] = number
+
     @property
     def dealer(self) -> int:
         dealer: int = self.v[self._dealer]
         return dealer
+
+    @dealer.setter
+    def dealer(self, dealer: int) -> None:
+        self.v[self._dealer] = dealer
 
     @classmethod
     def of(cls, game: Game, packed: Packed) -> Slots:

@@ -62,7 +62,7 @@ class Step:
         self.guard: Compiled | None = None  # a condition the step holding it adds to when (a climb's hooks)
         self.outer: Any = None  # for nested steps: gives the values of the names the trick binds
         self.bound: dict[str, Type] = {}  # the names the trick binds, for compiling
-        self._written: Any = None  # the step's code in the game's module (see code)
+        self._written: Any = None  # the step's code in the game's module (see code), and that game
         self.words = self.words_part(self)
         self.search = self.search_part(self)
         self.chance = self.chance_part(self)
@@ -139,11 +139,12 @@ class Step:
 
     def code(self, game: GameView) -> Any:
         """The functions written for this step (by its kind's writer, see engine/module.py's WRITERS), from the
-        game's module (kept: a step belongs to one compiled game)."""
-        code = self._written
-        if code is None:
-            code = self._written = game.module().code(self)
-        return code
+        game's module: kept for the game it was last asked for (a step belongs to one compiled game, whose code is
+        written for today's state and, for the compact layout, again: runtime/compact_game.py)."""
+        written = self._written
+        if written is None or written[0] is not game:
+            written = self._written = (game, game.module().code(self))
+        return written[1]
 
     def outer_names(self) -> set[str] | None:
         """For a step a trick runs: the names of the trick its written code reads (the trick gives them in a

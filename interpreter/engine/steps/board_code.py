@@ -61,10 +61,9 @@ class BoardWriter(Writer):
             w(f"return {self.made()} if p.choices else None")
         with w.block("def apply(state, p, action, o):"):
             self.apply(w)
-        if self.shape.edges:
-            with w.block("def run(game, state, policy, random):"):
-                self.run_loop(w, "seat", lambda: self.apply(w, "q"),
-                              lambda: w("seat = q.turn", "actions = q.choices or None"), self.made("q"))
+        with w.block("def run(game, state, policy, random):"):
+            self.run_loop(w, "seat", lambda: self.apply(w, "q"),
+                          lambda: w("seat = q.turn", "actions = q.choices or None"), self.made("q"))
         return w.text()
 
     def made(self, p: str = "p") -> str:

@@ -105,11 +105,10 @@ class ChooseWriter(Writer):
             self.decision(w, lambda: w(f"return {self.made()}"), lambda: w("return None"))
         with w.block("def apply(state, q, action, o):"):
             self.apply(w)
-        if self.shape.edges:  # the playout loops, over today's state
-            with w.block("def run(game, state, policy, random):"):
-                self.run(w)
-            with w.block("def nested(game, state, q, o, policy, random, room):"):
-                self.nested(w)
+        with w.block("def run(game, state, policy, random):"):
+            self.run(w)
+        with w.block("def nested(game, state, q, o, policy, random, room):"):
+            self.nested(w)
         return w.text()
 
     # ------------------------------------------------------------------ fragments

@@ -43,6 +43,8 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
     with w.block("def decision(state, p, o):"):
         w(f"return None if p.dealt else {shape.decision('CHANCE', '[]', 'STEP', repr('deal'), repr('chance'))}")
     with w.block("def apply(state, p, outcome, o):"):
+        if shape.kinds:  # chance deals card ids
+            w(f"outcome = {shape.held('outcome', x.ref)}")
         w("# the pack gathered back first, so a deal always starts from the full deck (or its whole part)")
         with w.block(f"for zone in {shape.zones('state')}:"):
             if step.packed is None:

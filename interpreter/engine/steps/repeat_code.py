@@ -62,9 +62,8 @@ class RepeatWriter(Writer):
         with w.block("def apply(state, rp, action, o):"):
             w("game = state.game")
             self.apply(w)
-        if self.shape.edges:  # the playout loop, over today's state
-            with w.block("def run(game, state, policy, random):"):
-                self.run_loop(w, "seat", lambda: self.apply(w, "q"), lambda: self.find(w), "d")
+        with w.block("def run(game, state, policy, random):"):
+            self.run_loop(w, "seat", lambda: self.apply(w, "q"), lambda: self.find(w), "d")
         return w.text()
 
     def decision(self, w: Lines) -> None:

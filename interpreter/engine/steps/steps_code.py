@@ -138,9 +138,8 @@ class StepsWriter(Writer):
             w("return None")
         with w.block(f"def advance_{self.name}(game, state, p, r, action):"):
             self.advance(w)
-        if self.shape.edges:  # the playout loop, over today's state
-            with w.block(f"def run_{self.name}(game, state, p, i, policy, random, room):"):
-                self.run(w)
+        with w.block(f"def run_{self.name}(game, state, p, i, policy, random, room):"):
+            self.run(w)
 
     def run(self, w: Lines) -> None:
         """``run_NAME``: the list entered from its ``i``-th step and its decisions taken by ``policy`` as they come,

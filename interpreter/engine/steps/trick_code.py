@@ -133,9 +133,8 @@ class TrickWriter(Writer):
                 with w.block(f"def {which}_names(state, p):"):
                     items = ", ".join(f"{name!r}: {src}" for name, src in self.name_sources(which).items())
                     w(f"return {{{items}}}")
-        if self.shape.edges:  # the playout loop, over today's state
-            with w.block("def playout(game, state, policy, random):"):
-                self.playout(w)
+        with w.block("def playout(game, state, policy, random):"):
+            self.playout(w)
         return "\n".join(w.out) + "\n"
 
     # ------------------------------------------------------------------ fragments

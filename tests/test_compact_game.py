@@ -1,0 +1,43 @@
+"""A game played on the compact layout (runtime/compact_game.py): every bundled game whose code is written for the
+slots, played out from the same point with the same random source on today's state and on its slots, is the same game
+round after round: the same cards where they are, the same values, totals and round results, the same actions taken.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.engine.compile import supported_players
+from interpreter.rules.loader import load_rules
+from interpreter.runtime.compact_game import compact_game, why_not
+from interpreter.runtime.layout import pack
+
+from .conftest import GAMES, SHORTER, game_of
+from .test_compact_steps import plain
+
+CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+ROUNDS = 3
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_a_game_played_out_on_the_slots_is_the_game_played_out_on_the_state(name, players):
+    game = game_of(name, players, **SHORTER.get(name, {}))
+    compact = compact_game(game)
+    if compact is None:
+        pytest.skip(f"not written for the slots yet: {why_not(game)}")
+    for seed in range(2):
+        state = game.new_state()
+        slots = compact.start(state)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for _ in range(ROUNDS):
+            if state.finished:
+                break
+            taken = game.playout(state, mine, round_end=True)
+            assert compact.playout(slots, theirs, round_end=True) == taken
+            after = pack(game, state)
+            assert slots.z == after.zones
+            assert plain(slots.v) == plain(after.values)
+            assert (slots.finished, slots.actions_taken, slots.step_index) == (state.finished, state.actions_taken,
+                                                                                state.step_index)
