@@ -95,7 +95,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
 SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers",
-            "agents")
+            "agents", "compact")
+COMPACT_GAMES = (("njet-riogrande", 4), ("meinz", 4), ("hearts", 4), ("doppelkopf", 4))
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
 ISMCTS_GAMES = ("njet-riogrande", "meinz", "hearts")
@@ -199,6 +200,39 @@ def playout_work(game: Any, rng: random.Random) -> Work:
         return len(state.round_results), decisions
 
     return work
+
+
+def compact_work(game: Any, rng: random.Random) -> Work:
+    """One random game through ``Game.playout`` on the compact layout (runtime/compact_game.py), from the slots of a
+    new state."""
+    from interpreter.runtime.compact_game import compact_game
+
+    compact = compact_game(game)
+    assert compact is not None, f"{game.name} is not written for the slots"
+    new_state, start, playout = game.new_state, compact.start, compact.playout
+
+    def work() -> tuple[int, int]:
+        slots = start(new_state())
+        decisions = playout(slots, rng)
+        return len(slots.v[slots.results_slot]), decisions
+
+    return work
+
+
+def section_compact(args: argparse.Namespace, rep: Report) -> None:
+    """The same game played on today's state and on the compact layout's slots (issue 33, the order of the work:
+    the step kinds written through the state's shape): time per decision, slots against state."""
+    ratios: dict[tuple[str, int], list[float]] = {c: [] for c in COMPACT_GAMES}
+    for run in range(args.runs):
+        for c in COMPACT_GAMES:
+            game = compiled(*c)
+            state, slots = paired(playout_work(game, random.Random(run)), compact_work(game, random.Random(run)),
+                                  args.seconds, run)
+            ratios[c].append(state["decisions_per_s"] / slots["decisions_per_s"])
+        note(f"compact: run {run + 1} of {args.runs} done")
+    rep.heading("The same random games on the compact layout's slots (time per decision vs today's state)")
+    table(("game", "players", "slots vs state"), [(c[0], c[1], spread(ratios[c]) + "x") for c in COMPACT_GAMES],
+          rep.markdown)
 
 
 def step_loop_work(game: Any, rng: random.Random) -> Work:
@@ -882,6 +916,7 @@ def main(argv: list[str] | None = None) -> int:
         "generate": section_generate,
         "workers": section_workers,
         "agents": section_agents,
+        "compact": section_compact,
     }
     for name in SECTIONS:
         if name in parts:

@@ -11,14 +11,14 @@ from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.team_queries import TeamQueries
-from interpreter.runtime.layout import COUNTED, DEALER, KNOWN, NUMBER, TEAM, Layout, Packed, layout
+from interpreter.runtime.layout import COUNTED, DEALER, KNOWN, NUMBER, RESULTS, TEAM, Layout, Packed, layout
 
 
 class Slots(TeamQueries):
     """A state in the compact layout (see the module's docstring)."""
 
     __slots__ = ("game", "players", "z", "v", "step_index", "progress", "pending", "ended", "finished",
-                 "actions_taken", "_team", "_known", "_counted", "_number", "_dealer")
+                 "actions_taken", "results_slot", "_team", "_known", "_counted", "_number", "_dealer")
 
     def __init__(self, game: Game, lay: Layout, zones: list[list[int]], values: list[Any], rest: tuple[Any, ...]):
         self.game = game
@@ -30,6 +30,7 @@ class Slots(TeamQueries):
         self._team = lay.value_slot(TEAM, "", 0)
         self._known, self._counted = lay.value_slot(KNOWN), lay.value_slot(COUNTED)
         self._number, self._dealer = lay.value_slot(NUMBER), lay.value_slot(DEALER)
+        self.results_slot = lay.value_slot(RESULTS)  # the rounds' scores
 
     @property
     def rest(self) -> tuple[Any, ...]:
