@@ -222,17 +222,29 @@ def compact_work(game: Any, rng: random.Random) -> Work:
 def section_compact(args: argparse.Namespace, rep: Report) -> None:
     """The same game played on today's state and on the compact layout's slots (issue 33, the order of the work:
     the step kinds written through the state's shape): time per decision, slots against state."""
-    ratios: dict[tuple[str, int], list[float]] = {c: [] for c in COMPACT_GAMES}
-    for run in range(args.runs):
-        for c in COMPACT_GAMES:
-            game = compiled(*c)
-            state, slots = paired(playout_work(game, random.Random(run)), compact_work(game, random.Random(run)),
-                                  args.seconds, run)
-            ratios[c].append(state["decisions_per_s"] / slots["decisions_per_s"])
-        note(f"compact: run {run + 1} of {args.runs} done")
+    ratios, _ = paired_ratios(list(COMPACT_GAMES), lambda c, run: (
+        playout_work(compiled(*c), random.Random(run)), compact_work(compiled(*c), random.Random(run))), args,
+        "compact")
     rep.heading("The same random games on the compact layout's slots (time per decision vs today's state)")
     table(("game", "players", "slots vs state"), [(c[0], c[1], spread(ratios[c]) + "x") for c in COMPACT_GAMES],
           rep.markdown)
+
+
+def paired_ratios(configs: list[tuple[str, int]], sides: Callable[[tuple[str, int], int], tuple[Work, Work]],
+                  args: argparse.Namespace, label: str
+                  ) -> tuple[dict[tuple[str, int], list[float]], dict[tuple[str, int], list[dict[str, float]]]]:
+    """For each config, ``sides(config, run)``'s two works measured in pairs, run after run: the first's time per
+    decision over the second's, and the second's rates."""
+    ratios: dict[tuple[str, int], list[float]] = {c: [] for c in configs}
+    rates: dict[tuple[str, int], list[dict[str, float]]] = {c: [] for c in configs}
+    for run in range(args.runs):
+        for c in configs:
+            first, second = sides(c, run)
+            a, b = paired(first, second, args.seconds, run)
+            rates[c].append(b)
+            ratios[c].append(a["decisions_per_s"] / b["decisions_per_s"])
+        note(f"{label}: run {run + 1} of {args.runs} done")
+    return ratios, rates
 
 
 def step_loop_work(game: Any, rng: random.Random) -> Work:
@@ -349,16 +361,8 @@ def section_games(args: argparse.Namespace, rep: Report) -> None:
 
     configs = [(name, n) for name in bundled_games() for n in supported_players(load_rules(name))]
     ref = compiled(*REFERENCE)
-    rates: dict[tuple[str, int], list[dict[str, float]]] = {c: [] for c in configs}
-    ratios: dict[tuple[str, int], list[float]] = {c: [] for c in configs}
-    for run in range(args.runs):
-        for c in configs:
-            game = compiled(*c)
-            njet, ours = paired(playout_work(ref, random.Random(run)), playout_work(game, random.Random(run)),
-                                args.seconds, run)
-            rates[c].append(ours)
-            ratios[c].append(njet["decisions_per_s"] / ours["decisions_per_s"])
-        note(f"games: run {run + 1} of {args.runs} done")
+    ratios, rates = paired_ratios(configs, lambda c, run: (
+        playout_work(ref, random.Random(run)), playout_work(compiled(*c), random.Random(run))), args, "games")
     rep.heading("Random play through Game.playout (time per decision vs NJET Rio Grande 4p: target within "
                 f"{GAMES_GOAL:g}x)")
     rows = []

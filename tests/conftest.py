@@ -81,6 +81,15 @@ def random_decisions(game: Game, state: State, rng):
         yield d
 
 
+def take_random(game: Game, state: State, rng) -> None:
+    """The pending decision taken: chance's outcome drawn from ``rng``, or one of the seat's actions picked by it."""
+    d = state.pending
+    if d.actor == CHANCE:
+        game.apply_chance(state, game.sample_chance(state, rng))
+    else:
+        game.apply(state, d.actions[rng.randrange(len(d.actions))])
+
+
 def names(game: Game, cards: list[int]) -> list[str]:
     """The labels of ``cards``, sorted."""
     return sorted(game.cards.labels[c] for c in cards)

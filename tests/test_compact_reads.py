@@ -19,13 +19,12 @@ from interpreter.dsl.ir import Part
 from interpreter.dsl.types import Type
 from interpreter.engine.compile import supported_players
 from interpreter.engine.game import Game
-from interpreter.engine.state import CHANCE
 from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_reads import CompactReads
 from interpreter.runtime.layout import layout, pack
 from interpreter.runtime.slots import Slots
 
-from .conftest import GAMES, SHORTER, game_of
+from .conftest import GAMES, SHORTER, game_of, take_random
 
 CASES = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
 DECISIONS = 40  # decisions of each game at which every expression is read both ways
@@ -126,11 +125,7 @@ def test_every_expression_reads_the_slots_as_it_reads_the_state(name, players):
                     there = ("value", as_kinds(there[1], c.type, lay.kind)) if there[0] == "value" else there
                 assert there == today, f"{c.position}: {c.text!r} with {binding}"
                 read += 1
-        d = state.pending
-        if d.actor == CHANCE:
-            game.apply_chance(state, game.sample_chance(state, rng))
-        else:
-            game.apply(state, d.actions[rng.randrange(len(d.actions))])
+        take_random(game, state, rng)
     assert read > 100
 
 

@@ -22,7 +22,7 @@ from interpreter.runtime.compact_code import compact_code
 from interpreter.runtime.layout import layout, pack
 from interpreter.runtime.slots import Slots
 
-from .conftest import GAMES, SHORTER, game_of
+from .conftest import GAMES, SHORTER, game_of, take_random
 from .test_compact_reads import as_kinds
 
 # every bundled game at its fewest players (tests/test_compact_game.py plays every player count on the slots)
@@ -88,11 +88,7 @@ def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, p
                     today = state.clone()
                     after = pack(game, today)
                 slots = Slots.of(game, after)  # the same again, whatever a failure left
-        d = state.pending
-        if d.actor == CHANCE:
-            game.apply_chance(state, game.sample_chance(state, rng))
-        else:
-            game.apply(state, d.actions[rng.randrange(len(d.actions))])
+        take_random(game, state, rng)
     assert ran > 0
     # every kind ran; all but two steps at most (tichu's climb holds a step for a trick no one can beat)
     assert {s.kind for s in tried} == {s.kind for s in steps}
