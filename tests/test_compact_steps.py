@@ -71,7 +71,7 @@ def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, p
             break
         for chained in (False, True):  # each step by itself; then one after the other (a score reads what a set set)
             today = state.clone()
-            slots = Slots.of(game, pack(game, today))
+            slots = Slots.of(code.game, pack(game, today))
             for step in steps:
                 names, kinds = bound(step, today, lay.kind)
                 if step.bound and names is None:
@@ -87,7 +87,7 @@ def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, p
                 if not chained:
                     today = state.clone()
                     after = pack(game, today)
-                slots = Slots.of(game, after)  # the same again, whatever a failure left
+                slots = Slots.of(code.game, after)  # the same again, whatever a failure left
         take_random(game, state, rng)
     assert ran > 0
     # every kind ran; all but two steps at most (tichu's climb holds a step for a trick no one can beat)
@@ -117,7 +117,7 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
             if not code.written(step) or any(not code.written(s) for s in step.inner_steps()):
                 continue
             today, packed = state.clone(), pack(game, state)
-            slots = Slots.of(game, packed)
+            slots = Slots.of(code.game, packed)
             o = bound(step, today, lay.kind)[1]
             for begin in (False, True):  # the action taken where the step stands, then the step started afresh
                 if begin:  # (from where the game is, the step may fail to start: on both, then)

@@ -10,6 +10,7 @@ every bundled game on both at every decision of random games and finds the same 
 
 from __future__ import annotations
 
+import copy
 import weakref
 from typing import Any
 
@@ -49,6 +50,10 @@ class CompactCode:
         self._codes = {id(s): code for s, code in zip(steps, built.codes)}
         self.reads.codes.update(zip(steps, built.codes))  # what the code written for the slots calls
         self._steps = steps  # the keys stay the ids of live objects
+        # the game as a Slots names it: a copy whose module is this code (what a step's Python asks of its code,
+        # Step.code, is then the code written for the slots)
+        self.game = copy.copy(game)
+        self.game._module = self  # type: ignore[assignment]
 
     def written(self, step: Step) -> bool:
         """Whether ``step``'s code is written for the slots."""
@@ -56,8 +61,7 @@ class CompactCode:
 
     def code(self, step: Step) -> Any:
         """The code of ``step`` over a ``Slots`` (KeyError: a kind not written for the slots): a step without
-        decisions its ``start(game, state, O)``; a board its start, decision and apply (board_code.BoardCode),
-        a decision given as (the seat to act, its actions)."""
+        decisions its ``start(game, state, O)``; a step with decisions its kind's code (start, decision, apply)."""
         return self._codes[id(step)]
 
 

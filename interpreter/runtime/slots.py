@@ -32,6 +32,11 @@ class Slots(TeamQueries):
         self._number, self._dealer = lay.value_slot(NUMBER), lay.value_slot(DEALER)
         self.results_slot = lay.value_slot(RESULTS)  # the rounds' scores
 
+    # the narration and what a Knowledge is told are made at the edges: the slots keep neither
+    notes = None
+    seen = None
+    told = None
+
     @property
     def rest(self) -> tuple[Any, ...]:
         """Where the round stands, as ``Packed.rest`` holds it."""

@@ -39,6 +39,7 @@ from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_code_names import trick_globals, written_for_shapes
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
 from interpreter.engine.steps.trick_plays_code import PlaysWriter, rule_tables
+from interpreter.engine.steps.trick_shares_code import SharesCode, write_shares
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines, Part, Writer
 from interpreter.plan.declaration import declared_in
@@ -61,6 +62,7 @@ class TrickCode(NamedTuple):
     run: Any  # playout(game, state, policy, random): the step's loop for Game.playout
     decision: Any  # decision(state, p, o): the pending decision (the step's decision)
     apply: Any  # apply(state, p, action, o): the decision taken (the step's apply)
+    shares: Any  # for a trick of several takers, what trick_takers.py reads and changes (see SharesCode)
 
 
 def part(step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
@@ -73,7 +75,8 @@ def part(step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE
     return Part(writer.source(), {**trick_globals(step, game, shape), **hooks}, lambda f: TrickCode(
         f["start"], f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
         f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f.get("playout"), f["decision"],
-        f["apply"]))
+        f["apply"], SharesCode(f["trick_of"], f["won_of"], f["unclaimed_of"], f["take_from_trick"], f["later_best"],
+                               f["takes_of"]) if "trick_of" in f else None))
 
 
 class TrickWriter(Writer):
@@ -122,6 +125,8 @@ class TrickWriter(Writer):
             w("return None")
         with w.block("def led_of(state, plays):"):
             self.led_of(w)
+        if not self.sole_taker:
+            write_shares(w, self.step, self.shape, self.ref)
         if self.step.between or self.step.after:
             with w.block("def hook(game, state, p, action):"):
                 self.prologue(w)

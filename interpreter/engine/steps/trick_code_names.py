@@ -22,12 +22,11 @@ from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
 def written_for_shapes(step: Tricks) -> None:
     """Refuse what the code of a trick step is not written through a shape for yet: steps of other kinds than those
-    written through it run between plays or after a trick, several takers."""
+    written through it run between plays or after a trick."""
     written = (InPlace, Board, Choose, DealReading)  # the kinds whose code a trick's hooks call through a shape
     missing = [what for what, there in (
         ("steps of other kinds between plays or after a trick",
          not all(isinstance(s, written) for s in step.between + step.after)),
-        ("several takers", len(step.takers) != 1 or step.takers[0].takes is not None),
     ) if there]
     if missing:
         raise NotImplementedError(f"the code of a tricks step with {', '.join(missing)} is written for today's "
@@ -51,6 +50,8 @@ def trick_globals(step: Tricks, game: GameView, shape: StateShape) -> dict[str, 
         "WON_BY": None if step.won_by is None else compiled(step.won_by), "LED": step.led,
         "DECIDED_BY": None if step.decided_by is None else compiled(step.decided_by),
         "ROUTE_WHEN": tuple(r.when for r in step.routes),
+        "LATER": [o.written_for(shape) for o in step.later_orderings],
+        "TAKES": [None if t.takes is None else compiled(t.takes) for t in step.takers],
         "RUNTIME_ERRORS": RUNTIME_ERRORS,
         "BETWEEN": step.between, "AFTER": step.after, "Running": Running,
         "pending": pending,

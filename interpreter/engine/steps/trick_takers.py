@@ -4,6 +4,8 @@ nobody takes sent to ``unclaimed``; then the steps after the trick, or the next 
 
 from __future__ import annotations
 
+from typing import Any
+
 from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
@@ -22,24 +24,30 @@ class Sharing:
     def shares(self, game: GameView, state: State, p: _Tricks, plays: list[tuple[int, int]], led: int | None,
                winner: int, claimed: bool) -> None:
         """The winner has more takers after it: each found by its ordering, then the cards shared out."""
+        code = self._code(game)
         takers: list[int | None] = [winner]
-        for ordering in self.step.later_orderings:
-            takers.append(ordering.best(state, plays, led))
+        for i in range(len(self.step.later_orderings)):
+            takers.append(code.later_best(state, plays, led, i))
         p.takers = takers
         if state.notes is not None:
             self.words.tell(game, state, p, plays, winner, claimed)
         p.last = list(plays)
         p.plays = []
         p.taking = 0
-        p.left = self._share(state, p, 0)
+        p.left = self._share(code, state, p, 0)
         self.settle(game, state, p)
 
-    def _share(self, state: State, p: _Tricks, index: int) -> int:
-        takes = self.step.takers[index].takes
-        if takes is None:
+    def _code(self, game: GameView) -> Any:
+        """What the trick's written code gives the sharing (trick_code.SharesCode), for the game's state's shape."""
+        return self.step.code(game).shares
+
+    def _share(self, code: Any, state: State, p: _Tricks, index: int) -> int:
+        k = code.takes_of(state, index)
+        if k is None:
             return -1  # the rest
-        k = takes({"$s": state})
         if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+            takes = self.step.takers[index].takes
+            assert takes is not None  # a number only a takes expression gives
             raise ExpressionFailed(f"{takes.position}: error: takes must be a whole number, got {k!r}")
         return k
 
@@ -53,8 +61,8 @@ class Sharing:
 
     def settle(self, game: GameView, state: State, p: _Tricks) -> None:
         """Give cards to takers until one must choose; then close the trick."""
-        step = self.step
-        trick = state.shared[step.trick_zone]
+        step, code = self.step, self._code(game)
+        trick = code.trick_of(state)
         winner = p.winner
         assert winner is not None  # _resolve found it before cards are taken
         while p.taking < len(step.takers):
@@ -64,15 +72,15 @@ class Sharing:
                     return  # a choice: see decision
                 cards = [(self._owner(p, c), c) for c in trick]
                 trick.clear()
-                step.code(game).route(state, cards, taker, winner, state.per_seat[step.won][taker])
+                step.code(game).route(state, cards, taker, winner, code.won_of(state, taker))
             p.taking += 1
             if p.taking < len(step.takers):
-                p.left = self._share(state, p, p.taking)
+                p.left = self._share(code, state, p, p.taking)
         if trick:  # validate made sure unclaimed is given whenever cards can be left
             assert step.unclaimed is not None
             if state.notes is not None:
                 state.note(f"Nobody takes {', '.join(game.cards.labels[c] for c in trick)}: to {step.unclaimed}")
-            state.shared[step.unclaimed].extend(trick)
+            code.unclaimed_of(state).extend(trick)
             trick.clear()
         p.taking = -1
         if step.after:
@@ -85,22 +93,22 @@ class Sharing:
         """The taker choosing cards picks one of the trick's (identical cards offered once)."""
         step = self.step
         kinds = step.kinds
-        cards = list({kinds[c]: c for c in state.shared[step.trick_zone]}.values())
+        cards = list({kinds[c]: c for c in self._code(game).trick_of(state)}.values())
         taker = p.takers[p.taking]
         assert taker is not None  # settle asks only a taker that was found
         return Decision(taker, [step.take_actions[c] for c in cards], step,
                         f"take a card from the trick ({p.left} to go)", "take")
 
     def apply(self, game: GameView, state: State, p: _Tricks, action: Take) -> None:
-        step = self.step
+        step, code = self.step, self._code(game)
         card = action.card
-        state.shared[step.trick_zone].remove(card)
+        code.take_from_trick(state, card)
         taker, winner = p.takers[p.taking], p.winner
         assert taker is not None and winner is not None  # a taker chooses after _resolve found the winner
-        step.code(game).route(state, [(self._owner(p, card), card)], taker, winner, state.per_seat[step.won][taker])
+        step.code(game).route(state, [(self._owner(p, card), card)], taker, winner, code.won_of(state, taker))
         p.left -= 1
         if p.left == 0:
             p.taking += 1
             if p.taking < len(step.takers):
-                p.left = self._share(state, p, p.taking)
+                p.left = self._share(code, state, p, p.taking)
         self.settle(game, state, p)
