@@ -3,9 +3,9 @@ kind's writer and the round's, through runtime/compact_reads.py), driven by the 
 the same steps' playout loops, over a ``Slots`` in place of a ``State``.
 
 ``compact_game(game)`` gives it, or None when a part of the game is not written for the slots yet or the game has
-automatic seats (their policies read today's state). ``start(state)`` gives the slots of a state; ``playout``, ``apply_fast``, ``apply_chance`` and
-``sample_chance`` are the game's own, over the slots. tests/test_compact_game.py plays every such bundled game out
-on both from the same point with the same random source and finds the same game.
+automatic seats (their policies read today's state). ``start(state)`` gives the slots of a state; ``playout``,
+``apply_fast``, ``apply_chance`` and ``sample_chance`` are the game's own, over the slots. tests/test_compact_game.py
+plays every such bundled game out on both from the same point with the same random source and finds the same game.
 """
 
 from __future__ import annotations
