@@ -134,9 +134,10 @@ class Rounds:
                 value = game.cards.labels[value]  # a card, as people read it
             raise ExpressionFailed(f"{policy.position}: error: the policy of {seat.name!r} chose {value!r}, "
                                    f"which it cannot choose in step {d.step.name!r}")
-        text = d.step.words.describe(game, state, d, action)
-        if text:
-            state.note(f"{seat.name} {text}")
+        if state.notes is not None:
+            text = d.step.words.describe(game, state, d, action)
+            if text:
+                state.note(f"{seat.name} {text}")
         if state.told is not None:
             state.told.append({"type": "automatic", "round": state.round_number, "step": d.step.name,
                                "seat": seat.name, "action": d.step.words.label(game, action)})

@@ -2,8 +2,8 @@
 kind's writer and the round's, through runtime/compact_reads.py), driven by the same rounds (engine/rounds.py) and
 the same steps' playout loops, over a ``Slots`` in place of a ``State``.
 
-``compact_game(game)`` gives it, or None when a part of the game is not written for the slots yet or the game has
-automatic seats (their policies read today's state). ``start(state)`` gives the slots of a state; ``playout``,
+``compact_game(game)`` gives it, or None when a part of the game is not written for the slots yet (its automatic
+seats' policies are written for them too). ``start(state)`` gives the slots of a state; ``playout``,
 ``apply_fast``, ``apply_chance`` and ``sample_chance`` are the game's own, over the slots. tests/test_compact_game.py
 plays every such bundled game out on both from the same point with the same random source and finds the same game.
 """
@@ -11,6 +11,7 @@ plays every such bundled game out on both from the same point with the same rand
 from __future__ import annotations
 
 import copy
+import dataclasses
 import weakref
 from typing import Any
 
@@ -57,14 +58,15 @@ def why_not(game: Game) -> str | None:
 
 
 def _made(game: Game) -> CompactGame | str:
-    if game.automatic:
-        return "its automatic seats' policies read today's state"
     reads = CompactReads(layout(game))
     other = copy.copy(game)
     other.__class__ = CompactGame
     assert isinstance(other, CompactGame)
     other.original = game
     other.rounds = Rounds(other)
+    # an automatic seat's policies, written for the slots
+    other.seats = [seat if seat.policy is None else dataclasses.replace(seat, policy={
+        name: reads.compiled(policy) for name, policy in seat.policy.items()}) for seat in game.seats]
     try:
         module = Module(other, reads.gen, False, reads)
     except NotImplementedError as exc:

@@ -63,6 +63,7 @@ class TrickCode(NamedTuple):
     decision: Any  # decision(state, p, o): the pending decision (the step's decision)
     apply: Any  # apply(state, p, action, o): the decision taken (the step's apply)
     shares: Any  # for a trick of several takers, what trick_takers.py reads and changes (see SharesCode)
+    zone_index: Any  # zone_index(state, seat, card): the first zone the trick is played from holding it (-1: none)
 
 
 def part(step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
@@ -76,7 +77,7 @@ def part(step: Tricks, game: GameView, gen: Namespace, shape: StateShape = STATE
         f["start"], f["play"], f["actions"], f["close"], f["new_trick"], f["route"], f["led_of"], f.get("hook"),
         f.get("enter_AFTER"), f.get("between_names"), f.get("after_names"), f.get("playout"), f["decision"],
         f["apply"], SharesCode(f["trick_of"], f["won_of"], f["unclaimed_of"], f["take_from_trick"], f["later_best"],
-                               f["takes_of"]) if "trick_of" in f else None))
+                               f["takes_of"]) if "trick_of" in f else None, f["zone_index"]))
 
 
 class TrickWriter(Writer):
@@ -127,6 +128,14 @@ class TrickWriter(Writer):
             self.led_of(w)
         if not self.sole_taker:
             write_shares(w, self.step, self.shape, self.ref)
+        with w.block("def zone_index(state, seat, card):"):  # (an automatic seat's policy names a card)
+            self.prologue(w)
+            if self.one_zone and self.step.active is None:  # (the prologue names every seat's cards of each zone)
+                w("zones = (hands,)")
+            with w.block("for z, cards in enumerate(zones):"):
+                with w.block("if card in cards[seat]:"):
+                    w("return z")
+            w("return -1")
         if self.step.between or self.step.after:
             with w.block("def hook(game, state, p, action):"):
                 self.prologue(w)

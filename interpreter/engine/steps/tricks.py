@@ -89,9 +89,8 @@ class Tricks(TrickReading):
         return (p.hook.steps[p.hook.index], p.hook.p) if p.hook is not None and p.hook.p is not None else None
 
     def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
+        code = self.code(game)
         if d.kind == "take":
-            return self.take_actions[value] if value in state.shared[self.trick_zone] else None
-        for z, zone in enumerate(self.zones):
-            if value in state.per_seat[zone][d.actor]:
-                return self.play_actions[z][value]
-        return None
+            return self.take_actions[value] if value in code.shares.trick_of(state) else None
+        z = code.zone_index(state, d.actor, value)
+        return None if z < 0 else self.play_actions[z][value]
