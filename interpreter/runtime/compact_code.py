@@ -1,12 +1,14 @@
-"""Code written for the compact layout by the step kinds' own writers, over its reads (compact_reads.py): step 3 of
-the order docs/architecture.md gives for the compact state, one step kind at a time.
+"""Code written for the compact layout by the step kinds' own writers, over its reads (compact_reads.py), step by
+step: what tests/test_compact_steps.py holds to today's code at every decision of the bundled games (a whole game on
+the slots is compact_game.py's).
 
-The kinds that do their work in place and have no decisions come first (``set``, ``score``, ``teams``,
-``reveal``, ``move``): each step of those kinds gets ``start(game, state, O)`` over a ``Slots`` (``O``: the names
-the step holding it binds, or None), written by the same ``write`` that writes its code over today's state, the
-state's parts given by the reads. Then the kinds with decisions (``board``): their start, decision and apply, by
-their kind's writer (engine/module.py's WRITERS) given the reads. tests/test_compact_steps.py runs each such step of
-every bundled game on both at every decision of random games and finds the same slots and decisions."""
+Every step gets its kind's code for the slots: a step without decisions (``set``, ``score``, ``teams``, ``reveal``,
+``move``) its ``start(game, state, O)`` (``O``: the names the step holding it binds, or None), written by the same
+``write`` that writes its code over today's state; a step with decisions its kind's ``start(state, o)``,
+``decision(state, p, o)`` and ``apply(state, p, action, o)`` (engine/module.py's WRITERS, given the reads). A part
+a kind's writer does not write through a shape yet is refused (NotImplementedError) and said why (``not_written``).
+``game`` is the game as a Slots names it: a copy whose module is this code, so that what a step's Python asks of its
+code (Step.code) is the code written for the slots."""
 
 from __future__ import annotations
 
