@@ -40,3 +40,22 @@ def test_a_game_played_out_on_the_slots_is_the_game_played_out_on_the_state(name
             assert plain(slots.v) == plain(after.values)
             assert (slots.finished, slots.actions_taken, slots.step_index) == (state.finished, state.actions_taken,
                                                                                 state.step_index)
+
+
+@pytest.mark.parametrize("name", ["njet-riogrande", "meinz", "mit-list-und-tuecke"])
+def test_a_copy_of_the_slots_plays_on_without_changing_them(name):
+    game = game_of(name, 4)
+    compact = compact_game(game)
+    assert compact is not None
+    state = game.new_state()
+    slots = compact.start(state)
+    compact.playout(slots, random.Random(5), round_end=True)  # into the second round: results, won piles
+    before = (plain(slots.z), plain(slots.v), slots.step_index, slots.actions_taken)
+    other = slots.copy()
+    assert (plain(other.z), plain(other.v), other.step_index, other.actions_taken) == before
+    compact.playout(other, random.Random(6), round_end=True)
+    assert other.actions_taken > slots.actions_taken
+    assert (plain(slots.z), plain(slots.v), slots.step_index, slots.actions_taken) == before
+    again = slots.copy()  # the original goes on as it would have
+    compact.playout(again, random.Random(6), round_end=True)
+    assert (plain(again.z), plain(again.v)) == (plain(other.z), plain(other.v))

@@ -37,6 +37,25 @@ class Slots(TeamQueries):
     seen = None
     told = None
 
+    def copy(self) -> Slots:
+        """An independent copy: every zone's list, the values (those a step changes in place, the rounds' results and
+        what seats know of the teams, copied too), the running step's progress and the pending decision."""
+        other = Slots.__new__(Slots)
+        other.game, other.players = self.game, self.players
+        other.z = [list(cards) for cards in self.z]
+        v = other.v = list(self.v)
+        results, known = self.results_slot, self._known
+        v[results] = [list(r) for r in v[results]]
+        if v[known] is not None:
+            v[known] = list(v[known])
+        other.step_index, other.ended, other.finished = self.step_index, self.ended, self.finished
+        other.actions_taken = self.actions_taken
+        other.progress = None if self.progress is None else self.progress.copy()
+        other.pending = None if self.pending is None else self.pending.copy()
+        other.results_slot, other._team, other._known, other._counted = results, self._team, known, self._counted
+        other._number, other._dealer = self._number, self._dealer
+        return other
+
     @property
     def rest(self) -> tuple[Any, ...]:
         """Where the round stands, as ``Packed.rest`` holds it."""
