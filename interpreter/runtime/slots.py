@@ -57,11 +57,6 @@ class Slots(TeamQueries):
         return other
 
     @property
-    def rest(self) -> tuple[Any, ...]:
-        """Where the round stands, as ``Packed.rest`` holds it."""
-        return self.step_index, self.progress, self.pending, self.ended, self.finished, self.actions_taken
-
-    @property
     def round_number(self) -> int:
         number: int = self.v[self._number]
         return number
