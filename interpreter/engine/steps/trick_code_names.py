@@ -15,7 +15,7 @@ from interpreter.engine.steps.choose import Choose
 from interpreter.engine.steps.deal_reading import DealReading
 from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import InPlace
-from interpreter.engine.steps.trick_plays_code import rule_lookups
+from interpreter.engine.steps.trick_plays_code import lookup_globals, rule_lookups
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
@@ -45,7 +45,7 @@ def trick_globals(step: Tricks, game: GameView, shape: StateShape) -> dict[str, 
         **rule_lookups("F", step.follow_rules, shape), **rule_lookups("L", step.lead_rules, shape),
         "FOLLOW": [r.written_for(shape) for r in step.follow_rules],
         "LEAD": [r.written_for(shape) for r in step.lead_rules],
-        "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
+        "ORDERING": ordering, **lookup_globals("STRENGTHS", ordering.combined), "FILL": ordering.fill,
         "CAN_WIN": None if step.can_win is None else compiled(step.can_win),
         "WON_BY": None if step.won_by is None else compiled(step.won_by), "LED": step.led,
         "DECIDED_BY": None if step.decided_by is None else compiled(step.decided_by),
