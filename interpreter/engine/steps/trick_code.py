@@ -241,7 +241,7 @@ class TrickWriter(Writer):
                 w("step.search.saw(state.game, state, p, seat, card)")
         # the card a play names: of identical cards in one zone, the last (as the plays offer them); in several
         # zones, the first of each zone
-        w(shape.remove_card("hands[seat]", "card", True, self.ref) if self.one_zone
+        w(shape.remove_card("hand" if self.hand_held else "hands[seat]", "card", True, self.ref) if self.one_zone
           else shape.remove_card("zones[zone][seat]", "card", False, self.ref))
         w("trick.append(card)", "plays.append((seat, card))")
         w("played = len(plays)")
@@ -252,11 +252,11 @@ class TrickWriter(Writer):
                     look_up(w, local, name, table, "card", shape)
                 w(f"p.answers = {'answers = ' if self.looping else ''}({', '.join(local for _, local, _ in tables)},)")
         if step.active is None:
-            head, turn = "if played < N:", "p.turn = seat + 1 if seat + 1 < N else 0"
+            head, turn = "if played < N:", "p.turn = NEXT[seat]"
         else:
             w("active = p.active", "n = N if active is None else len(active)")
             head, turn = "if played < n:", \
-                "p.turn = (seat + 1) % N if active is None else active[(active.index(seat) + 1) % n]"
+                "p.turn = NEXT[seat] if active is None else active[(active.index(seat) + 1) % n]"
         with w.block(head):
             w(turn)
             if step.between:
@@ -302,6 +302,13 @@ class TrickWriter(Writer):
         """Whether the code being written holds the trick's plays in the local ``plays`` (kept as ``p.plays``): in
         the playout loop of a step where nothing but the loop changes them (no hooks, no takers' choices)."""
         return self.looping and not self.stops_inside
+
+    @property
+    def hand_held(self) -> bool:
+        """Whether the code being written has the cards of the seat to play in the local ``hand`` when it plays: in
+        the playout loop of a step played from one zone, where the seat asked is the seat to play and only the loop
+        finds the next decision (its plays were found from ``hand``)."""
+        return self.local_plays and self.one_zone and self.step.decided_by is None
 
     def hook_entry(self, w: Lines, which: str) -> None:
         """The steps run ``which`` (BETWEEN plays, AFTER the trick) are entered: in the playout loop their
@@ -432,6 +439,8 @@ class TrickWriter(Writer):
         self.looping, self.plays.answers = True, "answers"
         if self.local_plays:  # the trick's plays in a local, kept as p.plays
             w("plays = p.plays")
+        if self.hand_held:
+            w("hand = hands[seat]")
             self.plays.trick = "plays"
         self.loop(w, hooks, takes)
         self.looping, self.plays.trick, self.plays.answers = False, "p.plays", "p.answers"

@@ -40,7 +40,9 @@ def trick_globals(step: Tricks, game: GameView, shape: StateShape) -> dict[str, 
     ordering = step.ordering.written_for(shape)
     compiled = shape.compiled
     return {
-        "step": step, "T": step.progress_class, "N": game.players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
+        "step": step, "T": step.progress_class, "N": game.players,
+        "NEXT": tuple((s + 1) % game.players for s in range(game.players)),  # the seat after each
+        "KINDS": step.kinds, "PLAYS": step.play_actions[0],
         "PLAYS_Z": step.play_actions, "NAMES": game.seat_names, "Decision": Decision,
         **rule_lookups("F", step.follow_rules, shape), **rule_lookups("L", step.lead_rules, shape),
         "FOLLOW": [r.written_for(shape) for r in step.follow_rules],
