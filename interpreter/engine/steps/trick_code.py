@@ -16,7 +16,9 @@ once by a method of :class:`TrickWriter` and placed wherever it runs:
   whether a trick can start (``new_trick``, also run when the step starts);
 * ``playout(game, state, policy, random)``: for ``Game.playout``, the bodies of ``play`` and ``actions`` in a loop of
   its own, without Decision objects, until the step needs the engine (a hook's or a taker's decision, an
-  automatic seat, an ``otherwise: end``, the end of trick play).
+  automatic seat, an ``otherwise: end``, the end of trick play). What only the loop changes is kept in locals
+  there (the trick's plays, its follow tables, the seat's cards; see ``local_plays``, ``hand_held``), each also
+  written to the progress where it changes, so the state is whole wherever the loop leaves.
 
 What only some tricks need (a second zone, seats that sit out, a claim, a ``led`` rule, hooks, routes, more
 takers) is written only into the code of the tricks that have it; what is not worth writing out (rules read
