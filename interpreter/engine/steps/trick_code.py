@@ -18,7 +18,8 @@ once by a method of :class:`TrickWriter` and placed wherever it runs:
   its own, without Decision objects, until the step needs the engine (a hook's or a taker's decision, an
   automatic seat, an ``otherwise: end``, the end of trick play). What only the loop changes is kept in locals
   there (the trick's plays, its follow tables, the seat's cards; see ``local_plays``, ``hand_held``), each also
-  written to the progress where it changes, so the state is whole wherever the loop leaves.
+  written to the progress where it changes, so the state is whole wherever the loop leaves (trick_loop_code.py
+  writes the loop around these fragments).
 
 What only some tricks need (a second zone, seats that sit out, a claim, a ``led`` rule, hooks, routes, more
 takers) is written only into the code of the tricks that have it; what is not worth writing out (rules read
@@ -39,6 +40,7 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_code_names import trick_globals, written_for_shapes
+from interpreter.engine.steps.trick_loop_code import write_playout
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
 from interpreter.engine.steps.trick_plays_code import PlaysWriter, look_up, rule_tables
 from interpreter.engine.steps.trick_shares_code import SharesCode, write_shares
@@ -152,7 +154,7 @@ class TrickWriter(Writer):
                     items = ", ".join(f"{name!r}: {src}" for name, src in self.name_sources(which).items())
                     w(f"return {{{items}}}")
         with w.block("def playout(game, state, policy, random):"):
-            self.playout(w)
+            write_playout(self, w)
         return "\n".join(w.out) + "\n"
 
     # ------------------------------------------------------------------ fragments
@@ -418,92 +420,6 @@ class TrickWriter(Writer):
         if self.one_zone:
             return "not all(hands):"
         return "not all(map(any, zip(*zones))):"
-
-    def playout(self, w: Lines) -> None:
-        """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step,
-        with those of the steps it runs between plays and after a trick (its hooks) and the takers' choices of
-        cards among them. ``kind`` says what the decision in hand is: 0 a card to play, 1 a hook's, 2 a take."""
-        hooks = bool(self.step.between or self.step.after)
-        takes = not self.sole_taker
-        w("p = state.progress")
-        # (p.hook is set only by a step's hooks, p.taking only by several takers; the loop takes both)
-        with w.block("if p.over:"):
-            w("return 0")
-        self.prologue(w)
-        w("automatic = game.automatic", "d = state.pending", "seat, actions = d.actor, d.actions",
-          "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
-        if self.shape.edges:
-            w("followed = state.seen")
-        if self.plays.cached_follow:
-            w("answers = p.answers")
-        if hooks or takes:
-            w("kind = 1 if p.hook is not None else 2 if p.taking >= 0 else 0")
-        self.looping, self.plays.answers = True, "answers"
-        if self.local_plays:  # the trick's plays in a local, kept as p.plays
-            w("plays = p.plays")
-        if self.hand_held:
-            w("hand = hands[seat]")
-            self.plays.trick = "plays"
-        self.loop(w, hooks, takes)
-        self.looping, self.plays.trick, self.plays.answers = False, "p.plays", "p.answers"
-        w("state.actions_taken += taken", "game.rounds.go_on(state, step.decision(game, state, p))", "return taken")
-
-    def loop(self, w: Lines, hooks: bool, takes: bool) -> None:
-        """The playout's loop (see ``playout``): a decision taken, then the next one found, until the engine is
-        needed."""
-        with w.block("while True:"):
-            w(f"action = actions[{self.pick('seat', 'actions')}]", "taken += 1")
-            with w.block("if taken > room:"):
-                w("state.actions_taken += taken", "game.rounds.too_long(step)")
-            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
-            if hooks:
-                with w.block("if kind == 1:"):
-                    self.hook_apply(w)
-            if takes:
-                with w.block(("elif" if hooks else "if") + " kind == 2:"):
-                    w("step.sharing.apply(game, state, p, action)")
-            if hooks or takes:
-                w("else:")
-                w.depth += 1
-            w("card = action.card")
-            if not self.one_zone:
-                w("zone = action.zone")
-            self.play(w)
-            if hooks or takes:
-                w.depth -= 1
-            if hooks:
-                with w.block("if p.hook is not None:"):  # a hook's decision: the same loop takes it
-                    w("d = pending(game, state, p.hook)", "seat, actions = d.actor, d.actions", "kind = 1")
-                    with w.block("if seat in automatic:"):
-                        w("break")
-                    w("continue")
-            if takes:
-                with w.block("if p.taking >= 0:"):  # a taker chooses cards of the trick
-                    w("d = step.sharing.decision(game, state, p)", "seat, actions = d.actor, d.actions", "kind = 2")
-                    with w.block("if seat in automatic:"):
-                        w("break")
-                    w("continue")
-            if hooks or takes:
-                w("kind = 0")
-            if self.stops_inside:
-                with w.block("if p.over:"):
-                    w("break")
-            w("seat = p.turn")
-            if self.step.decided_by is None:
-                with w.block("if seat in automatic:"):
-                    w("break")
-            else:  # another seat may decide this one's card: it is the one asked
-                w("actor = step._decider(state, seat, DECIDED_BY)")
-                with w.block("if actor in automatic:"):
-                    w("break")
-            self.plays.actions(w)
-            if self.may_stick:
-                with w.block("if actions is None:"):
-                    w("break")
-            with w.block("if not actions:"):  # as the checked path's decision says
-                w("step._no_card(game, state, seat)")
-            if self.step.decided_by is not None:
-                w("seat = actor")
 
     def hook_apply(self, w: Lines) -> None:
         """The decision of a step the trick runs (between plays, after the trick) is taken, and the next one of its
