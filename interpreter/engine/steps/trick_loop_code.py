@@ -6,12 +6,12 @@ trick_code.py's docstring)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from interpreter.engine.steps.writer import Lines
 
-if TYPE_CHECKING:
-    from interpreter.engine.steps.trick_code import TrickWriter
+# the writer of the trick's fragments, trick_code.TrickWriter (not imported: trick_code.py imports this module)
+TrickWriter = Any
 
 
 def write_playout(t: TrickWriter, w: Lines) -> None:
