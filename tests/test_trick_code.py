@@ -14,7 +14,10 @@ import pytest
 
 from interpreter.conformance.battery import lockstep
 from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.engine.card_tables import CardTable
+from interpreter.engine.compile import compile_game
 from interpreter.engine.state import CHANCE
+from interpreter.rules.loader import load_rules
 
 from .conftest import game_of, random_decisions
 from .step_calls import called, in_loops, step_calls
@@ -137,3 +140,33 @@ def test_a_follow_rule_reading_a_value_a_step_between_plays_sets_reads_it_as_it_
             checked += 1
         game.apply(state, rng.choice(d.actions))
     assert checked > 10
+
+
+def test_a_trick_s_card_tables_once_made_are_looked_up_in_place(monkeypatch):
+    """The follow rule's table (keyed by the led card) and the cards' strengths (keyed by round values and the led
+    card) are looked up by the trick's written code itself: their lookup is called only for a key no table is made
+    for yet, in a playout and on the checked path alike (counted, never timed)."""
+    lookups: list[tuple[bool, bool]] = []  # per call of a lookup: of a watched table, and found its key's table made
+    table = CardTable.table
+
+    def counted(self, state, led=None):
+        made = len(self.made)
+        out = table(self, state, led)
+        lookups.append((self in watched, len(self.made) == made))
+        return out
+
+    monkeypatch.setattr(CardTable, "table", counted)  # before the game's code takes the lookups
+    game = compile_game(load_rules("njet-riogrande"), 4)
+    tricks = next(s for s in game.steps if s.kind == "tricks")
+    watched = [tricks.follow_rules[0].must_table, tricks.ordering.combined]
+    assert not watched[0].fields and watched[1].fields  # one of each kind of key
+    with step_calls(game) as calls:
+        for seed in range(3):
+            game.playout(game.new_state(), random.Random(seed))
+    tricks_played = calls[tricks.name, "taken"] // game.players  # (every card of NJET's tricks played in the loop)
+    rng = random.Random(6)
+    checked = game.new_state()
+    for d in random_decisions(game, checked, rng):
+        game.apply(checked, d.actions[int(rng.random() * len(d.actions))])
+    assert tricks_played > 2 * sum(len(t.made) for t in watched) and checked.finished
+    assert not any(found for ours, found in lookups if ours)

@@ -75,6 +75,12 @@ class CardTable:
         """True when values depend only on round values and cards (so tables apply)."""
         return self.fields is not None
 
+    @property
+    def made(self) -> dict[Any, list[Any]]:
+        """The tables made so far, by key (see ``table``); for code that looks a table up in place (see
+        trick_plays_code.look_up): the same dictionary for the table's life."""
+        return self._tables
+
     def table(self, state: State, led: int | None = None) -> list[Any]:
         """Values by card id for the current round values (and led card)."""
         led_kind = None if led is None else self.led_classes[led]

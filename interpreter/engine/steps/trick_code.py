@@ -16,7 +16,10 @@ once by a method of :class:`TrickWriter` and placed wherever it runs:
   whether a trick can start (``new_trick``, also run when the step starts);
 * ``playout(game, state, policy, random)``: for ``Game.playout``, the bodies of ``play`` and ``actions`` in a loop of
   its own, without Decision objects, until the step needs the engine (a hook's or a taker's decision, an
-  automatic seat, an ``otherwise: end``, the end of trick play).
+  automatic seat, an ``otherwise: end``, the end of trick play). What only the loop changes is kept in locals
+  there (the trick's plays, its follow tables, the seat's cards; see ``local_plays``, ``hand_held``), each also
+  written to the progress where it changes, so the state is whole wherever the loop leaves (trick_loop_code.py
+  writes the loop around these fragments).
 
 What only some tricks need (a second zone, seats that sit out, a claim, a ``led`` rule, hooks, routes, more
 takers) is written only into the code of the tricks that have it; what is not worth writing out (rules read
@@ -37,8 +40,9 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.trick_code_names import trick_globals, written_for_shapes
+from interpreter.engine.steps.trick_loop_code import write_playout
 from interpreter.engine.steps.trick_parts import ROUTE_FIELDS
-from interpreter.engine.steps.trick_plays_code import PlaysWriter, rule_tables
+from interpreter.engine.steps.trick_plays_code import PlaysWriter, look_up, rule_tables
 from interpreter.engine.steps.trick_shares_code import SharesCode, write_shares
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines, Part, Writer
@@ -95,9 +99,11 @@ class TrickWriter(Writer):
         self.one_zone = len(step.zones) == 1
         self.sole_taker = len(step.takers) == 1 and step.takers[0].takes is None
         self.plain_best = step.ordering.static and step.can_win is None
-        self.plays = PlaysWriter(step)  # a seat's legal plays (trick_plays_code.py)
+        self.plays = PlaysWriter(step, shape)  # a seat's legal plays (trick_plays_code.py)
         # a seat may have nothing to play: a rule with otherwise: end, or plays from several zones
         self.may_stick = not self.one_zone or any(r.end for r in step.lead_rules + step.follow_rules)
+        # in the playout loop, trick play may end elsewhere than at the end of a trick (a hook, a taker's choice)
+        self.stops_inside = bool(step.between or step.after) or not self.sole_taker
 
     def source(self) -> str:
         w = Lines()
@@ -148,7 +154,7 @@ class TrickWriter(Writer):
                     items = ", ".join(f"{name!r}: {src}" for name, src in self.name_sources(which).items())
                     w(f"return {{{items}}}")
         with w.block("def playout(game, state, policy, random):"):
-            self.playout(w)
+            write_playout(self, w)
         return "\n".join(w.out) + "\n"
 
     # ------------------------------------------------------------------ fragments
@@ -230,31 +236,40 @@ class TrickWriter(Writer):
         """The seat to play plays ``card`` from its ``zone``-th zone; then the next seat, or the trick's end."""
         step = self.step
         shape = self.shape
-        w("seat = p.turn", "plays = p.plays")
-        if shape.edges:
-            with w.block("if state.seen is not None:"):  # followed by a Knowledge: what the card tells
+        if not self.looping or step.decided_by is not None:  # (in the loop, the seat to play is the one asked)
+            w("seat = p.turn")
+        if not self.local_plays:
+            w("plays = p.plays")
+        if shape.edges:  # (the playout loop reads state.seen once, as followed: nothing in it changes it)
+            with w.block(f"if {'followed' if self.looping else 'state.seen'} is not None:"):  # what the card tells
                 w("step.search.saw(state.game, state, p, seat, card)")
         # the card a play names: of identical cards in one zone, the last (as the plays offer them); in several
         # zones, the first of each zone
-        w(shape.remove_card("hands[seat]", "card", True, self.ref) if self.one_zone
+        w(shape.remove_card("hand" if self.hand_held else "hands[seat]", "card", True, self.ref) if self.one_zone
           else shape.remove_card("zones[zone][seat]", "card", False, self.ref))
         w("trick.append(card)", "plays.append((seat, card))")
+        w("played = len(plays)")
         if self.plays.cached_follow:
-            with w.block("if len(plays) == 1:"):  # the follow rules' tables of this trick, fixed once it is led
-                tables = [f"{name}(state, card)" for name, _ in rule_tables("F", step.follow_rules)]
-                w(f"p.answers = ({', '.join(tables)},)")
+            with w.block("if played == 1:"):  # the follow rules' tables of this trick, fixed once it is led
+                tables = rule_tables("F", step.follow_rules)
+                for name, local, table in tables:
+                    look_up(w, local, name, table, "card", shape)
+                w(f"p.answers = {'answers = ' if self.looping else ''}({', '.join(local for _, local, _ in tables)},)")
         if step.active is None:
-            head, turn = "if len(plays) < N:", "p.turn = seat + 1 if seat + 1 < N else 0"
+            head, turn = "if played < N:", "p.turn = NEXT[seat]"
         else:
             w("active = p.active", "n = N if active is None else len(active)")
-            head, turn = "if len(plays) < n:", \
-                "p.turn = (seat + 1) % N if active is None else active[(active.index(seat) + 1) % n]"
+            head, turn = "if played < n:", \
+                "p.turn = NEXT[seat] if active is None else active[(active.index(seat) + 1) % n]"
         with w.block(head):
             w(turn)
             if step.between:
                 self.hook_entry(w, "BETWEEN")
         with w.block("else:"):
             self.resolve(w)
+            if self.looping and not self.stops_inside:  # only the end of a trick ends trick play
+                with w.block("if p.over:"):
+                    w("break")
 
     def resolve(self, w: Lines) -> None:
         """After the last card: the winner, who takes the cards, and (unless a hook or a taker decides) the next
@@ -285,6 +300,19 @@ class TrickWriter(Writer):
                 self.close(w)
         else:
             self.close(w)
+
+    @property
+    def local_plays(self) -> bool:
+        """Whether the code being written holds the trick's plays in the local ``plays`` (kept as ``p.plays``): in
+        the playout loop of a step where nothing but the loop changes them (no hooks, no takers' choices)."""
+        return self.looping and not self.stops_inside
+
+    @property
+    def hand_held(self) -> bool:
+        """Whether the code being written has the cards of the seat to play in the local ``hand`` when it plays: in
+        the playout loop of a step played from one zone, where the seat asked is the seat to play and only the loop
+        finds the next decision (its plays were found from ``hand``)."""
+        return self.local_plays and self.one_zone and self.step.decided_by is None
 
     def hook_entry(self, w: Lines, which: str) -> None:
         """The steps run ``which`` (BETWEEN plays, AFTER the trick) are entered: in the playout loop their
@@ -342,7 +370,8 @@ class TrickWriter(Writer):
                 w("winner = plays[0][0]")
             return
         better = "v >= best" if self.step.ordering.later_wins else "v > best"
-        w("values = STRENGTHS(state, led)", "best = None")
+        look_up(w, "values", "STRENGTHS", self.step.ordering.combined, "led", self.shape)
+        w("best = None")
         with w.block("try:"):
             with w.block("for s, c in plays:"):
                 w("v = values[c]")
@@ -368,7 +397,8 @@ class TrickWriter(Writer):
             with w.block("elif not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < N "
                          "or (p.active is not None and leader not in p.active):"):
                 w("raise step._bad_leader(leader)")
-        w("p.plays = []", "p.answers = None", "p.number += 1", "p.leader = p.turn = leader")
+        w("p.plays = plays = []" if self.local_plays else "p.plays = []", "p.answers = None", "p.number += 1",
+          "p.leader = p.turn = leader")
         self.new_trick(w)
 
     def new_trick(self, w: Lines) -> None:
@@ -390,77 +420,6 @@ class TrickWriter(Writer):
         if self.one_zone:
             return "not all(hands):"
         return "not all(map(any, zip(*zones))):"
-
-    def playout(self, w: Lines) -> None:
-        """``play`` and ``actions`` in a loop: the decisions the seats take one after the other in this step,
-        with those of the steps it runs between plays and after a trick (its hooks) and the takers' choices of
-        cards among them. ``kind`` says what the decision in hand is: 0 a card to play, 1 a hook's, 2 a take."""
-        hooks = bool(self.step.between or self.step.after)
-        takes = not self.sole_taker
-        w("p = state.progress")
-        stop = [c for c, wanted in (("p.hook is not None", not hooks), ("p.taking >= 0", not takes)) if wanted]
-        with w.block(f"if {' or '.join(stop + ['p.over'])}:"):
-            w("return 0")
-        self.prologue(w)
-        w("automatic = game.automatic", "d = state.pending", "seat, actions = d.actor, d.actions",
-          "room = MAX_ACTIONS - state.actions_taken", "taken = 0")
-        if hooks or takes:
-            w("kind = 1 if p.hook is not None else 2 if p.taking >= 0 else 0")
-        with w.block("while True:"):
-            w(f"action = actions[{self.pick('seat', 'actions')}]", "taken += 1")
-            with w.block("if taken > room:"):
-                w("state.actions_taken += taken", "game.rounds.too_long(step)")
-            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
-            if hooks:
-                with w.block("if kind == 1:"):
-                    self.hook_apply(w)
-            if takes:
-                with w.block(("elif" if hooks else "if") + " kind == 2:"):
-                    w("step.sharing.apply(game, state, p, action)")
-            if hooks or takes:
-                w("else:")
-                w.depth += 1
-            w("card = action.card")
-            if not self.one_zone:
-                w("zone = action.zone")
-            self.looping = True
-            self.play(w)
-            self.looping = False
-            if hooks or takes:
-                w.depth -= 1
-            if hooks:
-                with w.block("if p.hook is not None:"):  # a hook's decision: the same loop takes it
-                    w("d = pending(game, state, p.hook)", "seat, actions = d.actor, d.actions", "kind = 1")
-                    with w.block("if seat in automatic:"):
-                        w("break")
-                    w("continue")
-            if takes:
-                with w.block("if p.taking >= 0:"):  # a taker chooses cards of the trick
-                    w("d = step.sharing.decision(game, state, p)", "seat, actions = d.actor, d.actions", "kind = 2")
-                    with w.block("if seat in automatic:"):
-                        w("break")
-                    w("continue")
-            if hooks or takes:
-                w("kind = 0")
-            with w.block(f"if {' or '.join(stop + ['p.over'])}:"):
-                w("break")
-            w("seat = p.turn")
-            if self.step.decided_by is None:
-                with w.block("if seat in automatic:"):
-                    w("break")
-            else:  # another seat may decide this one's card: it is the one asked
-                w("actor = step._decider(state, seat, DECIDED_BY)")
-                with w.block("if actor in automatic:"):
-                    w("break")
-            self.plays.actions(w)
-            if self.may_stick:
-                with w.block("if actions is None:"):
-                    w("break")
-            with w.block("if not actions:"):  # as the checked path's decision says
-                w("step._no_card(game, state, seat)")
-            if self.step.decided_by is not None:
-                w("seat = actor")
-        w("state.actions_taken += taken", "game.rounds.go_on(state, step.decision(game, state, p))", "return taken")
 
     def hook_apply(self, w: Lines) -> None:
         """The decision of a step the trick runs (between plays, after the trick) is taken, and the next one of its

@@ -15,7 +15,7 @@ from interpreter.engine.steps.choose import Choose
 from interpreter.engine.steps.deal_reading import DealReading
 from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import InPlace
-from interpreter.engine.steps.trick_plays_code import rule_lookups
+from interpreter.engine.steps.trick_plays_code import lookup_globals, rule_lookups
 from interpreter.engine.steps.tricks import Tricks
 from interpreter.limits import MAX_ACTIONS, WORK_LIMIT
 
@@ -40,12 +40,14 @@ def trick_globals(step: Tricks, game: GameView, shape: StateShape) -> dict[str, 
     ordering = step.ordering.written_for(shape)
     compiled = shape.compiled
     return {
-        "step": step, "T": step.progress_class, "N": game.players, "KINDS": step.kinds, "PLAYS": step.play_actions[0],
+        "step": step, "T": step.progress_class, "N": game.players,
+        "NEXT": tuple((s + 1) % game.players for s in range(game.players)),  # the seat after each
+        "KINDS": step.kinds, "PLAYS": step.play_actions[0],
         "PLAYS_Z": step.play_actions, "NAMES": game.seat_names, "Decision": Decision,
         **rule_lookups("F", step.follow_rules, shape), **rule_lookups("L", step.lead_rules, shape),
         "FOLLOW": [r.written_for(shape) for r in step.follow_rules],
         "LEAD": [r.written_for(shape) for r in step.lead_rules],
-        "ORDERING": ordering, "STRENGTHS": ordering.combined.table, "FILL": ordering.fill,
+        "ORDERING": ordering, **lookup_globals("STRENGTHS", ordering.combined), "FILL": ordering.fill,
         "CAN_WIN": None if step.can_win is None else compiled(step.can_win),
         "WON_BY": None if step.won_by is None else compiled(step.won_by), "LED": step.led,
         "DECIDED_BY": None if step.decided_by is None else compiled(step.decided_by),

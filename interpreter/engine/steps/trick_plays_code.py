@@ -16,35 +16,64 @@ from interpreter.engine.steps.tricks import Tricks
 from interpreter.engine.steps.writer import Lines
 
 
-def rule_tables(tag: str, rules: list[Any]) -> list[tuple[str, str]]:
+def rule_tables(tag: str, rules: list[Any]) -> list[tuple[str, str, Any]]:
         """For rules read by their card tables: the global naming each table's lookup (``FM0``: the first follow
-        rule's must, ``FH0`` its holding), and the local its table is held in."""
+        rule's must, ``FH0`` its holding), the local its table is held in, and the table."""
         out = []
         for k, rule in enumerate(rules):
-            out.append((f"{tag}M{k}", f"m{k}"))
+            out.append((f"{tag}M{k}", f"m{k}", rule.must_table))
             if rule.hold_table is not None:
-                out.append((f"{tag}H{k}", f"h{k}"))
+                out.append((f"{tag}H{k}", f"h{k}", rule.hold_table))
         return out
 
 
 def rule_lookups(tag: str, rules: list[Any], shape: StateShape) -> dict[str, Any]:
     """The lookups of the tables of rules read by card tables, named as ``rule_tables`` names them (over a state
-    held as ``shape`` says)."""
+    held as ``shape`` says), with what ``look_up`` reads of each."""
     out = {}
     for k, rule in enumerate(rules):
         if rule.static:
-            out[f"{tag}M{k}"] = shape.table(rule.must_table).table
-            if rule.hold_table is not None:
-                out[f"{tag}H{k}"] = shape.table(rule.hold_table).table
+            for name, table in ((f"{tag}M{k}", rule.must_table), (f"{tag}H{k}", rule.hold_table)):
+                if table is not None:
+                    out.update(lookup_globals(name, shape.table(table)))
     return out
+
+
+def lookup_globals(name: str, table: Any) -> dict[str, Any]:
+    """What the code ``look_up`` writes for the card table ``table`` refers to: its lookup (``name``), the tables it
+    has made (``name_T``) and the class of each led card (``name_K``)."""
+    return {name: table.table, f"{name}_T": table.made, f"{name}_K": table.led_classes}
+
+
+def look_up(w: Lines, target: str, name: str, table: Any, led: str, shape: StateShape) -> None:
+    """``target``: the card table named ``name`` (see ``lookup_globals``) for the led card ``led`` (never None):
+    looked up in place among the tables it has made, by the round values it reads (read as ``shape`` says) and the
+    led card's class, as its ``table`` keys them; made by the lookup when it is not there yet."""
+    if table.fields is None:  # (not a table: worked out each time)
+        w(f"{target} = {name}(state, {led})")
+        return
+    if not table.fields:
+        w(f"{target} = {name}_T.get({name}_K[{led}])")
+    else:
+        values = [shape.round("state", f) for f in table.fields]
+        read = values[0] if len(values) == 1 else f"({', '.join(values)})"
+        with w.block("try:"):
+            w(f"{target} = {name}_T.get(({read}, {name}_K[{led}]))")
+        with w.block("except TypeError:"):  # a round value that is no key (a record): the lookup makes one
+            w(f"{target} = None")
+    with w.block(f"if {target} is None:"):
+        w(f"{target} = {name}(state, {led})")
 
 
 class PlaysWriter:
     """Writes a seat's legal plays for one trick step (see the module's docstring)."""
 
-    def __init__(self, step: Tricks):
+    def __init__(self, step: Tricks, shape: StateShape):
         self.step = step
+        self.shape = shape
         self.one_zone = len(step.zones) == 1
+        # where the trick's plays and the follow tables of this trick are read (locals in the playout loop)
+        self.trick, self.answers = "p.plays", "p.answers"
         # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
         self.distinct = all(k == c for c, k in enumerate(step.kinds))
         # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
@@ -58,7 +87,7 @@ class PlaysWriter:
         step = self.step
         if not self.one_zone:  # the rules judge the cards of every zone; a play names its zone
             w("hand = [c for cards in zones for c in cards[seat]]")
-            with w.block("if p.plays:"):
+            with w.block(f"if {self.trick}:"):
                 self._choose(w, "F", step.follow_rules, "cands")
             with w.block("else:"):
                 self._choose(w, "L", step.lead_rules, "cands")
@@ -68,7 +97,7 @@ class PlaysWriter:
                 self.zone_actions(w)
             return
         w("hand = hands[seat]")
-        with w.block("if p.plays:"):
+        with w.block(f"if {self.trick}:"):
             self._choose(w, "F", step.follow_rules)
         with w.block("else:"):
             self._choose(w, "L", step.lead_rules)
@@ -103,12 +132,15 @@ class PlaysWriter:
             return
         tables = rule_tables(tag, rules)
         if tag == "F" and self.cached_follow:
-            w(f"{', '.join(local for _, local in tables)}, = p.answers")
+            w(f"{', '.join(local for _, local, _ in tables)}, = {self.answers}")
         else:
-            w("led = None" if tag == "L" else "led = p.plays[0][1]" if self.step.led is None
-              else "led = led_of(state, p.plays)")
-            for name, local in tables:
-                w(f"{local} = {name}(state, led)")
+            w("led = None" if tag == "L" else f"led = {self.trick}[0][1]" if self.step.led is None
+              else f"led = led_of(state, {self.trick})")
+            for name, local, table in tables:
+                if tag == "L" or self.step.led is not None:  # (no card led, or a led rule's card: may be none)
+                    w(f"{local} = {name}(state, led)")
+                else:
+                    look_up(w, local, name, table, "led", self.shape)
         if plays and len(rules) == 1 and rules[0].hold_table is None and not rules[0].end:  # if you can: one pass
             w(f"actions = {self._plays('hand', 'm0[c]')} or {self._plays('hand')}")
             return
