@@ -370,7 +370,8 @@ class ChooseWriter(Writer):
                 with w.block("if can_stop:"):
                     w(f"actions = [{self.ref(step.stop_action)}, *legal]")
                 with w.block("elif can_pass:" if can_pass != "False" else "else:"):
-                    w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass != "False" else f"actions = {own}")
+                    w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass != "False"
+                      else f"actions = {own}")
                 if can_pass != "False":
                     with w.block("else:"):
                         w(f"actions = {own}")
