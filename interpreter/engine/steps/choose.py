@@ -8,6 +8,7 @@ asks of it (choose_search.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -62,16 +63,18 @@ class Choose(ChooseReading):
 
     # what the written code calls for what is not worth writing out, and for its errors
 
-    def _choices_of(self, env: dict[str, Any], seat: int | None, options: Any, label: Compiled | None
-                    ) -> list[Choice]:
-        """The choices of values that are not cards: each with its label, one per label (``env``: the state and the
-        names an enclosing trick binds; ``label``: the label expression written for the state's shape, None for the
-        step's own)."""
+    def _choices_of(self, env_of: Callable[[], dict[str, Any]], seat: int | None, options: Any,
+                    label: Compiled | None) -> list[Choice]:
+        """The choices of values that are not cards: each with its label, one per label (``env_of()``: the state and
+        the names an enclosing trick binds, asked for only when a label is to be worked out; ``label``: the label
+        expression written for the state's shape, None for the step's own)."""
         label = self.label_expr if label is None else label
         choices, seen = [], set()
         made = self._choices
-        labels = self._keyed_labels(env, seat, options, label) if made is None else None
-        state = env["$s"]
+        env = labels = None
+        if made is None:
+            env = env_of()
+            labels = self._keyed_labels(env, seat, options, label)
         for i, v in enumerate(options):
             choice = key = None
             if made is not None:
@@ -82,6 +85,9 @@ class Choose(ChooseReading):
                     key = hashable(v)
                     choice = made.get(key)
             if choice is None:
+                if env is None:
+                    env = env_of()
+                state = env["$s"]
                 choice = Choice(v, labels[i] if labels is not None
                                 else self.words.label_of(state.game, state, seat, v, env, label))
                 if made is not None:

@@ -212,9 +212,13 @@ class ChooseWriter(Writer):
         def over() -> None:
             w("q.pos = len(q.order)", "q.order = []")
 
+        def ended() -> None:
+            over()
+            w("break")
+
         def following() -> None:
             w("q.pos += 1")
-            self.begin_turn(w, lambda: w("break"), lambda: (over(), w("break")))
+            self.begin_turn(w, lambda: w("break"), ended)
 
         if step.until is None:
             following()
@@ -296,10 +300,10 @@ class ChooseWriter(Writer):
             w("choices = STEP._card_choices", "legal = list({KINDS[c]: choices[c] for c in options}.values())")
         elif self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
             actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
-            w(f"legal = STEP._choices_of({self.shape.outer_env('STEP')}, None, options, LABEL)",
+            w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, None, options, LABEL)",
               f"FIXED[:] = legal, {actions}")
         else:
-            w(f"legal = STEP._choices_of({self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
+            w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
 
     def judge(self, w: Lines, cond: Any, table: Any, soft: bool) -> None:
         """``options``: those the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
@@ -440,5 +444,9 @@ class ChooseWriter(Writer):
     def run(self, w: Lines) -> None:
         """``apply`` and ``decision`` in a loop: the seats' decisions one after the other in this step."""
         w("o = None")
-        self.run_loop(w, "_v_seat", lambda: (w("_v_seat = q.order[q.pos]"), self.apply(w)),
+        def apply() -> None:
+            w("_v_seat = q.order[q.pos]")
+            self.apply(w)
+
+        self.run_loop(w, "_v_seat", apply,
                       lambda: self.decision(w, lambda: w("break"), lambda: w("actions = None"), True), self.made(True))
