@@ -70,6 +70,8 @@ class Choose(ChooseReading):
         out; ``label``: the label expression written for the state's shape, None for the step's own). A choice
         whose label reads only the value is made once (``_choices``), one whose label has keys once per key (see
         ``_keyed_choices``)."""
+        if not options:
+            return []
         label = self.label_expr if label is None else label
         made = self._choices
         if made is not None:

@@ -383,7 +383,8 @@ class ChooseWriter(Writer):
                 # a list of its own for whoever is given it (a policy, a Decision); none in a loop without a policy
                 w("actions = FIXED[1] if policy is None else list(FIXED[1])" if playing else "actions = list(FIXED[1])")
             elif can_pass != "False":
-                w(f"actions = [{self.ref(step.pass_action)}, *legal] if {can_pass} else legal")
+                w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass == "True"
+                  else f"actions = [{self.ref(step.pass_action)}, *legal] if {can_pass} else legal")
             else:
                 w("actions = legal")
             decide()
