@@ -97,6 +97,10 @@ class Choose(ChooseReading):
                       options: Any, label: Compiled | None) -> list[Choice]:
         """The choices of ``options`` whose labels read only the value, as made before (those not made yet made
         now and kept in ``made``)."""
+        try:  # every value made already, as its own key (a number, a text, a tuple of them)
+            return [made[v] for v in options]
+        except (KeyError, TypeError):
+            pass
         found = []
         env = None
         for v in options:
