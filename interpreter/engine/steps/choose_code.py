@@ -14,7 +14,13 @@ once by a method of :class:`ChooseWriter` and placed wherever it runs:
   then the next seat with something to do, ``begin_turn``);
 * ``legal(state, q, seat)``: the choices of ``seat`` now (also for samples drawn for search);
 * ``run(game, state, policy)``: for ``Game.playout``, the bodies of ``apply`` and ``decision`` in a loop of
-  its own, without Decision objects, until the step is over or an automatic seat is to choose.
+  its own, without Decision objects, until the step is over or an automatic seat is to choose; ``nested``
+  likewise for a choice a trick runs.
+
+The fragments of a turn (``begin_turn``, ``end_turn``, ``take``) are written in place wherever they run, not
+called. Choices that are the same every time (constant options, no condition, labels that read only the value)
+are made once and kept in ``FIXED`` with their actions (a pass first, when a seat may always pass): the checked
+path and a policy get a copy, a playout loop without a policy picks from them as kept.
 
 Expressions are written in place over locals (``seat``, ``picked``, ``passes``, ``history``, and the names an
 enclosing trick binds); the conditions judged option by option (``allowed``, ``must``) are looked up in card
