@@ -8,6 +8,7 @@ asks of it (choose_search.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -62,38 +63,64 @@ class Choose(ChooseReading):
 
     # what the written code calls for what is not worth writing out, and for its errors
 
-    def _choices_of(self, env: dict[str, Any], seat: int | None, options: Any, label: Compiled | None
-                    ) -> list[Choice]:
-        """The choices of values that are not cards: each with its label, one per label (``env``: the state and the
-        names an enclosing trick binds; ``label``: the label expression written for the state's shape, None for the
-        step's own)."""
+    def _choices_of(self, env_of: Callable[[], dict[str, Any]], seat: int | None, options: Any,
+                    label: Compiled | None) -> list[Choice]:
+        """The choices of values that are not cards: each with its label, one per label, in a list of its own
+        (``env_of()``: the state and the names an enclosing trick binds, asked for only when a label is to be worked
+        out; ``label``: the label expression written for the state's shape, None for the step's own). A choice
+        whose label reads only the value is made once (``_choices``), one whose label has keys once per key (see
+        ``_keyed_choices``)."""
+        if not options:
+            return []
         label = self.label_expr if label is None else label
-        choices, seen = [], set()
         made = self._choices
-        labels = self._keyed_labels(env, seat, options, label) if made is None else None
-        state = env["$s"]
-        for i, v in enumerate(options):
-            choice = key = None
-            if made is not None:
-                key = v
-                try:
-                    choice = made.get(v)
-                except TypeError:  # a list value
-                    key = hashable(v)
-                    choice = made.get(key)
-            if choice is None:
-                choice = Choice(v, labels[i] if labels is not None
-                                else self.words.label_of(state.game, state, seat, v, env, label))
-                if made is not None:
-                    made[key] = choice
+        if made is not None:
+            found = self._made_choices(made, env_of, seat, options, label)
+        else:
+            env = env_of()
+            keyed = self._keyed_choices(env, seat, options, label)
+            if keyed is not None:
+                found = keyed
+            else:
+                state = env["$s"]
+                found = [Choice(v, self.words.label_of(state.game, state, seat, v, env, label)) for v in options]
+        if len({c.label for c in found}) == len(found):
+            return found
+        choices, seen = [], set()
+        for choice in found:
             if choice.label not in seen:
                 seen.add(choice.label)
                 choices.append(choice)
         return choices
 
-    def _keyed_labels(self, env: dict[str, Any], seat: int | None, options: Any, label: Compiled | None
-                      ) -> list[str] | None:
-        """The labels of ``options`` for ``seat``, kept by the values of what the label reads beside the value (the
+    def _made_choices(self, made: dict[Any, Choice], env_of: Callable[[], dict[str, Any]], seat: int | None,
+                      options: Any, label: Compiled | None) -> list[Choice]:
+        """The choices of ``options`` whose labels read only the value, as made before (those not made yet made
+        now and kept in ``made``)."""
+        try:  # every value made already, as its own key (a number, a text, a tuple of them)
+            return [made[v] for v in options]
+        except (KeyError, TypeError):
+            pass
+        found = []
+        env = None
+        for v in options:
+            key = v
+            try:
+                choice = made.get(v)
+            except TypeError:  # a list value
+                key = hashable(v)
+                choice = made.get(key)
+            if choice is None:
+                if env is None:
+                    env = env_of()
+                state = env["$s"]
+                choice = made[key] = Choice(v, self.words.label_of(state.game, state, seat, v, env, label))
+            found.append(choice)
+        return found
+
+    def _keyed_choices(self, env: dict[str, Any], seat: int | None, options: Any, label: Compiled | None
+                       ) -> list[Choice] | None:
+        """The choices of ``options`` for ``seat``, kept by the values of what the label reads beside the value (the
         seat, the round: its keys, see dsl/emit.py's key_parts), so that a bid's label is worked out once per
         seat and round, not at every turn; None when the label has no keys or they cannot be worked out before it
         is needed (each label is then worked out as it is written, which says where it fails, if it does)."""
@@ -113,6 +140,10 @@ class Choose(ChooseReading):
             if len(self._labels) >= _KEPT:
                 self._labels.clear()
             kept = self._labels[key] = {}
+        try:  # every value kept already, as its own key (a number, a text, a tuple of them)
+            return [kept[v] for v in options]
+        except (KeyError, TypeError):
+            pass
         keys = [hashable(v) for v in options]
         missing = {k: v for k, v in zip(keys, options) if k not in kept}
         if missing:
@@ -120,8 +151,8 @@ class Choose(ChooseReading):
                 found = judge(env, list(missing.values()), hs)
             except RUNTIME_ERRORS:
                 return None
-            for k, text in zip(missing, found):
-                kept[k] = str(text)
+            for (k, v), text in zip(missing.items(), found):
+                kept[k] = Choice(v, str(text))
         return [kept[k] for k in keys]
 
     def _swap(self, state: State, seat: int, value: Any) -> None:

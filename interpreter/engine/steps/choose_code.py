@@ -14,7 +14,13 @@ once by a method of :class:`ChooseWriter` and placed wherever it runs:
   then the next seat with something to do, ``begin_turn``);
 * ``legal(state, q, seat)``: the choices of ``seat`` now (also for samples drawn for search);
 * ``run(game, state, policy)``: for ``Game.playout``, the bodies of ``apply`` and ``decision`` in a loop of
-  its own, without Decision objects, until the step is over or an automatic seat is to choose.
+  its own, without Decision objects, until the step is over or an automatic seat is to choose; ``nested``
+  likewise for a choice a trick runs.
+
+The fragments of a turn (``begin_turn``, ``end_turn``, ``take``) are written in place wherever they run, not
+called. Choices that are the same every time (constant options, no condition, labels that read only the value)
+are made once and kept in ``FIXED`` with their actions (a pass first, when a seat may always pass): the checked
+path and a policy get a copy, a playout loop without a policy picks from them as kept.
 
 Expressions are written in place over locals (``seat``, ``picked``, ``passes``, ``history``, and the names an
 enclosing trick binds); the conditions judged option by option (``allowed``, ``must``) are looked up in card
@@ -24,6 +30,7 @@ path adds, narration and what a Knowledge is told, is written in behind a test o
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
@@ -76,7 +83,13 @@ class ChooseWriter(Writer):
         # options written as a constant, none judged, labels that read only the value: the same choices each time
         part = step.options_expr.part
         self.fixed_choices = (part is not None and part.const and step.allowed is None and step.must is None
-                              and step._choices is not None)
+                              and step._choices is not None and not step._cards)
+        # whether a seat may pass, known where it is written: True, False, or None (worked out at play)
+        self.can_pass: bool | None = step.pass_label is not None
+        if step.pass_label is not None and (step.may_pass is not None or step.stop_action is not None):
+            self.can_pass = None
+        # fixed choices and a fixed pass: the actions too are the same each time (made once, with the choices)
+        self.fixed_actions = self.fixed_choices and self.can_pass is not None
         # a condition judged option by option runs as one loop, which takes every name in a dict
         self.selects = (step.allowed is not None and step._allowed_table is None) or \
             (step.must is not None and step._must_table is None)
@@ -86,24 +99,18 @@ class ChooseWriter(Writer):
         with w.block("def start(state, o):"):
             self.prologue(w)
             self.start(w)
-        with w.block("def begin_turn(state, q, o):"):
-            self.prologue(w)
-            self.begin_turn(w)
-        with w.block("def end_turn(state, q, _v_seat, o):"):
-            self.prologue(w)
-            self.end_turn(w)
-        with w.block("def take(state, q, _v_seat, action, quiet, o):"):
-            self.take(w)
         with w.block("def legal(state, q, _v_seat, o):"):
             self.prologue(w)
             self.fresh(w)
             self.turn_names(w, self.legal_names())
             self.legal(w)
-            w("return legal")
+            w("return list(legal)" if self.fixed_choices else "return legal")  # the caller's own list
         with w.block("def decision(state, q, o):"):
             self.prologue(w)
             self.decision(w, lambda: w(f"return {self.made()}"), lambda: w("return None"))
         with w.block("def apply(state, q, action, o):"):
+            self.prologue(w)
+            w("_v_seat = q.order[q.pos]")
             self.apply(w)
         with w.block("def run(game, state, policy, random):"):
             self.run(w)
@@ -161,7 +168,7 @@ class ChooseWriter(Writer):
             if step.set_seat:
                 with w.block("for s in q.order:"):
                     w(f"{shape.seat_value('state', step.set_seat, 's')} = []")
-        w("return q if begin_turn(state, q, o) else None")
+        self.begin_turn(w, lambda: w("return q"), lambda: w("return None"))
 
     def idle(self, w: Lines) -> None:
         """A turn that asked nobody; going round every seat of who twice that way never ends."""
@@ -170,18 +177,20 @@ class ChooseWriter(Writer):
             with w.block("if q.idle > 2 * max(len(q.order), 1):"):
                 w("raise STEP._round_and_round()")
 
-    def begin_turn(self, w: Lines) -> None:
-        """Find the next seat with something to do, from ``q.pos``; False when the step is over."""
+    def begin_turn(self, w: Lines, found: Any, over: Any) -> None:
+        """Find the next seat with something to do, from ``q.pos`` (``_v_seat``), in a loop of its own: ``found()``
+        writes what is done then (it leaves the loop: a ``break`` or a ``return``), ``over()`` what is done when the
+        step is over (likewise)."""
         step = self.step
         with w.block("while True:"):
             with w.block("if q.pos >= len(q.order):"):
                 if not step.repeat:
-                    w("return False")
+                    over()
                 else:
                     self.order(w, "q.order")
                     w("q.pos = 0")
                     with w.block("if not q.order:"):
-                        w("return False")
+                        over()
             w("_v_seat = q.order[q.pos]", "q.picked = []")
             if step._count_fixed is not None:
                 w(f"q.left = {step._count_fixed!r}")
@@ -194,30 +203,45 @@ class ChooseWriter(Writer):
             else:
                 w("q.left = 1")
             if step.pass_label is not None:  # a seat with nothing to pick passes
-                w("return True")
+                found()
             else:
                 with w.block("if q.left > 0:"):
-                    w("return True")
+                    found()
                 self.idle(w)
                 w("q.pos += 1")
 
     def end_turn(self, w: Lines) -> None:
-        """After a seat's turn: until, then the next seat with something to do."""
+        """After the turn of ``_v_seat``: until, then the next seat with something to do (written in place: no
+        return; ``_v_seat`` is that seat's afterwards)."""
         step = self.step
-        if step.until is not None:
-            self.fresh(w)
-            self.turn_names(w, bound_read([step.until]))
-            self.assign(w, "done", step.until, {**self.own, **self.outer})
-            with w.block("if done:"):
-                w("q.pos = len(q.order)", "q.order = []", "return")
-        w("q.pos += 1")
-        with w.block("if not begin_turn(state, q, o):"):
+
+        def over() -> None:
             w("q.pos = len(q.order)", "q.order = []")
 
-    def take(self, w: Lines) -> None:
-        """``_v_seat`` picks ``action``: cards move or swap, the values are set, the turn may end."""
+        def ended() -> None:
+            over()
+            w("break")
+
+        def following() -> None:
+            w("q.pos += 1")
+            self.begin_turn(w, lambda: w("break"), ended)
+
+        if step.until is None:
+            following()
+            return
+        self.fresh(w)
+        self.turn_names(w, bound_read([step.until]))
+        self.assign(w, "done", step.until, {**self.own, **self.outer})
+        with w.block("if done:"):
+            over()
+        with w.block("else:"):
+            following()
+
+    def take(self, w: Lines, action: str, quiet: bool) -> None:
+        """``_v_seat`` picks ``action`` (a source): cards move or swap, the values are set, the turn may end; told to
+        a Knowledge unless ``quiet`` (written in place: no return)."""
         step, shape = self.step, self.shape
-        w("value = action.value")
+        w(f"value = {action}.value")
         if step.swap:
             w(f"{self.ref(shape.moves.swapper(step))}(state, _v_seat, value)")
         if step.move_to is not None:
@@ -225,9 +249,9 @@ class ChooseWriter(Writer):
             dest = shape.seat_zone("state", step.move_to, "_v_seat") if step.move_to_per_seat \
                 else shape.zone("state", step.move_to)
             w(f"{dest}.append(value)")
-        if shape.edges:
-            with w.block("if not quiet and state.notes is not None:"):
-                w("STEP.words.tell(state, _v_seat, action)")
+        if shape.edges and not quiet:
+            with w.block("if state.notes is not None:"):
+                w(f"STEP.words.tell(state, _v_seat, {action})")
         if only_cards(step.option_type) and step.visible == "all" and not step.simultaneous and shape.edges:
             with w.block("if state.seen is not None:"):  # cards, in the open
                 w(f"state.seen.cards.extend((None, c) for c in cards_named({self.ref(step.option_type)}, value))")
@@ -245,7 +269,7 @@ class ChooseWriter(Writer):
         w("q.left -= 1")
         if step.may_stop is None:  # with may_stop, the turn's end waits for the decision (it may not end there)
             with w.block("if q.left <= 0:"):
-                w("end_turn(state, q, _v_seat, o)")
+                self.end_turn(w)
 
     def legal_names(self) -> set[str]:
         """The names of the turn the choices are worked out from."""
@@ -256,7 +280,17 @@ class ChooseWriter(Writer):
         return names
 
     def legal(self, w: Lines) -> None:
-        """``legal``: the choices of ``_v_seat`` now (``e`` is a fresh environment)."""
+        """``legal``: the choices of ``_v_seat`` now (``e`` is a fresh environment); fixed choices are made once and
+        kept in ``FIXED`` with their actions (``legal`` is then that list: not to be changed)."""
+        if not self.fixed_choices:
+            self.choices(w)
+            return
+        with w.block("if not FIXED:"):
+            self.choices(w)
+        w("legal = FIXED[0]")
+
+    def choices(self, w: Lines) -> None:
+        """``legal``, worked out (see ``legal``)."""
         step = self.step
         if step._batch:  # parts of allowed and must that do not read value, defines: once per decision
             w("e['$batch'] = object()")
@@ -270,12 +304,12 @@ class ChooseWriter(Writer):
                 self.judge(w, step.must, step._must_table, True)
         if step._cards:  # identical cards are one choice
             w("choices = STEP._card_choices", "legal = list({KINDS[c]: choices[c] for c in options}.values())")
-        elif self.fixed_choices:  # the same choices every time: made once
-            with w.block("if not FIXED:"):
-                w(f"FIXED.append(STEP._choices_of({self.shape.outer_env('STEP')}, None, options, LABEL))")
-            w("legal = list(FIXED[0])")
+        elif self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
+            actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
+            w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, None, options, LABEL)",
+              f"FIXED[:] = legal, {actions}")
         else:
-            w(f"legal = STEP._choices_of({self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
+            w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
 
     def judge(self, w: Lines, cond: Any, table: Any, soft: bool) -> None:
         """``options``: those the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
@@ -288,9 +322,11 @@ class ChooseWriter(Writer):
               f"kept = {self.ref(self.shape.compiled(cond))}.select(env, options)")
         w("options = kept if kept else list(options)" if soft else "options = kept")
 
-    def decision(self, w: Lines, decide: Any, done: Any) -> None:
+    def decision(self, w: Lines, decide: Any, done: Any, playing: bool = False) -> None:
         """Find the pending decision from ``q``: ``decide()`` writes what is done with it (``_v_seat`` chooses
-        among ``actions``), ``done()`` what is done when the step is over."""
+        among ``actions``), ``done()`` what is done when the step is over. ``playing``: in a playout's loop
+        (``policy`` in scope), where fixed actions are given as they are kept when there is no policy to give them
+        to (see ``made``)."""
         step = self.step
         with w.block("while q.pos < len(q.order):"):
             w("_v_seat = q.order[q.pos]")
@@ -311,7 +347,9 @@ class ChooseWriter(Writer):
                     with w.block("if picks:"):
                         self.assign(w, "can_stop", step.may_stop, {**self.own, **self.outer})
             can_pass = "False"
-            if step.pass_label is not None:
+            if self.can_pass:  # known: written as a constant
+                can_pass = "True"
+            elif step.pass_label is not None:
                 can_pass = "can_pass"
                 if step.may_pass is None:
                     w(f"can_pass = not {picks}")
@@ -325,63 +363,74 @@ class ChooseWriter(Writer):
                     w("raise STEP._unfinished(state, _v_seat, q.picked)")
             with w.block("if not legal:"):  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass != "False":
-                    with w.block(f"if {can_pass}:"):
+                    with w.block(f"if {can_pass}:") if can_pass != "True" else nullcontext():
                         w("q.passes += 1")
                         if step.narrate_pass and self.shape.edges:
                             with w.block("if state.notes is not None:"):
                                 w("STEP.words.tell_pass(state, _v_seat)")
                 self.idle(w)
-                w("end_turn(state, q, _v_seat, o)", "continue")
-            if step.auto:
+                self.end_turn(w)
+                w("continue")
+            if step.auto and can_pass != "True":
                 with w.block(f"if not {can_pass} and not {can_stop} and len(legal) <= q.left:"):
-                    w("take(state, q, _v_seat, legal[0], False, o)", "continue")
+                    self.take(w, "legal[0]", False)
+                    w("continue")
+            own = "list(legal)" if self.fixed_choices else "legal"  # fixed choices are kept: a copy to give
             if step.stop_action is not None:
                 with w.block("if can_stop:"):
                     w(f"actions = [{self.ref(step.stop_action)}, *legal]")
                 with w.block("elif can_pass:" if can_pass != "False" else "else:"):
-                    w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass != "False" else "actions = legal")
+                    w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass != "False"
+                      else f"actions = {own}")
                 if can_pass != "False":
                     with w.block("else:"):
-                        w("actions = legal")
+                        w(f"actions = {own}")
+            elif self.fixed_actions:
+                # a list of its own for whoever is given it (a policy, a Decision); none in a loop without a policy
+                w("actions = FIXED[1] if policy is None else list(FIXED[1])" if playing else "actions = list(FIXED[1])")
             elif can_pass != "False":
-                w(f"actions = [{self.ref(step.pass_action)}, *legal] if can_pass else legal")
+                w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass == "True"
+                  else f"actions = [{self.ref(step.pass_action)}, *legal] if {can_pass} else legal")
             else:
                 w("actions = legal")
             decide()
         with w.block("else:"):
             done()
 
-    def made(self) -> str:
-        """The Decision of ``_v_seat`` choosing among ``actions``."""
+    def made(self, playing: bool = False) -> str:
+        """The Decision of ``_v_seat`` choosing among ``actions`` (``playing``: in a playout's loop, where they may
+        be the fixed actions as kept: the Decision gets a list of its own)."""
         step = self.step
         if step.count is not None and step.stop_action is None:  # with stop, count is only a bound
             verb = self.gen.literal(step.verb)
             prompt = f"{verb} + ' (' + str(q.left) + ' to go)' if q.left > 1 else {verb}"
         else:
             prompt = self.gen.literal(step.verb)
-        return self.shape.decision("_v_seat", "actions", "STEP", prompt, "'choose'")
+        actions = "list(actions)" if playing and self.fixed_actions else "actions"
+        return self.shape.decision("_v_seat", actions, "STEP", prompt, "'choose'")
 
     def apply(self, w: Lines) -> None:
-        """The seat whose turn it is takes ``action`` (a pass, a stop or a pick; no return: the fragment is placed
-        in loops too)."""
+        """The seat whose turn it is (``_v_seat``) takes ``action`` (a pass, a stop or a pick; no return: the
+        fragment is placed in loops too)."""
         step = self.step
-        w("_v_seat = q.order[q.pos]", "q.idle = 0")
+        w("q.idle = 0")
         if step.pass_label is not None or step.stop_action is not None:
             w("cls = type(action)")
         head = "if"
         if step.pass_label is not None:
             with w.block("if cls is Pass:"):
-                w("q.passes += 1", "end_turn(state, q, _v_seat, o)")
+                w("q.passes += 1")
+                self.end_turn(w)
             head = "elif"
         if step.stop_action is not None:
             with w.block(f"{head} cls is Stop:"):
-                w("end_turn(state, q, _v_seat, o)")
+                self.end_turn(w)
             head = "elif"
         if head == "elif":
             with w.block("else:"):
-                w("take(state, q, _v_seat, action, True, o)")
+                self.take(w, "action", True)
         else:
-            w("take(state, q, _v_seat, action, True, o)")
+            self.take(w, "action", True)
 
     def nested(self, w: Lines) -> None:
         """For a choice a trick runs, in a playout (steps_code.py's ``run_``): the bodies of ``decision`` and
@@ -390,9 +439,9 @@ class ChooseWriter(Writer):
         self.prologue(w)
         w("automatic = game.automatic", "taken = 0")
         with w.block("while True:"):
-            self.decision(w, lambda: w("break"), lambda: w("return taken, None"))
+            self.decision(w, lambda: w("break"), lambda: w("return taken, None"), True)
             with w.block("if _v_seat in automatic:"):
-                w(f"return taken, {self.made()}")
+                w(f"return taken, {self.made(True)}")
             w(f"action = actions[{self.pick('_v_seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
                 w("game.rounds.too_long(STEP)")
@@ -402,5 +451,9 @@ class ChooseWriter(Writer):
     def run(self, w: Lines) -> None:
         """``apply`` and ``decision`` in a loop: the seats' decisions one after the other in this step."""
         w("o = None")
-        self.run_loop(w, "_v_seat", lambda: w("apply(state, q, action, o)"),
-                      lambda: self.decision(w, lambda: w("break"), lambda: w("actions = None")), self.made())
+        def apply() -> None:
+            w("_v_seat = q.order[q.pos]")
+            self.apply(w)
+
+        self.run_loop(w, "_v_seat", apply,
+                      lambda: self.decision(w, lambda: w("break"), lambda: w("actions = None"), True), self.made(True))

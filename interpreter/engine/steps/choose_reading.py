@@ -188,9 +188,9 @@ class ChooseReading(Step):
         self.where = str(ctx.source.pos(self.path + ("repeat",) if self.repeat else self.path))
         self._moves(ctx, opts, typed)
         # judged value by value: a label that reads the value only through its attributes is kept by what else it
-        # reads (the seat, the round), see Choose._keyed_labels
+        # reads (the seat, the round): each value's Choice made once per key, see Choose._keyed_choices
         self.label_expr = opts.get("label", names, per="value")
-        self._labels: dict[Any, dict[Any, str]] = {}
+        self._labels: dict[Any, dict[Any, Choice]] = {}
         self.describe_expr = opts.get("describe", names)
         fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
         # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
