@@ -1,7 +1,8 @@
-"""The step kinds written for the compact layout (runtime/compact_code.py): each step of those kinds in every bundled
-game, run at every decision of a random game on today's state and on its slots (each by itself, then the steps one
-after the other as a round runs them), leaves the same slots (or fails on both). The same writer writes both codes
-(the step kind's ``write``, over engine/state_shape.py's parts)."""
+"""The code written for the compact layout (the module runtime/compact_game.py writes for the slots), step by step:
+each step of every bundled game, run at every decision of a random game on today's state and on its slots (each by
+itself, then the steps one after the other as a round runs them; each decision at the deciding step and at the
+round's step that runs it), leaves the same slots, progress and next decision (or fails on both). The same writer
+writes both codes (the step kind's, over engine/state_shape.py's parts)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from interpreter.engine.steps.running import running
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
-from interpreter.runtime.compact_code import compact_code
+from interpreter.runtime.compact_game import compact_game
 from interpreter.runtime.layout import layout, pack
 from interpreter.runtime.slots import Slots
 
@@ -58,7 +59,7 @@ def bound(step: Any, state: Any, kind: tuple[int, ...]) -> tuple[dict[str, Any] 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_every_step_written_for_the_slots_does_what_it_does_on_the_state(name, players):
     game = game_of(name, players, **SHORTER.get(name, {}))
-    code = compact_code(game)
+    code = compacted(game)
     steps = [s for s in game.every_step() if code.written(s) and isinstance(s, InPlace)]
     if not steps:
         pytest.skip("no step of the kinds written for the slots")
@@ -100,7 +101,7 @@ def test_every_decision_of_a_kind_written_for_the_slots_is_taken_there_as_on_the
     """At each decision of such a step: its start (from the state as it is), then the action taken, give the same
     slots, progress and next decision on both."""
     game = game_of(name, players, **SHORTER.get(name, {}))
-    lay, code = layout(game), compact_code(game)
+    lay, code = layout(game), compacted(game)
     if not any(code.written(s) and not isinstance(s, InPlace) for s in game.every_step()):
         pytest.skip("no step with decisions written for the slots")
     rng = random.Random(players)
@@ -198,3 +199,15 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+class compacted:  # noqa: N801 - read as a function
+    """A game's code written for the slots (runtime/compact_game.py's module), step by step: ``written(step)``,
+    ``code(step)``, and ``game``, the game a Slots of it names."""
+
+    def __init__(self, game: Any):
+        made = compact_game(game)
+        assert made is not None, "every bundled game plays on the slots"
+        self.game = made
+        module = made.module()
+        self.written, self.code = module.has, module.code
