@@ -107,8 +107,9 @@ class CompactReads(SlotPlaces):
     edges = False
     kinds = True
 
-    def __init__(self, lay: Layout):
+    def __init__(self, lay: Layout, at_once: bool = False):
         super().__init__(lay)
+        self.at_once = at_once  # the expressions' functions made as they are written (a game made to be played)
         self._defines = KeptApart()  # what the writer makes of the defines' bodies for these reads
         self._moves = SlotMoves(lay)
         self.gen = Namespace(None)  # where the code written for these reads is made
@@ -131,7 +132,7 @@ class CompactReads(SlotPlaces):
     def compiled(self, expr: Any) -> Any:
         kept = self._written.get(id(expr))
         if kept is None:
-            kept = self._written[id(expr)] = (expr, written_for(expr, self.gen, self))
+            kept = self._written[id(expr)] = (expr, written_for(expr, self.gen, self, self.at_once))
         return kept[1]
 
     def table(self, table: Any) -> Any:
