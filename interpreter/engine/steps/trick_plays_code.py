@@ -4,7 +4,9 @@ the step (``step._allowed``); identical cards offered once, and a play from seve
 
 ``PlaysWriter.actions`` writes the lines that give ``actions`` (None: the seat is stuck) from ``hands`` (every seat's
 cards of the first zone) or ``zones`` (of each zone, with several); trick_code.py places them in the checked
-``actions`` and in the playout loop alike.
+``actions`` and in the playout loop alike. The checked path's are the step's play actions; the playout loop of a
+trick played from one zone holds the cards they play instead (``as_cards``: the card of each play, in the same
+order), the cheapest list to make: where a card is its kind, the hand's kinds once each, in their order.
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class PlaysWriter:
         self.one_zone = len(step.zones) == 1
         # where the trick's plays and the follow tables of this trick are read (locals in the playout loop)
         self.trick, self.answers = "p.plays", "p.answers"
+        # the plays written are the cards they play, not the step's play actions (the playout loop of a trick from
+        # one zone, where a play is its card: see trick_loop_code.py)
+        self.as_cards = False
         # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
         self.distinct = all(k == c for c, k in enumerate(step.kinds))
         # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
@@ -165,9 +170,16 @@ class PlaysWriter:
             w(f"actions = None if cands is None else {self._plays('cands')}")
 
     def _plays(self, cards: str, test: str = "") -> str:
-        """The source of the plays of ``cards`` (those for which ``test`` holds): identical cards merged, the
-        first of each kind kept, unless the deck has no two alike."""
+        """The source of the plays of ``cards`` (those for which ``test`` holds): identical cards merged, where the
+        first of each kind stands, unless the deck has no two alike; with ``as_cards``, the card each plays (of
+        identical cards the one its play names: today, the last of them; where a card is its kind, the kind)."""
         where = f" if {test}" if test else ""
-        if self.distinct:
-            return f"[PLAYS[c] for c in {cards}{where}]"
-        return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
+        if not self.as_cards:
+            if self.distinct:
+                return f"[PLAYS[c] for c in {cards}{where}]"
+            return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
+        if self.distinct:  # (the list only drawn from before a card of it is taken: the cards themselves serve)
+            return f"[c for c in {cards}{where}]" if test else cards
+        if self.shape.kinds:
+            return f"list({{c: None for c in {cards}{where}}})" if test else f"list(dict.fromkeys({cards}))"
+        return f"list({{KINDS[c]: c for c in {cards}{where}}}.values())"
