@@ -25,7 +25,7 @@ from interpreter.runtime.layout import (
     TOTAL,
     Layout,
 )
-from interpreter.runtime.moves import SlotMoves, take_last
+from interpreter.runtime.moves import SlotMoves
 
 # the state's own values (StateShape.attribute) -> their part of the layout
 _ATTRIBUTES = {"dealer": DEALER, "round_number": NUMBER, "round_results": RESULTS, "team_known": KNOWN,
@@ -126,8 +126,12 @@ class CompactReads(SlotPlaces):
     def card_set(self, cards: Any) -> frozenset[int]:
         return frozenset(self.layout.kind[c] for c in cards)
 
-    def remove_card(self, cards: str, card: str, last: bool, ref: Any) -> str:
-        return f"{ref(take_last)}({cards}, {card})" if last else f"{cards}.remove({card})"
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False) -> str:
+        if not last or max(self.layout.copies) <= 1:  # (no two cards alike: the first copy is the last)
+            return f"{cards}.remove({card})"
+        if sure:  # the last copy, found from the end in place (as moves.take_last finds it, without a copy)
+            return f"{cards}.reverse(); {cards}.remove({card}); {cards}.reverse()"
+        return f"del {cards}[len({cards}) - 1 - {cards}[::-1].index({card})]"  # (moves.take_last, in place)
 
     def compiled(self, expr: Any) -> Any:
         kept = self._written.get(id(expr))
