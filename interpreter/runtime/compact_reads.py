@@ -129,9 +129,9 @@ class CompactReads(SlotPlaces):
     def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False) -> str:
         if not last or max(self.layout.copies) <= 1:  # (no two cards alike: the first copy is the last)
             return f"{cards}.remove({card})"
-        if sure:  # the last copy, found from the end in place (as moves.take_last finds it, without a copy)
+        if sure:  # the last copy, found from the end in place (as moves.py takes it, without a copy)
             return f"{cards}.reverse(); {cards}.remove({card}); {cards}.reverse()"
-        return f"del {cards}[len({cards}) - 1 - {cards}[::-1].index({card})]"  # (moves.take_last, in place)
+        return f"del {cards}[len({cards}) - 1 - {cards}[::-1].index({card})]"  # (a copy reversed, the list unchanged)
 
     def compiled(self, expr: Any) -> Any:
         kept = self._written.get(id(expr))
