@@ -246,11 +246,10 @@ class TrickWriter(Writer):
         # the card a play names: of identical cards in one zone, the last (as the plays offer them); in several
         # zones, the first of each zone
         # (in the loop, the card was taken from the plays made from the seat's cards: they hold it)
-        if self.one_zone and self.looping and not self.hand_held:
+        if self.one_zone and not self.hand_held:
             w("hand = hands[seat]")
-        w(shape.remove_card("hand" if self.one_zone and self.looping else "hands[seat]", "card", True, self.ref,
-                            self.looping)
-          if self.one_zone else shape.remove_card("zones[zone][seat]", "card", False, self.ref, self.looping))
+        w(shape.remove_card("hand", "card", True, self.ref, self.looping) if self.one_zone
+          else shape.remove_card("zones[zone][seat]", "card", False, self.ref, self.looping))
         w("trick.append(card)", "plays.append((seat, card))")
         w("played = len(plays)")
         if self.plays.cached_follow:
