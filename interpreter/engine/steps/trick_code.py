@@ -410,7 +410,9 @@ class TrickWriter(Writer):
             w(f"{self.shape.round('state', name)} = None")
         if self.step.active is not None:
             with w.block("if p.active is not None:"):
-                with w.block("if not all(any(cards[s] for cards in zones) for s in p.active):"):
+                held = "map(hands.__getitem__, p.active)" if self.one_zone else \
+                    "(any(cards[s] for cards in zones) for s in p.active)"
+                with w.block(f"if not all({held}):"):
                     w("p.over = True")
             head = "elif "
         else:
