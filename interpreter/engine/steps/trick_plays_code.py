@@ -190,6 +190,8 @@ class PlaysWriter:
         if not self.as_cards:
             if self.distinct:
                 return f"[PLAYS[c] for c in {cards}{where}]"
+            if self.shape.kinds and not test:  # (the kinds once each, made in C)
+                return f"[PLAYS[c] for c in dict.fromkeys({cards})]"
             return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
         if self.distinct:  # (the list only drawn from before a card of it is taken: the cards themselves serve)
             return f"[c for c in {cards}{where}]" if test else cards
