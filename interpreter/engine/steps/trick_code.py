@@ -18,12 +18,14 @@ once by a method of :class:`TrickWriter` and placed wherever it runs:
   its own, without Decision objects, until the step needs the engine (a hook's or a taker's decision, an
   automatic seat, an ``otherwise: end``, the end of trick play). What only the loop changes is kept in locals
   there (the trick's plays, its follow tables, the seat's cards; see ``local_plays``, ``hand_held``), each also
-  written to the progress where it changes, so the state is whole wherever the loop leaves (trick_loop_code.py
-  writes the loop around these fragments).
+  written to the progress where it changes, so the state is whole wherever the loop leaves; a play from one zone
+  is held there as the card it plays (trick_plays_code.py's ``as_cards``; a policy is still shown the plays), and
+  the card is known to be in the hand it is taken from (trick_loop_code.py writes the loop around these
+  fragments).
 
 What only some tricks need (a second zone, seats that sit out, a claim, a ``led`` rule, hooks, routes, more
-takers) is written only into the code of the tricks that have it; what is not worth writing out (rules read
-seat by seat, takers after the winner, orderings read per card) is a call of the step's own method. What
+takers) is written only into the code of the tricks that have it; what is not worth writing out (takers after
+the winner, orderings read per card) is a call of the step's own method. What
 the checked path adds, narration and what a Knowledge is told, is written in too, behind a test of the
 state (``state.notes``, ``state.seen``), so a playout with narration takes the same code.
 
