@@ -6,13 +6,14 @@ the same cards where they are, the same values, totals and round results, the sa
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from interpreter.engine.compile import supported_players
 from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_game import compact_game, why_not
-from interpreter.runtime.layout import pack
+from interpreter.runtime.layout import layout, pack
 
 from .conftest import GAMES, SHORTER, game_of
 from .test_compact_steps import plain
@@ -58,3 +59,27 @@ def test_a_copy_of_the_slots_plays_on_without_changing_them(name):
     again = slots.copy()  # the original goes on as it would have
     compact.playout(again, random.Random(6), round_end=True)
     assert (plain(again.z), plain(again.v)) == (plain(other.z), plain(other.v))
+
+
+@pytest.mark.parametrize("name", ["njet-riogrande", "hearts", "doppelkopf", "mit-list-und-tuecke"])
+def test_a_policy_is_shown_on_the_slots_the_plays_it_is_shown_on_the_state(name):
+    # the trick's loop holds the cards its plays play; a policy is still shown the plays, as the decision offers them
+    game = game_of(name, 4)
+    compact = compact_game(game)
+    assert compact is not None
+    kind = layout(game).kind
+
+    def policy(seen: list[Any], rng: random.Random, as_kind: Any) -> Any:
+        def choose(state: Any, seat: int, actions: list[Any]) -> int:
+            seen.append((seat, [as_kind(a.card) if hasattr(a, "card") else type(a).__name__ for a in actions]))
+            return int(rng.random() * len(actions))
+        return choose
+
+    state = game.new_state()
+    slots = compact.start(state)
+    mine: list[Any] = []
+    theirs: list[Any] = []
+    taken = game.playout(state, random.Random(7), policy(mine, random.Random(8), kind.__getitem__), round_end=True)
+    assert compact.playout(slots, random.Random(7), policy(theirs, random.Random(8), int), round_end=True) == taken
+    assert theirs == mine and sum(1 for _, shown in mine if shown and isinstance(shown[0], int)) > 20
+    assert slots.z == pack(game, state).zones

@@ -170,3 +170,49 @@ def test_a_trick_s_card_tables_once_made_are_looked_up_in_place(monkeypatch):
         game.apply(checked, d.actions[int(rng.random() * len(d.actions))])
     assert tricks_played > 2 * sum(len(t.made) for t in watched) and checked.finished
     assert not any(found for ours, found in lookups if ours)
+
+
+# obligations read by their card tables and judged ones (reading the seat, the trick) in one list, with holdings and
+# otherwise: end: the written code applies each in place, in order, as trick_parts.narrowing does
+MIXED_RULES = {
+    "judged lead": 'lead: "card.rank != 1 or seat.tricks > 0"\nfollow: "card.suit == led.suit"',
+    "judged holding": 'follow: [{must: "card.rank >= led.rank + seat.tricks", holding: "card.suit == led.suit or '
+                      'seat.tricks > 0"}, "card.suit == led.suit"]',
+    "judged end": 'follow: ["card.suit == led.suit", {must: "card.rank >= len(trick) or seat.tricks > 0", '
+                  'otherwise: end}]',
+}
+
+
+@pytest.mark.parametrize("variant", list(MIXED_RULES))
+def test_obligations_read_by_tables_and_judged_ones_leave_the_plays_narrowing_leaves(tmp_path, variant):
+    from interpreter.engine.steps.trick_parts import STUCK, narrowing
+    from interpreter.runtime.compact_game import compact_game
+    from interpreter.runtime.layout import pack
+
+    text = TRICKS + "".join("  " + line + "\n" for line in MIXED_RULES[variant].splitlines())
+    game = make(tmp_path, DEAL_3, text, "score: {do: score, points: seat.tricks}", game="rounds: 4")
+    step = game.steps[1]
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_state()
+        for d in random_decisions(game, state, rng):
+            p = state.progress
+            seat = p.turn
+            rules = step.follow_rules if p.plays else step.lead_rules
+            hand = state.per_seat["hand"][seat]
+            narrowed = [hand] + [cards for _, cards in narrowing(rules, state, seat, hand, p.plays[0][1] if p.plays
+                                                                  else None, [c for _, c in p.plays])]
+            left = narrowed[-1]
+            assert left is not STUCK  # (a seat left no card ends trick play: it is asked nothing)
+            assert [a.card for a in d.actions] == left, variant
+            checked += 1
+            game.apply(state, d.actions[rng.randrange(len(d.actions))])
+        lockstep(game, seed)  # the playout loop takes the same decisions
+        compact = compact_game(game)
+        assert compact is not None
+        state = game.new_state()
+        slots = compact.start(state)
+        assert compact.playout(slots, random.Random(seed)) == game.playout(state, random.Random(seed))
+        assert slots.z == pack(game, state).zones
+    assert checked > 100

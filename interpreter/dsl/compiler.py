@@ -289,9 +289,10 @@ def _keyed_later(gen: Any, part: Part, per: str, keys: list[Part], reads: Reads 
     return keys_of, judge
 
 
-def written_for(c: Compiled, gen: Namespace, reads: Reads) -> Compiled:
+def written_for(c: Compiled, gen: Namespace, reads: Reads, at_once: bool = False) -> Compiled:
     """``c`` written again for a state held another way (``reads``, dsl/state_reads.py): the same checked parts, its
-    functions made when one is first called."""
+    functions made now with ``at_once`` (for a game made to be played: no stand-in between a caller and them), else
+    when one is first called."""
     part, per = c.part, c.per
     if part is None or part.const:
         return c
@@ -301,7 +302,7 @@ def written_for(c: Compiled, gen: Namespace, reads: Reads) -> Compiled:
             return emit.loops(gen, part, per, reads)
         return emit.function(gen, part, c.expect, reads), None, None
 
-    fn, select, exists = _later(make, per is not None)
+    fn, select, exists = make() if at_once else _later(make, per is not None)
     keys = emit.key_parts(part, per) if per is not None and c.keyed is not None else None
     keyed = None if per is None or keys is None else _keyed_later(gen, part, per, keys, reads)
     return Compiled(fn, c.type, c.deps, c.text, c.position, select, exists, keyed, c.uses, part, c.expect, per)

@@ -77,10 +77,11 @@ class StateShape(Reads):
     def counter(self, state: str, name: str, seat: str) -> str:
         return f"{state}.counters[{name!r}][{seat}]"
 
-    def remove_card(self, cards: str, card: str, last: bool, ref: Any) -> str:
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False) -> str:
         """The source of a statement taking ``card`` out of the list ``cards`` (a card a seat's actions offered:
         where a card is its kind, the last copy with ``last``, as the actions offer identical cards; else the
-        first)."""
+        first). ``sure``: ``cards`` is known to hold it (a playout loop took it from the plays made from them), so
+        nothing is left to undo when it is not there; else the list is left as it is and ValueError raised."""
         return f"{cards}.remove({card})"
 
     def total(self, state: str, seat: str) -> str:

@@ -58,7 +58,7 @@ def why_not(game: Game) -> str | None:
 
 
 def _made(game: Game) -> CompactGame | str:
-    reads = CompactReads(layout(game))
+    reads = CompactReads(layout(game), at_once=True)  # made to be played: its expressions made now
     other = copy.copy(game)
     other.__class__ = CompactGame
     assert isinstance(other, CompactGame)

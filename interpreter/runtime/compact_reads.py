@@ -25,7 +25,7 @@ from interpreter.runtime.layout import (
     TOTAL,
     Layout,
 )
-from interpreter.runtime.moves import SlotMoves, take_last
+from interpreter.runtime.moves import SlotMoves
 
 # the state's own values (StateShape.attribute) -> their part of the layout
 _ATTRIBUTES = {"dealer": DEALER, "round_number": NUMBER, "round_results": RESULTS, "team_known": KNOWN,
@@ -107,8 +107,9 @@ class CompactReads(SlotPlaces):
     edges = False
     kinds = True
 
-    def __init__(self, lay: Layout):
+    def __init__(self, lay: Layout, at_once: bool = False):
         super().__init__(lay)
+        self.at_once = at_once  # the expressions' functions made as they are written (a game made to be played)
         self._defines = KeptApart()  # what the writer makes of the defines' bodies for these reads
         self._moves = SlotMoves(lay)
         self.gen = Namespace(None)  # where the code written for these reads is made
@@ -125,13 +126,17 @@ class CompactReads(SlotPlaces):
     def card_set(self, cards: Any) -> frozenset[int]:
         return frozenset(self.layout.kind[c] for c in cards)
 
-    def remove_card(self, cards: str, card: str, last: bool, ref: Any) -> str:
-        return f"{ref(take_last)}({cards}, {card})" if last else f"{cards}.remove({card})"
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False) -> str:
+        if not last or max(self.layout.copies) <= 1:  # (no two cards alike: the first copy is the last)
+            return f"{cards}.remove({card})"
+        if sure:  # the last copy, found from the end in place (as moves.py takes it, without a copy)
+            return f"{cards}.reverse(); {cards}.remove({card}); {cards}.reverse()"
+        return f"del {cards}[len({cards}) - 1 - {cards}[::-1].index({card})]"  # (a copy reversed, the list unchanged)
 
     def compiled(self, expr: Any) -> Any:
         kept = self._written.get(id(expr))
         if kept is None:
-            kept = self._written[id(expr)] = (expr, written_for(expr, self.gen, self))
+            kept = self._written[id(expr)] = (expr, written_for(expr, self.gen, self, self.at_once))
         return kept[1]
 
     def table(self, table: Any) -> Any:

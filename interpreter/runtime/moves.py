@@ -45,17 +45,14 @@ def carrier(lay: Layout, zones: Iterable[str] | None, top: bool) -> Carry:
     return carry
 
 
-def take_last(cards: list[int], k: int) -> None:
-    """The last copy of ``k`` taken out of ``cards`` (ValueError: there is none)."""
-    del cards[len(cards) - 1 - cards[::-1].index(k)]
-
-
 def _take(z: list[list[int]], order: list[int], k: int) -> list[int] | None:
     """The last copy of ``k`` taken from the first zone of ``order`` holding one: that zone (None: none does)."""
     for slot in order:
         zone = z[slot]
-        if k in zone:
-            take_last(zone, k)
+        if k in zone:  # its last copy, found from the end in place (as compact_reads' remove_card writes it)
+            zone.reverse()
+            zone.remove(k)
+            zone.reverse()
             return zone
     return None
 

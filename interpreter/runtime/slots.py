@@ -18,7 +18,7 @@ class Slots(TeamQueries):
     """A state in the compact layout (see the module's docstring)."""
 
     __slots__ = ("game", "players", "z", "v", "step_index", "progress", "pending", "ended", "finished",
-                 "actions_taken", "results_slot", "_team", "_known", "_counted", "_number", "_dealer")
+                 "actions_taken", "results_slot", "_teams", "_known", "_counted", "_number", "_dealer")
 
     def __init__(self, game: Game, lay: Layout, zones: list[list[int]], values: list[Any], rest: tuple[Any, ...]):
         self.game = game
@@ -27,7 +27,8 @@ class Slots(TeamQueries):
         self.v = values
         # where the round stands, as the driver keeps it (the running step, its progress, the pending decision)
         self.step_index, self.progress, self.pending, self.ended, self.finished, self.actions_taken = rest
-        self._team = lay.value_slot(TEAM, "", 0)
+        team = lay.value_slot(TEAM, "", 0)
+        self._teams = slice(team, team + self.players)  # the teams' slots (read by every team question)
         self._known, self._counted = lay.value_slot(KNOWN), lay.value_slot(COUNTED)
         self._number, self._dealer = lay.value_slot(NUMBER), lay.value_slot(DEALER)
         self.results_slot = lay.value_slot(RESULTS)  # the rounds' scores
@@ -52,7 +53,7 @@ class Slots(TeamQueries):
         other.actions_taken = self.actions_taken
         other.progress = None if self.progress is None else self.progress.copy()
         other.pending = None if self.pending is None else self.pending.copy()
-        other.results_slot, other._team, other._known, other._counted = results, self._team, known, self._counted
+        other.results_slot, other._teams, other._known, other._counted = results, self._teams, known, self._counted
         other._number, other._dealer = self._number, self._dealer
         return other
 
@@ -81,7 +82,7 @@ class Slots(TeamQueries):
 
     @property
     def teams(self) -> list[int]:  # type: ignore[override]
-        return self.v[self._team:self._team + self.players]
+        return self.v[self._teams]
 
     @property
     def team_known(self) -> list[int] | None:  # type: ignore[override]

@@ -18,12 +18,14 @@ once by a method of :class:`TrickWriter` and placed wherever it runs:
   its own, without Decision objects, until the step needs the engine (a hook's or a taker's decision, an
   automatic seat, an ``otherwise: end``, the end of trick play). What only the loop changes is kept in locals
   there (the trick's plays, its follow tables, the seat's cards; see ``local_plays``, ``hand_held``), each also
-  written to the progress where it changes, so the state is whole wherever the loop leaves (trick_loop_code.py
-  writes the loop around these fragments).
+  written to the progress where it changes, so the state is whole wherever the loop leaves; a play from one zone
+  is held there as the card it plays (trick_plays_code.py's ``as_cards``; a policy is still shown the plays), and
+  the card is known to be in the hand it is taken from (trick_loop_code.py writes the loop around these
+  fragments).
 
 What only some tricks need (a second zone, seats that sit out, a claim, a ``led`` rule, hooks, routes, more
-takers) is written only into the code of the tricks that have it; what is not worth writing out (rules read
-seat by seat, takers after the winner, orderings read per card) is a call of the step's own method. What
+takers) is written only into the code of the tricks that have it; what is not worth writing out (takers after
+the winner, orderings read per card) is a call of the step's own method. What
 the checked path adds, narration and what a Knowledge is told, is written in too, behind a test of the
 state (``state.notes``, ``state.seen``), so a playout with narration takes the same code.
 
@@ -245,8 +247,11 @@ class TrickWriter(Writer):
                 w("step.search.saw(state.game, state, p, seat, card)")
         # the card a play names: of identical cards in one zone, the last (as the plays offer them); in several
         # zones, the first of each zone
-        w(shape.remove_card("hand" if self.hand_held else "hands[seat]", "card", True, self.ref) if self.one_zone
-          else shape.remove_card("zones[zone][seat]", "card", False, self.ref))
+        # (in the loop, the card was taken from the plays made from the seat's cards: they hold it)
+        if self.one_zone and not self.hand_held:
+            w("hand = hands[seat]")
+        w(shape.remove_card("hand", "card", True, self.ref, self.looping) if self.one_zone
+          else shape.remove_card("zones[zone][seat]", "card", False, self.ref, self.looping))
         w("trick.append(card)", "plays.append((seat, card))")
         w("played = len(plays)")
         if self.plays.cached_follow:
@@ -407,7 +412,9 @@ class TrickWriter(Writer):
             w(f"{self.shape.round('state', name)} = None")
         if self.step.active is not None:
             with w.block("if p.active is not None:"):
-                with w.block("if not all(any(cards[s] for cards in zones) for s in p.active):"):
+                held = "map(hands.__getitem__, p.active)" if self.one_zone else \
+                    "(any(cards[s] for cards in zones) for s in p.active)"
+                with w.block(f"if not all({held}):"):
                     w("p.over = True")
             head = "elif "
         else:

@@ -33,6 +33,13 @@ def write_playout(t: TrickWriter, w: Lines) -> None:
         w("answers = p.answers")
     if hooks or takes:
         w("kind = 1 if p.hook is not None else 2 if p.taking >= 0 else 0")
+    if t.one_zone:  # the loop holds the cards a seat's plays play (see trick_plays_code.py's as_cards)
+        t.plays.as_cards = True
+        if hooks or takes:
+            with w.block("if kind == 0:"):
+                w("actions = [a.card for a in actions]")
+        else:
+            w("actions = [a.card for a in actions]")
     t.looping, t.plays.answers = True, "answers"
     if t.local_plays:  # the trick's plays in a local, kept as p.plays
         w("plays = p.plays")
@@ -40,15 +47,19 @@ def write_playout(t: TrickWriter, w: Lines) -> None:
     if t.hand_held:
         w("hand = hands[seat]")
     _loop(t, w, hooks, takes)
-    t.looping, t.plays.trick, t.plays.answers = False, "p.plays", "p.answers"
+    t.looping, t.plays.trick, t.plays.answers, t.plays.as_cards = False, "p.plays", "p.answers", False
     w("state.actions_taken += taken", "game.rounds.go_on(state, step.decision(game, state, p))", "return taken")
 
 
 def _loop(t: TrickWriter, w: Lines, hooks: bool, takes: bool) -> None:
     """The playout's loop (see ``write_playout``): a decision taken, then the next one found, until the engine is
     needed."""
+    cards = t.one_zone  # a play is its card (see write_playout); the policy is shown the plays
+    shown = None if not cards else "actions if kind else [PLAYS[c] for c in actions]" if hooks or takes \
+        else "[PLAYS[c] for c in actions]"
     with w.block("while True:"):
-        w(f"action = actions[{t.pick('seat', 'actions')}]", "taken += 1")
+        picked = "action" if hooks or takes or not cards else "card"
+        w(f"{picked} = actions[{t.pick('seat', 'actions', shown)}]", "taken += 1")
         with w.block("if taken > room:"):
             w("state.actions_taken += taken", "game.rounds.too_long(step)")
         w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
@@ -61,7 +72,10 @@ def _loop(t: TrickWriter, w: Lines, hooks: bool, takes: bool) -> None:
         if hooks or takes:
             w("else:")
             w.depth += 1
-        w("card = action.card")
+        if not cards:
+            w("card = action.card")
+        elif hooks or takes:
+            w("card = action")
         if not t.one_zone:
             w("zone = action.zone")
         t.play(w)

@@ -118,17 +118,7 @@ def rules(ctx: StepContext, opts: Options, key: str) -> list[Rule]:
     return made
 
 
-STUCK = None  # what ``apply_rules`` gives when an ``otherwise: end`` rule finds no card
-
-
-def apply_rules(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,
-                trick: list[int]) -> list[int] | None:
-    """The cards of ``cards`` the rules allow, in order; None when an ``end`` rule leaves nothing."""
-    for _, left in narrowing(rule_list, state, seat, cards, led, trick):
-        if left is STUCK:
-            return STUCK
-        cards = left
-    return cards
+STUCK = None  # what ``narrowing`` gives when an ``otherwise: end`` rule finds no card
 
 
 def refusing_rule(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,

@@ -1,10 +1,13 @@
-"""The code that lists a seat's legal plays in a ``tricks`` step, written for each step from its play obligations:
-each rule read by its card tables written in place (as trick_parts.apply_rules reads them), the others worked out by
-the step (``step._allowed``); identical cards offered once, and a play from several zones naming its zone.
+"""The code that lists a seat's legal plays in a ``tricks`` step, written for each step from its play obligations,
+each rule in place, in order, as trick_parts.narrowing applies them: a rule read by its card tables through them, any
+other by its judged functions (its ``select``, and its holding's ``exists``) over one environment of the seat, the
+led card and the trick; identical cards offered once, and a play from several zones naming its zone.
 
 ``PlaysWriter.actions`` writes the lines that give ``actions`` (None: the seat is stuck) from ``hands`` (every seat's
 cards of the first zone) or ``zones`` (of each zone, with several); trick_code.py places them in the checked
-``actions`` and in the playout loop alike.
+``actions`` and in the playout loop alike. The checked path's are the step's play actions; the playout loop of a
+trick played from one zone holds the cards they play instead (``as_cards``: the card of each play, in the same
+order), the cheapest list to make: where a card is its kind, the hand's kinds once each, in their order.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ def rule_tables(tag: str, rules: list[Any]) -> list[tuple[str, str, Any]]:
         rule's must, ``FH0`` its holding), the local its table is held in, and the table."""
         out = []
         for k, rule in enumerate(rules):
+            if not rule.static:
+                continue
             out.append((f"{tag}M{k}", f"m{k}", rule.must_table))
             if rule.hold_table is not None:
                 out.append((f"{tag}H{k}", f"h{k}", rule.hold_table))
@@ -29,13 +34,19 @@ def rule_tables(tag: str, rules: list[Any]) -> list[tuple[str, str, Any]]:
 
 def rule_lookups(tag: str, rules: list[Any], shape: StateShape) -> dict[str, Any]:
     """The lookups of the tables of rules read by card tables, named as ``rule_tables`` names them (over a state
-    held as ``shape`` says), with what ``look_up`` reads of each."""
+    held as ``shape`` says), with what ``look_up`` reads of each; for the other rules, their judged functions
+    (``FS0``: the first follow rule's ``select``, ``FX0`` its holding's ``exists``), written for ``shape``."""
     out = {}
     for k, rule in enumerate(rules):
         if rule.static:
             for name, table in ((f"{tag}M{k}", rule.must_table), (f"{tag}H{k}", rule.hold_table)):
                 if table is not None:
                     out.update(lookup_globals(name, shape.table(table)))
+        else:
+            written = rule.written_for(shape)
+            out[f"{tag}S{k}"] = written.select
+            if written.exists is not None:
+                out[f"{tag}X{k}"] = written.exists
     return out
 
 
@@ -74,6 +85,9 @@ class PlaysWriter:
         self.one_zone = len(step.zones) == 1
         # where the trick's plays and the follow tables of this trick are read (locals in the playout loop)
         self.trick, self.answers = "p.plays", "p.answers"
+        # the plays written are the cards they play, not the step's play actions (the playout loop of a trick from
+        # one zone, where a play is its card: see trick_loop_code.py)
+        self.as_cards = False
         # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
         self.distinct = all(k == c for c, k in enumerate(step.kinds))
         # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
@@ -118,17 +132,12 @@ class PlaysWriter:
                     w("seen.add(KINDS[c])", f"actions.append(PLAYS_Z[{z}][c])")
 
     def _choose(self, w: Lines, tag: str, rules: list[Any], target: str = "actions") -> None:
-        """``actions`` from ``hand``, through ``rules`` (the follow rules, tag F, or the lead rules, tag L): each
-        written in place when every one is read by its card tables (as trick_parts.apply_rules reads them),
-        else worked out by the step. With ``target`` "cands", the cards the rules allow (None: stuck)."""
+        """``actions`` from ``hand``, through ``rules`` (the follow rules, tag F, or the lead rules, tag L), each
+        written in place as trick_parts.narrowing applies it (see the module's docstring). With ``target``
+        "cands", the cards the rules allow (None: stuck)."""
         plays = target == "actions"
         if not rules:
             w(f"actions = {self._plays('hand')}" if plays else "cands = hand")
-            return
-        if not all(rule.static for rule in rules):
-            w("cands = step._allowed(state, p, seat, hand, FOLLOW, LEAD, led_of)")
-            if plays:
-                w(f"actions = None if cands is None else {self._plays('cands')}")
             return
         tables = rule_tables(tag, rules)
         if tag == "F" and self.cached_follow:
@@ -141,33 +150,51 @@ class PlaysWriter:
                     w(f"{local} = {name}(state, led)")
                 else:
                     look_up(w, local, name, table, "led", self.shape)
-        if plays and len(rules) == 1 and rules[0].hold_table is None and not rules[0].end:  # if you can: one pass
-            w(f"actions = {self._plays('hand', 'm0[c]')} or {self._plays('hand')}")
+        if plays and len(rules) == 1 and rules[0].static and rules[0].hold_table is None and not rules[0].end:
+            w(f"actions = {self._plays('hand', 'm0[c]')} or {self._plays('hand')}")  # if you can: one pass
             return
         w("cands = hand")
+        judged = False  # the judged rules' environment made (by the first of them: the rules after it see it)
+        nested = 0
         for k, rule in enumerate(rules):
-            if k:
+            if any(r.end for r in rules[:k]):  # (only a rule with otherwise: end leaves the seat stuck)
                 w("if cands is not None:")
                 w.depth += 1
-            if rule.hold_table is not None:  # the rule binds only a seat holding such a card
-                w(f"if any(map(h{k}.__getitem__, cands)):")
+                nested += 1
+            held = rule.hold_table is not None if rule.static else rule.exists is not None
+            if not rule.static and not judged:  # one environment, one batch of the parts read once, for them all
+                judged = True
+                trick = self.trick
+                w(f"env = {{'$s': state, 'seat': seat, 'led': led, 'trick': [c for _, c in {trick}], "
+                  "'$batch': object()}")
+            if held:  # the rule binds only a seat holding such a card
+                w(f"if any(map(h{k}.__getitem__, cands)):" if rule.static else f"if {tag}X{k}(env, cands):")
                 w.depth += 1
-            w(f"allowed = [c for c in cands if m{k}[c]]")
+            w(f"allowed = [c for c in cands if m{k}[c]]" if rule.static else f"allowed = {tag}S{k}(env, cands)")
             with w.block("if allowed:"):
                 w("cands = allowed")
             if rule.end:
                 with w.block("else:"):
                     w("cands = None")
-            if rule.hold_table is not None:
+            if held:
                 w.depth -= 1
-        w.depth -= len(rules) - 1
+        w.depth -= nested
         if plays:
             w(f"actions = None if cands is None else {self._plays('cands')}")
 
     def _plays(self, cards: str, test: str = "") -> str:
-        """The source of the plays of ``cards`` (those for which ``test`` holds): identical cards merged, the
-        first of each kind kept, unless the deck has no two alike."""
+        """The source of the plays of ``cards`` (those for which ``test`` holds): identical cards merged, where the
+        first of each kind stands, unless the deck has no two alike; with ``as_cards``, the card each plays (of
+        identical cards the one its play names: today, the last of them; where a card is its kind, the kind)."""
         where = f" if {test}" if test else ""
-        if self.distinct:
-            return f"[PLAYS[c] for c in {cards}{where}]"
-        return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
+        if not self.as_cards:
+            if self.distinct:
+                return f"[PLAYS[c] for c in {cards}{where}]"
+            if self.shape.kinds and not test:  # (the kinds once each, made in C)
+                return f"[PLAYS[c] for c in dict.fromkeys({cards})]"
+            return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
+        if self.distinct:  # (the list only drawn from before a card of it is taken: the cards themselves serve)
+            return f"[c for c in {cards}{where}]" if test else cards
+        if self.shape.kinds:
+            return f"list({{c: None for c in {cards}{where}}})" if test else f"list(dict.fromkeys({cards}))"
+        return f"list({{KINDS[c]: c for c in {cards}{where}}}.values())"

@@ -15,7 +15,6 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import Step, register
 from interpreter.engine.steps.context import Path_
-from interpreter.engine.steps.trick_parts import Rule, apply_rules
 from interpreter.engine.steps.trick_reading import TrickReading, _Tricks
 from interpreter.engine.steps.trick_search import TrickSearch
 from interpreter.engine.steps.trick_takers import Sharing
@@ -53,17 +52,6 @@ class Tricks(TrickReading):
             raise ExpressionFailed(f"{decided_by.position}: error: decided_by must give a seat, got "
                                    f"{'none' if actor is None else repr(actor)}")
         return actor
-
-    @staticmethod
-    def _allowed(state: State, p: _Tricks, seat: int, cards: list[int], follow: list[Rule], lead: list[Rule],
-                 led_of: Any) -> list[int] | None:
-        """The cards of ``cards`` the rules allow ``seat`` to play now (the follow rules once a card is led, else the
-        lead rules, each written for the state's shape; ``led_of``: the written code's), None when it is stuck."""
-        plays = p.plays
-        trick = [c for _, c in plays]
-        if plays:
-            return apply_rules(follow, state, seat, cards, led_of(state, plays), trick)
-        return apply_rules(lead, state, seat, cards, None, trick)
 
     def _no_card(self, game: GameView, state: State, seat: int) -> None:
         """A seat to play in the middle of a trick holds no card (a trick starts only when every seat has one):

@@ -156,10 +156,12 @@ class Writer:
         return self.gen.ref(obj)
 
     @staticmethod
-    def pick(seat: str, actions: str) -> str:
+    def pick(seat: str, actions: str, shown: str | None = None) -> str:
         """The source of the index of the action ``seat`` takes among ``actions`` in a playout: the policy's, or,
-        with no policy, a uniform draw written in place (``Game.playout``'s default: ``random`` is the rng's)."""
-        return f"int(random() * len({actions})) if policy is None else policy(state, {seat}, {actions})"
+        with no policy, a uniform draw written in place (``Game.playout``'s default: ``random`` is the rng's).
+        ``shown``: the source of the actions as the policy is shown them, where ``actions`` holds them otherwise (a
+        trick's loop holds the cards its plays play)."""
+        return f"int(random() * len({actions})) if policy is None else policy(state, {seat}, {shown or actions})"
 
     @staticmethod
     def run_loop(w: Lines, seat: str, apply: Callable[[], None], find: Callable[[], None], made: str) -> None:
