@@ -26,6 +26,17 @@ from interpreter.errors import GameError
 
 _KEPT = 1024  # values of a label's keys whose labels are kept, per step
 
+
+def distinct(found: list[Choice]) -> list[Choice]:
+    """The first choice of each label of ``found``, in order (two values with one label are one choice)."""
+    choices, seen = [], set()
+    for choice in found:
+        if choice.label not in seen:
+            seen.add(choice.label)
+            choices.append(choice)
+    return choices
+
+
 @register
 class Choose(ChooseReading):
     """A choose step in play: entered, asked and applied through its written code (choose_code.py), which calls
@@ -84,14 +95,7 @@ class Choose(ChooseReading):
             else:
                 state = env["$s"]
                 found = [Choice(v, self.words.label_of(state.game, state, seat, v, env, label)) for v in options]
-        if len({c.label for c in found}) == len(found):
-            return found
-        choices, seen = [], set()
-        for choice in found:
-            if choice.label not in seen:
-                seen.add(choice.label)
-                choices.append(choice)
-        return choices
+        return found if len({c.label for c in found}) == len(found) else distinct(found)
 
     def _made_choices(self, made: dict[Any, Choice], env_of: Callable[[], dict[str, Any]], seat: int | None,
                       options: Any, label: Compiled | None) -> list[Choice]:
@@ -154,19 +158,6 @@ class Choose(ChooseReading):
             for (k, v), text in zip(missing.items(), found):
                 kept[k] = Choice(v, str(text))
         return [kept[k] for k in keys]
-
-    def _swap(self, state: State, seat: int, value: Any) -> None:
-        """The two cards of ``value`` change places (a card swapped with itself stays where it is)."""
-        if value[0] == value[1]:
-            return
-        a, b = value
-        where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
-        if where_a is None or where_b is None:
-            raise self._not_in_zones(value)
-        where_a.remove(a)
-        where_b.remove(b)
-        where_a.append(b)
-        where_b.append(a)
 
     def _not_in_zones(self, value: Any) -> ExpressionFailed:
         labels = self._card_choices

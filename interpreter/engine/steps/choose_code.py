@@ -40,7 +40,7 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.action_types import Pass, Stop
-from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.choose import Choose, distinct
 from interpreter.engine.steps.choose_reading import Choosing
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
@@ -65,6 +65,7 @@ def part(step: Choose, game: GameView, gen: Namespace, shape: StateShape = STATE
     return Part(ChooseWriter(step, game.players, gen, shape).source(), {
         "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds, "Decision": Decision, "Pass": Pass, "Stop": Stop,
         "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, "LABEL": label, "FIXED": [],
+        "MADE": step._choices, "UNMADE": (KeyError, TypeError), "DISTINCT": distinct,
         **Writer.run_globals(),
     }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f.get("run"), f.get("nested")))
 
@@ -159,15 +160,18 @@ class ChooseWriter(Writer):
         step = self.step
         self.order(w, "order")
         shape = self.shape
-        w("q = Q(order)")
         if step.set_history:
             w(f"{shape.round('state', step.set_history)} = []")
         if step.counted:
             if step.set_round:
                 w(f"{shape.round('state', step.set_round)} = []")
             if step.set_seat:
-                with w.block("for s in q.order:"):
+                with w.block("for s in order:"):
                     w(f"{shape.seat_value('state', step.set_seat, 's')} = []")
+        if not step.repeat:  # nobody to choose: no progress (a repeat works who out again first, see begin_turn)
+            with w.block("if not order:"):
+                w("return None")
+        w("q = Q(order)")
         self.begin_turn(w, lambda: w("return q"), lambda: w("return None"))
 
     def idle(self, w: Lines) -> None:
@@ -308,6 +312,14 @@ class ChooseWriter(Writer):
             actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
             w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, None, options, LABEL)",
               f"FIXED[:] = legal, {actions}")
+        elif step._choices is not None:  # labels that read only the value: each value's choice made once, in MADE
+            with w.block("try:"):
+                w("legal = [MADE[v] for v in options]")
+            with w.block("except UNMADE:  # a value not seen yet (its label made now), a list value"):
+                w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
+            with w.block("else:"):
+                with w.block("if len({c.label for c in legal}) < len(legal):"):
+                    w("legal = DISTINCT(legal)")
         else:
             w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
 
