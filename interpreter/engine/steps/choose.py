@@ -56,10 +56,8 @@ class Choose(ChooseReading):
         """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
         x.outer_dict(w)
         w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
-        if x.playing:  # a playout: the choice takes its decisions in its own loop
-            w("q = code.start(state, o)")
-            with w.block("if q is not None:"):
-                x.nested(w, k, "code.nested(game, state, q, o, policy, random, room - taken)")
+        if x.playing:  # a playout: the choice is entered and takes its decisions in its own loop, in one call
+            x.nested(w, k, "code.play(game, state, o, policy, random, room - taken)")
             return
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 

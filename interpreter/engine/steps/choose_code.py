@@ -14,13 +14,15 @@ once by a method of :class:`ChooseWriter` and placed wherever it runs:
   then the next seat with something to do, ``begin_turn``);
 * ``legal(state, q, seat)``: the choices of ``seat`` now (also for samples drawn for search);
 * ``run(game, state, policy)``: for ``Game.playout``, the bodies of ``apply`` and ``decision`` in a loop of
-  its own, without Decision objects, until the step is over or an automatic seat is to choose; ``nested``
-  likewise for a choice a trick runs.
+  its own, without Decision objects, until the step is over or an automatic seat is to choose; ``play`` likewise
+  for a choice a trick runs, the body of ``start`` first (one call enters the choice and plays it).
 
 The fragments of a turn (``begin_turn``, ``end_turn``, ``take``) are written in place wherever they run, not
 called. Choices that are the same every time (constant options, no condition, labels that read only the value)
 are made once and kept in ``FIXED`` with their actions (a pass first, when a seat may always pass): the checked
-path and a policy get a copy, a playout loop without a policy picks from them as kept.
+path and a policy get a copy, a playout loop without a policy picks from them as kept. Choices whose labels read only the value
+are looked up in the step's kept choices (``MADE``) in place; the step makes one only for a value seen first. A
+choice with nobody in ``who`` makes no progress object.
 
 Expressions are written in place over locals (``seat``, ``picked``, ``passes``, ``history``, and the names an
 enclosing trick binds); the conditions judged option by option (``allowed``, ``must``) are looked up in card
@@ -53,7 +55,7 @@ class ChooseCode(NamedTuple):
     apply: Any
     legal: Any
     run: Any
-    nested: Any
+    play: Any
 
 
 def part(step: Choose, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
@@ -67,7 +69,7 @@ def part(step: Choose, game: GameView, gen: Namespace, shape: StateShape = STATE
         "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, "LABEL": label, "FIXED": [],
         "MADE": step._choices, "UNMADE": (KeyError, TypeError), "DISTINCT": distinct,
         **Writer.run_globals(),
-    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f.get("run"), f.get("nested")))
+    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f.get("run"), f.get("play")))
 
 
 class ChooseWriter(Writer):
@@ -99,7 +101,7 @@ class ChooseWriter(Writer):
         w = Lines()
         with w.block("def start(state, o):"):
             self.prologue(w)
-            self.start(w)
+            self.start(w, lambda: w("return q"), lambda: w("return None"))
         with w.block("def legal(state, q, _v_seat, o):"):
             self.prologue(w)
             self.fresh(w)
@@ -115,8 +117,8 @@ class ChooseWriter(Writer):
             self.apply(w)
         with w.block("def run(game, state, policy, random):"):
             self.run(w)
-        with w.block("def nested(game, state, q, o, policy, random, room):"):
-            self.nested(w)
+        with w.block("def play(game, state, o, policy, random, room):"):
+            self.play(w)
         return w.text()
 
     # ------------------------------------------------------------------ fragments
@@ -156,7 +158,10 @@ class ChooseWriter(Writer):
             with w.block(f"if type(s) is not int or not 0 <= s < {self.players}:"):
                 w("raise STEP._bad_who(who)")
 
-    def start(self, w: Lines) -> None:
+    def start(self, w: Lines, found: Any, over: Any) -> None:
+        """The seats' order, the values set before any pick, the first turn: ``found()`` writes what is done with the
+        progress ``q`` then, ``over()`` what is done when nobody has anything to do (each leaves: a ``return``, or
+        ``found()`` a ``break``)."""
         step = self.step
         self.order(w, "order")
         shape = self.shape
@@ -170,9 +175,9 @@ class ChooseWriter(Writer):
                     w(f"{shape.seat_value('state', step.set_seat, 's')} = []")
         if not step.repeat:  # nobody to choose: no progress (a repeat works who out again first, see begin_turn)
             with w.block("if not order:"):
-                w("return None")
+                over()
         w("q = Q(order)")
-        self.begin_turn(w, lambda: w("return q"), lambda: w("return None"))
+        self.begin_turn(w, found, over)
 
     def idle(self, w: Lines) -> None:
         """A turn that asked nobody; going round every seat of who twice that way never ends."""
@@ -444,16 +449,18 @@ class ChooseWriter(Writer):
         else:
             self.take(w, "action", True)
 
-    def nested(self, w: Lines) -> None:
-        """For a choice a trick runs, in a playout (steps_code.py's ``run_``): the bodies of ``decision`` and
-        ``apply`` in a loop, from the choice just started (``q``) until it is over; (the number of decisions
-        taken, None), or, at a decision of an automatic seat, (taken, that Decision) for the engine."""
+    def play(self, w: Lines) -> None:
+        """For a choice a trick runs, in a playout (steps_code.py's ``run_``): the body of ``start``, then those of
+        ``decision`` and ``apply`` in a loop until the choice is over: (the number of decisions taken, None,
+        None); or, at a decision of an automatic seat, (taken, the choice's progress, that Decision) for the
+        engine. One call enters the choice and plays it."""
         self.prologue(w)
+        self.start(w, lambda: w("break"), lambda: w("return 0, None, None"))
         w("automatic = game.automatic", "taken = 0")
         with w.block("while True:"):
-            self.decision(w, lambda: w("break"), lambda: w("return taken, None"), True)
+            self.decision(w, lambda: w("break"), lambda: w("return taken, None, None"), True)
             with w.block("if _v_seat in automatic:"):
-                w(f"return taken, {self.made(True)}")
+                w(f"return taken, q, {self.made(True)}")
             w(f"action = actions[{self.pick('_v_seat', 'actions')}]", "taken += 1")
             with w.block("if taken > room:"):
                 w("game.rounds.too_long(STEP)")

@@ -167,9 +167,9 @@ class StepsWriter(Writer):
         w("p.hook = None", "return taken")
 
     def nested(self, w: Lines, k: int, call: str) -> None:
-        """In ``run_NAME``: the ``k``-th step, started (``q``), takes its decisions in a loop of its own (``call``
-        gives the number taken and, when it stops at an automatic seat's decision, that decision)."""
-        w(f"n, d = {call}", "taken += n")
+        """In ``run_NAME``: the ``k``-th step is entered and takes its decisions in a loop of its own (``call`` gives
+        the number taken and, when it stops at an automatic seat's decision, its progress and that decision)."""
+        w(f"n, q, d = {call}", "taken += n")
         with w.block("if d is not None:"):
             w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
 
