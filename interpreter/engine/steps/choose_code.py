@@ -323,7 +323,7 @@ class ChooseWriter(Writer):
             with w.block("except UNMADE:  # a value not seen yet (its label made now), a list value"):
                 w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
             with w.block("else:"):
-                with w.block("if len({c.label for c in legal}) < len(legal):"):
+                with w.block("if len(legal) > 1 and len({c.label for c in legal}) < len(legal):"):
                     w("legal = DISTINCT(legal)")
         else:
             w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")

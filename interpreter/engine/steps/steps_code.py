@@ -47,6 +47,7 @@ class StepsWriter(Writer):
         self.sources = sources or {}
         self.read: set[str] = set()  # the names the written code of the steps reads (given in ``o``)
         self.playing = False  # writing ``run_NAME``: a step with a loop of its own for playouts writes it (see run)
+        self.built = False  # whether ``o`` may be made already in the function being written (see outer_dict)
         for s in steps:
             names = s.outer_names()
             if names is not None:
@@ -73,10 +74,15 @@ class StepsWriter(Writer):
         return names
 
     def outer_dict(self, w: Lines) -> None:
-        """``o``: the names the steps' written code reads, as a dict, once per function (None: no name)."""
+        """``o``: the names the steps' written code reads, as a dict, once per function (None: no name); made
+        without a test where no step before it in the function can have made it."""
         if not self.read:
             return
         items = ", ".join(f"{name!r}: {self.sources[name]}" for name in self.sources if name in self.read)
+        if not self.built:
+            self.built = True
+            w(f"o = {{{items}}}")
+            return
         with w.block("if o is None:"):
             w(f"o = {{{items}}}")
 
@@ -87,6 +93,7 @@ class StepsWriter(Writer):
         the ``k``-th has one (``q`` its progress, ``d`` its decision), ``began(k)`` what is done once it starts
         (before its decision is asked for). Nothing found: the function ends (the caller writes what follows)."""
         w("o = None")
+        self.built = False
         for k, step in enumerate(self.steps):
             with w.block(f"if i <= {k}:"):
                 conditions = [c for c in (step.guard, step.when) if c is not None]
@@ -119,6 +126,7 @@ class StepsWriter(Writer):
             step = self.steps[k]
             head = "if" if n == 0 else "elif"
             with w.block(f"{head} k == {k}:" if n < len(deciding) - 1 or n == 0 else "else:"):
+                self.built = False  # one branch runs
                 if step.outer_names() is not None or not self.shape.edges:  # written code, given the names it reads
                     self.outer_dict(w)
                     w(f"code = {self.shape.code_of(self.step_ref(k), self.ref)}", "code.apply(state, r.p, action, o)",
@@ -146,9 +154,10 @@ class StepsWriter(Writer):
         as ``enter_NAME`` and ``advance_NAME`` would take them, without Running objects, for ``Game.playout``;
         the number taken. At a decision of an automatic seat it stops: the step and its decision are left in
         ``p.hook`` for the engine (None once the list is done). At most ``room`` decisions."""
-        w("automatic = game.automatic", "taken = 0")
+        w("taken = 0")
 
         def decide(k: int) -> None:  # a step without a loop of its own (see nested): through its methods
+            w("automatic = game.automatic")
             with w.block("while True:"):
                 with w.block("if d.actor in automatic:"):
                     w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
