@@ -55,10 +55,10 @@ class Choose(ChooseReading):
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
         x.outer_dict(w)
-        w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
-        if x.playing:  # a playout: the choice is entered and takes its decisions in its own loop, in one call
-            x.nested(w, k, "code.play(game, state, o, policy, random, room - taken)")
+        if x.playing:  # a playout: the choice written in place, taking its decisions as they come
+            x.in_loop(w, k)
             return
+        w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 
     def start(self, game: GameView, state: State) -> Choosing | None:

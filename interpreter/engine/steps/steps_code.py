@@ -19,7 +19,8 @@ step's written code.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
@@ -28,6 +29,31 @@ from interpreter.engine.state import State
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.writer import Found, Lines, Part, Writer, bound_read
+
+
+class LoopWriter(Protocol):
+    """A step written in place in the loop of playouts of the list holding it: what its code there refers to (under
+    names of its own, see StepsWriter.globals) and the writing of that code (``stopped()`` writes what is done at a
+    decision of an automatic seat)."""
+
+    globals: dict[str, Any]
+
+    def write(self, w: Lines, stopped: Callable[[], None]) -> None: ...
+
+
+# the step kinds written in place in a playout's loop, each with the maker of its writer there (a step kind's code
+# writer registers its kind, the way base.register registers the kinds)
+LOOPS: dict[type[Step], Callable[[Any, GameView, Namespace, StateShape, str], LoopWriter]] = {}
+
+
+def in_loop_writer(step: Step) -> Callable[[Any, GameView, Namespace, StateShape, str], LoopWriter] | None:
+    """The maker of ``step``'s writer in place in a playout's loop (by its kind's class, or a class its kind derives
+    from), or None: it is played there through its written code's or its own methods."""
+    for cls in type(step).__mro__:
+        loop = LOOPS.get(cls)
+        if loop is not None:
+            return loop
+    return None
 
 
 class StepsWriter(Writer):
@@ -48,6 +74,9 @@ class StepsWriter(Writer):
         self.read: set[str] = set()  # the names the written code of the steps reads (given in ``o``)
         self.playing = False  # writing ``run_NAME``: a step with a loop of its own for playouts writes it (see run)
         self.built = False  # whether ``o`` may be made already in the function being written (see outer_dict)
+        # the steps written in place in the loop of playouts (``run_NAME``), by their index in the list
+        self.loops = {k: loop(s, game, gen, shape, self.step_ref(k)) for k, s in enumerate(steps)
+                      if (loop := in_loop_writer(s)) is not None}
         for s in steps:
             names = s.outer_names()
             if names is not None:
@@ -58,7 +87,7 @@ class StepsWriter(Writer):
     def globals(self) -> dict[str, Any]:
         """The list and its steps, by the names the written code gives them (and what ``run`` refers to)."""
         return {self.name: self.steps, **{f"{self.name}_{k}": s for k, s in enumerate(self.steps)},
-                **self.run_globals()}
+                **self.run_globals(), **{n: v for loop in self.loops.values() for n, v in loop.globals.items()}}
 
     def step_ref(self, k: int) -> str:
         return f"{self.name}_{k}"
@@ -175,12 +204,11 @@ class StepsWriter(Writer):
         self.playing = False
         w("p.hook = None", "return taken")
 
-    def nested(self, w: Lines, k: int, call: str) -> None:
-        """In ``run_NAME``: the ``k``-th step is entered and takes its decisions in a loop of its own (``call`` gives
-        the number taken and, when it stops at an automatic seat's decision, its progress and that decision)."""
-        w(f"n, q, d = {call}", "taken += n")
-        with w.block("if d is not None:"):
-            w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
+    def in_loop(self, w: Lines, k: int) -> None:
+        """In ``run_NAME``: the ``k``-th step written in place (``o`` made), entered and taking its decisions as they
+        come; at an automatic seat's decision it stops, the step, its progress ``q`` and the decision ``d`` left in
+        ``p.hook`` for the engine."""
+        self.loops[k].write(w, lambda: w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken"))
 
 
 def standalone(step: Step, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
