@@ -11,7 +11,9 @@ methods is counted (tests/step_calls.py), never timed.
 from __future__ import annotations
 
 import builtins
+import inspect
 import random
+from collections import Counter
 
 import pytest
 
@@ -19,6 +21,7 @@ from interpreter.conformance.battery import lockstep
 from interpreter.engine.compile import compile_game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.state import CHANCE
+from interpreter.engine.steps.choose import Choose
 from interpreter.rules.loader import load_rules
 
 from .conftest import game_of
@@ -212,3 +215,39 @@ def test_a_game_s_code_is_compiled_as_one_piece_and_read_back_whole_by_a_later_c
             taken = game.playout(game.new_state(), random.Random(2))
         assert taken == in_loops(calls) > 20
         assert compiled == [] if again else compiled.count("exec") == 1, compiled
+
+
+def test_the_choices_a_trick_runs_call_no_method_of_their_steps_in_a_playout_once_their_values_are_known():
+    """In a playout the choices a trick runs (Meinz's "Meinz!" offer between plays, its exchange after a trick) are
+    played by code written in the trick's loop: their code is not looked up on the step, and their choices, labels
+    and swaps are the written code's; the step is asked only for the label of a value seen first (and for its errors).
+    So a game played again from the same seed, every value seen, calls no method of theirs."""
+    game = game_of("meinz", 4)
+    inside = [s for step in game.steps for s in step.inner_steps()]
+    assert sorted(s.name for s in inside) == ["exchange", "meinz"]
+    calls: Counter[tuple[str, str]] = Counter()
+    methods = [n for n in dir(Choose) if inspect.isfunction(getattr(Choose, n)) and not n.startswith("__")]
+
+    def counted(step, name):
+        real = getattr(step, name)
+
+        def count(*args, **kwargs):
+            calls[step.name, name] += 1
+            return real(*args, **kwargs)
+
+        return count
+
+    for step in inside:
+        for name in methods:
+            setattr(step, name, counted(step, name))
+    try:
+        first = game.playout(game.new_state(), random.Random(3))
+        assert calls[("exchange", "_choices_of")] > 0  # the labels of the values seen first
+        calls.clear()
+        again = game.playout(game.new_state(), random.Random(3))
+    finally:
+        for step in inside:
+            for name in methods:
+                delattr(step, name)
+    assert again == first > 200
+    assert not calls, calls
