@@ -98,11 +98,8 @@ class Choose(ChooseReading):
     def _made_choices(self, made: dict[Any, Choice], env_of: Callable[[], dict[str, Any]], seat: int | None,
                       options: Any, label: Compiled | None) -> list[Choice]:
         """The choices of ``options`` whose labels read only the value, as made before (those not made yet made
-        now and kept in ``made``)."""
-        try:  # every value made already, as its own key (a number, a text, a tuple of them)
-            return [made[v] for v in options]
-        except (KeyError, TypeError):
-            pass
+        now and kept in ``made``; the written code looks the values made already up in ``made`` itself, and asks
+        for this when one is not, see choose_code.py's ``choices``)."""
         found = []
         env = None
         for v in options:
