@@ -251,3 +251,27 @@ def test_the_choices_a_trick_runs_call_no_method_of_their_steps_in_a_playout_onc
                 delattr(step, name)
     assert again == first > 200
     assert not calls, calls
+
+
+def test_a_choice_a_trick_runs_with_a_condition_on_the_trick_s_names_plays_its_playout_as_the_checked_path(tmp_path):
+    """A choice after each trick whose allowed rule reads the trick's names (the winner, judged option by option in
+    one loop) and a choice between plays that reads the player: a playout takes the checked path's decisions and
+    ends in its state; the winner is offered only the numbers up to its seat."""
+    game = make(tmp_path, DEAL_3, TRICKS + """\
+  between_plays:
+    call: {do: choose, who: player, options: "[1, 2]", pass: no, set: called, when: "round.called == none"}
+  after_trick:
+    pick: {do: choose, who: winner, options: "[0, 1, 2, 3]", pass: none, set: picked,
+           allowed: "value <= winner.index and value + seat.index >= 0"}
+""", game="rounds: 3")
+    offered = []
+
+    def visit(state, d):
+        if d.step.name == "pick":
+            offered.append((d.actor, [a.value for a in d.actions if hasattr(a, "value")]))
+        return None
+
+    for seed in range(3):
+        _walk(game, seed, visit)
+        lockstep(game, seed)
+    assert offered and all(values == list(range(seat + 1)) for seat, values in offered), offered

@@ -53,11 +53,12 @@ class Choose(ChooseReading):
                            self.may_stop, self.until]) & set(self.bound)
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
-        """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
-        x.outer_dict(w)
-        if x.playing:  # a playout: the choice written in place, taking its decisions as they come
+        """Entered through its written code, given the names of the holding step it reads (see steps_code.py); in
+        a playout's loop written in place, taking its decisions as they come."""
+        if x.playing:
             x.in_loop(w, k)
             return
+        x.outer_dict(w)
         w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 

@@ -104,9 +104,11 @@ class InLoop:
         names = Names(ref, *(f"{ref}_{n}" for n in Names._fields[1:]))
         self.globals = values(step, game, shape, names)
         self.writer = ChooseWriter(step, game.players, gen, shape, names)
+        self.read = list(self.writer.outer_read)  # the names of the holding step its expressions read
+        self.reads_o = self.writer.selects and bool(step.bound)  # a condition judged in one loop takes them all
 
-    def write(self, w: Lines, stopped: Callable[[], None]) -> None:
-        self.writer.in_loop(w, stopped)
+    def write(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None:
+        self.writer.in_loop(w, stopped, from_o)
 
 
 LOOPS[Choose] = InLoop
@@ -503,13 +505,15 @@ class ChooseWriter(Writer):
         else:
             self.take(w, "action", True)
 
-    def in_loop(self, w: Lines, stopped: Callable[[], None]) -> None:
+    def in_loop(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None:
         """The choice written in place in the loop of a playout that runs the list of steps holding it (steps_code.py's
         ``run_NAME``, where ``o``, ``taken`` and ``room`` are the list's): the body of ``start``, then those of
         ``decision`` and ``apply`` in a loop until the choice is over, each decision counted in ``taken``; at a
         decision of an automatic seat, ``stopped()`` writes what is done with it (``q`` the choice's progress, ``d``
-        the decision; it leaves the list's function). Once the choice is over the code after it runs."""
-        self.prologue(w)
+        the decision; it leaves the list's function). Once the choice is over the code after it runs. ``from_o``:
+        the names of the holding step it reads are taken from ``o`` (else the list has made them locals)."""
+        if from_o:
+            self.prologue(w)
         self.start(w, lambda: w("break"), lambda: w("q = None", "break"), lambda: w("q = None"))
         with w.block("if q is not None:"):
             w("automatic = game.automatic")

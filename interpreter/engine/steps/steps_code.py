@@ -37,8 +37,10 @@ class LoopWriter(Protocol):
     decision of an automatic seat)."""
 
     globals: dict[str, Any]
+    read: list[str]  # the names of the holding step its code reads
+    reads_o: bool  # whether its code reads them in the dict ``o`` too (else as locals only)
 
-    def write(self, w: Lines, stopped: Callable[[], None]) -> None: ...
+    def write(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None: ...
 
 
 # the step kinds written in place in a playout's loop, each with the maker of its writer there (a step kind's code
@@ -205,10 +207,18 @@ class StepsWriter(Writer):
         w("p.hook = None", "return taken")
 
     def in_loop(self, w: Lines, k: int) -> None:
-        """In ``run_NAME``: the ``k``-th step written in place (``o`` made), entered and taking its decisions as they
-        come; at an automatic seat's decision it stops, the step, its progress ``q`` and the decision ``d`` left in
-        ``p.hook`` for the engine."""
-        self.loops[k].write(w, lambda: w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken"))
+        """In ``run_NAME``: the ``k``-th step written in place, entered and taking its decisions as they come; at an
+        automatic seat's decision it stops, the step, its progress ``q`` and the decision ``d`` left in ``p.hook``
+        for the engine. The names of the holding step it reads are made locals, from ``p``; in a dict ``o`` only
+        where its code reads that (and for another shape, whose code gives a label every name, see __init__)."""
+        loop = self.loops[k]
+        from_o = loop.reads_o or not self.shape.edges
+        if from_o:
+            self.outer_dict(w)
+        else:
+            for name in loop.read:
+                w(f"{local_name(name)} = {self.sources[name]}")
+        loop.write(w, lambda: w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken"), from_o)
 
 
 def standalone(step: Step, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
