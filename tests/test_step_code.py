@@ -275,3 +275,27 @@ def test_a_choice_a_trick_runs_with_a_condition_on_the_trick_s_names_plays_its_p
         _walk(game, seed, visit)
         lockstep(game, seed)
     assert offered and all(values == list(range(seat + 1)) for seat, values in offered), offered
+
+
+@pytest.mark.parametrize("options, label, offered", [
+    ("[1, 2, 3, 1]", "'low' if value < 3 else 'high'", [(1, "low"), (3, "high")]),  # a label of the value only
+    ("[1, 2, 2, 3]", None, [(1, "1"), (2, "2"), (3, "3")]),  # the value's own label
+    ("[1, 2, 3]", "'low' if value < round.number + 1 else 'high'", [(1, "low"), (2, "high")]),  # a keyed label
+])
+def test_values_with_one_label_are_one_choice_the_first_on_the_checked_path_and_in_playouts(tmp_path, options, label,
+                                                                                           offered):
+    """Two values of a choice's options with one label are one choice, the first of them, whatever the label reads;
+    a playout takes the checked path's decisions."""
+    labelled = f", label: \"{label}\"" if label else ""
+    game = make(tmp_path, DEAL_3, f"pick: {{do: choose, options: \"{options}\", set: picked{labelled}}}", TRICKS,
+                game="rounds: 1")
+    seen = []
+
+    def visit(state, d):
+        if d.step.name == "pick":
+            seen.append([(a.value, a.label) for a in d.actions])
+        return None
+
+    _walk(game, 1, visit)
+    assert seen and all(actions == offered for actions in seen), seen
+    lockstep(game, 1)

@@ -75,11 +75,11 @@ class Choose(ChooseReading):
 
     def _choices_of(self, env_of: Callable[[], dict[str, Any]], seat: int | None, options: Any,
                     label: Compiled | None) -> list[Choice]:
-        """The choices of values that are not cards: each with its label, one per label, in a list of its own
-        (``env_of()``: the state and the names an enclosing trick binds, asked for only when a label is to be worked
-        out; ``label``: the label expression written for the state's shape, None for the step's own). A choice
-        whose label reads only the value is made once (``_choices``), one whose label has keys once per key (see
-        ``_keyed_choices``)."""
+        """The choices of values that are not cards: each with its label, in a list of its own (``env_of()``: the
+        state and the names an enclosing trick binds, asked for only when a label is to be worked out; ``label``:
+        the label expression written for the state's shape, None for the step's own; the written code keeps one
+        choice per label, see ``distinct``). A choice whose label reads only the value is made once (``_choices``),
+        one whose label has keys once per key (see ``_keyed_choices``)."""
         if not options:
             return []
         label = self.label_expr if label is None else label
@@ -94,7 +94,7 @@ class Choose(ChooseReading):
             else:
                 state = env["$s"]
                 found = [Choice(v, self.words.label_of(state.game, state, seat, v, env, label)) for v in options]
-        return found if len({c.label for c in found}) == len(found) else distinct(found)
+        return found
 
     def _made_choices(self, made: dict[Any, Choice], env_of: Callable[[], dict[str, Any]], seat: int | None,
                       options: Any, label: Compiled | None) -> list[Choice]:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
@@ -79,6 +80,7 @@ class Names(NamedTuple):
     FIXED: str  # fixed choices and their actions, once made
     MADE: str  # the choice of each value whose label reads only the value, once made (the step's own dict)
     UNMADE: str  # the errors of a value whose choice is not made yet
+    LABEL_OF: str  # a choice's label
     DISTINCT: str  # one choice per label
 
 
@@ -91,7 +93,7 @@ def values(step: Choose, game: GameView, shape: StateShape, names: Names = OWN) 
     label = None if step.label_expr is None or shape.compiled(step.label_expr) is step.label_expr \
         else shape.compiled(step.label_expr)
     own: tuple[Any, ...] = (step, Choosing, game.cards.kinds, Pass, Stop, cards_named, label, [], step._choices,
-                            (KeyError, TypeError), distinct)  # in the order of Names' fields
+                            (KeyError, TypeError), attrgetter("label"), distinct)  # in the order of Names' fields
     return {**dict(zip(names, own)), "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS, **Writer.run_globals()}
 
 
@@ -367,20 +369,22 @@ class ChooseWriter(Writer):
         if step._cards:  # identical cards are one choice
             w(f"choices = {g.STEP}._card_choices",
               f"legal = list({{{g.KINDS}[c]: choices[c] for c in options}}.values())")
-        elif self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
-            actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
-            w(f"legal = {g.STEP}._choices_of(lambda: {env}, None, options, {g.LABEL})",
-              f"{g.FIXED}[:] = legal, {actions}")
+            return
+        if self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
+            w(f"legal = {g.STEP}._choices_of(lambda: {env}, None, options, {g.LABEL})")
         elif step._choices is not None:  # labels that read only the value: each value's choice made once, in MADE
             with w.block("try:"):
                 w(f"legal = [{g.MADE}[v] for v in options]")
             with w.block(f"except {g.UNMADE}:  # a value not seen yet (its label made now), a list value"):
                 w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
-            with w.block("else:"):
-                with w.block("if len(legal) > 1 and len({c.label for c in legal}) < len(legal):"):
-                    w(f"legal = {g.DISTINCT}(legal)")
         else:
             w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
+        # one choice per label (two values with one label are one choice)
+        with w.block(f"if len(legal) > 1 and len(set(map({g.LABEL_OF}, legal))) < len(legal):"):
+            w(f"legal = {g.DISTINCT}(legal)")
+        if self.fixed_choices:
+            actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
+            w(f"{g.FIXED}[:] = legal, {actions}")
 
     def judge(self, w: Lines, cond: Any, table: Any, soft: bool) -> None:
         """``options``: those the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
