@@ -8,13 +8,16 @@ entered, a step with a decision stops the entering there. :class:`StepsWriter` w
   the list's own: a repeat's or a trick's list gives a ``Running`` (the step, its progress, its decision); the
   round keeps the step and its progress in the state and gives the decision;
 * ``advance_NAME(game, state, p, r, action)``: for a list that gives a ``Running``: ``action`` taken in the step
-  ``r`` runs, then its next decision, or the entering of the steps after it (base.advance's meaning).
+  ``r`` runs, then its next decision, or the entering of the steps after it (base.advance's meaning);
+* ``run_NAME(game, state, p, i, policy, random, room)``: for a list that gives a ``Running``, in a playout: the
+  entering, and the decisions taken as they come.
 
 A step kind writes its own part (``Step.write``): a step without decisions can do its work in place (``set``),
 a step with written code is started through it (``choose``, ``board``); any other is started through its
-methods. ``p`` is the progress of the step holding the list (a trick's, for its hooks): the names the trick binds
-are worked out from it (``sources``), as locals for expressions written in place, and as a dict ``o`` for a
-step's written code.
+methods. In ``run_NAME`` a step whose kind registered a writer in ``LOOPS`` (``choose``) is written in place,
+entered and played there, with no call. ``p`` is the progress of the step holding the list (a trick's, for its
+hooks): the names the trick binds are worked out from it (``sources``), as locals for expressions written in
+place, and as a dict ``o`` for a step's written code.
 """
 
 from __future__ import annotations
@@ -187,7 +190,7 @@ class StepsWriter(Writer):
         ``p.hook`` for the engine (None once the list is done). At most ``room`` decisions."""
         w("taken = 0")
 
-        def decide(k: int) -> None:  # a step without a loop of its own (see nested): through its methods
+        def decide(k: int) -> None:  # a step not written in place (see in_loop): through its methods
             w("automatic = game.automatic")
             with w.block("while True:"):
                 with w.block("if d.actor in automatic:"):
