@@ -222,7 +222,7 @@ def test_the_choices_a_trick_runs_call_no_method_of_their_steps_in_a_playout_onc
     played by code written in the trick's loop: their code is not looked up on the step, and their choices, labels
     and swaps are the written code's; the step is asked only for the label of a value seen first (and for its errors).
     So a game played again from the same seed, every value seen, calls no method of theirs."""
-    game = game_of("meinz", 4)
+    game = compile_game(load_rules("meinz"), 4)  # its own steps: no choice made yet by another test
     inside = [s for step in game.steps for s in step.inner_steps()]
     assert sorted(s.name for s in inside) == ["exchange", "meinz"]
     calls: Counter[tuple[str, str]] = Counter()

@@ -14,12 +14,9 @@ once by a method of :class:`ChooseWriter` and placed wherever it runs:
   then the next seat with something to do, ``begin_turn``);
 * ``legal(state, q, seat)``: the choices of ``seat`` now (also for samples drawn for search);
 * ``run(game, state, policy)``: for ``Game.playout``, the bodies of ``apply`` and ``decision`` in a loop of
-  its own, without Decision objects, until the step is over or an automatic seat is to choose.
-
-A choice a trick (or a repeat) runs is written in place in the playout loop of the list holding it
-(steps_code.py's ``run_NAME``, see ``InLoop``): the body of ``start``, then those of ``decision`` and ``apply`` in
-a loop, with no call and no lookup of the step's code; what that code refers to is named there after the step's
-place in the list (``Names``).
+  its own, without Decision objects, until the step is over or an automatic seat is to choose;
+* ``in_loop``: a choice a trick or a repeat runs, in place in the playout loop of its list (``InLoop``; what it
+  refers to there is named after its place in the list, see choose_names.py): no call, no lookup of its code.
 
 The fragments of a turn (``begin_turn``, ``end_turn``, ``take``) are written in place wherever they run, not
 called. Choices that are the same every time (constant options, no condition, labels that read only the value)
@@ -38,18 +35,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
-from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.card_values import cards_named, only_cards
+from interpreter.engine.card_values import only_cards
 from interpreter.engine.game_view import GameView
-from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
-from interpreter.engine.steps.action_types import Pass, Stop
-from interpreter.engine.steps.choose import Choose, distinct
-from interpreter.engine.steps.choose_reading import Choosing
+from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.choose_names import OWN, Names, placed, values
 from interpreter.engine.steps.steps_code import LOOPS
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
@@ -64,46 +57,12 @@ class ChooseCode(NamedTuple):
     run: Any
 
 
-class Names(NamedTuple):
-    """The names the written code of a choice gives what it refers to besides the helpers of the game's expressions
-    (and ``Decision``, ``RUNTIME_ERRORS`` and ``Writer.run_globals``, the same for every step): its own part's
-    (``OWN``), or, written in place in the loop of the list of steps holding it (``InLoop``), names of its own
-    there."""
-
-    STEP: str  # the step (for its errors, its words, the choices it makes for a value seen first)
-    Q: str  # the class of its progress
-    KINDS: str  # each card's kind (identical cards alike)
-    Pass: str
-    Stop: str
-    cards_named: str
-    LABEL: str  # the label written for another state's shape (None: the step's own)
-    FIXED: str  # fixed choices and their actions, once made
-    MADE: str  # the choice of each value whose label reads only the value, once made (the step's own dict)
-    UNMADE: str  # the errors of a value whose choice is not made yet
-    LABEL_OF: str  # a choice's label
-    DISTINCT: str  # one choice per label
-
-
-OWN = Names(*Names._fields)
-
-
-def values(step: Choose, game: GameView, shape: StateShape, names: Names = OWN) -> dict[str, Any]:
-    """What the names ``names`` stand for in the written code of ``step`` (with those shared by every step)."""
-    # the label written for another state's shape (None: the step's own, read when a choice is made)
-    label = None if step.label_expr is None or shape.compiled(step.label_expr) is step.label_expr \
-        else shape.compiled(step.label_expr)
-    own: tuple[Any, ...] = (step, Choosing, game.cards.kinds, Pass, Stop, cards_named, label, [], step._choices,
-                            (KeyError, TypeError), attrgetter("label"), distinct)  # in the order of Names' fields
-    return {**dict(zip(names, own)), "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS, **Writer.run_globals()}
-
-
 class InLoop:
-    """A choice written in place in the playout loop of the list of steps holding it (steps_code.py's ``run_NAME``):
-    what its code refers to, under names of its own there (the step's name in the list, ``ref``, and that name with
-    a suffix), and its writer."""
+    """A choice written in place in the playout loop of its list (steps_code.py's ``run_NAME``, where it is ``ref``):
+    what its code refers to there, by names of its own (``placed``), and its writer."""
 
     def __init__(self, step: Choose, game: GameView, gen: Namespace, shape: StateShape, ref: str):
-        names = Names(ref, *(f"{ref}_{n}" for n in Names._fields[1:]))
+        names = placed(ref)
         self.globals = values(step, game, shape, names)
         self.writer = ChooseWriter(step, game.players, gen, shape, names)
         self.read = list(self.writer.outer_read)  # the names of the holding step its expressions read
@@ -211,9 +170,8 @@ class ChooseWriter(Writer):
 
     def start(self, w: Lines, found: Any, over: Any, nobody: Any) -> None:
         """The seats' order, the values set before any pick, the first turn: ``found()`` writes what is done with the
-        progress ``q`` then, ``over()`` what is done when nobody has anything to do (both leave the loop that finds
-        the turn: a ``return`` or a ``break``); ``nobody()`` what is done when who has no seat (no progress is
-        made)."""
+        progress ``q`` then, ``over()`` what is done when nobody has anything to do (both leave the loop finding the
+        turn), ``nobody()`` what is done when who has no seat (no progress is made)."""
         step = self.step
         self.order(w, "order")
         shape = self.shape
@@ -510,12 +468,10 @@ class ChooseWriter(Writer):
             self.take(w, "action", True)
 
     def in_loop(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None:
-        """The choice written in place in the loop of a playout that runs the list of steps holding it (steps_code.py's
-        ``run_NAME``, where ``o``, ``taken`` and ``room`` are the list's): the body of ``start``, then those of
-        ``decision`` and ``apply`` in a loop until the choice is over, each decision counted in ``taken``; at a
-        decision of an automatic seat, ``stopped()`` writes what is done with it (``q`` the choice's progress, ``d``
-        the decision; it leaves the list's function). Once the choice is over the code after it runs. ``from_o``:
-        the names of the holding step it reads are taken from ``o`` (else the list has made them locals)."""
+        """In place in a playout's loop over the list holding the choice (steps_code.py's ``run_NAME``, whose
+        ``taken`` and ``room`` it counts in): the body of ``start``, then those of ``decision`` and ``apply`` until
+        the choice is over; at an automatic seat's decision ``stopped()`` writes what is done with ``d`` (``q`` its
+        progress; it leaves). ``from_o``: the holding step's names are read from ``o`` (else the list made them)."""
         if from_o:
             self.prologue(w)
         self.start(w, lambda: w("break"), lambda: w("q = None", "break"), lambda: w("q = None"))
