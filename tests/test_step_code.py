@@ -11,7 +11,9 @@ methods is counted (tests/step_calls.py), never timed.
 from __future__ import annotations
 
 import builtins
+import inspect
 import random
+from collections import Counter
 
 import pytest
 
@@ -19,6 +21,7 @@ from interpreter.conformance.battery import lockstep
 from interpreter.engine.compile import compile_game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.state import CHANCE
+from interpreter.engine.steps.choose import Choose
 from interpreter.rules.loader import load_rules
 
 from .conftest import game_of
@@ -212,3 +215,87 @@ def test_a_game_s_code_is_compiled_as_one_piece_and_read_back_whole_by_a_later_c
             taken = game.playout(game.new_state(), random.Random(2))
         assert taken == in_loops(calls) > 20
         assert compiled == [] if again else compiled.count("exec") == 1, compiled
+
+
+def test_the_choices_a_trick_runs_call_no_method_of_their_steps_in_a_playout_once_their_values_are_known():
+    """In a playout the choices a trick runs (Meinz's "Meinz!" offer between plays, its exchange after a trick) are
+    played by code written in the trick's loop: their code is not looked up on the step, and their choices, labels
+    and swaps are the written code's; the step is asked only for the label of a value seen first (and for its errors).
+    So a game played again from the same seed, every value seen, calls no method of theirs."""
+    game = compile_game(load_rules("meinz"), 4)  # its own steps: no choice made yet by another test
+    inside = [s for step in game.steps for s in step.inner_steps()]
+    assert sorted(s.name for s in inside) == ["exchange", "meinz"]
+    calls: Counter[tuple[str, str]] = Counter()
+    methods = [n for n in dir(Choose) if inspect.isfunction(getattr(Choose, n)) and not n.startswith("__")]
+
+    def counted(step, name):
+        real = getattr(step, name)
+
+        def count(*args, **kwargs):
+            calls[step.name, name] += 1
+            return real(*args, **kwargs)
+
+        return count
+
+    for step in inside:
+        for name in methods:
+            setattr(step, name, counted(step, name))
+    try:
+        first = game.playout(game.new_state(), random.Random(3))
+        assert calls[("exchange", "_choices_of")] > 0  # the labels of the values seen first
+        calls.clear()
+        again = game.playout(game.new_state(), random.Random(3))
+    finally:
+        for step in inside:
+            for name in methods:
+                delattr(step, name)
+    assert again == first > 200
+    assert not calls, calls
+
+
+def test_a_choice_a_trick_runs_with_a_condition_on_the_trick_s_names_plays_its_playout_as_the_checked_path(tmp_path):
+    """A choice after each trick whose allowed rule reads the trick's names (the winner, judged option by option in
+    one loop) and a choice between plays that reads the player: a playout takes the checked path's decisions and
+    ends in its state; the winner is offered only the numbers up to its seat."""
+    game = make(tmp_path, DEAL_3, TRICKS + """\
+  between_plays:
+    call: {do: choose, who: player, options: "[1, 2]", pass: no, set: called, when: "round.called == none"}
+  after_trick:
+    pick: {do: choose, who: winner, options: "[0, 1, 2, 3]", pass: none, set: picked,
+           allowed: "value <= winner.index and value + seat.index >= 0"}
+""", game="rounds: 3")
+    offered = []
+
+    def visit(state, d):
+        if d.step.name == "pick":
+            offered.append((d.actor, [a.value for a in d.actions if hasattr(a, "value")]))
+        return None
+
+    for seed in range(3):
+        _walk(game, seed, visit)
+        lockstep(game, seed)
+    assert offered and all(values == list(range(seat + 1)) for seat, values in offered), offered
+
+
+@pytest.mark.parametrize("options, label, offered", [
+    ("[1, 2, 3, 1]", "'low' if value < 3 else 'high'", [(1, "low"), (3, "high")]),  # a label of the value only
+    ("[1, 2, 2, 3]", None, [(1, "1"), (2, "2"), (3, "3")]),  # the value's own label
+    ("[1, 2, 3]", "'low' if value < round.number + 1 else 'high'", [(1, "low"), (2, "high")]),  # a keyed label
+])
+def test_values_with_one_label_are_one_choice_the_first_on_the_checked_path_and_in_playouts(tmp_path, options, label,
+                                                                                           offered):
+    """Two values of a choice's options with one label are one choice, the first of them, whatever the label reads;
+    a playout takes the checked path's decisions."""
+    labelled = f", label: \"{label}\"" if label else ""
+    game = make(tmp_path, DEAL_3, f"pick: {{do: choose, options: \"{options}\", set: picked{labelled}}}", TRICKS,
+                game="rounds: 1")
+    seen = []
+
+    def visit(state, d):
+        if d.step.name == "pick":
+            seen.append([(a.value, a.label) for a in d.actions])
+        return None
+
+    _walk(game, 1, visit)
+    assert seen and all(actions == offered for actions in seen), seen
+    lockstep(game, 1)

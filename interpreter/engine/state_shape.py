@@ -10,6 +10,7 @@ compact layout keeps neither (they are made at the edges, from the match's event
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from interpreter.dsl.state_reads import Reads
@@ -135,8 +136,9 @@ class StateMoves:
         return _remove
 
     def swapper(self, step: Any) -> Any:
-        """``swap(state, seat, pair)``: the two cards of a pair change places (a choose step's swap)."""
-        return step._swap
+        """``swap(state, seat, pair)``: the two cards of a pair change places (a choose step's swap; a card that
+        lies in no zone: the step's ``_not_in_zones(pair)`` is raised)."""
+        return _swapper(step._not_in_zones)
 
 
 STATE_MOVES = StateMoves()
@@ -146,3 +148,22 @@ def _remove(state: Any, card: int, seat: int | None) -> None:
     where = state.zone_of(card, seat)
     if where is not None:
         where.remove(card)
+
+
+def _swapper(fail: Callable[[Any], Exception]) -> Callable[[Any, int, Any], None]:
+    """``swap(state, seat, pair)`` over today's State (``fail(pair)``: the error of a card that lies in no zone)."""
+
+    def swap(state: Any, seat: int, pair: Any) -> None:
+        """The two cards of ``pair`` change places (a card swapped with itself stays where it is)."""
+        if pair[0] == pair[1]:
+            return
+        a, b = pair
+        where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
+        if where_a is None or where_b is None:
+            raise fail(pair)
+        where_a.remove(a)
+        where_b.remove(b)
+        where_a.append(b)
+        where_b.append(a)
+
+    return swap

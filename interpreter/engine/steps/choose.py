@@ -26,6 +26,17 @@ from interpreter.errors import GameError
 
 _KEPT = 1024  # values of a label's keys whose labels are kept, per step
 
+
+def distinct(found: list[Choice]) -> list[Choice]:
+    """The first choice of each label of ``found``, in order (two values with one label are one choice)."""
+    choices, seen = [], set()
+    for choice in found:
+        if choice.label not in seen:
+            seen.add(choice.label)
+            choices.append(choice)
+    return choices
+
+
 @register
 class Choose(ChooseReading):
     """A choose step in play: entered, asked and applied through its written code (choose_code.py), which calls
@@ -42,14 +53,13 @@ class Choose(ChooseReading):
                            self.may_stop, self.until]) & set(self.bound)
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
-        """Entered through its written code, given the names of the holding step it reads (see steps_code.py)."""
+        """Entered through its written code, given the names of the holding step it reads (see steps_code.py); in
+        a playout's loop written in place, taking its decisions as they come."""
+        if x.playing:
+            x.in_loop(w, k)
+            return
         x.outer_dict(w)
         w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
-        if x.playing:  # a playout: the choice takes its decisions in its own loop
-            w("q = code.start(state, o)")
-            with w.block("if q is not None:"):
-                x.nested(w, k, "code.nested(game, state, q, o, policy, random, room - taken)")
-            return
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 
     def start(self, game: GameView, state: State) -> Choosing | None:
@@ -65,11 +75,11 @@ class Choose(ChooseReading):
 
     def _choices_of(self, env_of: Callable[[], dict[str, Any]], seat: int | None, options: Any,
                     label: Compiled | None) -> list[Choice]:
-        """The choices of values that are not cards: each with its label, one per label, in a list of its own
-        (``env_of()``: the state and the names an enclosing trick binds, asked for only when a label is to be worked
-        out; ``label``: the label expression written for the state's shape, None for the step's own). A choice
-        whose label reads only the value is made once (``_choices``), one whose label has keys once per key (see
-        ``_keyed_choices``)."""
+        """The choices of values that are not cards: each with its label, in a list of its own (``env_of()``: the
+        state and the names an enclosing trick binds, asked for only when a label is to be worked out; ``label``:
+        the label expression written for the state's shape, None for the step's own; the written code keeps one
+        choice per label, see ``distinct``). A choice whose label reads only the value is made once (``_choices``),
+        one whose label has keys once per key (see ``_keyed_choices``)."""
         if not options:
             return []
         label = self.label_expr if label is None else label
@@ -84,23 +94,13 @@ class Choose(ChooseReading):
             else:
                 state = env["$s"]
                 found = [Choice(v, self.words.label_of(state.game, state, seat, v, env, label)) for v in options]
-        if len({c.label for c in found}) == len(found):
-            return found
-        choices, seen = [], set()
-        for choice in found:
-            if choice.label not in seen:
-                seen.add(choice.label)
-                choices.append(choice)
-        return choices
+        return found
 
     def _made_choices(self, made: dict[Any, Choice], env_of: Callable[[], dict[str, Any]], seat: int | None,
                       options: Any, label: Compiled | None) -> list[Choice]:
         """The choices of ``options`` whose labels read only the value, as made before (those not made yet made
-        now and kept in ``made``)."""
-        try:  # every value made already, as its own key (a number, a text, a tuple of them)
-            return [made[v] for v in options]
-        except (KeyError, TypeError):
-            pass
+        now and kept in ``made``; the written code looks the values made already up in ``made`` itself, and asks
+        for this when one is not, see choose_code.py's ``choices``)."""
         found = []
         env = None
         for v in options:
@@ -154,19 +154,6 @@ class Choose(ChooseReading):
             for (k, v), text in zip(missing.items(), found):
                 kept[k] = Choice(v, str(text))
         return [kept[k] for k in keys]
-
-    def _swap(self, state: State, seat: int, value: Any) -> None:
-        """The two cards of ``value`` change places (a card swapped with itself stays where it is)."""
-        if value[0] == value[1]:
-            return
-        a, b = value
-        where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
-        if where_a is None or where_b is None:
-            raise self._not_in_zones(value)
-        where_a.remove(a)
-        where_b.remove(b)
-        where_a.append(b)
-        where_b.append(a)
 
     def _not_in_zones(self, value: Any) -> ExpressionFailed:
         labels = self._card_choices

@@ -14,13 +14,16 @@ once by a method of :class:`ChooseWriter` and placed wherever it runs:
   then the next seat with something to do, ``begin_turn``);
 * ``legal(state, q, seat)``: the choices of ``seat`` now (also for samples drawn for search);
 * ``run(game, state, policy)``: for ``Game.playout``, the bodies of ``apply`` and ``decision`` in a loop of
-  its own, without Decision objects, until the step is over or an automatic seat is to choose; ``nested``
-  likewise for a choice a trick runs.
+  its own, without Decision objects, until the step is over or an automatic seat is to choose;
+* ``in_loop``: a choice a trick or a repeat runs, in place in the playout loop of its list (``InLoop``; what it
+  refers to there is named after its place in the list, see choose_names.py): no call, no lookup of its code.
 
 The fragments of a turn (``begin_turn``, ``end_turn``, ``take``) are written in place wherever they run, not
 called. Choices that are the same every time (constant options, no condition, labels that read only the value)
 are made once and kept in ``FIXED`` with their actions (a pass first, when a seat may always pass): the checked
-path and a policy get a copy, a playout loop without a policy picks from them as kept.
+path and a policy get a copy, a playout loop without a policy picks from them as kept. Choices whose labels read
+only the value are looked up in the step's kept choices (``MADE``) in place; the step makes one only for a value
+seen first. A choice with nobody in ``who`` makes no progress object.
 
 Expressions are written in place over locals (``seat``, ``picked``, ``passes``, ``history``, and the names an
 enclosing trick binds); the conditions judged option by option (``allowed``, ``must``) are looked up in card
@@ -30,18 +33,17 @@ path adds, narration and what a Knowledge is told, is written in behind a test o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
-from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.card_values import cards_named, only_cards
+from interpreter.engine.card_values import only_cards
 from interpreter.engine.game_view import GameView
-from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
-from interpreter.engine.steps.action_types import Pass, Stop
 from interpreter.engine.steps.choose import Choose
-from interpreter.engine.steps.choose_reading import Choosing
+from interpreter.engine.steps.choose_names import OWN, Names, placed, values
+from interpreter.engine.steps.steps_code import LOOPS
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
 
@@ -53,28 +55,41 @@ class ChooseCode(NamedTuple):
     apply: Any
     legal: Any
     run: Any
-    nested: Any
+
+
+class InLoop:
+    """A choice written in place in the playout loop of its list (steps_code.py's ``run_NAME``, where it is ``ref``):
+    what its code refers to there, by names of its own (``placed``), and its writer."""
+
+    def __init__(self, step: Choose, game: GameView, gen: Namespace, shape: StateShape, ref: str):
+        names = placed(ref)
+        self.globals = values(step, game, shape, names)
+        self.writer = ChooseWriter(step, game.players, gen, shape, names)
+        self.read = list(self.writer.outer_read)  # the names of the holding step its expressions read
+        self.reads_o = self.writer.selects and bool(step.bound)  # a condition judged in one loop takes them all
+
+    def write(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None:
+        self.writer.in_loop(w, stopped, from_o)
+
+
+LOOPS[Choose] = InLoop
 
 
 def part(step: Choose, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game``; ``gen``: the namespace of the game's expressions (those written in
     place refer to its helpers)."""
-    # the label written for another state's shape (None: the step's own, read when a choice is made)
-    label = None if step.label_expr is None or shape.compiled(step.label_expr) is step.label_expr \
-        else shape.compiled(step.label_expr)
-    return Part(ChooseWriter(step, game.players, gen, shape).source(), {
-        "STEP": step, "Q": Choosing, "KINDS": game.cards.kinds, "Decision": Decision, "Pass": Pass, "Stop": Stop,
-        "RUNTIME_ERRORS": RUNTIME_ERRORS, "cards_named": cards_named, "LABEL": label, "FIXED": [],
-        **Writer.run_globals(),
-    }, lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f.get("run"), f.get("nested")))
+    return Part(ChooseWriter(step, game.players, gen, shape).source(), values(step, game, shape),
+                lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f.get("run")))
 
 
 class ChooseWriter(Writer):
     """Writes the functions of one choose step; each method writes one fragment (see the module's docstring)."""
 
-    def __init__(self, step: Choose, players: int, gen: Namespace, shape: StateShape = STATE_SHAPE):
+    def __init__(self, step: Choose, players: int, gen: Namespace, shape: StateShape = STATE_SHAPE,
+                 names: Names = OWN):
         super().__init__(gen, shape)
         self.step = step
+        self.g = names  # the names of what the code refers to (see Names)
         self.players = players
         self.own = self.names("seat", "picked", "passes", "history")
         self.outer = self.names(*step.bound)  # the names an enclosing trick binds
@@ -98,7 +113,7 @@ class ChooseWriter(Writer):
         w = Lines()
         with w.block("def start(state, o):"):
             self.prologue(w)
-            self.start(w)
+            self.start(w, lambda: w("return q"), lambda: w("return None"), lambda: w("return None"))
         with w.block("def legal(state, q, _v_seat, o):"):
             self.prologue(w)
             self.fresh(w)
@@ -114,8 +129,6 @@ class ChooseWriter(Writer):
             self.apply(w)
         with w.block("def run(game, state, policy, random):"):
             self.run(w)
-        with w.block("def nested(game, state, q, o, policy, random, room):"):
-            self.nested(w)
         return w.text()
 
     # ------------------------------------------------------------------ fragments
@@ -153,29 +166,36 @@ class ChooseWriter(Writer):
         w(f"{target} = list(who) if isinstance(who, (list, tuple)) else [who]")
         with w.block(f"for s in {target}:"):
             with w.block(f"if type(s) is not int or not 0 <= s < {self.players}:"):
-                w("raise STEP._bad_who(who)")
+                w(f"raise {self.g.STEP}._bad_who(who)")
 
-    def start(self, w: Lines) -> None:
+    def start(self, w: Lines, found: Any, over: Any, nobody: Any) -> None:
+        """The seats' order, the values set before any pick, the first turn: ``found()`` writes what is done with the
+        progress ``q`` then, ``over()`` what is done when nobody has anything to do (both leave the loop finding the
+        turn), ``nobody()`` what is done when who has no seat (no progress is made)."""
         step = self.step
         self.order(w, "order")
         shape = self.shape
-        w("q = Q(order)")
         if step.set_history:
             w(f"{shape.round('state', step.set_history)} = []")
         if step.counted:
             if step.set_round:
                 w(f"{shape.round('state', step.set_round)} = []")
             if step.set_seat:
-                with w.block("for s in q.order:"):
+                with w.block("for s in order:"):
                     w(f"{shape.seat_value('state', step.set_seat, 's')} = []")
-        self.begin_turn(w, lambda: w("return q"), lambda: w("return None"))
+        if not step.repeat:  # nobody to choose: no progress (a repeat works who out again first, see begin_turn)
+            with w.block("if not order:"):
+                nobody()
+        with w.block("else:") if not step.repeat else nullcontext():
+            w(f"q = {self.g.Q}(order)")
+            self.begin_turn(w, found, over)
 
     def idle(self, w: Lines) -> None:
         """A turn that asked nobody; going round every seat of who twice that way never ends."""
         w("q.idle += 1")
         if self.step.repeat:
             with w.block("if q.idle > 2 * max(len(q.order), 1):"):
-                w("raise STEP._round_and_round()")
+                w(f"raise {self.g.STEP}._round_and_round()")
 
     def begin_turn(self, w: Lines, found: Any, over: Any) -> None:
         """Find the next seat with something to do, from ``q.pos`` (``_v_seat``), in a loop of its own: ``found()``
@@ -198,7 +218,7 @@ class ChooseWriter(Writer):
                 self.fresh(w)
                 self.assign(w, "k", step.count, {"seat": "_v_seat", **self.outer}, "number")
                 with w.block("if not isinstance(k, int) or isinstance(k, bool):"):
-                    w("raise STEP._bad_count(k)")
+                    w(f"raise {self.g.STEP}._bad_count(k)")
                 w("q.left = k")
             else:
                 w("q.left = 1")
@@ -251,10 +271,11 @@ class ChooseWriter(Writer):
             w(f"{dest}.append(value)")
         if shape.edges and not quiet:
             with w.block("if state.notes is not None:"):
-                w(f"STEP.words.tell(state, _v_seat, {action})")
+                w(f"{self.g.STEP}.words.tell(state, _v_seat, {action})")
         if only_cards(step.option_type) and step.visible == "all" and not step.simultaneous and shape.edges:
             with w.block("if state.seen is not None:"):  # cards, in the open
-                w(f"state.seen.cards.extend((None, c) for c in cards_named({self.ref(step.option_type)}, value))")
+                w(f"state.seen.cards.extend((None, c) for c in {self.g.cards_named}({self.ref(step.option_type)}, "
+                  "value))")
         w("q.picked.append(value)", "q.history.append({'seat': _v_seat, 'value': value})", "q.passes = 0",
           "q.idle = 0")
         stored = "list(q.picked)" if step.counted else "value"
@@ -285,31 +306,43 @@ class ChooseWriter(Writer):
         if not self.fixed_choices:
             self.choices(w)
             return
-        with w.block("if not FIXED:"):
+        with w.block(f"if not {self.g.FIXED}:"):
             self.choices(w)
-        w("legal = FIXED[0]")
+        w(f"legal = {self.g.FIXED}[0]")
 
     def choices(self, w: Lines) -> None:
         """``legal``, worked out (see ``legal``)."""
-        step = self.step
+        step, g = self.step, self.g
+        env = self.shape.outer_env(g.STEP)
         if step._batch:  # parts of allowed and must that do not read value, defines: once per decision
             w("e['$batch'] = object()")
         self.assign(w, "options", step.options_expr, {**self.own, **self.outer})
         with w.block("if not isinstance(options, (list, tuple)):"):
-            w("raise STEP._not_a_list(options)")
+            w(f"raise {g.STEP}._not_a_list(options)")
         if step.allowed is not None:
             self.judge(w, step.allowed, step._allowed_table, False)
         if step.must is not None:
             with w.block("if options:"):
                 self.judge(w, step.must, step._must_table, True)
         if step._cards:  # identical cards are one choice
-            w("choices = STEP._card_choices", "legal = list({KINDS[c]: choices[c] for c in options}.values())")
-        elif self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
-            actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
-            w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, None, options, LABEL)",
-              f"FIXED[:] = legal, {actions}")
+            w(f"choices = {g.STEP}._card_choices",
+              f"legal = list({{{g.KINDS}[c]: choices[c] for c in options}}.values())")
+            return
+        if self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
+            w(f"legal = {g.STEP}._choices_of(lambda: {env}, None, options, {g.LABEL})")
+        elif step._choices is not None:  # labels that read only the value: each value's choice made once, in MADE
+            with w.block("try:"):
+                w(f"legal = [{g.MADE}[v] for v in options]")
+            with w.block(f"except {g.UNMADE}:  # a value not seen yet (its label made now), a list value"):
+                w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
         else:
-            w(f"legal = STEP._choices_of(lambda: {self.shape.outer_env('STEP')}, _v_seat, options, LABEL)")
+            w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
+        # one choice per label (two values with one label are one choice)
+        with w.block(f"if len(legal) > 1 and len(set(map({g.LABEL_OF}, legal))) < len(legal):"):
+            w(f"legal = {g.DISTINCT}(legal)")
+        if self.fixed_choices:
+            actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
+            w(f"{g.FIXED}[:] = legal, {actions}")
 
     def judge(self, w: Lines, cond: Any, table: Any, soft: bool) -> None:
         """``options``: those the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
@@ -360,14 +393,14 @@ class ChooseWriter(Writer):
                         self.assign(w, "can_pass", step.may_pass, {**self.own, **self.outer})
             if step.may_stop is not None:  # picks that may not stop there need a pick to go on with
                 with w.block("if not legal and picks and not can_stop:"):
-                    w("raise STEP._unfinished(state, _v_seat, q.picked)")
+                    w(f"raise {self.g.STEP}._unfinished(state, _v_seat, q.picked)")
             with w.block("if not legal:"):  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass != "False":
                     with w.block(f"if {can_pass}:") if can_pass != "True" else nullcontext():
                         w("q.passes += 1")
                         if step.narrate_pass and self.shape.edges:
                             with w.block("if state.notes is not None:"):
-                                w("STEP.words.tell_pass(state, _v_seat)")
+                                w(f"{self.g.STEP}.words.tell_pass(state, _v_seat)")
                 self.idle(w)
                 self.end_turn(w)
                 w("continue")
@@ -387,7 +420,9 @@ class ChooseWriter(Writer):
                         w(f"actions = {own}")
             elif self.fixed_actions:
                 # a list of its own for whoever is given it (a policy, a Decision); none in a loop without a policy
-                w("actions = FIXED[1] if policy is None else list(FIXED[1])" if playing else "actions = list(FIXED[1])")
+                fixed = self.g.FIXED
+                w(f"actions = {fixed}[1] if policy is None else list({fixed}[1])" if playing
+                  else f"actions = list({fixed}[1])")
             elif can_pass != "False":
                 w(f"actions = [{self.ref(step.pass_action)}, *legal]" if can_pass == "True"
                   else f"actions = [{self.ref(step.pass_action)}, *legal] if {can_pass} else legal")
@@ -407,7 +442,7 @@ class ChooseWriter(Writer):
         else:
             prompt = self.gen.literal(step.verb)
         actions = "list(actions)" if playing and self.fixed_actions else "actions"
-        return self.shape.decision("_v_seat", actions, "STEP", prompt, "'choose'")
+        return self.shape.decision("_v_seat", actions, self.g.STEP, prompt, "'choose'")
 
     def apply(self, w: Lines) -> None:
         """The seat whose turn it is (``_v_seat``) takes ``action`` (a pass, a stop or a pick; no return: the
@@ -418,12 +453,12 @@ class ChooseWriter(Writer):
             w("cls = type(action)")
         head = "if"
         if step.pass_label is not None:
-            with w.block("if cls is Pass:"):
+            with w.block(f"if cls is {self.g.Pass}:"):
                 w("q.passes += 1")
                 self.end_turn(w)
             head = "elif"
         if step.stop_action is not None:
-            with w.block(f"{head} cls is Stop:"):
+            with w.block(f"{head} cls is {self.g.Stop}:"):
                 self.end_turn(w)
             head = "elif"
         if head == "elif":
@@ -432,21 +467,26 @@ class ChooseWriter(Writer):
         else:
             self.take(w, "action", True)
 
-    def nested(self, w: Lines) -> None:
-        """For a choice a trick runs, in a playout (steps_code.py's ``run_``): the bodies of ``decision`` and
-        ``apply`` in a loop, from the choice just started (``q``) until it is over; (the number of decisions
-        taken, None), or, at a decision of an automatic seat, (taken, that Decision) for the engine."""
-        self.prologue(w)
-        w("automatic = game.automatic", "taken = 0")
-        with w.block("while True:"):
-            self.decision(w, lambda: w("break"), lambda: w("return taken, None"), True)
-            with w.block("if _v_seat in automatic:"):
-                w(f"return taken, {self.made(True)}")
-            w(f"action = actions[{self.pick('_v_seat', 'actions')}]", "taken += 1")
-            with w.block("if taken > room:"):
-                w("game.rounds.too_long(STEP)")
-            w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
-            self.apply(w)
+    def in_loop(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None:
+        """In place in a playout's loop over the list holding the choice (steps_code.py's ``run_NAME``, whose
+        ``taken`` and ``room`` it counts in): the body of ``start``, then those of ``decision`` and ``apply`` until
+        the choice is over; at an automatic seat's decision ``stopped()`` writes what is done with ``d`` (``q`` its
+        progress; it leaves). ``from_o``: the holding step's names are read from ``o`` (else the list made them)."""
+        if from_o:
+            self.prologue(w)
+        self.start(w, lambda: w("break"), lambda: w("q = None", "break"), lambda: w("q = None"))
+        with w.block("if q is not None:"):
+            w("automatic = game.automatic")
+            with w.block("while True:"):
+                self.decision(w, lambda: w("break"), lambda: w("break"), True)
+                with w.block("if _v_seat in automatic:"):
+                    w(f"d = {self.made(True)}")
+                    stopped()
+                w(f"action = actions[{self.pick('_v_seat', 'actions')}]", "taken += 1")
+                with w.block("if taken > room:"):
+                    w(f"game.rounds.too_long({self.g.STEP})")
+                w("BUDGET[0] = WORK  # as apply_fast: the expressions' budget is per action")
+                self.apply(w)
 
     def run(self, w: Lines) -> None:
         """``apply`` and ``decision`` in a loop: the seats' decisions one after the other in this step."""

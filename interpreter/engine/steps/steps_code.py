@@ -8,18 +8,22 @@ entered, a step with a decision stops the entering there. :class:`StepsWriter` w
   the list's own: a repeat's or a trick's list gives a ``Running`` (the step, its progress, its decision); the
   round keeps the step and its progress in the state and gives the decision;
 * ``advance_NAME(game, state, p, r, action)``: for a list that gives a ``Running``: ``action`` taken in the step
-  ``r`` runs, then its next decision, or the entering of the steps after it (base.advance's meaning).
+  ``r`` runs, then its next decision, or the entering of the steps after it (base.advance's meaning);
+* ``run_NAME(game, state, p, i, policy, random, room)``: for a list that gives a ``Running``, in a playout: the
+  entering, and the decisions taken as they come.
 
 A step kind writes its own part (``Step.write``): a step without decisions can do its work in place (``set``),
 a step with written code is started through it (``choose``, ``board``); any other is started through its
-methods. ``p`` is the progress of the step holding the list (a trick's, for its hooks): the names the trick binds
-are worked out from it (``sources``), as locals for expressions written in place, and as a dict ``o`` for a
-step's written code.
+methods. In ``run_NAME`` a step whose kind registered a writer in ``LOOPS`` (``choose``) is written in place,
+entered and played there, with no call. ``p`` is the progress of the step holding the list (a trick's, for its
+hooks): the names the trick binds are worked out from it (``sources``), as locals for expressions written in
+place, and as a dict ``o`` for a step's written code.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
@@ -28,6 +32,33 @@ from interpreter.engine.state import State
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.writer import Found, Lines, Part, Writer, bound_read
+
+
+class LoopWriter(Protocol):
+    """A step written in place in the loop of playouts of the list holding it: what its code there refers to (under
+    names of its own, see StepsWriter.globals) and the writing of that code (``stopped()`` writes what is done at a
+    decision of an automatic seat)."""
+
+    globals: dict[str, Any]
+    read: list[str]  # the names of the holding step its code reads
+    reads_o: bool  # whether its code reads them in the dict ``o`` too (else as locals only)
+
+    def write(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None: ...
+
+
+# the step kinds written in place in a playout's loop, each with the maker of its writer there (a step kind's code
+# writer registers its kind, the way base.register registers the kinds)
+LOOPS: dict[type[Step], Callable[[Any, GameView, Namespace, StateShape, str], LoopWriter]] = {}
+
+
+def in_loop_writer(step: Step) -> Callable[[Any, GameView, Namespace, StateShape, str], LoopWriter] | None:
+    """The maker of ``step``'s writer in place in a playout's loop (by its kind's class, or a class its kind derives
+    from), or None: it is played there through its written code's or its own methods."""
+    for cls in type(step).__mro__:
+        loop = LOOPS.get(cls)
+        if loop is not None:
+            return loop
+    return None
 
 
 class StepsWriter(Writer):
@@ -47,6 +78,10 @@ class StepsWriter(Writer):
         self.sources = sources or {}
         self.read: set[str] = set()  # the names the written code of the steps reads (given in ``o``)
         self.playing = False  # writing ``run_NAME``: a step with a loop of its own for playouts writes it (see run)
+        self.built = False  # whether ``o`` may be made already in the function being written (see outer_dict)
+        # the steps written in place in the loop of playouts (``run_NAME``), by their index in the list
+        self.loops = {k: loop(s, game, gen, shape, self.step_ref(k)) for k, s in enumerate(steps)
+                      if (loop := in_loop_writer(s)) is not None}
         for s in steps:
             names = s.outer_names()
             if names is not None:
@@ -57,7 +92,7 @@ class StepsWriter(Writer):
     def globals(self) -> dict[str, Any]:
         """The list and its steps, by the names the written code gives them (and what ``run`` refers to)."""
         return {self.name: self.steps, **{f"{self.name}_{k}": s for k, s in enumerate(self.steps)},
-                **self.run_globals()}
+                **self.run_globals(), **{n: v for loop in self.loops.values() for n, v in loop.globals.items()}}
 
     def step_ref(self, k: int) -> str:
         return f"{self.name}_{k}"
@@ -73,10 +108,15 @@ class StepsWriter(Writer):
         return names
 
     def outer_dict(self, w: Lines) -> None:
-        """``o``: the names the steps' written code reads, as a dict, once per function (None: no name)."""
+        """``o``: the names the steps' written code reads, as a dict, once per function (None: no name); made
+        without a test where no step before it in the function can have made it."""
         if not self.read:
             return
         items = ", ".join(f"{name!r}: {self.sources[name]}" for name in self.sources if name in self.read)
+        if not self.built:
+            self.built = True
+            w(f"o = {{{items}}}")
+            return
         with w.block("if o is None:"):
             w(f"o = {{{items}}}")
 
@@ -87,6 +127,7 @@ class StepsWriter(Writer):
         the ``k``-th has one (``q`` its progress, ``d`` its decision), ``began(k)`` what is done once it starts
         (before its decision is asked for). Nothing found: the function ends (the caller writes what follows)."""
         w("o = None")
+        self.built = False
         for k, step in enumerate(self.steps):
             with w.block(f"if i <= {k}:"):
                 conditions = [c for c in (step.guard, step.when) if c is not None]
@@ -119,6 +160,7 @@ class StepsWriter(Writer):
             step = self.steps[k]
             head = "if" if n == 0 else "elif"
             with w.block(f"{head} k == {k}:" if n < len(deciding) - 1 or n == 0 else "else:"):
+                self.built = False  # one branch runs
                 if step.outer_names() is not None or not self.shape.edges:  # written code, given the names it reads
                     self.outer_dict(w)
                     w(f"code = {self.shape.code_of(self.step_ref(k), self.ref)}", "code.apply(state, r.p, action, o)",
@@ -146,9 +188,10 @@ class StepsWriter(Writer):
         as ``enter_NAME`` and ``advance_NAME`` would take them, without Running objects, for ``Game.playout``;
         the number taken. At a decision of an automatic seat it stops: the step and its decision are left in
         ``p.hook`` for the engine (None once the list is done). At most ``room`` decisions."""
-        w("automatic = game.automatic", "taken = 0")
+        w("taken = 0")
 
-        def decide(k: int) -> None:  # a step without a loop of its own (see nested): through its methods
+        def decide(k: int) -> None:  # a step not written in place (see in_loop): through its methods
+            w("automatic = game.automatic")
             with w.block("while True:"):
                 with w.block("if d.actor in automatic:"):
                     w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
@@ -166,12 +209,19 @@ class StepsWriter(Writer):
         self.playing = False
         w("p.hook = None", "return taken")
 
-    def nested(self, w: Lines, k: int, call: str) -> None:
-        """In ``run_NAME``: the ``k``-th step, started (``q``), takes its decisions in a loop of its own (``call``
-        gives the number taken and, when it stops at an automatic seat's decision, that decision)."""
-        w(f"n, d = {call}", "taken += n")
-        with w.block("if d is not None:"):
-            w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken")
+    def in_loop(self, w: Lines, k: int) -> None:
+        """In ``run_NAME``: the ``k``-th step written in place, entered and taking its decisions as they come; at an
+        automatic seat's decision it stops, the step, its progress ``q`` and the decision ``d`` left in ``p.hook``
+        for the engine. The names of the holding step it reads are made locals, from ``p``; in a dict ``o`` only
+        where its code reads that (and for another shape, whose code gives a label every name, see __init__)."""
+        loop = self.loops[k]
+        from_o = loop.reads_o or not self.shape.edges
+        if from_o:
+            self.outer_dict(w)
+        else:
+            for name in loop.read:
+                w(f"{local_name(name)} = {self.sources[name]}")
+        loop.write(w, lambda: w(f"p.hook = Running({self.name}, {k}, q, d)", "return taken"), from_o)
 
 
 def standalone(step: Step, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
