@@ -753,6 +753,24 @@ def test_teams_formed_from_a_choice(tmp_path):
     assert state.seat_vars["mates"] == [[N, S], [E, W], [N, S], [E, W]]
 
 
+def test_teams_worked_out_in_play_let_every_step_after_them_run(tmp_path):
+    """Teams set by an expression, however many, leave the steps after them to run (the round's code once went on
+    from the step numbered as the last team: four teams passed over the next two steps)."""
+    game = make(tmp_path, """\
+        alone:
+          do: teams
+          teams: "[[s] for s in seats]"
+        who:
+          do: set
+          seats: {mates: "team(seat)"}
+        deal: {do: deal, hand: 3}
+        """, TRICKS)
+    state = game.new_state()
+    assert state.teams == [0, 1, 2, 3]
+    assert state.seat_vars["mates"] == [[N], [E], [S], [W]]
+    assert state.pending.actor == CHANCE and state.pending.step.name == "deal"
+
+
 def test_a_team_list_that_leaves_out_a_seat_is_refused(tmp_path):
     text = rules("""\
         partners:
