@@ -21,6 +21,18 @@ from interpreter.engine.steps.deal_reading import DealReading
 from interpreter.engine.steps.writer import Lines, Part, Writer
 
 
+def dealing(shape: StateShape, step: str) -> str:
+    """The source of chance's decision at the deal ``step`` (a source), before it has dealt."""
+    return shape.decision(repr(CHANCE), "[]", step, repr("deal"), repr("chance"))
+
+
+def fixed_start(step: DealReading) -> int | None:
+    """The number of cards each seat gets when the rules give a constant (checked when the game was compiled,
+    see DealReading.check: the deal starts with it and nothing else), or None."""
+    count = step.count({}) if step.count.is_constant else None
+    return count if type(count) is int else None
+
+
 class DealCode(NamedTuple):
     """The functions written for one deal step (see the module's docstring)."""
 
@@ -35,13 +47,17 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
     w = Lines()
     with w.block("def start(state, o):"):
         w("e = {'$s': state}")
-        x.assign(w, "count", step.count, {}, "number")
-        w(f"problem = STEP._problem(count, {game.players})")
-        with w.block("if problem:"):
-            w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
-        w("return P(count)")
+        count = fixed_start(step)
+        if count is not None:
+            w(f"return P({count!r})")
+        else:
+            x.assign(w, "count", step.count, {}, "number")
+            w(f"problem = STEP._problem(count, {game.players})")
+            with w.block("if problem:"):
+                w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
+            w("return P(count)")
     with w.block("def decision(state, p, o):"):
-        w(f"return None if p.dealt else {shape.decision('CHANCE', '[]', 'STEP', repr('deal'), repr('chance'))}")
+        w(f"return None if p.dealt else {dealing(shape, 'STEP')}")
     with w.block("def apply(state, p, outcome, o):"):
         if shape.kinds:  # chance deals card ids
             w(f"outcome = {shape.held('outcome', x.ref)}")
@@ -62,6 +78,6 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
             with w.block("if state.seen is not None:"):
                 w("state.seen.dealt.extend(outcome)")
     packed = None if step.packed is None else shape.card_set(step.packed)
-    return Part(w.text(), {"STEP": step, "P": step.progress_class, "PACKED": packed, "CHANCE": CHANCE,
-                           "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS},
+    return Part(w.text(), {"STEP": step, "P": step.progress_class, "PACKED": packed, "Decision": Decision,
+                           "RUNTIME_ERRORS": RUNTIME_ERRORS},
                 lambda f: DealCode(f["start"], f["decision"], f["apply"]))
