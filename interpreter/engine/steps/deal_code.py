@@ -4,8 +4,9 @@ names an enclosing step binds, as every step kind's written code takes them (a d
 
 * ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it;
 * ``decision(state, p, o)``: chance deals, or None once it has;
-* ``apply(state, p, outcome, o)``: the pack gathered back from every zone (every card, for a deal of the whole deck),
-  then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to ``rest``.
+* ``apply(state, p, outcome, o)``: the pack gathered back from every zone, each by its name (every card, for a deal
+  of the whole deck), then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to
+  ``rest``.
 """
 
 from __future__ import annotations
@@ -62,12 +63,12 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
         if shape.kinds:  # chance deals card ids
             w(f"outcome = {shape.held('outcome', x.ref)}")
         w("# the pack gathered back first, so a deal always starts from the full deck (or its whole part)")
-        with w.block(f"for zone in {shape.zones('state')}:"):
-            if step.packed is None:
-                w("zone.clear()")
-            else:
-                with w.block("if zone and not PACKED.isdisjoint(zone):"):
-                    w("zone[:] = [c for c in zone if c not in PACKED]")
+        for name in game.shared_zones:  # each zone by its name: no list of the zones made per deal
+            w(f"zone = {shape.zone('state', name)}")
+            _gather(w, step)
+        for name in game.seat_zones:
+            with w.block(f"for zone in {shape.seat_lists('state', name)}:"):
+                _gather(w, step)
         w("count = p.count")
         for s in range(game.players):
             w(f"{shape.seat_zone('state', step.hand_zone, str(s))}.extend(outcome[{s} * count:{s + 1} * count])")
@@ -81,3 +82,12 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
     return Part(w.text(), {"STEP": step, "P": step.progress_class, "PACKED": packed, "Decision": Decision,
                            "RUNTIME_ERRORS": RUNTIME_ERRORS},
                 lambda f: DealCode(f["start"], f["decision"], f["apply"]))
+
+
+def _gather(w: Lines, step: DealReading) -> None:
+    """The cards of the deal's pack taken out of ``zone`` (every card, for a deal of the whole deck)."""
+    if step.packed is None:
+        w("zone.clear()")
+    else:
+        with w.block("if zone and not PACKED.isdisjoint(zone):"):
+            w("zone[:] = [c for c in zone if c not in PACKED]")
