@@ -649,6 +649,21 @@ def test_a_deal_that_needs_more_cards_than_the_deck_has_fails_with_its_position(
         play_game(game, seed=0)
 
 
+@pytest.mark.parametrize("hand, rest, message", [
+    ("3 if round.number == 1 else 2", "", r"4 cards are left after the deal; say where they go with rest: ZONE "
+                                          r"\(round 2\)"),
+    ("2 - round.number * 3", ", rest: stock", r"hand must be a whole number of cards, got -1 \(round 1\)"),
+])
+def test_a_deal_whose_number_of_cards_does_not_fit_in_play_fails_with_its_position(tmp_path, hand, rest, message):
+    """A number of cards worked out in play is checked as the compiled game checks a constant: every card dealt
+    unless a rest takes the others, never fewer than none."""
+    game = make(tmp_path, f"""\
+        deal: {{do: deal, hand: "{hand}"{rest}}}
+        """, TRICKS, game="rounds: 3", zones="stock: {visible: nobody}")
+    with pytest.raises(GameError, match=r"tiny.yaml:\d+:\d+: error: " + message):
+        play_game(game, seed=0)
+
+
 # ====================================================================== set
 
 

@@ -2,7 +2,8 @@
 decision, and the deal applied (the cards gathered back, then dealt), over a state held as its shape says; ``o``, the
 names an enclosing step binds, as every step kind's written code takes them (a deal reads none).
 
-* ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it;
+* ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it (the
+  step's ``_problem`` asked only then, for what is wrong);
 * ``decision(state, p, o)``: chance deals, or None once it has;
 * ``apply(state, p, outcome, o)``: the pack gathered back from every zone, each by its name (every card, for a deal
   of the whole deck), then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to
@@ -53,9 +54,12 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
             w(f"return P({count!r})")
         else:
             x.assign(w, "count", step.count, {}, "number")
-            w(f"problem = STEP._problem(count, {game.players})")
-            with w.block("if problem:"):
-                w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
+            n, have = game.players, len(step.pack)  # every card dealt, or some left for rest
+            fits = f"count * {n} != {have}" if step.rest is None else f"not 0 <= count * {n} <= {have}"
+            with w.block(f"if count.__class__ is not int or {fits}:"):  # the step says what is wrong
+                w(f"problem = STEP._problem(count, {n})")
+                with w.block("if problem:"):
+                    w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
             w("return P(count)")
     with w.block("def decision(state, p, o):"):
         w(f"return None if p.dealt else {dealing(shape, 'STEP')}")
