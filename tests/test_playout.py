@@ -89,3 +89,52 @@ def test_the_default_policy_plays_uniformly_at_random_from_the_rng():
     c = game.new_state()
     game.playout(c, random.Random(6))
     assert fingerprint(c) != fingerprint(a)
+
+
+def test_a_deal_shuffles_a_random_random_as_its_shuffle_does():
+    """The deal's shuffle of a ``random.Random`` (its draws in one loop) gives the order ``rng.shuffle`` gives and
+    leaves the generator where it leaves it, so a seed plays the same games; another source of randomness shuffles
+    by its own ``shuffle``."""
+    from interpreter.engine.steps.deal_chance import shuffle
+
+    for seed in range(50):
+        for n in (0, 1, 2, 17, 60, 110):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b and ours.random() == theirs.random(), (seed, n)
+
+    class Reversing(random.Random):
+        def shuffle(self, x):  # type: ignore[override]
+            x.reverse()
+
+    cards = list(range(5))
+    shuffle(Reversing(0), cards)
+    assert cards == [4, 3, 2, 1, 0]
+
+
+def test_a_board_s_playout_loop_changes_no_list_a_decision_a_policy_or_another_state_holds():
+    """The board's playout loop takes the covered spaces out of a list of its own: the pending decision of the state
+    it came from, the state a clone was made of, and the lists a policy was given stay as they were."""
+    game = game_of("njet-riogrande", 4)
+    state = game.new_state()
+    rng = random.Random(3)
+    game.apply_chance(state, game.sample_chance(state, rng))
+    d = state.pending
+    assert d.step.kind == "board"
+    before = list(d.actions)
+    other = state.clone()
+    assert other.progress.choices == before and other.progress.choices is not state.progress.choices
+    game.playout(other, rng, round_end=True)
+    assert d.actions == before and state.progress.choices == before and state.pending is d
+    given = []
+
+    def policy(_state, _seat, actions):
+        given.append((actions, list(actions)))
+        return len(actions) - 1
+
+    game.playout(state, rng, policy, round_end=True)
+    boards = [(held, copy) for held, copy in given if copy and type(copy[0]).__name__ == "Cover"]
+    assert len(boards) > 10 and all(held == copy for held, copy in boards)
+    assert d.actions == before

@@ -649,6 +649,21 @@ def test_a_deal_that_needs_more_cards_than_the_deck_has_fails_with_its_position(
         play_game(game, seed=0)
 
 
+@pytest.mark.parametrize("hand, rest, message", [
+    ("3 if round.number == 1 else 2", "", r"4 cards are left after the deal; say where they go with rest: ZONE "
+                                          r"\(round 2\)"),
+    ("2 - round.number * 3", ", rest: stock", r"hand must be a whole number of cards, got -1 \(round 1\)"),
+])
+def test_a_deal_whose_number_of_cards_does_not_fit_in_play_fails_with_its_position(tmp_path, hand, rest, message):
+    """A number of cards worked out in play is checked as the compiled game checks a constant: every card dealt
+    unless a rest takes the others, never fewer than none."""
+    game = make(tmp_path, f"""\
+        deal: {{do: deal, hand: "{hand}"{rest}}}
+        """, TRICKS, game="rounds: 3", zones="stock: {visible: nobody}")
+    with pytest.raises(GameError, match=r"tiny.yaml:\d+:\d+: error: " + message):
+        play_game(game, seed=0)
+
+
 # ====================================================================== set
 
 
@@ -751,6 +766,24 @@ def test_teams_formed_from_a_choice(tmp_path):
     assert labels(game, state) == ["N", "S", "W"]
     play(game, state, "W")
     assert state.seat_vars["mates"] == [[N, S], [E, W], [N, S], [E, W]]
+
+
+def test_teams_worked_out_in_play_let_every_step_after_them_run(tmp_path):
+    """Teams set by an expression, however many, leave the steps after them to run (the round's code once went on
+    from the step numbered as the last team: four teams passed over the next two steps)."""
+    game = make(tmp_path, """\
+        alone:
+          do: teams
+          teams: "[[s] for s in seats]"
+        who:
+          do: set
+          seats: {mates: "team(seat)"}
+        deal: {do: deal, hand: 3}
+        """, TRICKS)
+    state = game.new_state()
+    assert state.teams == [0, 1, 2, 3]
+    assert state.seat_vars["mates"] == [[N], [E], [S], [W]]
+    assert state.pending.actor == CHANCE and state.pending.step.name == "deal"
 
 
 def test_a_team_list_that_leaves_out_a_seat_is_refused(tmp_path):

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, Protocol
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
 from interpreter.engine.game_view import GameView
+from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.steps_code import StepsWriter
@@ -127,7 +128,7 @@ def part(game: WrittenGame, gen: Namespace, shape: StateShape = STATE_SHAPE) -> 
                     w("out.append(_v_seat)")
             w("return out")
     return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, "NOT_A_SEAT": _not_a_seat(flow.next_dealer),
-                           **steps.globals()},
+                           "Decision": Decision, **steps.globals()},
                 lambda f: RoundCode(f["enter_ROUND"], f["begin_GAME"], f["start_ROUND"], f["end_ROUND"],
                                     f["over_ROUND"], f["dealer_ROUND"], f["can_win_GAME"]))
 

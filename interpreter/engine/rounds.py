@@ -44,10 +44,10 @@ class Rounds:
 
     def go_on(self, state: State, d: Decision | None) -> None:
         """After an action of the current step: ``d`` is the step's next decision, or None when it is over."""
-        game = self.game
         if d is None:
-            self.advance(state, self.enter(state, state.step_index + 1))
-        elif d.actor in game.automatic:
+            game = self.game
+            self.advance(state, game.round_code().enter(game, state, None, state.step_index + 1))
+        elif d.actor in self.game.automatic:
             self.automatic(state, d)
         else:
             state.pending = d
@@ -145,15 +145,18 @@ class Rounds:
 
     def advance(self, state: State, d: Decision | None) -> None:
         """Go on from ``d`` (the decision of the step just entered, or None): play on until someone must act."""
-        while d is None:
-            if state.step_index < 0:  # the round is over
-                self.end_round(state)
-                if state.finished:
-                    state.pending = None
-                    return
-                d = self.enter(state, 0)
-                continue
-            d = self.enter(state, state.step_index + 1)
+        if d is None:
+            game = self.game
+            enter = game.round_code().enter
+            while d is None:
+                if state.step_index < 0:  # the round is over
+                    self.end_round(state)
+                    if state.finished:
+                        state.pending = None
+                        return
+                    d = enter(game, state, None, 0)
+                    continue
+                d = enter(game, state, None, state.step_index + 1)
         if d.actor in self.game.automatic:
             self.automatic(state, d)
         else:
@@ -168,21 +171,22 @@ class Rounds:
         self.game.round_code().start(state)
 
     def end_round(self, state: State) -> None:
-        """A round is over: the game ends, or the next round begins with its dealer."""
+        """A round is over: the game ends, or the next round begins with its dealer (the round's written code)."""
         game = self.game
-        game.round_code().end(state)
-        flow = game.flow
-        if game.round_code().over(state):
+        code = game.round_code()
+        code.end(state)
+        if code.over(state):
             state.finished = True
             return
         if state.round_number >= MAX_ROUNDS:
+            flow = game.flow
             end = flow.until or flow.rounds
             where = f"{end.position}: error: " if end is not None and end.position else ""
             raise GameError(f"{where}the game did not end within {MAX_ROUNDS} rounds (totals now "
                             f"{', '.join(map(str, state.totals))}); "
                             + ("its end condition never held" if flow.until is not None else "rounds is too many"))
-        state.dealer = game.round_code().dealer(state)
-        self.start_round(state)
+        state.dealer = code.dealer(state)
+        code.start(state)
 
 
 def _value(action: Any) -> Any:

@@ -14,6 +14,7 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.action_types import Cover
 from interpreter.engine.steps.base import register
+from interpreter.engine.steps.board_code import Opening, covering, first_seat, opened
 from interpreter.engine.steps.board_reading import BoardProgress, BoardReading
 from interpreter.engine.steps.board_words import BoardWords
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
@@ -26,7 +27,15 @@ class Board(BoardReading):
     words_part = BoardWords
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
-        """Entered through its written code (see steps_code.py)."""
+        """Entered in place when it starts the same way every round with a seat to cover (its first seat, its
+        progress and its decision, from the fragments of its written code, board_code.py); else through its
+        written code (see steps_code.py)."""
+        opening = Opening.of(self)
+        if opening.fixed():
+            first_seat(w, self, x.assign, x.shape)
+            start = opened(x.ref(BoardProgress), x.ref(opening.open), f"{x.ref(opening.choices)}.copy()")
+            x.started(w, k, found, began, start, covering(x.shape, "q", x.step_ref(k)))
+            return
         w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, None)", "code.decision(state, q, None)")
 

@@ -21,8 +21,7 @@ from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
-from interpreter.engine.steps.board import Board
-from interpreter.engine.steps.board_reading import BoardProgress
+from interpreter.engine.steps.board_reading import BoardProgress, BoardReading
 from interpreter.engine.steps.writer import Lines, Part, Writer
 
 
@@ -35,20 +34,61 @@ class BoardCode(NamedTuple):
     run: Any
 
 
-def part(step: Board, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
+def part(step: BoardReading, game: GameView, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``step`` for ``game`` (see choose_code.part), over a state held as ``shape`` says (the
     playout loop ``run`` only over today's)."""
+    opening = Opening.of(step)
     return Part(BoardWriter(step, game.players, gen, shape).source(), {
         "STEP": step, "P": BoardProgress, "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS,
-        "COVERS": step._covers, "OPEN": [[not c for c in row.covered] for row in step.rows],
+        "COVERS": step._covers, "OPEN": opening.open, "START": opening.choices,
         "ROWS": [row.key for row in step.rows], "SPACES": [row.values for row in step.rows], **Writer.run_globals(),
     }, lambda f: BoardCode(f["start"], f["decision"], f["apply"], f.get("run")))
+
+
+class Opening(NamedTuple):
+    """A board before its first cover: each row's open spaces, and (without ``coverable``, the default: never a
+    row's last open space) the spaces the first seat may cover, the same every round; None with ``coverable``."""
+
+    open: list[list[bool]]
+    choices: list[Any] | None
+
+    @staticmethod
+    def of(step: BoardReading) -> Opening:
+        open_ = [[not c for c in row.covered] for row in step.rows]
+        if step.coverable is not None:
+            return Opening(open_, None)
+        return Opening(open_, [step._covers[r][i] for r, row in enumerate(open_) if sum(row) > 1
+                               for i, o in enumerate(row) if o])
+
+    def fixed(self) -> bool:
+        """Whether the board starts the same way every round with a seat to cover (a start written in place)."""
+        return bool(self.choices)
+
+
+def first_seat(w: Lines, step: BoardReading, assign: Any, shape: StateShape) -> None:
+    """``first``: the seat that covers first (``assign``: the writer's, for the expression)."""
+    if step.first is not None:
+        w("e = {'$s': state}")
+        assign(w, "first", step.first, {}, "seat")
+    else:
+        w(f"first = {shape.attribute('state', 'dealer')}")
+
+
+def opened(progress: str, open_: str, choices: str) -> str:
+    """The source of a board's progress (its class ``progress``) at its start, ``first`` to cover: each row's
+    open spaces from ``open_`` and the spaces it may cover from ``choices`` (sources), in lists of its own."""
+    return f"{progress}([list(row) for row in {open_}], first, {choices})"
+
+
+def covering(shape: StateShape, p: str, step: str) -> str:
+    """The source of the decision of the seat to act in the board ``step`` (a source) with progress ``p``."""
+    return shape.decision(f"{p}.turn", f"{p}.choices", step, "'cover a space'", "'cover'")
 
 
 class BoardWriter(Writer):
     """Writes the functions of one board step; each method writes one fragment."""
 
-    def __init__(self, step: Board, players: int, gen: Namespace, shape: StateShape = STATE_SHAPE):
+    def __init__(self, step: BoardReading, players: int, gen: Namespace, shape: StateShape = STATE_SHAPE):
         super().__init__(gen, shape)
         self.step = step
         self.players = players
@@ -62,22 +102,20 @@ class BoardWriter(Writer):
         with w.block("def apply(state, p, action, o):"):
             self.apply(w)
         with w.block("def run(game, state, policy, random):"):
-            self.run_loop(w, "seat", lambda: self.apply(w, "q"),
+            self.run_loop(w, "seat", lambda: self.apply(w, "q", True),
                           lambda: w("seat = q.turn", "actions = q.choices or None"), self.made("q"))
         return w.text()
 
     def made(self, p: str = "p") -> str:
-        return self.shape.decision(f"{p}.turn", f"{p}.choices", "STEP", "'cover a space'", "'cover'")
+        return covering(self.shape, p, "STEP")
 
     def start(self, w: Lines) -> None:
-        step = self.step
-        if step.first is not None:
-            w("e = {'$s': state}")
-            self.assign(w, "first", step.first, {}, "seat")
+        first_seat(w, self.step, self.assign, self.shape)
+        if self.step.coverable is None:
+            w(f"p = {opened('P', 'OPEN', 'START.copy()')}")
         else:
-            w(f"first = {self.shape.attribute('state', 'dealer')}")
-        w("p = P([list(row) for row in OPEN], first, [])")
-        self.choices(w, "p")
+            w(f"p = {opened('P', 'OPEN', '[]')}")
+            self.choices(w, "p")
         with w.block("if not p.choices:"):
             self.settle(w, "p")
         w("return p")
@@ -110,8 +148,10 @@ class BoardWriter(Writer):
                         w("out.append(COVERS[r][i])")
         w(f"{p}.choices = out")
 
-    def apply(self, w: Lines, p: str = "p") -> None:
-        """The seat to act covers the space ``action``; the next seat; what it may cover."""
+    def apply(self, w: Lines, p: str = "p", loop: bool = False) -> None:
+        """The seat to act covers the space ``action``; the next seat; what it may cover. The list of spaces it
+        may cover is a fresh one where a decision or a policy may hold the last (the checked path; in the playout
+        loop ``loop``, the first cover after a decision, or with a policy), else changed in place."""
         step = self.step
         w("r, i = action", f"row = {p}.open[r]", "row[i] = False")
         if step.next is not None:
@@ -123,9 +163,12 @@ class BoardWriter(Writer):
             w(f"{p}.turn = nxt")
         else:
             w(f"{p}.turn = {p}.turn + 1 if {p}.turn + 1 < {self.players} else 0")
-        if step.coverable is None:  # a fresh list: the previous decision's list stays as it was
+        if step.coverable is None:
             with w.block("if sum(row) == 1:"):
                 w(f"{p}.choices = [c for c in {p}.choices if c[0] != r]")
+            if loop:
+                with w.block(f"elif policy is None and {p}.choices is not d.actions:"):
+                    w(f"{p}.choices.remove(action)")
             with w.block("else:"):
                 w(f"{p}.choices = choices = {p}.choices.copy()", "choices.remove(action)")
         else:

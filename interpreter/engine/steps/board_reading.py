@@ -45,7 +45,8 @@ class Record(dict):
 
 
 class BoardProgress:
-    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover."""
+    """A board in play: the open spaces of each row, the seat to act, the spaces it may cover (a list shared at
+    most with the decision made from it: a copy has its own)."""
 
     __slots__ = ("open", "turn", "choices")
 
@@ -53,7 +54,7 @@ class BoardProgress:
         self.open, self.turn, self.choices = open_, turn, choices
 
     def copy(self) -> BoardProgress:
-        return BoardProgress([list(r) for r in self.open], self.turn, self.choices)
+        return BoardProgress([list(r) for r in self.open], self.turn, list(self.choices))
 
 
 class _Row:

@@ -18,6 +18,7 @@ from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import register
 from interpreter.engine.steps.chance import ChanceWords
 from interpreter.engine.steps.deal_chance import DealChance
+from interpreter.engine.steps.deal_code import dealing, fixed_start
 from interpreter.engine.steps.deal_reading import DealReading, _Dealing
 from interpreter.engine.steps.writer import Found, Lines, ListWriter
 
@@ -30,8 +31,13 @@ class Deal(DealReading):
     chance_part = DealChance
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
-        """Entered through its written code (deal_code.py): the number of cards worked out in place and checked;
-        then the deal is chance's decision."""
+        """Entered in place when each seat gets a constant number of cards (its progress made, chance's decision
+        given, as its written code gives them, deal_code.py); else through its written code, where the number is
+        worked out and checked."""
+        count = fixed_start(self)
+        if count is not None:
+            x.started(w, k, found, began, f"{x.ref(self.progress_class)}({count!r})", dealing(x.shape, x.step_ref(k)))
+            return
         w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, None)", "code.decision(state, q, None)")
 

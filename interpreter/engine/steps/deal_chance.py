@@ -4,6 +4,7 @@ seat, cards by label) and reads it back (checked to use the pack exactly)."""
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any
 
 from interpreter.engine.game_view import GameView
@@ -21,7 +22,7 @@ class DealChance(Chance[DealReading]):
 
     def sample(self, game: GameView, state: State, rng: Any) -> list[int]:
         order = list(self.step.pack)
-        rng.shuffle(order)
+        shuffle(rng, order)
         return order
 
     def hands_problem(self, game: GameView, state: State, hands: tuple[tuple[int, ...], ...]) -> tuple[int, str] | None:
@@ -86,3 +87,20 @@ class DealChance(Chance[DealReading]):
         if left:
             raise RecordError(f"the deal leaves {left} card(s) of the deck unplaced")
         return order
+
+
+def shuffle(rng: Any, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``: for a ``random.Random`` itself, the same draws of ``getrandbits`` in the same order
+    (so the same order of the cards) in one loop, without a call of ``_randbelow`` per card; any other source of
+    randomness by its own ``shuffle``."""
+    if type(rng) is not Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]

@@ -2,10 +2,12 @@
 decision, and the deal applied (the cards gathered back, then dealt), over a state held as its shape says; ``o``, the
 names an enclosing step binds, as every step kind's written code takes them (a deal reads none).
 
-* ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it;
+* ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it (the
+  step's ``_problem`` asked only then, for what is wrong);
 * ``decision(state, p, o)``: chance deals, or None once it has;
-* ``apply(state, p, outcome, o)``: the pack gathered back from every zone (every card, for a deal of the whole deck),
-  then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to ``rest``.
+* ``apply(state, p, outcome, o)``: the pack gathered back from every zone, each by its name (every card, for a deal
+  of the whole deck), then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to
+  ``rest``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,18 @@ from interpreter.engine.state import CHANCE, Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.deal_reading import DealReading
 from interpreter.engine.steps.writer import Lines, Part, Writer
+
+
+def dealing(shape: StateShape, step: str) -> str:
+    """The source of chance's decision at the deal ``step`` (a source), before it has dealt."""
+    return shape.decision(repr(CHANCE), "[]", step, repr("deal"), repr("chance"))
+
+
+def fixed_start(step: DealReading) -> int | None:
+    """The number of cards each seat gets when the rules give a constant (checked when the game was compiled,
+    see DealReading.check: the deal starts with it and nothing else), or None."""
+    count = step.count({}) if step.count.is_constant else None
+    return count if type(count) is int else None
 
 
 class DealCode(NamedTuple):
@@ -35,23 +49,30 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
     w = Lines()
     with w.block("def start(state, o):"):
         w("e = {'$s': state}")
-        x.assign(w, "count", step.count, {}, "number")
-        w(f"problem = STEP._problem(count, {game.players})")
-        with w.block("if problem:"):
-            w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
-        w("return P(count)")
+        count = fixed_start(step)
+        if count is not None:
+            w(f"return P({count!r})")
+        else:
+            x.assign(w, "count", step.count, {}, "number")
+            n, have = game.players, len(step.pack)  # every card dealt, or some left for rest
+            fits = f"count * {n} != {have}" if step.rest is None else f"not 0 <= count * {n} <= {have}"
+            with w.block(f"if count.__class__ is not int or {fits}:"):  # the step says what is wrong
+                w(f"problem = STEP._problem(count, {n})")
+                with w.block("if problem:"):
+                    w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
+            w("return P(count)")
     with w.block("def decision(state, p, o):"):
-        w(f"return None if p.dealt else {shape.decision('CHANCE', '[]', 'STEP', repr('deal'), repr('chance'))}")
+        w(f"return None if p.dealt else {dealing(shape, 'STEP')}")
     with w.block("def apply(state, p, outcome, o):"):
         if shape.kinds:  # chance deals card ids
             w(f"outcome = {shape.held('outcome', x.ref)}")
         w("# the pack gathered back first, so a deal always starts from the full deck (or its whole part)")
-        with w.block(f"for zone in {shape.zones('state')}:"):
-            if step.packed is None:
-                w("zone.clear()")
-            else:
-                with w.block("if zone and not PACKED.isdisjoint(zone):"):
-                    w("zone[:] = [c for c in zone if c not in PACKED]")
+        for name in game.shared_zones:  # each zone by its name: no list of the zones made per deal
+            w(f"zone = {shape.zone('state', name)}")
+            _gather(w, step)
+        for name in game.seat_zones:
+            with w.block(f"for zone in {shape.seat_lists('state', name)}:"):
+                _gather(w, step)
         w("count = p.count")
         for s in range(game.players):
             w(f"{shape.seat_zone('state', step.hand_zone, str(s))}.extend(outcome[{s} * count:{s + 1} * count])")
@@ -62,6 +83,15 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
             with w.block("if state.seen is not None:"):
                 w("state.seen.dealt.extend(outcome)")
     packed = None if step.packed is None else shape.card_set(step.packed)
-    return Part(w.text(), {"STEP": step, "P": step.progress_class, "PACKED": packed, "CHANCE": CHANCE,
-                           "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS},
+    return Part(w.text(), {"STEP": step, "P": step.progress_class, "PACKED": packed, "Decision": Decision,
+                           "RUNTIME_ERRORS": RUNTIME_ERRORS},
                 lambda f: DealCode(f["start"], f["decision"], f["apply"]))
+
+
+def _gather(w: Lines, step: DealReading) -> None:
+    """The cards of the deal's pack taken out of ``zone`` (every card, for a deal of the whole deck)."""
+    if step.packed is None:
+        w("zone.clear()")
+    else:
+        with w.block("if zone and not PACKED.isdisjoint(zone):"):
+            w("zone[:] = [c for c in zone if c not in PACKED]")
