@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.dsl.budget import number
 from interpreter.dsl.builtins import _concat
 from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
@@ -82,7 +83,8 @@ def loops(gen: Namespace, part: Part, per: str, reads: Reads = STATE_READS
 # the parts that may read the item of a judged expression when it is split into keys and a judge (see key_parts):
 # what they read beside the item is what their kids give them (a call of a builtin that reads the state, a seat's
 # attribute, a loop over a list that depends on the item are not among them)
-_JUDGED = frozenset({"name", "attr", "field", "index", "list", "not", "neg", "infix", "call", "if", "define", "memo"})
+_JUDGED = frozenset({"name", "attr", "field", "index", "list", "not", "neg", "infix", "arith", "call", "if", "define",
+                     "memo"})
 
 
 def key_parts(part: Part, per: str) -> list[Part] | None:
@@ -281,6 +283,11 @@ class _Emitter:
     def _infix(self, part: Part) -> str:
         a, b = self.kids(part)
         return f"({a} {part.data} {b})"
+
+    def _arith(self, part: Part) -> str:
+        """Python's own operator on two numbers (see resolve._arithmetic), the value kept within the bounds."""
+        a, b = self.kids(part)
+        return f"{self.ref(number)}({a} {part.data} {b})"
 
     def _call(self, part: Part) -> str:
         fn, state, negated = part.data

@@ -14,22 +14,29 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.dsl.budget import charge, list_size, number
+from interpreter.dsl.budget import charge, left, list_size, number
+from interpreter.limits import MAX_LIST, MAX_NUMBER
 
 # what a generated function may raise for a mistake of the rules (see Compiled.run)
 RUNTIME_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, OverflowError,
                   RecursionError)
 
 
+# the arithmetic helpers keep a whole number within the bounds as budget.number does, written out (no call when it is
+# within them): they run for most operators the checker cannot write as Python's own (see resolve._arithmetic)
+
+
 def multiply(a: Any, b: Any) -> Any:
     if type(a) is not int or type(b) is not int:
         raise TypeError(f"'*' needs two numbers, got {a!r} and {b!r}")
-    return number(a * b)
+    value = a * b
+    return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)
 
 
 def add(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
-        return number(a + b)
+        value = a + b
+        return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)
     if isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > 10_000:
         raise ValueError("string too long")
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
@@ -38,9 +45,22 @@ def add(a: Any, b: Any) -> Any:
     return a + b
 
 
+def joined(a: Any, b: Any, _left: list[int] = left) -> list[Any]:
+    """``a + b`` of two lists (tuples or lists, never none, as the checker proves): what ``add`` does with them,
+    without asking what they are; the list's size bounded and charged (budget.list_size, written out)."""
+    items = len(a) + len(b)
+    if items > MAX_LIST:
+        list_size(items)
+    _left[0] -= items
+    if _left[0] < 0:
+        charge(0)  # says what ran out
+    return [*a, *b]
+
+
 def subtract(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
-        return number(a - b)
+        value = a - b
+        return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)
     return a - b
 
 
