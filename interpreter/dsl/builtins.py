@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.dsl.budget import charge, list_size, number
+from interpreter.dsl.budget import charge, left, list_size, number
 from interpreter.dsl.types import CARDS, NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, Type, join, list_of, record
+from interpreter.limits import MAX_NUMBER
 
 
 @dataclass(frozen=True)
@@ -63,35 +64,52 @@ def _seq_or_args(args: tuple[Any, ...]) -> Sequence[Any]:
     return args[0] if len(args) == 1 else args
 
 
-def _max(*args: Any) -> Any:
+# the builtins that go through a list charge its items (budget.charge, written out as codegen.charged is: they run
+# for most lists an expression sums, counts or tests)
+
+
+def _max(*args: Any, _left: list[int] = left) -> Any:
     items = _seq_or_args(args)
-    charge(len(items))
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)  # says what ran out
     return max(items)
 
 
-def _min(*args: Any) -> Any:
+def _min(*args: Any, _left: list[int] = left) -> Any:
     items = _seq_or_args(args)
-    charge(len(items))
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
     return min(items)
 
 
-def _sum(items: Sequence[Any]) -> int:
-    charge(len(items))
-    return number(sum(items))
+def _sum(items: Sequence[Any], _left: list[int] = left) -> int:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
+    value: int = sum(items)
+    return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)  # number's bound, without a call
 
 
-def _count(items: Sequence[Any]) -> int:
-    charge(len(items))
-    return sum(1 for x in items if x)
+def _count(items: Sequence[Any], _left: list[int] = left) -> int:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
+    return len(list(filter(None, items)))  # the items that are true
 
 
-def _any(items: Sequence[Any]) -> bool:
-    charge(len(items))
+def _any(items: Sequence[Any], _left: list[int] = left) -> bool:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
     return any(items)
 
 
-def _all(items: Sequence[Any]) -> bool:
-    charge(len(items))
+def _all(items: Sequence[Any], _left: list[int] = left) -> bool:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
     return all(items)
 
 

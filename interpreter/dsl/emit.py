@@ -383,7 +383,7 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
     short = src if len(src) <= _CHEAP and " for " not in src else None
     memo = reads.defines.memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
-    caller = None if not body.keys else fn if short is not None else define_caller(fn, memo)
+    caller = None if not body.keys else fn if short is not None else define_caller(fn, memo, len(body.keys))
     made = (fn, short, once, caller)
     reads.defines.keep(body, made)
     return made
