@@ -166,9 +166,9 @@ def _place_award(value: Any, values: Sequence[Any], awards: Sequence[Any]) -> An
     give 0, 0, 0, 2.
     """
     charge(len(values))
-    if sum(1 for v in values if v == value) > 1:
+    if len([v for v in values if v == value]) > 1:
         return 0
-    place = sum(1 for v in values if v > value)
+    place = len([v for v in values if v > value])
     return awards[place] if place < len(awards) else 0
 
 
