@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from interpreter.dsl import budget
+from interpreter.dsl.codegen import charged, charged_nested
 from interpreter.dsl.compiler import Compiler, ExpressionFailed, Globals
 from interpreter.dsl.runtime import add, multiply, subtract
 from interpreter.dsl.types import CARDS, NUMBER, SEATS, VALUE
@@ -197,3 +198,32 @@ def test_a_define_of_one_parameter_is_worked_out_once_per_argument_within_a_batc
     listed, _ = compiled("[top(s.hand) for s in [seat, seat]]", defines)
     env["$batch"] = object()
     assert work(listed, env) == ([2, 2], 2 + 2 * 2)  # a list argument is not remembered
+
+
+@pytest.mark.parametrize("text, value, items", [
+    # the second list is the same for each card of the hand: charged once for all (2 + 2 * 2), as loop by loop
+    ("let t = [c for c in stock] in [[h, c] for h in seat.hand for c in t]", [(0, 5), (0, 2), (4, 5), (4, 2)], 9),
+    ("let t = [c for c in stock] in [[h, c] for h in x for c in t]", [], 3),  # no card: the second never gone through
+    # a condition on the first: only its items go through the second (as before: each loop charged on its own)
+    ("let t = [c for c in stock] in [[h, c] for h in seat.hand if h.number > 0 for c in t]", [(4, 5), (4, 2)], 7),
+    ("[c for t in [x, seat.hand] for c in t]", [0, 4], 4),  # the second list is the first's item: as before
+])
+def test_a_list_gone_through_for_each_item_of_another_is_charged_as_before(text, value, items):
+    c, _ = compiled(text, x=CARDS)
+    assert work(c, env_for(x=[])) == (value, items)
+    budget.reset()
+    budget.left[0] = items - 1
+    assert failure(c, env_for(x=[])).startswith("the rules' expressions went through more than")
+    budget.reset()
+
+
+def test_a_list_the_same_for_each_item_of_another_is_charged_once_for_all():
+    compiler = Compiler(game())
+    compiler.compile("let t = [c for c in stock] in [[h, c] for h in seat.hand for c in t]", BOUND, locate)
+    assert charged_nested in compiler.gen.ns.values()
+    for text in ("[[h, c] for h in seat.hand for c in stock]",  # a zone, read for each item: as before
+                 "[c for t in [seat.hand] for c in t]",  # the first's item
+                 "let t = [c for c in stock] in [[h, c] for h in seat.hand if h.number > 0 for c in t]"):
+        compiler = Compiler(game())
+        compiler.compile(text, BOUND, locate)
+        assert charged_nested not in compiler.gen.ns.values() and charged in compiler.gen.ns.values()

@@ -39,6 +39,19 @@ def charged(items: Any, _left: list[int] = left) -> Any:
     return items
 
 
+def charged_nested(outer: Any, inner: Any, _left: list[int] = left) -> Any:
+    """``outer``, the source of a comprehension whose second ``for`` goes through ``inner`` (a list, the same for every
+    item of ``outer``) for each of its items: both charged at once, what ``charged`` charges for ``outer`` and then for
+    ``inner`` once per item of ``outer`` (the expression has no other effect, so the outcome is the same)."""
+    items = len(outer)
+    if items:
+        items += items * len(inner)
+    _left[0] -= items
+    if _left[0] < 0:
+        charge(0)  # says what ran out
+    return outer
+
+
 class Namespace:
     """The globals of the generated functions of one compiled game: helpers and constants by generated name.
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from interpreter.dsl.budget import number
 from interpreter.dsl.builtins import _concat
-from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
+from interpreter.dsl.codegen import Namespace, charged, charged_nested, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
 from interpreter.dsl.runtime import UNSET, a_number, field, keep, of_seat, once_per_batch, something
@@ -301,14 +301,22 @@ class _Emitter:
         makes, ``_nested``) as Python's own: one list, its loops one inside the other, each list charged."""
         clauses: list[str] = []
         hidden: list[tuple[str, str | None]] = []
+        first: tuple[str, str] | None = None  # the first for's variable and source, while no condition follows it
         part = outer
         try:
             while True:
                 (s,) = self.kids(part)
                 var, body, cond, _ = part.data
+                if first is not None and len(clauses) == 1 and _same_for_each(part.kids[0], first[0], s):
+                    # the second list is the same for every item of the first, and gone through for each: charged
+                    # once for all with the first (codegen.charged_nested)
+                    clauses[0] = f"for {local_name(first[0])} in {self.ref(charged_nested)}({first[1]}, {s})"
+                    clauses.append(f"for {local_name(var)} in {s}")
+                else:
+                    clauses.append(f"for {local_name(var)} in {self.ref(charged)}({s})")
+                first = (var, s) if not hidden and cond is None else None
                 hidden.append((var, self.locals.get(var)))
-                self.locals[var] = py = local_name(var)
-                clauses.append(f"for {py} in {self.ref(charged)}({s})")
+                self.locals[var] = local_name(var)
                 if cond is not None:
                     clauses.append(f"if {self.source(cond)}")
                 if body.op == "call" and body.data[0] is _concat and _nested(body.kids[0]):
@@ -360,6 +368,12 @@ class _Emitter:
         params = tuple(self.locals[n] for n in names if n in self.locals) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
+
+
+def _same_for_each(source: Part, outer: str, src: str) -> bool:
+    """Whether the list a comprehension's second ``for`` goes through is the same for each item of the first (a name
+    other than the first's variable, never none: read without work, it cannot fail), written ``src``."""
+    return source.op == "name" and source.sure and source.data != outer and re.fullmatch(_SIMPLE, src) is not None
 
 
 def _nested(part: Part) -> bool:
