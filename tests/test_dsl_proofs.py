@@ -171,6 +171,9 @@ def test_joining_and_going_through_lists_charges_the_budget_as_before(text, valu
 
 def test_two_lists_never_none_are_joined_without_the_helper_and_others_keep_it():
     assert compiled_with("[seat] + team(seat)")[2] == set()
+    compiler = Compiler(game())  # gone through as it is joined: charged for both in one call (see the counts above)
+    compiler.compile("[s for s in [seat] + team(seat)]", BOUND, locate)
+    assert charged not in compiler.gen.ns.values()
     c, _, helpers = compiled_with("y + seats", y=SEATS)  # a bound list may be none
     assert helpers == {"add"}
     assert failure(c, env_for(y=None)) == "'+' cannot combine none and a list"

@@ -31,7 +31,7 @@ from interpreter.dsl.builtins import _concat
 from interpreter.dsl.codegen import Namespace, charged, charged_nested, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
-from interpreter.dsl.runtime import UNSET, a_number, field, keep, of_seat, once_per_batch, something
+from interpreter.dsl.runtime import UNSET, a_number, field, joined, keep, of_seat, once_per_batch, something
 from interpreter.dsl.state_reads import STATE_READS, Reads
 
 _DEPTHS = (40, 8, 2)  # parts nested in one function before the deeper ones get their own, tried in turn
@@ -313,7 +313,7 @@ class _Emitter:
                     clauses[0] = f"for {local_name(first[0])} in {self.ref(charged_nested)}({first[1]}, {s})"
                     clauses.append(f"for {local_name(var)} in {s}")
                 else:
-                    clauses.append(f"for {local_name(var)} in {self.ref(charged)}({s})")
+                    clauses.append(f"for {local_name(var)} in {self.through(part.kids[0], s)}")
                 first = (var, s) if not hidden and cond is None else None
                 hidden.append((var, self.locals.get(var)))
                 self.locals[var] = local_name(var)
@@ -332,6 +332,14 @@ class _Emitter:
                 else:
                     self.locals[var] = had
 
+    def through(self, source: Part, src: str) -> str:
+        """The source of a list a comprehension goes through, written ``src``, charged for each of its items: two
+        lists joined are charged for it as they are joined (runtime.joined), others by codegen.charged."""
+        join = f"{self.ref(joined)}("
+        if source.op == "call" and source.data[0] is joined and src.startswith(join) and src.endswith(")"):
+            return f"{src[:-1]}, 2)"
+        return f"{self.ref(charged)}({src})"
+
     def _if(self, part: Part) -> str:
         t, a, b = self.kids(part)
         return f"({a} if {t} else {b})"
@@ -343,7 +351,7 @@ class _Emitter:
         self.locals[var] = py = local_name(var)  # the variable is a local (hiding a bound name of its name)
         try:
             test = f" if {self.source(cond)}" if cond is not None else ""
-            listed = f"[{self.source(body)} for {py} in {self.ref(charged)}({s}){test}]"
+            listed = f"[{self.source(body)} for {py} in {self.through(part.kids[0], s)}{test}]"
         finally:
             if had is None:
                 del self.locals[var]

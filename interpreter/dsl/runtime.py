@@ -45,13 +45,14 @@ def add(a: Any, b: Any) -> Any:
     return a + b
 
 
-def joined(a: Any, b: Any, _left: list[int] = left) -> list[Any]:
+def joined(a: Any, b: Any, times: int = 1, _left: list[int] = left) -> list[Any]:
     """``a + b`` of two lists (tuples or lists, never none, as the checker proves): what ``add`` does with them,
-    without asking what they are; the list's size bounded and charged (budget.list_size, written out)."""
+    without asking what they are; the list's size bounded and charged (budget.list_size, written out). ``times``
+    2: also charged for the comprehension that goes through it (codegen.charged, the same count in one call)."""
     items = len(a) + len(b)
     if items > MAX_LIST:
         list_size(items)
-    _left[0] -= items
+    _left[0] -= items * times
     if _left[0] < 0:
         charge(0)  # says what ran out
     return [*a, *b]
@@ -64,10 +65,13 @@ def subtract(a: Any, b: Any) -> Any:
     return a - b
 
 
-def same(a: Any, b: Any) -> bool:
-    """``==`` where a tuple and a list with the same items are the same list."""
+def same(a: Any, b: Any, _left: list[int] = left) -> bool:
+    """``==`` where a tuple and a list with the same items are the same list (a list compared charged, as
+    budget.charge does, written out)."""
     if isinstance(a, (list, tuple)):
-        charge(len(a))
+        _left[0] -= len(a)
+        if _left[0] < 0:
+            charge(0)  # says what ran out
         if a.__class__ is not b.__class__ and isinstance(b, (list, tuple)):
             return list(a) == list(b)
     return a == b
