@@ -230,3 +230,37 @@ def test_a_list_the_same_for_each_item_of_another_is_charged_once_for_all():
         compiler = Compiler(game())
         compiler.compile(text, BOUND, locate)
         assert charged_nested not in compiler.gen.ns.values() and charged in compiler.gen.ns.values()
+
+
+# ----------------------------------------------------------------------------- short defines written in place
+
+
+def test_a_short_define_is_written_in_place_of_a_call_whose_arguments_are_read_without_work():
+    defines = {"doubled(s)": "s.tricks * 2", "strong(s)": "doubled(s) > 3"}
+    compiler = Compiler(game(defines))
+    c = compiler.compile("[s.name for s in seats if strong(s)]", BOUND, locate)
+    assert c(env_for()) == ["north", "south"]
+    top = [t for t in compiler.gen._used if t.startswith("lambda e: [")]
+    assert len(top) == 1 and ".tricks[_v_s]" in top[0] and "_v_strong" not in top[0]  # no call: the bodies in place
+    called = compiler.compile("[strong(left(s)) for s in seats]", BOUND, locate)  # an argument worked out: a call
+    assert called(env_for()) == [False, True, False, True]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("half(x)", "'//' cannot combine text and a number"),
+    ("[half(y) for y in [x]]", "'//' cannot combine text and a number"),
+    ("safe(x)", "'//' cannot combine text and a number"),
+    ("half(seat.name)", "'//' cannot combine text and a number"),  # called: the same message
+])
+def test_a_define_written_in_place_fails_at_play_as_its_call_did(text, message):
+    c, _ = compiled(text, {"half(n)": "n // 2", "safe(n)": "half(n) if n != none else 0"}, x=VALUE)
+    assert failure(c, env_for(x="a")) == message
+
+
+def test_defines_calling_each_other_twice_are_written_in_place_only_so_far():
+    # each calls the one before twice: 2**15 calls at play, and as much source if every call were written in place
+    defines = {"f0(x)": "x + 1"} | {f"f{i}(x)": f"f{i - 1}(x) + f{i - 1}(x)" for i in range(1, 16)}
+    compiler = Compiler(game(defines))
+    c = compiler.compile("f15(seat.tricks)", BOUND, locate)
+    assert c(env_for()) == 4 * 2 ** 15
+    assert sum(len(t) for t in compiler.gen._used) < 40_000

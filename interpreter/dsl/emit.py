@@ -36,11 +36,16 @@ from interpreter.dsl.state_reads import STATE_READS, Reads
 
 _DEPTHS = (40, 8, 2)  # parts nested in one function before the deeper ones get their own, tried in turn
 _CHEAP = 400  # a define body of at most this much source and no loop is not worth remembering
+# a short define's body of at most this much source, with the defines it calls written in place, is written in place of
+# a call whose arguments are read without work (see _define): the source written at a call is bounded by it, so defines
+# calling each other cannot make it grow without bound
+_IN_PLACE = 800
 _STATE = "e['$s']"  # the state, in generated code
 
 # the source of a local, of a bound name or of a round value (read twice rather than passed to a helper, see
 # _seat): compiled when first needed (re caches it), not at every start
 _SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"
+_READ = r"_v_\w+|e\['[A-Za-z_]\w*'\]"  # a rule name's local, or a bound name: an argument a short define reads in place
 
 Fn = Callable[[dict[str, Any]], Any]
 
@@ -183,6 +188,7 @@ class _Emitter:
         if per is not None:
             self.locals[per] = local_name(per)
         self.lifted: dict[int, str] = {}  # id of a lifted part -> its source (see lift)
+        self.in_place = True  # a short define written in place of its call (see _define)
 
     def function(self, params: tuple[str, ...], src: str) -> Any:
         made = self.gen.function(params, src)
@@ -197,7 +203,7 @@ class _Emitter:
         if fixed is not None:
             return fixed
         if self.depth >= self.limit:  # a function of its own, taking the locals in scope
-            params = tuple(dict.fromkeys(self.locals.values())) + self.passed()
+            params = tuple(dict.fromkeys(v for v in self.locals.values() if v.startswith("_v_"))) + self.passed()
             depth, self.depth = self.depth, 0
             try:
                 made = self.function(params, self.source(part))
@@ -361,10 +367,29 @@ class _Emitter:
 
     def _define(self, part: Part) -> str:
         d, sig, body = part.data
-        fn, short, once, caller = self.reads.defines.made(body) or _define_functions(self.gen, d, sig, body, self.reads)
+        made = self.reads.defines.made(body) or _define_functions(self.gen, d, sig, body, self.reads)
+        fn, short, once, caller = made
         if not part.kids:  # no parameters: the state alone, once per batch (a short body written in place)
             return f"({short})" if short is not None else f"{self.ref(once)}(e)"
-        return f"{self.ref(caller)}({', '.join(('e', *self.kids(part)))})"
+        args = self.kids(part)
+        if self.in_place and short is not None and len(short) <= _IN_PLACE \
+                and all(k.const or re.fullmatch(_READ, a) for k, a in zip(part.kids, args, strict=True)):
+            return self._in_place(body, args)
+        return f"{self.ref(caller)}({', '.join(('e', *args))})"
+
+    def _in_place(self, body: DefineBody, args: list[str]) -> str:
+        """A short define's body written in place of its call, its parameters read where the arguments are (each a
+        local, a bound name or a constant: read again, it gives the same and cannot fail), so no call is made."""
+        had = [(k, self.locals.get(k)) for k in body.keys]
+        self.locals.update(zip(body.keys, args, strict=True))
+        try:
+            return f"({self.source(body.part)})"
+        finally:
+            for k, v in had:
+                if v is None:
+                    del self.locals[k]
+                else:
+                    self.locals[k] = v
 
     def _memo(self, part: Part) -> str:
         """The table looked up inline, filled by a generated function of the cards."""
@@ -373,7 +398,7 @@ class _Emitter:
         names = part.data
         keys = [self.locals.get(n) or f"e[{n!r}]" for n in names]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
-        params = tuple(self.locals[n] for n in names if n in self.locals) + self.passed()
+        params = tuple(self.locals[n] for n in names if self.locals.get(n, "").startswith("_v_")) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
 
@@ -401,11 +426,30 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
         src = emitter.source(body.part)
         return src, emitter.function(tuple(emitter.locals.values()), src)
 
+    def as_written(emitter: _Emitter) -> str:
+        emitter.in_place = False
+        return emitter.source(body.part)
+
     src, fn = _shallower(gen, make, params=body.keys, reads=reads)
-    short = src if len(src) <= _CHEAP and " for " not in src else None
+    # short or not as written with its calls (the defines it calls written in place do not make it longer)
+    plain = _shallower(gen, as_written, params=body.keys, reads=reads) if _calls_defines(body.part) else src
+    short = src if len(plain) <= _CHEAP and " for " not in plain else None
     memo = reads.defines.memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
     caller = None if not body.keys else fn if short is not None else define_caller(fn, memo, len(body.keys))
     made = (fn, short, once, caller)
     reads.defines.keep(body, made)
     return made
+
+
+def _calls_defines(part: Part) -> bool:
+    """Whether ``part`` calls a define with arguments (one written in place would write its own calls again)."""
+    todo = [part]
+    while todo:
+        p = todo.pop()
+        if p.op == "define" and p.kids:
+            return True
+        todo.extend(p.kids)
+        if p.op == "for":
+            todo.extend(q for q in p.data[1:3] if q is not None)
+    return False
