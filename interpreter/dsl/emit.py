@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from keyword import iskeyword
 from typing import Any
 
 from interpreter.dsl.budget import number
@@ -45,7 +46,7 @@ _STATE = "e['$s']"  # the state, in generated code
 # the source of a local, of a bound name or of a round value (read twice rather than passed to a helper, see
 # _seat): compiled when first needed (re caches it), not at every start
 _SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"
-_READ = r"_v_\w+|e\['[A-Za-z_]\w*'\]"  # a rule name's local, or a bound name: an argument a short define reads in place
+_BOUND = r"e\['[A-Za-z_]\w*'\]"  # the source of a bound name read from the environment
 
 Fn = Callable[[dict[str, Any]], Any]
 
@@ -203,7 +204,7 @@ class _Emitter:
         if fixed is not None:
             return fixed
         if self.depth >= self.limit:  # a function of its own, taking the locals in scope
-            params = tuple(dict.fromkeys(v for v in self.locals.values() if v.startswith("_v_"))) + self.passed()
+            params = tuple(dict.fromkeys(v for v in self.locals.values() if _local(v))) + self.passed()
             depth, self.depth = self.depth, 0
             try:
                 made = self.function(params, self.source(part))
@@ -372,8 +373,9 @@ class _Emitter:
         if not part.kids:  # no parameters: the state alone, once per batch (a short body written in place)
             return f"({short})" if short is not None else f"{self.ref(once)}(e)"
         args = self.kids(part)
-        if self.in_place and short is not None and len(short) <= _IN_PLACE \
-                and all(k.const or re.fullmatch(_READ, a) for k, a in zip(part.kids, args, strict=True)):
+        if self.in_place and short is not None and len(short) <= _IN_PLACE and all(
+                k.const or a in self.locals.values() or re.fullmatch(_BOUND, a) for k, a in zip(part.kids, args,
+                                                                                              strict=True)):
             return self._in_place(body, args)
         return f"{self.ref(caller)}({', '.join(('e', *args))})"
 
@@ -398,7 +400,7 @@ class _Emitter:
         names = part.data
         keys = [self.locals.get(n) or f"e[{n!r}]" for n in names]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
-        params = tuple(self.locals[n] for n in names if self.locals.get(n, "").startswith("_v_")) + self.passed()
+        params = tuple(self.locals[n] for n in names if _local(self.locals.get(n, ""))) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
 
@@ -440,6 +442,12 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
     made = (fn, short, once, caller)
     reads.defines.keep(body, made)
     return made
+
+
+def _local(src: str) -> bool:
+    """Whether ``src``, what a name reads here, is a Python local (a split-off function takes it), not a bound name
+    read from ``e`` or a constant that a short define's argument written in place may be (see _Emitter._in_place)."""
+    return src.isidentifier() and not iskeyword(src)
 
 
 def _calls_defines(part: Part) -> bool:
