@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.dsl.budget import charge, list_size, number
+from interpreter.dsl.budget import charge, left, list_size, number
 from interpreter.dsl.types import CARDS, NUMBER, SEAT, SEATS, TEXT, TRUTH, VALUE, Type, join, list_of, record
+from interpreter.limits import MAX_NUMBER
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,10 @@ class Builtin:
     # what each argument must be, checked at load time: "list", "numbers" (a list of numbers), "number",
     # "number or none", "text" or "" (anything); an argument of a type the compiler cannot tell is let through
     args: tuple[str, ...] = ()
+    # what the compiler may take for granted of its value (see ir.Part): never none (a number: a whole number),
+    # and a list none of whose items is none
+    sure: bool = False
+    full: bool = False
 
 
 def _number(_args: list[Type]) -> Type:
@@ -59,35 +64,52 @@ def _seq_or_args(args: tuple[Any, ...]) -> Sequence[Any]:
     return args[0] if len(args) == 1 else args
 
 
-def _max(*args: Any) -> Any:
+# the builtins that go through a list charge its items (budget.charge, written out as codegen.charged is: they run
+# for most lists an expression sums, counts or tests)
+
+
+def _max(*args: Any, _left: list[int] = left) -> Any:
     items = _seq_or_args(args)
-    charge(len(items))
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)  # says what ran out
     return max(items)
 
 
-def _min(*args: Any) -> Any:
+def _min(*args: Any, _left: list[int] = left) -> Any:
     items = _seq_or_args(args)
-    charge(len(items))
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
     return min(items)
 
 
-def _sum(items: Sequence[Any]) -> int:
-    charge(len(items))
-    return number(sum(items))
+def _sum(items: Sequence[Any], _left: list[int] = left) -> int:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
+    value: int = sum(items)
+    return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)  # number's bound, without a call
 
 
-def _count(items: Sequence[Any]) -> int:
-    charge(len(items))
-    return sum(1 for x in items if x)
+def _count(items: Sequence[Any], _left: list[int] = left) -> int:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
+    return len(list(filter(None, items)))  # the items that are true
 
 
-def _any(items: Sequence[Any]) -> bool:
-    charge(len(items))
+def _any(items: Sequence[Any], _left: list[int] = left) -> bool:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
     return any(items)
 
 
-def _all(items: Sequence[Any]) -> bool:
-    charge(len(items))
+def _all(items: Sequence[Any], _left: list[int] = left) -> bool:
+    _left[0] -= len(items)
+    if _left[0] < 0:
+        charge(0)
     return all(items)
 
 
@@ -99,16 +121,17 @@ def _register(b: Builtin) -> None:
 
 
 _register(Builtin("len", 1, 1, _number, len, doc="Number of items in a list.", example="len(seat.captured)",
-                  args=("list",)))
+                  args=("list",), sure=True))
 _register(Builtin("sum", 1, 1, _number, _sum, doc="Sum of a list of numbers.",
-                  example="sum(m.tricks for m in team(seat))", args=("numbers",)))
+                  example="sum(m.tricks for m in team(seat))", args=("numbers",), sure=True))
 _register(Builtin("count", 1, 1, _number, _count, doc="How many items of a list are true.",
-                  example="count(c.number == 0 for c in seat.hand)", args=("list",)))
+                  example="count(c.number == 0 for c in seat.hand)", args=("list",), sure=True))
 _register(Builtin("max", 1, None, _element_or_first, _max, doc="Largest of a list or of several values.",
                   example="max(0, team_points(seat))"))
 _register(Builtin("min", 1, None, _element_or_first, _min, doc="Smallest of a list or of several values.",
                   example="min(s.tricks for s in seats)"))
-_register(Builtin("abs", 1, 1, _number, abs, doc="Absolute value.", example="abs(-2)", args=("number",)))
+_register(Builtin("abs", 1, 1, _number, abs, doc="Absolute value.", example="abs(-2)", args=("number",),
+                  sure=True))
 
 
 def _same_list(args: list[Type]) -> Type:
@@ -143,9 +166,9 @@ def _place_award(value: Any, values: Sequence[Any], awards: Sequence[Any]) -> An
     give 0, 0, 0, 2.
     """
     charge(len(values))
-    if sum(1 for v in values if v == value) > 1:
+    if len([v for v in values if v == value]) > 1:
         return 0
-    place = sum(1 for v in values if v > value)
+    place = len([v for v in values if v > value])
     return awards[place] if place < len(awards) else 0
 
 
@@ -341,11 +364,13 @@ def _seats_from(state: Any, seat: int) -> list[int]:
 
 
 _register(Builtin("seats_from", 1, 1, _seats, _seats_from, needs_state=True,
-                  doc="Every seat in playing order, starting with a seat.", example="seats_from(left(round.dealer))"))
+                  doc="Every seat in playing order, starting with a seat.", example="seats_from(left(round.dealer))",
+                  sure=True, full=True))
 _register(Builtin("team", 1, 1, _seats, _team, needs_state=True,
-                  doc="The seats on the same team as a seat (itself included).", example="team(seat)"))
+                  doc="The seats on the same team as a seat (itself included).", example="team(seat)",
+                  sure=True, full=True))
 _register(Builtin("opponents", 1, 1, _seats, _opponents, needs_state=True,
-                  doc="The seats on other teams than a seat.", example="opponents(winner)"))
+                  doc="The seats on other teams than a seat.", example="opponents(winner)", sure=True, full=True))
 _register(Builtin("same_team", 2, 2, _truth, _same_team, needs_state=True,
                   doc="True when two seats play on one team.", example="same_team(player, winner)"))
 _register(Builtin("known_team", 2, 2, _seats, _known_team, needs_state=True,
@@ -358,9 +383,9 @@ _register(Builtin("knows_team", 2, 2, _truth, _knows_team, needs_state=True,
                   doc="True when a seat (the first) knows the team of another (always, with public teams).",
                   example="knows_team(seat, winner)"))
 _register(Builtin("left", 1, 1, _seat, _left, needs_state=True,
-                  doc="The next seat clockwise (the left neighbour).", example="left(round.dealer)"))
+                  doc="The next seat clockwise (the left neighbour).", example="left(round.dealer)", sure=True))
 _register(Builtin("right", 1, 1, _seat, _right, needs_state=True,
-                  doc="The previous seat clockwise (the right neighbour).", example="right(seat)"))
+                  doc="The previous seat clockwise (the right neighbour).", example="right(seat)", sure=True))
 
 
 # ---- plays of several cards (climbing games): the rule file's combinations section (engine/combinations.py)

@@ -39,6 +39,19 @@ def charged(items: Any, _left: list[int] = left) -> Any:
     return items
 
 
+def charged_nested(outer: Any, inner: Any, _left: list[int] = left) -> Any:
+    """``outer``, the source of a comprehension whose second ``for`` goes through ``inner`` (a list, the same for every
+    item of ``outer``) for each of its items: both charged at once, what ``charged`` charges for ``outer`` and then for
+    ``inner`` once per item of ``outer`` (the expression has no other effect, so the outcome is the same)."""
+    items = len(outer)
+    if items:
+        items += items * len(inner)
+    _left[0] -= items
+    if _left[0] < 0:
+        charge(0)  # says what ran out
+    return outer
+
+
 class Namespace:
     """The globals of the generated functions of one compiled game: helpers and constants by generated name.
 
@@ -155,9 +168,27 @@ def local_name(name: str) -> str:
 _RULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?")
 
 
-def define_caller(body: Callable[..., Any], memo: list[Any]) -> Callable[..., Any]:
+def define_caller(body: Callable[..., Any], memo: list[Any], arguments: int) -> Callable[..., Any]:
     """Call a define's body ``body(e, *arguments)``; within one batch the same arguments give the remembered
-    value (the memo is shared by every call site)."""
+    value (the memo is shared by every call site). A define of one parameter remembers its values by the argument
+    itself (every call of it has one)."""
+
+    if arguments == 1:
+        def call1(e: dict[str, Any], value: Any) -> Any:
+            batch = e.get("$batch")
+            if batch is None:
+                return body(e, value)
+            if memo[0] is not batch:
+                memo[0], memo[1] = batch, {}
+            try:
+                return memo[1][value]
+            except KeyError:
+                made = memo[1][value] = body(e, value)
+                return made
+            except TypeError:  # a list argument: not remembered
+                return body(e, value)
+
+        return call1
 
     def call(e: dict[str, Any], *values: Any) -> Any:
         batch = e.get("$batch")

@@ -24,22 +24,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from keyword import iskeyword
 from typing import Any
 
+from interpreter.dsl.budget import number
 from interpreter.dsl.builtins import _concat
-from interpreter.dsl.codegen import Namespace, charged, define_caller, local_name
+from interpreter.dsl.codegen import Namespace, charged, charged_nested, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
-from interpreter.dsl.runtime import UNSET, a_number, field, keep, of_seat, once_per_batch, something
+from interpreter.dsl.runtime import UNSET, a_number, field, joined, keep, of_seat, once_per_batch, something
 from interpreter.dsl.state_reads import STATE_READS, Reads
 
 _DEPTHS = (40, 8, 2)  # parts nested in one function before the deeper ones get their own, tried in turn
 _CHEAP = 400  # a define body of at most this much source and no loop is not worth remembering
+# a short define's body of at most this much source, with the defines it calls written in place, is written in place of
+# a call whose arguments are read without work (see _define): the source written at a call is bounded by it, so defines
+# calling each other cannot make it grow without bound
+_IN_PLACE = 800
 _STATE = "e['$s']"  # the state, in generated code
 
 # the source of a local, of a bound name or of a round value (read twice rather than passed to a helper, see
 # _seat): compiled when first needed (re caches it), not at every start
 _SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"
+_BOUND = r"e\['[A-Za-z_]\w*'\]"  # the source of a bound name read from the environment
 
 Fn = Callable[[dict[str, Any]], Any]
 
@@ -82,7 +89,8 @@ def loops(gen: Namespace, part: Part, per: str, reads: Reads = STATE_READS
 # the parts that may read the item of a judged expression when it is split into keys and a judge (see key_parts):
 # what they read beside the item is what their kids give them (a call of a builtin that reads the state, a seat's
 # attribute, a loop over a list that depends on the item are not among them)
-_JUDGED = frozenset({"name", "attr", "field", "index", "list", "not", "neg", "infix", "call", "if", "define", "memo"})
+_JUDGED = frozenset({"name", "attr", "field", "index", "list", "not", "neg", "infix", "arith", "call", "if", "define",
+                     "memo"})
 
 
 def key_parts(part: Part, per: str) -> list[Part] | None:
@@ -181,6 +189,7 @@ class _Emitter:
         if per is not None:
             self.locals[per] = local_name(per)
         self.lifted: dict[int, str] = {}  # id of a lifted part -> its source (see lift)
+        self.in_place = True  # a short define written in place of its call (see _define)
 
     def function(self, params: tuple[str, ...], src: str) -> Any:
         made = self.gen.function(params, src)
@@ -195,7 +204,7 @@ class _Emitter:
         if fixed is not None:
             return fixed
         if self.depth >= self.limit:  # a function of its own, taking the locals in scope
-            params = tuple(dict.fromkeys(self.locals.values())) + self.passed()
+            params = tuple(dict.fromkeys(v for v in self.locals.values() if _local(v))) + self.passed()
             depth, self.depth = self.depth, 0
             try:
                 made = self.function(params, self.source(part))
@@ -282,6 +291,11 @@ class _Emitter:
         a, b = self.kids(part)
         return f"({a} {part.data} {b})"
 
+    def _arith(self, part: Part) -> str:
+        """Python's own operator on two numbers (see resolve._arithmetic), the value kept within the bounds."""
+        a, b = self.kids(part)
+        return f"{self.ref(number)}({a} {part.data} {b})"
+
     def _call(self, part: Part) -> str:
         fn, state, negated = part.data
         if fn is _concat and not negated and len(part.kids) == 1 and _nested(part.kids[0]):
@@ -294,14 +308,22 @@ class _Emitter:
         makes, ``_nested``) as Python's own: one list, its loops one inside the other, each list charged."""
         clauses: list[str] = []
         hidden: list[tuple[str, str | None]] = []
+        first: tuple[str, str] | None = None  # the first for's variable and source, while no condition follows it
         part = outer
         try:
             while True:
                 (s,) = self.kids(part)
                 var, body, cond, _ = part.data
+                if first is not None and len(clauses) == 1 and _same_for_each(part.kids[0], first[0], s):
+                    # the second list is the same for every item of the first, and gone through for each: charged
+                    # once for all with the first (codegen.charged_nested)
+                    clauses[0] = f"for {local_name(first[0])} in {self.ref(charged_nested)}({first[1]}, {s})"
+                    clauses.append(f"for {local_name(var)} in {s}")
+                else:
+                    clauses.append(f"for {local_name(var)} in {self.through(part.kids[0], s)}")
+                first = (var, s) if not hidden and cond is None else None
                 hidden.append((var, self.locals.get(var)))
-                self.locals[var] = py = local_name(var)
-                clauses.append(f"for {py} in {self.ref(charged)}({s})")
+                self.locals[var] = local_name(var)
                 if cond is not None:
                     clauses.append(f"if {self.source(cond)}")
                 if body.op == "call" and body.data[0] is _concat and _nested(body.kids[0]):
@@ -317,6 +339,14 @@ class _Emitter:
                 else:
                     self.locals[var] = had
 
+    def through(self, source: Part, src: str) -> str:
+        """The source of a list a comprehension goes through, written ``src``, charged for each of its items: two
+        lists joined are charged for it as they are joined (runtime.joined), others by codegen.charged."""
+        join = f"{self.ref(joined)}("
+        if source.op == "call" and source.data[0] is joined and src.startswith(join) and src.endswith(")"):
+            return f"{src[:-1]}, 2)"
+        return f"{self.ref(charged)}({src})"
+
     def _if(self, part: Part) -> str:
         t, a, b = self.kids(part)
         return f"({a} if {t} else {b})"
@@ -328,7 +358,7 @@ class _Emitter:
         self.locals[var] = py = local_name(var)  # the variable is a local (hiding a bound name of its name)
         try:
             test = f" if {self.source(cond)}" if cond is not None else ""
-            listed = f"[{self.source(body)} for {py} in {self.ref(charged)}({s}){test}]"
+            listed = f"[{self.source(body)} for {py} in {self.through(part.kids[0], s)}{test}]"
         finally:
             if had is None:
                 del self.locals[var]
@@ -338,10 +368,30 @@ class _Emitter:
 
     def _define(self, part: Part) -> str:
         d, sig, body = part.data
-        fn, short, once, caller = self.reads.defines.made(body) or _define_functions(self.gen, d, sig, body, self.reads)
+        made = self.reads.defines.made(body) or _define_functions(self.gen, d, sig, body, self.reads)
+        fn, short, once, caller = made
         if not part.kids:  # no parameters: the state alone, once per batch (a short body written in place)
             return f"({short})" if short is not None else f"{self.ref(once)}(e)"
-        return f"{self.ref(caller)}({', '.join(('e', *self.kids(part)))})"
+        args = self.kids(part)
+        if self.in_place and short is not None and len(short) <= _IN_PLACE and all(
+                k.const or a in self.locals.values() or re.fullmatch(_BOUND, a) for k, a in zip(part.kids, args,
+                                                                                              strict=True)):
+            return self._in_place(body, args)
+        return f"{self.ref(caller)}({', '.join(('e', *args))})"
+
+    def _in_place(self, body: DefineBody, args: list[str]) -> str:
+        """A short define's body written in place of its call, its parameters read where the arguments are (each a
+        local, a bound name or a constant: read again, it gives the same and cannot fail), so no call is made."""
+        had = [(k, self.locals.get(k)) for k in body.keys]
+        self.locals.update(zip(body.keys, args, strict=True))
+        try:
+            return f"({self.source(body.part)})"
+        finally:
+            for k, v in had:
+                if v is None:
+                    del self.locals[k]
+                else:
+                    self.locals[k] = v
 
     def _memo(self, part: Part) -> str:
         """The table looked up inline, filled by a generated function of the cards."""
@@ -350,9 +400,15 @@ class _Emitter:
         names = part.data
         keys = [self.locals.get(n) or f"e[{n!r}]" for n in names]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
-        params = tuple(self.locals[n] for n in names if n in self.locals) + self.passed()
+        params = tuple(self.locals[n] for n in names if _local(self.locals.get(n, ""))) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
+
+
+def _same_for_each(source: Part, outer: str, src: str) -> bool:
+    """Whether the list a comprehension's second ``for`` goes through is the same for each item of the first (a name
+    other than the first's variable, never none: read without work, it cannot fail), written ``src``."""
+    return source.op == "name" and source.sure and source.data != outer and re.fullmatch(_SIMPLE, src) is not None
 
 
 def _nested(part: Part) -> bool:
@@ -372,11 +428,36 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
         src = emitter.source(body.part)
         return src, emitter.function(tuple(emitter.locals.values()), src)
 
+    def as_written(emitter: _Emitter) -> str:
+        emitter.in_place = False
+        return emitter.source(body.part)
+
     src, fn = _shallower(gen, make, params=body.keys, reads=reads)
-    short = src if len(src) <= _CHEAP and " for " not in src else None
+    # short or not as written with its calls (the defines it calls written in place do not make it longer)
+    plain = _shallower(gen, as_written, params=body.keys, reads=reads) if _calls_defines(body.part) else src
+    short = src if len(plain) <= _CHEAP and " for " not in plain else None
     memo = reads.defines.memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
-    caller = None if not body.keys else fn if short is not None else define_caller(fn, memo)
+    caller = None if not body.keys else fn if short is not None else define_caller(fn, memo, len(body.keys))
     made = (fn, short, once, caller)
     reads.defines.keep(body, made)
     return made
+
+
+def _local(src: str) -> bool:
+    """Whether ``src``, what a name reads here, is a Python local (a split-off function takes it), not a bound name
+    read from ``e`` or a constant that a short define's argument written in place may be (see _Emitter._in_place)."""
+    return src.isidentifier() and not iskeyword(src)
+
+
+def _calls_defines(part: Part) -> bool:
+    """Whether ``part`` calls a define with arguments (one written in place would write its own calls again)."""
+    todo = [part]
+    while todo:
+        p = todo.pop()
+        if p.op == "define" and p.kids:
+            return True
+        todo.extend(p.kids)
+        if p.op == "for":
+            todo.extend(q for q in p.data[1:3] if q is not None)
+    return False

@@ -35,6 +35,7 @@ class Part:
     list   the items                                --
     not    the operand                              -- (``neg``: likewise)
     infix  both sides                               a Python operator (``and``, ``in``, ``==``...)
+    arith  both sides (whole numbers)               a Python operator (``+``, ``-``, ``*``), its value bounded
     call   the arguments                            (function, reads the state, negated)
     if     the test, then, otherwise                --
     for    the list gone through                    (variable, body, condition or None, function or None)
@@ -43,7 +44,8 @@ class Part:
     ====== ======================================== ===========================================
     """
 
-    __slots__ = ("op", "type", "deps", "kids", "data", "const", "value", "scalar", "attr", "inv", "cheap")
+    __slots__ = ("op", "type", "deps", "kids", "data", "const", "value", "scalar", "attr", "inv", "cheap", "sure",
+                 "full")
 
     def __init__(self, op: str, type_: Type, deps: frozenset[str], kids: tuple[Part, ...] = (), data: Any = None):
         self.op, self.type, self.deps, self.kids, self.data = op, type_, deps, kids, data
@@ -53,6 +55,11 @@ class Part:
         self.attr: str | None = None  # the card attribute it reads from a card (see checks.card_values)
         self.inv = False  # in a judged expression (compile(per=...)): does not read the item
         self.cheap = False  # a name or an attribute: not worth lifting out of a loop
+        # what the checker proves of its value at play (see resolve.py), so that the source needs no guard for it:
+        # ``sure``: never none (a part typed as a number is then a whole number, one typed as a list a list);
+        # ``full``: when it is a list, none of its items is none (the cards of a zone, the seats of team())
+        self.sure = False
+        self.full = False
 
     def __repr__(self) -> str:
         return f"Part({self.op}, {self.type}, {sorted(self.deps)})" if not self.const else f"Part({self.value!r})"
@@ -61,6 +68,8 @@ class Part:
 def constant(value: Any, type_: Type) -> Part:
     part = Part("const", type_, frozenset())
     part.const, part.value = True, value
+    part.sure = value is not None
+    part.full = isinstance(value, tuple) and all(v is not None for v in value)
     return part
 
 

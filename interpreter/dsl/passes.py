@@ -51,7 +51,7 @@ def remember(part: Part, n: ast.Node, scope: dict[str, Type]) -> Part:
             return part
         names.append(d[4:])
     out = Part("memo", part.type, part.deps, (part,), tuple(sorted(names)))
-    out.inv, out.cheap = part.inv, part.cheap
+    out.inv, out.cheap, out.sure, out.full = part.inv, part.cheap, part.sure, part.full
     return out
 
 

@@ -19,7 +19,7 @@ from interpreter.dsl.ir import Part, constant, without
 from interpreter.dsl.names import Define, DefineBody, Globals, Locate
 from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.passes import fold, invariant, remember
-from interpreter.dsl.runtime import BINARY, COMPARISONS, a_truth, contains, truths
+from interpreter.dsl.runtime import BINARY, COMPARISONS, a_truth, contains, joined, truths
 from interpreter.dsl.types import NONE, NUMBER, TEXT, TRUTH, VALUE, Type, join, list_of, type_of_plain, unrefined
 from interpreter.errors import ExpressionError
 from interpreter.limits import MAX_CALLS, MAX_SIGNATURES
@@ -116,12 +116,16 @@ class Resolver:
     def _name(self, n: ast.Name, scope: dict[str, Type], loc: Locate) -> Part:
         name = n.name
         if name in scope:
-            return Part("name", scope[name], frozenset({"ctx:" + name, "bare:" + name}), data=name)
+            part = Part("name", scope[name], frozenset({"ctx:" + name, "bare:" + name}), data=name)
+            part.sure = name in self._sure  # an item of a list none of whose items is none (see _comprehension)
+            return part
         if name in self.g.constants:
             type_, value = self.g.constants[name]
             return constant(value, type_)
         if name in self.g.zones:
-            return Part("zone", self.g.zones[name], frozenset({"state"}), data=name)
+            part = Part("zone", self.g.zones[name], frozenset({"state"}), data=name)
+            part.sure = part.full = True  # a zone's cards
+            return part
         if name in ("round", "game"):
             raise ExpressionError(f"'{name}' is a group of values; name one, e.g. {name}.start", loc(n.offset))
         if name in REGISTRY or name in self.g.defines:
@@ -137,7 +141,7 @@ class Resolver:
         base = self._expr(n.base, scope, loc)
         name, t = n.name, base.type
         named = n.base.name if isinstance(n.base, ast.Name) and n.base.name in scope else None  # a bound name
-        sure = named is not None and named in self._sure  # the item a judged expression is judged for
+        sure = base.sure  # never none: no test for none before the attribute is read
         if t.kind == "card":
             return self._cards.part(base, name, named, sure, loc(n.name_offset))
         if t.kind == "seat":
@@ -185,7 +189,9 @@ class Resolver:
         ltype = list_of(t if not items else VALUE if t.literal_none else t)
         if all(i.const for i in items):
             return constant(tuple(i.value for i in items), ltype)
-        return Part("list", ltype, frozenset().union(*(i.deps for i in items)), items)
+        part = Part("list", ltype, frozenset().union(*(i.deps for i in items)), items)
+        part.sure, part.full = True, all(i.sure for i in items)
+        return part
 
     def _unary(self, n: ast.Unary, scope: dict[str, Type], loc: Locate) -> Part:
         operand = self._expr(n.operand, scope, loc)
@@ -198,8 +204,9 @@ class Resolver:
             if check.kind(operand.type, n.operand) not in (None, "number"):
                 raise ExpressionError(f"'-' needs a number, found {check.noun(operand.type, n.operand)}",
                                       loc(n.offset))
-        return self._fold(Part("not" if n.op == "not" else "neg", TRUTH if n.op == "not" else NUMBER, operand.deps,
-                               (operand,)), n, loc)
+        part = Part("not" if n.op == "not" else "neg", TRUTH if n.op == "not" else NUMBER, operand.deps, (operand,))
+        part.sure = True  # true or false; a whole number (or an error)
+        return self._fold(part, n, loc)
 
     def _binary(self, n: ast.Binary, scope: dict[str, Type], loc: Locate) -> Part:
         left = self._expr(n.left, scope, loc)
@@ -261,11 +268,10 @@ class Resolver:
             and (right.type.kind == "list" or right.type.literal_none)
         rtype = join(left.type, right.type) if lists else TRUTH if op in COMPARISONS else NUMBER if op != "+" \
             else NUMBER if NUMBER in (left.type, right.type) else TEXT if TEXT in (left.type, right.type) else VALUE
-        if right.const and not left.const:  # x == 0, n - 1: a constant that is not a list needs no helper
-            if op in COMPARISONS and not isinstance(right.value, (list, tuple)):
-                return Part("infix", rtype, deps, parts, op)
-            return Part("call", rtype, deps, parts, (BINARY[op], False, False))
-        return self._fold(Part("call", rtype, deps, parts, (BINARY[op], False, False)), n, loc)
+        if right.const and not left.const and op in COMPARISONS and not isinstance(right.value, (list, tuple)):
+            return Part("infix", rtype, deps, parts, op)  # x == 0: a constant that is not a list needs no helper
+        part = _arithmetic(op, rtype, deps, left, right)
+        return part if right.const and not left.const else self._fold(part, n, loc)
 
     def _conditional(self, n: ast.Conditional, scope: dict[str, Type], loc: Locate) -> Part:
         test = self.test(self._expr(n.test, scope, loc), n.test, loc)
@@ -275,7 +281,9 @@ class Resolver:
                              ((test, n.test), (then, n.then), (other, n.otherwise)))
         if test.const:
             return then if test.value else other
-        return Part("if", join(then.type, other.type), test.deps | then.deps | other.deps, (test, then, other))
+        part = Part("if", join(then.type, other.type), test.deps | then.deps | other.deps, (test, then, other))
+        part.sure, part.full = then.sure and other.sure, then.full and other.full
+        return part
 
     def _comprehension(self, n: ast.Comprehension, scope: dict[str, Type], loc: Locate) -> Part:
         source = self._expr(n.source, scope, loc)
@@ -287,7 +295,8 @@ class Resolver:
         invariant_, sure = self._invariant, self._sure
         if invariant_ is not None:
             self._invariant = invariant_ - {"ctx:" + n.var}
-        self._sure = sure - {n.var}
+        # never none when no item of the list is (the source's own mistakes, none for a list, fail before)
+        self._sure = sure | {n.var} if source.full else sure - {n.var}
         try:
             body = self._expr(n.body, inner, loc)
             cond = self._expr(n.condition, inner, loc) if n.condition is not None else None
@@ -300,14 +309,18 @@ class Resolver:
             body = self.test(body, n.body, loc, f"{n.function}() tests each item, and ")
         deps = source.deps | without(body.deps | (cond.deps if cond else frozenset()), (n.var,))
         if n.function is None:
-            return self._fold(Part("for", list_of(body.type), deps, (source,), (n.var, body, cond, None)), n, loc)
+            part = Part("for", list_of(body.type), deps, (source,), (n.var, body, cond, None))
+            part.sure, part.full = True, body.sure
+            return self._fold(part, n, loc)
         builtin = REGISTRY.get(n.function)
         if builtin is None or n.function not in _LIST_BUILTINS:
             raise ExpressionError(f"{n.function!r} cannot take a 'for' expression "
                                   f"(try {', '.join(_LIST_BUILTINS)})", loc(n.offset))
         check.check_args(builtin, [list_of(body.type)], (n,), loc)
         rtype = builtin.result([list_of(body.type)])
-        return self._fold(Part("for", rtype, deps, (source,), (n.var, body, cond, builtin.impl)), n, loc)
+        part = Part("for", rtype, deps, (source,), (n.var, body, cond, builtin.impl))
+        part.sure = builtin.sure
+        return self._fold(part, n, loc)
 
     # ------------------------------------------------------------------ calls
 
@@ -328,8 +341,12 @@ class Resolver:
         rtype = builtin.result([a.type for a in args])
         deps = frozenset().union(*(a.deps for a in args)) if args else frozenset()
         if builtin.needs_state:  # reads the game: never folded
-            return Part("call", rtype, deps | {"state"}, args, (builtin.impl, True, False))
-        return self._fold(Part("call", rtype, deps, args, (builtin.impl, False, False)), n, loc)
+            part = Part("call", rtype, deps | {"state"}, args, (builtin.impl, True, False))
+            part.sure, part.full = builtin.sure, builtin.full
+            return part
+        part = Part("call", rtype, deps, args, (builtin.impl, False, False))
+        part.sure, part.full = builtin.sure, builtin.full
+        return self._fold(part, n, loc)
 
 
 class DefineCalls:
@@ -393,6 +410,29 @@ class DefineCalls:
         reads = [(f"bare:{k}" in part.deps, {u[len(k) + 6:] for u in part.deps if u.startswith(f"attr:{k}.")})
                  for k in inner]
         return DefineBody(part, tuple(inner), without(part.deps, inner), reads, calls)
+
+
+def _arithmetic(op: str, rtype: Type, deps: frozenset[str], left: Part, right: Part) -> Part:
+    """``left OP right`` for an operator Python's own does not write alike in every case (runtime.BINARY), written
+    as Python's own where the types make them alike:
+
+    * ``+`` and ``-`` of two numbers: the helpers' meaning is Python's, but for the bound on numbers (kept, see
+      emit.py), whatever they are at play (a number not set yet fails alike: Python's message is theirs);
+    * ``*`` of two numbers never none (the helper names what it was given);
+    * ``+`` of two lists never none joins them (runtime.joined: the list's size charged and bounded, as ever).
+
+    Whatever its operands, an arithmetic result is a whole number (or an error); two lists joined, a list."""
+    numbers = all(p.type.kind == "value" and p.type.plain == "number" for p in (left, right))
+    if op in ("+", "-") and numbers or op == "*" and numbers and left.sure and right.sure:
+        part = Part("arith", NUMBER, deps, (left, right), op)
+    elif op == "+" and left.sure and right.sure and left.type.kind == right.type.kind == "list":
+        part = Part("call", rtype, deps, (left, right), (joined, False, False))
+        part.sure, part.full = True, left.full and right.full
+        return part
+    else:
+        part = Part("call", rtype, deps, (left, right), (BINARY[op], False, False))
+    part.sure = op in ("+", "-", "*") and rtype == NUMBER
+    return part
 
 
 def _round_field(g: Globals, n: ast.Attribute, group: str, loc: Locate) -> Part:

@@ -14,22 +14,29 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.dsl.budget import charge, list_size, number
+from interpreter.dsl.budget import charge, left, list_size, number
+from interpreter.limits import MAX_LIST, MAX_NUMBER
 
 # what a generated function may raise for a mistake of the rules (see Compiled.run)
 RUNTIME_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, OverflowError,
                   RecursionError)
 
 
+# the arithmetic helpers keep a whole number within the bounds as budget.number does, written out (no call when it is
+# within them): they run for most operators the checker cannot write as Python's own (see resolve._arithmetic)
+
+
 def multiply(a: Any, b: Any) -> Any:
     if type(a) is not int or type(b) is not int:
         raise TypeError(f"'*' needs two numbers, got {a!r} and {b!r}")
-    return number(a * b)
+    value = a * b
+    return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)
 
 
 def add(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
-        return number(a + b)
+        value = a + b
+        return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)
     if isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > 10_000:
         raise ValueError("string too long")
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
@@ -38,16 +45,33 @@ def add(a: Any, b: Any) -> Any:
     return a + b
 
 
+def joined(a: Any, b: Any, times: int = 1, _left: list[int] = left) -> list[Any]:
+    """``a + b`` of two lists (tuples or lists, never none, as the checker proves): what ``add`` does with them,
+    without asking what they are; the list's size bounded and charged (budget.list_size, written out). ``times``
+    2: also charged for the comprehension that goes through it (codegen.charged, the same count in one call)."""
+    items = len(a) + len(b)
+    if items > MAX_LIST:
+        list_size(items)
+    _left[0] -= items * times
+    if _left[0] < 0:
+        charge(0)  # says what ran out
+    return [*a, *b]
+
+
 def subtract(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
-        return number(a - b)
+        value = a - b
+        return value if -MAX_NUMBER <= value <= MAX_NUMBER else number(value)
     return a - b
 
 
-def same(a: Any, b: Any) -> bool:
-    """``==`` where a tuple and a list with the same items are the same list."""
+def same(a: Any, b: Any, _left: list[int] = left) -> bool:
+    """``==`` where a tuple and a list with the same items are the same list (a list compared charged, as
+    budget.charge does, written out)."""
     if isinstance(a, (list, tuple)):
-        charge(len(a))
+        _left[0] -= len(a)
+        if _left[0] < 0:
+            charge(0)  # says what ran out
         if a.__class__ is not b.__class__ and isinstance(b, (list, tuple)):
             return list(a) == list(b)
     return a == b
