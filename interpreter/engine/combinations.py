@@ -45,6 +45,7 @@ class Combinations:
     lowest: float  # the lowest rank of the cards that make plays (for a wild card led alone, "above")
     by_name: dict[str, int] = field(default_factory=dict)
     kept: dict[Any, list[Shape]] = field(default_factory=dict)
+    rivals: dict[Any, tuple[int, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_name = {k.name: i for i, k in enumerate(self.kinds)}
@@ -87,19 +88,23 @@ class Combinations:
     def shapes(self, hand: Any, top: Any, kinds: Any = None) -> list[Shape]:
         """Every shape the cards ``hand`` can make that beats ``top`` (of the kinds named, when given).
 
-        Every shape of a hand is made once, and kept while the hand is the same: each play to beat then only
-        picks those that beat it (and the value of a wild card played alone, which depends on it)."""
+        A hand's shapes are made once and kept while the hand is the same, each kind's on its own: a play to beat
+        makes (or reads) only those of the kinds that can beat it (``_rivals``), and picks those that do (and the
+        value of a wild card played alone, which depends on it). A hand that leads makes every kind's at once."""
         t = self.top_of(top)
         only = None if not kinds else tuple(kinds)
         held = tuple(sorted(hand))
         key = (held, t, only)
         found = self.kept.get(key)
         if found is None:
-            every = self.kept.get((held, only))
-            if every is None:
-                every = self.kept[(held, only)] = self.maker.every(held, only)
-            found = every if t is None else [s for s in every if not self.kinds[s.kind].lead_only
-                                             and self.beats(s.kind, s.length, s.value, s.bomb, t)]
+            if t is None:
+                found = self.kept.get((held, only))
+                if found is None:
+                    found = self.kept[(held, only)] = self.maker.every(held, only)
+            else:
+                beats = self.beats
+                found = [s for i in self._rivals(t, only) for s in self._of_kind(held, i)
+                         if beats(s.kind, s.length, s.value, s.bomb, t)]
             i = self.alone_kind
             if (i is not None and self.alone is not None and (only is None or self.kinds[i].name in only)
                     and any(c in self.wild for c in held)):
@@ -110,6 +115,32 @@ class Combinations:
                 self.kept.clear()
             self.kept[key] = found
         charge(len(found) + 1)
+        return found
+
+    def _rivals(self, t: tuple[int, int, float, bool], only: tuple[str, ...] | None) -> tuple[int, ...]:
+        """The kinds (of ``only``, when given) a play of which may beat the reading ``t``, in the section's order:
+        a bomb, a kind that beats t's, or t's own (never a kind that is only led)."""
+        key = (t[0], t[3], only)
+        found = self.rivals.get(key)
+        if found is None:
+            tkind, tbomb = t[0], t[3]
+            found = self.rivals[key] = tuple(
+                i for i, k in enumerate(self.kinds)
+                if (only is None or k.name in only) and not k.lead_only
+                and (k.bomb or (not tbomb and (i == tkind or self.kinds[tkind].name in k.beats))))
+        return found
+
+    def _of_kind(self, held: tuple[int, ...], i: int) -> list[Shape]:
+        """The shapes of kind ``i`` the cards ``held`` (sorted) make, kept (read from every kind's, when made)."""
+        key = (held, i)
+        found = self.kept.get(key)
+        if found is None:
+            every = self.kept.get((held, None))
+            found = ([s for s in every if s.kind == i] if every is not None
+                     else self.maker.every(held, (self.kinds[i].name,)))
+            if len(self.kept) >= MAX_KEPT:
+                self.kept.clear()
+            self.kept[key] = found
         return found
 
     def _alone(self, top: tuple[int, int, float, bool] | None) -> float:
