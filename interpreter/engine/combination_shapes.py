@@ -114,7 +114,7 @@ class ShapeMaker:
 
     def _runs(self, i: int, kind: Kind, ranks: dict[Any, int], suit: Any, wilds: int, out: list[Shape]) -> None:
         numbers = [r for r in ranks if isinstance(r, (int, float))]
-        if not numbers:
+        if len(numbers) + wilds < kind.run or not numbers:  # each rank of a run: a card held or a wild card
             return
         wild_ranks = self.wild_ranks
         fill = [r for r in wild_ranks if isinstance(r, (int, float))] if wilds else []
@@ -145,6 +145,11 @@ class ShapeMaker:
                     continue
                 if not wilds:  # every rank held: one way
                     out.append(Shape(i, length * k, end, tuple(whole), bomb))
+                    continue
+                if short == wilds:  # every wild card fills a gap: one way
+                    need = [(r, h) for r, h in zip(keys, have) if h]
+                    need.append((WILD, short))
+                    out.append(Shape(i, length * k, end, tuple(need), bomb))
                     continue
                 for used in _spread(list(range(start, end + 1)), have, wilds, wild_ranks, k):
                     need = [(r, k - u) for r, u in zip(keys, used) if k - u]
