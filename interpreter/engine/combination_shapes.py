@@ -49,10 +49,11 @@ class ShapeMaker:
     def __init__(self, kinds: list[Kind], rank: tuple[Any, ...], suit: tuple[Any, ...], wild: frozenset[int],
                  wild_ranks: frozenset[Any]):
         self.kinds, self.rank, self.suit, self.wild, self.wild_ranks = kinds, rank, suit, wild, wild_ranks
+        self.keys = {False: rank, True: tuple(zip(rank, suit))}  # what each card counts as, by suitedness
 
     def key(self, kind: Kind, c: int) -> Any:
         """What a card counts as in a shape of ``kind``: its rank, with its suit for a suited kind."""
-        return (self.rank[c], self.suit[c]) if kind.suited else self.rank[c]
+        return self.keys[kind.suited][c]
 
     def every(self, hand: tuple[int, ...], only: tuple[str, ...] | None) -> list[Shape]:
         """Every shape of the kinds ``only`` (None: all) the cards can make but a wild card alone."""
@@ -73,10 +74,10 @@ class ShapeMaker:
             counts = counted.get(which)
             if counts is None:
                 counts = counted[which] = {}
-                made_of, key = kind.cards, self.key
+                made_of, keys = kind.cards, self.keys[kind.suited]
                 for c in plain:
                     if c in made_of:
-                        k = key(kind, c)
+                        k = keys[c]
                         counts[k] = counts.get(k, 0) + 1
             if counts:
                 self._of_kind(i, kind, counts, wilds if kind.wild else 0, found)
