@@ -45,10 +45,19 @@ class Combinations:
     lowest: float  # the lowest rank of the cards that make plays (for a wild card led alone, "above")
     by_name: dict[str, int] = field(default_factory=dict)
     kept: dict[Any, list[Shape]] = field(default_factory=dict)
+    rivals: dict[Any, tuple[int, ...]] = field(default_factory=dict)
+    picks_kept: dict[Any, tuple[list[int], int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_name = {k.name: i for i, k in enumerate(self.kinds)}
         self.maker = ShapeMaker(self.kinds, self.rank, self.suit, self.wild, self.wild_ranks)  # combination_shapes.py
+        # per kind, the cards that count as each key of its shapes (a wild card: WILD)
+        self.cards_with: list[dict[Any, frozenset[int]]] = []
+        for kind in self.kinds:
+            with_key: dict[Any, set[int]] = {WILD: set(self.wild)}
+            for c in sorted(kind.cards):
+                with_key.setdefault(self.maker.key(kind, c), set()).add(c)
+            self.cards_with.append({k: frozenset(cs) for k, cs in with_key.items()})
         # a wild card played alone is a play of the first kind of one card that takes wild cards
         self.alone_kind = next((i for i, k in enumerate(self.kinds)
                                 if k.same == 1 and not k.run and not k.sets and k.wild), None)
@@ -85,21 +94,32 @@ class Combinations:
     # ------------------------------------------------------------------ shapes
 
     def shapes(self, hand: Any, top: Any, kinds: Any = None) -> list[Shape]:
+        """Every shape the cards ``hand`` can make that beats ``top`` (of the kinds named, when given), the work
+        charged."""
+        found = self._shapes(hand, top, kinds)
+        charge(len(found) + 1)
+        return found
+
+    def _shapes(self, hand: Any, top: Any, kinds: Any = None) -> list[Shape]:
         """Every shape the cards ``hand`` can make that beats ``top`` (of the kinds named, when given).
 
-        Every shape of a hand is made once, and kept while the hand is the same: each play to beat then only
-        picks those that beat it (and the value of a wild card played alone, which depends on it)."""
+        A hand's shapes are made once and kept while the hand is the same, each kind's on its own: a play to beat
+        makes (or reads) only those of the kinds that can beat it (``_rivals``), and picks those that do (and the
+        value of a wild card played alone, which depends on it). A hand that leads makes every kind's at once."""
         t = self.top_of(top)
         only = None if not kinds else tuple(kinds)
         held = tuple(sorted(hand))
         key = (held, t, only)
         found = self.kept.get(key)
         if found is None:
-            every = self.kept.get((held, only))
-            if every is None:
-                every = self.kept[(held, only)] = self.maker.every(held, only)
-            found = every if t is None else [s for s in every if not self.kinds[s.kind].lead_only
-                                             and self.beats(s.kind, s.length, s.value, s.bomb, t)]
+            if t is None:
+                found = self.kept.get((held, only))
+                if found is None:
+                    found = self.kept[(held, only)] = self.maker.every(held, only)
+            else:
+                beats = self.beats
+                found = [s for i in self._rivals(t, only) for s in self._of_kind(held, i)
+                         if beats(s.kind, s.length, s.value, s.bomb, t)]
             i = self.alone_kind
             if (i is not None and self.alone is not None and (only is None or self.kinds[i].name in only)
                     and any(c in self.wild for c in held)):
@@ -109,7 +129,32 @@ class Combinations:
             if len(self.kept) >= MAX_KEPT:
                 self.kept.clear()
             self.kept[key] = found
-        charge(len(found) + 1)
+        return found
+
+    def _rivals(self, t: tuple[int, int, float, bool], only: tuple[str, ...] | None) -> tuple[int, ...]:
+        """The kinds (of ``only``, when given) a play of which may beat the reading ``t``, in the section's order:
+        a bomb, a kind that beats t's, or t's own (never a kind that is only led)."""
+        key = (t[0], t[3], only)
+        found = self.rivals.get(key)
+        if found is None:
+            tkind, tbomb = t[0], t[3]
+            found = self.rivals[key] = tuple(
+                i for i, k in enumerate(self.kinds)
+                if (only is None or k.name in only) and not k.lead_only
+                and (k.bomb or (not tbomb and (i == tkind or self.kinds[tkind].name in k.beats))))
+        return found
+
+    def _of_kind(self, held: tuple[int, ...], i: int) -> list[Shape]:
+        """The shapes of kind ``i`` the cards ``held`` (sorted) make, kept (read from every kind's, when made)."""
+        key = (held, i)
+        found = self.kept.get(key)
+        if found is None:
+            every = self.kept.get((held, None))
+            found = ([s for s in every if s.kind == i] if every is not None
+                     else self.maker.every(held, (self.kinds[i].name,)))
+            if len(self.kept) >= MAX_KEPT:
+                self.kept.clear()
+            self.kept[key] = found
         return found
 
     def _alone(self, top: tuple[int, int, float, bool] | None) -> float:
@@ -129,14 +174,16 @@ class Combinations:
             return True
         return any(c not in cards and self.fits(shape, cards + [c]) for c in must)
 
-    def _legal(self, hand: Any, top: Any, must: Any, kinds: Any) -> tuple[list[Shape], list[int]]:
-        """The shapes a seat may play now, and the cards of the obligation when it binds ([] otherwise)."""
-        shapes = self.shapes(hand, top, kinds)
+    def _legal(self, hand: Any, top: Any, must: Any, kinds: Any) -> tuple[list[Shape], list[int], int]:
+        """The shapes a seat may play now, the cards of the obligation when it binds ([] otherwise), and the work
+        to charge for them (the shapes read)."""
+        shapes = self._shapes(hand, top, kinds)
+        work = len(shapes) + 1
         if must:
             bound = [s for s in shapes if self._room_for(s, [], list(must))]
             if bound:
-                return bound, list(must)
-        return shapes, []
+                return bound, list(must), work
+        return shapes, [], work
 
     def _left(self, shape: Shape, cards: list[int]) -> dict[Any, int] | None:
         """What the shape still needs once it holds the cards; None when they do not fit it."""
@@ -154,8 +201,22 @@ class Combinations:
         return need
 
     def next_picks(self, picked: Any, hand: Any, top: Any, must: Any = (), kinds: Any = None) -> list[int]:
-        picked = list(picked)
-        shapes, bind = self._legal(hand, top, must, kinds)
+        """The cards of ``hand`` that may be picked next: kept by what is asked, as a choice asks it more than once
+        per pick (the work charged each time as when worked out)."""
+        key = (tuple(picked), tuple(hand), self.top_of(top), tuple(must), None if not kinds else tuple(kinds))
+        kept = self.picks_kept.get(key)
+        if kept is None:
+            kept = self._next_picks(list(picked), hand, top, must, kinds)
+            if len(self.picks_kept) >= MAX_KEPT:
+                self.picks_kept.clear()
+            self.picks_kept[key] = kept
+        out, work = kept
+        charge(work)
+        return list(out)
+
+    def _next_picks(self, picked: list[int], hand: Any, top: Any, must: Any, kinds: Any) -> tuple[list[int], int]:
+        """The picks, and the work they take (the shapes read and made, and the cards found)."""
+        shapes, bind, work = self._legal(hand, top, must, kinds)
         out = []
         if bind:  # an obligation that binds: each pick must leave room for one of its cards
             for c in hand:
@@ -163,30 +224,29 @@ class Combinations:
                 if c not in picked and any(self.fits(s, more) and self._room_for(s, more, bind) for s in shapes):
                     out.append(c)
         else:  # the keys some shape holding the picks still needs, by kind; then the cards of those keys
-            open_keys: set[tuple[int, Any]] = set()
+            open_cards: set[int] = set()
+            cards_with = self.cards_with
             for s in shapes:
                 left = self._left(s, picked)
                 if left is not None:
-                    open_keys.update((s.kind, k) for k, n in left.items() if n > 0)
-            open_kinds = {i for i, _ in open_keys}
-            for c in hand:
-                if c in picked:
-                    continue
-                wild = c in self.wild
-                if any((i, WILD if wild else self.maker.key(self.kinds[i], c)) in open_keys
-                       and (wild or c in self.kinds[i].cards) for i in open_kinds):
-                    out.append(c)
-        charge(len(out) + len(shapes))
-        return out
+                    with_key = cards_with[s.kind]
+                    for k, n in left.items():
+                        if n > 0:
+                            open_cards.update(with_key.get(k, ()))
+            out = [c for c in hand if c in open_cards and c not in picked]
+        return out, work + len(out) + len(shapes)
 
     def is_play(self, picked: Any, hand: Any, top: Any, must: Any = (), kinds: Any = None) -> bool:
         picked = list(picked)
-        shapes, bind = self._legal(hand, top, must, kinds)
+        shapes, bind, work = self._legal(hand, top, must, kinds)
+        charge(work)
         return any(s.length == len(picked) and self.fits(s, picked) and (not bind or self._room_for(s, picked, bind))
                    for s in shapes)
 
     def must_play(self, hand: Any, top: Any, must: Any, kinds: Any = None) -> bool:
-        return bool(self._legal(hand, top, must, kinds)[1])  # the obligation binds
+        _, bind, work = self._legal(hand, top, must, kinds)
+        charge(work)
+        return bool(bind)  # the obligation binds
 
     def combination(self, cards: Any, top: Any = None) -> dict[str, Any] | None:
         """The best reading of the cards as one play that beats ``top``: a bomb first, then the highest value."""
