@@ -20,8 +20,17 @@ class Actions(StateCore):
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        if self._ids_of is not d.actions:
-            self._ids, self._ids_of = self._space.ids(d.step, d.actions), d.actions
+        actions = d.actions
+        if self._ids_of is not actions:
+            step = d.step
+            if self._table_of is not step:  # the ids of the step's actions seen so far, looked up here directly
+                self._table, self._table_of = self._space.table(step), step
+            table = self._table
+            try:
+                self._ids = [table[a] for a in actions]
+            except (KeyError, TypeError):  # an action not seen before, or a choice of a list
+                self._ids = self._space.ids(step, actions)
+            self._ids_of = actions
         return self._ids[:]
 
     def legal_mask(self) -> list[bool]:

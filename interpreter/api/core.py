@@ -77,6 +77,8 @@ class StateCore:
         self._sample = False  # a state made by sample(): no history of its own
         self._ids: list[int] = []  # the ids of the actions of the list _ids_of (a decision's), once asked for
         self._ids_of: list[Any] | None = None
+        self._table: dict[Any, int] = {}  # the ids of the actions of the step _table_of seen so far (ActionSpace.table)
+        self._table_of: Any = None
         self._following = Following(self)
         match.listen(self._following)
         match.begin()
@@ -107,7 +109,7 @@ class StateCore:
             if chance:
                 self._match.chance(move)
             else:
-                self._match.act(move, True)
+                self._match.take(move)  # legal: taken from the pending decision's actions (Actions)
         except BaseException:
             if writer is not None and marks is not None:
                 lines, notes = marks

@@ -64,12 +64,19 @@ class ActionSpace:
                             "that lists every value it may offer)")
         return found
 
-    def ids(self, step: Deciding, actions: list[Any]) -> list[int]:
-        """The ids of ``actions`` (legal actions of ``step``), in their order (each action found once by its key,
-        then by itself)."""
+    def table(self, step: Deciding) -> dict[Any, int]:
+        """The ids of the actions of ``step`` seen so far, by the action itself (filled by ``ids``): a caller that
+        looks up many decisions of one step may read it directly, and call ``ids`` for an action it lacks (or one
+        that cannot be a key: a choice of a list)."""
         known = self._known.get(id(step))
         if known is None:
             known = self._known[id(step)] = {}
+        return known
+
+    def ids(self, step: Deciding, actions: list[Any]) -> list[int]:
+        """The ids of ``actions`` (legal actions of ``step``), in their order (each action found once by its key,
+        then by itself)."""
+        known = self.table(step)
         try:
             return [known[a] for a in actions]  # each action seen before
         except (KeyError, TypeError):

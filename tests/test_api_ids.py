@@ -1,0 +1,72 @@
+"""The ids of the legal actions through the public API (api/actions.py): looked up in the table of each step's
+actions seen so far (ActionSpace.table), the same ids the action space gives, and the space asked only for an
+action the table lacks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import interpreter as tb
+from interpreter.engine.actions import ActionSpace
+
+
+@pytest.mark.parametrize("name", ["hearts", "njet-riogrande", "meinz"])  # meinz: choices of lists (unhashable)
+def test_legal_actions_are_the_ids_a_new_action_space_gives(name):
+    game = tb.load(name, 4)
+    fresh = ActionSpace(game.engine)  # nothing seen yet: every action found by its key
+    rng = random.Random(3)
+    steps = set()
+    for seed in (1, 2):
+        state = game.new_state(seed=seed)
+        while not state.is_over():
+            if state.is_chance():
+                state.apply_chance()
+                continue
+            d = state._state.pending
+            steps.add(d.step.name)
+            legal = state.legal_actions()
+            assert legal == fresh.ids(d.step, d.actions)
+            assert state.legal_actions() == legal  # asked again: the same, kept for the decision
+            state.apply(legal[rng.randrange(len(legal))])
+    assert len(steps) >= 2  # several steps, each its own table
+
+
+def test_the_action_space_is_asked_only_for_an_action_its_table_lacks(monkeypatch):
+    game = tb.load("hearts", 4)
+    space = game.actions
+    asked: list[bool] = []
+    ids = space.ids
+
+    def counted(step, actions):
+        table = space.table(step)
+        asked.append(any(a not in table for a in actions))  # a miss: an action not seen before
+        return ids(step, actions)
+
+    monkeypatch.setattr(space, "ids", counted)
+    rng = random.Random(5)
+    decisions = 0
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        while not state.is_over():
+            if state.is_chance():
+                state.apply_chance()
+            else:
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+                decisions += 1
+    assert asked and all(asked)  # asked only on a miss
+    assert len(asked) < decisions // 10  # most decisions answered by the table alone
+
+
+def test_a_copied_state_looks_its_ids_up_as_the_original():
+    game = tb.load("hearts", 4)
+    state = game.new_state(seed=4)
+    while state.is_chance():
+        state.apply_chance()
+    legal = state.legal_actions()
+    other = state.clone()
+    assert other.legal_actions() == legal
+    other.apply(legal[-1])
+    assert state.legal_actions() == legal and other.legal_actions() != legal
