@@ -203,6 +203,7 @@ class Match:
         checked: ``act`` checks it first)."""
         state = self._state
         d = state.pending
+        assert d is not None, "take() is for the action of a seat to act"
         if self._on_action:
             event = Action(d, action)
             for hear in self._on_action:
