@@ -1,15 +1,18 @@
 """The ids of the legal actions through the public API (api/actions.py): looked up in the table of each step's
 actions seen so far (ActionSpace.table), the same ids the action space gives, and the space asked only for an
-action the table lacks."""
+action the table lacks; and apply by id the quick way (no history followed), all or nothing as well."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 import interpreter as tb
 from interpreter.engine.actions import ActionSpace
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("name", ["hearts", "njet-riogrande", "meinz"])  # meinz: choices of lists (unhashable)
@@ -70,3 +73,28 @@ def test_a_copied_state_looks_its_ids_up_as_the_original():
     assert other.legal_actions() == legal
     other.apply(legal[-1])
     assert state.legal_actions() == legal and other.legal_actions() != legal
+
+
+def test_an_action_that_fails_with_no_history_followed_leaves_the_state_as_it_was(tmp_path):
+    """The quick way of apply (no history asked for, not a sample: nothing kept but the moves) is all or nothing as
+    well: what the state shows after the failure is what it showed before, and the same action fails again."""
+    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
+    failing = tmp_path / "failing.yaml"
+    failing.write_text(duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}'),
+                       encoding="utf-8")
+    game = tb.load(str(failing), players=2)
+    state = game.new_state(1)
+    state.apply_chance()
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+
+    def shown():
+        return (state.current_player, state.legal_actions(), state.labels(), state.observation(None),
+                [state.observation(s) for s in range(2)], state.returns())
+
+    before = shown()
+    assert state._writer is None and not state._sample  # the quick way
+    for _ in range(2):
+        with pytest.raises(tb.TrickbookError, match=r"failing\.yaml:\d+:\d+: error: .*division"):
+            state.apply(state.legal_actions()[0])
+        assert shown() == before

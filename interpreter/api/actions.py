@@ -58,7 +58,15 @@ class Actions(StateCore):
             chosen = d.actions[self._ids.index(action)]
         except ValueError:
             chosen = self._chosen(action)  # refused
-        self._change(False, chosen)
+        if self._writer is not None or self._sample:  # a history or a copy to put back as well on a failure
+            self._change(False, chosen)
+            return
+        try:  # _change with nothing to keep but the moves
+            self._match.take(chosen)
+        except BaseException:
+            self._undo(None, None)
+            raise
+        self._moves.append(chosen)
 
     def _chosen(self, action: int | str) -> Any:
         """The engine's action that ``action`` (an id or a label) names, when it is legal now, else an

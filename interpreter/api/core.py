@@ -111,13 +111,20 @@ class StateCore:
             else:
                 self._match.take(move)  # legal: taken from the pending decision's actions (Actions)
         except BaseException:
-            if writer is not None and marks is not None:
-                lines, notes = marks
-                del writer.lines[lines:], self._notes[notes:]
-            self._put(kept if kept is not None else replayed(self, None))
-            self._knowledge, self._ids_of = None, None  # followed again from the start when asked for
+            self._undo(kept, marks)
             raise
         self._moves.append(Dealt(move) if chance else move)
+
+    def _undo(self, kept: State | None, marks: tuple[int, int] | None) -> None:
+        """Put the state and what it follows back as they were before a change that failed: ``kept``, a copy of
+        the state taken before (a sample's), else the state played again from its moves; ``marks``, the lengths
+        of the history's lines and narration before (when the history is followed)."""
+        writer = self._writer
+        if writer is not None and marks is not None:
+            lines, notes = marks
+            del writer.lines[lines:], self._notes[notes:]
+        self._put(kept if kept is not None else replayed(self, None))
+        self._knowledge, self._ids_of = None, None  # followed again from the start when asked for
 
     def _history(self) -> RecordWriter:
         """The writer of the state's history (the lines of its record; the narration in ``_notes``): followed from
