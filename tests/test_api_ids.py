@@ -98,3 +98,31 @@ def test_an_action_that_fails_with_no_history_followed_leaves_the_state_as_it_wa
         with pytest.raises(tb.TrickbookError, match=r"failing\.yaml:\d+:\d+: error: .*division"):
             state.apply(state.legal_actions()[0])
         assert shown() == before
+
+
+@pytest.mark.parametrize("name", ["hearts", "njet-riogrande", "meinz"])
+def test_labels_are_the_step_words_labels_each_made_once(name):
+    """The labels of the legal actions come from a table of each step's labels made so far (ActionSpace.labels):
+    the same as the step's words give, the words asked once an action (a choice of a list: every time)."""
+    game = tb.load(name, 4)
+    space = game.actions
+    made, seen = 0, set()
+    rng = random.Random(9)
+    for seed in (1, 2):
+        state = game.new_state(seed=seed)
+        while not state.is_over():
+            if state.is_chance():
+                state.apply_chance()
+                continue
+            d = state._state.pending
+            before = sum(map(len, space._labels.values()))
+            labels = state.labels()
+            assert labels == [d.step.words.label(game.engine, a) for a in d.actions]
+            made += sum(map(len, space._labels.values())) - before
+            for a in d.actions:
+                try:
+                    seen.add((d.step.name, a))
+                except TypeError:  # a choice of a list: not kept
+                    pass
+            state.apply(labels[rng.randrange(len(labels))])
+    assert made == len(seen) > 0  # each label made once, kept in its step's table

@@ -45,7 +45,7 @@ class Actions(StateCore):
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        return [d.step.words.label(self.game.engine, a) for a in d.actions]
+        return self._space.labels(d.step, d.actions)
 
     def apply(self, action: int | str) -> None:
         """Take a legal action, by its id or its label (as ``labels`` gives it; case does not matter). Anything
