@@ -20,8 +20,17 @@ class Actions(StateCore):
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        if self._ids_of is not d.actions:
-            self._ids, self._ids_of = self._space.ids(d.step, d.actions), d.actions
+        actions = d.actions
+        if self._ids_of is not actions:
+            step = d.step
+            if self._table_of is not step:  # the ids of the step's actions seen so far, looked up here directly
+                self._table, self._table_of = self._space.table(step), step
+            table = self._table
+            try:
+                self._ids = [table[a] for a in actions]
+            except (KeyError, TypeError):  # an action not seen before, or a choice of a list
+                self._ids = self._space.ids(step, actions)
+            self._ids_of = actions
         return self._ids[:]
 
     def legal_mask(self) -> list[bool]:
@@ -36,7 +45,7 @@ class Actions(StateCore):
         d = self._state.pending
         if d is None or d.actor == CHANCE:
             return []
-        return [d.step.words.label(self.game.engine, a) for a in d.actions]
+        return self._space.labels(d.step, d.actions)
 
     def apply(self, action: int | str) -> None:
         """Take a legal action, by its id or its label (as ``labels`` gives it; case does not matter). Anything
@@ -49,7 +58,15 @@ class Actions(StateCore):
             chosen = d.actions[self._ids.index(action)]
         except ValueError:
             chosen = self._chosen(action)  # refused
-        self._change(False, chosen)
+        if self._writer is not None or self._sample:  # a history or a copy to put back as well on a failure
+            self._change(False, chosen)
+            return
+        try:  # _change with nothing to keep but the moves
+            self._match.take(chosen)
+        except BaseException:
+            self._undo(None, None)
+            raise
+        self._moves.append(chosen)
 
     def _chosen(self, action: int | str) -> Any:
         """The engine's action that ``action`` (an id or a label) names, when it is legal now, else an

@@ -42,6 +42,7 @@ class Copies(StateCore):
         other._last = [dict(o) for o in self._last]
         other._sample = self._sample
         other._ids, other._ids_of = [], None
+        other._table, other._table_of = {}, None
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:

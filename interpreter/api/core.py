@@ -77,6 +77,8 @@ class StateCore:
         self._sample = False  # a state made by sample(): no history of its own
         self._ids: list[int] = []  # the ids of the actions of the list _ids_of (a decision's), once asked for
         self._ids_of: list[Any] | None = None
+        self._table: dict[Any, int] = {}  # the ids of the actions of the step _table_of seen so far (ActionSpace.table)
+        self._table_of: Any = None
         self._following = Following(self)
         match.listen(self._following)
         match.begin()
@@ -107,15 +109,22 @@ class StateCore:
             if chance:
                 self._match.chance(move)
             else:
-                self._match.act(move, True)
+                self._match.take(move)  # legal: taken from the pending decision's actions (Actions)
         except BaseException:
-            if writer is not None and marks is not None:
-                lines, notes = marks
-                del writer.lines[lines:], self._notes[notes:]
-            self._put(kept if kept is not None else replayed(self, None))
-            self._knowledge, self._ids_of = None, None  # followed again from the start when asked for
+            self._undo(kept, marks)
             raise
         self._moves.append(Dealt(move) if chance else move)
+
+    def _undo(self, kept: State | None, marks: tuple[int, int] | None) -> None:
+        """Put the state and what it follows back as they were before a change that failed: ``kept``, a copy of
+        the state taken before (a sample's), else the state played again from its moves; ``marks``, the lengths
+        of the history's lines and narration before (when the history is followed)."""
+        writer = self._writer
+        if writer is not None and marks is not None:
+            lines, notes = marks
+            del writer.lines[lines:], self._notes[notes:]
+        self._put(kept if kept is not None else replayed(self, None))
+        self._knowledge, self._ids_of = None, None  # followed again from the start when asked for
 
     def _history(self) -> RecordWriter:
         """The writer of the state's history (the lines of its record; the narration in ``_notes``): followed from

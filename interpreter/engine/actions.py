@@ -14,6 +14,7 @@ first of its kind) and its label says which card it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from interpreter.engine.game import Game
@@ -42,6 +43,7 @@ class ActionSpace:
         self._ids: dict[tuple[int, Any], int] = {}  # (id of the step, its key of the action) -> id
         self._base: dict[int, int] = {}  # id of a step -> its first id
         self._known: dict[int, dict[Any, int]] = {}  # id of a step -> each action of it seen before -> its id
+        self._labels: dict[int, dict[Any, str]] = {}  # id of a step -> each action of it seen before -> its label
         for step in game.every_step():
             self._base[id(step)] = len(self.infos)
             for kind, key, value, label in step.words.action_entries(game):
@@ -64,24 +66,45 @@ class ActionSpace:
                             "that lists every value it may offer)")
         return found
 
-    def ids(self, step: Deciding, actions: list[Any]) -> list[int]:
-        """The ids of ``actions`` (legal actions of ``step``), in their order (each action found once by its key,
-        then by itself)."""
+    def table(self, step: Deciding) -> dict[Any, int]:
+        """The ids of the actions of ``step`` seen so far, by the action itself (filled by ``ids``): a caller that
+        looks up many decisions of one step may read it directly, and call ``ids`` for an action it lacks (or one
+        that cannot be a key: a choice of a list)."""
         known = self._known.get(id(step))
         if known is None:
             known = self._known[id(step)] = {}
+        return known
+
+    def ids(self, step: Deciding, actions: list[Any]) -> list[int]:
+        """The ids of ``actions`` (legal actions of ``step``), in their order (each action found once by its key,
+        then by itself)."""
+        return _looked_up(self.table(step), actions, lambda a: self.id_of(step, a))
+
+    def labels(self, step: Deciding, actions: list[Any]) -> list[str]:
+        """The labels of ``actions`` (legal actions of ``step``) as the step's words give them, in their order:
+        each worked out once, then found by the action itself (a label is made from the action alone)."""
+        table = self._labels.get(id(step))
+        if table is None:
+            table = self._labels[id(step)] = {}
+        words, game = step.words, self.game
+        return _looked_up(table, actions, lambda a: words.label(game, a))
+
+
+def _looked_up(table: dict[Any, Any], actions: list[Any], make: Callable[[Any], Any]) -> list[Any]:
+    """What ``table`` holds for each of ``actions``, in their order; ``make`` makes what it lacks, kept in it (an
+    action that cannot be a key, a choice of a list, is made every time)."""
+    try:
+        return [table[a] for a in actions]  # each action seen before
+    except (KeyError, TypeError):
+        pass
+    out = []
+    for a in actions:
         try:
-            return [known[a] for a in actions]  # each action seen before
-        except (KeyError, TypeError):
-            pass
-        out = []
-        for a in actions:
-            try:
-                found = known.get(a)
-            except TypeError:  # a choice of a list: found by its key every time
-                out.append(self.id_of(step, a))
-                continue
-            if found is None:
-                found = known[a] = self.id_of(step, a)
-            out.append(found)
-        return out
+            found = table.get(a)
+        except TypeError:  # a choice of a list: made every time
+            out.append(make(a))
+            continue
+        if found is None:
+            found = table[a] = make(a)
+        out.append(found)
+    return out

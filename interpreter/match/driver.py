@@ -196,11 +196,19 @@ class Match:
                 not any(a == action and type(a) is type(action) for a in d.actions):  # Play(0, 0) is no Cover(0, 0)
             game.apply(state, action)  # refuses with the list of legal actions
             raise AssertionError("Game.apply took an action that is not legal")  # pragma: no cover
+        self.take(action)
+
+    def take(self, action: Any) -> None:
+        """The seat to act takes ``action``, which the caller took from the pending decision's actions (it is not
+        checked: ``act`` checks it first)."""
+        state = self._state
+        d = state.pending
+        assert d is not None, "take() is for the action of a seat to act"
         if self._on_action:
             event = Action(d, action)
             for hear in self._on_action:
                 hear(self, event)
-        game.apply_fast(state, action)
+        self.game.apply_fast(state, action)
         if self._each or len(state.round_results) > self.rounds or state.finished:  # else nothing to tell
             self._after(d)
 

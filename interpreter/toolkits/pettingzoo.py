@@ -97,7 +97,8 @@ class TrickbookEnv(AECEnv):
         assert state is not None, "reset() first"
         mask = np.zeros(self._action_space.n, np.int8)
         if agent == self.agent_selection and not state.is_over():
-            mask.put(state.legal_actions(), 1)
+            for i in state.legal_actions():  # a few: set one by one, quicker than numpy's put of a list
+                mask[i] = 1
         return {"observation": self._tensors.tensor(state, self._seat_of[agent]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
