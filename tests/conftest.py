@@ -81,6 +81,35 @@ def random_decisions(game: Game, state: State, rng):
         yield d
 
 
+def failing_duel(folder: Path):
+    """The docs' tiny duel, its score changed to divide by zero (the round's last card fails), loaded through the API
+    for 2 players, dealt, three cards played: the next card played ends the round and fails."""
+    import interpreter as tb
+
+    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
+    failing = folder / "failing.yaml"
+    failing.write_text(duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}'),
+                       encoding="utf-8")
+    game = tb.load(str(failing), players=2)
+    state = game.new_state(1)
+    state.apply_chance()
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    return game, state
+
+
+def api_decisions(game, seeds):
+    """Each decision of a game through the API (``game``: a loaded game) from each of ``seeds``, the deals drawn
+    between them: the state and its pending engine decision; the caller applies an action."""
+    for seed in seeds:
+        state = game.new_state(seed=seed)
+        while not state.is_over():
+            if state.is_chance():
+                state.apply_chance()
+                continue
+            yield state, state._state.pending
+
+
 def take_random(game: Game, state: State, rng) -> None:
     """The pending decision taken: chance's outcome drawn from ``rng``, or one of the seat's actions picked by it."""
     d = state.pending

@@ -14,6 +14,8 @@ import pytest
 import interpreter as tb
 from interpreter.match.records import replay
 
+from .conftest import failing_duel
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "api.md"
 
@@ -97,15 +99,7 @@ def test_a_refused_action_changes_nothing():
 def test_a_rule_that_fails_in_play_leaves_the_state_as_it_was_before_the_action(tmp_path):
     """Apply is atomic: an expression that fails while an action (or a deal) is taken raises its positioned error
     and changes nothing, neither the game nor its events; the same action fails the same way again."""
-    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
-    failing = tmp_path / "failing.yaml"
-    failing.write_text(duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}'),
-                       encoding="utf-8")
-    game = tb.load(str(failing), players=2)
-    state = game.new_state(1)
-    state.apply_chance()
-    for _ in range(3):
-        state.apply(state.legal_actions()[0])
+    game, state = failing_duel(tmp_path)
     before = (state.serialize(), state.current_player, state.labels(), state.observation(None), state.notes(),
               state.observation_string(state.current_player), state.status(0))
     for _ in range(2):
@@ -120,6 +114,7 @@ def test_a_rule_that_fails_in_play_leaves_the_state_as_it_was_before_the_action(
         sample.apply(sample.legal_actions()[0])
     assert (sample.observation(None), sample.labels()) == seen
     odd = 'deal: {do: deal, hand: 2}\n  odd: {do: set, round: {odd: "len(round.dealer.hand) // 0"}}'
+    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
     (tmp_path / "dealing.yaml").write_text(duel.replace("deal: {do: deal, hand: 2}", odd), encoding="utf-8")
     dealing = tb.load(str(tmp_path / "dealing.yaml"), players=2)
     fresh = dealing.new_state(1)
@@ -181,16 +176,8 @@ def test_a_state_read_back_or_played_by_agents_keeps_its_moves():
 def test_a_failed_change_leaves_a_history_not_asked_for_as_it_was(tmp_path):
     """An action that fails before the history is asked for: the history written afterwards is that of the state
     the action found (the moves kept are the ones applied)."""
-    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
-    failing = tmp_path / "failing.yaml"
-    failing.write_text(duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}'),
-                       encoding="utf-8")
-    game = tb.load(str(failing), players=2)
-    state, twin = game.new_state(1), game.new_state(1)
-    for s in (state, twin):
-        s.apply_chance()
-        for _ in range(3):
-            s.apply(s.legal_actions()[0])
+    _, state = failing_duel(tmp_path)
+    _, twin = failing_duel(tmp_path)
     with pytest.raises(tb.TrickbookError, match="division"):
         state.apply(state.legal_actions()[0])  # the last card of the round: the scoring fails
     assert _history_of(state) == _history_of(twin)

@@ -5,14 +5,13 @@ action the table lacks; and apply by id the quick way (no history followed), all
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 import interpreter as tb
 from interpreter.engine.actions import ActionSpace
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import api_decisions, failing_duel
 
 
 @pytest.mark.parametrize("name", ["hearts", "njet-riogrande", "meinz"])  # meinz: choices of lists (unhashable)
@@ -21,18 +20,12 @@ def test_legal_actions_are_the_ids_a_new_action_space_gives(name):
     fresh = ActionSpace(game.engine)  # nothing seen yet: every action found by its key
     rng = random.Random(3)
     steps = set()
-    for seed in (1, 2):
-        state = game.new_state(seed=seed)
-        while not state.is_over():
-            if state.is_chance():
-                state.apply_chance()
-                continue
-            d = state._state.pending
-            steps.add(d.step.name)
-            legal = state.legal_actions()
-            assert legal == fresh.ids(d.step, d.actions)
-            assert state.legal_actions() == legal  # asked again: the same, kept for the decision
-            state.apply(legal[rng.randrange(len(legal))])
+    for state, d in api_decisions(game, (1, 2)):
+        steps.add(d.step.name)
+        legal = state.legal_actions()
+        assert legal == fresh.ids(d.step, d.actions)
+        assert state.legal_actions() == legal  # asked again: the same, kept for the decision
+        state.apply(legal[rng.randrange(len(legal))])
     assert len(steps) >= 2  # several steps, each its own table
 
 
@@ -50,15 +43,10 @@ def test_the_action_space_is_asked_only_for_an_action_its_table_lacks(monkeypatc
     monkeypatch.setattr(space, "ids", counted)
     rng = random.Random(5)
     decisions = 0
-    for seed in range(3):
-        state = game.new_state(seed=seed)
-        while not state.is_over():
-            if state.is_chance():
-                state.apply_chance()
-            else:
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-                decisions += 1
+    for state, _ in api_decisions(game, range(3)):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        decisions += 1
     assert asked and all(asked)  # asked only on a miss
     assert len(asked) < decisions // 10  # most decisions answered by the table alone
 
@@ -78,15 +66,7 @@ def test_a_copied_state_looks_its_ids_up_as_the_original():
 def test_an_action_that_fails_with_no_history_followed_leaves_the_state_as_it_was(tmp_path):
     """The quick way of apply (no history asked for, not a sample: nothing kept but the moves) is all or nothing as
     well: what the state shows after the failure is what it showed before, and the same action fails again."""
-    duel = (ROOT / "docs" / "examples" / "tiny-duel.yaml").read_text(encoding="utf-8")
-    failing = tmp_path / "failing.yaml"
-    failing.write_text(duel.replace("points: seat.tricks}", 'points: "seat.tricks // (seat.tricks - seat.tricks)"}'),
-                       encoding="utf-8")
-    game = tb.load(str(failing), players=2)
-    state = game.new_state(1)
-    state.apply_chance()
-    for _ in range(3):
-        state.apply(state.legal_actions()[0])
+    _, state = failing_duel(tmp_path)
 
     def shown():
         return (state.current_player, state.legal_actions(), state.labels(), state.observation(None),
@@ -108,21 +88,15 @@ def test_labels_are_the_step_words_labels_each_made_once(name):
     space = game.actions
     made, seen = 0, set()
     rng = random.Random(9)
-    for seed in (1, 2):
-        state = game.new_state(seed=seed)
-        while not state.is_over():
-            if state.is_chance():
-                state.apply_chance()
-                continue
-            d = state._state.pending
-            before = sum(map(len, space._labels.values()))
-            labels = state.labels()
-            assert labels == [d.step.words.label(game.engine, a) for a in d.actions]
-            made += sum(map(len, space._labels.values())) - before
-            for a in d.actions:
-                try:
-                    seen.add((d.step.name, a))
-                except TypeError:  # a choice of a list: not kept
-                    pass
-            state.apply(labels[rng.randrange(len(labels))])
+    for state, d in api_decisions(game, (1, 2)):
+        before = sum(map(len, space._labels.values()))
+        labels = state.labels()
+        assert labels == [d.step.words.label(game.engine, a) for a in d.actions]
+        made += sum(map(len, space._labels.values())) - before
+        for a in d.actions:
+            try:
+                seen.add((d.step.name, a))
+            except TypeError:  # a choice of a list: not kept
+                pass
+        state.apply(labels[rng.randrange(len(labels))])
     assert made == len(seen) > 0  # each label made once, kept in its step's table
