@@ -70,7 +70,7 @@ def test_a_match_tells_each_round_once_with_nobody_hearing_each_change_and_after
         if d.actor == CHANCE:
             match.chance()
         else:
-            match.act(d.actions[int(rng.random() * len(d.actions))], True)
+            match.take(d.actions[int(rng.random() * len(d.actions))])
 
     match = Match(game, 3).listen(Ends())
     ahead = match.copy()

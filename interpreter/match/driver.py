@@ -182,17 +182,17 @@ class Match:
             self._after(d)
         return outcome
 
-    def act(self, action: Any, legal: bool = False) -> None:
+    def act(self, action: Any) -> None:
         """The seat to act takes ``action``, one of the pending decision's actions; anything else is refused
-        (IllegalAction, with the legal labels) and nothing changes. ``legal``: the caller took ``action`` from
-        the pending decision's actions (it is not looked for again)."""
+        (IllegalAction, with the legal labels) and nothing changes (``take``: an action the caller took from the
+        pending decision's actions, not looked for again)."""
         state, game = self._state, self.game
         d = state.pending
         if d is None:
             raise IllegalAction("the game is over; no action is legal")
         if d.actor == CHANCE:
             raise IllegalAction("chance acts now; use chance()")
-        if not legal and not any(a is action for a in d.actions) and \
+        if not any(a is action for a in d.actions) and \
                 not any(a == action and type(a) is type(action) for a in d.actions):  # Play(0, 0) is no Cover(0, 0)
             game.apply(state, action)  # refuses with the list of legal actions
             raise AssertionError("Game.apply took an action that is not legal")  # pragma: no cover
