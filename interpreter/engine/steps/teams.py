@@ -112,7 +112,7 @@ class Teams(InPlace):
             names = x.outer_locals(w, [self.expr])
             w("e = {'$s': state}")
             x.assign(w, "teams", self.expr, names)
-            self._write_check(w, ref, x.game.players)
+            w(f"{ref}._check_teams(teams, {x.game.players})")
         with w.block("for t, team in enumerate(teams):  # (i: the step the list is entered from)"):
             with w.block("for s in team:"):
                 w(f"{shape.team('state', 's')} = t")
@@ -129,24 +129,6 @@ class Teams(InPlace):
         else:
             with w.block("if state.notes is not None:"):
                 w("state.note('Teams are set, hidden')")
-
-    @staticmethod
-    def _write_check(w: Lines, ref: str, players: int) -> None:
-        """The check of teams worked out in play, in place: a list of lists of seats, every seat in exactly one
-        (the seats met kept as bits); the step's ``_check_teams`` says what is wrong."""
-        w("met = 0")
-        with w.block("if isinstance(teams, (list, tuple)):"):
-            with w.block("for team in teams:"):
-                with w.block("if not isinstance(team, (list, tuple)):"):
-                    w("met = -1", "break")
-                with w.block("for s in team:"):
-                    with w.block(f"if s.__class__ is not int or not 0 <= s < {players} or met >> s & 1:"):
-                        w("met = -1", "break")
-                    w("met |= 1 << s")
-                with w.block("if met < 0:"):
-                    w("break")
-        with w.block(f"if met != {(1 << players) - 1}:"):
-            w(f"{ref}._check_teams(teams, {players})")
 
     def _check_teams(self, teams: Any, players: int) -> None:
         """Teams worked out in play must be a list of lists of seats, every seat in exactly one."""
