@@ -82,7 +82,7 @@ class RoundCode(NamedTuple):
 def part(game: WrittenGame, gen: Namespace, shape: StateShape = STATE_SHAPE) -> Part:
     """The functions of ``game``'s round; ``gen``: the namespace of the game's expressions; ``shape``: how the state
     is held."""
-    steps = StepsWriter("ROUND", game.steps, gen, game, None, shape)
+    steps = StepsWriter("ROUND", game.steps, gen, game, None, shape, loops=False)  # (its playout: Rounds.playout)
     w = Lines()
     with w.block("def enter_ROUND(game, state, p, i):"):
         steps.enter(w, lambda k: w("return d"), lambda k: w(f"state.step_index = {k}", "state.progress = q"))

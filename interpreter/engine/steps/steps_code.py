@@ -70,7 +70,7 @@ class StepsWriter(Writer):
     """
 
     def __init__(self, name: str, steps: list[Step], gen: Namespace, game: GameView,
-                 sources: dict[str, str] | None = None, shape: StateShape = STATE_SHAPE):
+                 sources: dict[str, str] | None = None, shape: StateShape = STATE_SHAPE, loops: bool = True):
         super().__init__(gen, shape)
         self.name = name
         self.steps = steps
@@ -79,9 +79,10 @@ class StepsWriter(Writer):
         self.read: set[str] = set()  # the names the written code of the steps reads (given in ``o``)
         self.playing = False  # writing ``run_NAME``: a step with a loop of its own for playouts writes it (see run)
         self.built = False  # whether ``o`` may be made already in the function being written (see outer_dict)
-        # the steps written in place in the loop of playouts (``run_NAME``), by their index in the list
+        # the steps written in place in the loop of playouts (``run_NAME``), by their index in the list (``loops``
+        # False: a list that never writes one, the round's)
         self.loops = {k: loop(s, game, gen, shape, self.step_ref(k)) for k, s in enumerate(steps)
-                      if (loop := in_loop_writer(s)) is not None}
+                      if loops and (loop := in_loop_writer(s)) is not None}
         for s in steps:
             names = s.outer_names()
             if names is not None:
