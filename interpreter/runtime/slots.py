@@ -57,6 +57,16 @@ class Slots(TeamQueries):
         other._number, other._dealer = self._number, self._dealer
         return other
 
+    def cards(self, slot: int) -> list[int]:
+        """The cards (kinds) of the zone in ``slot``, in its order: a new list. Code other than the written code
+        (search's samples, the edges) reads a zone only so, whatever shape the zone is held in."""
+        return list(self.z[slot])
+
+    def put(self, slot: int, cards: list[int]) -> None:
+        """Make ``cards`` (kinds, in order) the zone in ``slot``; the one way code other than the written code
+        changes a zone."""
+        self.z[slot] = list(cards)
+
     @property
     def round_number(self) -> int:
         number: int = self.v[self._number]
