@@ -1,9 +1,9 @@
 """``choose``: seats in an order given by data each pick values from a list given by an expression.
 
 What the step does in play: it is entered, asked and applied through its written code (choose_code.py), which calls
-back here for what is not worth writing out and for its errors. Its parts: its reading (choose_reading.py: the
-declaration, each option read and checked, the progress ``Choosing``), its words (choose_words.py) and what search
-asks of it (choose_search.py).
+back here for what is not worth writing out (its errors are made by engine/faults.py). Its parts: its reading
+(choose_reading.py: the declaration, each option read and checked, the progress ``Choosing``), its words
+(choose_words.py) and what search asks of it (choose_search.py).
 """
 
 from __future__ import annotations
@@ -20,9 +20,7 @@ from interpreter.engine.steps.base import register
 from interpreter.engine.steps.choose_reading import ChooseReading, Choosing
 from interpreter.engine.steps.choose_search import ChooseSearch
 from interpreter.engine.steps.choose_words import ChooseWords
-from interpreter.engine.steps.words import show
 from interpreter.engine.steps.writer import Found, Lines, ListWriter, bound_read
-from interpreter.errors import GameError
 
 _KEPT = 1024  # values of a label's keys whose labels are kept, per step
 
@@ -40,7 +38,7 @@ def distinct(found: list[Choice]) -> list[Choice]:
 @register
 class Choose(ChooseReading):
     """A choose step in play: entered, asked and applied through its written code (choose_code.py), which calls
-    back for what is not worth writing out and for its errors."""
+    back for what is not worth writing out."""
 
     words_part = ChooseWords
     search_part = ChooseSearch
@@ -71,7 +69,7 @@ class Choose(ChooseReading):
     def apply(self, game: GameView, state: State, p: Choosing, action: Any) -> None:
         self.code(game).apply(state, p, action, self.outer_values(state))
 
-    # what the written code calls for what is not worth writing out, and for its errors
+    # what the written code calls for what is not worth writing out
 
     def _choices_of(self, env_of: Callable[[], dict[str, Any]], seat: int | None, options: Any,
                     label: Compiled | None) -> list[Choice]:
@@ -159,28 +157,3 @@ class Choose(ChooseReading):
         labels = self._card_choices
         return ExpressionFailed(f"{self.options_expr.position}: error: a swap needs two cards that lie in "
                                 f"zones, got {[labels[c].label for c in value]}")
-
-    def _bad_who(self, who: Any) -> ExpressionFailed:
-        assert self.who is not None  # only a written who can give something else than seats
-        return ExpressionFailed(f"{self.who.position}: error: who must give seats, got {who!r}")
-
-    def _bad_count(self, k: Any) -> ExpressionFailed:
-        assert self.count is not None  # only a count expression can give something else than a number
-        return ExpressionFailed(f"{self.count.position}: error: count must be a whole number, got {k!r}")
-
-    def _not_a_list(self, options: Any) -> ExpressionFailed:
-        return ExpressionFailed(f"{self.options_expr.position}: error: options must give a list, got {options!r}")
-
-    def _unfinished(self, state: State, seat: int, picked: list[Any]) -> GameError:
-        """A seat has picked, may not stop yet (may_stop) and has nothing left it may pick: allowed and may_stop
-        of the rules disagree."""
-        game = state.game
-        picks = " + ".join(show(game, self.option_type, v) for v in picked)
-        return GameError(f"{self.where}: error: step {self.name!r}: {game.seat_names[seat]} picked {picks}, may "
-                         "not stop there (may_stop) and has nothing allowed left to pick")
-
-    def _round_and_round(self) -> GameError:
-        """Going round every seat of who twice asking nobody never ends."""
-        return GameError(f"{self.where}: error: step {self.name!r} goes round and round: no seat can pick "
-                         "anything and until does not hold")
-

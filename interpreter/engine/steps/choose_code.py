@@ -39,11 +39,13 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.engine.card_values import only_cards
+from interpreter.engine.faults import bad_who, not_a_list, round_and_round, unfinished
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.choose import Choose
 from interpreter.engine.steps.choose_names import OWN, Names, placed, values
 from interpreter.engine.steps.steps_code import LOOPS
+from interpreter.engine.steps.words import show
 from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
 
 
@@ -166,7 +168,7 @@ class ChooseWriter(Writer):
         w(f"{target} = list(who) if isinstance(who, (list, tuple)) else [who]")
         with w.block(f"for s in {target}:"):
             with w.block(f"if type(s) is not int or not 0 <= s < {self.players}:"):
-                w(f"raise {self.g.STEP}._bad_who(who)")
+                w(f"raise {self.ref(bad_who)}({str(step.who.position)!r}, who)")
 
     def start(self, w: Lines, found: Any, over: Any, nobody: Any) -> None:
         """The seats' order, the values set before any pick, the first turn: ``found()`` writes what is done with the
@@ -195,7 +197,7 @@ class ChooseWriter(Writer):
         w("q.idle += 1")
         if self.step.repeat:
             with w.block("if q.idle > 2 * max(len(q.order), 1):"):
-                w(f"raise {self.g.STEP}._round_and_round()")
+                w(f"raise {self.ref(round_and_round)}({self.step.where!r}, {self.step.name!r})")
 
     def begin_turn(self, w: Lines, found: Any, over: Any) -> None:
         """Find the next seat with something to do, from ``q.pos`` (``_v_seat``), in a loop of its own: ``found()``
@@ -216,9 +218,8 @@ class ChooseWriter(Writer):
                 w(f"q.left = {step._count_fixed!r}")
             elif step.count is not None:
                 self.fresh(w)
+                # a whole number: the expression's own check refuses anything else (a constant, when compiled)
                 self.assign(w, "k", step.count, {"seat": "_v_seat", **self.outer}, "number")
-                with w.block("if not isinstance(k, int) or isinstance(k, bool):"):
-                    w(f"raise {self.g.STEP}._bad_count(k)")
                 w("q.left = k")
             else:
                 w("q.left = 1")
@@ -318,7 +319,7 @@ class ChooseWriter(Writer):
             w("e['$batch'] = object()")
         self.assign(w, "options", step.options_expr, {**self.own, **self.outer})
         with w.block("if not isinstance(options, (list, tuple)):"):
-            w(f"raise {g.STEP}._not_a_list(options)")
+            w(f"raise {self.ref(not_a_list)}({str(step.options_expr.position)!r}, options)")
         if step.allowed is not None:
             self.judge(w, step.allowed, step._allowed_table, False)
         if step.must is not None:
@@ -393,7 +394,8 @@ class ChooseWriter(Writer):
                         self.assign(w, "can_pass", step.may_pass, {**self.own, **self.outer})
             if step.may_stop is not None:  # picks that may not stop there need a pick to go on with
                 with w.block("if not legal and picks and not can_stop:"):
-                    w(f"raise {self.g.STEP}._unfinished(state, _v_seat, q.picked)")
+                    w(f"raise {self.ref(unfinished)}({step.where!r}, {step.name!r}, state.game.seat_names[_v_seat], "
+                      f"[{self.ref(show)}(state.game, {self.ref(step.option_type)}, v) for v in q.picked])")
             with w.block("if not legal:"):  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass != "False":
                     with w.block(f"if {can_pass}:") if can_pass != "True" else nullcontext():

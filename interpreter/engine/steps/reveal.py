@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from interpreter.dsl.compiler import ExpressionFailed
+from interpreter.engine.faults import revealed
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
@@ -40,7 +38,7 @@ class Reveal(InPlace):
             names = x.outer_locals(w, [self.seats])
             w("e = {'$s': state}")
             x.assign(w, "shown", self.seats, names)
-            w(f"shown = {ref}._seats(shown)", "bits = 0")
+            w(f"shown = {x.ref(revealed)}({str(self.seats.position)!r}, shown)", "bits = 0")
             with w.block("for s in shown:"):
                 w("bits |= 1 << s")
             with w.block("if any(m & bits != bits for m in known):"):
@@ -49,15 +47,6 @@ class Reveal(InPlace):
                 if shape.edges:
                     with w.block("if state.notes is not None:"):
                         w(f"{ref}._tell(state, shown)")
-
-    def _seats(self, value: Any) -> list[int]:
-        """The seats a reveal names: one seat, a list of them, or none."""
-        if value is None:
-            return []
-        seats = [value] if value.__class__ is int else value
-        if not isinstance(seats, (list, tuple)) or any(s.__class__ is not int for s in seats):
-            raise ExpressionFailed(f"{self.seats.position}: error: reveal's seats must be seats, got {value!r}")
-        return list(seats)
 
     @staticmethod
     def _tell(state: State, shown: list[int]) -> None:
