@@ -326,7 +326,7 @@ class ChooseWriter(Writer):
             with w.block("if options:"):
                 self.judge(w, step.must, step._must_table, True)
         if step._cards:  # identical cards are one choice
-            w(f"choices = {g.STEP}._card_choices",
+            w(f"choices = {g.CARD_CHOICES}",
               f"legal = list({{{g.KINDS}[c]: choices[c] for c in options}}.values())")
             return
         if self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)

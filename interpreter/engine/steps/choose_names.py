@@ -36,6 +36,7 @@ class Names(NamedTuple):
     UNMADE: str  # the errors of a value whose choice is not made yet
     LABEL_OF: str  # a choice's label
     DISTINCT: str  # one choice per label
+    CARD_CHOICES: str  # each card's choice (its label), for options that are cards
 
 
 OWN = Names(*Names._fields)
@@ -47,7 +48,7 @@ def values(step: Choose, game: GameView, shape: StateShape, names: Names = OWN) 
     label = None if step.label_expr is None or shape.compiled(step.label_expr) is step.label_expr \
         else shape.compiled(step.label_expr)
     own: tuple[Any, ...] = (step, Choosing, game.cards.kinds, Pass, Stop, cards_named, label, [], step._choices,
-                            (KeyError, TypeError), attrgetter("label"), distinct)  # in the order of Names' fields
+                            (KeyError, TypeError), attrgetter("label"), distinct, step._card_choices)  # Names' order
     return {**dict(zip(names, own)), "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS, **Writer.run_globals()}
 
 
