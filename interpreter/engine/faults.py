@@ -136,6 +136,18 @@ def too_many(where: str, name: str) -> GameError:
     return GameError(f"{where}: error: step {name!r} ran {MAX_TIMES} times; its until never held")
 
 
+# ------------------------------------------------------------------ board, the round
+
+
+def bad_next(at: str, nxt: Any) -> ExpressionFailed:
+    return ExpressionFailed(f"{at}: error: next must give a seat, got {nxt!r}")
+
+
+def bad_dealer(at: str | None, dealer: Any) -> ExpressionFailed:
+    """A ``next_dealer`` that gave no seat (``at``: its position, None when it has none)."""
+    return ExpressionFailed(f"{at + ': ' if at else ''}error: next_dealer must give a seat, got {dealer!r}")
+
+
 # ------------------------------------------------------------------ tricks
 
 

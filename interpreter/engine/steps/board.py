@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.action_types import Cover
@@ -55,10 +54,6 @@ class Board(BoardReading):
         parts = [f"{row.title}: {row.labels[spaces.index(True)]}" for row, spaces in zip(self.rows, p.open)
                  if sum(spaces) == 1]
         state.note("The board: " + "; ".join(parts))
-
-    def _bad_next(self, nxt: Any) -> ExpressionFailed:
-        assert self.next is not None  # only a written next can give something else than a seat
-        return ExpressionFailed(f"{self.next.position}: error: next must give a seat, got {nxt!r}")
 
     def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         for a in d.actions:

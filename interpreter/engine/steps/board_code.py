@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.faults import bad_next
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
@@ -159,7 +160,7 @@ class BoardWriter(Writer):
             w("e = {'$s': state}", f"{names['seat']} = {p}.turn")
             self.assign(w, "nxt", step.next, names, "seat")
             with w.block(f"if not isinstance(nxt, int) or not 0 <= nxt < {self.players}:"):
-                w("raise STEP._bad_next(nxt)")
+                w(f"raise {self.ref(bad_next)}({str(step.next.position)!r}, nxt)")
             w(f"{p}.turn = nxt")
         else:
             w(f"{p}.turn = {p}.turn + 1 if {p}.turn + 1 < {self.players} else 0")
