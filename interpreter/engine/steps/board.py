@@ -47,14 +47,6 @@ class Board(BoardReading):
     def apply(self, game: GameView, state: State, p: BoardProgress, action: Cover) -> None:
         self.code(game).apply(state, p, action, None)
 
-    def _tell(self, state: State, p: BoardProgress) -> None:
-        """The board's result in the narration: each row's one open space (the written code set the values)."""
-        if state.notes is None:
-            return
-        parts = [f"{row.title}: {row.labels[spaces.index(True)]}" for row, spaces in zip(self.rows, p.open)
-                 if sum(spaces) == 1]
-        state.note("The board: " + "; ".join(parts))
-
     def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         for a in d.actions:
             if self.rows[a.row].values[a.space] == value or self.words.label(game, a) == value:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from interpreter.dsl.types import SEAT
-from interpreter.engine.state import State
+from interpreter.engine.narration import tell_scores
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -31,7 +31,7 @@ class Score(InPlace):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every seat scored from the same state (one batch), then the points added, in place."""
-        ref, shape = x.step_ref(k), x.shape
+        shape = x.shape
         names = x.outer_locals(w, [self.points, self.explain])
         told = self.explain is not None and shape.edges
         w("e = {'$s': state, '$batch': object()}", "scores = []")
@@ -51,14 +51,4 @@ class Score(InPlace):
         w(f"{shape.attribute('state', 'round_results')}.append(scores)")
         if shape.edges:
             with w.block("if told:"):
-                w(f"{ref}._tell(state, scores, why)")
-
-    @staticmethod
-    def _tell(state: State, scores: list[int], why: list[str]) -> None:
-        """The round's scores and totals in the narration, with where each seat's points came from."""
-        names = state.game.seat_names
-        state.note(f"Round {state.round_number} scores: "
-                   + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(scores))
-                   + " | totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals)))
-        for s, text in enumerate(why):
-            state.note(f"  {names[s]} {scores[s]:+d}: {text}")
+                w(f"{x.ref(tell_scores)}(state, scores, why)")

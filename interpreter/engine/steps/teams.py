@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import SEATS, list_of
 from interpreter.engine.faults import check_teams, teams_problem
-from interpreter.engine.state import State
+from interpreter.engine.narration import tell_teams
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -123,12 +123,7 @@ class Teams(InPlace):
             return
         if known is None:
             with w.block("if state.notes is not None and len(teams) > 1:"):
-                w(f"{ref}._tell(state, teams)")
+                w(f"{x.ref(tell_teams)}(state, teams)")
         else:
             with w.block("if state.notes is not None:"):
                 w("state.note('Teams are set, hidden')")
-
-    @staticmethod
-    def _tell(state: State, teams: Any) -> None:
-        names = state.game.seat_names
-        state.note("Teams: " + " against ".join(", ".join(names[s] for s in t) for t in teams if t))
