@@ -314,7 +314,9 @@ class ChooseWriter(Writer):
     def choices(self, w: Lines) -> None:
         """``legal``, worked out (see ``legal``)."""
         step, g = self.step, self.g
-        env = self.shape.outer_env(g.STEP)
+        # what a label is worked out over: the state and the names of an enclosing trick it reads (locals here)
+        env = "{'$s': state" + "".join(f", {n!r}: {self.outer[n]}" for n in bound_read([step.label_expr])
+                                       if n in self.outer) + "}"
         if step._batch:  # parts of allowed and must that do not read value, defines: once per decision
             w("e['$batch'] = object()")
         self.assign(w, "options", step.options_expr, {**self.own, **self.outer})
@@ -330,14 +332,14 @@ class ChooseWriter(Writer):
               f"legal = list({{{g.KINDS}[c]: choices[c] for c in options}}.values())")
             return
         if self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
-            w(f"legal = {g.STEP}._choices_of(lambda: {env}, None, options, {g.LABEL})")
+            w(f"legal = {g.LABELS}.choices(lambda: {env}, None, options)")
         elif step._choices is not None:  # labels that read only the value: each value's choice made once, in MADE
             with w.block("try:"):
                 w(f"legal = [{g.MADE}[v] for v in options]")
             with w.block(f"except {g.UNMADE}:  # a value not seen yet (its label made now), a list value"):
-                w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
+                w(f"legal = {g.LABELS}.choices(lambda: {env}, _v_seat, options)")
         else:
-            w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
+            w(f"legal = {g.LABELS}.choices(lambda: {env}, _v_seat, options)")
         # one choice per label (two values with one label are one choice)
         with w.block(f"if len(legal) > 1 and len(set(map({g.LABEL_OF}, legal))) < len(legal):"):
             w(f"legal = {g.DISTINCT}(legal)")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.card_tables import hashable
 from interpreter.engine.card_values import card_kinds, card_texts, readable, value_kind
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.action_types import Choice, Pass, Stop
+from interpreter.engine.steps.choose_labels import label_of
 from interpreter.engine.steps.choose_reading import ChooseReading, Choosing
 from interpreter.engine.steps.words import Words, show, third_person
 from interpreter.errors import GameError
@@ -97,18 +97,10 @@ class ChooseWords(Words[ChooseReading]):
             out += [False, True]
         return out
 
-    def label_of(self, game: GameView, state: Any, seat: int | None, value: Any, env: dict[str, Any] | None = None,
-                 label: Compiled | None = None) -> str:
-        """How option ``value`` is shown to ``seat`` choosing it: by the step's label, else as people read it
-        (``env``: the state and the names an enclosing trick binds, else worked out from ``state``; ``label``: the
-        label written for a state held another way, else the step's)."""
+    def label_of(self, state: Any, seat: int | None, value: Any) -> str:
+        """How option ``value`` is shown to ``seat`` choosing it: by the step's label, else as people read it."""
         step = self.step
-        label = step.label_expr if label is None else label
-        if label is not None:
-            env = dict(step.env(state) if env is None else env)
-            env["seat"], env["value"] = seat, value
-            return str(label(env))
-        return show(game, step.option_type, value)
+        return label_of(step.label_expr, step.option_type, step.env(state), seat, value)
 
     def tell(self, state: State, seat: int, action: Choice) -> None:
         """Narrate a choice made for a seat (``auto``)."""
@@ -148,7 +140,7 @@ class ChooseWords(Words[ChooseReading]):
         for h in p.history:
             hidden = (step.visible != "all" or step.simultaneous) and viewer != h["seat"]
             shown.append([names[h["seat"]], "(hidden)" if hidden else
-                          self.label_of(game, state, h["seat"], h["value"])])
+                          self.label_of(state, h["seat"], h["value"])])
         return {"choices": shown} if shown else {}
 
 
