@@ -44,7 +44,8 @@ CASES = [
     pytest.param([DEAL_3, 'rows: {do: repeat, until: "round.a == 2", steps: {s: {do: set, round: {a: "1"}}}}', TRICKS],
                  "rows:", 9, "step 'rows' ran 1000 times; its until never held", id="repeat-until"),
     pytest.param([DEAL_3, TRICKS.replace("to: won", 'to: won\n  seats: "[seats[2], seats[3]]"')],
-                 'seats: "[seats[2]', 13, "seats must give seats that include the leader, got [2, 3]", id="trick-seats"),
+                 'seats: "[seats[2]', 13, "seats must give seats that include the leader, got [2, 3]",
+                 id="trick-seats"),
     pytest.param([DEAL_3, TRICKS.replace("left(round.dealer)", "seats[0]").replace(
         "to: won", 'to: won\n  next_leader: "seats[3] if len(seats[0].won) > 0 else none"\n'
                    '  seats: "[seats[0], seats[1], seats[2]]"')],
