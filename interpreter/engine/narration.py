@@ -7,6 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 
+def tell_seat(state: Any, seat: int, text: str) -> None:
+    """What ``seat`` did, told after its name ("N passes")."""
+    if text:
+        state.note(f"{state.game.seat_names[seat]} {text}")
+
+
 def tell_scores(state: Any, scores: list[int], why: list[str]) -> None:
     """The round's scores and totals, with where each seat's points came from (``why``: empty when not said)."""
     names = state.game.seat_names

@@ -33,7 +33,7 @@ class Choose(ChooseReading):
 
     def outer_names(self) -> set[str]:
         return bound_read([self.who, self.options_expr, self.allowed, self.must, self.count, self.may_pass,
-                           self.may_stop, self.until, self.label_expr]) & set(self.bound)
+                           self.may_stop, self.until, self.label_expr, self.describe_expr]) & set(self.bound)
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Entered through its written code, given the names of the holding step it reads (see steps_code.py); in

@@ -10,7 +10,7 @@ from interpreter.engine.card_tables import hashable
 from interpreter.engine.card_values import card_kinds, card_texts, readable, value_kind
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
-from interpreter.engine.steps.action_types import Choice, Pass, Stop
+from interpreter.engine.steps.action_types import Pass, Stop
 from interpreter.engine.steps.choose_labels import label_of
 from interpreter.engine.steps.choose_reading import ChooseReading, Choosing
 from interpreter.engine.steps.words import Words, show, third_person
@@ -102,18 +102,14 @@ class ChooseWords(Words[ChooseReading]):
         step = self.step
         return label_of(step.label_expr, step.option_type, step.env(state), seat, value)
 
-    def tell(self, state: State, seat: int, action: Choice) -> None:
-        """Narrate a choice made for a seat (``auto``)."""
-        text = self.describe(state.game, state, None, action, None, seat)
-        if text:
-            state.note(f"{state.game.seat_names[seat]} {text}")
+    def verb_said(self) -> str:
+        """The step's verb as a seat's choice is told: 'discard' -> 'discards'."""
+        return third_person(self.step.verb)
 
-    def tell_pass(self, state: State, seat: int) -> None:
-        """A seat with nothing it may choose passes without being asked: told as its pass would be."""
-        assert self.step.pass_action is not None, "only a step with pass passes"
-        text = self.describe(state.game, state, None, self.step.pass_action, seat=seat)
-        if text:
-            state.note(f"{state.game.seat_names[seat]} {text} (nothing to choose)")
+    def pass_said(self) -> str:
+        """How a pass is told (when the step narrates passes): 'pass' -> 'passes', a phrase as it is."""
+        label = self.step.pass_label
+        return third_person(label) if " " not in label else label
 
     def describe(self, game: GameView, state: State, d: Decision | None, action: Any, viewer: int | None = None,
                  seat: int | None = None) -> str | None:
@@ -123,16 +119,14 @@ class ChooseWords(Words[ChooseReading]):
         if isinstance(action, Stop):
             return None
         if isinstance(action, Pass):
-            if not step.narrate_pass:
-                return None
-            return third_person(action.label) if " " not in action.label else action.label
+            return self.pass_said() if step.narrate_pass else None
         if viewer is not None and viewer != seat and (step.visible != "all" or step.simultaneous):
             return f"{third_person(step.verb)} {'a card' if step.option_type.kind == 'card' else 'something'}"
         if step.describe_expr is not None:
             env = step.env(state)
             env["seat"], env["value"] = seat, action.value
             return str(step.describe_expr(env))
-        return f"{third_person(step.verb)} {action.label}"
+        return f"{self.verb_said()} {action.label}"
 
     def public(self, game: GameView, state: State, p: Choosing, viewer: int | None = None) -> dict[str, Any]:
         names, step = game.seat_names, self.step
