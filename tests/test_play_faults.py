@@ -32,6 +32,8 @@ CASES = [
     pytest.param([DEAL_3, 'mv: {do: move, cards: "[first(seats[0].hand), first(seats[0].hand)]", to: won, '
                           'owner: "seats[1]"}', TRICKS],
                  "mv:", 26, "a card is named twice in (7, 7)", id="move-twice"),
+    pytest.param([DEAL_3, 'mv: {do: move, cards: "[first(seats[0].hand), 99]", to: won, owner: "seats[1]"}', TRICKS],
+                 "mv:", 26, "cards must give cards, got (7, 99)", id="move-cards"),
     pytest.param([DEAL_3, 'tm: {do: teams, teams: "[[seats[0]], [seats[1]]]"}', TRICKS],
                  "tm:", 27, "every seat must be in exactly one team, got ((0,), (1,))", id="teams-seats"),
     pytest.param([DEAL_3, 'tm: {do: teams, teams: "[seats[0]]"}', TRICKS],
