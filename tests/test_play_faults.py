@@ -78,3 +78,19 @@ def test_a_value_a_step_cannot_use_stops_play_naming_its_place(tmp_path, steps, 
     with pytest.raises(GameError) as played:
         game.playout(game.new_state(), random.Random(1))
     assert str(played.value) == said
+
+
+def test_a_move_for_each_seat_of_a_list_that_holds_no_seat_names_the_each_expression(tmp_path):
+    """The seat of a move to a per-seat zone came from ``each`` (no owner): a value there that is no seat is refused
+    at the each expression's position (it once named the step's path, ``('round', 'mv')``, not a place in the file)."""
+    move = 'mv: {do: move, each: "[seats[1], 7]", cards: "last(seats[0].hand) if seat == seats[1] else ' \
+           'first(seats[0].hand)", to: won}'
+    text = rules(DEAL_3, move, TRICKS)
+    game = make(tmp_path, DEAL_3, move, TRICKS)
+    said = f"{tmp_path / 'tiny.yaml'}:{line_of(text, 'mv:')}:25: error: a move to 'won' needs a seat, got 7"
+    with pytest.raises(GameError) as checked:
+        _checked(game, 1)
+    assert str(checked.value) == said
+    with pytest.raises(GameError) as played:
+        game.playout(game.new_state(), random.Random(1))
+    assert str(played.value) == said

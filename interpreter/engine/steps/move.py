@@ -95,7 +95,8 @@ class Move(InPlace):
                 else:
                     w("owner = _v_seat")
                 with w.block(f"if not isinstance(owner, int) or not 0 <= owner < {x.game.players}:"):
-                    at = str(self.owner.position if self.owner is not None else self.path)
+                    # the seat came from owner, else from each (a per-seat zone needs one of them)
+                    at = str((self.owner if self.owner is not None else self.each).position)
                     w(f"raise {x.ref(no_seat)}({at!r}, {self.to!r}, owner)")
                 w(f"dest = {shape.seat_zone('state', self.to, 'owner')}")
             else:
