@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Protocol
 
 from interpreter.dsl.codegen import Namespace
-from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled
+from interpreter.engine.faults import bad_dealer
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
@@ -114,8 +115,9 @@ def part(game: WrittenGame, gen: Namespace, shape: StateShape = STATE_SHAPE) -> 
         else:
             w("e = {'$s': state}")
             steps.assign(w, "dealer", flow.next_dealer, {})
+            at = str(flow.next_dealer.position) if flow.next_dealer.position else None
             with w.block(f"if dealer.__class__ is not int or not 0 <= dealer < {game.players}:"):
-                w("raise NOT_A_SEAT(dealer)")
+                w(f"raise {steps.ref(bad_dealer)}({at!r}, dealer)")
             w("return dealer")
     with w.block("def can_win_GAME(state):"):
         if flow.can_win is None:
@@ -127,7 +129,7 @@ def part(game: WrittenGame, gen: Namespace, shape: StateShape = STATE_SHAPE) -> 
                 with w.block("if ok:"):
                     w("out.append(_v_seat)")
             w("return out")
-    return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS, "NOT_A_SEAT": _not_a_seat(flow.next_dealer),
+    return Part(w.text(), {"RUNTIME_ERRORS": RUNTIME_ERRORS,
                            "Decision": Decision, **steps.globals()},
                 lambda f: RoundCode(f["enter_ROUND"], f["begin_GAME"], f["start_ROUND"], f["end_ROUND"],
                                     f["over_ROUND"], f["dealer_ROUND"], f["can_win_GAME"]))
@@ -150,12 +152,3 @@ def _start_and_end(w: Lines, game: WrittenGame, shape: StateShape) -> None:
     with w.block("def end_ROUND(state):"):
         w(f"state.ended = {shape.round_values('state', ['number', 'dealer', *game.round_fields])}")
 
-
-def _not_a_seat(expr: Compiled | None) -> Any:
-    """The error of a ``next_dealer`` that gave no seat, with the expression's position."""
-
-    def fail(value: Any) -> ExpressionFailed:
-        where = f"{expr.position}: " if expr is not None and expr.position else ""
-        return ExpressionFailed(f"{where}error: next_dealer must give a seat, got {value!r}")
-
-    return fail

@@ -104,10 +104,6 @@ class StateShape(Reads):
         apply; ``game`` is in scope)."""
         return f"{step}.code(game)"
 
-    def outer_env(self, step: str) -> str:
-        """The source of an environment of the state and the names an enclosing trick binds, for step ``step``."""
-        return f"{step}.env(state)"
-
 
 STATE_SHAPE = StateShape()
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.action_types import Cover
@@ -47,18 +46,6 @@ class Board(BoardReading):
 
     def apply(self, game: GameView, state: State, p: BoardProgress, action: Cover) -> None:
         self.code(game).apply(state, p, action, None)
-
-    def _tell(self, state: State, p: BoardProgress) -> None:
-        """The board's result in the narration: each row's one open space (the written code set the values)."""
-        if state.notes is None:
-            return
-        parts = [f"{row.title}: {row.labels[spaces.index(True)]}" for row, spaces in zip(self.rows, p.open)
-                 if sum(spaces) == 1]
-        state.note("The board: " + "; ".join(parts))
-
-    def _bad_next(self, nxt: Any) -> ExpressionFailed:
-        assert self.next is not None  # only a written next can give something else than a seat
-        return ExpressionFailed(f"{self.next.position}: error: next must give a seat, got {nxt!r}")
 
     def value_of(self, game: GameView, state: State, p: Any, d: Decision, value: Any) -> Any:
         for a in d.actions:

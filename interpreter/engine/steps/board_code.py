@@ -18,7 +18,9 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.faults import bad_next
 from interpreter.engine.game_view import GameView
+from interpreter.engine.narration import tell_board
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.board_reading import BoardProgress, BoardReading
@@ -127,7 +129,9 @@ class BoardWriter(Writer):
             w(f"row = {p}.open[{r}]")
             w(f"{shape.round('state', row.key)} = SPACES[{r}][row.index(True)] if sum(row) == 1 else None")
         if shape.edges:
-            w(f"STEP._tell(state, {p})")
+            rows = [(row.title, row.labels) for row in self.step.rows]
+            with w.block("if state.notes is not None:"):
+                w(f"{self.ref(tell_board)}(state, {self.ref(rows)}, {p}.open)")
 
     def choices(self, w: Lines, p: str) -> None:
         """``p.choices``: the spaces the seat to act may cover."""
@@ -159,7 +163,7 @@ class BoardWriter(Writer):
             w("e = {'$s': state}", f"{names['seat']} = {p}.turn")
             self.assign(w, "nxt", step.next, names, "seat")
             with w.block(f"if not isinstance(nxt, int) or not 0 <= nxt < {self.players}:"):
-                w("raise STEP._bad_next(nxt)")
+                w(f"raise {self.ref(bad_next)}({str(step.next.position)!r}, nxt)")
             w(f"{p}.turn = nxt")
         else:
             w(f"{p}.turn = {p}.turn + 1 if {p}.turn + 1 < {self.players} else 0")

@@ -39,12 +39,16 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.engine.card_values import only_cards
+from interpreter.engine.faults import bad_who, round_and_round, unfinished
 from interpreter.engine.game_view import GameView
+from interpreter.engine.narration import tell_seat
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.choose_choices import ChoicesWriter
 from interpreter.engine.steps.choose_names import OWN, Names, placed, values
 from interpreter.engine.steps.steps_code import LOOPS
-from interpreter.engine.steps.writer import Lines, Part, Writer, bound_read
+from interpreter.engine.steps.words import show
+from interpreter.engine.steps.writer import Lines, Part, bound_read
 
 
 class ChooseCode(NamedTuple):
@@ -82,7 +86,7 @@ def part(step: Choose, game: GameView, gen: Namespace, shape: StateShape = STATE
                 lambda f: ChooseCode(f["start"], f["decision"], f["apply"], f["legal"], f.get("run")))
 
 
-class ChooseWriter(Writer):
+class ChooseWriter(ChoicesWriter):
     """Writes the functions of one choose step; each method writes one fragment (see the module's docstring)."""
 
     def __init__(self, step: Choose, players: int, gen: Namespace, shape: StateShape = STATE_SHAPE,
@@ -166,7 +170,7 @@ class ChooseWriter(Writer):
         w(f"{target} = list(who) if isinstance(who, (list, tuple)) else [who]")
         with w.block(f"for s in {target}:"):
             with w.block(f"if type(s) is not int or not 0 <= s < {self.players}:"):
-                w(f"raise {self.g.STEP}._bad_who(who)")
+                w(f"raise {self.ref(bad_who)}({str(step.who.position)!r}, who)")
 
     def start(self, w: Lines, found: Any, over: Any, nobody: Any) -> None:
         """The seats' order, the values set before any pick, the first turn: ``found()`` writes what is done with the
@@ -195,7 +199,7 @@ class ChooseWriter(Writer):
         w("q.idle += 1")
         if self.step.repeat:
             with w.block("if q.idle > 2 * max(len(q.order), 1):"):
-                w(f"raise {self.g.STEP}._round_and_round()")
+                w(f"raise {self.ref(round_and_round)}({self.step.where!r}, {self.step.name!r})")
 
     def begin_turn(self, w: Lines, found: Any, over: Any) -> None:
         """Find the next seat with something to do, from ``q.pos`` (``_v_seat``), in a loop of its own: ``found()``
@@ -216,9 +220,8 @@ class ChooseWriter(Writer):
                 w(f"q.left = {step._count_fixed!r}")
             elif step.count is not None:
                 self.fresh(w)
+                # a whole number: the expression's own check refuses anything else (a constant, when compiled)
                 self.assign(w, "k", step.count, {"seat": "_v_seat", **self.outer}, "number")
-                with w.block("if not isinstance(k, int) or isinstance(k, bool):"):
-                    w(f"raise {self.g.STEP}._bad_count(k)")
                 w("q.left = k")
             else:
                 w("q.left = 1")
@@ -271,7 +274,7 @@ class ChooseWriter(Writer):
             w(f"{dest}.append(value)")
         if shape.edges and not quiet:
             with w.block("if state.notes is not None:"):
-                w(f"{self.g.STEP}.words.tell(state, _v_seat, {action})")
+                w(f"{self.ref(tell_seat)}(state, _v_seat, {self.said(action)})")
         if only_cards(step.option_type) and step.visible == "all" and not step.simultaneous and shape.edges:
             with w.block("if state.seen is not None:"):  # cards, in the open
                 w(f"state.seen.cards.extend((None, c) for c in {self.g.cards_named}({self.ref(step.option_type)}, "
@@ -291,69 +294,6 @@ class ChooseWriter(Writer):
         if step.may_stop is None:  # with may_stop, the turn's end waits for the decision (it may not end there)
             with w.block("if q.left <= 0:"):
                 self.end_turn(w)
-
-    def legal_names(self) -> set[str]:
-        """The names of the turn the choices are worked out from."""
-        step = self.step
-        names = bound_read([step.options_expr])
-        if self.selects:
-            names |= {"picked", "passes", "history"}
-        return names
-
-    def legal(self, w: Lines) -> None:
-        """``legal``: the choices of ``_v_seat`` now (``e`` is a fresh environment); fixed choices are made once and
-        kept in ``FIXED`` with their actions (``legal`` is then that list: not to be changed)."""
-        if not self.fixed_choices:
-            self.choices(w)
-            return
-        with w.block(f"if not {self.g.FIXED}:"):
-            self.choices(w)
-        w(f"legal = {self.g.FIXED}[0]")
-
-    def choices(self, w: Lines) -> None:
-        """``legal``, worked out (see ``legal``)."""
-        step, g = self.step, self.g
-        env = self.shape.outer_env(g.STEP)
-        if step._batch:  # parts of allowed and must that do not read value, defines: once per decision
-            w("e['$batch'] = object()")
-        self.assign(w, "options", step.options_expr, {**self.own, **self.outer})
-        with w.block("if not isinstance(options, (list, tuple)):"):
-            w(f"raise {g.STEP}._not_a_list(options)")
-        if step.allowed is not None:
-            self.judge(w, step.allowed, step._allowed_table, False)
-        if step.must is not None:
-            with w.block("if options:"):
-                self.judge(w, step.must, step._must_table, True)
-        if step._cards:  # identical cards are one choice
-            w(f"choices = {g.STEP}._card_choices",
-              f"legal = list({{{g.KINDS}[c]: choices[c] for c in options}}.values())")
-            return
-        if self.fixed_choices:  # the same choices every time: made once, with the actions (see fixed_actions)
-            w(f"legal = {g.STEP}._choices_of(lambda: {env}, None, options, {g.LABEL})")
-        elif step._choices is not None:  # labels that read only the value: each value's choice made once, in MADE
-            with w.block("try:"):
-                w(f"legal = [{g.MADE}[v] for v in options]")
-            with w.block(f"except {g.UNMADE}:  # a value not seen yet (its label made now), a list value"):
-                w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
-        else:
-            w(f"legal = {g.STEP}._choices_of(lambda: {env}, _v_seat, options, {g.LABEL})")
-        # one choice per label (two values with one label are one choice)
-        with w.block(f"if len(legal) > 1 and len(set(map({g.LABEL_OF}, legal))) < len(legal):"):
-            w(f"legal = {g.DISTINCT}(legal)")
-        if self.fixed_choices:
-            actions = f"[{self.ref(step.pass_action)}, *legal]" if self.can_pass else "legal"
-            w(f"{g.FIXED}[:] = legal, {actions}")
-
-    def judge(self, w: Lines, cond: Any, table: Any, soft: bool) -> None:
-        """``options``: those the condition keeps; with ``soft`` (an obligation), all of them when it keeps none."""
-        if table is not None:
-            w(f"ok = {self.ref(self.shape.table(table))}.table(state)", "kept = [v for v in options if ok[v]]")
-        else:
-            outer = "**o, " if self.step.bound else ""
-            w(f"env = {{{outer}'$s': state, '$batch': e['$batch'], 'seat': _v_seat, 'picked': _v_picked, "
-              "'passes': _v_passes, 'history': _v_history}",
-              f"kept = {self.ref(self.shape.compiled(cond))}.select(env, options)")
-        w("options = kept if kept else list(options)" if soft else "options = kept")
 
     def decision(self, w: Lines, decide: Any, done: Any, playing: bool = False) -> None:
         """Find the pending decision from ``q``: ``decide()`` writes what is done with it (``_v_seat`` chooses
@@ -393,14 +333,16 @@ class ChooseWriter(Writer):
                         self.assign(w, "can_pass", step.may_pass, {**self.own, **self.outer})
             if step.may_stop is not None:  # picks that may not stop there need a pick to go on with
                 with w.block("if not legal and picks and not can_stop:"):
-                    w(f"raise {self.g.STEP}._unfinished(state, _v_seat, q.picked)")
+                    w(f"raise {self.ref(unfinished)}({step.where!r}, {step.name!r}, state.game.seat_names[_v_seat], "
+                      f"[{self.ref(show)}(state.game, {self.ref(step.option_type)}, v) for v in q.picked])")
             with w.block("if not legal:"):  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass != "False":
                     with w.block(f"if {can_pass}:") if can_pass != "True" else nullcontext():
                         w("q.passes += 1")
                         if step.narrate_pass and self.shape.edges:
                             with w.block("if state.notes is not None:"):
-                                w(f"{self.g.STEP}.words.tell_pass(state, _v_seat)")
+                                said = f"{step.words.pass_said()} (nothing to choose)"
+                                w(f"{self.ref(tell_seat)}(state, _v_seat, {said!r})")
                 self.idle(w)
                 self.end_turn(w)
                 w("continue")
@@ -461,10 +403,7 @@ class ChooseWriter(Writer):
             with w.block(f"{head} cls is {self.g.Stop}:"):
                 self.end_turn(w)
             head = "elif"
-        if head == "elif":
-            with w.block("else:"):
-                self.take(w, "action", True)
-        else:
+        with w.block("else:") if head == "elif" else nullcontext():
             self.take(w, "action", True)
 
     def in_loop(self, w: Lines, stopped: Callable[[], None], from_o: bool) -> None:

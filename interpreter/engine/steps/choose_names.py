@@ -13,7 +13,8 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import StateShape
 from interpreter.engine.steps.action_types import Pass, Stop
-from interpreter.engine.steps.choose import Choose, distinct
+from interpreter.engine.steps.choose import Choose
+from interpreter.engine.steps.choose_labels import ChoiceLabels, distinct
 from interpreter.engine.steps.choose_reading import Choosing
 from interpreter.engine.steps.writer import Writer
 
@@ -24,18 +25,19 @@ class Names(NamedTuple):
     (``OWN``), or, written in place in the loop of the list of steps holding it (``InLoop``), names of its own
     there."""
 
-    STEP: str  # the step (for its errors, its words, the choices it makes for a value seen first)
+    STEP: str  # the step (for its words, and as the Decision's step)
     Q: str  # the class of its progress
     KINDS: str  # each card's kind (identical cards alike)
     Pass: str
     Stop: str
     cards_named: str
-    LABEL: str  # the label written for another state's shape (None: the step's own)
+    LABELS: str  # the choices of values that are not cards, with their labels (choose_labels.py)
     FIXED: str  # fixed choices and their actions, once made
     MADE: str  # the choice of each value whose label reads only the value, once made (the step's own dict)
     UNMADE: str  # the errors of a value whose choice is not made yet
     LABEL_OF: str  # a choice's label
     DISTINCT: str  # one choice per label
+    CARD_CHOICES: str  # each card's choice (its label), for options that are cards
 
 
 OWN = Names(*Names._fields)
@@ -43,11 +45,12 @@ OWN = Names(*Names._fields)
 
 def values(step: Choose, game: GameView, shape: StateShape, names: Names = OWN) -> dict[str, Any]:
     """What the names ``names`` stand for in the written code of ``step`` (with those shared by every step)."""
-    # the label written for another state's shape (None: the step's own, read when a choice is made)
-    label = None if step.label_expr is None or shape.compiled(step.label_expr) is step.label_expr \
-        else shape.compiled(step.label_expr)
-    own: tuple[Any, ...] = (step, Choosing, game.cards.kinds, Pass, Stop, cards_named, label, [], step._choices,
-                            (KeyError, TypeError), attrgetter("label"), distinct)  # in the order of Names' fields
+    # the step's own, or with the label written for another state's shape
+    label = step.label_expr
+    labels = step.labels if label is None or shape.compiled(label) is label else \
+        ChoiceLabels(shape.compiled(label), step.option_type, step._choices)
+    own: tuple[Any, ...] = (step, Choosing, game.cards.kinds, Pass, Stop, cards_named, labels, [], step._choices,
+                            (KeyError, TypeError), attrgetter("label"), distinct, step._card_choices)  # Names' order
     return {**dict(zip(names, own)), "Decision": Decision, "RUNTIME_ERRORS": RUNTIME_ERRORS, **Writer.run_globals()}
 
 

@@ -29,6 +29,7 @@ from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
 from interpreter.engine.steps.action_types import Choice, Pass, Stop
 from interpreter.engine.steps.base import COMMON, Step
+from interpreter.engine.steps.choose_labels import ChoiceLabels
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
 from interpreter.errors import RuleError
@@ -158,6 +159,15 @@ class ChooseReading(Step):
         if opts.given("set_history"):
             ctx.round_fields[opts.plain("set_history")] = list_of(record({"seat": SEAT, "value": element}))
 
+    @property
+    def label_expr(self) -> Compiled | None:
+        """The label of a value (None: shown as people read it), held where the written code reads it."""
+        return self.labels.label
+
+    @label_expr.setter
+    def label_expr(self, label: Compiled | None) -> None:
+        self.labels.label = label
+
     def build(self, ctx: StepContext, opts: Options) -> None:
         self.who = opts.get("who")
         first = opts.get("options", self._names(VALUE))
@@ -188,13 +198,13 @@ class ChooseReading(Step):
         self.where = str(ctx.source.pos(self.path + ("repeat",) if self.repeat else self.path))
         self._moves(ctx, opts, typed)
         # judged value by value: a label that reads the value only through its attributes is kept by what else it
-        # reads (the seat, the round): each value's Choice made once per key, see Choose._keyed_choices
-        self.label_expr = opts.get("label", names, per="value")
-        self._labels: dict[Any, dict[Any, Choice]] = {}
+        # reads (the seat, the round): each value's Choice made once per key, see choose_labels.py
+        label = opts.get("label", names, per="value")
         self.describe_expr = opts.get("describe", names)
-        fixed = self.label_expr is not None and self.label_expr.deps <= {"ctx:value"}
+        fixed = label is not None and label.deps <= {"ctx:value"}
         # when the label reads only the value, each value's Choice is made once (lists keyed as tuples)
-        self._choices: dict[Any, Choice] | None = {} if fixed or self.label_expr is None else None
+        self._choices: dict[Any, Choice] | None = {} if fixed or label is None else None
+        self.labels = ChoiceLabels(label, self.option_type, self._choices)  # what the written code is given
         self.domain = opts.get("domain")
         if self.domain is not None and not isinstance(self.domain, (list, tuple)):
             opts.mistake(f"domain must be a list, found {self.domain!r}", "domain")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.card_tables import hashable
 from interpreter.engine.card_values import card_kinds, card_texts, readable, value_kind
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
-from interpreter.engine.steps.action_types import Choice, Pass, Stop
+from interpreter.engine.steps.action_types import Pass, Stop
+from interpreter.engine.steps.choose_labels import label_of
 from interpreter.engine.steps.choose_reading import ChooseReading, Choosing
 from interpreter.engine.steps.words import Words, show, third_person
 from interpreter.errors import GameError
@@ -97,31 +97,19 @@ class ChooseWords(Words[ChooseReading]):
             out += [False, True]
         return out
 
-    def label_of(self, game: GameView, state: Any, seat: int | None, value: Any, env: dict[str, Any] | None = None,
-                 label: Compiled | None = None) -> str:
-        """How option ``value`` is shown to ``seat`` choosing it: by the step's label, else as people read it
-        (``env``: the state and the names an enclosing trick binds, else worked out from ``state``; ``label``: the
-        label written for a state held another way, else the step's)."""
+    def label_of(self, state: Any, seat: int | None, value: Any) -> str:
+        """How option ``value`` is shown to ``seat`` choosing it: by the step's label, else as people read it."""
         step = self.step
-        label = step.label_expr if label is None else label
-        if label is not None:
-            env = dict(step.env(state) if env is None else env)
-            env["seat"], env["value"] = seat, value
-            return str(label(env))
-        return show(game, step.option_type, value)
+        return label_of(step.label_expr, step.option_type, step.env(state), seat, value)
 
-    def tell(self, state: State, seat: int, action: Choice) -> None:
-        """Narrate a choice made for a seat (``auto``)."""
-        text = self.describe(state.game, state, None, action, None, seat)
-        if text:
-            state.note(f"{state.game.seat_names[seat]} {text}")
+    def verb_said(self) -> str:
+        """The step's verb as a seat's choice is told: 'discard' -> 'discards'."""
+        return third_person(self.step.verb)
 
-    def tell_pass(self, state: State, seat: int) -> None:
-        """A seat with nothing it may choose passes without being asked: told as its pass would be."""
-        assert self.step.pass_action is not None, "only a step with pass passes"
-        text = self.describe(state.game, state, None, self.step.pass_action, seat=seat)
-        if text:
-            state.note(f"{state.game.seat_names[seat]} {text} (nothing to choose)")
+    def pass_said(self) -> str:
+        """How a pass is told (when the step narrates passes): 'pass' -> 'passes', a phrase as it is."""
+        label = self.step.pass_label
+        return third_person(label) if " " not in label else label
 
     def describe(self, game: GameView, state: State, d: Decision | None, action: Any, viewer: int | None = None,
                  seat: int | None = None) -> str | None:
@@ -131,16 +119,14 @@ class ChooseWords(Words[ChooseReading]):
         if isinstance(action, Stop):
             return None
         if isinstance(action, Pass):
-            if not step.narrate_pass:
-                return None
-            return third_person(action.label) if " " not in action.label else action.label
+            return self.pass_said() if step.narrate_pass else None
         if viewer is not None and viewer != seat and (step.visible != "all" or step.simultaneous):
             return f"{third_person(step.verb)} {'a card' if step.option_type.kind == 'card' else 'something'}"
         if step.describe_expr is not None:
             env = step.env(state)
             env["seat"], env["value"] = seat, action.value
             return str(step.describe_expr(env))
-        return f"{third_person(step.verb)} {action.label}"
+        return f"{self.verb_said()} {action.label}"
 
     def public(self, game: GameView, state: State, p: Choosing, viewer: int | None = None) -> dict[str, Any]:
         names, step = game.seat_names, self.step
@@ -148,7 +134,7 @@ class ChooseWords(Words[ChooseReading]):
         for h in p.history:
             hidden = (step.visible != "all" or step.simultaneous) and viewer != h["seat"]
             shown.append([names[h["seat"]], "(hidden)" if hidden else
-                          self.label_of(game, state, h["seat"], h["value"])])
+                          self.label_of(state, h["seat"], h["value"])])
         return {"choices": shown} if shown else {}
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import cast
 
-from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import register
@@ -40,9 +39,6 @@ class Deal(DealReading):
             return
         w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, None)", "code.decision(state, q, None)")
-
-    def _cannot(self, problem: str, number: int) -> ExpressionFailed:
-        return ExpressionFailed(f"{self.count.position}: error: {problem} (round {number})")
 
     def start(self, game: GameView, state: State) -> _Dealing:
         return cast(_Dealing, self.code(game).start(state, None))

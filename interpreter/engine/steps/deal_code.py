@@ -2,8 +2,8 @@
 decision, and the deal applied (the cards gathered back, then dealt), over a state held as its shape says; ``o``, the
 names an enclosing step binds, as every step kind's written code takes them (a deal reads none).
 
-* ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it (the
-  step's ``_problem`` asked only then, for what is wrong);
+* ``start(state, o)``: the progress (the number of cards for each seat), refused when this deck cannot give it
+  (faults.py's ``deal_problem`` asked only then, for what is wrong);
 * ``decision(state, p, o)``: chance deals, or None once it has;
 * ``apply(state, p, outcome, o)``: the pack gathered back from every zone, each by its name (every card, for a deal
   of the whole deck), then ``outcome`` (the pack in its dealt order) dealt: ``count`` cards to each seat, the rest to
@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.faults import cannot_deal, deal_problem
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import CHANCE, Decision
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
@@ -57,9 +58,11 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
             n, have = game.players, len(step.pack)  # every card dealt, or some left for rest
             fits = f"count * {n} != {have}" if step.rest is None else f"not 0 <= count * {n} <= {have}"
             with w.block(f"if count.__class__ is not int or {fits}:"):  # the step says what is wrong
-                w(f"problem = STEP._problem(count, {n})")
+                some, rest = step.which is not None, step.rest is not None
+                w(f"problem = {x.ref(deal_problem)}(count, {n}, {have}, {some}, {rest})")
                 with w.block("if problem:"):
-                    w(f"raise STEP._cannot(problem, {shape.attribute('state', 'round_number')})")
+                    w(f"raise {x.ref(cannot_deal)}({str(step.count.position)!r}, problem, "
+                      f"{shape.attribute('state', 'round_number')})")
             w("return P(count)")
     with w.block("def decision(state, p, o):"):
         w(f"return None if p.dealt else {dealing(shape, 'STEP')}")

@@ -4,9 +4,8 @@ and its chance (deal_chance.py) read; and its progress."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.dsl.types import CARD
+from interpreter.engine.faults import deal_problem
 from interpreter.engine.game_view import GameView
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
@@ -62,19 +61,8 @@ class DealReading(Step):
         self.packed = None if self.which is None else frozenset(self.pack)
         if not self.pack:  # (then how many a seat gets cannot be judged)
             return [self.ctx_error("no card of the deck meets this deal's cards condition", self.path + ("cards",))]
-        problem = self._problem(self.count({}), game.players) if self.count.is_constant else None
+        problem = deal_problem(self.count({}), game.players, len(self.pack), self.which is not None,
+                               self.rest is not None) if self.count.is_constant else None
         return [self.ctx_error(problem, self.path + ("hand",))] if problem else []
 
     progress_class = _Dealing  # what the written start makes
-
-    def _problem(self, count: Any, players: int) -> str | None:
-        """Why ``count`` cards per seat cannot be dealt from this deck to ``players`` seats, or None."""
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            return f"hand must be a whole number of cards, got {count!r}"
-        need, have = count * players, len(self.pack)
-        cards = "the deck has" if self.which is None else "this deal's cards are"
-        if need > have:
-            return f"dealing {count} cards to {players} seats needs {need} cards, {cards} {have}"
-        if need < have and self.rest is None:
-            return f"{have - need} cards are left after the deal; say where they go with rest: ZONE"
-        return None

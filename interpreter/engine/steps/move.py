@@ -8,11 +8,9 @@ right never see each other's cards.
 
 from __future__ import annotations
 
-from typing import Any
-
-from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.ir import places_read
 from interpreter.dsl.types import SEAT
+from interpreter.engine.faults import cards_of, no_seat
 from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
@@ -70,7 +68,7 @@ class Move(InPlace):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every card to move and its destination worked out first, in place; then all cards move together."""
-        ref, shape = x.step_ref(k), x.shape
+        shape = x.shape
         names = x.outer_locals(w, [self.each, self.cards, self.owner])
         per_seat = {**names, "seat": "_v_seat"} if self.each is not None else names
         w("e = {'$s': state}")
@@ -83,7 +81,8 @@ class Move(InPlace):
         with w.block("for _v_seat in seats:"):
             if self.cards is not None:
                 x.assign(w, "value", self.cards, per_seat)
-                w(f"cards = {ref}._cards_of(value, {shape.kinds!r})")
+                at = str(self.cards.position)
+                w(f"cards = {x.ref(cards_of)}({at!r}, value, {self.deck_size}, {shape.kinds!r})")
             else:
                 self._write_sources(x, w)
             if not shape.kinds:  # a card listed twice (by two seats) moves once; kinds: where it is looked for
@@ -96,7 +95,9 @@ class Move(InPlace):
                 else:
                     w("owner = _v_seat")
                 with w.block(f"if not isinstance(owner, int) or not 0 <= owner < {x.game.players}:"):
-                    w(f"raise {ref}._no_seat(owner)")
+                    # the seat came from owner, else from each (a per-seat zone needs one of them)
+                    at = str((self.owner if self.owner is not None else self.each).position)
+                    w(f"raise {x.ref(no_seat)}({at!r}, {self.to!r}, owner)")
                 w(f"dest = {shape.seat_zone('state', self.to, 'owner')}")
             else:
                 w("owner = None", f"dest = {shape.zone('state', self.to)}")
@@ -116,10 +117,6 @@ class Move(InPlace):
             else:
                 for s in range(x.game.players):
                     w(f"cards.extend({shape.seat_zone('state', z, str(s))})")
-
-    def _no_seat(self, owner: Any) -> ExpressionFailed:
-        where = self.owner.position if self.owner is not None else self.path
-        return ExpressionFailed(f"{where}: error: a move to {self.to!r} needs a seat, got {owner!r}")
 
     def _carry_out(self, state: State, plan: list[tuple[list[int], list[int], int | None]],
                    owners: list[int | None]) -> None:
@@ -141,17 +138,3 @@ class Move(InPlace):
             state.note("; ".join(f"{', '.join(labels[c] for c in cards)} to "
                                  + (self.to if owner is None else f"{names[owner]}'s {self.to}")
                                  for cards, _, owner in plan))
-
-    def _cards_of(self, value: Any, kinds: bool) -> list[int]:
-        """The cards the ``cards`` expression gave (a card, a list of cards, or none), checked (``kinds``: cards
-        held as kinds, which identical cards share)."""
-        assert self.cards is not None  # only a move with cards: gives a value to check
-        if value is None:
-            return []
-        cards = list(value) if isinstance(value, (list, tuple)) else [value]
-        for c in cards:
-            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.deck_size:
-                raise ExpressionFailed(f"{self.cards.position}: error: cards must give cards, got {value!r}")
-        if not kinds and len(set(cards)) != len(cards):
-            raise ExpressionFailed(f"{self.cards.position}: error: a card is named twice in {value!r}")
-        return cards

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, cast
 
-from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import NUMBER
+from interpreter.engine.faults import times_problem
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
 from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps, finish_steps, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.running import Running
-from interpreter.errors import GameError
 from interpreter.plan.declaration import Opt
-
-MAX_TIMES = 1000  # a repetition that runs longer than this is a mistake in the rules
 
 
 class Repeating:
@@ -77,9 +74,9 @@ class Repeat(Step):
             opts.mistake("a repeat needs times: or until: (or both) to end")
         self.times = opts.get("times", expect="number")
         if self.times is not None and self.times.is_constant:
-            times = self.times({})
-            if not isinstance(times, int) or isinstance(times, bool) or not 0 <= times <= MAX_TIMES:
-                opts.mistake(f"times must be a whole number from 0 to {MAX_TIMES}, got {times!r}", "times")
+            problem = times_problem(self.times({}))
+            if problem is not None:
+                opts.mistake(problem, "times")
         self.until = opts.get("until")
         self.where = str(ctx.source.pos(path))
         finish_steps(ctx, self.inner)
@@ -94,14 +91,6 @@ class Repeat(Step):
 
     def apply(self, game: GameView, state: State, rp: Repeating, action: Any) -> None:
         self.code(game).apply(state, rp, action, None)
-
-    def _bad_times(self, times: Any) -> ExpressionFailed:
-        assert self.times is not None  # only a written times can give something else
-        return ExpressionFailed(f"{self.times.position}: error: times must be a whole number from 0 to "
-                                f"{MAX_TIMES}, got {times!r}")
-
-    def _too_many(self) -> GameError:
-        return GameError(f"{self.where}: error: step {self.name!r} ran {MAX_TIMES} times; its until never held")
 
     def inside(self, rp: Repeating) -> tuple[Step, Any] | None:
         r = rp.running

@@ -15,9 +15,10 @@ from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.faults import MAX_TIMES, bad_times, too_many
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
-from interpreter.engine.steps.repeat import MAX_TIMES, Repeat, Repeating
+from interpreter.engine.steps.repeat import Repeat, Repeating
 from interpreter.engine.steps.running import Running, pending
 from interpreter.engine.steps.steps_code import StepsWriter
 from interpreter.engine.steps.writer import Lines, Part, Writer
@@ -84,7 +85,7 @@ class RepeatWriter(Writer):
             self.assign(w, "times", step.times, {}, "number")
             with w.block(f"if not isinstance(times, int) or isinstance(times, bool) or not 0 <= times <= "
                          f"{MAX_TIMES}:"):
-                w("raise STEP._bad_times(times)")
+                w(f"raise {self.ref(bad_times)}({str(step.times.position)!r}, times)")
         w("rp = R(times)", "return rp if next_time(game, state, rp) else None")
 
     def next_time(self, w: Lines) -> None:
@@ -100,7 +101,7 @@ class RepeatWriter(Writer):
                     with w.block("if done:"):
                         w("break")
             with w.block(f"if rp.time >= {MAX_TIMES}:"):
-                w("raise STEP._too_many()")
+                w(f"raise {self.ref(too_many)}({step.where!r}, {step.name!r})")
             w("rp.time += 1")
             if step.counter:
                 w(f"{self.shape.round('state', step.counter)} = rp.time")

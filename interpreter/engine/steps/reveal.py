@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from interpreter.dsl.compiler import ExpressionFailed
-from interpreter.engine.state import State
+from interpreter.engine.faults import revealed
+from interpreter.engine.narration import tell_revealed
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -34,13 +32,13 @@ class Reveal(InPlace):
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """The seats worked out in place; their bits set in what every seat knows (nothing while teams are public)."""
-        ref, shape = x.step_ref(k), x.shape
+        shape = x.shape
         w(f"known = {shape.attribute('state', 'team_known')}")
         with w.block("if known is not None:"):
             names = x.outer_locals(w, [self.seats])
             w("e = {'$s': state}")
             x.assign(w, "shown", self.seats, names)
-            w(f"shown = {ref}._seats(shown)", "bits = 0")
+            w(f"shown = {x.ref(revealed)}({str(self.seats.position)!r}, shown)", "bits = 0")
             with w.block("for s in shown:"):
                 w("bits |= 1 << s")
             with w.block("if any(m & bits != bits for m in known):"):
@@ -48,22 +46,4 @@ class Reveal(InPlace):
                     w("known[v] |= bits")
                 if shape.edges:
                     with w.block("if state.notes is not None:"):
-                        w(f"{ref}._tell(state, shown)")
-
-    def _seats(self, value: Any) -> list[int]:
-        """The seats a reveal names: one seat, a list of them, or none."""
-        if value is None:
-            return []
-        seats = [value] if value.__class__ is int else value
-        if not isinstance(seats, (list, tuple)) or any(s.__class__ is not int for s in seats):
-            raise ExpressionFailed(f"{self.seats.position}: error: reveal's seats must be seats, got {value!r}")
-        return list(seats)
-
-    @staticmethod
-    def _tell(state: State, shown: list[int]) -> None:
-        names, known = state.game.seat_names, state.team_known
-        assert known is not None  # told only while the teams are hidden (see write)
-        for s in shown:
-            mates = [names[m] for m in range(state.players) if state.teams[m] == state.teams[s]
-                     and all(k >> m & 1 for k in known)]
-            state.note(f"{names[s]}'s team is known: team {state.teams[s] + 1} ({', '.join(mates)})")
+                        w(f"{x.ref(tell_revealed)}(state, shown)")

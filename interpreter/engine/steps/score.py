@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from interpreter.dsl.compiler import ExpressionFailed
 from interpreter.dsl.types import SEAT
-from interpreter.engine.state import State
+from interpreter.engine.narration import tell_scores
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -29,13 +26,12 @@ class Score(InPlace):
     )
 
     def build(self, ctx: StepContext, opts: Options) -> None:
-        self.seat_names = ctx.seat_names
         self.points = opts.get("points", {"seat": SEAT}, expect="number")
         self.explain = opts.get("explain", {"seat": SEAT})
 
     def write(self, x: ListWriter, w: Lines, k: int, found: Found, began: Found | None) -> None:
         """Every seat scored from the same state (one batch), then the points added, in place."""
-        ref, shape = x.step_ref(k), x.shape
+        shape = x.shape
         names = x.outer_locals(w, [self.points, self.explain])
         told = self.explain is not None and shape.edges
         w("e = {'$s': state, '$batch': object()}", "scores = []")
@@ -47,27 +43,12 @@ class Score(InPlace):
                     assert self.explain is not None
                     x.assign(w, "text", self.explain, {**names, "seat": "_v_seat"})
                     w("why.append(text if isinstance(text, str) else str(text))")
+            # a whole number: the expression's own check refuses anything else (a constant, when compiled)
             x.assign(w, "value", self.points, {**names, "seat": "_v_seat"}, "number")
-            with w.block("if not isinstance(value, int) or isinstance(value, bool):"):
-                w(f"raise {ref}._not_whole(value, _v_seat)")
             w("scores.append(value)")
         with w.block("for s, v in enumerate(scores):"):
             w(f"{shape.total('state', 's')} += v")
         w(f"{shape.attribute('state', 'round_results')}.append(scores)")
         if shape.edges:
             with w.block("if told:"):
-                w(f"{ref}._tell(state, scores, why)")
-
-    def _not_whole(self, value: Any, seat: int) -> ExpressionFailed:
-        return ExpressionFailed(f"{self.points.position}: error: points must be a whole number, got {value!r} for "
-                                f"seat {self.seat_names[seat]}")
-
-    @staticmethod
-    def _tell(state: State, scores: list[int], why: list[str]) -> None:
-        """The round's scores and totals in the narration, with where each seat's points came from."""
-        names = state.game.seat_names
-        state.note(f"Round {state.round_number} scores: "
-                   + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(scores))
-                   + " | totals: " + ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals)))
-        for s, text in enumerate(why):
-            state.note(f"  {names[s]} {scores[s]:+d}: {text}")
+                w(f"{x.ref(tell_scores)}(state, scores, why)")

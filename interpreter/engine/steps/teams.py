@@ -6,9 +6,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from interpreter.dsl.compiler import Compiled, ExpressionFailed
+from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import SEATS, list_of
-from interpreter.engine.state import State
+from interpreter.engine.faults import check_teams, teams_problem
+from interpreter.engine.narration import tell_teams
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -85,12 +86,9 @@ class Teams(InPlace):
 
     @staticmethod
     def _check(members: list[Any], n: int, fail: Any) -> None:
-        try:
-            ok = len(members) == n and sorted(members) == list(range(n)) and all(type(m) is int for m in members)
-        except TypeError:  # something that is not a seat
-            ok = False
-        if not ok:
-            raise fail("every seat must be in exactly one team")
+        problem = teams_problem(members, n)
+        if problem is not None:
+            raise fail(problem)
 
     @property
     def hides(self) -> bool:
@@ -112,7 +110,7 @@ class Teams(InPlace):
             names = x.outer_locals(w, [self.expr])
             w("e = {'$s': state}")
             x.assign(w, "teams", self.expr, names)
-            w(f"{ref}._check_teams(teams, {x.game.players})")
+            w(f"{x.ref(check_teams)}({str(self.expr.position)!r}, teams, {x.game.players})")
         with w.block("for t, team in enumerate(teams):  # (i: the step the list is entered from)"):
             with w.block("for s in team:"):
                 w(f"{shape.team('state', 's')} = t")
@@ -125,31 +123,7 @@ class Teams(InPlace):
             return
         if known is None:
             with w.block("if state.notes is not None and len(teams) > 1:"):
-                w(f"{ref}._tell(state, teams)")
+                w(f"{x.ref(tell_teams)}(state, teams)")
         else:
             with w.block("if state.notes is not None:"):
                 w("state.note('Teams are set, hidden')")
-
-    def _check_teams(self, teams: Any, players: int) -> None:
-        """Teams worked out in play must be a list of lists of seats, every seat in exactly one."""
-        members: list[Any] = []
-        lists = isinstance(teams, (list, tuple))
-        if lists:
-            for t in teams:
-                if not isinstance(t, (list, tuple)):
-                    lists = False
-                    break
-                members.extend(t)
-        if not lists:
-            raise self._failed("teams must be a list of lists of seats", teams)
-        self._check(members, players, lambda message: self._failed(message, teams))
-
-    @staticmethod
-    def _tell(state: State, teams: Any) -> None:
-        names = state.game.seat_names
-        state.note("Teams: " + " against ".join(", ".join(names[s] for s in t) for t in teams if t))
-
-    def _failed(self, message: str, teams: Any) -> Exception:
-        assert self.expr is not None  # only a computed team list can be wrong here
-        return ExpressionFailed(f"{self.expr.position}: error: {message}, got {teams!r}")
-

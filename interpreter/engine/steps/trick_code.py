@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from interpreter.dsl.codegen import Namespace, local_name
+from interpreter.engine.faults import bad_leader, bad_seats, deciding, no_card
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state_shape import STATE_SHAPE, StateShape
 from interpreter.engine.steps.steps_code import StepsWriter
@@ -172,7 +173,7 @@ class TrickWriter(Writer):
             self.assign(w, "active", step.active, {})
             w("active = sorted(set(active if isinstance(active, (list, tuple)) else [active]))")
             with w.block("if not all(isinstance(s, int) and 0 <= s < N for s in active) or leader not in active:"):
-                w("raise step._bad_seats(active)")
+                w(f"raise {self.ref(bad_seats)}({str(step.active.position)!r}, active)")
             with w.block("if len(active) < N:"):
                 w("p.active = active")
         w("new_trick(state, p)", "return p")
@@ -216,11 +217,11 @@ class TrickWriter(Writer):
                     w("state.note(NAMES[seat] + ' cannot play: trick play ends')")
                 w("return None")
         with w.block("if not actions:"):
-            w("step._no_card(state.game, state, seat)")
+            w(f"raise {self.ref(no_card)}({step.where!r}, NAMES[seat], {list(step.zones)!r})")
         if step.decided_by is None:
             w(f"return {self.shape.decision('seat', 'actions', 'step', repr('play a card'), repr('play'))}")
             return
-        w("actor = step._decider(state, seat, DECIDED_BY)")
+        w(f"actor = {self.ref(deciding)}(state, seat, DECIDED_BY)")
         prompt = "'play a card' if actor == seat else 'play a card for ' + NAMES[seat]"
         w(f"return {self.shape.decision('actor', 'actions', 'step', prompt, repr('play'))}")
 
@@ -401,7 +402,7 @@ class TrickWriter(Writer):
                 w("leader = p.winner")
             with w.block("elif not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < N "
                          "or (p.active is not None and leader not in p.active):"):
-                w("raise step._bad_leader(leader)")
+                w(f"raise {self.ref(bad_leader)}({str(step.next_leader.position)!r}, leader)")
         w("p.plays = plays = []" if self.local_plays else "p.plays = []", "p.answers = None", "p.number += 1",
           "p.leader = p.turn = leader")
         self.new_trick(w)

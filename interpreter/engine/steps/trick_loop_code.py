@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.engine.faults import deciding, no_card
 from interpreter.engine.steps.writer import Lines
 
 # the writer of the trick's fragments, trick_code.TrickWriter (not imported: trick_code.py imports this module)
@@ -103,7 +104,7 @@ def _loop(t: TrickWriter, w: Lines, hooks: bool, takes: bool) -> None:
             with w.block("if seat in automatic:"):
                 w("break")
         else:  # another seat may decide this one's card: it is the one asked
-            w("actor = step._decider(state, seat, DECIDED_BY)")
+            w(f"actor = {t.ref(deciding)}(state, seat, DECIDED_BY)")
             with w.block("if actor in automatic:"):
                 w("break")
         t.plays.actions(w)
@@ -111,6 +112,6 @@ def _loop(t: TrickWriter, w: Lines, hooks: bool, takes: bool) -> None:
             with w.block("if actions is None:"):
                 w("break")
         with w.block("if not actions:"):  # as the checked path's decision says
-            w("step._no_card(game, state, seat)")
+            w(f"raise {t.ref(no_card)}({t.step.where!r}, NAMES[seat], {list(t.step.zones)!r})")
         if t.step.decided_by is not None:
             w("seat = actor")

@@ -7,7 +7,6 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
-from interpreter.engine.state import State
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -108,15 +107,10 @@ class SetValues(InPlace):
                 w(f"{shape.round('state', name)} = value = {kept}")
                 if self.narrate and x.game.visibility.get(name, "all") == "all" and shape.edges:
                     with w.block("if state.notes is not None and value is not None:"):
-                        w(f"{ref}._tell(state, {name!r}, value)")
+                        w(f"state.note({name + ': '!r} + {x.ref(show)}(state.game, {x.ref(expr.type)}, value))")
             else:
                 x.assign(w, "value", expr, names)
                 w(f"{shape.game('state', name)} = {kept}")
-
-    def _tell(self, state: State, name: str, value: Any) -> None:
-        """Narrate a round value this step set."""
-        expr = next(e for group, n, e in self.assign if group == "round" and n == name)
-        state.note(f"{name}: {show(state.game, expr.type, value)}")
 
 
 def detached(value: Any) -> Any:
