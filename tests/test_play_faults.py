@@ -40,6 +40,8 @@ CASES = [
                  "tm:", 27, "teams must be a list of lists of seats, got (0,)", id="teams-lists"),
     pytest.param([DEAL_3, HIDDEN, "rv: {do: reveal, seats: \"[seats[0], 'a']\"}", TRICKS],
                  "rv:", 28, "reveal's seats must be seats, got (0, 'a')", id="reveal"),
+    pytest.param([DEAL_3, HIDDEN, 'rv: {do: reveal, seats: "[seats[0], 7]"}', TRICKS],
+                 "rv:", 28, "reveal's seats must be seats, got (0, 7)", id="reveal-no-seat"),
     pytest.param([DEAL_3, 'rows: {do: repeat, times: "round.number * 5000", steps: {s: {do: set, round: {a: "1"}}}}',
                   TRICKS],
                  "rows:", 30, "times must be a whole number from 0 to 1000, got 5000", id="repeat-times"),

@@ -88,12 +88,12 @@ def check_teams(at: str, teams: Any, players: int) -> None:
         raise ExpressionFailed(f"{at}: error: {problem}, got {teams!r}")
 
 
-def revealed(at: str, value: Any) -> list[int]:
-    """The seats a reveal names: one seat, a list of them, or none."""
+def revealed(at: str, value: Any, players: int) -> list[int]:
+    """The seats a reveal names (of ``players`` seats): one seat, a list of them, or none."""
     if value is None:
         return []
     seats = [value] if value.__class__ is int else value
-    if not isinstance(seats, (list, tuple)) or any(s.__class__ is not int for s in seats):
+    if not isinstance(seats, (list, tuple)) or any(s.__class__ is not int or not 0 <= s < players for s in seats):
         raise ExpressionFailed(f"{at}: error: reveal's seats must be seats, got {value!r}")
     return list(seats)
 

@@ -38,7 +38,7 @@ class Reveal(InPlace):
             names = x.outer_locals(w, [self.seats])
             w("e = {'$s': state}")
             x.assign(w, "shown", self.seats, names)
-            w(f"shown = {x.ref(revealed)}({str(self.seats.position)!r}, shown)", "bits = 0")
+            w(f"shown = {x.ref(revealed)}({str(self.seats.position)!r}, shown, {x.game.players})", "bits = 0")
             with w.block("for s in shown:"):
                 w("bits |= 1 << s")
             with w.block("if any(m & bits != bits for m in known):"):
