@@ -12,6 +12,7 @@ from interpreter.engine.card_values import cards_named, only_cards, renamed
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge, Run, Where, places, probe, told_values
 from interpreter.engine.state import State
+from interpreter.engine.steps.deal_chance import shuffle
 from interpreter.engine.steps.running import running
 from interpreter.engine.table import status
 from interpreter.errors import GameError
@@ -51,12 +52,28 @@ def determinize(game: Game, state: State, seat: int, knowledge: Knowledge, rng: 
 class Draw:
     """One draw of the cards a seat does not know (``Unknown.draw``): for each deal (in ``Unknown.spots``' order)
     the cards drawn into its places, spot by spot (``dealt``); the same as true card -> drawn card (``rename``);
-    and the set steps worked out again on it (``again``)."""
+    and the set steps worked out again on it (``again``). The last two are made when first asked for."""
 
-    __slots__ = ("dealt", "rename", "again")
+    __slots__ = ("dealt", "_unknown", "_rename", "_again")
 
-    def __init__(self, dealt: list[list[int]], rename: dict[int, int], again: _Again):
-        self.dealt, self.rename, self.again = dealt, rename, again
+    def __init__(self, unknown: Unknown, dealt: list[list[int]]):
+        self.dealt, self._unknown = dealt, unknown
+        self._rename: dict[int, int] | None = None
+        self._again: _Again | None = None
+
+    @property
+    def rename(self) -> dict[int, int]:
+        if self._rename is None:
+            self._rename = {}
+            for (true, _, _), drawn in zip(self._unknown.events, self.dealt):
+                self._rename.update(zip(true, drawn))
+        return self._rename
+
+    @property
+    def again(self) -> _Again:
+        if self._again is None:
+            self._again = _Again(self._unknown.game, self._unknown.seat, self.rename)
+        return self._again
 
 
 class Unknown:
@@ -91,16 +108,13 @@ class Unknown:
     def draw(self, rng: Any) -> Draw:
         """The unknown cards dealt again until the draw agrees with every check and the teams the seat knows (see
         ``determinize``)."""
-        game, seat, state, checks, teams = self.game, self.seat, self.state, self.checks, self.teams
+        seat, state, checks, teams = self.seat, self.state, self.checks, self.teams
         best: tuple[int, Draw] | None = None
         for _ in range(_AGREE_TRIES if checks or teams else 1):
-            rename_to: dict[int, int] = {}
-            dealt = []
-            for true, cards, bans in self.events:
-                drawn = _deal(list(cards), bans, rng)
-                dealt.append(drawn)
-                rename_to.update(zip(true, drawn))
-            again = _Again(game, seat, rename_to)
+            draw = Draw(self, [_deal(list(cards), bans, rng) for _, cards, bans in self.events])
+            if not checks and teams is None:
+                return draw
+            again = draw.again
             misses, failed = 0, None
             if teams is not None and not _teams_agree(again.result(teams)[2], state, self.view):
                 misses += 1
@@ -115,7 +129,7 @@ class Unknown:
                 checks.remove(failed)
                 checks.insert(0, failed)
             if best is None or misses < best[0]:
-                best = (misses, Draw(dealt, rename_to, again))
+                best = (misses, draw)
                 if not misses:
                     break
         assert best is not None
@@ -126,6 +140,8 @@ class Unknown:
     def hidden(self, draw: Draw) -> dict[str, list[Any]]:
         """The hidden per-seat values worked out again on ``draw`` (by name, each seat's, cards by id), the seat's own
         as it knows it (with the draw's cards)."""
+        if not self.knowledge.derived:
+            return {}
         state, again, types = self.state, draw.again, self.game.value_types
         rename = draw.rename.get
 
@@ -277,13 +293,13 @@ _TRIES = 20  # plain shuffles tried before a deal around the cards seats have sh
 def _deal(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
     """``cards`` in a random order such that no card lands on a slot whose ban holds it (what the seat knows:
     which cards, how many in each place, and which cards each place lacks)."""
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     if not any(bans):
         return cards
     for _ in range(_TRIES):
         if not any(b is not None and c in b for c, b in zip(cards, bans)):
             return cards
-        rng.shuffle(cards)
+        shuffle(rng, cards)
     return _deal_around(cards, bans, rng)
 
 
@@ -329,7 +345,7 @@ def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> lis
         raise GameError("cannot sample the state: the cards seats have shown not to hold leave no deal")
     out: list[int | None] = [None] * len(bans)
     banned = [i for i, sb in enumerate(slot_bit) if sb]
-    rng.shuffle(banned)
+    shuffle(rng, banned)
     deltas: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for slot in banned:
         p = slot_bit[slot]
@@ -357,7 +373,7 @@ def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> lis
         for i, x in d:
             slack[i] += x
     rest = [c for k in kinds for c in by_kind[k]]
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     it = iter(rest)
     return [next(it) if c is None else c for c in out]
 
