@@ -1,11 +1,12 @@
 """Players that search: information-set Monte Carlo tree search over states sampled from what a seat knows.
 
-Each iteration draws one state the seat cannot tell from the real one (``Turn.sample``: the cards it has not
+Each iteration draws one state the seat cannot tell from the real one (``Turn.samples``: the cards it has not
 seen dealt again, never where a seat has shown it holds none, and so that the public values worked out from
-hidden cards, such as hints, come out as everyone was told them), walks down one tree shared by all samples
-(single-observer ISMCTS, Cowling, Powley and Whitehouse 2012), picking each seat's actions by UCB among those
-legal in this sample, adds one node, plays the round out at random (``Game.playout``) and credits every seat
-on the way with its score for the round against the others'. Actions are told apart by their labels, so
+hidden cards, such as hints, come out as everyone was told them; drawn into the compact slots where the game has
+them, runtime/slot_samples.py), walks down one tree shared by all samples (single-observer ISMCTS, Cowling,
+Powley and Whitehouse 2012), picking each seat's actions by UCB among those legal in this sample, adds one node,
+plays the round out at random (the sampled game's ``playout``: the compact game's on the slots) and credits every
+seat on the way with its score for the round against the others'. Actions are told apart by their labels, so
 "play the red 7" is one branch whichever red 7 the sample holds.
 
 The search looks as far as the end of the round: the round's score is what a move changes most, and a
