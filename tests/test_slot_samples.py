@@ -24,7 +24,7 @@ from interpreter.harness.search import IsmctsAgent
 from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_game import compact_game
 from interpreter.runtime.layout import ROUND, SEAT, TEAM, layout, pack
-from interpreter.runtime.slot_samples import SlotSamples, samples
+from interpreter.runtime.slot_samples import SlotSamples, samples_of
 
 from .conftest import GAMES, SHORTER, game_of
 from .test_compact_steps import plain
@@ -99,7 +99,7 @@ def test_a_sample_on_the_slots_is_today_s_sample_packed(name, players):
 def test_a_sample_leaves_the_decisions_slots_as_they_were(name):
     game = game_of(name, 4)
     for state, knowledge, seat in _decisions(game, "root", every=5, most=40):
-        drawn = samples(game, state, seat, knowledge)
+        drawn = samples_of(game, state, seat, knowledge)
         assert isinstance(drawn, SlotSamples)
         before = (_zones(drawn.root), plain(drawn.root.v))
         for k in range(3):
@@ -202,3 +202,28 @@ def test_hidden_teams_are_worked_out_again_into_the_team_slots():
             assert all(drawn[s] == state.teams[s] for s in range(4) if state.known_teams(seat)[s] is not None)
             differed.append(drawn != state.teams)
     assert differed and any(differed)
+
+
+def test_a_game_without_a_compact_form_is_searched_on_today_s_state(monkeypatch):
+    import interpreter.runtime.slot_samples as slot_samples
+
+    game = game_of("hearts", 4)
+    state, knowledge, seat = next(_decisions(game, "plain", every=4, most=20))
+    d = state.pending
+    on_slots = Turn(game, state, seat, d.actions, d.prompt, knowledge, d.kind)
+    assert isinstance(on_slots.samples(), SlotSamples)
+    chosen = on_slots.labels[on_slots.legal.index(IsmctsAgent(3, 30).act(on_slots))]
+    monkeypatch.setattr(slot_samples, "compact_game", lambda game: None)  # as for a game the slots cannot play
+    today = Turn(game, state, seat, d.actions, d.prompt, knowledge, d.kind)
+    drawn = today.samples()
+    assert isinstance(drawn, StateSamples) and drawn.game is game
+    assert type(drawn.draw(random.Random(1))) is type(state)
+    assert today.labels[today.legal.index(IsmctsAgent(3, 30).act(today))] == chosen
+
+
+def test_a_turn_gives_samples_only_to_an_agent_that_asked_for_them():
+    game = game_of("hearts", 4)
+    state, _, seat = next(_decisions(game, "asked", every=4, most=20))
+    d = state.pending
+    with pytest.raises(GameError, match="samples = True"):
+        Turn(game, state, seat, d.actions, d.prompt, None, d.kind).samples()

@@ -18,7 +18,7 @@ from interpreter.engine.samples import StateSamples, determinize, seen_status
 from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.limits import whole_number
-from interpreter.runtime.slot_samples import SlotSamples, samples
+from interpreter.runtime.slot_samples import SlotSamples, samples_of
 
 
 class Turn:
@@ -63,7 +63,7 @@ class Turn:
         them (runtime/slot_samples.py), played by the sampler's ``game``. Only for agents with ``samples = True``."""
         if self._knowledge is None:
             raise GameError("this agent was not given samples: set samples = True on its class")
-        return samples(self._game, self._state, self.seat, self._knowledge)
+        return samples_of(self._game, self._state, self.seat, self._knowledge)
 
     @property
     def seat_name(self) -> str:

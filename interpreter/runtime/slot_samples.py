@@ -12,7 +12,7 @@ written into their value slots.
 
 Choices the seat has not seen (a simultaneous choice pending) are drawn again among what their chooser could choose
 by the step on today's state (``Search.redraw``): while one is pending, the sample is drawn as today's state and
-packed. A game without a compact form is sampled as today's state (``StateSamples``): ``samples`` picks."""
+packed. A game without a compact form is sampled as today's state (``StateSamples``): ``samples_of`` picks."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from interpreter.runtime.layout import GAME, ROUND, SEAT, TEAM, layout
 from interpreter.runtime.slots import Slots
 
 
-def samples(game: Game, state: State, seat: int, knowledge: Knowledge) -> StateSamples | SlotSamples:
+def samples_of(game: Game, state: State, seat: int, knowledge: Knowledge) -> StateSamples | SlotSamples:
     """The samples of ``seat``'s decision in ``state``: into the compact slots where ``game`` has a compact form,
     else as today's state."""
     unknown = Unknown(game, state, seat, knowledge)
