@@ -39,7 +39,7 @@ def mid_game(game: Any, rng: random.Random, reach: int) -> tuple[Any, Any]:
         while not state.finished:
             d = state.pending
             if d.actor == CHANCE:
-                game.apply_fast(state, d.step.chance.sample(game, state, rng))
+                game.apply_fast(state, game.sample_chance(state, rng))
             else:
                 if done >= target and len(d.actions) > 1:
                     return state, knowledge

@@ -12,6 +12,7 @@ from interpreter.engine.card_values import cards_named, only_cards, renamed
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge, Run, Where, places, probe, told_values
 from interpreter.engine.state import State
+from interpreter.engine.steps.deal_chance import shuffle
 from interpreter.engine.steps.running import running
 from interpreter.engine.table import status
 from interpreter.errors import GameError
@@ -45,57 +46,151 @@ def determinize(game: Game, state: State, seat: int, knowledge: Knowledge, rng: 
     working each value out again on the draw gives the value told. When no draw agrees, the sample is the draw
     that agreed with the most values (the first such), and ``knowledge.disagreed`` counts it: search goes on
     with a state that is a little off rather than stopping the game."""
-    _refuse_hidden_values(game, state, seat, knowledge)
-    bit = 1 << seat
-    knowers, dealt = knowledge.knowers, knowledge.dealt
-    slots: dict[int, list[int]] = {}  # by the chance event that dealt them: the true cards, place by place
-    slot_places: dict[int, list[Where]] = {}
-    for where, cards in places(state):
-        for c in cards:
-            if not knowers[c] & bit:
-                slots.setdefault(dealt[c], []).append(c)
-                slot_places.setdefault(dealt[c], []).append(where)
-    excluded = knowledge.excluded
-    events = [(slots[e], sorted(slots[e]), [excluded.get(w) for w in slot_places[e]]) for e in sorted(slots)]
-    checks = knowledge.checks if slots else []
-    teams = knowledge.teams if slots and state.team_known is not None else None
-    view = state.known_teams(seat)
-    best: tuple[int, dict[int, int], _Again] | None = None
-    for _ in range(_AGREE_TRIES if checks or teams else 1):
-        rename_to: dict[int, int] = {}
-        for true, cards, bans in events:
-            rename_to.update(zip(true, _deal(list(cards), bans, rng)))
-        again = _Again(game, seat, rename_to)
-        misses, failed = 0, None
-        if teams is not None and not _teams_agree(again.result(teams)[2], state, view):
-            misses += 1
-        for check in checks:  # how many checks the draw fails; enough when it cannot beat the best draw
-            told, hidden, _ = again.result(check)
-            if told != check.told or any(hidden[name][seat] != real[seat] for name, real in check.mine.items()):
+    return Unknown(game, state, seat, knowledge).sample(rng)
+
+
+class Draw:
+    """One draw of the cards a seat does not know (``Unknown.draw``): for each deal (in ``Unknown.spots``' order)
+    the cards drawn into its places, spot by spot (``dealt``); the same as true card -> drawn card (``rename``);
+    and the set steps worked out again on it (``again``). The last two are made when first asked for."""
+
+    __slots__ = ("dealt", "_unknown", "_rename", "_again")
+
+    def __init__(self, unknown: Unknown, dealt: list[list[int]]):
+        self.dealt, self._unknown = dealt, unknown
+        self._rename: dict[int, int] | None = None
+        self._again: _Again | None = None
+
+    @property
+    def rename(self) -> dict[int, int]:
+        if self._rename is None:
+            self._rename = {}
+            for (true, _, _), drawn in zip(self._unknown.events, self.dealt):
+                self._rename.update(zip(true, drawn))
+        return self._rename
+
+    @property
+    def again(self) -> _Again:
+        if self._again is None:
+            self._again = _Again(self._unknown.game, self._unknown.seat, self.rename)
+        return self._again
+
+
+class Unknown:
+    """What ``seat`` does not know of ``state``, gathered once for any number of samples (a search draws many of
+    one decision; ``state`` and ``knowledge`` must not change meanwhile): the cards it has not seen, by the deal
+    that last moved them (``events``: the true cards in place order, sorted, and the ban of each one's place;
+    ``spots``: each one's place and its index there), and what a draw must agree with (the checks, hidden teams).
+    Refuses a state with a hidden value that cannot be drawn again (``_refuse_hidden_values``)."""
+
+    def __init__(self, game: Game, state: State, seat: int, knowledge: Knowledge):
+        _refuse_hidden_values(game, state, seat, knowledge)
+        self.game, self.state, self.seat, self.knowledge = game, state, seat, knowledge
+        bit = 1 << seat
+        knowers, dealt = knowledge.knowers, knowledge.dealt
+        cards_of: dict[int, list[int]] = {}  # by the chance event that dealt them: the true cards, place by place
+        spots_of: dict[int, list[tuple[Where, int]]] = {}
+        for where, cards in places(state):
+            for i, c in enumerate(cards):
+                if not knowers[c] & bit:
+                    cards_of.setdefault(dealt[c], []).append(c)
+                    spots_of.setdefault(dealt[c], []).append((where, i))
+        excluded = knowledge.excluded
+        order = sorted(cards_of)
+        self.events = [(cards_of[e], sorted(cards_of[e]), [excluded.get(w) for w, _ in spots_of[e]]) for e in order]
+        self.spots = [spots_of[e] for e in order]
+        self.checks = knowledge.checks if order else []
+        self.teams = knowledge.teams if order and state.team_known is not None else None
+        self.view = state.known_teams(seat)
+        running_now = running(game.steps, state.step_index, state.progress)
+        self.redraws = any(step.search.redrawn() for step, _ in running_now)  # hidden choices drawn again
+
+    def draw(self, rng: Any) -> Draw:
+        """The unknown cards dealt again until the draw agrees with every check and the teams the seat knows (see
+        ``determinize``)."""
+        seat, state, checks, teams = self.seat, self.state, self.checks, self.teams
+        best: tuple[int, Draw] | None = None
+        for _ in range(_AGREE_TRIES if checks or teams else 1):
+            draw = Draw(self, [_deal(list(cards), bans, rng) for _, cards, bans in self.events])
+            if not checks and teams is None:
+                return draw
+            again = draw.again
+            misses, failed = 0, None
+            if teams is not None and not _teams_agree(again.result(teams)[2], state, self.view):
                 misses += 1
-                failed = failed or check
-                if best is not None and misses >= best[0]:
+            for check in checks:  # how many checks the draw fails; enough when it cannot beat the best draw
+                told, hidden, _ = again.result(check)
+                if told != check.told or any(hidden[name][seat] != real[seat] for name, real in check.mine.items()):
+                    misses += 1
+                    failed = failed or check
+                    if best is not None and misses >= best[0]:
+                        break
+            if failed is not None and failed is not checks[0]:  # the check that fails is tried first next time
+                checks.remove(failed)
+                checks.insert(0, failed)
+            if best is None or misses < best[0]:
+                best = (misses, draw)
+                if not misses:
                     break
-        if failed is not None and failed is not checks[0]:  # the check that fails is tried first next time
-            checks.remove(failed)
-            checks.insert(0, failed)
-        if best is None or misses < best[0]:
-            best = (misses, rename_to, again)
-            if not misses:
-                break
-    assert best is not None
-    misses, rename_to, again = best
-    if misses:
-        knowledge.disagreed += 1
-    other = state.clone()
-    relabel(game, other, rename_to.get)
-    for name, run in knowledge.derived.items():
-        other.seat_vars[name] = again.merged(name, again.result(run)[1][name], other.seat_vars[name])
-    if teams is not None:
-        other.teams = list(again.result(teams)[2])
-    for step, p in running(game.steps, other.step_index, other.progress):  # choices the seat has not seen
-        step.search.redraw(game, other, p, seat, rng)
-    return other
+        assert best is not None
+        if best[0]:
+            self.knowledge.disagreed += 1
+        return best[1]
+
+    def hidden(self, draw: Draw) -> dict[str, list[Any]]:
+        """The hidden per-seat values worked out again on ``draw`` (by name, each seat's, cards by id), the seat's own
+        as it knows it (with the draw's cards)."""
+        if not self.knowledge.derived:
+            return {}
+        state, again, types = self.state, draw.again, self.game.value_types
+        rename = draw.rename.get
+
+        def card(c: int) -> int:
+            new = rename(c)
+            return c if new is None else new
+
+        out = {}
+        for name, run in self.knowledge.derived.items():
+            real = state.seat_vars[name]
+            own = [None] * len(real)
+            own[self.seat] = renamed(types.get(name), real[self.seat], card)
+            out[name] = again.merged(name, again.result(run)[1][name], own)
+        return out
+
+    def teams_drawn(self, draw: Draw) -> list[int] | None:
+        """Each seat's team worked out again on ``draw`` when the teams are hidden from the seat (else None)."""
+        return None if self.teams is None else list(draw.again.result(self.teams)[2])
+
+    def sample(self, rng: Any) -> State:
+        """A sample as today's state (see ``determinize``): a copy with the cards renamed as drawn, the hidden values
+        and teams worked out again, the choices the seat has not seen drawn again."""
+        game, seat = self.game, self.seat
+        draw = self.draw(rng)
+        other = self.state.clone()
+        relabel(game, other, draw.rename.get)
+        other.seat_vars.update(self.hidden(draw))
+        teams = self.teams_drawn(draw)
+        if teams is not None:
+            other.teams = teams
+        for step, p in running(game.steps, other.step_index, other.progress):  # choices the seat has not seen
+            step.search.redraw(game, other, p, seat, rng)
+        return other
+
+
+class StateSamples:
+    """Samples of one decision as today's state (``Unknown.sample``), for a search: what it plays them by
+    (``game``), a sample (``draw``) and the rounds' scores a sample holds (``results``). For a game with no compact
+    form; runtime/slot_samples.py draws them into the compact slots."""
+
+    def __init__(self, unknown: Unknown):
+        self.game, self.unknown = unknown.game, unknown
+
+    def draw(self, rng: Any) -> State:
+        return self.unknown.sample(rng)
+
+    @staticmethod
+    def results(state: State) -> list[list[int]]:
+        return state.round_results
 
 
 class _Again:
@@ -198,13 +293,13 @@ _TRIES = 20  # plain shuffles tried before a deal around the cards seats have sh
 def _deal(cards: list[int], bans: list[set[int] | None], rng: Any) -> list[int]:
     """``cards`` in a random order such that no card lands on a slot whose ban holds it (what the seat knows:
     which cards, how many in each place, and which cards each place lacks)."""
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     if not any(bans):
         return cards
     for _ in range(_TRIES):
         if not any(b is not None and c in b for c, b in zip(cards, bans)):
             return cards
-        rng.shuffle(cards)
+        shuffle(rng, cards)
     return _deal_around(cards, bans, rng)
 
 
@@ -250,7 +345,7 @@ def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> lis
         raise GameError("cannot sample the state: the cards seats have shown not to hold leave no deal")
     out: list[int | None] = [None] * len(bans)
     banned = [i for i, sb in enumerate(slot_bit) if sb]
-    rng.shuffle(banned)
+    shuffle(rng, banned)
     deltas: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for slot in banned:
         p = slot_bit[slot]
@@ -278,7 +373,7 @@ def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> lis
         for i, x in d:
             slack[i] += x
     rest = [c for k in kinds for c in by_kind[k]]
-    rng.shuffle(rest)
+    shuffle(rng, rest)
     it = iter(rest)
     return [next(it) if c is None else c for c in out]
 

@@ -14,10 +14,11 @@ from typing import Any, Protocol, TextIO
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.observation import observe
-from interpreter.engine.samples import determinize, seen_status
+from interpreter.engine.samples import StateSamples, determinize, seen_status
 from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.limits import whole_number
+from interpreter.runtime.slot_samples import SlotSamples, samples_of
 
 
 class Turn:
@@ -55,6 +56,14 @@ class Turn:
         if self._knowledge is None:
             raise GameError("this agent was not given samples: set samples = True on its class")
         return determinize(self._game, self._state, self.seat, self._knowledge, rng)
+
+    def samples(self) -> StateSamples | SlotSamples:
+        """The samples of this decision, for a search that draws many (``draw(rng)``, each as ``sample`` would give
+        it): what the seat does not know gathered once, each sample drawn into the compact slots where the game has
+        them (runtime/slot_samples.py), played by the sampler's ``game``. Only for agents with ``samples = True``."""
+        if self._knowledge is None:
+            raise GameError("this agent was not given samples: set samples = True on its class")
+        return samples_of(self._game, self._state, self.seat, self._knowledge)
 
     @property
     def seat_name(self) -> str:

@@ -1,11 +1,12 @@
 """Players that search: information-set Monte Carlo tree search over states sampled from what a seat knows.
 
-Each iteration draws one state the seat cannot tell from the real one (``Turn.sample``: the cards it has not
+Each iteration draws one state the seat cannot tell from the real one (``Turn.samples``: the cards it has not
 seen dealt again, never where a seat has shown it holds none, and so that the public values worked out from
-hidden cards, such as hints, come out as everyone was told them), walks down one tree shared by all samples
-(single-observer ISMCTS, Cowling, Powley and Whitehouse 2012), picking each seat's actions by UCB among those
-legal in this sample, adds one node, plays the round out at random (``Game.playout``) and credits every seat
-on the way with its score for the round against the others'. Actions are told apart by their labels, so
+hidden cards, such as hints, come out as everyone was told them; drawn into the compact slots where the game has
+them, runtime/slot_samples.py), walks down one tree shared by all samples (single-observer ISMCTS, Cowling,
+Powley and Whitehouse 2012), picking each seat's actions by UCB among those legal in this sample, adds one node,
+plays the round out at random (the sampled game's ``playout``: the compact game's on the slots) and credits every
+seat on the way with its score for the round against the others'. Actions are told apart by their labels, so
 "play the red 7" is one branch whichever red 7 the sample holds.
 
 The search looks as far as the end of the round: the round's score is what a move changes most, and a
@@ -17,13 +18,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from interpreter.engine.state import CHANCE, State
+from interpreter.engine.samples import StateSamples
+from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
+from interpreter.runtime.slot_samples import SlotSamples
 
-if TYPE_CHECKING:  # for its name only: players.py imports this module (ITERATIONS), the game brings every step kind
-    from interpreter.engine.game import Game
+Samples = StateSamples | SlotSamples
 
 ITERATIONS = 50  # samples per move by default: 25 already beat random play in every bundled game
 EXPLORE = 0.7  # UCB's exploration constant, for rewards scaled to about -1..1
@@ -58,27 +60,30 @@ class IsmctsAgent:
         legal = turn.legal
         if len(legal) == 1:
             return legal[0]
-        game, seat, rng = turn.game, turn.seat, self.rng
-        sign = 1 if game.flow.higher_wins else -1
-        root = _Node(seat)
+        rng = self.rng
+        samples = turn.samples()  # drawn into the compact slots where the game has them
+        sign = 1 if turn.game.flow.higher_wins else -1
+        root = _Node(turn.seat)
         scale = 1.0  # the largest reward seen: rewards are divided by it for UCB
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while done < self.iterations if deadline is None else time.perf_counter() < deadline or done == 0:
-            scale = max(scale, self._iterate(game, turn.sample(rng), root, scale, sign))
+            scale = max(scale, self._iterate(samples, samples.draw(rng), root, scale, sign))
             done += 1
         labels = turn.labels
         best = max(range(len(legal)), key=lambda i: _visits(root, labels[i]))
         return legal[best]
 
-    def _iterate(self, game: Game, state: State, root: _Node, scale: float, sign: int) -> float:
-        """One sample played down the tree and on to the round's end; gives the largest reward it saw."""
+    def _iterate(self, samples: Samples, state: Any, root: _Node, scale: float, sign: int) -> float:
+        """One sample (today's state or the compact slots) played down the tree and on to the round's end; gives the
+        largest reward it saw."""
         rng = self.rng
-        rounds = len(state.round_results)
+        game, results = samples.game, samples.results
+        rounds = len(results(state))
         path: list[_Node] = []
         node = root
         expanded = False
-        while state.pending is not None and len(state.round_results) == rounds:
+        while state.pending is not None and len(results(state)) == rounds:
             d = state.pending
             if d.actor == CHANCE:
                 game.apply_fast(state, d.step.chance.sample(game, state, rng))
@@ -104,9 +109,9 @@ class IsmctsAgent:
             path.append(child)
             game.apply_fast(state, actions[i])
             node = child
-        if state.pending is not None and len(state.round_results) == rounds:
+        if state.pending is not None and len(results(state)) == rounds:
             game.playout(state, rng, round_end=True)
-        rewards = _rewards(state, rounds, sign)
+        rewards = _rewards(results(state), rounds, game.players, sign)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.actor]
@@ -130,12 +135,12 @@ def _visits(root: _Node, key: str) -> int:
     return -1 if child is None else child.visits
 
 
-def _rewards(state: State, rounds: int, sign: int) -> list[float]:
-    """Each seat's score in the round just played against the mean of the other seats' (0 when no round ended),
-    negated when the lowest total wins."""
-    if len(state.round_results) <= rounds:
-        return [0.0] * state.players
-    scores = state.round_results[rounds]
+def _rewards(results: list[list[int]], rounds: int, players: int, sign: int) -> list[float]:
+    """Each seat's score in the round just played (``results[rounds]``) against the mean of the other seats' (0 when
+    no round ended), negated when the lowest total wins."""
+    if len(results) <= rounds:
+        return [0.0] * players
+    scores = results[rounds]
     n = len(scores)
     total = sum(scores)
     if n == 1:
