@@ -86,11 +86,15 @@ def without(deps: frozenset[str], names: Any) -> frozenset[str]:
                                                                 and d[5:].rsplit(".", 1)[0] in names))
 
 
-def places_read(part: Part) -> set[str]:
+def places_read(part: Part) -> set[str] | None:
     """The shared zones and the seats' attributes ``part`` reads, through its defines too (``seat.hand`` and
-    ``trick`` give {"hand", "trick"}): where the cards it gives may come from."""
+    ``trick`` give {"hand", "trick"}): where the cards it gives may come from; None when a card it gives may come
+    from elsewhere (a name the engine binds, such as the last trick's cards, or a value that holds cards), which
+    no zone read tells."""
     out: set[str] = set()
     seen: set[int] = set()
+    bound: set[str] = set()  # names the expression binds itself: items of its lists, a define's parameters
+    loose: set[str] = set()  # names read that hold cards
     todo = [part]
     while todo:
         p = todo.pop()
@@ -102,8 +106,25 @@ def places_read(part: Part) -> set[str]:
         elif p.op == "seat":
             out.add(p.data[4])
         elif p.op == "for":
+            bound.add(p.data[0])
             todo.extend(q for q in p.data[1:3] if q is not None)
         elif p.op == "define":
+            bound.update(p.data[2].keys)
             todo.append(p.data[2].part)
+        elif p.op == "name" and _holds_cards(p.type):
+            loose.add(p.data)
+        elif p.op == "field" and _holds_cards(p.type):
+            return None
         todo.extend(p.kids)
-    return out
+    return None if loose - bound else out
+
+
+def _holds_cards(t: Type | None) -> bool:
+    """Whether a value of type ``t`` may hold a card (a card, or a list or record with one in it)."""
+    if t is None:
+        return False
+    if t.kind == "card":
+        return True
+    if t.kind == "list":
+        return _holds_cards(t.element)
+    return t.kind == "record" and any(_holds_cards(f) for _, f in t.fields)

@@ -251,8 +251,9 @@ class ChooseReading(Step):
         self.move_to = opts.get("move_to")
         self.move_to_per_seat = self.move_to in ctx.seat_zones
         # where a card picked is looked for, when a card is its kind (runtime/moves.py): the places the options read
+        # (none, or a card that may come from elsewhere: every zone)
         part = self.options_expr.part
-        self.looks_in = tuple(sorted(places_read(part))) if part is not None else ()
+        self.looks_in = tuple(sorted(places_read(part) or ())) if part is not None else ()
         self.swap = bool(opts.get("swap"))
         pairs = self.option_type.kind == "list" and self.option_type.element is not None \
             and self.option_type.element.kind == "card"

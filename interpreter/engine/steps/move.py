@@ -49,8 +49,8 @@ class Move(InPlace):
             opts.mistake(f"cards must give a card or a list of cards, found {self.cards.type}", "cards")
         self.sources = opts.get("from") or []
         # where its cards are looked for, when a card is its kind (runtime/moves.py): the from zones, or the places
-        # the cards expression reads (those that are zones; none: every zone)
-        self.looks_in = tuple(self.sources) or (tuple(sorted(places_read(self.cards.part)))
+        # the cards expression reads (those that are zones; none, or a card that may come from elsewhere: every zone)
+        self.looks_in = tuple(self.sources) or (tuple(sorted(places_read(self.cards.part) or ()))
                                               if self.cards is not None and self.cards.part is not None else ())
         self.to = opts.get("to")
         self.to_per_seat = self.to in ctx.seat_zones
