@@ -28,6 +28,8 @@ from interpreter.match.events import (
     RoundEnd,
     Trick,
 )
+from interpreter.runtime.compact_game import CompactGame, compact_game
+from interpreter.runtime.slots import Slots
 
 EACH = (Chance, Action, Applied, Trick, Automatic, Note)  # events of every change (none in a quiet playout)
 
@@ -82,6 +84,8 @@ class Match:
         self._on_action: tuple[Handler, ...] = ()  # the handlers of Action events (the commonest, looked up once)
         self._applied = False  # whether a listener hears of each change
         self._each = False  # whether anything is to be done after each change (beyond a round scored, the end)
+        self._slots: tuple[CompactGame, Slots] | None = None  # the game while it is played out on the slots
+        self._behind = False  # the slots have played on since the state was last written from them
         self._channels()
 
     def copy(self, rng: random.Random | None = None) -> Match:
@@ -92,7 +96,8 @@ class Match:
         if rng is None:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
-        other.rng, other._state = rng, self._state.clone()
+        other.rng, other._state = rng, self.state.clone()
+        other._slots, other._behind = None, False
         other.listeners, other._to, other._on_action, other._applied = [], {}, (), False
         other._channels()
         return other
@@ -145,6 +150,9 @@ class Match:
 
     @property
     def state(self) -> State:
+        """The game as it is now (while it is played out on the slots, written from them when asked for)."""
+        if self._behind:
+            self._write()
         return self._state
 
     @state.setter
@@ -157,11 +165,11 @@ class Match:
 
     @property
     def pending(self) -> Decision | None:
-        return self._state.pending
+        return self.state.pending
 
     @property
     def finished(self) -> bool:
-        return self._state.finished
+        return self.state.finished
 
     # ------------------------------------------------------------------ changes
 
@@ -230,10 +238,15 @@ class Match:
 
     def _scored(self) -> None:
         state = self._state
-        while len(state.round_results) > self.rounds:
+        self._tell_scored(len(state.round_results), state.ended, state.finished)
+
+    def _tell_scored(self, scored: int, ended: dict[str, Any] | None, finished: bool) -> None:
+        """Tell the rounds scored since the last told (``scored`` rounds scored in all, the last ended with the
+        round values ``ended``) and, when ``finished``, the game's end."""
+        while scored > self.rounds:
             self.rounds += 1
-            self.emit(RoundEnd(self.rounds, state.ended))
-        if state.finished:
+            self.emit(RoundEnd(self.rounds, ended))
+        if finished:
             self.emit(GameEnd())
 
     # ------------------------------------------------------------------ whole games
@@ -242,7 +255,10 @@ class Match:
         """Play to the end: chance drawn from the match's random source (the first deal ``first_deal`` when
         given), each seat's action ``decide(match, decision)``. ``picks``: when every seat decides from the list
         of actions alone, its pick a seat; then, with no listener of every change, the game is played out round
-        by round by ``Game.playout`` (the same draws, so the same game, faster)."""
+        by round (the same draws, so the same game, faster): on the compact slots where the game has them
+        (runtime/compact_game.py; a pick is then shown the slots' actions, which name each card by its kind), else
+        by ``Game.playout``. The state is then left as the game ends, each card the first of its kind: the same
+        game, the same record (a record names cards by label)."""
         if picks is not None and not self.hears_each:
             self._played_out(picks, first_deal)
             return
@@ -264,9 +280,31 @@ class Match:
 
         if first_deal is not None:
             game.apply_fast(state, first_deal)
-        while not state.finished:
-            game.playout(state, self.rng, policy, round_end=True)
-            self._scored()
+        # the slots keep no narration and tell a Knowledge nothing: a state that has them is played out as it is
+        compact = compact_game(game) if state.seen is None and state.notes is None and state.told is None else None
+        if compact is None:
+            while not state.finished:
+                game.playout(state, self.rng, policy, round_end=True)
+                self._scored()
+            return
+        slots = compact.start(state)
+        self._slots = compact, slots
+        try:
+            while not slots.finished:
+                self._behind = True  # the state is written when a listener asks for it, and at the end
+                compact.playout(slots, self.rng, policy, round_end=True)
+                self._tell_scored(len(slots.v[slots.results_slot]), slots.ended, slots.finished)
+        finally:  # also where an error stopped the game: the state as far as it went
+            if self._behind:
+                self._write()
+            self._slots = None
+
+    def _write(self) -> None:
+        """The state written from the slots the game is played out on."""
+        assert self._slots is not None
+        compact, slots = self._slots
+        compact.write(slots, self._state)
+        self._behind = False
 
 
 def start_entry(game: Game, state: State, hand: int = 1, dealer: int | None = None,
