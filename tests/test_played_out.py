@@ -16,6 +16,7 @@ from interpreter.engine.card_values import renamed
 from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.fingerprint import fingerprint
 from interpreter.engine.knowledge import Knowledge
+from interpreter.harness import greedy
 from interpreter.harness.runner import drive, play_game, random_agents
 from interpreter.match import driver
 from interpreter.match.driver import Match
@@ -140,3 +141,16 @@ def test_a_game_whose_slots_play_a_round_otherwise_is_played_on_today_s_state(mo
     written = _written(monkeypatch)
     assert play_game(game, random_agents(game, 4), 4).totals == \
         play_game(game, random_agents(game, 4), 4, record=True).totals and not written
+
+
+@pytest.mark.parametrize("name", ["njet-riogrande", "hearts", "doppelkopf", "mit-list-und-tuecke", "was-sticht"])
+def test_the_greedy_agent_measures_its_game_on_the_slots_as_on_the_state(name, monkeypatch):
+    # whether taking cards pays: random rounds, the cards each seat won against its score, on either
+    game = game_of(name, 4)
+    written = _written(monkeypatch)
+    on_slots = greedy._pairs(game)
+    assert len(written) == greedy.ROUNDS
+    with monkeypatch.context() as today:
+        today.setattr(greedy, "compact_game", lambda game: None)
+        assert greedy._pairs(game) == on_slots and len(on_slots) > 4 * greedy.ROUNDS // 2
+    assert len(written) == greedy.ROUNDS
