@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from interpreter.engine.game import Game
+from interpreter.engine.rounds import Policy
 from interpreter.engine.state import CHANCE, Decision, State
 from interpreter.errors import GameError, IllegalAction
 from interpreter.match.events import (
@@ -29,7 +30,6 @@ from interpreter.match.events import (
     Trick,
 )
 from interpreter.runtime.compact_game import CompactGame, compact_game
-from interpreter.runtime.slots import Slots
 
 EACH = (Chance, Action, Applied, Trick, Automatic, Note)  # events of every change (none in a quiet playout)
 
@@ -84,8 +84,7 @@ class Match:
         self._on_action: tuple[Handler, ...] = ()  # the handlers of Action events (the commonest, looked up once)
         self._applied = False  # whether a listener hears of each change
         self._each = False  # whether anything is to be done after each change (beyond a round scored, the end)
-        self._slots: tuple[CompactGame, Slots] | None = None  # the game while it is played out on the slots
-        self._behind = False  # the slots have played on since the state was last written from them
+        self._slots: OnSlots | None = None  # the game while it is played out on the slots
         self._channels()
 
     def copy(self, rng: random.Random | None = None) -> Match:
@@ -97,7 +96,7 @@ class Match:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
         other.rng, other._state = rng, self.state.clone()
-        other._slots, other._behind = None, False
+        other._slots = None
         other.listeners, other._to, other._on_action, other._applied = [], {}, (), False
         other._channels()
         return other
@@ -151,9 +150,7 @@ class Match:
     @property
     def state(self) -> State:
         """The game as it is now (while it is played out on the slots, written from them when asked for)."""
-        if self._behind:
-            self._write()
-        return self._state
+        return self._state if self._slots is None else self._slots.written()
 
     @state.setter
     def state(self, state: State) -> None:
@@ -234,13 +231,9 @@ class Match:
             for text in notes:
                 self.emit(Note(text))
             notes.clear()
-        self._scored()
+        self._scored(len(state.round_results), state.ended, state.finished)
 
-    def _scored(self) -> None:
-        state = self._state
-        self._tell_scored(len(state.round_results), state.ended, state.finished)
-
-    def _tell_scored(self, scored: int, ended: dict[str, Any] | None, finished: bool) -> None:
+    def _scored(self, scored: int, ended: dict[str, Any] | None, finished: bool) -> None:
         """Tell the rounds scored since the last told (``scored`` rounds scored in all, the last ended with the
         round values ``ended``) and, when ``finished``, the game's end."""
         while scored > self.rounds:
@@ -285,26 +278,41 @@ class Match:
         if compact is None:
             while not state.finished:
                 game.playout(state, self.rng, policy, round_end=True)
-                self._scored()
+                self._scored(len(state.round_results), state.ended, state.finished)
             return
-        slots = compact.start(state)
-        self._slots = compact, slots
+        on = self._slots = OnSlots(compact, state)
         try:
-            while not slots.finished:
-                self._behind = True  # the state is written when a listener asks for it, and at the end
-                compact.playout(slots, self.rng, policy, round_end=True)
-                self._tell_scored(len(slots.v[slots.results_slot]), slots.ended, slots.finished)
+            while not on.slots.finished:
+                self._scored(*on.round(self.rng, policy))
         finally:  # also where an error stopped the game: the state as far as it went
-            if self._behind:
-                self._write()
+            on.written()
             self._slots = None
 
-    def _write(self) -> None:
-        """The state written from the slots the game is played out on."""
-        assert self._slots is not None
-        compact, slots = self._slots
-        compact.write(slots, self._state)
-        self._behind = False
+
+class OnSlots:
+    """A match's game played out on the compact slots (``Match._played_out``): ``state`` packed into ``slots``
+    once, the rounds played on them, the state written back from them (into the same object) only when asked
+    for."""
+
+    def __init__(self, compact: CompactGame, state: State):
+        self.compact, self.state = compact, state
+        self.slots = compact.start(state)
+        self.behind = False  # the slots have played on since the state was last written from them
+
+    def round(self, rng: random.Random, policy: Policy) -> tuple[int, dict[str, Any] | None, bool]:
+        """Play on to the end of the round (or the game): the rounds scored in all, the round values as the last
+        ended, whether the game is over."""
+        slots = self.slots
+        self.behind = True
+        self.compact.playout(slots, rng, policy, round_end=True)
+        return len(slots.v[slots.results_slot]), slots.ended, slots.finished
+
+    def written(self) -> State:
+        """The state, written from the slots if they have played on since it last was."""
+        if self.behind:
+            self.compact.write(self.slots, self.state)
+            self.behind = False
+        return self.state
 
 
 def start_entry(game: Game, state: State, hand: int = 1, dealer: int | None = None,
