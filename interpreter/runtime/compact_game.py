@@ -54,7 +54,9 @@ class CompactGame(Game):
         """Put the game ``slots`` hold into ``state``, a state of the original game (the same object, so whoever
         holds it sees the game as the slots have it; its narration and what it tells a Knowledge stay as they
         were): the same game at the same point, each card the first of its kind (``unpack``'s). The slots go on
-        as they were; the state shares no list a playout on them changes (its zones and progress are copies)."""
+        as they were: the state's zones, rounds' results, progress and pending decision are copies, and the values
+        it shares with them are shared as a copy of the slots shares them (a playout replaces a value, never
+        changes it in place)."""
         original = self.original
         zones = [slots.cards(slot) for slot in range(len(layout(original).zones))]
         rest = (slots.step_index, slots.progress, slots.pending, slots.ended, slots.finished, slots.actions_taken)
