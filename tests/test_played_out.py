@@ -17,6 +17,7 @@ from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.fingerprint import fingerprint
 from interpreter.engine.knowledge import Knowledge
 from interpreter.harness import greedy
+from interpreter.harness.players import AGENTS, agent_factory
 from interpreter.harness.runner import drive, play_game, random_agents
 from interpreter.match import driver
 from interpreter.match.driver import Match
@@ -154,3 +155,18 @@ def test_the_greedy_agent_measures_its_game_on_the_slots_as_on_the_state(name, m
         today.setattr(greedy, "compact_game", lambda game: None)
         assert greedy._pairs(game) == on_slots and len(on_slots) > 4 * greedy.ROUNDS // 2
     assert len(written) == greedy.ROUNDS
+
+
+def test_a_built_in_agent_that_picks_from_the_list_alone_picks_by_its_length_so_alike_on_the_slots():
+    # on the slots a pick is shown the slots' actions (cards by kind): the same list, in the same order, other cards
+    pickers = []
+    for name in AGENTS:
+        made = agent_factory([name] * 4, 5)("seed")
+        picks = [getattr(agent, "pick", None) for agent in made]
+        if all(pick is not None for pick in picks):
+            pickers.append(name)
+            again = agent_factory([name] * 4, 5)("seed")
+            for n in (1, 2, 3, 7, 13, 40):
+                for seat in range(4):
+                    assert picks[seat](list(range(n))) == again[seat].pick([(n, k) for k in range(n)])
+    assert pickers == ["random"]  # greedy and ismcts search samples: never played out from the list alone
