@@ -112,7 +112,8 @@ def _outcomes(game: Game, ended: list[dict[str, Any]]) -> dict[str, Counter]:
     out: dict[str, Counter] = {}
     for values in ended:
         for name, value in values.items():
-            if name in ("number", "dealer") or game.visibility.get(name, "all") != "all":
+            if isinstance(value, (list, tuple)) or name in ("number", "dealer") \
+                    or game.visibility.get(name, "all") != "all":  # a list is read as a list: left out at once
                 continue
             value = readable(game, game.value_types.get(name, VALUE), value)
             if isinstance(value, (list, dict)):
