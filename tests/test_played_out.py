@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from interpreter.engine.card_values import renamed
-from interpreter.engine.compile import compile_game, supported_players
+from interpreter.engine.compile import supported_players
 from interpreter.engine.fingerprint import fingerprint
 from interpreter.engine.knowledge import Knowledge
 from interpreter.harness import greedy
@@ -25,7 +25,7 @@ from interpreter.match.events import GameEnd, RoundEnd
 from interpreter.match.listeners import RoundValues
 from interpreter.match.writer import result_event, round_event
 from interpreter.rules.loader import load_rules
-from interpreter.runtime.compact_game import CompactGame, compact_game, why_not
+from interpreter.runtime.compact_game import CompactGame
 
 from .conftest import GAMES, SHORTER, game_of
 
@@ -125,23 +125,6 @@ def test_a_game_stopped_in_its_play_out_leaves_the_state_where_it_stopped(monkey
         drive(match, random_agents(game, 2))
     assert len(written) == 1 and len(match.state.round_results) == 1 and not match.finished
     assert match.state.round_number == 2 and match.pending is not None  # the next round's deal, as the slots left it
-
-
-def test_a_game_whose_slots_play_a_round_otherwise_is_played_on_today_s_state(monkeypatch):
-    # the compact form is used only once its first rounds, played on both, end alike (runtime/compact_game.py)
-    game = compile_game(load_rules("hearts"), 4)  # a game of its own: its compact form is made here
-    real = CompactGame.playout
-
-    def astray(compact, slots, rng, policy=None, round_end=False):
-        taken = real(compact, slots, rng, policy, round_end)
-        slots.actions_taken += 1  # one action more than today's state counts
-        return taken
-
-    monkeypatch.setattr(CompactGame, "playout", astray)
-    assert compact_game(game) is None and why_not(game) == "a round ends otherwise on the slots than on today's state"
-    written = _written(monkeypatch)
-    assert play_game(game, random_agents(game, 4), 4).totals == \
-        play_game(game, random_agents(game, 4), 4, record=True).totals and not written
 
 
 @pytest.mark.parametrize("name", ["njet-riogrande", "hearts", "doppelkopf", "mit-list-und-tuecke", "was-sticht"])

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import random
 import weakref
 from typing import Any, cast
 
@@ -21,7 +20,6 @@ from interpreter.engine.game import Game
 from interpreter.engine.module import Module
 from interpreter.engine.rounds import Policy, Rounds
 from interpreter.engine.state import State
-from interpreter.errors import TrickbookError
 from interpreter.runtime.compact_reads import CompactReads
 from interpreter.runtime.layout import Packed, layout, pack, unpack
 from interpreter.runtime.slots import Slots
@@ -97,49 +95,4 @@ def _made(game: Game) -> CompactGame | str:
         return str(exc)
     other._module, other._round = module, None
     reads.codes.update((step, module.code(step)) for step in game.every_step() if module.has(step))
-    return _played_alike(game, other) or other
-
-
-CHECKED = ("compact check", 3)  # the seed and the rounds a compact game plays against today's state before its use
-
-
-def _played_alike(game: Game, compact: CompactGame) -> str | None:
-    """None when the first rounds played from a new state on today's state and on the slots, with the same random
-    source, end in the same game round after round; else why not. Where the slots' code cannot tell something
-    today's state can (where a card a step moves lies, when the step's expression names it through a value such as
-    ``last_trick`` rather than through the zone it lies in), the compact form is not used: a stopgap that keeps a
-    game playing as it does today, not a proof (the tests play every bundled game on both,
-    tests/test_compact_game.py)."""
-    seed, rounds = CHECKED
-    try:
-        state = game.new_state()
-    except TrickbookError:  # the rules fail at once: today's state reports it
-        return "the game cannot begin"
-    slots = compact.start(state)
-    mine, theirs = random.Random(seed), random.Random(seed)
-    zones = range(len(layout(game).zones))
-    for _ in range(rounds):
-        if state.finished:
-            break
-        try:
-            taken = game.playout(state, mine, round_end=True)
-        except TrickbookError:  # today's state reports it
-            return "a round fails on today's state"
-        try:
-            differs = compact.playout(slots, theirs, round_end=True) != taken
-        except Exception as exc:  # any failure of the slots' code: today's state plays the game
-            return f"a round fails on the slots, not on today's state ({type(exc).__name__}: {exc})"
-        today = pack(game, state)
-        if differs or [slots.cards(i) for i in zones] != today.zones or _plain(slots.v) != _plain(today.values) \
-                or (slots.finished, slots.actions_taken) != (state.finished, state.actions_taken):
-            return "a round ends otherwise on the slots than on today's state"
-    return None
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with its tuples as lists (a list an expression makes is a tuple; packed, a list)."""
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
+    return other
