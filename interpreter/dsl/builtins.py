@@ -266,9 +266,21 @@ _register(Builtin("all", 1, 1, _truth, _all, doc="True when every item is true."
 
 
 def _index(items: Sequence[Any], item: Any) -> int | None:
+    """The first position of an item equal to ``item`` and, like it, true/false or not (1 is not true). In a list,
+    Python's own search finds the first equal one (a value is equal to itself: the DSL's values are no floats), the
+    answer unless that one is true/false and ``item`` is not, or the other way round (then every item is looked at)."""
     charge(len(items))
+    truth = item is True or item is False
+    if items.__class__ is list or items.__class__ is tuple:
+        try:
+            i = items.index(item)
+        except ValueError:
+            return None
+        x = items[i]
+        if (x is True or x is False) == truth:
+            return i
     for i, x in enumerate(items):
-        if x == item and (x is True or x is False) == (item is True or item is False):
+        if x == item and (x is True or x is False) == truth:
             return i
     return None
 
