@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from interpreter.dsl import budget
+from interpreter.dsl.codegen import charged, charged_one
 from interpreter.dsl.compiler import Compiler
 from interpreter.dsl.runtime import BINARY
 from interpreter.dsl.types import VALUE
@@ -77,3 +78,39 @@ def test_a_comparison_written_as_pythons_own_fails_at_play_as_before(text, messa
     c, helpers = compiled(text, x=VALUE)
     assert not helpers
     assert failure(c, env_for(x="a" if "tricks" in text else None)) == message
+
+
+# ----------------------------------------------------------------------------- let
+
+
+def helpers_of(text: str, per: str | None = None, **bound: Any) -> tuple[Any, set[str]]:
+    compiler = Compiler(game())
+    c = compiler.compile(text, dict(BOUND, **bound), locate, per=per)
+    return c, {f.__name__ for f in compiler.gen.ns.values() if f in (charged, charged_one)}
+
+
+@pytest.mark.parametrize("text, value, charged_items", [
+    ("let x = seat.tricks in x + x", 6, 1),
+    ("let x = seat.tricks in let y = x * 2 in [x, y]", (3, 6), 2),
+    ("let x = 4 in x - seat.tricks", 1, 1),  # a constant value
+    ("[let t = s.tricks in t * t for s in seats]", [9, 0, 4, 1], 4 + 4),
+    ("let seat = round.monster in seat", None, 1),  # hides a bound name of its name
+    ("let h = seat.hand in [c.number for c in h if c != first(h)]", [5], 1 + 2),
+])
+def test_a_let_is_a_call_of_a_function_of_its_name_charged_as_the_list_of_one_item(text, value, charged_items):
+    c, helpers = helpers_of(text)
+    assert work(c, env_for()) == (value, charged_items)
+    assert "charged_one" in helpers and ("charged" in helpers) == ("for s in" in text or "for c in" in text)
+
+
+def test_a_let_in_a_judged_expression_keeps_what_does_not_read_the_item_worked_out_once():
+    c, _ = helpers_of("let n = len(seat.hand) in card.number > n", per="card")
+    plain, _ = helpers_of("card.number > len(seat.hand)", per="card")
+    cards = list(range(6))
+    assert c.select(env_for(), cards) == plain.select(env_for(), cards) != []
+    assert [c.exists(env_for(), [x]) for x in cards] == [plain.exists(env_for(), [x]) for x in cards]
+
+
+def test_a_let_whose_value_fails_fails_at_play_as_before():
+    c, _ = helpers_of("let x = seat.tricks // y in x", y=VALUE)
+    assert failure(c, env_for(y=0)) == "integer division or modulo by zero"

@@ -29,7 +29,7 @@ from typing import Any
 
 from interpreter.dsl.budget import number
 from interpreter.dsl.builtins import _concat
-from interpreter.dsl.codegen import Namespace, charged, charged_nested, define_caller, local_name
+from interpreter.dsl.codegen import Namespace, charged, charged_nested, charged_one, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
 from interpreter.dsl.runtime import UNSET, a_number, field, joined, keep, of_seat, once_per_batch, something
@@ -275,8 +275,28 @@ class _Emitter:
         return f"{self.ref(field)}({b}, {part.data!r})"
 
     def _index(self, part: Part) -> str:
+        base = part.kids[0]
+        if _let(part) and not (self.lifting and not part.inv and base.inv and not base.cheap):
+            return self._let(base)
         b, x = self.kids(part)
         return f"{b}[{x}]"
+
+    def _let(self, one: Part) -> str:
+        """``let x = value in body`` (the parser's ``[body for x in [value]][0]``) as a call of a function of x: no
+        list made and none gone through; the one item charged as the list's (codegen.charged_one)."""
+        items = one.kids[0]
+        (value,) = self.kids(items) if items.op == "list" else (self.gen.literal(items.value[0]),)
+        var, body = one.data[0], one.data[1]
+        had = self.locals.get(var)
+        self.locals[var] = py = local_name(var)  # the variable is a local (hiding a bound name of its name)
+        try:
+            src = self.source(body)
+        finally:
+            if had is None:
+                del self.locals[var]
+            else:
+                self.locals[var] = had
+        return f"(lambda {py}: {src})({self.ref(charged_one)}({value}))"
 
     def _list(self, part: Part) -> str:
         return f"({', '.join(self.kids(part))},)"
@@ -409,6 +429,18 @@ def _same_for_each(source: Part, outer: str, src: str) -> bool:
     """Whether the list a comprehension's second ``for`` goes through is the same for each item of the first (a name
     other than the first's variable, never none: read without work, it cannot fail), written ``src``."""
     return source.op == "name" and source.sure and source.data != outer and re.fullmatch(_SIMPLE, src) is not None
+
+
+def _let(part: Part) -> bool:
+    """Whether ``part`` is the first item of a comprehension without a condition over a list of one item written in the
+    rule (what the parser makes of ``let x = value in body``)."""
+    base, at = part.kids
+    if not (at.const and type(at.value) is int and at.value == 0 and base.op == "for"):
+        return False
+    if base.data[2] is not None or base.data[3] is not None:  # a condition, or a builtin the items are given to
+        return False
+    items = base.kids[0]
+    return items.op == "list" and len(items.kids) == 1 or items.const and len(items.value) == 1
 
 
 def _nested(part: Part) -> bool:
