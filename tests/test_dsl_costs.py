@@ -114,3 +114,38 @@ def test_a_let_in_a_judged_expression_keeps_what_does_not_read_the_item_worked_o
 def test_a_let_whose_value_fails_fails_at_play_as_before():
     c, _ = helpers_of("let x = seat.tricks // y in x", y=VALUE)
     assert failure(c, env_for(y=0)) == "integer division or modulo by zero"
+
+
+# ----------------------------------------------------------------------------- a judged expression
+
+
+def judged(text: str) -> Any:
+    return Compiler(game()).compile(text, dict(BOUND), locate, per="card")
+
+
+@pytest.mark.parametrize("text, values, charged_items", [
+    # the colours of the stock, written twice: gone through once a call (2 cards, and 2 for distinct), not twice
+    ("card.colour in [c.colour for c in stock] or len(distinct([c.colour for c in stock])) < 2", [0, 1, 2, 5], 4),
+    ("card.number > len([c for c in stock]) and len([c for c in stock]) > 1", [1, 2, 4, 5], 2),
+])
+def test_parts_of_a_judged_expression_written_alike_that_do_not_read_the_item_are_worked_out_once(
+        text, values, charged_items):
+    c = judged(text)
+    budget.reset()
+    assert c.select(env_for(), list(range(6))) == values
+    assert WORK_LIMIT - budget.left[0] == charged_items
+
+
+@pytest.mark.parametrize("text, items, value, charged_items", [
+    ("len(seat.hand) > 1", [0, 1, 2], [0, 1, 2], 0),  # the same for every item: worked out once
+    ("len([c for c in stock]) > 5", [0, 1, 2], [], 2),
+    ("len([c for c in stock]) > 1", [], [], 0),  # no item: not worked out
+])
+def test_a_judged_expression_that_does_not_read_the_item_is_worked_out_once_when_there_is_an_item(
+        text, items, value, charged_items):
+    c = judged(text)
+    budget.reset()
+    selected = c.select(env_for(), items)
+    assert selected == value and selected is not items
+    assert c.exists(env_for(), items) is bool(value)
+    assert WORK_LIMIT - budget.left[0] == 2 * charged_items

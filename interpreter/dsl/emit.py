@@ -76,9 +76,17 @@ def loops(gen: Namespace, part: Part, per: str, reads: Reads = STATE_READS
     which the expression holds) and ``exists(e, items)`` (whether one does), each one loop in one function."""
 
     def make(emitter: _Emitter) -> tuple[Fn, Callable[..., list[Any]], Callable[..., bool]]:
-        src = emitter.lift(part) if part.inv and not part.cheap else emitter.source(part)
         var = emitter.locals[per]
-        lifted = f"[{gen.ref(UNSET)}] * {len(emitter.lifted)}"  # each lifted part's value, once it is worked out
+        if part.inv:  # the same for every item: worked out once, when there is one
+            src = emitter.source(part)
+            lifted = f"[{gen.ref(UNSET)}] * {len(emitter.slots)}"
+            return (emitter.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})"),
+                    emitter.function(("_items",), f"(lambda _hs: ({gen.ref(list)}(_items) if {src} else []) "
+                                                  f"if _items else [])({lifted})"),
+                    emitter.function(("_items",), f"(lambda _hs: (True if {src} else False) if _items else False)"
+                                                  f"({lifted})"))
+        src = emitter.source(part)
+        lifted = f"[{gen.ref(UNSET)}] * {len(emitter.slots)}"  # each lifted part's value, once it is worked out
         return (emitter.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})"),
                 emitter.function(("_items",), f"(lambda _hs: [{var} for {var} in _items if {src}])({lifted})"),
                 emitter.function(("_items",), f"(lambda _hs: {gen.ref(any)}({src} for {var} in _items))({lifted})"))
@@ -189,6 +197,8 @@ class _Emitter:
         if per is not None:
             self.locals[per] = local_name(per)
         self.lifted: dict[int, str] = {}  # id of a lifted part -> its source (see lift)
+        # the source of a lifted part as written -> its source lifted: parts written alike are worked out once
+        self.slots: dict[str, str] = {}
         self.in_place = True  # a short define written in place of its call (see _define)
 
     def function(self, params: tuple[str, ...], src: str) -> Any:
@@ -213,9 +223,12 @@ class _Emitter:
             return f"{self.ref(made)}({', '.join(('e', *params))})"
         self.depth += 1
         try:
-            return getattr(self, "_" + part.op)(part)
+            src: str = getattr(self, "_" + part.op)(part)
         finally:
             self.depth -= 1
+        if self.lifting and part.inv:  # a part written alike is lifted already: its value, once worked out
+            return self.slots.get(src, src)
+        return src
 
     def passed(self) -> tuple[str, ...]:
         """Locals of this function besides the rule's names that a function split off it takes: the lifted
@@ -230,12 +243,17 @@ class _Emitter:
 
     def lift(self, part: Part) -> str:
         """The source of ``part`` worked out once per call of the judged expression, when first needed, and
-        kept in ``_hs``, a list local to that call (see loops)."""
+        kept in ``_hs``, a list local to that call (see loops); parts written alike (the same source in the same
+        function: they read the same, and nothing changes the state while an expression is worked out) share
+        one place."""
         src = self.lifted.get(id(part))
         if src is None:
-            inner = self.source(part)
-            i, unset, keep_ = len(self.lifted), self.ref(UNSET), self.ref(keep)
-            src = self.lifted[id(part)] = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep_}(_hs, {i}, {inner}))"
+            inner = self.source(part)  # a part written alike and lifted before: that one's (see source)
+            src = self.slots.get(inner)
+            if src is None and inner not in self.slots.values():
+                i, unset, keep_ = len(self.slots), self.ref(UNSET), self.ref(keep)
+                src = self.slots[inner] = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep_}(_hs, {i}, {inner}))"
+            self.lifted[id(part)] = src = src or inner
         return src
 
     # ------------------------------------------------------------------ parts (see ir.Part)
