@@ -149,3 +149,28 @@ def test_a_judged_expression_that_does_not_read_the_item_is_worked_out_once_when
     assert selected == value and selected is not items
     assert c.exists(env_for(), items) is bool(value)
     assert WORK_LIMIT - budget.left[0] == 2 * charged_items
+
+
+# ----------------------------------------------------------------------------- defines
+
+
+@pytest.mark.parametrize("defines, text, met", [
+    # called through its memo; the expression reads the state, so it is not remembered whole
+    ({"heavy(c)": "sum([c.number for x in [1, 2, 3]])"}, "heavy(card) + heavy(led) + round.number", (29, 6)),
+    ({"points(c)": "[0, 10, 2][index([0, 7, 9], c.number)] if c.number != 5 else 1"},  # short: written in place
+     "points(card) + points(led) + round.number", (4, 3)),
+])
+def test_a_define_that_reads_only_the_cards_it_is_given_is_worked_out_once_per_card(defines, text, met):
+    c = Compiler(game(defines)).compile(text, dict(BOUND), locate)
+    first = work(c, env_for())
+    assert first[1] > 0
+    assert [work(c, env_for()) for _ in range(2)] == [(first[0], 0)] * 2  # later evaluations: no work
+    assert work(c, env_for(card=5)) == met  # a card met first (yellow 9): worked out
+
+
+def test_a_define_that_reads_a_card_and_the_state_is_worked_out_at_every_call():
+    c = Compiler(game({"worth(c)": "c.number + round.number"})).compile("worth(card) * 2", dict(BOUND), locate)
+    state = env_for()
+    assert c(state) == 18
+    state["$s"].vars["number"] = 3
+    assert c(state) == 20

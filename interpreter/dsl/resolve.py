@@ -405,7 +405,10 @@ class DefineCalls:
         d.compiling, r._unreached, r._invariant, r._sure, r._calls = True, 0, None, frozenset(), 0
         try:
             inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
-            part = r._expr(_rename(d.tree, keys), inner, d.locate)
+            tree = _rename(d.tree, keys)
+            # a body that reads only cards given to it (and constants) is remembered per card: card attributes never
+            # change (passes.remember)
+            part = remember(r._expr(tree, inner, d.locate), tree, inner)
             calls = r._calls
         finally:
             d.compiling = False
