@@ -15,7 +15,7 @@ from interpreter.dsl import budget
 from interpreter.dsl.codegen import charged, charged_one
 from interpreter.dsl.compiler import Compiler
 from interpreter.dsl.runtime import BINARY
-from interpreter.dsl.types import VALUE
+from interpreter.dsl.types import NUMBER, VALUE, list_of
 from interpreter.limits import WORK_LIMIT
 
 from .test_dsl import BOUND, env_for, locate
@@ -174,3 +174,41 @@ def test_a_define_that_reads_a_card_and_the_state_is_worked_out_at_every_call():
     assert c(state) == 18
     state["$s"].vars["number"] = 3
     assert c(state) == 20
+
+
+@pytest.mark.parametrize("x, y, value", [
+    ([1, 2], [3], (3 + 2) + (3 + 2)),  # lists are never remembered: each call its own
+    ([1, 2], [4], (3 + 2) + (4 + 2)),
+    (None, [4], 0 + (4 + 2)),  # a list that is none at play
+])
+def test_a_define_given_a_list_is_worked_out_for_each_call(x, y, value):
+    c = Compiler(game({"total(xs)": "sum([n for n in xs]) + round.number if xs != none else 0"})).compile(
+        "total(x) + total(y)", dict(BOUND, x=list_of(NUMBER), y=list_of(NUMBER)), locate)
+    env = env_for(x=x, y=y)
+    env["$batch"] = object()
+    assert c(env) == value
+
+
+@pytest.mark.parametrize("a, b, value", [([1], (1,), False), ([1], [2], True), ((), None, True), (3, 3, False)])
+def test_not_equal_is_the_opposite_of_equal(a, b, value):
+    c, _ = compiled("x != y", x=VALUE, y=VALUE)
+    assert work(c, env_for(x=a, y=b)) == (value, len(a) if isinstance(a, (list, tuple)) else 0)
+
+
+@pytest.mark.parametrize("defines, charged_items", [
+    ({"firsts()": "slice(stock, 0, 1)"}, 1),  # goes through a list: worked out once a batch, wherever it is read
+    ({"firsts()": "[stock[0]]"}, 0),  # no work: written in place
+    ({"firsts()": "[first(stock)]"}, 0),
+])
+def test_a_define_without_parameters_that_does_work_is_worked_out_once_a_batch(defines, charged_items):
+    c = Compiler(game(defines)).compile("len(firsts()) + len(firsts()) + round.number", dict(BOUND), locate)
+    env = env_for()
+    env["$batch"] = object()
+    assert work(c, env) == (4, charged_items)
+
+
+def test_seats_from_gives_a_list_of_its_own_each_time():
+    c = Compiler(game()).compile("seats_from(seat)", dict(BOUND), locate)
+    first = c(env_for(seat=2))
+    first.append(9)
+    assert c(env_for(seat=2)) == [2, 3, 0, 1] and c(env_for(seat=0)) == [0, 1, 2, 3]

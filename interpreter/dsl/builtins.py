@@ -369,10 +369,18 @@ def _seat(_args: list[Type]) -> Type:
     return SEAT
 
 
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, seat) -> the seats in playing order from it
+
+
 def _seats_from(state: Any, seat: int) -> list[int]:
     seat = _seat_of(seat, "seats_from")
     n = state.players
-    return [(seat + i) % n for i in range(n)]
+    order = _ORDERS.get((n, seat))
+    if order is None:
+        order = tuple((seat + i) % n for i in range(n))
+        if 0 <= seat < n:  # (a seat is one: kept)
+            _ORDERS[(n, seat)] = order
+    return list(order)
 
 
 _register(Builtin("seats_from", 1, 1, _seats, _seats_from, needs_state=True,

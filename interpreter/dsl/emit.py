@@ -28,7 +28,7 @@ from keyword import iskeyword
 from typing import Any
 
 from interpreter.dsl.budget import number
-from interpreter.dsl.builtins import _concat
+from interpreter.dsl.builtins import REGISTRY, _concat, _first, _last
 from interpreter.dsl.codegen import Namespace, charged, charged_nested, charged_one, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
@@ -486,12 +486,35 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
     # short or not as written with its calls (the defines it calls written in place do not make it longer)
     plain = _shallower(gen, as_written, params=body.keys, reads=reads) if _calls_defines(body.part) else src
     short = src if len(plain) <= _CHEAP and " for " not in plain else None
+    if not body.keys and _works(body.part):  # written in place, its work would be done at every place it is read
+        short = None
     memo = reads.defines.memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
-    caller = None if not body.keys else fn if short is not None else define_caller(fn, memo, len(body.keys))
+    # arguments of which one is a list or a record are never remembered (define_caller): the body is called
+    kept = short is None and not any(t.kind in ("list", "record") for t in sig)
+    caller = None if not body.keys else define_caller(fn, memo, len(body.keys)) if kept else fn
     made = (fn, short, once, caller)
     reads.defines.keep(body, made)
     return made
+
+
+# the builtins that cost no more than the call of a define without parameters (once_per_batch) saves
+_LIGHT = frozenset({len, abs, _first, _last})
+_BUILTINS = frozenset(b.impl for b in REGISTRY.values())
+
+
+def _works(part: Part) -> bool:
+    """Whether ``part`` calls a builtin that goes through a list, makes one or reads the game (``seats_from``,
+    ``slice``, ``sum``...), or a define with arguments: what a define without parameters is worth remembering for."""
+    todo = [part]
+    while todo:
+        p = todo.pop()
+        if p.op == "call" and p.data[0] in _BUILTINS and p.data[0] not in _LIGHT or p.op == "define" and p.kids:
+            return True
+        todo.extend(p.kids)
+        if p.op == "for":
+            return True
+    return False
 
 
 def _local(src: str) -> bool:
