@@ -212,3 +212,19 @@ def test_seats_from_gives_a_list_of_its_own_each_time():
     first = c(env_for(seat=2))
     first.append(9)
     assert c(env_for(seat=2)) == [2, 3, 0, 1] and c(env_for(seat=0)) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("text, trump, value", [
+    ("matches(card, round.trump)", "red", True),  # card 1 is red 7
+    ("matches(card, round.trump)", 7, True),
+    ("matches(led, round.trump)", None, False),  # a round value not set: none, as passed
+    ("[c.number for c in stock if matches(c, round.trump)]", "yellow", [9]),
+])
+def test_a_short_define_given_a_round_value_is_written_in_place(text, trump, value):
+    compiler = Compiler(game({"matches(c, t)": "c.colour == t or c.number == t"}))
+    c = compiler.compile(text, dict(BOUND), locate)
+    env = env_for()
+    env["$s"].vars["trump"] = trump
+    assert c(env) == value
+    written = [t for t in compiler.gen._used if "matches" not in t and "trump" in t]
+    assert written and all("(e, " not in t for t in written)  # no define called

@@ -412,14 +412,15 @@ class _Emitter:
             return f"({short})" if short is not None else f"{self.ref(once)}(e)"
         args = self.kids(part)
         if self.in_place and short is not None and len(short) <= _IN_PLACE and all(
-                k.const or a in self.locals.values() or re.fullmatch(_BOUND, a) for k, a in zip(part.kids, args,
-                                                                                              strict=True)):
+                k.const or a in self.locals.values() or re.fullmatch(_BOUND, a) or re.fullmatch(self.reads.simple, a)
+                for k, a in zip(part.kids, args, strict=True)):
             return self._in_place(body, args)
         return f"{self.ref(caller)}({', '.join(('e', *args))})"
 
     def _in_place(self, body: DefineBody, args: list[str]) -> str:
         """A short define's body written in place of its call, its parameters read where the arguments are (each a
-        local, a bound name or a constant: read again, it gives the same and cannot fail), so no call is made."""
+        local, a bound name, a round value or a constant: read again, it gives the same and cannot fail: a round's
+        values are all there, none until set), so no call is made."""
         had = [(k, self.locals.get(k)) for k in body.keys]
         self.locals.update(zip(body.keys, args, strict=True))
         try:
