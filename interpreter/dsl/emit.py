@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from keyword import iskeyword
 from typing import Any
 
 from interpreter.dsl.budget import number
-from interpreter.dsl.builtins import REGISTRY, _concat, _first, _last
+from interpreter.dsl.builtins import _concat
 from interpreter.dsl.codegen import Namespace, charged, charged_nested, charged_one, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
+from interpreter.dsl.part_shapes import SIMPLE, calls_defines, is_let, is_local, nested, same_for_each, works
 from interpreter.dsl.runtime import UNSET, a_number, field, joined, keep, of_seat, once_per_batch, something
 from interpreter.dsl.state_reads import STATE_READS, Reads
 
@@ -43,9 +43,6 @@ _CHEAP = 400  # a define body of at most this much source and no loop is not wor
 _IN_PLACE = 800
 _STATE = "e['$s']"  # the state, in generated code
 
-# the source of a local, of a bound name or of a round value (read twice rather than passed to a helper, see
-# _seat): compiled when first needed (re caches it), not at every start
-_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"
 _BOUND = r"e\['[A-Za-z_]\w*'\]"  # the source of a bound name read from the environment
 
 Fn = Callable[[dict[str, Any]], Any]
@@ -214,7 +211,7 @@ class _Emitter:
         if fixed is not None:
             return fixed
         if self.depth >= self.limit:  # a function of its own, taking the locals in scope
-            params = tuple(dict.fromkeys(v for v in self.locals.values() if _local(v))) + self.passed()
+            params = tuple(dict.fromkeys(v for v in self.locals.values() if is_local(v))) + self.passed()
             depth, self.depth = self.depth, 0
             try:
                 made = self.function(params, self.source(part))
@@ -283,7 +280,7 @@ class _Emitter:
             getter, source = self.reads.seat(name, getter, source)
         if sure:
             return source(self.state, b, self.ref)
-        if re.fullmatch(_SIMPLE, b) or re.fullmatch(self.reads.simple, b):  # read twice, no call
+        if re.fullmatch(SIMPLE, b) or re.fullmatch(self.reads.simple, b):  # read twice, no call
             return f"({source(self.state, b, self.ref)} if {b} is not None else None)"
         get, state = self.ref(getter), self.state if stateful else "None"
         return f"{self.ref(of_seat)}({get}, {state}, {b})"
@@ -294,7 +291,7 @@ class _Emitter:
 
     def _index(self, part: Part) -> str:
         base = part.kids[0]
-        if _let(part) and not (self.lifting and not part.inv and base.inv and not base.cheap):
+        if is_let(part) and not (self.lifting and not part.inv and base.inv and not base.cheap):
             return self._let(base)
         b, x = self.kids(part)
         return f"{b}[{x}]"
@@ -336,14 +333,14 @@ class _Emitter:
 
     def _call(self, part: Part) -> str:
         fn, state, negated = part.data
-        if fn is _concat and not negated and len(part.kids) == 1 and _nested(part.kids[0]):
+        if fn is _concat and not negated and len(part.kids) == 1 and nested(part.kids[0]):
             return self._flat(part.kids[0])
         src = f"{self.ref(fn)}({', '.join((self.state, *self.kids(part)) if state else self.kids(part))})"
         return f"(not {src})" if negated else src
 
     def _flat(self, outer: Part) -> str:
         """A comprehension of several ``for``s (which the parser writes as ``concat`` of the lists each outer item
-        makes, ``_nested``) as Python's own: one list, its loops one inside the other, each list charged."""
+        makes, ``nested``) as Python's own: one list, its loops one inside the other, each list charged."""
         clauses: list[str] = []
         hidden: list[tuple[str, str | None]] = []
         first: tuple[str, str] | None = None  # the first for's variable and source, while no condition follows it
@@ -352,7 +349,7 @@ class _Emitter:
             while True:
                 (s,) = self.kids(part)
                 var, body, cond, _ = part.data
-                if first is not None and len(clauses) == 1 and _same_for_each(part.kids[0], first[0], s):
+                if first is not None and len(clauses) == 1 and same_for_each(part.kids[0], first[0], s):
                     # the second list is the same for every item of the first, and gone through for each: charged
                     # once for all with the first (codegen.charged_nested)
                     clauses[0] = f"for {local_name(first[0])} in {self.ref(charged_nested)}({first[1]}, {s})"
@@ -364,9 +361,9 @@ class _Emitter:
                 self.locals[var] = local_name(var)
                 if cond is not None:
                     clauses.append(f"if {self.source(cond)}")
-                if body.op == "call" and body.data[0] is _concat and _nested(body.kids[0]):
+                if body.op == "call" and body.data[0] is _concat and nested(body.kids[0]):
                     part = body.kids[0]
-                elif _nested(part):
+                elif nested(part):
                     part = body
                 else:
                     return f"[{self.source(body)} {' '.join(clauses)}]"
@@ -439,36 +436,9 @@ class _Emitter:
         names = part.data
         keys = [self.locals.get(n) or f"e[{n!r}]" for n in names]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
-        params = tuple(self.locals[n] for n in names if _local(self.locals.get(n, ""))) + self.passed()
+        params = tuple(self.locals[n] for n in names if is_local(self.locals.get(n, ""))) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
-
-
-def _same_for_each(source: Part, outer: str, src: str) -> bool:
-    """Whether the list a comprehension's second ``for`` goes through is the same for each item of the first (a name
-    other than the first's variable, never none: read without work, it cannot fail), written ``src``."""
-    return source.op == "name" and source.sure and source.data != outer and re.fullmatch(_SIMPLE, src) is not None
-
-
-def _let(part: Part) -> bool:
-    """Whether ``part`` is the first item of a comprehension without a condition over a list of one item written in the
-    rule (what the parser makes of ``let x = value in body``)."""
-    base, at = part.kids
-    if not (at.const and type(at.value) is int and at.value == 0 and base.op == "for"):
-        return False
-    if base.data[2] is not None or base.data[3] is not None:  # a condition, or a builtin the items are given to
-        return False
-    items = base.kids[0]
-    return items.op == "list" and len(items.kids) == 1 or items.const and len(items.value) == 1
-
-
-def _nested(part: Part) -> bool:
-    """A list comprehension whose items are the lists of a comprehension inside it (what the parser makes of
-    ``[x for a in A if p for b in B ...]``: ``concat([[x for b in B ...] for a in A if p])``)."""
-    if part.op != "for" or part.data[3] is not None:
-        return False
-    body = part.data[1]
-    return (body.op == "for" and body.data[3] is None) or (body.op == "call" and body.data[0] is _concat)
 
 
 def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, reads: Reads) -> Any:
@@ -485,9 +455,9 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
 
     src, fn = _shallower(gen, make, params=body.keys, reads=reads)
     # short or not as written with its calls (the defines it calls written in place do not make it longer)
-    plain = _shallower(gen, as_written, params=body.keys, reads=reads) if _calls_defines(body.part) else src
+    plain = _shallower(gen, as_written, params=body.keys, reads=reads) if calls_defines(body.part) else src
     short = src if len(plain) <= _CHEAP and " for " not in plain else None
-    if not body.keys and _works(body.part):  # written in place, its work would be done at every place it is read
+    if not body.keys and works(body.part):  # written in place, its work would be done at every place it is read
         short = None
     memo = reads.defines.memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
@@ -497,41 +467,3 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
     made = (fn, short, once, caller)
     reads.defines.keep(body, made)
     return made
-
-
-# the builtins that cost no more than the call of a define without parameters (once_per_batch) saves
-_LIGHT = frozenset({len, abs, _first, _last})
-_BUILTINS = frozenset(b.impl for b in REGISTRY.values())
-
-
-def _works(part: Part) -> bool:
-    """Whether ``part`` calls a builtin that goes through a list, makes one or reads the game (``seats_from``,
-    ``slice``, ``sum``...), or a define with arguments: what a define without parameters is worth remembering for."""
-    todo = [part]
-    while todo:
-        p = todo.pop()
-        if p.op == "call" and p.data[0] in _BUILTINS and p.data[0] not in _LIGHT or p.op == "define" and p.kids:
-            return True
-        todo.extend(p.kids)
-        if p.op == "for":
-            return True
-    return False
-
-
-def _local(src: str) -> bool:
-    """Whether ``src``, what a name reads here, is a Python local (a split-off function takes it), not a bound name
-    read from ``e`` or a constant that a short define's argument written in place may be (see _Emitter._in_place)."""
-    return src.isidentifier() and not iskeyword(src)
-
-
-def _calls_defines(part: Part) -> bool:
-    """Whether ``part`` calls a define with arguments (one written in place would write its own calls again)."""
-    todo = [part]
-    while todo:
-        p = todo.pop()
-        if p.op == "define" and p.kids:
-            return True
-        todo.extend(p.kids)
-        if p.op == "for":
-            todo.extend(q for q in p.data[1:3] if q is not None)
-    return False
