@@ -266,9 +266,21 @@ _register(Builtin("all", 1, 1, _truth, _all, doc="True when every item is true."
 
 
 def _index(items: Sequence[Any], item: Any) -> int | None:
+    """The first position of an item equal to ``item`` and, like it, true/false or not (1 is not true). In a list,
+    Python's own search finds the first equal one (a value is equal to itself: the DSL's values are no floats), the
+    answer unless that one is true/false and ``item`` is not, or the other way round (then every item is looked at)."""
     charge(len(items))
+    truth = item is True or item is False
+    if items.__class__ is list or items.__class__ is tuple:
+        try:
+            i = items.index(item)
+        except ValueError:
+            return None
+        x = items[i]
+        if (x is True or x is False) == truth:
+            return i
     for i, x in enumerate(items):
-        if x == item and (x is True or x is False) == (item is True or item is False):
+        if x == item and (x is True or x is False) == truth:
             return i
     return None
 
@@ -357,10 +369,18 @@ def _seat(_args: list[Type]) -> Type:
     return SEAT
 
 
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {}  # (players, seat) -> the seats in playing order from it
+
+
 def _seats_from(state: Any, seat: int) -> list[int]:
     seat = _seat_of(seat, "seats_from")
     n = state.players
-    return [(seat + i) % n for i in range(n)]
+    order = _ORDERS.get((n, seat))
+    if order is None:
+        order = tuple((seat + i) % n for i in range(n))
+        if 0 <= seat < n:  # (a seat is one: kept)
+            _ORDERS[(n, seat)] = order
+    return list(order)
 
 
 _register(Builtin("seats_from", 1, 1, _seats, _seats_from, needs_state=True,

@@ -39,6 +39,15 @@ def charged(items: Any, _left: list[int] = left) -> Any:
     return items
 
 
+def charged_one(value: Any, _left: list[int] = left) -> Any:
+    """``value``, the one item of a ``let`` (``let x = value in body``): charged as ``charged`` charges the list of
+    that one item that the parser makes of it."""
+    _left[0] -= 1
+    if _left[0] < 0:
+        charge(0)  # says what ran out
+    return value
+
+
 def charged_nested(outer: Any, inner: Any, _left: list[int] = left) -> Any:
     """``outer``, the source of a comprehension whose second ``for`` goes through ``inner`` (a list, the same for every
     item of ``outer``) for each of its items: both charged at once, what ``charged`` charges for ``outer`` and then for

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from keyword import iskeyword
 from typing import Any
 
 from interpreter.dsl.budget import number
 from interpreter.dsl.builtins import _concat
-from interpreter.dsl.codegen import Namespace, charged, charged_nested, define_caller, local_name
+from interpreter.dsl.codegen import Namespace, charged, charged_nested, charged_one, define_caller, local_name
 from interpreter.dsl.ir import USES, Part
 from interpreter.dsl.names import Define, DefineBody
+from interpreter.dsl.part_shapes import SIMPLE, calls_defines, is_let, is_local, nested, same_for_each, works
 from interpreter.dsl.runtime import UNSET, a_number, field, joined, keep, of_seat, once_per_batch, something
 from interpreter.dsl.state_reads import STATE_READS, Reads
 
@@ -43,9 +43,6 @@ _CHEAP = 400  # a define body of at most this much source and no loop is not wor
 _IN_PLACE = 800
 _STATE = "e['$s']"  # the state, in generated code
 
-# the source of a local, of a bound name or of a round value (read twice rather than passed to a helper, see
-# _seat): compiled when first needed (re caches it), not at every start
-_SIMPLE = r"[A-Za-z_]\w*|e\['[A-Za-z_]\w*'\]"
 _BOUND = r"e\['[A-Za-z_]\w*'\]"  # the source of a bound name read from the environment
 
 Fn = Callable[[dict[str, Any]], Any]
@@ -76,9 +73,17 @@ def loops(gen: Namespace, part: Part, per: str, reads: Reads = STATE_READS
     which the expression holds) and ``exists(e, items)`` (whether one does), each one loop in one function."""
 
     def make(emitter: _Emitter) -> tuple[Fn, Callable[..., list[Any]], Callable[..., bool]]:
-        src = emitter.lift(part) if part.inv and not part.cheap else emitter.source(part)
         var = emitter.locals[per]
-        lifted = f"[{gen.ref(UNSET)}] * {len(emitter.lifted)}"  # each lifted part's value, once it is worked out
+        if part.inv:  # the same for every item: worked out once, when there is one
+            src = emitter.source(part)
+            lifted = f"[{gen.ref(UNSET)}] * {len(emitter.slots)}"
+            return (emitter.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})"),
+                    emitter.function(("_items",), f"(lambda _hs: ({gen.ref(list)}(_items) if {src} else []) "
+                                                  f"if _items else [])({lifted})"),
+                    emitter.function(("_items",), f"(lambda _hs: (True if {src} else False) if _items else False)"
+                                                  f"({lifted})"))
+        src = emitter.source(part)
+        lifted = f"[{gen.ref(UNSET)}] * {len(emitter.slots)}"  # each lifted part's value, once it is worked out
         return (emitter.function((), f"(lambda {var}, _hs: {src})(e[{per!r}], {lifted})"),
                 emitter.function(("_items",), f"(lambda _hs: [{var} for {var} in _items if {src}])({lifted})"),
                 emitter.function(("_items",), f"(lambda _hs: {gen.ref(any)}({src} for {var} in _items))({lifted})"))
@@ -189,6 +194,8 @@ class _Emitter:
         if per is not None:
             self.locals[per] = local_name(per)
         self.lifted: dict[int, str] = {}  # id of a lifted part -> its source (see lift)
+        # the source of a lifted part as written -> its source lifted: parts written alike are worked out once
+        self.slots: dict[str, str] = {}
         self.in_place = True  # a short define written in place of its call (see _define)
 
     def function(self, params: tuple[str, ...], src: str) -> Any:
@@ -204,7 +211,7 @@ class _Emitter:
         if fixed is not None:
             return fixed
         if self.depth >= self.limit:  # a function of its own, taking the locals in scope
-            params = tuple(dict.fromkeys(v for v in self.locals.values() if _local(v))) + self.passed()
+            params = tuple(dict.fromkeys(v for v in self.locals.values() if is_local(v))) + self.passed()
             depth, self.depth = self.depth, 0
             try:
                 made = self.function(params, self.source(part))
@@ -213,9 +220,12 @@ class _Emitter:
             return f"{self.ref(made)}({', '.join(('e', *params))})"
         self.depth += 1
         try:
-            return getattr(self, "_" + part.op)(part)
+            src: str = getattr(self, "_" + part.op)(part)
         finally:
             self.depth -= 1
+        if self.lifting and part.inv:  # a part written alike is lifted already: its value, once worked out
+            return self.slots.get(src, src)
+        return src
 
     def passed(self) -> tuple[str, ...]:
         """Locals of this function besides the rule's names that a function split off it takes: the lifted
@@ -230,12 +240,17 @@ class _Emitter:
 
     def lift(self, part: Part) -> str:
         """The source of ``part`` worked out once per call of the judged expression, when first needed, and
-        kept in ``_hs``, a list local to that call (see loops)."""
+        kept in ``_hs``, a list local to that call (see loops); parts written alike (the same source in the same
+        function: they read the same, and nothing changes the state while an expression is worked out) share
+        one place."""
         src = self.lifted.get(id(part))
         if src is None:
-            inner = self.source(part)
-            i, unset, keep_ = len(self.lifted), self.ref(UNSET), self.ref(keep)
-            src = self.lifted[id(part)] = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep_}(_hs, {i}, {inner}))"
+            inner = self.source(part)  # a part written alike and lifted before: that one's (see source)
+            src = self.slots.get(inner)
+            if src is None and inner not in self.slots.values():
+                i, unset, keep_ = len(self.slots), self.ref(UNSET), self.ref(keep)
+                src = self.slots[inner] = f"(_hs[{i}] if _hs[{i}] is not {unset} else {keep_}(_hs, {i}, {inner}))"
+            self.lifted[id(part)] = src = src or inner
         return src
 
     # ------------------------------------------------------------------ parts (see ir.Part)
@@ -265,7 +280,7 @@ class _Emitter:
             getter, source = self.reads.seat(name, getter, source)
         if sure:
             return source(self.state, b, self.ref)
-        if re.fullmatch(_SIMPLE, b) or re.fullmatch(self.reads.simple, b):  # read twice, no call
+        if re.fullmatch(SIMPLE, b) or re.fullmatch(self.reads.simple, b):  # read twice, no call
             return f"({source(self.state, b, self.ref)} if {b} is not None else None)"
         get, state = self.ref(getter), self.state if stateful else "None"
         return f"{self.ref(of_seat)}({get}, {state}, {b})"
@@ -275,8 +290,28 @@ class _Emitter:
         return f"{self.ref(field)}({b}, {part.data!r})"
 
     def _index(self, part: Part) -> str:
+        base = part.kids[0]
+        if is_let(part) and not (self.lifting and not part.inv and base.inv and not base.cheap):
+            return self._let(base)
         b, x = self.kids(part)
         return f"{b}[{x}]"
+
+    def _let(self, one: Part) -> str:
+        """``let x = value in body`` (the parser's ``[body for x in [value]][0]``) as a call of a function of x: no
+        list made and none gone through; the one item charged as the list's (codegen.charged_one)."""
+        items = one.kids[0]
+        (value,) = self.kids(items) if items.op == "list" else (self.gen.literal(items.value[0]),)
+        var, body = one.data[0], one.data[1]
+        had = self.locals.get(var)
+        self.locals[var] = py = local_name(var)  # the variable is a local (hiding a bound name of its name)
+        try:
+            src = self.source(body)
+        finally:
+            if had is None:
+                del self.locals[var]
+            else:
+                self.locals[var] = had
+        return f"(lambda {py}: {src})({self.ref(charged_one)}({value}))"
 
     def _list(self, part: Part) -> str:
         return f"({', '.join(self.kids(part))},)"
@@ -298,14 +333,14 @@ class _Emitter:
 
     def _call(self, part: Part) -> str:
         fn, state, negated = part.data
-        if fn is _concat and not negated and len(part.kids) == 1 and _nested(part.kids[0]):
+        if fn is _concat and not negated and len(part.kids) == 1 and nested(part.kids[0]):
             return self._flat(part.kids[0])
         src = f"{self.ref(fn)}({', '.join((self.state, *self.kids(part)) if state else self.kids(part))})"
         return f"(not {src})" if negated else src
 
     def _flat(self, outer: Part) -> str:
         """A comprehension of several ``for``s (which the parser writes as ``concat`` of the lists each outer item
-        makes, ``_nested``) as Python's own: one list, its loops one inside the other, each list charged."""
+        makes, ``nested``) as Python's own: one list, its loops one inside the other, each list charged."""
         clauses: list[str] = []
         hidden: list[tuple[str, str | None]] = []
         first: tuple[str, str] | None = None  # the first for's variable and source, while no condition follows it
@@ -314,7 +349,7 @@ class _Emitter:
             while True:
                 (s,) = self.kids(part)
                 var, body, cond, _ = part.data
-                if first is not None and len(clauses) == 1 and _same_for_each(part.kids[0], first[0], s):
+                if first is not None and len(clauses) == 1 and same_for_each(part.kids[0], first[0], s):
                     # the second list is the same for every item of the first, and gone through for each: charged
                     # once for all with the first (codegen.charged_nested)
                     clauses[0] = f"for {local_name(first[0])} in {self.ref(charged_nested)}({first[1]}, {s})"
@@ -326,9 +361,9 @@ class _Emitter:
                 self.locals[var] = local_name(var)
                 if cond is not None:
                     clauses.append(f"if {self.source(cond)}")
-                if body.op == "call" and body.data[0] is _concat and _nested(body.kids[0]):
+                if body.op == "call" and body.data[0] is _concat and nested(body.kids[0]):
                     part = body.kids[0]
-                elif _nested(part):
+                elif nested(part):
                     part = body
                 else:
                     return f"[{self.source(body)} {' '.join(clauses)}]"
@@ -374,14 +409,15 @@ class _Emitter:
             return f"({short})" if short is not None else f"{self.ref(once)}(e)"
         args = self.kids(part)
         if self.in_place and short is not None and len(short) <= _IN_PLACE and all(
-                k.const or a in self.locals.values() or re.fullmatch(_BOUND, a) for k, a in zip(part.kids, args,
-                                                                                              strict=True)):
+                k.const or a in self.locals.values() or re.fullmatch(_BOUND, a) or re.fullmatch(self.reads.simple, a)
+                for k, a in zip(part.kids, args, strict=True)):
             return self._in_place(body, args)
         return f"{self.ref(caller)}({', '.join(('e', *args))})"
 
     def _in_place(self, body: DefineBody, args: list[str]) -> str:
         """A short define's body written in place of its call, its parameters read where the arguments are (each a
-        local, a bound name or a constant: read again, it gives the same and cannot fail), so no call is made."""
+        local, a bound name, a round value or a constant: read again, it gives the same and cannot fail: a round's
+        values are all there, none until set), so no call is made."""
         had = [(k, self.locals.get(k)) for k in body.keys]
         self.locals.update(zip(body.keys, args, strict=True))
         try:
@@ -400,24 +436,9 @@ class _Emitter:
         names = part.data
         keys = [self.locals.get(n) or f"e[{n!r}]" for n in names]
         key = keys[0] if len(keys) == 1 else f"({', '.join(keys)})"
-        params = tuple(self.locals[n] for n in names if _local(self.locals.get(n, ""))) + self.passed()
+        params = tuple(self.locals[n] for n in names if is_local(self.locals.get(n, ""))) + self.passed()
         fill, t = self.ref(self.function(("_t", "_k", *params), f"_t.setdefault(_k, {src})")), self.ref({})
         return f"({t}[{key}] if {key} in {t} else {fill}({', '.join(('e', t, key, *params))}))"
-
-
-def _same_for_each(source: Part, outer: str, src: str) -> bool:
-    """Whether the list a comprehension's second ``for`` goes through is the same for each item of the first (a name
-    other than the first's variable, never none: read without work, it cannot fail), written ``src``."""
-    return source.op == "name" and source.sure and source.data != outer and re.fullmatch(_SIMPLE, src) is not None
-
-
-def _nested(part: Part) -> bool:
-    """A list comprehension whose items are the lists of a comprehension inside it (what the parser makes of
-    ``[x for a in A if p for b in B ...]``: ``concat([[x for b in B ...] for a in A if p])``)."""
-    if part.op != "for" or part.data[3] is not None:
-        return False
-    body = part.data[1]
-    return (body.op == "for" and body.data[3] is None) or (body.op == "call" and body.data[0] is _concat)
 
 
 def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, reads: Reads) -> Any:
@@ -434,30 +455,15 @@ def _define_functions(gen: Namespace, d: Define, sig: Any, body: DefineBody, rea
 
     src, fn = _shallower(gen, make, params=body.keys, reads=reads)
     # short or not as written with its calls (the defines it calls written in place do not make it longer)
-    plain = _shallower(gen, as_written, params=body.keys, reads=reads) if _calls_defines(body.part) else src
+    plain = _shallower(gen, as_written, params=body.keys, reads=reads) if calls_defines(body.part) else src
     short = src if len(plain) <= _CHEAP and " for " not in plain else None
+    if not body.keys and works(body.part):  # written in place, its work would be done at every place it is read
+        short = None
     memo = reads.defines.memo(d, sig)
     once = once_per_batch(fn, memo) if not body.keys else None
-    caller = None if not body.keys else fn if short is not None else define_caller(fn, memo, len(body.keys))
+    # arguments of which one is a list or a record are never remembered (define_caller): the body is called
+    kept = short is None and not any(t.kind in ("list", "record") for t in sig)
+    caller = None if not body.keys else define_caller(fn, memo, len(body.keys)) if kept else fn
     made = (fn, short, once, caller)
     reads.defines.keep(body, made)
     return made
-
-
-def _local(src: str) -> bool:
-    """Whether ``src``, what a name reads here, is a Python local (a split-off function takes it), not a bound name
-    read from ``e`` or a constant that a short define's argument written in place may be (see _Emitter._in_place)."""
-    return src.isidentifier() and not iskeyword(src)
-
-
-def _calls_defines(part: Part) -> bool:
-    """Whether ``part`` calls a define with arguments (one written in place would write its own calls again)."""
-    todo = [part]
-    while todo:
-        p = todo.pop()
-        if p.op == "define" and p.kids:
-            return True
-        todo.extend(p.kids)
-        if p.op == "for":
-            todo.extend(q for q in p.data[1:3] if q is not None)
-    return False

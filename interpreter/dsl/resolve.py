@@ -270,6 +270,10 @@ class Resolver:
             else NUMBER if NUMBER in (left.type, right.type) else TEXT if TEXT in (left.type, right.type) else VALUE
         if right.const and not left.const and op in COMPARISONS and not isinstance(right.value, (list, tuple)):
             return Part("infix", rtype, deps, parts, op)  # x == 0: a constant that is not a list needs no helper
+        if op in COMPARISONS and (_never_a_list(left) or op in check.ORDER and _never_a_list(right)):
+            # the helpers (runtime.same, runtime._ordering) treat a list apart, and charge it, only on their left (an
+            # order: when both sides are): with one side that is never a list they are Python's own operator
+            return self._fold(Part("infix", rtype, deps, parts, op), n, loc)
         part = _arithmetic(op, rtype, deps, left, right)
         return part if right.const and not left.const else self._fold(part, n, loc)
 
@@ -401,7 +405,10 @@ class DefineCalls:
         d.compiling, r._unreached, r._invariant, r._sure, r._calls = True, 0, None, frozenset(), 0
         try:
             inner = {keys[p]: t for p, t in zip(d.params, sig, strict=True)}
-            part = r._expr(_rename(d.tree, keys), inner, d.locate)
+            tree = _rename(d.tree, keys)
+            # a body that reads only cards given to it (and constants) is remembered per card: card attributes never
+            # change (passes.remember)
+            part = remember(r._expr(tree, inner, d.locate), tree, inner)
             calls = r._calls
         finally:
             d.compiling = False
@@ -433,6 +440,13 @@ def _arithmetic(op: str, rtype: Type, deps: frozenset[str], left: Part, right: P
         part = Part("call", rtype, deps, (left, right), (BINARY[op], False, False))
     part.sure = op in ("+", "-", "*") and rtype == NUMBER
     return part
+
+
+def _never_a_list(part: Part) -> bool:
+    """Whether the checker proves ``part`` is never a list at play: a number, a text, true or false (or none), a
+    card or a seat (a number inside, or none), a card attribute none of whose values is a list."""
+    t = part.type
+    return part.scalar or t.kind in ("card", "seat") or t.kind == "value" and (bool(t.plain) or t.literal_none)
 
 
 def _round_field(g: Globals, n: ast.Attribute, group: str, loc: Locate) -> Part:

@@ -77,8 +77,15 @@ def same(a: Any, b: Any, _left: list[int] = left) -> bool:
     return a == b
 
 
-def different(a: Any, b: Any) -> bool:
-    return not same(a, b)
+def different(a: Any, b: Any, _left: list[int] = left) -> bool:
+    """``!=``: not ``same`` (written out: one call)."""
+    if isinstance(a, (list, tuple)):
+        _left[0] -= len(a)
+        if _left[0] < 0:
+            charge(0)  # says what ran out
+        if a.__class__ is not b.__class__ and isinstance(b, (list, tuple)):
+            return list(a) != list(b)
+    return not a == b
 
 
 def contains(x: Any, xs: Any) -> bool:
