@@ -78,12 +78,19 @@ class StateShape(Reads):
     def counter(self, state: str, name: str, seat: str) -> str:
         return f"{state}.counters[{name!r}][{seat}]"
 
-    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False) -> str:
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False,
+                    zone: str | None = None) -> str:
         """The source of a statement taking ``card`` out of the list ``cards`` (a card a seat's actions offered:
         where a card is its kind, the last copy with ``last``, as the actions offer identical cards; else the
         first). ``sure``: ``cards`` is known to hold it (a playout loop took it from the plays made from them), so
-        nothing is left to undo when it is not there; else the list is left as it is and ValueError raised."""
+        nothing is left to undo when it is not there; else the list is left as it is and ValueError raised.
+        ``zone``: the zone ``cards`` is (a seat's), when the shape may hold it otherwise than as a list."""
         return f"{cards}.remove({card})"
+
+    def counted(self, zone: str) -> bool:
+        """Whether a seat's zone ``zone`` is held as its kinds once each (in the order of their first copies) with a
+        count per kind (runtime/counted.py: ``kinds``, ``n``) rather than as a list of its cards (today's: never)."""
+        return False
 
     def total(self, state: str, seat: str) -> str:
         return f"{state}.totals[{seat}]"
