@@ -70,7 +70,7 @@ class Slots(TeamQueries):
         the order of their first copies (today's order of the first copies; a later copy of a kind stands next to
         its first, not where today's state has it)."""
         cards = self.z[slot]
-        return cards.copies() if isinstance(cards, Counted) else list(cards)
+        return list(cards.copies()) if isinstance(cards, Counted) else list(cards)
 
     def put(self, slot: int, cards: list[int]) -> None:
         """Make ``cards`` (kinds, in order) the zone in ``slot``, held in the zone's shape (by count: the order of

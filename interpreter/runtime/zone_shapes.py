@@ -157,7 +157,8 @@ def _reads_by_position(part: Part, shallow: bool = False) -> bool:
 
 def expressions(game: Game) -> list[Compiled]:
     """Every expression compiled for ``game`` that reads something (its steps', its flow's, its tables', its
-    automatic seats' policies...): found by going through the game's own objects."""
+    automatic seats' policies...): found by going through the game's own objects (``game`` itself, of whatever
+    class: a game made for the compact layout too)."""
     found: dict[int, Compiled] = {}
     seen: set[int] = set()
     todo: list[Any] = [game]
@@ -174,7 +175,7 @@ def expressions(game: Game) -> list[Compiled]:
             todo.extend(obj.values())
         elif isinstance(obj, (list, tuple, set, frozenset)):
             todo.extend(obj)
-        elif type(obj).__module__.startswith(("interpreter.engine", "interpreter.plan")):
+        elif obj is game or type(obj).__module__.startswith(("interpreter.engine", "interpreter.plan")):
             todo.extend(getattr(obj, "__dict__", {}).values())
             for cls in type(obj).__mro__:
                 todo.extend(getattr(obj, a) for a in getattr(cls, "__slots__", ()) if hasattr(obj, a))
