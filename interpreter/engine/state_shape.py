@@ -21,6 +21,9 @@ class StateShape(Reads):
 
     edges = True  # the code writes the narration (state.notes) and what a Knowledge needs (state.seen)
     kinds = False  # a zone holds card ids (each card apart), not card kinds (identical cards alike)
+    # the seat zones held as their kinds once each (in the order of their first copies) with a count per kind
+    # (runtime/counted.py: ``kinds``, ``n``) rather than as a list of their cards (today's: none)
+    counted: frozenset[str] = frozenset()
 
     def seat_value(self, state: str, name: str, seat: str) -> str:
         """The source of ``seat``'s value ``name``."""
@@ -86,11 +89,6 @@ class StateShape(Reads):
         nothing is left to undo when it is not there; else the list is left as it is and ValueError raised.
         ``zone``: the zone ``cards`` is (a seat's), when the shape may hold it otherwise than as a list."""
         return f"{cards}.remove({card})"
-
-    def counted(self, zone: str) -> bool:
-        """Whether a seat's zone ``zone`` is held as its kinds once each (in the order of their first copies) with a
-        count per kind (runtime/counted.py: ``kinds``, ``n``) rather than as a list of its cards (today's: never)."""
-        return False
 
     def total(self, state: str, seat: str) -> str:
         return f"{state}.totals[{seat}]"

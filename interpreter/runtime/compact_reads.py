@@ -40,6 +40,7 @@ class SlotPlaces(StateShape):
 
     def __init__(self, lay: Layout):
         self.layout = lay
+        self.counted = frozenset(lay.zones[slot][0] for slot in lay.counts)
 
     def zone(self, state: str, name: str) -> str:
         return f"{state}.z[{self.layout.zone_slot(name)}]"
@@ -53,7 +54,7 @@ class SlotPlaces(StateShape):
     def seat(self, name: str, getter: Getter, source: Source) -> tuple[Getter, Source]:
         lay = self.layout
         if (name, 0) in lay.zones:  # (an expression reads a zone held by count as its copies: see counted.py)
-            return _slot_of("z", lay.zone_slot(name, 0), ".copies()" if self.counted(name) else "")
+            return _slot_of("z", lay.zone_slot(name, 0), ".copies()" if name in self.counted else "")
         for part in (SEAT, COUNTER):
             if (part, name, 0) in lay.values:
                 return _slot_of("v", lay.value_slot(part, name, 0))
@@ -66,10 +67,6 @@ class SlotPlaces(StateShape):
 
     def zones(self, state: str) -> str:
         return f"{state}.z"
-
-    def counted(self, zone: str) -> bool:
-        lay = self.layout
-        return (zone, 0) in lay.zones and lay.zone_slot(zone, 0) in lay.counts
 
     def seat_zone(self, state: str, name: str, seat: str) -> str:
         return _slot_of("z", self.layout.zone_slot(name, 0))[1](state, seat, repr)
@@ -132,7 +129,7 @@ class CompactReads(SlotPlaces):
 
     def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False,
                     zone: str | None = None) -> str:
-        if zone is not None and self.counted(zone):  # its count down; the kind gone at none (see counted.py)
+        if zone in self.counted:  # its count down; the kind gone at none (see counted.py)
             if not sure:
                 return f"{cards}.take({card})"
             return (f"_n = {cards}.n; _left = _n[{card}] - 1; _n[{card}] = _left; _h = {cards}.held; "

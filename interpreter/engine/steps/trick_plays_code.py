@@ -92,7 +92,7 @@ class PlaysWriter:
         self.distinct = all(k == c for c, k in enumerate(step.kinds))
         # the seat's cards held as their kinds once each with a count per kind (runtime/counted.py): the plays are
         # made from its kinds, which need no merging either
-        self.counted = self.one_zone and shape.counted(step.zones[0])
+        self.counted = self.one_zone and step.zones[0] in shape.counted
         # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
         # tables, the led card is the first, and no step run between plays can change a round value they read
         follow = step.follow_rules
