@@ -7,7 +7,8 @@ led card and the trick; identical cards offered once, and a play from several zo
 cards of the first zone) or ``zones`` (of each zone, with several); trick_code.py places them in the checked
 ``actions`` and in the playout loop alike. The checked path's are the step's play actions; the playout loop of a
 trick played from one zone holds the cards they play instead (``as_cards``: the card of each play, in the same
-order), the cheapest list to make: where a card is its kind, the hand's kinds once each, in their order.
+order), the cheapest list to make: where a card is its kind, the hand's kinds once each, in their order (a hand held
+by count, runtime/counted.py: its kinds list itself, or those of it the follow table allows, with no merging).
 """
 
 from __future__ import annotations
