@@ -221,13 +221,17 @@ def compact_work(game: Any, rng: random.Random) -> Work:
 
 def section_compact(args: argparse.Namespace, rep: Report) -> None:
     """The same game played on today's state and on the compact layout's slots (issue 33, the order of the work:
-    the step kinds written through the state's shape): time per decision, slots against state."""
+    the step kinds written through the state's shape): time per decision, slots against state, and the zones the
+    slots hold as their kinds with a count per kind (runtime/zone_shapes.py)."""
     ratios, _ = paired_ratios(list(COMPACT_GAMES), lambda c, run: (
         playout_work(compiled(*c), random.Random(run)), compact_work(compiled(*c), random.Random(run))), args,
         "compact")
+    from interpreter.runtime.zone_shapes import counted_zones
+
     rep.heading("The same random games on the compact layout's slots (time per decision vs today's state)")
-    table(("game", "players", "slots vs state"), [(c[0], c[1], spread(ratios[c]) + "x") for c in COMPACT_GAMES],
-          rep.markdown)
+    table(("game", "players", "slots vs state", "held by count"),
+          [(c[0], c[1], spread(ratios[c]) + "x", ", ".join(sorted(counted_zones(compiled(*c)))) or "-")
+           for c in COMPACT_GAMES], rep.markdown)
 
 
 def paired_ratios(configs: list[tuple[str, int]], sides: Callable[[tuple[str, int], int], tuple[Work, Work]],

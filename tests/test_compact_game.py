@@ -16,7 +16,7 @@ from interpreter.runtime.compact_game import compact_game, why_not
 from interpreter.runtime.layout import layout, pack
 
 from .conftest import GAMES, SHORTER, game_of
-from .test_compact_steps import plain
+from .test_compact_steps import as_held, held, plain
 
 CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
 ROUNDS = 2
@@ -36,7 +36,7 @@ def test_a_game_played_out_on_the_slots_is_the_game_played_out_on_the_state(name
         taken = game.playout(state, mine, round_end=True)
         assert compact.playout(slots, theirs, round_end=True) == taken
         after = pack(game, state)
-        assert slots.z == after.zones
+        assert held(slots) == as_held(layout(game), after.zones)
         assert plain(slots.v) == plain(after.values)
         assert (slots.finished, slots.actions_taken, slots.step_index) == (state.finished, state.actions_taken,
                                                                             state.step_index)
@@ -82,4 +82,4 @@ def test_a_policy_is_shown_on_the_slots_the_plays_it_is_shown_on_the_state(name)
     taken = game.playout(state, random.Random(7), policy(mine, random.Random(8), kind.__getitem__), round_end=True)
     assert compact.playout(slots, random.Random(7), policy(theirs, random.Random(8), int), round_end=True) == taken
     assert theirs == mine and sum(1 for _, shown in mine if shown and isinstance(shown[0], int)) > 20
-    assert slots.z == pack(game, state).zones
+    assert held(slots) == as_held(layout(game), pack(game, state).zones)

@@ -21,6 +21,9 @@ class StateShape(Reads):
 
     edges = True  # the code writes the narration (state.notes) and what a Knowledge needs (state.seen)
     kinds = False  # a zone holds card ids (each card apart), not card kinds (identical cards alike)
+    # the seat zones held as their kinds once each (in the order of their first copies) with a count per kind
+    # (runtime/counted.py: ``kinds``, ``n``) rather than as a list of their cards (today's: none)
+    counted: frozenset[str] = frozenset()
 
     def seat_value(self, state: str, name: str, seat: str) -> str:
         """The source of ``seat``'s value ``name``."""
@@ -78,11 +81,13 @@ class StateShape(Reads):
     def counter(self, state: str, name: str, seat: str) -> str:
         return f"{state}.counters[{name!r}][{seat}]"
 
-    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False) -> str:
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False,
+                    zone: str | None = None) -> str:
         """The source of a statement taking ``card`` out of the list ``cards`` (a card a seat's actions offered:
         where a card is its kind, the last copy with ``last``, as the actions offer identical cards; else the
         first). ``sure``: ``cards`` is known to hold it (a playout loop took it from the plays made from them), so
-        nothing is left to undo when it is not there; else the list is left as it is and ValueError raised."""
+        nothing is left to undo when it is not there; else the list is left as it is and ValueError raised.
+        ``zone``: the zone ``cards`` is (a seat's), when the shape may hold it otherwise than as a list."""
         return f"{cards}.remove({card})"
 
     def total(self, state: str, seat: str) -> str:

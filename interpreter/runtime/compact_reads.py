@@ -40,6 +40,7 @@ class SlotPlaces(StateShape):
 
     def __init__(self, lay: Layout):
         self.layout = lay
+        self.counted = frozenset(lay.zones[slot][0] for slot in lay.counts)
 
     def zone(self, state: str, name: str) -> str:
         return f"{state}.z[{self.layout.zone_slot(name)}]"
@@ -52,8 +53,8 @@ class SlotPlaces(StateShape):
 
     def seat(self, name: str, getter: Getter, source: Source) -> tuple[Getter, Source]:
         lay = self.layout
-        if (name, 0) in lay.zones:
-            return _slot_of("z", lay.zone_slot(name, 0))
+        if (name, 0) in lay.zones:  # (an expression reads a zone held by count as its copies: see counted.py)
+            return _slot_of("z", lay.zone_slot(name, 0), ".copies()" if name in self.counted else "")
         for part in (SEAT, COUNTER):
             if (part, name, 0) in lay.values:
                 return _slot_of("v", lay.value_slot(part, name, 0))
@@ -126,7 +127,13 @@ class CompactReads(SlotPlaces):
     def card_set(self, cards: Any) -> frozenset[int]:
         return frozenset(self.layout.kind[c] for c in cards)
 
-    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False) -> str:
+    def remove_card(self, cards: str, card: str, last: bool, ref: Any, sure: bool = False,
+                    zone: str | None = None) -> str:
+        if zone in self.counted:  # its count down; the kind gone at none (see counted.py)
+            if not sure:
+                return f"{cards}.take({card})"
+            return (f"_n = {cards}.n; _left = _n[{card}] - 1; _n[{card}] = _left; _h = {cards}.held; "
+                    f"_h is None or _h.remove({card}); _left or {cards}.kinds.remove({card})")
         if not last or max(self.layout.copies) <= 1:  # (no two cards alike: the first copy is the last)
             return f"{cards}.remove({card})"
         if sure:  # the last copy, found from the end in place (as moves.py takes it, without a copy)
@@ -162,12 +169,14 @@ def _values(state: Any) -> list[Any]:
     return state.v
 
 
-def _slot_of(held: str, base: int) -> tuple[Getter, Source]:
-    """A seat's slot among ``base``, ``base + 1``...: its getter and its source."""
+def _slot_of(held: str, base: int, then: str = "") -> tuple[Getter, Source]:
+    """A seat's slot among ``base``, ``base + 1``...: its getter and its source (``then``: ``.copies()``, the cards
+    of a zone held by count)."""
     def get(state: Any, seat: Any) -> Any:
-        return getattr(state, held)[base + seat]
+        found = getattr(state, held)[base + seat]
+        return found.copies() if then else found
 
     def source(state: str, seat: str, ref: Any) -> str:
-        return f"{state}.{held}[{base} + {seat}]" if base else f"{state}.{held}[{seat}]"
+        return (f"{state}.{held}[{base} + {seat}]" if base else f"{state}.{held}[{seat}]") + then
 
     return get, source

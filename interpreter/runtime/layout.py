@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from interpreter.engine.game import Game
 from interpreter.engine.samples import relabel
 from interpreter.engine.state import State
+from interpreter.runtime.zone_shapes import counted_zones
 
 # the parts of a value slot: where today's state keeps it
 ROUND, SEAT, GAME, COUNTER, TOTAL, TEAM, DEALER, NUMBER = (
@@ -39,6 +40,9 @@ class Layout:
     copies: tuple[int, ...]  # card id -> how many cards of the deck are of its kind (0 for a card of no kind)
     zones: tuple[tuple[str, int | None], ...]  # zone slot -> (the zone, its seat; None for a shared zone)
     values: tuple[tuple[str, str, int | None], ...]  # value slot -> (its part, its name, its seat or None)
+    # the zone slots a ``Slots`` holds as their kinds with a count per kind (counted.py; which: zone_shapes.py);
+    # ``pack`` gives every zone as its list of kinds in today's order all the same
+    counts: frozenset[int] = frozenset()
 
     def zone_slot(self, zone: str, seat: int | None = None) -> int:
         """The slot of ``zone`` (a seat's zone: of ``seat``)."""
@@ -83,7 +87,9 @@ def layout(game: Game) -> Layout:
                        + [(TOTAL, "", s) for s in seats] + [(TEAM, "", s) for s in seats]
                        + [(DEALER, "", None), (NUMBER, "", None), (RESULTS, "", None), (KNOWN, "", None),
                           (COUNTED, "", None)])
-        made = Layout(n, kind, kinds, tuple(count.get(kind[c], 0) for c in range(len(kind))), zones, values)
+        counted = counted_zones(game)
+        made = Layout(n, kind, kinds, tuple(count.get(kind[c], 0) for c in range(len(kind))), zones, values,
+                      frozenset(i for i, (z, _) in enumerate(zones) if z in counted))
         _LAYOUTS[game] = made
     return made
 

@@ -2,7 +2,8 @@
 zones the move takes its cards from (its ``from`` zones, or the zones its ``cards`` expression reads; every zone when
 it reads none, such as a seat's value holding cards chosen earlier), the moving seat's zones first, then the shared
 ones, then every seat's (the order today's ``State.zone_of`` looks in); of identical cards the last in the zone goes,
-as a play or a choice takes the last copy of a card a hand holds twice. A card no zone still holds (named twice, or
+as a play or a choice takes the last copy of a card a hand holds twice (a zone held by count, counted.py: its count
+goes down). A card no zone still holds (named twice, or
 by two seats) moves once."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from interpreter.runtime.counted import Counted
 from interpreter.runtime.layout import Layout
 
 Carry = Callable[[Any, list[tuple[list[int], list[int], Any]], list[Any]], None]
@@ -45,12 +47,15 @@ def carrier(lay: Layout, zones: Iterable[str] | None, top: bool) -> Carry:
     return carry
 
 
-def _take(z: list[list[int]], order: list[int], k: int) -> list[int] | None:
+def _take(z: list[Any], order: list[int], k: int) -> Any:
     """The last copy of ``k`` taken from the first zone of ``order`` holding one: that zone (None: none does)."""
     for slot in order:
         zone = z[slot]
-        if k in zone:  # its last copy, found from the end in place (as compact_reads' remove_card writes it)
-            zone.reverse()
+        if k in zone:
+            if isinstance(zone, Counted):  # (a zone held by count: its count down)
+                zone.take(k)
+                return zone
+            zone.reverse()  # its last copy, found from the end in place (as compact_reads' remove_card writes it)
             zone.remove(k)
             zone.reverse()
             return zone

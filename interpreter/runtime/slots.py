@@ -1,5 +1,6 @@
 """A state held in the compact layout (layout.py), as code written for it reads it: ``z``, the zone slots (each a
-list of card kinds), and ``v``, the value slots; the rest (the running step's progress, the pending decision...) as
+list of card kinds, or for a zone the layout holds by count, a ``Counted``: its kinds once each with a count per
+kind, counted.py), and ``v``, the value slots; the rest (the running step's progress, the pending decision...) as
 ``pack`` carries it until the step kinds declare their progress fields.
 
 The expressions' builtins that take the state ask it what they ask today's ``State``: its number of players, its
@@ -11,6 +12,7 @@ from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.team_queries import TeamQueries
+from interpreter.runtime.counted import Counted
 from interpreter.runtime.layout import COUNTED, DEALER, KNOWN, NUMBER, RESULTS, TEAM, Layout, Packed, layout
 
 
@@ -20,10 +22,14 @@ class Slots(TeamQueries):
     __slots__ = ("game", "players", "z", "v", "step_index", "progress", "pending", "ended", "finished",
                  "actions_taken", "results_slot", "_teams", "_known", "_counted", "_number", "_dealer")
 
-    def __init__(self, game: Game, lay: Layout, zones: list[list[int]], values: list[Any], rest: tuple[Any, ...]):
+    def __init__(self, game: Game, lay: Layout, zones: list[Any], values: list[Any], rest: tuple[Any, ...]):
         self.game = game
         self.players = lay.players
         self.z = zones
+        for slot in lay.counts:  # (a zone held by count: its cards as their kinds and counts)
+            cards = zones[slot]
+            if not isinstance(cards, Counted):
+                zones[slot] = Counted.of(cards, len(lay.kind))
         self.v = values
         # where the round stands, as the driver keeps it (the running step, its progress, the pending decision)
         self.step_index, self.progress, self.pending, self.ended, self.finished, self.actions_taken = rest
@@ -43,7 +49,7 @@ class Slots(TeamQueries):
         what seats know of the teams, copied too), the running step's progress and the pending decision."""
         other = Slots.__new__(Slots)
         other.game, other.players = self.game, self.players
-        other.z = [list(cards) for cards in self.z]
+        other.z = [cards.copy() for cards in self.z]
         v = other.v = list(self.v)
         results, known = self.results_slot, self._known
         v[results] = [list(r) for r in v[results]]
@@ -58,14 +64,22 @@ class Slots(TeamQueries):
         return other
 
     def cards(self, slot: int) -> list[int]:
-        """The cards (kinds) of the zone in ``slot``, in its order: a new list. Code other than the written code
-        (search's samples, the edges) reads a zone only so, whatever shape the zone is held in."""
-        return list(self.z[slot])
+        """The cards (kinds) of the zone in ``slot``: a new list. Code other than the written code (search's
+        samples, the edges) reads a zone only so, whatever shape the zone is held in. A zone held as a list: its
+        cards in today's order. A zone held by count (``Counted``): each kind repeated by its count, the kinds in
+        the order of their first copies (today's order of the first copies; a later copy of a kind stands next to
+        its first, not where today's state has it)."""
+        cards = self.z[slot]
+        return list(cards.copies()) if isinstance(cards, Counted) else list(cards)
 
     def put(self, slot: int, cards: list[int]) -> None:
-        """Make ``cards`` (kinds, in order) the zone in ``slot``; the one way code other than the written code
-        changes a zone."""
-        self.z[slot] = list(cards)
+        """Make ``cards`` (kinds, in order) the zone in ``slot``, held in the zone's shape (by count: the order of
+        the first copies kept); the one way code other than the written code changes a zone."""
+        held = self.z[slot]
+        if isinstance(held, Counted):
+            self.z[slot] = Counted.of(cards, len(held.n))
+        else:
+            self.z[slot] = list(cards)
 
     @property
     def round_number(self) -> int:

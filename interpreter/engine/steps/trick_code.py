@@ -251,7 +251,7 @@ class TrickWriter(Writer):
         # (in the loop, the card was taken from the plays made from the seat's cards: they hold it)
         if self.one_zone and not self.hand_held:
             w("hand = hands[seat]")
-        w(shape.remove_card("hand", "card", True, self.ref, self.looping) if self.one_zone
+        w(shape.remove_card("hand", "card", True, self.ref, self.looping, step.zones[0]) if self.one_zone
           else shape.remove_card("zones[zone][seat]", "card", False, self.ref, self.looping))
         w("trick.append(card)", "plays.append((seat, card))")
         w("played = len(plays)")

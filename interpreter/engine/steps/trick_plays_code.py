@@ -7,7 +7,8 @@ led card and the trick; identical cards offered once, and a play from several zo
 cards of the first zone) or ``zones`` (of each zone, with several); trick_code.py places them in the checked
 ``actions`` and in the playout loop alike. The checked path's are the step's play actions; the playout loop of a
 trick played from one zone holds the cards they play instead (``as_cards``: the card of each play, in the same
-order), the cheapest list to make: where a card is its kind, the hand's kinds once each, in their order.
+order), the cheapest list to make: where a card is its kind, the hand's kinds once each, in their order (a hand held
+by count, runtime/counted.py: its kinds list itself, or those of it the follow table allows, with no merging).
 """
 
 from __future__ import annotations
@@ -90,6 +91,9 @@ class PlaysWriter:
         self.as_cards = False
         # no two cards alike: a seat's plays need no merging of identical cards (a list, not a dict)
         self.distinct = all(k == c for c, k in enumerate(step.kinds))
+        # the seat's cards held as their kinds once each with a count per kind (runtime/counted.py): the plays are
+        # made from its kinds, which need no merging either
+        self.counted = self.one_zone and step.zones[0] in shape.counted
         # the follow rules' tables, fixed once a trick is led, kept for the trick: when every rule is read by its
         # tables, the led card is the first, and no step run between plays can change a round value they read
         follow = step.follow_rules
@@ -111,6 +115,8 @@ class PlaysWriter:
                 self.zone_actions(w)
             return
         w("hand = hands[seat]")
+        if self.counted:
+            w("held = hand.kinds")
         with w.block(f"if {self.trick}:"):
             self._choose(w, "F", step.follow_rules)
         with w.block("else:"):
@@ -136,8 +142,9 @@ class PlaysWriter:
         written in place as trick_parts.narrowing applies it (see the module's docstring). With ``target``
         "cands", the cards the rules allow (None: stuck)."""
         plays = target == "actions"
+        hand = "held" if self.counted else "hand"  # the seat's cards, or its kinds (held by count)
         if not rules:
-            w(f"actions = {self._plays('hand')}" if plays else "cands = hand")
+            w(f"actions = {self._plays(hand)}" if plays else f"cands = {hand}")
             return
         tables = rule_tables(tag, rules)
         if tag == "F" and self.cached_follow:
@@ -151,9 +158,9 @@ class PlaysWriter:
                 else:
                     look_up(w, local, name, table, "led", self.shape)
         if plays and len(rules) == 1 and rules[0].static and rules[0].hold_table is None and not rules[0].end:
-            w(f"actions = {self._plays('hand', 'm0[c]')} or {self._plays('hand')}")  # if you can: one pass
+            w(f"actions = {self._plays(hand, 'm0[c]')} or {self._plays(hand)}")  # if you can: one pass
             return
-        w("cands = hand")
+        w(f"cands = {hand}")
         judged = False  # the judged rules' environment made (by the first of them: the rules after it see it)
         nested = 0
         for k, rule in enumerate(rules):
@@ -187,13 +194,14 @@ class PlaysWriter:
         first of each kind stands, unless the deck has no two alike; with ``as_cards``, the card each plays (of
         identical cards the one its play names: today, the last of them; where a card is its kind, the kind)."""
         where = f" if {test}" if test else ""
+        distinct = self.distinct or self.counted  # (a seat's kinds held by count are its cards once each)
         if not self.as_cards:
-            if self.distinct:
+            if distinct:
                 return f"[PLAYS[c] for c in {cards}{where}]"
             if self.shape.kinds and not test:  # (the kinds once each, made in C)
                 return f"[PLAYS[c] for c in dict.fromkeys({cards})]"
             return f"list({{KINDS[c]: PLAYS[c] for c in {cards}{where}}}.values())"
-        if self.distinct:  # (the list only drawn from before a card of it is taken: the cards themselves serve)
+        if distinct:  # (the list only drawn from before a card of it is taken: the cards themselves serve)
             return f"[c for c in {cards}{where}]" if test else cards
         if self.shape.kinds:
             return f"list({{c: None for c in {cards}{where}}})" if test else f"list(dict.fromkeys({cards}))"
