@@ -15,7 +15,7 @@ import pytest
 from interpreter.dsl import emit
 from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled
-from interpreter.dsl.ir import Part, places_read
+from interpreter.dsl.ir import Part, zones_read
 from interpreter.dsl.types import Type
 from interpreter.engine.compile import supported_players
 from interpreter.engine.game import Game
@@ -91,7 +91,7 @@ def test_every_expression_reads_the_slots_as_it_reads_the_state(name, players):
     # a list read from a zone held by count gives its copies at their kind's first copy (the choices among its cards,
     # which offer identical cards once by their first copy, the one such list the layout allows: zone_shapes.py)
     counted = counted_zones(game)
-    grouped = {id(c) for c, _, _ in cases if c.type.kind == "list" and counted & places_read(c.part)}
+    grouped = {id(c) for c, _, _ in cases if c.type.kind == "list" and counted & zones_read(c.part)}
     rng = random.Random(players)
     state = game.new_state()
     read = 0

@@ -91,10 +91,22 @@ def places_read(part: Part) -> set[str] | None:
     ``trick`` give {"hand", "trick"}): where the cards it gives may come from; None when a card it gives may come
     from elsewhere (a name the engine binds, such as the last trick's cards, or a value that holds cards), which
     no zone read tells."""
+    read, anywhere = _reads(part)
+    return None if anywhere else read
+
+
+def zones_read(part: Part) -> set[str]:
+    """The shared zones and the seats' attributes ``part`` reads, through its defines too, whatever else it reads."""
+    return _reads(part)[0]
+
+
+def _reads(part: Part) -> tuple[set[str], bool]:
+    """The places ``part`` reads, and whether it reads cards that may lie anywhere (see ``places_read``)."""
     out: set[str] = set()
     seen: set[int] = set()
     bound: set[str] = set()  # names the expression binds itself: items of its lists, a define's parameters
     loose: set[str] = set()  # names read that hold cards
+    anywhere = False
     todo = [part]
     while todo:
         p = todo.pop()
@@ -114,9 +126,9 @@ def places_read(part: Part) -> set[str] | None:
         elif p.op == "name" and _holds_cards(p.type):
             loose.add(p.data)
         elif p.op == "field" and _holds_cards(p.type):
-            return None
+            anywhere = True
         todo.extend(p.kids)
-    return None if loose - bound else out
+    return out, anywhere or bool(loose - bound)
 
 
 def _holds_cards(t: Type | None) -> bool:

@@ -27,7 +27,7 @@ from typing import Any
 
 from interpreter.dsl.builtins import REGISTRY
 from interpreter.dsl.compiler import Compiled
-from interpreter.dsl.ir import Part, places_read
+from interpreter.dsl.ir import Part, zones_read
 from interpreter.dsl.runtime import BINARY
 from interpreter.engine.game import Game
 from interpreter.engine.steps.base import Step
@@ -74,7 +74,7 @@ def _expressions_keep(game: Game, zone: str) -> bool:
     card_options = {id(s.options_expr) for s in game.every_step() if isinstance(s, ChooseReading) and s._cards}
     for compiled in expressions(game):
         part = compiled.part
-        if part is None or zone not in places_read(part):
+        if part is None or zone not in zones_read(part):
             continue
         order = _Order(zone)
         if order.of(part) and id(compiled) not in card_options or order.by_position:

@@ -1,9 +1,10 @@
 """``tricks``: play tricks until a trick cannot start, from parts that compose.
 
 What the step does in play: it is started, asked and applied through its written code (trick_code.py), which calls
-back here for what is not worth writing out (its errors are engine/faults.py's). Its parts: its reading (trick_reading.py: the
-declaration, each option read into the trick's parts, trick_parts.py; the progress), its words (trick_words.py),
-what search asks of it (trick_search.py) and the sharing of a trick among its takers (trick_takers.py).
+back here for what is not worth writing out (its errors are engine/faults.py's). Its parts: its reading
+(trick_reading.py: the declaration, each option read into the trick's parts, trick_parts.py; the progress), its
+words (trick_words.py), what search asks of it (trick_search.py) and the sharing of a trick among its takers
+(trick_takers.py).
 """
 
 from __future__ import annotations
