@@ -46,7 +46,7 @@ import numpy as np
 
 from interpreter.api import GameState, TrickGame
 from interpreter.engine.encoding import Encode, Reader
-from interpreter.engine.observation import observe
+from interpreter.engine.observation import observe, observed
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.running import running
 
@@ -55,6 +55,8 @@ _NUMBERS = ("counters", "totals")
 _ALIKE = ("dealer", "round", "finished", "values", "game_values")  # made from the observation, alike for all
 _OWN = ("seat", "teams", "seat_values")  # made from the seat's observation: they differ from seat to seat
 _KNOWN = ("to_act", "zones", *_TRICK, *_NUMBERS, *_ALIKE, *_OWN)
+_STATE_KEYS = {"seat", "round", "dealer", "values", "seat_values", "game_values", "teams", "zones", "counters",
+               "totals", "finished"}  # what engine/observation.py's ``observed`` makes alone
 _NOTHING = object()
 
 
@@ -186,7 +188,9 @@ class _Part:
 
     def start(self, state: State, mine: list[_Segment]) -> None:
         """Encode ``state`` from scratch, and keep ``mine``, this part's segments."""
-        obs = observe(self.engine, state, self.seat)
+        roots = {s.root for s in mine}
+        obs = (observed(self.engine, state, self.seat, roots) if roots <= _STATE_KEYS
+               else observe(self.engine, state, self.seat))
         values, kinds = self.values, self.kinds
         self.encoded = {s.at: s.read(obs) for s in mine}  # each segment's value as encoded, by its place
         for s in mine:
@@ -197,9 +201,7 @@ class _Part:
         self.made = _grouped(s for s in mine if s.root not in (*_TRICK, *_NUMBERS, "to_act", "zones", "seat"))
         self.always = any(root not in _KNOWN for root in self.made)  # a kind not known here: every time
         tricks = _grouped(s for s in mine if s.root in _TRICK)
-        # each group with its segments' places in a list (the trick's plays: read at once)
-        self.tricks = [(root, segments, [(s.place, s) for s in segments if s.place is not None])
-                       for root, segments in tricks.items()]
+        self.tricks = [(root, _lists_in(segments)) for root, segments in tricks.items()]
         self.last = {root: obs.get(root) for root in (*self.made, *tricks)}  # each group's value encoded
         self.numbers = [(s, s.read.path[0] == "totals", str(s.read.path[-1])) for s in mine if s.root in _NUMBERS]
         zones = [s for s in mine if s.root == "zones"]
@@ -275,8 +277,11 @@ class _Part:
             self._tricks(state)
 
     def _made(self, state: State) -> None:
-        """The segments made from the observation, from a new one."""
-        self._encode(self.made, observe(self.engine, state, self.seat))
+        """The segments made from the observation, from its entries made again (all of it for a key not known
+        here)."""
+        obs = (observe(self.engine, state, self.seat) if self.always
+               else observed(self.engine, state, self.seat, self.made))
+        self._encode(self.made, obs)
         self.sources = self._sources(state)
 
     def _tricks(self, state: State) -> None:
@@ -286,27 +291,26 @@ class _Part:
         for step, p in running(engine.steps, state.step_index, state.progress):
             shown.update(step.words.public(engine, state, p, seat))
         self.step_index, self.progress = state.step_index, state.progress
-        last = self.last
-        for root, segments, places in self.tricks:
+        last, values, zeros, encoded = self.last, self.values, self.zeros, self.encoded
+        for root, lists in self.tricks:
             whole: Any = shown.get(root)
             was = last[root]
             if whole == was:
                 continue
-            if len(places) != len(segments):
-                self._encode({root: segments}, shown)
-                continue
             last[root] = whole
-            n = len(whole) if isinstance(whole, list) else 0
-            kept = len(was) if isinstance(was, list) else 0
-            first = kept if n > kept and whole[:kept] == was else 0  # plays added to the list: only theirs
-            values, zeros, encoded = self.values, self.zeros, self.encoded
-            for i, segment in places[first:]:
-                value = whole[i] if i < n else None
-                at = segment.at
-                if value != encoded[at]:
-                    values[at:at + segment.size] = zeros[segment.size]
-                    segment.encode(value, values, at)
-                    encoded[at] = value
+            for read, places in lists:
+                items = read(whole)
+                n = len(items) if isinstance(items, list) else 0
+                first = 0
+                if read.path == () and isinstance(was, list) and n > len(was) and items[:len(was)] == was:
+                    first = len(was)  # plays added to the trick: only theirs
+                for i, segment in places[first:]:
+                    value = (items[i] if i < n else None) if i >= 0 else items
+                    at = segment.at
+                    if value != encoded[at]:
+                        values[at:at + segment.size] = zeros[segment.size]
+                        segment.encode(value, values, at)
+                        encoded[at] = value
 
     def _encode(self, groups: dict[str, list[_Segment]], obs: dict[str, Any]) -> None:
         """Encode again the segments of ``groups`` (by the key of the observation they are under) whose value in
@@ -414,6 +418,19 @@ def _recount(values: array[float], at: int, cards: list[int], before: list[int],
         values[at + slot[c]] -= 1.0
     for c in now.difference(before):
         values[at + slot[c]] += 1.0
+
+
+def _lists_in(segments: list[_Segment]) -> list[tuple[Reader, list[tuple[int, _Segment]]]]:
+    """The segments of one key of the observation by the list they are places of (a trick's plays), each with its
+    place, in order; a segment that is no place in a list is alone, at place -1 (its value is the one read)."""
+    out: dict[tuple[Any, ...], list[tuple[int, _Segment]]] = {}
+    for s in segments:
+        path = s.read.path[1:]
+        if path and isinstance(path[-1], int):
+            out.setdefault(path[:-1], []).append((path[-1], s))
+        else:
+            out.setdefault(path, []).append((-1, s))
+    return [(Reader(*path), places) for path, places in out.items()]
 
 
 def _lists(state: State, places: list[tuple[str, int | None]]) -> list[list[int]]:
