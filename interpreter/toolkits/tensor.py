@@ -105,7 +105,7 @@ class KeptTensor:
         if own is None:
             own = self.own[seat] = _Own(self, seat)
             own.start(inner, self.mine[seat])
-        elif inner.actions_taken != own.taken:
+        elif inner.actions_taken != own.taken and own.made:
             own.update(inner)
         return np.add(alike.view, own.view)
 
@@ -204,15 +204,20 @@ class _Part:
         self.tricks = [(root, _lists_in(segments)) for root, segments in tricks.items()]
         self.last = {root: obs.get(root) for root in (*self.made, *tricks)}  # each group's value encoded
         self.numbers = [(s, s.read.path[0] == "totals", str(s.read.path[-1])) for s in mine if s.root in _NUMBERS]
-        zones = [s for s in mine if s.root == "zones"]
-        seen = [s for s in zones if isinstance(self.encoded[s.at], list)]  # the part sees their cards
-        zones = seen + [s for s in zones if s not in seen]  # then those it sees only how many cards they hold
+        # the zones: those whose cards the part sees; those a seat sees the cards of (the spectator's part: their
+        # counts, the seat's own part: their cards, both kept here); those only counted
+        zones = [s for s in mine if s.root == "zones"] if not self.own else []
+        seen = [s for s in zones if isinstance(self.encoded[s.at], list)]
+        owners = {s.at: seat for seat, segments in enumerate(self.kept.mine) for s in segments if s.root == "zones"}
+        owned = [s for s in zones if s.at in owners]
+        zones = seen + owned + [s for s in zones if s not in seen and s not in owned]
         self.places = [(str(s.read.path[1]), None if len(s.read.path) == 2 else self.names.index(str(s.read.path[2])))
                        for s in zones]  # each zone's name, and its seat's index for a seat's zone
-        self.seen = len(seen)
-        self.zones = _lists(state, self.places[:self.seen])
+        self.seen, self.watched = len(seen), len(seen) + len(owned)
+        self.owner = [owners.get(s.at, -1) for s in zones]
+        self.zones = _lists(state, self.places[:self.watched])
         self.copies = [list(cards) for cards in self.zones]
-        self.counted = _lists(state, self.places[self.seen:])
+        self.counted = _lists(state, self.places[self.watched:])
         self.counts = [len(cards) for cards in self.counted]
         self.zone_at = [s.at for s in zones]
         self.count_at = [s.at + kinds for s in zones]
@@ -235,9 +240,9 @@ class _Part:
         other.values = array("f", self.values)
         other.view = np.frombuffer(other.values, np.float32)
         other.encoded, other.last = dict(self.encoded), dict(self.last)
-        other.zones = _lists(state, self.places[:self.seen])
+        other.zones = _lists(state, self.places[:self.watched])
         other.copies = [list(cards) for cards in self.copies]
-        other.counted = _lists(state, self.places[self.seen:])
+        other.counted = _lists(state, self.places[self.watched:])
         other.counts = list(self.counts)
         other.counters = {k: list(v) for k, v in self.counters.items()}
         other.totals = list(self.totals)
@@ -250,20 +255,25 @@ class _Part:
         self.taken = state.actions_taken
         zones, copies = self.zones, self.copies
         moved = False
-        for i in compress(range(len(zones)), map(ne, zones, copies)):  # the zones whose cards it sees that changed
+        for i in compress(range(len(zones)), map(ne, zones, copies)):  # the zones whose cards a part sees, changed
             moved = True
             cards = zones[i]
-            _recount(self.values, self.zone_at[i], cards, copies[i], self.slot)
+            if i < self.seen:
+                _recount(self.values, self.zone_at[i], cards, copies[i], self.slot)
+            else:  # a seat's own: its cards in its part, once it has one (else they are encoded when it is made)
+                own = self.kept.own.get(self.owner[i])
+                if own is not None:
+                    _recount(own.values, self.zone_at[i], cards, copies[i], self.slot)
             self.values[self.count_at[i]] = len(cards)
             copies[i] = cards[:]
         counted = self.counted
-        if counted:  # the zones it sees only the length of
+        if counted:  # the zones no part sees the cards of: their lengths
             counts = list(map(len, counted))
             if counts != self.counts:
                 moved = True
-                count_at, was = self.count_at, self.counts
+                count_at, was, watched = self.count_at, self.counts, self.watched
                 for i in compress(range(len(counts)), map(ne, counts, was)):
-                    self.values[count_at[self.seen + i]] = counts[i]
+                    self.values[count_at[watched + i]] = counts[i]
                 self.counts = counts
         d = state.pending
         actor = None if d is None else d.actor
@@ -376,12 +386,8 @@ class _Own(_Part):
     own = True
 
     def update(self, state: State) -> None:
+        """Its seat values and the teams it knows (the cards of its zones are moved by the spectator's part)."""
         self.taken = state.actions_taken
-        zones, copies = self.zones, self.copies
-        for i in compress(range(len(zones)), map(ne, zones, copies)):  # the zones that changed: their cards
-            cards = zones[i]
-            _recount(self.values, self.zone_at[i], cards, copies[i], self.slot)
-            copies[i] = cards[:]
         if self.made and (self.always or self._sources_changed(state, state.pending)):
             self._made(state)
 
