@@ -113,7 +113,8 @@ class TrickbookEnv(AECEnv):
         assert state is not None
         self._cumulative_rewards[agent] = 0.0  # the rewards stay 0.0 until the game is over (_select)
         state.apply(int(action))  # type: ignore[arg-type]  # None only for a seat that is done (above)
-        self._deal_on()
+        if state.is_chance():
+            self._deal_on()
         self._select()
         if self.render_mode == "ansi":
             print(self.render())
