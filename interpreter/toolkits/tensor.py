@@ -215,8 +215,7 @@ class _Part:
                        for s in zones]  # each zone's name, and its seat's index for a seat's zone
         self.seen, self.watched = len(seen), len(seen) + len(owned)
         self.owner = [owners.get(s.at, -1) for s in zones]
-        self.zones = _lists(state, self.places[:self.watched])
-        self.copies = [list(cards) for cards in self.zones]
+        self.zones = _grouped_lists(state, self.places[:self.watched])
         self.counted = _lists(state, self.places[self.watched:])
         self.counts = [len(cards) for cards in self.counted]
         self.zone_at = [s.at for s in zones]
@@ -240,8 +239,9 @@ class _Part:
         other.values = array("f", self.values)
         other.view = np.frombuffer(other.values, np.float32)
         other.encoded, other.last = dict(self.encoded), dict(self.last)
-        other.zones = _lists(state, self.places[:self.watched])
-        other.copies = [list(cards) for cards in self.copies]
+        other.zones = [(first, zones, [list(cards) for cards in copies])
+                       for (first, _, copies), (_, zones, _) in zip(self.zones, _grouped_lists(state, self.places[
+                           :self.watched]))]
         other.counted = _lists(state, self.places[self.watched:])
         other.counts = list(self.counts)
         other.counters = {k: list(v) for k, v in self.counters.items()}
@@ -253,19 +253,21 @@ class _Part:
     def update(self, state: State) -> None:
         """Bring the part up to date with ``state``, the state it keeps, which took an action since."""
         self.taken = state.actions_taken
-        zones, copies = self.zones, self.copies
         moved = False
-        for i in compress(range(len(zones)), map(ne, zones, copies)):  # the zones whose cards a part sees, changed
-            moved = True
-            cards = zones[i]
-            if i < self.seen:
-                _recount(self.values, self.zone_at[i], cards, copies[i], self.slot)
-            else:  # a seat's own: its cards in its part, once it has one (else they are encoded when it is made)
-                own = self.kept.own.get(self.owner[i])
-                if own is not None:
-                    _recount(own.values, self.zone_at[i], cards, copies[i], self.slot)
-            self.values[self.count_at[i]] = len(cards)
-            copies[i] = cards[:]
+        for first, zones, copies in self.zones:  # the zones whose cards a part sees, a zone's lists together
+            if zones == copies:
+                continue
+            for j in compress(range(len(zones)), map(ne, zones, copies)):  # those that changed
+                moved = True
+                cards, i = zones[j], first + j
+                if i < self.seen:
+                    _recount(self.values, self.zone_at[i], cards, copies[j], self.slot)
+                else:  # a seat's own: its cards in its part, once it has one (else they are encoded when it is made)
+                    own = self.kept.own.get(self.owner[i])
+                    if own is not None:
+                        _recount(own.values, self.zone_at[i], cards, copies[j], self.slot)
+                self.values[self.count_at[i]] = len(cards)
+                copies[j] = cards[:]
         counted = self.counted
         if counted:  # the zones no part sees the cards of: their lengths
             counts = list(map(len, counted))
@@ -437,6 +439,20 @@ def _lists_in(segments: list[_Segment]) -> list[tuple[Reader, list[tuple[int, _S
         else:
             out.setdefault(path, []).append((-1, s))
     return [(Reader(*path), places) for path, places in out.items()]
+
+
+def _grouped_lists(state: State, places: list[tuple[str, int | None]]
+                   ) -> list[tuple[int, list[list[int]], list[list[int]]]]:
+    """The lists of ``state`` holding the zones at ``places`` (as ``_lists``), those of one zone in a row together:
+    each group as (the place of its first, its lists, copies of them), to be compared a group at a time."""
+    lists = _lists(state, places)
+    out: list[tuple[int, list[list[int]], list[list[int]]]] = []
+    for i, (name, _) in enumerate(places):
+        if i == 0 or name != places[i - 1][0]:
+            out.append((i, [], []))
+        out[-1][1].append(lists[i])
+        out[-1][2].append(list(lists[i]))
+    return out
 
 
 def _lists(state: State, places: list[tuple[str, int | None]]) -> list[list[int]]:
