@@ -311,12 +311,16 @@ class _Part:
                 continue
             last[root] = whole
             for read, places in lists:
-                items = read(whole)
-                n = len(items) if isinstance(items, list) else 0
                 first = 0
-                if read.path == () and isinstance(was, list) and n > len(was) and items[:len(was)] == was:
-                    first = len(was)  # plays added to the trick: only theirs
-                for i, segment in places[first:]:
+                if read is None:  # the list is the key's value itself (the trick's plays)
+                    items = whole
+                    if isinstance(was, list) and isinstance(whole, list) and len(whole) > len(was) \
+                            and whole[:len(was)] == was:
+                        first = len(was)  # plays added: only theirs
+                else:
+                    items = read(whole)
+                n = len(items) if isinstance(items, list) else 0
+                for i, segment in places[first:] if first else places:
                     value = (items[i] if i < n else None) if i >= 0 else items
                     at = segment.at
                     if value != encoded[at]:
@@ -428,9 +432,10 @@ def _recount(values: array[float], at: int, cards: list[int], before: list[int],
         values[at + slot[c]] += 1.0
 
 
-def _lists_in(segments: list[_Segment]) -> list[tuple[Reader, list[tuple[int, _Segment]]]]:
+def _lists_in(segments: list[_Segment]) -> list[tuple[Reader | None, list[tuple[int, _Segment]]]]:
     """The segments of one key of the observation by the list they are places of (a trick's plays), each with its
-    place, in order; a segment that is no place in a list is alone, at place -1 (its value is the one read)."""
+    place, in order, and what reads the list from the key's value (None: the value is the list); a segment that is
+    no place in a list is alone, at place -1 (its value is the one read)."""
     out: dict[tuple[Any, ...], list[tuple[int, _Segment]]] = {}
     for s in segments:
         path = s.read.path[1:]
@@ -438,7 +443,7 @@ def _lists_in(segments: list[_Segment]) -> list[tuple[Reader, list[tuple[int, _S
             out.setdefault(path[:-1], []).append((path[-1], s))
         else:
             out.setdefault(path, []).append((-1, s))
-    return [(Reader(*path), places) for path, places in out.items()]
+    return [(Reader(*path) if path else None, places) for path, places in out.items()]
 
 
 def _grouped_lists(state: State, places: list[tuple[str, int | None]]
