@@ -14,10 +14,11 @@ seat values and the teams it knows (zero in the spectator's part). Adding them i
 the new array a caller gets. Either part is brought up to date when asked for, and only when the state took an
 action since (``State.actions_taken``: every change of a state is an action or a chance event):
 
-* a zone: compared with its copy of the last time; when it changed, its counts are moved by the cards that came
-  (cards added at its end: a card led, a trick won), that left (one card taken out: a card played; all of them:
-  a trick gathered), else by the cards that left and came (a card is in one place at a time); a zone seen only as
-  a count: its length;
+* a zone: compared with its copy of the last time (by the spectator's part, a zone's lists at a time); when it
+  changed, its counts are moved by the cards that came (cards added at its end: a card led, a trick won), that
+  left (one card taken out: a card played; all of them: a trick gathered), else by the cards that left and came (a
+  card is in one place at a time), in the spectator's part for a zone everyone sees, in its seat's part for a zone
+  only its seat sees (the spectator's part keeping its count); a zone no one sees: its length;
 * the seat to act: directly;
 * the counters and totals, the trick and the last trick (the running steps' ``public``): each segment encoded
   again, by the game's ``ObservationEncoder``, only where its value changed; the trick is looked at again only
@@ -214,7 +215,7 @@ class _Part:
         self.places = [(str(s.read.path[1]), None if len(s.read.path) == 2 else self.names.index(str(s.read.path[2])))
                        for s in zones]  # each zone's name, and its seat's index for a seat's zone
         self.seen, self.watched = len(seen), len(seen) + len(owned)
-        self.owner = [owners.get(s.at, -1) for s in zones]
+        self.owners = [owners.get(s.at, -1) for s in zones]  # the seat whose own part has its cards, by zone
         self.zones = _grouped_lists(state, self.places[:self.watched])
         self.counted = _lists(state, self.places[self.watched:])
         self.counts = [len(cards) for cards in self.counted]
@@ -263,7 +264,7 @@ class _Part:
                 if i < self.seen:
                     _recount(self.values, self.zone_at[i], cards, copies[j], self.slot)
                 else:  # a seat's own: its cards in its part, once it has one (else they are encoded when it is made)
-                    own = self.kept.own.get(self.owner[i])
+                    own = self.kept.own.get(self.owners[i])
                     if own is not None:
                         _recount(own.values, self.zone_at[i], cards, copies[j], self.slot)
                 self.values[self.count_at[i]] = len(cards)
