@@ -14,7 +14,7 @@ from interpreter.engine.compile import supported_players  # noqa: E402
 from interpreter.rules.loader import load_rules  # noqa: E402
 from interpreter.toolkits.pettingzoo import SeatEnv, TrickbookEnv  # noqa: E402
 
-from .conftest import GAMES  # noqa: E402
+from .conftest import GAMES, SHORTER  # noqa: E402
 from .test_api import doc_examples  # noqa: E402
 
 # api_test's advice, not failures: a masked observation is a Dict (as in PettingZoo's own card games), and
@@ -115,3 +115,35 @@ def test_each_step_offers_the_legal_actions_with_their_labels_and_the_seats_obse
             assert np.array_equal(observation["observation"], np.asarray(state.observation_tensor(seat), np.float32))
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert env.state.is_over()
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_every_observation_and_mask_is_the_one_made_afresh_after_every_step(name, players):
+    """The tensor and the mask kept and moved step by step (toolkits/tensor.py) equal the ones made afresh from the
+    state, after every step of a random game (its first 400 decisions), for the seat to act and for another seat
+    (whose tensor is brought up to date from further back, and whose mask is empty)."""
+    env = TrickbookEnv(name, players, SHORTER.get(name))
+    env.reset(seed=players)
+    rng = np.random.default_rng(players)
+    decisions = 0
+    for agent in env.agent_iter(max_iter=400):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        state = env.state
+        other = env.possible_agents[int(rng.integers(len(env.possible_agents)))]
+        for who, seen in ((agent, observation), (other, env.observe(other))):
+            seat = env.game.seat_names.index(who)
+            mask = np.zeros(env.game.num_actions, np.int8)
+            if who == agent:
+                mask[state.legal_actions()] = 1
+            assert seen["action_mask"].dtype == np.int8 and np.array_equal(seen["action_mask"], mask), (who, decisions)
+            fresh = np.asarray(state.observation_tensor(seat), np.float32)
+            assert seen["observation"].dtype == np.float32 and np.array_equal(seen["observation"], fresh), \
+                (who, decisions, [name for (name, size), old, new in zip(env.game.observation_layout, *(
+                    np.split(t, np.cumsum([size for _, size in env.game.observation_layout])[:-1])
+                    for t in (seen["observation"], fresh))) if not np.array_equal(old, new)])
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        decisions += 1
+    assert decisions > 50

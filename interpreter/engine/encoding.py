@@ -129,9 +129,12 @@ class ObservationEncoder:
         """A play of a trick: who (a slot a seat), then the card (a slot a kind)."""
         if value:
             seat, label = value
-            self._seat(seat, out, at)
-            if label in self.card_slot:
-                out[at + self.players + self.card_slot[label]] = 1.0
+            s = self.seat_of.get(seat) if isinstance(seat, str) else None  # as _seat (a play at every card: inline)
+            if s is not None:
+                out[at + s] = 1.0
+            k = self.card_slot.get(label) if isinstance(label, str) else None
+            if k is not None:
+                out[at + self.players + k] = 1.0
 
     def _value(self, t: Type) -> tuple[int, Encode]:
         """The size and encoder of a value of type ``t`` (the last slot, where there is one: none)."""

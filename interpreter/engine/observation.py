@@ -8,7 +8,7 @@ board, the trick on the table) are seen by everyone.
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Callable, Iterable, Set
 from typing import Any
 
 from interpreter.dsl.types import VALUE
@@ -21,6 +21,33 @@ from interpreter.engine.steps.running import running
 def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     """The observation of ``seat`` (None: a spectator who sees only public information). A seat's cards are
     listed as people hold them: grouped by suit (deck.group), in deck order within a suit."""
+    filling = _filling(state)
+    obs: dict[str, Any] = {key: part(game, state, seat, filling) for key, part in _PARTS.items()}
+    d = state.pending
+    if d is not None:
+        obs["step"] = d.step.name
+        obs["to_act"] = "chance" if d.actor == CHANCE else game.seat_names[d.actor]
+        for step, p in running(game.steps, state.step_index, state.progress):
+            obs.update(step.words.public(game, state, p, seat))
+        obs["decision"] = d.kind
+    else:
+        obs["finished"] = True
+    return obs
+
+
+def observed(game: Game, state: State, seat: int | None, keys: Iterable[str]) -> dict[str, Any]:
+    """The entries ``keys`` of ``observe(game, state, seat)`` made alone, each a key of the observation that is
+    made from the state's values and seats (``seat``, ``round``, ``dealer``, ``values``, ``seat_values``,
+    ``game_values``, ``teams``, ``zones``, ``counters``, ``totals``) or ``finished`` (absent while the game goes
+    on)."""
+    filling = _filling(state)
+    out = {key: _PARTS[key](game, state, seat, filling) for key in keys if key in _PARTS}
+    if state.pending is None and "finished" in keys:
+        out["finished"] = True
+    return out
+
+
+def _zones(game: Game, state: State, seat: int | None) -> dict[str, Any]:
     names = game.seat_names
     labels = game.cards.labels
     order = game.hand_order
@@ -36,30 +63,27 @@ def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
         else:
             cards = state.shared[zname]
             zones[zname] = [labels[c] for c in cards] if spec.visible == "all" else {"count": len(cards)}
-    filling = _filling(state)
-    obs: dict[str, Any] = {
-        "seat": names[seat] if seat is not None else None,
-        "round": state.round_number,
-        "dealer": names[state.dealer],
-        "values": {k: _readable(game, state, k, v) for k, v in state.vars.items()
-                   if game.visibility.get(k, "all") == "all" and k not in filling},
-        "seat_values": _seat_values(game, state, seat, filling),
-        "game_values": {k: _readable(game, state, k, v) for k, v in state.game_vars.items()},
-        "teams": _teams(game, state, seat),
-        "zones": zones,
-        "counters": {c: {names[s]: v for s, v in enumerate(vals)} for c, vals in state.counters.items()},
-        "totals": {names[s]: t for s, t in enumerate(state.totals)},
-    }
-    d = state.pending
-    if d is not None:
-        obs["step"] = d.step.name
-        obs["to_act"] = "chance" if d.actor == CHANCE else names[d.actor]
-        for step, p in running(game.steps, state.step_index, state.progress):
-            obs.update(step.words.public(game, state, p, seat))
-        obs["decision"] = d.kind
-    else:
-        obs["finished"] = True
-    return obs
+    return zones
+
+
+Part = Callable[[Game, State, "int | None", "Set[str]"], Any]  # (game, state, seat, the values being filled)
+
+_PARTS: dict[str, Part] = {  # the entries of an observation made from the state's values and seats, in order
+    "seat": lambda game, state, seat, filling: game.seat_names[seat] if seat is not None else None,
+    "round": lambda game, state, seat, filling: state.round_number,
+    "dealer": lambda game, state, seat, filling: game.seat_names[state.dealer],
+    "values": lambda game, state, seat, filling: {
+        k: _readable(game, state, k, v) for k, v in state.vars.items()
+        if game.visibility.get(k, "all") == "all" and k not in filling},
+    "seat_values": lambda game, state, seat, filling: _seat_values(game, state, seat, filling),
+    "game_values": lambda game, state, seat, filling: {
+        k: _readable(game, state, k, v) for k, v in state.game_vars.items()},
+    "teams": lambda game, state, seat, filling: _teams(game, state, seat),
+    "zones": lambda game, state, seat, filling: _zones(game, state, seat),
+    "counters": lambda game, state, seat, filling: {
+        c: {game.seat_names[s]: v for s, v in enumerate(vals)} for c, vals in state.counters.items()},
+    "totals": lambda game, state, seat, filling: {game.seat_names[s]: t for s, t in enumerate(state.totals)},
+}
 
 
 def _teams(game: Game, state: State, viewer: int | None) -> list[list[str]]:
@@ -83,8 +107,7 @@ def _filling(state: State) -> frozenset[str]:
     return state.pending.step.search.filling() if state.pending is not None else frozenset()
 
 
-def _seat_values(game: Game, state: State, viewer: int | None, filling: set[str] | frozenset[str] = frozenset()
-                 ) -> dict[str, Any]:
+def _seat_values(game: Game, state: State, viewer: int | None, filling: Set[str] = frozenset()) -> dict[str, Any]:
     out: dict[str, Any] = {}
     names = game.seat_names
     for key, values in state.seat_vars.items():

@@ -48,6 +48,8 @@ class TrickbookEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         })
         self._action_space = spaces.Discrete(n)
+        self._actions = n
+        self._names = engine.seat_names
         self.render_mode = render_mode
         self.state: GameState | None = None
         self._rng = random.Random()
@@ -89,17 +91,18 @@ class TrickbookEnv(AECEnv):
             return
         seat = state.current_player
         assert seat is not None and seat >= 0, "chance is dealt before a seat is selected"
-        self.agent_selection = self.game.engine.seat_names[seat]
-        self.infos[self.agent_selection] = {"labels": state.labels()}
+        self.agent_selection = agent = self._names[seat]
+        self.infos[agent] = {"labels": state.labels()}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self.state
         assert state is not None, "reset() first"
-        mask = np.zeros(self._action_space.n, np.int8)
+        mask = bytearray(self._actions)
         if agent == self.agent_selection and not state.is_over():
-            for i in state.legal_actions():  # a few: set one by one, quicker than numpy's put of a list
+            for i in state.legal_actions():  # a few: set one by one
                 mask[i] = 1
-        return {"observation": self._tensors.tensor(state, self._seat_of[agent]), "action_mask": mask}
+        return {"observation": self._tensors.tensor(state, self._seat_of[agent]),
+                "action_mask": np.frombuffer(mask, np.int8)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -108,10 +111,10 @@ class TrickbookEnv(AECEnv):
             return
         state = self.state
         assert state is not None
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards[agent] = 0.0  # the rewards stay 0.0 until the game is over (_select)
         state.apply(int(action))  # type: ignore[arg-type]  # None only for a seat that is done (above)
-        self._deal_on()
+        if state.is_chance():
+            self._deal_on()
         self._select()
         if self.render_mode == "ansi":
             print(self.render())

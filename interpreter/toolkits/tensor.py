@@ -3,17 +3,22 @@
 ``GameState.observation_tensor`` makes a seat's whole observation (a dict of labels and names) and encodes all of
 it, every time it is asked. A ``KeptTensor`` keeps the tensors instead and, when asked again, brings up to date
 only the segments whose part of the game changed since; the numbers are the same (tests/test_kept_tensor.py
-compares them with ``observation_tensor`` after every step of whole games of every bundled game).
+compares them with ``observation_tensor`` after every step of whole games of every bundled game, and
+tests/test_pettingzoo.py the environment's observations after every step).
 
-What a spectator sees is kept once (the seat to act, the dealer, the round, the zones as a spectator sees them,
-the counters and totals, the round and game values, the trick on the table and the last trick); each seat keeps
-only what it sees otherwise (the observer, the zones whose cards it sees and a spectator does not, its seat
-values, the teams it knows). A seat's tensor is the first with the second's segments copied in. Either part is
-brought up to date when asked for:
+A seat's tensor is the sum of two kept arrays: what a spectator sees (kept once for every seat: the seat to act,
+the dealer, the round, the zones as a spectator sees them, the counters and totals, the round and game values,
+the trick on the table and the last trick), and the seat's own part, zero elsewhere: the observer, the cards of
+the zones it sees and a spectator does not (a spectator's part has their counts, zero in their cards' slots), its
+seat values and the teams it knows (zero in the spectator's part). Adding them is one numpy operation, which makes
+the new array a caller gets. Either part is brought up to date when asked for, and only when the state took an
+action since (``State.actions_taken``: every change of a state is an action or a chance event):
 
-* a zone: compared with its copy of the last time; when it changed, its counts are moved by the cards that came
-  (cards added at its end: a card led, a trick won), else by the cards that left and came (a card is in one place
-  at a time); a zone seen only as a count: its length;
+* a zone: compared with its copy of the last time (by the spectator's part, a zone's lists at a time); when it
+  changed, its counts are moved by the cards that came (cards added at its end: a card led, a trick won), that
+  left (one card taken out: a card played; all of them: a trick gathered), else by the cards that left and came (a
+  card is in one place at a time), in the spectator's part for a zone everyone sees, in its seat's part for a zone
+  only its seat sees (the spectator's part keeping its count); a zone no one sees: its length;
 * the seat to act: directly;
 * the counters and totals, the trick and the last trick (the running steps' ``public``): each segment encoded
   again, by the game's ``ObservationEncoder``, only where its value changed; the trick is looked at again only
@@ -36,13 +41,13 @@ from array import array
 from collections.abc import Iterable
 from itertools import compress
 from operator import ne
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
 from interpreter.api import GameState, TrickGame
 from interpreter.engine.encoding import Encode, Reader
-from interpreter.engine.observation import observe
+from interpreter.engine.observation import observe, observed
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.running import running
 
@@ -51,6 +56,8 @@ _NUMBERS = ("counters", "totals")
 _ALIKE = ("dealer", "round", "finished", "values", "game_values")  # made from the observation, alike for all
 _OWN = ("seat", "teams", "seat_values")  # made from the seat's observation: they differ from seat to seat
 _KNOWN = ("to_act", "zones", *_TRICK, *_NUMBERS, *_ALIKE, *_OWN)
+_STATE_KEYS = {"seat", "round", "dealer", "values", "seat_values", "game_values", "teams", "zones", "counters",
+               "totals", "finished"}  # what engine/observation.py's ``observed`` makes alone
 _NOTHING = object()
 
 
@@ -66,9 +73,8 @@ class KeptTensor:
         self.state: State | None = None  # the engine state kept
         self.owner: GameState | None = None  # the API state whose engine state it is (a deep copy finds its copy)
         self.alike = _Part(self, None)
-        self.own: dict[int, _Part] = {}
+        self.own: dict[int, _Own] = {}
         self.mine: list[list[_Segment]] = []  # each seat's own segments: what it sees otherwise than a spectator
-        self.places: list[np.ndarray] = []  # the places of the tensor they fill, each seat's
 
     def __deepcopy__(self, memo: dict[int, Any]) -> KeptTensor:
         """A copy for the copy of the state kept, when the same deep copy copied it already (a clone of what holds
@@ -78,7 +84,7 @@ class KeptTensor:
         copied = None if owner is None or was is None or owner._state is not was else memo.get(id(owner))
         if was is not None and isinstance(copied, GameState):
             other.state, other.owner = copied._state, copied
-            other.mine, other.places = self.mine, self.places  # made once a state, never changed
+            other.mine = self.mine  # made once a state, never changed
             other.alike = self.alike.copy(other, copied._state, was)
             other.own = {seat: part.copy(other, copied._state, was) for seat, part in self.own.items()}
         return other
@@ -89,35 +95,34 @@ class KeptTensor:
     def tensor(self, state: GameState, seat: int) -> np.ndarray:
         """``state.observation_tensor(seat)``, as a new float32 array."""
         inner = state._state
+        alike = self.alike
         if inner is not self.state:
             self._start(inner)
             self.owner = state
-        else:
-            self.alike.update(inner)
+            alike = self.alike
+        elif inner.actions_taken != alike.taken:
+            alike.update(inner)
         own = self.own.get(seat)
         if own is None:
-            own = self.own[seat] = _Part(self, seat)
+            own = self.own[seat] = _Own(self, seat)
             own.start(inner, self.mine[seat])
-        else:
+        elif inner.actions_taken != own.taken and own.made:
             own.update(inner)
-        out = self.alike.view.copy()
-        places = self.places[seat]
-        out[places] = own.view[places]
-        return out
+        return np.add(alike.view, own.view)
 
     def _start(self, state: State) -> None:
         """Keep ``state``: what a spectator sees is kept alike for every seat; a seat's own part is what it sees
-        otherwise, as the engine's observations show."""
+        otherwise, as the engine's observations show (the first time: which zones a seat sees otherwise is the
+        same in every state of the game)."""
         self.state = state
-        spectator = observe(self.engine, state, None)
         alone = [s for s in self.segments if s.root in _OWN or s.root not in _KNOWN]
-        zones = [s for s in self.segments if s.root == "zones"]
-        self.mine, self.places = [], []
-        for seat in range(self.engine.players):
-            seen = observe(self.engine, state, seat)
-            mine = alone + [s for s in zones if isinstance(s.read(seen), list) != isinstance(s.read(spectator), list)]
-            self.mine.append(mine)
-            self.places.append(np.array([i for s in mine for i in range(s.at, s.at + s.size)], np.intp))
+        if not self.mine:
+            spectator = observe(self.engine, state, None)
+            zones = [s for s in self.segments if s.root == "zones"]
+            for seat in range(self.engine.players):
+                seen = observe(self.engine, state, seat)
+                self.mine.append(alone + [s for s in zones
+                                          if isinstance(s.read(seen), list) != isinstance(s.read(spectator), list)])
         self.alike = _Part(self, None)
         self.alike.start(state, [s for s in self.segments if s not in alone])
         self.own = {}
@@ -166,8 +171,10 @@ class _Segment:
 
 
 class _Part:
-    """The segments kept for one seat (what it sees otherwise than a spectator), or for every seat alike
-    (``seat`` None: what a spectator sees), with copies of what they were made from."""
+    """The segments kept for every seat alike (what a spectator sees), with copies of what they were made from.
+    Its array is zero outside its segments. ``_Own``: a seat's own part."""
+
+    own = False  # a seat's own part holds only the cards of the zones it sees and a spectator does not
 
     def __init__(self, kept: KeptTensor, seat: int | None):
         self.kept = kept
@@ -177,29 +184,43 @@ class _Part:
         self.values = array("f", bytes(4 * kept.encoder.size))
         self.view = np.frombuffer(self.values, np.float32)
         self.zeros, self.slot, self.kinds = kept.zeros, kept.slot, kept.encoder.kinds
+        self.taken = -1  # the state's actions_taken when last brought up to date
+        self.fillings: dict[Any, frozenset[str]] = {}  # the values each step fills in secret (Search.filling)
 
     def start(self, state: State, mine: list[_Segment]) -> None:
         """Encode ``state`` from scratch, and keep ``mine``, this part's segments."""
-        obs = observe(self.engine, state, self.seat)
-        self.values[:] = array("f", self.kept.encoder.encode(obs))
+        roots = {s.root for s in mine}
+        obs = (observed(self.engine, state, self.seat, roots) if roots <= _STATE_KEYS
+               else observe(self.engine, state, self.seat))
+        values, kinds = self.values, self.kinds
         self.encoded = {s.at: s.read(obs) for s in mine}  # each segment's value as encoded, by its place
+        for s in mine:
+            s.encode(self.encoded[s.at], values, s.at)
+            if self.own and s.root == "zones":
+                values[s.at + kinds] = 0.0  # the count is the spectator's
         # the observer's segment never changes: encoded once
         self.made = _grouped(s for s in mine if s.root not in (*_TRICK, *_NUMBERS, "to_act", "zones", "seat"))
         self.always = any(root not in _KNOWN for root in self.made)  # a kind not known here: every time
-        self.tricks = _grouped(s for s in mine if s.root in _TRICK)
-        self.last = {root: obs.get(root) for root in (*self.made, *self.tricks)}  # each group's value encoded
+        tricks = _grouped(s for s in mine if s.root in _TRICK)
+        self.tricks = [(root, _lists_in(segments)) for root, segments in tricks.items()]
+        self.last = {root: obs.get(root) for root in (*self.made, *tricks)}  # each group's value encoded
         self.numbers = [(s, s.read.path[0] == "totals", str(s.read.path[-1])) for s in mine if s.root in _NUMBERS]
-        zones = [s for s in mine if s.root == "zones"]
-        places = [(str(s.read.path[1]), None if len(s.read.path) == 2 else self.names.index(str(s.read.path[2])))
-                  for s in zones]  # each zone's name, and its seat's index for a seat's zone
-        shown = [isinstance(self.encoded[s.at], list) for s in zones]  # the part sees its cards, else how many
-        self.zone_places = [place for place, seen in zip(places, shown) if seen]
-        self.count_places = [place for place, seen in zip(places, shown) if not seen]
-        self.zones, self.counted = _lists(state, self.zone_places), _lists(state, self.count_places)
-        self.zone_at = [s.at for s, seen in zip(zones, shown) if seen]
-        self.copies = [list(cards) for cards in self.zones]
-        self.count_at = [s.at + self.kinds for s, seen in zip(zones, shown) if not seen]
+        # the zones: those whose cards the part sees; those a seat sees the cards of (the spectator's part: their
+        # counts, the seat's own part: their cards, both kept here); those only counted
+        zones = [s for s in mine if s.root == "zones"] if not self.own else []
+        seen = [s for s in zones if isinstance(self.encoded[s.at], list)]
+        owners = {s.at: seat for seat, segments in enumerate(self.kept.mine) for s in segments if s.root == "zones"}
+        owned = [s for s in zones if s.at in owners]
+        zones = seen + owned + [s for s in zones if s not in seen and s not in owned]
+        self.places = [(str(s.read.path[1]), None if len(s.read.path) == 2 else self.names.index(str(s.read.path[2])))
+                       for s in zones]  # each zone's name, and its seat's index for a seat's zone
+        self.seen, self.watched = len(seen), len(seen) + len(owned)
+        self.owners = [owners.get(s.at, -1) for s in zones]  # the seat whose own part has its cards, by zone
+        self.zones = _grouped_lists(state, self.places[:self.watched])
+        self.counted = _lists(state, self.places[self.watched:])
         self.counts = [len(cards) for cards in self.counted]
+        self.zone_at = [s.at for s in zones]
+        self.count_at = [s.at + kinds for s in zones]
         actor = [s for s in mine if s.root == "to_act"]
         self.actor_at = actor[0].at if actor else None
         self.chance_slot = actor[0].size - 1 if actor else 0
@@ -208,18 +229,21 @@ class _Part:
         self.totals = list(state.totals)
         self.step_index, self.progress = state.step_index, state.progress  # the round's step, as encoded
         self.sources = self._sources(state)
+        self.taken = state.actions_taken
 
-    def copy(self, kept: KeptTensor, state: State, was: State) -> _Part:
+    def copy(self, kept: KeptTensor, state: State, was: State) -> Self:
         """This part for ``state``, a copy of ``was`` (the state it was kept for): what it encoded and its copies
         of what that was made from are copied; the zones it watches are ``state``'s."""
-        other = _Part.__new__(_Part)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)  # what start made once (the segments, their places) is shared
         other.kept = kept
         other.values = array("f", self.values)
         other.view = np.frombuffer(other.values, np.float32)
         other.encoded, other.last = dict(self.encoded), dict(self.last)
-        other.zones, other.counted = _lists(state, self.zone_places), _lists(state, self.count_places)
-        other.copies = [list(cards) for cards in self.copies]
+        other.zones = [(first, zones, [list(cards) for cards in copies])
+                       for (first, _, copies), (_, zones, _) in zip(self.zones, _grouped_lists(state, self.places[
+                           :self.watched]))]
+        other.counted = _lists(state, self.places[self.watched:])
         other.counts = list(self.counts)
         other.counters = {k: list(v) for k, v in self.counters.items()}
         other.totals = list(self.totals)
@@ -228,23 +252,82 @@ class _Part:
         return other
 
     def update(self, state: State) -> None:
-        moved = self._zones()
-        if self.actor_at is not None:
-            d = state.pending
-            actor = None if d is None else d.actor
-            if actor != self.actor:
-                self._actor(actor)
+        """Bring the part up to date with ``state``, the state it keeps, which took an action since."""
+        self.taken = state.actions_taken
+        moved = False
+        for first, zones, copies in self.zones:  # the zones whose cards a part sees, a zone's lists together
+            if zones == copies:
+                continue
+            for j in compress(range(len(zones)), map(ne, zones, copies)):  # those that changed
+                moved = True
+                cards, i = zones[j], first + j
+                if i < self.seen:
+                    _recount(self.values, self.zone_at[i], cards, copies[j], self.slot)
+                else:  # a seat's own: its cards in its part, once it has one (else they are encoded when it is made)
+                    own = self.kept.own.get(self.owners[i])
+                    if own is not None:
+                        _recount(own.values, self.zone_at[i], cards, copies[j], self.slot)
+                self.values[self.count_at[i]] = len(cards)
+                copies[j] = cards[:]
+        counted = self.counted
+        if counted:  # the zones no part sees the cards of: their lengths
+            counts = list(map(len, counted))
+            if counts != self.counts:
+                moved = True
+                count_at, was, watched = self.count_at, self.counts, self.watched
+                for i in compress(range(len(counts)), map(ne, counts, was)):
+                    self.values[count_at[watched + i]] = counts[i]
+                self.counts = counts
+        d = state.pending
+        actor = None if d is None else d.actor
+        if actor != self.actor and self.actor_at is not None:
+            self._actor(actor)
         if self.numbers and (state.totals != self.totals or state.counters != self.counters):
             self._numbers(state)
-        if self.made and (self.always or self._sources_changed(state)):
-            self._encode(self.made, observe(self.engine, state, self.seat))
-            self.sources = self._sources(state)
+        if self.made and (self.always or self._sources_changed(state, d)):
+            self._made(state)
         if self.tricks and (moved or state.progress is not self.progress or state.step_index != self.step_index):
-            shown: dict[str, Any] = {}
-            for step, p in running(self.engine.steps, state.step_index, state.progress):
-                shown.update(step.words.public(self.engine, state, p, self.seat))
-            self._encode(self.tricks, shown)
-            self.step_index, self.progress = state.step_index, state.progress
+            self._tricks(state)
+
+    def _made(self, state: State) -> None:
+        """The segments made from the observation, from its entries made again (all of it for a key not known
+        here)."""
+        obs = (observe(self.engine, state, self.seat) if self.always
+               else observed(self.engine, state, self.seat, self.made))
+        self._encode(self.made, obs)
+        self.sources = self._sources(state)
+
+    def _tricks(self, state: State) -> None:
+        """The trick and the last trick, from what the running steps show: each place that changed encoded again."""
+        shown: dict[str, Any] = {}
+        engine, seat = self.engine, self.seat
+        for step, p in running(engine.steps, state.step_index, state.progress):
+            shown.update(step.words.public(engine, state, p, seat))
+        self.step_index, self.progress = state.step_index, state.progress
+        last, values, zeros, encoded = self.last, self.values, self.zeros, self.encoded
+        for root, lists in self.tricks:
+            whole: Any = shown.get(root)
+            was = last[root]
+            if whole == was:
+                continue
+            last[root] = whole
+            for read, places in lists:
+                first = 0
+                if read is None:  # the list is the key's value itself (the trick's plays)
+                    items = whole
+                    if isinstance(was, list) and isinstance(whole, list) and len(whole) > len(was) \
+                            and whole[:len(was)] == was:
+                        first = len(was)  # plays added: only theirs
+                else:
+                    items = read(whole)
+                n = len(items) if isinstance(items, list) else 0
+                for i, segment in places[first:] if first else places:
+                    value = (items[i] if i < n else None) if i >= 0 else items
+                    at = segment.at
+                    if value != encoded[at]:
+                        values[at:at + segment.size] = zeros[segment.size]
+                        segment.encode(value, values, at)
+                        encoded[at] = value
 
     def _encode(self, groups: dict[str, list[_Segment]], obs: dict[str, Any]) -> None:
         """Encode again the segments of ``groups`` (by the key of the observation they are under) whose value in
@@ -262,34 +345,6 @@ class _Part:
                     values[at:at + segment.size] = zeros[segment.size]
                     segment.encode(value, values, at)
                     encoded[at] = value
-
-    def _zones(self) -> bool:
-        """Bring the zones up to date; whether any changed."""
-        values, slot, zones, copies = self.values, self.slot, self.zones, self.copies
-        moved = False
-        for i in compress(range(len(zones)), map(ne, zones, copies)):
-            moved = True
-            cards, before, at = zones[i], copies[i], self.zone_at[i]
-            kept = len(before)
-            if len(cards) > kept and cards[:kept] == before:  # cards came at its end (a card led, a trick won)
-                came: Iterable[int] = cards[kept:]
-            else:  # a card is in one place at a time: what left and what came are sets
-                now = set(cards)
-                came = now.difference(before)
-                for c in set(before).difference(now):
-                    values[at + slot[c]] -= 1.0
-            for c in came:
-                values[at + slot[c]] += 1.0
-            values[at + self.kinds] = len(cards)
-            copies[i] = list(cards)
-        if self.counted:
-            counts = list(map(len, self.counted))
-            if counts != self.counts:
-                moved = True
-                for i in compress(range(len(counts)), map(ne, counts, self.counts)):
-                    values[self.count_at[i]] = counts[i]
-                self.counts = counts
-        return moved
 
     def _actor(self, actor: int | None) -> None:
         at = self.actor_at
@@ -310,25 +365,100 @@ class _Part:
                 segment.encode(dict(zip(names, now)), values, segment.at)
                 copy[:] = now
 
+    def _filling(self, step: Any) -> frozenset[str] | None:
+        """The values ``step``, the pending one, fills in secret (None: the game is over), asked once a step."""
+        if step is None:
+            return None
+        filling = self.fillings.get(step)
+        if filling is None:
+            filling = self.fillings[step] = step.search.filling()
+        return filling
+
     def _sources(self, state: State) -> tuple[Any, ...]:
-        """Copies of what the segments made from the observation are made from."""
-        d = state.pending
-        filling = None if d is None else d.step.search.filling()
-        if self.seat is None:
-            return state.dealer, state.round_number, d is None, filling, dict(state.vars), dict(state.game_vars)
-        return (filling, {k: list(v) for k, v in state.seat_vars.items()}, list(state.teams),
+        """Copies of what the segments made from the observation are made from (the pending step first)."""
+        step = None if state.pending is None else state.pending.step
+        return step, self._filling(step), dict(state.vars), dict(state.game_vars), state.dealer, state.round_number
+
+    def _sources_changed(self, state: State, d: Any) -> bool:
+        sources = self.sources
+        step = None if d is None else d.step
+        return ((step is not sources[0] and self._filling(step) != sources[1]) or state.vars != sources[2]
+                or state.game_vars != sources[3] or state.dealer != sources[4] or state.round_number != sources[5])
+
+
+class _Own(_Part):
+    """A seat's own part: what it sees otherwise than a spectator (the observer, the cards of the zones it sees and
+    a spectator does not, its seat values, the teams it knows)."""
+
+    own = True
+
+    def update(self, state: State) -> None:
+        """Its seat values and the teams it knows (the cards of its zones are moved by the spectator's part)."""
+        self.taken = state.actions_taken
+        if self.made and (self.always or self._sources_changed(state, state.pending)):
+            self._made(state)
+
+    def _sources(self, state: State) -> tuple[Any, ...]:
+        step = None if state.pending is None else state.pending.step
+        return (step, self._filling(step), {k: list(v) for k, v in state.seat_vars.items()}, list(state.teams),
                 None if state.team_known is None else list(state.team_known))
 
-    def _sources_changed(self, state: State) -> bool:
-        d = state.pending
-        if self.seat is None:
-            dealer, round_number, over, filling, round_values, game_values = self.sources
-            return (state.dealer != dealer or state.round_number != round_number or (d is None) != over
-                    or state.vars != round_values or state.game_vars != game_values
-                    or (None if d is None else d.step.search.filling()) != filling)
-        filling, seat_values, teams, team_known = self.sources
-        return (state.seat_vars != seat_values or state.teams != teams or state.team_known != team_known
-                or (None if d is None else d.step.search.filling()) != filling)
+    def _sources_changed(self, state: State, d: Any) -> bool:
+        sources = self.sources
+        step = None if d is None else d.step
+        return ((step is not sources[0] and self._filling(step) != sources[1]) or state.seat_vars != sources[2]
+                or state.teams != sources[3] or state.team_known != sources[4])
+
+
+def _recount(values: array[float], at: int, cards: list[int], before: list[int], slot: list[int]) -> None:
+    """Move the counts of a zone's cards (the segment at ``at``) from ``before`` to ``cards``."""
+    kept = len(before)
+    if len(cards) > kept and cards[:kept] == before:  # cards came at its end (a card led, a trick won)
+        for c in cards[kept:]:
+            values[at + slot[c]] += 1.0
+        return
+    if not cards:  # all of them left (a trick gathered, a hand given away)
+        for c in before:
+            values[at + slot[c]] -= 1.0
+        return
+    if len(cards) == kept - 1:  # one card taken out, the others in their order (a card played)
+        i = next(compress(range(kept), map(ne, before, cards)), kept - 1)
+        if before[i + 1:] == cards[i:]:
+            values[at + slot[before[i]]] -= 1.0
+            return
+    now = set(cards)  # else: a card is in one place at a time, so what left and what came are sets
+    for c in set(before).difference(now):
+        values[at + slot[c]] -= 1.0
+    for c in now.difference(before):
+        values[at + slot[c]] += 1.0
+
+
+def _lists_in(segments: list[_Segment]) -> list[tuple[Reader | None, list[tuple[int, _Segment]]]]:
+    """The segments of one key of the observation by the list they are places of (a trick's plays), each with its
+    place, in order, and what reads the list from the key's value (None: the value is the list); a segment that is
+    no place in a list is alone, at place -1 (its value is the one read)."""
+    out: dict[tuple[Any, ...], list[tuple[int, _Segment]]] = {}
+    for s in segments:
+        path = s.read.path[1:]
+        if path and isinstance(path[-1], int):
+            out.setdefault(path[:-1], []).append((path[-1], s))
+        else:
+            out.setdefault(path, []).append((-1, s))
+    return [(Reader(*path) if path else None, places) for path, places in out.items()]
+
+
+def _grouped_lists(state: State, places: list[tuple[str, int | None]]
+                   ) -> list[tuple[int, list[list[int]], list[list[int]]]]:
+    """The lists of ``state`` holding the zones at ``places`` (as ``_lists``), those of one zone in a row together:
+    each group as (the place of its first, its lists, copies of them), to be compared a group at a time."""
+    lists = _lists(state, places)
+    out: list[tuple[int, list[list[int]], list[list[int]]]] = []
+    for i, (name, _) in enumerate(places):
+        if i == 0 or name != places[i - 1][0]:
+            out.append((i, [], []))
+        out[-1][1].append(lists[i])
+        out[-1][2].append(list(lists[i]))
+    return out
 
 
 def _lists(state: State, places: list[tuple[str, int | None]]) -> list[list[int]]:
