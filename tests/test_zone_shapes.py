@@ -31,6 +31,7 @@ VARIANTS = {
     "[first(reverse(sort(seat.hand)))]": False,  # reverse, however it is read after
     "[c for c in seat.hand if c.number > 0]": True,  # a filtered list made into choices
     "sort(seat.hand)": True,  # (identical cards are equal: sorted, they stand together either way)
+    "[first(seat.hand)]": True,  # the first copy: where every kind's first copy stands is kept
     "[c for c in seat.hand if len(seat.hand) > 3 and c in seat.hand]": True,  # len, in
 }
 
@@ -79,10 +80,9 @@ def test_the_hand_of_trick_play_is_held_by_count_where_its_reads_allow(name, cou
 def test_a_hand_read_by_position_is_held_as_a_list(tmp_path, options):
     game = variant(tmp_path, options)
     assert (counted_zones(game) == {"hand"}) == VARIANTS[options]
-    # the same game on both (those choosing a copy by its place are left out: the slots take the last copy of the
-    # kind chosen, today's state that copy, so the hands' orders part, held by count or not)
-    if VARIANTS[options] or options == "[last(seat.hand)]":
-        assert plays_alike(game, range(4))
+    # the same game on both, whichever copy of identical cards a choice names (a card chosen leaves, the last copy
+    # of its kind taking its place: State.take, as the slots take the last copy)
+    assert plays_alike(game, range(8))
 
 
 def test_a_hand_read_by_its_last_copy_would_play_another_game_if_held_by_count(tmp_path, monkeypatch):
@@ -143,3 +143,19 @@ def test_the_slots_give_and_take_a_zone_in_its_shape():
     other = slots.copy()
     other.z[hand].take(3)
     assert (slots.cards(hand), other.cards(hand)) == ([3, 3, 3, 7, 7, 9], [3, 3, 7, 7, 9])
+
+
+def test_a_card_taken_from_a_zone_of_identical_cards_leaves_the_first_copies_where_they_stood():
+    game = game_of("njet-riogrande", 4)
+    kinds = game.cards.kinds
+    state = game.new_state()
+    alike = next((a, b) for a in game.deck for b in game.deck if a < b and kinds[a] == kinds[b])
+    other = next(c for c in game.deck if kinds[c] != kinds[alike[0]])
+    zone = state.per_seat["hand"][0]
+    zone[:] = [alike[0], other, alike[1]]
+    assert state.take(alike[0], 0) is zone
+    assert zone == [alike[1], other]  # the kinds in the order of their first copies, the named card gone
+    zone[:] = [alike[0], other, alike[1]]
+    state.take(alike[1], 0)
+    assert zone == [alike[0], other]
+    assert state.take(alike[1], 0) is None  # it lies nowhere now

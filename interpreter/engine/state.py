@@ -207,6 +207,25 @@ class State(TeamQueries):
                 out.extend(cards)
         return out
 
+    def take(self, card: int, seat: int | None = None) -> list[int] | None:
+        """Take ``card`` out of the list holding it (looked for as ``zone_of`` does), and that list; None when it
+        lies nowhere. Of identical cards the zone keeps the order of its first copies: ``card`` leaves, and the last
+        copy of its kind takes its place (as a play takes the last copy, and as the compact layout, where a card is
+        its kind, takes it: runtime/moves.py), so which copy a choice named never changes the game."""
+        where = self.zone_of(card, seat)
+        if where is None:
+            return None
+        i = where.index(card)
+        kinds = self.game.cards.kinds
+        kind = kinds[card]
+        for j in range(len(where) - 1, i, -1):
+            if kinds[where[j]] == kind:
+                where[i] = where[j]
+                del where[j]
+                return where
+        del where[i]
+        return where
+
     def zone_of(self, card: int, seat: int | None = None) -> list[int] | None:
         """The list holding ``card`` (searched: moves are rare, tricks keep their own bookkeeping).
 

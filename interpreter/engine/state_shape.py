@@ -146,9 +146,7 @@ STATE_MOVES = StateMoves()
 
 
 def _remove(state: Any, card: int, seat: int | None) -> None:
-    where = state.zone_of(card, seat)
-    if where is not None:
-        where.remove(card)
+    state.take(card, seat)
 
 
 def _swapper(fail: Callable[[Any], Exception]) -> Callable[[Any, int, Any], None]:
@@ -159,11 +157,9 @@ def _swapper(fail: Callable[[Any], Exception]) -> Callable[[Any, int, Any], None
         if pair[0] == pair[1]:
             return
         a, b = pair
-        where_a, where_b = state.zone_of(a, seat), state.zone_of(b, seat)
-        if where_a is None or where_b is None:
+        if state.zone_of(a, seat) is None or state.zone_of(b, seat) is None:
             raise fail(pair)
-        where_a.remove(a)
-        where_b.remove(b)
+        where_a, where_b = state.take(a, seat), state.take(b, seat)
         where_a.append(b)
         where_b.append(a)
 

@@ -124,9 +124,7 @@ class Move(InPlace):
         moved = 0
         for (cards, dest, _), seat in zip(plan, owners):
             for c in cards:
-                where = state.zone_of(c, seat)
-                if where is not None:
-                    where.remove(c)
+                state.take(c, seat)
             if self.top:
                 dest[:0] = cards
             else:
