@@ -34,6 +34,11 @@ CASES = [
                  "mv:", 26, "a card is named twice in (7, 7)", id="move-twice"),
     pytest.param([DEAL_3, 'mv: {do: move, cards: "[first(seats[0].hand), 99]", to: won, owner: "seats[1]"}', TRICKS],
                  "mv:", 26, "cards must give cards, got (7, 99)", id="move-cards"),
+    # the seat of a move to a per-seat zone from `each` (no owner): a value there that is no seat is refused at the
+    # each expression's position (it once named the step's path, ('round', 'mv'), not a place in the file)
+    pytest.param([DEAL_3, 'mv: {do: move, each: "[seats[1], 7]", cards: "last(seats[0].hand) if seat == seats[1] '
+                          'else first(seats[0].hand)", to: won}', TRICKS],
+                 "mv:", 25, "a move to 'won' needs a seat, got 7", id="move-each-no-seat"),
     pytest.param([DEAL_3, 'tm: {do: teams, teams: "[[seats[0]], [seats[1]]]"}', TRICKS],
                  "tm:", 27, "every seat must be in exactly one team, got ((0,), (1,))", id="teams-seats"),
     pytest.param([DEAL_3, 'tm: {do: teams, teams: "[seats[0]]"}', TRICKS],
@@ -74,22 +79,6 @@ def test_a_value_a_step_cannot_use_stops_play_naming_its_place(tmp_path, steps, 
     text = rules(*steps)
     game = make(tmp_path, *steps)
     said = f"{tmp_path / 'tiny.yaml'}:{line_of(text, needle)}:{column}: error: {message}"
-    with pytest.raises(GameError) as checked:
-        _checked(game, 1)
-    assert str(checked.value) == said
-    with pytest.raises(GameError) as played:
-        game.playout(game.new_state(), random.Random(1))
-    assert str(played.value) == said
-
-
-def test_a_move_for_each_seat_of_a_list_that_holds_no_seat_names_the_each_expression(tmp_path):
-    """The seat of a move to a per-seat zone came from ``each`` (no owner): a value there that is no seat is refused
-    at the each expression's position (it once named the step's path, ``('round', 'mv')``, not a place in the file)."""
-    move = 'mv: {do: move, each: "[seats[1], 7]", cards: "last(seats[0].hand) if seat == seats[1] else ' \
-           'first(seats[0].hand)", to: won}'
-    text = rules(DEAL_3, move, TRICKS)
-    game = make(tmp_path, DEAL_3, move, TRICKS)
-    said = f"{tmp_path / 'tiny.yaml'}:{line_of(text, 'mv:')}:25: error: a move to 'won' needs a seat, got 7"
     with pytest.raises(GameError) as checked:
         _checked(game, 1)
     assert str(checked.value) == said

@@ -8,6 +8,7 @@ which parts are remembered per card. Nothing here runs: a part's meaning is its 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from interpreter.dsl.types import Type
@@ -100,34 +101,43 @@ def zones_read(part: Part) -> set[str]:
     return _reads(part)[0]
 
 
-def _reads(part: Part) -> tuple[set[str], bool]:
-    """The places ``part`` reads, and whether it reads cards that may lie anywhere (see ``places_read``)."""
-    out: set[str] = set()
+def walk(part: Part) -> Iterator[Part]:
+    """Every part of ``part`` once, itself first: its kids, the bodies of its comprehensions and of the defines it
+    calls."""
     seen: set[int] = set()
-    bound: set[str] = set()  # names the expression binds itself: items of its lists, a define's parameters
-    loose: set[str] = set()  # names read that hold cards
-    anywhere = False
     todo = [part]
     while todo:
         p = todo.pop()
         if id(p) in seen:
             continue
         seen.add(id(p))
+        yield p
+        if p.op == "for":
+            todo.extend(q for q in p.data[1:3] if q is not None)
+        elif p.op == "define":
+            todo.append(p.data[2].part)
+        todo.extend(p.kids)
+
+
+def _reads(part: Part) -> tuple[set[str], bool]:
+    """The places ``part`` reads, and whether it reads cards that may lie anywhere (see ``places_read``)."""
+    out: set[str] = set()
+    bound: set[str] = set()  # names the expression binds itself: items of its lists, a define's parameters
+    loose: set[str] = set()  # names read that hold cards
+    anywhere = False
+    for p in walk(part):
         if p.op == "zone":
             out.add(p.data)
         elif p.op == "seat":
             out.add(p.data[4])
         elif p.op == "for":
             bound.add(p.data[0])
-            todo.extend(q for q in p.data[1:3] if q is not None)
         elif p.op == "define":
             bound.update(p.data[2].keys)
-            todo.append(p.data[2].part)
         elif p.op == "name" and _holds_cards(p.type):
             loose.add(p.data)
         elif p.op == "field" and _holds_cards(p.type):
             anywhere = True
-        todo.extend(p.kids)
     return out, anywhere or bool(loose - bound)
 
 

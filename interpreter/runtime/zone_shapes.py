@@ -27,7 +27,7 @@ from typing import Any
 
 from interpreter.dsl.builtins import REGISTRY
 from interpreter.dsl.compiler import Compiled
-from interpreter.dsl.ir import Part, zones_read
+from interpreter.dsl.ir import Part, walk, zones_read
 from interpreter.dsl.runtime import BINARY
 from interpreter.engine.game import Game
 from interpreter.engine.steps.base import Step
@@ -131,28 +131,17 @@ def _holds_lists(p: Part) -> bool:
 def _reads_by_position(part: Part, shallow: bool = False) -> bool:
     """Whether ``part`` (``shallow``: itself only; else with every part in it, its defines' bodies too) reads a list by
     position (see the module's docstring)."""
-    seen: set[int] = set()
-    todo = [part]
-    while todo:
-        p = todo.pop()
-        if id(p) in seen:
-            continue
-        seen.add(id(p))
-        if p.op == "index":
-            return True
-        if p.op == "call" and isinstance(p.data, tuple) and (id(p.data[0]) in _BY_POSITION or (
-                id(p.data[0]) in _COMPARING and any(k.type.kind == "list" for k in p.kids))):
-            return True
-        if p.op == "infix" and p.data in _COMPARISONS and any(k.type.kind == "list" for k in p.kids):
-            return True
-        if shallow:
-            return False
-        if p.op == "for":
-            todo.extend(q for q in p.data[1:3] if q is not None)
-        elif p.op == "define":
-            todo.append(p.data[2].part)
-        todo.extend(p.kids)
-    return False
+    return any(map(_by_position, (part,) if shallow else walk(part)))
+
+
+def _by_position(p: Part) -> bool:
+    """Whether ``p`` itself reads a list by position."""
+    if p.op == "index":
+        return True
+    if p.op == "call" and isinstance(p.data, tuple) and (id(p.data[0]) in _BY_POSITION or (
+            id(p.data[0]) in _COMPARING and any(k.type.kind == "list" for k in p.kids))):
+        return True
+    return p.op == "infix" and p.data in _COMPARISONS and any(k.type.kind == "list" for k in p.kids)
 
 
 def expressions(game: Game) -> list[Compiled]:
