@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.engine.game import Game
 from interpreter.engine.team_queries import TeamQueries
 from interpreter.runtime.counted import Counted
-from interpreter.runtime.layout import COUNTED, DEALER, KNOWN, NUMBER, RESULTS, TEAM, Layout, Packed, layout
+from interpreter.runtime.layout import COUNTED, DEALER, KNOWN, NUMBER, RESULTS, TEAM, TOTAL, Layout, Packed, layout
 
 
 class Slots(TeamQueries):
@@ -103,6 +103,13 @@ class Slots(TeamQueries):
     def of(cls, game: Game, packed: Packed) -> Slots:
         """The slots of a packed state (they are its lists, not copies)."""
         return cls(game, layout(game), packed.zones, packed.values, packed.rest)
+
+    @property
+    def totals(self) -> list[int]:
+        """Each seat's total (as a state's totals are read where they are told: a game that never ends)."""
+        first = layout(self.game).value_slot(TOTAL, "", 0)
+        totals: list[int] = self.v[first:first + self.players]
+        return totals
 
     @property
     def teams(self) -> list[int]:  # type: ignore[override]
