@@ -23,6 +23,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Observation space for each agent
                                         "ignore:Observation is not a NumPy array")
 
 CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+FEWEST = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
 
 
 @pytest.mark.parametrize("name,players", CASES)
@@ -94,7 +95,7 @@ def test_the_pettingzoo_example_of_docs_api_md_runs():
     exec(compile(block, "docs/api.md", "exec"), {})
 
 
-@pytest.mark.parametrize("name,players", [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES])
+@pytest.mark.parametrize("name,players", FEWEST)
 def test_each_step_offers_the_legal_actions_with_their_labels_and_the_seats_observation(name, players):
     """The labels, the mask and the tensor kept from step to step: what the state itself says, after every step of
     a whole game."""
@@ -117,7 +118,7 @@ def test_each_step_offers_the_legal_actions_with_their_labels_and_the_seats_obse
     assert env.state.is_over()
 
 
-@pytest.mark.parametrize("name,players", CASES)
+@pytest.mark.parametrize("name,players", FEWEST)  # every count: tests/test_kept_tensor.py keeps the tensors
 def test_every_observation_and_mask_is_the_one_made_afresh_after_every_step(name, players):
     """The tensor and the mask kept and moved step by step (toolkits/tensor.py) equal the ones made afresh from the
     state, after every step of a random game (its first 400 decisions), for the seat to act and for another seat
