@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is not installed here (pip install 'trickbook[pettingzoo]')")
@@ -103,11 +106,7 @@ def test_each_step_offers_the_legal_actions_with_their_labels_and_the_seats_obse
                                        "tichu": {"target": 500}, "bridge": {"boards": 1}}.get(name))
     env.reset(seed=3)
     rng = np.random.default_rng(3)
-    for agent in env.agent_iter(max_iter=100_000):
-        observation, _, termination, truncation, info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
+    for agent, observation, info in _turns(env, 100_000):
         state = env.state
         assert info["labels"] == state.labels()
         assert np.flatnonzero(observation["action_mask"]).tolist() == sorted(state.legal_actions())
@@ -116,6 +115,17 @@ def test_each_step_offers_the_legal_actions_with_their_labels_and_the_seats_obse
             assert np.array_equal(observation["observation"], np.asarray(state.observation_tensor(seat), np.float32))
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert env.state.is_over()
+
+
+def _turns(env: TrickbookEnv, most: int) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """The env's turns that ask for an action (agent, observation, info), each to be answered by ``env.step`` before
+    the next; a seat done is stepped past with None."""
+    for agent in env.agent_iter(max_iter=most):
+        observation, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        yield agent, observation, info
 
 
 @pytest.mark.parametrize("name,players", FEWEST)  # every count: tests/test_kept_tensor.py keeps the tensors
@@ -127,11 +137,7 @@ def test_every_observation_and_mask_is_the_one_made_afresh_after_every_step(name
     env.reset(seed=players)
     rng = np.random.default_rng(players)
     decisions = 0
-    for agent in env.agent_iter(max_iter=400):
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
+    for agent, observation, _ in _turns(env, 400):
         state = env.state
         other = env.possible_agents[int(rng.integers(len(env.possible_agents)))]
         for who, seen in ((agent, observation), (other, env.observe(other))):
