@@ -157,9 +157,6 @@ class CompactReads(SlotPlaces):
     def code_of(self, step: str, ref: Any) -> str:
         return f"{ref(self.codes)}[{step}]"
 
-    def outer_env(self, step: str) -> str:
-        return "{**(o or {}), '$s': state}"
-
     @property
     def defines(self) -> Defines:
         return self._defines
