@@ -17,9 +17,8 @@ as its :class:`Checks` ask:
 4. (``lockstep``) ``Game.playout`` under the agents' policy takes the decisions the checked path (``state.pending``
    and ``Game.apply``) takes with the same choices, decision by decision, the states equal at every ``every``-th,
    and ends in the same state; under its default policy it ends as under a policy drawing the same numbers; and
-   the quiet run of ``play_game`` (nothing recorded: played out round by round, on the compact slots where the game
-   has them) ends alike, with the same round values (up to which of two identical cards a value names: the slots
-   name each card by its kind, as a record names it by its label);
+   the quiet run of ``play_game`` (nothing recorded: played out round by round) ends alike, with the same round
+   values;
 5. (``records``) the same seed gives the same record, and the record replays to the same totals, winners and rounds;
 6. (``drivers``) every driver of ``drivers.DRIVERS`` writes the same record, line for line, byte for byte.
 
@@ -39,7 +38,6 @@ from typing import Any, cast
 
 from interpreter.api import GameState
 from interpreter.conformance.drivers import DRIVERS
-from interpreter.engine.card_values import renamed
 from interpreter.engine.fingerprint import FINGERPRINT, difference, fingerprint
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, Decision, State
@@ -341,14 +339,8 @@ def _quiet(case: _Case, state: State, values: list[dict[str, Any]]) -> None:
             (state.totals, case.game.winners(state), state.round_number, state.round_results):
         raise case.error(f"the quiet run of play_game ended with totals {out.totals} after {out.rounds} rounds, the "
                          f"checked path with {state.totals} after {state.round_number}")
-    if _by_kind(case.game, ended) != _by_kind(case.game, values):
+    if ended != values:
         raise case.error("the quiet run of play_game gave other round values than the checked path")
-
-
-def _by_kind(game: Game, values: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Round values with each card named by its kind (the first of its identical cards)."""
-    kind = game.cards.kinds.__getitem__
-    return [{name: renamed(game.value_types.get(name), value, kind) for name, value in each.items()} for each in values]
 
 
 def _default_policy(case: _Case) -> None:

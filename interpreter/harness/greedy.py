@@ -14,7 +14,6 @@ from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.steps.running import running
-from interpreter.runtime.compact_game import compact_game
 
 ROUNDS = 40  # random rounds that decide whether taking cards pays in a game
 _pays: dict[tuple[str, int, tuple], bool] = {}
@@ -57,37 +56,18 @@ def takes_pay(game: Game) -> bool:
 
 
 def _measure(game: Game) -> bool:
-    pairs = _pairs(game)
-    if not pairs:
-        return True
-    mx = sum(t for t, _ in pairs) / len(pairs)
-    return sum((t - mx) * r for t, r in pairs) >= 0
-
-
-def _pairs(game: Game) -> list[tuple[int, float]]:
-    """For each seat of each of ROUNDS random rounds: the cards it took, and how far its score was above the
-    round's mean (below, in a game of penalty points)."""
     zones = sorted({z for step in game.every_step() for z in step.search.won_zones()})
     # seeded by the game and its setting, not its identity: a change that is not a rule (a comment, a status line,
     # the words of a score line) must not change how the agent plays
     rng = random.Random(f"greedy/{game.name}/{game.players}/{sorted(game.options.items(), key=str)}")
     sign = 1 if game.flow.higher_wins else -1
     pairs: list[tuple[int, float]] = []
-    # played on the compact slots where the game has them (the same draws, the same rounds), each round written
-    # into a state to be read
-    compact = compact_game(game)
     state = game.new_state()
-    slots = None if compact is None else compact.start(state)
     for _ in range(ROUNDS):
         if state.finished:
             state = game.new_state()
-            slots = None if compact is None else compact.start(state)
         rounds = len(state.round_results)
-        if compact is None or slots is None:
-            game.playout(state, rng, round_end=True)
-        else:
-            compact.playout(slots, rng, round_end=True)
-            compact.write(slots, state)
+        game.playout(state, rng, round_end=True)
         if len(state.round_results) <= rounds:
             continue
         scores = state.round_results[rounds]
@@ -95,4 +75,7 @@ def _pairs(game: Game) -> list[tuple[int, float]]:
         for s, score in enumerate(scores):
             taken = sum(len(state.per_seat[z][s]) for z in zones)
             pairs.append((taken, sign * (score - mean)))
-    return pairs
+    if not pairs:
+        return True
+    mx = sum(t for t, _ in pairs) / len(pairs)
+    return sum((t - mx) * r for t, r in pairs) >= 0

@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from interpreter.engine.game import Game
-from interpreter.engine.rounds import Policy
 from interpreter.engine.state import CHANCE, Decision, State
 from interpreter.errors import GameError, IllegalAction
 from interpreter.match.events import (
@@ -29,7 +28,6 @@ from interpreter.match.events import (
     RoundEnd,
     Trick,
 )
-from interpreter.runtime.compact_game import CompactGame, compact_game
 
 EACH = (Chance, Action, Applied, Trick, Automatic, Note)  # events of every change (none in a quiet playout)
 
@@ -84,7 +82,6 @@ class Match:
         self._on_action: tuple[Handler, ...] = ()  # the handlers of Action events (the commonest, looked up once)
         self._applied = False  # whether a listener hears of each change
         self._each = False  # whether anything is to be done after each change (beyond a round scored, the end)
-        self._slots: OnSlots | None = None  # the game while it is played out on the slots
         self._channels()
 
     def copy(self, rng: random.Random | None = None) -> Match:
@@ -95,8 +92,7 @@ class Match:
         if rng is None:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
-        other.rng, other._state = rng, self.state.clone()
-        other._slots = None
+        other.rng, other._state = rng, self._state.clone()
         other.listeners, other._to, other._on_action, other._applied = [], {}, (), False
         other._channels()
         return other
@@ -149,8 +145,7 @@ class Match:
 
     @property
     def state(self) -> State:
-        """The game as it is now (while it is played out on the slots, written from them when asked for)."""
-        return self._state if self._slots is None else self._slots.written()
+        return self._state
 
     @state.setter
     def state(self, state: State) -> None:
@@ -162,11 +157,11 @@ class Match:
 
     @property
     def pending(self) -> Decision | None:
-        return self.state.pending
+        return self._state.pending
 
     @property
     def finished(self) -> bool:
-        return self.state.finished
+        return self._state.finished
 
     # ------------------------------------------------------------------ changes
 
@@ -231,15 +226,14 @@ class Match:
             for text in notes:
                 self.emit(Note(text))
             notes.clear()
-        self._scored(len(state.round_results), state.ended, state.finished)
+        self._scored()
 
-    def _scored(self, scored: int, ended: dict[str, Any] | None, finished: bool) -> None:
-        """Tell the rounds scored since the last told (``scored`` rounds scored in all, the last ended with the
-        round values ``ended``) and, when ``finished``, the game's end."""
-        while scored > self.rounds:
+    def _scored(self) -> None:
+        state = self._state
+        while len(state.round_results) > self.rounds:
             self.rounds += 1
-            self.emit(RoundEnd(self.rounds, ended))
-        if finished:
+            self.emit(RoundEnd(self.rounds, state.ended))
+        if state.finished:
             self.emit(GameEnd())
 
     # ------------------------------------------------------------------ whole games
@@ -248,10 +242,7 @@ class Match:
         """Play to the end: chance drawn from the match's random source (the first deal ``first_deal`` when
         given), each seat's action ``decide(match, decision)``. ``picks``: when every seat decides from the list
         of actions alone, its pick a seat; then, with no listener of every change, the game is played out round
-        by round (the same draws, so the same game, faster): on the compact slots where the game has them
-        (runtime/compact_game.py; a pick is then shown the slots' actions, which name each card by its kind), else
-        by ``Game.playout``. The state is then left as the game ends, each card the first of its kind: the same
-        game, the same record (a record names cards by label)."""
+        by round by ``Game.playout`` (the same draws, so the same game, faster)."""
         if picks is not None and not self.hears_each:
             self._played_out(picks, first_deal)
             return
@@ -273,46 +264,9 @@ class Match:
 
         if first_deal is not None:
             game.apply_fast(state, first_deal)
-        # the slots keep no narration and tell a Knowledge nothing: a state that has them is played out as it is
-        compact = compact_game(game) if state.seen is None and state.notes is None and state.told is None else None
-        if compact is None:
-            while not state.finished:
-                game.playout(state, self.rng, policy, round_end=True)
-                self._scored(len(state.round_results), state.ended, state.finished)
-            return
-        on = self._slots = OnSlots(compact, state)
-        try:
-            while not on.slots.finished:
-                self._scored(*on.round(self.rng, policy))
-        finally:  # also where an error stopped the game: the state as far as it went
-            on.written()
-            self._slots = None
-
-
-class OnSlots:
-    """A match's game played out on the compact slots (``Match._played_out``): ``state`` packed into ``slots``
-    once, the rounds played on them, the state written back from them (into the same object) only when asked
-    for."""
-
-    def __init__(self, compact: CompactGame, state: State):
-        self.compact, self.state = compact, state
-        self.slots = compact.start(state)
-        self.behind = False  # the slots have played on since the state was last written from them
-
-    def round(self, rng: random.Random, policy: Policy) -> tuple[int, dict[str, Any] | None, bool]:
-        """Play on to the end of the round (or the game): the rounds scored in all, the round values as the last
-        ended, whether the game is over."""
-        slots = self.slots
-        self.behind = True
-        self.compact.playout(slots, rng, policy, round_end=True)
-        return len(slots.v[slots.results_slot]), slots.ended, slots.finished
-
-    def written(self) -> State:
-        """The state, written from the slots if they have played on since it last was."""
-        if self.behind:
-            self.compact.write(self.slots, self.state)
-            self.behind = False
-        return self.state
+        while not state.finished:
+            game.playout(state, self.rng, policy, round_end=True)
+            self._scored()
 
 
 def start_entry(game: Game, state: State, hand: int = 1, dealer: int | None = None,
