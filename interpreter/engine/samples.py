@@ -179,7 +179,7 @@ class Unknown:
 
 class StateSamples:
     """Samples of one decision as today's state (``Unknown.sample``), for a search: what it plays them by
-    (``game``), a sample (``draw``) and the rounds' scores a sample holds (``results``). For a game with no compact
+    (``game``) and a sample (``draw``). For a game with no compact
     form; runtime/slot_samples.py draws them into the compact slots."""
 
     def __init__(self, unknown: Unknown):
@@ -187,10 +187,6 @@ class StateSamples:
 
     def draw(self, rng: Any) -> State:
         return self.unknown.sample(rng)
-
-    @staticmethod
-    def results(state: State) -> list[list[int]]:
-        return state.round_results
 
 
 class _Again:

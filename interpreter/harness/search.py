@@ -78,12 +78,12 @@ class IsmctsAgent:
         """One sample (today's state or the compact slots) played down the tree and on to the round's end; gives the
         largest reward it saw."""
         rng = self.rng
-        game, results = samples.game, samples.results
-        rounds = len(results(state))
+        game = samples.game
+        rounds = len(state.round_results)
         path: list[_Node] = []
         node = root
         expanded = False
-        while state.pending is not None and len(results(state)) == rounds:
+        while state.pending is not None and len(state.round_results) == rounds:
             d = state.pending
             if d.actor == CHANCE:
                 game.apply_fast(state, d.step.chance.sample(game, state, rng))
@@ -109,9 +109,9 @@ class IsmctsAgent:
             path.append(child)
             game.apply_fast(state, actions[i])
             node = child
-        if state.pending is not None and len(results(state)) == rounds:
+        if state.pending is not None and len(state.round_results) == rounds:
             game.playout(state, rng, round_end=True)
-        rewards = _rewards(results(state), rounds, game.players, sign)
+        rewards = _rewards(state.round_results, rounds, game.players, sign)
         for n in path:
             n.visits += 1
             n.reward += rewards[n.actor]

@@ -39,7 +39,7 @@ def samples_of(game: Game, state: State, seat: int, knowledge: Knowledge) -> Sta
 
 class SlotSamples:
     """Samples of one decision into the compact slots (see the module's docstring): what a search plays them by
-    (``game``, the compact game), a sample (``draw``) and the rounds' scores a sample holds (``results``)."""
+    (``game``, the compact game), and a sample (``draw``)."""
 
     def __init__(self, compact: CompactGame, unknown: Unknown):
         game, state = unknown.game, unknown.state
@@ -117,11 +117,6 @@ class SlotSamples:
         if teams is not None:
             v[self._teams:self._teams + len(teams)] = teams
         return sample
-
-    @staticmethod
-    def results(slots: Slots) -> list[list[int]]:
-        results: list[list[int]] = slots.v[slots.results_slot]
-        return results
 
 
 def _relabelled(game: Game, state: State, card: Any) -> Any:

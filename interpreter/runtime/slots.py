@@ -105,6 +105,12 @@ class Slots(TeamQueries):
         return cls(game, layout(game), packed.zones, packed.values, packed.rest)
 
     @property
+    def round_results(self) -> list[list[int]]:
+        """The rounds' scores (as a state's are read where the rounds played are counted: search)."""
+        results: list[list[int]] = self.v[self.results_slot]
+        return results
+
+    @property
     def totals(self) -> list[int]:
         """Each seat's total (as a state's totals are read where they are told: a game that never ends)."""
         first = layout(self.game).value_slot(TOTAL, "", 0)
