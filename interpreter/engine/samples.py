@@ -179,8 +179,8 @@ class Unknown:
 
 class StateSamples:
     """Samples of one decision as today's state (``Unknown.sample``), for a search: what it plays them by
-    (``game``) and a sample (``draw``). For a game with no compact
-    form; runtime/slot_samples.py draws them into the compact slots."""
+    (``game``) and a sample (``draw``). For a game with no compact form; runtime/slot_samples.py draws them
+    into the compact slots."""
 
     def __init__(self, unknown: Unknown):
         self.game, self.unknown = unknown.game, unknown
