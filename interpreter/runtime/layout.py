@@ -128,6 +128,7 @@ class _Absent:
 
 
 _ABSENT = _Absent()
+ABSENT = _ABSENT  # what a value slot holds before its value is set (read as none)
 
 
 def _read(state: State, part: str, name: str, seat: int | None) -> Any:

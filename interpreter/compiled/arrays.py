@@ -1,0 +1,120 @@
+"""Where each part of a compact state lives in the compiled backend's arrays, and a state packed into them.
+
+The compact layout (runtime/layout.py) numbers a game's zone slots and value slots; here each is placed in one of
+five numpy arrays of whole numbers (values.py says how a value is one):
+
+* ``z[row, :zn[row]]``: the cards of zone slot ``row`` (their kinds, in the slot's order); ``zn[row]`` how many;
+* ``v[i]``: a value slot that holds one value;
+* ``l[row, :ln[row]]``: a value slot that holds a list (its items as values), by the type the checker gave it;
+  ``ln[row]`` is -1 while it is none.
+
+The rounds' scores, what each seat knows of the teams and lists of lists are not in the arrays yet (no expression
+reads the first two directly; the steps that do are not written for this backend).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from interpreter.compiled.values import Values
+from interpreter.dsl.types import VALUE, Type
+from interpreter.engine.game import Game
+from interpreter.runtime.layout import ABSENT, GAME, KNOWN, RESULTS, ROUND, SEAT, Layout, layout
+from interpreter.runtime.slots import Slots
+
+_UNHELD = (RESULTS, KNOWN)  # value slots the arrays do not hold (see the module's docstring)
+
+
+class Arrays(NamedTuple):
+    """A state in the arrays (see the module's docstring)."""
+
+    z: Any
+    zn: Any
+    v: Any
+    l: Any  # noqa: E741 - the lists' rows, as the generated code names them
+    ln: Any
+
+
+@dataclass(frozen=True)
+class ArrayLayout:
+    """Where each slot of a game's compact layout is in the arrays."""
+
+    layout: Layout
+    capacity: int  # the most items a row holds: every card of the deck, or every seat
+    value_index: tuple[int | None, ...]  # value slot -> its index in v (None: a list, or not held)
+    list_row: tuple[int | None, ...]  # value slot -> its row in l (None: one value, or not held)
+    types: tuple[Type, ...]  # value slot -> the type of its value
+
+    @property
+    def values(self) -> int:
+        return sum(i is not None for i in self.value_index)
+
+    @property
+    def lists(self) -> int:
+        return sum(r is not None for r in self.list_row)
+
+    def value(self, part: str, name: str = "", seat: int | None = None) -> int:
+        """The index in v of a value slot that holds one value."""
+        found = self.value_index[self.layout.value_slot(part, name, seat)]
+        if found is None:
+            raise KeyError(f"{part} {name!r} is not one value in the arrays")
+        return found
+
+    def list_of(self, part: str, name: str = "", seat: int | None = None) -> int:
+        """The row in l of a value slot that holds a list."""
+        found = self.list_row[self.layout.value_slot(part, name, seat)]
+        if found is None:
+            raise KeyError(f"{part} {name!r} is not a list in the arrays")
+        return found
+
+
+def array_layout(game: Game) -> ArrayLayout:
+    """The arrays' layout of ``game``'s compact layout."""
+    lay = layout(game)
+    types = tuple(_type(game, part, name) for part, name, _ in lay.values)
+    index: list[int | None] = []
+    rows: list[int | None] = []
+    for (part, _, _), t in zip(lay.values, types, strict=True):
+        held = part not in _UNHELD and not (t.kind == "list" and t.element is not None and t.element.kind in (
+            "list", "record"))  # (a list of lists: not held yet)
+        listed = held and t.kind == "list"
+        index.append(sum(i is not None for i in index) if held and not listed else None)
+        rows.append(sum(r is not None for r in rows) if listed else None)
+    return ArrayLayout(lay, max(len(game.deck), lay.players, 1), tuple(index), tuple(rows), types)
+
+
+def _type(game: Game, part: str, name: str) -> Type:
+    if part in (ROUND, SEAT, GAME):
+        return game.value_types.get(name, VALUE)
+    return VALUE
+
+
+def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
+    """``slots`` in the arrays (each text or record interned in ``values``)."""
+    cap = lay.capacity
+    zones = [cards.copies() if hasattr(cards, "copies") else cards for cards in slots.z]
+    z = np.zeros((len(zones), cap), np.int64)
+    zn = np.zeros(len(zones), np.int64)
+    for at, cards in enumerate(zones):
+        z[at, :len(cards)] = cards
+        zn[at] = len(cards)
+    v = np.zeros(max(lay.values, 1), np.int64)
+    l = np.zeros((max(lay.lists, 1), cap), np.int64)  # noqa: E741
+    ln = np.zeros(max(lay.lists, 1), np.int64)
+    for slot, value in enumerate(slots.v):
+        i, row = lay.value_index[slot], lay.list_row[slot]
+        if value is ABSENT:  # (a round value not set yet reads as none)
+            value = None
+        if i is not None:
+            v[i] = values.encode(value)
+        elif row is not None:
+            if value is None:
+                ln[row] = -1  # none, not an empty list
+                continue
+            items = [values.encode(x) for x in value]
+            l[row, :len(items)] = items
+            ln[row] = len(items)
+    return Arrays(z, zn, v, l, ln)

@@ -1,0 +1,253 @@
+"""The builtins (dsl/builtins.py) and the runtime's operators on values (dsl/runtime.py) as the compiled backend
+writes them: ``SCALAR_CALLS`` (a call that gives one value), ``LIST_CALLS`` (one that gives a list), each keyed by
+the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as
+one loop. A builtin that is not here is not written yet (its expression's game is played by the Python backend)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+from interpreter.compiled.values import NotWritten
+from interpreter.compiled.writer import Listed, Writer
+from interpreter.dsl import builtins as B
+from interpreter.dsl import runtime as R
+from interpreter.dsl.ir import Part
+
+
+def _args(w: Writer, part: Part) -> list[str]:
+    return [w.temp(w.scalar(k)) for k in part.kids]
+
+
+def _arith(op: str) -> Any:
+    def made(w: Writer, part: Part) -> str:
+        if any(k.type.kind == "list" for k in part.kids):
+            raise NotWritten(f"{op!r} of lists")
+        a, b = _args(w, part)
+        return f"({a} {op} {b})"
+
+    return made
+
+
+def _compare(op: str) -> Any:
+    def made(w: Writer, part: Part) -> str:
+        if any(k.type.kind == "list" for k in part.kids):
+            raise NotWritten(f"{op!r} of lists")
+        a, b = _args(w, part)
+        return f"(1 if {a} {op} {b} else 0)"
+
+    return made
+
+
+def _len(w: Writer, part: Part) -> str:
+    (kid,) = part.kids
+    if kid.type.kind != "list":
+        raise NotWritten("len of a text")
+    return w.listed(kid)[1]
+
+
+def _end(first: bool) -> Any:
+    def made(w: Writer, part: Part) -> str:
+        buf, count = w.listed(part.kids[0])
+        n = w.temp(count, "n")
+        return f"({buf}[{'0' if first else f'{n} - 1'}] if {n} > 0 else NONE)"
+
+    return made
+
+
+def _contains(w: Writer, part: Part) -> str:
+    item, items = part.kids
+    if items.type.kind != "list":
+        raise NotWritten("'in' of a text")
+    return w.contains(item, items, False)
+
+
+def _seat_step(step: int) -> Any:
+    def made(w: Writer, part: Part) -> str:
+        (s,) = _args(w, part)
+        return f"(({s} + {step}) % {w.lay.layout.players})"
+
+    return made
+
+
+def _same_team(w: Writer, part: Part) -> str:
+    a, b = _args(w, part)
+    t = w.team_slot()
+    return f"(1 if v[{t} + {a}] == v[{t} + {b}] else 0)"
+
+
+def _truthy(w: Writer, part: Part) -> str:
+    return w.scalar(part.kids[0])
+
+
+def _extreme(op: str) -> Any:
+    def made(w: Writer, part: Part) -> str:
+        if len(part.kids) > 1:
+            items = _args(w, part)
+            out = w.fresh("m")
+            w.emit(f"{out} = {items[0]}")
+            for x in items[1:]:
+                w.emit(f"{out} = {x} if {x} {op} {out} else {out}")
+            return out
+        buf, count = w.listed(part.kids[0])
+        out = w.fresh("m")
+        w.emit(f"{out} = NONE")
+        i = w.fresh("i")
+        with w.block(f"for {i} in range({count}):"):
+            w.emit(f"{out} = {buf}[{i}] if {i} == 0 or {buf}[{i}] {op} {out} else {out}")
+        return out
+
+    return made
+
+
+def _folded(start: str, step: str) -> Any:
+    def made(w: Writer, part: Part) -> str:
+        buf, count = w.listed(part.kids[0])
+        out = w.fresh("a")
+        w.emit(f"{out} = {start}")
+        i = w.fresh("i")
+        with w.block(f"for {i} in range({count}):"):
+            w.emit(step.format(out=out, x=f"{buf}[{i}]"))
+        return out
+
+    return made
+
+
+def _team_list(same: bool) -> Any:
+    def made(w: Writer, part: Part) -> Listed:
+        (s,) = _args(w, part)
+        t = w.team_slot()
+        return w.seats_where(f"v[{t} + s] {'==' if same else '!='} v[{t} + {s}]")
+
+    return made
+
+
+def _seats_from(w: Writer, part: Part) -> Listed:
+    (s,) = _args(w, part)
+    n = w.lay.layout.players
+    buf, count = w.new_list(str(n))
+    with w.block(f"for k in range({n}):"):
+        w.emit(f"{buf}[k] = ({s} + k) % {n}")
+    w.emit(f"{count} = {n}")
+    return buf, count
+
+
+def _joined(w: Writer, part: Part) -> Listed:
+    (ab, an), (bb, bn) = (w.listed(k) for k in part.kids[:2])
+    buf, count = w.new_list(f"{an} + {bn}")
+    w.emit(f"{buf}[:{an}] = {ab}[:{an}]")
+    w.emit(f"{buf}[{an}:{an} + {bn}] = {bb}[:{bn}]")
+    w.emit(f"{count} = {an} + {bn}")
+    return buf, count
+
+
+def _add_lists(w: Writer, part: Part) -> Listed:
+    if not all(k.type.kind == "list" for k in part.kids):
+        raise NotWritten("'+' of a list and a value")
+    return _joined(w, part)
+
+
+def _distinct(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    buf, count = w.new_list(n)
+    i, j, seen = w.fresh("i"), w.fresh("j"), w.fresh("b")
+    with w.block(f"for {i} in range({n}):"):
+        w.emit(f"{seen} = 0")
+        with w.block(f"for {j} in range({count}):"):
+            with w.block(f"if {buf}[{j}] == {src}[{i}]:"):
+                w.emit(f"{seen} = 1")
+                w.emit("break")
+        with w.block(f"if {seen} == 0:"):
+            w.emit(f"{buf}[{count}] = {src}[{i}]")
+            w.emit(f"{count} += 1")
+    return buf, count
+
+
+def _sorted(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    buf, count = w.new_list(n)
+    w.emit(f"{buf}[:{n}] = np.sort({src}[:{n}])")
+    w.emit(f"{count} = {n}")
+    return buf, count
+
+
+def _reversed(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    buf, count = w.new_list(n)
+    w.emit(f"{buf}[:{n}] = {src}[:{n}][::-1]")
+    w.emit(f"{count} = {n}")
+    return buf, count
+
+
+def _sliced(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    n = w.temp(n, "n")
+    start, end = (w.temp(w.scalar(k)) for k in part.kids[1:])
+    lo, hi = w.fresh("lo"), w.fresh("hi")
+    for name, given, default in ((lo, start, "0"), (hi, end, n)):  # Python's slice bounds, none as the ends
+        w.emit(f"{name} = {default} if {given} == NONE else ({given} + {n} if {given} < 0 else {given})")
+        w.emit(f"{name} = 0 if {name} < 0 else ({n} if {name} > {n} else {name})")
+    buf, count = w.new_list(n)
+    w.emit(f"{count} = {hi} - {lo} if {hi} > {lo} else 0")
+    w.emit(f"{buf}[:{count}] = {src}[{lo}:{lo} + {count}]")
+    return buf, count
+
+
+def _index_of(w: Writer, part: Part) -> str:
+    buf, count = w.listed(part.kids[0])
+    x = w.temp(w.scalar(part.kids[1]))
+    out = w.fresh("p")
+    w.emit(f"{out} = NONE")
+    i = w.fresh("i")
+    with w.block(f"for {i} in range({count}):"):
+        with w.block(f"if {buf}[{i}] == {x}:"):
+            w.emit(f"{out} = {i}")
+            w.emit("break")
+    return out
+
+
+def _abs(w: Writer, part: Part) -> str:
+    (x,) = _args(w, part)
+    return f"abs({x})"
+
+
+def _value_op(op: str) -> Any:
+    """A runtime helper of two values (runtime.add...): Python's own operator on two numbers (never texts)."""
+    numbers = _arith(op)
+
+    def made(w: Writer, part: Part) -> str:
+        if "text" in (part.type.plain, *(k.type.plain for k in part.kids)):
+            raise NotWritten(f"{op!r} of texts")
+        return numbers(w, part)
+
+    return made
+
+
+SCALAR_CALLS: dict[Any, Any] = {
+    R.add: _value_op("+"), R.subtract: _value_op("-"), R.multiply: _value_op("*"),
+    operator.mod: _arith("%"), operator.floordiv: _arith("//"),
+    R.same: _compare("=="), R.different: _compare("!="),
+    R.contains: _contains, R.a_truth: _truthy, len: _len, abs: _abs,
+    B._first: _end(True), B._last: _end(False), B._left: _seat_step(1), B._right: _seat_step(-1),
+    B._same_team: _same_team, B._max: _extreme(">"), B._min: _extreme("<"),
+    B._sum: _folded("0", "{out} += {x}"), B._count: _folded("0", "{out} += 1 if ({x} != 0 and {x} != NONE) else 0"),
+    B._any: _folded("0", "{out} = 1 if ({out} or ({x} != 0 and {x} != NONE)) else 0"),
+    B._all: _folded("1", "{out} = 1 if ({out} and ({x} != 0 and {x} != NONE)) else 0"),
+    B._index: _index_of,
+}
+LIST_CALLS: dict[Any, Any] = {
+    B._team: _team_list(True), B._opponents: _team_list(False), B._seats_from: _seats_from,
+    R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
+    B._slice: _sliced,
+}
+_TRUE = "({x} != 0 and {x} != NONE)"
+# a comprehension given to a builtin: (its start, the statement for each item, when to stop early)
+REDUCERS: dict[Any, tuple[str, str, str]] = {
+    B._sum: ("0", "{out} += {x}", ""),
+    B._count: ("0", "{out} += 1 if " + _TRUE + " else 0", ""),
+    B._any: ("0", "{out} = 1 if " + _TRUE + " else 0", "{out} == 1"),
+    B._all: ("1", "{out} = 1 if " + _TRUE + " else 0", "{out} == 0"),
+    B._max: ("NONE", "{out} = {x} if {out} == NONE or {x} > {out} else {out}", ""),
+    B._min: ("NONE", "{out} = {x} if {out} == NONE or {x} < {out} else {out}", ""),
+    len: ("0", "{out} += 1", ""),
+}

@@ -1,0 +1,92 @@
+"""An expression's checked parts (dsl/ir.py) written as statements over the compiled backend's arrays, in the
+subset of Python that numba compiles: the second writer of each op, beside dsl/emit.py's (the Python backend's).
+
+Every value is a whole number (values.py) and every list a pair: a one-dimensional array and how many of its
+items count (a zone's row and its length, a buffer a comprehension fills). A part is written as the statements that
+work it out, then a name or a short source that holds it, so that ``and``, ``or``, ``if`` and a comprehension work
+out only what Python's would; a define's body is written in place at each call, its parameters the arguments'
+values.
+
+The ops are written by parts.py (and the builtins by calls.py) through writer.py's ``Writer``.
+
+What the source does not do that the Python backend's does: charge the expressions' work budget (the compiled
+backend plays only files the Python backend has checked, and its loops go through lists of bounded size) and
+tell a mistake of the rules in their words (a none where a number is needed gives a wrong number, not an
+error: the checked path is the Python backend). A part the writer does not know yet raises ``NotWritten``, and
+the game is played by the Python backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.compiled.arrays import ArrayLayout
+from interpreter.compiled.parts import LISTS, SCALARS
+from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
+from interpreter.compiled.writer import Writer
+from interpreter.dsl.ir import Part
+from interpreter.dsl.types import Type
+
+PARAMS = ("z", "zn", "v", "l", "ln")  # the arrays every written function takes first (arrays.Arrays)
+
+
+@dataclass
+class Lowered:
+    """One expression written for the arrays: the source of ``def NAME(z, zn, v, l, ln, *params)``, the bound
+    names its parameters are (in order, with whether each is a list: an array), and the module constants it reads
+    (tables of card attributes, lists written in the rule). A list it gives is returned as its array and its count
+    (-1: none)."""
+
+    name: str
+    source: str
+    params: tuple[tuple[str, bool], ...]
+    constants: dict[str, Any]
+    fields: tuple[str, ...]  # the records' fields it reads: their tables are made at link time (``link``)
+    returns_list: bool
+
+    def link(self, values: Values) -> dict[str, Any]:
+        """The module namespace the source runs in: numpy, the constants, and a table per field read, over every
+        value ``values`` has interned by now."""
+        import numpy as np
+
+        space: dict[str, Any] = {"np": np, "NONE": NONE, "INTERNED": INTERNED}
+        space.update({k: np.asarray(c, dtype=np.int64) for k, c in self.constants.items()})
+        for name in self.fields:
+            space[f"F_{name}"] = np.asarray(values.field_table(name) or [NONE], dtype=np.int64)
+        return space
+
+
+class Lowerer:
+    """Writes the parts of one game's expressions for its arrays (see the module's docstring)."""
+
+    def __init__(self, lay: ArrayLayout, values: Values):
+        self.lay, self.values = lay, values
+        self._n = 0
+
+    def lower(self, part: Part, bound: dict[str, Type], name: str = "f") -> Lowered:
+        """``part`` as a function ``name`` of the arrays and of ``bound``, the names the expression binds."""
+        w = Writer(self.lay, self.values, self.fresh, SCALARS, LISTS)
+        params: list[tuple[str, bool]] = []
+        for n, t in bound.items():
+            local = "r_" + n
+            if t.kind == "list":
+                if t.element is None or t.element.kind in ("list", "record"):
+                    raise NotWritten(f"a list of lists or records bound as {n!r}")
+                w.locals[n] = (local, f"len({local})")
+                params.append((n, True))
+            else:
+                w.locals[n] = local
+                params.append((n, False))
+        if part.type.kind == "list":  # its array and its count (-1: none)
+            buf, count = w.listed(part)
+            w.emit(f"return {buf}, {count}")
+        else:
+            w.emit(f"return {w.scalar(part)}")
+        head = f"def {name}({', '.join((*PARAMS, *('r_' + p for p, _ in params)))}):"
+        return Lowered(name, "\n".join([head, *w.scope.lines]), tuple(params), w.constants, tuple(sorted(w.fields)),
+                       part.type.kind == "list")
+
+    def fresh(self, stem: str) -> str:
+        self._n += 1
+        return f"{stem}{self._n}"

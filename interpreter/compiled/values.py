@@ -1,0 +1,78 @@
+"""Every value a game holds as one whole number, for the compiled backend's arrays.
+
+A number is itself, a seat its index and a card its id (as everywhere in the engine); true and false are 1 and 0;
+none is ``NONE``, a number no rule can make (numbers stay within ``limits.MAX_NUMBER``); a text or a record (a
+board space's values, an option's choice) is interned: ``INTERNED`` plus its place in the game's table of them,
+so that two equal ones are the same number. A list is not a value here: lists live in rows of their own
+(arrays.py).
+
+What a value is when read back needs its type (1 is true or the number 1): ``Values.decode`` takes the type the
+checker gave it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.dsl.types import Type
+from interpreter.errors import GameError
+from interpreter.limits import MAX_NUMBER
+
+NONE = -(1 << 62)  # none
+INTERNED = 1 << 61  # the first interned value (a text or a record)
+assert MAX_NUMBER < INTERNED
+
+
+class NotWritten(GameError):
+    """A part of a game the compiled backend does not write yet: the game is played by the Python backend."""
+
+
+class Values:
+    """One game's table of interned values (texts and records), filled as its constants are written and as states
+    are packed."""
+
+    def __init__(self) -> None:
+        self.interned: list[Any] = []
+        self._ids: dict[Any, int] = {}
+
+    def encode(self, value: Any) -> int:
+        """``value`` as its whole number (see the module's docstring)."""
+        if value is None:
+            return NONE
+        if value is True or value is False:
+            return int(value)
+        if type(value) is int:
+            return value
+        if isinstance(value, (str, dict)):
+            key = _key(value)
+            found = self._ids.get(key)
+            if found is None:
+                found = self._ids[key] = INTERNED + len(self.interned)
+                self.interned.append(value)
+            return found
+        raise NotWritten(f"a value the compiled backend cannot hold as a number: {value!r}")
+
+    def decode(self, number: int, type_: Type) -> Any:
+        """The value ``number`` stands for, read as ``type_`` says (true/false when it is a truth)."""
+        number = int(number)
+        if number == NONE:
+            return None
+        if number >= INTERNED:
+            return self.interned[number - INTERNED]
+        if type_.plain == "truth":
+            return bool(number)
+        return number
+
+    def field_table(self, name: str) -> list[int]:
+        """For each interned value, its field ``name`` when it is a record that has it (else none): the table a
+        record's field is read from."""
+        return [self.encode(v.get(name)) if isinstance(v, dict) else NONE for v in list(self.interned)]
+
+
+def _key(value: Any) -> Any:
+    """A hashable key of a text or a record, equal for equal values."""
+    if isinstance(value, dict):
+        return ("record", tuple((k, _key(v) if isinstance(v, (dict, list)) else v) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_key(v) for v in value))
+    return ("text", value)

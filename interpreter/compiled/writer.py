@@ -1,0 +1,230 @@
+"""The statements of one function the compiled backend writes (lower.py): how they are written (a line, a block,
+a new local, a constant table), the rule names in scope, and a part made a source: one value, a list (an array and
+its count), or a truth; the ops themselves are parts.py's and calls.py's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.compiled.arrays import ArrayLayout
+from interpreter.compiled.values import NotWritten, Values
+from interpreter.dsl.ir import Part
+from interpreter.runtime.layout import COUNTER, SEAT, TEAM, TOTAL
+
+_MAX_INLINE = 24  # defines written in place inside one another, at most (a define never calls itself)
+
+Listed = tuple[str, str]  # a list: the source of its array, the source of how many items count
+
+
+@dataclass
+class Scope:
+    """The lines written so far, and the depth of the block being written."""
+
+    lines: list[str] = field(default_factory=list)
+    depth: int = 1
+
+
+class Writer:
+    """The statements of one function being written (see lower.py), and how a part becomes a source: by its op's
+    entry in ``scalars`` (a part that is one value) or ``lists`` (a part that is a list), parts.py's tables."""
+
+    def __init__(self, lay: ArrayLayout, values: Values, fresh: Callable[[str], str], scalars: dict[str, Any],
+                 lists: dict[str, Any]):
+        self.lay, self.values, self.fresh = lay, values, fresh
+        self.scalars, self.lists = scalars, lists
+        self.scope = Scope()
+        self.locals: dict[str, Any] = {}  # a rule name -> its scalar source, or its (array, count) sources
+        self.constants: dict[str, Any] = {}
+        self.fields: set[str] = set()
+        self._consts: dict[tuple[Any, ...], str] = {}
+        self._inlined = 0
+
+    def emit(self, line: str) -> None:
+        self.scope.lines.append("    " * self.scope.depth + line)
+
+    @contextmanager
+    def block(self, head: str) -> Iterator[None]:
+        self.emit(head)
+        self.scope.depth += 1
+        try:
+            yield
+        finally:
+            self.scope.depth -= 1
+
+    def temp(self, src: str, stem: str = "t") -> str:
+        """``src`` worked out once, into a new local."""
+        if src.isidentifier() or src.lstrip("-").isdigit():
+            return src
+        name = self.fresh(stem)
+        self.emit(f"{name} = {src}")
+        return name
+
+    def constant(self, items: list[int], stem: str) -> str:
+        key = (stem, *items)
+        found = self._consts.get(key)
+        if found is None:
+            found = self._consts[key] = self.fresh(stem)
+            self.constants[found] = items
+        return found
+
+    @contextmanager
+    def bound(self, names: dict[str, Any]) -> Iterator[None]:
+        """Rule names bound to sources while the parts inside are written (a comprehension's variable, a define's
+        parameters, a let)."""
+        had = {n: self.locals.get(n) for n in names}
+        self.locals.update(names)
+        try:
+            yield
+        finally:
+            for n, v in had.items():
+                if v is None:
+                    self.locals.pop(n, None)
+                else:
+                    self.locals[n] = v
+
+    def scalar(self, part: Part) -> str:
+        """The source of a part that is one value (its statements written before)."""
+        if part.type.kind == "list":
+            raise NotWritten("a list where one value is needed")
+        if part.const:
+            return str(self.encoded(part.value))
+        made = self.scalars.get(part.op)
+        if made is None:
+            raise NotWritten(f"the part {part.op!r}")
+        src: str = made(self, part)
+        return src
+
+    def listed(self, part: Part) -> Listed:
+        """The sources of a part that is a list: its array and how many of its items count."""
+        if part.type.kind != "list" and not (part.const and isinstance(part.value, (list, tuple))):
+            raise NotWritten("one value where a list is needed")
+        if part.const:
+            items = [self.encoded(x) for x in part.value]
+            return self.constant(items or [0], "K"), str(len(items))
+        made = self.lists.get(part.op)
+        if made is None:
+            raise NotWritten(f"the list part {part.op!r}")
+        found: Listed = made(self, part)
+        return found
+
+    def truth(self, part: Part) -> str:
+        """A source that is true when ``part`` is (Python's truth: not none, not 0, not an empty list)."""
+        if part.type.kind == "list":
+            return f"({self.listed(part)[1]} > 0)"
+        x = self.temp(self.scalar(part))
+        if part.sure and part.type.plain == "truth":
+            return f"({x} != 0)"
+        return f"({x} != 0 and {x} != NONE)"
+
+    def encoded(self, value: Any) -> int:
+        if isinstance(value, (list, tuple)):
+            raise NotWritten("a list where one value is needed")
+        return self.values.encode(value)
+
+    def value_index(self, where: str, name: str) -> int:
+        try:
+            return self.lay.value(where, name)
+        except (KeyError, ValueError):
+            raise NotWritten(f"the {where} value {name!r}") from None
+
+    def seat_base(self, name: str, stateful: bool) -> int | tuple[str, int]:
+        """Where seat 0's ``name`` is: its index in v, or ("z", row) / ("l", row) for a list."""
+        lay = self.lay.layout
+        if not stateful:
+            raise NotWritten(f"the seat attribute {name!r}")
+        if (name, 0) in lay.zones:
+            return ("z", lay.zone_slot(name, 0))
+        for part in (SEAT, COUNTER):
+            if (part, name, 0) in lay.values:
+                slot = lay.value_slot(part, name, 0)
+                row = self.lay.list_row[slot]
+                if row is not None:
+                    return ("l", row)
+                index = self.lay.value_index[slot]
+                if index is None:
+                    raise NotWritten(f"the seat value {name!r}")
+                return index
+        if name == "total":
+            return self.lay.value(TOTAL, "", 0)
+        raise NotWritten(f"the seat attribute {name!r}")
+
+    def let(self, one: Part, body_of: Any) -> Any:
+        items = one.kids[0]
+        value = items.kids[0] if items.op == "list" else None
+        var, body = one.data[0], one.data[1]
+        if value is not None and value.type.kind == "list":
+            bound: Any = self.copied(self.listed(value))
+        elif value is not None:
+            bound = self.temp(self.scalar(value), "x")
+        else:
+            bound = str(self.encoded(items.value[0]))
+        with self.bound({var: bound}):
+            return body_of(body)
+
+    def contains(self, item: Part, items: Part, negated: bool) -> str:
+        x = self.temp(self.scalar(item))
+        buf, count = self.listed(items)
+        out = self.fresh("b")
+        self.emit(f"{out} = {1 if negated else 0}")
+        i = self.fresh("i")
+        with self.block(f"for {i} in range({count}):"):
+            with self.block(f"if {buf}[{i}] == {x}:"):
+                self.emit(f"{out} = {0 if negated else 1}")
+                self.emit("break")
+        return out
+
+    def inline(self, part: Part, body_of: Any) -> Any:
+        _, _, body = part.data
+        if self._inlined >= _MAX_INLINE:
+            raise NotWritten("defines nested too deeply to write in place")
+        args: dict[str, Any] = {}
+        for key, kid in zip(body.keys, part.kids, strict=True):
+            args[key] = self.copied(self.listed(kid)) if kid.type.kind == "list" else self.temp(self.scalar(kid), "x")
+        self._inlined += 1
+        try:
+            with self.bound(args):
+                return body_of(body.part)
+        finally:
+            self._inlined -= 1
+
+    @contextmanager
+    def each(self, source: Part, var: str, cond: Part | None) -> Iterator[None]:
+        """The statements inside go through ``source``'s items, ``var`` bound to each, those ``cond`` holds for."""
+        buf, count = self.listed(source)
+        i = self.fresh("i")
+        x = self.fresh("x")
+        with self.block(f"for {i} in range({count}):"):
+            self.emit(f"{x} = {buf}[{i}]")
+            with self.bound({var: x}):
+                if cond is None:
+                    yield
+                else:
+                    with self.block(f"if {self.truth(cond)}:"):
+                        yield
+
+    def new_list(self, capacity: str) -> Listed:
+        buf, count = self.fresh("L"), self.fresh("n")
+        self.emit(f"{buf} = np.empty(max({capacity}, 1), np.int64)")
+        self.emit(f"{count} = 0")
+        return buf, count
+
+    def copied(self, listed: Listed) -> Listed:
+        """A list held in locals of its own (a define's argument, a let's value): read again, it is the same."""
+        buf, count = listed
+        return self.temp(buf, "L"), self.temp(count, "n")
+
+    def seats_where(self, test: str) -> Listed:
+        """The seats, in order, for which ``test`` (a source reading ``s``) holds."""
+        players = self.lay.layout.players
+        buf, count = self.new_list(str(players))
+        with self.block(f"for s in range({players}):"):
+            with self.block(f"if {test}:"):
+                self.emit(f"{buf}[{count}] = s")
+                self.emit(f"{count} += 1")
+        return buf, count
+
+    def team_slot(self) -> int:
+        return self.lay.value(TEAM, "", 0)

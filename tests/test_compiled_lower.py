@@ -1,0 +1,204 @@
+"""The compiled backend's expressions (interpreter/compiled/): every expression of every bundled game that its writer
+writes gives what the Python backend's gives, at states of random games, with the names it binds drawn at random.
+
+The written source is run as plain Python here (it is the subset numba compiles; one test compiles some with numba
+when it is installed). The Python side is the expression as the compact game reads it (cards as their kinds,
+runtime/compact_reads.py), on the same state packed into the slots; the compiled side reads the arrays the slots
+are packed into (compiled/arrays.py)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
+from interpreter.compiled.lower import Lowered, Lowerer
+from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
+from interpreter.dsl import budget
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
+from interpreter.dsl.ir import walk
+from interpreter.dsl.types import Type
+from interpreter.runtime.compact_game import compact_game
+from interpreter.runtime.compact_reads import CompactReads
+from interpreter.runtime.layout import layout
+from interpreter.runtime.zone_shapes import expressions
+
+from .conftest import game_of, random_decisions
+from .test_slot_samples import FEWEST
+
+# the least share of each game's expressions written for the arrays (what is left is narration's texts and a few
+# builtins, see the module's docstring of compiled/lower.py); it only goes up
+WRITTEN_AT_LEAST = 0.5
+
+
+def bound_names(e: Compiled) -> dict[str, Type]:
+    """The names ``e`` binds (``card``, ``led``, ``seat``...), each with the type the checker gave it."""
+    types: dict[str, Type] = {}
+    for p in walk(e.part):
+        if p.op == "name":
+            types.setdefault(p.data, p.type)
+    found = {d[4:]: types.get(d[4:]) for d in e.deps if d.startswith("ctx:")}
+    if any(t is None for t in found.values()):
+        raise NotWritten("a bound name of no known type")
+    return found  # type: ignore[return-value]
+
+
+def drawn(t: Type, rng: random.Random, lay: ArrayLayout) -> Any:
+    """A value of type ``t`` for a bound name: a card (its kind), a seat, a list of them, a small number or a truth."""
+    kinds, players = lay.layout.kinds, lay.layout.players
+    if t.kind == "card":
+        return rng.choice(kinds)
+    if t.kind == "seat":
+        return rng.randrange(players)
+    if t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat"):
+        items = kinds if t.element.kind == "card" else range(players)
+        return rng.sample(items, rng.randrange(min(len(items), 6) + 1))
+    if t.kind == "value" and t.plain in ("number", ""):
+        return rng.choice([0, 1, 2, 3])
+    if t.kind == "value" and t.plain == "truth":
+        return rng.choice([True, False])
+    raise NotWritten(f"no values drawn for {t}")
+
+
+def states(game, rng: random.Random, count: int, every: int = 3) -> list:
+    """``count`` states along random games of ``game``, one every ``every`` decisions."""
+    out: list = []
+    while len(out) < count:
+        state = game.new_state()
+        for k, d in enumerate(random_decisions(game, state, rng)):
+            if k % every == 0:
+                out.append(state.clone())
+                if len(out) == count:
+                    break
+            game.apply_fast(state, d.actions[rng.randrange(len(d.actions))])
+    return out
+
+
+class Both:
+    """One game's expressions on both sides: the Python backend's on the slots, the written source on the arrays."""
+
+    def __init__(self, name: str, players: int):
+        self.game = game_of(name, players)
+        self.compact = compact_game(self.game)
+        assert self.compact is not None
+        self.lay, self.values = array_layout(self.game), Values()
+        lowerer, reads = Lowerer(self.lay, self.values), CompactReads(layout(self.game))
+        self.written: list[tuple[Compiled, Lowered, dict[str, Type], Compiled]] = []
+        self.refused: list[str] = []
+        self.all = expressions(self.game)
+        for i, e in enumerate(self.all):
+            try:
+                bound = bound_names(e)
+                for t in bound.values():
+                    drawn(t, random.Random(0), self.lay)  # (a bound text or record is not drawn here)
+                self.written.append((e, lowerer.lower(e.part, bound, f"f{i}"), bound, reads.compiled(e)))
+            except NotWritten as exc:
+                self.refused.append(f"{e.text}: {exc}")
+        self._made: dict[int, tuple[int, Any]] = {}
+
+    def function(self, lowered: Lowered) -> Any:
+        """The written function, linked to the values interned so far (made again when more are)."""
+        made = self._made.get(id(lowered))
+        if made is None or made[0] != len(self.values.interned):
+            space = lowered.link(self.values)
+            exec(lowered.source, space)  # the engine's own source, written from the checked parts
+            made = self._made[id(lowered)] = (len(self.values.interned), space[lowered.name])
+        return made[1]
+
+    def compare(self, slots: Any, arrays: Any, rng: random.Random) -> tuple[int, list[str]]:
+        """Every written expression on both sides at one state: how many agree, and each difference."""
+        agreed, differ = 0, []
+        for e, lowered, bound, python in self.written:
+            args = {n: drawn(t, rng, self.lay) for n, t in bound.items()}
+            budget.reset()
+            try:
+                want = python.fn({"$s": slots, **args})
+            except (*RUNTIME_ERRORS, ExpressionFailed):
+                continue  # a mistake on the checked path (a none compared...): the compiled side promises nothing
+            given = [np.asarray([self.values.encode(x) for x in args[n]], np.int64) if listed
+                     else self.values.encode(args[n]) for n, listed in lowered.params]
+            got = self.function(lowered)(*arrays, *given)
+            if lowered.returns_list:
+                got = None if got[1] < 0 else [int(x) for x in got[0][:got[1]]]
+                want = None if want is None else [self.values.encode(x) for x in want]
+            else:
+                got, want = int(got), self.values.encode(want)
+            if got == want:
+                agreed += 1
+            else:
+                differ.append(f"{e.text} with {args}: {want} (Python) against {got} (compiled)")
+        return agreed, differ
+
+
+@pytest.mark.parametrize(("name", "players"), FEWEST)
+def test_written_expressions_agree_with_the_python_backend(name, players):
+    both = Both(name, players)
+    assert len(both.written) >= WRITTEN_AT_LEAST * len(both.all), both.refused
+    rng = random.Random(7)
+    agreed, differ = 0, []
+    for state in states(both.game, rng, 12):
+        slots = both.compact.start(state)
+        got = both.compare(slots, pack_arrays(both.lay, slots, both.values), rng)
+        agreed, differ = agreed + got[0], differ + got[1]
+    assert not differ, differ[:5]
+    assert agreed >= len(both.written), "most expressions ran to a value at some state"
+
+
+def test_what_is_not_written_is_said():
+    """A text joined, a builtin not written for the arrays: refused by name, so the game is played by the Python
+    backend; the values the arrays cannot hold are refused too."""
+    both = Both("hearts", 4)
+    assert any("'+' of texts" in why for why in both.refused)
+    with pytest.raises(NotWritten, match="cannot hold"):
+        both.values.encode([1, 2])
+
+
+def test_values_read_back_by_their_type():
+    values = Values()
+    from interpreter.dsl.types import NUMBER, TRUTH, VALUE
+
+    assert values.decode(values.encode(True), TRUTH) is True
+    assert values.decode(values.encode(1), NUMBER) == 1
+    assert values.encode(None) == NONE and values.decode(NONE, NUMBER) is None
+    spade, again = values.encode("spades"), values.encode("spades")
+    assert spade == again != values.encode("hearts")
+    record = values.encode({"label": "x", "discard": 2})
+    assert values.decode(record, VALUE) == {"label": "x", "discard": 2}
+    assert values.field_table("discard")[record - INTERNED] == 2
+
+
+def test_a_list_value_that_is_none_reads_as_none():
+    """A round value that holds a list is none until it is set: its count is -1, and an expression giving it gives
+    none."""
+    both = Both("was-sticht", 4)
+    (hints,) = [w for w in both.written if w[0].text == "round.hints"]
+    state = both.game.new_state()
+    slots = both.compact.start(state)
+    arrays = pack_arrays(both.lay, slots, both.values)
+    assert both.function(hints[1])(*arrays)[1] == -1
+
+
+def test_numba_compiles_the_written_source():
+    """The written source is numba's subset: some of NJET's expressions compiled, giving the same as run as Python."""
+    numba = pytest.importorskip("numba")
+    both = Both("njet-riogrande", 4)
+    rng = random.Random(3)
+    (state,) = states(both.game, rng, 1, every=40)
+    slots = both.compact.start(state)
+    arrays = pack_arrays(both.lay, slots, both.values)
+    picked = [w for w in both.written if any(p.op in ("for", "seat", "define") for p in walk(w[0].part))][:4]
+    assert picked
+    for e, lowered, bound, _ in picked:
+        plain = both.function(lowered)
+        fast = numba.njit(plain)
+        for _ in range(5):
+            args = [drawn(bound[n], rng, both.lay) for n, _ in lowered.params]
+            given = [np.asarray(a, np.int64) if isinstance(a, list) else both.values.encode(a) for a in args]
+            want, got = plain(*arrays, *given), fast(*arrays, *given)
+            if lowered.returns_list:
+                assert list(got[0][:got[1]]) == list(want[0][:want[1]]), e.text
+            else:
+                assert got == want, e.text
