@@ -1,0 +1,51 @@
+"""The compiled backend's code of a game, made a module: the written expressions and step templates joined into one
+source, run as plain Python (for the tests, and where numba is missing) or every function compiled by numba.
+
+Each function of the source is compiled on its first call (``numba.njit``); a function calls the others through
+the module's namespace, where each is replaced by its compiled form before any is called, so numba sees compiled
+functions only. The constants (tables of card attributes, lists written in the rule, the records' fields) are
+arrays in the namespace: numba reads them as constants frozen at compile time.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterable
+from typing import Any
+
+from interpreter.compiled.lower import Lowered
+from interpreter.compiled.steps import CHANCE, DECIDES, DONE
+from interpreter.compiled.values import INTERNED, NONE, Values
+
+PRELUDE = '''def truth(x):
+    return x != 0 and x != NONE
+
+
+def seed(x):
+    np.random.seed(x)
+'''
+
+
+def source_of(expressions: Iterable[Lowered], *templates: str) -> str:
+    """The module's source: the prelude, every written expression, then the templates."""
+    return "\n\n".join([PRELUDE, *(e.source for e in expressions), *templates])
+
+
+def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool) -> types.SimpleNamespace:
+    """The module of ``source`` (its constants those of ``expressions``, its fields' tables over ``values``): every
+    function plain Python, or compiled by numba when ``compiled``."""
+    import numpy as np
+
+    space: dict[str, Any] = {"np": np, "NONE": NONE, "INTERNED": INTERNED, "DONE": DONE, "DECIDES": DECIDES,
+                             "CHANCE": CHANCE}
+    for e in expressions:
+        space.update(e.link(values))
+    code = compile(source, "<trickbook compiled>", "exec")
+    exec(code, space)  # the engine's own source, written from checked parts (never rule text)
+    if compiled:
+        import numba
+
+        for name, value in list(space.items()):
+            if isinstance(value, types.FunctionType):
+                space[name] = numba.njit(cache=False)(value)
+    return types.SimpleNamespace(**{k: v for k, v in space.items() if not k.startswith("__")})

@@ -1,0 +1,88 @@
+"""What every step kind's compiled template gives, and how it is written: the second template of each step kind
+(the first is its Python writer, engine/module.py's WRITERS), keyed by the kind in ``TEMPLATES``.
+
+A step's template is source of functions named ``PREFIX_start``, and for a step that decides ``PREFIX_legal`` and
+``PREFIX_apply``, for a step dealt by chance ``PREFIX_deal``, each taking the arrays (``z, zn, v, l, ln``) and
+``p``, the progress array of the game, of which the step owns ``p[base:base + size]``:
+
+* ``PREFIX_start(z, zn, v, l, ln, p)`` enters the step (its ``when`` is the machine's): it returns ``DONE`` (0) when
+  the step has nothing to decide (it did its work), ``DECIDES`` (1) when a seat is to decide (``p[base]`` is that
+  seat: every deciding template keeps the seat to act at its first progress slot), ``CHANCE`` (2) when the step
+  waits for a deal;
+* ``PREFIX_legal(z, zn, v, l, ln, p, out)`` writes the actions the seat may take into ``out`` (whole numbers: a
+  card's kind, a value, ...) and returns how many, or -1 when the step ends without one (an ``otherwise: end``);
+* ``PREFIX_apply(z, zn, v, l, ln, p, action)`` takes an action and returns ``DONE`` or ``DECIDES`` as start does;
+* ``PREFIX_deal(z, zn, v, l, ln, p, order)`` deals ``order`` (the pack's cards as their kinds, in the order the
+  Python backend's chance outcome lists them) and returns as start does.
+
+``Writing`` is what a template is written with: the game's array layout, the expression writer, and ``call``,
+which writes an expression of the step as a function of its own and gives the call's source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.compiled.arrays import ArrayLayout
+from interpreter.compiled.lower import PARAMS, Lowered, Lowerer
+from interpreter.compiled.values import NotWritten
+from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.types import Type
+
+DONE, DECIDES, CHANCE = 0, 1, 2
+ARRAYS = ", ".join(PARAMS)  # the arrays' parameters, as every written function takes them first
+
+
+@dataclass
+class StepCode:
+    """One step's compiled template (see the module's docstring)."""
+
+    prefix: str
+    source: str
+    size: int  # the progress slots it owns
+    decides: bool = False
+    deals: bool = False
+    expressions: list[Lowered] = field(default_factory=list)
+    # the Python backend's action of this step (a Play, a choice...) as the whole number the template takes
+    action_of: Callable[[Any], int] | None = None
+
+
+@dataclass
+class Writing:
+    """What a template is written with (see the module's docstring): ``base``, the first progress slot of the step."""
+
+    lay: ArrayLayout
+    lowerer: Lowerer
+    prefix: str
+    base: int
+    expressions: list[Lowered] = field(default_factory=list)
+
+    @property
+    def players(self) -> int:
+        return self.lay.layout.players
+
+    def call(self, expr: Compiled, names: dict[str, str], types: dict[str, Type], stem: str) -> str:
+        """A call of ``expr`` written as a function of its own, its bound names given from ``names`` (rule name ->
+        the source of its value), each of the type ``types`` gives; a constant written in place."""
+        assert expr.part is not None
+        if expr.part.const:
+            return str(self.lowerer.values.encode(expr.part.value))
+        reads = [n for n in names if f"ctx:{n}" in expr.deps]
+        missing = {d[4:] for d in expr.deps if d.startswith("ctx:")} - set(reads)
+        if missing:
+            raise NotWritten(f"the name {sorted(missing)[0]!r} in an expression of a step")
+        fn = f"{self.prefix}_{stem}{len(self.expressions)}"
+        lowered = self.lowerer.lower(expr.part, {n: types[n] for n in reads}, fn)
+        if lowered.returns_list:
+            raise NotWritten("an expression of a step that gives a list")
+        self.expressions.append(lowered)
+        return f"{fn}({ARRAYS}{''.join(', ' + names[n] for n in reads)})"
+
+    def at(self, slot: int) -> str:
+        """The source of the step's progress slot ``slot``."""
+        return f"p[{self.base + slot}]"
+
+
+Template = Callable[[Any, Writing], StepCode]  # a step and what it is written with -> its template

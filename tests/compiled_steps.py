@@ -1,0 +1,122 @@
+"""Lockstep checks of the compiled backend's step templates (interpreter/compiled/) against the Python backend: one
+step of a bundled game entered on both from the same state, each decision's legal actions compared, the same action
+taken on both (drawn from a source outside both), and every zone and value compared after each."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from interpreter.compiled.arrays import array_layout, pack_arrays
+from interpreter.compiled.kinds import step_code
+from interpreter.compiled.lower import Lowerer
+from interpreter.compiled.module import made, source_of
+from interpreter.compiled.steps import CHANCE as DEALS
+from interpreter.compiled.steps import DECIDES, DONE, Writing
+from interpreter.compiled.values import Values
+from interpreter.dsl import budget
+from interpreter.dsl.compiler import RUNTIME_ERRORS, ExpressionFailed
+from interpreter.engine.state import CHANCE
+from interpreter.errors import GameError
+from interpreter.runtime.compact_game import compact_game
+from interpreter.runtime.layout import pack
+from interpreter.runtime.slots import Slots
+
+from .conftest import game_of, random_decisions
+
+
+class StepOnBoth:
+    """One step of a game, written for the compiled backend (its template alone in a module, progress from slot 0)."""
+
+    def __init__(self, name: str, players: int, step_name: str, compiled: bool = False, **options: Any):
+        self.game = game_of(name, players, **options)
+        self.compact = compact_game(self.game)
+        assert self.compact is not None
+        self.step = next(s for s in self.game.every_step() if s.name == step_name)
+        self.lay, self.values = array_layout(self.game), Values()
+        self.code = step_code(self.step, Writing(self.lay, Lowerer(self.lay, self.values), "s", 0))
+        self.source = source_of(self.code.expressions, self.code.source)
+        self.compiled = compiled
+        self._module: Any = None
+
+    def module(self) -> Any:
+        if self._module is None:
+            self._module = made(self.source, self.code.expressions, self.values, self.compiled)
+        return self._module
+
+    def arrays(self, state) -> Any:
+        """``state`` in the arrays (its pending decision not asked again: a step driven here leaves it stale)."""
+        return pack_arrays(self.lay, Slots.of(self.compact, pack(self.game, state)), self.values)
+
+    def states(self, rng: random.Random, count: int, every: int = 5, where: Any = None) -> list:
+        """``count`` states along random games, one every ``every`` decisions (of those for which ``where`` holds)."""
+        out: list = []
+        while len(out) < count:
+            state = self.game.new_state()
+            for k, d in enumerate(random_decisions(self.game, state, rng)):
+                if k % every == 0 and (where is None or where(state)):
+                    out.append(state.clone())
+                    if len(out) == count:
+                        break
+                self.game.apply_fast(state, d.actions[rng.randrange(len(d.actions))])
+        return out
+
+    def lockstep(self, state, rng: random.Random) -> int | None:
+        """The step entered on both from ``state`` (left as it is) and played to its end on both; the number of
+        actions taken, or None when the Python backend cannot enter it there (a mistake of the rules at that state:
+        a none where a seat is needed...)."""
+        game, step, code = self.game, self.step, self.code
+        py = state.clone()
+        arrays = self.arrays(py)
+        p = np.zeros(max(code.size, 1), np.int64)
+        module = self.module()
+        budget.reset()
+        try:
+            progress = step.start(game, py)
+            d = None if progress is None else step.decision(game, py, progress)
+        except (*RUNTIME_ERRORS, ExpressionFailed, GameError):
+            return None
+        got = getattr(module, f"{code.prefix}_start")(*arrays, p)
+        taken = 0
+        out = np.empty(self.lay.capacity + 64, np.int64)
+        while True:
+            if d is None:
+                assert got == DONE, f"{step.name}: over on the Python backend, not on the compiled one"
+                break
+            if d.actor == CHANCE:
+                assert got == DEALS, f"{step.name}: the Python backend deals, the compiled one does not"
+                order = d.step.chance.sample(game, py, rng)
+                kinds = np.asarray([self.lay.layout.kind[c] for c in order], np.int64)
+                nxt = step.apply(game, py, progress, order)
+                got = getattr(module, f"{code.prefix}_deal")(*arrays, p, kinds)
+            else:
+                assert got == DECIDES, f"{step.name}: the Python backend asks {d.actor}, the compiled one does not"
+                assert p[0] == d.actor, f"{step.name}: seat {d.actor} to act, the compiled one asks {p[0]}"
+                n = getattr(module, f"{code.prefix}_legal")(*arrays, p, out)
+                assert code.action_of is not None
+                theirs = {code.action_of(a): a for a in d.actions}
+                assert sorted(int(x) for x in out[:n]) == sorted(theirs), f"{step.name}: other legal actions"
+                action = sorted(theirs)[rng.randrange(len(theirs))]
+                budget.reset()
+                nxt = step.apply(game, py, progress, theirs[action])
+                got = getattr(module, f"{code.prefix}_apply")(*arrays, p, action)
+                taken += 1
+            self.same(py, arrays)
+            try:
+                d = nxt or step.decision(game, py, progress)
+            except GameError:  # (a state no game reaches: a seat left without cards in a trick...)
+                return taken
+        return taken
+
+    def same(self, state, arrays) -> None:
+        """Every zone (its cards as a multiset) and every value of the arrays as the Python backend's state has them."""
+        want = self.arrays(state)
+        for row, (z, s) in enumerate(self.lay.layout.zones):
+            mine, theirs = sorted(arrays.z[row, :arrays.zn[row]].tolist()), sorted(want.z[row, :want.zn[row]].tolist())
+            assert mine == theirs, f"{self.step.name}: zone {z} of {s}: {mine} (compiled) against {theirs} (Python)"
+        assert arrays.v.tolist() == want.v.tolist(), f"{self.step.name}: values differ"
+        for row in range(len(want.ln)):
+            n = int(want.ln[row])
+            assert int(arrays.ln[row]) == n and arrays.l[row, :max(n, 0)].tolist() == want.l[row, :max(n, 0)].tolist()
