@@ -30,19 +30,24 @@ from .conftest import game_of, random_decisions
 class StepOnBoth:
     """One step of a game, written for the compiled backend (its template alone in a module, progress from slot 0)."""
 
-    def __init__(self, name: str, players: int, step_name: str, compiled: bool = False, **options: Any):
+    def __init__(self, name: str, players: int, step_name: str, compiled: bool = False, kind: str | None = None,
+                 **options: Any):
         self.game = game_of(name, players, **options)
         self.compact = compact_game(self.game)
         assert self.compact is not None
-        self.step = next(s for s in self.game.every_step() if s.name == step_name)
+        self.step = next(s for s in self.game.every_step() if s.name == step_name and kind in (None, s.kind))
         self.lay, self.values = array_layout(self.game), Values()
         self.code = step_code(self.step, Writing(self.lay, Lowerer(self.lay, self.values), "s", 0))
         self.source = source_of(self.code.expressions, self.code.source)
         self.compiled = compiled
         self._module: Any = None
+        self._interned = 0
 
     def module(self) -> Any:
-        if self._module is None:
+        """The module, made again when values were interned since it was made (a record first met in a state packed
+        since: the tables of the records' fields hold those interned when it is made)."""
+        if self._module is None or self._interned != len(self.values.interned):
+            self._interned = len(self.values.interned)
             self._module = made(self.source, self.code.expressions, self.values, self.compiled)
         return self._module
 
@@ -50,10 +55,14 @@ class StepOnBoth:
         """``state`` in the arrays (its pending decision not asked again: a step driven here leaves it stale)."""
         return pack_arrays(self.lay, Slots.of(self.compact, pack(self.game, state)), self.values)
 
-    def states(self, rng: random.Random, count: int, every: int = 5, where: Any = None) -> list:
-        """``count`` states along random games, one every ``every`` decisions (of those for which ``where`` holds)."""
+    def states(self, rng: random.Random, count: int, every: int = 5, where: Any = None, games: int | None = None
+               ) -> list:
+        """``count`` states along random games, one every ``every`` decisions (of those for which ``where`` holds);
+        fewer when ``games`` games have not given them all."""
         out: list = []
-        while len(out) < count:
+        played = 0
+        while len(out) < count and (games is None or played < games):
+            played += 1
             state = self.game.new_state()
             for k, d in enumerate(random_decisions(self.game, state, rng)):
                 if k % every == 0 and (where is None or where(state)):
@@ -62,6 +71,23 @@ class StepOnBoth:
                         break
                 self.game.apply_fast(state, d.actions[rng.randrange(len(d.actions))])
         return out
+
+    def at_step(self, state) -> bool:
+        """Whether ``state`` waits for a decision of the step (the game is playing it there)."""
+        d = state.pending
+        return d is not None and d.step is self.step
+
+    def enterable(self, state) -> bool:
+        """Whether the Python backend can enter the step at ``state`` (see ``lockstep``)."""
+        budget.reset()
+        try:
+            py = state.clone()
+            progress = self.step.start(self.game, py)
+            if progress is not None:
+                self.step.decision(self.game, py, progress)
+        except (*RUNTIME_ERRORS, ExpressionFailed, GameError):
+            return False
+        return True
 
     def lockstep(self, state, rng: random.Random) -> int | None:
         """The step entered on both from ``state`` (left as it is) and played to its end on both; the number of
@@ -79,6 +105,7 @@ class StepOnBoth:
         except (*RUNTIME_ERRORS, ExpressionFailed, GameError):
             return None
         got = getattr(module, f"{code.prefix}_start")(*arrays, p)
+        self.same(py, arrays)  # (what start did: values set, the picks made for a seat that is not asked)
         taken = 0
         out = np.empty(self.lay.capacity + 64, np.int64)
         while True:

@@ -63,11 +63,13 @@ class Writing:
     def players(self) -> int:
         return self.lay.layout.players
 
-    def call(self, expr: Compiled, names: dict[str, str], types: dict[str, Type], stem: str) -> str:
+    def call(self, expr: Compiled, names: dict[str, str], types: dict[str, Type], stem: str,
+             listed: bool = False) -> str:
         """A call of ``expr`` written as a function of its own, its bound names given from ``names`` (rule name ->
-        the source of its value), each of the type ``types`` gives; a constant written in place."""
+        the source of its value), each of the type ``types`` gives; a constant written in place. With ``listed``,
+        ``expr`` gives a list: the call gives its array and how many of its items count (-1: none)."""
         assert expr.part is not None
-        if expr.part.const:
+        if expr.part.const and not listed:
             return str(self.lowerer.values.encode(expr.part.value))
         reads = [n for n in names if f"ctx:{n}" in expr.deps]
         missing = {d[4:] for d in expr.deps if d.startswith("ctx:")} - set(reads)
@@ -75,8 +77,9 @@ class Writing:
             raise NotWritten(f"the name {sorted(missing)[0]!r} in an expression of a step")
         fn = f"{self.prefix}_{stem}{len(self.expressions)}"
         lowered = self.lowerer.lower(expr.part, {n: types[n] for n in reads}, fn)
-        if lowered.returns_list:
-            raise NotWritten("an expression of a step that gives a list")
+        if lowered.returns_list != listed:
+            raise NotWritten("an expression of a step that gives a list" if lowered.returns_list
+                             else "one value where a step needs a list")
         self.expressions.append(lowered)
         return f"{fn}({ARRAYS}{''.join(', ' + names[n] for n in reads)})"
 
