@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from interpreter.compiled.choose_template import PASS
+from interpreter.compiled.choose_template import PASS, STOP
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.action_types import Choice, Pass
 
 from .compiled_steps import StepOnBoth
-from .conftest import game_of
+from .conftest import ROOT, game_of
 
 # the bundled games with choose steps, at their fewest players
 FEWEST = {"bridge": 4, "doppelkopf": 4, "euchre": 4, "hearts": 4, "meinz": 3, "mit-list-und-tuecke": 4,
@@ -89,9 +89,33 @@ def test_actions_are_values_kinds_and_a_pass():
     assert twins and all(cards.code.action_of(Choice(c, "")) == kinds[c] for c in twins)
 
 
+TURNS = str(ROOT / "tests" / "data" / "choose-turns.yaml")  # stops, a pass one seat may not make, lists set per seat
+
+
+def test_turns_of_several_picks_agree_with_the_python_backend():
+    """What no bundled choice the template writes uses: a turn of picks ended by a stop when may_stop allows it, a
+    pass that may_pass refuses the dealer, the picks set per seat as lists, repeat until everyone passes."""
+    both = StepOnBoth(TURNS, 3, "reveal")
+    taken: list[int] = []
+    both.code.action_of = _noting(both.code.action_of, taken)
+    rng = random.Random(5)
+    states = (both.states(rng, 4, every=1, where=both.at_step, games=4)
+              + both.states(rng, 4, every=3, where=both.enterable, games=3))
+    assert all(both.lockstep(state, rng) is not None for state in states)
+    assert taken.count(PASS) > 0 and taken.count(STOP) > 0 and len(taken) > 50, taken  # (each action offered)
+
+
+def _noting(action_of, taken: list[int]):
+    """``action_of``, noting each action it is asked for (every action offered, in the lockstep)."""
+    def noted(action):
+        taken.append(action_of(action))
+        return taken[-1]
+    return noted
+
+
 def test_numba_compiles_the_choose_template():
     pytest.importorskip("numba")
-    both = StepOnBoth("njet-riogrande", 4, "discard", compiled=True)
+    both = StepOnBoth("njet-riogrande", 4, "discard", compiled=True)  # (a count worked out, must, cards moved)
     rng = random.Random(3)
     (state,) = both.states(rng, 1, every=1, where=both.at_step)
     assert both.lockstep(state, rng)
