@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from interpreter.compiled.choose_template import PASS, STOP
+from interpreter.compiled.steps import DECIDES
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.action_types import Choice, Pass
 
@@ -119,3 +121,16 @@ def test_numba_compiles_the_choose_template():
     rng = random.Random(3)
     (state,) = both.states(rng, 1, every=1, where=both.at_step)
     assert both.lockstep(state, rng)
+
+
+def test_legal_actions_are_written_as_far_as_out_holds():
+    """Skat's bids are more than a row of its arrays holds: all of them given to an array that holds them, the
+    first of them to a shorter one (never past its end)."""
+    both = StepOnBoth("skat", 3, "middlehand_bids", kind="choose")
+    (state,) = both.states(random.Random(5), 1, every=1, where=both.at_step)
+    arrays, p, module = both.arrays(state), np.zeros(both.code.size, np.int64), both.module()
+    assert module.s_start(*arrays, p) == DECIDES
+    full, short = np.empty(100, np.int64), np.empty(3, np.int64)
+    n = module.s_legal(*arrays, p, full)
+    assert n > both.lay.capacity and full[0] == PASS
+    assert module.s_legal(*arrays, p, short) == 3 and short.tolist() == full[:3].tolist()

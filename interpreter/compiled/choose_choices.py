@@ -156,7 +156,8 @@ class ChoicesWriter:
         return lines
 
     def _legal(self) -> list[str]:
-        """``PREFIX_legal``: a pass or a stop when the seat may, then each value it may pick."""
+        """``PREFIX_legal``: a pass or a stop when the seat may, then each value it may pick (as many as ``out``
+        holds: one more than the options have items)."""
         step = self.step
         lines = [f"def {self.name}_legal({ARRAYS}, p, out):",
                  f"    seat = {self.at(CHOOSER)}",
@@ -168,5 +169,6 @@ class ChoicesWriter:
         if step.pass_label is not None:
             lines += [f"    {'elif' if step.stop_action is not None else 'if'} can_pass == 1:",
                       f"        out[0] = {PASS}", "        k = 1"]
-        lines += ["    for i in range(n):", "        out[k + i] = legal[i]", "    return k + n", ""]
+        lines += ["    n = min(n, len(out) - k)",
+                  "    for i in range(n):", "        out[k + i] = legal[i]", "    return k + n", ""]
         return lines
