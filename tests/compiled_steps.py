@@ -79,31 +79,30 @@ class StepOnBoth:
 
     def enterable(self, state) -> bool:
         """Whether the Python backend can enter the step at ``state`` (see ``lockstep``)."""
+        return self._entered(state.clone()) is not None
+
+    def _entered(self, py) -> tuple[Any, Any] | None:
+        """The step entered on the Python backend at ``py``: its progress and its first decision (None: none); None
+        when it cannot be entered there (a mistake of the rules at that state: a none where a seat is needed...)."""
         budget.reset()
         try:
-            py = state.clone()
             progress = self.step.start(self.game, py)
-            if progress is not None:
-                self.step.decision(self.game, py, progress)
+            return progress, None if progress is None else self.step.decision(self.game, py, progress)
         except (*RUNTIME_ERRORS, ExpressionFailed, GameError):
-            return False
-        return True
+            return None
 
     def lockstep(self, state, rng: random.Random) -> int | None:
         """The step entered on both from ``state`` (left as it is) and played to its end on both; the number of
-        actions taken, or None when the Python backend cannot enter it there (a mistake of the rules at that state:
-        a none where a seat is needed...)."""
+        actions taken, or None when the Python backend cannot enter it there (see ``_entered``)."""
         game, step, code = self.game, self.step, self.code
         py = state.clone()
         arrays = self.arrays(py)
         p = np.zeros(max(code.size, 1), np.int64)
         module = self.module()
-        budget.reset()
-        try:
-            progress = step.start(game, py)
-            d = None if progress is None else step.decision(game, py, progress)
-        except (*RUNTIME_ERRORS, ExpressionFailed, GameError):
+        entered = self._entered(py)
+        if entered is None:
             return None
+        progress, d = entered
         got = getattr(module, f"{code.prefix}_start")(*arrays, p)
         self.same(py, arrays)  # (what start did: values set, the picks made for a seat that is not asked)
         taken = 0

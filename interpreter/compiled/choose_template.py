@@ -9,8 +9,8 @@ its kind, as the compact game does); for a choice of values the value as values.
 number itself, a text interned); a pass is ``PASS`` and a stop ``STOP``, two numbers no value is (just above
 values.NONE). ``StepCode.action_of`` maps the Python backend's Choice, Pass and Stop to them. ``PREFIX_legal``
 gives a pass or a stop first, then each value once, in the options' order: one more action than the options have
-items at most, written as far as its ``out`` holds (the options can be longer than a row of the arrays: Skat's 63
-bids, for a pack of 32).
+items at most, written as far as its ``out`` holds (the options can be longer than a row of the arrays: a game's
+bids may outnumber its cards).
 
 Its progress slots, from the step's base: ``CHOOSER`` the seat to choose, ``POS`` its place in the order, ``COUNT``
 how many seats the order has (0 once the step is over), ``LEFT`` the picks left in the turn, ``PASSES`` passes in
