@@ -6,12 +6,12 @@ given as ``reads``, worked out on both, where the Python backend can)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from interpreter.compiled.arrays import array_layout, pack_arrays
+from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import made, source_of
@@ -32,15 +32,16 @@ from .conftest import game_of, random_decisions
 class StepOnBoth:
     """One step of a game, written for the compiled backend (its template alone in a module, progress from slot 0);
     ``reads``, expressions of the game that bind no name (e.g. a later step's ``when``), written beside it as
-    ``read0``, ``read1``... and compared after each action."""
+    ``read0``, ``read1``... and compared after each action; ``arrays_of``, the game's layout in the arrays."""
 
     def __init__(self, name: str, players: int, step_name: str, compiled: bool = False,
-                 reads: Sequence[Compiled] = (), **options: Any):
+                 reads: Sequence[Compiled] = (), arrays_of: Callable[[Any], ArrayLayout] = array_layout,
+                 **options: Any):
         self.game = game_of(name, players, **options)
         self.compact = compact_game(self.game)
         assert self.compact is not None
         self.step = next(s for s in self.game.every_step() if s.name == step_name)
-        self.lay, self.values = array_layout(self.game), Values()
+        self.lay, self.values = arrays_of(self.game), Values()
         writing = Writing(self.lay, Lowerer(self.lay, self.values), "s", 0)
         self.code = step_code(self.step, writing)
         self.reads = list(reads)
