@@ -54,8 +54,3 @@ def test_seats_given_as_a_list_are_not_written():
     with pytest.raises(NotWritten, match="seats given as a list"):
         StepOnBoth("doppelkopf", 4, "queen_played", arrays_of=holding_known)
 
-
-def test_numba_compiles_the_reveal_template():
-    pytest.importorskip("numba")
-    both = StepOnBoth("doppelkopf", 4, "announced_party", compiled=True, arrays_of=holding_known)
-    assert announced(both, 2, 6) >= 1

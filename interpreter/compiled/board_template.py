@@ -4,7 +4,7 @@ covered, over the arrays (arrays.py) and the progress array, as functions in the
 
 An action is one whole number: ``row * WIDTH + space``, the row's place in the step's rows and the space's in its
 row, ``WIDTH`` the longest row's number of spaces (``StepCode.action_of`` maps the Python backend's ``Cover(row,
-space)`` to it; ``WIDTH`` is ``BoardCode.width``).
+space)`` to it through ``Covers``).
 
 Its progress slots, from the step's base: ``TURN``, the seat to act; from ``SPACES``, one slot per action (row by
 row, ``WIDTH`` each): ``OPEN`` (-1) while the space is open, else the seat that covered it, or ``SHUT`` (-2) for a
@@ -41,7 +41,7 @@ OPEN, SHUT = -1, -2
 _NAMES: dict[str, Type] = {"seat": SEAT, "open": VALUE, "row": VALUE, "space": VALUE}  # the names its expressions bind
 
 
-class BoardCode(NamedTuple):
+class Covers(NamedTuple):
     """How a board's actions are numbered: ``row * width + space``."""
 
     width: int
@@ -92,9 +92,9 @@ class _BoardWriter:
 
     def code(self) -> StepCode:
         lines = self._start() + self._scan("legal", "out") + self._scan("any", None) + self._apply() + self._settle()
-        board = BoardCode(self.width)
+        covers = Covers(self.width)
         return StepCode(self.name, "\n".join(lines), SPACES + len(self.step.rows) * self.width, decides=True,
-                        expressions=self.w.expressions, action_of=board.action)
+                        expressions=self.w.expressions, action_of=covers.action)
 
     # ------------------------------------------------------------------------------------------------ the parts
 
