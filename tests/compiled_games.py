@@ -25,7 +25,7 @@ def lockstep_game(machine: Machine, seed: int) -> int:
     rng = random.Random(seed)
     state = game.new_state()
     arrays, p = machine.new_game()
-    out = np.empty(lay.capacity + 64, np.int64)
+    out = np.empty(machine.actions, np.int64)
     taken = 0
     while True:
         same(machine, state, arrays)

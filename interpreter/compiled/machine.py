@@ -104,6 +104,11 @@ class Machine:
         taken = self.module.play_many(*self.box(), games, rounds)
         return int(rounds[0]), int(taken)
 
+    @property
+    def actions(self) -> int:
+        """The most actions a decision may offer: every card, or every slot a step keeps (a board's spaces)."""
+        return max([self.lay.capacity, *(code.size for code in self.codes)]) + 64
+
     def action_of(self, step_index: int, action: Any) -> int:
         """The Python backend's action of the round's step ``step_index`` as the int its template takes."""
         code = self.codes[step_index]
@@ -171,7 +176,7 @@ class Machine:
 
     def _playing(self) -> list[str]:
         """``playout`` (a game to its end, every decision and deal drawn at random) and ``play_many``."""
-        number, cap = self.lay.value(NUMBER), self.lay.capacity + 64
+        number, cap = self.lay.value(NUMBER), self.actions
         return [f"def playout({ARRAYS}, p):",
                 f"    out = np.empty({cap}, np.int64)",
                 f"    order = np.empty({cap}, np.int64)",
