@@ -17,9 +17,9 @@ from .compiled_steps import StepOnBoth
 WRITTEN = [("euchre", 4), ("hearts", 4), ("mue", 3), ("mue", 4), ("mue-riogrande", 4), ("njet-goldsieber", 3),
            ("njet-goldsieber", 4), ("njet-riogrande", 2), ("njet-riogrande", 4), ("oh-hell", 3), ("oh-hell", 4),
            ("spades", 4)]
-# the others, their steps between plays and after a trick taken out (tests/data/tricks_without_hooks): what the
+# the others, their steps between plays and after a trick taken out (tests/data/compiled_tricks): what the
 # template writes of them (several zones with decided_by, per_trick, takers with unclaimed, seats...)
-WITHOUT_HOOKS = Path(__file__).parent / "data" / "tricks_without_hooks"
+RULES = Path(__file__).parent / "data" / "compiled_tricks"
 HOOKED = [("bridge", 4, "play"), ("doppelkopf", 4, "tricks"), ("meinz", 3, "tricks"), ("meinz", 4, "tricks"),
           ("mit-list-und-tuecke", 4, "tricks"), ("skat", 3, "tricks"), ("skat", 4, "tricks"),
           ("was-sticht", 3, "tricks"), ("was-sticht", 4, "tricks"), ("whist", 4, "tricks")]
@@ -51,16 +51,20 @@ def test_trick_play_agrees_with_the_python_backend(name, players):
 def test_trick_play_without_its_steps_agrees_with_the_python_backend(name, players, step):
     with pytest.raises(NotWritten, match="between_plays|after_trick"):  # as the bundled game has it
         StepOnBoth(name, players, step)
-    played_in_lockstep(StepOnBoth(str(WITHOUT_HOOKS / f"{name}-no-hooks.yaml"), players, step), players)
+    played_in_lockstep(StepOnBoth(str(RULES / f"{name}-no-hooks.yaml"), players, step), players)
+
+
+def test_a_led_rule_reads_the_plays_cards():
+    played_in_lockstep(StepOnBoth(str(RULES / "spades-led-rule.yaml"), 4, "tricks"), 4)
 
 
 def test_round_values_per_trick_go_back_to_none_and_a_claim_wins():
-    both = StepOnBoth(str(WITHOUT_HOOKS / "meinz-no-hooks.yaml"), 3, "tricks")  # per_trick: [caller]
+    both = StepOnBoth(str(RULES / "meinz-no-hooks.yaml"), 3, "tricks")  # per_trick: [caller]
     rng = random.Random(5)
     for state in entries(both, rng, 3):
         state.vars["caller"] = 1  # (set between plays in the game: gone when a trick starts, on both)
         assert both.lockstep(state, rng)
-    claimed = StepOnBoth(str(WITHOUT_HOOKS / "meinz-dealer-claims-no-hooks.yaml"), 3, "tricks")
+    claimed = StepOnBoth(str(RULES / "meinz-dealer-claims-no-hooks.yaml"), 3, "tricks")
     for state in entries(claimed, rng, 2):
         assert claimed.lockstep(state, rng)  # (the dealer's tricks counted on both)
 
@@ -69,7 +73,7 @@ def test_numba_compiles_the_trick_template():
     pytest.importorskip("numba")
     # the bundled game without hooks whose trick step uses the most the template writes: takers (one choosing
     # cards), unclaimed, next_leader, otherwise: end; among those, one of the quickest to compile
-    both = StepOnBoth(str(WITHOUT_HOOKS / "mit-list-und-tuecke-no-hooks.yaml"), 4, "tricks", compiled=True)
+    both = StepOnBoth(str(RULES / "mit-list-und-tuecke-no-hooks.yaml"), 4, "tricks", compiled=True)
     rng = random.Random(3)
     (state,) = entries(both, rng, 1)
     assert both.lockstep(state, rng)

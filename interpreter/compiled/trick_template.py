@@ -263,7 +263,8 @@ class TrickWriter:
             lines += ["    leader = winner"]
         else:
             takers = self.span(self.slots.takers, str(len(self.step.takers)))
-            lines += [f"    leader = {self.call(self.step.next_leader, {'winner': 'winner', 'takers': takers}, 'next')}",
+            leader = self.call(self.step.next_leader, {"winner": "winner", "takers": takers}, "next")
+            lines += [f"    leader = {leader}",
                       "    if leader == NONE:",
                       "        leader = winner"]
         return [*lines, f"    {self.at(PLAYED)} = 0", f"    {self.at(NUMBER)} += 1",
