@@ -54,6 +54,15 @@ def test_trick_play_without_its_steps_agrees_with_the_python_backend(name, playe
     played_in_lockstep(StepOnBoth(str(RULES / f"{name}-no-hooks.yaml"), players, step), players)
 
 
+def test_a_seat_that_sits_out_is_passed_over():
+    both = StepOnBoth("euchre", 4, "tricks")  # seats: every seat but the partner of one who goes alone
+    rng = random.Random(7)
+    alone = both.states(rng, 3, every=1, where=lambda s: between_tricks(s) and s.pending.step is both.step
+                        and s.vars.get("alone") is not None)
+    taken = [both.lockstep(state, rng) for state in alone]
+    assert all(t is not None and t % 3 == 0 for t in taken), taken  # three seats play each trick
+
+
 def test_a_led_rule_reads_the_plays_cards():
     played_in_lockstep(StepOnBoth(str(RULES / "spades-led-rule.yaml"), 4, "tricks"), 4)
 

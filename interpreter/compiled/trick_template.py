@@ -7,7 +7,7 @@ Its progress slots, from the step's base: ``ASK`` the seat to act (the seat ``de
 or the taker choosing cards), ``TURN`` the seat to play, ``LEADER``, ``PLAYED`` the cards played to this trick,
 ``NUMBER`` the tricks finished, ``OVER`` 1 once trick play is over, ``WINNER`` the last trick's winner, ``TAKING``
 the taker choosing cards (its index among the takers, -1: none) and ``LEFT`` the cards it still chooses (-1: the
-rest), ``SIZE`` the seats that play; then regions of the slots (``Slots``): the trick's plays, their seats and their
+rest), ``SIZE`` the seats that play; then regions of slots (``Regions``): the trick's plays, their seats and their
 cards (so that the plays' cards are one slice, the ``trick`` the rules read), which of them a taker has taken, the
 takers, which seats play, two strength keys (the best so far and the card's) and a mark per card kind, scratch
 that every function leaves cleared.
@@ -52,7 +52,7 @@ def write(step: Any, w: Writing) -> StepCode:
 
 
 @dataclass(frozen=True)
-class Slots:
+class Regions:
     """Where each region of the step's progress starts, from its base (see the module's docstring)."""
 
     seats: int  # the seat of each play of the trick
@@ -66,7 +66,7 @@ class Slots:
     size: int  # the slots in all
 
     @classmethod
-    def of(cls, players: int, takers: int, keys: int, deck: int) -> Slots:
+    def of(cls, players: int, takers: int, keys: int, deck: int) -> Regions:
         at = [_HEAD]
         for length in (players, players, players, takers, players, keys, keys, deck):
             at.append(at[-1] + length)
@@ -90,7 +90,7 @@ class TrickWriter:
         self.counter = w.lay.value(COUNTER, step.counter, 0)
         self.sole = len(step.takers) == 1 and step.takers[0].takes is None  # the winner takes every card
         keys = max(len(o.exprs) for o in [step.ordering, *step.later_orderings])
-        self.slots = Slots.of(self.players, len(step.takers), max(keys, 1), self.deck)
+        self.regions = Regions.of(self.players, len(step.takers), max(keys, 1), self.deck)
 
     def at(self, slot: int) -> str:
         """The source of the progress slot ``slot`` (from the step's base)."""
@@ -104,9 +104,13 @@ class TrickWriter:
         """The source of ``count`` progress slots from ``slot``, as an array."""
         return f"p[{self.base + slot}:{self.base + slot} + {count}]"
 
+    def play(self, k: str) -> str:
+        """The source of the ``k``-th play's seat and card, as two arguments."""
+        return f"{self.at_(self.regions.seats, k)}, {self.at_(self.regions.cards, k)}"
+
     def cards(self) -> str:
         """The trick's cards so far, in playing order: the ``trick`` its expressions read."""
-        return self.span(self.slots.cards, self.at(PLAYED))
+        return self.span(self.regions.cards, self.at(PLAYED))
 
     def call(self, expr: Compiled, names: dict[str, str], stem: str, lists: bool = False) -> str:
         return self.w.call(expr, names, _NAMES, stem, lists)
@@ -122,14 +126,14 @@ class TrickWriter:
         def action_of(action: Any) -> int:
             return kind[action.card] if isinstance(action, Take) else kind[action.card] + action.zone * deck
 
-        return StepCode(self.name, "\n".join(lines), self.slots.size, decides=True, expressions=self.w.expressions,
+        return StepCode(self.name, "\n".join(lines), self.regions.size, decides=True, expressions=self.w.expressions,
                         action_of=action_of)
 
     # ------------------------------------------------------------------------------------------------ the parts
 
     def _start(self) -> list[str]:
         """The first leader, the seats that play, and the first trick."""
-        n, active = self.players, self.slots.active
+        n, active = self.players, self.regions.active
         lines = [f"def {self.name}_start({ARRAYS}, p):",
                  f"    leader = {self.call(self.step.leader, {}, 'leader')}",
                  f"    {self.at(TURN)} = leader", f"    {self.at(LEADER)} = leader",
@@ -161,7 +165,7 @@ class TrickWriter:
             lines += [f"    {self._round(name)}"]
         held = " + ".join(f"zn[{row} + s]" for row in self.rows)
         lines += [f"    for s in range({self.players}):",
-                  f"        if {self.at_(self.slots.active, 's')} == 1 and {held} == 0:",
+                  f"        if {self.at_(self.regions.active, 's')} == 1 and {held} == 0:",
                   f"            {self.at(OVER)} = 1",
                   f"    if {self.at(OVER)} == 1:",
                   "        return DONE",
@@ -190,13 +194,13 @@ class TrickWriter:
                  f"    if {self.at(PLAYED)} == 0:",
                  "        return NONE"]
         if self.step.led is None:
-            return [*lines, f"    return {self.at(self.slots.cards)}", ""]
+            return [*lines, f"    return {self.at(self.regions.cards)}", ""]
         return [*lines, f"    return {self.call(self.step.led, {'trick': self.cards()}, 'led')}", ""]
 
     def _apply(self) -> list[str]:
         """A card played (or, while a taker chooses, a card taken: trick_template_takers.py); after the last card of
         a trick, its winner, who takes its cards, and the next trick."""
-        slots, n, name = self.slots, self.players, self.name
+        regions, n, name = self.regions, self.players, self.name
         lines = [f"def {name}_apply({ARRAYS}, p, action):"]
         if not self.sole:
             lines += [f"    if {self.at(TAKING)} >= 0:", f"        return {name}_chosen({ARRAYS}, p, action)"]
@@ -211,8 +215,8 @@ class TrickWriter:
                   f"    z[{self.trick}, zn[{self.trick}]] = card",
                   f"    zn[{self.trick}] += 1",
                   f"    k = {self.at(PLAYED)}",
-                  f"    {self.at_(slots.seats, 'k')} = seat",
-                  f"    {self.at_(slots.cards, 'k')} = card",
+                  f"    {self.at_(regions.seats, 'k')} = seat",
+                  f"    {self.at_(regions.cards, 'k')} = card",
                   f"    {self.at(PLAYED)} = k + 1",
                   f"    if k + 1 < {self.at(SIZE)}:"]
         if self.step.active is None:
@@ -221,28 +225,28 @@ class TrickWriter:
             lines += ["        s = seat",
                       f"        for i in range({n}):",
                       f"            s = (s + 1) % {n}",
-                      f"            if {self.at_(slots.active, 's')} == 1:",
+                      f"            if {self.at_(regions.active, 's')} == 1:",
                       "                break",
                       f"        {self.at(TURN)} = s"]
         lines += [f"        {name}_ask({ARRAYS}, p)",
                   "        return DECIDES",
-                  f"    led = {name}_led({ARRAYS}, p)",
-                  "    winner = NONE"]
-        if self.step.won_by is not None:  # a claim, else the best card
-            lines += [f"    winner = {self.call(self.step.won_by, {}, 'won_by')}"]
-        lines += ["    if winner == NONE:",
-                  f"        winner = {name}_best0({ARRAYS}, p, led)",
-                  "        if winner < 0:",  # no seat may win: the leader wins
-                  f"            winner = {self.at(slots.seats)}",
-                  f"    {self.at(WINNER)} = winner",
+                  f"    led = {name}_led({ARRAYS}, p)"]
+        best = [f"winner = {name}_best0({ARRAYS}, p, led)",
+                "if winner < 0:",  # no seat may win: the leader wins
+                f"    winner = {self.at(regions.seats)}"]
+        if self.step.won_by is None:
+            lines += ["    " + line for line in best]
+        else:  # a claim, else the best card
+            lines += [f"    winner = {self.call(self.step.won_by, {}, 'won_by')}",
+                      "    if winner == NONE:", *("        " + line for line in best)]
+        lines += [f"    {self.at(WINNER)} = winner",
                   f"    v[{self.counter} + winner] += 1",
-                  f"    {self.at(slots.takers)} = winner"]
+                  f"    {self.at(regions.takers)} = winner"]
         if not self.sole:
             return [*lines, f"    return {name}_shares({ARRAYS}, p, led)", ""]
         return [*lines,
                 f"    for k in range({self.at(PLAYED)}):",
-                f"        {name}_route({ARRAYS}, p, {self.at_(slots.seats, 'k')}, {self.at_(slots.cards, 'k')}, "
-                "winner, winner)",
+                f"        {name}_route({ARRAYS}, p, {self.play('k')}, winner, winner)",
                 f"    zn[{self.trick}] = 0",
                 f"    return {name}_close({ARRAYS}, p)", ""]
 
@@ -262,7 +266,7 @@ class TrickWriter:
         if self.step.next_leader is None:
             lines += ["    leader = winner"]
         else:
-            takers = self.span(self.slots.takers, str(len(self.step.takers)))
+            takers = self.span(self.regions.takers, str(len(self.step.takers)))
             leader = self.call(self.step.next_leader, {"winner": "winner", "takers": takers}, "next")
             lines += [f"    leader = {leader}",
                       "    if leader == NONE:",
@@ -275,17 +279,17 @@ class TrickWriter:
         """``NAME_best<index>``: the seat of the best card by an ordering (0: the trick's, with ``can_win``; then
         each later taker's, with its ``eligible``), later or first of equal ones as it says; -1 when no card may
         win."""
-        step, slots = self.step, self.slots
+        step, regions = self.step, self.regions
         ordering = step.ordering if index == 0 else step.later_orderings[index - 1]
         names = {"card": "c", "led": "led", "seat": "s", "trick": "trick"}
         keys = [self.call(e, names, "strength") for e in ordering.exprs]
-        best, key = self.base + slots.best, self.base + slots.key
+        best, key = self.base + regions.best, self.base + regions.key
         lines = [f"def {self.name}_best{index}({ARRAYS}, p, led):",
                  f"    trick = {self.cards()}",
                  "    winner = -1",
                  f"    for k in range({self.at(PLAYED)}):",
-                 f"        s = {self.at_(slots.seats, 'k')}",
-                 f"        c = {self.at_(slots.cards, 'k')}"]
+                 f"        s = {self.at_(regions.seats, 'k')}",
+                 f"        c = {self.at_(regions.cards, 'k')}"]
         for test in ([ordering.eligible] if ordering.eligible is not None else []) + (
                 [step.can_win] if index == 0 and step.can_win is not None else []):
             lines += [f"        if not truth({self.call(test, names, 'may_win')}):", "            continue"]

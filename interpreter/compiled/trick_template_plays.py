@@ -19,7 +19,7 @@ def write(t: Any) -> list[str]:
     """``NAME_legal`` of the trick step ``t`` writes (trick_template.TrickWriter)."""
     from interpreter.compiled.trick_template import PLAYED, TAKING, TURN
 
-    marks = t.base + t.slots.marks
+    marks = t.base + t.regions.marks
     lines = [f"def {t.name}_legal({ARRAYS}, p, out):"]
     if not t.sole:  # a taker chooses a card of the trick
         lines += [f"    if {t.at(TAKING)} >= 0:",

@@ -20,14 +20,14 @@ def write(t: Any) -> list[str]:
     (trick_template.TrickWriter)."""
     from interpreter.compiled.trick_template import ASK, LEFT, PLAYED, TAKING, WINNER
 
-    step, slots, name, trick = t.step, t.slots, t.name, t.trick
+    step, regions, name, trick = t.step, t.regions, t.name, t.trick
     count = len(step.takers)
     lines = [f"def {name}_shares({ARRAYS}, p, led):",  # the takers found, the first share
-             *(f"    {t.at(slots.takers + i)} = {name}_best{i}({ARRAYS}, p, led)\n"
-               f"    if {t.at(slots.takers + i)} < 0:\n"
-               f"        {t.at(slots.takers + i)} = NONE" for i in range(1, count)),
+             *(f"    {t.at(regions.takers + i)} = {name}_best{i}({ARRAYS}, p, led)\n"
+               f"    if {t.at(regions.takers + i)} < 0:\n"
+               f"        {t.at(regions.takers + i)} = NONE" for i in range(1, count)),
              f"    for k in range({t.at(PLAYED)}):",
-             f"        {t.at_(slots.taken, 'k')} = 0",
+             f"        {t.at_(regions.taken, 'k')} = 0",
              f"    {t.at(TAKING)} = 0",
              f"    {t.at(LEFT)} = {name}_share({ARRAYS}, p, 0)",
              f"    return {name}_settle({ARRAYS}, p)", "",
@@ -40,16 +40,15 @@ def write(t: Any) -> list[str]:
               f"def {name}_settle({ARRAYS}, p):",  # shares given until a taker chooses; then the next trick
               f"    winner = {t.at(WINNER)}",
               f"    while {t.at(TAKING)} < {count}:",
-              f"        taker = {t.at_(slots.takers, t.at(TAKING))}",
+              f"        taker = {t.at_(regions.takers, t.at(TAKING))}",
               f"        if taker != NONE and zn[{trick}] > 0 and {t.at(LEFT)} != 0:",
               f"            if {t.at(LEFT)} > 0:",
               f"                {t.at(ASK)} = taker",
               "                return DECIDES",
               f"            for k in range({t.at(PLAYED)}):",  # the rest, in the trick's order
-              f"                if {t.at_(slots.taken, 'k')} == 0:",
-              f"                    {t.at_(slots.taken, 'k')} = 1",
-              f"                    {name}_route({ARRAYS}, p, {t.at_(slots.seats, 'k')}, {t.at_(slots.cards, 'k')}, "
-              "taker, winner)",
+              f"                if {t.at_(regions.taken, 'k')} == 0:",
+              f"                    {t.at_(regions.taken, 'k')} = 1",
+              f"                    {name}_route({ARRAYS}, p, {t.play('k')}, taker, winner)",
               f"            zn[{trick}] = 0",
               f"        {t.at(TAKING)} += 1",
               f"        if {t.at(TAKING)} < {count}:",
@@ -66,11 +65,11 @@ def write(t: Any) -> list[str]:
               f"    {name}_remove(z, zn, {trick}, card)",
               "    player = -1",
               f"    for k in range({t.at(PLAYED)} - 1, -1, -1):",
-              f"        if {t.at_(slots.taken, 'k')} == 0 and {t.at_(slots.cards, 'k')} == card:",
-              f"            {t.at_(slots.taken, 'k')} = 1",
-              f"            player = {t.at_(slots.seats, 'k')}",
+              f"        if {t.at_(regions.taken, 'k')} == 0 and {t.at_(regions.cards, 'k')} == card:",
+              f"            {t.at_(regions.taken, 'k')} = 1",
+              f"            player = {t.at_(regions.seats, 'k')}",
               "            break",
-              f"    {name}_route({ARRAYS}, p, player, card, {t.at_(slots.takers, t.at(TAKING))}, {t.at(WINNER)})",
+              f"    {name}_route({ARRAYS}, p, player, card, {t.at_(regions.takers, t.at(TAKING))}, {t.at(WINNER)})",
               f"    {t.at(LEFT)} -= 1",
               f"    if {t.at(LEFT)} == 0:",
               f"        {t.at(TAKING)} += 1",
