@@ -3,14 +3,7 @@ arrays (arrays.py) and the progress array, as functions in the subset of Python 
 template, steps.py, beside engine/steps/trick_code.py's). The seat's legal plays are written by
 trick_template_plays.py, the sharing of a trick among several takers by trick_template_takers.py.
 
-Its progress slots, from the step's base: ``ASK`` the seat to act (the seat ``decided_by`` names for the seat to play,
-or the taker choosing cards), ``TURN`` the seat to play, ``LEADER``, ``PLAYED`` the cards played to this trick,
-``NUMBER`` the tricks finished, ``OVER`` 1 once trick play is over, ``WINNER`` the last trick's winner, ``TAKING``
-the taker choosing cards (its index among the takers, -1: none) and ``LEFT`` the cards it still chooses (-1: the
-rest), ``SIZE`` the seats that play; then regions of slots (``Regions``): the trick's plays, their seats and their
-cards (so that the plays' cards are one slice, the ``trick`` the rules read), which of them a taker has taken, the
-takers, which seats play, two strength keys (the best so far and the card's) and a mark per card kind, scratch
-that every function leaves cleared.
+Its progress slots are trick_progress.py's.
 
 An action is a whole number: a play is its card's kind (runtime/layout.py) plus its zone's index among those
 ``from`` names times the deck's size (a play from the first zone is its kind); a taker's choice of a card from the
@@ -29,19 +22,29 @@ played.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from interpreter.compiled import trick_template_plays, trick_template_takers
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.trick_progress import (
+    ASK,
+    LEADER,
+    LEFT,
+    NUMBER,
+    OVER,
+    PLAYED,
+    SIZE,
+    TAKING,
+    TURN,
+    WINNER,
+    Regions,
+)
 from interpreter.compiled.values import NotWritten
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type
 from interpreter.engine.steps.action_types import Take
 from interpreter.runtime.layout import COUNTER, ROUND
 
-ASK, TURN, LEADER, PLAYED, NUMBER, OVER, WINNER, TAKING, LEFT, SIZE = range(10)
-_HEAD = 10
 _NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS, "player": SEAT,
                            "taker": SEAT, "winner": SEAT, "takers": SEATS}
 
@@ -49,28 +52,6 @@ _NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CAR
 def write(step: Any, w: Writing) -> StepCode:
     """The compiled template of ``step``, a tricks step (see the module's docstring)."""
     return TrickWriter(step, w).code()
-
-
-@dataclass(frozen=True)
-class Regions:
-    """Where each region of the step's progress starts, from its base (see the module's docstring)."""
-
-    seats: int  # the seat of each play of the trick
-    cards: int  # the card of each play
-    taken: int  # 1 for a play whose card a taker has taken
-    takers: int  # the takers of the last trick (NONE: not found)
-    active: int  # 1 for a seat that plays
-    best: int  # the best card's strength key so far
-    key: int  # the strength key of the card looked at
-    marks: int  # one mark per card kind (0 between calls)
-    size: int  # the slots in all
-
-    @classmethod
-    def of(cls, players: int, takers: int, keys: int, deck: int) -> Regions:
-        at = [_HEAD]
-        for length in (players, players, players, takers, players, keys, keys, deck):
-            at.append(at[-1] + length)
-        return cls(*at)
 
 
 class TrickWriter:

@@ -13,12 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compiled.steps import ARRAYS
+from interpreter.compiled.trick_progress import PLAYED, TAKING, TURN
 
 
 def write(t: Any) -> list[str]:
     """``NAME_legal`` of the trick step ``t`` writes (trick_template.TrickWriter)."""
-    from interpreter.compiled.trick_template import PLAYED, TAKING, TURN
-
     marks = t.base + t.regions.marks
     lines = [f"def {t.name}_legal({ARRAYS}, p, out):"]
     if not t.sole:  # a taker chooses a card of the trick

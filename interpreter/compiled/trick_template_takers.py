@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compiled.steps import ARRAYS
+from interpreter.compiled.trick_progress import ASK, LEFT, PLAYED, TAKING, WINNER
 
 
 def write(t: Any) -> list[str]:
     """``NAME_shares``, ``NAME_share``, ``NAME_settle`` and ``NAME_chosen`` of the trick step ``t`` writes
     (trick_template.TrickWriter)."""
-    from interpreter.compiled.trick_template import ASK, LEFT, PLAYED, TAKING, WINNER
-
     step, regions, name, trick = t.step, t.regions, t.name, t.trick
     count = len(step.takers)
     lines = [f"def {name}_shares({ARRAYS}, p, led):",  # the takers found, the first share
