@@ -61,6 +61,11 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
 * workers: the same simulation (Hearts, 4 players, ismcts against three random seats, 16 games) on 1 and
   on 2 processes, one after the other; the speed-up is the first wall time over the second (the summaries must
   be equal). Needs two free cores.
+* compiled: issue 34's compiled backend (interpreter/compiled/, numba: ``pip install -e '.[fast]'``): random games
+  of every bundled game and player count it writes, ``COMPILED_BATCH`` games a call (``Machine.play_many``), against
+  ``Game.playout`` (time per decision; target at least 5x) and against the hand-coded programs (rounds per second;
+  target at least 5x); the first compile's CPU time of each, and the games not written yet with the first part
+  that is not.
 * agents: what an agent of one's own costs (harness/remote.py), in CPU time of a new process and of every process
   it started (each waited for): a game's process started, the agent made and the process ended (the game's
   side, the loader, the fork and its end) and one decision asked and answered (a tiny view, the answer at once),
@@ -95,7 +100,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
 SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers",
-            "agents", "compact")
+            "agents", "compact", "compiled")
 COMPACT_GAMES = (("njet-riogrande", 4), ("meinz", 4), ("hearts", 4), ("doppelkopf", 4))
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
@@ -115,6 +120,11 @@ BASELINE_GOALS = {("njet-riogrande", False): 0.9, ("meinz", False): 0.6,  # Game
 OPENSPIEL_GOAL = 1.0  # Game.playout's time per decision at most this times OpenSpiel's Python loop's
 ADAPTER_GOALS = {"public API (GameState)": 1.3, "OpenSpiel": 4.0, "PettingZoo (AEC)": 4.0}  # vs the native loop
 ISMCTS_GOAL = 2.0  # ismcts iterations per second at least this times the reference search's (ISMCTS_REFERENCE)
+# issue 34's targets (item 5): the compiled backend's random playouts against the hand-coded programs and against the
+# Python backend's own
+COMPILED_BASELINE_GOAL = 5.0
+COMPILED_GOAL = 5.0
+COMPILED_BATCH = 200  # games per compiled call (Machine.play_many)
 
 Work = Callable[[], tuple[int, int]]  # one unit of work: (rounds, decisions) it played
 
@@ -232,6 +242,69 @@ def section_compact(args: argparse.Namespace, rep: Report) -> None:
     table(("game", "players", "slots vs state", "held by count"),
           [(c[0], c[1], spread(ratios[c]) + "x", ", ".join(sorted(counted_zones(compiled(*c)))) or "-")
            for c in COMPACT_GAMES], rep.markdown)
+
+
+def compiled_work(machine: Any) -> Work:
+    """A batch of random games in one call of the compiled backend (``Machine.play_many``)."""
+
+    def work() -> tuple[int, int]:
+        return machine.play_many(COMPILED_BATCH)
+
+    return work
+
+
+def section_compiled(args: argparse.Namespace, rep: Report) -> None:
+    """Issue 34: random games on the compiled backend (numba) against ``Game.playout`` on the Python backend (time
+    per decision) and against the hand-coded programs (rounds per second), for every bundled game and player count
+    the machine writes (the others say what is not written yet); the first compile's CPU time of each."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        note("compiled: skipped (pip install -e '.[fast]')")
+        return
+    from interpreter.compiled.machine import Machine
+    from interpreter.compiled.values import NotWritten
+    from interpreter.engine.compile import supported_players
+    from interpreter.rules.loader import load_rules
+
+    machines: dict[tuple[str, int], Any] = {}
+    compile_s: dict[tuple[str, int], float] = {}
+    missing: list[tuple[str, str]] = []
+    for path in sorted((ROOT / "games").glob("*.yaml")):
+        counts = sorted(supported_players(load_rules(path)))
+        for players in sorted({counts[0], 4} & set(counts)):
+            try:
+                machine = Machine(compiled(path.stem, players), compiled=True)
+            except NotWritten as exc:
+                missing.append((f"{path.stem} {players}p", str(exc)))
+                continue
+            began = time.process_time()
+            machine.module.seed(1)
+            machine.play_many(1)
+            compile_s[(path.stem, players)] = time.process_time() - began
+            machines[(path.stem, players)] = machine
+    configs = list(machines)
+    ratios, rates = paired_ratios(configs, lambda c, run: (compiled_work(machines[c]),
+                                                           playout_work(compiled(*c), random.Random(run))),
+                                  args, "compiled")
+    rep.heading("Random games on the compiled backend (time per decision: the Python backend's over the compiled)")
+    rows = []
+    for c in configs:
+        met = med(ratios[c]) >= COMPILED_GOAL
+        rows.append((c[0], c[1], f"{compile_s[c]:.1f} s", spread(ratios[c], 1) + "x", f">= {COMPILED_GOAL:g}x",
+                     "yes" if met else "no"))
+        rep.target(f"{c[0]} {c[1]}p: compiled vs Python backend (decisions/s)", ratios[c], f">= {COMPILED_GOAL:g}x",
+                   met, 1)
+    table(("game", "players", "first compile", "compiled vs Python", "target", "met"), rows, rep.markdown)
+    if missing:
+        table(("not written yet", "first part not written"), missing, rep.markdown)
+    baselines = {name: module for name, module in _baselines(args).items() if (name, 4) in machines}
+    for name, module in baselines.items():
+        pairs = [paired(compiled_work(machines[(name, 4)]), baseline_work(module, random.Random(run)), args.seconds,
+                        run) for run in range(args.runs)]
+        found = [a["rounds_per_s"] / b["rounds_per_s"] for a, b in pairs]
+        met = med(found) >= COMPILED_BASELINE_GOAL
+        rep.target(f"{name} 4p: compiled vs hand-coded (rounds/s)", found, f">= {COMPILED_BASELINE_GOAL:g}x", met, 1)
 
 
 def paired_ratios(configs: list[tuple[str, int]], sides: Callable[[tuple[str, int], int], tuple[Work, Work]],
@@ -925,6 +998,7 @@ def main(argv: list[str] | None = None) -> int:
         "workers": section_workers,
         "agents": section_agents,
         "compact": section_compact,
+        "compiled": section_compiled,
     }
     for name in SECTIONS:
         if name in parts:

@@ -1,15 +1,17 @@
 """Lockstep checks of the compiled backend's step templates (interpreter/compiled/) against the Python backend: one
 step of a bundled game entered on both from the same state, each decision's legal actions compared, the same action
-taken on both (drawn from a source outside both), and every zone and value compared after each."""
+taken on both (drawn from a source outside both), and every zone and value compared after each (and the expressions
+given as ``reads``, worked out on both, where the Python backend can)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from interpreter.compiled.arrays import array_layout, pack_arrays
+from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import made, source_of
@@ -17,7 +19,7 @@ from interpreter.compiled.steps import CHANCE as DEALS
 from interpreter.compiled.steps import DECIDES, DONE, Writing
 from interpreter.compiled.values import Values
 from interpreter.dsl import budget
-from interpreter.dsl.compiler import RUNTIME_ERRORS, ExpressionFailed
+from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
 from interpreter.runtime.compact_game import compact_game
@@ -28,17 +30,26 @@ from .conftest import game_of, random_decisions
 
 
 class StepOnBoth:
-    """One step of a game, written for the compiled backend (its template alone in a module, progress from slot 0)."""
+    """One step of a game, written for the compiled backend (its template alone in a module, progress from slot 0);
+    ``reads``, expressions of the game that bind no name (e.g. a later step's ``when``), written beside it as
+    ``read0``, ``read1``... and compared after each action; ``arrays_of``, the game's layout in the arrays; ``kind``,
+    the step's kind, where two steps have its name."""
 
-    def __init__(self, name: str, players: int, step_name: str, compiled: bool = False, kind: str | None = None,
-                 **options: Any):
+    def __init__(self, name: str, players: int, step_name: str, compiled: bool = False,
+                 reads: Sequence[Compiled] = (), arrays_of: Callable[[Any], ArrayLayout] = array_layout,
+                 kind: str | None = None, **options: Any):
         self.game = game_of(name, players, **options)
         self.compact = compact_game(self.game)
         assert self.compact is not None
         self.step = next(s for s in self.game.every_step() if s.name == step_name and kind in (None, s.kind))
-        self.lay, self.values = array_layout(self.game), Values()
-        self.code = step_code(self.step, Writing(self.lay, Lowerer(self.lay, self.values), "s", 0))
-        self.source = source_of(self.code.expressions, self.code.source)
+        self.lay, self.values = arrays_of(self.game), Values()
+        writing = Writing(self.lay, Lowerer(self.lay, self.values), "s", 0)
+        self.code = step_code(self.step, writing)
+        self.reads = list(reads)
+        readers = [f"def read{i}(z, zn, v, l, ln):\n    return {writing.call(e, {}, {}, 'read')}\n"
+                   for i, e in enumerate(self.reads)]
+        self.source = source_of(self.code.expressions, self.code.source, *readers)
+        self.read_counts = [0] * len(self.reads)  # how often each read was compared
         self.compiled = compiled
         self._module: Any = None
         self._interned = 0
@@ -104,12 +115,13 @@ class StepOnBoth:
             return None
         progress, d = entered
         got = getattr(module, f"{code.prefix}_start")(*arrays, p)
-        self.same(py, arrays)  # (what start did: values set, the picks made for a seat that is not asked)
+        self.same(py, arrays)  # (what the start did: a step that ends at once does all its work there)
         taken = 0
-        out = np.empty(self.lay.capacity + 64, np.int64)
+        out = np.empty(self.lay.capacity + code.size + 64, np.int64)  # (a board may offer more than a deck)
         while True:
-            if d is None:
-                assert got == DONE, f"{step.name}: over on the Python backend, not on the compiled one"
+            if d is None:  # over; or stuck, which the compiled step's legal actions say (-1)
+                stuck = got == DECIDES and getattr(module, f"{code.prefix}_legal")(*arrays, p, out) == -1
+                assert got == DONE or stuck, f"{step.name}: over on the Python backend, not on the compiled one"
                 break
             if d.actor == CHANCE:
                 assert got == DEALS, f"{step.name}: the Python backend deals, the compiled one does not"
@@ -146,3 +158,11 @@ class StepOnBoth:
         for row in range(len(want.ln)):
             n = int(want.ln[row])
             assert int(arrays.ln[row]) == n and arrays.l[row, :max(n, 0)].tolist() == want.l[row, :max(n, 0)].tolist()
+        for i, expr in enumerate(self.reads):
+            try:
+                theirs = self.values.encode(expr({"$s": state}))
+            except (*RUNTIME_ERRORS, ExpressionFailed):  # (a none read as a record...: the checked path says so)
+                continue
+            mine = getattr(self.module(), f"read{i}")(*arrays)
+            assert mine == theirs, f"{self.step.name}: {expr.text!r} gives {mine} (compiled), {theirs} (Python)"
+            self.read_counts[i] += 1

@@ -57,7 +57,7 @@ class ChoicesWriter:
     def call(self, expr: Compiled, names: dict[str, str], stem: str, listed: bool = False) -> str:
         if "history" in {d[4:] for d in expr.deps if d.startswith("ctx:")}:
             raise NotWritten("a choice's history read by an expression")
-        return self.w.call(expr, names, self.types, stem, listed)
+        return self.w.call(expr, names, self.types, stem, lists=listed)
 
     def turn(self) -> dict[str, str]:
         """The names of the turn in progress, as sources (over the local ``seat``)."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled import choose_template, trick_template
+from interpreter.compiled import board_template, choose_template, reveal_template, trick_template
 from interpreter.compiled.steps import StepCode, Template, Writing
 from interpreter.compiled.values import NotWritten
 
 TEMPLATES: dict[str, Template] = {
     "tricks": trick_template.write,
+    "board": board_template.write,
+    "reveal": reveal_template.write,
     "choose": choose_template.write,
 }
 

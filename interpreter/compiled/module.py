@@ -16,6 +16,9 @@ from typing import Any
 from interpreter.compiled.lower import Lowered
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
 from interpreter.compiled.values import INTERNED, NONE, Values
+from interpreter.dsl.codegen import run_block
+
+_BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
     return x != 0 and x != NONE
@@ -40,8 +43,8 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
                              "CHANCE": CHANCE}
     for e in expressions:
         space.update(e.link(values))
-    code = compile(source, "<trickbook compiled>", "exec")
-    exec(code, space)  # the engine's own source, written from checked parts (never rule text)
+    space["__builtins__"] = _BUILTINS
+    run_block(source, space)  # the engine's own source, written from checked parts (never rule text)
     if compiled:
         import numba
 

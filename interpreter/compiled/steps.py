@@ -64,12 +64,13 @@ class Writing:
         return self.lay.layout.players
 
     def call(self, expr: Compiled, names: dict[str, str], types: dict[str, Type], stem: str,
-             listed: bool = False) -> str:
+             lists: bool = False) -> str:
         """A call of ``expr`` written as a function of its own, its bound names given from ``names`` (rule name ->
-        the source of its value), each of the type ``types`` gives; a constant written in place. With ``listed``,
-        ``expr`` gives a list: the call gives its array and how many of its items count (-1: none)."""
+        the source of its value), each of the type ``types`` gives; a constant written in place. With ``lists``, an
+        expression that gives a list may be written (a constant list too): its call gives the list's array and count
+        (-1: none)."""
         assert expr.part is not None
-        if expr.part.const and not listed:
+        if expr.part.const and not (lists and isinstance(expr.part.value, (list, tuple))):
             return str(self.lowerer.values.encode(expr.part.value))
         reads = [n for n in names if f"ctx:{n}" in expr.deps]
         missing = {d[4:] for d in expr.deps if d.startswith("ctx:")} - set(reads)
@@ -77,9 +78,8 @@ class Writing:
             raise NotWritten(f"the name {sorted(missing)[0]!r} in an expression of a step")
         fn = f"{self.prefix}_{stem}{len(self.expressions)}"
         lowered = self.lowerer.lower(expr.part, {n: types[n] for n in reads}, fn)
-        if lowered.returns_list != listed:
-            raise NotWritten("an expression of a step that gives a list" if lowered.returns_list
-                             else "one value where a step needs a list")
+        if lowered.returns_list and not lists:
+            raise NotWritten("an expression of a step that gives a list")
         self.expressions.append(lowered)
         return f"{fn}({ARRAYS}{''.join(', ' + names[n] for n in reads)})"
 

@@ -1,257 +1,303 @@
-"""A ``tricks`` step written for the compiled backend: its start, its legal cards and a card played, over the arrays
-(arrays.py) and the progress array, as functions in the subset of Python numba compiles (the step kind's second
-template, steps.py, beside engine/steps/trick_code.py's).
+"""A ``tricks`` step written for the compiled backend: its start, its legal actions and an action taken, over the
+arrays (arrays.py) and the progress array, as functions in the subset of Python numba compiles (the step kind's second
+template, steps.py, beside engine/steps/trick_code.py's). The seat's legal plays are written by
+trick_template_plays.py, the sharing of a trick among several takers by trick_template_takers.py.
 
-Its progress slots, from the step's base: ``TURN`` the seat to play, ``LEADER``, ``PLAYED`` the cards played to this
-trick, ``NUMBER`` the tricks finished, ``OVER`` 1 once trick play is over, ``WINNER`` the last trick's winner, and
-from ``PLAYS`` the trick's plays as (seat, card) pairs. An action is a card's kind (runtime/layout.py): a play takes
-the last copy of its kind from the hand, as the compact game does.
+Its progress slots are trick_progress.py's.
 
-Written so far: one zone played from, every seat playing clockwise, ``lead`` and ``follow`` obligations (with
-``holding`` and ``otherwise``), ``led``, ``strength`` and ``equal_cards``, ``can_win``, ``won_by``, ``route``, ``to``,
-``next_leader`` and ``count``. Not yet (``NotWritten``, the step stays on the Python backend): ``from`` several zones,
-``seats``, ``decided_by``, ``takers``, ``unclaimed``, ``per_trick``, and the steps run between plays and after a
-trick.
+An action is a whole number: a play is its card's kind (runtime/layout.py) plus its zone's index among those
+``from`` names times the deck's size (a play from the first zone is its kind); a taker's choice of a card from the
+trick is its kind. A play takes the last copy of its kind from the zone, as the compact game does.
+
+Written: every option of the step but the steps it runs: one zone played from or several (``from``), ``seats``,
+``lead`` and ``follow`` obligations (with ``holding`` and ``otherwise``), ``led`` (``trick`` the plays' cards),
+``strength`` and ``equal_cards``, ``can_win``, ``won_by``, ``decided_by``, ``takers`` (later takers found by
+their orderings, a taker choosing a number of cards: decisions of kind "take"), ``unclaimed``, ``route``, ``to``,
+``next_leader``, ``count``, ``trick`` and ``per_trick``. Not written (``NotWritten``, the step stays on the Python
+backend): the steps run between plays and after a trick (``between_plays``, ``after_trick``). What the Python
+backend refuses as a mistake of the rules at play (a seat out of range from ``seats``, ``decided_by`` or
+``next_leader``, a ``takes`` below 0) is not checked here: the compiled backend plays what the Python backend has
+played.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.compiled import trick_template_plays, trick_template_takers
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.trick_progress import (
+    ASK,
+    LEADER,
+    LEFT,
+    NUMBER,
+    OVER,
+    PLAYED,
+    SIZE,
+    TAKING,
+    TURN,
+    WINNER,
+    Regions,
+)
 from interpreter.compiled.values import NotWritten
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type
-from interpreter.runtime.layout import COUNTER
+from interpreter.engine.steps.action_types import Take
+from interpreter.runtime.layout import COUNTER, ROUND
 
-TURN, LEADER, PLAYED, NUMBER, OVER, WINNER, PLAYS = range(7)
-_ARRAYS = ARRAYS
 _NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS, "player": SEAT,
                            "taker": SEAT, "winner": SEAT, "takers": SEATS}
 
 
 def write(step: Any, w: Writing) -> StepCode:
     """The compiled template of ``step``, a tricks step (see the module's docstring)."""
-    return _TrickWriter(step, w).code()
+    return TrickWriter(step, w).code()
 
 
-class _TrickWriter:
+class TrickWriter:
+    """Writes one tricks step's template (see the module's docstring)."""
+
     def __init__(self, step: Any, w: Writing):
         self.step, self.w, self.lay, self.name = step, w, w.lay, w.prefix
         self.base, self.players = w.base, w.players
-        self._refuse()
-        lay = w.lay
-        self.hand = lay.layout.zone_slot(step.zones[0], 0)
-        self.trick = lay.layout.zone_slot(step.trick_zone)
-        self.won = lay.layout.zone_slot(step.won, 0)
-        self.counter = lay.value(COUNTER, step.counter, 0)
-
-    def at(self, slot: int) -> str:
-        return self.w.at(slot)
-
-    def call(self, expr: Compiled, names: dict[str, str], stem: str) -> str:
-        return self.w.call(expr, names, _NAMES, stem)
-
-    def code(self) -> StepCode:
-        lines = self._start() + self._led() + self._legal() + self._apply()
-        kind = self.lay.layout.kind
-        return StepCode(self.name, "\n".join(lines), PLAYS + 2 * self.players, decides=True,
-                        expressions=self.w.expressions, action_of=lambda action: kind[action.card])
-
-    def _refuse(self) -> None:
-        step = self.step
-        for given, what in ((len(step.zones) != 1, "from several zones"), (step.active is not None, "seats"),
-                            (step.decided_by is not None, "decided_by"), (step.unclaimed is not None, "unclaimed"),
-                            (len(step.takers) != 1 or step.takers[0].takes is not None, "takers"),
-                            (bool(step.per_trick), "per_trick"), (bool(step.between), "between_plays"),
-                            (bool(step.after), "after_trick")):
+        for given, what in ((bool(step.between), "between_plays"), (bool(step.after), "after_trick")):
             if given:
                 raise NotWritten(f"a trick's {what}")
+        lay = w.lay.layout
+        self.deck = len(lay.kind)  # the card ids: every kind is one of them
+        self.rows = [lay.zone_slot(zone, 0) for zone in step.zones]  # each zone played from (seat 0's row)
+        self.trick = lay.zone_slot(step.trick_zone)
+        self.won = lay.zone_slot(step.won, 0)
+        self.counter = w.lay.value(COUNTER, step.counter, 0)
+        self.sole = len(step.takers) == 1 and step.takers[0].takes is None  # the winner takes every card
+        keys = max(len(o.exprs) for o in [step.ordering, *step.later_orderings])
+        self.regions = Regions.of(self.players, len(step.takers), max(keys, 1), self.deck)
+
+    def at(self, slot: int) -> str:
+        """The source of the progress slot ``slot`` (from the step's base)."""
+        return self.w.at(slot)
+
+    def at_(self, slot: int, index: str) -> str:
+        """The source of the progress slot ``index`` slots after ``slot``."""
+        return f"p[{self.base + slot} + {index}]"
+
+    def span(self, slot: int, count: str) -> str:
+        """The source of ``count`` progress slots from ``slot``, as an array."""
+        return f"p[{self.base + slot}:{self.base + slot} + {count}]"
+
+    def play(self, k: str) -> str:
+        """The source of the ``k``-th play's seat and card, as two arguments."""
+        return f"{self.at_(self.regions.seats, k)}, {self.at_(self.regions.cards, k)}"
+
+    def cards(self) -> str:
+        """The trick's cards so far, in playing order: the ``trick`` its expressions read."""
+        return self.span(self.regions.cards, self.at(PLAYED))
+
+    def call(self, expr: Compiled, names: dict[str, str], stem: str, lists: bool = False) -> str:
+        return self.w.call(expr, names, _NAMES, stem, lists)
+
+    def code(self) -> StepCode:
+        lines = (self._start() + self._new_trick() + self._ask() + self._led() + trick_template_plays.write(self)
+                 + self._apply() + self._remove() + self._close() + self._route()
+                 + [line for i in range(1 + len(self.step.later_orderings)) for line in self._best(i)])
+        if not self.sole:
+            lines += trick_template_takers.write(self)
+        kind, deck = self.lay.layout.kind, self.deck
+
+        def action_of(action: Any) -> int:
+            return kind[action.card] if isinstance(action, Take) else kind[action.card] + action.zone * deck
+
+        return StepCode(self.name, "\n".join(lines), self.regions.size, decides=True, expressions=self.w.expressions,
+                        action_of=action_of)
 
     # ------------------------------------------------------------------------------------------------ the parts
 
     def _start(self) -> list[str]:
-        leader = self.call(self.step.leader, {}, "leader")
-        return [f"def {self.name}_start({_ARRAYS}, p):",
-                f"    leader = {leader}",
-                f"    {self.at(TURN)} = leader", f"    {self.at(LEADER)} = leader",
-                f"    {self.at(PLAYED)} = 0", f"    {self.at(NUMBER)} = 0",
-                f"    {self.at(OVER)} = 0", f"    {self.at(WINNER)} = NONE",
-                f"    {self.name}_new_trick({_ARRAYS}, p)",
-                f"    return DONE if {self.at(OVER)} == 1 else DECIDES", "",
-                f"def {self.name}_new_trick({_ARRAYS}, p):",
-                f"    for s in range({self.players}):",
-                f"        if zn[{self.hand} + s] == 0:",
-                f"            {self.at(OVER)} = 1", ""]
+        """The first leader, the seats that play, and the first trick."""
+        n, active = self.players, self.regions.active
+        lines = [f"def {self.name}_start({ARRAYS}, p):",
+                 f"    leader = {self.call(self.step.leader, {}, 'leader')}",
+                 f"    {self.at(TURN)} = leader", f"    {self.at(LEADER)} = leader",
+                 f"    {self.at(PLAYED)} = 0", f"    {self.at(NUMBER)} = 0",
+                 f"    {self.at(OVER)} = 0", f"    {self.at(WINNER)} = NONE",
+                 f"    {self.at(TAKING)} = -1", f"    {self.at(LEFT)} = 0"]
+        if self.step.active is None:
+            lines += [f"    for s in range({n}):", f"        {self.at_(active, 's')} = 1", f"    {self.at(SIZE)} = {n}"]
+        else:  # a list of seats, or one seat; each once
+            lines += [f"    for s in range({n}):", f"        {self.at_(active, 's')} = 0"]
+            if self.step.active.part.type.kind == "list":
+                lines += [f"    seats, k = {self.call(self.step.active, {}, 'seats', lists=True)}"]
+            else:
+                lines += ["    seats = np.empty(1, np.int64)",
+                          f"    seats[0] = {self.call(self.step.active, {}, 'seats')}", "    k = 1"]
+            lines += ["    for i in range(k):",
+                      f"        if 0 <= seats[i] < {n}:",
+                      f"            {self.at_(active, 'seats[i]')} = 1",
+                      f"    {self.at(SIZE)} = 0",
+                      f"    for s in range({n}):",
+                      f"        {self.at(SIZE)} += {self.at_(active, 's')}"]
+        return [*lines, f"    return {self.name}_new_trick({ARRAYS}, p)", ""]
+
+    def _new_trick(self) -> list[str]:
+        """Before a lead: the round values ``per_trick`` names back to none; trick play ends when a seat that plays
+        has no card in the zones it plays from; else the seat to act."""
+        lines = [f"def {self.name}_new_trick({ARRAYS}, p):"]
+        for name in self.step.per_trick:
+            lines += [f"    {self._round(name)}"]
+        held = " + ".join(f"zn[{row} + s]" for row in self.rows)
+        lines += [f"    for s in range({self.players}):",
+                  f"        if {self.at_(self.regions.active, 's')} == 1 and {held} == 0:",
+                  f"            {self.at(OVER)} = 1",
+                  f"    if {self.at(OVER)} == 1:",
+                  "        return DONE",
+                  f"    {self.name}_ask({ARRAYS}, p)",
+                  "    return DECIDES", ""]
+        return lines
+
+    def _round(self, name: str) -> str:
+        """The source that sets the round value ``name`` to none."""
+        lay = self.lay
+        try:
+            return f"v[{lay.value(ROUND, name)}] = NONE"
+        except KeyError:
+            return f"ln[{lay.list_of(ROUND, name)}] = -1"
+
+    def _ask(self) -> list[str]:
+        """The seat to act: the seat to play, or the seat ``decided_by`` names for it."""
+        seat = self.at(TURN)
+        if self.step.decided_by is not None:
+            seat = self.call(self.step.decided_by, {"seat": seat}, "decided_by")
+        return [f"def {self.name}_ask({ARRAYS}, p):", f"    {self.at(ASK)} = {seat}", ""]
 
     def _led(self) -> list[str]:
-        trick = f"z[{self.trick}, :zn[{self.trick}]]"
+        """The card that sets the suit: the first card played, or as ``led`` says (none before a card)."""
+        lines = [f"def {self.name}_led({ARRAYS}, p):",
+                 f"    if {self.at(PLAYED)} == 0:",
+                 "        return NONE"]
         if self.step.led is None:
-            first = f"p[{self.base + PLAYS + 1}]"  # the first card played
-            body = [f"    return {first} if {self.at(PLAYED)} > 0 else NONE"]
-        else:
-            body = [f"    return {self.call(self.step.led, {'trick': trick}, 'led')}"]
-        return [f"def {self.name}_led({_ARRAYS}, p):", *body, ""]
-
-    def _legal(self) -> list[str]:
-        """The cards the seat to play may play (identical cards once, in the hand's order) into ``out``; their
-        number, or -1 when an ``otherwise: end`` obligation leaves none (trick play is over)."""
-        hand = f"{self.hand} + seat"
-        lines = [f"def {self.name}_legal({_ARRAYS}, p, out):",
-                 f"    seat = {self.at(TURN)}",
-                 "    n = 0",
-                 f"    for i in range(zn[{hand}]):",  # the kinds of the hand, each once where it first stands
-                 f"        c = z[{hand}, i]",
-                 "        seen = 0",
-                 "        for j in range(n):",
-                 "            if out[j] == c:",
-                 "                seen = 1",
-                 "                break",
-                 "        if seen == 0:",
-                 "            out[n] = c",
-                 "            n += 1",
-                 f"    led = {self.name}_led({_ARRAYS}, p)",
-                 f"    trick = z[{self.trick}, :zn[{self.trick}]]"]
-        names = {"card": "c", "led": "led", "seat": "seat", "trick": "trick"}
-        lead = [line for rule in self.step.lead_rules for line in self._rule(rule, names)]
-        follow = [line for rule in self.step.follow_rules for line in self._rule(rule, names)]
-        if lead:
-            lines += [f"    if {self.at(PLAYED)} == 0:", *("    " + b for b in lead)]
-        if follow:
-            lines += ["    else:" if lead else f"    if {self.at(PLAYED)} != 0:", *("    " + b for b in follow)]
-        return [*lines, "    return n", ""]
-
-    def _rule(self, rule: Any, names: dict[str, str]) -> list[str]:
-        """One obligation narrowing ``out[:n]`` (see trick_parts.narrowing)."""
-        must = self.call(rule.must, names, "must")
-        lines = []
-        if rule.holding is not None:
-            holding = self.call(rule.holding, names, "holding")
-            lines += ["    binds = 0",
-                      "    for i in range(n):",
-                      "        c = out[i]",
-                      f"        if {holding} != 0:",
-                      "            binds = 1",
-                      "            break",
-                      "    if binds == 1:"]
-            pad = "    "
-        else:
-            pad = ""
-        lines += [f"{pad}    k = 0",
-                  f"{pad}    for i in range(n):",
-                  f"{pad}        c = out[i]",
-                  f"{pad}        if {_true(must)}:",
-                  f"{pad}            k += 1",
-                  f"{pad}    if k > 0:",
-                  f"{pad}        m = 0",
-                  f"{pad}        for i in range(n):",
-                  f"{pad}            c = out[i]",
-                  f"{pad}            if {_true(must)}:",
-                  f"{pad}                out[m] = c",
-                  f"{pad}                m += 1",
-                  f"{pad}        n = m"]
-        if rule.end:
-            lines += [f"{pad}    else:", f"{pad}        return -1"]
-        return lines
+            return [*lines, f"    return {self.at(self.regions.cards)}", ""]
+        return [*lines, f"    return {self.call(self.step.led, {'trick': self.cards()}, 'led')}", ""]
 
     def _apply(self) -> list[str]:
-        n = self.players
-        hand = f"{self.hand} + seat"
-        return [f"def {self.name}_apply({_ARRAYS}, p, card):",
-                f"    seat = {self.at(TURN)}",
-                f"    for i in range(zn[{hand}] - 1, -1, -1):",  # the last copy of the card's kind
-                f"        if z[{hand}, i] == card:",
-                f"            for j in range(i, zn[{hand}] - 1):",
-                f"                z[{hand}, j] = z[{hand}, j + 1]",
-                f"            zn[{hand}] -= 1",
-                "            break",
-                f"    z[{self.trick}, zn[{self.trick}]] = card",
-                f"    zn[{self.trick}] += 1",
-                f"    k = {self.at(PLAYED)}",
-                f"    p[{self.base + PLAYS} + 2 * k] = seat",
-                f"    p[{self.base + PLAYS} + 2 * k + 1] = card",
-                f"    {self.at(PLAYED)} = k + 1",
-                f"    if k + 1 < {n}:",
-                f"        {self.at(TURN)} = (seat + 1) % {n}",
-                "        return DECIDES",
-                f"    winner = {self.name}_winner({_ARRAYS}, p)",
-                f"    {self.at(WINNER)} = winner",
-                f"    v[{self.counter} + winner] += 1",
-                f"    {self.name}_take({_ARRAYS}, p, winner)",
+        """A card played (or, while a taker chooses, a card taken: trick_template_takers.py); after the last card of
+        a trick, its winner, who takes its cards, and the next trick."""
+        regions, n, name = self.regions, self.players, self.name
+        lines = [f"def {name}_apply({ARRAYS}, p, action):"]
+        if not self.sole:
+            lines += [f"    if {self.at(TAKING)} >= 0:", f"        return {name}_chosen({ARRAYS}, p, action)"]
+        lines += [f"    seat = {self.at(TURN)}"]
+        if len(self.rows) == 1:
+            lines += ["    card = action", f"    row = {self.rows[0]} + seat"]
+        else:
+            lines += [f"    zone = action // {self.deck}", f"    card = action - zone * {self.deck}",
+                      f"    row = {self.rows[0]} + seat"]
+            lines += [f"    if zone == {i}:\n        row = {row} + seat" for i, row in enumerate(self.rows) if i]
+        lines += [f"    {name}_remove(z, zn, row, card)",
+                  f"    z[{self.trick}, zn[{self.trick}]] = card",
+                  f"    zn[{self.trick}] += 1",
+                  f"    k = {self.at(PLAYED)}",
+                  f"    {self.at_(regions.seats, 'k')} = seat",
+                  f"    {self.at_(regions.cards, 'k')} = card",
+                  f"    {self.at(PLAYED)} = k + 1",
+                  f"    if k + 1 < {self.at(SIZE)}:"]
+        if self.step.active is None:
+            lines += [f"        {self.at(TURN)} = (seat + 1) % {n}"]
+        else:  # the next seat clockwise that plays
+            lines += ["        s = seat",
+                      f"        for i in range({n}):",
+                      f"            s = (s + 1) % {n}",
+                      f"            if {self.at_(regions.active, 's')} == 1:",
+                      "                break",
+                      f"        {self.at(TURN)} = s"]
+        lines += [f"        {name}_ask({ARRAYS}, p)",
+                  "        return DECIDES",
+                  f"    led = {name}_led({ARRAYS}, p)"]
+        best = [f"winner = {name}_best0({ARRAYS}, p, led)",
+                "if winner < 0:",  # no seat may win: the leader wins
+                f"    winner = {self.at(regions.seats)}"]
+        if self.step.won_by is None:
+            lines += ["    " + line for line in best]
+        else:  # a claim, else the best card
+            lines += [f"    winner = {self.call(self.step.won_by, {}, 'won_by')}",
+                      "    if winner == NONE:", *("        " + line for line in best)]
+        lines += [f"    {self.at(WINNER)} = winner",
+                  f"    v[{self.counter} + winner] += 1",
+                  f"    {self.at(regions.takers)} = winner"]
+        if not self.sole:
+            return [*lines, f"    return {name}_shares({ARRAYS}, p, led)", ""]
+        return [*lines,
+                f"    for k in range({self.at(PLAYED)}):",
+                f"        {name}_route({ARRAYS}, p, {self.play('k')}, winner, winner)",
                 f"    zn[{self.trick}] = 0",
-                f"    {self.at(PLAYED)} = 0",
-                f"    {self.at(NUMBER)} += 1",
-                f"    leader = {self._next_leader()}",
-                f"    {self.at(LEADER)} = leader",
-                f"    {self.at(TURN)} = leader",
-                f"    {self.name}_new_trick({_ARRAYS}, p)",
-                f"    return DONE if {self.at(OVER)} == 1 else DECIDES",
-                "",
-                *self._winner(), *self._take()]
+                f"    return {name}_close({ARRAYS}, p)", ""]
 
-    def _next_leader(self) -> str:
+    def _remove(self) -> list[str]:
+        """The last copy of a card's kind taken from a zone's row."""
+        return [f"def {self.name}_remove(z, zn, row, card):",
+                "    for i in range(zn[row] - 1, -1, -1):",
+                "        if z[row, i] == card:",
+                "            for j in range(i, zn[row] - 1):",
+                "                z[row, j] = z[row, j + 1]",
+                "            zn[row] -= 1",
+                "            return", ""]
+
+    def _close(self) -> list[str]:
+        """The trick taken: who leads next (``next_leader``; the winner when it gives none), then a new trick."""
+        lines = [f"def {self.name}_close({ARRAYS}, p):", f"    winner = {self.at(WINNER)}"]
         if self.step.next_leader is None:
-            return "winner"
-        takers = "np.array([winner], np.int64)"
-        return self.call(self.step.next_leader, {"winner": "winner", "takers": takers}, "next")
+            lines += ["    leader = winner"]
+        else:
+            takers = self.span(self.regions.takers, str(len(self.step.takers)))
+            leader = self.call(self.step.next_leader, {"winner": "winner", "takers": takers}, "next")
+            lines += [f"    leader = {leader}",
+                      "    if leader == NONE:",
+                      "        leader = winner"]
+        return [*lines, f"    {self.at(PLAYED)} = 0", f"    {self.at(NUMBER)} += 1",
+                f"    {self.at(LEADER)} = leader", f"    {self.at(TURN)} = leader",
+                f"    return {self.name}_new_trick({ARRAYS}, p)", ""]
 
-    def _winner(self) -> list[str]:
-        """The seat of the best card by the strength (later or first of equal ones wins), among the seats can_win
-        allows (the leader when it allows none); the seat won_by names, when it names one."""
-        ordering, step = self.step.ordering, self.step
+    def _best(self, index: int) -> list[str]:
+        """``NAME_best<index>``: the seat of the best card by an ordering (0: the trick's, with ``can_win``; then
+        each later taker's, with its ``eligible``), later or first of equal ones as it says; -1 when no card may
+        win."""
+        step, regions = self.step, self.regions
+        ordering = step.ordering if index == 0 else step.later_orderings[index - 1]
         names = {"card": "c", "led": "led", "seat": "s", "trick": "trick"}
         keys = [self.call(e, names, "strength") for e in ordering.exprs]
-        better = ">=" if ordering.later_wins else ">"
-        lines = [f"def {self.name}_winner({_ARRAYS}, p):",
-                 f"    led = {self.name}_led({_ARRAYS}, p)",
-                 f"    trick = z[{self.trick}, :zn[{self.trick}]]"]
-        if step.won_by is not None:
-            lines += [f"    claimed = {self.call(step.won_by, {}, 'won_by')}",
-                      "    if claimed != NONE:",
-                      "        return claimed"]
-        lines += [f"    best = np.empty({max(len(keys), 1)}, np.int64)",
-                  f"    key = np.empty({max(len(keys), 1)}, np.int64)",
-                  "    winner = -1",
-                  f"    for k in range({self.at(PLAYED)}):",
-                  f"        s = p[{self.base + PLAYS} + 2 * k]",
-                  f"        c = p[{self.base + PLAYS} + 2 * k + 1]"]
-        if step.can_win is not None:
-            lines += [f"        if not {_true(self.call(step.can_win, {'seat': 's'}, 'can_win'))}:",
-                      "            continue"]
-        lines += [f"        key[{i}] = {src}" for i, src in enumerate(keys)]
-        lines += ["        if winner < 0:",
-                  "            best[:] = key",
+        best, key = self.base + regions.best, self.base + regions.key
+        lines = [f"def {self.name}_best{index}({ARRAYS}, p, led):",
+                 f"    trick = {self.cards()}",
+                 "    winner = -1",
+                 f"    for k in range({self.at(PLAYED)}):",
+                 f"        s = {self.at_(regions.seats, 'k')}",
+                 f"        c = {self.at_(regions.cards, 'k')}"]
+        for test in ([ordering.eligible] if ordering.eligible is not None else []) + (
+                [step.can_win] if index == 0 and step.can_win is not None else []):
+            lines += [f"        if not truth({self.call(test, names, 'may_win')}):", "            continue"]
+        lines += [f"        p[{key + i}] = {src}" for i, src in enumerate(keys)]
+        lines += ["        d = 1",  # the card's key against the best's, part by part: 1 above, -1 below, 0 equal
+                  "        if winner >= 0:",
+                  "            d = 0",
+                  f"            for i in range({len(keys)}):",
+                  f"                if p[{key} + i] != p[{best} + i]:",
+                  f"                    d = 1 if p[{key} + i] > p[{best} + i] else -1",
+                  "                    break",
+                  f"        if d {'>=' if ordering.later_wins else '>'} 0:",
+                  f"            for i in range({len(keys)}):",
+                  f"                p[{best} + i] = p[{key} + i]",
                   "            winner = s",
-                  "            continue",
-                  "        d = 0",  # key against best, part by part: 1 above, -1 below, 0 equal
-                  f"        for i in range({len(keys)}):",
-                  "            if key[i] != best[i]:",
-                  "                d = 1 if key[i] > best[i] else -1",
-                  "                break",
-                  f"        if d {better} 0:" if better == ">" else "        if d >= 0:",
-                  "            best[:] = key",
-                  "            winner = s",
-                  f"    return winner if winner >= 0 else {self.at(LEADER)}",
-                  ""]
+                  "    return winner", ""]
         return lines
 
-    def _take(self) -> list[str]:
-        """The trick's cards to the winner: each to the first route whose ``when`` holds, else to ``to``."""
-        lines = [f"def {self.name}_take({_ARRAYS}, p, winner):",
-                 f"    for k in range({self.at(PLAYED)}):",
-                 f"        player = p[{self.base + PLAYS} + 2 * k]",
-                 f"        c = p[{self.base + PLAYS} + 2 * k + 1]",
-                 f"        row = {self.won} + winner"]
-        names = {"card": "c", "player": "player", "taker": "winner", "winner": "winner"}
+    def _route(self) -> list[str]:
+        """A card to the zone of the first route whose ``when`` holds (the taker's, for a per-seat zone), else to
+        the taker's ``to`` zone."""
+        lines = [f"def {self.name}_route({ARRAYS}, p, player, c, taker, winner):",
+                 f"    row = {self.won} + taker"]
+        names = {"card": "c", "player": "player", "taker": "taker", "winner": "winner"}
         for i, route in enumerate(self.step.routes):
             row = self.lay.layout.zone_slot(route.zone, 0 if route.per_seat else None)
             when = self.call(route.when, names, "route")
-            lines += [f"        {'if' if i == 0 else 'elif'} {_true(when)}:",
-                      f"            row = {row}{' + winner' if route.per_seat else ''}"]
-        lines += ["        z[row, zn[row]] = c", "        zn[row] += 1", ""]
-        return lines
-
-
-def _true(src: str) -> str:
-    """A truth test of a written value (not 0, not none: module.py's ``truth``)."""
-    return f"truth({src})"
+            lines += [f"    {'if' if i == 0 else 'elif'} truth({when}):",
+                      f"        row = {row}{' + taker' if route.per_seat else ''}"]
+        return [*lines, "    z[row, zn[row]] = c", "    zn[row] += 1", ""]

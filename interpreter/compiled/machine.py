@@ -1,0 +1,225 @@
+"""A whole game on the compiled backend: the machine that drives the round's step templates (steps.py) from step to
+step and from round to round, written as one module with them (the second template of engine/rounds.py's loop and
+engine/round_code.py's entering of steps).
+
+The progress array ``p``: ``p[STEP]`` the round's step running (-1 between rounds), ``p[FINISHED]`` 1 once the game
+is over, ``p[TAKEN]`` the actions taken, ``p[STATUS]`` what the game waits for (DECIDES: a seat, CHANCE: a deal,
+DONE: nothing, the game is over); then each step's own slots. The machine's functions, each over the arrays and
+``p``: ``begin`` (a new game: the first round started, the game's values, the steps entered until one waits),
+``actor`` (the seat to act, -1 for chance, -2 when over), ``legal``, ``apply``, ``pack`` and ``deal`` (the running
+step's), and ``playout``: the game played to its end in one call, every decision uniform among the legal ones and
+every deal a shuffle, drawn from numba's random stream (numpy's, run as plain Python), seeded by ``seed``.
+
+``Machine(game)`` writes it, or raises NotWritten naming the first part of the game not written yet: the game is then
+played by the Python backend.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+
+from interpreter.compiled.arrays import Arrays, array_layout, pack_arrays
+from interpreter.compiled.kinds import step_code
+from interpreter.compiled.lower import Lowerer
+from interpreter.compiled.module import made, source_of
+from interpreter.compiled.round_template import round_source
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.values import NotWritten, Values
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
+from interpreter.limits import MAX_ROUNDS
+from interpreter.runtime.layout import DEALER, NUMBER, pack
+from interpreter.runtime.slots import Slots
+
+STEP, FINISHED, TAKEN, STATUS = range(4)
+HEAD = 4  # the machine's own progress slots, before the steps'
+
+
+class Machine:
+    """``game`` written for the compiled backend (see the module's docstring); ``compiled``: its functions compiled by
+    numba (else run as plain Python)."""
+
+    def __init__(self, game: Game, compiled: bool = False):
+        if game.automatic:
+            raise NotWritten("automatic seats")
+        self.game, self.compiled = game, compiled
+        self.lay = array_layout(game)
+        self.values = Values()
+        lowerer = Lowerer(self.lay, self.values)
+        self.codes: list[StepCode] = []
+        self.bases: list[int] = []
+        base = HEAD
+        whens: list[str | None] = []
+        for i, step in enumerate(game.steps):
+            w = Writing(self.lay, lowerer, f"s{i}", base)
+            code = step_code(step, w)
+            whens.append(None if step.when is None else w.call(step.when, {}, {}, "when"))
+            self.codes.append(code)
+            self.bases.append(base)
+            base += code.size
+        self.size = base
+        rounds = Writing(self.lay, lowerer, "r", 0)
+        round_src = round_source(game, rounds)
+        self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
+        self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens))
+        self._module: types.SimpleNamespace | None = None
+        self._box: Arrays | None = None
+
+    @property
+    def module(self) -> types.SimpleNamespace:
+        """The module's functions (made when first asked for: numba compiles each on its first call)."""
+        if self._module is None:
+            self._module = made(self.source, self.expressions, self.values, self.compiled)
+        return self._module
+
+    def new_game(self) -> tuple[Arrays, Any]:
+        """The arrays and progress of a new game at its start (the first round begun, as ``Game.new_state``), the
+        game waiting for its first deal or decision."""
+        arrays = Arrays(*(a.copy() for a in self.box()))
+        p = np.zeros(self.size, np.int64)
+        self.module.begin(*arrays, p)
+        return arrays, p
+
+    def box(self) -> Arrays:
+        """The arrays of a game before it begins (the cards in the box, no round played; ``new_game`` and
+        ``play_many`` begin from a copy): made once."""
+        if self._box is None:
+            game = self.game
+            state = State(game)
+            if game.deck_start is not None:
+                state.shared[game.deck_start].extend(game.deck)
+            state.game_vars = dict.fromkeys(game.flow.game_values)
+            state.round_number = 0
+            state.dealer = game.first_dealer
+            self._box = pack_arrays(self.lay, Slots.of(game, pack(game, state)), self.values)
+        return self._box
+
+    def play_many(self, games: int) -> tuple[int, int]:
+        """``games`` random games in one call (numba's random stream, see ``seed``): the rounds and the decisions
+        played."""
+        rounds = np.zeros(1, np.int64)
+        taken = self.module.play_many(*self.box(), games, rounds)
+        return int(rounds[0]), int(taken)
+
+    @property
+    def actions(self) -> int:
+        """The most actions a decision may offer: every card, or every slot a step keeps (a board's spaces)."""
+        return max([self.lay.capacity, *(code.size for code in self.codes)]) + 64
+
+    def action_of(self, step_index: int, action: Any) -> int:
+        """The Python backend's action of the round's step ``step_index`` as the int its template takes."""
+        code = self.codes[step_index]
+        if code.action_of is None:
+            raise NotWritten(f"the actions of step {self.game.steps[step_index].name!r}")
+        return code.action_of(action)
+
+    # ------------------------------------------------------------------------------------------------ the source
+
+    def _machine(self, whens: list[str | None]) -> str:
+        return "\n".join(self._entering(whens) + self._dispatches() + self._playing())
+
+    def _entering(self, whens: list[str | None]) -> list[str]:
+        """``enter`` (the round's steps from i until one waits), ``advance`` (on from step i: a round over, the next
+        begun, or the game over) and ``begin``."""
+        number, dealer = self.lay.value(NUMBER), self.lay.value(DEALER)
+        lines = [f"def enter({ARRAYS}, p, i):",
+                 f"    while i < {len(self.codes)}:",
+                 f"        p[{STEP}] = i"]
+        for i, (code, when) in enumerate(zip(self.codes, whens, strict=True)):
+            lines.append(f"        {'if' if i == 0 else 'elif'} i == {i}:")
+            pad = "            "
+            if when is not None:
+                lines.append(f"            if truth({when}):")
+                pad += "    "
+            lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    return r"]
+        return [*lines, "        i += 1", f"    p[{STEP}] = -1", "    return DONE", "",
+                f"def advance({ARRAYS}, p, i):",
+                f"    r = enter({ARRAYS}, p, i)",
+                "    while r == DONE:",
+                f"        if round_over({ARRAYS}) == 1 or v[{number}] >= {MAX_ROUNDS}:",
+                f"            p[{FINISHED}] = 1",
+                f"            p[{STATUS}] = DONE",
+                "            return DONE",
+                f"        v[{dealer}] = next_dealer({ARRAYS})",
+                f"        round_start({ARRAYS})",
+                f"        r = enter({ARRAYS}, p, 0)",
+                f"    p[{STATUS}] = r",
+                "    return r", "",
+                f"def begin({ARRAYS}, p):",
+                f"    round_start({ARRAYS})",
+                f"    game_begin({ARRAYS})",
+                f"    return advance({ARRAYS}, p, 0)", ""]
+
+    def _dispatches(self) -> list[str]:
+        """``actor``, ``legal``, ``pack``, ``apply`` and ``deal``: the running step's, by ``p[STEP]``."""
+        steps = list(zip(self.codes, self.bases, strict=True))
+        deciding = [(c, b) for c, b in steps if c.decides]
+        dealing = [(c, b) for c, b in steps if c.deals]
+        lines = self._dispatch("actor", "", deciding, lambda c, b: f"p[{b}]", f"-2 if p[{FINISHED}] == 1 else -1",
+                               head=f"    if p[{STATUS}] != DECIDES:\n        return -2 if p[{FINISHED}] == 1 else -1")
+        lines += self._dispatch("legal", ", out", deciding, lambda c, b: f"{c.prefix}_legal({ARRAYS}, p, out)", "-1")
+        lines += self._dispatch("pack", ", out", dealing, lambda c, b: f"{c.prefix}_pack({ARRAYS}, p, out)", "0")
+        for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
+            lines += self._dispatch(f"{name}_step", f", {arg}", codes,
+                                    lambda c, b, n=name, a=arg: f"{c.prefix}_{n}({ARRAYS}, p, {a})", "DONE")
+            lines += [f"def {name}({ARRAYS}, p, {arg}):",
+                      f"    r = {name}_step({ARRAYS}, p, {arg})",
+                      f"    p[{TAKEN}] += {1 if name == 'apply' else 0}",
+                      "    if r == DONE:",
+                      f"        return advance({ARRAYS}, p, p[{STEP}] + 1)",
+                      f"    p[{STATUS}] = r",
+                      "    return r", ""]
+        return lines
+
+    def _playing(self) -> list[str]:
+        """``playout`` (a game to its end, every decision and deal drawn at random) and ``play_many``."""
+        number, cap = self.lay.value(NUMBER), self.actions
+        return [f"def playout({ARRAYS}, p):",
+                f"    out = np.empty({cap}, np.int64)",
+                f"    order = np.empty({cap}, np.int64)",
+                "    taken = 0",
+                f"    while p[{FINISHED}] == 0:",
+                f"        if p[{STATUS}] == CHANCE:",
+                f"            n = pack({ARRAYS}, p, order)",
+                "            for i in range(n - 1, 0, -1):",
+                "                j = int(np.random.random() * (i + 1))",
+                "                t = order[i]",
+                "                order[i] = order[j]",
+                "                order[j] = t",
+                f"            deal({ARRAYS}, p, order[:n])",
+                "            continue",
+                f"        n = legal({ARRAYS}, p, out)",
+                "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
+                f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
+                "            continue",
+                f"        apply({ARRAYS}, p, out[int(np.random.random() * n)])",
+                "        taken += 1",
+                "    return taken", "",
+                f"def play_many({ARRAYS}, games, rounds):",  # games from the arrays of a new game: its decisions
+                "    taken = 0",
+                "    for g in range(games):",
+                "        z1 = z.copy()",
+                "        zn1 = zn.copy()",
+                "        v1 = v.copy()",
+                "        l1 = l.copy()",
+                "        ln1 = ln.copy()",
+                f"        p = np.zeros({self.size}, np.int64)",
+                "        begin(z1, zn1, v1, l1, ln1, p)",
+                "        taken += playout(z1, zn1, v1, l1, ln1, p)",
+                f"        rounds[0] += v1[{number}]",
+                "    return taken", ""]
+
+    @staticmethod
+    def _dispatch(name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,
+                  head: str = "") -> list[str]:
+        """``def NAME(arrays, p EXTRA)``: the running step's function, by ``p[STEP]``."""
+        lines = [f"def {name}({ARRAYS}, p{extra}):", f"    i = p[{STEP}]"]
+        if head:
+            lines.append(head)
+        for k, (code, base) in enumerate(codes):
+            index = int(code.prefix[1:])
+            lines += [f"    {'if' if k == 0 else 'elif'} i == {index}:", f"        return {call(code, base)}"]
+        return [*lines, f"    return {otherwise}", ""]

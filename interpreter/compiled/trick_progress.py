@@ -1,0 +1,39 @@
+"""The progress slots of a ``tricks`` step written for the compiled backend (trick_template.py), from the step's
+base: ``ASK`` the seat to act (the seat ``decided_by`` names for the seat to play, or the taker choosing cards),
+``TURN`` the seat to play, ``LEADER``, ``PLAYED`` the cards played to this trick,
+``NUMBER`` the tricks finished, ``OVER`` 1 once trick play is over, ``WINNER`` the last trick's winner, ``TAKING``
+the taker choosing cards (its index among the takers, -1: none) and ``LEFT`` the cards it still chooses (-1: the
+rest), ``SIZE`` the seats that play; then regions of slots (``Regions``): the trick's plays, their seats and their
+cards (so that the plays' cards are one slice, the ``trick`` the rules read), which of them a taker has taken, the
+takers, which seats play, two strength keys (the best so far and the card's) and a mark per card kind, scratch
+that every function leaves cleared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ASK, TURN, LEADER, PLAYED, NUMBER, OVER, WINNER, TAKING, LEFT, SIZE = range(10)
+_HEAD = 10  # the slots before the regions
+
+
+@dataclass(frozen=True)
+class Regions:
+    """Where each region of the step's progress starts, from its base (see the module's docstring)."""
+
+    seats: int  # the seat of each play of the trick
+    cards: int  # the card of each play
+    taken: int  # 1 for a play whose card a taker has taken
+    takers: int  # the takers of the last trick (NONE: not found)
+    active: int  # 1 for a seat that plays
+    best: int  # the best card's strength key so far
+    key: int  # the strength key of the card looked at
+    marks: int  # one mark per card kind (0 between calls)
+    size: int  # the slots in all
+
+    @classmethod
+    def of(cls, players: int, takers: int, keys: int, deck: int) -> Regions:
+        at = [_HEAD]
+        for length in (players, players, players, takers, players, keys, keys, deck):
+            at.append(at[-1] + length)
+        return cls(*at)
