@@ -32,15 +32,16 @@ from .conftest import game_of, random_decisions
 class StepOnBoth:
     """One step of a game, written for the compiled backend (its template alone in a module, progress from slot 0);
     ``reads``, expressions of the game that bind no name (e.g. a later step's ``when``), written beside it as
-    ``read0``, ``read1``... and compared after each action; ``arrays_of``, the game's layout in the arrays."""
+    ``read0``, ``read1``... and compared after each action; ``arrays_of``, the game's layout in the arrays; ``kind``,
+    the step's kind, where two steps have its name."""
 
     def __init__(self, name: str, players: int, step_name: str, compiled: bool = False,
                  reads: Sequence[Compiled] = (), arrays_of: Callable[[Any], ArrayLayout] = array_layout,
-                 **options: Any):
+                 kind: str | None = None, **options: Any):
         self.game = game_of(name, players, **options)
         self.compact = compact_game(self.game)
         assert self.compact is not None
-        self.step = next(s for s in self.game.every_step() if s.name == step_name)
+        self.step = next(s for s in self.game.every_step() if s.name == step_name and kind in (None, s.kind))
         self.lay, self.values = arrays_of(self.game), Values()
         writing = Writing(self.lay, Lowerer(self.lay, self.values), "s", 0)
         self.code = step_code(self.step, writing)
@@ -51,9 +52,13 @@ class StepOnBoth:
         self.read_counts = [0] * len(self.reads)  # how often each read was compared
         self.compiled = compiled
         self._module: Any = None
+        self._interned = 0
 
     def module(self) -> Any:
-        if self._module is None:
+        """The module, made again when values were interned since it was made (a record first met in a state packed
+        since: the tables of the records' fields hold those interned when it is made)."""
+        if self._module is None or self._interned != len(self.values.interned):
+            self._interned = len(self.values.interned)
             self._module = made(self.source, self.code.expressions, self.values, self.compiled)
         return self._module
 
@@ -61,10 +66,14 @@ class StepOnBoth:
         """``state`` in the arrays (its pending decision not asked again: a step driven here leaves it stale)."""
         return pack_arrays(self.lay, Slots.of(self.compact, pack(self.game, state)), self.values)
 
-    def states(self, rng: random.Random, count: int, every: int = 5, where: Any = None) -> list:
-        """``count`` states along random games, one every ``every`` decisions (of those for which ``where`` holds)."""
+    def states(self, rng: random.Random, count: int, every: int = 5, where: Any = None, games: int | None = None
+               ) -> list:
+        """``count`` states along random games, one every ``every`` decisions (of those for which ``where`` holds);
+        fewer when ``games`` games have not given them all."""
         out: list = []
-        while len(out) < count:
+        played = 0
+        while len(out) < count and (games is None or played < games):
+            played += 1
             state = self.game.new_state()
             for k, d in enumerate(random_decisions(self.game, state, rng)):
                 if k % every == 0 and (where is None or where(state)):
@@ -74,21 +83,37 @@ class StepOnBoth:
                 self.game.apply_fast(state, d.actions[rng.randrange(len(d.actions))])
         return out
 
+    def at_step(self, state) -> bool:
+        """Whether ``state`` waits for a decision of the step (the game is playing it there)."""
+        d = state.pending
+        return d is not None and d.step is self.step
+
+    def enterable(self, state) -> bool:
+        """Whether the Python backend can enter the step at ``state`` (see ``lockstep``)."""
+        return self._entered(state.clone()) is not None
+
+    def _entered(self, py) -> tuple[Any, Any] | None:
+        """The step entered on the Python backend at ``py``: its progress and its first decision (None: none); None
+        when it cannot be entered there (a mistake of the rules at that state: a none where a seat is needed...)."""
+        budget.reset()
+        try:
+            progress = self.step.start(self.game, py)
+            return progress, None if progress is None else self.step.decision(self.game, py, progress)
+        except (*RUNTIME_ERRORS, ExpressionFailed, GameError):
+            return None
+
     def lockstep(self, state, rng: random.Random) -> int | None:
         """The step entered on both from ``state`` (left as it is) and played to its end on both; the number of
-        actions taken, or None when the Python backend cannot enter it there (a mistake of the rules at that state:
-        a none where a seat is needed...)."""
+        actions taken, or None when the Python backend cannot enter it there (see ``_entered``)."""
         game, step, code = self.game, self.step, self.code
         py = state.clone()
         arrays = self.arrays(py)
         p = np.zeros(max(code.size, 1), np.int64)
         module = self.module()
-        budget.reset()
-        try:
-            progress = step.start(game, py)
-            d = None if progress is None else step.decision(game, py, progress)
-        except (*RUNTIME_ERRORS, ExpressionFailed, GameError):
+        entered = self._entered(py)
+        if entered is None:
             return None
+        progress, d = entered
         got = getattr(module, f"{code.prefix}_start")(*arrays, p)
         self.same(py, arrays)  # (what the start did: a step that ends at once does all its work there)
         taken = 0

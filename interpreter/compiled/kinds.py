@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled import board_template, reveal_template, trick_template
+from interpreter.compiled import board_template, choose_template, reveal_template, trick_template
 from interpreter.compiled.steps import StepCode, Template, Writing
 from interpreter.compiled.values import NotWritten
 
@@ -12,6 +12,7 @@ TEMPLATES: dict[str, Template] = {
     "tricks": trick_template.write,
     "board": board_template.write,
     "reveal": reveal_template.write,
+    "choose": choose_template.write,
 }
 
 

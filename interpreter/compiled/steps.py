@@ -67,9 +67,10 @@ class Writing:
              lists: bool = False) -> str:
         """A call of ``expr`` written as a function of its own, its bound names given from ``names`` (rule name ->
         the source of its value), each of the type ``types`` gives; a constant written in place. With ``lists``, an
-        expression that gives a list may be written: its call gives the list's array and count (-1: none)."""
+        expression that gives a list may be written (a constant list too): its call gives the list's array and count
+        (-1: none)."""
         assert expr.part is not None
-        if expr.part.const:
+        if expr.part.const and not (lists and isinstance(expr.part.value, (list, tuple))):
             return str(self.lowerer.values.encode(expr.part.value))
         reads = [n for n in names if f"ctx:{n}" in expr.deps]
         missing = {d[4:] for d in expr.deps if d.startswith("ctx:")} - set(reads)

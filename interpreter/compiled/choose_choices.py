@@ -1,0 +1,174 @@
+"""What a seat of a ``choose`` step may do now, written for the compiled backend (choose_template.py writes the
+rest of the step, and its module's docstring says what it writes): the values it may pick (``PREFIX_choices``),
+whether it may pass or stop (``PREFIX_can_pass``, ``PREFIX_can_stop``) and its legal actions (``PREFIX_legal``),
+beside engine/steps/choose_choices.py's; and the progress slots and actions of the step.
+
+An action is a card's kind, a value as values.py makes it one, ``PASS`` or ``STOP`` (two numbers no value is);
+the progress slots are named below (choose_template.py's docstring says what each holds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.compiled.steps import ARRAYS, Writing
+from interpreter.compiled.values import NONE, NotWritten
+from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.types import Type
+from interpreter.engine.steps.action_types import Pass, Stop
+
+CHOOSER, POS, COUNT, LEFT, PASSES, IDLE, PICKED, ORDER = range(8)
+PASS, STOP = NONE + 1, NONE + 2  # the actions of a pass and of a stop (no value is either)
+
+
+class ChoicesWriter:
+    """Writes what a seat of one choose step may do now; the writer of the whole step (choose_template.py)
+    derives from it and writes the rest (``code`` joins the parts)."""
+
+    def __init__(self, step: Any, w: Writing):
+        self.step, self.w, self.name = step, w, w.prefix
+        self.players = w.players
+        self._refuse()
+        self.types: dict[str, Type] = step._names(step.option_type)
+        self.cards = step.option_type.kind == "card"
+        cap = w.lay.capacity
+        self.order_size = max(cap, self.players)
+        fixed = step._count_fixed if isinstance(step._count_fixed, int) else 0
+        self.picks_size = max(cap, fixed, 1)
+        self.picks = ORDER + self.order_size  # the first slot of the turn's picks
+        # whether a seat may pass, known where it is written: 1, 0, or None (worked out at each decision)
+        self.can_pass: int | None = 1 if step.pass_label is not None else 0
+        if step.pass_label is not None and (step.may_pass is not None or step.stop_action is not None):
+            self.can_pass = None
+
+    def _refuse(self) -> None:
+        step = self.step
+        t = step.option_type
+        for given, what in ((t.kind in ("list", "record"), f"options that are {t.kind}s"),  # (so swap, of pairs)
+                            (step.set_history is not None, "set_history"),
+                            (bool(step.outer_names()), "the names an enclosing trick binds")):
+            if given:
+                raise NotWritten(f"a choice's {what}")
+
+    def at(self, slot: int) -> str:
+        return self.w.at(slot)
+
+    def call(self, expr: Compiled, names: dict[str, str], stem: str, listed: bool = False) -> str:
+        if "history" in {d[4:] for d in expr.deps if d.startswith("ctx:")}:
+            raise NotWritten("a choice's history read by an expression")
+        return self.w.call(expr, names, self.types, stem, lists=listed)
+
+    def turn(self) -> dict[str, str]:
+        """The names of the turn in progress, as sources (over the local ``seat``)."""
+        first = self.w.base + self.picks
+        return {"seat": "seat", "passes": self.at(PASSES), "picked": f"p[{first}:{first} + {self.at(PICKED)}]"}
+
+    def action_of(self) -> Callable[[Any], int]:
+        """What maps the Python backend's action (a Choice, a Pass, a Stop) to this step's action."""
+        kind = self.w.lay.layout.kind
+        values = self.w.lowerer.values
+        cards = self.cards
+
+        def action_of(action: Any) -> int:
+            if type(action) is Pass:
+                return PASS
+            if type(action) is Stop:
+                return STOP
+            return kind[action.value] if cards else values.encode(action.value)
+
+        return action_of
+
+    def size(self) -> int:
+        """The progress slots the step owns."""
+        return self.picks + self.picks_size
+
+    def _choices(self) -> list[str]:
+        """``PREFIX_choices``: the values ``seat`` may pick now (none when its turn has no pick left), each once
+        in the options' order: an array and their number."""
+        step = self.step
+        names = {**self.turn(), "value": "x"}
+        options = self.call(step.options_expr, self.turn(), "options", listed=True)
+        lines = [f"def {self.name}_choices({ARRAYS}, p, seat):",
+                 f"    if {self.at(LEFT)} <= 0:",
+                 "        return np.empty(1, np.int64), 0",
+                 f"    buf, m = {options}",
+                 "    out = np.empty(max(m, 1), np.int64)",
+                 "    n = 0",
+                 "    for i in range(m):",
+                 "        x = buf[i]"]
+        if step.allowed is not None:
+            lines += [f"        if not truth({self.call(step.allowed, names, 'allowed')}):", "            continue"]
+        lines += ["        out[n] = x", "        n += 1"]
+        if step.must is not None:  # those that meet it, when some do (in place: nothing is written when none do)
+            lines += ["    k = 0",
+                      "    for i in range(n):",
+                      "        x = out[i]",
+                      f"        if truth({self.call(step.must, names, 'must')}):",
+                      "            out[k] = x",
+                      "            k += 1",
+                      "    if k > 0:",
+                      "        n = k"]
+        lines += ["    k = 0",  # each value once, where it first stands
+                  "    for i in range(n):",
+                  "        x = out[i]",
+                  "        seen = 0",
+                  "        for j in range(k):",
+                  "            if out[j] == x:",
+                  "                seen = 1",
+                  "                break",
+                  "        if seen == 0:",
+                  "            out[k] = x",
+                  "            k += 1",
+                  "    return out, k", ""]
+        return lines
+
+    def _may(self) -> list[str]:
+        """``PREFIX_can_pass`` and ``PREFIX_can_stop`` (1 or 0) of ``seat`` now, when not known where written."""
+        step, lines = self.step, []
+        picks = f"{self.at(PICKED)} > 0" if step.stop_action is not None else "False"  # one who picked may not pass
+        if self.can_pass is None:
+            lines += [f"def {self.name}_can_pass({ARRAYS}, p, seat):",
+                      f"    if {picks}:",
+                      "        return 0"]
+            if step.may_pass is not None:
+                lines += [f"    return 1 if truth({self.call(step.may_pass, self.turn(), 'may_pass')}) else 0"]
+            else:
+                lines += ["    return 1"]
+            lines.append("")
+        if step.stop_action is not None:
+            lines += [f"def {self.name}_can_stop({ARRAYS}, p, seat):",
+                      f"    if not {picks}:",
+                      "        return 0"]
+            if step.may_stop is not None:
+                lines += [f"    return 1 if truth({self.call(step.may_stop, self.turn(), 'may_stop')}) else 0"]
+            else:
+                lines += ["    return 1"]
+            lines.append("")
+        return lines
+
+    def can(self) -> list[str]:
+        """The lines that set ``can_pass`` and ``can_stop`` for ``seat``."""
+        lines = [f"    can_pass = {self.can_pass}" if self.can_pass is not None
+                 else f"    can_pass = {self.name}_can_pass({ARRAYS}, p, seat)"]
+        lines.append(f"    can_stop = {self.name}_can_stop({ARRAYS}, p, seat)" if self.step.stop_action is not None
+                     else "    can_stop = 0")
+        return lines
+
+    def _legal(self) -> list[str]:
+        """``PREFIX_legal``: a pass or a stop when the seat may, then each value it may pick (as many as ``out``
+        holds: one more than the options have items)."""
+        step = self.step
+        lines = [f"def {self.name}_legal({ARRAYS}, p, out):",
+                 f"    seat = {self.at(CHOOSER)}",
+                 f"    legal, n = {self.name}_choices({ARRAYS}, p, seat)",
+                 *self.can(),
+                 "    k = 0"]
+        if step.stop_action is not None:
+            lines += ["    if can_stop == 1:", f"        out[0] = {STOP}", "        k = 1"]
+        if step.pass_label is not None:
+            lines += [f"    {'elif' if step.stop_action is not None else 'if'} can_pass == 1:",
+                      f"        out[0] = {PASS}", "        k = 1"]
+        lines += ["    n = min(n, len(out) - k)",
+                  "    for i in range(n):", "        out[k + i] = legal[i]", "    return k + n", ""]
+        return lines

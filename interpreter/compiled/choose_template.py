@@ -1,0 +1,302 @@
+"""A ``choose`` step written for the compiled backend: seats in turn pick values from a list, over the arrays
+(arrays.py) and the progress array, as functions in the subset of Python numba compiles (the step kind's second
+template, steps.py, beside engine/steps/choose_code.py's): the same turns, passes, stops, automatic picks, values
+set and cards moved as the Python backend's, each fragment a function of its own (what a seat may do now is
+written by choose_choices.py, the turns here).
+
+An action is one whole number: for a choice of cards a card's kind (runtime/layout.py: a pick takes the last copy of
+its kind, as the compact game does); for a choice of values the value as values.py makes it one (a seat its index, a
+number itself, a text interned); a pass is ``PASS`` and a stop ``STOP``, two numbers no value is (just above
+values.NONE). ``StepCode.action_of`` maps the Python backend's Choice, Pass and Stop to them. ``PREFIX_legal``
+gives a pass or a stop first, then each value once, in the options' order: one more action than the options have
+items at most, written as far as its ``out`` holds (the options can be longer than a row of the arrays: a game's
+bids may outnumber its cards).
+
+Its progress slots, from the step's base: ``CHOOSER`` the seat to choose, ``POS`` its place in the order, ``COUNT``
+how many seats the order has (0 once the step is over), ``LEFT`` the picks left in the turn, ``PASSES`` passes in
+a row, ``IDLE`` turns in a row that asked nobody, ``PICKED`` how many picks the turn has made, then the order (from
+``ORDER``: as many slots as a row of the arrays holds) and the turn's picks (after it: as many, or the count when
+it is a larger constant). A ``who`` of more seats than that keeps its first ones, a turn of more picks (a count
+worked out larger than the deck, of values that are not cards) keeps its first picks: no bundled game comes near.
+
+Written: ``who`` (a seat, a list of seats, or everyone from the dealer's left), ``options`` (values, seats or cards
+an expression gives), ``allowed``, ``must``, ``count``, ``pass`` and ``may_pass``, ``stop`` and ``may_stop``,
+``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, or the turn's picks as a list with
+``count``), ``move_to``, ``auto``; the expressions see ``seat``, ``value``, ``picked`` and ``passes``. What only
+tells or shows is not written (the compiled backend tells nothing): ``label``, ``describe``, ``verb``,
+``narrate_pass``, ``visible``, ``domain``; nor what only search reads of ``simultaneous`` (a choice made in secret
+plays the same). Two values that one ``label`` shows alike are one choice on the Python backend and two here: the
+bundled games' labels tell their values apart.
+
+Not yet (``NotWritten``, the step stays on the Python backend): ``history`` read by an expression, ``set_history``
+(a list of records: not in the arrays yet), options that are lists or records (and so ``swap``), and the names an
+enclosing trick binds (a choice between plays or after a trick).
+
+Where the Python backend stops with a mistake of the rules (a ``who`` that names no seat, options that are not a
+list, picks left unfinished with no pick to go on with, a ``repeat`` that goes round and round asking nobody), the
+compiled backend ends the step: it plays only what the checked path has played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compiled.choose_choices import (
+    CHOOSER,
+    COUNT,
+    IDLE,
+    LEFT,
+    ORDER,
+    PASS,
+    PASSES,
+    PICKED,
+    POS,
+    STOP,
+    ChoicesWriter,
+)
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.values import NotWritten
+from interpreter.runtime.layout import DEALER, ROUND, SEAT
+from interpreter.runtime.moves import search_orders
+
+__all__ = ["PASS", "STOP", "write"]
+
+
+def write(step: Any, w: Writing) -> StepCode:
+    """The compiled template of ``step``, a choose step (see the module's docstring)."""
+    return _ChooseWriter(step, w).code()
+
+
+class _ChooseWriter(ChoicesWriter):
+    """Writes the functions of one choose step: what a seat may do (ChoicesWriter's), and the turns here."""
+
+    def code(self) -> StepCode:
+        lines = (self._order() + self._begin() + self._end_turn() + self._idle() + self._choices() + self._may()
+                 + self._take() + self._find() + self._start() + self._legal() + self._apply())
+        return StepCode(self.name, "\n".join(lines), self.size(), decides=True, expressions=self.w.expressions,
+                        action_of=self.action_of())
+
+    # ------------------------------------------------------------------------------------------------ the parts
+
+    def _order(self) -> list[str]:
+        """``PREFIX_order``: the seats that choose into the order (none when one is no seat), from its start."""
+        name, n, step = self.name, self.players, self.step
+        order = self.w.base + ORDER
+        lines = [f"def {name}_order({ARRAYS}, p):"]
+        if step.who is None:  # everyone, from the dealer's left
+            dealer = self.w.lay.value(DEALER, "", None)
+            lines += [f"    first = (v[{dealer}] + 1) % {n}",
+                      f"    for i in range({n}):",
+                      f"        p[{order} + i] = (first + i) % {n}",
+                      f"    k = {n}"]
+        elif step.who.type.kind == "list":
+            lines += [f"    buf, m = {self.call(step.who, {}, 'who', listed=True)}",
+                      f"    k = min(m, {self.order_size}) if m > 0 else 0",
+                      "    for i in range(k):",
+                      f"        p[{order} + i] = buf[i]"]
+            lines += ["    if m < 0:", "        k = -1"]  # (none: no list of seats)
+        else:
+            lines += [f"    p[{order}] = {self.call(step.who, {}, 'who')}", "    k = 1"]
+        lines += ["    for i in range(k):",
+                  f"        if p[{order} + i] < 0 or p[{order} + i] >= {n}:",
+                  "            k = -1",
+                  "            break",
+                  f"    {self.at(COUNT)} = max(k, 0)",
+                  f"    {self.at(POS)} = 0",
+                  "    return k", ""]
+        return lines
+
+    def _begin(self) -> list[str]:
+        """``PREFIX_begin``: the next seat with something to do, from ``POS`` (1), or the step over (0)."""
+        step, name = self.step, self.name
+        lines = [f"def {name}_begin({ARRAYS}, p):",
+                 "    while True:",
+                 f"        if {self.at(POS)} >= {self.at(COUNT)}:"]
+        if step.repeat:  # who again, from its first seat
+            lines += [f"            if {name}_order({ARRAYS}, p) <= 0:",
+                      f"                {self.at(COUNT)} = 0",
+                      "                return 0"]
+        else:
+            lines += [f"            {self.at(COUNT)} = 0", f"            {self.at(POS)} = 0", "            return 0"]
+        lines += [f"        seat = p[{self.w.base + ORDER} + {self.at(POS)}]",
+                  f"        {self.at(CHOOSER)} = seat",
+                  f"        {self.at(PICKED)} = 0"]
+        if step._count_fixed is not None:
+            count = str(step._count_fixed)
+        elif step.count is not None:
+            count = self.call(step.count, {"seat": "seat"}, "count")
+        else:
+            count = "1"
+        lines.append(f"        {self.at(LEFT)} = {count}")
+        if step.pass_label is not None:  # a seat with nothing to pick passes
+            lines.append("        return 1")
+        else:
+            lines += [f"        if {self.at(LEFT)} > 0:",
+                      "            return 1",
+                      f"        if {name}_idle(p) == 1:",
+                      "            return 0",
+                      f"        {self.at(POS)} += 1"]
+        return [*lines, ""]
+
+    def _end_turn(self) -> list[str]:
+        """``PREFIX_end_turn``: after a seat's turn, ``until``, then the next seat with something to do."""
+        name = self.name
+        lines = [f"def {name}_end_turn({ARRAYS}, p):"]
+        if self.step.until is not None:
+            seat = f"p[{self.w.base + ORDER} + {self.at(POS)}]"
+            lines += [f"    seat = {seat}",
+                      f"    if truth({self.call(self.step.until, self.turn(), 'until')}):",
+                      f"        {self.at(COUNT)} = 0",
+                      f"        {self.at(POS)} = 0",
+                      "        return"]
+        lines += [f"    {self.at(POS)} += 1", f"    {name}_begin({ARRAYS}, p)", ""]
+        return lines
+
+    def _idle(self) -> list[str]:
+        """``PREFIX_idle(p)``: a turn that asked nobody; 1 when going round ``who`` twice that way ends the step
+        (where the Python backend stops: it never ends)."""
+        lines = [f"def {self.name}_idle(p):", f"    {self.at(IDLE)} += 1"]
+        if self.step.repeat:
+            lines += [f"    if {self.at(IDLE)} > 2 * max({self.at(COUNT)}, 1):",
+                      f"        {self.at(COUNT)} = 0",
+                      f"        {self.at(POS)} = 0",
+                      "        return 1"]
+        return [*lines, "    return 0", ""]
+
+    def _take(self) -> list[str]:
+        """``PREFIX_take``: the seat whose turn it is picks ``x``: a card moves, the values are set, the turn may
+        end."""
+        step, w, name = self.step, self.w, self.name
+        lay = w.lay
+        first = w.base + self.picks
+        lines: list[str] = []
+        if step.move_to is not None:
+            lines += self._remove()
+        lines += [f"def {name}_take({ARRAYS}, p, x):",
+                  f"    seat = p[{w.base + ORDER} + {self.at(POS)}]"]
+        if step.move_to is not None:
+            row = lay.layout.zone_slot(step.move_to, 0 if step.move_to_per_seat else None)
+            dest = f"{row} + seat" if step.move_to_per_seat else str(row)
+            lines += [f"    {name}_remove(z, zn, seat, x)",
+                      f"    row = {dest}",
+                      "    if zn[row] < z.shape[1]:",
+                      "        z[row, zn[row]] = x",
+                      "        zn[row] += 1"]
+        lines += [f"    k = {self.at(PICKED)}",
+                  f"    if k < {self.picks_size}:",
+                  f"        p[{first} + k] = x",
+                  f"        {self.at(PICKED)} = k + 1",
+                  f"    {self.at(PASSES)} = 0",
+                  f"    {self.at(IDLE)} = 0"]
+        picked = f"p[{first}:{first} + {self.at(PICKED)}]"
+        for part, value, at in ((ROUND, step.set_round, ""), (SEAT, step.set_seat, " + seat")):
+            if value is None:
+                continue
+            if step.counted:
+                row = self._slot(lay.list_of, part, value)
+                lines += [f"    n = min({self.at(PICKED)}, l.shape[1])",
+                          f"    l[{row}{at}, :n] = {picked}[:n]",
+                          f"    ln[{row}{at}] = n"]
+            else:
+                lines.append(f"    v[{self._slot(lay.value, part, value)}{at}] = x")
+        if step.set_chooser is not None:
+            lines.append(f"    v[{self._slot(lay.value, ROUND, step.set_chooser)}] = seat")
+        lines.append(f"    {self.at(LEFT)} -= 1")
+        if step.may_stop is None:  # (with may_stop, the turn's end waits for the decision)
+            lines += [f"    if {self.at(LEFT)} <= 0:", f"        {name}_end_turn({ARRAYS}, p)"]
+        return [*lines, ""]
+
+    def _slot(self, where: Any, part: str, name: str) -> int:
+        """Where a value the step sets is in the arrays (seat 0's, for a seat's)."""
+        try:
+            found: int = where(part, name, 0 if part == SEAT else None)
+        except (KeyError, ValueError):
+            raise NotWritten(f"a choice that sets {name!r}, which the arrays do not hold") from None
+        return found
+
+    def _remove(self) -> list[str]:
+        """``PREFIX_remove``: the last copy of card ``x`` taken from the first zone the seat's search looks in that
+        holds one (runtime/moves.py), the zones its options read (every zone when they read none)."""
+        lay = self.w.lay.layout
+        orders = search_orders(lay, self.step.looks_in)[:self.players]
+        table = f"{self.name}_LOOK"
+        return [f"{table} = np.array({orders!r}, np.int64)", "",
+                f"def {self.name}_remove(z, zn, seat, x):",
+                f"    for j in range({len(orders[0])}):",
+                f"        row = {table}[seat, j]",
+                "        for i in range(zn[row] - 1, -1, -1):",
+                "            if z[row, i] == x:",
+                "                for k in range(i, zn[row] - 1):",
+                "                    z[row, k] = z[row, k + 1]",
+                "                zn[row] -= 1",
+                "                return", ""]
+
+    def _find(self) -> list[str]:
+        """``PREFIX_find``: the pending decision from the progress (DECIDES, ``CHOOSER`` the seat to choose) or DONE;
+        seats with nothing to choose pass or are skipped, and a seat that has to take every option it has left
+        takes them (``auto``) on the way."""
+        step, name = self.step, self.name
+        lines = [f"def {name}_find({ARRAYS}, p):",
+                 f"    while {self.at(POS)} < {self.at(COUNT)}:",
+                 f"        seat = p[{self.w.base + ORDER} + {self.at(POS)}]",
+                 f"        {self.at(CHOOSER)} = seat",
+                 f"        legal, n = {name}_choices({ARRAYS}, p, seat)",
+                 *("    " + line for line in self.can())]
+        if step.may_stop is not None:  # picks that may not stop there and no pick to go on with (a mistake)
+            lines += [f"        if n == 0 and {self.at(PICKED)} > 0 and can_stop == 0:",
+                      f"            {self.at(COUNT)} = 0",
+                      "            return DONE"]
+        lines += ["        if n == 0:",  # not asked: a pass, when it may pass
+                  "            if can_pass == 1:",
+                  f"                {self.at(PASSES)} += 1",
+                  f"            if {name}_idle(p) == 0:",
+                  f"                {name}_end_turn({ARRAYS}, p)",
+                  "            continue"]
+        if step.auto and self.can_pass != 1:
+            lines += [f"        if can_pass == 0 and can_stop == 0 and n <= {self.at(LEFT)}:",
+                      f"            {name}_take({ARRAYS}, p, legal[0])",
+                      "            continue"]
+        lines += ["        return DECIDES", "    return DONE", ""]
+        return lines
+
+    def _start(self) -> list[str]:
+        """``PREFIX_start``: the order, the lists set emptied, the first seat with something to do."""
+        step, name = self.step, self.name
+        lines = [f"def {name}_start({ARRAYS}, p):",
+                 f"    k = {name}_order({ARRAYS}, p)"]
+        if step.counted:  # the lists set start empty
+            if step.set_round is not None:
+                lines.append(f"    ln[{self._slot(self.w.lay.list_of, ROUND, step.set_round)}] = 0")
+            if step.set_seat is not None:
+                row = self._slot(self.w.lay.list_of, SEAT, step.set_seat)
+                lines += [f"    for i in range({self.at(COUNT)}):",
+                          f"        ln[{row} + p[{self.w.base + ORDER} + i]] = 0"]
+        lines += ["    if k < 0:",  # (who names no seat: the Python backend stops there)
+                  "        return DONE"]
+        if not step.repeat:
+            lines += ["    if k == 0:", "        return DONE"]
+        lines += [f"    {self.at(LEFT)} = 0", f"    {self.at(PASSES)} = 0", f"    {self.at(IDLE)} = 0",
+                  f"    {self.at(PICKED)} = 0",
+                  f"    if {name}_begin({ARRAYS}, p) == 0:",
+                  "        return DONE",
+                  f"    return {name}_find({ARRAYS}, p)", ""]
+        return lines
+
+    def _apply(self) -> list[str]:
+        """``PREFIX_apply``: a pass, a stop or a pick of the seat whose turn it is, then the next decision."""
+        step, name = self.step, self.name
+        lines = [f"def {name}_apply({ARRAYS}, p, action):",
+                 f"    {self.at(IDLE)} = 0"]
+        head = "if"
+        if step.pass_label is not None:
+            lines += [f"    if action == {PASS}:", f"        {self.at(PASSES)} += 1",
+                      f"        {name}_end_turn({ARRAYS}, p)"]
+            head = "elif"
+        if step.stop_action is not None:
+            lines += [f"    {head} action == {STOP}:", f"        {name}_end_turn({ARRAYS}, p)"]
+            head = "elif"
+        if head == "elif":
+            lines += ["    else:", f"        {name}_take({ARRAYS}, p, action)"]
+        else:
+            lines.append(f"    {name}_take({ARRAYS}, p, action)")
+        return [*lines, f"    return {name}_find({ARRAYS}, p)", ""]
