@@ -40,6 +40,7 @@ class StepOnBoth:
         self.source = source_of(self.code.expressions, self.code.source)
         self.compiled = compiled
         self._module: Any = None
+        self._last: Any = None  # the arrays of the state last compared (``same``)
 
     def module(self) -> Any:
         if self._module is None:
@@ -84,9 +85,11 @@ class StepOnBoth:
         while True:
             if d is None:
                 assert got == DONE, f"{step.name}: over on the Python backend, not on the compiled one"
+                self.same(py, arrays)  # (a step without decisions did its work in its start)
                 break
             if d.actor == CHANCE:
                 assert got == DEALS, f"{step.name}: the Python backend deals, the compiled one does not"
+                self.same_pack(py, module, out)
                 order = d.step.chance.sample(game, py, rng)
                 kinds = np.asarray([self.lay.layout.kind[c] for c in order], np.int64)
                 nxt = step.apply(game, py, progress, order)
@@ -110,9 +113,21 @@ class StepOnBoth:
                 return taken
         return taken
 
+    def changed(self, before) -> bool:
+        """Whether the arrays ``before`` differ from those of the last state the step was played to (``lockstep``)."""
+        after = self._last
+        return any(not np.array_equal(a, b) for a, b in zip(before, after))
+
+    def same_pack(self, state, module, out) -> None:
+        """The cards the compiled deal shuffles (``PREFIX_pack``) as the Python backend's chance lists them, in its
+        order (the order its sampler shuffles)."""
+        n = getattr(module, f"{self.code.prefix}_pack")(*self.arrays(state), np.zeros(1, np.int64), out)
+        theirs = [self.lay.layout.kind[c] for c in self.step.chance.chance_cards(self.game, state)]
+        assert out[:n].tolist() == theirs, f"{self.step.name}: another pack"
+
     def same(self, state, arrays) -> None:
         """Every zone (its cards as a multiset) and every value of the arrays as the Python backend's state has them."""
-        want = self.arrays(state)
+        want = self._last = self.arrays(state)
         for row, (z, s) in enumerate(self.lay.layout.zones):
             mine, theirs = sorted(arrays.z[row, :arrays.zn[row]].tolist()), sorted(want.z[row, :want.zn[row]].tolist())
             assert mine == theirs, f"{self.step.name}: zone {z} of {s}: {mine} (compiled) against {theirs} (Python)"

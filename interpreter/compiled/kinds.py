@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled import trick_template
+from interpreter.compiled import (
+    deal_template,
+    move_template,
+    score_template,
+    teams_template,
+    trick_template,
+    values_template,
+)
 from interpreter.compiled.steps import StepCode, Template, Writing
 from interpreter.compiled.values import NotWritten
 
 TEMPLATES: dict[str, Template] = {
     "tricks": trick_template.write,
+    "deal": deal_template.write,
+    "move": move_template.write,
+    "set": values_template.write,
+    "score": score_template.write,
+    "teams": teams_template.write,
 }
 
 

@@ -63,9 +63,12 @@ class Writing:
     def players(self) -> int:
         return self.lay.layout.players
 
-    def call(self, expr: Compiled, names: dict[str, str], types: dict[str, Type], stem: str) -> str:
+    def call(self, expr: Compiled, names: dict[str, str], types: dict[str, Type], stem: str,
+             lists: bool = False) -> str:
         """A call of ``expr`` written as a function of its own, its bound names given from ``names`` (rule name ->
-        the source of its value), each of the type ``types`` gives; a constant written in place."""
+        the source of its value), each of the type ``types`` gives; a constant written in place. With ``lists``,
+        an expression that gives a list may be called: the call gives its array and its count (-1: none); a
+        constant list is not written in place (NotWritten: the template writes its items itself)."""
         assert expr.part is not None
         if expr.part.const:
             return str(self.lowerer.values.encode(expr.part.value))
@@ -75,7 +78,7 @@ class Writing:
             raise NotWritten(f"the name {sorted(missing)[0]!r} in an expression of a step")
         fn = f"{self.prefix}_{stem}{len(self.expressions)}"
         lowered = self.lowerer.lower(expr.part, {n: types[n] for n in reads}, fn)
-        if lowered.returns_list:
+        if lowered.returns_list and not lists:
             raise NotWritten("an expression of a step that gives a list")
         self.expressions.append(lowered)
         return f"{fn}({ARRAYS}{''.join(', ' + names[n] for n in reads)})"
