@@ -16,6 +16,7 @@ from interpreter.errors import GameError
 
 from .compiled_steps import StepOnBoth
 from .conftest import GAMES, game_of
+from .test_steps import DEAL_3, TRICKS, make
 
 KINDS = ("deal", "move", "set", "score", "teams")
 
@@ -132,3 +133,39 @@ def test_numba_compiles_the_move_template():
         assert both.lockstep(state, rng) is not None
         changed += both.changed(before)
     assert changed > 0
+
+
+def test_a_move_to_the_top_of_cards_named_twice_and_more_than_the_deck(tmp_path):
+    """The cards go first, in their order; a card two seats name moves once; the cards of the seats together more
+    than the deck has (the plan grows)."""
+    game = make(tmp_path, "deal: {do: deal, hand: 2, rest: stock}", TRICKS, """\
+        back:
+          do: move
+          cards: "stock + seat.hand"
+          each: "[round.dealer, left(round.dealer), right(round.dealer)]"
+          to: stock
+          top: true
+        """, zones="stock: {visible: nobody}")  # (after trick play: entered from its states)
+    both = StepOnBoth(game, 4, "back")
+    rng = random.Random(2)
+    for state in both.states(rng, 2, every=2):
+        before = both.arrays(state)
+        assert both.lockstep(state, rng) == 0 and both.changed(before)
+
+
+def test_hidden_teams_leave_what_each_seat_knows_in_the_progress(tmp_path):
+    game = make(tmp_path, DEAL_3, """\
+        sides:
+          do: teams
+          teams: "[[s for s in seats if s == round.dealer or s == left(left(round.dealer))],
+            [s for s in seats if s == left(round.dealer) or s == right(round.dealer)]]"
+          known: own
+          sizes_known: true
+        """, TRICKS)
+    both = StepOnBoth(game, 4, "sides")
+    rng = random.Random(2)
+    (state,) = both.states(rng, 1)
+    state.teams = [0, 1, 2, 3]
+    before = both.arrays(state)
+    assert both.lockstep(state, rng) == 0 and both.changed(before)
+    assert both.progress.tolist() == [1, 2, 4, 8] and state.team_known == [1, 2, 4, 8]

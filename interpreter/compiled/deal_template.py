@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing, table
 from interpreter.compiled.values import NotWritten
 
 COUNT, DEALT = range(2)
@@ -42,7 +42,7 @@ def write(step: Any, w: Writing) -> StepCode:
              f"    {w.at(DEALT)} = 0",
              "    return CHANCE", "",
              f"def {name}_pack({ARRAYS}, p, out):",
-             f"    pack = {_literal(pack)}",
+             f"    pack = {table(pack)}",
              f"    for i in range({len(pack)}):",
              "        out[i] = pack[i]",
              f"    return {len(pack)}", "",
@@ -71,7 +71,7 @@ def _gather(step: Any, lay: Any, pack: list[int]) -> list[str]:
     dealt = [0] * len(lay.kind)
     for k in pack:
         dealt[k] = 1
-    return [f"    dealt = {_literal(dealt)}",
+    return [f"    dealt = {table(dealt)}",
             f"    for row in range({len(lay.zones)}):",
             "        m = 0",
             "        for i in range(zn[row]):",
@@ -80,8 +80,3 @@ def _gather(step: Any, lay: Any, pack: list[int]) -> list[str]:
             "                z[row, m] = c",
             "                m += 1",
             "        zn[row] = m"]
-
-
-def _literal(items: list[int]) -> str:
-    """A constant table written in the source: a tuple numba indexes."""
-    return f"({', '.join(map(str, items))},)"

@@ -8,18 +8,21 @@ nothing) or every card of the ``from`` zones (every seat's, for a per-seat zone;
 and the destination ``to`` (a per-seat zone: of ``owner``, else of the seat). Each card is then taken where it is,
 looked for in the zones the move takes its cards from in runtime/moves.py's order (the seat's own zones first, then
 the shared ones, then every seat's; the last copy of a kind in the zone) and put at the bottom of its destination (at
-its top with ``top``); a card no zone still holds moves nothing. Every option of the step kind is written; a seat or
-an owner that is not a seat is not refused (the Python backend refuses it; the compiled one plays what it has
-checked), nothing moves to it. Not written (NotWritten): an expression reading a name the step holding it binds (a
-move inside a trick's hooks), or one the expression writer does not write (lower.py), and cards written as
-constants.
+its top with ``top``); a card no zone still holds moves nothing. A card two seats name moves once: the plan takes no
+more cards of a kind than the deck has (two seats naming two copies of identical cards move both, as they would
+naming the same copy twice: in kinds the two cannot be told apart).
+
+Every option of the step kind is written. A seat or an owner that is not a seat is not refused (the Python backend
+refuses it; the compiled one plays what it has checked): nothing moves to it. Not written (NotWritten): an
+expression reading a name the step holding it binds (a move inside a trick's hooks), or one the expression writer
+does not write (lower.py), and cards written as constants.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing, table
 from interpreter.compiled.values import NotWritten
 from interpreter.dsl.types import SEAT
 from interpreter.runtime.moves import search_orders
@@ -46,6 +49,8 @@ class _MoveWriter:
         step, n, cap = self.step, self.n, self.w.lay.capacity
         lines = [f"def {self.name}_start({ARRAYS}, p):", *self._seats(),
                  f"    plan = np.empty({cap}, np.int64)",  # the cards of every seat in turn (from first[k])
+                 f"    copies = {table(list(self.layout.copies))}",
+                 f"    planned = np.zeros({len(self.layout.copies)}, np.int64)",  # of each kind, so far
                  "    first = np.empty(ns + 1, np.int64)",
                  "    owner = np.empty(ns, np.int64)",
                  "    m = 0",
@@ -122,8 +127,8 @@ class _MoveWriter:
                 for row in rows:
                     lines += [f"plan = {self.name}_grow(plan, m, zn[{row}])",
                               f"for i in range(zn[{row}]):",
-                              f"    plan[m] = z[{row}, i]",
-                              "    m += 1"]
+                              f"    c = z[{row}, i]",
+                              *("    " + line for line in _planned())]
             return lines
         cards = step.cards
         if cards.part is not None and cards.part.const:
@@ -134,13 +139,11 @@ class _MoveWriter:
             return [f"got, count = {self.w.call(cards, self.names, _SEAT, 'cards', lists=True)}",
                     f"plan = {self.name}_grow(plan, m, count)",
                     "for i in range(count):",
-                    "    plan[m] = got[i]",
-                    "    m += 1"]
+                    "    c = got[i]",
+                    *("    " + line for line in _planned())]
         return [f"c = {self.w.call(cards, self.names, _SEAT, 'cards')}",
-                "if c != NONE:",
-                f"    plan = {self.name}_grow(plan, m, 1)",
-                "    plan[m] = c",
-                "    m += 1"]
+                f"plan = {self.name}_grow(plan, m, 1)",
+                *_planned()]
 
     def _take(self) -> list[str]:
         """``PREFIX_take(z, zn, o, c)``: the last copy of kind ``c`` taken from the first zone of the ``o``-th order
@@ -170,3 +173,12 @@ class _MoveWriter:
                 "    bigger = np.empty(2 * (m + k), np.int64)",
                 "    bigger[:m] = plan[:m]",
                 "    return bigger", ""]
+
+
+def _planned() -> list[str]:
+    """The card ``c`` put in the plan, unless every card of its kind is planned already: a card two seats name moves
+    once, as the Python backend moves it (none, or anything not a card, is not put in)."""
+    return ["if 0 <= c < len(copies) and planned[c] < copies[c]:",
+            "    planned[c] += 1",
+            "    plan[m] = c",
+            "    m += 1"]

@@ -2,11 +2,11 @@
 engine/steps/teams.py's written code): each seat's team (the layout's TEAM slots) set as the Python backend sets
 them, ``team_counted`` with them. ``PREFIX_start`` does it all and returns ``DONE``.
 
-Fixed partnerships are written as they are; teams given by an expression are written when it is a list of teams
-written out (``[A, B]``, each team an expression giving a list of seats: every team worked out before any seat's
-team is set). Not written (NotWritten): another expression of a list of lists (``[[a], b] + [...]``, a define
-giving the teams), whose lists the arrays do not hold. The teams are not checked (every seat in exactly one team):
-the Python backend checks them, and the compiled one plays what it has checked.
+Fixed partnerships (or an expression of constants) are written as they are; teams given by an expression are
+written when it is a list of teams written out (``[A, B]``, each team an expression giving a list of seats: every
+team worked out before any seat's team is set). Not written (NotWritten): another expression of a list of lists
+(``[[a], b] + [...]``, a define giving the teams), whose lists the arrays do not hold. The teams are not checked
+(every seat in exactly one team): the Python backend checks them, and the compiled one plays what it has checked.
 
 What each seat knows of the teams (``team_known``: None while they are public, else a bit per seat each seat knows
 of) is not in the arrays (arrays.py): the step leaves it in its progress slots, ``p[base + s]`` seat ``s``'s bits
@@ -28,8 +28,11 @@ def write(step: Any, w: Writing) -> StepCode:
     n, name = w.players, w.prefix
     team = w.lay.value(TEAM, "", 0)
     lines = [f"def {name}_start({ARRAYS}, p):"]
-    if step.fixed is not None:
-        lines += [f"    v[{team} + {s}] = {t}" for t, members in enumerate(step.fixed) for s in members]
+    fixed = step.fixed
+    if fixed is None and step.expr.part is not None and step.expr.part.const:  # (an expression of constants)
+        fixed = [list(members) for members in step.expr.part.value]
+    if fixed is not None:
+        lines += [f"    v[{team} + {s}] = {t}" for t, members in enumerate(fixed) for s in members]
     else:
         lines += _worked_out(step.expr, w, team)
     known = [NONE] * n if step.known == "all" else [1 << s for s in range(n)] if step.known == "own" else [0] * n

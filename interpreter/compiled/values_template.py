@@ -8,8 +8,9 @@ A value held as one value (arrays.py's ``v``) is stored as its whole number; a v
 items. Not written (NotWritten): a value the arrays do not hold (a list of lists or of records), an expression the
 writer does not write (lower.py: a record made in play...), one reading a name the step holding it binds (a set
 inside a trick's hooks), and a constant list of more items than a row holds (the arrays' capacity: the deck's size,
-or the seats; a list worked out in play must fit in a row too: a limit of the arrays, not checked). The narration of round values (``narrate``) and ``visible`` are the Python backend's: the compiled backend
-tells nothing and shows nothing.
+or the seats). A list worked out in play must fit in a row too: a limit of the arrays, not checked. The narration of
+round values (``narrate``) and ``visible`` are the Python backend's: the compiled backend tells nothing and shows
+nothing.
 """
 
 from __future__ import annotations
