@@ -4,7 +4,7 @@ engine/steps/deal_code.py's): its number of cards worked out, chance's wait, and
 * ``PREFIX_start`` works the number of cards each seat gets out (``hand``: a constant or an expression) into the
   progress slot ``COUNT`` and returns ``CHANCE``: the step waits for a deal. A number this pack cannot give is not
   refused here (the Python backend refuses it, faults.py's ``deal_problem``; the compiled one plays only what the
-  Python backend has checked).
+  Python backend has checked): more cards than the pack has deals none to the seats.
 * ``PREFIX_deal(..., order)`` deals ``order`` (the pack's cards as their kinds, in the order the Python backend's
   chance outcome lists them, deal_chance.py): the pack gathered back from every zone first (every card, for a deal
   of the whole deck; else the kinds of the pack, for a deal with ``cards``), then ``COUNT`` cards to each seat's
@@ -49,6 +49,8 @@ def write(step: Any, w: Writing) -> StepCode:
              f"def {name}_deal({ARRAYS}, p, order):",
              *_gather(step, lay, pack),
              f"    count = {w.at(COUNT)}",
+             f"    if count < 0 or count * {n} > len(order):",  # (refused by the Python backend: no card dealt)
+             "        count = 0",
              f"    for s in range({n}):",
              f"        row = {hand} + s",
              "        for i in range(count):",
