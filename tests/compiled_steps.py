@@ -20,6 +20,7 @@ from interpreter.compiled.steps import DECIDES, DONE, Writing
 from interpreter.compiled.values import Values
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
+from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
 from interpreter.runtime.compact_game import compact_game
@@ -30,15 +31,15 @@ from .conftest import game_of, random_decisions
 
 
 class StepOnBoth:
-    """One step of a game, written for the compiled backend (its template alone in a module, progress from slot 0);
-    ``reads``, expressions of the game that bind no name (e.g. a later step's ``when``), written beside it as
-    ``read0``, ``read1``... and compared after each action; ``arrays_of``, the game's layout in the arrays; ``kind``,
-    the step's kind, where two steps have its name."""
+    """One step of a game (a bundled game's by its name, or a Game), written for the compiled backend (its template
+    alone in a module, progress from slot 0); ``reads``, expressions of the game that bind no name (e.g. a later
+    step's ``when``), written beside it as ``read0``, ``read1``... and compared after each action; ``arrays_of``, the
+    game's layout in the arrays; ``kind``, the step's kind, where two steps have its name."""
 
-    def __init__(self, name: str, players: int, step_name: str, compiled: bool = False,
+    def __init__(self, name: str | Game, players: int, step_name: str, compiled: bool = False,
                  reads: Sequence[Compiled] = (), arrays_of: Callable[[Any], ArrayLayout] = array_layout,
                  kind: str | None = None, **options: Any):
-        self.game = game_of(name, players, **options)
+        self.game = name if isinstance(name, Game) else game_of(name, players, **options)
         self.compact = compact_game(self.game)
         assert self.compact is not None
         self.step = next(s for s in self.game.every_step() if s.name == step_name and kind in (None, s.kind))
@@ -53,6 +54,8 @@ class StepOnBoth:
         self.compiled = compiled
         self._module: Any = None
         self._interned = 0
+        self._last: Any = None  # the arrays of the state last compared (``same``)
+        self.progress: Any = None  # the compiled step's progress, as the last lockstep left it
 
     def module(self) -> Any:
         """The module, made again when values were interned since it was made (a record first met in a state packed
@@ -108,7 +111,7 @@ class StepOnBoth:
         game, step, code = self.game, self.step, self.code
         py = state.clone()
         arrays = self.arrays(py)
-        p = np.zeros(max(code.size, 1), np.int64)
+        p = self.progress = np.zeros(max(code.size, 1), np.int64)
         module = self.module()
         entered = self._entered(py)
         if entered is None:
@@ -122,9 +125,11 @@ class StepOnBoth:
             if d is None:  # over; or stuck, which the compiled step's legal actions say (-1)
                 stuck = got == DECIDES and getattr(module, f"{code.prefix}_legal")(*arrays, p, out) == -1
                 assert got == DONE or stuck, f"{step.name}: over on the Python backend, not on the compiled one"
+                self.same(py, arrays)  # (a step without decisions did its work in its start)
                 break
             if d.actor == CHANCE:
                 assert got == DEALS, f"{step.name}: the Python backend deals, the compiled one does not"
+                self.same_pack(py, module, out)
                 order = d.step.chance.sample(game, py, rng)
                 kinds = np.asarray([self.lay.layout.kind[c] for c in order], np.int64)
                 nxt = step.apply(game, py, progress, order)
@@ -148,11 +153,26 @@ class StepOnBoth:
                 return taken
         return taken
 
+    def changed(self, before) -> bool:
+        """Whether the arrays ``before`` differ from those of the last state the step was played to (``lockstep``)."""
+        after = self._last
+        return any(not np.array_equal(a, b) for a, b in zip(before, after))
+
+    def same_pack(self, state, module, out) -> None:
+        """The cards the compiled deal shuffles (``PREFIX_pack``) as the Python backend's chance lists them, in its
+        order (the order its sampler shuffles)."""
+        n = getattr(module, f"{self.code.prefix}_pack")(*self.arrays(state), np.zeros(1, np.int64), out)
+        theirs = [self.lay.layout.kind[c] for c in self.step.chance.chance_cards(self.game, state)]
+        assert out[:n].tolist() == theirs, f"{self.step.name}: another pack"
+
     def same(self, state, arrays) -> None:
-        """Every zone (its cards as a multiset) and every value of the arrays as the Python backend's state has them."""
-        want = self.arrays(state)
+        """Every zone (its cards in their order; as a multiset where it holds identical cards) and every value of the
+        arrays as the Python backend's state has them."""
+        want = self._last = self.arrays(state)
         for row, (z, s) in enumerate(self.lay.layout.zones):
-            mine, theirs = sorted(arrays.z[row, :arrays.zn[row]].tolist()), sorted(want.z[row, :want.zn[row]].tolist())
+            mine, theirs = arrays.z[row, :arrays.zn[row]].tolist(), want.z[row, :want.zn[row]].tolist()
+            if len(set(theirs)) < len(theirs):  # (identical cards: which copy moved may differ, and so their order)
+                mine, theirs = sorted(mine), sorted(theirs)
             assert mine == theirs, f"{self.step.name}: zone {z} of {s}: {mine} (compiled) against {theirs} (Python)"
         assert arrays.v.tolist() == want.v.tolist(), f"{self.step.name}: values differ"
         for row in range(len(want.ln)):

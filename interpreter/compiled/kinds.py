@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled import board_template, choose_template, reveal_template, trick_template
+from interpreter.compiled import (
+    board_template,
+    choose_template,
+    deal_template,
+    move_template,
+    reveal_template,
+    score_template,
+    teams_template,
+    trick_template,
+    values_template,
+)
 from interpreter.compiled.steps import StepCode, Template, Writing
 from interpreter.compiled.values import NotWritten
 
@@ -13,6 +23,11 @@ TEMPLATES: dict[str, Template] = {
     "board": board_template.write,
     "reveal": reveal_template.write,
     "choose": choose_template.write,
+    "deal": deal_template.write,
+    "move": move_template.write,
+    "set": values_template.write,
+    "score": score_template.write,
+    "teams": teams_template.write,
 }
 
 

@@ -88,4 +88,9 @@ class Writing:
         return f"p[{self.base + slot}]"
 
 
+def table(items: list[int]) -> str:
+    """A template's constant table written in its source: a tuple (numba indexes it)."""
+    return f"({', '.join(map(str, items))},)"
+
+
 Template = Callable[[Any, Writing], StepCode]  # a step and what it is written with -> its template

@@ -7,7 +7,8 @@ Its progress slots are trick_progress.py's.
 
 An action is a whole number: a play is its card's kind (runtime/layout.py) plus its zone's index among those
 ``from`` names times the deck's size (a play from the first zone is its kind); a taker's choice of a card from the
-trick is its kind. A play takes the last copy of its kind from the zone, as the compact game does.
+trick is its kind. A play takes the copy of its kind the Python backend's play names: from one zone the last, from
+several the first of the zone.
 
 Written: every option of the step but the steps it runs: one zone played from or several (``from``), ``seats``,
 ``lead`` and ``follow`` obligations (with ``holding`` and ``otherwise``), ``led`` (``trick`` the plays' cards),
@@ -232,9 +233,11 @@ class TrickWriter:
                 f"    return {name}_close({ARRAYS}, p)", ""]
 
     def _remove(self) -> list[str]:
-        """The last copy of a card's kind taken from a zone's row."""
+        """A copy of a card's kind taken from a zone's row: played from one zone, the last copy (the one the Python
+        backend's play names); from several, the first of the zone (likewise)."""
+        order = "range(zn[row] - 1, -1, -1)" if len(self.step.zones) == 1 else "range(zn[row])"
         return [f"def {self.name}_remove(z, zn, row, card):",
-                "    for i in range(zn[row] - 1, -1, -1):",
+                f"    for i in {order}:",
                 "        if z[row, i] == card:",
                 "            for j in range(i, zn[row] - 1):",
                 "                z[row, j] = z[row, j + 1]",

@@ -1,0 +1,84 @@
+"""A ``deal`` step written for the compiled backend (the step kind's second template, steps.py, beside
+engine/steps/deal_code.py's): its number of cards worked out, chance's wait, and a deal dealt.
+
+* ``PREFIX_start`` works the number of cards each seat gets out (``hand``: a constant or an expression) into the
+  progress slot ``COUNT`` and returns ``CHANCE``: the step waits for a deal. A number this pack cannot give is not
+  refused here (the Python backend refuses it, faults.py's ``deal_problem``; the compiled one plays only what the
+  Python backend has checked): more cards than the pack has deals none to the seats.
+* ``PREFIX_deal(..., order)`` deals ``order`` (the pack's cards as their kinds, in the order the Python backend's
+  chance outcome lists them, deal_chance.py): the pack gathered back from every zone first (every card, for a deal
+  of the whole deck; else the kinds of the pack, for a deal with ``cards``), then ``COUNT`` cards to each seat's
+  ``to`` zone in seat order, the rest to ``rest``. ``DEALT`` becomes 1; it returns ``DONE``.
+* ``PREFIX_pack(..., out)`` writes the pack (its kinds, in the order of the deck the Python backend's sampler
+  shuffles: ``DealReading.pack``) into ``out`` and returns how many: a shuffle of it is an ``order`` a deal takes.
+
+Every option of the step kind is written (``hand``, ``to``, ``rest``, ``cards``); a deal whose ``cards`` picks some
+copies of identical cards and not others cannot be told apart in kinds (NotWritten).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing, table
+from interpreter.compiled.values import NotWritten
+
+COUNT, DEALT = range(2)
+
+
+def write(step: Any, w: Writing) -> StepCode:
+    """The compiled template of ``step``, a deal step (see the module's docstring)."""
+    lay = w.lay.layout
+    name, n = w.prefix, w.players
+    pack = [lay.kind[c] for c in step.pack]
+    if step.packed is not None:
+        kinds = set(pack)
+        if any(lay.kind[c] in kinds and c not in step.packed for c in range(len(lay.kind))):
+            raise NotWritten("a deal's cards that pick some copies of identical cards")
+    count = str(step.count({})) if step.count.is_constant else w.call(step.count, {}, {}, "hand")
+    hand = lay.zone_slot(step.hand_zone, 0)
+    lines = [f"def {name}_start({ARRAYS}, p):",
+             f"    {w.at(COUNT)} = {count}",
+             f"    {w.at(DEALT)} = 0",
+             "    return CHANCE", "",
+             f"def {name}_pack({ARRAYS}, p, out):",
+             f"    pack = {table(pack)}",
+             f"    for i in range({len(pack)}):",
+             "        out[i] = pack[i]",
+             f"    return {len(pack)}", "",
+             f"def {name}_deal({ARRAYS}, p, order):",
+             *_gather(step, lay, pack),
+             f"    count = {w.at(COUNT)}",
+             f"    if count < 0 or count * {n} > len(order):",  # (refused by the Python backend: no card dealt)
+             "        count = 0",
+             f"    for s in range({n}):",
+             f"        row = {hand} + s",
+             "        for i in range(count):",
+             "            z[row, zn[row] + i] = order[s * count + i]",
+             "        zn[row] += count"]
+    if step.rest is not None:
+        rest = lay.zone_slot(step.rest)
+        lines += [f"    for i in range({n} * count, len(order)):",
+                  f"        z[{rest}, zn[{rest}]] = order[i]",
+                  f"        zn[{rest}] += 1"]
+    lines += [f"    {w.at(DEALT)} = 1", "    return DONE", ""]
+    return StepCode(name, "\n".join(lines), 2, deals=True, expressions=w.expressions)
+
+
+def _gather(step: Any, lay: Any, pack: list[int]) -> list[str]:
+    """The pack gathered back: every zone emptied (a deal of the whole deck), or the pack's kinds taken out of
+    every zone, the other cards kept in their order."""
+    if step.packed is None:
+        return ["    zn[:] = 0"]
+    dealt = [0] * len(lay.kind)
+    for k in pack:
+        dealt[k] = 1
+    return [f"    dealt = {table(dealt)}",
+            f"    for row in range({len(lay.zones)}):",
+            "        m = 0",
+            "        for i in range(zn[row]):",
+            "            c = z[row, i]",
+            "            if dealt[c] == 0:",
+            "                z[row, m] = c",
+            "                m += 1",
+            "        zn[row] = m"]
