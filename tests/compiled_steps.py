@@ -5,11 +5,13 @@ given as ``reads``, worked out on both, where the Python backend can)."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import pytest
 
 from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
 from interpreter.compiled.kinds import step_code
@@ -28,6 +30,15 @@ from interpreter.runtime.layout import pack
 from interpreter.runtime.slots import Slots
 
 from .conftest import game_of, random_decisions
+
+
+def numba_or_skip(everywhere: bool = False) -> Any:
+    """numba, or the test skipped: without the fast extra; and, for a check beyond the default suite's (``everywhere``:
+    the default suite compiles the choose template and some expressions; numba compiles slowly), unless
+    TRICKBOOK_NUMBA=all asks for every numba check (docs/testing.md)."""
+    if everywhere and os.environ.get("TRICKBOOK_NUMBA") != "all":
+        pytest.skip("numba compiles this with TRICKBOOK_NUMBA=all (docs/testing.md)")
+    return pytest.importorskip("numba")
 
 
 class StepOnBoth:

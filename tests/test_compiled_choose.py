@@ -15,7 +15,7 @@ from interpreter.compiled.steps import DECIDES
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.action_types import Choice, Pass
 
-from .compiled_steps import StepOnBoth
+from .compiled_steps import StepOnBoth, numba_or_skip
 from .conftest import ROOT, game_of
 
 # the bundled games with choose steps, at their fewest players
@@ -116,7 +116,7 @@ def _noting(action_of, taken: list[int]):
 
 
 def test_numba_compiles_the_choose_template():
-    pytest.importorskip("numba")
+    numba_or_skip()
     both = StepOnBoth("njet-riogrande", 4, "discard", compiled=True)  # (a count worked out, must, cards moved)
     rng = random.Random(3)
     (state,) = both.states(rng, 1, every=1, where=both.at_step)

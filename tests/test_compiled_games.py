@@ -15,6 +15,7 @@ from interpreter.engine.compile import supported_players
 from interpreter.rules.loader import load_rules
 
 from .compiled_games import lockstep_game
+from .compiled_steps import numba_or_skip
 from .conftest import GAMES, ROOT, game_of
 
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
@@ -59,3 +60,11 @@ def test_random_games_on_the_machine_keep_the_cards_and_end(path, players):
         assert p[FINISHED] == 1
         held = sorted(np.concatenate([arrays.z[r, :arrays.zn[r]] for r in range(len(arrays.zn))]).tolist())
         assert held == deck
+
+
+@pytest.mark.parametrize(("name", "players"), [("hearts", 4), ("njet-riogrande", 4)])
+def test_numba_plays_whole_games_in_lockstep(name, players):
+    """The machine compiled by numba (every function of the game's module), in lockstep with the Python backend."""
+    numba_or_skip(everywhere=True)
+    machine = Machine(game_of(name, players), compiled=True)
+    assert lockstep_game(machine, 0) > 0

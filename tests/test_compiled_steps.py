@@ -14,7 +14,7 @@ from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.deal_chance import shuffle
 from interpreter.errors import GameError
 
-from .compiled_steps import StepOnBoth
+from .compiled_steps import StepOnBoth, numba_or_skip
 from .conftest import GAMES, game_of
 from .test_steps import DEAL_3, TRICKS, make
 
@@ -124,7 +124,7 @@ def test_a_shuffle_of_the_pack_is_the_python_backends_deal(name, step):
 
 def test_numba_compiles_the_move_template():
     """The largest of these templates (a move; here of a card an expression gives), compiled by numba."""
-    pytest.importorskip("numba")
+    numba_or_skip(everywhere=True)
     both = StepOnBoth("euchre", 4, "turn_up", compiled=True)
     rng = random.Random(3)
     changed = 0

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter.compiled.values import NotWritten
 
-from .compiled_steps import StepOnBoth
+from .compiled_steps import StepOnBoth, numba_or_skip
 
 # every bundled game whose trick step runs no steps of its own, at the fewest players and at 4
 WRITTEN = [("euchre", 4), ("hearts", 4), ("mue", 3), ("mue", 4), ("mue-riogrande", 4), ("njet-goldsieber", 3),
@@ -79,7 +79,7 @@ def test_round_values_per_trick_go_back_to_none_and_a_claim_wins():
 
 
 def test_numba_compiles_the_trick_template():
-    pytest.importorskip("numba")
+    numba_or_skip(everywhere=True)
     # the bundled game without hooks whose trick step uses the most the template writes: takers (one choosing
     # cards), unclaimed, next_leader, otherwise: end; among those, one of the quickest to compile
     both = StepOnBoth(str(RULES / "mit-list-und-tuecke-no-hooks.yaml"), 4, "tricks", compiled=True)
