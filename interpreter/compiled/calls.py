@@ -9,7 +9,7 @@ import operator
 from typing import Any
 
 from interpreter.compiled.values import NotWritten
-from interpreter.compiled.writer import Listed, Writer
+from interpreter.compiled.writer import Listed, Writer, found
 from interpreter.dsl import builtins as B
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -163,20 +163,20 @@ def _distinct(w: Writer, part: Part) -> Listed:
     return buf, count
 
 
-def _sorted(w: Writer, part: Part) -> Listed:
-    src, n = w.listed(part.kids[0])
-    buf, count = w.new_list(n)
-    w.emit(f"{buf}[:{n}] = np.sort({src}[:{n}])")
-    w.emit(f"{count} = {n}")
-    return buf, count
+def _reordered(order: str) -> Any:
+    """A list made of another's items in another order: ``order`` the source of it, reading ``{items}``."""
+
+    def made(w: Writer, part: Part) -> Listed:
+        src, n = w.listed(part.kids[0])
+        buf, count = w.new_list(n)
+        w.emit(f"{buf}[:{n}] = {order.format(items=f'{src}[:{n}]')}")
+        w.emit(f"{count} = {n}")
+        return buf, count
+
+    return made
 
 
-def _reversed(w: Writer, part: Part) -> Listed:
-    src, n = w.listed(part.kids[0])
-    buf, count = w.new_list(n)
-    w.emit(f"{buf}[:{n}] = {src}[:{n}][::-1]")
-    w.emit(f"{count} = {n}")
-    return buf, count
+_sorted, _reversed = _reordered("np.sort({items})"), _reordered("{items}[::-1]")
 
 
 def _sliced(w: Writer, part: Part) -> Listed:
@@ -195,15 +195,7 @@ def _sliced(w: Writer, part: Part) -> Listed:
 
 def _index_of(w: Writer, part: Part) -> str:
     buf, count = w.listed(part.kids[0])
-    x = w.temp(w.scalar(part.kids[1]))
-    out = w.fresh("p")
-    w.emit(f"{out} = NONE")
-    i = w.fresh("i")
-    with w.block(f"for {i} in range({count}):"):
-        with w.block(f"if {buf}[{i}] == {x}:"):
-            w.emit(f"{out} = {i}")
-            w.emit("break")
-    return out
+    return found(w, buf, count, w.temp(w.scalar(part.kids[1])), "{i}", "NONE")
 
 
 def _abs(w: Writer, part: Part) -> str:

@@ -167,14 +167,7 @@ class Writer:
     def contains(self, item: Part, items: Part, negated: bool) -> str:
         x = self.temp(self.scalar(item))
         buf, count = self.listed(items)
-        out = self.fresh("b")
-        self.emit(f"{out} = {1 if negated else 0}")
-        i = self.fresh("i")
-        with self.block(f"for {i} in range({count}):"):
-            with self.block(f"if {buf}[{i}] == {x}:"):
-                self.emit(f"{out} = {0 if negated else 1}")
-                self.emit("break")
-        return out
+        return found(self, buf, count, x, "0" if negated else "1", "1" if negated else "0")
 
     def inline(self, part: Part, body_of: Any) -> Any:
         _, _, body = part.data
@@ -228,3 +221,15 @@ class Writer:
 
     def team_slot(self) -> int:
         return self.lay.value(TEAM, "", 0)
+
+
+def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) -> str:
+    """A local ``w`` writes: ``then`` (which may read ``{i}``, the place) at the first item of ``buf`` equal to ``x``,
+    else ``otherwise``."""
+    out, i = w.fresh("b"), w.fresh("i")
+    w.emit(f"{out} = {otherwise}")
+    with w.block(f"for {i} in range({count}):"):
+        with w.block(f"if {buf}[{i}] == {x}:"):
+            w.emit(f"{out} = {then.format(i=i)}")
+            w.emit("break")
+    return out
