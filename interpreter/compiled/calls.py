@@ -19,24 +19,24 @@ def _args(w: Writer, part: Part) -> list[str]:
     return [w.temp(w.scalar(k)) for k in part.kids]
 
 
-def _arith(op: str) -> Any:
+def _binary(op: str, shape: str = "({a} {op} {b})") -> Any:
+    """Python's own operator ``op`` on two values (never lists), written as ``shape`` says (a comparison as 1 or 0)."""
+
     def made(w: Writer, part: Part) -> str:
         if any(k.type.kind == "list" for k in part.kids):
             raise NotWritten(f"{op!r} of lists")
         a, b = _args(w, part)
-        return f"({a} {op} {b})"
+        return shape.format(a=a, b=b, op=op)
 
     return made
+
+
+def _arith(op: str) -> Any:
+    return _binary(op)
 
 
 def _compare(op: str) -> Any:
-    def made(w: Writer, part: Part) -> str:
-        if any(k.type.kind == "list" for k in part.kids):
-            raise NotWritten(f"{op!r} of lists")
-        a, b = _args(w, part)
-        return f"(1 if {a} {op} {b} else 0)"
-
-    return made
+    return _binary(op, "(1 if {a} {op} {b} else 0)")
 
 
 def _len(w: Writer, part: Part) -> str:

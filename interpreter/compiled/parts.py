@@ -118,13 +118,18 @@ def _define(w: Writer, part: Part) -> str:
     return w.inline(part, w.scalar)
 
 
-def _call(w: Writer, part: Part) -> str:
-    fn, _, negated = part.data
-    made = SCALAR_CALLS.get(fn)
+def _builtin(table: dict[Any, Any], part: Part, what: str) -> Any:
+    """The writer of the builtin ``part`` calls, from ``table`` (calls.py's), or NotWritten naming it."""
+    fn = part.data[0]
+    made = table.get(fn)
     if made is None:
-        raise NotWritten(f"the builtin {getattr(fn, '__name__', fn)!r}")
-    src: str = made(w, part)
-    return f"(0 if {src} != 0 else 1)" if negated else src
+        raise NotWritten(f"the builtin {getattr(fn, '__name__', fn)!r}{what}")
+    return made
+
+
+def _call(w: Writer, part: Part) -> str:
+    src: str = _builtin(SCALAR_CALLS, part, "")(w, part)
+    return f"(0 if {src} != 0 else 1)" if part.data[2] else src
 
 
 def _for(w: Writer, part: Part) -> str:
@@ -238,11 +243,7 @@ def _list_for(w: Writer, part: Part) -> Listed:
 
 
 def _list_call(w: Writer, part: Part) -> Listed:
-    fn, _, _ = part.data
-    made = LIST_CALLS.get(fn)
-    if made is None:
-        raise NotWritten(f"the builtin {getattr(fn, '__name__', fn)!r} giving a list")
-    found: Listed = made(w, part)
+    found: Listed = _builtin(LIST_CALLS, part, " giving a list")(w, part)
     return found
 
 
