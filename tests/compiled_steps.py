@@ -34,8 +34,8 @@ from .conftest import game_of, random_decisions
 
 def numba_or_skip(everywhere: bool = False) -> Any:
     """numba, or the test skipped: without the fast extra; and, for a check beyond the default suite's (``everywhere``:
-    the default suite compiles the choose template and some expressions; numba compiles slowly), unless
-    TRICKBOOK_NUMBA=all asks for every numba check (docs/testing.md)."""
+    the default suite compiles some expressions; numba compiles slowly), unless TRICKBOOK_NUMBA=all asks for every
+    numba check (docs/testing.md)."""
     if everywhere and os.environ.get("TRICKBOOK_NUMBA") != "all":
         pytest.skip("numba compiles this with TRICKBOOK_NUMBA=all (docs/testing.md)")
     return pytest.importorskip("numba")

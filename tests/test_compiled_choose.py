@@ -116,7 +116,7 @@ def _noting(action_of, taken: list[int]):
 
 
 def test_numba_compiles_the_choose_template():
-    numba_or_skip()
+    numba_or_skip(everywhere=True)
     both = StepOnBoth("njet-riogrande", 4, "discard", compiled=True)  # (a count worked out, must, cards moved)
     rng = random.Random(3)
     (state,) = both.states(rng, 1, every=1, where=both.at_step)

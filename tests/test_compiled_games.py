@@ -4,6 +4,7 @@ and at 4; and random games played out on it alone keep every card and end."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,9 @@ CONFIGS = [(path, n) for path in [*GAMES, *EXAMPLES]
 WRITTEN_AT_LEAST = 23  # configurations the machine writes today (it only goes up as templates land)
 
 
+@functools.cache
 def machine_of(path: Path, players: int) -> Machine | None:
+    """The machine of a game (made once a test run; the tests that play it change nothing of it), or None."""
     try:
         return Machine(game_of(str(path), players))
     except NotWritten:
