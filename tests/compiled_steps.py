@@ -31,6 +31,18 @@ from interpreter.runtime.slots import Slots
 
 from .conftest import game_of, random_decisions
 
+# the fixed short list of games the default suite's agreement tests play on both backends (issue 34, item 7); with
+# TRICKBOOK_COMPILED=all they play every bundled game and docs example (docs/testing.md)
+SHORT = ("hearts", "njet-riogrande", "bridge", "mit-list-und-tuecke", "doppelkopf", "tiny-duel", "passing")
+
+
+def short_list(configs: list[Any]) -> list[Any]:
+    """``configs`` (tuples whose first item is a game: its name, or its rule file's path) of the short list, or all
+    of them with TRICKBOOK_COMPILED=all."""
+    if os.environ.get("TRICKBOOK_COMPILED") == "all":
+        return configs
+    return [c for c in configs if (c[0] if isinstance(c[0], str) else c[0].stem) in SHORT]
+
 
 def numba_or_skip(everywhere: bool = False) -> Any:
     """numba, or the test skipped: without the fast extra; and, for a check beyond the default suite's (``everywhere``:

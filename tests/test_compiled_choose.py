@@ -15,7 +15,7 @@ from interpreter.compiled.steps import DECIDES
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.action_types import Choice, Pass
 
-from .compiled_steps import StepOnBoth, numba_or_skip
+from .compiled_steps import StepOnBoth, numba_or_skip, short_list
 from .conftest import ROOT, game_of
 
 # the bundled games with choose steps, at their fewest players
@@ -52,7 +52,7 @@ def _not_written(name: str, step: str) -> str | None:
 WRITTEN = [case for case in STEPS if _not_written(case[0], case[2]) is None]
 
 
-@pytest.mark.parametrize(("name", "players", "step"), WRITTEN)
+@pytest.mark.parametrize(("name", "players", "step"), short_list(WRITTEN))
 def test_choices_agree_with_the_python_backend(name, players, step):
     both = StepOnBoth(name, players, step, kind="choose")
     rng = random.Random(5)

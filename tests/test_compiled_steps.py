@@ -14,7 +14,7 @@ from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.deal_chance import shuffle
 from interpreter.errors import GameError
 
-from .compiled_steps import StepOnBoth, numba_or_skip
+from .compiled_steps import StepOnBoth, numba_or_skip, short_list
 from .conftest import GAMES, game_of
 from .test_steps import DEAL_3, TRICKS, make
 
@@ -35,7 +35,7 @@ def _counts(name: str) -> list[int]:
 TABLES = [(path.stem, n) for path in GAMES for n in _counts(path.stem)]
 
 
-@pytest.mark.parametrize(("name", "players"), TABLES)
+@pytest.mark.parametrize(("name", "players"), short_list(TABLES))
 def test_the_steps_agree_with_the_python_backend(name, players):
     game = game_of(name, players)
     rng = random.Random(7)
