@@ -193,6 +193,18 @@ def _sliced(w: Writer, part: Part) -> Listed:
     return buf, count
 
 
+def _range(w: Writer, part: Part) -> Listed:
+    """The whole numbers from ``low`` up to, not including, ``high`` (none when ``high`` is not above ``low``)."""
+    low, high = _args(w, part)
+    n = w.temp(f"{high} - {low} if {high} > {low} else 0", "n")
+    buf, count = w.new_list(n)
+    i = w.fresh("i")
+    with w.block(f"for {i} in range({n}):"):
+        w.emit(f"{buf}[{i}] = {low} + {i}")
+    w.emit(f"{count} = {n}")
+    return buf, count
+
+
 def _index_of(w: Writer, part: Part) -> str:
     buf, count = w.listed(part.kids[0])
     return found(w, buf, count, w.temp(w.scalar(part.kids[1])), "{i}", "NONE")
@@ -230,7 +242,7 @@ SCALAR_CALLS: dict[Any, Any] = {
 LIST_CALLS: dict[Any, Any] = {
     B._team: _team_list(True), B._opponents: _team_list(False), B._seats_from: _seats_from,
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
-    B._slice: _sliced,
+    B._slice: _sliced, B._range: _range,
 }
 _TRUE = "({x} != 0 and {x} != NONE)"
 # a comprehension given to a builtin: (its start, the statement for each item, when to stop early)
