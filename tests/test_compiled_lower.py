@@ -202,3 +202,24 @@ def test_numba_compiles_the_written_source():
                 assert list(got[0][:got[1]]) == list(want[0][:want[1]]), e.text
             else:
                 assert got == want, e.text
+
+
+def test_a_constant_card_is_written_as_its_kind():
+    """A card folded at load time is written as its kind, as the arrays hold cards (a later copy of identical cards
+    is the first's kind): alone and in a list."""
+    from interpreter.dsl.ir import constant
+    from interpreter.dsl.types import CARD, CARDS
+
+    game = game_of("njet-riogrande", 4)
+    lay, values = array_layout(game), Values()
+    later = next(c for c in game.deck if lay.layout.kind[c] != c)  # a copy that is not the first of its kind
+    kind = lay.layout.kind[later]
+    lowerer = Lowerer(lay, values)
+    one = lowerer.lower(constant(later, CARD), {}, "one")
+    two = lowerer.lower(constant((later, later), CARDS), {}, "two")
+    both = {**one.link(values), **two.link(values)}
+    exec(one.source + "\n" + two.source, both)
+    arrays = pack_arrays(lay, compact_game(game).start(game.new_state()), values)
+    assert both["one"](*arrays) == kind
+    got, n = both["two"](*arrays)
+    assert list(got[:n]) == [kind, kind]

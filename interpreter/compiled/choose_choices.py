@@ -128,24 +128,17 @@ class ChoicesWriter:
         step, lines = self.step, []
         picks = f"{self.at(PICKED)} > 0" if step.stop_action is not None else "False"  # one who picked may not pass
         if self.can_pass is None:
-            lines += [f"def {self.name}_can_pass({ARRAYS}, p, seat):",
-                      f"    if {picks}:",
-                      "        return 0"]
-            if step.may_pass is not None:
-                lines += [f"    return 1 if truth({self.call(step.may_pass, self.turn(), 'may_pass')}) else 0"]
-            else:
-                lines += ["    return 1"]
-            lines.append("")
+            lines += self._permission("can_pass", picks, step.may_pass)
         if step.stop_action is not None:
-            lines += [f"def {self.name}_can_stop({ARRAYS}, p, seat):",
-                      f"    if not {picks}:",
-                      "        return 0"]
-            if step.may_stop is not None:
-                lines += [f"    return 1 if truth({self.call(step.may_stop, self.turn(), 'may_stop')}) else 0"]
-            else:
-                lines += ["    return 1"]
-            lines.append("")
+            lines += self._permission("can_stop", f"not {picks}", step.may_stop)
         return lines
+
+    def _permission(self, what: str, refused: str, may: Any) -> list[str]:
+        """``PREFIX_WHAT(arrays, p, seat)``: 0 where ``refused`` holds, else whether ``may`` (none: always) holds."""
+        stem = what.replace("can", "may")
+        allowed = "1" if may is None else f"1 if truth({self.call(may, self.turn(), stem)}) else 0"
+        return [f"def {self.name}_{what}({ARRAYS}, p, seat):", f"    if {refused}:", "        return 0",
+                f"    return {allowed}", ""]
 
     def can(self) -> list[str]:
         """The lines that set ``can_pass`` and ``can_stop`` for ``seat``."""

@@ -28,6 +28,7 @@ from typing import Any
 from interpreter.compiled.arrays import ArrayLayout
 from interpreter.compiled.lower import PARAMS, Lowered, Lowerer
 from interpreter.compiled.values import NotWritten
+from interpreter.compiled.writer import encode_constant
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import Type
 
@@ -71,7 +72,7 @@ class Writing:
         (-1: none)."""
         assert expr.part is not None
         if expr.part.const and not (lists and isinstance(expr.part.value, (list, tuple))):
-            return str(self.lowerer.values.encode(expr.part.value))
+            return str(encode_constant(self.lay, self.lowerer.values, expr.part.value, expr.part.type))
         reads = [n for n in names if f"ctx:{n}" in expr.deps]
         missing = {d[4:] for d in expr.deps if d.startswith("ctx:")} - set(reads)
         if missing:

@@ -12,6 +12,7 @@ from typing import Any
 from interpreter.compiled.arrays import ArrayLayout
 from interpreter.compiled.values import NotWritten, Values
 from interpreter.dsl.ir import Part
+from interpreter.dsl.types import Type
 from interpreter.runtime.layout import COUNTER, SEAT, TEAM, TOTAL
 
 _MAX_INLINE = 24  # defines written in place inside one another, at most (a define never calls itself)
@@ -90,7 +91,7 @@ class Writer:
         if part.type.kind == "list":
             raise NotWritten("a list where one value is needed")
         if part.const:
-            return str(self.encoded(part.value))
+            return str(self.encoded(part.value, part.type))
         made = self.scalars.get(part.op)
         if made is None:
             raise NotWritten(f"the part {part.op!r}")
@@ -102,7 +103,7 @@ class Writer:
         if part.type.kind != "list" and not (part.const and isinstance(part.value, (list, tuple))):
             raise NotWritten("one value where a list is needed")
         if part.const:
-            items = [self.encoded(x) for x in part.value]
+            items = [self.encoded(x, part.type.element) for x in part.value]
             return self.constant(items or [0], "K"), str(len(items))
         made = self.lists.get(part.op)
         if made is None:
@@ -119,10 +120,10 @@ class Writer:
             return f"({x} != 0)"
         return f"({x} != 0 and {x} != NONE)"
 
-    def encoded(self, value: Any) -> int:
+    def encoded(self, value: Any, type_: Type | None) -> int:
         if isinstance(value, (list, tuple)):
             raise NotWritten("a list where one value is needed")
-        return self.values.encode(value)
+        return encode_constant(self.lay, self.values, value, type_)
 
     def value_index(self, where: str, name: str) -> int:
         try:
@@ -160,7 +161,7 @@ class Writer:
         elif value is not None:
             bound = self.temp(self.scalar(value), "x")
         else:
-            bound = str(self.encoded(items.value[0]))
+            bound = str(self.encoded(items.value[0], items.type.element))
         with self.bound({var: bound}):
             return body_of(body)
 
@@ -233,3 +234,11 @@ def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) ->
             w.emit(f"{out} = {then.format(i=i)}")
             w.emit("break")
     return out
+
+
+def encode_constant(lay: ArrayLayout, values: Values, value: Any, type_: Type | None) -> int:
+    """A constant of the rule (folded at load time) as the arrays hold it: a card as its kind (the arrays hold kinds,
+    runtime/layout.py), anything else as ``values`` encodes it."""
+    if type_ is not None and type_.kind == "card" and type(value) is int:
+        return lay.layout.kind[value]
+    return values.encode(value)
