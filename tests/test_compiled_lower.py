@@ -16,6 +16,7 @@ import pytest
 
 from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
 from interpreter.compiled.lower import Lowered, Lowerer
+from interpreter.compiled.module import support
 from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -103,7 +104,7 @@ class Both:
         """The written function, linked to the values interned so far (made again when more are)."""
         made = self._made.get(id(lowered))
         if made is None or made[0] != len(self.values.interned):
-            space = lowered.link(self.values)
+            space = {**support(False), **lowered.link(self.values)}
             exec(lowered.source, space)  # the engine's own source, written from the checked parts
             made = self._made[id(lowered)] = (len(self.values.interned), space[lowered.name])
         return made[1]
@@ -121,8 +122,8 @@ class Both:
             given = [np.asarray([self.values.encode(x) for x in args[n]], np.int64) if listed
                      else self.values.encode(args[n]) for n, listed in lowered.params]
             got = self.function(lowered)(*arrays, *given)
-            if lowered.returns_list:
-                got = None if got[1] < 0 else [int(x) for x in got[0][:got[1]]]
+            if lowered.returns_list:  # (where its items start in the scratch space, and their count)
+                got = None if got[1] < 0 else [int(x) for x in arrays.h[got[0]:got[0] + got[1]]]
                 want = None if want is None else [self.values.encode(x) for x in want]
             else:
                 got, want = int(got), self.values.encode(want)
@@ -193,13 +194,16 @@ def test_numba_compiles_the_written_source():
     assert picked
     for e, lowered, bound, _ in picked:
         plain = both.function(lowered)
-        fast = numba.njit(plain)
+        space = {**support(True), **lowered.link(both.values)}
+        exec(lowered.source, space)
+        fast = numba.njit(_nrt=False)(space[lowered.name])
         for _ in range(5):
             args = [drawn(bound[n], rng, both.lay) for n, _ in lowered.params]
             given = [np.asarray(a, np.int64) if isinstance(a, list) else both.values.encode(a) for a in args]
             want, got = plain(*arrays, *given), fast(*arrays, *given)
             if lowered.returns_list:
-                assert list(got[0][:got[1]]) == list(want[0][:want[1]]), e.text
+                h = arrays.h
+                assert list(h[got[0]:got[0] + got[1]]) == list(h[want[0]:want[0] + want[1]]), e.text
             else:
                 assert got == want, e.text
 
@@ -217,9 +221,9 @@ def test_a_constant_card_is_written_as_its_kind():
     lowerer = Lowerer(lay, values)
     one = lowerer.lower(constant(later, CARD), {}, "one")
     two = lowerer.lower(constant((later, later), CARDS), {}, "two")
-    both = {**one.link(values), **two.link(values)}
+    both = {**support(False), **one.link(values), **two.link(values)}
     exec(one.source + "\n" + two.source, both)
     arrays = pack_arrays(lay, compact_game(game).start(game.new_state()), values)
     assert both["one"](*arrays) == kind
-    got, n = both["two"](*arrays)
-    assert list(got[:n]) == [kind, kind]
+    at, n = both["two"](*arrays)
+    assert list(arrays.h[at:at + n]) == [kind, kind]

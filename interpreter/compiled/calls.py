@@ -135,8 +135,11 @@ def _seats_from(w: Writer, part: Part) -> Listed:
 def _joined(w: Writer, part: Part) -> Listed:
     (ab, an), (bb, bn) = (w.listed(k) for k in part.kids[:2])
     buf, count = w.new_list(f"{an} + {bn}")
-    w.emit(f"{buf}[:{an}] = {ab}[:{an}]")
-    w.emit(f"{buf}[{an}:{an} + {bn}] = {bb}[:{bn}]")
+    i = w.fresh("i")
+    with w.block(f"for {i} in range({an}):"):
+        w.emit(f"{buf}[{i}] = {ab}[{i}]")
+    with w.block(f"for {i} in range({bn}):"):
+        w.emit(f"{buf}[{an} + {i}] = {bb}[{i}]")
     w.emit(f"{count} = {an} + {bn}")
     return buf, count
 
@@ -163,20 +166,38 @@ def _distinct(w: Writer, part: Part) -> Listed:
     return buf, count
 
 
-def _reordered(order: str) -> Any:
-    """A list made of another's items in another order: ``order`` the source of it, reading ``{items}``."""
+def _sorted(w: Writer, part: Part) -> Listed:
+    """The items from the least up (an insertion sort in place: lists are short, and nothing is allocated)."""
+    buf, count = _copied(w, part)
+    i, j, x = w.fresh("i"), w.fresh("j"), w.fresh("x")
+    with w.block(f"for {i} in range(1, {count}):"):
+        w.emit(f"{x} = {buf}[{i}]")
+        w.emit(f"{j} = {i} - 1")
+        with w.block(f"while {j} >= 0 and {buf}[{j}] > {x}:"):
+            w.emit(f"{buf}[{j} + 1] = {buf}[{j}]")
+            w.emit(f"{j} -= 1")
+        w.emit(f"{buf}[{j} + 1] = {x}")
+    return buf, count
 
-    def made(w: Writer, part: Part) -> Listed:
-        src, n = w.listed(part.kids[0])
-        buf, count = w.new_list(n)
-        w.emit(f"{buf}[:{n}] = {order.format(items=f'{src}[:{n}]')}")
-        w.emit(f"{count} = {n}")
-        return buf, count
 
-    return made
+def _reversed(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    buf, count = w.new_list(n)
+    i = w.fresh("i")
+    w.emit(f"{count} = {n}")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{buf}[{i}] = {src}[{count} - 1 - {i}]")
+    return buf, count
 
 
-_sorted, _reversed = _reordered("np.sort({items})"), _reordered("{items}[::-1]")
+def _copied(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    buf, count = w.new_list(n)
+    i = w.fresh("i")
+    w.emit(f"{count} = {n}")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{buf}[{i}] = {src}[{i}]")
+    return buf, count
 
 
 def _sliced(w: Writer, part: Part) -> Listed:
@@ -189,7 +210,9 @@ def _sliced(w: Writer, part: Part) -> Listed:
         w.emit(f"{name} = 0 if {name} < 0 else ({n} if {name} > {n} else {name})")
     buf, count = w.new_list(n)
     w.emit(f"{count} = {hi} - {lo} if {hi} > {lo} else 0")
-    w.emit(f"{buf}[:{count}] = {src}[{lo}:{lo} + {count}]")
+    i = w.fresh("i")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{buf}[{i}] = {src}[{lo} + {i}]")
     return buf, count
 
 
