@@ -223,3 +223,22 @@ def test_a_constant_card_is_written_as_its_kind():
     assert both["one"](*arrays) == kind
     got, n = both["two"](*arrays)
     assert list(got[:n]) == [kind, kind]
+
+
+@pytest.mark.parametrize(("name", "players", "attribute"), [("meinz", 4, "role"), ("tichu", 4, "index"),
+                                                            ("bridge", 4, "index")])
+def test_a_seats_fixed_attribute_is_written_and_agrees(name, players, attribute):
+    """A seat's attribute fixed for the whole game (its index, name, role) read from a table by seat: the game's
+    expressions that read it are written and give what the Python backend's give."""
+    both = Both(name, players)
+    both.written = [w for w in both.written
+                    if any(p.op == "seat" and not p.data[2] and p.data[4] == attribute for p in walk(w[0].part))]
+    assert both.written, both.refused
+    rng = random.Random(7)
+    agreed, differ = 0, []
+    for state in states(both.game, rng, 6):
+        slots = both.compact.start(state)
+        got = both.compare(slots, pack_arrays(both.lay, slots, both.values), rng)
+        agreed, differ = agreed + got[0], differ + got[1]
+    assert not differ, differ[:5]
+    assert agreed >= len(both.written)

@@ -45,12 +45,23 @@ def _attr(w: Writer, part: Part) -> str:
 
 def _seat(w: Writer, part: Part) -> str:
     (seat,) = part.kids
-    _, sure, stateful, _, name = part.data
+    getter, sure, stateful, _, name = part.data
+    if not stateful:  # fixed for the whole game (its index, name, role): a table by seat
+        return _fixed_seat(w, seat, getter, sure)
     base = w.seat_base(name, stateful)
     if isinstance(base, tuple):
         raise NotWritten(f"a seat's list {name!r} where one value is needed")
     s = w.temp(w.scalar(seat))
     at = f"v[{base} + {s}]" if base else f"v[{s}]"
+    return at if sure or seat.sure else f"({at} if {s} != NONE else NONE)"
+
+
+def _fixed_seat(w: Writer, seat: Part, getter: Any, sure: bool) -> str:
+    """A seat's attribute fixed for the whole game (``getter(None, seat)``: its index, its name, its role), read from
+    a constant table of the seats' (the seat itself where the table is the seats' indexes)."""
+    table = [w.values.encode(getter(None, s)) for s in range(w.lay.layout.players)]
+    s = w.temp(w.scalar(seat))
+    at = s if table == list(range(len(table))) else f"{w.constant(table, 'S')}[{s}]"
     return at if sure or seat.sure else f"({at} if {s} != NONE else NONE)"
 
 
