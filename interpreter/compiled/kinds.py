@@ -9,6 +9,7 @@ from interpreter.compiled import (
     choose_template,
     deal_template,
     move_template,
+    repeat_template,
     reveal_template,
     score_template,
     teams_template,
@@ -28,6 +29,8 @@ TEMPLATES: dict[str, Template] = {
     "set": values_template.write,
     "score": score_template.write,
     "teams": teams_template.write,
+    "repeat": repeat_template.write,
+    "climb": repeat_template.write,  # (a climb is a repeat of steps it writes: engine/steps/climb.py)
 }
 
 
