@@ -20,7 +20,7 @@ from interpreter.engine.steps.action_types import Choice, Pass
 
 from .compiled_games import lockstep_game
 from .compiled_steps import StepOnBoth, numba_or_skip
-from .conftest import game_of
+from .conftest import ROOT, game_of
 from .test_steps import TRICKS, make
 
 ZONES = "stock: {visible: nobody}\nrow: {visible: all}\nout: {visible: all}"
@@ -114,19 +114,33 @@ def test_was_stichts_rows_agree_with_the_python_backend(players):
     assert taken == [9 * players] * 2  # every seat took a card of each of the nine rows, on both
 
 
+# two choices in one repeat, of cards and of numbers, in a deck with identical cards (a card's kind is not its id)
+TWO_CHOICES = """\
+rows:
+  do: repeat
+  times: 2
+  steps:
+    pick: {do: choose, who: "left(round.dealer)", options: stock, move_to: hand}
+    count: {do: choose, who: "left(round.dealer)", options: "[0, 1, 2, 3]", pass: none of them, set: n}
+"""
+TWINS = "deck:\n  label: \"{suit}{rank}\"\n  cards:\n    - {suit: [x, y, z], rank: [1, 1, 2, 3, 4]}\n"
+
+
+def twins_game(tmp_path: Path):
+    return make(tmp_path, "deal: {do: deal, hand: 1, rest: stock}", TWO_CHOICES, TRICKS, zones=ZONES, deck=TWINS)
+
+
+def test_choices_of_cards_and_of_numbers_in_one_repeat_agree_with_the_python_backend(tmp_path):
+    both = StepOnBoth(twins_game(tmp_path), 4, "rows")
+    rng = random.Random(2)
+    taken = [both.lockstep(state, rng) for state in both.states(rng, 4, every=1)]
+    assert sum(t or 0 for t in taken) >= 12, taken
+
+
 def test_an_action_is_mapped_through_the_step_that_decides_it(tmp_path):
-    """Two choices in one repeat, of cards and of numbers: a choice's value is read as its step's (a card's kind, a
-    number itself); given without its step, an action both could take is refused, one only one could take is its."""
-    body = """\
-        rows:
-          do: repeat
-          times: 2
-          steps:
-            pick: {do: choose, who: "left(round.dealer)", options: stock, move_to: hand}
-            count: {do: choose, who: "left(round.dealer)", options: "[0, 1, 2]", pass: none of them, set: n}
-        """
-    deck = "deck:\n  label: \"{suit}{rank}\"\n  cards:\n    - {suit: [x, y, z], rank: [1, 1, 2, 3, 4]}\n"
-    game = make(tmp_path, "deal: {do: deal, hand: 1, rest: stock}", body, TRICKS, zones=ZONES, deck=deck)
+    """A choice's value is read as its step's (a card's kind, a number itself); given without its step, an action
+    both could take alike is taken, one they would take differently is refused."""
+    game = twins_game(tmp_path)
     lay = array_layout(game)
     code = step_code(game.steps[1], Writing(lay, Lowerer(lay, Values()), "s1", 0))
     pick, count = game.steps[1].inner
@@ -136,6 +150,7 @@ def test_an_action_is_mapped_through_the_step_that_decides_it(tmp_path):
     assert code.action_of(Choice(2, "2"), count) == 2
     assert code.action_of(Pass("none of them")) == code.action_of(Pass("none of them"), count)
     assert code.action_of(Choice(0, "0")) == 0  # (card 0 is the first of its kind: both read it as 0)
+    assert code.action_of(Choice(len(game.deck) + 5, "many")) == len(game.deck) + 5  # (no card: a number only)
     with pytest.raises(NotWritten, match="without the step"):
         code.action_of(Choice(later, "x"))
 
@@ -149,3 +164,14 @@ def test_numba_plays_whole_games_with_a_repeat_in_lockstep(tmp_path):
     numba_or_skip(everywhere=True)
     machine = Machine(repeat_game(tmp_path, MIXED), compiled=True)
     assert lockstep_game(machine, 0) > 0
+
+
+@pytest.mark.parametrize(("name", "players"), [("tichu", 4), (str(ROOT / "docs" / "examples" / "climbing.yaml"), 4)])
+def test_a_climb_is_written_as_the_repeat_it_is_up_to_its_combinations(name, players):
+    """A climb runs as a repeat of the steps it writes (engine/steps/climb.py): the repeat template writes it, and
+    what it does not write yet is its turn's combinations builtins."""
+    game = game_of(name, players)
+    (climb,) = [s for s in game.steps if s.kind == "climb"]
+    lay = array_layout(game)
+    with pytest.raises(NotWritten, match="_next_picks"):
+        step_code(climb, Writing(lay, Lowerer(lay, Values()), "s0", 0))
