@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled.calls import LIST_CALLS, REDUCERS, SCALAR_CALLS
+from interpreter.compiled.calls import LIST_CALLS, REDUCERS, SCALAR_CALLS, equal_lists
 from interpreter.compiled.values import NONE, NotWritten
 from interpreter.compiled.writer import Listed, Writer
 from interpreter.dsl.ir import Part
@@ -105,6 +105,8 @@ def _infix(w: Writer, part: Part) -> str:
         return out
     if op in ("in", "not in"):
         return w.contains(a_part, b_part, op == "not in")
+    if op in ("==", "!=") and any(k.type.kind == "list" for k in part.kids):
+        return equal_lists(w, a_part, b_part, op == "!=")
     if op in _COMPARE:
         a, b = (w.temp(w.scalar(k)) for k in part.kids)
         return f"(1 if {a} {op} {b} else 0)"
