@@ -29,8 +29,8 @@ TEMPLATES: dict[str, Template] = {
     "set": values_template.write,
     "score": score_template.write,
     "teams": teams_template.write,
-    "repeat": repeat_template.write,
-    "climb": repeat_template.write,  # (a climb is a repeat of steps it writes: engine/steps/climb.py)
+    "repeat": lambda step, w: repeat_template.write(step, w, step_code),  # (its steps written by their kinds')
+    "climb": lambda step, w: repeat_template.write(step, w, step_code),  # (a repeat of steps it writes: climb.py)
 }
 
 

@@ -38,15 +38,14 @@ ASK, INNER, TIME, TIMES = range(4)
 HEAD = 4  # the repeat's own slots, before its steps'
 
 
-def write(step: Any, w: Writing) -> StepCode:
-    """The compiled template of ``step``, a repeat step (see the module's docstring)."""
-    return _RepeatWriter(step, w).code()
+def write(step: Any, w: Writing, step_code: Callable[[Any, Writing], StepCode]) -> StepCode:
+    """The compiled template of ``step``, a repeat step (see the module's docstring), each step it holds written by
+    ``step_code`` (kinds.py's: the template of its kind)."""
+    return _RepeatWriter(step, w, step_code).code()
 
 
 class _RepeatWriter:
-    def __init__(self, step: Any, w: Writing):
-        from interpreter.compiled.kinds import step_code  # (kinds.py registers this template)
-
+    def __init__(self, step: Any, w: Writing, step_code: Callable[[Any, Writing], StepCode]):
         self.step, self.w, self.name = step, w, w.prefix
         self.codes: list[StepCode] = []
         self.bases: list[int] = []
