@@ -39,6 +39,40 @@ def _compare(op: str) -> Any:
     return _binary(op, "(1 if {a} {op} {b} else 0)")
 
 
+def _equal(negated: bool) -> Any:
+    values = _compare("!=" if negated else "==")
+
+    def made(w: Writer, part: Part) -> str:
+        if all(k.type.kind != "list" for k in part.kids):
+            return str(values(w, part))
+        a, b = part.kids
+        return equal_lists(w, a, b, negated)
+
+    return made
+
+
+def equal_lists(w: Writer, a: Part, b: Part, negated: bool) -> str:
+    """``==`` (``!=`` when ``negated``) where one side is a list: two lists the same with the same items in the same
+    order (none the same as none only); a list and none, the list none."""
+    if a.type.kind != "list":
+        a, b = b, a
+    if b.type.kind != "list" and not (b.const and isinstance(b.value, (list, tuple))):
+        if not (b.const and b.value is None):
+            raise NotWritten(f"{'!=' if negated else '=='} of a list and a value")
+        n = w.temp(w.listed(a)[1], "n")
+        return f"(1 if {n} {'>=' if negated else '<'} 0 else 0)"
+    (ab, an), (bb, bn) = (w.listed(k) for k in (a, b))
+    an, bn = w.temp(an, "n"), w.temp(bn, "n")
+    out, i = w.fresh("b"), w.fresh("i")
+    w.emit(f"{out} = 1 if {an} == {bn} else 0")
+    with w.block(f"if {out} == 1:"):
+        with w.block(f"for {i} in range({an}):"):
+            with w.block(f"if {ab}[{i}] != {bb}[{i}]:"):
+                w.emit(f"{out} = 0")
+                w.emit("break")
+    return f"(1 - {out})" if negated else out
+
+
 def _len(w: Writer, part: Part) -> str:
     (kid,) = part.kids
     if kid.type.kind != "list":
@@ -150,6 +184,39 @@ def _add_lists(w: Writer, part: Part) -> Listed:
     return _joined(w, part)
 
 
+def _concat(w: Writer, part: Part) -> Listed:
+    """The items of a list of lists, one list after the other: of a comprehension giving lists, or of a list written
+    of lists (a list that is none adds nothing: the Python backend refuses it)."""
+    (lists,) = part.kids
+    buf, count = w.new_list(str(w.lay.capacity))
+
+    def append(items: Listed) -> None:
+        b, m = items
+        m = w.temp(m, "m")
+        with w.block(f"if {m} > 0:"):
+            i = w.fresh("i")
+            with w.block(f"if {count} + {m} > len({buf}):"):  # (grown as needed: a list may be longer than a row)
+                grown = w.fresh("L")
+                w.scratch(grown, f"2 * ({count} + {m})")
+                with w.block(f"for {i} in range({count}):"):
+                    w.emit(f"{grown}[{i}] = {buf}[{i}]")
+                w.emit(f"{buf} = {grown}")
+            with w.block(f"for {i} in range({m}):"):
+                w.emit(f"{buf}[{count} + {i}] = {b}[{i}]")
+            w.emit(f"{count} += {m}")
+
+    if lists.op == "for" and lists.data[3] is None and lists.data[1].type.kind == "list":
+        var, body, cond, _ = lists.data
+        with w.each(lists.kids[0], var, cond):
+            append(w.listed(body))
+    elif lists.op == "list" and not lists.const:
+        for kid in lists.kids:
+            append(w.listed(kid))
+    else:
+        raise NotWritten("concat of a list of lists held as a value")
+    return buf, count
+
+
 def _distinct(w: Writer, part: Part) -> Listed:
     src, n = w.listed(part.kids[0])
     buf, count = w.new_list(n)
@@ -253,7 +320,7 @@ def _value_op(op: str) -> Any:
 SCALAR_CALLS: dict[Any, Any] = {
     R.add: _value_op("+"), R.subtract: _value_op("-"), R.multiply: _value_op("*"),
     operator.mod: _arith("%"), operator.floordiv: _arith("//"),
-    R.same: _compare("=="), R.different: _compare("!="),
+    R.same: _equal(False), R.different: _equal(True),
     R.contains: _contains, R.a_truth: _truthy, len: _len, abs: _abs,
     B._first: _end(True), B._last: _end(False), B._left: _seat_step(1), B._right: _seat_step(-1),
     B._same_team: _same_team, B._max: _extreme(">"), B._min: _extreme("<"),
@@ -265,7 +332,7 @@ SCALAR_CALLS: dict[Any, Any] = {
 LIST_CALLS: dict[Any, Any] = {
     B._team: _team_list(True), B._opponents: _team_list(False), B._seats_from: _seats_from,
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
-    B._slice: _sliced, B._range: _range,
+    B._slice: _sliced, B._range: _range, B._concat: _concat,
 }
 _TRUE = "({x} != 0 and {x} != NONE)"
 # a comprehension given to a builtin: (its start, the statement for each item, when to stop early)
