@@ -18,7 +18,8 @@ A step's template is source of functions named ``PREFIX_start``, and for a step 
 ``Writing`` is what a template is written with: the game's array layout, the expression writer, and ``call``,
 which writes an expression of the step as a function of its own and gives the call's source. A step run inside
 another (a trick's hooks) is written with a ``Writing`` of its own base in the holding step's progress, whose
-``outer`` gives the names the holding step binds (each as its source over the arrays and ``p``, and its type).
+``outer`` gives the names the holding step binds (each as its source over the arrays and ``p``, and its type); the
+holding step's template writes it with ``inner``.
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ class Writing:
     base: int
     expressions: list[Lowered] = field(default_factory=list)
     outer: dict[str, tuple[str, Type]] = field(default_factory=dict)
+    # the writer of a step a template's step runs (kinds.step_code, which sets it: a template cannot import it)
+    inner: Callable[[Any, Writing], StepCode] | None = None
 
     @property
     def players(self) -> int:

@@ -1,9 +1,9 @@
 """The steps a ``tricks`` step runs (``between_plays``, ``after_trick``), written for the compiled backend
 (trick_template.py) as engine/steps/trick_code.py and steps_code.py run them: each step written by its own kind's
-template (kinds.step_code) with a ``Writing`` of its own base in the trick's progress (after the trick's regions, a
-slot that says which step runs, then each step's own slots), whose ``outer`` gives the names the trick binds for
-it, worked out from the trick's progress as the Python backend works them out (trick_reading.py's BETWEEN_NAMES and
-AFTER_NAMES):
+template (kinds.step_code, given as ``Writing.inner``) with a ``Writing`` of its own base in the trick's progress
+(after the trick's regions, a slot that says which step runs, then each step's own slots), whose ``outer`` gives the
+names the trick binds for it, worked out from the trick's progress as the Python backend works them out
+(trick_reading.py's BETWEEN_NAMES and AFTER_NAMES):
 
 * between plays: ``player`` (the seat that has just played), ``trick`` and ``trick_seats`` (the plays so far, their
   cards and their seats), ``led`` (the card that sets the suit);
@@ -57,15 +57,15 @@ class Hooks:
     regions (see the module's docstring)."""
 
     def __init__(self, t: Any, first: int):
-        from interpreter.compiled.kinds import step_code  # (the kinds' table holds the trick's template: this one's)
-
         self.t = t
         self.hooks: list[Hook] = []
         self.slot = first  # which step runs (its index; -1: none), then each step's own slots
         base = first + 1
+        step_code = t.w.inner
         for which, steps in (("between", t.step.between), ("after", t.step.after)):
             outer = self._names(which)
             for k, step in enumerate(steps):
+                assert step_code is not None, "a trick is written by kinds.step_code, which gives its steps' writer"
                 w = Writing(t.lay, t.w.lowerer, f"{t.name}_{which[0]}{k}", base, t.w.expressions, outer)
                 try:
                     code = step_code(step, w)
