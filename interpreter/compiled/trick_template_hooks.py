@@ -166,7 +166,7 @@ class Hooks:
         between = len(self.of("between"))
         if between and len(self.of("after")):
             lines += [f"    if h < {between}:", *("    " + line for line in self._went_on("between", "h + 1")),
-                      *self._went_on("after", f"h - {between} + 1")]
+                      *self._went_on("after", f"h - {between - 1}")]
         elif between:
             lines += self._went_on("between", "h + 1")
         else:
