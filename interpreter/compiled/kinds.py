@@ -39,4 +39,5 @@ def step_code(step: Any, writing: Writing) -> StepCode:
     made = TEMPLATES.get(step.kind)
     if made is None:
         raise NotWritten(f"the step kind {step.kind!r}")
+    writing.inner = step_code  # (for the steps it runs: a trick's between plays and after a trick)
     return made(step, writing)

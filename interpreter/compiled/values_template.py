@@ -5,12 +5,12 @@ out (a later one reads an earlier one; a value of each seat is stored seat by se
 
 A value held as one value (arrays.py's ``v``) is stored as its whole number; a value held as a list (a row of
 ``l``) is stored as a copy of the list the expression gives (none: ``ln`` -1), a list written as a constant by its
-items. Not written (NotWritten): a value the arrays do not hold (a list of lists or of records), an expression the
-writer does not write (lower.py: a record made in play...), one reading a name the step holding it binds (a set
-inside a trick's hooks), and a constant list of more items than a row holds (the arrays' capacity: the deck's size,
-or the seats). A list worked out in play must fit in a row too: a limit of the arrays, not checked. The narration of
-round values (``narrate``) and ``visible`` are the Python backend's: the compiled backend tells nothing and shows
-nothing.
+items. A set a trick runs reads the names the trick binds (``Writing.outer``). Not written (NotWritten): a value
+the arrays do not hold (a list of lists or of records), an expression the writer does not write (lower.py: a record
+made in play...), one reading a name of a holding step when written without it, and a constant list of more items
+than a row holds (the arrays' capacity: the deck's size, or the seats). A list worked out in play must fit in a row
+too: a limit of the arrays, not checked. The narration of round values (``narrate``) and ``visible`` are the Python
+backend's: the compiled backend tells nothing and shows nothing.
 """
 
 from __future__ import annotations
