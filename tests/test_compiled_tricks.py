@@ -123,9 +123,9 @@ def noting_actions(both: StepOnBoth) -> Counter:
     mapping = both.code.action_of
     assert mapping is not None
 
-    def noted(action):
+    def noted(action, *step):
         taken[type(action).__name__] += 1
-        return mapping(action)
+        return mapping(action, *step)
 
     both.code.action_of = noted
     return taken

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing, held_actions
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.faults import MAX_TIMES
 from interpreter.runtime.layout import ROUND
@@ -161,22 +161,4 @@ class _RepeatWriter:
     def _action_of(self) -> Callable[..., int]:
         """The Python backend's action as the int the deciding step takes (see the module's docstring)."""
         by_step = {self.step.inner[k].name: self.codes[k].action_of for k in self.deciding}
-        name = self.step.name
-
-        def action_of(action: Any, step: Any = None) -> int:
-            if step is not None:
-                made = by_step[step.name]
-                assert made is not None
-                return made(action)
-            found: set[int] = set()
-            for made in by_step.values():
-                assert made is not None
-                try:
-                    found.add(made(action))
-                except (KeyError, IndexError, TypeError, NotWritten):  # (not an action of that step)
-                    continue
-            if len(found) != 1:
-                raise NotWritten(f"the action {action!r} of repeat {name!r}, without the step it is of")
-            return found.pop()
-
-        return action_of
+        return held_actions(by_step, f"repeat {self.step.name!r}")

@@ -110,6 +110,33 @@ class Writing:
         return f"p[{self.base + slot}]"
 
 
+def held_actions(held: dict[str, Callable[[Any], int] | None], what: str, own: Callable[[Any], int] | None = None,
+                 own_types: tuple[type, ...] = ()) -> Callable[..., int]:
+    """``action_of`` for a step that runs others (a repeat's steps, a trick's hooks): an action of ``own_types`` is
+    its own (``own``); another is that of the step held that decides it, ``held`` by name -- the step given, or
+    else the one number every held step that can take the action agrees on (NotWritten when they differ: which step
+    decides is not in the action)."""
+
+    def action_of(action: Any, step: Any = None) -> int:
+        if own is not None and isinstance(action, own_types):
+            return own(action)
+        if step is not None and held.get(step.name) is not None:
+            return held[step.name](action)  # type: ignore[misc]
+        found: set[int] = set()
+        for mapped in held.values():
+            if mapped is None:
+                continue
+            try:
+                found.add(mapped(action))
+            except (LookupError, TypeError, ValueError, NotWritten):  # (an action this step cannot take: another's)
+                continue
+        if len(found) != 1:
+            raise NotWritten(f"the action {action!r} of {what}, without the step it is of")
+        return found.pop()
+
+    return action_of
+
+
 def table(items: list[int]) -> str:
     """A template's constant table written in its source: a tuple (numba indexes it)."""
     return f"({', '.join(map(str, items))},)"

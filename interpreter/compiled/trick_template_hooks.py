@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.compiled.steps import ARRAYS, StepCode, Writing
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing, held_actions
 from interpreter.compiled.trick_progress import ASK, PLAYED, WINNER
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.trick_reading import AFTER_NAMES, BETWEEN_NAMES
@@ -146,9 +146,9 @@ class Hooks:
 
     def _legal(self) -> list[str]:
         """``NAME_hook_legal``: the legal actions of the step that decides."""
-        lines = [f"def {self.t.name}_hook_legal({ARRAYS}, p, out):", f"    h = {self.at}"]
+        lines = [f"def {self.t.name}_hook_legal({ARRAYS}, p, out):", f"    hook = {self.at}"]
         for k, h in enumerate(self.deciding):
-            lines += [f"    {'if' if k == 0 else 'elif'} h == {h.index}:",
+            lines += [f"    {'if' if k == 0 else 'elif'} hook == {h.index}:",
                       f"        return {h.code.prefix}_legal({ARRAYS}, p, out)"]
         return [*lines, "    return 0", ""]
 
@@ -157,20 +157,20 @@ class Hooks:
         after it entered, and once its list is done the trick goes on (the next seat asked to play, or the trick
         closed and the next one begun)."""
         t = self.t
-        lines = [f"def {t.name}_hook_apply({ARRAYS}, p, action):", f"    h = {self.at}"]
+        lines = [f"def {t.name}_hook_apply({ARRAYS}, p, action):", f"    hook = {self.at}"]
         for k, h in enumerate(self.deciding):
-            lines += [f"    {'if' if k == 0 else 'elif'} h == {h.index}:",
+            lines += [f"    {'if' if k == 0 else 'elif'} hook == {h.index}:",
                       f"        if {h.code.prefix}_apply({ARRAYS}, p, action) != DONE:",
                       f"            {t.at(ASK)} = p[{h.base}]",
                       "            return DECIDES"]
         between = len(self.of("between"))
         if between and len(self.of("after")):
-            lines += [f"    if h < {between}:", *("    " + line for line in self._went_on("between", "h + 1")),
-                      *self._went_on("after", f"h - {between - 1}")]
+            lines += [f"    if hook < {between}:", *("    " + line for line in self._went_on("between", "hook + 1")),
+                      *self._went_on("after", f"hook - {between - 1}")]
         elif between:
-            lines += self._went_on("between", "h + 1")
+            lines += self._went_on("between", "hook + 1")
         else:
-            lines += self._went_on("after", "h + 1")
+            lines += self._went_on("after", "hook + 1")
         return [*lines, ""]
 
     def _went_on(self, which: str, start: str) -> list[str]:
@@ -184,24 +184,10 @@ class Hooks:
     def action_of(self, own: Callable[[Any], int], own_types: tuple[type, ...]) -> Callable[[Any], int]:
         """The Python backend's action of the trick as the number its template takes: the trick's own (``own``, for
         an action of ``own_types``), else that of the step that decides (see the module's docstring)."""
-        mappers = [h.code.action_of for h in self.deciding if h.code.action_of is not None]
-        if not mappers:
+        if not any(h.code.action_of is not None for h in self.deciding):
             return own
-
-        def action_of(action: Any) -> int:
-            if isinstance(action, own_types):
-                return own(action)
-            found = set()
-            for mapper in mappers:
-                try:
-                    found.add(mapper(action))
-                except (LookupError, TypeError, ValueError):  # (an action this step cannot take: another's)
-                    continue
-            if len(found) != 1:
-                raise NotWritten(f"an action two steps of a trick take as different actions: {action!r}")
-            return found.pop()
-
-        return action_of
+        return held_actions({h.step.name: h.code.action_of for h in self.deciding}, f"trick {self.t.step.name!r}",
+                            own, own_types)
 
 
 _OPTION = {"between": "between_plays", "after": "after_trick"}
