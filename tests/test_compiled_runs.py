@@ -4,6 +4,8 @@ the engine. The machine runs as plain Python here (numba compiles for seconds); 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from interpreter.cli import main
@@ -122,6 +124,17 @@ def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plai
     assert f"North {done.totals[0]}" in out and f"East {done.totals[1]}" in out
     assert main(["play", "whist", "-p", "4", "--seed", "1", "--engine", "compiled", "--human", "1"]) != 0
     assert "bots only" in capsys.readouterr().err
+
+
+def test_the_record_of_a_compiled_game_says_so_and_replays(plain, capsys, tmp_path):
+    pytest.importorskip("numba")
+    record = tmp_path / "g.jsonl"
+    assert main(["play", "euchre", "-p", "4", "--seed", "5", "--quiet", "--engine", "compiled",
+                 "--record", str(record)]) == 0
+    head = json.loads(record.read_text().splitlines()[0])
+    assert head["engine"] == "compiled" and "SHA-256" in head["stream"]
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 0
 
 
 def test_numba_and_plain_python_draw_the_same_game():

@@ -44,7 +44,8 @@ def play(args: argparse.Namespace) -> int:
     with writing(args.record, "record") as record_file:
         try:
             out = play_game(game, agents, chosen, record=bool(args.record), rules_file=rules_file, narrate=narrate,
-                            viewer=viewer, deal=start, events=events, follow=follow)
+                            viewer=viewer, deal=start, events=events, follow=follow,
+                            made_by=None if follow is None else COMPILED_DRAWS)
         except TrickbookError:  # the game stopped (an agent failed, a rule could not be worked out): its record so far
             if record_file is not None and events:
                 write_record(record_file, events)
@@ -66,6 +67,12 @@ def play(args: argparse.Namespace) -> int:
         mine = " (your own moves are yours to make again)" if args.human else ""
         print(f"seed {chosen}: play this game again with{mine}:\n  {again}")
     return 0
+
+
+# a game the compiled backend drew: its record's header says so (the seed alone plays another game on the Python
+# backend; the record holds every deal and action, so it replays as any other)
+COMPILED_DRAWS = {"engine": "compiled", "stream": "numba's np.random, seeded with the first 4 bytes of the SHA-256 of "
+                  "the seed, little-endian"}
 
 
 def compiled_game(args: argparse.Namespace, game: Any, lineup: list[str], chosen: Any, dealt: bool) -> Any:

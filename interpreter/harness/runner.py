@@ -34,7 +34,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
               after_each: Callable[[State], None] | None = None, viewer: int | None = None,
               round_values: list[dict[str, Any]] | None = None, deal: FixedDeal | None = None,
               events: list[dict[str, Any]] | None = None, told: bool = False,
-              follow: Callable[[Match], None] | None = None) -> Outcome:
+              follow: Callable[[Match], None] | None = None, made_by: dict[str, Any] | None = None) -> Outcome:
     """Play one full game. With ``record`` the outcome holds the JSON Lines events (``told``: with the lines of
     what the rules made happen, tricks won and automatic decisions, as the API's history has them).
 
@@ -47,12 +47,13 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     an error (or Ctrl-C) leaves its record so far there.
 
     Each agent is told when the game is over or stopped (see ``drive``). ``follow``: plays the match begun to its
-    end instead of the agents (a compiled game's draws followed, compiled/replay.py).
+    end instead of the agents (a compiled game's draws followed, compiled/replay.py), ``made_by`` saying so in the
+    record's header.
     """
     agents = list(agents) if agents is not None else random_agents(game, seed)
     try:  # the agents are stopped when the game cannot even begin
         match = Match(game, seed) if deal is None else Match(game, seed, hand=deal.hand, dealer=deal.dealer)
-        writer = RecordWriter(events, rules_file=rules_file, told=told) if record else None
+        writer = RecordWriter(events, rules_file=rules_file, told=told, made_by=made_by) if record else None
         if writer is not None:
             match.listen(writer)
         if narrate is not None:
