@@ -17,8 +17,9 @@ import time
 import pytest
 
 from interpreter.cli import main
+from interpreter.harness.engines import run_game
 from interpreter.harness.runner import play_game, sigint_held
-from interpreter.harness.simulate import Estimate, Setup, compiled, game_seed, play_many, simulate, wilson
+from interpreter.harness.simulate import Estimate, Setup, game_seed, play_many, simulate, wilson
 
 from .conftest import ROOT, terminal_sigint
 from .test_cli import run
@@ -26,7 +27,7 @@ from .test_cli import run
 
 def _summary(workers, backend="processes", games=12):
     setup = Setup("njet-riogrande", 3, (), ("greedy", "random", "ismcts"), True, iterations=2)
-    game = compiled("njet-riogrande", 3, (), ())
+    game = run_game("njet-riogrande", 3, (), ())
     return simulate(game, games, "w", None, setup, workers, backend).as_json()
 
 
@@ -50,7 +51,7 @@ def test_the_dask_backend_gives_the_same_games_in_its_local_mode():
 
 
 def test_a_summary_is_what_the_games_gave(capsys):
-    game = compiled("oh-hell", 4, (), ())
+    game = run_game("oh-hell", 4, (), ())
     summary = simulate(game, 5, 3)
     outs = [play_game(game, seed=game_seed(3, i)) for i in range(5)]
     for s in range(4):

@@ -104,7 +104,7 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         module = types.ModuleType(name)
         module.__dict__.update(space, __file__=path)
         sys.modules[name] = module
-        eval(compile(text, path, "exec"), module.__dict__)  # (the same text, read from the file numba keeps by)
+        run_block(text, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
         space = module.__dict__
     if compiled:
         import numba

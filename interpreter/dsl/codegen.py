@@ -149,11 +149,13 @@ class Namespace:
             prune(os.path.dirname(self._path), "code-")  # one file per compiled game: the latest few kept
 
 
-def run_block(src: str, namespace: dict[str, Any], gen: Namespace | None = None) -> dict[str, Any]:
+def run_block(src: str, namespace: dict[str, Any], gen: Namespace | None = None,
+              filename: str = "<trickbook>") -> dict[str, Any]:
     """Run ``src``, a block of statements the engine wrote (a step's functions, see engine/steps/trick_code.py),
     in ``namespace`` (what it refers to, and its builtins); give the namespace, holding what it defined.
-    ``gen``: where its code object is kept (with the game's expressions)."""
-    code = gen.code(src) if gen is not None else compile(src, "<trickbook>", "exec")
+    ``gen``: where its code object is kept (with the game's expressions); ``filename``: the file it is read from,
+    when it is one (a compiled module kept on disk: numba finds its functions by it)."""
+    code = gen.code(src) if gen is not None else compile(src, filename, "exec")
     eval(code, namespace)  # a code object of statements: runs them
     return namespace
 

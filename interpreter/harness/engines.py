@@ -104,10 +104,18 @@ def _written(game: Any) -> Any:
     return Machine(game)
 
 
+@lru_cache(maxsize=4)  # a worker keeps the few games of its runs, not every game it was ever given
+def run_game(rules: str, players: int, options: tuple[tuple[str, Any], ...], allow: tuple[Path, ...]) -> Any:
+    """The game of a run (a rule file, its player count and options), compiled once a process."""
+    from interpreter.engine.compile import compile_game
+    from interpreter.rules.loader import load_rules
+
+    return compile_game(load_rules(rules, allow), players, dict(options))
+
+
 @lru_cache(maxsize=4)
 def machine_for(rules: str, players: int, options: tuple[tuple[str, Any], ...], allow: tuple[Path, ...]) -> Any:
     """The compiled machine of a run's game (made once a process: loaded from the user's cache when kept)."""
     from interpreter.compiled.machine import Machine
-    from interpreter.harness.simulate import compiled
 
-    return Machine(compiled(rules, players, options, allow), compiled=True)
+    return Machine(run_game(rules, players, options, allow), compiled=True)

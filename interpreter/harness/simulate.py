@@ -18,16 +18,14 @@ from typing import Any
 
 from interpreter.dsl.types import VALUE
 from interpreter.engine.card_values import readable
-from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game
 from interpreter.errors import AgentError
 from interpreter.harness.deal_files import FixedDeal, fixed_deal
 from interpreter.harness.distributed import on_dask
-from interpreter.harness.engines import machine_for, stream_seed
+from interpreter.harness.engines import machine_for, run_game, stream_seed
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
 from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
-from interpreter.rules.loader import load_rules
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 MAX_VALUES = 8  # values of one round value listed by name; the rest are counted together
@@ -79,13 +77,8 @@ class Played:
     digest: str = ""  # with Setup.digest: the SHA-256 of the game's record
 
 
-@lru_cache(maxsize=4)  # a worker keeps the few games of its runs, not every game it was ever given
-def compiled(rules: str, players: int, options: tuple[tuple[str, Any], ...], allow: tuple[Path, ...]) -> Game:
-    return compile_game(load_rules(rules, allow), players, dict(options))
-
-
 def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> Played:
-    game = game or compiled(setup.rules, setup.players, setup.options, setup.allow)
+    game = game or run_game(setup.rules, setup.players, setup.options, setup.allow)
     names = setup.lineup(index)
     s = game_seed(seed, index)
     if setup.engine == "compiled":  # (random agents: numba's stream, seeded from the game's seed)
