@@ -9,6 +9,7 @@ are packed into (compiled/arrays.py)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -46,8 +47,9 @@ def bound_names(e: Compiled) -> dict[str, Type]:
     return found  # type: ignore[return-value]
 
 
-def drawn(t: Type, rng: random.Random, lay: ArrayLayout) -> Any:
-    """A value of type ``t`` for a bound name: a card (its kind), a seat, a list of them, a small number or a truth."""
+def drawn(t: Type, rng: random.Random, lay: ArrayLayout, texts: Sequence[str] = ()) -> Any:
+    """A value of type ``t`` for a bound name: a card (its kind), a seat, a list of them, a small number, a truth, one
+    of ``texts``, a record of such values (a choice's history: records of a seat and a value) or a list of records."""
     kinds, players = lay.layout.kinds, lay.layout.players
     if t.kind == "card":
         return rng.choice(kinds)
@@ -56,10 +58,16 @@ def drawn(t: Type, rng: random.Random, lay: ArrayLayout) -> Any:
     if t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat"):
         items = kinds if t.element.kind == "card" else range(players)
         return rng.sample(items, rng.randrange(min(len(items), 6) + 1))
+    if t.kind == "list" and t.element is not None and t.element.kind == "record":
+        return [drawn(t.element, rng, lay, texts) for _ in range(rng.randrange(6))]
+    if t.kind == "record" and t.fields:
+        return {name: drawn(field, rng, lay, texts) for name, field in t.fields}
     if t.kind == "value" and t.plain in ("number", ""):
         return rng.choice([0, 1, 2, 3])
     if t.kind == "value" and t.plain == "truth":
         return rng.choice([True, False])
+    if t.kind == "value" and t.plain == "text" and texts:
+        return rng.choice(texts)
     raise NotWritten(f"no values drawn for {t}")
 
 
@@ -89,11 +97,15 @@ class Both:
         self.written: list[tuple[Compiled, Lowered, dict[str, Type], Compiled]] = []
         self.refused: list[str] = []
         self.all = expressions(self.game)
+        # the texts the expressions write (a bound text is drawn from them: a bid, a call...)
+        self.texts = sorted({x for e in self.all for p in walk(e.part) if p.const
+                             for x in (p.value if isinstance(p.value, (list, tuple)) else [p.value])
+                             if isinstance(x, str)})
         for i, e in enumerate(self.all):
             try:
                 bound = bound_names(e)
                 for t in bound.values():
-                    drawn(t, random.Random(0), self.lay)  # (a bound text or record is not drawn here)
+                    drawn(t, random.Random(0), self.lay, self.texts)  # (what cannot be drawn is not compared)
                 self.written.append((e, lowerer.lower(e.part, bound, f"f{i}"), bound, reads.compiled(e)))
             except NotWritten as exc:
                 self.refused.append(f"{e.text}: {exc}")
@@ -112,7 +124,7 @@ class Both:
         """Every written expression on both sides at one state: how many agree, and each difference."""
         agreed, differ = 0, []
         for e, lowered, bound, python in self.written:
-            args = {n: drawn(t, rng, self.lay) for n, t in bound.items()}
+            args = {n: drawn(t, rng, self.lay, self.texts) for n, t in bound.items()}
             budget.reset()
             try:
                 want = python.fn({"$s": slots, **args})

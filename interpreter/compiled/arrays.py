@@ -8,13 +8,19 @@ five numpy arrays of whole numbers (values.py says how a value is one):
 * ``l[row, :ln[row]]``: a value slot that holds a list (its items as values), by the type the checker gave it;
   ``ln[row]`` is -1 while it is none.
 
-The rounds' scores, what each seat knows of the teams and lists of lists are not in the arrays yet (no expression
-reads the first two directly; the steps that do are not written for this backend).
+A list of records or of lists (a choice's history: records of a seat and a value; pairs of seats) is a row of ``l``
+like any other: each item interned (values.py), so that an expression reads it with the ops of any list and a
+record's field from the table of that field. A row holds ``width`` items: the deck's cards (or the seats), times the
+seats when a list of records or lists is held (an auction's calls may outnumber the cards: Bridge's at most 105);
+a history longer than that keeps its first items (choose_template.py).
+
+The rounds' scores and what each seat knows of the teams are not in the arrays yet (no expression reads them
+directly; the steps that do are not written for this backend).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -43,10 +49,12 @@ class ArrayLayout:
     """Where each slot of a game's compact layout is in the arrays."""
 
     layout: Layout
-    capacity: int  # the most items a row holds: every card of the deck, or every seat
+    capacity: int  # the most items a row of z holds: every card of the deck, or every seat
     value_index: tuple[int | None, ...]  # value slot -> its index in v (None: a list, or not held)
     list_row: tuple[int | None, ...]  # value slot -> its row in l (None: one value, or not held)
     types: tuple[Type, ...]  # value slot -> the type of its value
+    width: int  # the most items a row of l holds (see the module's docstring)
+    game: Any = field(default=None, compare=False, repr=False)  # the game laid out (a step's domain is read from it)
 
     @property
     def values(self) -> int:
@@ -78,12 +86,15 @@ def array_layout(game: Game) -> ArrayLayout:
     index: list[int | None] = []
     rows: list[int | None] = []
     for (part, _, _), t in zip(lay.values, types, strict=True):
-        held = part not in _UNHELD and not (t.kind == "list" and t.element is not None and t.element.kind in (
-            "list", "record"))  # (a list of lists: not held yet)
+        held = part not in _UNHELD
         listed = held and t.kind == "list"
         index.append(sum(i is not None for i in index) if held and not listed else None)
         rows.append(sum(r is not None for r in rows) if listed else None)
-    return ArrayLayout(lay, max(len(game.deck), lay.players, 1), tuple(index), tuple(rows), types)
+    capacity = max(len(game.deck), lay.players, 1)
+    interned = any(r is not None and t.element is not None and t.element.kind in ("list", "record")
+                   for r, t in zip(rows, types, strict=True))  # (lists of records or lists: see the docstring)
+    width = capacity * lay.players if interned else capacity
+    return ArrayLayout(lay, capacity, tuple(index), tuple(rows), types, width, game)
 
 
 def _type(game: Game, part: str, name: str) -> Type:
@@ -94,7 +105,7 @@ def _type(game: Game, part: str, name: str) -> Type:
 
 def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
     """``slots`` in the arrays (each text or record interned in ``values``)."""
-    cap = lay.capacity
+    cap, width = lay.capacity, lay.width
     zones = [cards.copies() if hasattr(cards, "copies") else cards for cards in slots.z]
     z = np.zeros((len(zones), cap), np.int64)
     zn = np.zeros(len(zones), np.int64)
@@ -102,7 +113,7 @@ def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
         z[at, :len(cards)] = cards
         zn[at] = len(cards)
     v = np.zeros(max(lay.values, 1), np.int64)
-    l = np.zeros((max(lay.lists, 1), cap), np.int64)  # noqa: E741
+    l = np.zeros((max(lay.lists, 1), width), np.int64)  # noqa: E741
     ln = np.zeros(max(lay.lists, 1), np.int64)
     for slot, value in enumerate(slots.v):
         i, row = lay.value_index[slot], lay.list_row[slot]
@@ -114,7 +125,7 @@ def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
             if value is None:
                 ln[row] = -1  # none, not an empty list
                 continue
-            items = [values.encode(x) for x in value]
+            items = [values.item(x) for x in value]
             l[row, :len(items)] = items
             ln[row] = len(items)
     return Arrays(z, zn, v, l, ln)

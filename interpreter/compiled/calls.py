@@ -35,8 +35,14 @@ def _arith(op: str) -> Any:
     return _binary(op)
 
 
-def _compare(op: str) -> Any:
-    return _binary(op, "(1 if {a} {op} {b} else 0)")
+def _equal(negated: bool) -> Any:
+    """``==`` (``!=`` when ``negated``) of two values, or of lists (writer.equal)."""
+
+    def made(w: Writer, part: Part) -> str:
+        a, b = part.kids
+        return w.equal(a, b, negated)
+
+    return made
 
 
 def _len(w: Writer, part: Part) -> str:
@@ -230,7 +236,7 @@ def _value_op(op: str) -> Any:
 SCALAR_CALLS: dict[Any, Any] = {
     R.add: _value_op("+"), R.subtract: _value_op("-"), R.multiply: _value_op("*"),
     operator.mod: _arith("%"), operator.floordiv: _arith("//"),
-    R.same: _compare("=="), R.different: _compare("!="),
+    R.same: _equal(False), R.different: _equal(True),
     R.contains: _contains, R.a_truth: _truthy, len: _len, abs: _abs,
     B._first: _end(True), B._last: _end(False), B._left: _seat_step(1), B._right: _seat_step(-1),
     B._same_team: _same_team, B._max: _extreme(">"), B._min: _extreme("<"),

@@ -44,6 +44,7 @@ from typing import Any
 from interpreter.compiled.choose_choices import (
     CHOOSER,
     COUNT,
+    HELD,
     IDLE,
     LEFT,
     ORDER,
@@ -55,7 +56,8 @@ from interpreter.compiled.choose_choices import (
     ChoicesWriter,
 )
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
-from interpreter.compiled.values import NotWritten
+from interpreter.compiled.values import NONE, NotWritten
+from interpreter.compiled.writer import encode_constant
 from interpreter.runtime.layout import DEALER, ROUND, SEAT
 from interpreter.runtime.moves import search_orders
 
@@ -72,7 +74,7 @@ class _ChooseWriter(ChoicesWriter):
 
     def code(self) -> StepCode:
         lines = (self._order() + self._begin() + self._end_turn() + self._idle() + self._choices() + self._may()
-                 + self._take() + self._find() + self._start() + self._legal() + self._apply())
+                 + self._record() + self._take() + self._find() + self._start() + self._legal() + self._apply())
         return StepCode(self.name, "\n".join(lines), self.size(), decides=True, expressions=self.w.expressions,
                         action_of=self.action_of())
 
@@ -201,10 +203,43 @@ class _ChooseWriter(ChoicesWriter):
                 lines.append(f"    v[{self._slot(lay.value, part, value)}{at}] = x")
         if step.set_chooser is not None:
             lines.append(f"    v[{self._slot(lay.value, ROUND, step.set_chooser)}] = seat")
+        if self.keeps_history:  # the pick's record, kept (the first ones, when more than its slots hold)
+            lines += [f"    k = {self.at(HELD)}",
+                      f"    if k < {self.history_size}:",
+                      f"        p[{w.base + self.history} + k] = {name}_record(seat, x)",
+                      f"        {self.at(HELD)} = k + 1"]
+            if step.set_history is not None:  # the round value holds the history so far
+                row = self._slot(lay.list_of, ROUND, step.set_history)
+                lines += ["        if k < l.shape[1]:",
+                          f"            l[{row}, k] = p[{w.base + self.history} + k]",
+                          f"            ln[{row}] = k + 1"]
         lines.append(f"    {self.at(LEFT)} -= 1")
         if step.may_stop is None:  # (with may_stop, the turn's end waits for the decision)
             lines += [f"    if {self.at(LEFT)} <= 0:", f"        {name}_end_turn({ARRAYS}, p)"]
         return [*lines, ""]
+
+    def _record(self) -> list[str]:
+        """``PREFIX_record(seat, x)``: the record of ``seat`` picking ``x`` (seat and value), interned: the records of
+        every seat and every value of the step's domain (the values its actions are listed by, engine/actions.py) are
+        interned as the step is written, in ``PREFIX_RECORDS`` (value by value, seat by seat); a value outside the
+        domain (which has no action either) is recorded as none."""
+        if not self.keeps_history:
+            return []
+        step, lay, values, n = self.step, self.w.lay, self.w.lowerer.values, self.players
+        if lay.game is None:
+            raise NotWritten("a choice's history, with no game to list the values of its domain")
+        domain = list(dict.fromkeys(e[2] for e in step.words.action_entries(lay.game) if e[0] not in ("pass", "stop")))
+        keys = [encode_constant(lay, values, x, step.option_type) for x in domain]
+        records = [values.encode({"seat": s, "value": lay.layout.kind[x] if self.cards else x})
+                   for x in domain for s in range(n)]
+        name = self.name
+        return [f"{name}_VALUES = np.array({keys or [NONE]!r}, np.int64)",
+                f"{name}_RECORDS = np.array({records or [NONE]!r}, np.int64)", "",
+                f"def {name}_record(seat, x):",
+                f"    for j in range({len(keys)}):",
+                f"        if {name}_VALUES[j] == x:",
+                f"            return {name}_RECORDS[j * {n} + seat]",
+                "    return NONE", ""]
 
     def _slot(self, where: Any, part: str, name: str) -> int:
         """Where a value the step sets is in the arrays (seat 0's, for a seat's)."""
@@ -264,6 +299,10 @@ class _ChooseWriter(ChoicesWriter):
         step, name = self.step, self.name
         lines = [f"def {name}_start({ARRAYS}, p):",
                  f"    k = {name}_order({ARRAYS}, p)"]
+        if step.set_history is not None:  # the history set starts empty (as it is kept: from the take)
+            lines.append(f"    ln[{self._slot(self.w.lay.list_of, ROUND, step.set_history)}] = 0")
+        if self.keeps_history:
+            lines.append(f"    {self.at(HELD)} = 0")
         if step.counted:  # the lists set start empty
             if step.set_round is not None:
                 lines.append(f"    ln[{self._slot(self.w.lay.list_of, ROUND, step.set_round)}] = 0")

@@ -23,7 +23,7 @@ from typing import Any
 
 from interpreter.compiled.arrays import ArrayLayout
 from interpreter.compiled.parts import LISTS, SCALARS
-from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
+from interpreter.compiled.values import INTERNED, NONE, Values
 from interpreter.compiled.writer import Writer
 from interpreter.dsl.ir import Part
 from interpreter.dsl.types import Type
@@ -70,9 +70,7 @@ class Lowerer:
         params: list[tuple[str, bool]] = []
         for n, t in bound.items():
             local = "r_" + n
-            if t.kind == "list":
-                if t.element is None or t.element.kind in ("list", "record"):
-                    raise NotWritten(f"a list of lists or records bound as {n!r}")
+            if t.kind == "list":  # (of records or lists too: their items interned, arrays.py)
                 w.locals[n] = (local, f"len({local})")
                 params.append((n, True))
             else:

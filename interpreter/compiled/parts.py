@@ -94,6 +94,8 @@ def _infix(w: Writer, part: Part) -> str:
         return out
     if op in ("in", "not in"):
         return w.contains(a_part, b_part, op == "not in")
+    if op in ("==", "!="):
+        return w.equal(a_part, b_part, op == "!=")
     if op in _COMPARE:
         a, b = (w.temp(w.scalar(k)) for k in part.kids)
         return f"(1 if {a} {op} {b} else 0)"
