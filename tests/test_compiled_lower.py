@@ -235,3 +235,38 @@ def test_a_constant_card_is_written_as_its_kind():
     assert both["one"](*arrays) == kind
     got, n = both["two"](*arrays)
     assert list(got[:n]) == [kind, kind]
+
+
+def test_lists_are_compared_item_by_item():
+    """``==`` and ``!=`` of lists, as the runtime's helper (a list on the left) and as Python's own operator (none on
+    one side): equal when they hold the same items in order; a list that is none equals none only, never ``[]``."""
+    from interpreter.dsl import runtime as R
+    from interpreter.dsl.ir import Part, constant
+    from interpreter.dsl.types import NONE as NONE_TYPE
+    from interpreter.dsl.types import SEATS, TRUTH
+
+    game = game_of("was-sticht", 4)
+    lay, values = array_layout(game), Values()
+    a, b = (Part("name", SEATS, frozenset({f"ctx:{n}"}), (), n) for n in "ab")
+    hints = Part("round", SEATS, frozenset(), (), "hints")  # (none until the round sets it)
+    lowerer = Lowerer(lay, values)
+    made = {name: lowerer.lower(part, bound, name) for name, part, bound in [
+        ("same", Part("call", TRUTH, frozenset(), (a, b), (R.same, False, False)), {"a": SEATS, "b": SEATS}),
+        ("differ", Part("call", TRUTH, frozenset(), (a, b), (R.different, False, False)), {"a": SEATS, "b": SEATS}),
+        ("empty", Part("call", TRUTH, frozenset(), (hints, constant((), SEATS)), (R.same, False, False)), {}),
+        ("unset", Part("infix", TRUTH, frozenset(), (hints, constant(None, NONE_TYPE)), "=="), {}),
+    ]}
+    space: dict[str, Any] = {}
+    for lowered in made.values():
+        space.update(lowered.link(values))
+    exec("\n".join(m.source for m in made.values()), space)  # the engine's own source, written from parts
+    state = game.new_state()
+    arrays = pack_arrays(lay, compact_game(game).start(state), values)
+    for x, y in [([1, 2], [1, 2]), ([1, 2], [2, 1]), ([1], [1, 2]), ([], []), ([3], [])]:
+        mine = (space["same"](*arrays, np.asarray(x, np.int64), np.asarray(y, np.int64)),
+                space["differ"](*arrays, np.asarray(x, np.int64), np.asarray(y, np.int64)))
+        assert mine == (int(x == y), int(x != y)), (x, y)
+    assert (space["empty"](*arrays), space["unset"](*arrays)) == (0, 1)  # none is not [], and is none
+    state.vars["hints"] = []
+    arrays = pack_arrays(lay, compact_game(game).start(state), values)
+    assert (space["empty"](*arrays), space["unset"](*arrays)) == (1, 0)
