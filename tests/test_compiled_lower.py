@@ -270,3 +270,32 @@ def test_lists_are_compared_item_by_item():
     state.vars["hints"] = []
     arrays = pack_arrays(lay, compact_game(game).start(state), values)
     assert (space["empty"](*arrays), space["unset"](*arrays)) == (1, 0)
+
+
+def test_the_greatest_and_least_list_of_numbers_are_pythons():
+    """``max`` and ``min`` of a comprehension of lists of numbers (Mue's highest cards bid): ordered as Python orders
+    lists, by the first item that differs, a list before a longer one it begins; the first of equal ones."""
+    from interpreter.dsl import builtins as B
+    from interpreter.dsl.ir import Part
+    from interpreter.dsl.types import NUMBER, SEAT, SEATS, list_of
+
+    game = game_of("mue", 4)
+    lay, values = array_layout(game), Values()
+    seat = Part("name", SEAT, frozenset({"ctx:s"}), (), "s")
+    high = Part("seat", list_of(NUMBER), frozenset({"state"}), (seat,), (None, True, True, None, "high"))
+    given = Part("name", SEATS, frozenset({"ctx:given"}), (), "given")
+    lowerer = Lowerer(lay, values)
+    made = [lowerer.lower(Part("for", list_of(NUMBER), frozenset(), (given,), ("s", high, None, fn)), {"given": SEATS},
+                          name) for name, fn in (("most", B._max), ("least", B._min))]
+    space: dict[str, Any] = {}
+    for lowered in made:
+        space.update(lowered.link(values))
+    exec("\n".join(m.source for m in made), space)  # the engine's own source, written from parts
+    state = game.new_state()
+    highs = [[3, 1], [3, 2, 0], [2, 9], [3, 2]]
+    state.seat_vars["high"] = [list(h) for h in highs]
+    arrays = pack_arrays(lay, compact_game(game).start(state), values)
+    for seats in ([0, 1, 2, 3], [0, 3], [2], [3, 0, 2]):
+        for name, pick in (("most", max), ("least", min)):
+            got, n = space[name](*arrays, np.asarray(seats, np.int64))
+            assert list(got[:n]) == pick(highs[s] for s in seats), (name, seats)

@@ -179,3 +179,17 @@ def test_hidden_teams_leave_what_each_seat_knows_in_the_progress(tmp_path):
     before = both.arrays(state)
     assert both.lockstep(state, rng) == 0 and both.changed(before)
     assert both.progress.tolist() == [1, 2, 4, 8] and state.team_known == [1, 2, 4, 8]
+
+
+def test_a_text_only_shown_is_not_held_nor_stored():
+    """Bridge's contract put in words (read only by the table and the score's explanation) is not in the arrays, and
+    the step that sets it stores nothing; a text play reads (Whist's trump) is held."""
+    both = StepOnBoth("bridge", 4, "announce")
+    assert both.lay.shown == {"contract", "vulnerable"} and not both.code.expressions
+    with pytest.raises(KeyError):
+        both.lay.value("round", "contract")
+    rng = random.Random(2)
+    states = both.states(rng, 2, every=5, where=both.enterable)  # (once the auction has made a contract)
+    assert states and all(both.lockstep(state, rng) is not None for state in states)
+    whist = StepOnBoth("whist", 4, "trump")
+    assert not whist.lay.shown and whist.lay.value("round", "trump") >= 0

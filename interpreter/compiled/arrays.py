@@ -15,7 +15,10 @@ seats when a list of records or lists is held (an auction's calls may outnumber 
 a history longer than that keeps its first items (choose_template.py).
 
 The rounds' scores and what each seat knows of the teams are not in the arrays yet (no expression reads them
-directly; the steps that do are not written for this backend).
+directly; the steps that do are not written for this backend); nor is a round value that is a text only shown
+(``shown_only``: read by no expression but the table's lines, a choice's label or description and a score's
+explanation, which the compiled backend neither shows nor tells), such as a contract or an Eklat put in words: a
+text joined in play has no number (values.py).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
 from interpreter.runtime.layout import ABSENT, GAME, KNOWN, RESULTS, ROUND, SEAT, Layout, layout
 from interpreter.runtime.slots import Slots
+from interpreter.runtime.zone_shapes import expressions
 
 _UNHELD = (RESULTS, KNOWN)  # value slots the arrays do not hold (see the module's docstring)
 
@@ -54,6 +58,7 @@ class ArrayLayout:
     list_row: tuple[int | None, ...]  # value slot -> its row in l (None: one value, or not held)
     types: tuple[Type, ...]  # value slot -> the type of its value
     width: int  # the most items a row of l holds (see the module's docstring)
+    shown: frozenset[str] = frozenset()  # the round values only shown, not held (``shown_only``)
     game: Any = field(default=None, compare=False, repr=False)  # the game laid out (a step's domain is read from it)
 
     @property
@@ -83,10 +88,11 @@ def array_layout(game: Game) -> ArrayLayout:
     """The arrays' layout of ``game``'s compact layout."""
     lay = layout(game)
     types = tuple(_type(game, part, name) for part, name, _ in lay.values)
+    shown = shown_only(game)
     index: list[int | None] = []
     rows: list[int | None] = []
-    for (part, _, _), t in zip(lay.values, types, strict=True):
-        held = part not in _UNHELD
+    for (part, name, _), t in zip(lay.values, types, strict=True):
+        held = part not in _UNHELD and not (part == ROUND and name in shown)
         listed = held and t.kind == "list"
         index.append(sum(i is not None for i in index) if held and not listed else None)
         rows.append(sum(r is not None for r in rows) if listed else None)
@@ -94,7 +100,23 @@ def array_layout(game: Game) -> ArrayLayout:
     interned = any(r is not None and t.element is not None and t.element.kind in ("list", "record")
                    for r, t in zip(rows, types, strict=True))  # (lists of records or lists: see the docstring)
     width = capacity * lay.players if interned else capacity
-    return ArrayLayout(lay, capacity, tuple(index), tuple(rows), types, width, game)
+    return ArrayLayout(lay, capacity, tuple(index), tuple(rows), types, width, shown, game)
+
+
+# the expressions of what is only shown or told, by the steps' attributes that hold them: the options declared
+# ``gives="shown"`` (a choice's label and description, a score's explanation)
+_WORDS = ("label_expr", "describe_expr", "explain")
+
+
+def shown_only(game: Game) -> frozenset[str]:
+    """The round values that are texts no expression reads but the table's lines and the options only shown or told
+    (``_WORDS``): the compiled backend, which shows and tells nothing, does not hold them (a step that sets one
+    stores nothing)."""
+    words = {id(e) for line in game.table for e in (line.show, line.when) if e is not None}
+    words |= {id(e) for step in game.every_step() for a in _WORDS if (e := getattr(step, a, None)) is not None}
+    read = {d for e in expressions(game) if id(e) not in words for d in e.deps}
+    return frozenset(name for name in game.round_fields
+                     if game.value_types.get(name, VALUE).plain == "text" and f"round:{name}" not in read)
 
 
 def _type(game: Game, part: str, name: str) -> Type:

@@ -9,7 +9,7 @@ import operator
 from typing import Any
 
 from interpreter.compiled.values import NotWritten
-from interpreter.compiled.writer import Listed, Writer, found
+from interpreter.compiled.writer import Listed, Writer, equal, found
 from interpreter.dsl import builtins as B
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -40,7 +40,7 @@ def _equal(negated: bool) -> Any:
 
     def made(w: Writer, part: Part) -> str:
         a, b = part.kids
-        return w.equal(a, b, negated)
+        return equal(w, a, b, negated)
 
     return made
 
@@ -250,6 +250,39 @@ LIST_CALLS: dict[Any, Any] = {
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
     B._slice: _sliced, B._range: _range,
 }
+def _list_extreme(op: str) -> Any:
+    """The greatest (``op`` ">") or least list of numbers a comprehension gives, as Python orders lists: by their first
+    item that differs, a list before a longer one it begins (none when there is none: Python's mistake)."""
+
+    def made(w: Writer, part: Part) -> Listed:
+        var, body, cond, _ = part.data
+        if body.type.element is None or body.type.element.plain != "number":
+            raise NotWritten("the greatest or least of lists of what is not a number")
+        buf, count = w.fresh("L"), w.fresh("n")
+        w.emit(f"{buf} = np.empty(1, np.int64)")
+        w.emit(f"{count} = -1")
+        with w.each(part.kids[0], var, cond):
+            b, n = w.listed(body)
+            n = w.temp(n, "n")
+            order, j = w.fresh("c"), w.fresh("j")
+            w.emit(f"{order} = 0")
+            with w.block(f"for {j} in range(min({n}, {count})):"):
+                with w.block(f"if {b}[{j}] != {buf}[{j}]:"):
+                    w.emit(f"{order} = 1 if {b}[{j}] {op} {buf}[{j}] else -1")
+                    w.emit("break")
+            with w.block(f"if {order} == 0:"):
+                w.emit(f"{order} = 1 if {n} {op} {count} else -1")
+            with w.block(f"if {count} == -1 or {order} == 1:"):
+                w.emit(f"{buf} = np.empty(max({n}, 1), np.int64)")
+                w.emit(f"{buf}[:{n}] = {b}[:{n}]")
+                w.emit(f"{count} = {n}")
+        return buf, count
+
+    return made
+
+
+# a comprehension of lists given to a builtin that gives one of them
+LIST_REDUCERS: dict[Any, Any] = {B._max: _list_extreme(">"), B._min: _list_extreme("<")}
 _TRUE = "({x} != 0 and {x} != NONE)"
 # a comprehension given to a builtin: (its start, the statement for each item, when to stop early)
 REDUCERS: dict[Any, tuple[str, str, str]] = {

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled.calls import LIST_CALLS, REDUCERS, SCALAR_CALLS
+from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS
 from interpreter.compiled.values import NONE, NotWritten
-from interpreter.compiled.writer import Listed, Writer
+from interpreter.compiled.writer import Listed, Writer, equal
 from interpreter.dsl.ir import Part
 from interpreter.dsl.part_shapes import is_let
 
@@ -95,7 +95,7 @@ def _infix(w: Writer, part: Part) -> str:
     if op in ("in", "not in"):
         return w.contains(a_part, b_part, op == "not in")
     if op in ("==", "!="):
-        return w.equal(a_part, b_part, op == "!=")
+        return equal(w, a_part, b_part, op == "!=")
     if op in _COMPARE:
         a, b = (w.temp(w.scalar(k)) for k in part.kids)
         return f"(1 if {a} {op} {b} else 0)"
@@ -233,7 +233,11 @@ def _list_define(w: Writer, part: Part) -> Listed:
 def _list_for(w: Writer, part: Part) -> Listed:
     var, body, cond, fn = part.data
     if fn is not None:
-        raise NotWritten(f"a list given to {getattr(fn, '__name__', fn)!r}")
+        reduce = LIST_REDUCERS.get(fn) if body.type.kind == "list" else None
+        if reduce is None:
+            raise NotWritten(f"a list given to {getattr(fn, '__name__', fn)!r}")
+        found: Listed = reduce(w, part)
+        return found
     if body.type.kind == "list":
         raise NotWritten("a comprehension of lists")
     _, n = w.listed(part.kids[0])

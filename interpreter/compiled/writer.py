@@ -165,28 +165,6 @@ class Writer:
         with self.bound({var: bound}):
             return body_of(body)
 
-    def equal(self, a: Part, b: Part, negated: bool) -> str:
-        """``a == b`` as 1 or 0 (``a != b`` when ``negated``), either side a list or one value: two lists are equal
-        when they have the same items in order, or are both none; a list and one value only when both are none."""
-        first, second = (self.listed(k) if k.type.kind == "list" else self.temp(self.scalar(k)) for k in (a, b))
-        if isinstance(first, str) and isinstance(second, str):
-            return f"(1 if {first} {'!=' if negated else '=='} {second} else 0)"
-        out = self.fresh("b")
-        if isinstance(first, tuple) and isinstance(second, tuple):
-            (ab, an), (bb, bn) = first, second
-            an = self.temp(an, "n")
-            self.emit(f"{out} = 1 if {an} == {bn} else 0")
-            i = self.fresh("i")
-            with self.block(f"for {i} in range({an} if {out} == 1 else 0):"):
-                with self.block(f"if {ab}[{i}] != {bb}[{i}]:"):
-                    self.emit(f"{out} = 0")
-                    self.emit("break")
-        else:  # a list and one value
-            listed, x = (first, second) if isinstance(first, tuple) else (second, first)
-            n = listed[1]
-            self.emit(f"{out} = 1 if {n} == -1 and {x} == NONE else 0")
-        return f"(1 - {out})" if negated else out
-
     def contains(self, item: Part, items: Part, negated: bool) -> str:
         x = self.temp(self.scalar(item))
         buf, count = self.listed(items)
@@ -256,6 +234,29 @@ def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) ->
             w.emit(f"{out} = {then.format(i=i)}")
             w.emit("break")
     return out
+
+
+def equal(w: Writer, a: Part, b: Part, negated: bool) -> str:
+    """``a == b`` as 1 or 0 (``a != b`` when ``negated``), either side a list or one value: two lists are equal
+    when they have the same items in order, or are both none; a list and one value only when both are none."""
+    first, second = (w.listed(k) if k.type.kind == "list" else w.temp(w.scalar(k)) for k in (a, b))
+    if isinstance(first, str) and isinstance(second, str):
+        return f"(1 if {first} {'!=' if negated else '=='} {second} else 0)"
+    out = w.fresh("b")
+    if isinstance(first, tuple) and isinstance(second, tuple):
+        (ab, an), (bb, bn) = first, second
+        an = w.temp(an, "n")
+        w.emit(f"{out} = 1 if {an} == {bn} else 0")
+        i = w.fresh("i")
+        with w.block(f"for {i} in range({an} if {out} == 1 else 0):"):
+            with w.block(f"if {ab}[{i}] != {bb}[{i}]:"):
+                w.emit(f"{out} = 0")
+                w.emit("break")
+    else:  # a list and one value
+        listed, x = (first, second) if isinstance(first, tuple) else (second, first)
+        n = listed[1]
+        w.emit(f"{out} = 1 if {n} == -1 and {x} == NONE else 0")
+    return f"(1 - {out})" if negated else out
 
 
 def encode_constant(lay: ArrayLayout, values: Values, value: Any, type_: Type | None) -> int:
