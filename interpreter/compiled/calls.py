@@ -1,7 +1,9 @@
 """The builtins (dsl/builtins.py) and the runtime's operators on values (dsl/runtime.py) as the compiled backend
 writes them: ``SCALAR_CALLS`` (a call that gives one value), ``LIST_CALLS`` (one that gives a list), each keyed by
-the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as
-one loop. A builtin that is not here is not written yet (its expression's game is played by the Python backend)."""
+the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as one
+loop (``LIST_REDUCERS``: a comprehension of lists given to one that picks one of them, ``max`` or ``min``). ``==``
+and ``!=`` of lists are writer.py's ``equal``, for the call and for Python's own operator alike. A builtin that is
+not here is not written yet (its expression's game is played by the Python backend)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,8 @@ whether it may pass or stop (``PREFIX_can_pass``, ``PREFIX_can_stop``) and its l
 beside engine/steps/choose_choices.py's; and the progress slots and actions of the step.
 
 An action is a card's kind, a value as values.py makes it one, ``PASS`` or ``STOP`` (two numbers no value is);
-the progress slots are named below (choose_template.py's docstring says what each holds).
+the progress slots are named below (choose_template.py's docstring says what each holds, and how the history is
+kept: its records are what the expressions see as ``history``).
 """
 
 from __future__ import annotations

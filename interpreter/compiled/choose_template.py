@@ -14,23 +14,35 @@ bids may outnumber its cards).
 
 Its progress slots, from the step's base: ``CHOOSER`` the seat to choose, ``POS`` its place in the order, ``COUNT``
 how many seats the order has (0 once the step is over), ``LEFT`` the picks left in the turn, ``PASSES`` passes in
-a row, ``IDLE`` turns in a row that asked nobody, ``PICKED`` how many picks the turn has made, then the order (from
-``ORDER``: as many slots as a row of the arrays holds) and the turn's picks (after it: as many, or the count when
-it is a larger constant). A ``who`` of more seats than that keeps its first ones, a turn of more picks (a count
-worked out larger than the deck, of values that are not cards) keeps its first picks: no bundled game comes near.
+a row, ``IDLE`` turns in a row that asked nobody, ``PICKED`` how many picks the turn has made, ``HELD`` how many
+records the history holds, then the order (from ``ORDER``: as many slots as a row of the arrays holds), the turn's
+picks (after it: as many, or the count when it is a larger constant) and, for a step whose history an expression
+reads or ``set_history`` holds, the history (after them: the deck's cards times the seats, as a row of ``l`` holding
+a list of records, arrays.py). A ``who`` of more seats than that keeps its first ones, a turn of more picks (a count
+worked out larger than the deck, of values that are not cards) keeps its first picks, a history of more records its
+first records: no bundled game comes near (Bridge's longest auction has 105 calls, its arrays hold 208).
+
+The history is every pick of the step so far (passes and stops are not picks), each the record ``{seat, value}``
+interned (values.py) as the Python backend's would be: the records of every seat and every value of the step's
+domain (the values its actions are listed by, engine/actions.py: cards, seats, constant options, numbers up to the
+deck's size, texts...) are interned as the step is written, and ``PREFIX_record(seat, x)`` finds a pick's. A value
+outside the domain (it has no action id either: the public API refuses it) is recorded as none. Expressions read the
+history as a list of those records (their fields from the records' tables, as any record's); ``set_history`` keeps
+the round value it names the history so far, from an empty list at the step's start.
 
 Written: ``who`` (a seat, a list of seats, or everyone from the dealer's left), ``options`` (values, seats or cards
 an expression gives), ``allowed``, ``must``, ``count``, ``pass`` and ``may_pass``, ``stop`` and ``may_stop``,
 ``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, or the turn's picks as a list with
-``count``), ``move_to``, ``auto``; the expressions see ``seat``, ``value``, ``picked`` and ``passes``. What only
+``count``), ``set_history``, ``move_to``, ``auto``; the expressions see ``seat``, ``value``, ``picked``, ``passes``
+and ``history``. What only
 tells or shows is not written (the compiled backend tells nothing): ``label``, ``describe``, ``verb``,
 ``narrate_pass``, ``visible``, ``domain``; nor what only search reads of ``simultaneous`` (a choice made in secret
 plays the same). Two values that one ``label`` shows alike are one choice on the Python backend and two here: the
 bundled games' labels tell their values apart.
 
-Not yet (``NotWritten``, the step stays on the Python backend): ``history`` read by an expression, ``set_history``
-(a list of records: not in the arrays yet), options that are lists or records (and so ``swap``), and the names an
-enclosing trick binds (a choice between plays or after a trick).
+Not yet (``NotWritten``, the step stays on the Python backend): the history read by an expression of a
+``simultaneous`` choice (each seat sees only its own records there), options that are lists or records (and so
+``swap``), and the names an enclosing trick binds (a choice between plays or after a trick).
 
 Where the Python backend stops with a mistake of the rules (a ``who`` that names no seat, options that are not a
 list, picks left unfinished with no pick to go on with, a ``repeat`` that goes round and round asking nobody), the

@@ -1,11 +1,12 @@
 """An expression's checked parts (dsl/ir.py) written as statements over the compiled backend's arrays, in the
 subset of Python that numba compiles: the second writer of each op, beside dsl/emit.py's (the Python backend's).
 
-Every value is a whole number (values.py) and every list a pair: a one-dimensional array and how many of its
-items count (a zone's row and its length, a buffer a comprehension fills). A part is written as the statements that
-work it out, then a name or a short source that holds it, so that ``and``, ``or``, ``if`` and a comprehension work
-out only what Python's would; a define's body is written in place at each call, its parameters the arguments'
-values.
+Every value is a whole number (values.py) and every list a pair: a one-dimensional array and how many of its items
+count (a zone's row and its length, a buffer a comprehension fills); a list of records or of lists (a choice's
+history, pairs of seats) is such a pair too, its items interned (a record's field read from the table of that
+field). A part is written as the statements that work it out, then a name or a short source that holds it, so that
+``and``, ``or``, ``if`` and a comprehension work out only what Python's would; a define's body is written in place
+at each call, its parameters the arguments' values.
 
 The ops are written by parts.py (and the builtins by calls.py) through writer.py's ``Writer``.
 

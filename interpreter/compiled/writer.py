@@ -1,6 +1,8 @@
 """The statements of one function the compiled backend writes (lower.py): how they are written (a line, a block,
 a new local, a constant table), the rule names in scope, and a part made a source: one value, a list (an array and
-its count), or a truth; the ops themselves are parts.py's and calls.py's."""
+its count), or a truth; the ops themselves are parts.py's and calls.py's, but for the few they share: an item found
+in a list (``found``) and two values or lists compared (``equal``: lists item by item, a list that is none equal to
+none only)."""
 
 from __future__ import annotations
 
