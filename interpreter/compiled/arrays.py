@@ -11,14 +11,14 @@ five numpy arrays of whole numbers (values.py says how a value is one):
 A list of records or of lists (a choice's history: records of a seat and a value; pairs of seats) is a row of ``l``
 like any other: each item interned (values.py), so that an expression reads it with the ops of any list and a
 record's field from the table of that field. A row holds ``width`` items: the deck's cards (or the seats), times the
-seats when a list of records or lists is held (an auction's calls may outnumber the cards: Bridge's at most 105);
-a history longer than that keeps its first items (choose_template.py).
+seats when a list of records or lists is held (an auction's calls may outnumber the cards: at most 105 in a bidding
+of 35 bids, each doubled and redoubled); a history longer than that keeps its first items (choose_template.py).
 
 The rounds' scores and what each seat knows of the teams are not in the arrays yet (no expression reads them
 directly; the steps that do are not written for this backend); nor is a round value that is a text only shown
 (``shown_only``: read by no expression but the table's lines, a choice's label or description and a score's
-explanation, which the compiled backend neither shows nor tells), such as a contract or an Eklat put in words: a
-text joined in play has no number (values.py).
+explanation, which the compiled backend neither shows nor tells), such as a contract put in words: a text joined in
+play has no number (values.py).
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ picks (after it: as many, or the count when it is a larger constant) and, for a 
 reads or ``set_history`` holds, the history (after them: the deck's cards times the seats, as a row of ``l`` holding
 a list of records, arrays.py). A ``who`` of more seats than that keeps its first ones, a turn of more picks (a count
 worked out larger than the deck, of values that are not cards) keeps its first picks, a history of more records its
-first records: no bundled game comes near (Bridge's longest auction has 105 calls, its arrays hold 208).
+first records: no bundled game comes near (an auction of 35 bids, each doubled and redoubled, has 105 calls; a
+52-card deck's arrays hold 208 for 4 seats).
 
 The history is every pick of the step so far (passes and stops are not picks), each the record ``{seat, value}``
 interned (values.py) as the Python backend's would be: the records of every seat and every value of the step's
