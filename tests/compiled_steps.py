@@ -17,8 +17,8 @@ from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import made, source_of
+from interpreter.compiled.steps import ARRAYS, DECIDES, DONE, Writing
 from interpreter.compiled.steps import CHANCE as DEALS
-from interpreter.compiled.steps import DECIDES, DONE, Writing
 from interpreter.compiled.values import Values
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -70,7 +70,7 @@ class StepOnBoth:
         writing = Writing(self.lay, Lowerer(self.lay, self.values), "s", 0)
         self.code = step_code(self.step, writing)
         self.reads = list(reads)
-        readers = [f"def read{i}(z, zn, v, l, ln):\n    return {writing.call(e, {}, {}, 'read')}\n"
+        readers = [f"def read{i}({ARRAYS}):\n    return {writing.call(e, {}, {}, 'read')}\n"
                    for i, e in enumerate(self.reads)]
         self.source = source_of(self.code.expressions, self.code.source, *readers)
         self.read_counts = [0] * len(self.reads)  # how often each read was compared

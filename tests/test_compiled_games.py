@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from interpreter.compiled.arrays import HEAP, HEAP_START, MOST, TOP
 from interpreter.compiled.machine import FINISHED, Machine
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.compile import supported_players
@@ -63,6 +64,8 @@ def test_random_games_on_the_machine_keep_the_cards_and_end(path, players):
         arrays, p = machine.new_game()
         module.playout(*arrays, p)
         assert p[FINISHED] == 1
+        # every room the written code took in its scratch space was given back, and it never came near the end
+        assert arrays.h[TOP] == HEAP_START and arrays.h[MOST] < HEAP // 8, arrays.h[MOST]
         held = sorted(np.concatenate([arrays.z[r, :arrays.zn[r]] for r in range(len(arrays.zn))]).tolist())
         assert held == deck
 

@@ -17,6 +17,7 @@ import pytest
 
 from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
 from interpreter.compiled.lower import Lowered, Lowerer
+from interpreter.compiled.module import support
 from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -115,7 +116,7 @@ class Both:
         """The written function, linked to the values interned so far (made again when more are)."""
         made = self._made.get(id(lowered))
         if made is None or made[0] != len(self.values.interned):
-            space = lowered.link(self.values)
+            space = {**support(False), **lowered.link(self.values)}
             exec(lowered.source, space)  # the engine's own source, written from the checked parts
             made = self._made[id(lowered)] = (len(self.values.interned), space[lowered.name])
         return made[1]
@@ -133,8 +134,8 @@ class Both:
             given = [np.asarray([self.values.encode(x) for x in args[n]], np.int64) if listed
                      else self.values.encode(args[n]) for n, listed in lowered.params]
             got = self.function(lowered)(*arrays, *given)
-            if lowered.returns_list:
-                got = None if got[1] < 0 else [int(x) for x in got[0][:got[1]]]
+            if lowered.returns_list:  # (where its items start in the scratch space, and their count)
+                got = None if got[1] < 0 else [int(x) for x in arrays.h[got[0]:got[0] + got[1]]]
                 want = None if want is None else [self.values.encode(x) for x in want]
             else:
                 got, want = int(got), self.values.encode(want)
@@ -205,13 +206,16 @@ def test_numba_compiles_the_written_source():
     assert picked
     for e, lowered, bound, _ in picked:
         plain = both.function(lowered)
-        fast = numba.njit(plain)
+        space = {**support(True), **lowered.link(both.values)}
+        exec(lowered.source, space)
+        fast = numba.njit(_nrt=False)(space[lowered.name])
         for _ in range(5):
             args = [drawn(bound[n], rng, both.lay) for n, _ in lowered.params]
             given = [np.asarray(a, np.int64) if isinstance(a, list) else both.values.encode(a) for a in args]
             want, got = plain(*arrays, *given), fast(*arrays, *given)
             if lowered.returns_list:
-                assert list(got[0][:got[1]]) == list(want[0][:want[1]]), e.text
+                h = arrays.h
+                assert list(h[got[0]:got[0] + got[1]]) == list(h[want[0]:want[0] + want[1]]), e.text
             else:
                 assert got == want, e.text
 
@@ -229,12 +233,12 @@ def test_a_constant_card_is_written_as_its_kind():
     lowerer = Lowerer(lay, values)
     one = lowerer.lower(constant(later, CARD), {}, "one")
     two = lowerer.lower(constant((later, later), CARDS), {}, "two")
-    both = {**one.link(values), **two.link(values)}
+    both = {**support(False), **one.link(values), **two.link(values)}
     exec(one.source + "\n" + two.source, both)
     arrays = pack_arrays(lay, compact_game(game).start(game.new_state()), values)
     assert both["one"](*arrays) == kind
-    got, n = both["two"](*arrays)
-    assert list(got[:n]) == [kind, kind]
+    at, n = both["two"](*arrays)
+    assert list(arrays.h[at:at + n]) == [kind, kind]
 
 
 def test_lists_are_compared_item_by_item():
@@ -256,7 +260,7 @@ def test_lists_are_compared_item_by_item():
         ("empty", Part("call", TRUTH, frozenset(), (hints, constant((), SEATS)), (R.same, False, False)), {}),
         ("unset", Part("infix", TRUTH, frozenset(), (hints, constant(None, NONE_TYPE)), "=="), {}),
     ]}
-    space: dict[str, Any] = {}
+    space: dict[str, Any] = support(False)
     for lowered in made.values():
         space.update(lowered.link(values))
     exec("\n".join(m.source for m in made.values()), space)  # the engine's own source, written from parts
@@ -287,7 +291,7 @@ def test_the_greatest_and_least_list_of_numbers_are_pythons():
     lowerer = Lowerer(lay, values)
     made = [lowerer.lower(Part("for", list_of(NUMBER), frozenset(), (given,), ("s", high, None, fn)), {"given": SEATS},
                           name) for name, fn in (("most", B._max), ("least", B._min))]
-    space: dict[str, Any] = {}
+    space: dict[str, Any] = support(False)
     for lowered in made:
         space.update(lowered.link(values))
     exec("\n".join(m.source for m in made), space)  # the engine's own source, written from parts
@@ -297,5 +301,5 @@ def test_the_greatest_and_least_list_of_numbers_are_pythons():
     arrays = pack_arrays(lay, compact_game(game).start(state), values)
     for seats in ([0, 1, 2, 3], [0, 3], [2], [3, 0, 2]):
         for name, pick in (("most", max), ("least", min)):
-            got, n = space[name](*arrays, np.asarray(seats, np.int64))
-            assert list(got[:n]) == pick(highs[s] for s in seats), (name, seats)
+            at, n = space[name](*arrays, np.asarray(seats, np.int64))  # (where its items are in the scratch space)
+            assert list(arrays.h[at:at + n]) == pick(highs[s] for s in seats), (name, seats)

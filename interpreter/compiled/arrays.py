@@ -8,6 +8,8 @@ five numpy arrays of whole numbers (values.py says how a value is one):
 * ``l[row, :ln[row]]``: a value slot that holds a list (its items as values), by the type the checker gave it;
   ``ln[row]`` is -1 while it is none.
 
+and a sixth, ``h``, the scratch space of the written code (see ``HEAP``), which holds nothing of the state.
+
 A list of records or of lists (a choice's history: records of a seat and a value; pairs of seats) is a row of ``l``
 like any other: each item interned (values.py), so that an expression reads it with the ops of any list and a
 record's field from the table of that field. A row holds ``width`` items: the deck's cards (or the seats), times the
@@ -46,6 +48,22 @@ class Arrays(NamedTuple):
     v: Any
     l: Any  # noqa: E741 - the lists' rows, as the generated code names them
     ln: Any
+    h: Any  # the written code's scratch space (HEAP)
+
+
+# The written code allocates nothing (numba compiles it without its reference-counted runtime, whose counting cost
+# most of a card's time): a list an expression builds lives in ``h``, a stack of whole numbers. ``h[TOP]`` is its
+# first free place, ``h[MOST]`` the most it ever held (the tests read it); ``grab`` (module.py) takes places, and a
+# function that took some gives them back when it returns.
+TOP, MOST, HEAP_START = 0, 1, 2
+HEAP = 1 << 15
+
+
+def heap() -> Any:
+    """A new, empty scratch space."""
+    h = np.zeros(HEAP, np.int64)
+    h[TOP] = h[MOST] = HEAP_START
+    return h
 
 
 @dataclass(frozen=True)
@@ -150,4 +168,4 @@ def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
             items = [values.item(x) for x in value]
             l[row, :len(items)] = items
             ln[row] = len(items)
-    return Arrays(z, zn, v, l, ln)
+    return Arrays(z, zn, v, l, ln, heap())

@@ -143,8 +143,11 @@ def _seats_from(w: Writer, part: Part) -> Listed:
 def _joined(w: Writer, part: Part) -> Listed:
     (ab, an), (bb, bn) = (w.listed(k) for k in part.kids[:2])
     buf, count = w.new_list(f"{an} + {bn}")
-    w.emit(f"{buf}[:{an}] = {ab}[:{an}]")
-    w.emit(f"{buf}[{an}:{an} + {bn}] = {bb}[:{bn}]")
+    i = w.fresh("i")
+    with w.block(f"for {i} in range({an}):"):
+        w.emit(f"{buf}[{i}] = {ab}[{i}]")
+    with w.block(f"for {i} in range({bn}):"):
+        w.emit(f"{buf}[{an} + {i}] = {bb}[{i}]")
     w.emit(f"{count} = {an} + {bn}")
     return buf, count
 
@@ -171,20 +174,38 @@ def _distinct(w: Writer, part: Part) -> Listed:
     return buf, count
 
 
-def _reordered(order: str) -> Any:
-    """A list made of another's items in another order: ``order`` the source of it, reading ``{items}``."""
+def _sorted(w: Writer, part: Part) -> Listed:
+    """The items from the least up (an insertion sort in place: lists are short, and nothing is allocated)."""
+    buf, count = _copied(w, part)
+    i, j, x = w.fresh("i"), w.fresh("j"), w.fresh("x")
+    with w.block(f"for {i} in range(1, {count}):"):
+        w.emit(f"{x} = {buf}[{i}]")
+        w.emit(f"{j} = {i} - 1")
+        with w.block(f"while {j} >= 0 and {buf}[{j}] > {x}:"):
+            w.emit(f"{buf}[{j} + 1] = {buf}[{j}]")
+            w.emit(f"{j} -= 1")
+        w.emit(f"{buf}[{j} + 1] = {x}")
+    return buf, count
 
-    def made(w: Writer, part: Part) -> Listed:
-        src, n = w.listed(part.kids[0])
-        buf, count = w.new_list(n)
-        w.emit(f"{buf}[:{n}] = {order.format(items=f'{src}[:{n}]')}")
-        w.emit(f"{count} = {n}")
-        return buf, count
 
-    return made
+def _reversed(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    buf, count = w.new_list(n)
+    i = w.fresh("i")
+    w.emit(f"{count} = {n}")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{buf}[{i}] = {src}[{count} - 1 - {i}]")
+    return buf, count
 
 
-_sorted, _reversed = _reordered("np.sort({items})"), _reordered("{items}[::-1]")
+def _copied(w: Writer, part: Part) -> Listed:
+    src, n = w.listed(part.kids[0])
+    buf, count = w.new_list(n)
+    i = w.fresh("i")
+    w.emit(f"{count} = {n}")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{buf}[{i}] = {src}[{i}]")
+    return buf, count
 
 
 def _sliced(w: Writer, part: Part) -> Listed:
@@ -197,7 +218,9 @@ def _sliced(w: Writer, part: Part) -> Listed:
         w.emit(f"{name} = 0 if {name} < 0 else ({n} if {name} > {n} else {name})")
     buf, count = w.new_list(n)
     w.emit(f"{count} = {hi} - {lo} if {hi} > {lo} else 0")
-    w.emit(f"{buf}[:{count}] = {src}[{lo}:{lo} + {count}]")
+    i = w.fresh("i")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{buf}[{i}] = {src}[{lo} + {i}]")
     return buf, count
 
 
@@ -254,14 +277,16 @@ LIST_CALLS: dict[Any, Any] = {
 }
 def _list_extreme(op: str) -> Any:
     """The greatest (``op`` ">") or least list of numbers a comprehension gives, as Python orders lists: by their first
-    item that differs, a list before a longer one it begins (none when there is none: Python's mistake)."""
+    item that differs, a list before a longer one it begins; the first of equal ones (none when there is none:
+    Python's mistake). The best so far is kept in the scratch space, in room taken again when a longer one is."""
 
     def made(w: Writer, part: Part) -> Listed:
         var, body, cond, _ = part.data
         if body.type.element is None or body.type.element.plain != "number":
             raise NotWritten("the greatest or least of lists of what is not a number")
-        buf, count = w.fresh("L"), w.fresh("n")
-        w.emit(f"{buf} = np.empty(1, np.int64)")
+        at, room, count = w.fresh("at"), w.fresh("room"), w.fresh("n")
+        w.emit(f"{at} = 0")
+        w.emit(f"{room} = 0")
         w.emit(f"{count} = -1")
         with w.each(part.kids[0], var, cond):
             b, n = w.listed(body)
@@ -269,15 +294,20 @@ def _list_extreme(op: str) -> Any:
             order, j = w.fresh("c"), w.fresh("j")
             w.emit(f"{order} = 0")
             with w.block(f"for {j} in range(min({n}, {count})):"):
-                with w.block(f"if {b}[{j}] != {buf}[{j}]:"):
-                    w.emit(f"{order} = 1 if {b}[{j}] {op} {buf}[{j}] else -1")
+                with w.block(f"if {b}[{j}] != h[{at} + {j}]:"):
+                    w.emit(f"{order} = 1 if {b}[{j}] {op} h[{at} + {j}] else -1")
                     w.emit("break")
             with w.block(f"if {order} == 0:"):
                 w.emit(f"{order} = 1 if {n} {op} {count} else -1")
             with w.block(f"if {count} == -1 or {order} == 1:"):
-                w.emit(f"{buf} = np.empty(max({n}, 1), np.int64)")
-                w.emit(f"{buf}[:{n}] = {b}[:{n}]")
+                with w.block(f"if {n} > {room}:"):
+                    w.emit(f"{at} = grab(h, {n})")
+                    w.emit(f"{room} = {n}")
+                with w.block(f"for {j} in range({n}):"):
+                    w.emit(f"h[{at} + {j}] = {b}[{j}]")
                 w.emit(f"{count} = {n}")
+        buf = w.fresh("L")
+        w.emit(f"{buf} = h[{at}:{at} + max({count}, 1)]")
         return buf, count
 
     return made

@@ -98,9 +98,9 @@ class ChoicesWriter:
         options = self.call(step.options_expr, self.turn(), "options", listed=True)
         lines = [f"def {self.name}_choices({ARRAYS}, p, seat):",
                  f"    if {self.at(LEFT)} <= 0:",
-                 "        return np.empty(1, np.int64), 0",
-                 f"    buf, m = {options}",
-                 "    out = np.empty(max(m, 1), np.int64)",
+                 "        return 0, 0",
+                 *("    " + line for line in self.w.listed(options, "buf", "m")),
+                 *("    " + line for line in self.w.scratch("out", "m")),
                  "    n = 0",
                  "    for i in range(m):",
                  "        x = buf[i]"]
@@ -127,7 +127,7 @@ class ChoicesWriter:
                   "        if seen == 0:",
                   "            out[k] = x",
                   "            k += 1",
-                  "    return out, k", ""]
+                  "    return out_at, k", ""]
         return lines
 
     def _may(self) -> list[str]:
@@ -161,7 +161,7 @@ class ChoicesWriter:
         step = self.step
         lines = [f"def {self.name}_legal({ARRAYS}, p, out):",
                  f"    seat = {self.at(CHOOSER)}",
-                 f"    legal, n = {self.name}_choices({ARRAYS}, p, seat)",
+                 *("    " + line for line in self.w.listed(f"{self.name}_choices({ARRAYS}, p, seat)", "legal", "n")),
                  *self.can(),
                  "    k = 0"]
         if step.stop_action is not None:

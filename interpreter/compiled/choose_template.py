@@ -105,7 +105,8 @@ class _ChooseWriter(ChoicesWriter):
                       f"        p[{order} + i] = (first + i) % {n}",
                       f"    k = {n}"]
         elif step.who.type.kind == "list":
-            lines += [f"    buf, m = {self.call(step.who, {}, 'who', listed=True)}",
+            who = self.call(step.who, {}, "who", listed=True)
+            lines += [*("    " + line for line in self.w.listed(who, "buf", "m")),
                       f"    k = min(m, {self.order_size}) if m > 0 else 0",
                       "    for i in range(k):",
                       f"        p[{order} + i] = buf[i]"]
@@ -210,7 +211,8 @@ class _ChooseWriter(ChoicesWriter):
             if step.counted:
                 row = self._slot(lay.list_of, part, value)
                 lines += [f"    n = min({self.at(PICKED)}, l.shape[1])",
-                          f"    l[{row}{at}, :n] = {picked}[:n]",
+                          "    for i in range(n):",
+                          f"        l[{row}{at}, i] = {picked}[i]",
                           f"    ln[{row}{at}] = n"]
             else:
                 lines.append(f"    v[{self._slot(lay.value, part, value)}{at}] = x")
@@ -285,10 +287,12 @@ class _ChooseWriter(ChoicesWriter):
         takes them (``auto``) on the way."""
         step, name = self.step, self.name
         lines = [f"def {name}_find({ARRAYS}, p):",
+                 "    mark = h[0]",
                  f"    while {self.at(POS)} < {self.at(COUNT)}:",
+                 "        h[0] = mark",  # (each turn's choices given back before the next's)
                  f"        seat = p[{self.w.base + ORDER} + {self.at(POS)}]",
                  f"        {self.at(CHOOSER)} = seat",
-                 f"        legal, n = {name}_choices({ARRAYS}, p, seat)",
+                 *("        " + line for line in self.w.listed(f"{name}_choices({ARRAYS}, p, seat)", "legal", "n")),
                  *("    " + line for line in self.can())]
         if step.may_stop is not None:  # picks that may not stop there and no pick to go on with (a mistake)
             lines += [f"        if n == 0 and {self.at(PICKED)} > 0 and can_stop == 0:",

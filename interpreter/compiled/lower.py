@@ -29,15 +29,16 @@ from interpreter.compiled.writer import Writer
 from interpreter.dsl.ir import Part
 from interpreter.dsl.types import Type
 
-PARAMS = ("z", "zn", "v", "l", "ln")  # the arrays every written function takes first (arrays.Arrays)
+PARAMS = ("z", "zn", "v", "l", "ln", "h")  # the arrays every written function takes first (arrays.Arrays)
 
 
 @dataclass
 class Lowered:
-    """One expression written for the arrays: the source of ``def NAME(z, zn, v, l, ln, *params)``, the bound
+    """One expression written for the arrays: the source of ``def NAME(z, zn, v, l, ln, h, *params)``, the bound
     names its parameters are (in order, with whether each is a list: an array), and the module constants it reads
-    (tables of card attributes, lists written in the rule). A list it gives is returned as its array and its count
-    (-1: none)."""
+    (tables of card attributes, lists written in the rule). A list it gives is returned as where its items start in
+    the scratch space ``h`` and its count (-1: none): compiled code returns no array it did not get (arrays.HEAP);
+    ``Writing.listed`` reads it."""
 
     name: str
     source: str
@@ -77,13 +78,23 @@ class Lowerer:
             else:
                 w.locals[n] = local
                 params.append((n, False))
-        if part.type.kind == "list":  # its array and its count (-1: none)
+        if part.type.kind == "list":  # its items put in h (the caller gives the places back), and their count
             buf, count = w.listed(part)
-            w.emit(f"return {buf}, {count}")
+            at, i = w.fresh("at"), w.fresh("i")
+            w.emit(f"{at} = grab(h, {count})")
+            with w.block(f"for {i} in range({count}):"):
+                w.emit(f"h[{at} + {i}] = {buf}[{i}]")
+            w.emit(f"return {at}, {count}")
+            lines = w.scope.lines
         else:
-            w.emit(f"return {w.scalar(part)}")
+            result = w.scalar(part)
+            lines = w.scope.lines
+            if any("grab(" in line for line in lines):  # the places its lists took given back
+                lines = ["    mark = h[0]", *lines, f"    result = {result}", "    h[0] = mark"]
+                result = "result"
+            lines.append(f"    return {result}")
         head = f"def {name}({', '.join((*PARAMS, *('r_' + p for p, _ in params)))}):"
-        return Lowered(name, "\n".join([head, *w.scope.lines]), tuple(params), w.constants, tuple(sorted(w.fields)),
+        return Lowered(name, "\n".join([head, *lines]), tuple(params), w.constants, tuple(sorted(w.fields)),
                        part.type.kind == "list")
 
     def fresh(self, stem: str) -> str:

@@ -101,7 +101,9 @@ class Machine:
         """``games`` random games in one call (numba's random stream, see ``seed``): the rounds and the decisions
         played."""
         rounds = np.zeros(1, np.int64)
-        taken = self.module.play_many(*self.box(), games, rounds)
+        box = self.box()
+        work = Arrays(*(a.copy() for a in box))
+        taken = self.module.play_many(*box[:5], work.h, games, rounds, *work[:5], np.zeros(self.size, np.int64))
         return int(rounds[0]), int(taken)
 
     @property
@@ -137,16 +139,19 @@ class Machine:
             lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    return r"]
         return [*lines, "        i += 1", f"    p[{STEP}] = -1", "    return DONE", "",
                 f"def advance({ARRAYS}, p, i):",
+                "    mark = h[0]",
                 f"    r = enter({ARRAYS}, p, i)",
                 "    while r == DONE:",
                 f"        if round_over({ARRAYS}) == 1 or v[{number}] >= {MAX_ROUNDS}:",
                 f"            p[{FINISHED}] = 1",
                 f"            p[{STATUS}] = DONE",
+                "            h[0] = mark",
                 "            return DONE",
                 f"        v[{dealer}] = next_dealer({ARRAYS})",
                 f"        round_start({ARRAYS})",
                 f"        r = enter({ARRAYS}, p, 0)",
                 f"    p[{STATUS}] = r",
+                "    h[0] = mark",
                 "    return r", "",
                 f"def begin({ARRAYS}, p):",
                 f"    round_start({ARRAYS})",
@@ -178,8 +183,9 @@ class Machine:
         """``playout`` (a game to its end, every decision and deal drawn at random) and ``play_many``."""
         number, cap = self.lay.value(NUMBER), self.actions
         return [f"def playout({ARRAYS}, p):",
-                f"    out = np.empty({cap}, np.int64)",
-                f"    order = np.empty({cap}, np.int64)",
+                "    mark = h[0]",
+                *("    " + line for line in Writing.scratch("out", str(cap))),
+                *("    " + line for line in Writing.scratch("order", str(cap))),
                 "    taken = 0",
                 f"    while p[{FINISHED}] == 0:",
                 f"        if p[{STATUS}] == CHANCE:",
@@ -197,18 +203,28 @@ class Machine:
                 "            continue",
                 f"        apply({ARRAYS}, p, out[int(np.random.random() * n)])",
                 "        taken += 1",
+                "    h[0] = mark",
                 "    return taken", "",
-                f"def play_many({ARRAYS}, games, rounds):",  # games from the arrays of a new game: its decisions
+                # games from the arrays of a new game (z..ln), each played in z1..ln1 and p: its decisions
+                f"def play_many({ARRAYS}, games, rounds, z1, zn1, v1, l1, ln1, p):",
                 "    taken = 0",
                 "    for g in range(games):",
-                "        z1 = z.copy()",
-                "        zn1 = zn.copy()",
-                "        v1 = v.copy()",
-                "        l1 = l.copy()",
-                "        ln1 = ln.copy()",
-                f"        p = np.zeros({self.size}, np.int64)",
-                "        begin(z1, zn1, v1, l1, ln1, p)",
-                "        taken += playout(z1, zn1, v1, l1, ln1, p)",
+                "        for a in range(z.shape[0]):",
+                "            for b in range(z.shape[1]):",
+                "                z1[a, b] = z[a, b]",
+                "        for a in range(l.shape[0]):",
+                "            for b in range(l.shape[1]):",
+                "                l1[a, b] = l[a, b]",
+                "        for a in range(len(zn)):",
+                "            zn1[a] = zn[a]",
+                "        for a in range(len(v)):",
+                "            v1[a] = v[a]",
+                "        for a in range(len(ln)):",
+                "            ln1[a] = ln[a]",
+                "        for a in range(len(p)):",
+                "            p[a] = 0",
+                "        begin(z1, zn1, v1, l1, ln1, h, p)",
+                "        taken += playout(z1, zn1, v1, l1, ln1, h, p)",
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
 
@@ -219,7 +235,8 @@ class Machine:
         lines = [f"def {name}({ARRAYS}, p{extra}):", f"    i = p[{STEP}]"]
         if head:
             lines.append(head)
+        lines += ["    mark = h[0]", f"    r = {otherwise}"]  # (what the step takes of the scratch space given back)
         for k, (code, base) in enumerate(codes):
             index = int(code.prefix[1:])
-            lines += [f"    {'if' if k == 0 else 'elif'} i == {index}:", f"        return {call(code, base)}"]
-        return [*lines, f"    return {otherwise}", ""]
+            lines += [f"    {'if' if k == 0 else 'elif'} i == {index}:", f"        r = {call(code, base)}"]
+        return [*lines, "    h[0] = mark", "    return r", ""]

@@ -42,17 +42,20 @@ class _MoveWriter:
         self.names = {"seat": "seat"} if step.each is not None else {}
 
     def code(self) -> StepCode:
-        lines = [*self._start(), *self._take(), *self._grow()]
+        lines = [*self._start(), *self._take()]
         return StepCode(self.name, "\n".join(lines), 0, expressions=self.w.expressions)
 
     def _start(self) -> list[str]:
         step, n, cap = self.step, self.n, self.w.lay.capacity
         lines = [f"def {self.name}_start({ARRAYS}, p):", *self._seats(),
-                 f"    plan = np.empty({cap}, np.int64)",  # the cards of every seat in turn (from first[k])
+                 # the cards of every seat in turn (from first[k]): at most every card, each kind its copies
+                 *("    " + line for line in Writing.scratch("plan", str(cap))),
                  f"    copies = {table(list(self.layout.copies))}",
-                 f"    planned = np.zeros({len(self.layout.copies)}, np.int64)",  # of each kind, so far
-                 "    first = np.empty(ns + 1, np.int64)",
-                 "    owner = np.empty(ns, np.int64)",
+                 *("    " + line for line in Writing.scratch("planned", str(len(self.layout.copies)))),
+                 "    for i in range(len(planned)):",  # of each kind, so far
+                 "        planned[i] = 0",
+                 *("    " + line for line in Writing.scratch("first", "ns + 1")),
+                 *("    " + line for line in Writing.scratch("owner", "ns")),
                  "    m = 0",
                  "    for k in range(ns):",
                  "        seat = seats[k]",
@@ -64,7 +67,7 @@ class _MoveWriter:
             whose = "seat" if step.owner is None else self.w.call(step.owner, self.names, _SEAT, "owner")
             lines.append(f"        owner[k] = {whose}")
         lines += ["    first[ns] = m",
-                  f"    moved = np.empty({cap}, np.int64)",
+                  *("    " + line for line in Writing.scratch("moved", str(cap))),
                   "    for k in range(ns):",
                   "        if first[k + 1] == first[k]:",
                   "            continue",
@@ -96,21 +99,20 @@ class _MoveWriter:
         """``seats[:ns]``: the seats of ``each`` (NONE, once, without it)."""
         each = self.step.each
         if each is None:
-            return ["    seats = np.empty(1, np.int64)", "    seats[0] = NONE", "    ns = 1"]
+            return [*("    " + line for line in Writing.scratch("seats", "1")), "    seats[0] = NONE", "    ns = 1"]
         if each.part is not None and each.part.const:  # (``seats``: every seat, in order)
             listed = list(each.part.value) if isinstance(each.part.value, (list, tuple)) else [each.part.value]
             seats = [self.w.lowerer.values.encode(s) for s in listed] or [0]
-            return [f"    seats = np.array([{', '.join(map(str, seats))}], np.int64)", f"    ns = {len(listed)}"]
+            return [*("    " + line for line in Writing.scratch("seats", str(len(seats)))),
+                    *(f"    seats[{i}] = {x}" for i, x in enumerate(seats)), f"    ns = {len(listed)}"]
         if each.type.kind != "list":
-            return ["    seats = np.empty(1, np.int64)", f"    seats[0] = {self.w.call(each, {}, {}, 'each')}",
-                    "    ns = 1"]
-        return [f"    listed, ns = {self.w.call(each, {}, {}, 'each', lists=True)}",
+            return [*("    " + line for line in Writing.scratch("seats", "1")),
+                    f"    seats[0] = {self.w.call(each, {}, {}, 'each')}", "    ns = 1"]
+        listed_seats = self.w.listed(self.w.call(each, {}, {}, "each", lists=True), "seats", "ns")
+        return [*("    " + line for line in listed_seats),
                 "    if ns < 0:",  # none: once, for no seat
-                "        seats = np.empty(1, np.int64)",
                 "        seats[0] = NONE",
-                "        ns = 1",
-                "    else:",
-                "        seats = listed[:ns].copy()"]
+                "        ns = 1"]
 
     def _cards(self) -> list[str]:
         """The seat's cards put in the plan from ``m``."""
@@ -125,8 +127,7 @@ class _MoveWriter:
                 else:
                     rows = [str(lay.zone_slot(zone, s)) for s in range(self.n)]
                 for row in rows:
-                    lines += [f"plan = {self.name}_grow(plan, m, zn[{row}])",
-                              f"for i in range(zn[{row}]):",
+                    lines += [f"for i in range(zn[{row}]):",
                               f"    c = z[{row}, i]",
                               *("    " + line for line in _planned())]
             return lines
@@ -136,13 +137,11 @@ class _MoveWriter:
                 return []
             raise NotWritten("a move's cards written as constants")
         if cards.type.kind == "list":
-            return [f"got, count = {self.w.call(cards, self.names, _SEAT, 'cards', lists=True)}",
-                    f"plan = {self.name}_grow(plan, m, count)",
+            return [*self.w.listed(self.w.call(cards, self.names, _SEAT, 'cards', lists=True), "got", "count"),
                     "for i in range(count):",
                     "    c = got[i]",
                     *("    " + line for line in _planned())]
         return [f"c = {self.w.call(cards, self.names, _SEAT, 'cards')}",
-                f"plan = {self.name}_grow(plan, m, 1)",
                 *_planned()]
 
     def _take(self) -> list[str]:
@@ -163,16 +162,6 @@ class _MoveWriter:
                 "                zn[row] -= 1",
                 "                return 1",
                 "    return 0", ""]
-
-    def _grow(self) -> list[str]:
-        """``PREFIX_grow(plan, m, k)``: ``plan``, or a larger copy of its first ``m`` items, with room for ``k``
-        more (a cards expression may name more cards than the deck has: a card no zone still holds moves nothing)."""
-        return [f"def {self.name}_grow(plan, m, k):",
-                "    if m + k <= len(plan):",
-                "        return plan",
-                "    bigger = np.empty(2 * (m + k), np.int64)",
-                "    bigger[:m] = plan[:m]",
-                "    return bigger", ""]
 
 
 def _planned() -> list[str]:

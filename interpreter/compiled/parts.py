@@ -216,8 +216,10 @@ def _list_if(w: Writer, part: Part) -> Listed:
         with w.block(head):
             b, n = w.listed(kid)
             w.emit(f"{count} = {n}")
-            w.emit(f"{buf} = np.empty(max({n}, 1), np.int64)")
-            w.emit(f"{buf}[:{count}] = {b}[:{count}]")
+            w.scratch(buf, n)
+            i = w.fresh("i")
+            with w.block(f"for {i} in range({count}):"):
+                w.emit(f"{buf}[{i}] = {b}[{i}]")
     return buf, count
 
 

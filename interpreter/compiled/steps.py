@@ -2,17 +2,17 @@
 (the first is its Python writer, engine/module.py's WRITERS), keyed by the kind in ``TEMPLATES``.
 
 A step's template is source of functions named ``PREFIX_start``, and for a step that decides ``PREFIX_legal`` and
-``PREFIX_apply``, for a step dealt by chance ``PREFIX_deal``, each taking the arrays (``z, zn, v, l, ln``) and
+``PREFIX_apply``, for a step dealt by chance ``PREFIX_deal``, each taking the arrays (``z, zn, v, l, ln, h``) and
 ``p``, the progress array of the game, of which the step owns ``p[base:base + size]``:
 
-* ``PREFIX_start(z, zn, v, l, ln, p)`` enters the step (its ``when`` is the machine's): it returns ``DONE`` (0) when
+* ``PREFIX_start(z, zn, v, l, ln, h, p)`` enters the step (its ``when`` is the machine's): it returns ``DONE`` (0) when
   the step has nothing to decide (it did its work), ``DECIDES`` (1) when a seat is to decide (``p[base]`` is that
   seat: every deciding template keeps the seat to act at its first progress slot), ``CHANCE`` (2) when the step
   waits for a deal;
-* ``PREFIX_legal(z, zn, v, l, ln, p, out)`` writes the actions the seat may take into ``out`` (whole numbers: a
+* ``PREFIX_legal(z, zn, v, l, ln, h, p, out)`` writes the actions the seat may take into ``out`` (whole numbers: a
   card's kind, a value, ...) and returns how many, or -1 when the step ends without one (an ``otherwise: end``);
-* ``PREFIX_apply(z, zn, v, l, ln, p, action)`` takes an action and returns ``DONE`` or ``DECIDES`` as start does;
-* ``PREFIX_deal(z, zn, v, l, ln, p, order)`` deals ``order`` (the pack's cards as their kinds, in the order the
+* ``PREFIX_apply(z, zn, v, l, ln, h, p, action)`` takes an action and returns ``DONE`` or ``DECIDES`` as start does;
+* ``PREFIX_deal(z, zn, v, l, ln, h, p, order)`` deals ``order`` (the pack's cards as their kinds, in the order the
   Python backend's chance outcome lists them) and returns as start does.
 
 ``Writing`` is what a template is written with: the game's array layout, the expression writer, and ``call``,
@@ -83,6 +83,17 @@ class Writing:
             raise NotWritten("an expression of a step that gives a list")
         self.expressions.append(lowered)
         return f"{fn}({ARRAYS}{''.join(', ' + names[n] for n in reads)})"
+
+    def listed(self, call: str, items: str, count: str) -> list[str]:
+        """The statements that read the list a call of ``call(..., lists=True)`` gives into ``items`` (a view of the
+        scratch space, lower.Lowered) and ``count`` (-1: none)."""
+        return [f"{items}_at, {count} = {call}", f"{items} = h[{items}_at:{items}_at + max({count}, 1)]"]
+
+    @staticmethod
+    def scratch(items: str, capacity: str) -> list[str]:
+        """The statements that make ``items`` room for ``capacity`` whole numbers in the scratch space (compiled code
+        allocates nothing: arrays.HEAP); the machine's entry points give it back."""
+        return [f"{items}_at = grab(h, {capacity})", f"{items} = h[{items}_at:{items}_at + max({capacity}, 1)]"]
 
     def at(self, slot: int) -> str:
         """The source of the step's progress slot ``slot``."""

@@ -47,8 +47,9 @@ def _worked_out(expr: Any, w: Writing, team: int) -> list[str]:
     """The teams an expression gives: every team's seats worked out (into ``who``, each with its team's number in
     ``which``), then each seat's team set."""
     n = w.players
-    lines = [f"    who = np.empty({n}, np.int64)",  # (the seats of every team: a seat more, refused by the Python
-             f"    which = np.empty({n}, np.int64)",  # backend, is left out)
+    # (the seats of every team, each with its team's number: a seat more, refused by the Python backend, is left out)
+    lines = [*("    " + line for line in Writing.scratch("who", str(n))),
+             *("    " + line for line in Writing.scratch("which", str(n))),
              "    k = 0",
              "    t = 0",
              *_teams(expr, expr.part, w, "    "),
@@ -100,7 +101,7 @@ def _team(expr: Any, part: Any, members: list[Any] | None, w: Writing, pad: str,
                                                   "    k += 1")]
         return [*(pad + line for line in adds), f"{pad}t += 1"]
     call = w.call(_of(expr, part), names, types, "team", lists=True)
-    return [f"{pad}got, count = {call}",
+    return [*(pad + line for line in w.listed(call, "got", "count")),
             f"{pad}for i in range(count):",
             f"{pad}    if k < {w.players}:",
             f"{pad}        who[k] = got[i]",
@@ -114,8 +115,9 @@ def _listed_lines(expr: Any, part: Any, w: Writing, names: dict[str, str], types
     """``items, count = `` the list ``part`` gives (written in the source when it is a constant)."""
     if part.const:
         values = [w.lowerer.values.encode(x) for x in part.value]
-        return [f"{items} = np.array([{', '.join(map(str, values or [0]))}], np.int64)", f"{count} = {len(values)}"]
-    return [f"{items}, {count} = {w.call(_of(expr, part), names, types, 'team_items', lists=True)}"]
+        return [*Writing.scratch(items, str(len(values))), *(f"{items}[{i}] = {x}" for i, x in enumerate(values)),
+                f"{count} = {len(values)}"]
+    return w.listed(w.call(_of(expr, part), names, types, 'team_items', lists=True), items, count)
 
 
 def _of(expr: Any, part: Any) -> Any:

@@ -127,9 +127,10 @@ class TrickWriter:
         else:  # a list of seats, or one seat; each once
             lines += [f"    for s in range({n}):", f"        {self.at_(active, 's')} = 0"]
             if self.step.active.part.type.kind == "list":
-                lines += [f"    seats, k = {self.call(self.step.active, {}, 'seats', lists=True)}"]
+                lines += ["    " + line for line in self.w.listed(self.call(self.step.active, {}, 'seats', lists=True),
+                                                                 "seats", "k")]
             else:
-                lines += ["    seats = np.empty(1, np.int64)",
+                lines += [*("    " + line for line in Writing.scratch("seats", "1")),
                           f"    seats[0] = {self.call(self.step.active, {}, 'seats')}", "    k = 1"]
             lines += ["    for i in range(k):",
                       f"        if 0 <= seats[i] < {n}:",

@@ -68,7 +68,7 @@ def _store(w: Writing, expr: Any, part: str, name: str, seat: int | None, offset
             raise NotWritten(f"a list of more items than a row of the arrays holds, for {name!r}")
         return [f"    ln[{at}] = {len(items)}", *(f"    l[{at}, {i}] = {x}" for i, x in enumerate(items))]
     call = w.call(expr, names, {"seat": SEAT}, "value", lists=True)
-    return [f"    buf, count = {call}",
+    return [*("    " + line for line in w.listed(call, "buf", "count")),
             f"    ln[{at}] = count",
             "    for i in range(count):",
             f"        l[{at}, i] = buf[i]"]

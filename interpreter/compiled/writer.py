@@ -203,9 +203,15 @@ class Writer:
 
     def new_list(self, capacity: str) -> Listed:
         buf, count = self.fresh("L"), self.fresh("n")
-        self.emit(f"{buf} = np.empty(max({capacity}, 1), np.int64)")
+        self.scratch(buf, capacity)
         self.emit(f"{count} = 0")
         return buf, count
+
+    def scratch(self, buf: str, capacity: str) -> None:
+        """``buf``: room for ``capacity`` items, taken from the scratch space (arrays.HEAP)."""
+        at = self.fresh("at")
+        self.emit(f"{at} = grab(h, {capacity})")
+        self.emit(f"{buf} = h[{at}:{at} + max({capacity}, 1)]")
 
     def copied(self, listed: Listed) -> Listed:
         """A list held in locals of its own (a define's argument, a let's value): read again, it is the same."""
