@@ -13,10 +13,15 @@ arrays in the namespace: numba reads them as constants frozen at compile time.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
+import sys
 import types
 from collections.abc import Iterable
 from typing import Any
 
+from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
 from interpreter.compiled.lower import Lowered
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
 from interpreter.compiled.values import INTERNED, NONE, Values
@@ -24,6 +29,7 @@ from interpreter.dsl.codegen import run_block
 
 # numba's options for every function: no reference-counted runtime (see the module's docstring)
 NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
+PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -66,21 +72,81 @@ def source_of(expressions: Iterable[Lowered], *templates: str) -> str:
     return "\n\n".join([PRELUDE, *(e.source for e in expressions), *templates])
 
 
-def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool) -> types.SimpleNamespace:
-    """The module of ``source`` (its constants those of ``expressions``, its fields' tables over ``values``): every
-    function plain Python, or compiled by numba when ``compiled``."""
+def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> str:
+    """The module as one text: its constants (those of ``expressions``, the fields' tables over every value
+    ``values`` has interned by now) written as literals, then ``source``. The text is all there is of the module, so
+    a module kept on disk is found again by it (``made``)."""
     import numpy as np
 
-    space: dict[str, Any] = {"np": np, "NONE": NONE, "INTERNED": INTERNED, "DONE": DONE, "DECIDES": DECIDES,
-                             "CHANCE": CHANCE}
+    lines = []
     for e in expressions:
-        space.update(e.link(values))
-    space["__builtins__"] = _BUILTINS
-    run_block(source, space)  # the engine's own source, written from checked parts (never rule text)
+        for name, value in e.link(values).items():
+            if isinstance(value, np.ndarray):
+                lines.append(f"{name} = np.array({value.tolist()!r}, np.int64)")
+    return "\n".join([*dict.fromkeys(lines), "", source])
+
+
+def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool) -> types.SimpleNamespace:
+    """The module of ``source`` (``module_text``): every function plain Python, or compiled by numba when
+    ``compiled``. Compiled, the text is kept as a file in the user's cache folder (interpreter/cache.py), named by
+    its digest, and numba keeps the machine code beside it: a later run of the same game, player count and options
+    loads that instead of compiling again."""
+    import numpy as np
+
+    text = module_text(source, expressions, values)
+    space: dict[str, Any] = {"np": np, "NONE": NONE, "INTERNED": INTERNED, "DONE": DONE, "DECIDES": DECIDES,
+                             "CHANCE": CHANCE, "__builtins__": _BUILTINS}
+    path = _kept(text) if compiled else None
+    if path is None:
+        run_block(text, space)  # the engine's own source, written from checked parts (never rule text)
+    else:  # a module of its own, importable by its name (numba finds a kept function's globals by it)
+        name = os.path.splitext(os.path.basename(path))[0]
+        module = types.ModuleType(name)
+        module.__dict__.update(space, __file__=path)
+        sys.modules[name] = module
+        eval(compile(text, path, "exec"), module.__dict__)  # (the same text, read from the file numba keeps by)
+        space = module.__dict__
     if compiled:
         import numba
 
-        for name, value in list(space.items()):
+        options = {**NJIT, "cache": path is not None}
+        for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
-                space[name] = numba.njit(**NJIT)(value)
+                space[key] = numba.njit(**options)(value)
     return types.SimpleNamespace(**{k: v for k, v in space.items() if not k.startswith("__")})
+
+
+def _kept(text: str) -> str | None:
+    """The file holding ``text`` in the cache folder's ``compiled`` folder (written when new), or None when there is
+    no cache folder. The oldest files go when there are more than MAX_FILES, with numba's files of them."""
+    root = cache_folder()
+    if root is None:
+        return None
+    import numba
+
+    folder = os.path.join(root, "compiled")
+    digest = hashlib.sha256(f"{numba.__version__}\n{text}".encode()).hexdigest()[:24]
+    path = os.path.join(folder, f"{PREFIX}{digest}.py")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if not os.path.exists(path):
+            write_bytes(path, text.encode())
+            _pruned(folder)
+        with open(path, encoding="utf-8") as f:
+            if f.read() != text:  # (damaged, or written by another run half-way)
+                return None
+    except OSError:
+        return None
+    return path
+
+
+def _pruned(folder: str) -> None:
+    """The oldest kept modules deleted when there are more than MAX_FILES, and numba's files of those gone."""
+    prune(folder, PREFIX, MAX_FILES)
+    kept = {n[:-3] for n in os.listdir(folder) if n.endswith(".py")}
+    numba_files = os.path.join(folder, "__pycache__")
+    if os.path.isdir(numba_files):
+        for n in os.listdir(numba_files):
+            if n.startswith(PREFIX) and n.split(".")[0] not in kept:
+                with contextlib.suppress(OSError):
+                    os.remove(os.path.join(numba_files, n))

@@ -1,0 +1,67 @@
+"""The compiled backend's modules kept on disk (interpreter/compiled/module.py): one file per module text, named by
+its digest, in the user's cache folder, found again by a later run; damaged files and old ones never used."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from interpreter.compiled import module
+from interpreter.compiled.machine import Machine
+
+from .compiled_steps import numba_or_skip
+from .conftest import game_of
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    pytest.importorskip("numba")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "trickbook" / "compiled"
+
+
+def test_a_module_text_is_kept_once_and_found_again(folder):
+    text = Machine(game_of("hearts", 4)).source
+    path = module._kept(text)
+    assert path is not None and os.path.dirname(path) == str(folder)
+    stamp = os.stat(path).st_mtime_ns
+    assert module._kept(text) == path and os.stat(path).st_mtime_ns == stamp  # (numba keeps its code by the stamp)
+    assert module._kept(text + "\n") != path  # another text, another file
+
+
+def test_a_damaged_file_is_not_used(folder):
+    path = module._kept("x = 1\n")
+    with open(path, "w") as f:
+        f.write("x = 2\n")
+    assert module._kept("x = 1\n") is None
+
+
+def test_no_cache_folder_keeps_nothing(folder, monkeypatch):
+    monkeypatch.setenv("TRICKBOOK_NO_CACHE", "1")
+    assert module._kept("x = 1\n") is None
+    assert not folder.exists()
+
+
+def test_the_oldest_modules_go_with_numba_files_of_them(folder, monkeypatch):
+    monkeypatch.setattr(module, "MAX_FILES", 2)
+    paths = []
+    for i in range(3):
+        paths.append(module._kept(f"x = {i}\n"))
+        os.utime(paths[-1], (i, i))  # (written in this order)
+        numba_files = folder / "__pycache__"
+        numba_files.mkdir(exist_ok=True)
+        (numba_files / (os.path.basename(paths[-1])[:-3] + ".f-1.py311.nbi")).write_text("")
+    module._kept("x = 3\n")
+    left = sorted(os.listdir(folder))
+    assert os.path.basename(paths[0]) not in left and os.path.basename(paths[2]) in left
+    assert not any(n.startswith(os.path.basename(paths[0])[:-3]) for n in os.listdir(folder / "__pycache__"))
+
+
+def test_a_compiled_module_is_made_from_its_kept_file(folder):
+    """A machine compiled by numba runs the functions of the kept file (its module importable by name)."""
+    numba_or_skip(everywhere=True)
+    machine = Machine(game_of("njet-riogrande", 2), compiled=True)
+    playout = machine.module.playout
+    assert playout.py_func.__code__.co_filename.startswith(str(folder))
+    assert machine.play_many(2)[1] > 0
