@@ -11,7 +11,7 @@ import operator
 from typing import Any
 
 from interpreter.compiled.values import NotWritten
-from interpreter.compiled.writer import Listed, Writer, equal, found
+from interpreter.compiled.writer import Listed, Writer, equal, found, team_slot
 from interpreter.dsl import builtins as B
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -80,7 +80,7 @@ def _seat_step(step: int) -> Any:
 
 def _same_team(w: Writer, part: Part) -> str:
     a, b = _args(w, part)
-    t = w.team_slot()
+    t = team_slot(w)
     return f"(1 if v[{t} + {a}] == v[{t} + {b}] else 0)"
 
 
@@ -124,7 +124,7 @@ def _folded(start: str, step: str) -> Any:
 def _team_list(same: bool) -> Any:
     def made(w: Writer, part: Part) -> Listed:
         (s,) = _args(w, part)
-        t = w.team_slot()
+        t = team_slot(w)
         return w.seats_where(f"v[{t} + s] {'==' if same else '!='} v[{t} + {s}]")
 
     return made

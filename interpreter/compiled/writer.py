@@ -228,8 +228,6 @@ class Writer:
                 self.emit(f"{count} += 1")
         return buf, count
 
-    def team_slot(self) -> int:
-        return self.lay.value(TEAM, "", 0)
 
 
 def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) -> str:
@@ -273,3 +271,8 @@ def encode_constant(lay: ArrayLayout, values: Values, value: Any, type_: Type | 
     if type_ is not None and type_.kind == "card" and type(value) is int:
         return lay.layout.kind[value]
     return values.encode(value)
+
+
+def team_slot(w: Writer) -> int:
+    """Where seat 0's team is in v (the seats' follow it)."""
+    return w.lay.value(TEAM, "", 0)
