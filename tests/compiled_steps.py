@@ -162,7 +162,7 @@ class StepOnBoth:
                 assert p[0] == d.actor, f"{step.name}: seat {d.actor} to act, the compiled one asks {p[0]}"
                 n = getattr(module, f"{code.prefix}_legal")(*arrays, p, out)
                 assert code.action_of is not None
-                theirs = {code.action_of(a): a for a in d.actions}
+                theirs = {self.action_of(a, d.step): a for a in d.actions}
                 assert sorted(int(x) for x in out[:n]) == sorted(theirs), f"{step.name}: other legal actions"
                 action = sorted(theirs)[rng.randrange(len(theirs))]
                 budget.reset()
@@ -175,6 +175,12 @@ class StepOnBoth:
             except GameError:  # (a state no game reaches: a seat left without cards in a trick...)
                 return taken
         return taken
+
+    def action_of(self, action: Any, step: Any) -> int:
+        """The Python backend's action of a decision of ``step`` (the step, or a step it holds: a repeat's) as the
+        compiled step takes it: a held step's through that step."""
+        assert self.code.action_of is not None
+        return self.code.action_of(action) if step is self.step else self.code.action_of(action, step)
 
     def changed(self, before) -> bool:
         """Whether the arrays ``before`` differ from those of the last state the step was played to (``lockstep``)."""

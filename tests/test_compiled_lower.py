@@ -241,39 +241,70 @@ def test_a_constant_card_is_written_as_its_kind():
     assert list(arrays.h[at:at + n]) == [kind, kind]
 
 
-def test_lists_are_compared_item_by_item():
-    """``==`` and ``!=`` of lists, as the runtime's helper (a list on the left) and as Python's own operator (none on
-    one side): equal when they hold the same items in order; a list that is none equals none only, never ``[]``."""
-    from interpreter.dsl import runtime as R
-    from interpreter.dsl.ir import Part, constant
-    from interpreter.dsl.types import NONE as NONE_TYPE
-    from interpreter.dsl.types import SEATS, TRUTH
+def agree_where(name: str, players: int, keep: Any) -> int:
+    """The game's expressions with a part for which ``keep`` holds: written (some), and giving what the Python
+    backend's give at states of random games; how many times they ran to a value."""
+    both = Both(name, players)
+    both.written = [w for w in both.written if any(keep(p) for p in walk(w[0].part))]
+    assert both.written, both.refused
+    rng = random.Random(7)
+    agreed, differ = 0, []
+    for state in states(both.game, rng, 6):
+        slots = both.compact.start(state)
+        got = both.compare(slots, pack_arrays(both.lay, slots, both.values), rng)
+        agreed, differ = agreed + got[0], differ + got[1]
+    assert not differ, differ[:5]
+    assert agreed >= len(both.written)
+    return agreed
 
-    game = game_of("was-sticht", 4)
-    lay, values = array_layout(game), Values()
-    a, b = (Part("name", SEATS, frozenset({f"ctx:{n}"}), (), n) for n in "ab")
-    hints = Part("round", SEATS, frozenset(), (), "hints")  # (none until the round sets it)
-    lowerer = Lowerer(lay, values)
-    made = {name: lowerer.lower(part, bound, name) for name, part, bound in [
-        ("same", Part("call", TRUTH, frozenset(), (a, b), (R.same, False, False)), {"a": SEATS, "b": SEATS}),
-        ("differ", Part("call", TRUTH, frozenset(), (a, b), (R.different, False, False)), {"a": SEATS, "b": SEATS}),
-        ("empty", Part("call", TRUTH, frozenset(), (hints, constant((), SEATS)), (R.same, False, False)), {}),
-        ("unset", Part("infix", TRUTH, frozenset(), (hints, constant(None, NONE_TYPE)), "=="), {}),
-    ]}
-    space: dict[str, Any] = support(False)
-    for lowered in made.values():
-        space.update(lowered.link(values))
-    exec("\n".join(m.source for m in made.values()), space)  # the engine's own source, written from parts
-    state = game.new_state()
-    arrays = pack_arrays(lay, compact_game(game).start(state), values)
-    for x, y in [([1, 2], [1, 2]), ([1, 2], [2, 1]), ([1], [1, 2]), ([], []), ([3], [])]:
-        mine = (space["same"](*arrays, np.asarray(x, np.int64), np.asarray(y, np.int64)),
-                space["differ"](*arrays, np.asarray(x, np.int64), np.asarray(y, np.int64)))
-        assert mine == (int(x == y), int(x != y)), (x, y)
-    assert (space["empty"](*arrays), space["unset"](*arrays)) == (0, 1)  # none is not [], and is none
-    state.vars["hints"] = []
-    arrays = pack_arrays(lay, compact_game(game).start(state), values)
-    assert (space["empty"](*arrays), space["unset"](*arrays)) == (1, 0)
+
+@pytest.mark.parametrize(("name", "players", "attribute"), [("meinz", 4, "role"), ("tichu", 4, "index"),
+                                                            ("bridge", 4, "index")])
+def test_a_seats_fixed_attribute_is_written_and_agrees(name, players, attribute):
+    """A seat's attribute fixed for the whole game (its index, name, role) read from a table by seat."""
+    agree_where(name, players, lambda p: p.op == "seat" and not p.data[2] and p.data[4] == attribute)
+
+
+def _calls(*fns: Any) -> Any:
+    return lambda p: p.op == "call" and p.data[0] in fns and any(k.type.kind == "list" for k in p.kids)
+
+
+@pytest.mark.parametrize(("name", "players"), [("tichu", 4), ("doppelkopf", 4)])
+def test_lists_compared_and_concatenated_are_written_and_agree(name, players):
+    """``==`` and ``!=`` of two lists (the same items in order; none only as none) and ``concat`` of a comprehension
+    giving lists."""
+    from interpreter.dsl import builtins as B
+    from interpreter.dsl import runtime as R
+
+    agree_where(name, players, _calls(R.same, R.different))
+    agree_where(name, players, lambda p: p.op == "call" and p.data[0] is B._concat)
+
+
+def test_a_list_compared_with_none_or_the_empty_list_reads_as_pythons(tmp_path):
+    """A list none (a round list never set) is none, is not the empty list and is the same as another none; lists
+    are the same with the same items in the same order: the values a set step stores, on both backends."""
+    from .compiled_steps import StepOnBoth
+    from .test_steps import DEAL_3, TRICKS, make
+
+    compare = """\
+        never: {do: set, when: "false", round: {empty: "[s for s in seats if s == round.dealer]"}}
+        compare:
+          do: set
+          round: {none_is_none: "round.empty == none", none_is_not_empty: "round.empty != []",
+                  nones: "round.empty == round.empty", listed: "round.empty != none",
+                  order: "seats_from(round.dealer) == seats",
+                  items: "[round.dealer] != [s for s in seats if s.index == 0]",
+                  held: "[c for c in first(seats).hand] == first(seats).hand",
+                  joined: "concat([s.hand for s in seats]) == concat([first(seats).hand, last(seats).hand])"}
+        """
+    game = make(tmp_path, DEAL_3, compare, TRICKS)
+    both = StepOnBoth(game, 4, "compare")
+    rng = random.Random(1)
+    states_ = both.states(rng, 8, every=1)
+    assert all(both.lockstep(state, rng) == 0 for state in states_)
+    stored = {name: int(both._last.v[both.lay.value("round", name)])  # (the arrays of the Python side's state)
+              for name in ("none_is_none", "none_is_not_empty", "nones", "listed", "held")}
+    assert stored == {"none_is_none": 1, "none_is_not_empty": 1, "nones": 1, "listed": 0, "held": 1}
 
 
 def test_the_greatest_and_least_list_of_numbers_are_pythons():

@@ -2,8 +2,8 @@
 writes them: ``SCALAR_CALLS`` (a call that gives one value), ``LIST_CALLS`` (one that gives a list), each keyed by
 the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as one
 loop (``LIST_REDUCERS``: a comprehension of lists given to one that picks one of them, ``max`` or ``min``). ``==``
-and ``!=`` of lists are writer.py's ``equal``, for the call and for Python's own operator alike. A builtin that is
-not here is not written yet (its expression's game is played by the Python backend)."""
+and ``!=`` of lists are ``equal_lists``, for the call and for Python's own operator alike. A builtin that is not
+here is not written yet (its expression's game is played by the Python backend)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import operator
 from typing import Any
 
 from interpreter.compiled.values import NotWritten
-from interpreter.compiled.writer import Listed, Writer, equal, found, team_slot
+from interpreter.compiled.writer import Listed, Writer, found, team_slot
 from interpreter.dsl import builtins as B
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -37,14 +37,42 @@ def _arith(op: str) -> Any:
     return _binary(op)
 
 
+def _compare(op: str) -> Any:
+    return _binary(op, "(1 if {a} {op} {b} else 0)")
+
+
 def _equal(negated: bool) -> Any:
-    """``==`` (``!=`` when ``negated``) of two values, or of lists (writer.equal)."""
+    values = _compare("!=" if negated else "==")
 
     def made(w: Writer, part: Part) -> str:
+        if all(k.type.kind != "list" for k in part.kids):
+            return str(values(w, part))
         a, b = part.kids
-        return equal(w, a, b, negated)
+        return equal_lists(w, a, b, negated)
 
     return made
+
+
+def equal_lists(w: Writer, a: Part, b: Part, negated: bool) -> str:
+    """``==`` (``!=`` when ``negated``) where one side is a list: two lists the same with the same items in the same
+    order (none the same as none only); a list and none, the list none."""
+    if a.type.kind != "list":
+        a, b = b, a
+    if b.type.kind != "list" and not (b.const and isinstance(b.value, (list, tuple))):
+        if not (b.const and b.value is None):
+            raise NotWritten(f"{'!=' if negated else '=='} of a list and a value")
+        n = w.temp(w.listed(a)[1], "n")
+        return f"(1 if {n} {'>=' if negated else '<'} 0 else 0)"
+    (ab, an), (bb, bn) = (w.listed(k) for k in (a, b))
+    an, bn = w.temp(an, "n"), w.temp(bn, "n")
+    out, i = w.fresh("b"), w.fresh("i")
+    w.emit(f"{out} = 1 if {an} == {bn} else 0")
+    with w.block(f"if {out} == 1:"):
+        with w.block(f"for {i} in range({an}):"):
+            with w.block(f"if {ab}[{i}] != {bb}[{i}]:"):
+                w.emit(f"{out} = 0")
+                w.emit("break")
+    return f"(1 - {out})" if negated else out
 
 
 def _len(w: Writer, part: Part) -> str:
@@ -156,6 +184,39 @@ def _add_lists(w: Writer, part: Part) -> Listed:
     if not all(k.type.kind == "list" for k in part.kids):
         raise NotWritten("'+' of a list and a value")
     return _joined(w, part)
+
+
+def _concat(w: Writer, part: Part) -> Listed:
+    """The items of a list of lists, one list after the other: of a comprehension giving lists, or of a list written
+    of lists (a list that is none adds nothing: the Python backend refuses it)."""
+    (lists,) = part.kids
+    buf, count = w.new_list(str(w.lay.capacity))
+
+    def append(items: Listed) -> None:
+        b, m = items
+        m = w.temp(m, "m")
+        with w.block(f"if {m} > 0:"):
+            i = w.fresh("i")
+            with w.block(f"if {count} + {m} > len({buf}):"):  # (grown as needed: a list may be longer than a row)
+                grown = w.fresh("L")
+                w.scratch(grown, f"2 * ({count} + {m})")
+                with w.block(f"for {i} in range({count}):"):
+                    w.emit(f"{grown}[{i}] = {buf}[{i}]")
+                w.emit(f"{buf} = {grown}")
+            with w.block(f"for {i} in range({m}):"):
+                w.emit(f"{buf}[{count} + {i}] = {b}[{i}]")
+            w.emit(f"{count} += {m}")
+
+    if lists.op == "for" and lists.data[3] is None and lists.data[1].type.kind == "list":
+        var, body, cond, _ = lists.data
+        with w.each(lists.kids[0], var, cond):
+            append(w.listed(body))
+    elif lists.op == "list" and not lists.const:
+        for kid in lists.kids:
+            append(w.listed(kid))
+    else:
+        raise NotWritten("concat of a list of lists held as a value")
+    return buf, count
 
 
 def _distinct(w: Writer, part: Part) -> Listed:
@@ -273,7 +334,7 @@ SCALAR_CALLS: dict[Any, Any] = {
 LIST_CALLS: dict[Any, Any] = {
     B._team: _team_list(True), B._opponents: _team_list(False), B._seats_from: _seats_from,
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
-    B._slice: _sliced, B._range: _range,
+    B._slice: _sliced, B._range: _range, B._concat: _concat,
 }
 def _list_extreme(op: str) -> Any:
     """The greatest (``op`` ">") or least list of numbers a comprehension gives, as Python orders lists: by their first

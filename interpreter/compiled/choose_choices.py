@@ -53,7 +53,7 @@ class ChoicesWriter:
         step = self.step
         t = step.option_type
         for given, what in ((t.kind in ("list", "record"), f"options that are {t.kind}s"),  # (so swap, of pairs)
-                            (bool(step.outer_names()), "the names an enclosing trick binds")):
+                            (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds")):
             if given:
                 raise NotWritten(f"a choice's {what}")
 

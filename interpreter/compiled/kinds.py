@@ -9,6 +9,7 @@ from interpreter.compiled import (
     choose_template,
     deal_template,
     move_template,
+    repeat_template,
     reveal_template,
     score_template,
     teams_template,
@@ -28,6 +29,8 @@ TEMPLATES: dict[str, Template] = {
     "set": values_template.write,
     "score": score_template.write,
     "teams": teams_template.write,
+    "repeat": lambda step, w: repeat_template.write(step, w, step_code),  # (its steps written by their kinds')
+    "climb": lambda step, w: repeat_template.write(step, w, step_code),  # (a repeat of steps it writes: climb.py)
 }
 
 
@@ -36,4 +39,5 @@ def step_code(step: Any, writing: Writing) -> StepCode:
     made = TEMPLATES.get(step.kind)
     if made is None:
         raise NotWritten(f"the step kind {step.kind!r}")
+    writing.inner = step_code  # (for the steps it runs: a trick's between plays and after a trick)
     return made(step, writing)

@@ -13,9 +13,9 @@ more cards of a kind than the deck has (two seats naming two copies of identical
 naming the same copy twice: in kinds the two cannot be told apart).
 
 Every option of the step kind is written. A seat or an owner that is not a seat is not refused (the Python backend
-refuses it; the compiled one plays what it has checked): nothing moves to it. Not written (NotWritten): an
-expression reading a name the step holding it binds (a move inside a trick's hooks), or one the expression writer
-does not write (lower.py), and cards written as constants.
+refuses it; the compiled one plays what it has checked): nothing moves to it. A move a trick runs reads the names
+the trick binds (``Writing.outer``); written alone, without it, an expression reading one is not written. Not written
+(NotWritten): an expression the expression writer does not write (lower.py), and cards written as constants.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS
+from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS, equal_lists
 from interpreter.compiled.values import NONE, NotWritten
-from interpreter.compiled.writer import Listed, Writer, equal
+from interpreter.compiled.writer import Listed, Writer
 from interpreter.dsl.ir import Part
 from interpreter.dsl.part_shapes import is_let
 
@@ -45,12 +45,23 @@ def _attr(w: Writer, part: Part) -> str:
 
 def _seat(w: Writer, part: Part) -> str:
     (seat,) = part.kids
-    _, sure, stateful, _, name = part.data
+    getter, sure, stateful, _, name = part.data
+    if not stateful:  # fixed for the whole game (its index, name, role): a table by seat
+        return _fixed_seat(w, seat, getter, sure)
     base = w.seat_base(name, stateful)
     if isinstance(base, tuple):
         raise NotWritten(f"a seat's list {name!r} where one value is needed")
     s = w.temp(w.scalar(seat))
     at = f"v[{base} + {s}]" if base else f"v[{s}]"
+    return at if sure or seat.sure else f"({at} if {s} != NONE else NONE)"
+
+
+def _fixed_seat(w: Writer, seat: Part, getter: Any, sure: bool) -> str:
+    """A seat's attribute fixed for the whole game (``getter(None, seat)``: its index, its name, its role), read from
+    a constant table of the seats' (the seat itself where the table is the seats' indexes)."""
+    table = [w.values.encode(getter(None, s)) for s in range(w.lay.layout.players)]
+    s = w.temp(w.scalar(seat))
+    at = s if table == list(range(len(table))) else f"{w.constant(table, 'S')}[{s}]"
     return at if sure or seat.sure else f"({at} if {s} != NONE else NONE)"
 
 
@@ -94,8 +105,8 @@ def _infix(w: Writer, part: Part) -> str:
         return out
     if op in ("in", "not in"):
         return w.contains(a_part, b_part, op == "not in")
-    if op in ("==", "!="):
-        return equal(w, a_part, b_part, op == "!=")
+    if op in ("==", "!=") and any(k.type.kind == "list" for k in part.kids):
+        return equal_lists(w, a_part, b_part, op == "!=")
     if op in _COMPARE:
         a, b = (w.temp(w.scalar(k)) for k in part.kids)
         return f"(1 if {a} {op} {b} else 0)"

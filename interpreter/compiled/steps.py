@@ -16,7 +16,10 @@ A step's template is source of functions named ``PREFIX_start``, and for a step 
   Python backend's chance outcome lists them) and returns as start does.
 
 ``Writing`` is what a template is written with: the game's array layout, the expression writer, and ``call``,
-which writes an expression of the step as a function of its own and gives the call's source.
+which writes an expression of the step as a function of its own and gives the call's source. A step run inside
+another (a trick's hooks) is written with a ``Writing`` of its own base in the holding step's progress, whose
+``outer`` gives the names the holding step binds (each as its source over the arrays and ``p``, and its type); the
+holding step's template writes it with ``inner``.
 """
 
 from __future__ import annotations
@@ -52,13 +55,17 @@ class StepCode:
 
 @dataclass
 class Writing:
-    """What a template is written with (see the module's docstring): ``base``, the first progress slot of the step."""
+    """What a template is written with (see the module's docstring): ``base``, the first progress slot of the step;
+    ``outer``, the names the step holding it binds (name -> the source of its value and its type)."""
 
     lay: ArrayLayout
     lowerer: Lowerer
     prefix: str
     base: int
     expressions: list[Lowered] = field(default_factory=list)
+    outer: dict[str, tuple[str, Type]] = field(default_factory=dict)
+    # the writer of a step a template's step runs (kinds.step_code, which sets it: a template cannot import it)
+    inner: Callable[[Any, Writing], StepCode] | None = None
 
     @property
     def players(self) -> int:
@@ -69,8 +76,11 @@ class Writing:
         """A call of ``expr`` written as a function of its own, its bound names given from ``names`` (rule name ->
         the source of its value), each of the type ``types`` gives; a constant written in place. With ``lists``, an
         expression that gives a list may be written (a constant list too): its call gives the list's array and count
-        (-1: none)."""
+        (-1: none). The names of the holding step (``outer``) are bound too, under those of the step itself."""
         assert expr.part is not None
+        if self.outer:
+            names = {**{n: src for n, (src, _) in self.outer.items()}, **names}
+            types = {**{n: t for n, (_, t) in self.outer.items()}, **types}
         if expr.part.const and not (lists and isinstance(expr.part.value, (list, tuple))):
             return str(encode_constant(self.lay, self.lowerer.values, expr.part.value, expr.part.type))
         reads = [n for n in names if f"ctx:{n}" in expr.deps]
@@ -98,6 +108,33 @@ class Writing:
     def at(self, slot: int) -> str:
         """The source of the step's progress slot ``slot``."""
         return f"p[{self.base + slot}]"
+
+
+def held_actions(held: dict[str, Callable[[Any], int] | None], what: str, own: Callable[[Any], int] | None = None,
+                 own_types: tuple[type, ...] = ()) -> Callable[..., int]:
+    """``action_of`` for a step that runs others (a repeat's steps, a trick's hooks): an action of ``own_types`` is
+    its own (``own``); another is that of the step held that decides it, ``held`` by name -- the step given, or
+    else the one number every held step that can take the action agrees on (NotWritten when they differ: which step
+    decides is not in the action)."""
+
+    def action_of(action: Any, step: Any = None) -> int:
+        if own is not None and isinstance(action, own_types):
+            return own(action)
+        if step is not None and held.get(step.name) is not None:
+            return held[step.name](action)  # type: ignore[misc]
+        found: set[int] = set()
+        for mapped in held.values():
+            if mapped is None:
+                continue
+            try:
+                found.add(mapped(action))
+            except (LookupError, TypeError, ValueError, NotWritten):  # (an action this step cannot take: another's)
+                continue
+        if len(found) != 1:
+            raise NotWritten(f"the action {action!r} of {what}, without the step it is of")
+        return found.pop()
+
+    return action_of
 
 
 def table(items: list[int]) -> str:

@@ -1,12 +1,13 @@
 """The progress slots of a ``tricks`` step written for the compiled backend (trick_template.py), from the step's
-base: ``ASK`` the seat to act (the seat ``decided_by`` names for the seat to play, or the taker choosing cards),
-``TURN`` the seat to play, ``LEADER``, ``PLAYED`` the cards played to this trick,
+base: ``ASK`` the seat to act (the seat ``decided_by`` names for the seat to play, the taker choosing cards, or the
+seat a step the trick runs asks), ``TURN`` the seat to play, ``LEADER``, ``PLAYED`` the cards played to this trick,
 ``NUMBER`` the tricks finished, ``OVER`` 1 once trick play is over, ``WINNER`` the last trick's winner, ``TAKING``
 the taker choosing cards (its index among the takers, -1: none) and ``LEFT`` the cards it still chooses (-1: the
 rest), ``SIZE`` the seats that play; then regions of slots (``Regions``): the trick's plays, their seats and their
 cards (so that the plays' cards are one slice, the ``trick`` the rules read), which of them a taker has taken, the
 takers, which seats play, two strength keys (the best so far and the card's) and a mark per card kind, scratch
-that every function leaves cleared.
+that every function leaves cleared. A trick that runs steps of its own has slots after the regions for them
+(trick_template_hooks.py: which of them runs, then each one's own).
 """
 
 from __future__ import annotations

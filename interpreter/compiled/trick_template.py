@@ -1,24 +1,30 @@
 """A ``tricks`` step written for the compiled backend: its start, its legal actions and an action taken, over the
 arrays (arrays.py) and the progress array, as functions in the subset of Python numba compiles (the step kind's second
 template, steps.py, beside engine/steps/trick_code.py's). The seat's legal plays are written by
-trick_template_plays.py, the sharing of a trick among several takers by trick_template_takers.py.
+trick_template_plays.py, the sharing of a trick among several takers by trick_template_takers.py, the steps the trick
+runs (``between_plays``, ``after_trick``) by trick_template_hooks.py.
 
-Its progress slots are trick_progress.py's.
+Its progress slots are trick_progress.py's, then, for a trick that runs steps, theirs (trick_template_hooks.py).
 
 An action is a whole number: a play is its card's kind (runtime/layout.py) plus its zone's index among those
 ``from`` names times the deck's size (a play from the first zone is its kind); a taker's choice of a card from the
-trick is its kind. A play takes the copy of its kind the Python backend's play names: from one zone the last, from
-several the first of the zone.
+trick is its kind; while a step the trick runs decides, an action is that step's. A play takes the copy of its kind
+the Python backend's play names: from one zone the last, from several the first of the zone.
 
-Written: every option of the step but the steps it runs: one zone played from or several (``from``), ``seats``,
-``lead`` and ``follow`` obligations (with ``holding`` and ``otherwise``), ``led`` (``trick`` the plays' cards),
-``strength`` and ``equal_cards``, ``can_win``, ``won_by``, ``decided_by``, ``takers`` (later takers found by
-their orderings, a taker choosing a number of cards: decisions of kind "take"), ``unclaimed``, ``route``, ``to``,
-``next_leader``, ``count``, ``trick`` and ``per_trick``. Not written (``NotWritten``, the step stays on the Python
-backend): the steps run between plays and after a trick (``between_plays``, ``after_trick``). What the Python
-backend refuses as a mistake of the rules at play (a seat out of range from ``seats``, ``decided_by`` or
-``next_leader``, a ``takes`` below 0) is not checked here: the compiled backend plays what the Python backend has
-played.
+Written: every option of the step: one zone played from or several (``from``), ``seats``, ``lead`` and ``follow``
+obligations (with ``holding`` and ``otherwise``), ``led`` (``trick`` the plays' cards), ``strength`` and
+``equal_cards``, ``can_win``, ``won_by``, ``decided_by``, ``takers`` (later takers found by their orderings, a taker
+choosing a number of cards: decisions of kind "take"), ``unclaimed``, ``route``, ``to``, ``next_leader``, ``count``,
+``trick``, ``per_trick``, and the steps it runs: ``between_plays`` (after every card but the last, the next seat to
+play known; they see ``player``, ``trick``, ``trick_seats`` and ``led``) and ``after_trick`` (once every taker has
+its cards, before the next leader is found; they see ``winner``, ``takers``, ``last_trick`` and ``trick_seats``),
+each step written by its own kind's template, entered with its ``when``; while one decides, the trick's legal
+actions and action taken are its own. A trick without such steps has no code for them (nothing more per card). Not
+written (``NotWritten``, the step stays on the Python backend): a step it runs of a kind, or with an expression, the
+compiled backend does not write yet (the message names the step and the option). What the Python backend refuses as
+a mistake of the rules at play (a seat out of range from ``seats``, ``decided_by`` or ``next_leader``, a ``takes``
+below 0, a seat left without a card to play by a step between plays) is not checked here: the compiled backend plays
+what the Python backend has played.
 """
 
 from __future__ import annotations
@@ -40,10 +46,10 @@ from interpreter.compiled.trick_progress import (
     WINNER,
     Regions,
 )
-from interpreter.compiled.values import NotWritten
+from interpreter.compiled.trick_template_hooks import Hooks
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type
-from interpreter.engine.steps.action_types import Take
+from interpreter.engine.steps.action_types import Play, Take
 from interpreter.runtime.layout import COUNTER, ROUND
 
 _NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS, "player": SEAT,
@@ -61,9 +67,6 @@ class TrickWriter:
     def __init__(self, step: Any, w: Writing):
         self.step, self.w, self.lay, self.name = step, w, w.lay, w.prefix
         self.base, self.players = w.base, w.players
-        for given, what in ((bool(step.between), "between_plays"), (bool(step.after), "after_trick")):
-            if given:
-                raise NotWritten(f"a trick's {what}")
         lay = w.lay.layout
         self.deck = len(lay.kind)  # the card ids: every kind is one of them
         self.rows = [lay.zone_slot(zone, 0) for zone in step.zones]  # each zone played from (seat 0's row)
@@ -73,6 +76,7 @@ class TrickWriter:
         self.sole = len(step.takers) == 1 and step.takers[0].takes is None  # the winner takes every card
         keys = max(len(o.exprs) for o in [step.ordering, *step.later_orderings])
         self.regions = Regions.of(self.players, len(step.takers), max(keys, 1), self.deck)
+        self.hooks = Hooks(self, self.base + self.regions.size)  # the steps it runs (between plays, after a trick)
 
     def at(self, slot: int) -> str:
         """The source of the progress slot ``slot`` (from the step's base)."""
@@ -103,13 +107,14 @@ class TrickWriter:
                  + [line for i in range(1 + len(self.step.later_orderings)) for line in self._best(i)])
         if not self.sole:
             lines += trick_template_takers.write(self)
+        lines += self.hooks.source()
         kind, deck = self.lay.layout.kind, self.deck
 
         def action_of(action: Any) -> int:
             return kind[action.card] if isinstance(action, Take) else kind[action.card] + action.zone * deck
 
-        return StepCode(self.name, "\n".join(lines), self.regions.size, decides=True, expressions=self.w.expressions,
-                        action_of=action_of)
+        return StepCode(self.name, "\n".join(lines), self.regions.size + self.hooks.size, decides=True,
+                        expressions=self.w.expressions, action_of=self.hooks.action_of(action_of, (Play, Take)))
 
     # ------------------------------------------------------------------------------------------------ the parts
 
@@ -122,6 +127,8 @@ class TrickWriter:
                  f"    {self.at(PLAYED)} = 0", f"    {self.at(NUMBER)} = 0",
                  f"    {self.at(OVER)} = 0", f"    {self.at(WINNER)} = NONE",
                  f"    {self.at(TAKING)} = -1", f"    {self.at(LEFT)} = 0"]
+        if self.hooks:
+            lines += [f"    {self.hooks.at} = -1"]
         if self.step.active is None:
             lines += [f"    for s in range({n}):", f"        {self.at_(active, 's')} = 1", f"    {self.at(SIZE)} = {n}"]
         else:  # a list of seats, or one seat; each once
@@ -185,6 +192,8 @@ class TrickWriter:
         a trick, its winner, who takes its cards, and the next trick."""
         regions, n, name = self.regions, self.players, self.name
         lines = [f"def {name}_apply({ARRAYS}, p, action):"]
+        if self.hooks.deciding:
+            lines += [f"    if {self.hooks.at} >= 0:", f"        return {name}_hook_apply({ARRAYS}, p, action)"]
         if not self.sole:
             lines += [f"    if {self.at(TAKING)} >= 0:", f"        return {name}_chosen({ARRAYS}, p, action)"]
         lines += [f"    seat = {self.at(TURN)}"]
@@ -211,7 +220,8 @@ class TrickWriter:
                       f"            if {self.at_(regions.active, 's')} == 1:",
                       "                break",
                       f"        {self.at(TURN)} = s"]
-        lines += [f"        {name}_ask({ARRAYS}, p)",
+        lines += [*self.hooks.entry("between", "        "),
+                  f"        {name}_ask({ARRAYS}, p)",
                   "        return DECIDES",
                   f"    led = {name}_led({ARRAYS}, p)"]
         best = [f"winner = {name}_best0({ARRAYS}, p, led)",
@@ -231,7 +241,12 @@ class TrickWriter:
                 f"    for k in range({self.at(PLAYED)}):",
                 f"        {name}_route({ARRAYS}, p, {self.play('k')}, winner, winner)",
                 f"    zn[{self.trick}] = 0",
-                f"    return {name}_close({ARRAYS}, p)", ""]
+                *self.closing()]
+
+    def closing(self) -> list[str]:
+        """The end of a function that has given out a trick's cards: the steps after a trick entered (a step that
+        decides returns DECIDES), then the trick closed."""
+        return [*self.hooks.entry("after", "    "), f"    return {self.name}_close({ARRAYS}, p)", ""]
 
     def _remove(self) -> list[str]:
         """A copy of a card's kind taken from a zone's row: played from one zone, the last copy (the one the Python

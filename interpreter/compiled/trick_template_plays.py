@@ -20,6 +20,8 @@ def write(t: Any) -> list[str]:
     """``NAME_legal`` of the trick step ``t`` writes (trick_template.TrickWriter)."""
     marks = t.base + t.regions.marks
     lines = [f"def {t.name}_legal({ARRAYS}, p, out):"]
+    if t.hooks.deciding:  # a step the trick runs decides (trick_template_hooks.py)
+        lines += [f"    if {t.hooks.at} >= 0:", f"        return {t.name}_hook_legal({ARRAYS}, p, out)"]
     if not t.sole:  # a taker chooses a card of the trick
         lines += [f"    if {t.at(TAKING)} >= 0:",
                   *("    " + line for line in _once([f"{t.trick}"], marks)), "        return n"]

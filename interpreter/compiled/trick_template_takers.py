@@ -59,7 +59,7 @@ def write(t: Any) -> list[str]:
                   f"        zn[{row}] += 1"]
     lines += [f"    zn[{trick}] = 0",
               f"    {t.at(TAKING)} = -1",
-              f"    return {name}_close({ARRAYS}, p)", "",
+              *t.closing(),
               f"def {name}_chosen({ARRAYS}, p, card):",  # the taker choosing takes a card of the trick
               f"    {name}_remove(z, zn, {trick}, card)",
               "    player = -1",

@@ -5,11 +5,11 @@ out (a later one reads an earlier one; a value of each seat is stored seat by se
 
 A value held as one value (arrays.py's ``v``) is stored as its whole number; a value held as a list (a row of
 ``l``) is stored as a copy of the list the expression gives (none: ``ln`` -1), a list written as a constant by its
-items; a round value only shown (arrays.py's ``shown_only``) is not stored. Not written (NotWritten): a value the
-arrays do not hold (the rounds' scores...), an expression the
-writer does not write (lower.py: a record made in play...), one reading a name the step holding it binds (a set
-inside a trick's hooks), and a constant list of more items than a row holds (the arrays' capacity: the deck's size,
-or the seats). A list worked out in play must fit in a row too: a limit of the arrays, not checked. The narration of
+items; a round value only shown (arrays.py's ``shown_only``) is not stored. A set a trick runs reads the names the
+trick binds (``Writing.outer``). Not written (NotWritten): a value the arrays do not hold (the rounds' scores...), an
+expression the writer does not write (lower.py: a record made in play...), one reading a name of a holding step when
+written without it, and a constant list of more items than a row holds (the arrays' capacity: the deck's size, or
+the seats). A list worked out in play must fit in a row too: a limit of the arrays, not checked. The narration of
 round values (``narrate``) and ``visible`` are the Python backend's: the compiled backend tells nothing and shows
 nothing.
 """

@@ -1,8 +1,7 @@
 """The statements of one function the compiled backend writes (lower.py): how they are written (a line, a block,
 a new local, a constant table), the rule names in scope, and a part made a source: one value, a list (an array and
-its count), or a truth; the ops themselves are parts.py's and calls.py's, but for the few they share: an item found
-in a list (``found``) and two values or lists compared (``equal``: lists item by item, a list that is none equal to
-none only)."""
+its count), or a truth; the ops themselves are parts.py's and calls.py's (an item found in a list, ``found``, is
+written here for both)."""
 
 from __future__ import annotations
 
@@ -240,29 +239,6 @@ def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) ->
             w.emit(f"{out} = {then.format(i=i)}")
             w.emit("break")
     return out
-
-
-def equal(w: Writer, a: Part, b: Part, negated: bool) -> str:
-    """``a == b`` as 1 or 0 (``a != b`` when ``negated``), either side a list or one value: two lists are equal
-    when they have the same items in order, or are both none; a list and one value only when both are none."""
-    first, second = (w.listed(k) if k.type.kind == "list" else w.temp(w.scalar(k)) for k in (a, b))
-    if isinstance(first, str) and isinstance(second, str):
-        return f"(1 if {first} {'!=' if negated else '=='} {second} else 0)"
-    out = w.fresh("b")
-    if isinstance(first, tuple) and isinstance(second, tuple):
-        (ab, an), (bb, bn) = first, second
-        an = w.temp(an, "n")
-        w.emit(f"{out} = 1 if {an} == {bn} else 0")
-        i = w.fresh("i")
-        with w.block(f"for {i} in range({an} if {out} == 1 else 0):"):
-            with w.block(f"if {ab}[{i}] != {bb}[{i}]:"):
-                w.emit(f"{out} = 0")
-                w.emit("break")
-    else:  # a list and one value
-        listed, x = (first, second) if isinstance(first, tuple) else (second, first)
-        n = listed[1]
-        w.emit(f"{out} = 1 if {n} == -1 and {x} == NONE else 0")
-    return f"(1 - {out})" if negated else out
 
 
 def encode_constant(lay: ArrayLayout, values: Values, value: Any, type_: Type | None) -> int:
