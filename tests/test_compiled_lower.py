@@ -131,12 +131,12 @@ class Both:
                 want = python.fn({"$s": slots, **args})
             except (*RUNTIME_ERRORS, ExpressionFailed):
                 continue  # a mistake on the checked path (a none compared...): the compiled side promises nothing
-            given = [np.asarray([self.values.encode(x) for x in args[n]], np.int64) if listed
+            given = [np.asarray([self.values.item(x) for x in args[n]], np.int64) if listed
                      else self.values.encode(args[n]) for n, listed in lowered.params]
             got = self.function(lowered)(*arrays, *given)
             if lowered.returns_list:  # (where its items start in the scratch space, and their count)
                 got = None if got[1] < 0 else [int(x) for x in arrays.h[got[0]:got[0] + got[1]]]
-                want = None if want is None else [self.values.encode(x) for x in want]
+                want = None if want is None else [self.values.item(x) for x in want]  # (a list's items interned)
             else:
                 got, want = int(got), self.values.encode(want)
             if got == want:
@@ -334,3 +334,10 @@ def test_the_greatest_and_least_list_of_numbers_are_pythons():
         for name, pick in (("most", max), ("least", min)):
             at, n = space[name](*arrays, np.asarray(seats, np.int64))  # (where its items are in the scratch space)
             assert list(arrays.h[at:at + n]) == pick(highs[s] for s in seats), (name, seats)
+
+
+def test_lists_of_seats_made_in_play_are_interned_and_read_back():
+    """Pairs of seats made in a comprehension (``[s, winner]`` for each fox taken), kept in a round value that is a
+    list of lists, and read back item by item (``f[1] in group``): written, and giving what the Python backend's give
+    (a pair is an interned value, each of them interned as the expression is written)."""
+    assert agree_where("doppelkopf", 4, lambda p: p.op == "round" and p.data == "foxes") > 0

@@ -46,6 +46,7 @@ class Lowered:
     constants: dict[str, Any]
     fields: tuple[str, ...]  # the records' fields it reads: their tables are made at link time (``link``)
     returns_list: bool
+    lists_read: bool = False  # it reads the items of interned lists: their tables too are made at link time
 
     def link(self, values: Values) -> dict[str, Any]:
         """The module namespace the source runs in: numpy, the constants, and a table per field read, over every
@@ -56,6 +57,9 @@ class Lowered:
         space.update({k: np.asarray(c, dtype=np.int64) for k, c in self.constants.items()})
         for name in self.fields:
             space[f"F_{name}"] = np.asarray(values.field_table(name) or [NONE], dtype=np.int64)
+        if self.lists_read:
+            for table, items in zip(("LI_ITEMS", "LI_START", "LI_COUNT"), values.list_tables(), strict=True):
+                space[table] = np.asarray(items or [NONE], dtype=np.int64)
         return space
 
 
@@ -95,7 +99,7 @@ class Lowerer:
             lines.append(f"    return {result}")
         head = f"def {name}({', '.join((*PARAMS, *('r_' + p for p, _ in params)))}):"
         return Lowered(name, "\n".join([head, *lines]), tuple(params), w.constants, tuple(sorted(w.fields)),
-                       part.type.kind == "list")
+                       part.type.kind == "list", w.lists_read)
 
     def fresh(self, stem: str) -> str:
         self._n += 1

@@ -77,6 +77,19 @@ class Values:
         record's field is read from."""
         return [self.item(v.get(name)) if isinstance(v, dict) else NONE for v in list(self.interned)]
 
+    def list_tables(self) -> tuple[list[int], list[int], list[int]]:
+        """For each interned value, where its items start in one table of all of them, and how many it has (-1 when
+        it is not a list): the tables an interned list's items are read from (the table, the starts, the counts)."""
+        items: list[int] = []
+        starts: list[int] = []
+        counts: list[int] = []
+        for v in list(self.interned):
+            starts.append(len(items))
+            counts.append(len(v) if isinstance(v, (list, tuple)) else -1)
+            if isinstance(v, (list, tuple)):
+                items.extend(self.item(x) for x in v)
+        return items, starts, counts
+
 
 def _key(value: Any) -> Any:
     """A hashable key of a text, a record or a list, equal for equal values (a tuple and a list of the same items are

@@ -41,6 +41,7 @@ class Writer:
         self.locals: dict[str, Any] = {}  # a rule name -> its scalar source, or its (array, count) sources
         self.constants: dict[str, Any] = {}
         self.fields: set[str] = set()
+        self.lists_read = False  # whether it reads interned lists' items (``interned_list``)
         self._consts: dict[tuple[Any, ...], str] = {}
         self._inlined = 0
 
@@ -252,3 +253,15 @@ def encode_constant(lay: ArrayLayout, values: Values, value: Any, type_: Type | 
 def team_slot(w: Writer) -> int:
     """Where seat 0's team is in v (the seats' follow it)."""
     return w.lay.value(TEAM, "", 0)
+
+
+def interned_list(w: Writer, x: str) -> Listed:
+    """The items of the interned list ``x`` (a source: an item of a list of lists), read from the tables of every
+    interned list's items (none when ``x`` is not one)."""
+    w.lists_read = True
+    x = w.temp(x, "x")
+    k, count, buf = w.fresh("k"), w.fresh("n"), w.fresh("L")
+    w.emit(f"{k} = {x} - INTERNED if {x} >= INTERNED and {x} - INTERNED < len(LI_COUNT) else -1")
+    w.emit(f"{count} = LI_COUNT[{k}] if {k} >= 0 else -1")
+    w.emit(f"{buf} = LI_ITEMS[LI_START[{k}] if {k} >= 0 else 0:]")
+    return buf, count
