@@ -14,6 +14,8 @@ import pytest
 # started empty in every run, and the many small rule files of the tests leave nothing behind
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="trickbook-tests-")
 os.environ.pop("TRICKBOOK_NO_CACHE", None)
+# the Python engine unless a test chooses the compiled one (numba compiles a game for seconds)
+os.environ["TRICKBOOK_ENGINE"] = "python"
 
 from interpreter.engine.compile import compile_game
 from interpreter.engine.game import Game

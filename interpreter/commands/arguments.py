@@ -66,7 +66,14 @@ def _play(sub: Commands) -> None:
     pl.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     _deal_args(pl, "")
     _agent_args(pl, " (your seat, with --human, is yours)")
+    _engine_arg(pl, "python (a game played with --engine compiled: the game a compiled run played with that seed)")
     _allow_path(pl)
+
+
+def _engine_arg(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument("--engine", choices=("auto", "compiled", "python"), default=None,
+                   help=f"the backend that plays: compiled (numba, pip install 'trickbook[fast]'; random agents), "
+                        f"python, or auto: {default} (default; or TRICKBOOK_ENGINE)")
 
 
 def _simulate(sub: Commands) -> None:
@@ -88,6 +95,7 @@ def _simulate(sub: Commands) -> None:
     si.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
     si.add_argument("--verbose", action="store_true", help="with --backend dask: show the log of Dask and its "
                     "workers (e.g. the worker's traceback of a game that failed)")
+    _engine_arg(si, "compiled where it can play the games, else python")
     _allow_path(si)
 
 
@@ -120,6 +128,7 @@ def _compare(sub: Commands) -> None:
                          "their place, or, when their numbers differ, only the figures of the whole game")
     co.add_argument("--report", metavar="FILE.html", help="also write an HTML report")
     co.add_argument("--json", action="store_true", help="print one JSON object (and no progress line)")
+    _engine_arg(co, "compiled where it can play both files' games, else python")
     _allow_path(co)
 
 

@@ -40,10 +40,12 @@ def play(args: argparse.Namespace) -> int:
     if rules_file and args.record:  # replay looks for it beside the record
         rules_file = os.path.relpath(Path(rules_file).resolve(), Path(args.record).resolve().parent)
     events: list[dict[str, Any]] = []
+    follow = compiled_game(args, game, lineup, chosen, start is not None)
     with writing(args.record, "record") as record_file:
         try:
             out = play_game(game, agents, chosen, record=bool(args.record), rules_file=rules_file, narrate=narrate,
-                            viewer=viewer, deal=start, events=events)
+                            viewer=viewer, deal=start, events=events, follow=follow,
+                            made_by=None if follow is None else COMPILED_DRAWS)
         except TrickbookError:  # the game stopped (an agent failed, a rule could not be worked out): its record so far
             if record_file is not None and events:
                 write_record(record_file, events)
@@ -60,10 +62,35 @@ def play(args: argparse.Namespace) -> int:
     if fresh or args.human:
         given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
         again = play_command(args.game, args.players, chosen, given, lineup, args.iterations, args.move_time,
-                             args.human, args.deal, args.board, agent_limits(args))
+                             args.human, args.deal, args.board, agent_limits(args),
+                             "python" if follow is None else "compiled")
         mine = " (your own moves are yours to make again)" if args.human else ""
         print(f"seed {chosen}: play this game again with{mine}:\n  {again}")
     return 0
+
+
+# a game the compiled backend drew: its record's header says so (the seed alone plays another game on the Python
+# backend; the record holds every deal and action, so it replays as any other)
+COMPILED_DRAWS = {"engine": "compiled", "stream": "numba's np.random, seeded with the first 4 bytes of the SHA-256 of "
+                  "the seed, little-endian"}
+
+
+def compiled_game(args: argparse.Namespace, game: Any, lineup: list[str], chosen: Any, dealt: bool) -> Any:
+    """With ``--engine compiled``: the game the compiled backend plays with this seed (as a compiled run's game of
+    that seed), followed by the Python backend, which tells and records it (compiled/replay.py); else None."""
+    from interpreter.harness.engines import chosen_engine, requested, stream_seed
+
+    if requested(args.engine) != "compiled":  # (auto plays one game on the Python backend)
+        return None
+    if args.human:
+        raise TrickbookError("--engine compiled plays bots only: --human plays on the Python engine")
+    chosen_engine("compiled", game, lineup, deal=dealt)  # (an error says why it cannot)
+    from interpreter.compiled.machine import Machine
+    from interpreter.compiled.replay import follow
+
+    machine = Machine(game, compiled=True)
+    done = machine.play_seeded(stream_seed(chosen), traced=True)
+    return lambda match: follow(machine, match, done.trace)
 
 
 def seat_index(names: list[str], text: str) -> int:

@@ -26,6 +26,7 @@ from interpreter.commands.common import (
 )
 from interpreter.commands.output import writing
 from interpreter.engine.compile import supported_players
+from interpreter.harness.engines import chosen_engine, why_not
 from interpreter.rules.loader import load_rules
 
 
@@ -44,10 +45,12 @@ def simulate(args: argparse.Namespace) -> int:
     source, game = setup(args)
     first = seed(args.seed or "0")
     start = deal(args, game)  # a deal file that does not fit is refused before any game is played
-    run_setup = simulation.Setup(args.game, args.players, tuple(game.options.items()),
-                                 tuple(parse_agents(args.agents, game.players)), args.rotate, args.iterations,
-                                 args.move_time, allowed(args), deal=None if start is None else (args.deal, args.board),
-                                 agent_limits=agent_limits(args))
+    lineup = tuple(parse_agents(args.agents, game.players))
+    engine = chosen_engine(args.engine, game, list(lineup), deal=start is not None, say=said, games=args.games)
+    run_setup = simulation.Setup(args.game, args.players, tuple(game.options.items()), lineup, args.rotate,
+                                 args.iterations, args.move_time, allowed(args),
+                                 deal=None if start is None else (args.deal, args.board),
+                                 agent_limits=agent_limits(args), engine=engine)
     progress = progress_line(args.json)
 
     def run() -> Any:
@@ -57,6 +60,11 @@ def simulate(args: argparse.Namespace) -> int:
     from interpreter.harness.report import html_report
 
     return reported(args, run, html_report)
+
+
+def said(line: str) -> None:
+    """A line about how the games are played, on standard error (the summary stays alone on standard output)."""
+    print(line, file=sys.stderr)
 
 
 def reported(args: argparse.Namespace, run: Callable[[], Any], page: Callable[[Any], str]) -> int:
@@ -97,7 +105,7 @@ def compare(args: argparse.Namespace) -> int:
     from interpreter.harness import compare as comparison
     from interpreter.harness.compare import Correction, Seating, forced_seats, seating_difference
     from interpreter.harness.players import parse_agents
-    from interpreter.harness.simulate import Played, Setup, play_many, play_one
+    from interpreter.harness.simulate import Played, Setup, play_many, play_one, ready
 
     if not 2 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be from 2 to {MAX_GAMES:,}, not {args.games:,} (a paired test needs two "
@@ -131,13 +139,22 @@ def compare(args: argparse.Namespace) -> int:
         "; the figures of each seat are left out, games paired by their seed")
     first = seed(args.seed or "0")
     lineups = [tuple(parse_agents(args.agents, g.players)) for g in files]
+    # one engine for both files (a game of each is paired by its seed, so both draw from the same stream)
+    engine = chosen_engine(args.engine, files[0], list(lineups[0]), games=2 * args.games,
+                           say=None if why_not(files[1], list(lineups[1])) else said)
+    if engine == "compiled" and (reason := why_not(files[1], list(lineups[1]))) is not None:
+        if args.engine == "compiled":
+            raise UsageError(f"--engine compiled cannot play {args.variant}'s games: {reason}")
+        engine = "python"
+        said(f"engine: python ({args.variant}: {reason})")
     progress = progress_line(args.json, "games of each file")
 
     def run() -> Any:
         played: list[list[Played]] = []
         for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1])):
             run_setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
-                              args.move_time, allowed(args), agent_limits=agent_limits(args))
+                              args.move_time, allowed(args), agent_limits=agent_limits(args), engine=engine)
+            ready(run_setup)
             games = ((play_one(run_setup, first, i, game) for i in range(args.games)) if processes <= 1
                      else play_many(run_setup, args.games, first, processes))
             done: list[Played] = []

@@ -17,6 +17,7 @@ played by the Python backend.
 from __future__ import annotations
 
 import types
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,18 +25,37 @@ import numpy as np
 from interpreter.compiled.arrays import Arrays, array_layout, pack_arrays
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
-from interpreter.compiled.module import made, source_of
+from interpreter.compiled.module import is_kept, made, module_text, source_of
 from interpreter.compiled.round_template import round_source
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten, Values
+from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
 from interpreter.limits import MAX_ROUNDS
-from interpreter.runtime.layout import DEALER, NUMBER, pack
+from interpreter.runtime.layout import DEALER, NUMBER, ROUND, TOTAL, pack
 from interpreter.runtime.slots import Slots
 
-STEP, FINISHED, TAKEN, STATUS = range(4)
-HEAD = 4  # the machine's own progress slots, before the steps'
+STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
+HEAD = 5  # the machine's own progress slots, before the steps'
+
+
+TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
+
+
+@dataclass
+class Finished:
+    """One game the compiled backend played at random (``Machine.play_seeded``): the seed of its random stream, each
+    seat's total, the winners, the rounds played, the public round values at each round's end (as the Python
+    backend's RoundValues keeps them, those the arrays hold as one value), and, when kept, its draws: ``trace[0]``
+    their length, then ``0, action`` for a decision and ``1, n, kinds...`` for a deal (replay.py follows them)."""
+
+    seed: int
+    totals: list[int]
+    winners: list[int]
+    rounds: int
+    ended: list[dict[str, Any]]
+    trace: list[int]
 
 
 class Machine:
@@ -60,13 +80,21 @@ class Machine:
             self.codes.append(code)
             self.bases.append(base)
             base += code.size
-        self.size = base
+        # the public round values kept at each round's end (for a summary's round outcomes), after the steps' slots
+        self.logged = self._logged()
+        self.log = base
+        self.size = base + len(self.logged) * MAX_ROUNDS
         rounds = Writing(self.lay, lowerer, "r", 0)
         round_src = round_source(game, rounds)
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
         self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens))
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
+
+    @property
+    def kept(self) -> bool:
+        """Whether the compiled module is kept in the user's cache already (loaded in about a second, not compiled)."""
+        return is_kept(module_text(self.source, self.expressions, self.values))
 
     @property
     def module(self) -> types.SimpleNamespace:
@@ -111,12 +139,38 @@ class Machine:
         """The most actions a decision may offer: every card, or every slot a step keeps (a board's spaces)."""
         return max([self.lay.capacity, *(code.size for code in self.codes)]) + 64
 
-    def action_of(self, step_index: int, action: Any) -> int:
-        """The Python backend's action of the round's step ``step_index`` as the int its template takes."""
+    def action_of(self, step_index: int, action: Any, step: Any = None) -> int:
+        """The Python backend's action of the round's step ``step_index`` as the int its template takes (``step``:
+        the step deciding, when the round's step holds it: a repeat's, a trick's hook)."""
         code = self.codes[step_index]
         if code.action_of is None:
             raise NotWritten(f"the actions of step {self.game.steps[step_index].name!r}")
-        return code.action_of(action)
+        if step is None or step is self.game.steps[step_index]:
+            return code.action_of(action)
+        return code.action_of(action, step)
+
+    def play_seeded(self, seed: int, traced: bool = False) -> Finished:
+        """One game played at random, its draws from numba's random stream seeded with ``seed`` (the same game for
+        the same seed, compiled or run as plain Python); ``traced``: with its draws kept (``Finished.trace``)."""
+        size = TRACE if traced else 1
+        while True:
+            arrays, p = self.new_game()
+            self.module.seed(seed)
+            trace = np.zeros(size, np.int64)
+            trace[0] = 1
+            self.module.playout(*arrays, p, trace)
+            if trace[0] >= 0 or not traced:
+                break
+            size *= 4  # (the draws did not fit: the same game played again with room for them)
+        players, logged = self.game.players, len(self.logged)
+        totals = [int(arrays.v[self.lay.value(TOTAL, "", s)]) for s in range(players)]
+        eligible = [s for s in range(players) if self.module.can_win(*arrays, s)]
+        pick = max if self.game.flow.winners == "highest_total" else min
+        best = pick((totals[s] for s in eligible), default=None)
+        ended = [{name: self.values.decode(p[self.log + r * logged + j], type_)
+                  for j, (name, _, type_) in enumerate(self.logged)} for r in range(int(p[LOGGED]))]
+        return Finished(seed, totals, [s for s in eligible if totals[s] == best], int(arrays.v[self.lay.value(NUMBER)]),
+                        ended, [int(x) for x in trace[:trace[0]]] if traced else [])
 
     # ------------------------------------------------------------------------------------------------ the source
 
@@ -142,6 +196,7 @@ class Machine:
                 "    mark = h[0]",
                 f"    r = enter({ARRAYS}, p, i)",
                 "    while r == DONE:",
+                *self._logging(),
                 f"        if round_over({ARRAYS}) == 1 or v[{number}] >= {MAX_ROUNDS}:",
                 f"            p[{FINISHED}] = 1",
                 f"            p[{STATUS}] = DONE",
@@ -157,6 +212,31 @@ class Machine:
                 f"    round_start({ARRAYS})",
                 f"    game_begin({ARRAYS})",
                 f"    return advance({ARRAYS}, p, 0)", ""]
+
+    def _logged(self) -> list[tuple[str, int, Type]]:
+        """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's
+        round outcomes): the public ones held as one value, each with its index in v and its type."""
+        game, lay = self.game, self.lay
+        out = []
+        for name in game.round_fields:
+            if name in ("number", "dealer") or game.visibility.get(name, "all") != "all":
+                continue
+            try:
+                out.append((name, lay.value(ROUND, name), game.value_types.get(name, VALUE)))
+            except KeyError:  # (a list: a summary leaves lists out)
+                continue
+        return out
+
+    def _logging(self) -> list[str]:
+        """The lines of ``advance`` that keep the logged round values of a round just ended (``p[LOGGED]`` rounds
+        so far, each ``len(logged)`` slots from ``p[log]``)."""
+        k = len(self.logged)
+        if not k:
+            return []
+        return [f"        if p[{LOGGED}] < {MAX_ROUNDS}:",
+                *(f"            p[{self.log} + p[{LOGGED}] * {k} + {j}] = v[{index}]"
+                  for j, (_, index, _) in enumerate(self.logged)),
+                f"            p[{LOGGED}] += 1"]
 
     def _dispatches(self) -> list[str]:
         """``actor``, ``legal``, ``pack``, ``apply`` and ``deal``: the running step's, by ``p[STEP]``."""
@@ -182,7 +262,7 @@ class Machine:
     def _playing(self) -> list[str]:
         """``playout`` (a game to its end, every decision and deal drawn at random) and ``play_many``."""
         number, cap = self.lay.value(NUMBER), self.actions
-        return [f"def playout({ARRAYS}, p):",
+        return [f"def playout({ARRAYS}, p, trace):",  # (trace: see Traced; of one item, nothing kept)
                 "    mark = h[0]",
                 *("    " + line for line in Writing.scratch("out", str(cap))),
                 *("    " + line for line in Writing.scratch("order", str(cap))),
@@ -195,13 +275,32 @@ class Machine:
                 "                t = order[i]",
                 "                order[i] = order[j]",
                 "                order[j] = t",
+                "            if len(trace) > 1:",
+                "                t = trace[0]",
+                "                if t < 0 or t + 2 + n > len(trace):",
+                "                    trace[0] = -1",
+                "                else:",
+                "                    trace[t] = 1",
+                "                    trace[t + 1] = n",
+                "                    for i in range(n):",
+                "                        trace[t + 2 + i] = order[i]",
+                "                    trace[0] = t + 2 + n",
                 f"            deal({ARRAYS}, p, order[:n])",
                 "            continue",
                 f"        n = legal({ARRAYS}, p, out)",
                 "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
                 f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
                 "            continue",
-                f"        apply({ARRAYS}, p, out[int(np.random.random() * n)])",
+                "        a = out[int(np.random.random() * n)]",
+                "        if len(trace) > 1:",
+                "            t = trace[0]",
+                "            if t < 0 or t + 2 > len(trace):",
+                "                trace[0] = -1",
+                "            else:",
+                "                trace[t] = 0",
+                "                trace[t + 1] = a",
+                "                trace[0] = t + 2",
+                f"        apply({ARRAYS}, p, a)",
                 "        taken += 1",
                 "    h[0] = mark",
                 "    return taken", "",
@@ -224,7 +323,7 @@ class Machine:
                 "        for a in range(len(p)):",
                 "            p[a] = 0",
                 "        begin(z1, zn1, v1, l1, ln1, h, p)",
-                "        taken += playout(z1, zn1, v1, l1, ln1, h, p)",
+                "        taken += playout(z1, zn1, v1, l1, ln1, h, p, p[:1])",
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
 

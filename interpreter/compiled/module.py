@@ -116,17 +116,27 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
     return types.SimpleNamespace(**{k: v for k, v in space.items() if not k.startswith("__")})
 
 
+def is_kept(text: str) -> bool:
+    """Whether a module of ``text`` is kept already (a run made it before: loading it takes about a second)."""
+    root = cache_folder()
+    return root is not None and os.path.exists(_path(root, text))
+
+
+def _path(root: str, text: str) -> str:
+    import numba
+
+    digest = hashlib.sha256(f"{numba.__version__}\n{text}".encode()).hexdigest()[:24]
+    return os.path.join(root, "compiled", f"{PREFIX}{digest}.py")
+
+
 def _kept(text: str) -> str | None:
     """The file holding ``text`` in the cache folder's ``compiled`` folder (written when new), or None when there is
     no cache folder. The oldest files go when there are more than MAX_FILES, with numba's files of them."""
     root = cache_folder()
     if root is None:
         return None
-    import numba
-
-    folder = os.path.join(root, "compiled")
-    digest = hashlib.sha256(f"{numba.__version__}\n{text}".encode()).hexdigest()[:24]
-    path = os.path.join(folder, f"{PREFIX}{digest}.py")
+    path = _path(root, text)
+    folder = os.path.dirname(path)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         if not os.path.exists(path):

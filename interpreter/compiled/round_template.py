@@ -1,7 +1,8 @@
 """A game's round written for the compiled backend: the second template of engine/round_code.py's functions, over the
 arrays: ``round_start`` (a round begins: its values none, counters at zero, each seat its own team, the round's
 number and dealer), ``game_begin`` (the game's values and each seat's), ``round_over`` (1 when the game ends with the
-round just played: ``until``, ``rounds``) and ``next_dealer``.
+round just played: ``until``, ``rounds``), ``can_win`` (whether a seat may win: ``game.can_win``) and
+``next_dealer``.
 
 Not written (NotWritten): what the arrays do not hold (the rounds' results, the last round's values, what seats know
 of the teams); the machine keeps the game's end to its ``until`` and ``rounds``.
@@ -49,7 +50,12 @@ def round_source(game: Any, w: Writing) -> str:
         lines += [f"    if truth({w.call(flow.until, {}, _NAMES, 'until')}):", "        return 1"]
     if flow.rounds is not None:
         lines += [f"    if v[{number}] >= {w.call(flow.rounds, {}, _NAMES, 'rounds')}:", "        return 1"]
-    lines += ["    return 0", "", f"def next_dealer({ARRAYS}):"]
+    lines += ["    return 0", "", f"def can_win({ARRAYS}, s):"]  # (a seat that may win the game: game.can_win)
+    if flow.can_win is None:
+        lines.append("    return 1")
+    else:
+        lines.append(f"    return 1 if truth({w.call(flow.can_win, {'seat': 's'}, _NAMES, 'can_win')}) else 0")
+    lines += ["", f"def next_dealer({ARRAYS}):"]
     if flow.next_dealer is None:
         lines.append(f"    return (v[{dealer}] + 1) % {players}")
     else:

@@ -50,7 +50,7 @@ class StepCode:
     deals: bool = False
     expressions: list[Lowered] = field(default_factory=list)
     # the Python backend's action of this step (a Play, a choice...) as the whole number the template takes
-    action_of: Callable[[Any], int] | None = None
+    action_of: Callable[..., int] | None = None  # (action) -> int; a step holding others also takes (action, step)
 
 
 @dataclass

@@ -69,10 +69,12 @@ def agent_factory(names: list[str], iterations: int = ITERATIONS, seconds: float
 
 def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], agents: list[str],
                  iterations: int = ITERATIONS, seconds: float | None = None, human: str | None = None,
-                 deal: str | None = None, board: str | None = None, limits: tuple[float, int] | None = None) -> str:
+                 deal: str | None = None, board: str | None = None, limits: tuple[float, int] | None = None,
+                 engine: str = "python") -> str:
     """The ``trickbook play`` command that plays this very game again: its rules, player count, options, seed
-    and each seat's agent (the same seed seeds the same agents). A search given a time per move
-    (``seconds``) searches as far as the machine gets in that time, so its replay may play otherwise."""
+    and each seat's agent (the same seed seeds the same agents), and the engine when it was the compiled one. A
+    search given a time per move (``seconds``) searches as far as the machine gets in that time, so its replay may
+    play otherwise."""
     names = list(agents)
     while len(names) > 1 and names[-1] == names[-2]:
         names.pop()  # a shorter list repeats its last name
@@ -89,6 +91,8 @@ def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], a
         seconds, memory = limits
         words += ["--agent-timeout", f"{seconds:g}"] if seconds != AGENT_SECONDS else []
         words += ["--agent-memory", str(memory)] if memory != AGENT_MEMORY_MB else []
+    if engine == "compiled":  # (its random agents drew from the compiled backend's stream)
+        words += ["--engine", "compiled"]
     if human is not None:
         words += ["--human", human]
     if deal is not None:

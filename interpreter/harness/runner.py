@@ -33,7 +33,8 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
               rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
               after_each: Callable[[State], None] | None = None, viewer: int | None = None,
               round_values: list[dict[str, Any]] | None = None, deal: FixedDeal | None = None,
-              events: list[dict[str, Any]] | None = None, told: bool = False) -> Outcome:
+              events: list[dict[str, Any]] | None = None, told: bool = False,
+              follow: Callable[[Match], None] | None = None, made_by: dict[str, Any] | None = None) -> Outcome:
     """Play one full game. With ``record`` the outcome holds the JSON Lines events (``told``: with the lines of
     what the rules made happen, tricks won and automatic decisions, as the API's history has them).
 
@@ -45,12 +46,14 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     ``events``: with ``record``, the list the events are written to as the game goes, so that a game stopped by
     an error (or Ctrl-C) leaves its record so far there.
 
-    Each agent is told when the game is over or stopped (see ``drive``).
+    Each agent is told when the game is over or stopped (see ``drive``). ``follow``: plays the match begun to its
+    end instead of the agents (a compiled game's draws followed, compiled/replay.py), ``made_by`` saying so in the
+    record's header.
     """
     agents = list(agents) if agents is not None else random_agents(game, seed)
     try:  # the agents are stopped when the game cannot even begin
         match = Match(game, seed) if deal is None else Match(game, seed, hand=deal.hand, dealer=deal.dealer)
-        writer = RecordWriter(events, rules_file=rules_file, told=told) if record else None
+        writer = RecordWriter(events, rules_file=rules_file, told=told, made_by=made_by) if record else None
         if writer is not None:
             match.listen(writer)
         if narrate is not None:
@@ -63,7 +66,10 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
     except BaseException:
         _agents_call(agents, "stop")
         raise
-    drive(match, agents, deal)
+    if follow is not None:
+        follow(match)
+    else:
+        drive(match, agents, deal)
     return outcome_of(game, match.state, None if writer is None else writer.lines)
 
 

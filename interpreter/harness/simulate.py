@@ -23,6 +23,7 @@ from interpreter.engine.game import Game
 from interpreter.errors import AgentError
 from interpreter.harness.deal_files import FixedDeal, fixed_deal
 from interpreter.harness.distributed import on_dask
+from interpreter.harness.engines import machine_for, stream_seed
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
 from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
@@ -53,6 +54,7 @@ class Setup:
     digest: bool = False  # record each game and keep a digest of its record (to compare runs)
     deal: tuple[str, str | None] | None = None  # every game starts from this deal file's board (deal_files.py)
     agent_limits: tuple[float, int] = (AGENT_SECONDS, AGENT_MEMORY_MB)  # agents of your own: s a decision, MB
+    engine: str = "python"  # or "compiled": random agents on the compiled backend (engines.py)
 
     def lineup(self, index: int) -> list[str]:
         names = list(self.agents) or ["random"]
@@ -86,6 +88,9 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
     game = game or compiled(setup.rules, setup.players, setup.options, setup.allow)
     names = setup.lineup(index)
     s = game_seed(seed, index)
+    if setup.engine == "compiled":  # (random agents: numba's stream, seeded from the game's seed)
+        done = machine_for(setup.rules, setup.players, setup.options, setup.allow).play_seeded(stream_seed(s))
+        return Played(index, s, names, done.totals, done.winners, done.rounds, _outcomes(game, done.ended))
     ended: list[dict[str, Any]] = []
     deal = None if setup.deal is None else _fixed(game, *setup.deal)
     try:
@@ -330,7 +335,7 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
         deal, board = setup.deal or (None, None)
         replays = {what: play_command(setup.rules, game.player_count, g.seed, game.options, g.lineup,
                                       setup.iterations, setup.seconds, deal=deal, board=board,
-                                      limits=setup.agent_limits)
+                                      limits=setup.agent_limits, engine=setup.engine)
                    for what, (g, _) in chosen.items()}
     return Summary(
         game.name, game.player_count, len(played), seed, dict(game.options), list(game.seat_names),
@@ -342,6 +347,13 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
         totals, lengths, outcomes, sum(lengths), extremes, replays)
 
 
+def ready(setup: Setup) -> None:
+    """A run on the compiled backend: its game compiled (or loaded) here once, so that workers load it from the
+    user's cache instead of each compiling it."""
+    if setup.engine == "compiled":
+        machine_for(setup.rules, setup.players, setup.options, setup.allow).play_seeded(0)
+
+
 def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int], None] | None = None,
              setup: Setup | None = None, workers: int = 1, backend: str = "processes",
              scheduler: str | None = None, verbose: bool = False) -> Summary:
@@ -350,6 +362,7 @@ def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int
     played: list[Played] = []
     if setup is None:
         setup = Setup(game.name, game.players)
+    ready(setup)
     if workers <= 1 and backend == "processes":
         source: Generator[Played, None, None] = (play_one(setup, seed, i, game) for i in range(games))
     else:

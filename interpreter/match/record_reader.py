@@ -75,7 +75,7 @@ def seed_problem(seed: Any) -> str | None:
 # ---------------------------------------------------------------------------------------------- the header
 
 HEADER_KEYS = ("type", "format", "version", "rules", "rules_file", "rules_id", "players", "seats", "options",
-               "seed", "start")
+               "seed", "start", "engine", "stream")
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def read_header(head: dict[str, Any], where: str) -> Header:
     if version != RECORD_VERSION:
         raise RecordError(f"{where}: record version {version} is not supported: this Trickbook reads version "
                           f"{RECORD_VERSION}")
-    for key in ("rules", "rules_file", "rules_id"):
+    for key in ("rules", "rules_file", "rules_id", "engine", "stream"):
         if key in head and type(head[key]) is not str:
             raise RecordError(f"{where}: \"{key}\" must be text, not {shown(head[key])}")
     players = head.get("players")

@@ -69,12 +69,14 @@ class RecordWriter:
     """Writes the record's lines to ``lines`` as the match goes (so a game stopped by an error leaves its record
     so far). ``told``: with the lines of what the rules made happen (tricks won, automatic decisions), as a
     saved state of the API keeps them; a record of ``trickbook play`` leaves them out (they follow from the
-    rest). ``head``: the header line to write (default: made from the game, the seed and ``rules_file``)."""
+    rest). ``head``: the header line to write (default: made from the game, the seed and ``rules_file``, with
+    ``made_by``: the engine and random stream that drew the game, when not the Python backend's)."""
 
     def __init__(self, lines: list[dict[str, Any]] | None = None, *, rules_file: str | None = None,
-                 told: bool = False, head: dict[str, Any] | None = None):
+                 told: bool = False, head: dict[str, Any] | None = None, made_by: dict[str, Any] | None = None):
         self.lines: list[dict[str, Any]] = [] if lines is None else lines
         self.rules_file, self.told, self.head = rules_file, told, head
+        self.made_by = made_by or {}  # (in the header: the engine and random stream that drew the game's draws)
         self.hears: dict[type, Handler] = {Begin: self.begin, Chance: self.chance, Action: self.action,
                                            RoundEnd: self.round_end, GameEnd: self.game_end}
         if told:
@@ -108,5 +110,5 @@ class RecordWriter:
         if self.head is not None:
             self.lines.append(self.head)
             return
-        head = header(match.game, event.seed, self.rules_file)
+        head = header(match.game, event.seed, self.rules_file) | self.made_by
         self.lines.append(head if event.start is None else head | {"start": event.start})

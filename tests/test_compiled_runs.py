@@ -1,0 +1,146 @@
+"""Runs on the compiled backend (interpreter/harness/engines.py): a game played at random by the compiled machine,
+played again by the Python backend from its draws (compiled/replay.py) to the same end; simulate and play choosing
+the engine. The machine runs as plain Python here (numba compiles for seconds); TRICKBOOK_NUMBA=all compiles."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.compiled import machine as machine_module
+from interpreter.compiled.machine import Machine
+from interpreter.compiled.replay import follow
+from interpreter.errors import GameError, TrickbookError
+from interpreter.harness import engines
+from interpreter.harness.simulate import Setup, play_one, simulate
+from interpreter.match.driver import Match
+from interpreter.match.listeners import RoundValues
+from interpreter.match.writer import outcome_of
+
+from .compiled_steps import numba_or_skip
+from .conftest import game_of
+
+GAMES = [("hearts", 4), ("njet-riogrande", 3), ("whist", 4), ("euchre", 4)]
+
+
+class PlainMachine(Machine):
+    """The machine run as plain Python wherever a run asks for it compiled."""
+
+    def __init__(self, game, compiled=False):
+        super().__init__(game, False)
+
+
+@pytest.fixture
+def plain(monkeypatch):
+    monkeypatch.setattr(machine_module, "Machine", PlainMachine)
+    engines.machine_for.cache_clear()
+    yield
+    engines.machine_for.cache_clear()
+
+
+def followed(machine: Machine, trace: list[int]):
+    match = Match(machine.game, 0)
+    ended: list = []
+    match.listen(RoundValues(ended))
+    match.begin()
+    follow(machine, match, trace)
+    return outcome_of(machine.game, match.state), ended
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_a_compiled_game_played_again_by_the_python_backend_ends_the_same(name, players):
+    machine = Machine(game_of(name, players))
+    for seed in (1, 2):
+        done = machine.play_seeded(seed, traced=True)
+        out, ended = followed(machine, done.trace)
+        assert (out.totals, out.winners, out.rounds) == (done.totals, done.winners, done.rounds)
+        assert [{k: e[k] for k in done.ended[0]} for e in ended] == done.ended  # the public round values kept
+        assert machine.play_seeded(seed).totals == done.totals  # the same seed, the same game
+
+
+def test_a_trace_the_python_backend_cannot_follow_is_refused_naming_the_decision():
+    machine = Machine(game_of("hearts", 4))
+    trace = machine.play_seeded(3, traced=True).trace
+    at = trace.index(0, trace.index(1, 1) + 2 + 52)  # the first decision after the first deal (52 cards)
+    trace[at + 1] = 10_000  # no card has that kind
+    with pytest.raises(GameError, match="offers in step"):
+        followed(machine, trace)
+    with pytest.raises(GameError, match="ran out"):
+        followed(machine, trace[:at])
+
+
+def test_the_draws_grow_when_they_do_not_fit(monkeypatch):
+    monkeypatch.setattr(machine_module, "TRACE", 16)
+    machine = Machine(game_of("whist", 4))
+    done = machine.play_seeded(4, traced=True)
+    assert len(done.trace) > 16 and followed(machine, done.trace)[0].totals == done.totals
+
+
+def test_a_simulation_on_the_compiled_engine_plays_the_seeded_games(plain):
+    game = game_of("hearts", 4)
+    setup = Setup("hearts", 4, tuple(game.options.items()), engine="compiled")
+    played = [play_one(setup, "s", i, game) for i in range(3)]
+    machine = Machine(game)
+    assert [p.totals for p in played] == [machine.play_seeded(engines.stream_seed(f"s/{i}")).totals for i in range(3)]
+    summary = simulate(game, 3, "s", setup=setup)
+    assert summary.totals == [[p.totals[s] for p in played] for s in range(4)]
+    assert summary.replays and all(c.endswith("--engine compiled") for c in summary.replays.values())
+    assert sum(summary.outcomes["moon"].values()) == sum(p.rounds for p in played)  # every round's end kept
+
+
+def test_the_engine_is_chosen_as_asked_and_said(monkeypatch):
+    game = game_of("hearts", 4)
+    lines: list[str] = []
+    assert engines.chosen_engine("python", game, ["random"], say=lines.append) == "python" and not lines
+    with pytest.raises(TrickbookError, match="random agents only"):
+        engines.chosen_engine("compiled", game, ["greedy"])
+    assert engines.chosen_engine("auto", game, ["ismcts"], say=lines.append) == "python"
+    assert "random agents only" in lines[-1]
+    with pytest.raises(TrickbookError, match="no engine"):
+        engines.chosen_engine("fast", game, ["random"])
+    if engines.why_not(game, ["random"]) is None:  # (numba installed)
+        monkeypatch.setattr(engines, "python_seconds", lambda game, games: 5.0)
+        assert engines.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "python"
+        assert "less than compiling" in lines[-1]
+        monkeypatch.setattr(engines, "python_seconds", lambda game, games: 500.0)
+        assert engines.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "compiled"
+        assert lines[-1].startswith("engine: compiled")
+
+
+def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monkeypatch):
+    monkeypatch.setenv("TRICKBOOK_ENGINE", "auto")
+    assert main(["simulate", "meinz", "-p", "3", "-n", "2", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "engine: python" in err and "automatic seats" in err
+
+
+def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plain, capsys):
+    pytest.importorskip("numba")
+    assert main(["play", "whist", "-p", "4", "--seed", "x/2", "--quiet", "--engine", "compiled"]) == 0
+    out = capsys.readouterr().out
+    done = Machine(game_of("whist", 4)).play_seeded(engines.stream_seed("x/2"))
+    assert f"North {done.totals[0]}" in out and f"East {done.totals[1]}" in out
+    assert main(["play", "whist", "-p", "4", "--seed", "1", "--engine", "compiled", "--human", "1"]) != 0
+    assert "bots only" in capsys.readouterr().err
+
+
+def test_the_record_of_a_compiled_game_says_so_and_replays(plain, capsys, tmp_path):
+    pytest.importorskip("numba")
+    record = tmp_path / "g.jsonl"
+    assert main(["play", "euchre", "-p", "4", "--seed", "5", "--quiet", "--engine", "compiled",
+                 "--record", str(record)]) == 0
+    head = json.loads(record.read_text().splitlines()[0])
+    assert head["engine"] == "compiled" and "SHA-256" in head["stream"]
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 0
+
+
+def test_numba_and_plain_python_draw_the_same_game():
+    """numba's random stream seeded alike gives the plain machine's game: a compiled run's game is the one
+    ``play --engine compiled`` tells."""
+    numba_or_skip(everywhere=True)
+    game = game_of("njet-riogrande", 4)
+    fast, slow = Machine(game, compiled=True).play_seeded(9, traced=True), Machine(game).play_seeded(9, traced=True)
+    assert fast.trace == slow.trace and fast.totals == slow.totals
