@@ -33,7 +33,7 @@ from .conftest import game_of, random_decisions
 
 # the fixed short list of games the default suite's agreement tests play on both backends (issue 34, item 7); with
 # TRICKBOOK_COMPILED=all they play every bundled game and docs example (docs/testing.md)
-SHORT = ("hearts", "njet-riogrande", "bridge", "mit-list-und-tuecke", "doppelkopf", "tiny-duel", "passing")
+SHORT = ("hearts", "njet-riogrande", "bridge", "mit-list-und-tuecke", "doppelkopf", "tiny-duel", "passing", "oh-hell")
 
 
 def short_list(configs: list[Any]) -> list[Any]:

@@ -24,10 +24,10 @@ FEWEST = {"bridge": 4, "doppelkopf": 4, "euchre": 4, "hearts": 4, "meinz": 3, "m
           "spades": 4, "tichu": 4, "was-sticht": 3}
 
 # what the template does not write yet, by step (the Python backend plays those)
-NOT_WRITTEN = {"auction": "set_history", "take": "set_history", "announce_next": "names an enclosing trick binds",
+NOT_WRITTEN = {"announce_next": "names an enclosing trick binds",
                "announce_lead": "names an enclosing trick binds", "meinz": "names an enclosing trick binds",
-               "exchange": "options that are lists", "keep": "options that are lists", "bomb": "history",
-               "bids@oh-hell": "history", "play@tichu": "_next_picks"}
+               "exchange": "options that are lists", "keep": "options that are lists", "bomb": "_next_picks",
+               "play@tichu": "_next_picks"}
 # (no vice at 3 players: the step never runs; a moon shot is rare in random play: see the test of auto below)
 NEVER_PLAYED = {("mue", 3, "vice_trump"), ("hearts", 4, "moon")}
 
@@ -134,3 +134,63 @@ def test_legal_actions_are_written_as_far_as_out_holds():
     n = module.s_legal(*arrays, p, full)
     assert n > both.lay.capacity and full[0] == PASS
     assert module.s_legal(*arrays, p, short) == 3 and short.tolist() == full[:3].tolist()
+
+
+@pytest.mark.parametrize(("name", "players", "history"), [("bridge", 4, "calls"), ("mue", 4, "reveals")])
+def test_a_history_set_is_the_python_backends_at_every_pick(name, players, history):
+    """set_history: every pick of the auction as a record of its seat and its value (a call; a card, as its kind),
+    compared as a list row after each action; Bridge's contract, read from it by the next step, worked out alike."""
+    game = game_of(name, players)
+    after = [s for s in game.every_step() if s.name == "contract"]  # (what reads the calls: Bridge's next step)
+    reads = [e for s in after for e in (s.when, *(expr for _, _, expr in s.assign)) if f"round:{history}" in e.deps]
+    both = StepOnBoth(game, players, "auction", reads=reads)
+    row = both.lay.list_of("round", history)
+    rng = random.Random(4)
+    longest = 0
+    for state in both.states(rng, 4, every=1, where=both.at_step, games=4):
+        assert both.lockstep(state, rng) is not None
+        longest = max(longest, int(both._last.ln[row]))  # (the arrays of the Python backend's state, compared)
+    assert longest >= 3
+    assert all(both.read_counts), both.read_counts
+
+
+def test_the_dealer_may_not_bid_what_the_history_adds_up_to():
+    """Oh Hell's hook reads the history: the dealer, bidding last, may not bid what makes the bids add up to the
+    cards in hand; every other seat may bid anything from 0 to them."""
+    both = StepOnBoth("oh-hell", 4, "bids")
+    (state,) = both.states(random.Random(6), 1, every=1, where=both.at_step)
+    arrays, p, module = both.arrays(state), np.zeros(both.code.size, np.int64), both.module()
+    assert module.s_start(*arrays, p) == DECIDES
+    hand = both.lay.layout.zone_slot("hand", 0)
+    out, bids = np.empty(64, np.int64), []
+    for turn in range(4):
+        n = module.s_legal(*arrays, p, out)
+        cards = int(arrays.zn[hand + p[0]])
+        if turn < 3:
+            assert sorted(out[:n].tolist()) == list(range(cards + 1))
+            bids.append(min(1, cards))
+            module.s_apply(*arrays, p, bids[-1])
+        else:
+            assert p[0] == state.dealer
+            assert sorted(out[:n].tolist()) == [b for b in range(cards + 1) if sum(bids) + b != cards]
+
+
+def test_a_record_of_a_value_outside_the_domain_is_none():
+    """The records of a history are interned for every seat and every value of the step's domain, as it is written;
+    a value outside it (which has no action id either) is recorded as none."""
+    from interpreter.compiled.values import NONE
+
+    both = StepOnBoth("bridge", 4, "auction")
+    module, values = both.module(), both.values
+    assert module.s_record(2, values.encode("1C")) == values.encode({"seat": 2, "value": "1C"})
+    assert module.s_record(1, values.encode("redouble")) == values.encode({"seat": 1, "value": "redouble"})
+    assert module.s_record(1, values.encode("no such call")) == NONE
+
+
+def test_numba_compiles_a_history():
+    """A history kept, read by the options and set as a round value, compiled by numba (Bridge's auction)."""
+    numba_or_skip(everywhere=True)
+    both = StepOnBoth("bridge", 4, "auction", compiled=True)
+    rng = random.Random(3)
+    (state,) = both.states(rng, 1, every=1, where=both.at_step)
+    assert both.lockstep(state, rng)

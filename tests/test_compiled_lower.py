@@ -9,6 +9,7 @@ are packed into (compiled/arrays.py)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -47,8 +48,9 @@ def bound_names(e: Compiled) -> dict[str, Type]:
     return found  # type: ignore[return-value]
 
 
-def drawn(t: Type, rng: random.Random, lay: ArrayLayout) -> Any:
-    """A value of type ``t`` for a bound name: a card (its kind), a seat, a list of them, a small number or a truth."""
+def drawn(t: Type, rng: random.Random, lay: ArrayLayout, texts: Sequence[str] = ()) -> Any:
+    """A value of type ``t`` for a bound name: a card (its kind), a seat, a list of them, a small number, a truth, one
+    of ``texts``, a record of such values (a choice's history: records of a seat and a value) or a list of records."""
     kinds, players = lay.layout.kinds, lay.layout.players
     if t.kind == "card":
         return rng.choice(kinds)
@@ -57,10 +59,16 @@ def drawn(t: Type, rng: random.Random, lay: ArrayLayout) -> Any:
     if t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat"):
         items = kinds if t.element.kind == "card" else range(players)
         return rng.sample(items, rng.randrange(min(len(items), 6) + 1))
+    if t.kind == "list" and t.element is not None and t.element.kind == "record":
+        return [drawn(t.element, rng, lay, texts) for _ in range(rng.randrange(6))]
+    if t.kind == "record" and t.fields:
+        return {name: drawn(field, rng, lay, texts) for name, field in t.fields}
     if t.kind == "value" and t.plain in ("number", ""):
         return rng.choice([0, 1, 2, 3])
     if t.kind == "value" and t.plain == "truth":
         return rng.choice([True, False])
+    if t.kind == "value" and t.plain == "text" and texts:
+        return rng.choice(texts)
     raise NotWritten(f"no values drawn for {t}")
 
 
@@ -90,11 +98,15 @@ class Both:
         self.written: list[tuple[Compiled, Lowered, dict[str, Type], Compiled]] = []
         self.refused: list[str] = []
         self.all = expressions(self.game)
+        # the texts the expressions write (a bound text is drawn from them: a bid, a call...)
+        self.texts = sorted({x for e in self.all for p in walk(e.part) if p.const
+                             for x in (p.value if isinstance(p.value, (list, tuple)) else [p.value])
+                             if isinstance(x, str)})
         for i, e in enumerate(self.all):
             try:
                 bound = bound_names(e)
                 for t in bound.values():
-                    drawn(t, random.Random(0), self.lay)  # (a bound text or record is not drawn here)
+                    drawn(t, random.Random(0), self.lay, self.texts)  # (what cannot be drawn is not compared)
                 self.written.append((e, lowerer.lower(e.part, bound, f"f{i}"), bound, reads.compiled(e)))
             except NotWritten as exc:
                 self.refused.append(f"{e.text}: {exc}")
@@ -113,18 +125,18 @@ class Both:
         """Every written expression on both sides at one state: how many agree, and each difference."""
         agreed, differ = 0, []
         for e, lowered, bound, python in self.written:
-            args = {n: drawn(t, rng, self.lay) for n, t in bound.items()}
+            args = {n: drawn(t, rng, self.lay, self.texts) for n, t in bound.items()}
             budget.reset()
             try:
                 want = python.fn({"$s": slots, **args})
             except (*RUNTIME_ERRORS, ExpressionFailed):
                 continue  # a mistake on the checked path (a none compared...): the compiled side promises nothing
-            given = [np.asarray([self.values.encode(x) for x in args[n]], np.int64) if listed
+            given = [np.asarray([self.values.item(x) for x in args[n]], np.int64) if listed
                      else self.values.encode(args[n]) for n, listed in lowered.params]
             got = self.function(lowered)(*arrays, *given)
             if lowered.returns_list:  # (where its items start in the scratch space, and their count)
                 got = None if got[1] < 0 else [int(x) for x in arrays.h[got[0]:got[0] + got[1]]]
-                want = None if want is None else [self.values.encode(x) for x in want]
+                want = None if want is None else [self.values.item(x) for x in want]  # (a list's items interned)
             else:
                 got, want = int(got), self.values.encode(want)
             if got == want:
@@ -293,3 +305,39 @@ def test_a_list_compared_with_none_or_the_empty_list_reads_as_pythons(tmp_path):
     stored = {name: int(both._last.v[both.lay.value("round", name)])  # (the arrays of the Python side's state)
               for name in ("none_is_none", "none_is_not_empty", "nones", "listed", "held")}
     assert stored == {"none_is_none": 1, "none_is_not_empty": 1, "nones": 1, "listed": 0, "held": 1}
+
+
+def test_the_greatest_and_least_list_of_numbers_are_pythons():
+    """``max`` and ``min`` of a comprehension of lists of numbers (Mue's highest cards bid): ordered as Python orders
+    lists, by the first item that differs, a list before a longer one it begins; the first of equal ones."""
+    from interpreter.dsl import builtins as B
+    from interpreter.dsl.ir import Part
+    from interpreter.dsl.types import NUMBER, SEAT, SEATS, list_of
+
+    game = game_of("mue", 4)
+    lay, values = array_layout(game), Values()
+    seat = Part("name", SEAT, frozenset({"ctx:s"}), (), "s")
+    high = Part("seat", list_of(NUMBER), frozenset({"state"}), (seat,), (None, True, True, None, "high"))
+    given = Part("name", SEATS, frozenset({"ctx:given"}), (), "given")
+    lowerer = Lowerer(lay, values)
+    made = [lowerer.lower(Part("for", list_of(NUMBER), frozenset(), (given,), ("s", high, None, fn)), {"given": SEATS},
+                          name) for name, fn in (("most", B._max), ("least", B._min))]
+    space: dict[str, Any] = support(False)
+    for lowered in made:
+        space.update(lowered.link(values))
+    exec("\n".join(m.source for m in made), space)  # the engine's own source, written from parts
+    state = game.new_state()
+    highs = [[3, 1], [3, 2, 0], [2, 9], [3, 2]]
+    state.seat_vars["high"] = [list(h) for h in highs]
+    arrays = pack_arrays(lay, compact_game(game).start(state), values)
+    for seats in ([0, 1, 2, 3], [0, 3], [2], [3, 0, 2]):
+        for name, pick in (("most", max), ("least", min)):
+            at, n = space[name](*arrays, np.asarray(seats, np.int64))  # (where its items are in the scratch space)
+            assert list(arrays.h[at:at + n]) == pick(highs[s] for s in seats), (name, seats)
+
+
+def test_lists_of_seats_made_in_play_are_interned_and_read_back():
+    """Pairs of seats made in a comprehension (``[s, winner]`` for each fox taken), kept in a round value that is a
+    list of lists, and read back item by item (``f[1] in group``): written, and giving what the Python backend's give
+    (a pair is an interned value, each of them interned as the expression is written)."""
+    assert agree_where("doppelkopf", 4, lambda p: p.op == "round" and p.data == "foxes") > 0

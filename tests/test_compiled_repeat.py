@@ -115,11 +115,9 @@ def before_the_rows(both: StepOnBoth, rng: random.Random, count: int) -> list:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_was_stichts_rows_agree_with_the_python_backend(players):
-    """The rows of the draft, nine times: a move, a choice of every seat in turn, a move and two sets."""
-    with pytest.raises(NotWritten, match="set_history"):  # as the bundled game has it (the picks' history)
-        StepOnBoth("was-sticht", players, "rows")
-    both = StepOnBoth(str(Path(__file__).parent / "data" / "compiled_repeat" / "was-sticht-no-history.yaml"),
-                      players, "rows")
+    """The rows of the draft, nine times: a move, a choice of every seat in turn (the picks' history kept, which the
+    hint reads), a move and two sets."""
+    both = StepOnBoth("was-sticht", players, "rows")
     rng = random.Random(3)
     (state,) = before_the_rows(both, rng, 1)
     assert both.lockstep(state, rng) == 9 * players  # every seat took a card of each of the nine rows, on both
@@ -166,9 +164,18 @@ def test_an_action_is_mapped_through_the_step_that_decides_it(tmp_path):
         code.action_of(Choice(later, "x"))
 
 
-def test_what_a_held_step_does_not_write_is_the_repeats():
-    with pytest.raises(NotWritten, match="set_history"):
-        Machine(game_of("was-sticht", 4))
+HELD_UNWRITTEN = """\
+rows:
+  do: repeat
+  times: 2
+  steps:
+    pairs: {do: choose, who: "left(round.dealer)", options: "[slice(stock, 0, 2)]", pass: none}
+"""
+
+
+def test_what_a_held_step_does_not_write_is_the_repeats(tmp_path):
+    with pytest.raises(NotWritten, match="options that are lists"):
+        Machine(repeat_game(tmp_path, HELD_UNWRITTEN))
 
 
 def test_numba_plays_whole_games_with_a_repeat_in_lockstep(tmp_path):

@@ -80,6 +80,7 @@ def _unset_values(state, step):
     ("whist", 4, "trump", 5, _unset_values),  # a round value
     ("mit-list-und-tuecke", 4, "stacks", 5, _unset_values),  # a list of each seat
     ("doppelkopf", 4, "parties", 5, _unset_values),  # a truth of each seat
+    ("doppelkopf", 4, "nothing_said", 5, _unset_values),  # a list of lists (pairs of seats) set empty
     ("hearts", 4, "score", 30, None),
     ("whist", 4, "partners", 5, _unset_teams),  # fixed partnerships
     ("mue", 4, "teams", 40, _unset_teams),  # teams worked out
@@ -99,7 +100,6 @@ def test_each_kind_does_its_work_as_the_python_backend(name, players, step, ever
 
 
 @pytest.mark.parametrize(("name", "players", "step", "what"), [
-    ("doppelkopf", 4, "nothing_said", "the arrays do not hold"),  # a list of lists
     ("skat", 3, "played", "the name 'last_trick'"),  # a name a trick binds, for a step of its hooks
     ("mit-list-und-tuecke", 4, "drop", "the name 'takers'"),
 ])
@@ -179,3 +179,17 @@ def test_hidden_teams_leave_what_each_seat_knows_in_the_progress(tmp_path):
     before = both.arrays(state)
     assert both.lockstep(state, rng) == 0 and both.changed(before)
     assert both.progress.tolist() == [1, 2, 4, 8] and state.team_known == [1, 2, 4, 8]
+
+
+def test_a_text_only_shown_is_not_held_nor_stored():
+    """Bridge's contract put in words (read only by the table and the score's explanation) is not in the arrays, and
+    the step that sets it stores nothing; a text play reads (Whist's trump) is held."""
+    both = StepOnBoth("bridge", 4, "announce")
+    assert both.lay.shown == {"contract", "vulnerable"} and not both.code.expressions
+    with pytest.raises(KeyError):
+        both.lay.value("round", "contract")
+    rng = random.Random(2)
+    states = both.states(rng, 2, every=5, where=both.enterable)  # (once the auction has made a contract)
+    assert states and all(both.lockstep(state, rng) is not None for state in states)
+    whist = StepOnBoth("whist", 4, "trump")
+    assert not whist.lay.shown and whist.lay.value("round", "trump") >= 0

@@ -10,13 +10,22 @@ five numpy arrays of whole numbers (values.py says how a value is one):
 
 and a sixth, ``h``, the scratch space of the written code (see ``HEAP``), which holds nothing of the state.
 
-The rounds' scores, what each seat knows of the teams and lists of lists are not in the arrays yet (no expression
-reads the first two directly; the steps that do are not written for this backend).
+A list of records or of lists (a choice's history: records of a seat and a value; pairs of seats) is a row of ``l``
+like any other: each item interned (values.py), so that an expression reads it with the ops of any list and a
+record's field from the table of that field. A row holds ``width`` items: the deck's cards (or the seats), times the
+seats when a list of records or lists is held (an auction's calls may outnumber the cards: at most 105 in a bidding
+of 35 bids, each doubled and redoubled); a history longer than that keeps its first items (choose_template.py).
+
+The rounds' scores and what each seat knows of the teams are not in the arrays yet (no expression reads them
+directly; the steps that do are not written for this backend); nor is a round value that is a text only shown
+(``shown_only``: read by no expression but the table's lines, a choice's label or description and a score's
+explanation, which the compiled backend neither shows nor tells), such as a contract put in words: a text joined in
+play has no number (values.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -26,6 +35,7 @@ from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
 from interpreter.runtime.layout import ABSENT, GAME, KNOWN, RESULTS, ROUND, SEAT, Layout, layout
 from interpreter.runtime.slots import Slots
+from interpreter.runtime.zone_shapes import expressions
 
 _UNHELD = (RESULTS, KNOWN)  # value slots the arrays do not hold (see the module's docstring)
 
@@ -61,10 +71,13 @@ class ArrayLayout:
     """Where each slot of a game's compact layout is in the arrays."""
 
     layout: Layout
-    capacity: int  # the most items a row holds: every card of the deck, or every seat
+    capacity: int  # the most items a row of z holds: every card of the deck, or every seat
     value_index: tuple[int | None, ...]  # value slot -> its index in v (None: a list, or not held)
     list_row: tuple[int | None, ...]  # value slot -> its row in l (None: one value, or not held)
     types: tuple[Type, ...]  # value slot -> the type of its value
+    width: int  # the most items a row of l holds (see the module's docstring)
+    shown: frozenset[str] = frozenset()  # the round values only shown, not held (``shown_only``)
+    game: Any = field(default=None, compare=False, repr=False)  # the game laid out (a step's domain is read from it)
 
     @property
     def values(self) -> int:
@@ -93,15 +106,35 @@ def array_layout(game: Game) -> ArrayLayout:
     """The arrays' layout of ``game``'s compact layout."""
     lay = layout(game)
     types = tuple(_type(game, part, name) for part, name, _ in lay.values)
+    shown = shown_only(game)
     index: list[int | None] = []
     rows: list[int | None] = []
-    for (part, _, _), t in zip(lay.values, types, strict=True):
-        held = part not in _UNHELD and not (t.kind == "list" and t.element is not None and t.element.kind in (
-            "list", "record"))  # (a list of lists: not held yet)
+    for (part, name, _), t in zip(lay.values, types, strict=True):
+        held = part not in _UNHELD and not (part == ROUND and name in shown)
         listed = held and t.kind == "list"
         index.append(sum(i is not None for i in index) if held and not listed else None)
         rows.append(sum(r is not None for r in rows) if listed else None)
-    return ArrayLayout(lay, max(len(game.deck), lay.players, 1), tuple(index), tuple(rows), types)
+    capacity = max(len(game.deck), lay.players, 1)
+    interned = any(r is not None and t.element is not None and t.element.kind in ("list", "record")
+                   for r, t in zip(rows, types, strict=True))  # (lists of records or lists: see the docstring)
+    width = capacity * lay.players if interned else capacity
+    return ArrayLayout(lay, capacity, tuple(index), tuple(rows), types, width, shown, game)
+
+
+# the expressions of what is only shown or told, by the steps' attributes that hold them: the options declared
+# ``gives="shown"`` (a choice's label and description, a score's explanation)
+_WORDS = ("label_expr", "describe_expr", "explain")
+
+
+def shown_only(game: Game) -> frozenset[str]:
+    """The round values that are texts no expression reads but the table's lines and the options only shown or told
+    (``_WORDS``): the compiled backend, which shows and tells nothing, does not hold them (a step that sets one
+    stores nothing)."""
+    words = {id(e) for line in game.table for e in (line.show, line.when) if e is not None}
+    words |= {id(e) for step in game.every_step() for a in _WORDS if (e := getattr(step, a, None)) is not None}
+    read = {d for e in expressions(game) if id(e) not in words for d in e.deps}
+    return frozenset(name for name in game.round_fields
+                     if game.value_types.get(name, VALUE).plain == "text" and f"round:{name}" not in read)
 
 
 def _type(game: Game, part: str, name: str) -> Type:
@@ -112,7 +145,7 @@ def _type(game: Game, part: str, name: str) -> Type:
 
 def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
     """``slots`` in the arrays (each text or record interned in ``values``)."""
-    cap = lay.capacity
+    cap, width = lay.capacity, lay.width
     zones = [cards.copies() if hasattr(cards, "copies") else cards for cards in slots.z]
     z = np.zeros((len(zones), cap), np.int64)
     zn = np.zeros(len(zones), np.int64)
@@ -120,7 +153,7 @@ def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
         z[at, :len(cards)] = cards
         zn[at] = len(cards)
     v = np.zeros(max(lay.values, 1), np.int64)
-    l = np.zeros((max(lay.lists, 1), cap), np.int64)  # noqa: E741
+    l = np.zeros((max(lay.lists, 1), width), np.int64)  # noqa: E741
     ln = np.zeros(max(lay.lists, 1), np.int64)
     for slot, value in enumerate(slots.v):
         i, row = lay.value_index[slot], lay.list_row[slot]
@@ -132,7 +165,7 @@ def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
             if value is None:
                 ln[row] = -1  # none, not an empty list
                 continue
-            items = [values.encode(x) for x in value]
+            items = [values.item(x) for x in value]
             l[row, :len(items)] = items
             ln[row] = len(items)
     return Arrays(z, zn, v, l, ln, heap())

@@ -1,7 +1,9 @@
 """The builtins (dsl/builtins.py) and the runtime's operators on values (dsl/runtime.py) as the compiled backend
 writes them: ``SCALAR_CALLS`` (a call that gives one value), ``LIST_CALLS`` (one that gives a list), each keyed by
-the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as
-one loop. A builtin that is not here is not written yet (its expression's game is played by the Python backend)."""
+the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as one
+loop (``LIST_REDUCERS``: a comprehension of lists given to one that picks one of them, ``max`` or ``min``). ``==``
+and ``!=`` of lists are ``equal_lists``, for the call and for Python's own operator alike. A builtin that is not
+here is not written yet (its expression's game is played by the Python backend)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import operator
 from typing import Any
 
 from interpreter.compiled.values import NotWritten
-from interpreter.compiled.writer import Listed, Writer, found
+from interpreter.compiled.writer import Listed, Writer, found, team_slot
 from interpreter.dsl import builtins as B
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -106,7 +108,7 @@ def _seat_step(step: int) -> Any:
 
 def _same_team(w: Writer, part: Part) -> str:
     a, b = _args(w, part)
-    t = w.team_slot()
+    t = team_slot(w)
     return f"(1 if v[{t} + {a}] == v[{t} + {b}] else 0)"
 
 
@@ -150,7 +152,7 @@ def _folded(start: str, step: str) -> Any:
 def _team_list(same: bool) -> Any:
     def made(w: Writer, part: Part) -> Listed:
         (s,) = _args(w, part)
-        t = w.team_slot()
+        t = team_slot(w)
         return w.seats_where(f"v[{t} + s] {'==' if same else '!='} v[{t} + {s}]")
 
     return made
@@ -334,6 +336,46 @@ LIST_CALLS: dict[Any, Any] = {
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
     B._slice: _sliced, B._range: _range, B._concat: _concat,
 }
+def _list_extreme(op: str) -> Any:
+    """The greatest (``op`` ">") or least list of numbers a comprehension gives, as Python orders lists: by their first
+    item that differs, a list before a longer one it begins; the first of equal ones (none when there is none:
+    Python's mistake). The best so far is kept in the scratch space, in room taken again when a longer one is."""
+
+    def made(w: Writer, part: Part) -> Listed:
+        var, body, cond, _ = part.data
+        if body.type.element is None or body.type.element.plain != "number":
+            raise NotWritten("the greatest or least of lists of what is not a number")
+        at, room, count = w.fresh("at"), w.fresh("room"), w.fresh("n")
+        w.emit(f"{at} = 0")
+        w.emit(f"{room} = 0")
+        w.emit(f"{count} = -1")
+        with w.each(part.kids[0], var, cond):
+            b, n = w.listed(body)
+            n = w.temp(n, "n")
+            order, j = w.fresh("c"), w.fresh("j")
+            w.emit(f"{order} = 0")
+            with w.block(f"for {j} in range(min({n}, {count})):"):
+                with w.block(f"if {b}[{j}] != h[{at} + {j}]:"):
+                    w.emit(f"{order} = 1 if {b}[{j}] {op} h[{at} + {j}] else -1")
+                    w.emit("break")
+            with w.block(f"if {order} == 0:"):
+                w.emit(f"{order} = 1 if {n} {op} {count} else -1")
+            with w.block(f"if {count} == -1 or {order} == 1:"):
+                with w.block(f"if {n} > {room}:"):
+                    w.emit(f"{at} = grab(h, {n})")
+                    w.emit(f"{room} = {n}")
+                with w.block(f"for {j} in range({n}):"):
+                    w.emit(f"h[{at} + {j}] = {b}[{j}]")
+                w.emit(f"{count} = {n}")
+        buf = w.fresh("L")
+        w.emit(f"{buf} = h[{at}:{at} + max({count}, 1)]")
+        return buf, count
+
+    return made
+
+
+# a comprehension of lists given to a builtin that gives one of them
+LIST_REDUCERS: dict[Any, Any] = {B._max: _list_extreme(">"), B._min: _list_extreme("<")}
 _TRUE = "({x} != 0 and {x} != NONE)"
 # a comprehension given to a builtin: (its start, the statement for each item, when to stop early)
 REDUCERS: dict[Any, tuple[str, str, str]] = {

@@ -4,7 +4,8 @@ whether it may pass or stop (``PREFIX_can_pass``, ``PREFIX_can_stop``) and its l
 beside engine/steps/choose_choices.py's; and the progress slots and actions of the step.
 
 An action is a card's kind, a value as values.py makes it one, ``PASS`` or ``STOP`` (two numbers no value is);
-the progress slots are named below (choose_template.py's docstring says what each holds).
+the progress slots are named below (choose_template.py's docstring says what each holds, and how the history is
+kept: its records are what the expressions see as ``history``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import Type
 from interpreter.engine.steps.action_types import Pass, Stop
 
-CHOOSER, POS, COUNT, LEFT, PASSES, IDLE, PICKED, ORDER = range(8)
+CHOOSER, POS, COUNT, LEFT, PASSES, IDLE, PICKED, HELD, ORDER = range(9)
 PASS, STOP = NONE + 1, NONE + 2  # the actions of a pass and of a stop (no value is either)
 
 
@@ -37,6 +38,12 @@ class ChoicesWriter:
         fixed = step._count_fixed if isinstance(step._count_fixed, int) else 0
         self.picks_size = max(cap, fixed, 1)
         self.picks = ORDER + self.order_size  # the first slot of the turn's picks
+        # the history (its records, choose_template.py), kept when an expression reads it or set_history holds it
+        self.history = self.picks + self.picks_size  # its first slot
+        self.history_size = w.lay.capacity * self.players
+        self.keeps_history = step.set_history is not None or any(
+            e is not None and "ctx:history" in e.deps for e in (step.options_expr, step.allowed, step.must,
+                                                                step.may_pass, step.may_stop, step.until))
         # whether a seat may pass, known where it is written: 1, 0, or None (worked out at each decision)
         self.can_pass: int | None = 1 if step.pass_label is not None else 0
         if step.pass_label is not None and (step.may_pass is not None or step.stop_action is not None):
@@ -46,7 +53,6 @@ class ChoicesWriter:
         step = self.step
         t = step.option_type
         for given, what in ((t.kind in ("list", "record"), f"options that are {t.kind}s"),  # (so swap, of pairs)
-                            (step.set_history is not None, "set_history"),
                             (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds")):
             if given:
                 raise NotWritten(f"a choice's {what}")
@@ -55,14 +61,15 @@ class ChoicesWriter:
         return self.w.at(slot)
 
     def call(self, expr: Compiled, names: dict[str, str], stem: str, listed: bool = False) -> str:
-        if "history" in {d[4:] for d in expr.deps if d.startswith("ctx:")}:
-            raise NotWritten("a choice's history read by an expression")
+        if self.step.simultaneous and "ctx:history" in expr.deps:  # (each seat would see only its own records)
+            raise NotWritten("a simultaneous choice's history read by an expression")
         return self.w.call(expr, names, self.types, stem, lists=listed)
 
     def turn(self) -> dict[str, str]:
         """The names of the turn in progress, as sources (over the local ``seat``)."""
-        first = self.w.base + self.picks
-        return {"seat": "seat", "passes": self.at(PASSES), "picked": f"p[{first}:{first} + {self.at(PICKED)}]"}
+        first, history = self.w.base + self.picks, self.w.base + self.history
+        return {"seat": "seat", "passes": self.at(PASSES), "picked": f"p[{first}:{first} + {self.at(PICKED)}]",
+                "history": f"p[{history}:{history} + {self.at(HELD)}]"}
 
     def action_of(self) -> Callable[[Any], int]:
         """What maps the Python backend's action (a Choice, a Pass, a Stop) to this step's action."""
@@ -81,7 +88,7 @@ class ChoicesWriter:
 
     def size(self) -> int:
         """The progress slots the step owns."""
-        return self.picks + self.picks_size
+        return self.history + (self.history_size if self.keeps_history else 0)
 
     def _choices(self) -> list[str]:
         """``PREFIX_choices``: the values ``seat`` may pick now (none when its turn has no pick left), each once

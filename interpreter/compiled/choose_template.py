@@ -14,23 +14,36 @@ bids may outnumber its cards).
 
 Its progress slots, from the step's base: ``CHOOSER`` the seat to choose, ``POS`` its place in the order, ``COUNT``
 how many seats the order has (0 once the step is over), ``LEFT`` the picks left in the turn, ``PASSES`` passes in
-a row, ``IDLE`` turns in a row that asked nobody, ``PICKED`` how many picks the turn has made, then the order (from
-``ORDER``: as many slots as a row of the arrays holds) and the turn's picks (after it: as many, or the count when
-it is a larger constant). A ``who`` of more seats than that keeps its first ones, a turn of more picks (a count
-worked out larger than the deck, of values that are not cards) keeps its first picks: no bundled game comes near.
+a row, ``IDLE`` turns in a row that asked nobody, ``PICKED`` how many picks the turn has made, ``HELD`` how many
+records the history holds, then the order (from ``ORDER``: as many slots as a row of the arrays holds), the turn's
+picks (after it: as many, or the count when it is a larger constant) and, for a step whose history an expression
+reads or ``set_history`` holds, the history (after them: the deck's cards times the seats, as a row of ``l`` holding
+a list of records, arrays.py). A ``who`` of more seats than that keeps its first ones, a turn of more picks (a count
+worked out larger than the deck, of values that are not cards) keeps its first picks, a history of more records its
+first records: no bundled game comes near (an auction of 35 bids, each doubled and redoubled, has 105 calls; a
+52-card deck's arrays hold 208 for 4 seats).
+
+The history is every pick of the step so far (passes and stops are not picks), each the record ``{seat, value}``
+interned (values.py) as the Python backend's would be: the records of every seat and every value of the step's
+domain (the values its actions are listed by, engine/actions.py: cards, seats, constant options, numbers up to the
+deck's size, texts...) are interned as the step is written, and ``PREFIX_record(seat, x)`` finds a pick's. A value
+outside the domain (it has no action id either: the public API refuses it) is recorded as none. Expressions read the
+history as a list of those records (their fields from the records' tables, as any record's); ``set_history`` keeps
+the round value it names the history so far, from an empty list at the step's start.
 
 Written: ``who`` (a seat, a list of seats, or everyone from the dealer's left), ``options`` (values, seats or cards
 an expression gives), ``allowed``, ``must``, ``count``, ``pass`` and ``may_pass``, ``stop`` and ``may_stop``,
 ``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, or the turn's picks as a list with
-``count``), ``move_to``, ``auto``; the expressions see ``seat``, ``value``, ``picked`` and ``passes``. What only
+``count``), ``set_history``, ``move_to``, ``auto``; the expressions see ``seat``, ``value``, ``picked``, ``passes``
+and ``history``. What only
 tells or shows is not written (the compiled backend tells nothing): ``label``, ``describe``, ``verb``,
 ``narrate_pass``, ``visible``, ``domain``; nor what only search reads of ``simultaneous`` (a choice made in secret
 plays the same). Two values that one ``label`` shows alike are one choice on the Python backend and two here: the
 bundled games' labels tell their values apart.
 
-Not yet (``NotWritten``, the step stays on the Python backend): ``history`` read by an expression, ``set_history``
-(a list of records: not in the arrays yet), options that are lists or records (and so ``swap``), and the names an
-enclosing trick binds (a choice between plays or after a trick).
+Not yet (``NotWritten``, the step stays on the Python backend): the history read by an expression of a
+``simultaneous`` choice (each seat sees only its own records there), options that are lists or records (and so
+``swap``), and the names an enclosing trick binds (a choice between plays or after a trick).
 
 Where the Python backend stops with a mistake of the rules (a ``who`` that names no seat, options that are not a
 list, picks left unfinished with no pick to go on with, a ``repeat`` that goes round and round asking nobody), the
@@ -44,6 +57,7 @@ from typing import Any
 from interpreter.compiled.choose_choices import (
     CHOOSER,
     COUNT,
+    HELD,
     IDLE,
     LEFT,
     ORDER,
@@ -55,7 +69,8 @@ from interpreter.compiled.choose_choices import (
     ChoicesWriter,
 )
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
-from interpreter.compiled.values import NotWritten
+from interpreter.compiled.values import NONE, NotWritten
+from interpreter.compiled.writer import encode_constant
 from interpreter.runtime.layout import DEALER, ROUND, SEAT
 from interpreter.runtime.moves import search_orders
 
@@ -72,7 +87,7 @@ class _ChooseWriter(ChoicesWriter):
 
     def code(self) -> StepCode:
         lines = (self._order() + self._begin() + self._end_turn() + self._idle() + self._choices() + self._may()
-                 + self._take() + self._find() + self._start() + self._legal() + self._apply())
+                 + self._record() + self._take() + self._find() + self._start() + self._legal() + self._apply())
         return StepCode(self.name, "\n".join(lines), self.size(), decides=True, expressions=self.w.expressions,
                         action_of=self.action_of())
 
@@ -203,10 +218,43 @@ class _ChooseWriter(ChoicesWriter):
                 lines.append(f"    v[{self._slot(lay.value, part, value)}{at}] = x")
         if step.set_chooser is not None:
             lines.append(f"    v[{self._slot(lay.value, ROUND, step.set_chooser)}] = seat")
+        if self.keeps_history:  # the pick's record, kept (the first ones, when more than its slots hold)
+            lines += [f"    k = {self.at(HELD)}",
+                      f"    if k < {self.history_size}:",
+                      f"        p[{w.base + self.history} + k] = {name}_record(seat, x)",
+                      f"        {self.at(HELD)} = k + 1"]
+            if step.set_history is not None:  # the round value holds the history so far
+                row = self._slot(lay.list_of, ROUND, step.set_history)
+                lines += ["        if k < l.shape[1]:",
+                          f"            l[{row}, k] = p[{w.base + self.history} + k]",
+                          f"            ln[{row}] = k + 1"]
         lines.append(f"    {self.at(LEFT)} -= 1")
         if step.may_stop is None:  # (with may_stop, the turn's end waits for the decision)
             lines += [f"    if {self.at(LEFT)} <= 0:", f"        {name}_end_turn({ARRAYS}, p)"]
         return [*lines, ""]
+
+    def _record(self) -> list[str]:
+        """``PREFIX_record(seat, x)``: the record of ``seat`` picking ``x`` (seat and value), interned: the records of
+        every seat and every value of the step's domain (the values its actions are listed by, engine/actions.py) are
+        interned as the step is written, in ``PREFIX_RECORDS`` (value by value, seat by seat); a value outside the
+        domain (which has no action either) is recorded as none."""
+        if not self.keeps_history:
+            return []
+        step, lay, values, n = self.step, self.w.lay, self.w.lowerer.values, self.players
+        if lay.game is None:
+            raise NotWritten("a choice's history, with no game to list the values of its domain")
+        domain = list(dict.fromkeys(e[2] for e in step.words.action_entries(lay.game) if e[0] not in ("pass", "stop")))
+        keys = [encode_constant(lay, values, x, step.option_type) for x in domain]
+        records = [values.encode({"seat": s, "value": lay.layout.kind[x] if self.cards else x})
+                   for x in domain for s in range(n)]
+        name = self.name
+        return [f"{name}_VALUES = np.array({keys or [NONE]!r}, np.int64)",
+                f"{name}_RECORDS = np.array({records or [NONE]!r}, np.int64)", "",
+                f"def {name}_record(seat, x):",
+                f"    for j in range({len(keys)}):",
+                f"        if {name}_VALUES[j] == x:",
+                f"            return {name}_RECORDS[j * {n} + seat]",
+                "    return NONE", ""]
 
     def _slot(self, where: Any, part: str, name: str) -> int:
         """Where a value the step sets is in the arrays (seat 0's, for a seat's)."""
@@ -268,6 +316,10 @@ class _ChooseWriter(ChoicesWriter):
         step, name = self.step, self.name
         lines = [f"def {name}_start({ARRAYS}, p):",
                  f"    k = {name}_order({ARRAYS}, p)"]
+        if step.set_history is not None:  # the history set starts empty (as it is kept: from the take)
+            lines.append(f"    ln[{self._slot(self.w.lay.list_of, ROUND, step.set_history)}] = 0")
+        if self.keeps_history:
+            lines.append(f"    {self.at(HELD)} = 0")
         if step.counted:  # the lists set start empty
             if step.set_round is not None:
                 lines.append(f"    ln[{self._slot(self.w.lay.list_of, ROUND, step.set_round)}] = 0")

@@ -1,11 +1,14 @@
 """An expression's checked parts (dsl/ir.py) written as statements over the compiled backend's arrays, in the
 subset of Python that numba compiles: the second writer of each op, beside dsl/emit.py's (the Python backend's).
 
-Every value is a whole number (values.py) and every list a pair: a one-dimensional array and how many of its
-items count (a zone's row and its length, a buffer a comprehension fills). A part is written as the statements that
-work it out, then a name or a short source that holds it, so that ``and``, ``or``, ``if`` and a comprehension work
-out only what Python's would; a define's body is written in place at each call, its parameters the arguments'
-values.
+Every value is a whole number (values.py) and every list a pair: a one-dimensional array and how many of its items
+count (a zone's row and its length, a buffer a comprehension fills); a list of records or of lists (a choice's
+history, pairs of seats) is such a pair too, its items interned (a record's field read from the table of that field,
+an interned list's items from the tables of every interned list's, ``LI_ITEMS``, ``LI_START`` and ``LI_COUNT``; a
+list of up to three seats made in play, ``[s, winner]``, found among every such list, interned as the expression is
+written: parts.py). A part is written as the statements that work it out, then a name or a short source that holds
+it, so that ``and``, ``or``, ``if`` and a comprehension work out only what Python's would; a define's body is
+written in place at each call, its parameters the arguments' values.
 
 The ops are written by parts.py (and the builtins by calls.py) through writer.py's ``Writer``.
 
@@ -23,7 +26,7 @@ from typing import Any
 
 from interpreter.compiled.arrays import ArrayLayout
 from interpreter.compiled.parts import LISTS, SCALARS
-from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
+from interpreter.compiled.values import INTERNED, NONE, Values
 from interpreter.compiled.writer import Writer
 from interpreter.dsl.ir import Part
 from interpreter.dsl.types import Type
@@ -45,6 +48,7 @@ class Lowered:
     constants: dict[str, Any]
     fields: tuple[str, ...]  # the records' fields it reads: their tables are made at link time (``link``)
     returns_list: bool
+    lists_read: bool = False  # it reads the items of interned lists: their tables too are made at link time
 
     def link(self, values: Values) -> dict[str, Any]:
         """The module namespace the source runs in: numpy, the constants, and a table per field read, over every
@@ -55,6 +59,9 @@ class Lowered:
         space.update({k: np.asarray(c, dtype=np.int64) for k, c in self.constants.items()})
         for name in self.fields:
             space[f"F_{name}"] = np.asarray(values.field_table(name) or [NONE], dtype=np.int64)
+        if self.lists_read:
+            for table, items in zip(("LI_ITEMS", "LI_START", "LI_COUNT"), values.list_tables(), strict=True):
+                space[table] = np.asarray(items or [NONE], dtype=np.int64)
         return space
 
 
@@ -71,9 +78,7 @@ class Lowerer:
         params: list[tuple[str, bool]] = []
         for n, t in bound.items():
             local = "r_" + n
-            if t.kind == "list":
-                if t.element is None or t.element.kind in ("list", "record"):
-                    raise NotWritten(f"a list of lists or records bound as {n!r}")
+            if t.kind == "list":  # (of records or lists too: their items interned, arrays.py)
                 w.locals[n] = (local, f"len({local})")
                 params.append((n, True))
             else:
@@ -96,7 +101,7 @@ class Lowerer:
             lines.append(f"    return {result}")
         head = f"def {name}({', '.join((*PARAMS, *('r_' + p for p, _ in params)))}):"
         return Lowered(name, "\n".join([head, *lines]), tuple(params), w.constants, tuple(sorted(w.fields)),
-                       part.type.kind == "list")
+                       part.type.kind == "list", w.lists_read)
 
     def fresh(self, stem: str) -> str:
         self._n += 1

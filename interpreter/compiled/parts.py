@@ -5,11 +5,12 @@ backend."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
-from interpreter.compiled.calls import LIST_CALLS, REDUCERS, SCALAR_CALLS, equal_lists
+from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS, equal_lists
 from interpreter.compiled.values import NONE, NotWritten
-from interpreter.compiled.writer import Listed, Writer
+from interpreter.compiled.writer import Listed, Writer, interned_list
 from interpreter.dsl.ir import Part
 from interpreter.dsl.part_shapes import is_let
 
@@ -164,6 +165,8 @@ def _for(w: Writer, part: Part) -> str:
 
 def _list_name(w: Writer, part: Part) -> Listed:
     found = w.locals.get(part.data)
+    if isinstance(found, str):  # an item of a list of lists (a comprehension's variable): an interned list
+        return interned_list(w, found)
     if not isinstance(found, tuple):
         raise NotWritten(f"the name {part.data!r}")
     return found
@@ -217,7 +220,7 @@ def _list_index(w: Writer, part: Part) -> Listed:
     if is_let(part):
         found: Listed = w.let(part.kids[0], w.listed)
         return found
-    raise NotWritten("an item of a list of lists")
+    return interned_list(w, _index(w, part))  # (an item of a list of lists: an interned list)
 
 
 def _list_if(w: Writer, part: Part) -> Listed:
@@ -246,15 +249,34 @@ def _list_define(w: Writer, part: Part) -> Listed:
 def _list_for(w: Writer, part: Part) -> Listed:
     var, body, cond, fn = part.data
     if fn is not None:
-        raise NotWritten(f"a list given to {getattr(fn, '__name__', fn)!r}")
-    if body.type.kind == "list":
-        raise NotWritten("a comprehension of lists")
+        reduce = LIST_REDUCERS.get(fn) if body.type.kind == "list" else None
+        if reduce is None:
+            raise NotWritten(f"a list given to {getattr(fn, '__name__', fn)!r}")
+        found: Listed = reduce(w, part)
+        return found
     _, n = w.listed(part.kids[0])
     out, count = w.new_list(n)
     with w.each(part.kids[0], var, cond):
-        w.emit(f"{out}[{count}] = {w.scalar(body)}")
+        w.emit(f"{out}[{count}] = {_seats_interned(w, body) if body.type.kind == 'list' else w.scalar(body)}")
         w.emit(f"{count} += 1")
     return out, count
+
+
+_MOST_SEATS = 3  # the longest list of seats made in play as an item of a list (its every value interned)
+
+
+def _seats_interned(w: Writer, body: Part) -> str:
+    """The interned number of a list of seats written out (``[s, winner]``), made in play as an item of a list: every
+    list of as many seats is interned as the expression is written, and found by its seats (none when one is not a
+    seat). Other lists made in play are not written (a list's number exists only for values interned beforehand)."""
+    players = w.lay.layout.players
+    if body.op != "list" or not 0 < len(body.kids) <= _MOST_SEATS or any(k.type.kind != "seat" for k in body.kids):
+        raise NotWritten("a comprehension of lists (but of a few seats written out)")
+    seats = [w.temp(w.scalar(k), "s") for k in body.kids]
+    table = w.constant([w.values.item(list(c)) for c in itertools.product(range(players), repeat=len(seats))], "I")
+    at = " + ".join(f"{s} * {players ** (len(seats) - 1 - i)}" for i, s in enumerate(seats))
+    fits = " and ".join(f"0 <= {s} < {players}" for s in seats)
+    return f"({table}[{at}] if {fits} else NONE)"
 
 
 def _list_call(w: Writer, part: Part) -> Listed:

@@ -35,7 +35,7 @@ def write(step: Any, w: Writing) -> StepCode:
     try:
         row = w.lay.list_of(KNOWN)
     except KeyError:  # what each seat knows is not in the arrays: nothing of them changes
-        return StepCode(w.prefix, "\n".join([head, "    return DONE", ""]), 0)
+        return StepCode(w.prefix, "\n".join([head, "    return DONE", ""]), 0, expressions=w.expressions)
     if step.seats.type.kind == "list":
         raise NotWritten("a reveal's seats given as a list")
     seat = w.call(step.seats, {}, {}, "seats")

@@ -2,9 +2,9 @@
 
 A number is itself, a seat its index and a card its id (as everywhere in the engine); true and false are 1 and 0;
 none is ``NONE``, a number no rule can make (numbers stay within ``limits.MAX_NUMBER``); a text or a record (a
-board space's values, an option's choice) is interned: ``INTERNED`` plus its place in the game's table of them,
-so that two equal ones are the same number. A list is not a value here: lists live in rows of their own
-(arrays.py).
+board space's values, an option's choice, a record of a choice's history) is interned: ``INTERNED`` plus its place
+in the game's table of them, so that two equal ones are the same number. A list lives in a row of its own
+(arrays.py); a list that is an item of a list (a pair of seats in a list of pairs) is interned like a record.
 
 What a value is when read back needs its type (1 is true or the number 1): ``Values.decode`` takes the type the
 checker gave it.
@@ -44,13 +44,22 @@ class Values:
         if type(value) is int:
             return value
         if isinstance(value, (str, dict)):
-            key = _key(value)
-            found = self._ids.get(key)
-            if found is None:
-                found = self._ids[key] = INTERNED + len(self.interned)
-                self.interned.append(value)
-            return found
+            return self._interned(value)
         raise NotWritten(f"a value the compiled backend cannot hold as a number: {value!r}")
+
+    def item(self, value: Any) -> int:
+        """``value``, an item of a list, as its whole number: a list too is interned (see the module's docstring)."""
+        if isinstance(value, (list, tuple)):
+            return self._interned(value)
+        return self.encode(value)
+
+    def _interned(self, value: Any) -> int:
+        key = _key(value)
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = INTERNED + len(self.interned)
+            self.interned.append(value)
+        return found
 
     def decode(self, number: int, type_: Type) -> Any:
         """The value ``number`` stands for, read as ``type_`` says (true/false when it is a truth)."""
@@ -66,13 +75,27 @@ class Values:
     def field_table(self, name: str) -> list[int]:
         """For each interned value, its field ``name`` when it is a record that has it (else none): the table a
         record's field is read from."""
-        return [self.encode(v.get(name)) if isinstance(v, dict) else NONE for v in list(self.interned)]
+        return [self.item(v.get(name)) if isinstance(v, dict) else NONE for v in list(self.interned)]
+
+    def list_tables(self) -> tuple[list[int], list[int], list[int]]:
+        """For each interned value, where its items start in one table of all of them, and how many it has (-1 when
+        it is not a list): the tables an interned list's items are read from (the table, the starts, the counts)."""
+        items: list[int] = []
+        starts: list[int] = []
+        counts: list[int] = []
+        for v in list(self.interned):
+            starts.append(len(items))
+            counts.append(len(v) if isinstance(v, (list, tuple)) else -1)
+            if isinstance(v, (list, tuple)):
+                items.extend(self.item(x) for x in v)
+        return items, starts, counts
 
 
 def _key(value: Any) -> Any:
-    """A hashable key of a text or a record, equal for equal values."""
+    """A hashable key of a text, a record or a list, equal for equal values (a tuple and a list of the same items are
+    the same list, as the Python backend compares them)."""
     if isinstance(value, dict):
-        return ("record", tuple((k, _key(v) if isinstance(v, (dict, list)) else v) for k, v in value.items()))
-    if isinstance(value, list):
+        return ("record", tuple((k, _key(v) if isinstance(v, (dict, list, tuple)) else v) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
         return ("list", tuple(_key(v) for v in value))
     return ("text", value)

@@ -1,6 +1,7 @@
 """The statements of one function the compiled backend writes (lower.py): how they are written (a line, a block,
 a new local, a constant table), the rule names in scope, and a part made a source: one value, a list (an array and
-its count), or a truth; the ops themselves are parts.py's and calls.py's."""
+its count), or a truth; the ops themselves are parts.py's and calls.py's (an item found in a list, ``found``, is
+written here for both)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ class Writer:
         self.locals: dict[str, Any] = {}  # a rule name -> its scalar source, or its (array, count) sources
         self.constants: dict[str, Any] = {}
         self.fields: set[str] = set()
+        self.lists_read = False  # whether it reads interned lists' items (``interned_list``)
         self._consts: dict[tuple[Any, ...], str] = {}
         self._inlined = 0
 
@@ -226,8 +228,6 @@ class Writer:
                 self.emit(f"{count} += 1")
         return buf, count
 
-    def team_slot(self) -> int:
-        return self.lay.value(TEAM, "", 0)
 
 
 def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) -> str:
@@ -248,3 +248,20 @@ def encode_constant(lay: ArrayLayout, values: Values, value: Any, type_: Type | 
     if type_ is not None and type_.kind == "card" and type(value) is int:
         return lay.layout.kind[value]
     return values.encode(value)
+
+
+def team_slot(w: Writer) -> int:
+    """Where seat 0's team is in v (the seats' follow it)."""
+    return w.lay.value(TEAM, "", 0)
+
+
+def interned_list(w: Writer, x: str) -> Listed:
+    """The items of the interned list ``x`` (a source: an item of a list of lists), read from the tables of every
+    interned list's items (none when ``x`` is not one)."""
+    w.lists_read = True
+    x = w.temp(x, "x")
+    k, count, buf = w.fresh("k"), w.fresh("n"), w.fresh("L")
+    w.emit(f"{k} = {x} - INTERNED if {x} >= INTERNED and {x} - INTERNED < len(LI_COUNT) else -1")
+    w.emit(f"{count} = LI_COUNT[{k}] if {k} >= 0 else -1")
+    w.emit(f"{buf} = LI_ITEMS[LI_START[{k}] if {k} >= 0 else 0:]")
+    return buf, count
