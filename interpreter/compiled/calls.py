@@ -250,22 +250,17 @@ def _sorted(w: Writer, part: Part) -> Listed:
 
 
 def _reversed(w: Writer, part: Part) -> Listed:
+    return _copied(w, part, backwards=True)
+
+
+def _copied(w: Writer, part: Part, backwards: bool = False) -> Listed:
+    """The items of a list in a list of its own (``backwards``: the last first)."""
     src, n = w.listed(part.kids[0])
     buf, count = w.new_list(n)
     i = w.fresh("i")
     w.emit(f"{count} = {n}")
     with w.block(f"for {i} in range({count}):"):
-        w.emit(f"{buf}[{i}] = {src}[{count} - 1 - {i}]")
-    return buf, count
-
-
-def _copied(w: Writer, part: Part) -> Listed:
-    src, n = w.listed(part.kids[0])
-    buf, count = w.new_list(n)
-    i = w.fresh("i")
-    w.emit(f"{count} = {n}")
-    with w.block(f"for {i} in range({count}):"):
-        w.emit(f"{buf}[{i}] = {src}[{i}]")
+        w.emit(f"{buf}[{i}] = {src}[{f'{count} - 1 - {i}' if backwards else i}]")
     return buf, count
 
 
