@@ -71,6 +71,12 @@ def test_a_trace_the_python_backend_cannot_follow_is_refused_naming_the_decision
         followed(machine, trace[:at])
 
 
+def test_a_game_whose_end_never_holds_is_an_error_as_on_the_python_backend(monkeypatch):
+    monkeypatch.setattr(machine_module, "MAX_ROUNDS", 2)  # (Hearts to 100 points: not over after 2 rounds)
+    with pytest.raises(GameError, match="did not end within 2 rounds"):
+        Machine(game_of("hearts", 4)).play_seeded(1)
+
+
 def test_the_draws_grow_when_they_do_not_fit(monkeypatch):
     monkeypatch.setattr(machine_module, "TRACE", 16)
     machine = Machine(game_of("whist", 4))

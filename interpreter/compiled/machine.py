@@ -3,8 +3,9 @@ step and from round to round, written as one module with them (the second templa
 engine/round_code.py's entering of steps).
 
 The progress array ``p``: ``p[STEP]`` the round's step running (-1 between rounds), ``p[FINISHED]`` 1 once the game
-is over, ``p[TAKEN]`` the actions taken, ``p[STATUS]`` what the game waits for (DECIDES: a seat, CHANCE: a deal,
-DONE: nothing, the game is over); then each step's own slots. The machine's functions, each over the arrays and
+is over (OVERRUN: stopped, its end not held within MAX_ROUNDS rounds, an error on the Python backend), ``p[TAKEN]``
+the actions taken, ``p[STATUS]`` what the game waits for (DECIDES: a seat, CHANCE: a deal, DONE: nothing, the game is
+over); then each step's own slots. The machine's functions, each over the arrays and
 ``p``: ``begin`` (a new game: the first round started, the game's values, the steps entered until one waits),
 ``actor`` (the seat to act, -1 for chance, -2 when over), ``legal``, ``apply``, ``pack`` and ``deal`` (the running
 step's), and ``playout``: the game played to its end in one call, every decision uniform among the legal ones and
@@ -32,11 +33,13 @@ from interpreter.compiled.values import NotWritten, Values
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
 from interpreter.engine.state import State
+from interpreter.errors import GameError
 from interpreter.limits import MAX_ROUNDS
 from interpreter.runtime.layout import DEALER, NUMBER, ROUND, TOTAL, pack
 from interpreter.runtime.slots import Slots
 
 STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
+OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within MAX_ROUNDS
 HEAD = 5  # the machine's own progress slots, before the steps'
 
 
@@ -162,6 +165,9 @@ class Machine:
             if trace[0] >= 0 or not traced:
                 break
             size *= 4  # (the draws did not fit: the same game played again with room for them)
+        if p[FINISHED] == OVERRUN:
+            raise GameError(f"the game did not end within {MAX_ROUNDS} rounds (seed {seed} of the compiled backend's "
+                            "stream); its end condition never held")
         players, logged = self.game.players, len(self.logged)
         totals = [int(arrays.v[self.lay.value(TOTAL, "", s)]) for s in range(players)]
         eligible = [s for s in range(players) if self.module.can_win(*arrays, s)]
@@ -198,7 +204,8 @@ class Machine:
                 "    while r == DONE:",
                 *self._logging(),
                 f"        if round_over({ARRAYS}) == 1 or v[{number}] >= {MAX_ROUNDS}:",
-                f"            p[{FINISHED}] = 1",
+                # (2: stopped, the game's end never held within MAX_ROUNDS: an error on the Python backend)
+                f"            p[{FINISHED}] = 1 if round_over({ARRAYS}) == 1 else {OVERRUN}",
                 f"            p[{STATUS}] = DONE",
                 "            h[0] = mark",
                 "            return DONE",
@@ -243,8 +250,8 @@ class Machine:
         steps = list(zip(self.codes, self.bases, strict=True))
         deciding = [(c, b) for c, b in steps if c.decides]
         dealing = [(c, b) for c, b in steps if c.deals]
-        lines = self._dispatch("actor", "", deciding, lambda c, b: f"p[{b}]", f"-2 if p[{FINISHED}] == 1 else -1",
-                               head=f"    if p[{STATUS}] != DECIDES:\n        return -2 if p[{FINISHED}] == 1 else -1")
+        lines = self._dispatch("actor", "", deciding, lambda c, b: f"p[{b}]", f"-2 if p[{FINISHED}] != 0 else -1",
+                               head=f"    if p[{STATUS}] != DECIDES:\n        return -2 if p[{FINISHED}] != 0 else -1")
         lines += self._dispatch("legal", ", out", deciding, lambda c, b: f"{c.prefix}_legal({ARRAYS}, p, out)", "-1")
         lines += self._dispatch("pack", ", out", dealing, lambda c, b: f"{c.prefix}_pack({ARRAYS}, p, out)", "0")
         for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
