@@ -320,6 +320,8 @@ def section_compiled(args: argparse.Namespace, rep: Report) -> None:
           rep.markdown)
     if missing:
         table(("not written yet", "first part not written"), missing, rep.markdown)
+    if ("hearts", 4) in machines:
+        _against_openspiel_cpp(machines[("hearts", 4)], args, rep)
     baselines = {name: module for name, module in _baselines(args).items() if (name, 4) in machines}
     for name, module in baselines.items():
         pairs = [paired(compiled_work(machines[(name, 4)]), baseline_work(module, random.Random(run)), args.seconds,
@@ -327,6 +329,35 @@ def section_compiled(args: argparse.Namespace, rep: Report) -> None:
         found = [a["rounds_per_s"] / b["rounds_per_s"] for a, b in pairs]
         met = med(found) >= COMPILED_BASELINE_GOAL
         rep.target(f"{name} 4p: compiled vs hand-coded (rounds/s)", found, f">= {COMPILED_BASELINE_GOAL:g}x", met, 1)
+
+
+def _against_openspiel_cpp(machine: Any, args: argparse.Namespace, rep: Report) -> None:
+    """Hearts 4p: the compiled backend's time per decision against OpenSpiel's C++ loop (``pyspiel.evaluate_bots``
+    with uniform random bots: a whole hand, its deal card by card, played inside C++), in pairs."""
+    try:
+        import pyspiel
+    except ImportError:
+        note("compiled: OpenSpiel's C++ loop skipped (pip install open_spiel)")
+        return
+    game = pyspiel.load_game("hearts")
+    count = openspiel_work(game, random.Random(0))
+    per_hand = sum(count()[1] for _ in range(200)) / 200  # (its decisions per hand: evaluate_bots gives none)
+
+    def cpp(run: int) -> Work:
+        bots = [pyspiel.make_uniform_random_bot(p, run * 4 + p) for p in range(4)]
+        seeds = iter(range(10**9))
+
+        def work() -> tuple[int, int]:
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, next(seeds))
+            return 1, round(per_hand)
+
+        return work
+
+    found = []
+    for run in range(args.runs):
+        a, b = paired(compiled_work(machine), cpp(run), args.seconds, run)
+        found.append(a["decisions_per_s"] / b["decisions_per_s"])
+    rep.target("hearts 4p: compiled vs OpenSpiel's C++ loop (decisions/s)", found, ">= 1x", med(found) >= 1, 2)
 
 
 def _later_process(name: str, players: int) -> float:
