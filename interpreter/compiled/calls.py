@@ -307,6 +307,20 @@ def _abs(w: Writer, part: Part) -> str:
     return f"abs({x})"
 
 
+def _place_award(w: Writer, part: Part) -> str:
+    """The award for a value's place among values, highest first; 0 for a value tied with another (builtins.py)."""
+    x = w.temp(w.scalar(part.kids[0]), "x")
+    buf, count = w.listed(part.kids[1])
+    awards, n = w.listed(part.kids[2])
+    ties, place, i = w.fresh("t"), w.fresh("k"), w.fresh("i")
+    w.emit(f"{ties} = 0")
+    w.emit(f"{place} = 0")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{ties} += 1 if {buf}[{i}] == {x} else 0")
+        w.emit(f"{place} += 1 if {buf}[{i}] > {x} else 0")
+    return f"(0 if {ties} > 1 else ({awards}[{place}] if {place} < {n} else 0))"
+
+
 def _value_op(op: str) -> Any:
     """A runtime helper of two values (runtime.add...): Python's own operator on two numbers (never texts)."""
     numbers = _arith(op)
@@ -329,7 +343,7 @@ SCALAR_CALLS: dict[Any, Any] = {
     B._sum: _folded("0", "{out} += {x}"), B._count: _folded("0", "{out} += 1 if ({x} != 0 and {x} != NONE) else 0"),
     B._any: _folded("0", "{out} = 1 if ({out} or ({x} != 0 and {x} != NONE)) else 0"),
     B._all: _folded("1", "{out} = 1 if ({out} and ({x} != 0 and {x} != NONE)) else 0"),
-    B._index: _index_of,
+    B._index: _index_of, B._place_award: _place_award,
 }
 LIST_CALLS: dict[Any, Any] = {
     B._team: _team_list(True), B._opponents: _team_list(False), B._seats_from: _seats_from,

@@ -52,7 +52,8 @@ class ChoicesWriter:
     def _refuse(self) -> None:
         step = self.step
         t = step.option_type
-        for given, what in ((t.kind in ("list", "record"), f"options that are {t.kind}s"),  # (so swap, of pairs)
+        listed = t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat", "number", "text")
+        for given, what in ((t.kind in ("list", "record") and not listed, f"options that are {t.kind}s"),
                             (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds")):
             if given:
                 raise NotWritten(f"a choice's {what}")
@@ -76,12 +77,15 @@ class ChoicesWriter:
         kind = self.w.lay.layout.kind
         values = self.w.lowerer.values
         cards = self.cards
+        of_cards = self.step.option_type.kind == "list" and self.step.option_type.element.kind == "card"
 
         def action_of(action: Any) -> int:
             if type(action) is Pass:
                 return PASS
             if type(action) is Stop:
                 return STOP
+            if isinstance(action.value, (list, tuple)):  # interned (values.py), a card as its kind
+                return values.item([kind[c] for c in action.value] if of_cards else list(action.value))
             return kind[action.value] if cards else values.encode(action.value)
 
         return action_of

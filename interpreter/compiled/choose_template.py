@@ -68,6 +68,7 @@ from interpreter.compiled.choose_choices import (
     STOP,
     ChoicesWriter,
 )
+from interpreter.compiled.lower import Lowered
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NONE, NotWritten
 from interpreter.compiled.writer import encode_constant
@@ -186,8 +187,11 @@ class _ChooseWriter(ChoicesWriter):
         lay = w.lay
         first = w.base + self.picks
         lines: list[str] = []
-        if step.move_to is not None:
+        lists = step.option_type.kind == "list"  # (a pick is an interned list: its items read by PREFIX_item)
+        if step.move_to is not None or step.swap:
             lines += self._remove()
+        if lists:
+            lines += self._items()
         lines += [f"def {name}_take({ARRAYS}, p, x):",
                   f"    seat = p[{w.base + ORDER} + {self.at(POS)}]"]
         if step.move_to is not None:
@@ -198,6 +202,17 @@ class _ChooseWriter(ChoicesWriter):
                       "    if zn[row] < z.shape[1]:",
                       "        z[row, zn[row]] = x",
                       "        zn[row] += 1"]
+        if step.swap:  # the pair's two cards change places (runtime/moves.py's swapper)
+            lines += [f"    a = {name}_item(x, 0)",
+                      f"    b = {name}_item(x, 1)",
+                      "    if a != b:",
+                      f"        ra = {name}_remove(z, zn, seat, a)",
+                      f"        rb = {name}_remove(z, zn, seat, b)",
+                      "        if ra >= 0 and rb >= 0:",
+                      "            z[ra, zn[ra]] = b",
+                      "            zn[ra] += 1",
+                      "            z[rb, zn[rb]] = a",
+                      "            zn[rb] += 1"]
         lines += [f"    k = {self.at(PICKED)}",
                   f"    if k < {self.picks_size}:",
                   f"        p[{first} + k] = x",
@@ -213,6 +228,12 @@ class _ChooseWriter(ChoicesWriter):
                 lines += [f"    n = min({self.at(PICKED)}, l.shape[1])",
                           "    for i in range(n):",
                           f"        l[{row}{at}, i] = {picked}[i]",
+                          f"    ln[{row}{at}] = n"]
+            elif lists:  # the picked list's items
+                row = self._slot(lay.list_of, part, value)
+                lines += [f"    n = min({name}_count(x), l.shape[1])",
+                          "    for i in range(n):",
+                          f"        l[{row}{at}, i] = {name}_item(x, i)",
                           f"    ln[{row}{at}] = n"]
             else:
                 lines.append(f"    v[{self._slot(lay.value, part, value)}{at}] = x")
@@ -279,7 +300,25 @@ class _ChooseWriter(ChoicesWriter):
                 "                for k in range(i, zn[row] - 1):",
                 "                    z[row, k] = z[row, k + 1]",
                 "                zn[row] -= 1",
-                "                return", ""]
+                "                return row",
+                "    return -1", ""]
+
+    def _items(self) -> list[str]:
+        """``PREFIX_count(x)`` and ``PREFIX_item(x, i)``: the count and the items of a pick that is an interned list
+        (values.py), read from the tables of every interned list's items (written as a function of the module that
+        reads them, so that the module links them: lower.Lowered)."""
+        name = self.name
+        source = "\n".join([
+            f"def {name}_count(x):",
+            "    k = x - INTERNED",
+            "    return LI_COUNT[k] if 0 <= k < len(LI_COUNT) else -1", "",
+            f"def {name}_item(x, i):",
+            "    k = x - INTERNED",
+            "    if 0 <= k < len(LI_COUNT) and 0 <= i < LI_COUNT[k]:",
+            "        return LI_ITEMS[LI_START[k] + i]",
+            "    return NONE", ""])
+        self.w.expressions.append(Lowered(f"{name}_items", source, (), {}, (), False, lists_read=True))
+        return []
 
     def _find(self) -> list[str]:
         """``PREFIX_find``: the pending decision from the progress (DECIDES, ``CHOOSER`` the seat to choose) or DONE;
