@@ -33,6 +33,8 @@ class ChoicesWriter:
         self._refuse()
         self.types: dict[str, Type] = step._names(step.option_type)
         self.cards = step.option_type.kind == "card"
+        if step.option_type.kind == "list":
+            self._intern_domain()
         cap = w.lay.capacity
         self.order_size = max(cap, self.players)
         fixed = step._count_fixed if isinstance(step._count_fixed, int) else 0
@@ -52,11 +54,29 @@ class ChoicesWriter:
     def _refuse(self) -> None:
         step = self.step
         t = step.option_type
-        listed = t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat", "number", "text")
+        listed = t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat", "number", "text",
+                                                                                          "value")
         for given, what in ((t.kind in ("list", "record") and not listed, f"options that are {t.kind}s"),
                             (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds")):
             if given:
                 raise NotWritten(f"a choice's {what}")
+
+    def _intern_domain(self) -> None:
+        """Options that are lists: every list of the step's domain (the values its actions are listed by,
+        engine/actions.py) interned as the step is written, so that a list made in play (``combinations``) is found
+        among them (calls.py)."""
+        lay = self.w.lay
+        if lay.game is None:
+            return
+        for entry in self.step.words.action_entries(lay.game):
+            if entry[0] not in ("pass", "stop") and isinstance(entry[2], (list, tuple)):
+                self.list_number(entry[2])
+
+    def list_number(self, value: Any) -> int:
+        """A pick that is a list as its whole number: interned (values.py), a card as its kind."""
+        kind = self.w.lay.layout.kind
+        of_cards = self.step.option_type.element is not None and self.step.option_type.element.kind == "card"
+        return self.w.lowerer.values.item([kind[c] for c in value] if of_cards else list(value))
 
     def at(self, slot: int) -> str:
         return self.w.at(slot)
@@ -77,7 +97,6 @@ class ChoicesWriter:
         kind = self.w.lay.layout.kind
         values = self.w.lowerer.values
         cards = self.cards
-        of_cards = self.step.option_type.kind == "list" and self.step.option_type.element.kind == "card"
 
         def action_of(action: Any) -> int:
             if type(action) is Pass:
@@ -85,7 +104,7 @@ class ChoicesWriter:
             if type(action) is Stop:
                 return STOP
             if isinstance(action.value, (list, tuple)):  # interned (values.py), a card as its kind
-                return values.item([kind[c] for c in action.value] if of_cards else list(action.value))
+                return self.list_number(action.value)
             return kind[action.value] if cards else values.encode(action.value)
 
         return action_of

@@ -49,6 +49,7 @@ class Lowered:
     fields: tuple[str, ...]  # the records' fields it reads: their tables are made at link time (``link``)
     returns_list: bool
     lists_read: bool = False  # it reads the items of interned lists: their tables too are made at link time
+    ranks_read: bool = False  # it orders texts: the table of their ranks too is made at link time
 
     def link(self, values: Values) -> dict[str, Any]:
         """The module namespace the source runs in: numpy, the constants, and a table per field read, over every
@@ -62,6 +63,8 @@ class Lowered:
         if self.lists_read:
             for table, items in zip(("LI_ITEMS", "LI_START", "LI_COUNT"), values.list_tables(), strict=True):
                 space[table] = np.asarray(items or [NONE], dtype=np.int64)
+        if self.ranks_read:
+            space["TX_RANK"] = np.asarray(values.text_ranks() or [NONE], dtype=np.int64)
         return space
 
 
@@ -101,7 +104,7 @@ class Lowerer:
             lines.append(f"    return {result}")
         head = f"def {name}({', '.join((*PARAMS, *('r_' + p for p, _ in params)))}):"
         return Lowered(name, "\n".join([head, *lines]), tuple(params), w.constants, tuple(sorted(w.fields)),
-                       part.type.kind == "list", w.lists_read)
+                       part.type.kind == "list", w.lists_read, w.ranks_read)
 
     def fresh(self, stem: str) -> str:
         self._n += 1

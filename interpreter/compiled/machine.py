@@ -27,6 +27,7 @@ from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
 from interpreter.compiled.round_template import round_source
+from interpreter.compiled.settling import Settling
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten, Values
 from interpreter.dsl.types import VALUE, Type
@@ -63,8 +64,6 @@ class Machine:
     numba (else run as plain Python)."""
 
     def __init__(self, game: Game, compiled: bool = False):
-        if game.automatic:
-            raise NotWritten("automatic seats")
         self.game, self.compiled = game, compiled
         self.lay = array_layout(game)
         self.values = Values()
@@ -86,7 +85,9 @@ class Machine:
         self.size = base + len(self.logged) * MAX_ROUNDS
         rounds = Writing(self.lay, lowerer, "r", 0)
         round_src = round_source(game, rounds)
+        self.settling = Settling(game, Writing(self.lay, lowerer, "a", 0), self.actions, (STEP, FINISHED, STATUS))
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
+        self.expressions += self.settling.w.expressions
         self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens))
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
@@ -175,7 +176,8 @@ class Machine:
     # ------------------------------------------------------------------------------------------------ the source
 
     def _machine(self, whens: list[str | None]) -> str:
-        return "\n".join(self._entering(whens) + self._dispatches() + self._playing())
+        settles = self.settling.source() if self.settling.needed else []
+        return "\n".join(self._entering(whens) + self._dispatches() + settles + self._playing())
 
     def _entering(self, whens: list[str | None]) -> list[str]:
         """``enter`` (the round's steps from i until one waits), ``advance`` (on from step i: a round over, the next
@@ -192,7 +194,7 @@ class Machine:
                 pad += "    "
             lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    return r"]
         return [*lines, "        i += 1", f"    p[{STEP}] = -1", "    return DONE", "",
-                f"def advance({ARRAYS}, p, i):",
+                f"def {self._own('advance')}({ARRAYS}, p, i):",
                 "    mark = h[0]",
                 f"    r = enter({ARRAYS}, p, i)",
                 "    while r == DONE:",
@@ -250,13 +252,13 @@ class Machine:
         for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
             lines += self._dispatch(f"{name}_step", f", {arg}", codes,
                                     lambda c, b, n=name, a=arg: f"{c.prefix}_{n}({ARRAYS}, p, {a})", "DONE")
-            lines += [f"def {name}({ARRAYS}, p, {arg}):",
+            lines += [f"def {self._own(name)}({ARRAYS}, p, {arg}):",
                       f"    r = {name}_step({ARRAYS}, p, {arg})",
                       f"    p[{TAKEN}] += {1 if name == 'apply' else 0}",
                       "    if r == DONE:",
-                      f"        return advance({ARRAYS}, p, p[{STEP}] + 1)",
+                      f"        return {self._own('advance') if name == 'apply' else 'advance'}({ARRAYS}, p, p[{STEP}] + 1)",
                       f"    p[{STATUS}] = r",
-                      "    return r", ""]
+                      f"    return {'r' if name == 'apply' or not self.settling.needed else f'settle({ARRAYS}, p)'}", ""]
         return lines
 
     def _playing(self) -> list[str]:
@@ -326,6 +328,11 @@ class Machine:
                 "        taken += playout(z1, zn1, v1, l1, ln1, h, p, p[:1])",
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
+
+    def _own(self, name: str) -> str:
+        """The name of the machine's own ``advance`` or ``apply``: ``NAME_on`` when ``settle`` follows it (settling.py
+        writes ``NAME``), else ``NAME``. (A deal is followed by ``advance`` or ``settle``.)"""
+        return f"{name}_on" if self.settling.needed and name in ("advance", "apply") else name
 
     @staticmethod
     def _dispatch(name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,
