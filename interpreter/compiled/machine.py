@@ -252,13 +252,17 @@ class Machine:
         for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
             lines += self._dispatch(f"{name}_step", f", {arg}", codes,
                                     lambda c, b, n=name, a=arg: f"{c.prefix}_{n}({ARRAYS}, p, {a})", "DONE")
+            # (an action taken is settled by apply, settling.py; a deal by advance, or by settle when it decides)
+            on, settled = (self._own("advance"), "r") if name == "apply" else ("advance", "r")
+            if name == "deal" and self.settling.needed:
+                settled = f"settle({ARRAYS}, p)"
             lines += [f"def {self._own(name)}({ARRAYS}, p, {arg}):",
                       f"    r = {name}_step({ARRAYS}, p, {arg})",
                       f"    p[{TAKEN}] += {1 if name == 'apply' else 0}",
                       "    if r == DONE:",
-                      f"        return {self._own('advance') if name == 'apply' else 'advance'}({ARRAYS}, p, p[{STEP}] + 1)",
+                      f"        return {on}({ARRAYS}, p, p[{STEP}] + 1)",
                       f"    p[{STATUS}] = r",
-                      f"    return {'r' if name == 'apply' or not self.settling.needed else f'settle({ARRAYS}, p)'}", ""]
+                      f"    return {settled}", ""]
         return lines
 
     def _playing(self) -> list[str]:
