@@ -2,8 +2,12 @@
 writes them: ``SCALAR_CALLS`` (a call that gives one value), ``LIST_CALLS`` (one that gives a list), each keyed by
 the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as one
 loop (``LIST_REDUCERS``: a comprehension of lists given to one that picks one of them, ``max`` or ``min``). ``==``
-and ``!=`` of lists are ``equal_lists``, for the call and for Python's own operator alike. A builtin that is not
-here is not written yet (its expression's game is played by the Python backend)."""
+and ``!=`` of lists are ``equal_lists``, for the call and for Python's own operator alike. ``sort`` orders texts by
+their ranks (values.text_ranks: an interned text's number is only the order it was met in); ``<``, ``max`` and
+``min`` of texts are not ranked yet (no bundled game compares texts so). ``combinations`` gives interned lists found
+among those interned as the game is written (a choice's domain interns its options: choose_choices.py); a
+combination not among them is none. A builtin that is not here is not written yet (its expression's game is played
+by the Python backend)."""
 
 from __future__ import annotations
 

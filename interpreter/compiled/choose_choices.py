@@ -3,7 +3,10 @@ rest of the step, and its module's docstring says what it writes): the values it
 whether it may pass or stop (``PREFIX_can_pass``, ``PREFIX_can_stop``) and its legal actions (``PREFIX_legal``),
 beside engine/steps/choose_choices.py's; and the progress slots and actions of the step.
 
-An action is a card's kind, a value as values.py makes it one, ``PASS`` or ``STOP`` (two numbers no value is);
+An action is a card's kind, a value as values.py makes it one (a list of cards, seats, numbers or texts interned, a
+card as its kind: the same number the list has wherever it is held, so that a pick is set as it is; the lists of the
+step's domain are interned as the step is written, so that ``combinations`` finds them), ``PASS`` or ``STOP`` (two
+numbers no value is);
 the progress slots are named below (choose_template.py's docstring says what each holds, and how the history is
 kept: its records are what the expressions see as ``history``).
 """

@@ -6,7 +6,8 @@ written by choose_choices.py, the turns here).
 
 An action is one whole number: for a choice of cards a card's kind (runtime/layout.py: a pick takes the last copy of
 its kind, as the compact game does); for a choice of values the value as values.py makes it one (a seat its index, a
-number itself, a text interned); a pass is ``PASS`` and a stop ``STOP``, two numbers no value is (just above
+number itself, a text interned, a list of cards, seats, numbers or texts interned, its cards as kinds:
+choose_choices.py); a pass is ``PASS`` and a stop ``STOP``, two numbers no value is (just above
 values.NONE). ``StepCode.action_of`` maps the Python backend's Choice, Pass and Stop to them. ``PREFIX_legal``
 gives a pass or a stop first, then each value once, in the options' order: one more action than the options have
 items at most, written as far as its ``out`` holds (the options can be longer than a row of the arrays: a game's
@@ -33,17 +34,18 @@ the round value it names the history so far, from an empty list at the step's st
 
 Written: ``who`` (a seat, a list of seats, or everyone from the dealer's left), ``options`` (values, seats or cards
 an expression gives), ``allowed``, ``must``, ``count``, ``pass`` and ``may_pass``, ``stop`` and ``may_stop``,
-``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, or the turn's picks as a list with
-``count``), ``set_history``, ``move_to``, ``auto``; the expressions see ``seat``, ``value``, ``picked``, ``passes``
-and ``history``. What only
-tells or shows is not written (the compiled backend tells nothing): ``label``, ``describe``, ``verb``,
-``narrate_pass``, ``visible``, ``domain``; nor what only search reads of ``simultaneous`` (a choice made in secret
-plays the same). Two values that one ``label`` shows alike are one choice on the Python backend and two here: the
-bundled games' labels tell their values apart.
+``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, a picked list's items, or the turn's
+picks as a list with ``count``), ``set_history``, ``move_to``, ``swap`` (a pair's two cards change places, each
+looked for as ``move_to``'s card is: runtime/moves.py's swapper), ``auto``; the expressions see ``seat``, ``value``,
+``picked``, ``passes`` and ``history``. What only tells or shows is not written (the compiled backend tells
+nothing): ``label``, ``describe``, ``verb``, ``narrate_pass``, ``visible``, ``domain`` (but that the lists of a
+choice of lists are interned from it); nor what only search reads of ``simultaneous`` (a choice made in secret plays
+the same). Two values that one ``label`` shows alike are one choice on the Python backend and two here: the bundled
+games' labels tell their values apart.
 
 Not yet (``NotWritten``, the step stays on the Python backend): the history read by an expression of a
-``simultaneous`` choice (each seat sees only its own records there), options that are lists or records (and so
-``swap``), and the names an enclosing trick binds (a choice between plays or after a trick).
+``simultaneous`` choice (each seat sees only its own records there), options that are records or lists of lists or
+records, and the names an enclosing trick binds (a choice between plays or after a trick).
 
 Where the Python backend stops with a mistake of the rules (a ``who`` that names no seat, options that are not a
 list, picks left unfinished with no pick to go on with, a ``repeat`` that goes round and round asking nobody), the

@@ -5,10 +5,12 @@ Every value is a whole number (values.py) and every list a pair: a one-dimension
 count (a zone's row and its length, a buffer a comprehension fills); a list of records or of lists (a choice's
 history, pairs of seats) is such a pair too, its items interned (a record's field read from the table of that field,
 an interned list's items from the tables of every interned list's, ``LI_ITEMS``, ``LI_START`` and ``LI_COUNT``; a
-list of up to three seats made in play, ``[s, winner]``, found among every such list, interned as the expression is
-written: parts.py). A part is written as the statements that work it out, then a name or a short source that holds
-it, so that ``and``, ``or``, ``if`` and a comprehension work out only what Python's would; a define's body is
-written in place at each call, its parameters the arguments' values.
+list of up to three seats or a pair of cards made in play, ``[s, winner]``, ``[h, c]``, found among every such list,
+interned as the expression is written: parts.py; a list ``combinations`` makes, found among the lists interned when
+the game was written, such as a choice's domain: calls.py; texts ordered by their ranks, ``TX_RANK``). A part is
+written as the statements that work it out, then a name or a short source that holds it, so that ``and``, ``or``,
+``if`` and a comprehension work out only what Python's would; a define's body is written in place at each call, its
+parameters the arguments' values.
 
 The ops are written by parts.py (and the builtins by calls.py) through writer.py's ``Writer``.
 

@@ -10,6 +10,9 @@ DONE: nothing, the game is over); then each step's own slots. The machine's func
 step's), and ``playout``: the game played to its end in one call, every decision uniform among the legal ones and
 every deal a shuffle, drawn from numba's random stream (numpy's, run as plain Python), seeded by ``seed``.
 
+A decision no agent takes is taken by the machine itself (settling.py): an automatic seat's, by its policy, and a
+seat's stuck with no legal play, which ends its step; so ``actor`` never names an automatic seat.
+
 ``Machine(game)`` writes it, or raises NotWritten naming the first part of the game not written yet: the game is then
 played by the Python backend.
 """
