@@ -5,8 +5,8 @@ loop (``LIST_REDUCERS``: a comprehension of lists given to one that picks one of
 and ``!=`` of lists are ``equal_lists``, for the call and for Python's own operator alike. ``sort`` orders texts by
 their ranks (values.text_ranks: an interned text's number is only the order it was met in); ``<``, ``max`` and
 ``min`` of texts are not ranked yet (no bundled game compares texts so). ``combinations`` gives interned lists found
-among those interned as the game is written (a choice's domain interns its options: choose_choices.py); a
-combination not among them is none. A builtin that is not here is not written yet (its expression's game is played
+among those interned as the game is written, and is written only where they are (a choice's options, its domain
+interned: choose_choices.py). A builtin that is not here is not written yet (its expression's game is played
 by the Python backend)."""
 
 from __future__ import annotations
@@ -261,12 +261,14 @@ def _sorted(w: Writer, part: Part) -> Listed:
 
 def _combinations(w: Writer, part: Part) -> Listed:
     """Every choice of k items of a list, in its order (builtins.py), each an interned list (values.py): found among
-    the lists interned when the game was written (a choice's ``domain`` interns its options); one that is not there
-    is none."""
+    the lists interned when the game was written; written only where they are all interned already (the options of a
+    choice, whose ``domain`` lists every value they may give: choose_choices.py); one that is not there is none."""
     src, n = w.listed(part.kids[0])
     n = w.temp(n, "n")
     k = w.temp(w.scalar(part.kids[1]), "k")
     c, i, j, t, x, s, same = (w.fresh(stem) for stem in ("c", "i", "j", "t", "x", "s", "b"))
+    if not w.interned:
+        raise NotWritten("combinations (but the options of a choice, whose domain interns them)")
     w.lists_read = True
     w.emit(f"{c} = 1 if 0 <= {k} <= {n} else 0")
     with w.block(f"for {i} in range(min(max({k}, 0), max({n}, 0))):"):

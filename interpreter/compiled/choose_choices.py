@@ -36,8 +36,7 @@ class ChoicesWriter:
         self._refuse()
         self.types: dict[str, Type] = step._names(step.option_type)
         self.cards = step.option_type.kind == "card"
-        if step.option_type.kind == "list":
-            self._intern_domain()
+        self.domain_interned = step.option_type.kind == "list" and self._intern_domain()
         cap = w.lay.capacity
         self.order_size = max(cap, self.players)
         fixed = step._count_fixed if isinstance(step._count_fixed, int) else 0
@@ -64,16 +63,17 @@ class ChoicesWriter:
             if given:
                 raise NotWritten(f"a choice's {what}")
 
-    def _intern_domain(self) -> None:
+    def _intern_domain(self) -> bool:
         """Options that are lists: every list of the step's domain (the values its actions are listed by,
         engine/actions.py) interned as the step is written, so that a list made in play (``combinations``) is found
-        among them (calls.py)."""
+        among them (calls.py); whether they were (a step with no game to list them has none)."""
         lay = self.w.lay
-        if lay.game is None:
-            return
+        if lay.game is None or self.step.domain is None:
+            return False
         for entry in self.step.words.action_entries(lay.game):
             if entry[0] not in ("pass", "stop") and isinstance(entry[2], (list, tuple)):
                 self.list_number(entry[2])
+        return True
 
     def list_number(self, value: Any) -> int:
         """A pick that is a list as its whole number: interned (values.py), a card as its kind."""
@@ -87,7 +87,9 @@ class ChoicesWriter:
     def call(self, expr: Compiled, names: dict[str, str], stem: str, listed: bool = False) -> str:
         if self.step.simultaneous and "ctx:history" in expr.deps:  # (each seat would see only its own records)
             raise NotWritten("a simultaneous choice's history read by an expression")
-        return self.w.call(expr, names, self.types, stem, lists=listed)
+        # (the options of lists: every list of the domain is interned, _intern_domain, so combinations finds them)
+        interned = expr is self.step.options_expr and self.step.option_type.kind == "list" and self.domain_interned
+        return self.w.call(expr, names, self.types, stem, lists=listed, interned=interned)
 
     def turn(self) -> dict[str, str]:
         """The names of the turn in progress, as sources (over the local ``seat``)."""

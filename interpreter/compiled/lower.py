@@ -77,9 +77,11 @@ class Lowerer:
         self.lay, self.values = lay, values
         self._n = 0
 
-    def lower(self, part: Part, bound: dict[str, Type], name: str = "f") -> Lowered:
-        """``part`` as a function ``name`` of the arrays and of ``bound``, the names the expression binds."""
+    def lower(self, part: Part, bound: dict[str, Type], name: str = "f", interned: bool = False) -> Lowered:
+        """``part`` as a function ``name`` of the arrays and of ``bound``, the names the expression binds;
+        ``interned``: every list it may make by ``combinations`` is interned already (a choice's domain, calls.py)."""
         w = Writer(self.lay, self.values, self.fresh, SCALARS, LISTS)
+        w.interned = interned
         params: list[tuple[str, bool]] = []
         for n, t in bound.items():
             local = "r_" + n
