@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.compiled.choose_template import PASS, STOP
 from interpreter.compiled.steps import DECIDES
-from interpreter.compiled.values import NotWritten
+from interpreter.compiled.values import INTERNED, NotWritten
 from interpreter.engine.steps.action_types import Choice, Pass
 
 from .compiled_steps import StepOnBoth, numba_or_skip, short_list
@@ -26,7 +26,8 @@ FEWEST = {"bridge": 4, "doppelkopf": 4, "euchre": 4, "hearts": 4, "meinz": 3, "m
 # what the template does not write yet, by step (the Python backend plays those)
 NOT_WRITTEN = {"announce_next": "names an enclosing trick binds",
                "announce_lead": "names an enclosing trick binds", "meinz": "names an enclosing trick binds",
-               "exchange": "options that are lists", "keep": "options that are lists", "bomb": "_next_picks",
+               "exchange": "names an enclosing trick binds", "keep": "names an enclosing trick binds",
+               "bomb": "_next_picks",
                "play@tichu": "_next_picks"}
 # (no vice at 3 players: the step never runs; a moon shot is rare in random play: see the test of auto below)
 NEVER_PLAYED = {("mue", 3, "vice_trump"), ("hearts", 4, "moon")}
@@ -92,6 +93,7 @@ def test_actions_are_values_kinds_and_a_pass():
 
 
 TURNS = str(ROOT / "tests" / "data" / "choose-turns.yaml")  # stops, a pass one seat may not make, lists set per seat
+LISTS = str(ROOT / "tests" / "data" / "choose-lists.yaml")  # options that are lists: pairs swapped, combinations
 
 
 def test_turns_of_several_picks_agree_with_the_python_backend():
@@ -194,3 +196,36 @@ def test_numba_compiles_a_history():
     rng = random.Random(3)
     (state,) = both.states(rng, 1, every=1, where=both.at_step)
     assert both.lockstep(state, rng)
+
+
+@pytest.mark.parametrize("step", ["swap", "keep"])
+def test_choices_of_lists_agree_with_the_python_backend(step):
+    """Options that are lists, outside a trick: pairs of cards made in play and swapped (the pair set as a round
+    value), two suits among the combinations of the suits held (texts sorted, found among the step's domain; set
+    per seat). The action is the list's interned number (values.py), as the Python backend's Choice of that list."""
+    both = StepOnBoth(LISTS, 3, step)
+    taken: list[int] = []
+    both.code.action_of = _noting(both.code.action_of, taken)
+    rng = random.Random(7)
+    states = both.states(rng, 4, every=1, where=both.at_step, games=4)
+    assert states and all(both.lockstep(state, rng) for state in states)
+    lists = [a for a in taken if a not in (PASS, STOP)]
+    assert lists and all(both.values.interned[a - INTERNED] is not None for a in lists)
+    assert all(isinstance(both.values.interned[a - INTERNED], list) for a in lists)
+
+
+def test_a_swap_changes_the_places_of_the_pairs_cards():
+    """The pair's first card goes where the second was and the second where the first was (a hand card for a card
+    of the open stock), on the compiled backend alone, read from the arrays."""
+    both = StepOnBoth(LISTS, 3, "swap")
+    (state,) = both.states(random.Random(2), 1, every=1, where=both.at_step)
+    arrays, p, module = both.arrays(state), np.zeros(both.code.size, np.int64), both.module()
+    assert module.s_start(*arrays, p) == DECIDES
+    out = np.empty(64, np.int64)
+    n = module.s_legal(*arrays, p, out)
+    pair = next(int(a) for a in out[:n] if a != PASS)
+    h, c = both.values.interned[pair - INTERNED]
+    seat, hand, stock = int(p[0]), both.lay.layout.zone_slot("hand", 0), both.lay.layout.zone_slot("stock")
+    module.s_apply(*arrays, p, pair)
+    held, open_ = arrays.z[hand + seat, :arrays.zn[hand + seat]].tolist(), arrays.z[stock, :arrays.zn[stock]].tolist()
+    assert c in held and h not in held and h in open_ and c not in open_

@@ -162,6 +162,13 @@ def test_what_is_not_written_is_said():
         both.values.encode([1, 2])
 
 
+def test_combinations_are_written_only_where_their_lists_are_interned():
+    """``combinations`` finds its lists among those interned as the game is written: alone, an expression has none
+    interned, and it is refused (a choice of lists writes its options with its domain interned: the choose tests)."""
+    both = Both("mit-list-und-tuecke", 4)
+    assert any("combinations(" in why and "domain interns them" in why for why in both.refused), both.refused
+
+
 def test_values_read_back_by_their_type():
     values = Values()
     from interpreter.dsl.types import NUMBER, TRUTH, VALUE

@@ -174,7 +174,7 @@ rows:
 
 
 def test_what_a_held_step_does_not_write_is_the_repeats(tmp_path):
-    with pytest.raises(NotWritten, match="options that are lists"):
+    with pytest.raises(NotWritten, match="a list where one value is needed"):  # (a list of lists sliced in play)
         Machine(repeat_game(tmp_path, HELD_UNWRITTEN))
 
 

@@ -117,9 +117,9 @@ def test_the_engine_is_chosen_as_asked_and_said(monkeypatch):
 
 def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monkeypatch):
     monkeypatch.setenv("TRICKBOOK_ENGINE", "auto")
-    assert main(["simulate", "meinz", "-p", "3", "-n", "2", "--json"]) == 0
+    assert main(["simulate", "tichu", "-p", "4", "-n", "2", "--json"]) == 0
     err = capsys.readouterr().err
-    assert "engine: python" in err and "automatic seats" in err
+    assert "engine: python" in err and "_next_picks" in err
 
 
 def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plain, capsys):

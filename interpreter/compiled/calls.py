@@ -2,8 +2,12 @@
 writes them: ``SCALAR_CALLS`` (a call that gives one value), ``LIST_CALLS`` (one that gives a list), each keyed by
 the function the Python backend calls, and ``REDUCERS``, a comprehension given straight to a builtin, written as one
 loop (``LIST_REDUCERS``: a comprehension of lists given to one that picks one of them, ``max`` or ``min``). ``==``
-and ``!=`` of lists are ``equal_lists``, for the call and for Python's own operator alike. A builtin that is not
-here is not written yet (its expression's game is played by the Python backend)."""
+and ``!=`` of lists are ``equal_lists``, for the call and for Python's own operator alike. ``sort`` orders texts by
+their ranks (values.text_ranks: an interned text's number is only the order it was met in); ``<``, ``max`` and
+``min`` of texts are not ranked yet (no bundled game compares texts so). ``combinations`` gives interned lists found
+among those interned as the game is written, and is written only where they are (a choice's options, its domain
+interned: choose_choices.py). A builtin that is not here is not written yet (its expression's game is played
+by the Python backend)."""
 
 from __future__ import annotations
 
@@ -236,16 +240,71 @@ def _distinct(w: Writer, part: Part) -> Listed:
 
 
 def _sorted(w: Writer, part: Part) -> Listed:
-    """The items from the least up (an insertion sort in place: lists are short, and nothing is allocated)."""
+    """The items from the least up (an insertion sort in place: lists are short, and nothing is allocated); texts
+    by their ranks (values.text_ranks: an interned text's number is the order it was met in)."""
     buf, count = _copied(w, part)
     i, j, x = w.fresh("i"), w.fresh("j"), w.fresh("x")
+    element = part.kids[0].type.element
+    texts = element is not None and element.plain == "text"
+    w.ranks_read = w.ranks_read or texts
+    def key(a: str) -> str:
+        return f"TX_RANK[{a} - INTERNED]" if texts else a
     with w.block(f"for {i} in range(1, {count}):"):
         w.emit(f"{x} = {buf}[{i}]")
         w.emit(f"{j} = {i} - 1")
-        with w.block(f"while {j} >= 0 and {buf}[{j}] > {x}:"):
+        with w.block(f"while {j} >= 0 and {key(f'{buf}[{j}]')} > {key(x)}:"):
             w.emit(f"{buf}[{j} + 1] = {buf}[{j}]")
             w.emit(f"{j} -= 1")
         w.emit(f"{buf}[{j} + 1] = {x}")
+    return buf, count
+
+
+def _combinations(w: Writer, part: Part) -> Listed:
+    """Every choice of k items of a list, in its order (builtins.py), each an interned list (values.py): found among
+    the lists interned when the game was written; written only where they are all interned already (the options of a
+    choice, whose ``domain`` lists every value they may give: choose_choices.py); one that is not there is none."""
+    src, n = w.listed(part.kids[0])
+    n = w.temp(n, "n")
+    k = w.temp(w.scalar(part.kids[1]), "k")
+    c, i, j, t, x, s, same = (w.fresh(stem) for stem in ("c", "i", "j", "t", "x", "s", "b"))
+    if not w.interned:
+        raise NotWritten("combinations (but the options of a choice, whose domain interns them)")
+    w.lists_read = True
+    w.emit(f"{c} = 1 if 0 <= {k} <= {n} else 0")
+    with w.block(f"for {i} in range(min(max({k}, 0), max({n}, 0))):"):
+        w.emit(f"{c} = {c} * ({n} - {i}) // ({i} + 1)")
+    buf, count = w.new_list(c)
+    idx, tmp = w.fresh("I"), w.fresh("T")
+    w.scratch(idx, k)
+    w.scratch(tmp, k)
+    with w.block(f"if {c} > 0:"):
+        with w.block(f"for {i} in range({k}):"):
+            w.emit(f"{idx}[{i}] = {i}")
+        with w.block("while True:"):
+            with w.block(f"for {i} in range({k}):"):
+                w.emit(f"{tmp}[{i}] = {src}[{idx}[{i}]]")
+            w.emit(f"{x} = NONE")
+            with w.block(f"for {j} in range(len(LI_COUNT)):"):
+                with w.block(f"if LI_COUNT[{j}] == {k}:"):
+                    w.emit(f"{s} = LI_START[{j}]")
+                    w.emit(f"{same} = 1")
+                    with w.block(f"for {t} in range({k}):"):
+                        with w.block(f"if LI_ITEMS[{s} + {t}] != {tmp}[{t}]:"):
+                            w.emit(f"{same} = 0")
+                            w.emit("break")
+                    with w.block(f"if {same} == 1:"):
+                        w.emit(f"{x} = INTERNED + {j}")
+                        w.emit("break")
+            w.emit(f"{buf}[{count}] = {x}")
+            w.emit(f"{count} += 1")
+            w.emit(f"{i} = {k} - 1")
+            with w.block(f"while {i} >= 0 and {idx}[{i}] == {i} + {n} - {k}:"):
+                w.emit(f"{i} -= 1")
+            with w.block(f"if {i} < 0:"):
+                w.emit("break")
+            w.emit(f"{idx}[{i}] += 1")
+            with w.block(f"for {j} in range({i} + 1, {k}):"):
+                w.emit(f"{idx}[{j}] = {idx}[{j} - 1] + 1")
     return buf, count
 
 
@@ -302,6 +361,20 @@ def _abs(w: Writer, part: Part) -> str:
     return f"abs({x})"
 
 
+def _place_award(w: Writer, part: Part) -> str:
+    """The award for a value's place among values, highest first; 0 for a value tied with another (builtins.py)."""
+    x = w.temp(w.scalar(part.kids[0]), "x")
+    buf, count = w.listed(part.kids[1])
+    awards, n = w.listed(part.kids[2])
+    ties, place, i = w.fresh("t"), w.fresh("k"), w.fresh("i")
+    w.emit(f"{ties} = 0")
+    w.emit(f"{place} = 0")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{ties} += 1 if {buf}[{i}] == {x} else 0")
+        w.emit(f"{place} += 1 if {buf}[{i}] > {x} else 0")
+    return f"(0 if {ties} > 1 else ({awards}[{place}] if {place} < {n} else 0))"
+
+
 def _value_op(op: str) -> Any:
     """A runtime helper of two values (runtime.add...): Python's own operator on two numbers (never texts)."""
     numbers = _arith(op)
@@ -324,12 +397,12 @@ SCALAR_CALLS: dict[Any, Any] = {
     B._sum: _folded("0", "{out} += {x}"), B._count: _folded("0", "{out} += 1 if ({x} != 0 and {x} != NONE) else 0"),
     B._any: _folded("0", "{out} = 1 if ({out} or ({x} != 0 and {x} != NONE)) else 0"),
     B._all: _folded("1", "{out} = 1 if ({out} and ({x} != 0 and {x} != NONE)) else 0"),
-    B._index: _index_of,
+    B._index: _index_of, B._place_award: _place_award,
 }
 LIST_CALLS: dict[Any, Any] = {
     B._team: _team_list(True), B._opponents: _team_list(False), B._seats_from: _seats_from,
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
-    B._slice: _sliced, B._range: _range, B._concat: _concat,
+    B._slice: _sliced, B._range: _range, B._concat: _concat, B._combinations: _combinations,
 }
 def _list_extreme(op: str) -> Any:
     """The greatest (``op`` ">") or least list of numbers a comprehension gives, as Python orders lists: by their first

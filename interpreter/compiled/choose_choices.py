@@ -3,7 +3,10 @@ rest of the step, and its module's docstring says what it writes): the values it
 whether it may pass or stop (``PREFIX_can_pass``, ``PREFIX_can_stop``) and its legal actions (``PREFIX_legal``),
 beside engine/steps/choose_choices.py's; and the progress slots and actions of the step.
 
-An action is a card's kind, a value as values.py makes it one, ``PASS`` or ``STOP`` (two numbers no value is);
+An action is a card's kind, a value as values.py makes it one (a list of cards, seats, numbers or texts interned, a
+card as its kind: the same number the list has wherever it is held, so that a pick is set as it is; the lists of the
+step's domain are interned as the step is written, so that ``combinations`` finds them), ``PASS`` or ``STOP`` (two
+numbers no value is);
 the progress slots are named below (choose_template.py's docstring says what each holds, and how the history is
 kept: its records are what the expressions see as ``history``).
 """
@@ -33,6 +36,7 @@ class ChoicesWriter:
         self._refuse()
         self.types: dict[str, Type] = step._names(step.option_type)
         self.cards = step.option_type.kind == "card"
+        self.domain_interned = step.option_type.kind == "list" and self._intern_domain()
         cap = w.lay.capacity
         self.order_size = max(cap, self.players)
         fixed = step._count_fixed if isinstance(step._count_fixed, int) else 0
@@ -52,10 +56,30 @@ class ChoicesWriter:
     def _refuse(self) -> None:
         step = self.step
         t = step.option_type
-        for given, what in ((t.kind in ("list", "record"), f"options that are {t.kind}s"),  # (so swap, of pairs)
+        listed = t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat", "number", "text",
+                                                                                          "value")
+        for given, what in ((t.kind in ("list", "record") and not listed, f"options that are {t.kind}s"),
                             (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds")):
             if given:
                 raise NotWritten(f"a choice's {what}")
+
+    def _intern_domain(self) -> bool:
+        """Options that are lists: every list of the step's domain (the values its actions are listed by,
+        engine/actions.py) interned as the step is written, so that a list made in play (``combinations``) is found
+        among them (calls.py); whether they were (a step with no game to list them has none)."""
+        lay = self.w.lay
+        if lay.game is None or self.step.domain is None:
+            return False
+        for entry in self.step.words.action_entries(lay.game):
+            if entry[0] not in ("pass", "stop") and isinstance(entry[2], (list, tuple)):
+                self.list_number(entry[2])
+        return True
+
+    def list_number(self, value: Any) -> int:
+        """A pick that is a list as its whole number: interned (values.py), a card as its kind."""
+        kind = self.w.lay.layout.kind
+        of_cards = self.step.option_type.element is not None and self.step.option_type.element.kind == "card"
+        return self.w.lowerer.values.item([kind[c] for c in value] if of_cards else list(value))
 
     def at(self, slot: int) -> str:
         return self.w.at(slot)
@@ -63,7 +87,9 @@ class ChoicesWriter:
     def call(self, expr: Compiled, names: dict[str, str], stem: str, listed: bool = False) -> str:
         if self.step.simultaneous and "ctx:history" in expr.deps:  # (each seat would see only its own records)
             raise NotWritten("a simultaneous choice's history read by an expression")
-        return self.w.call(expr, names, self.types, stem, lists=listed)
+        # (the options of lists: every list of the domain is interned, _intern_domain, so combinations finds them)
+        interned = expr is self.step.options_expr and self.step.option_type.kind == "list" and self.domain_interned
+        return self.w.call(expr, names, self.types, stem, lists=listed, interned=interned)
 
     def turn(self) -> dict[str, str]:
         """The names of the turn in progress, as sources (over the local ``seat``)."""
@@ -82,6 +108,8 @@ class ChoicesWriter:
                 return PASS
             if type(action) is Stop:
                 return STOP
+            if isinstance(action.value, (list, tuple)):  # interned (values.py), a card as its kind
+                return self.list_number(action.value)
             return kind[action.value] if cards else values.encode(action.value)
 
         return action_of

@@ -6,7 +6,8 @@ written by choose_choices.py, the turns here).
 
 An action is one whole number: for a choice of cards a card's kind (runtime/layout.py: a pick takes the last copy of
 its kind, as the compact game does); for a choice of values the value as values.py makes it one (a seat its index, a
-number itself, a text interned); a pass is ``PASS`` and a stop ``STOP``, two numbers no value is (just above
+number itself, a text interned, a list of cards, seats, numbers or texts interned, its cards as kinds:
+choose_choices.py); a pass is ``PASS`` and a stop ``STOP``, two numbers no value is (just above
 values.NONE). ``StepCode.action_of`` maps the Python backend's Choice, Pass and Stop to them. ``PREFIX_legal``
 gives a pass or a stop first, then each value once, in the options' order: one more action than the options have
 items at most, written as far as its ``out`` holds (the options can be longer than a row of the arrays: a game's
@@ -33,17 +34,18 @@ the round value it names the history so far, from an empty list at the step's st
 
 Written: ``who`` (a seat, a list of seats, or everyone from the dealer's left), ``options`` (values, seats or cards
 an expression gives), ``allowed``, ``must``, ``count``, ``pass`` and ``may_pass``, ``stop`` and ``may_stop``,
-``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, or the turn's picks as a list with
-``count``), ``set_history``, ``move_to``, ``auto``; the expressions see ``seat``, ``value``, ``picked``, ``passes``
-and ``history``. What only
-tells or shows is not written (the compiled backend tells nothing): ``label``, ``describe``, ``verb``,
-``narrate_pass``, ``visible``, ``domain``; nor what only search reads of ``simultaneous`` (a choice made in secret
-plays the same). Two values that one ``label`` shows alike are one choice on the Python backend and two here: the
-bundled games' labels tell their values apart.
+``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, a picked list's items, or the turn's
+picks as a list with ``count``), ``set_history``, ``move_to``, ``swap`` (a pair's two cards change places, each
+looked for as ``move_to``'s card is: runtime/moves.py's swapper), ``auto``; the expressions see ``seat``, ``value``,
+``picked``, ``passes`` and ``history``. What only tells or shows is not written (the compiled backend tells
+nothing): ``label``, ``describe``, ``verb``, ``narrate_pass``, ``visible``, ``domain`` (but that the lists of a
+choice of lists are interned from it); nor what only search reads of ``simultaneous`` (a choice made in secret plays
+the same). Two values that one ``label`` shows alike are one choice on the Python backend and two here: the bundled
+games' labels tell their values apart.
 
 Not yet (``NotWritten``, the step stays on the Python backend): the history read by an expression of a
-``simultaneous`` choice (each seat sees only its own records there), options that are lists or records (and so
-``swap``), and the names an enclosing trick binds (a choice between plays or after a trick).
+``simultaneous`` choice (each seat sees only its own records there), options that are records or lists of lists or
+records, and the names an enclosing trick binds (a choice between plays or after a trick).
 
 Where the Python backend stops with a mistake of the rules (a ``who`` that names no seat, options that are not a
 list, picks left unfinished with no pick to go on with, a ``repeat`` that goes round and round asking nobody), the
@@ -68,6 +70,7 @@ from interpreter.compiled.choose_choices import (
     STOP,
     ChoicesWriter,
 )
+from interpreter.compiled.lower import Lowered
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NONE, NotWritten
 from interpreter.compiled.writer import encode_constant
@@ -186,8 +189,11 @@ class _ChooseWriter(ChoicesWriter):
         lay = w.lay
         first = w.base + self.picks
         lines: list[str] = []
-        if step.move_to is not None:
+        lists = step.option_type.kind == "list"  # (a pick is an interned list: its items read by PREFIX_item)
+        if step.move_to is not None or step.swap:
             lines += self._remove()
+        if lists:
+            lines += self._items()
         lines += [f"def {name}_take({ARRAYS}, p, x):",
                   f"    seat = p[{w.base + ORDER} + {self.at(POS)}]"]
         if step.move_to is not None:
@@ -198,6 +204,17 @@ class _ChooseWriter(ChoicesWriter):
                       "    if zn[row] < z.shape[1]:",
                       "        z[row, zn[row]] = x",
                       "        zn[row] += 1"]
+        if step.swap:  # the pair's two cards change places (runtime/moves.py's swapper)
+            lines += [f"    a = {name}_item(x, 0)",
+                      f"    b = {name}_item(x, 1)",
+                      "    if a != b:",
+                      f"        ra = {name}_remove(z, zn, seat, a)",
+                      f"        rb = {name}_remove(z, zn, seat, b)",
+                      "        if ra >= 0 and rb >= 0:",
+                      "            z[ra, zn[ra]] = b",
+                      "            zn[ra] += 1",
+                      "            z[rb, zn[rb]] = a",
+                      "            zn[rb] += 1"]
         lines += [f"    k = {self.at(PICKED)}",
                   f"    if k < {self.picks_size}:",
                   f"        p[{first} + k] = x",
@@ -213,6 +230,12 @@ class _ChooseWriter(ChoicesWriter):
                 lines += [f"    n = min({self.at(PICKED)}, l.shape[1])",
                           "    for i in range(n):",
                           f"        l[{row}{at}, i] = {picked}[i]",
+                          f"    ln[{row}{at}] = n"]
+            elif lists:  # the picked list's items
+                row = self._slot(lay.list_of, part, value)
+                lines += [f"    n = min({name}_count(x), l.shape[1])",
+                          "    for i in range(n):",
+                          f"        l[{row}{at}, i] = {name}_item(x, i)",
                           f"    ln[{row}{at}] = n"]
             else:
                 lines.append(f"    v[{self._slot(lay.value, part, value)}{at}] = x")
@@ -279,7 +302,25 @@ class _ChooseWriter(ChoicesWriter):
                 "                for k in range(i, zn[row] - 1):",
                 "                    z[row, k] = z[row, k + 1]",
                 "                zn[row] -= 1",
-                "                return", ""]
+                "                return row",
+                "    return -1", ""]
+
+    def _items(self) -> list[str]:
+        """``PREFIX_count(x)`` and ``PREFIX_item(x, i)``: the count and the items of a pick that is an interned list
+        (values.py), read from the tables of every interned list's items (written as a function of the module that
+        reads them, so that the module links them: lower.Lowered)."""
+        name = self.name
+        source = "\n".join([
+            f"def {name}_count(x):",
+            "    k = x - INTERNED",
+            "    return LI_COUNT[k] if 0 <= k < len(LI_COUNT) else -1", "",
+            f"def {name}_item(x, i):",
+            "    k = x - INTERNED",
+            "    if 0 <= k < len(LI_COUNT) and 0 <= i < LI_COUNT[k]:",
+            "        return LI_ITEMS[LI_START[k] + i]",
+            "    return NONE", ""])
+        self.w.expressions.append(Lowered(f"{name}_items", source, (), {}, (), False, lists_read=True))
+        return []
 
     def _find(self) -> list[str]:
         """``PREFIX_find``: the pending decision from the progress (DECIDES, ``CHOOSER`` the seat to choose) or DONE;

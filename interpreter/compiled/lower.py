@@ -5,10 +5,12 @@ Every value is a whole number (values.py) and every list a pair: a one-dimension
 count (a zone's row and its length, a buffer a comprehension fills); a list of records or of lists (a choice's
 history, pairs of seats) is such a pair too, its items interned (a record's field read from the table of that field,
 an interned list's items from the tables of every interned list's, ``LI_ITEMS``, ``LI_START`` and ``LI_COUNT``; a
-list of up to three seats made in play, ``[s, winner]``, found among every such list, interned as the expression is
-written: parts.py). A part is written as the statements that work it out, then a name or a short source that holds
-it, so that ``and``, ``or``, ``if`` and a comprehension work out only what Python's would; a define's body is
-written in place at each call, its parameters the arguments' values.
+list of up to three seats or a pair of cards made in play, ``[s, winner]``, ``[h, c]``, found among every such list,
+interned as the expression is written: parts.py; a list ``combinations`` makes, found among the lists interned when
+the game was written, such as a choice's domain: calls.py; texts ordered by their ranks, ``TX_RANK``). A part is
+written as the statements that work it out, then a name or a short source that holds it, so that ``and``, ``or``,
+``if`` and a comprehension work out only what Python's would; a define's body is written in place at each call, its
+parameters the arguments' values.
 
 The ops are written by parts.py (and the builtins by calls.py) through writer.py's ``Writer``.
 
@@ -49,6 +51,7 @@ class Lowered:
     fields: tuple[str, ...]  # the records' fields it reads: their tables are made at link time (``link``)
     returns_list: bool
     lists_read: bool = False  # it reads the items of interned lists: their tables too are made at link time
+    ranks_read: bool = False  # it orders texts: the table of their ranks too is made at link time
 
     def link(self, values: Values) -> dict[str, Any]:
         """The module namespace the source runs in: numpy, the constants, and a table per field read, over every
@@ -62,6 +65,8 @@ class Lowered:
         if self.lists_read:
             for table, items in zip(("LI_ITEMS", "LI_START", "LI_COUNT"), values.list_tables(), strict=True):
                 space[table] = np.asarray(items or [NONE], dtype=np.int64)
+        if self.ranks_read:
+            space["TX_RANK"] = np.asarray(values.text_ranks() or [NONE], dtype=np.int64)
         return space
 
 
@@ -72,9 +77,11 @@ class Lowerer:
         self.lay, self.values = lay, values
         self._n = 0
 
-    def lower(self, part: Part, bound: dict[str, Type], name: str = "f") -> Lowered:
-        """``part`` as a function ``name`` of the arrays and of ``bound``, the names the expression binds."""
+    def lower(self, part: Part, bound: dict[str, Type], name: str = "f", interned: bool = False) -> Lowered:
+        """``part`` as a function ``name`` of the arrays and of ``bound``, the names the expression binds;
+        ``interned``: every list it may make by ``combinations`` is interned already (a choice's domain, calls.py)."""
         w = Writer(self.lay, self.values, self.fresh, SCALARS, LISTS)
+        w.interned = interned
         params: list[tuple[str, bool]] = []
         for n, t in bound.items():
             local = "r_" + n
@@ -101,7 +108,7 @@ class Lowerer:
             lines.append(f"    return {result}")
         head = f"def {name}({', '.join((*PARAMS, *('r_' + p for p, _ in params)))}):"
         return Lowered(name, "\n".join([head, *lines]), tuple(params), w.constants, tuple(sorted(w.fields)),
-                       part.type.kind == "list", w.lists_read)
+                       part.type.kind == "list", w.lists_read, w.ranks_read)
 
     def fresh(self, stem: str) -> str:
         self._n += 1

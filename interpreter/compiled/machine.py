@@ -11,6 +11,9 @@ over); then each step's own slots. The machine's functions, each over the arrays
 step's), and ``playout``: the game played to its end in one call, every decision uniform among the legal ones and
 every deal a shuffle, drawn from numba's random stream (numpy's, run as plain Python), seeded by ``seed``.
 
+A decision no agent takes is taken by the machine itself (settling.py): an automatic seat's, by its policy, and a
+seat's stuck with no legal play, which ends its step; so ``actor`` never names an automatic seat.
+
 ``Machine(game)`` writes it, or raises NotWritten naming the first part of the game not written yet: the game is then
 played by the Python backend.
 """
@@ -28,6 +31,7 @@ from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
 from interpreter.compiled.round_template import round_source
+from interpreter.compiled.settling import Settling
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten, Values
 from interpreter.dsl.types import VALUE, Type
@@ -66,8 +70,6 @@ class Machine:
     numba (else run as plain Python)."""
 
     def __init__(self, game: Game, compiled: bool = False):
-        if game.automatic:
-            raise NotWritten("automatic seats")
         self.game, self.compiled = game, compiled
         self.lay = array_layout(game)
         self.values = Values()
@@ -89,7 +91,9 @@ class Machine:
         self.size = base + len(self.logged) * MAX_ROUNDS
         rounds = Writing(self.lay, lowerer, "r", 0)
         round_src = round_source(game, rounds)
+        self.settling = Settling(game, Writing(self.lay, lowerer, "a", 0), self.actions, (STEP, FINISHED, STATUS))
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
+        self.expressions += self.settling.w.expressions
         self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens))
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
@@ -181,7 +185,8 @@ class Machine:
     # ------------------------------------------------------------------------------------------------ the source
 
     def _machine(self, whens: list[str | None]) -> str:
-        return "\n".join(self._entering(whens) + self._dispatches() + self._playing())
+        settles = self.settling.source() if self.settling.needed else []
+        return "\n".join(self._entering(whens) + self._dispatches() + settles + self._playing())
 
     def _entering(self, whens: list[str | None]) -> list[str]:
         """``enter`` (the round's steps from i until one waits), ``advance`` (on from step i: a round over, the next
@@ -198,7 +203,7 @@ class Machine:
                 pad += "    "
             lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    return r"]
         return [*lines, "        i += 1", f"    p[{STEP}] = -1", "    return DONE", "",
-                f"def advance({ARRAYS}, p, i):",
+                f"def {self._own('advance')}({ARRAYS}, p, i):",
                 "    mark = h[0]",
                 f"    r = enter({ARRAYS}, p, i)",
                 "    while r == DONE:",
@@ -257,13 +262,17 @@ class Machine:
         for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
             lines += self._dispatch(f"{name}_step", f", {arg}", codes,
                                     lambda c, b, n=name, a=arg: f"{c.prefix}_{n}({ARRAYS}, p, {a})", "DONE")
-            lines += [f"def {name}({ARRAYS}, p, {arg}):",
+            # (an action taken is settled by apply, settling.py; a deal by advance, or by settle when it decides)
+            on, settled = (self._own("advance"), "r") if name == "apply" else ("advance", "r")
+            if name == "deal" and self.settling.needed:
+                settled = f"settle({ARRAYS}, p)"
+            lines += [f"def {self._own(name)}({ARRAYS}, p, {arg}):",
                       f"    r = {name}_step({ARRAYS}, p, {arg})",
                       f"    p[{TAKEN}] += {1 if name == 'apply' else 0}",
                       "    if r == DONE:",
-                      f"        return advance({ARRAYS}, p, p[{STEP}] + 1)",
+                      f"        return {on}({ARRAYS}, p, p[{STEP}] + 1)",
                       f"    p[{STATUS}] = r",
-                      "    return r", ""]
+                      f"    return {settled}", ""]
         return lines
 
     def _playing(self) -> list[str]:
@@ -333,6 +342,11 @@ class Machine:
                 "        taken += playout(z1, zn1, v1, l1, ln1, h, p, p[:1])",
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
+
+    def _own(self, name: str) -> str:
+        """The name of the machine's own ``advance`` or ``apply``: ``NAME_on`` when ``settle`` follows it (settling.py
+        writes ``NAME``), else ``NAME``. (A deal is followed by ``advance`` or ``settle``.)"""
+        return f"{name}_on" if self.settling.needed and name in ("advance", "apply") else name
 
     @staticmethod
     def _dispatch(name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,

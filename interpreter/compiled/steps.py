@@ -72,11 +72,12 @@ class Writing:
         return self.lay.layout.players
 
     def call(self, expr: Compiled, names: dict[str, str], types: dict[str, Type], stem: str,
-             lists: bool = False) -> str:
+             lists: bool = False, interned: bool = False) -> str:
         """A call of ``expr`` written as a function of its own, its bound names given from ``names`` (rule name ->
         the source of its value), each of the type ``types`` gives; a constant written in place. With ``lists``, an
         expression that gives a list may be written (a constant list too): its call gives the list's array and count
-        (-1: none). The names of the holding step (``outer``) are bound too, under those of the step itself."""
+        (-1: none); ``interned``: the lists it makes by ``combinations`` are interned already (lower.py). The names of
+        the holding step (``outer``) are bound too, under those of the step itself."""
         assert expr.part is not None
         if self.outer:
             names = {**{n: src for n, (src, _) in self.outer.items()}, **names}
@@ -88,7 +89,7 @@ class Writing:
         if missing:
             raise NotWritten(f"the name {sorted(missing)[0]!r} in an expression of a step")
         fn = f"{self.prefix}_{stem}{len(self.expressions)}"
-        lowered = self.lowerer.lower(expr.part, {n: types[n] for n in reads}, fn)
+        lowered = self.lowerer.lower(expr.part, {n: types[n] for n in reads}, fn, interned)
         if lowered.returns_list and not lists:
             raise NotWritten("an expression of a step that gives a list")
         self.expressions.append(lowered)

@@ -77,6 +77,13 @@ class Values:
         record's field is read from."""
         return [self.item(v.get(name)) if isinstance(v, dict) else NONE for v in list(self.interned)]
 
+    def text_ranks(self) -> list[int]:
+        """For each interned value, its place among the interned texts in the Python backend's order of texts (-1
+        when it is not a text): the table texts are ordered by (they are interned in the order they are met)."""
+        texts = sorted(v for v in self.interned if isinstance(v, str))
+        rank = {t: i for i, t in enumerate(texts)}
+        return [rank[v] if isinstance(v, str) else -1 for v in list(self.interned)]
+
     def list_tables(self) -> tuple[list[int], list[int], list[int]]:
         """For each interned value, where its items start in one table of all of them, and how many it has (-1 when
         it is not a list): the tables an interned list's items are read from (the table, the starts, the counts)."""

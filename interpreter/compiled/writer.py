@@ -42,6 +42,8 @@ class Writer:
         self.constants: dict[str, Any] = {}
         self.fields: set[str] = set()
         self.lists_read = False  # whether it reads interned lists' items (``interned_list``)
+        self.ranks_read = False  # whether it orders texts (by their ranks, ``TX_RANK``: values.text_ranks)
+        self.interned = False  # whether the lists it makes by ``combinations`` are interned already (lower.py)
         self._consts: dict[tuple[Any, ...], str] = {}
         self._inlined = 0
 
