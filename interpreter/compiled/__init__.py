@@ -1,14 +1,18 @@
 """The compiled backend (issue 34): the same game, its state held in a few integer arrays and its code written a
 second time from the same plan, in the subset of Python that numba compiles.
 
-What is here so far (docs/architecture.md, "The compiled backend", gives the order of the rest):
+What is here (docs/architecture.md, "The compiled backend", tells it in order):
 
-* values.py: every value a game holds as one whole number (none, true and false, a text or a record interned);
-* arrays.py: where each part of a compact state (runtime/layout.py) lives in the arrays, and a state packed into
-  them;
-* lower.py: an expression's checked parts (dsl/ir.py) written as statements over the arrays, each op once,
-  beside dsl/emit.py's Python; the source runs as plain Python too, and numba compiles it when it is installed.
+* values.py, arrays.py: every value a game holds as one whole number (none, true and false, texts, records and
+  lists interned), and where each part of a compact state (runtime/layout.py) lives in the arrays;
+* lower.py, writer.py, parts.py, calls.py: an expression's checked parts (dsl/ir.py) written as statements over the
+  arrays, each op and builtin once, beside dsl/emit.py's Python;
+* steps.py, kinds.py and the ``*_template.py`` modules: each step kind's second template;
+* machine.py, round_template.py, settling.py: a whole game as one module (rounds, steps entered, automatic seats);
+* module.py: that module made (plain Python, or compiled by numba and kept in the user's cache folder);
+* replay.py: a compiled game's draws followed by the Python backend (it tells and records the game).
 
+The engine chooses it through interpreter/harness/engines.py.
 ``available()`` says whether numba is there (``pip install 'trickbook[fast]'``); nothing in the engine needs it.
 """
 
