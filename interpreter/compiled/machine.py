@@ -101,14 +101,21 @@ class Machine:
     @property
     def kept(self) -> bool:
         """Whether the compiled module is kept in the user's cache already (loaded in about a second, not compiled)."""
-        return is_kept(module_text(self.source, self.expressions, self.values))
+        return is_kept(self._text())
 
     @property
     def module(self) -> types.SimpleNamespace:
         """The module's functions (made when first asked for: numba compiles each on its first call)."""
         if self._module is None:
+            self._text()
             self._module = made(self.source, self.expressions, self.values, self.compiled)
         return self._module
+
+    def _text(self) -> str:
+        """The module's text: the values of the game's start interned first (``box``), so that its tables, and the
+        name it is kept by, are the same whatever was asked of the machine before."""
+        self.box()
+        return module_text(self.source, self.expressions, self.values)
 
     def new_game(self) -> tuple[Arrays, Any]:
         """The arrays and progress of a new game at its start (the first round begun, as ``Game.new_state``), the
