@@ -3,13 +3,15 @@ source, run as plain Python (for the tests, and where numba is missing) or every
 
 Each function of the source is compiled on its first call (``numba.njit``); a function calls the others through
 the module's namespace, where each is replaced by its compiled form before any is called, so numba sees compiled
-functions only. Only the entry points (``made``'s ``entries``: those called from Python) are compiled with numba's
-wrappers for Python and for C callers; the others are compiled without (``INTERNAL``): a wrapper is lowered, optimized
-and made machine code for every function, about half of a small function's compile, and a compiled caller never
-uses it. Python reaches such a function (the tests do) through a copy of it compiled apart with its wrapper, on its
-first call (never kept on disk: numba keeps one compiled form per function and signature). They are compiled without numba's reference-counted runtime: counting the references of the arrays
+functions only. They are compiled without numba's reference-counted runtime: counting the references of the arrays
 every call passes took most of a card's time, so the source allocates nothing (its lists live in the scratch space
 ``h``, arrays.HEAP; ``grab`` takes room there).
+
+Only the entry points (``made``'s ``entries``: those Python calls) are compiled with numba's wrappers for Python and
+for C callers; the others without (``INTERNAL``): a wrapper is lowered, optimized and made machine code for every
+function (about half of a small function's compile), and a compiled caller never uses it. Python reaches such a
+function (the tests do) through a copy of it compiled apart with its wrapper, on its first call (never kept on disk:
+numba keeps one compiled form per function and signature).
 
 The constants (tables of card attributes, lists written in the rule, the records' fields) are
 arrays in the namespace: numba reads them as constants frozen at compile time.
