@@ -65,3 +65,17 @@ def test_a_compiled_module_is_made_from_its_kept_file(folder):
     playout = machine.module.playout
     assert playout.py_func.__code__.co_filename.startswith(str(folder))
     assert machine.play_many(2)[1] > 0
+
+
+def test_only_the_entry_points_are_compiled_with_a_wrapper_for_python(folder):
+    """A function only compiled code calls is compiled without numba's wrappers (module.INTERNAL), once, for its
+    compiled callers; Python still calls it, through a copy of its own compiled when first called."""
+    from interpreter.compiled.values import Values
+
+    source = "def inner(x):\n    return x + 1\n\n\ndef outer(x):\n    return inner(x) * 2\n"
+    made = module.made(source, [], Values(), compiled=True, entries=("outer",))
+    assert made.outer(3) == 8
+    inner = made.outer.py_func.__globals__["inner"]  # (what the compiled outer calls)
+    assert inner.targetoptions.get("no_cpython_wrapper") and not made.outer.targetoptions.get("no_cpython_wrapper")
+    assert len(inner.overloads) == 1 and made.inner is not inner and not made.inner.overloads
+    assert made.inner(3) == 4 and len(made.inner.overloads) == 1

@@ -45,6 +45,8 @@ from interpreter.runtime.slots import Slots
 STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
 OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within MAX_ROUNDS
 HEAD = 5  # the machine's own progress slots, before the steps'
+# the module's functions Python calls (module.made: compiled with their wrapper for Python, kept on disk)
+ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win")
 
 
 TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
@@ -108,7 +110,7 @@ class Machine:
         """The module's functions (made when first asked for: numba compiles each on its first call)."""
         if self._module is None:
             self._text()
-            self._module = made(self.source, self.expressions, self.values, self.compiled)
+            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES)
         return self._module
 
     def _text(self) -> str:

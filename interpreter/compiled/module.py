@@ -7,6 +7,12 @@ functions only. They are compiled without numba's reference-counted runtime: cou
 every call passes took most of a card's time, so the source allocates nothing (its lists live in the scratch space
 ``h``, arrays.HEAP; ``grab`` takes room there).
 
+Only the entry points (``made``'s ``entries``: those Python calls) are compiled with numba's wrappers for Python and
+for C callers; the others without (``INTERNAL``): a wrapper is lowered, optimized and made machine code for every
+function (about half of a small function's compile), and a compiled caller never uses it. Python reaches such a
+function (the tests do) through a copy of it compiled apart with its wrapper, on its first call (never kept on disk:
+numba keeps one compiled form per function and signature).
+
 The constants (tables of card attributes, lists written in the rule, the records' fields) are
 arrays in the namespace: numba reads them as constants frozen at compile time.
 """
@@ -18,7 +24,7 @@ import hashlib
 import os
 import sys
 import types
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
@@ -29,6 +35,8 @@ from interpreter.dsl.codegen import run_block
 
 # numba's options for every function: no reference-counted runtime (see the module's docstring)
 NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
+# and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
+INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
@@ -86,11 +94,14 @@ def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> 
     return "\n".join([*dict.fromkeys(lines), "", source])
 
 
-def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool) -> types.SimpleNamespace:
+def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool,
+         entries: Collection[str] = ()) -> types.SimpleNamespace:
     """The module of ``source`` (``module_text``): every function plain Python, or compiled by numba when
     ``compiled``. Compiled, the text is kept as a file in the user's cache folder (interpreter/cache.py), named by
     its digest, and numba keeps the machine code beside it: a later run of the same game, player count and options
-    loads that instead of compiling again."""
+    loads that instead of compiling again. ``entries``: the functions Python calls that are kept compiled with their
+    wrapper for Python; the namespace gives every other function as a copy compiled apart with that wrapper, when
+    first called (see the module's docstring)."""
     import numpy as np
 
     text = module_text(source, expressions, values)
@@ -106,14 +117,19 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         sys.modules[name] = module
         run_block(text, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
         space = module.__dict__
+    public = {k: v for k, v in space.items() if not k.startswith("__")}
     if compiled:
         import numba
 
         options = {**NJIT, "cache": path is not None}
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
-                space[key] = numba.njit(**options)(value)
-    return types.SimpleNamespace(**{k: v for k, v in space.items() if not k.startswith("__")})
+                if key in entries:
+                    space[key] = public[key] = numba.njit(**options)(value)
+                else:
+                    space[key] = numba.njit(**options, **INTERNAL)(value)
+                    public[key] = numba.njit(**NJIT)(value)
+    return types.SimpleNamespace(**public)
 
 
 def is_kept(text: str) -> bool:
