@@ -404,6 +404,8 @@ LIST_CALLS: dict[Any, Any] = {
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
     B._slice: _sliced, B._range: _range, B._concat: _concat, B._combinations: _combinations,
 }
+
+
 def _list_extreme(op: str) -> Any:
     """The greatest (``op`` ">") or least list of numbers a comprehension gives, as Python orders lists: by their first
     item that differs, a list before a longer one it begins; the first of equal ones (none when there is none:
