@@ -77,6 +77,14 @@ def test_a_game_whose_end_never_holds_is_an_error_as_on_the_python_backend(monke
         Machine(game_of("hearts", 4)).play_seeded(1)
 
 
+def test_an_automatic_seat_with_no_action_is_an_error_as_on_the_python_backend():
+    machine = Machine(game_of("meinz", 3))
+    assert "a = auto(" in machine.source
+    machine.source = machine.source.replace("a = auto(", "a = -1 + 0 * auto(")  # (its policy gives nothing)
+    with pytest.raises(GameError, match="automatic seat's policy gave no action"):
+        machine.play_seeded(1)
+
+
 def test_the_draws_grow_when_they_do_not_fit(monkeypatch):
     monkeypatch.setattr(machine_module, "TRACE", 16)
     machine = Machine(game_of("whist", 4))

@@ -31,7 +31,7 @@ from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
 from interpreter.compiled.round_template import round_source
-from interpreter.compiled.settling import Settling
+from interpreter.compiled.settling import NO_ACTION, Settling
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten, Values
 from interpreter.dsl.types import VALUE, Type
@@ -181,6 +181,9 @@ class Machine:
         if p[FINISHED] == OVERRUN:
             raise GameError(f"the game did not end within {MAX_ROUNDS} rounds (seed {seed} of the compiled backend's "
                             "stream); its end condition never held")
+        if p[FINISHED] == NO_ACTION:
+            raise GameError(f"an automatic seat's policy gave no action it may take (seed {seed} of the compiled "
+                            "backend's stream)")
         players, logged = self.game.players, len(self.logged)
         totals = [int(arrays.v[self.lay.value(TOTAL, "", s)]) for s in range(players)]
         eligible = [s for s in range(players) if self.module.can_win(*arrays, s)]

@@ -15,7 +15,8 @@ played from the first of the trick's zones of the seat that holds it (whatever t
 of its legal actions (a taker's choice); for a choice, the value among the legal actions. Not written
 (``NotWritten``): a policy that reads ``legal``, ``led`` or ``trick``, a policy for a step another step holds (a
 trick's hooks, a repeat's steps), a policy for a step of another kind. Where the Python backend stops with an error
-(an automatic seat asked where its policy says nothing, a value that is no action), the game ends there.
+(an automatic seat asked where its policy says nothing, a value that is no action), the game stops there with
+``p[FINISHED]`` NO_ACTION, and ``Machine.play_seeded`` raises the error.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Any
 
 from interpreter.compiled.steps import ARRAYS, Writing
 from interpreter.compiled.values import NotWritten
+
+NO_ACTION = 3  # p[FINISHED] of a game stopped where an automatic seat's policy gave no action it may take
 
 
 def may_stick(step: Any) -> bool:
@@ -97,8 +100,8 @@ class Settling:
             lines += [f"        seat = actor({ARRAYS}, p)",
                       f"        if {' or '.join(f'seat == {s}' for s in self.automatic)}:",
                       f"            a = auto({ARRAYS}, p, seat, out)",
-                      "            if a < 0:",
-                      f"                p[{finished}] = 1",
+                      "            if a < 0:",  # (an error on the Python backend: play_seeded says so)
+                      f"                p[{finished}] = {NO_ACTION}",
                       f"                p[{status}] = DONE",
                       "                break",
                       f"            apply_on({ARRAYS}, p, a)",
