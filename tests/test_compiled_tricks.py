@@ -155,19 +155,12 @@ def test_round_values_per_trick_go_back_to_none_and_a_claim_wins():
         assert claimed.lockstep(state, rng)  # (the dealer's tricks counted on both)
 
 
-def test_numba_compiles_the_steps_a_trick_runs():
+# the steps a trick runs; and the bundled game without hooks whose trick step uses the most the template writes:
+# takers (one choosing cards), unclaimed, next_leader, otherwise: end (among those, one of the quickest to compile)
+@pytest.mark.parametrize("rules", ["hook-names.yaml", "mit-list-und-tuecke-no-hooks.yaml"])
+def test_numba_compiles_the_trick_template(rules):
     numba_or_skip(everywhere=True)
-    both = StepOnBoth(str(RULES / "hook-names.yaml"), 4, "tricks", compiled=True)
-    rng = random.Random(3)
-    (state,) = entries(both, rng, 1)
-    assert both.lockstep(state, rng)
-
-
-def test_numba_compiles_the_trick_template():
-    numba_or_skip(everywhere=True)
-    # the bundled game without hooks whose trick step uses the most the template writes: takers (one choosing
-    # cards), unclaimed, next_leader, otherwise: end; among those, one of the quickest to compile
-    both = StepOnBoth(str(RULES / "mit-list-und-tuecke-no-hooks.yaml"), 4, "tricks", compiled=True)
+    both = StepOnBoth(str(RULES / rules), 4, "tricks", compiled=True)
     rng = random.Random(3)
     (state,) = entries(both, rng, 1)
     assert both.lockstep(state, rng)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compiled.steps import ARRAYS, StepCode, Writing, held_actions
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing, held_actions, held_legal
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.faults import MAX_TIMES
 from interpreter.runtime.layout import ROUND
@@ -136,11 +136,8 @@ class _RepeatWriter:
 
     def _legal(self) -> list[str]:
         """``PREFIX_legal``: the legal actions of the step deciding."""
-        lines = [f"def {self.name}_legal({ARRAYS}, p, out):", f"    k = {self.w.at(INNER)}"]
-        for n, k in enumerate(self.deciding):
-            lines += [f"    {'if' if n == 0 else 'elif'} k == {k}:",
-                      f"        return {self.codes[k].prefix}_legal({ARRAYS}, p, out)"]
-        return [*lines, "    return -1", ""]
+        return held_legal(f"{self.name}_legal", self.w.at(INNER), [(k, self.codes[k].prefix) for k in self.deciding],
+                          "-1")
 
     def _apply(self) -> list[str]:
         """``PREFIX_apply``: the step deciding takes ``action``; once it is done, the steps after it, then the next

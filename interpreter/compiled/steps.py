@@ -111,6 +111,16 @@ class Writing:
         return f"p[{self.base + slot}]"
 
 
+def held_legal(name: str, which: str, deciding: list[tuple[int, str]], otherwise: str) -> list[str]:
+    """``def NAME(arrays, p, out)`` for a step that runs others (a repeat's steps, a trick's hooks): the legal actions
+    of the held step deciding, the one whose index (``deciding``: index, its prefix) the source ``which`` gives;
+    ``otherwise`` when none is."""
+    lines = [f"def {name}({ARRAYS}, p, out):", f"    k = {which}"]
+    for n, (index, prefix) in enumerate(deciding):
+        lines += [f"    {'if' if n == 0 else 'elif'} k == {index}:", f"        return {prefix}_legal({ARRAYS}, p, out)"]
+    return [*lines, f"    return {otherwise}", ""]
+
+
 def held_actions(held: dict[str, Callable[[Any], int] | None], what: str, own: Callable[[Any], int] | None = None,
                  own_types: tuple[type, ...] = ()) -> Callable[..., int]:
     """``action_of`` for a step that runs others (a repeat's steps, a trick's hooks): an action of ``own_types`` is

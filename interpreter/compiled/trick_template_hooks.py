@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.compiled.steps import ARRAYS, StepCode, Writing, held_actions
+from interpreter.compiled.steps import ARRAYS, StepCode, Writing, held_actions, held_legal
 from interpreter.compiled.trick_progress import ASK, PLAYED, WINNER
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.trick_reading import AFTER_NAMES, BETWEEN_NAMES
@@ -146,11 +146,8 @@ class Hooks:
 
     def _legal(self) -> list[str]:
         """``NAME_hook_legal``: the legal actions of the step that decides."""
-        lines = [f"def {self.t.name}_hook_legal({ARRAYS}, p, out):", f"    hook = {self.at}"]
-        for k, h in enumerate(self.deciding):
-            lines += [f"    {'if' if k == 0 else 'elif'} hook == {h.index}:",
-                      f"        return {h.code.prefix}_legal({ARRAYS}, p, out)"]
-        return [*lines, "    return 0", ""]
+        return held_legal(f"{self.t.name}_hook_legal", self.at, [(h.index, h.code.prefix) for h in self.deciding],
+                          "0")
 
     def _apply(self) -> list[str]:
         """``NAME_hook_apply``: the action taken by the step that decides; then its next decision, or the steps
