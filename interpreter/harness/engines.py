@@ -46,6 +46,12 @@ def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = Fa
         return "it does not start from a deal file"
     if records:
         return "it keeps no records of the games"
+    return unwritten(game)
+
+
+def unwritten(game: Any) -> str | None:
+    """Why the compiled backend cannot play ``game`` at all (None: it can): numba missing, or a part of the rule file
+    it does not write yet."""
     try:
         import numba  # noqa: F401
     except ImportError:
@@ -57,6 +63,34 @@ def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = Fa
     except NotWritten as exc:
         return f"it does not write {exc} yet"
     return None
+
+
+def search_machine(engine: str | None, game: Any, say: Any = None) -> Any:
+    """The compiled machine a search of ``game`` runs on (harness/search.py: the game itself is played by the
+    Python backend), as ``engine`` asks: ``compiled`` insists (an error says why it cannot), ``auto`` takes it when
+    the game's module is kept already (compiled by an earlier run), ``python`` never; None: the search runs on the
+    Python backend, ``say`` told why (once for each game and reason)."""
+    asked = requested(engine)
+    if asked == "python":
+        return None
+    reason = unwritten(game)
+    if reason is None and asked == "auto" and not _written(game).kept:
+        reason = "this game is not compiled yet; --engine compiled compiles it, once"
+    if reason is not None:
+        if asked == "compiled":
+            raise TrickbookError(f"--engine compiled cannot search this game compiled: {reason}")
+        if say is not None:
+            say(f"search: python ({reason})")
+        return None
+    return compiled_machine(game)
+
+
+@lru_cache(maxsize=4)
+def compiled_machine(game: Any) -> Any:
+    """``game``'s machine, compiled (made once a process: loaded from the user's cache when kept)."""
+    from interpreter.compiled.machine import Machine
+
+    return Machine(game, compiled=True)
 
 
 def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool = False, records: bool = False,
