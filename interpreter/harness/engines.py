@@ -37,6 +37,17 @@ def requested(engine: str | None) -> str:
     return chosen
 
 
+def searches(agents: list[str]) -> bool:
+    """Whether ``agents`` are searches (ismcts) and random agents: with ``--engine compiled`` the game is played on
+    the Python backend and the searches run compiled (search_machine)."""
+    return "ismcts" in agents and set(agents) <= {"ismcts", "random"}
+
+
+def searched_compiled(engine: str | None, agents: list[str]) -> bool:
+    """Whether the searches of a game of ``agents`` run compiled as ``engine`` asks (its replay asks the same)."""
+    return searches(agents) and requested(engine) == "compiled"
+
+
 def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = False) -> str | None:
     """Why the compiled backend cannot play these games (None: it can): numba missing, agents other than random,
     a deal file, records asked for, or a part of the rule file it does not write yet."""
@@ -65,23 +76,17 @@ def unwritten(game: Any) -> str | None:
     return None
 
 
-def search_machine(engine: str | None, game: Any, say: Any = None) -> Any:
+def search_machine(engine: str | None, game: Any) -> Any:
     """The compiled machine a search of ``game`` runs on (harness/search.py: the game itself is played by the
-    Python backend), as ``engine`` asks: ``compiled`` insists (an error says why it cannot), ``auto`` takes it when
-    the game's module is kept already (compiled by an earlier run), ``python`` never; None: the search runs on the
-    Python backend, ``say`` told why (once for each game and reason)."""
-    asked = requested(engine)
-    if asked == "python":
+    Python backend), or None: the search runs on the Python backend. Only where ``engine`` (or TRICKBOOK_ENGINE)
+    is ``compiled``, which insists (an error says why it cannot): auto searches on the Python backend, so that a
+    game's seed gives the same game whatever the user's cache holds (the compiled search draws its samples from
+    numba's stream, so it plays other games than the Python one)."""
+    if requested(engine) != "compiled":
         return None
     reason = unwritten(game)
-    if reason is None and asked == "auto" and not _written(game).kept:
-        reason = "this game is not compiled yet; --engine compiled compiles it, once"
     if reason is not None:
-        if asked == "compiled":
-            raise TrickbookError(f"--engine compiled cannot search this game compiled: {reason}")
-        if say is not None:
-            say(f"search: python ({reason})")
-        return None
+        raise TrickbookError(f"--engine compiled cannot search this game compiled: {reason}")
     return compiled_machine(game)
 
 
@@ -100,6 +105,12 @@ def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool =
     for a run of ``games`` the Python backend would take longer to play than compiling takes (COMPILE_PAYS)."""
     asked = requested(engine)
     if asked == "python":
+        return "python"
+    if asked == "compiled" and searches(agents):  # the game on Python, its searches compiled
+        search_machine(asked, game)  # (an error says why they cannot)
+        if say is not None:
+            say("engine: python, the searches compiled (numba)" + ("" if _written(game).kept else
+                                                                   "; compiling this game, once (10 to 60 s)"))
         return "python"
     reason = why_not(game, agents, deal, records)
     if reason is None and asked == "auto" and not _written(game).kept:

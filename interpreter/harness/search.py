@@ -12,12 +12,12 @@ seat on the way with its score for the round against the others'. Actions are to
 The search looks as far as the end of the round: the round's score is what a move changes most, and a
 whole game of random play afterwards would drown it in noise.
 
-Where the engine asked for (``engine``, else ``TRICKBOOK_ENGINE``; harness/engines.py's ``search_machine``) is the
-compiled one and it writes the game, the same search runs compiled, all of a decision's iterations in one call
-(compiled/search.py): the game, played by the Python backend, is followed on the compiled machine
-(compiled/following.py), what the seat does not know is gathered once a decision, and each child of the tree is the
-action's whole number there (a card's kind and zone, a choice's value) instead of its label. A decision it does not
-write (compiled/search.py's ``refusal``) is searched here, said once on standard error.
+Where the engine asked for (``engine``, else ``TRICKBOOK_ENGINE``; harness/engines.py's ``search_machine``) is
+``compiled`` (numba, and a game the compiled backend writes), the same search runs compiled, all of a decision's
+iterations in one call (compiled/search.py): the game, played by the Python backend, is followed on the compiled
+machine (compiled/following.py), what the seat does not know is gathered once a decision, and each child of the
+tree is the action's whole number there (a card's kind and zone, a choice's value) instead of its label. A decision
+it does not write (compiled/search.py's ``refusal``) is searched here, said once on standard error.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class IsmctsAgent:
         legal = turn.legal
         if len(legal) == 1:
             return legal[0]
-        if turn.following is not None and self._where() != "python":
+        if turn.following is not None and self._where() == "compiled":
             visits = self._compiled(turn)
             if visits is not None:
                 visited, keys = visits
@@ -90,7 +90,7 @@ class IsmctsAgent:
         return legal[best]
 
     def _where(self) -> str:
-        """The engine it searches on, as asked (auto, compiled or python)."""
+        """The engine it searches on, as asked (auto, compiled or python: only compiled searches compiled)."""
         from interpreter.harness.engines import requested
 
         return requested(self.engine)
@@ -199,9 +199,8 @@ def following_for(match: Any, agents: Any) -> Any:
         return None
     from interpreter.harness.engines import requested, search_machine
 
-    asked = [requested(e) for e in engines]
-    engine = "compiled" if "compiled" in asked else "auto" if "auto" in asked else "python"
-    machine = search_machine(engine, match.game, say_once)
+    engine = "compiled" if any(requested(e) == "compiled" for e in engines) else "python"
+    machine = search_machine(engine, match.game)
     if machine is None:
         return None
     from interpreter.compiled.following import Following
