@@ -84,37 +84,43 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown) -> Any:
         raise NotWritten(why)
     layout = machine.lay.layout
     kind = layout.kind
-    used: set[tuple[int, int]] = set()  # spots of the arrays taken by an unknown card already
+    free_spots: dict[int, dict[int, list[int]]] = {}  # row -> kind -> its columns not taken by an unknown card yet
     d = [len(unknown.events)]
     for (true, cards, bans), spots in zip(unknown.events, unknown.spots, strict=True):
         places: dict[tuple[str, int], int] = {}
+        banned: dict[int, int] = {}  # card -> the places (bits) that lack it
         for (where, _), ban in zip(spots, bans, strict=True):
             if ban and where not in places:
-                places[where] = len(places)
+                places[where] = q = len(places)
+                for c in ban:
+                    banned[c] = banned.get(c, 0) | 1 << q
         free = len(places)  # the place of every spot without a ban
         if free + 1 > MOST_PLACES:
             raise NotWritten(f"a deal of cards to {free + 1} places")
         rows, cols, at = [], [], []
         for ((zone, seat), _), c in zip(spots, true, strict=True):
             row = layout.zone_slot(zone, None if seat < 0 else seat)
-            col = _spot(arrays, row, kind[c], used)
             rows.append(row)
-            cols.append(col)
+            cols.append(_spot(free_spots, arrays, row, kind[c]))
             at.append(places.get((zone, seat), free))
-        bans_of: dict[int, set[int]] = {places[where]: ban for (where, _), ban in zip(spots, bans, strict=True)
-                                        if where in places and ban}
-        masks = [sum(1 << q for q in range(free + 1) if q == free or c not in bans_of[q]) for c in cards]
-        d += [len(cards), free + 1, *rows, *cols, *at, *(kind[c] for c in cards), *masks]
+        everywhere = (1 << (free + 1)) - 1
+        d += [len(cards), free + 1, *rows, *cols, *at, *(kind[c] for c in cards),
+              *(everywhere & ~banned.get(c, 0) for c in cards)]
     return np.asarray(d, np.int64)
 
 
-def _spot(arrays: Arrays, row: int, k: int, used: set[tuple[int, int]]) -> int:
-    """A column of ``row`` holding a card of kind ``k`` not taken yet."""
-    for col in range(int(arrays.zn[row])):
-        if int(arrays.z[row, col]) == k and (row, col) not in used:
-            used.add((row, col))
-            return col
-    raise NotWritten("an unknown card the compiled machine does not hold where the Python backend does")
+def _spot(free: dict[int, dict[int, list[int]]], arrays: Arrays, row: int, k: int) -> int:
+    """A column of ``row`` holding a card of kind ``k`` not taken yet (``free``: the columns left, by row and
+    kind, made when a row is first asked for)."""
+    columns = free.get(row)
+    if columns is None:
+        columns = free[row] = {}
+        for col in range(int(arrays.zn[row]) - 1, -1, -1):
+            columns.setdefault(int(arrays.z[row, col]), []).append(col)
+    left = columns.get(k)
+    if not left:
+        raise NotWritten("an unknown card the compiled machine does not hold where the Python backend does")
+    return left.pop()
 
 
 class CompiledSearch:
@@ -125,8 +131,9 @@ class CompiledSearch:
         box = machine.box()
         self.work = Arrays(box.z.copy(), box.zn.copy(), box.v.copy(), box.l.copy(), box.ln.copy(), heap())
         self.p = np.zeros(machine.size, np.int64)
-        self.keys = np.zeros(machine.actions, np.int64)
-        self.visits = np.zeros(machine.actions, np.int64)
+        actions = machine.actions
+        self.keys = np.zeros(actions, np.int64)
+        self.visits = np.zeros(actions, np.int64)
         self.tree = np.zeros((0, TREE_COLUMNS), np.int64)
         self.wins = np.zeros(0, np.float64)
 
