@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from interpreter.compiled.arrays import HEAP_START, Arrays, heap
-from interpreter.compiled.following import Following
+from interpreter.harness.following import Following
 from interpreter.compiled.machine import Machine
 from interpreter.compiled.search import CompiledSearch, refusal, sample_plan
 from interpreter.compiled.search_template import AVAILABLE

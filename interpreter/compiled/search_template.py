@@ -45,9 +45,16 @@ def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, 
     """The search's functions for a game laid out as ``lay``: ``capacity`` the most actions a decision offers (the
     machine's), ``kept`` the progress slots a sample copies (the machine's own and the steps', not the round values
     it logs), ``slots`` the machine's progress slots of the step running, the game finished and its status."""
-    step, finished, status = slots
     number, total, players = lay.value(NUMBER), lay.value(TOTAL, "", 0), lay.layout.players
-    lines = [
+    lines = _copying(kept) + _dealing() + _drawing() + _rewarding(total, players)
+    lines += _searching(capacity, number, players, slots)
+    return "\n".join(lines)
+
+
+def _copying(kept: int) -> list[str]:
+    """``search_shuffle`` (a shuffle of ``n`` numbers of the scratch space) and ``search_copy`` (the decision's arrays
+    into the work arrays)."""
+    return [
         "def search_shuffle(h, at, n):",
         "    for i in range(n - 1, 0, -1):",
         "        j = int(np.random.random() * (i + 1))",
@@ -69,6 +76,12 @@ def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, 
         f"    for a in range({kept}):",
         "        p[a] = p0[a]",
         "",
+    ]
+
+
+def _dealing() -> list[str]:
+    """``search_fits`` and ``search_deal_around``: a deal spot by spot that keeps a deal of the rest possible."""
+    return [
         # whether a card of mask m at place q leaves the other cards a deal (cnt: the cards left that may go only to
         # the set s, room: the spots left in s; both by set, from the scratch space)
         "def search_fits(h, cnt, room, sets, m, q):",
@@ -129,6 +142,12 @@ def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, 
         "                h[room + s] -= 1",
         "    h[0] = mark",
         "",
+    ]
+
+
+def _drawing() -> list[str]:
+    """``search_draw``: the unknown cards of every deal of ``d`` dealt again into the work arrays."""
+    return [
         f"def search_draw({ARRAYS}, d):",
         "    mark = h[0]",
         "    o = 1",
@@ -159,6 +178,13 @@ def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, 
         "        h[0] = mark",
         "        o = masks + n",
         "",
+    ]
+
+
+def _rewarding(total: int, players: int) -> list[str]:
+    """``search_reward``: a seat's points of the round against the mean of the others' (harness/search.py's
+    ``_rewards``)."""
+    return [
         # the reward of seat s: its points of the round against the mean of the others'
         "def search_reward(v, v0, s, sign):",
         f"    mine = v[{total} + s] - v0[{total} + s]",
@@ -170,19 +196,36 @@ def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, 
         "        return sign * mine * 1.0",
         f"    return sign * (mine - others / {max(players - 1, 1)})",
         "",
+    ]
+
+
+def _searching(capacity: int, number: int, players: int, slots: tuple[int, int, int]) -> list[str]:
+    """``search_child``, ``search_pick``, ``search_back`` and ``ismcts`` (see the module's docstring)."""
+    step, finished, status = slots
+    return _picking() + [
+        # what a walk down the tree credits: each node on the way its actor's reward, the root's rows used
+        "def search_back(v, v0, tree, wins, node, sign, scale, ended):",
+        "    c = node",
+        "    while c > 0:",
+        f"        tree[c, {VISITS}] += 1",
+        "        if ended:",
+        f"            wins[c] += search_reward(v, v0, tree[c, {ACTOR}], sign)",
+        f"        c = tree[c, {PARENT}]",
+        "    if ended:",
+        f"        for s in range({players}):",
+        "            x = abs(search_reward(v, v0, s, sign))",
+        "            if x > scale:",
+        "                scale = x",
+        "    return scale",
+        "",
         f"def ismcts({ARRAYS}, p, z0, zn0, v0, l0, ln0, p0, d, tree, wins, iterations, explore, sign, keys,"
         " visits):",
         "    mark = h[0]",
         f"    acts = grab(h, {capacity})",
         f"    order = grab(h, {capacity})",
-        f"    nodes = tree[0, {AVAILABLE}]",
-        "    if nodes == 0:",  # a new tree (else the iterations go on with the tree of an earlier call)
-        f"        tree[0, {KEY}] = -1",
-        f"        tree[0, {ACTOR}] = -1",
-        f"        tree[0, {CHILD}] = -1",
-        f"        tree[0, {NEXT}] = -1",
-        f"        tree[0, {PARENT}] = -1",
-        "        nodes = 1",
+        f"    if tree[0, {AVAILABLE}] == 0:",  # a new tree (else the iterations go on with the tree of an earlier call)
+        *(f"        tree[0, {column}] = -1" for column in (KEY, ACTOR, CHILD, NEXT, PARENT)),
+        f"        tree[0, {AVAILABLE}] = 1",
         "        wins[0] = 1.0",
         "    scale = wins[0]",
         f"    number = v0[{number}]",
@@ -204,67 +247,11 @@ def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, 
         "            if expanded == 1:",  # the playout: at random to the round's end
         f"                apply({ARRAYS}, p, h[acts + int(np.random.random() * n)])",
         "                continue",
-        "            untried = 0",
-        "            for i in range(n):",
-        f"                c = tree[node, {CHILD}]",
-        f"                while c >= 0 and tree[c, {KEY}] != h[acts + i]:",
-        f"                    c = tree[c, {NEXT}]",
-        "                if c >= 0:",
-        f"                    tree[c, {AVAILABLE}] += 1",
-        "                else:",
-        "                    untried += 1",
-        "            if untried > 0:",
-        "                r = int(np.random.random() * untried)",
-        "                a = -1",
-        "                for i in range(n):",
-        f"                    c = tree[node, {CHILD}]",
-        f"                    while c >= 0 and tree[c, {KEY}] != h[acts + i]:",
-        f"                        c = tree[c, {NEXT}]",
-        "                    if c < 0:",
-        "                        if r == 0:",
-        "                            a = h[acts + i]",
-        "                            break",
-        "                        r -= 1",
-        "                c = nodes",
-        "                nodes += 1",
-        f"                tree[c, {KEY}] = a",
-        f"                tree[c, {ACTOR}] = actor({ARRAYS}, p)",
-        f"                tree[c, {CHILD}] = -1",
-        f"                tree[c, {NEXT}] = tree[node, {CHILD}]",
-        f"                tree[c, {PARENT}] = node",
-        f"                tree[c, {VISITS}] = 0",
-        f"                tree[c, {AVAILABLE}] = 1",
-        "                wins[c] = 0.0",
-        f"                tree[node, {CHILD}] = c",
-        "                expanded = 1",
-        "            else:",
-        "                best = -1",
-        "                value = 0.0",
-        "                for i in range(n):",
-        f"                    c = tree[node, {CHILD}]",
-        f"                    while tree[c, {KEY}] != h[acts + i]:",
-        f"                        c = tree[c, {NEXT}]",
-        f"                    x = wins[c] / (tree[c, {VISITS}] * scale) + explore * np.sqrt(",
-        f"                        np.log(tree[c, {AVAILABLE}]) / tree[c, {VISITS}])",
-        "                    if best < 0 or x > value:",
-        "                        best = c",
-        "                        value = x",
-        "                c = best",
-        f"            apply({ARRAYS}, p, tree[c, {KEY}])",
-        "            node = c",
+        f"            node = search_pick({ARRAYS}, p, acts, n, tree, wins, node, scale, explore)",
+        f"            expanded = 1 if tree[node, {VISITS}] == 0 else 0",  # (a node is visited once it was walked)
+        f"            apply({ARRAYS}, p, tree[node, {KEY}])",
         f"        ended = p[{finished}] != 0 or v[{number}] != number",
-        "        c = node",
-        "        while c > 0:",
-        f"            tree[c, {VISITS}] += 1",
-        "            if ended:",
-        f"                wins[c] += search_reward(v, v0, tree[c, {ACTOR}], sign)",
-        f"            c = tree[c, {PARENT}]",
-        "        if ended:",
-        f"            for s in range({players}):",
-        "                x = abs(search_reward(v, v0, s, sign))",
-        "                if x > scale:",
-        "                    scale = x",
-        f"    tree[0, {AVAILABLE}] = nodes",
+        "        scale = search_back(v, v0, tree, wins, node, sign, scale, ended)",
         "    wins[0] = scale",
         "    k = 0",
         f"    c = tree[0, {CHILD}]",
@@ -277,4 +264,56 @@ def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, 
         "    return k",
         "",
     ]
-    return "\n".join(lines)
+
+
+def _picking() -> list[str]:
+    """``search_child`` (the child of a node by its action's key, or -1) and ``search_pick``: the child to walk to
+    among the ``n`` actions at ``h[acts:]``, a new one (at random among the untried) or the best by UCB."""
+    return [
+        "def search_child(tree, node, key):",
+        f"    c = tree[node, {CHILD}]",
+        f"    while c >= 0 and tree[c, {KEY}] != key:",
+        f"        c = tree[c, {NEXT}]",
+        "    return c",
+        "",
+        f"def search_pick({ARRAYS}, p, acts, n, tree, wins, node, scale, explore):",
+        "    untried = 0",
+        "    for i in range(n):",
+        "        c = search_child(tree, node, h[acts + i])",
+        "        if c >= 0:",
+        f"            tree[c, {AVAILABLE}] += 1",
+        "        else:",
+        "            untried += 1",
+        "    if untried > 0:",
+        "        r = int(np.random.random() * untried)",
+        "        a = -1",
+        "        for i in range(n):",
+        "            if search_child(tree, node, h[acts + i]) < 0:",
+        "                if r == 0:",
+        "                    a = h[acts + i]",
+        "                    break",
+        "                r -= 1",
+        f"        c = tree[0, {AVAILABLE}]",
+        f"        tree[0, {AVAILABLE}] = c + 1",
+        f"        tree[c, {KEY}] = a",
+        f"        tree[c, {ACTOR}] = actor({ARRAYS}, p)",
+        f"        tree[c, {CHILD}] = -1",
+        f"        tree[c, {NEXT}] = tree[node, {CHILD}]",
+        f"        tree[c, {PARENT}] = node",
+        f"        tree[c, {VISITS}] = 0",
+        f"        tree[c, {AVAILABLE}] = 1",
+        "        wins[c] = 0.0",
+        f"        tree[node, {CHILD}] = c",
+        "        return c",
+        "    best = -1",
+        "    value = 0.0",
+        "    for i in range(n):",
+        "        c = search_child(tree, node, h[acts + i])",
+        f"        x = wins[c] / (tree[c, {VISITS}] * scale) + explore * np.sqrt(np.log(tree[c, {AVAILABLE}]) /"
+        f" tree[c, {VISITS}])",
+        "        if best < 0 or x > value:",
+        "            best = c",
+        "            value = x",
+        "    return best",
+        "",
+    ]

@@ -33,7 +33,7 @@ class Turn:
         self.kind = kind  # play (a card to a trick), choose, cover or take
         self._labels: list[str] | None = None
         self._knowledge = knowledge
-        # the game followed on the compiled machine (compiled/following.py), for a search run there; None: not
+        # the game followed on the compiled machine (harness/following.py), for a search run there; None: not
         self.following = following
 
     @property

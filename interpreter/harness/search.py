@@ -15,7 +15,7 @@ whole game of random play afterwards would drown it in noise.
 Where the engine asked for (``engine``, else ``TRICKBOOK_ENGINE``; harness/engines.py's ``search_machine``) is
 ``compiled`` (numba, and a game the compiled backend writes), the same search runs compiled, all of a decision's
 iterations in one call (compiled/search.py): the game, played by the Python backend, is followed on the compiled
-machine (compiled/following.py), what the seat does not know is gathered once a decision, and each child of the
+machine (harness/following.py), what the seat does not know is gathered once a decision, and each child of the
 tree is the action's whole number there (a card's kind and zone, a choice's value) instead of its label. A decision
 it does not write (compiled/search.py's ``refusal``) is searched here, said once on standard error.
 """
@@ -193,7 +193,7 @@ def say_once(line: str) -> None:
 
 def following_for(match: Any, agents: Any) -> Any:
     """The game of ``match`` (begun) followed on the compiled machine, for the searching agents that search there
-    (compiled/following.py: a listener of the match); None when none does (said why, once)."""
+    (harness/following.py: a listener of the match); None when none does (said why, once)."""
     engines = [a.engine for a in agents if isinstance(a, IsmctsAgent)]
     if not engines:
         return None
@@ -203,7 +203,7 @@ def following_for(match: Any, agents: Any) -> Any:
     machine = search_machine(engine, match.game)
     if machine is None:
         return None
-    from interpreter.compiled.following import Following
+    from interpreter.harness.following import Following
 
     following = Following(machine, match)
     if following.broken is not None:
