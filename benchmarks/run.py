@@ -1052,8 +1052,8 @@ def mid_match(game: Any, machine: Any, rng: random.Random, reach: int) -> tuple[
     """ismcts_reference.py's mid-game state (random play for a random number of decisions below ``reach``, at a
     decision with two or more actions), reached through a Match: the match, the seat's Knowledge and, given a
     compiled ``machine``, the game followed on it."""
-    from interpreter.harness.following import Following
     from interpreter.engine.state import CHANCE
+    from interpreter.harness.following import Following
     from interpreter.match.driver import Match
     from interpreter.match.listeners import Knowing
 

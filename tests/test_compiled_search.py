@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from interpreter.compiled.arrays import HEAP_START, Arrays, heap
-from interpreter.harness.following import Following
 from interpreter.compiled.machine import Machine
 from interpreter.compiled.search import CompiledSearch, refusal, sample_plan
 from interpreter.compiled.search_template import AVAILABLE
@@ -22,6 +21,7 @@ from interpreter.engine.samples import Unknown
 from interpreter.engine.state import CHANCE
 from interpreter.harness import engines
 from interpreter.harness.agents import Turn
+from interpreter.harness.following import Following
 from interpreter.harness.search import IsmctsAgent, _rewards
 from interpreter.match.driver import Match
 from interpreter.match.listeners import Knowing
@@ -218,3 +218,30 @@ def test_a_decision_it_does_not_write_is_searched_by_python_said_once(monkeypatc
     said = capsys.readouterr().err.splitlines()
     assert said == ["search: python for some decisions (the compiled search does not write public values worked "
                     "out from hidden cards, which a sample must agree with yet)"]
+
+
+def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(monkeypatch, capsys) -> None:
+    """``--engine compiled`` with ismcts and random seats: the game on the Python backend, the searches compiled, said
+    once; its replay command asks for the same; another agent is refused as before. (The machine as plain Python.)"""
+    pytest.importorskip("numba")
+    from interpreter.cli import main
+    from interpreter.errors import TrickbookError
+    from interpreter.harness.simulate import Setup, _replayed
+
+    monkeypatch.setattr(engines, "compiled_machine", lambda game: Machine(game))
+    game = game_of("whist", 4)
+    said: list[str] = []
+    assert engines.chosen_engine("compiled", game, ["ismcts", "random"], say=said.append) == "python"
+    assert said[0].startswith("engine: python, the searches compiled")
+    with pytest.raises(TrickbookError, match="random agents only"):
+        engines.chosen_engine("compiled", game, ["ismcts", "greedy"])
+    setup = Setup("whist", 4, agents=("ismcts", "random"), search="compiled")
+    assert _replayed(setup, ["ismcts", "random"] * 2) == "compiled" and _replayed(setup, ["random"] * 4) == "python"
+    searched = []
+    runs = CompiledSearch.run
+    monkeypatch.setattr(CompiledSearch, "run", lambda self, *a: searched.append(1) or runs(self, *a))
+    assert main(["play", "whist", "-p", "4", "--quiet", "--agents", "ismcts,random", "--iterations", "1",
+                 "--engine", "compiled"]) == 0  # (a new seed: the command that plays it again is printed)
+    assert searched, "the ismcts seat searched compiled"
+    again = capsys.readouterr().out.splitlines()[-1]
+    assert again.endswith("--agents ismcts,random --iterations 1 --engine compiled")
