@@ -26,6 +26,7 @@ from interpreter.harness.search import IsmctsAgent, _rewards
 from interpreter.match.driver import Match
 from interpreter.match.listeners import Knowing
 
+from .compiled_steps import numba_or_skip
 from .conftest import game_of
 
 
@@ -245,3 +246,20 @@ def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(mon
     assert searched, "the ismcts seat searched compiled"
     again = capsys.readouterr().out.splitlines()[-1]
     assert again.endswith("--agents ismcts,random --iterations 1 --engine compiled")
+
+
+def test_numba_searches_as_plain_python_does(hearts: Any, tmp_path: Any, monkeypatch: Any) -> None:
+    """The search compiled by numba gives the visits the module run as plain Python gives, from the same seed (numba's
+    random stream is numpy's)."""
+    numba_or_skip(everywhere=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    game, plain = hearts
+    fast = Machine(game, compiled=True)
+    match, _, following, unknown = _banned_decision(game, plain, 4)
+    arrays, p, _ = following.position()
+    found = []
+    for machine in (plain, fast):
+        search = CompiledSearch(machine)
+        search.begin((arrays, p), sample_plan(machine, arrays, unknown), 9)
+        found.append(search.run(40, 0.7, -1))
+    assert found[0] == found[1] and sum(found[0].values()) == 40
