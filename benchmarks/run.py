@@ -6,8 +6,9 @@ of the compiled form; at the end a table of every target, each with its figure, 
 
     python benchmarks/run.py --baselines ../shared/bench   # everything: 5 runs, 1 s per measurement
     python benchmarks/run.py --seconds 2 --runs 7 --markdown
-    python benchmarks/run.py --only games          # or: baselines, simulate, openspiel, ismcts, cold,
-                                                   #     adapters, generate, workers, agents (--only may be repeated)
+    python benchmarks/run.py --only games          # or: baselines, simulate, openspiel, ismcts, cold, adapters,
+                                                   #     generate, workers, agents, compact, compiled,
+                                                   #     compiled-ismcts (--only may be repeated)
 
 Every rate is CPU time of this process (``time.process_time``; the machines are shared and wall-clock figures
 swing by 2-3x) and every ratio is taken pairwise: each of ``--runs`` runs measures the two sides of a pair back
@@ -67,6 +68,13 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
   target at least 5x); the first compile's CPU time of each (in an empty cache folder; target at most 10 s) and a
   later process's, from its start to its first game with the module loaded from the cache (target at most 1 s),
   and the games not written yet with the first part that is not.
+* compiled-ismcts: issue 34's search on the compiled backend (``IsmctsAgent`` with ``engine="compiled"``, the game
+  followed on the machine) against the same agent on the Python backend: iterations per second of ``act`` (the
+  command's default iterations a decision) in the same fresh mid-game states of NJET Rio Grande, Meinz and Hearts
+  with 4 players (the ismcts section's workload, reached through a Match so that the compiled side follows it),
+  the two sides in pairs; target at least 10x. And a whole game of Hearts with 4 ismcts seats at 100 iterations a
+  move on each side (CPU s; target at most 2 s compiled), and the first call's CPU time (the search compiled, or
+  loaded from the user's cache).
 * agents: what an agent of one's own costs (harness/remote.py), in CPU time of a new process and of every process
   it started (each waited for): a game's process started, the agent made and the process ended (the game's
   side, the loader, the fork and its end) and one decision asked and answered (a tiny view, the answer at once),
@@ -101,7 +109,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
 SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers",
-            "agents", "compact", "compiled")
+            "agents", "compact", "compiled", "compiled-ismcts")
 COMPACT_GAMES = (("njet-riogrande", 4), ("meinz", 4), ("hearts", 4), ("doppelkopf", 4))
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
@@ -127,6 +135,8 @@ COMPILED_BASELINE_GOAL = 5.0
 COMPILED_GOAL = 5.0
 COMPILED_BATCH = 200  # games per compiled call (Machine.play_many)
 FIRST_COMPILE_GOAL, LATER_PROCESS_GOAL = 10.0, 1.0  # s of CPU: a game compiled, a later process loading it
+COMPILED_ISMCTS_GOAL = 10.0  # the compiled search's iterations per second at least this times the Python search's
+HEARTS_GAME_ITERATIONS, HEARTS_GAME_GOAL = 100, 2.0  # a game of 4 ismcts seats at 100 iterations: s of CPU at most
 
 Work = Callable[[], tuple[int, int]]  # one unit of work: (rounds, decisions) it played
 
@@ -1035,6 +1045,120 @@ def section_agents(args: argparse.Namespace, rep: Report) -> None:
           rep.markdown)
 
 
+# ---------------------------------------------------------------- ismcts on the compiled backend
+
+
+def mid_match(game: Any, machine: Any, rng: random.Random, reach: int) -> tuple[Any, Any, Any]:
+    """ismcts_reference.py's mid-game state (random play for a random number of decisions below ``reach``, at a
+    decision with two or more actions), reached through a Match: the match, the seat's Knowledge and, given a
+    compiled ``machine``, the game followed on it."""
+    from interpreter.engine.state import CHANCE
+    from interpreter.harness.following import Following
+    from interpreter.match.driver import Match
+    from interpreter.match.listeners import Knowing
+
+    while True:
+        match = Match(game, rng.random())
+        knowing = Knowing(match)
+        following = None if machine is None else Following(machine, match)
+        match.listen(knowing, *(() if following is None else (following,)))
+        match.begin()
+        target, done = rng.randrange(reach), 0
+        while not match.state.finished:
+            d = match.state.pending
+            if d.actor == CHANCE:
+                match.chance()
+            elif done >= target and len(d.actions) > 1:
+                return match, knowing.knowledge, following
+            else:
+                match.act(d.actions[int(rng.random() * len(d.actions))])
+                done += 1
+
+
+def search_rate(game: Any, machine: Any, seed: int, seconds: float, reach: int) -> float:
+    """Iterations per second of CPU time of ``IsmctsAgent.act`` (only it timed), compiled where ``machine`` is given,
+    in the states ``mid_match`` reaches from ``seed`` (the same for both sides)."""
+    from interpreter.harness.agents import Turn
+    from interpreter.harness.search import ITERATIONS, IsmctsAgent
+
+    rng = random.Random(seed)
+    spent, iterations = 0.0, 0
+    while spent < seconds:
+        match, knowledge, following = mid_match(game, machine, rng, reach)
+        d = match.state.pending
+        agent = IsmctsAgent(rng.random(), ITERATIONS, engine="python" if machine is None else "compiled")
+        turn = Turn(game, match.state, d.actor, d.actions, d.prompt, knowledge, d.kind, following)
+        start = time.process_time()
+        agent.act(turn)
+        spent += time.process_time() - start
+        iterations += ITERATIONS
+    return iterations / spent
+
+
+def search_game_seconds(game: Any, engine: str, seed: int, iterations: int) -> float:
+    """CPU time of one game of ``game`` with an ismcts agent at every seat, searching on ``engine``."""
+    from interpreter.harness.runner import play_game
+    from interpreter.harness.search import IsmctsAgent
+
+    agents = [IsmctsAgent(f"{seed}:{s}", iterations, engine=engine) for s in range(game.players)]
+    start = time.process_time()
+    play_game(game, agents, seed)
+    return time.process_time() - start
+
+
+def section_compiled_ismcts(args: argparse.Namespace, rep: Report) -> None:
+    """Issue 34's search compiled against the Python backend's (COMPILED_ISMCTS_GOAL) and the game of Hearts it
+    must play in HEARTS_GAME_GOAL s (see the module's docstring)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        note("compiled-ismcts: skipped (pip install -e '.[fast]')")
+        return
+    from interpreter.harness.engines import compiled_machine
+
+    machines = {name: compiled_machine(compiled(name, 4)) for name in ISMCTS_GAMES}
+    reach, first = {}, {}
+    for name in ISMCTS_GAMES:
+        rate = measure(playout_work(compiled(name, 4), random.Random(0)), 0.3)
+        reach[name] = max(2, round(2 * rate["decisions_per_round"]))
+        began = time.process_time()
+        search_rate(compiled(name, 4), machines[name], 0, 1e-9, reach[name])  # (one decision: compiled or loaded)
+        first[name] = time.process_time() - began
+    rates: dict[str, dict[str, list[float]]] = {n: {"compiled": [], "python": []} for n in ISMCTS_GAMES}
+    hearts = compiled("hearts", 4)
+    games: dict[str, list[float]] = {"compiled": [], "python": []}
+    for run in range(args.runs):
+        sides = ["compiled", "python"] if run % 2 == 0 else ["python", "compiled"]
+        for name in ISMCTS_GAMES:
+            for side in sides:
+                machine = machines[name] if side == "compiled" else None
+                rates[name][side].append(search_rate(compiled(name, 4), machine, run, args.seconds, reach[name]))
+        for side in sides:
+            games[side].append(search_game_seconds(hearts, side, run, HEARTS_GAME_ITERATIONS))
+        note(f"compiled-ismcts: run {run + 1} of {args.runs} done")
+    rep.heading(f"ismcts on the compiled backend against the Python backend, 4 players (target at least "
+                f"{COMPILED_ISMCTS_GOAL:g}x the iterations per second)")
+    rows = []
+    for name in ISMCTS_GAMES:
+        got = rates[name]
+        ratios = [a / b for a, b in zip(got["compiled"], got["python"], strict=True)]
+        met = med(ratios) >= COMPILED_ISMCTS_GOAL
+        rows.append((name, spread(got["compiled"], 0), spread(got["python"], 0), spread(ratios, 1) + "x",
+                     f"{first[name]:.1f} s", "yes" if met else "no"))
+        rep.target(f"ismcts {name} 4p: compiled vs Python search (iterations/s)", ratios,
+                   f">= {COMPILED_ISMCTS_GOAL:g}x", met, 1)
+    table(("game", "compiled iterations/s", "Python iterations/s", "compiled vs Python", "first call",
+           "met"), rows, rep.markdown)
+    ratios = [b / a for a, b in zip(games["compiled"], games["python"], strict=True)]
+    met = med(games["compiled"]) <= HEARTS_GAME_GOAL
+    rep.heading(f"A game of Hearts, 4 ismcts seats at {HEARTS_GAME_ITERATIONS} iterations a move (CPU s)")
+    table(("search", "CPU s a game", "Python over compiled"),
+          [("compiled", spread(games["compiled"]), spread(ratios, 1) + "x"), ("python", spread(games["python"]), "")],
+          rep.markdown)
+    rep.target(f"Hearts 4p, 4 ismcts seats at {HEARTS_GAME_ITERATIONS} iterations a move, compiled (CPU s a game)",
+               games["compiled"], f"<= {HEARTS_GAME_GOAL:g} s", met)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement (default 1)")
@@ -1069,6 +1193,7 @@ def main(argv: list[str] | None = None) -> int:
         "agents": section_agents,
         "compact": section_compact,
         "compiled": section_compiled,
+        "compiled-ismcts": section_compiled_ismcts,
     }
     for name in SECTIONS:
         if name in parts:

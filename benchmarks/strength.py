@@ -3,6 +3,7 @@ against three ``random`` seats, the agent turned one seat further each game (so 
 
     python benchmarks/strength.py --games 200 --workers 2 --markdown     # the table in docs/agents.md
     python benchmarks/strength.py --games 20 --only oh-hell,hearts         # a quick look
+    python benchmarks/strength.py --agents ismcts --engine compiled --only hearts,meinz,njet-riogrande   # compiled
 
 For each game and agent: its win share (a shared win counts 1/k) against the fair share 1/players, and its
 margin: its final total minus the mean of the others' (negated where the lowest total wins), each a mean with
@@ -25,7 +26,8 @@ PLAYERS = 4  # every bundled game plays with 4
 
 
 def main() -> int:
-    from interpreter.harness.simulate import Setup, compiled, simulate
+    from interpreter.harness.engines import run_game
+    from interpreter.harness.simulate import Setup, simulate
     from interpreter.rules.catalog import bundled_games
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -35,14 +37,16 @@ def main() -> int:
     ap.add_argument("--only", help="comma-separated bundled game names")
     ap.add_argument("--agents", default="ismcts,greedy", help="the agents to measure (default ismcts,greedy)")
     ap.add_argument("--markdown", action="store_true", help="print a markdown table")
+    ap.add_argument("--engine", choices=("python", "compiled"), default="python",
+                    help="where ismcts searches: python (default) or compiled (numba; issue 34)")
     args = ap.parse_args()
     names = args.only.split(",") if args.only else list(bundled_games())
     rows = []
     began = time.monotonic()
     for name in names:
         for agent in args.agents.split(","):
-            setup = Setup(name, PLAYERS, (), (agent, "random"), True, args.iterations)
-            game = compiled(name, PLAYERS, (), ())
+            setup = Setup(name, PLAYERS, (), (agent, "random"), True, args.iterations, search=args.engine)
+            game = run_game(name, PLAYERS, (), ())
             start = time.monotonic()
             s = simulate(game, args.games, "strength", None, setup, args.workers)
             e = s.by_agent[agent]
@@ -57,7 +61,8 @@ def main() -> int:
         for name, agent, w, m, per in rows:
             verdict = "yes" if m.low > 0 else "no (worse)" if m.high < 0 else "not shown"
             print(f"| {name} | {agent} | {w.text(True)} | {m.text()} | {verdict} | {per:.2f} |")
-        print(f"\n{args.games} games per line, {PLAYERS} players, ismcts with {args.iterations} iterations per move, "
+        print(f"\n{args.games} games per line, {PLAYERS} players, ismcts with {args.iterations} iterations per move "
+              f"searching on the {args.engine} backend, "
               f"{args.workers} worker(s), {time.monotonic() - began:.0f} s in all.")
     return 0
 

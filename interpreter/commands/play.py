@@ -18,6 +18,7 @@ from interpreter.limits import whole_number
 
 def play(args: argparse.Namespace) -> int:
     from interpreter.harness.agents import HumanAgent
+    from interpreter.harness.engines import searched_compiled
     from interpreter.harness.players import agent_factory, parse_agents, play_command
     from interpreter.harness.runner import play_game
     from interpreter.match.records import write_record
@@ -27,7 +28,7 @@ def play(args: argparse.Namespace) -> int:
     fresh = args.seed is None
     chosen = secrets.randbelow(10**6) if fresh else seed(args.seed)
     lineup = parse_agents(args.agents, game.players)
-    agents = agent_factory(lineup, args.iterations, args.move_time, agent_limits(args))(chosen)
+    agents = agent_factory(lineup, args.iterations, args.move_time, agent_limits(args), args.engine)(chosen)
     viewer = None
     if args.human:
         viewer = seat_index(game.seat_names, args.human)
@@ -63,7 +64,7 @@ def play(args: argparse.Namespace) -> int:
         given = {k: v for k, v in game.options.items() if any(o.split("=", 1)[0].strip() == k for o in args.option)}
         again = play_command(args.game, args.players, chosen, given, lineup, args.iterations, args.move_time,
                              args.human, args.deal, args.board, agent_limits(args),
-                             "python" if follow is None else "compiled")
+                             "compiled" if follow is not None or searched_compiled(args.engine, lineup) else "python")
         mine = " (your own moves are yours to make again)" if args.human else ""
         print(f"seed {chosen}: play this game again with{mine}:\n  {again}")
     return 0
@@ -78,9 +79,12 @@ COMPILED_DRAWS = {"engine": "compiled", "stream": "numba's np.random, seeded wit
 def compiled_game(args: argparse.Namespace, game: Any, lineup: list[str], chosen: Any, dealt: bool) -> Any:
     """With ``--engine compiled``: the game the compiled backend plays with this seed (as a compiled run's game of
     that seed), followed by the Python backend, which tells and records it (compiled/replay.py); else None."""
-    from interpreter.harness.engines import chosen_engine, requested, stream_seed
+    from interpreter.harness.engines import chosen_engine, requested, searches, stream_seed
 
     if requested(args.engine) != "compiled":  # (auto plays one game on the Python backend)
+        return None
+    if searches(lineup):  # the game on Python, its searches compiled
+        chosen_engine("compiled", game, lineup, deal=dealt)  # (an error says why they cannot)
         return None
     if args.human:
         raise TrickbookError("--engine compiled plays bots only: --human plays on the Python engine")

@@ -50,7 +50,7 @@ def simulate(args: argparse.Namespace) -> int:
     run_setup = simulation.Setup(args.game, args.players, tuple(game.options.items()), lineup, args.rotate,
                                  args.iterations, args.move_time, allowed(args),
                                  deal=None if start is None else (args.deal, args.board),
-                                 agent_limits=agent_limits(args), engine=engine)
+                                 agent_limits=agent_limits(args), engine=engine, search=args.engine)
     progress = progress_line(args.json)
 
     def run() -> Any:
@@ -153,7 +153,8 @@ def compare(args: argparse.Namespace) -> int:
         played: list[list[Played]] = []
         for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1])):
             run_setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
-                              args.move_time, allowed(args), agent_limits=agent_limits(args), engine=engine)
+                              args.move_time, allowed(args), agent_limits=agent_limits(args), engine=engine,
+                              search=args.engine)
             ready(run_setup)
             games = ((play_one(run_setup, first, i, game) for i in range(args.games)) if processes <= 1
                      else play_many(run_setup, args.games, first, processes))

@@ -9,6 +9,7 @@ What is here (docs/architecture.md, "The compiled backend", tells it in order):
   arrays, each op and builtin once, beside dsl/emit.py's Python;
 * steps.py, kinds.py and the ``*_template.py`` modules: each step kind's second template;
 * machine.py, round_template.py, settling.py: a whole game as one module (rounds, steps entered, automatic seats);
+* search_template.py, search.py: ismcts's search of one decision in one compiled call, its samples gathered in Python;
 * module.py: that module made (plain Python, or compiled by numba and kept in the user's cache folder);
 * replay.py: a compiled game's draws followed by the Python backend (it tells and records the game).
 

@@ -26,6 +26,14 @@ CHOOSER, POS, COUNT, LEFT, PASSES, IDLE, PICKED, HELD, ORDER = range(9)
 PASS, STOP = NONE + 1, NONE + 2  # the actions of a pass and of a stop (no value is either)
 
 
+def keeps_history(step: Any) -> bool:
+    """Whether a choose step's compiled progress keeps its history (its picks, every seat's): when an expression
+    reads it or ``set_history`` holds it."""
+    return step.set_history is not None or any(
+        e is not None and "ctx:history" in e.deps for e in (step.options_expr, step.allowed, step.must,
+                                                            step.may_pass, step.may_stop, step.until))
+
+
 class ChoicesWriter:
     """Writes what a seat of one choose step may do now; the writer of the whole step (choose_template.py)
     derives from it and writes the rest (``code`` joins the parts)."""
@@ -45,9 +53,7 @@ class ChoicesWriter:
         # the history (its records, choose_template.py), kept when an expression reads it or set_history holds it
         self.history = self.picks + self.picks_size  # its first slot
         self.history_size = w.lay.capacity * self.players
-        self.keeps_history = step.set_history is not None or any(
-            e is not None and "ctx:history" in e.deps for e in (step.options_expr, step.allowed, step.must,
-                                                                step.may_pass, step.may_stop, step.until))
+        self.keeps_history = keeps_history(step)
         # whether a seat may pass, known where it is written: 1, 0, or None (worked out at each decision)
         self.can_pass: int | None = 1 if step.pass_label is not None else 0
         if step.pass_label is not None and (step.may_pass is not None or step.stop_action is not None):

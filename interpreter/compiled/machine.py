@@ -31,6 +31,7 @@ from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
 from interpreter.compiled.round_template import round_source
+from interpreter.compiled.search_template import search_source
 from interpreter.compiled.settling import NO_ACTION, Settling
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten, Values
@@ -46,7 +47,8 @@ STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
 OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within MAX_ROUNDS
 HEAD = 5  # the machine's own progress slots, before the steps'
 # the module's functions Python calls (module.made: compiled with their wrapper for Python, kept on disk)
-ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win")
+ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win",
+           "ismcts")
 
 
 TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
@@ -96,7 +98,8 @@ class Machine:
         self.settling = Settling(game, Writing(self.lay, lowerer, "a", 0), self.actions, (STEP, FINISHED, STATUS))
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
         self.expressions += self.settling.w.expressions
-        self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens))
+        self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens),
+                                search_source(self.lay, self.actions, self.log, (STEP, FINISHED, STATUS)))
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol, TextIO
 from interpreter.engine.game import Game
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.observation import observe
-from interpreter.engine.samples import StateSamples, determinize, seen_status
+from interpreter.engine.samples import StateSamples, Unknown, determinize, seen_status
 from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.limits import whole_number
@@ -24,15 +24,17 @@ from interpreter.runtime.slot_samples import SlotSamples, samples_of
 class Turn:
     """One decision for one seat: legal actions, labels and observation, computed on demand."""
 
-    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "kind", "_labels", "_knowledge")
+    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "kind", "_labels", "_knowledge", "following")
 
     def __init__(self, game: Game, state: State, seat: int, legal: list[Any], prompt: str,
-                 knowledge: Knowledge | None = None, kind: str = "choose"):
+                 knowledge: Knowledge | None = None, kind: str = "choose", following: Any = None):
         self._game, self._state = game, state
         self.seat, self.legal, self.prompt = seat, legal, prompt
         self.kind = kind  # play (a card to a trick), choose, cover or take
         self._labels: list[str] | None = None
         self._knowledge = knowledge
+        # the game followed on the compiled machine (harness/following.py), for a search run there; None: not
+        self.following = following
 
     @property
     def game(self) -> Game:
@@ -64,6 +66,13 @@ class Turn:
         if self._knowledge is None:
             raise GameError("this agent was not given samples: set samples = True on its class")
         return samples_of(self._game, self._state, self.seat, self._knowledge)
+
+    def unknown(self) -> Unknown:
+        """What this seat does not know of the state (engine/samples.py), gathered once for the samples of a search
+        run elsewhere (the compiled backend's). Only for agents with ``samples = True``."""
+        if self._knowledge is None:
+            raise GameError("this agent was not given samples: set samples = True on its class")
+        return Unknown(self._game, self._state, self.seat, self._knowledge)
 
     @property
     def seat_name(self) -> str:

@@ -37,6 +37,17 @@ def requested(engine: str | None) -> str:
     return chosen
 
 
+def searches(agents: list[str]) -> bool:
+    """Whether ``agents`` are searches (ismcts) and random agents: with ``--engine compiled`` the game is played on
+    the Python backend and the searches run compiled (search_machine)."""
+    return "ismcts" in agents and set(agents) <= {"ismcts", "random"}
+
+
+def searched_compiled(engine: str | None, agents: list[str]) -> bool:
+    """Whether the searches of a game of ``agents`` run compiled as ``engine`` asks (its replay asks the same)."""
+    return searches(agents) and requested(engine) == "compiled"
+
+
 def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = False) -> str | None:
     """Why the compiled backend cannot play these games (None: it can): numba missing, agents other than random,
     a deal file, records asked for, or a part of the rule file it does not write yet."""
@@ -46,6 +57,12 @@ def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = Fa
         return "it does not start from a deal file"
     if records:
         return "it keeps no records of the games"
+    return unwritten(game)
+
+
+def unwritten(game: Any) -> str | None:
+    """Why the compiled backend cannot play ``game`` at all (None: it can): numba missing, or a part of the rule file
+    it does not write yet."""
     try:
         import numba  # noqa: F401
     except ImportError:
@@ -59,6 +76,28 @@ def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = Fa
     return None
 
 
+def search_machine(engine: str | None, game: Any) -> Any:
+    """The compiled machine a search of ``game`` runs on (harness/search.py: the game itself is played by the
+    Python backend), or None: the search runs on the Python backend. Only where ``engine`` (or TRICKBOOK_ENGINE)
+    is ``compiled``, which insists (an error says why it cannot): auto searches on the Python backend, so that a
+    game's seed gives the same game whatever the user's cache holds (the compiled search draws its samples from
+    numba's stream, so it plays other games than the Python one)."""
+    if requested(engine) != "compiled":
+        return None
+    reason = unwritten(game)
+    if reason is not None:
+        raise TrickbookError(f"--engine compiled cannot search this game compiled: {reason}")
+    return compiled_machine(game)
+
+
+@lru_cache(maxsize=4)
+def compiled_machine(game: Any) -> Any:
+    """``game``'s machine, compiled (made once a process: loaded from the user's cache when kept)."""
+    from interpreter.compiled.machine import Machine
+
+    return Machine(game, compiled=True)
+
+
 def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool = False, records: bool = False,
                   say: Any = None, games: int = 0) -> str:
     """``compiled`` or ``python``, as ``engine`` asks and the games allow (see the module's docstring); ``say``
@@ -66,6 +105,12 @@ def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool =
     for a run of ``games`` the Python backend would take longer to play than compiling takes (COMPILE_PAYS)."""
     asked = requested(engine)
     if asked == "python":
+        return "python"
+    if asked == "compiled" and searches(agents):  # the game on Python, its searches compiled
+        search_machine(asked, game)  # (an error says why they cannot)
+        if say is not None:
+            say("engine: python, the searches compiled (numba)" + ("" if _written(game).kept else
+                                                                   "; compiling this game, once (10 to 60 s)"))
         return "python"
     reason = why_not(game, agents, deal, records)
     if reason is None and asked == "auto" and not _written(game).kept:

@@ -38,10 +38,11 @@ def parse_agents(text: str, players: int) -> list[str]:
 
 
 def agent_factory(names: list[str], iterations: int = ITERATIONS, seconds: float | None = None,
-                  limits: tuple[float, int] | None = None) -> Callable[[Any], list[Agent]]:
+                  limits: tuple[float, int] | None = None, engine: str | None = None) -> Callable[[Any], list[Agent]]:
     """Given a game's seed, the agents for its seats: each seeded from the game seed and its seat. ``limits``: what
     agents of your own may take, seconds per decision and megabytes of memory (harness/remote.py's Limits; by
-    default AGENT_SECONDS and AGENT_MEMORY_MB)."""
+    default AGENT_SECONDS and AGENT_MEMORY_MB). ``engine``: where ismcts searches (harness/engines.py's
+    ``search_machine``; None: TRICKBOOK_ENGINE, else auto)."""
 
     from interpreter.harness.agents import RandomAgent
     from interpreter.harness.greedy import GreedyAgent
@@ -57,7 +58,7 @@ def agent_factory(names: list[str], iterations: int = ITERATIONS, seconds: float
             if ":" in name:
                 out.append(ProcessAgent(name, s, seat_seed, own))
             elif name == "ismcts":
-                out.append(IsmctsAgent(seat_seed, iterations=iterations, seconds=seconds))
+                out.append(IsmctsAgent(seat_seed, iterations=iterations, seconds=seconds, engine=engine))
             elif name == "greedy":
                 out.append(GreedyAgent(seat_seed))
             else:

@@ -84,9 +84,17 @@ def drive(match: Match, agents: Sequence[Agent], deal: FixedDeal | None = None) 
         if knowing is not None:
             match.listen(knowing)
         knowledge = None if knowing is None else knowing.knowledge
+        following = None
+        if knowing is not None:  # a search that runs on the compiled backend follows the game there
+            from interpreter.harness.search import following_for
+
+            following = following_for(match, agents)
+            if following is not None:
+                match.listen(following)
 
         def decide(m: Match, d: Decision) -> Any:
-            return agents[d.actor].act(Turn(game, m.state, d.actor, d.actions, d.prompt, knowledge, d.kind))
+            return agents[d.actor].act(Turn(game, m.state, d.actor, d.actions, d.prompt, knowledge, d.kind,
+                                            following))
 
         picks = [pick for pick in (getattr(a, "pick", None) for a in agents) if pick is not None]
         match.play(decide, picks if len(picks) == len(agents) and knowledge is None else None,

@@ -11,12 +11,20 @@ seat on the way with its score for the round against the others'. Actions are to
 
 The search looks as far as the end of the round: the round's score is what a move changes most, and a
 whole game of random play afterwards would drown it in noise.
+
+Where the engine asked for (``engine``, else ``TRICKBOOK_ENGINE``; harness/engines.py's ``search_machine``) is
+``compiled`` (numba, and a game the compiled backend writes), the same search runs compiled, all of a decision's
+iterations in one call (compiled/search.py): the game, played by the Python backend, is followed on the compiled
+machine (harness/following.py), what the seat does not know is gathered once a decision, and each child of the
+tree is the action's whole number there (a card's kind and zone, a choice's value) instead of its label. A decision
+it does not write (compiled/search.py's ``refusal``) is searched here, said once on standard error.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from typing import Any
 
@@ -48,18 +56,25 @@ class IsmctsAgent:
     samples = True
 
     def __init__(self, seed: Any = None, iterations: int = ITERATIONS, seconds: float | None = None,
-                 explore: float = EXPLORE):
+                 explore: float = EXPLORE, engine: str | None = None):
         if iterations < 1:
             raise GameError(f"ismcts needs at least 1 iteration per move, got {iterations}")
         if seconds is not None and not seconds > 0:
             raise GameError(f"ismcts needs a positive time per move, got {seconds}")
         self.rng = random.Random(seed)
         self.iterations, self.seconds, self.explore = iterations, seconds, explore
+        self.engine = engine  # where it searches: auto, compiled or python (None: TRICKBOOK_ENGINE, else auto)
+        self._search: Any = None  # its compiled search (compiled/search.py), made at its first decision there
 
     def act(self, turn: Any) -> Any:
         legal = turn.legal
         if len(legal) == 1:
             return legal[0]
+        if turn.following is not None and self._where() == "compiled":
+            visits = self._compiled(turn)
+            if visits is not None:
+                visited, keys = visits
+                return legal[max(range(len(legal)), key=lambda i: visited.get(keys[i], -1))]
         rng = self.rng
         samples = turn.samples()  # drawn into the compact slots where the game has them
         sign = 1 if turn.game.flow.higher_wins else -1
@@ -73,6 +88,42 @@ class IsmctsAgent:
         labels = turn.labels
         best = max(range(len(legal)), key=lambda i: _visits(root, labels[i]))
         return legal[best]
+
+    def _where(self) -> str:
+        """The engine it searches on, as asked (auto, compiled or python: only compiled searches compiled)."""
+        from interpreter.harness.engines import requested
+
+        return requested(self.engine)
+
+    def _compiled(self, turn: Any) -> tuple[dict[int, int], list[int]] | None:
+        """The search on the compiled backend (see the module's docstring): the visits of each root action by its
+        whole number there, and the whole number of each legal action; None where it does not write the decision."""
+        from interpreter.compiled.search import CompiledSearch, sample_plan
+        from interpreter.compiled.values import NotWritten
+
+        following = turn.following
+        try:
+            arrays, p, keys = following.position()
+            plan = sample_plan(following.machine, arrays, turn.unknown())
+        except NotWritten as exc:
+            say_once(f"search: python for some decisions (the compiled search does not write {exc} yet)")
+            return None
+        if self._search is None or self._search.machine is not following.machine:
+            self._search = CompiledSearch(following.machine)
+        search = self._search
+        search.begin((arrays, p), plan, self.rng.getrandbits(31))
+        sign = 1 if turn.game.flow.higher_wins else -1
+        if self.seconds is None:
+            return search.run(self.iterations, self.explore, sign), keys
+        deadline = time.perf_counter() + self.seconds
+        visits = search.run(1, self.explore, sign)
+        step = 1
+        while time.perf_counter() < deadline:  # in calls of about a tenth of the time left each
+            start = time.perf_counter()
+            visits = search.run(step, self.explore, sign)
+            took = time.perf_counter() - start
+            step = max(1, min(4 * step, int(step * (deadline - time.perf_counter()) / (10 * took + 1e-9))))
+        return visits, keys
 
     def _iterate(self, samples: Samples, state: Any, root: _Node, scale: float, sign: int) -> float:
         """One sample (today's state or the compact slots) played down the tree and on to the round's end; gives the
@@ -128,6 +179,37 @@ class IsmctsAgent:
             if value > best_value:
                 best, best_value = i, value
         return best
+
+
+_SAID: set[str] = set()
+
+
+def say_once(line: str) -> None:
+    """``line`` on standard error, once a process."""
+    if line not in _SAID:
+        _SAID.add(line)
+        print(line, file=sys.stderr)
+
+
+def following_for(match: Any, agents: Any) -> Any:
+    """The game of ``match`` (begun) followed on the compiled machine, for the searching agents that search there
+    (harness/following.py: a listener of the match); None when none does (said why, once)."""
+    engines = [a.engine for a in agents if isinstance(a, IsmctsAgent)]
+    if not engines:
+        return None
+    from interpreter.harness.engines import requested, search_machine
+
+    engine = "compiled" if any(requested(e) == "compiled" for e in engines) else "python"
+    machine = search_machine(engine, match.game)
+    if machine is None:
+        return None
+    from interpreter.harness.following import Following
+
+    following = Following(machine, match)
+    if following.broken is not None:
+        say_once(f"search: python (the compiled search does not follow {following.broken})")
+        return None
+    return following
 
 
 def _visits(root: _Node, key: str) -> int:

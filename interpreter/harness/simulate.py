@@ -22,7 +22,7 @@ from interpreter.engine.game import Game
 from interpreter.errors import AgentError
 from interpreter.harness.deal_files import FixedDeal, fixed_deal
 from interpreter.harness.distributed import on_dask
-from interpreter.harness.engines import machine_for, run_game, stream_seed
+from interpreter.harness.engines import machine_for, run_game, searched_compiled, stream_seed
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
 from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
@@ -53,6 +53,7 @@ class Setup:
     deal: tuple[str, str | None] | None = None  # every game starts from this deal file's board (deal_files.py)
     agent_limits: tuple[float, int] = (AGENT_SECONDS, AGENT_MEMORY_MB)  # agents of your own: s a decision, MB
     engine: str = "python"  # or "compiled": random agents on the compiled backend (engines.py)
+    search: str | None = None  # the engine asked for ismcts's searches (engines.search_machine; None: the default)
 
     def lineup(self, index: int) -> list[str]:
         names = list(self.agents) or ["random"]
@@ -77,6 +78,12 @@ class Played:
     digest: str = ""  # with Setup.digest: the SHA-256 of the game's record
 
 
+def _replayed(setup: Setup, lineup: list[str]) -> str:
+    """The engine a game of the run is played again with (its play command's): compiled where its random agents or
+    its searches ran compiled."""
+    return "compiled" if setup.engine == "compiled" or searched_compiled(setup.search, lineup) else "python"
+
+
 def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> Played:
     game = game or run_game(setup.rules, setup.players, setup.options, setup.allow)
     names = setup.lineup(index)
@@ -87,12 +94,14 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
     ended: list[dict[str, Any]] = []
     deal = None if setup.deal is None else _fixed(game, *setup.deal)
     try:
-        out = play_game(game, agent_factory(names, setup.iterations, setup.seconds, setup.agent_limits)(s), seed=s,
+        agents = agent_factory(names, setup.iterations, setup.seconds, setup.agent_limits, setup.search)(s)
+        out = play_game(game, agents, seed=s,
                         round_values=ended, record=setup.digest, deal=deal)
     except AgentError as exc:  # which game of the run, and how to see it again
         again = play_command(setup.rules, game.player_count, s, game.options, names, setup.iterations, setup.seconds,
                              deal=None if setup.deal is None else setup.deal[0],
-                             board=None if setup.deal is None else setup.deal[1], limits=setup.agent_limits)
+                             board=None if setup.deal is None else setup.deal[1], limits=setup.agent_limits,
+                             engine=_replayed(setup, names))
         raise AgentError(f"{exc}\n(game {index} of the run, seed {s}; play it again: {again})") from None
     digest = hashlib.sha256(json.dumps(out.record).encode()).hexdigest() if setup.digest else ""
     return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended), digest)
@@ -328,7 +337,7 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
         deal, board = setup.deal or (None, None)
         replays = {what: play_command(setup.rules, game.player_count, g.seed, game.options, g.lineup,
                                       setup.iterations, setup.seconds, deal=deal, board=board,
-                                      limits=setup.agent_limits, engine=setup.engine)
+                                      limits=setup.agent_limits, engine=_replayed(setup, g.lineup))
                    for what, (g, _) in chosen.items()}
     return Summary(
         game.name, game.player_count, len(played), seed, dict(game.options), list(game.seat_names),

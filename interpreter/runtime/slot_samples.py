@@ -62,26 +62,10 @@ class SlotSamples:
         self._seat_slots = {name: [slot_of[(SEAT, name, s)] for s in range(lay.players)]
                             for name in unknown.knowledge.derived}
         self._teams = slot_of[(TEAM, "", 0)]
-        unknown_cards = {c for true, _, _ in unknown.events for c in true}
-        types = game.value_types
+        named, self.progress_renamed = naming_unknown(unknown)
         # values naming an unknown card: (slot, type, the value as today's state holds it)
-        self.values: list[tuple[int, Any, Any]] = []
-        held: list[tuple[tuple[str, str, int | None], Any]] = [
-            ((ROUND, name, None), value) for name, value in state.vars.items()]
-        held += [((GAME, name, None), value) for name, value in state.game_vars.items()]
-        held += [((SEAT, name, s), value) for name, per_seat in state.seat_vars.items() for s, value in
-                 enumerate(per_seat)]
-        for key, value in held:
-            t = types.get(key[1])
-            asked = _Asked()
-            renamed(t, value, asked)
-            if key in slot_of and asked.any_of(unknown_cards):
-                self.values.append((slot_of[key], t, value))
-        # whether the running steps' progress names an unknown card (a choice made in secret)
-        asked = _Asked()
-        if state.progress is not None:
-            _relabelled(game, state, asked)
-        self.progress_renamed = asked.any_of(unknown_cards)
+        self.values: list[tuple[int, Any, Any]] = [(slot_of[key], t, value) for key, t, value in named
+                                                   if key in slot_of]
 
     def draw(self, rng: Any) -> Slots:
         """A sample: the decision's slots with the unknown cards dealt again (the draws of ``Unknown.sample``)."""
@@ -119,6 +103,31 @@ class SlotSamples:
         return sample
 
 
+def naming_unknown(unknown: Unknown) -> tuple[list[tuple[tuple[str, str, int | None], Any, Any]], bool]:
+    """What names a card ``unknown``'s seat does not know outside the zones, so that a sample renames it: the values
+    (each as its key in the layout, its type and the value as today's state holds it), and whether the running
+    steps' progress does (a choice made in secret)."""
+    game, state = unknown.game, unknown.state
+    unknown_cards = {c for true, _, _ in unknown.events for c in true}
+    types = game.value_types
+    held: list[tuple[tuple[str, str, int | None], Any]] = [
+        ((ROUND, name, None), value) for name, value in state.vars.items()]
+    held += [((GAME, name, None), value) for name, value in state.game_vars.items()]
+    held += [((SEAT, name, s), value) for name, per_seat in state.seat_vars.items() for s, value in
+             enumerate(per_seat)]
+    values = []
+    for key, value in held:
+        t = types.get(key[1])
+        asked = Asked()
+        renamed(t, value, asked)
+        if asked.any_of(unknown_cards):
+            values.append((key, t, value))
+    asked = Asked()
+    if state.progress is not None:
+        _relabelled(game, state, asked)
+    return values, asked.any_of(unknown_cards)
+
+
 def _relabelled(game: Game, state: State, card: Any) -> Any:
     """A copy of ``state``'s progress with the cards the running steps hold renamed by ``card``."""
     p = state.progress.copy()
@@ -127,7 +136,7 @@ def _relabelled(game: Game, state: State, card: Any) -> Any:
     return p
 
 
-class _Asked:
+class Asked:
     """A renaming that renames nothing and notes the cards it was asked for."""
 
     def __init__(self) -> None:

@@ -1,0 +1,160 @@
+"""The search of one decision on the compiled backend (search_template.py's ``ismcts``): what the seat does not know
+gathered once in Python (engine/samples.py's ``Unknown``) and handed to the compiled call as one array
+(``sample_plan``), the tree's arrays, and the call.
+
+A sample deals the unknown cards of each deal again among the spots they hold now, never to a place that a seat has
+shown lacks the card: the places of a deal are the zones (a seat's hand...) whose cards it holds, each with a ban of
+its own (engine/knowledge.py's ``excluded``) its own place, all others one place that takes any card; each card has
+the mask of the places it may go to. A card's spot is found in the arrays by its kind (identical cards are one kind,
+so any spot of that kind among the unknown is the same).
+
+Not written, so that the search runs on the Python backend (NotWritten says which): what a sample works out again
+(hidden values derived from cards, public values checked against hidden cards, hidden teams), choices drawn again (a
+simultaneous choice pending), values or a step's progress naming an unknown card (a choice made in secret), and a
+deal of more than ``MOST_PLACES`` places.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from interpreter.compiled.arrays import Arrays, heap
+from interpreter.compiled.choose_choices import keeps_history
+from interpreter.compiled.machine import Machine
+from interpreter.compiled.search_template import AVAILABLE, MOST_PLACES, TREE_COLUMNS
+from interpreter.compiled.values import NotWritten
+from interpreter.engine.card_values import renamed
+from interpreter.engine.samples import Unknown
+from interpreter.engine.steps.running import running
+from interpreter.runtime.slot_samples import Asked, naming_unknown
+
+
+def refusal(unknown: Unknown) -> str | None:
+    """Why the samples of ``unknown``'s decision are not drawn by the compiled search (None: they are)."""
+    if unknown.redraws:
+        return "choices the seat has not seen, drawn again (a simultaneous choice pending)"
+    if unknown.state.team_known is not None:
+        return "hidden teams (the arrays do not hold what each seat knows of them)"
+    if unknown.checks:
+        return "public values worked out from hidden cards, which a sample must agree with"
+    if unknown.knowledge.derived:
+        return "hidden values worked out again on a sample"
+    values, progress = naming_unknown(unknown)
+    if values:
+        return f"a value naming a card the seat does not know ({values[0][0][1]!r})"
+    if progress and _held(unknown):
+        return "a step's progress naming a card the seat does not know (a choice made in secret)"
+    return None
+
+
+def _held(unknown: Unknown) -> bool:
+    """Whether the compiled progress of a running step names a card the seat does not know, as today's does
+    (``naming_unknown``): a step other than a choice, a choice's picks of the turn, or its history where the
+    compiled template keeps it (choose_choices.py's ``keeps_history``; a choice made in secret, such as a pass of
+    cards face down, holds its picks in the cards moved, which a sample deals again, and keeps no history)."""
+    game, state = unknown.game, unknown.state
+    cards = {c for true, _, _ in unknown.events for c in true}
+
+    def names(t: Any, values: list[Any]) -> bool:
+        asked = Asked()
+        for value in values:
+            renamed(t, value, asked)
+        return asked.any_of(cards)
+
+    for step, q in running(game.steps, state.step_index, state.progress):
+        if step.kind != "choose":
+            asked = Asked()
+            step.search.relabel(q.copy(), asked)
+            if asked.any_of(cards):
+                return True
+            continue
+        choose: Any = step  # (a choose step: its options' type)
+        t = choose.option_type
+        if names(t, q.picked) or keeps_history(step) and names(t, [h["value"] for h in q.history]):
+            return True
+    return False
+
+
+def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown) -> Any:
+    """What a sample deals again (search_template.py's ``d``), from ``unknown``, at the state ``arrays`` holds."""
+    why = refusal(unknown)
+    if why is not None:
+        raise NotWritten(why)
+    layout = machine.lay.layout
+    kind = layout.kind
+    free_spots: dict[int, dict[int, list[int]]] = {}  # row -> kind -> its columns not taken by an unknown card yet
+    d = [len(unknown.events)]
+    for (true, cards, bans), spots in zip(unknown.events, unknown.spots, strict=True):
+        places: dict[tuple[str, int], int] = {}
+        banned: dict[int, int] = {}  # card -> the places (bits) that lack it
+        for (where, _), ban in zip(spots, bans, strict=True):
+            if ban and where not in places:
+                places[where] = q = len(places)
+                for c in ban:
+                    banned[c] = banned.get(c, 0) | 1 << q
+        free = len(places)  # the place of every spot without a ban
+        if free + 1 > MOST_PLACES:
+            raise NotWritten(f"a deal of cards to {free + 1} places")
+        rows, cols, at = [], [], []
+        for ((zone, seat), _), c in zip(spots, true, strict=True):
+            row = layout.zone_slot(zone, None if seat < 0 else seat)
+            rows.append(row)
+            cols.append(_spot(free_spots, arrays, row, kind[c]))
+            at.append(places.get((zone, seat), free))
+        everywhere = (1 << (free + 1)) - 1
+        d += [len(cards), free + 1, *rows, *cols, *at, *(kind[c] for c in cards),
+              *(everywhere & ~banned.get(c, 0) for c in cards)]
+    return np.asarray(d, np.int64)
+
+
+def _spot(free: dict[int, dict[int, list[int]]], arrays: Arrays, row: int, k: int) -> int:
+    """A column of ``row`` holding a card of kind ``k`` not taken yet (``free``: the columns left, by row and
+    kind, made when a row is first asked for)."""
+    columns = free.get(row)
+    if columns is None:
+        columns = free[row] = {}
+        for col in range(int(arrays.zn[row]) - 1, -1, -1):
+            columns.setdefault(int(arrays.z[row, col]), []).append(col)
+    left = columns.get(k)
+    if not left:
+        raise NotWritten("an unknown card the compiled machine does not hold where the Python backend does")
+    return left.pop()
+
+
+class CompiledSearch:
+    """The compiled search of decisions of one game (``machine``'s), its work arrays made once and reused."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        box = machine.box()
+        self.work = Arrays(box.z.copy(), box.zn.copy(), box.v.copy(), box.l.copy(), box.ln.copy(), heap())
+        self.p = np.zeros(machine.size, np.int64)
+        actions = machine.actions
+        self.keys = np.zeros(actions, np.int64)
+        self.visits = np.zeros(actions, np.int64)
+        self.tree = np.zeros((0, TREE_COLUMNS), np.int64)
+        self.wins = np.zeros(0, np.float64)
+
+    def begin(self, position: tuple[Arrays, Any], plan: Any, seed: int) -> None:
+        """A new tree for the decision at ``position`` (its arrays and progress), samples drawn by ``plan``, the
+        random stream seeded with ``seed``."""
+        self.position, self.plan = position, plan
+        self.tree[:1] = 0
+        self.machine.module.seed(seed)
+
+    def run(self, iterations: int, explore: float, sign: int) -> dict[int, int]:
+        """``iterations`` more of the search begun; each root action's visits so far, by its whole number."""
+        nodes = int(self.tree[0, AVAILABLE]) if len(self.tree) else 0
+        if len(self.tree) < nodes + iterations + 1:  # (room for a node an iteration)
+            grown = max(2 * len(self.tree), nodes + iterations + 1)
+            tree, wins = np.zeros((grown, TREE_COLUMNS), np.int64), np.zeros(grown, np.float64)
+            tree[:len(self.tree)], wins[:len(self.wins)] = self.tree, self.wins
+            if not len(self.tree):
+                tree[0, AVAILABLE] = 0
+            self.tree, self.wins = tree, wins
+        (z0, zn0, v0, l0, ln0, _), p0 = self.position
+        n = self.machine.module.ismcts(*self.work, self.p, z0, zn0, v0, l0, ln0, p0, self.plan, self.tree,
+                                       self.wins, iterations, explore, sign, self.keys, self.visits)
+        return {int(k): int(v) for k, v in zip(self.keys[:n], self.visits[:n], strict=True)}

@@ -1,0 +1,265 @@
+"""The search on the compiled backend (compiled/search.py, search_template.py, following.py): the samples it deals
+never put a card where the Python backend's ``Unknown`` says it cannot be and reach every place it may be, the deal
+around bans keeps every ban where shuffles rarely do, the rewards are the Python search's, a tree's visits add up,
+and an ismcts seat searches every decision of a round compiled while the game, followed on the machine, is played
+by the Python backend. The machine runs as plain Python here (numba compiles for seconds)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from interpreter.compiled.arrays import HEAP_START, Arrays, heap
+from interpreter.compiled.machine import Machine
+from interpreter.compiled.search import CompiledSearch, refusal, sample_plan
+from interpreter.compiled.search_template import AVAILABLE
+from interpreter.engine.samples import Unknown
+from interpreter.engine.state import CHANCE
+from interpreter.harness import engines
+from interpreter.harness.agents import Turn
+from interpreter.harness.following import Following
+from interpreter.harness.search import IsmctsAgent, _rewards
+from interpreter.match.driver import Match
+from interpreter.match.listeners import Knowing
+
+from .compiled_steps import numba_or_skip
+from .conftest import game_of
+
+
+@pytest.fixture(scope="module")
+def hearts() -> Any:
+    game = game_of("hearts", 4)
+    return game, Machine(game)
+
+
+def _followed(game: Any, machine: Machine, seed: int) -> tuple[Match, Any, Following]:
+    match = Match(game, seed)
+    knowing = Knowing(match)
+    following = Following(machine, match)
+    match.listen(knowing, following)
+    match.begin()
+    return match, knowing.knowledge, following
+
+
+def _banned_decision(game: Any, machine: Machine, seed: int) -> tuple[Match, Any, Following, Unknown]:
+    """A decision of a random game of Hearts where the seat to act knows that some seat lacks some cards, with at
+    most 24 cards it does not know."""
+    rng = random.Random(seed)
+    match, knowledge, following = _followed(game, machine, seed)
+    while True:
+        d = match.state.pending
+        assert d is not None, "the game ended before a decision with bans"
+        if d.actor == CHANCE:
+            match.chance()
+            continue
+        unknown = Unknown(game, match.state, d.actor, knowledge)
+        bans = [b for _, _, bs in unknown.events for b in bs if b]
+        if bans and sum(len(true) for true, _, _ in unknown.events) <= 24 and refusal(unknown) is None:
+            return match, knowledge, following, unknown
+        match.act(d.actions[rng.randrange(len(d.actions))])
+
+
+def _copy(arrays: Any) -> Arrays:
+    return Arrays(*(a.copy() for a in arrays[:5]), heap())
+
+
+def test_samples_keep_the_bans_and_reach_every_allowed_place(hearts: Any) -> None:
+    game, machine = hearts
+    _, _, following, unknown = _banned_decision(game, machine, 3)
+    arrays, _, _ = following.position()
+    plan = sample_plan(machine, arrays, unknown)
+    kind, lay = machine.lay.layout.kind, machine.lay.layout
+    allowed: set[tuple[int, Any]] = set()  # (a card's kind, a place it may be dealt to)
+    hidden: dict[Any, Counter[int]] = {}  # each place's unknown cards, by kind
+    for (true, _, bans), spots in zip(unknown.events, unknown.spots, strict=True):
+        for (where, _), c in zip(spots, true, strict=True):
+            hidden.setdefault(where, Counter())[kind[c]] += 1
+        for (where, _), ban in zip(spots, bans, strict=True):
+            allowed |= {(kind[c], where) for c in true if not ban or c not in ban}
+    assert any(b for _, _, bans in unknown.events for b in bans), "a decision where some seat lacks some cards"
+    rows = {where: lay.zone_slot(where[0], None if where[1] < 0 else where[1]) for where in hidden}
+    before = {where: Counter(arrays.z[row, :arrays.zn[row]].tolist()) for where, row in rows.items()}
+    known = {where: before[where] - hidden[where] for where in rows}
+    seen: set[tuple[int, Any]] = set()
+    machine.module.seed(7)
+    for _ in range(150):
+        work = Arrays(*(a.copy() for a in arrays[:5]), heap())
+        machine.module.search_draw(*work, plan)
+        assert work.h[0] == HEAP_START, "a draw gives back the scratch space it took"
+        for where, row in rows.items():
+            now = Counter(work.z[row, :work.zn[row]].tolist())
+            dealt = now - known[where]
+            assert now == known[where] + dealt and sum(dealt.values()) == sum(hidden[where].values()), \
+                f"{where} keeps its known cards and its number of cards"
+            for k in dealt:
+                assert (k, where) in allowed, f"a card of kind {k} dealt to {where}, which lacks it"
+                seen.add((k, where))
+        assert sum((Counter(work.z[row, :work.zn[row]].tolist()) for row in rows.values()), Counter()) == \
+            sum(before.values(), Counter()), "the cards dealt again are the cards that were there"
+    assert allowed == seen, f"never dealt to a place it may go to: {sorted(allowed - seen)[:5]}"
+
+
+def test_the_deal_around_bans_keeps_every_ban(hearts: Any) -> None:
+    """Six cards to three places of two spots, each card allowed in one place only but the last two: one deal in
+    45 keeps every ban (a shuffle rarely finds it); the deal spot by spot always does, and varies."""
+    _, machine = hearts
+    masks = [1, 1, 2, 2, 7, 7]  # (places 0, 1, 2: bits)
+    n = len(masks)
+    plan = np.asarray([1, n, 3, *[0] * n, *range(n), 0, 0, 1, 1, 2, 2, *range(10, 10 + n), *masks], np.int64)
+    h = heap()
+    found = Counter()
+    machine.module.seed(3)
+    for _ in range(40):
+        perm = machine.module.grab(h, n)
+        machine.module.search_deal_around(h, plan, 1, perm)
+        picks = h[perm:perm + n].tolist()
+        h[0] = perm
+        assert sorted(picks) == list(range(n)), "every card dealt once"
+        assert all(masks[c] >> (j // 2) & 1 for j, c in enumerate(picks)), f"a ban broken: {picks}"
+        found[tuple(picks)] += 1
+    assert h[0] == HEAP_START and len(found) == 8, f"each of the 8 deals that keep the bans: {sorted(found)}"
+
+
+def test_rewards_are_the_python_search_s(hearts: Any) -> None:
+    _, machine = hearts
+    before, after = [10, 0, 5, 20], [16, 13, 5, 20]
+    v0 = np.zeros(len(machine.box().v), np.int64)
+    v = v0.copy()
+    total = machine.lay.value("total", "", 0)
+    v0[total:total + 4], v[total:total + 4] = before, after
+    for sign in (1, -1):
+        want = _rewards([[a - b for a, b in zip(after, before, strict=True)]], 0, 4, sign)
+        got = [machine.module.search_reward(v, v0, s, sign) for s in range(4)]
+        assert got == pytest.approx(want)
+
+
+def test_a_decision_searched_compiled(hearts: Any) -> None:
+    game, machine = hearts
+    match, _, following, unknown = _banned_decision(game, machine, 5)
+    arrays, p, keys = following.position()
+    search = CompiledSearch(machine)
+    search.begin((arrays, p), sample_plan(machine, arrays, unknown), 11)
+    visits = search.run(12, 0.7, -1)
+    assert sum(visits.values()) == 12 and set(visits) <= set(keys), "one root action visited an iteration"
+    assert search.work.h[0] == HEAP_START
+    assert search.tree[0, AVAILABLE] == 13, "one node added an iteration"
+    more = search.run(6, 0.7, -1)  # the same tree, searched further
+    assert sum(more.values()) == 18 and all(more[k] >= n for k, n in visits.items())
+    assert (arrays.z == following.arrays.z).all() and match.state.pending is not None
+
+
+def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any) -> None:
+    """Seat 0 searches every decision of the first round on the compiled backend (the pass included: the cards
+    passed face down are dealt again with the others), the game played by the Python backend, followed on the
+    machine to the round's end."""
+    game, machine = hearts
+    monkeypatch.setattr(engines, "search_machine", lambda engine, g, say=None: machine)
+    match = Match(game, 2)
+    knowing = Knowing(match)
+    match.listen(knowing)
+    match.begin()
+    agent = IsmctsAgent(0, iterations=3, engine="compiled")
+    from interpreter.harness.search import following_for
+
+    following = following_for(match, [agent])
+    assert following is not None
+    match.listen(following)
+    rng = random.Random(2)
+    searched = asked = 0
+    runs = CompiledSearch.run
+
+    def counted(self: CompiledSearch, *args: Any) -> Any:
+        nonlocal searched
+        searched += 1
+        return runs(self, *args)
+
+    monkeypatch.setattr(CompiledSearch, "run", counted)
+    while match.state.round_number == 1:
+        d = match.state.pending
+        if d.actor == CHANCE:
+            match.chance()
+        elif d.actor == 0:
+            asked += len(d.actions) > 1
+            match.act(agent.act(Turn(game, match.state, 0, d.actions, d.prompt, knowing.knowledge, d.kind,
+                                     following)))
+        else:
+            match.act(d.actions[rng.randrange(len(d.actions))])
+    assert following.broken is None
+    assert asked >= 10 and searched == asked, "every decision with a choice searched compiled"
+
+
+def test_a_decision_it_does_not_write_is_searched_by_python_said_once(monkeypatch: Any, capsys: Any) -> None:
+    """Doppelkopf's announcements are public values worked out from hidden cards, which a sample must agree with:
+    not written, so those decisions are searched on the Python backend, said once on standard error."""
+    from interpreter.harness import search as search_module
+
+    monkeypatch.setattr(search_module, "_SAID", set())
+    game = game_of("doppelkopf", 4)
+    machine = Machine(game)
+    match, knowledge, following = _followed(game, machine, 1)
+    rng = random.Random(1)
+    agent = IsmctsAgent(0, iterations=2, engine="compiled")
+    refused = 0
+    while refused < 2:
+        d = match.state.pending
+        if d.actor == CHANCE:
+            match.chance()
+            continue
+        if len(d.actions) > 1 and refusal(Unknown(game, match.state, d.actor, knowledge)) is not None:
+            refused += 1
+            action = agent.act(Turn(game, match.state, d.actor, d.actions, d.prompt, knowledge, d.kind, following))
+            assert any(a is action for a in d.actions)
+        else:
+            action = d.actions[rng.randrange(len(d.actions))]
+        match.act(action)
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["search: python for some decisions (the compiled search does not write public values worked "
+                    "out from hidden cards, which a sample must agree with yet)"]
+
+
+def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(monkeypatch, capsys) -> None:
+    """``--engine compiled`` with ismcts and random seats: the game on the Python backend, the searches compiled, said
+    once; its replay command asks for the same; another agent is refused as before. (The machine as plain Python.)"""
+    pytest.importorskip("numba")
+    from interpreter.cli import main
+    from interpreter.errors import TrickbookError
+    from interpreter.harness.simulate import Setup, _replayed
+
+    monkeypatch.setattr(engines, "compiled_machine", lambda game: Machine(game))
+    game = game_of("whist", 4)
+    said: list[str] = []
+    assert engines.chosen_engine("compiled", game, ["ismcts", "random"], say=said.append) == "python"
+    assert said[0].startswith("engine: python, the searches compiled")
+    with pytest.raises(TrickbookError, match="random agents only"):
+        engines.chosen_engine("compiled", game, ["ismcts", "greedy"])
+    setup = Setup("whist", 4, agents=("ismcts", "random"), search="compiled")
+    assert _replayed(setup, ["ismcts", "random"] * 2) == "compiled" and _replayed(setup, ["random"] * 4) == "python"
+    searched = []
+    runs = CompiledSearch.run
+    monkeypatch.setattr(CompiledSearch, "run", lambda self, *a: searched.append(1) or runs(self, *a))
+    assert main(["play", "whist", "-p", "4", "--quiet", "--agents", "ismcts,random", "--iterations", "1",
+                 "--engine", "compiled"]) == 0  # (a new seed: the command that plays it again is printed)
+    assert searched, "the ismcts seat searched compiled"
+    again = capsys.readouterr().out.splitlines()[-1]
+    assert again.endswith("--agents ismcts,random --iterations 1 --engine compiled")
+
+
+def test_numba_searches_as_plain_python_does(hearts: Any, tmp_path: Any, monkeypatch: Any) -> None:
+    """The search compiled by numba gives the visits the module run as plain Python gives, from the same seed (numba's
+    random stream is numpy's)."""
+    numba_or_skip(everywhere=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    game, plain = hearts
+    fast = Machine(game, compiled=True)
+    match, _, following, unknown = _banned_decision(game, plain, 4)
+    arrays, p, _ = following.position()
+    found = []
+    for machine in (plain, fast):
+        search = CompiledSearch(machine)
+        search.begin((arrays, p), sample_plan(machine, arrays, unknown), 9)
+        found.append(search.run(40, 0.7, -1))
+    assert found[0] == found[1] and sum(found[0].values()) == 40
