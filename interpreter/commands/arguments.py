@@ -112,7 +112,7 @@ def _compare(sub: Commands) -> None:
     co.add_argument("base", metavar="BASE", help="a rule file or bundled game name")
     co.add_argument("variant", metavar="VARIANT", help="a rule file or bundled game name (the same may be "
                     "compared with other options: --variant-option)")
-    co.add_argument("--players", "-p", type=int, required=True, metavar="N", help="how many players")
+    co.add_argument("--players", "-p", type=int, metavar="N", help=PLAYERS_HELP.replace("the game", "both files"))
     co.add_argument("--games", "-n", type=int, default=200, metavar="K",
                     help=f"paired games: K of each file (default 200, at most {MAX_GAMES:,})")
     co.add_argument("--seed", default=None, help="random seed (default 0): game i of both files has seed SEED/i")
@@ -201,10 +201,13 @@ def _serve(sub: Commands) -> None:
 # ---------------------------------------------------------------- arguments several commands share
 
 
+PLAYERS_HELP = "how many players (may be left out where the game has one player count)"
+
+
 def _game_args(q: argparse.ArgumentParser, seed_default: str) -> None:
     """GAME, --players, --seed (``seed_default``: what no seed means, in the help) and --option."""
     q.add_argument("game", metavar="GAME", help="a rule file, or a bundled game name (see 'trickbook list')")
-    q.add_argument("--players", "-p", type=int, required=True, metavar="N", help="how many players")
+    q.add_argument("--players", "-p", type=int, metavar="N", help=PLAYERS_HELP)
     q.add_argument("--seed", default=None, help="random seed: a number or any text; the same seed deals the "
                    "same game" + seed_default)
     q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
