@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import interpreter as tb
+from interpreter.api.builtin_agents import AGENTS, PLAY_AGENT
 from interpreter.errors import RuleError, TrickbookError, show_file_as
-from interpreter.harness.players import AGENTS, PLAY_AGENT
 from interpreter.limits import MAX_NUMBER
 from interpreter.web.guard import read_json
 from interpreter.web.tables import Setup, Table, check_setup, mtime, token_hash

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import interpreter as tb
+from interpreter.api.builtin_agents import AGENTS
 from interpreter.api.builtin_agents import DEFAULT_ITERATIONS as ITERATIONS
 from interpreter.errors import Position, RuleError, TrickbookError
-from interpreter.harness.players import AGENTS
 from interpreter.web.bots import SEARCHING
 
 KINDS = ("person", *AGENTS)  # a person, or one of the built-in agents
