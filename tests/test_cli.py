@@ -436,3 +436,44 @@ def test_a_ctrl_c_between_loading_and_the_command_is_one_line_and_130(tmp_path):
     done = subprocess.run([sys.executable, str(script), "list"], env=env, capture_output=True, text=True,
                           timeout=60, preexec_fn=terminal_sigint)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "interrupted\n")
+
+
+def test_players_may_be_left_out_where_the_game_has_one_count_and_else_the_counts_are_listed(capsys, tmp_path):
+    code, out, err = run(capsys, "play", "hearts", "--seed", "1", "--quiet")
+    assert code == 0 and "winner" in out  # Hearts is for 4 players only
+    with pytest.raises(SystemExit) as stop:
+        run(capsys, "play", "mue", "--seed", "1", "--quiet")
+    assert stop.value.code == 2
+    assert "mue can be played by 3, 4, 5 or 6 players: say how many with -p N" in capsys.readouterr().err
+    record = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", "euchre", "--seed", "1", "--quiet", "--record", str(record))
+    assert code == 0 and json.loads(record.read_text().splitlines()[0])["players"] == 4
+    # compare: the one count both files support
+    with pytest.raises(SystemExit):
+        run(capsys, "compare", "mue", "mue-riogrande", "-n", "2")
+    assert "both files can be played by 4, 5 or 6 players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("hart", "hearts"), ("ohhell", "oh-hell"), ("Spade", "spades")])
+def test_a_mistyped_game_name_gets_did_you_mean(capsys, typed, meant):
+    code, out, err = run(capsys, "play", typed, "-p", "4")
+    assert code != 0 and f"did you mean {meant}?" in err
+
+
+def test_a_name_like_no_game_gets_no_guess(capsys):
+    code, out, err = run(capsys, "play", "zzzzzz", "-p", "4")
+    assert code != 0 and "no rule file or bundled game named 'zzzzzz'" in err and "did you mean" not in err
+
+
+def test_a_variant_without_a_name_is_named_after_its_file_and_validate_says_so(capsys, tmp_path):
+    variant = tmp_path / "Our House Rules.yaml"
+    variant.write_text("extends: hearts\ntitle: Hearts at home\n")
+    code, out, err = run(capsys, "validate", str(variant))
+    assert code == 0 and "named 'our-house-rules' after its file" in out
+    record = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", str(variant), "--seed", "2", "--quiet", "--record", str(record))
+    assert code == 0 and json.loads(record.read_text().splitlines()[0])["rules"] == "our-house-rules"
+    named = tmp_path / "named.yaml"
+    named.write_text("extends: hearts\nname: hearts-at-home\n")
+    code, out, err = run(capsys, "validate", str(named))
+    assert code == 0 and out.strip().endswith(": ok")

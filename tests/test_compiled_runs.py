@@ -132,7 +132,7 @@ def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monk
 
 def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plain, capsys):
     pytest.importorskip("numba")
-    assert main(["play", "whist", "-p", "4", "--seed", "x/2", "--quiet", "--engine", "compiled"]) == 0
+    assert main(["play", "whist", "-p", "4", "--seed", "x/2", "--quiet", "--engine", "compiled", "-a", "random"]) == 0
     out = capsys.readouterr().out
     done = Machine(game_of("whist", 4)).play_seeded(engines.stream_seed("x/2"))
     assert f"North {done.totals[0]}" in out and f"East {done.totals[1]}" in out
@@ -143,7 +143,7 @@ def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plai
 def test_the_record_of_a_compiled_game_says_so_and_replays(plain, capsys, tmp_path):
     pytest.importorskip("numba")
     record = tmp_path / "g.jsonl"
-    assert main(["play", "euchre", "-p", "4", "--seed", "5", "--quiet", "--engine", "compiled",
+    assert main(["play", "euchre", "-p", "4", "--seed", "5", "--quiet", "--engine", "compiled", "-a", "random",
                  "--record", str(record)]) == 0
     head = json.loads(record.read_text().splitlines()[0])
     assert head["engine"] == "compiled" and "SHA-256" in head["stream"]

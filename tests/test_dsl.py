@@ -237,6 +237,10 @@ def test_whitespace_and_line_breaks_between_tokens_are_ignored():
 # ----------------------------------------------------------------------------- syntax errors
 
 
+LET_VALUE = "a let's value ends before its 'in': put a comparison or a condition in brackets, as in let x = (a == b " \
+            "and c) in ..."
+
+
 @pytest.mark.parametrize("text, offset, message", [
     ("a / b", 2, "unexpected character '/' (use // for whole-number division)"),
     ("a = b", 2, "unexpected character '=' (use == to compare)"),
@@ -248,6 +252,9 @@ def test_whitespace_and_line_breaks_between_tokens_are_ignored():
     ("'abc", 0, "unexpected character \"'\" (a string ends with the same quote on the same line)"),
     ("1 < 2 < 3", 6, "unexpected '<' (comparisons do not chain; write a < b and b < c)"),
     ("a == b != c", 7, "unexpected '!=' (comparisons do not chain; write a < b and b < c)"),
+    ("let s = d == 5 and x in s", 10, "unexpected '==' (" + LET_VALUE + ")"),
+    ("let s = a and b in s", 10, "unexpected 'and' (" + LET_VALUE + ")"),
+    ("let s = a if b else c in s", 10, "unexpected 'if' (" + LET_VALUE + ")"),
     ("(1 + 2", 6, "the expression ends too early; expected ')'"),
     ("1 +", 3, "the expression ends too early; expected a value"),
     ("a if b", 6, "the expression ends too early; expected 'else', 'or'"),
@@ -1473,3 +1480,18 @@ def test_an_if_between_fors_keeps_the_loops_inside_it_from_running():
     late = work(f"[[a, b] for a in {fifty} for b in {fifty} if a == 3]")
     assert early <= 200 < 2500 <= late  # 50 + 50 items for the outer loop, 50 + 50 for the one kept
 
+
+
+@pytest.mark.parametrize(("values", "read", "declare"), [
+    ("{places: '[]'}", "game.places[0].hand", "types: {game: {places: list of seats}}"),
+    ("{leader: none}", "game.leader.hand", "types: {game: {leader: seat}}"),
+])
+def test_an_attribute_of_a_value_of_no_known_kind_says_to_declare_it_in_types(tmp_path, values, read, declare):
+    from interpreter.engine.compile import rule_file_problems
+
+    path = tmp_path / "variant.yaml"
+    path.write_text(f"extends: hearts\nname: v\ngame:\n  values: {values}\n"
+                    f"round:\n  deal:\n    when: \"len({read}) > 100 or true\"\n")
+    problems = rule_file_problems(str(path))
+    assert problems and "has no attribute 'hand'" in problems[0].message and declare in problems[0].message
+    assert problems[0].position.line == 7

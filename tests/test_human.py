@@ -76,11 +76,21 @@ def test_cards_are_offered_in_the_order_the_hand_shows_them_grouped_by_suit(name
         assert [order[c] for c in menu] == sorted(order[c] for c in menu)
 
 
-def test_the_status_names_values_as_the_narration_and_shows_unset_ones_and_tricks_won():
+def test_a_game_with_a_table_shows_its_lines_only_in_every_phase_never_raw_values():
+    # NJET declares its table: while the board is covered none of its lines has a value yet, and the view shows
+    # the board's rows, not the round's values by their names (own_size, partners, monster: none)
     _, text = _play("njet-riogrande", 4, 0, [])
     first = text.split("turquoise, cover a space")[0]
     assert "  tricks: turquoise 0, lilac 0, orange 0, green 0" in first  # before anyone has a trick
-    status = next(line for line in text.splitlines() if line.startswith("  start player: "))
+    assert "  start player: turquoise | lilac | orange | green" in first  # the board's row
+    assert "own_size" not in text and "monster: none" not in text and "partners: none" not in text
+
+
+def test_without_a_table_the_status_names_values_as_the_narration_and_shows_unset_ones(tmp_path):
+    plain = tmp_path / "no-table.yaml"
+    plain.write_text("extends: njet-riogrande\nname: no-table\ntable: null\n")
+    _, text = _play(str(plain), 4, 0, [])
+    status = next(line for line in text.splitlines() if line.startswith("  start player: none"))
     assert "supertrump (the 0s of a colour): " in status and "points per trick and captured 0: " in status
     assert "monster: none" in status  # a value without one is shown, not dropped
 
@@ -232,14 +242,30 @@ def _answers_until_first_play(text):
                              for block in before.split(":\n")[1:] if re.match(r"\s+\d+\. ", block))]
 
 
-def test_numbers_stay_as_they_were_while_a_seat_picks_several_cards():
-    # Hearts' pass: three picks in one turn; a picked card leaves the list, the others keep their numbers
+def test_every_menu_is_numbered_from_1_while_a_seat_picks_several_cards_too():
+    # Hearts' pass: three picks in one turn; a picked card leaves the list, and the list is numbered again
     _, text = _play("hearts", 4, 0, ["5", "5"], seed=3)
     menus = re.findall(r"North, pass[^:\n]*:\n((?:\s+\d+\. .*\n)+)", text)[:3]
     numbered = [dict((int(n), lab) for n, lab in re.findall(r"\s+(\d+)\. (.*)", m)) for m in menus]
-    assert len(numbered) == 3 and len(numbered[0]) == 13 and len(numbered[1]) == 12
-    assert 5 not in numbered[1] and all(numbered[1][k] == numbered[0][k] for k in numbered[1])
-    assert "please answer with one of the numbers shown" in text  # "5" again: that card is picked already
+    assert [sorted(m) for m in numbered] == [list(range(1, 14)), list(range(1, 13)), list(range(1, 12))]
+    first, second = numbered[0][5], numbered[1][5]
+    assert first not in numbered[1].values() and second == numbered[0][6]  # "5" twice: two cards passed
+    assert "please answer with one of the numbers shown" not in text
+
+
+def test_a_question_mark_shows_the_choices_again_and_why_each_other_card_is_not_allowed():
+    _, text = _play("hearts", 4, 0, ["1", "1", "1", "1", "?"], seed=3)
+    at = text.index("  not now: ")
+    before = text[:at].splitlines()
+    shown = []
+    while re.match(r"\s+\d+\. ", before[-1]):  # the menu shown again, just before the reasons
+        shown.insert(0, re.sub(r"^\s+\d+\. ", "", before.pop()))
+    refused = re.findall(r"^  not now: (.*) \((.*)\)$", text[at:].split("\n> ")[0], re.M)
+    assert shown and refused and not {lab for lab, _ in refused} & set(shown)
+    says = {"you must follow suit", "the 2 of clubs leads the first trick",
+            "hearts may not be led until a heart has been played, unless you have nothing but hearts",
+            "no points on the first trick - no heart and not the queen of spades, unless you have nothing else"}
+    assert all(why in says for _, why in refused), refused
 
 
 def test_the_table_shows_the_status_lines_of_the_rule_file_with_their_titles_and_nothing_else():

@@ -10,6 +10,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed here (pip install 'trickbook[openspiel]')")
 
+import numpy as np  # noqa: E402
+
 from interpreter.engine.compile import supported_players  # noqa: E402
 from interpreter.limits import MAX_ACTIONS  # noqa: E402
 from interpreter.rules.loader import load_rules  # noqa: E402
@@ -76,28 +78,48 @@ def test_registering_twice_gives_the_same_name_and_other_options_need_another():
     assert register("oh-hell", 4, {"hands": "up", "largest": 3}, short_name="oh_hell_3") == "oh_hell_3"
 
 
-def test_openspiels_mcts_and_ismcts_bots_play_a_bundled_game_through_evaluate_bots():
-    import numpy as np
-    from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+def test_openspiels_ismcts_bot_is_refused_by_evaluate_bots_until_it_is_made_restartable():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from interpreter.toolkits.openspiel import restartable
 
     game = pyspiel.load_game(register("oh-hell", 4, {"hands": "up", "largest": 2}))
-    rng = np.random.RandomState(3)
-    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 5)
+    with pytest.raises(RuntimeError, match="RestartAt"):
+        bot.restart_at(game.new_initial_state())
+    assert restartable(bot) is bot
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    bot.step(state)
+    assert bot._nodes  # the tree it grew ...
+    bot.restart_at(state)
+    assert not bot._nodes  # ... started anew, as evaluate_bots asks before each game
+    mcts_bot = mcts.MCTSBot(game, 2.0, 5, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)))
+    assert restartable(mcts_bot).restart_at.__func__ is mcts.MCTSBot.restart_at  # its own hook is kept
 
-    class ISMCTS(ismcts.ISMCTSBot):
-        def restart_at(self, state):  # OpenSpiel's Python ISMCTS keeps no state between games
-            self.reset()
 
-    bots = [mcts.MCTSBot(game, 2.0, 20, evaluator, random_state=rng), ISMCTS(game, evaluator, 2.0, 20,
-                                                                            random_state=rng),
-            pyspiel.make_uniform_random_bot(2, 5), pyspiel.make_uniform_random_bot(3, 6)]
-    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
-    assert sum(returns) == pytest.approx(1.0) and all(0 <= r <= 1 for r in returns)
+def test_trickbook_agents_as_openspiel_bots_choose_as_the_api_s_agents():
+    import interpreter as tb
+    from interpreter.toolkits.openspiel import trickbook_bots
+
+    game = pyspiel.load_game(register("oh-hell", 4, {"hands": "up", "largest": 2}))
+    state = game.new_initial_state()
+    rng = np.random.RandomState(5)
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    (bot,) = trickbook_bots(["greedy"], seed=4)
+    (agent,) = tb.agents(["greedy"], seed=4)
+    chosen = bot.step(state)
+    assert chosen in state.legal_actions() and chosen == state.trickbook.agent_choice(agent)
 
 
-def test_the_openspiel_example_of_docs_api_md_runs():
-    (block,) = doc_examples("pyspiel")
-    exec(compile(block, "docs/api.md", "exec"), {})
+def test_the_openspiel_examples_of_docs_api_md_run():
+    blocks = doc_examples("pyspiel")
+    assert len(blocks) == 2  # a game through OpenSpiel's checks and CFR; OpenSpiel's bots against Trickbook's
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"docs/api.md, OpenSpiel example {i + 1}", "exec"), {})
 
 
 @pytest.mark.parametrize("name", ["hearts", "njet-riogrande"])  # NJET: identical cards, one outcome for each kind

@@ -123,6 +123,16 @@ def test_the_lobby_offers_every_bundled_game_with_its_players_seats_and_options(
     assert client.post("/api/rules", json={"game": "../../etc/passwd"}).status_code == 400
 
 
+def test_the_lobby_offers_the_built_in_bots_and_gives_a_seat_the_bot_trickbook_play_gives(client):
+    from interpreter.commands.arguments import parser
+    from interpreter.harness.players import AGENTS
+
+    hearts = client.post("/api/rules", json={"game": "hearts"}).json()
+    assert hearts["agents"] == AGENTS and hearts["default_agent"] in AGENTS
+    assert parser().parse_args(["play", "hearts"]).agents == hearts["default_agent"]  # the command line's too
+    assert parser().parse_args(["simulate", "hearts", "-n", "2"]).agents == "random"  # a run's baseline
+
+
 def test_a_pasted_rule_file_s_errors_come_with_line_column_source_line_and_caret(client, tmp_path):
     broken = DUEL.replace("leader: left(round.dealer)", "leader: left(round.dealr)")
     answer = client.post("/api/rules", json={"text": broken})

@@ -248,6 +248,11 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
         if c["dimmed"]:  # the rule that refuses it; a card no rule refuses is no choice now (another decision)
             why = state.refusal(c["label"])
             assert c["title"] == why if why else c["title"], (c, why)
+    refused = [i for i, c in enumerate(v["hand"]) if c["dimmed"] and state.refusal(c["label"])]
+    if refused:  # a tap (a phone has no hover title) shows the reason on the page
+        page.locator("#hand .card").nth(refused[0]).click()
+        c = v["hand"][refused[0]]
+        assert page.inner_text("#refused") == f"Not now: {c['label']}: {state.refusal(c['label'])}"
     trick = obs.get("trick") or []
     assert [(seat_name(state, s), lab) for s, lab in v["trick"]] == [tuple(p) for p in trick]
     if obs.get("decision") == "play":

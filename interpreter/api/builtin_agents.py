@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.harness.players import AGENTS, ITERATIONS, agent_factory, parse_agents
+from interpreter.harness.players import AGENTS, ITERATIONS, PLAY_AGENT, agent_factory, parse_agents
 
 DEFAULT_ITERATIONS = ITERATIONS  # an ismcts agent's iterations a decision, unless told otherwise
 
-__all__ = ["AGENTS", "DEFAULT_ITERATIONS", "agents"]
+__all__ = ["AGENTS", "DEFAULT_ITERATIONS", "PLAY_AGENT", "agents"]
 
 
 def agents(names: list[str], seed: Any = None, iterations: int = DEFAULT_ITERATIONS) -> list[Any]:

@@ -12,7 +12,7 @@ from typing import NoReturn, TypeAlias
 
 from interpreter import __version__
 from interpreter.commands.common import MAX_GAMES, MAX_WORKERS
-from interpreter.harness.players import AGENTS, ITERATIONS
+from interpreter.harness.players import AGENTS, ITERATIONS, PLAY_AGENT, RUN_AGENT
 from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
 
 Commands: TypeAlias = "argparse._SubParsersAction[Parser]"  # the parsers of the commands
@@ -65,7 +65,7 @@ def _play(sub: Commands) -> None:
     pl.add_argument("--record", metavar="FILE", help="write the game record (JSON Lines) to FILE")
     pl.add_argument("--quiet", "-q", action="store_true", help="print only the result")
     _deal_args(pl, "")
-    _agent_args(pl, " (your seat, with --human, is yours)")
+    _agent_args(pl, " (your seat, with --human, is yours)", PLAY_AGENT)
     _engine_arg(pl, "python (a game played with --engine compiled: the game a compiled run played with that seed)")
     _allow_path(pl)
 
@@ -113,7 +113,7 @@ def _compare(sub: Commands) -> None:
     co.add_argument("base", metavar="BASE", help="a rule file or bundled game name")
     co.add_argument("variant", metavar="VARIANT", help="a rule file or bundled game name (the same may be "
                     "compared with other options: --variant-option)")
-    co.add_argument("--players", "-p", type=int, required=True, metavar="N", help="how many players")
+    co.add_argument("--players", "-p", type=int, metavar="N", help=PLAYERS_HELP.replace("the game", "both files"))
     co.add_argument("--games", "-n", type=int, default=200, metavar="K",
                     help=f"paired games: K of each file (default 200, at most {MAX_GAMES:,})")
     co.add_argument("--seed", default=None, help="random seed (default 0): game i of both files has seed SEED/i")
@@ -202,10 +202,13 @@ def _serve(sub: Commands) -> None:
 # ---------------------------------------------------------------- arguments several commands share
 
 
+PLAYERS_HELP = "how many players (may be left out where the game has one player count)"
+
+
 def _game_args(q: argparse.ArgumentParser, seed_default: str) -> None:
     """GAME, --players, --seed (``seed_default``: what no seed means, in the help) and --option."""
     q.add_argument("game", metavar="GAME", help="a rule file, or a bundled game name (see 'trickbook list')")
-    q.add_argument("--players", "-p", type=int, required=True, metavar="N", help="how many players")
+    q.add_argument("--players", "-p", type=int, metavar="N", help=PLAYERS_HELP)
     q.add_argument("--seed", default=None, help="random seed: a number or any text; the same seed deals the "
                    "same game" + seed_default)
     q.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
@@ -221,15 +224,15 @@ def _deal_args(q: argparse.ArgumentParser, every_game: str) -> None:
                    "(default: the file's first)")
 
 
-def _agent_args(q: argparse.ArgumentParser, human: str) -> None:
-    """--agents (``human``: what the help adds where a person may take a seat), the search's --iterations and
-    --move-time, and the limits of agents of one's own."""
-    q.add_argument("--agents", "-a", default="random", metavar="A,B,...",
+def _agent_args(q: argparse.ArgumentParser, human: str, default: str = RUN_AGENT) -> None:
+    """--agents (``human``: what the help adds where a person may take a seat; ``default``: the agent of the seats
+    it does not name), the search's --iterations and --move-time, and the limits of agents of one's own."""
+    q.add_argument("--agents", "-a", default=default, metavar="A,B,...",
                    help="one agent per seat in seat order, the last repeated for the remaining seats"
                         + human + ": "
                         + "; ".join(f"{k} ({v})" for k, v in AGENTS.items())
                         + "; or your own, as module:Class or path/to/file.py:Class, each seat in a process of its "
-                          "own (docs/agents.md) (default random)")
+                          f"own (docs/agents.md) (default {default})")
     q.add_argument("--iterations", type=int, default=ITERATIONS, metavar="K",
                    help=f"ismcts: samples searched per move (default {ITERATIONS})")
     q.add_argument("--move-time", type=float, metavar="SECONDS",

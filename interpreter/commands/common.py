@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine.compile import compile_game
+from interpreter.engine.compile import compile_game, supported_players
 from interpreter.errors import TrickbookError
 from interpreter.limits import MAX_DIGITS, whole_number
 from interpreter.rules import options as declared_options
@@ -49,7 +49,20 @@ def compiled(args: argparse.Namespace, source: RuleSource, options: list[str]) -
                                  f"(options: {', '.join(declared_options.defaults(source.data)) or 'none'})")
         k, v = item.split("=", 1)
         chosen[k.strip()] = declared_options.parsed(source.data, k.strip(), v.strip())
-    return compile_game(source, args.players, chosen)
+    return compile_game(source, players(args, source), chosen)
+
+
+def players(args: argparse.Namespace, source: RuleSource, *others: RuleSource) -> int:
+    """The player count: ``-p``, or else the one count ``source`` (and ``others``: the files compared with it) all
+    support, kept in ``args``; with several, a UsageError listing them."""
+    if args.players is None:
+        counts = [n for n in supported_players(source) if all(n in supported_players(o) for o in others)]
+        if len(counts) != 1:
+            said = " or ".join(", ".join(map(str, counts)).rsplit(", ", 1)) if counts else "no common count of"
+            what = "both files" if others else str(source.data.get("name") or source.file)
+            raise UsageError(f"{what} can be played by {said} players: say how many with -p N")
+        args.players = counts[0]
+    return int(args.players)
 
 
 def seed(text: str) -> Any:

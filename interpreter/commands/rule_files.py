@@ -28,7 +28,9 @@ def validate(args: argparse.Namespace) -> int:
         if errors:
             bad += 1
         else:
-            print(f"{f}: ok")
+            named = load_rules(f, allowed(args)).smap.named
+            print(f"{f}: ok" + ("" if named is None else f" (named {named!r} after its file: it extends another "
+                                                         "and names no game of its own; name: sets one)"))
     return 1 if bad else 0
 
 

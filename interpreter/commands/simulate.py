@@ -19,6 +19,7 @@ from interpreter.commands.common import (
     compiled,
     deal,
     duration,
+    players,
     search_args,
     seed,
     setup,
@@ -118,9 +119,10 @@ def compare(args: argparse.Namespace) -> int:
     search_args(args)
     processes = min(workers(args.workers), args.games)
     files = []
-    for given, options in ((args.base, args.option + args.base_option),
-                           (args.variant, args.option + args.variant_option)):
-        source = load_rules(given, allowed(args))
+    sources = [load_rules(given, allowed(args)) for given in (args.base, args.variant)]
+    players(args, *sources)
+    for given, options, source in ((args.base, args.option + args.base_option, sources[0]),
+                                   (args.variant, args.option + args.variant_option, sources[1])):
         if args.players not in supported_players(source):
             counts = ", ".join(map(str, supported_players(source)))
             raise UsageError(f"cannot compare with {args.players} players: {given} is for {counts} players, "

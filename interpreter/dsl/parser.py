@@ -39,6 +39,10 @@ _HINTS = {
     '"': "a string ends with the same quote on the same line",
 }
 _CHAINED = "comparisons do not chain; write a < b and b < c"
+# a let's value is a sum: what would go on past it (a comparison, and/or, if) needs brackets
+_LET_VALUE_ENDS = ("COMP_OP", "AND", "OR", "IF", "NOT")
+_LET_VALUE = ("a let's value ends before its 'in': put a comparison or a condition in brackets, "
+              "as in let x = (a == b and c) in ...")
 
 
 MAX_NESTING = 100  # deepest expression tree accepted (keeps compiling and evaluation off Python's stack limit)
@@ -275,6 +279,8 @@ def _parse_with_lark(text: str) -> ast.Node:
             raise DslSyntaxError(f"unexpected '**' ({_HINTS['*']})", tok.start_pos - 1) from None
         if tok.type == "EQUAL" and "EQUAL" not in exc.expected:  # '=' is only the let's
             raise DslSyntaxError(f"unexpected character '=' ({_HINTS['=']})", tok.start_pos) from None
+        if tok.type in _LET_VALUE_ENDS and "IN" in exc.expected and tok.type not in exc.expected:
+            raise DslSyntaxError(f"unexpected {str(tok)!r} ({_LET_VALUE})", tok.start_pos) from None
         if tok.type == "COMP_OP" and "COMP_OP" not in exc.expected:
             raise DslSyntaxError(f"unexpected {str(tok)!r} ({_CHAINED})", tok.start_pos) from None
         if tok.type == "$END":

@@ -162,7 +162,7 @@ class Resolver:
                     self.reads.append(f"{n.base.name}.{name}")
                 return constant(base.value[name], ftype)
             return Part("field", ftype, base.deps, (base,), name)
-        raise ExpressionError(f"a {t} has no attribute {name!r}", loc(n.name_offset))
+        raise ExpressionError(f"a {t} has no attribute {name!r}{_declare_hint(n.base, t)}", loc(n.name_offset))
 
     def _check_card_values(self, name: str, nodes: Any, loc: Locate) -> None:
         if not self._unreached:  # not in a branch a constant test skips (an option this game is not played with)
@@ -478,4 +478,18 @@ def _rename(node: ast.Node, keys: dict[str, str]) -> ast.Node:
             changes[name] = tuple(_rename(x, keys) for x in v)
     return node.replace(**changes) if changes else node
 
+
+def _declare_hint(base: ast.Node, t: Type) -> str:
+    """For an attribute of a round or game value whose kind the engine cannot tell (one that starts as none, or an
+    item of a list that starts empty): the hint to declare it in ``types:``."""
+    if t.kind != "value" or t.plain is not None and not t.literal_none:
+        return ""
+    kind = "seat"
+    while isinstance(base, ast.Index):
+        base, kind = base.base, f"list of {kind}s"
+    if isinstance(base, ast.Attribute) and isinstance(base.base, ast.Name) and base.base.name in ("round", "game"):
+        group = base.base.name
+        return (f"; {group}.{base.name} starts as none or an empty list, so its kind is not known: declare it in "
+                f"types:, e.g. types: {{{group}: {{{base.name}: {kind}}}}}")
+    return ""
 

@@ -125,16 +125,15 @@ class HumanAgent:
     """A person at the terminal: sees their own observation, answers by number, label, the start of a label, or
     a card's short form ("qc" for the Q of clubs, "10d" for the 10 of diamonds).
 
-    Cards are offered in the order the hand is shown in: by suit, then deck order. The choices of one turn keep
-    their numbers while the seat picks several (a pass of three cards): a card picked leaves the list, the others
-    keep the number they had. A card the rules refuse is refused with the rule, in the rule file's words."""
+    Cards are offered in the order the hand is shown in: by suit, then deck order, every menu numbered from 1 (a
+    pass of three cards too: a card picked leaves the list, and the others are numbered again). A card the rules
+    refuse is refused with the rule, in the rule file's words; ``?`` shows the choices again and, for each card the
+    seat holds that it may not choose now, the rule that refuses it."""
 
     samples = True  # the status lines are worked out on what the seat knows (a sample), never on the real state
 
     def __init__(self, read: Callable[[str], str] = input, out: TextIO = sys.stdout):
         self.read, self.out = read, out
-        # the turn's menus: (who and when, the first menu's labels, the last menu's, the label picked from it)
-        self._menu: tuple[Any, list[str], list[str], str | None] | None = None
 
     def act(self, turn: Turn) -> Any:
         game = turn.game
@@ -145,20 +144,23 @@ class HumanAgent:
             print(f"  ({turn.seat_name}: only one choice: {labels[0]})", file=self.out)
             return legal[0]
         obs = turn.observation()
-        print(render_observation(obs, titles(game), suits(game), turn.status()), file=self.out)
+        status = turn.status() if game.table else None  # (a table with no line to show now shows none)
+        print(render_observation(obs, titles(game), suits(game), status), file=self.out)
         print(f"{turn.seat_name}, {turn.prompt}:", file=self.out)
-        numbers = self._numbers(turn, obs, labels)
-        for n, lab in zip(numbers, labels):
-            print(f"  {n:2d}. {lab}", file=self.out)
+        numbers = list(range(1, len(labels) + 1))  # every menu numbered from 1, a card picked or not
+        self._menu(labels)
         short = short_forms(game.cards.labels)
         while True:
             try:
                 answer = self.read("> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
+            if answer in ("?", "help"):
+                self._menu(labels)
+                self._why_not(turn, obs, labels)
+                continue
             chosen = self._answer(answer, numbers, labels, short)
             if chosen is not None:
-                self._picked(labels[chosen])
                 return legal[chosen]
             number = whole_number(answer)
             folded = [lab.casefold() for lab in labels]
@@ -174,7 +176,27 @@ class HumanAgent:
                 print(f"  {refused}", file=self.out)
             else:
                 print(f"  please answer with one of the numbers shown ({numbers[0]} to {numbers[-1]}) or a "
-                      "label", file=self.out)
+                      "label; ? shows the choices again, and why the others are not allowed", file=self.out)
+
+    def _menu(self, labels: list[str]) -> None:
+        for n, lab in enumerate(labels, 1):
+            print(f"  {n:2d}. {lab}", file=self.out)
+
+    def _why_not(self, turn: Turn, obs: dict[str, Any], labels: list[str]) -> None:
+        """After ``?``: each card the seat holds and may not choose now, with the rule that refuses it."""
+        offered = set(labels)
+        names = turn.game.cards.by_label()
+        held = [lab for content in obs["zones"].values() if isinstance(content, dict)
+                for lab in (content.get(obs["seat"]) or []) if isinstance(lab, str) and lab in names]
+        refused = []
+        for lab in dict.fromkeys(held):
+            if lab in offered:
+                continue
+            why = next((w for w in (turn.refusal(c) for c in names[lab]) if w), None)
+            if why:
+                refused.append(f"  not now: {lab} ({why})")
+        print("\n".join(refused) if refused else "  (every card you hold that may be chosen now is listed)",
+              file=self.out)
 
     @staticmethod
     def _answer(answer: str, numbers: list[int], labels: list[str], short: dict[str, set[str]]) -> int | None:
@@ -194,24 +216,6 @@ class HumanAgent:
             return shorts[0]
         starts = [i for i, lab in enumerate(folded) if answer and lab.startswith(key)]
         return starts[0] if len(starts) == 1 else None
-
-    def _numbers(self, turn: Turn, obs: dict[str, Any], labels: list[str]) -> list[int]:
-        """The numbers of this menu's choices: 1, 2, ... for a new turn; the numbers of the turn's first menu
-        while the same seat goes on picking in the same step (what is offered is what was, less its last pick)."""
-        when = (turn.seat, obs.get("round"), obs.get("step"))
-        menu = self._menu
-        if menu is not None and turn.kind != "play" and menu[0] == when and menu[3] is not None \
-                and set(labels) == set(menu[2]) - {menu[3]}:
-            first = menu[1]
-            self._menu = (when, first, list(labels), None)
-            return [first.index(lab) + 1 for lab in labels]
-        self._menu = (when, list(labels), list(labels), None)
-        return list(range(1, len(labels) + 1))
-
-    def _picked(self, label: str) -> None:
-        """Remember the label picked from the menu just shown (the next menu may go on from it)."""
-        if self._menu is not None:
-            self._menu = (*self._menu[:3], label)
 
     @staticmethod
     def _refused(turn: Turn, answer: str, short: dict[str, set[str]]) -> str | None:
@@ -285,15 +289,16 @@ def suits(game: Game) -> dict[str, Any]:
 def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None,
                        groups: dict[str, Any] | None = None, status: list[tuple[str, str]] | None = None) -> str:
     """A compact text view of an observation for people: the game's status lines (``status``: the rule file's
-    ``table:``, each with its title), or without them the round values named as the narration names them (a
-    value not set shows as none) and the per-seat values and teams; counters (tricks won) from the start, the
+    ``table:``, each with its title; none to show now: an empty list), or where the file declares no table
+    (``status`` None) the round values named as the narration names them (a value not set shows as none) and the
+    per-seat values and teams; counters (tricks won) from the start, the
     seat's cards grouped by ``groups`` (label -> suit), the trick on the table and who leads."""
     titles = titles or {}
     me = obs["seat"]
     lines = [f"--- round {obs['round']} ({obs.get('step', 'end')}), you are {me} ---"]
     for title, text in status or []:
         lines.append(f"  {title}: {text}")
-    values = {k: v for k, v in obs["values"].items() if k not in ("number",)} if not status else {}
+    values = {k: v for k, v in obs["values"].items() if k not in ("number",)} if status is None else {}
     if values:
         lines.append("  " + "; ".join(f"{titles.get(k, k)}: {_text(v)}" for k, v in values.items()))
     if "board" in obs:
@@ -301,11 +306,11 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
             lines.append(f"  {titles.get(row, row)}: {' | '.join(spaces)}")
     for name, per_seat in (obs.get("counters") or {}).items():
         lines.append(f"  {name}: " + ", ".join(f"{s} {v}" for s, v in per_seat.items()))
-    for name, per_seat in (obs.get("seat_values") or {}).items() if not status else ():
+    for name, per_seat in (obs.get("seat_values") or {}).items() if status is None else ():
         shown = {s: v for s, v in per_seat.items() if v is not None and v != []}
         if shown:
             lines.append(f"  {name}: " + ", ".join(f"{s} {_text(v)}" for s, v in shown.items()))
-    if not status and len(obs["teams"]) < len(obs["totals"]):
+    if status is None and len(obs["teams"]) < len(obs["totals"]):
         lines.append("  teams: " + " vs ".join(" + ".join(t) or "?" for t in obs["teams"]))
     for zname, content in obs["zones"].items():
         if isinstance(content, list):  # a shared zone lying face up (the trick is shown below, with its seats)

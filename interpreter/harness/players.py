@@ -24,6 +24,10 @@ AGENTS: dict[str, str] = {
 }
 
 
+PLAY_AGENT = "greedy"  # the agent of every seat no one names where people play: trickbook play and the web lobby
+RUN_AGENT = "random"  # ... in a run of many games (simulate, compare): the baseline every figure is measured against
+
+
 def parse_agents(text: str, players: int) -> list[str]:
     """``random,ismcts`` for 4 players: one name per seat; a shorter list repeats its last name. A name with a
     colon is an agent of your own (``module:Class`` or ``path/to/file.py:Class``, see harness/remote.py)."""
@@ -82,7 +86,7 @@ def play_command(rules: str, players: int, seed: Any, options: dict[str, Any], a
     words = ["trickbook", "play", rules, "-p", str(players), "--seed", str(seed)]
     for key, value in options.items():
         words += ["-o", f"{key}={'true' if value is True else 'false' if value is False else value}"]
-    if names != ["random"]:
+    if names != [PLAY_AGENT]:  # (play's default: a run's random agents are named)
         words += ["--agents", ",".join(names)]
     if "ismcts" in names and seconds is not None:
         words += ["--move-time", str(seconds)]

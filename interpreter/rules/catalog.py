@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import stat
@@ -65,7 +66,9 @@ def resolve(name_or_path: str, relative_to: Path | None = None) -> Path:
     if stem in games and (p.parent == Path(".") or relative_to is not None):
         return games[stem]
     known = ", ".join(games) or "none"
-    raise UnknownGame(f"no rule file or bundled game named {_shown(name_or_path)!r} (bundled games: {known})")
+    near = difflib.get_close_matches(stem.lower(), list(games), n=1, cutoff=0.6)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    raise UnknownGame(f"no rule file or bundled game named {_shown(name_or_path)!r}{hint} (bundled games: {known})")
 
 
 RULE_SUFFIXES = (".yaml", ".yml")

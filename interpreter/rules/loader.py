@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,21 @@ def _load_with_extends(path: Path, chain: list[Path], allow: tuple[Path, ...] = 
     if changed:
         raise RuleErrors(changed)
     del data["extends"]
+    named = data.get("name")
     merged = merge(base, data, (), base_map, smap)
     base_map.chain = smap.chain + base_map.chain
+    if named is None:  # a variant is a game of its own: not its base's name, but its file's
+        merged["name"] = base_map.named = file_name(path)
+        base_map.values[("name",)] = base_map.keys[("name",)] = Position(str(path), 1, 1)
+    else:
+        base_map.named = None
     return merged, base_map
+
+
+def file_name(path: Path) -> str:
+    """The name a rule file's name gives its game: its stem in lower-case letters, digits and hyphens."""
+    name = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")
+    return name or "variant"
 
 
 def merge(base: Any, over: Any, path: tuple, base_map: SourceMap, over_map: SourceMap) -> Any:

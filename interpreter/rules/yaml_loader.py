@@ -168,6 +168,8 @@ class SourceMap:
     removed: dict[Path_, Position] = field(default_factory=dict)
     # the values of the file extended that a file extending it replaced (a value, a list), by path
     replaced: dict[Path_, Any] = field(default_factory=dict)
+    # the name a variant that names none was given from its file's name (``loader.file_name``), else None
+    named: str | None = None
 
     def style(self, path: Path_) -> str | None:
         """The YAML style of the scalar at ``path``: None when plain (unquoted) or not a scalar, else its quote or

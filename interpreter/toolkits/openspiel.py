@@ -183,6 +183,44 @@ class SpielState(pyspiel.State):
         return self.trickbook.observation_string(None)
 
 
+class TrickbookBot(pyspiel.Bot):
+    """A Trickbook agent (``interpreter.agents``: random, greedy, ismcts) as an OpenSpiel bot, for
+    ``evaluate_bots`` beside OpenSpiel's own: it decides on the ``GameState`` under the OpenSpiel state, as
+    ``GameState.agent_choice`` does, and keeps nothing between decisions."""
+
+    def __init__(self, agent: Any):
+        pyspiel.Bot.__init__(self)
+        self.agent = agent
+
+    def step(self, state: SpielState) -> int:
+        return state.trickbook.agent_choice(self.agent)
+
+    def restart_at(self, state: SpielState) -> None:
+        pass
+
+    def inform_action(self, state: SpielState, player_id: int, action: int) -> None:
+        pass
+
+
+def trickbook_bots(names: list[str], seed: Any = None, iterations: int = 50) -> list[TrickbookBot]:
+    """Trickbook's agents by name (``interpreter.agents``), one a seat in order, as OpenSpiel bots."""
+    from interpreter.api.builtin_agents import agents
+
+    return [TrickbookBot(a) for a in agents(names, seed, iterations)]
+
+
+def restartable(bot: Any) -> Any:
+    """``bot`` with the restart hook ``evaluate_bots`` calls before a game: OpenSpiel's Python ``ISMCTSBot`` has
+    none (pyspiel's own says "RestartAt(state) not implemented"); it is given one that starts the bot's tree anew
+    (its ``reset``). A bot with a hook of its own is given back as it is."""
+    if type(bot).restart_at is pyspiel.Bot.restart_at:
+        reset = getattr(bot, "reset", None)
+        bot.restart_at = lambda state: reset() if reset is not None else None
+        if type(bot).inform_action is pyspiel.Bot.inform_action:
+            bot.inform_action = lambda state, player_id, action: None
+    return bot
+
+
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import interpreter as tb
+from interpreter.api.builtin_agents import AGENTS, PLAY_AGENT
 from interpreter.errors import RuleError, TrickbookError, show_file_as
 from interpreter.limits import MAX_NUMBER
 from interpreter.web.guard import read_json
@@ -116,7 +117,9 @@ class Lobby:
 
     def rules_info(self, rules: str) -> dict[str, Any]:
         """What the lobby offers for a game (a bundled name or a stored rule file): its player counts, the seats
-        of each (automatic ones marked) and its options with their defaults, choices and descriptions."""
+        of each (automatic ones marked), its options with their defaults, choices and descriptions, and the bots a
+        seat may be given (``agents``, each with what it does) with the one a seat is given unless a person changes it
+        (``default_agent``: the same as ``trickbook play``'s)."""
         if rules in self._info:
             return self._info[rules]
         path = self._rules_path(rules)
@@ -127,7 +130,8 @@ class Lobby:
             seats[str(n)] = {"names": game.seat_names, "automatic": game.automatic}
         options = {k: {"default": o.default, "choices": o.choices, "description": o.description}
                    for k, o in about.options.items()}
-        info = {"rules": rules, "title": about.title, "players": about.players, "seats": seats, "options": options}
+        info = {"rules": rules, "title": about.title, "players": about.players, "seats": seats, "options": options,
+                "agents": AGENTS, "default_agent": PLAY_AGENT}
         self._info[rules] = info
         return info
 

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import interpreter as tb
+from interpreter.api.builtin_agents import AGENTS
 from interpreter.api.builtin_agents import DEFAULT_ITERATIONS as ITERATIONS
 from interpreter.errors import Position, RuleError, TrickbookError
 from interpreter.web.bots import SEARCHING
 
-KINDS = ("person", "random", "greedy", "ismcts")
+KINDS = ("person", *AGENTS)  # a person, or one of the built-in agents
 MAX_ITERATIONS = 5000  # ismcts iterations a move a table may ask for (each is a sampled playout)
 MAX_LABEL = 1000  # characters of an action's label a message may carry
 # a text of a rule file UTF-8 cannot write (a lone surrogate, "\\ud800") is written as its JSON escape: in the

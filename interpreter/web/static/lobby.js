@@ -2,7 +2,6 @@
 // the options and each seat's kind; the server makes the table and gives each person seat its private link.
 "use strict";
 
-const KINDS = [["person", "a person"], ["random", "random bot"], ["greedy", "greedy bot"], ["ismcts", "ismcts bot (search)"]];
 let info = null;          // the chosen game's players, seats and options (from /api/rules)
 let pending = null;       // the request for it under way
 let checkedText = null;   // the rule file text info belongs to
@@ -94,9 +93,10 @@ function showSetup() {
       input = el("input", {id, type: "text", dataset: {option: name}});
       input.value = o.default ?? "";
     }
-    const label = el("label", {for: id, title: o.description}, name);
+    // the option in its description's words; its name in the rule file (what --option takes) as a hint
+    const label = el("label", {for: id, title: name}, o.description || name);
     if (input.type === "checkbox") row.append(input, " ", label); else row.append(label, input);
-    if (o.description) row.append(el("small", {}, o.description));
+    if (o.description) row.append(el("small", {class: "option-name"}, name));
     options.append(row);
   }
   options.hidden = !Object.keys(info.options).length;
@@ -114,8 +114,9 @@ function showSeats() {
       row.append(el("span", {class: "automatic"}, " plays by the rules (automatic)"));
     } else {
       const kind = el("select", {class: "seat-kind", "aria-label": `${name} is`, dataset: {seat: i}});
-      for (const [v, t] of KINDS) kind.append(el("option", {value: v}, t));
-      kind.value = i === 0 ? "person" : "greedy";
+      kind.append(el("option", {value: "person"}, "a person"));
+      for (const [v, about] of Object.entries(info.agents)) kind.append(el("option", {value: v, title: about}, `${v} bot`));
+      kind.value = i === 0 ? "person" : info.default_agent;  // trickbook play's default too
       const its = el("input", {class: "seat-iterations", type: "number", min: "1", max: "5000", step: "1",
                               value: "50", title: "ismcts: samples searched a move", "aria-label": `${name}: iterations`,
                               dataset: {seat: i}});

@@ -126,6 +126,8 @@ function showHand(v) {
     if (c.legal) {
       e.addEventListener("click", () => act(c.label));
       e.addEventListener("keydown", (k) => { if (k.key === "Enter" || k.key === " ") { k.preventDefault(); act(c.label); } });
+    } else if (c.why) {  // a tap says why (a phone shows no hover title)
+      e.addEventListener("click", () => { $("refused").textContent = `Not now: ${c.label}: ${c.why}`; });
     }
     return e;
   }));
