@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from interpreter.compiled.agents_template import greedy_refusal
+from interpreter.compiled.agents import greedy_refusal
 from interpreter.compiled.batch import play_batch
 from interpreter.compiled.machine import FINISHED, Machine
 from interpreter.engine.state import CHANCE

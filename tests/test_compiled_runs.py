@@ -108,10 +108,10 @@ def test_the_engine_is_chosen_as_asked_and_said(monkeypatch):
     game = game_of("hearts", 4)
     lines: list[str] = []
     assert engines.chosen_engine("python", game, ["random"], say=lines.append) == "python" and not lines
-    with pytest.raises(TrickbookError, match="random agents only"):
-        engines.chosen_engine("compiled", game, ["greedy"])
+    with pytest.raises(TrickbookError, match="random and greedy agents only"):
+        engines.chosen_engine("compiled", game, ["greedy", "ismcts"])
     assert engines.chosen_engine("auto", game, ["ismcts"], say=lines.append) == "python"
-    assert "random agents only" in lines[-1]
+    assert "random and greedy agents only (not ismcts)" in lines[-1]
     with pytest.raises(TrickbookError, match="no engine"):
         engines.chosen_engine("fast", game, ["random"])
     if engines.why_not(game, ["random"]) is None:  # (numba installed)
@@ -121,6 +121,47 @@ def test_the_engine_is_chosen_as_asked_and_said(monkeypatch):
         monkeypatch.setattr(engines, "python_seconds", lambda game, games: 500.0)
         assert engines.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "compiled"
         assert lines[-1].startswith("engine: compiled")
+
+
+def test_a_simulation_of_greedy_and_random_seats_plays_the_seeded_games_in_batches(plain, monkeypatch):
+    """Greedy agents on the compiled engine: the run's games are the games the machine plays one by one (each from
+    its game seed, whatever batch played it), the lineup turned by --rotate game by game."""
+    from interpreter.harness import simulate as simulation
+    from interpreter.harness.greedy import takes_pay
+
+    monkeypatch.setattr(simulation, "FIRST_BATCH", 2)  # (batches of 2, then 4: games 0-1, 2-5, 6)
+    game = game_of("oh-hell", 4)
+    setup = Setup("oh-hell", 4, tuple(game.options.items()), ("greedy", "random"), rotate=True, engine="compiled")
+    summary = simulate(game, 7, "g", setup=setup)
+    machine = Machine(game)
+    alone = [machine.play_seeded(engines.stream_seed(f"g/{i}"), agents=setup.lineup(i), pays=takes_pay(game))
+             for i in range(7)]
+    assert summary.totals == [[g.totals[s] for g in alone] for s in range(4)]
+    assert summary.by_agent.keys() == {"greedy", "random"}
+    assert all("greedy" in c and c.endswith("--engine compiled") for c in summary.replays.values())
+
+
+def test_play_with_the_compiled_engine_tells_a_game_of_greedy_seats_a_run_played(plain, capsys):
+    pytest.importorskip("numba")
+    from interpreter.harness.greedy import takes_pay
+
+    game = game_of("hearts", 4)
+    assert main(["play", "hearts", "-p", "4", "--seed", "y/1", "--quiet", "--engine", "compiled",
+                 "--agents", "greedy,random"]) == 0
+    out = capsys.readouterr().out
+    done = Machine(game).play_seeded(engines.stream_seed("y/1"), agents=["greedy"] + ["random"] * 3,
+                                     pays=takes_pay(game))
+    assert ", ".join(f"{n} {t}" for n, t in zip(game.seat_names, done.totals)) in out
+
+
+def test_greedy_agents_where_the_compiled_engine_cannot_judge_play_on_the_python_engine():
+    game = game_of("doppelkopf", 4)
+    if engines.why_not(game, ["random"]) is not None:
+        pytest.skip("the compiled backend does not write this game")
+    assert "teams are hidden" in engines.why_not(game, ["greedy", "random"])
+    lines: list[str] = []
+    assert engines.chosen_engine("auto", game, ["greedy"], say=lines.append) == "python"
+    assert "engine: python" in lines[-1] and "greedy agents where the teams are hidden" in lines[-1]
 
 
 def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monkeypatch):

@@ -87,9 +87,11 @@ def compiled_game(args: argparse.Namespace, game: Any, lineup: list[str], chosen
     chosen_engine("compiled", game, lineup, deal=dealt)  # (an error says why it cannot)
     from interpreter.compiled.machine import Machine
     from interpreter.compiled.replay import follow
+    from interpreter.harness.greedy import takes_pay
 
     machine = Machine(game, compiled=True)
-    done = machine.play_seeded(stream_seed(chosen), traced=True)
+    pays = takes_pay(game) if "greedy" in lineup else True
+    done = machine.play_seeded(stream_seed(chosen), traced=True, agents=lineup, pays=pays)
     return lambda match: follow(machine, match, done.trace)
 
 

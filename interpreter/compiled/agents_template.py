@@ -1,18 +1,15 @@
 """Games played by agents on the compiled backend, written into the machine's module (machine.py): each seat's
-decisions by its agent, and many games in one call.
-
-An agent is a whole number per seat (``AGENTS``): ``RANDOM`` picks uniformly among the legal actions, ``GREEDY``
-plays as harness/greedy.py's GreedyAgent: in a trick, the play its step's ``NAME_greedy`` picks
-(trick_template_judge.py: each play judged by the trick's ordering), given whether taking cards pays (measured by
-the harness once per game, on the Python backend); every other decision at random, and a single legal action taken
-without a draw. Every draw comes from numba's random stream (numpy's, run as plain Python).
+decisions by its agent (agents.py: a whole number per seat), and many games in one call. Every draw comes from
+numba's random stream (numpy's, run as plain Python).
 
 The functions written:
 
-* ``greedy_pick(arrays, p, out, n, pays)``: the running step's greedy pick among ``out[:n]`` (-1: at random);
+* ``greedy_pick(arrays, p, out, n, pays)``: the running step's greedy pick among ``out[:n]`` (a trick's play judged
+  by its ordering, trick_template_judge.py; -1: at random);
 * ``play_seated(arrays, p, trace, agents, pays)``: the game played to its end, each decision by the agent of the
   seat to act (``agents``: one per seat; empty: every seat random), each deal a shuffle of the step's pack; its
-  draws kept in ``trace`` as ``Machine.play_seeded`` reads them (of one item: nothing kept). The machine's
+  draws kept in ``trace`` as ``Machine.play_seeded`` reads them (of one item: nothing kept). A greedy seat with one
+  legal action takes it without a draw; where its pick is -1 it draws as a random seat does. The machine's
   ``playout`` is this with every seat random;
 * ``play_batch(box arrays, work arrays, p, seeds, agents, pays, totals, eligible, rounds, status, ends, ended)``:
   game ``g`` of ``seeds`` begun from a copy of the box (the arrays of a game before it begins) and played as
@@ -20,74 +17,15 @@ The functions written:
   the same whichever batch plays it), by the agents of row ``g`` of ``agents``; each game's totals, whether each
   seat may win, rounds and ``p[FINISHED]`` written into row ``g`` of the arrays given, its logged round values
   (machine.py's ``logged``) one after the other into ``ends`` (``ended[g]`` of its rounds). It returns the games
-  played: fewer than asked when ``ends`` is full (the rest are played by another call).
-
-Not written for greedy agents (``greedy_refusal``: those games are played on the Python backend) where a greedy
-agent's judgement reads what a sample of a seat's knowledge may draw otherwise than the game holds it: hidden teams
-(it judges its side on the teams it knows), or a trick's ordering, ``can_win`` or ``led`` reading something hidden
-from some seat; and a trick another step holds (its pick is not dispatched).
+  played: fewer than asked when ``ends`` is full (the rest are played by another call, batch.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.compiled.agents import GREEDY
 from interpreter.compiled.steps import ARRAYS, Writing
-from interpreter.dsl.builtins import REGISTRY
-from interpreter.dsl.compiler import Compiled
-from interpreter.dsl.ir import walk
-
-RANDOM, GREEDY = 0, 1
-AGENTS = {"random": RANDOM, "greedy": GREEDY}  # the agents the compiled backend plays, by their names
-# the builtins that read the state and see only what every seat sees when the teams are public
-_PUBLIC_BUILTINS = frozenset({"seats_from", "left", "right", "team", "opponents", "same_team"})
-
-
-def agent_codes(names: list[str]) -> list[int]:
-    """The agents of the seats as the written code takes them (``AGENTS``); KeyError for one it does not play."""
-    return [AGENTS[name] for name in names]
-
-
-def greedy_refusal(game: Any) -> str | None:
-    """Why greedy agents cannot play ``game`` on the compiled backend (None: they can; see the module's docstring)."""
-    if any(step.kind == "teams" and getattr(step, "known", "all") != "all" for step in game.every_step()):
-        return "greedy agents where the teams are hidden (a seat judges its side from the teams it knows)"
-    top = {id(step) for step in game.steps}
-    for step in game.every_step():
-        if step.kind != "tricks":
-            continue
-        if id(step) not in top:
-            return f"greedy agents in a trick another step holds ({step.name!r})"
-        for option, expr in [*(("strength", e) for e in step.ordering.exprs), ("can_win", step.can_win),
-                             ("led", step.led)]:
-            if expr is None:
-                continue
-            hidden = hidden_read(game, expr)
-            if hidden is not None:
-                return (f"greedy agents in trick {step.name!r}: its {option} reads {hidden}, which some seats do not "
-                        "see (a seat judges by what it knows)")
-    return None
-
-
-def hidden_read(game: Any, expr: Compiled) -> str | None:
-    """What ``expr`` reads that some seat may not see (None: it reads only what every seat sees): a zone or a
-    value not visible to all, or a builtin that reads more of the state than the seats and their public teams."""
-    if expr.part is None:
-        return "an expression not checked"
-    names = {b.impl: name for name, b in REGISTRY.items()}
-    for part in walk(expr.part):
-        if part.op == "zone" and game.zones[part.data].visible != "all":
-            return f"the zone {part.data!r}"
-        if part.op == "seat" and part.data[2]:  # a seat's attribute read from the state
-            name = part.data[4]
-            spec = game.zones.get(name)
-            if (spec.visible if spec is not None else game.visibility.get(name, "all")) != "all":
-                return f"the seats' {name!r}"
-        if part.op in ("round", "game") and game.visibility.get(part.data, "all") != "all":
-            return f"the {part.op} value {part.data!r}"
-        if part.op == "call" and part.data[1] and names.get(part.data[0]) not in _PUBLIC_BUILTINS:
-            return f"{names.get(part.data[0], 'a builtin')}()"
-    return None
 
 
 def source(codes: list[Any], cap: int, slots: dict[str, int], totals: list[int], logged: int) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from interpreter.compiled.agents_template import agent_codes
+from interpreter.compiled.agents import agent_codes
 from interpreter.compiled.arrays import Arrays
 from interpreter.compiled.machine import Finished, Machine
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from interpreter.compiled import agents_template
+from interpreter.compiled.agents import agent_codes
 from interpreter.compiled.arrays import Arrays, array_layout, pack_arrays
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
@@ -172,10 +173,10 @@ class Machine:
     def play_seeded(self, seed: int, traced: bool = False, agents: Sequence[str] = (), pays: bool = True) -> Finished:
         """One game played, its draws from numba's random stream seeded with ``seed`` (the same game for the same seed
         and agents, compiled or run as plain Python, in this call or in a batch: batch.py); ``traced``: with its draws
-        kept (``Finished.trace``). ``agents``: each seat's (agents_template.AGENTS; none: every seat random),
+        kept (``Finished.trace``). ``agents``: each seat's (agents.AGENTS; none: every seat random),
         ``pays``: whether taking cards pays, for greedy agents (harness/greedy.py's takes_pay)."""
         size = TRACE if traced else 1
-        codes = np.asarray(agents_template.agent_codes(list(agents)), np.int64)
+        codes = np.asarray(agent_codes(list(agents)), np.int64)
         while True:
             arrays, p = self.new_game()
             self.module.seed(seed)

@@ -1,5 +1,6 @@
 """Which backend plays a run's games: the Python backend (every game, every agent), or the compiled one
-(interpreter/compiled: numba, the ``fast`` extra) for games of random agents whose rule file it writes.
+(interpreter/compiled: numba, the ``fast`` extra) for games of random and greedy agents whose rule file it writes
+(greedy agents: where their judgement reads only what every seat sees, compiled/agents_template.py).
 
 ``--engine auto`` (the default, or ``TRICKBOOK_ENGINE``) takes the compiled backend where it can and where it pays
 (the game compiled before, or a run the Python backend would take longer to play than compiling takes), and says
@@ -38,10 +39,14 @@ def requested(engine: str | None) -> str:
 
 
 def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = False) -> str | None:
-    """Why the compiled backend cannot play these games (None: it can): numba missing, agents other than random,
-    a deal file, records asked for, or a part of the rule file it does not write yet."""
-    if any(a != "random" for a in agents):
-        return f"it plays random agents only (not {', '.join(sorted({a for a in agents if a != 'random'}))})"
+    """Why the compiled backend cannot play these games (None: it can): numba missing, agents other than random and
+    greedy, a deal file, records asked for, or a part of the rule file it does not write yet (for greedy agents
+    too)."""
+    from interpreter.compiled.agents import AGENTS, greedy_refusal
+
+    others = sorted({a for a in agents if a not in AGENTS})
+    if others:
+        return f"it plays random and greedy agents only (not {', '.join(others)})"
     if deal:
         return "it does not start from a deal file"
     if records:
@@ -56,7 +61,8 @@ def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = Fa
         _written(game)
     except NotWritten as exc:
         return f"it does not write {exc} yet"
-    return None
+    greedy = greedy_refusal(game) if "greedy" in agents else None
+    return None if greedy is None else f"it does not write {greedy} yet"
 
 
 def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool = False, records: bool = False,
