@@ -69,10 +69,11 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
   and the games not written yet with the first part that is not.
 * batches: ``simulate()`` (interpreter/harness/simulate.py) on the compiled engine, one process, games per second
   of Hearts, NJET Rio Grande and Oh Hell with 4 players: random seats one game a compiled call
-  (``Machine.play_seeded`` then the game's summary record, as simulate played them before batches) against the
-  run's batches (``compiled_games``: many games a call), in pairs; and greedy seats (every seat; the same batches)
-  against the Python backend's GreedyAgent, in pairs. The modules are compiled (or loaded from the user's cache)
-  before anything is timed. (No target in issue 34 beyond "many games per compiled call".)
+  (``Machine.play_seeded`` for each game, as simulate played them before batches) against the run's batches
+  (``compiled_games``: many games a call), both through the same ``simulate()``, in pairs; and greedy seats
+  (every seat; the same batches) against the Python backend's GreedyAgent, in pairs. The modules are compiled (or
+  loaded from the user's cache) before anything is timed. (No target in issue 34 beyond "many games per compiled
+  call".)
 * agents: what an agent of one's own costs (harness/remote.py), in CPU time of a new process and of every process
   it started (each waited for): a game's process started, the agent made and the process ended (the game's
   side, the loader, the fork and its end) and one decision asked and answered (a tiny view, the answer at once),
@@ -347,25 +348,33 @@ def section_batches(args: argparse.Namespace, rep: Report) -> None:
         note("batches: skipped (pip install -e '.[fast]')")
         return
     from interpreter.harness import engines
+    from interpreter.harness import simulate as simulation
     from interpreter.harness.simulate import Played, Setup, _outcomes, compiled_games, game_seed, simulate
 
     def setup_of(name: str, players: int, agents: tuple[str, ...], engine: str) -> Any:
         game = compiled(name, players)
         return Setup(name, players, tuple(game.options.items()), agents, engine=engine)
 
-    def one_by_one(name: str, players: int) -> Work:  # (as simulate played a compiled run before batches)
+    def one_by_one(name: str, players: int) -> Work:  # (simulate() as it played a compiled run before batches)
         game, setup, calls = compiled(name, players), setup_of(name, players, (), "compiled"), [0]
         machine = engines.machine_for(name, players, setup.options, setup.allow)
 
+        def games(setup: Any, seed: Any, start: int, stop: int, game: Any = None) -> list[Any]:
+            out = []
+            for i in range(start, stop):
+                s = game_seed(seed, i)
+                done = machine.play_seeded(engines.stream_seed(s))
+                out.append(Played(i, s, setup.lineup(i), done.totals, done.winners, done.rounds,
+                                  _outcomes(game, done.ended)))
+            return out
+
         def work() -> tuple[int, int]:
             calls[0] += 1
-            played = []
-            for i in range(SIMULATE_BATCH):
-                s = game_seed(f"one-{calls[0]}", i)
-                done = machine.play_seeded(engines.stream_seed(s))
-                played.append(Played(i, s, setup.lineup(i), done.totals, done.winners, done.rounds,
-                                     _outcomes(game, done.ended)))
-            return len(played), 0
+            batched, simulation.compiled_games = simulation.compiled_games, games
+            try:
+                return simulate(game, SIMULATE_BATCH * 10, f"one-{calls[0]}", None, setup).games, 0
+            finally:
+                simulation.compiled_games = batched
 
         return work
 

@@ -114,7 +114,8 @@ def compiled_games(setup: Setup, seed: Any, start: int, stop: int, game: Game | 
     seeds = [game_seed(seed, i) for i in range(start, stop)]
     pays = takes_pay(game) if any("greedy" in names for names in lineups) else True
     done = play_batch(machine, [stream_seed(s) for s in seeds], lineups, pays)
-    return [Played(i, s, names, d.totals, d.winners, d.rounds, _outcomes(game, d.ended))
+    memo: dict[tuple[str, type, Any], str | None] = {}
+    return [Played(i, s, names, d.totals, d.winners, d.rounds, _outcomes(game, d.ended, memo))
             for i, s, names, d in zip(range(start, stop), seeds, lineups, done)]
 
 
@@ -124,21 +125,34 @@ def _fixed(game: Game, path: str, board: str | None) -> FixedDeal:
     return fixed_deal(game, path, board)
 
 
-def _outcomes(game: Game, ended: list[dict[str, Any]]) -> dict[str, Counter]:
+def _outcomes(game: Game, ended: list[dict[str, Any]], memo: dict[tuple[str, type, Any], str | None] | None = None
+              ) -> dict[str, Counter]:
     """The public round values at the end of each round, as people read them (seats and cards by name,
-    records by label); lists are left out."""
-    out: dict[str, Counter] = {}
+    records by label); lists are left out. ``memo``: each value's text found before (for many games of one run)."""
+    counts: dict[str, dict[str, int]] = {}
     for values in ended:
         for name, value in values.items():
-            if isinstance(value, (list, tuple)) or name in ("number", "dealer") \
-                    or game.visibility.get(name, "all") != "all":  # a list is read as a list: left out at once
-                continue
-            value = readable(game, game.value_types.get(name, VALUE), value)
-            if isinstance(value, (list, dict)):
-                continue
-            text = "none" if value is None else _option(value)
-            out.setdefault(name, Counter())[text] += 1
-    return out
+            try:
+                text = memo[name, type(value), value] if memo is not None else _outcome_text(game, name, value)
+            except KeyError:  # (the type too: true and 1 are equal keys, not equal texts)
+                text = memo[name, type(value), value] = _outcome_text(game, name, value)  # type: ignore[index]
+            except TypeError:  # (a value that is not hashable: a list or a record)
+                text = _outcome_text(game, name, value)
+            if text is not None:
+                into = counts.setdefault(name, {})
+                into[text] = into.get(text, 0) + 1
+    return {name: Counter(c) for name, c in counts.items()}
+
+
+def _outcome_text(game: Game, name: str, value: Any) -> str | None:
+    """A round value as a summary's round outcomes name it (None: left out)."""
+    if isinstance(value, (list, tuple)) or name in ("number", "dealer") \
+            or game.visibility.get(name, "all") != "all":  # a list is read as a list: left out at once
+        return None
+    value = readable(game, game.value_types.get(name, VALUE), value)
+    if isinstance(value, (list, dict)):
+        return None
+    return "none" if value is None else _option(value)
 
 
 def run_chunk(task: tuple[Setup, Any, int, int]) -> list[Played]:
