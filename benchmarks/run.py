@@ -359,7 +359,7 @@ def section_batches(args: argparse.Namespace, rep: Report) -> None:
         game, setup, calls = compiled(name, players), setup_of(name, players, (), "compiled"), [0]
         machine = engines.machine_for(name, players, setup.options, setup.allow)
 
-        def games(setup: Any, seed: Any, start: int, stop: int, game: Any = None) -> list[Any]:
+        def games(setup: Any, seed: Any, start: int, stop: int, _game: Any = None) -> list[Any]:
             out = []
             for i in range(start, stop):
                 s = game_seed(seed, i)

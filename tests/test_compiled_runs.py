@@ -115,10 +115,10 @@ def test_the_engine_is_chosen_as_asked_and_said(monkeypatch):
     with pytest.raises(TrickbookError, match="no engine"):
         engines.chosen_engine("fast", game, ["random"])
     if engines.why_not(game, ["random"]) is None:  # (numba installed)
-        monkeypatch.setattr(engines, "python_seconds", lambda game, games: 5.0)
+        monkeypatch.setattr(engines, "python_seconds", lambda game, games, agents=(): 5.0)
         assert engines.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "python"
         assert "less than compiling" in lines[-1]
-        monkeypatch.setattr(engines, "python_seconds", lambda game, games: 500.0)
+        monkeypatch.setattr(engines, "python_seconds", lambda game, games, agents=(): 500.0)
         assert engines.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "compiled"
         assert lines[-1].startswith("engine: compiled")
 
@@ -152,6 +152,21 @@ def test_play_with_the_compiled_engine_tells_a_game_of_greedy_seats_a_run_played
     done = Machine(game).play_seeded(engines.stream_seed("y/1"), agents=["greedy"] + ["random"] * 3,
                                      pays=takes_pay(game))
     assert ", ".join(f"{n} {t}" for n, t in zip(game.seat_names, done.totals)) in out
+
+
+def test_whether_compiling_pays_is_judged_by_games_of_the_run_s_own_agents(monkeypatch):
+    """A run of greedy seats is timed by games of greedy seats on the Python backend (they sample at every play, far
+    slower than random ones), not by random playouts."""
+    from interpreter.harness import runner
+
+    played: list[list[str]] = []
+    monkeypatch.setattr(runner, "play_game", lambda game, agents, seed: played.append([type(a).__name__
+                                                                                        for a in agents]))
+    game = game_of("whist", 4)
+    engines.python_seconds(game, 10, ["greedy", "random"])
+    assert played == [["GreedyAgent", "RandomAgent", "RandomAgent", "RandomAgent"]] * 2
+    engines.python_seconds(game, 10, ["random"])
+    assert len(played) == 2  # (random seats: the game's own random playouts)
 
 
 def test_greedy_agents_where_the_compiled_engine_cannot_judge_play_on_the_python_engine():

@@ -75,7 +75,7 @@ def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool =
         return "python"
     reason = why_not(game, agents, deal, records)
     if reason is None and asked == "auto" and not _written(game).kept:
-        seconds = python_seconds(game, games)
+        seconds = python_seconds(game, games, agents)
         if seconds < COMPILE_PAYS:
             reason = (f"{games} games take about {seconds:.0f} s here, less than compiling this game takes; "
                       "--engine compiled compiles it, once")
@@ -91,15 +91,24 @@ def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool =
     return "python"
 
 
-def python_seconds(game: Any, games: int, tries: int = 2) -> float:
-    """About how much CPU time ``games`` random games take on the Python backend (``tries`` of them timed)."""
+def python_seconds(game: Any, games: int, agents: Any = (), tries: int = 2) -> float:
+    """About how much CPU time ``games`` games take on the Python backend (``tries`` of them timed): of random agents,
+    or, where ``agents`` names another (a greedy seat samples what it knows at every play), of those agents."""
     import random
     import time
 
-    rng = random.Random(0)
     start = time.process_time()
-    for _ in range(tries):
-        game.playout(game.new_state(), rng)
+    if all(a == "random" for a in agents):
+        rng = random.Random(0)
+        for _ in range(tries):
+            game.playout(game.new_state(), rng)
+    else:
+        from interpreter.harness.players import agent_factory
+        from interpreter.harness.runner import play_game
+
+        names = list(agents) + [list(agents)[-1]] * (game.players - len(agents))
+        for k in range(tries):
+            play_game(game, agent_factory(names)(f"pays/{k}"), seed=f"pays/{k}")
     return (time.process_time() - start) / tries * games
 
 
