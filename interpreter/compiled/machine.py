@@ -58,7 +58,7 @@ TRACE = 1 << 14  # the room first given to a game's draws (more when they do not
 
 @dataclass
 class Finished:
-    """One game the compiled backend played at random (``Machine.play_seeded``): the seed of its random stream, each
+    """One game the compiled backend played (``Machine.play_seeded``, batch.py): the seed of its random stream, each
     seat's total, the winners, the rounds played, the public round values at each round's end (as the Python
     backend's RoundValues keeps them, those the arrays hold as one value), and, when kept, its draws: ``trace[0]``
     their length, then ``0, action`` for a decision and ``1, n, kinds...`` for a deal (replay.py follows them)."""
