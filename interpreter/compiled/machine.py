@@ -330,7 +330,7 @@ class Machine:
                 "        for a in range(len(p)):",
                 "            p[a] = 0",
                 "        begin(z1, zn1, v1, l1, ln1, h, p)",
-                "        taken += playout(z1, zn1, v1, l1, ln1, h, p, p[:1])",
+                "        taken += play_seated(z1, zn1, v1, l1, ln1, h, p, p[:1], p[:0], 0)",  # (playout, one call less)
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
 
