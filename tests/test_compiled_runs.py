@@ -214,3 +214,16 @@ def test_numba_and_plain_python_draw_the_same_game():
     game = game_of("njet-riogrande", 4)
     fast, slow = Machine(game, compiled=True).play_seeded(9, traced=True), Machine(game).play_seeded(9, traced=True)
     assert fast.trace == slow.trace and fast.totals == slow.totals
+
+
+def test_the_round_outcomes_of_a_batch_are_counted_as_those_of_each_game_alone():
+    """A value's text found once per batch (simulate._outcomes' memo) gives every game's outcomes as before; true and
+    1 stay apart, a list is left out."""
+    from interpreter.compiled.batch import play_batch
+    from interpreter.harness.simulate import _outcomes
+
+    game = game_of("njet-riogrande", 4)
+    memo: dict = {}
+    games = play_batch(Machine(game), [1, 2, 3])
+    assert all(_outcomes(game, g.ended, memo) == _outcomes(game, g.ended) for g in games) and memo
+    assert _outcomes(game, [{"x": True}, {"x": 1}, {"x": [1]}], memo) == {"x": {"true": 1, "1": 1}}

@@ -177,6 +177,8 @@ class Machine:
         ``pays``: whether taking cards pays, for greedy agents (harness/greedy.py's takes_pay)."""
         size = TRACE if traced else 1
         codes = np.asarray(agent_codes(list(agents)), np.int64)
+        if len(codes) not in (0, self.game.players):  # (the written code reads an agent for every seat that acts)
+            raise ValueError(f"one agent per seat ({self.game.players}), not {len(codes)}")
         while True:
             arrays, p = self.new_game()
             self.module.seed(seed)

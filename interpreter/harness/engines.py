@@ -1,6 +1,6 @@
 """Which backend plays a run's games: the Python backend (every game, every agent), or the compiled one
 (interpreter/compiled: numba, the ``fast`` extra) for games of random and greedy agents whose rule file it writes
-(greedy agents: where their judgement reads only what every seat sees, compiled/agents_template.py).
+(greedy agents: where their judgement reads only what every seat sees, compiled/agents.py).
 
 ``--engine auto`` (the default, or ``TRICKBOOK_ENGINE``) takes the compiled backend where it can and where it pays
 (the game compiled before, or a run the Python backend would take longer to play than compiling takes), and says

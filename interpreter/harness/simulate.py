@@ -132,16 +132,24 @@ def _outcomes(game: Game, ended: list[dict[str, Any]], memo: dict[tuple[str, typ
     counts: dict[str, dict[str, int]] = {}
     for values in ended:
         for name, value in values.items():
-            try:
-                text = memo[name, type(value), value] if memo is not None else _outcome_text(game, name, value)
-            except KeyError:  # (the type too: true and 1 are equal keys, not equal texts)
-                text = memo[name, type(value), value] = _outcome_text(game, name, value)  # type: ignore[index]
-            except TypeError:  # (a value that is not hashable: a list or a record)
-                text = _outcome_text(game, name, value)
+            text = _outcome_text(game, name, value) if memo is None else _remembered(memo, game, name, value)
             if text is not None:
                 into = counts.setdefault(name, {})
                 into[text] = into.get(text, 0) + 1
     return {name: Counter(c) for name, c in counts.items()}
+
+
+def _remembered(memo: dict[tuple[str, type, Any], str | None], game: Game, name: str, value: Any) -> str | None:
+    """``_outcome_text``, found once for each value (by its type too: true and 1 are equal keys, not equal texts);
+    a value that cannot be a key (a list, a record) each time."""
+    key = (name, type(value), value)
+    try:
+        hash(key)
+    except TypeError:
+        return _outcome_text(game, name, value)
+    if key not in memo:
+        memo[key] = _outcome_text(game, name, value)
+    return memo[key]
 
 
 def _outcome_text(game: Game, name: str, value: Any) -> str | None:
