@@ -75,6 +75,13 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
   the two sides in pairs; target at least 10x. And a whole game of Hearts with 4 ismcts seats at 100 iterations a
   move on each side (CPU s; target at most 2 s compiled), and the first call's CPU time (the search compiled, or
   loaded from the user's cache).
+* batches: ``simulate()`` (interpreter/harness/simulate.py) on the compiled engine, one process, games per second
+  of Hearts, NJET Rio Grande and Oh Hell with 4 players: random seats one game a compiled call
+  (``Machine.play_seeded`` for each game, as simulate played them before batches) against the run's batches
+  (``compiled_games``: many games a call), both through the same ``simulate()``, in pairs; and greedy seats
+  (every seat; the same batches) against the Python backend's GreedyAgent, in pairs. The modules are compiled (or
+  loaded from the user's cache) before anything is timed. (No target in issue 34 beyond "many games per compiled
+  call".)
 * agents: what an agent of one's own costs (harness/remote.py), in CPU time of a new process and of every process
   it started (each waited for): a game's process started, the agent made and the process ended (the game's
   side, the loader, the fork and its end) and one decision asked and answered (a tiny view, the answer at once),
@@ -109,7 +116,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
 SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers",
-            "agents", "compact", "compiled", "compiled-ismcts")
+            "agents", "compact", "compiled", "compiled-ismcts", "batches")
 COMPACT_GAMES = (("njet-riogrande", 4), ("meinz", 4), ("hearts", 4), ("doppelkopf", 4))
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
@@ -137,6 +144,7 @@ COMPILED_BATCH = 200  # games per compiled call (Machine.play_many)
 FIRST_COMPILE_GOAL, LATER_PROCESS_GOAL = 10.0, 1.0  # s of CPU: a game compiled, a later process loading it
 COMPILED_ISMCTS_GOAL = 10.0  # the compiled search's iterations per second at least this times the Python search's
 HEARTS_GAME_ITERATIONS, HEARTS_GAME_GOAL = 100, 2.0  # a game of 4 ismcts seats at 100 iterations: s of CPU at most
+BATCH_GAMES = (("hearts", 4), ("njet-riogrande", 4), ("oh-hell", 4))  # the batches section's games
 
 Work = Callable[[], tuple[int, int]]  # one unit of work: (rounds, decisions) it played
 
@@ -339,6 +347,78 @@ def section_compiled(args: argparse.Namespace, rep: Report) -> None:
         found = [a["rounds_per_s"] / b["rounds_per_s"] for a, b in pairs]
         met = med(found) >= COMPILED_BASELINE_GOAL
         rep.target(f"{name} 4p: compiled vs hand-coded (rounds/s)", found, f">= {COMPILED_BASELINE_GOAL:g}x", met, 1)
+
+
+def section_batches(args: argparse.Namespace, rep: Report) -> None:
+    """Games per second of simulate() on the compiled engine: one game a call against batches (random seats), and
+    greedy seats compiled against the Python backend's (see the module's docstring)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        note("batches: skipped (pip install -e '.[fast]')")
+        return
+    from interpreter.harness import engines
+    from interpreter.harness import simulate as simulation
+    from interpreter.harness.simulate import Played, Setup, _outcomes, compiled_games, game_seed, simulate
+
+    def setup_of(name: str, players: int, agents: tuple[str, ...], engine: str) -> Any:
+        game = compiled(name, players)
+        return Setup(name, players, tuple(game.options.items()), agents, engine=engine)
+
+    def one_by_one(name: str, players: int) -> Work:  # (simulate() as it played a compiled run before batches)
+        game, setup, calls = compiled(name, players), setup_of(name, players, (), "compiled"), [0]
+        machine = engines.machine_for(name, players, setup.options, setup.allow)
+
+        def games(setup: Any, seed: Any, start: int, stop: int, _game: Any = None) -> list[Any]:
+            out = []
+            for i in range(start, stop):
+                s = game_seed(seed, i)
+                done = machine.play_seeded(engines.stream_seed(s))
+                out.append(Played(i, s, setup.lineup(i), done.totals, done.winners, done.rounds,
+                                  _outcomes(game, done.ended)))
+            return out
+
+        def work() -> tuple[int, int]:
+            calls[0] += 1
+            batched, simulation.compiled_games = simulation.compiled_games, games
+            try:
+                return simulate(game, SIMULATE_BATCH * 10, f"one-{calls[0]}", None, setup).games, 0
+            finally:
+                simulation.compiled_games = batched
+
+        return work
+
+    def run_of(name: str, players: int, agents: tuple[str, ...], engine: str, games: int) -> Work:
+        game, setup, calls = compiled(name, players), setup_of(name, players, agents, engine), [0]
+
+        def work() -> tuple[int, int]:
+            calls[0] += 1
+            return simulate(game, games, f"run-{calls[0]}", None, setup).games, 0
+
+        return work
+
+    rows = []
+    for name, players in BATCH_GAMES:
+        for agents in ((), ("greedy",)):
+            compiled_games(setup_of(name, players, agents, "compiled"), "warm", 0, 2)  # (compiled, or loaded)
+        setup = setup_of(name, players, (), "compiled")
+        engines.machine_for(name, players, setup.options, setup.allow).play_seeded(0)
+        pairs = [paired(run_of(name, players, (), "compiled", 2000), one_by_one(name, players), args.seconds, run)
+                 for run in range(args.runs)]
+        batched = [a["rounds_per_s"] for a, _ in pairs]
+        single = [b["rounds_per_s"] for _, b in pairs]
+        greedy = [paired(run_of(name, players, ("greedy",), "compiled", 2000),
+                         run_of(name, players, ("greedy",), "python", 4), args.seconds, run)
+                  for run in range(args.runs)]
+        rows.append((name, players, f"{med(single):,.0f}", f"{med(batched):,.0f}",
+                     spread([a / b for a, b in zip(batched, single)], 1) + "x",
+                     f"{med([a['rounds_per_s'] for a, _ in greedy]):,.0f}",
+                     f"{med([b['rounds_per_s'] for _, b in greedy]):,.1f}",
+                     spread([a["rounds_per_s"] / b["rounds_per_s"] for a, b in greedy], 0) + "x"))
+        note(f"batches: {name} {players}p done")
+    rep.heading("simulate() on the compiled engine, games per second (CPU time; ratios: median (min-max) of the runs)")
+    table(("game", "players", "random, a game a call", "random, batches", "batches vs a game a call",
+           "greedy, compiled", "greedy, Python", "greedy: compiled vs Python"), rows, rep.markdown)
 
 
 def _against_openspiel_cpp(machine: Any, args: argparse.Namespace, rep: Report) -> None:
@@ -1194,6 +1274,7 @@ def main(argv: list[str] | None = None) -> int:
         "compact": section_compact,
         "compiled": section_compiled,
         "compiled-ismcts": section_compiled_ismcts,
+        "batches": section_batches,
     }
     for name in SECTIONS:
         if name in parts:

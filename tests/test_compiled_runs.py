@@ -13,7 +13,7 @@ from interpreter.compiled import machine as machine_module
 from interpreter.compiled.machine import Machine
 from interpreter.compiled.replay import follow
 from interpreter.errors import GameError, TrickbookError
-from interpreter.harness import engines
+from interpreter.harness import engine_choice, engines
 from interpreter.harness.simulate import Setup, play_one, simulate
 from interpreter.match.driver import Match
 from interpreter.match.listeners import RoundValues
@@ -107,20 +107,76 @@ def test_a_simulation_on_the_compiled_engine_plays_the_seeded_games(plain):
 def test_the_engine_is_chosen_as_asked_and_said(monkeypatch):
     game = game_of("hearts", 4)
     lines: list[str] = []
-    assert engines.chosen_engine("python", game, ["random"], say=lines.append) == "python" and not lines
-    with pytest.raises(TrickbookError, match="random agents only"):
-        engines.chosen_engine("compiled", game, ["greedy"])
-    assert engines.chosen_engine("auto", game, ["ismcts"], say=lines.append) == "python"
-    assert "random agents only" in lines[-1]
+    assert engine_choice.chosen_engine("python", game, ["random"], say=lines.append) == "python" and not lines
+    with pytest.raises(TrickbookError, match="random and greedy agents only"):
+        engine_choice.chosen_engine("compiled", game, ["greedy", "ismcts"])
+    assert engine_choice.chosen_engine("auto", game, ["ismcts"], say=lines.append) == "python"
+    assert "random and greedy agents only (not ismcts)" in lines[-1]
     with pytest.raises(TrickbookError, match="no engine"):
-        engines.chosen_engine("fast", game, ["random"])
+        engine_choice.chosen_engine("fast", game, ["random"])
     if engines.why_not(game, ["random"]) is None:  # (numba installed)
-        monkeypatch.setattr(engines, "python_seconds", lambda game, games: 5.0)
-        assert engines.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "python"
+        monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 5.0)
+        assert engine_choice.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "python"
         assert "less than compiling" in lines[-1]
-        monkeypatch.setattr(engines, "python_seconds", lambda game, games: 500.0)
-        assert engines.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "compiled"
+        monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 500.0)
+        assert engine_choice.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "compiled"
         assert lines[-1].startswith("engine: compiled")
+
+
+def test_a_simulation_of_greedy_and_random_seats_plays_the_seeded_games_in_batches(plain, monkeypatch):
+    """Greedy agents on the compiled engine: the run's games are the games the machine plays one by one (each from
+    its game seed, whatever batch played it), the lineup turned by --rotate game by game."""
+    from interpreter.harness import simulate as simulation
+    from interpreter.harness.greedy import takes_pay
+
+    monkeypatch.setattr(simulation, "FIRST_BATCH", 2)  # (batches of 2, then 4: games 0-1, 2-5, 6)
+    game = game_of("oh-hell", 4)
+    setup = Setup("oh-hell", 4, tuple(game.options.items()), ("greedy", "random"), rotate=True, engine="compiled")
+    summary = simulate(game, 7, "g", setup=setup)
+    machine = Machine(game)
+    alone = [machine.play_seeded(engines.stream_seed(f"g/{i}"), agents=setup.lineup(i), pays=takes_pay(game))
+             for i in range(7)]
+    assert summary.totals == [[g.totals[s] for g in alone] for s in range(4)]
+    assert summary.by_agent.keys() == {"greedy", "random"}
+    assert all("greedy" in c and c.endswith("--engine compiled") for c in summary.replays.values())
+
+
+def test_play_with_the_compiled_engine_tells_a_game_of_greedy_seats_a_run_played(plain, capsys):
+    pytest.importorskip("numba")
+    from interpreter.harness.greedy import takes_pay
+
+    game = game_of("hearts", 4)
+    assert main(["play", "hearts", "-p", "4", "--seed", "y/1", "--quiet", "--engine", "compiled",
+                 "--agents", "greedy,random"]) == 0
+    out = capsys.readouterr().out
+    done = Machine(game).play_seeded(engines.stream_seed("y/1"), agents=["greedy"] + ["random"] * 3,
+                                     pays=takes_pay(game))
+    assert ", ".join(f"{n} {t}" for n, t in zip(game.seat_names, done.totals)) in out
+
+
+def test_whether_compiling_pays_is_judged_by_games_of_the_run_s_own_agents(monkeypatch):
+    """A run of greedy seats is timed by games of greedy seats on the Python backend (they sample at every play, far
+    slower than random ones), not by random playouts."""
+    from interpreter.harness import runner
+
+    played: list[list[str]] = []
+    monkeypatch.setattr(runner, "play_game", lambda game, agents, seed: played.append([type(a).__name__
+                                                                                        for a in agents]))
+    game = game_of("whist", 4)
+    engine_choice.python_seconds(game, 10, ["greedy", "random"])
+    assert played == [["GreedyAgent", "RandomAgent", "RandomAgent", "RandomAgent"]] * 2
+    engine_choice.python_seconds(game, 10, ["random"])
+    assert len(played) == 2  # (random seats: the game's own random playouts)
+
+
+def test_greedy_agents_where_the_compiled_engine_cannot_judge_play_on_the_python_engine():
+    game = game_of("doppelkopf", 4)
+    if engines.why_not(game, ["random"]) is not None:
+        pytest.skip("the compiled backend does not write this game")
+    assert "teams are hidden" in engines.why_not(game, ["greedy", "random"])
+    lines: list[str] = []
+    assert engine_choice.chosen_engine("auto", game, ["greedy"], say=lines.append) == "python"
+    assert "engine: python" in lines[-1] and "greedy agents where the teams are hidden" in lines[-1]
 
 
 def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monkeypatch):
@@ -158,3 +214,16 @@ def test_numba_and_plain_python_draw_the_same_game():
     game = game_of("njet-riogrande", 4)
     fast, slow = Machine(game, compiled=True).play_seeded(9, traced=True), Machine(game).play_seeded(9, traced=True)
     assert fast.trace == slow.trace and fast.totals == slow.totals
+
+
+def test_the_round_outcomes_of_a_batch_are_counted_as_those_of_each_game_alone():
+    """A value's text found once per batch (simulate._outcomes' memo) gives every game's outcomes as before; true and
+    1 stay apart, a list is left out."""
+    from interpreter.compiled.batch import play_batch
+    from interpreter.harness.simulate import _outcomes
+
+    game = game_of("njet-riogrande", 4)
+    memo: dict = {}
+    games = play_batch(Machine(game), [1, 2, 3])
+    assert all(_outcomes(game, g.ended, memo) == _outcomes(game, g.ended) for g in games) and memo
+    assert _outcomes(game, [{"x": True}, {"x": 1}, {"x": [1]}], memo) == {"x": {"true": 1, "1": 1}}

@@ -19,7 +19,7 @@ from interpreter.compiled.search import CompiledSearch, refusal, sample_plan
 from interpreter.compiled.search_template import AVAILABLE
 from interpreter.engine.samples import Unknown
 from interpreter.engine.state import CHANCE
-from interpreter.harness import engines
+from interpreter.harness import engine_choice, engines
 from interpreter.harness.agents import Turn
 from interpreter.harness.following import Following
 from interpreter.harness.search import IsmctsAgent, _rewards
@@ -232,10 +232,10 @@ def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(mon
     monkeypatch.setattr(engines, "compiled_machine", lambda game: Machine(game))
     game = game_of("whist", 4)
     said: list[str] = []
-    assert engines.chosen_engine("compiled", game, ["ismcts", "random"], say=said.append) == "python"
+    assert engine_choice.chosen_engine("compiled", game, ["ismcts", "random"], say=said.append) == "python"
     assert said[0].startswith("engine: python, the searches compiled")
-    with pytest.raises(TrickbookError, match="random agents only"):
-        engines.chosen_engine("compiled", game, ["ismcts", "greedy"])
+    with pytest.raises(TrickbookError, match="random and greedy agents only"):
+        engine_choice.chosen_engine("compiled", game, ["ismcts", "greedy"])
     setup = Setup("whist", 4, agents=("ismcts", "random"), search="compiled")
     assert _replayed(setup, ["ismcts", "random"] * 2) == "compiled" and _replayed(setup, ["random"] * 4) == "python"
     searched = []

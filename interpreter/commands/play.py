@@ -79,7 +79,8 @@ COMPILED_DRAWS = {"engine": "compiled", "stream": "numba's np.random, seeded wit
 def compiled_game(args: argparse.Namespace, game: Any, lineup: list[str], chosen: Any, dealt: bool) -> Any:
     """With ``--engine compiled``: the game the compiled backend plays with this seed (as a compiled run's game of
     that seed), followed by the Python backend, which tells and records it (compiled/replay.py); else None."""
-    from interpreter.harness.engines import chosen_engine, requested, searches, stream_seed
+    from interpreter.harness.engine_choice import chosen_engine
+    from interpreter.harness.engines import requested, searches, stream_seed
 
     if requested(args.engine) != "compiled":  # (auto plays one game on the Python backend)
         return None
@@ -91,9 +92,11 @@ def compiled_game(args: argparse.Namespace, game: Any, lineup: list[str], chosen
     chosen_engine("compiled", game, lineup, deal=dealt)  # (an error says why it cannot)
     from interpreter.compiled.machine import Machine
     from interpreter.compiled.replay import follow
+    from interpreter.harness.greedy import takes_pay
 
     machine = Machine(game, compiled=True)
-    done = machine.play_seeded(stream_seed(chosen), traced=True)
+    pays = takes_pay(game) if "greedy" in lineup else True
+    done = machine.play_seeded(stream_seed(chosen), traced=True, agents=lineup, pays=pays)
     return lambda match: follow(machine, match, done.trace)
 
 

@@ -27,7 +27,8 @@ from interpreter.commands.common import (
 )
 from interpreter.commands.output import writing
 from interpreter.engine.compile import supported_players
-from interpreter.harness.engines import chosen_engine, why_not
+from interpreter.harness.engine_choice import chosen_engine
+from interpreter.harness.engines import why_not
 from interpreter.rules.loader import load_rules
 
 
@@ -106,7 +107,7 @@ def compare(args: argparse.Namespace) -> int:
     from interpreter.harness import compare as comparison
     from interpreter.harness.compare import Correction, Seating, forced_seats, seating_difference
     from interpreter.harness.players import parse_agents
-    from interpreter.harness.simulate import Played, Setup, play_many, play_one, ready
+    from interpreter.harness.simulate import Played, Setup, games_of, ready
 
     if not 2 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be from 2 to {MAX_GAMES:,}, not {args.games:,} (a paired test needs two "
@@ -158,8 +159,7 @@ def compare(args: argparse.Namespace) -> int:
                               args.move_time, allowed(args), agent_limits=agent_limits(args), engine=engine,
                               search=args.engine)
             ready(run_setup)
-            games = ((play_one(run_setup, first, i, game) for i in range(args.games)) if processes <= 1
-                     else play_many(run_setup, args.games, first, processes))
+            games = games_of(run_setup, args.games, first, game, processes)
             done: list[Played] = []
             try:
                 for g in games:

@@ -10,6 +10,8 @@ What is here (docs/architecture.md, "The compiled backend", tells it in order):
 * steps.py, kinds.py and the ``*_template.py`` modules: each step kind's second template;
 * machine.py, round_template.py, settling.py: a whole game as one module (rounds, steps entered, automatic seats);
 * search_template.py, search.py: ismcts's search of one decision in one compiled call, its samples gathered in Python;
+* agents.py, agents_template.py, trick_template_judge.py: each seat played by its agent (random, or greedy: a
+  trick's play judged by its ordering); batch.py: many games a compiled call;
 * module.py: that module made (plain Python, or compiled by numba and kept in the user's cache folder);
 * replay.py: a compiled game's draws followed by the Python backend (it tells and records the game).
 

@@ -21,11 +21,14 @@ played by the Python backend.
 from __future__ import annotations
 
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from interpreter.compiled import agents_template
+from interpreter.compiled.agents import agent_codes
 from interpreter.compiled.arrays import Arrays, array_layout, pack_arrays
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
@@ -47,8 +50,8 @@ STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
 OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within MAX_ROUNDS
 HEAD = 5  # the machine's own progress slots, before the steps'
 # the module's functions Python calls (module.made: compiled with their wrapper for Python, kept on disk)
-ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win",
-           "ismcts")
+ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win", "play_seated",
+           "play_batch", "ismcts")
 
 
 TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
@@ -56,7 +59,7 @@ TRACE = 1 << 14  # the room first given to a game's draws (more when they do not
 
 @dataclass
 class Finished:
-    """One game the compiled backend played at random (``Machine.play_seeded``): the seed of its random stream, each
+    """One game the compiled backend played (``Machine.play_seeded``, batch.py): the seed of its random stream, each
     seat's total, the winners, the rounds played, the public round values at each round's end (as the Python
     backend's RoundValues keeps them, those the arrays hold as one value), and, when kept, its draws: ``trace[0]``
     their length, then ``0, action`` for a decision and ``1, n, kinds...`` for a deal (replay.py follows them)."""
@@ -98,8 +101,9 @@ class Machine:
         self.settling = Settling(game, Writing(self.lay, lowerer, "a", 0), self.actions, (STEP, FINISHED, STATUS))
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
         self.expressions += self.settling.w.expressions
+        searching = search_source(self.lay, self.actions, self.log, (STEP, FINISHED, STATUS))
         self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens),
-                                search_source(self.lay, self.actions, self.log, (STEP, FINISHED, STATUS)))
+                                self._seated(), searching)
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
 
@@ -168,34 +172,49 @@ class Machine:
             return code.action_of(action)
         return code.action_of(action, step)
 
-    def play_seeded(self, seed: int, traced: bool = False) -> Finished:
-        """One game played at random, its draws from numba's random stream seeded with ``seed`` (the same game for
-        the same seed, compiled or run as plain Python); ``traced``: with its draws kept (``Finished.trace``)."""
+    def play_seeded(self, seed: int, traced: bool = False, agents: Sequence[str] = (), pays: bool = True) -> Finished:
+        """One game played, its draws from numba's random stream seeded with ``seed`` (the same game for the same seed
+        and agents, compiled or run as plain Python, in this call or in a batch: batch.py); ``traced``: with its draws
+        kept (``Finished.trace``). ``agents``: each seat's (agents.AGENTS; none: every seat random),
+        ``pays``: whether taking cards pays, for greedy agents (harness/greedy.py's takes_pay)."""
         size = TRACE if traced else 1
+        codes = np.asarray(agent_codes(list(agents)), np.int64)
+        if len(codes) not in (0, self.game.players):  # (the written code reads an agent for every seat that acts)
+            raise ValueError(f"one agent per seat ({self.game.players}), not {len(codes)}")
         while True:
             arrays, p = self.new_game()
             self.module.seed(seed)
             trace = np.zeros(size, np.int64)
             trace[0] = 1
-            self.module.playout(*arrays, p, trace)
+            self.module.play_seated(*arrays, p, trace, codes, int(pays))
             if trace[0] >= 0 or not traced:
                 break
             size *= 4  # (the draws did not fit: the same game played again with room for them)
-        if p[FINISHED] == OVERRUN:
-            raise GameError(f"the game did not end within {MAX_ROUNDS} rounds (seed {seed} of the compiled backend's "
-                            "stream); its end condition never held")
-        if p[FINISHED] == NO_ACTION:
-            raise GameError(f"an automatic seat's policy gave no action it may take (seed {seed} of the compiled "
-                            "backend's stream)")
         players, logged = self.game.players, len(self.logged)
         totals = [int(arrays.v[self.lay.value(TOTAL, "", s)]) for s in range(players)]
-        eligible = [s for s in range(players) if self.module.can_win(*arrays, s)]
+        eligible = [bool(self.module.can_win(*arrays, s)) for s in range(players)]
+        ends = [int(x) for x in p[self.log:self.log + int(p[LOGGED]) * logged]]
+        return self.finished(seed, int(p[FINISHED]), totals, eligible, int(arrays.v[self.lay.value(NUMBER)]),
+                             int(p[LOGGED]), ends, [int(x) for x in trace[:trace[0]]] if traced else [])
+
+    def finished(self, seed: int, status: int, totals: list[int], eligible: list[bool], rounds: int, ended: int,
+                 ends: list[int], trace: list[int]) -> Finished:
+        """The game the compiled backend played with ``seed``: its ``p[FINISHED]`` (an error unless 1), each seat's
+        total and whether it may win, its rounds, the rounds whose ends were logged and their round values
+        (``logged``'s at each round's end, one after the other), and its draws."""
+        if status == OVERRUN:
+            raise GameError(f"the game did not end within {MAX_ROUNDS} rounds (seed {seed} of the compiled backend's "
+                            "stream); its end condition never held")
+        if status == NO_ACTION:
+            raise GameError(f"an automatic seat's policy gave no action it may take (seed {seed} of the compiled "
+                            "backend's stream)")
+        logged = len(self.logged)
         pick = max if self.game.flow.winners == "highest_total" else min
-        best = pick((totals[s] for s in eligible), default=None)
-        ended = [{name: self.values.decode(p[self.log + r * logged + j], type_)
-                  for j, (name, _, type_) in enumerate(self.logged)} for r in range(int(p[LOGGED]))]
-        return Finished(seed, totals, [s for s in eligible if totals[s] == best], int(arrays.v[self.lay.value(NUMBER)]),
-                        ended, [int(x) for x in trace[:trace[0]]] if traced else [])
+        best = pick((t for t, may in zip(totals, eligible) if may), default=None)
+        values = [{name: self.values.decode(ends[r * logged + j], type_)
+                   for j, (name, _, type_) in enumerate(self.logged)} for r in range(ended)]
+        return Finished(seed, totals, [s for s, (t, may) in enumerate(zip(totals, eligible)) if may and t == best],
+                        rounds, values, trace)
 
     # ------------------------------------------------------------------------------------------------ the source
 
@@ -291,50 +310,11 @@ class Machine:
         return lines
 
     def _playing(self) -> list[str]:
-        """``playout`` (a game to its end, every decision and deal drawn at random) and ``play_many``."""
-        number, cap = self.lay.value(NUMBER), self.actions
-        return [f"def playout({ARRAYS}, p, trace):",  # (trace: see Traced; of one item, nothing kept)
-                "    mark = h[0]",
-                *("    " + line for line in Writing.scratch("out", str(cap))),
-                *("    " + line for line in Writing.scratch("order", str(cap))),
-                "    taken = 0",
-                f"    while p[{FINISHED}] == 0:",
-                f"        if p[{STATUS}] == CHANCE:",
-                f"            n = pack({ARRAYS}, p, order)",
-                "            for i in range(n - 1, 0, -1):",
-                "                j = int(np.random.random() * (i + 1))",
-                "                t = order[i]",
-                "                order[i] = order[j]",
-                "                order[j] = t",
-                "            if len(trace) > 1:",
-                "                t = trace[0]",
-                "                if t < 0 or t + 2 + n > len(trace):",
-                "                    trace[0] = -1",
-                "                else:",
-                "                    trace[t] = 1",
-                "                    trace[t + 1] = n",
-                "                    for i in range(n):",
-                "                        trace[t + 2 + i] = order[i]",
-                "                    trace[0] = t + 2 + n",
-                f"            deal({ARRAYS}, p, order[:n])",
-                "            continue",
-                f"        n = legal({ARRAYS}, p, out)",
-                "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
-                f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
-                "            continue",
-                "        a = out[int(np.random.random() * n)]",
-                "        if len(trace) > 1:",
-                "            t = trace[0]",
-                "            if t < 0 or t + 2 > len(trace):",
-                "                trace[0] = -1",
-                "            else:",
-                "                trace[t] = 0",
-                "                trace[t + 1] = a",
-                "                trace[0] = t + 2",
-                f"        apply({ARRAYS}, p, a)",
-                "        taken += 1",
-                "    h[0] = mark",
-                "    return taken", "",
+        """``playout`` (a game to its end, every decision and deal drawn at random: agents_template.py's
+        ``play_seated`` with every seat random) and ``play_many``."""
+        number = self.lay.value(NUMBER)
+        return [f"def playout({ARRAYS}, p, trace):",  # (trace: see Finished; of one item, nothing kept)
+                f"    return play_seated({ARRAYS}, p, trace, trace[:0], 0)", "",  # (every seat random)
                 # games from the arrays of a new game (z..ln), each played in z1..ln1 and p: its decisions
                 f"def play_many({ARRAYS}, games, rounds, z1, zn1, v1, l1, ln1, p):",
                 "    taken = 0",
@@ -354,9 +334,17 @@ class Machine:
                 "        for a in range(len(p)):",
                 "            p[a] = 0",
                 "        begin(z1, zn1, v1, l1, ln1, h, p)",
-                "        taken += playout(z1, zn1, v1, l1, ln1, h, p, p[:1])",
+                "        taken += play_seated(z1, zn1, v1, l1, ln1, h, p, p[:1], p[:0], 0)",  # (playout, one call less)
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
+
+    def _seated(self) -> str:
+        """The source of games played by agents, and of many games a call (agents_template.py)."""
+        lay = self.lay
+        slots = {"step": STEP, "finished": FINISHED, "status": STATUS, "logged": LOGGED, "log": self.log,
+                 "number": lay.value(NUMBER)}
+        totals = [lay.value(TOTAL, "", s) for s in range(self.game.players)]
+        return agents_template.source(self.codes, self.actions, slots, totals, len(self.logged))
 
     def _own(self, name: str) -> str:
         """The name of the machine's own ``advance`` or ``apply``: ``NAME_on`` when ``settle`` follows it (settling.py

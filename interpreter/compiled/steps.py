@@ -51,6 +51,9 @@ class StepCode:
     expressions: list[Lowered] = field(default_factory=list)
     # the Python backend's action of this step (a Play, a choice...) as the whole number the template takes
     action_of: Callable[..., int] | None = None  # (action) -> int; a step holding others also takes (action, step)
+    # ``PREFIX_greedy(arrays, p, out, n, pays)`` written: a greedy agent's pick among the legal ``out[:n]`` (a trick's
+    # play judged by its ordering, trick_template_judge.py), or -1 where it decides at random
+    judges: bool = False
 
 
 @dataclass

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compiled import trick_template_plays, trick_template_takers
+from interpreter.compiled import trick_template_judge, trick_template_plays, trick_template_takers
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.trick_progress import (
     ASK,
@@ -77,6 +77,7 @@ class TrickWriter:
         keys = max(len(o.exprs) for o in [step.ordering, *step.later_orderings])
         self.regions = Regions.of(self.players, len(step.takers), max(keys, 1), self.deck)
         self.hooks = Hooks(self, self.base + self.regions.size)  # the steps it runs (between plays, after a trick)
+        self._strengths: dict[int, list[str]] = {}
 
     def at(self, slot: int) -> str:
         """The source of the progress slot ``slot`` (from the step's base)."""
@@ -107,6 +108,7 @@ class TrickWriter:
                  + [line for i in range(1 + len(self.step.later_orderings)) for line in self._best(i)])
         if not self.sole:
             lines += trick_template_takers.write(self)
+        lines += trick_template_judge.write(self)
         lines += self.hooks.source()
         kind, deck = self.lay.layout.kind, self.deck
 
@@ -114,7 +116,8 @@ class TrickWriter:
             return kind[action.card] if isinstance(action, Take) else kind[action.card] + action.zone * deck
 
         return StepCode(self.name, "\n".join(lines), self.regions.size + self.hooks.size, decides=True,
-                        expressions=self.w.expressions, action_of=self.hooks.action_of(action_of, (Play, Take)))
+                        expressions=self.w.expressions, action_of=self.hooks.action_of(action_of, (Play, Take)),
+                        judges=True)
 
     # ------------------------------------------------------------------------------------------------ the parts
 
@@ -275,6 +278,15 @@ class TrickWriter:
                 f"    {self.at(LEADER)} = leader", f"    {self.at(TURN)} = leader",
                 f"    return {self.name}_new_trick({ARRAYS}, p)", ""]
 
+    def strengths(self, index: int) -> list[str]:
+        """The calls of the strength expressions of an ordering (0: the trick's, then each later taker's), each
+        reading the card ``c`` played by the seat ``s``, ``led`` and the cards ``trick`` (written once each)."""
+        if index not in self._strengths:
+            ordering = self.step.ordering if index == 0 else self.step.later_orderings[index - 1]
+            names = {"card": "c", "led": "led", "seat": "s", "trick": "trick"}
+            self._strengths[index] = [self.call(e, names, "strength") for e in ordering.exprs]
+        return self._strengths[index]
+
     def _best(self, index: int) -> list[str]:
         """``NAME_best<index>``: the seat of the best card by an ordering (0: the trick's, with ``can_win``; then
         each later taker's, with its ``eligible``), later or first of equal ones as it says; -1 when no card may
@@ -282,7 +294,7 @@ class TrickWriter:
         step, regions = self.step, self.regions
         ordering = step.ordering if index == 0 else step.later_orderings[index - 1]
         names = {"card": "c", "led": "led", "seat": "s", "trick": "trick"}
-        keys = [self.call(e, names, "strength") for e in ordering.exprs]
+        keys = self.strengths(index)
         best, key = self.base + regions.best, self.base + regions.key
         lines = [f"def {self.name}_best{index}({ARRAYS}, p, led):",
                  f"    trick = {self.cards()}",

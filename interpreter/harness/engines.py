@@ -1,5 +1,6 @@
 """Which backend plays a run's games: the Python backend (every game, every agent), or the compiled one
-(interpreter/compiled: numba, the ``fast`` extra) for games of random agents whose rule file it writes.
+(interpreter/compiled: numba, the ``fast`` extra) for games of random and greedy agents whose rule file it writes
+(greedy agents: where their judgement reads only what every seat sees, compiled/agents.py).
 
 ``--engine auto`` (the default, or ``TRICKBOOK_ENGINE``) takes the compiled backend where it can and where it pays
 (the game compiled before, or a run the Python backend would take longer to play than compiling takes), and says
@@ -49,15 +50,23 @@ def searched_compiled(engine: str | None, agents: list[str]) -> bool:
 
 
 def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = False) -> str | None:
-    """Why the compiled backend cannot play these games (None: it can): numba missing, agents other than random,
-    a deal file, records asked for, or a part of the rule file it does not write yet."""
-    if any(a != "random" for a in agents):
-        return f"it plays random agents only (not {', '.join(sorted({a for a in agents if a != 'random'}))})"
+    """Why the compiled backend cannot play these games (None: it can): numba missing, agents other than random and
+    greedy, a deal file, records asked for, or a part of the rule file it does not write yet (for greedy agents
+    too)."""
+    from interpreter.compiled.agents import AGENTS, greedy_refusal
+
+    others = sorted({a for a in agents if a not in AGENTS})
+    if others:
+        return f"it plays random and greedy agents only (not {', '.join(others)})"
     if deal:
         return "it does not start from a deal file"
     if records:
         return "it keeps no records of the games"
-    return unwritten(game)
+    reason = unwritten(game)
+    if reason is not None:
+        return reason
+    greedy = greedy_refusal(game) if "greedy" in agents else None
+    return None if greedy is None else f"it does not write {greedy} yet"
 
 
 def unwritten(game: Any) -> str | None:
@@ -70,7 +79,7 @@ def unwritten(game: Any) -> str | None:
     from interpreter.compiled.values import NotWritten
 
     try:
-        _written(game)
+        written(game)
     except NotWritten as exc:
         return f"it does not write {exc} yet"
     return None
@@ -98,52 +107,9 @@ def compiled_machine(game: Any) -> Any:
     return Machine(game, compiled=True)
 
 
-def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool = False, records: bool = False,
-                  say: Any = None, games: int = 0) -> str:
-    """``compiled`` or ``python``, as ``engine`` asks and the games allow (see the module's docstring); ``say``
-    gets the one line that tells which runs and why. Asked for auto, a game not compiled before is compiled only
-    for a run of ``games`` the Python backend would take longer to play than compiling takes (COMPILE_PAYS)."""
-    asked = requested(engine)
-    if asked == "python":
-        return "python"
-    if asked == "compiled" and searches(agents):  # the game on Python, its searches compiled
-        search_machine(asked, game)  # (an error says why they cannot)
-        if say is not None:
-            say("engine: python, the searches compiled (numba)" + ("" if _written(game).kept else
-                                                                   "; compiling this game, once (10 to 60 s)"))
-        return "python"
-    reason = why_not(game, agents, deal, records)
-    if reason is None and asked == "auto" and not _written(game).kept:
-        seconds = python_seconds(game, games)
-        if seconds < COMPILE_PAYS:
-            reason = (f"{games} games take about {seconds:.0f} s here, less than compiling this game takes; "
-                      "--engine compiled compiles it, once")
-    if reason is None:
-        if say is not None:
-            say("engine: compiled (numba)" + ("" if _written(game).kept else
-                                              "; compiling this game, once (10 to 30 s; later runs load it)"))
-        return "compiled"
-    if asked == "compiled":
-        raise TrickbookError(f"--engine compiled cannot play these games: {reason}")
-    if say is not None:
-        say(f"engine: python ({reason})")
-    return "python"
-
-
-def python_seconds(game: Any, games: int, tries: int = 2) -> float:
-    """About how much CPU time ``games`` random games take on the Python backend (``tries`` of them timed)."""
-    import random
-    import time
-
-    rng = random.Random(0)
-    start = time.process_time()
-    for _ in range(tries):
-        game.playout(game.new_state(), rng)
-    return (time.process_time() - start) / tries * games
-
-
 @lru_cache(maxsize=8)
-def _written(game: Any) -> Any:
+def written(game: Any) -> Any:
+    """``game``'s machine, written and not compiled (made once a process): NotWritten says what it does not write."""
     from interpreter.compiled.machine import Machine
 
     return Machine(game)

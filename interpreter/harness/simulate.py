@@ -1,7 +1,9 @@
 """Many games with chosen agents, on one or more processes, summarised with 95% confidence intervals.
 
 Game ``i`` of a run has the seed ``game_seed(seed, i)`` and its agents are seeded from it, so a run gives the
-same games and the same summary on any number of workers or backends; results are gathered in game order.
+same games and the same summary on any number of workers or backends; results are gathered in game order. On the
+compiled backend (engines.py) many games are played in one compiled call (``compiled_games``), each from its own
+stream seed: the same games in whatever batches and on whatever workers.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from interpreter.errors import AgentError
 from interpreter.harness.deal_files import FixedDeal, fixed_deal
 from interpreter.harness.distributed import on_dask
 from interpreter.harness.engines import machine_for, run_game, searched_compiled, stream_seed
+from interpreter.harness.greedy import takes_pay
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
 from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
@@ -30,6 +33,9 @@ from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 MAX_VALUES = 8  # values of one round value listed by name; the rest are counted together
 CHUNK = 10  # games per task of a worker, at most
+COMPILED_CHUNK = 500  # games per task of a worker on the compiled backend, at most (one compiled call)
+FIRST_BATCH = 8  # games of the first compiled call of a run on this process; each next one twice as many, at most:
+BATCH = 500  # (so that the progress line moves soon, and Ctrl-C is heard between calls)
 
 
 def game_seed(seed: Any, index: int) -> str:
@@ -52,7 +58,7 @@ class Setup:
     digest: bool = False  # record each game and keep a digest of its record (to compare runs)
     deal: tuple[str, str | None] | None = None  # every game starts from this deal file's board (deal_files.py)
     agent_limits: tuple[float, int] = (AGENT_SECONDS, AGENT_MEMORY_MB)  # agents of your own: s a decision, MB
-    engine: str = "python"  # or "compiled": random agents on the compiled backend (engines.py)
+    engine: str = "python"  # or "compiled": random and greedy agents on the compiled backend (engines.py)
     search: str | None = None  # the engine asked for ismcts's searches (engines.search_machine; None: the default)
 
     def lineup(self, index: int) -> list[str]:
@@ -86,11 +92,10 @@ def _replayed(setup: Setup, lineup: list[str]) -> str:
 
 def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> Played:
     game = game or run_game(setup.rules, setup.players, setup.options, setup.allow)
+    if setup.engine == "compiled":
+        return compiled_games(setup, seed, index, index + 1, game)[0]
     names = setup.lineup(index)
     s = game_seed(seed, index)
-    if setup.engine == "compiled":  # (random agents: numba's stream, seeded from the game's seed)
-        done = machine_for(setup.rules, setup.players, setup.options, setup.allow).play_seeded(stream_seed(s))
-        return Played(index, s, names, done.totals, done.winners, done.rounds, _outcomes(game, done.ended))
     ended: list[dict[str, Any]] = []
     deal = None if setup.deal is None else _fixed(game, *setup.deal)
     try:
@@ -107,33 +112,92 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
     return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended), digest)
 
 
+def compiled_games(setup: Setup, seed: Any, start: int, stop: int, game: Game | None = None) -> list[Played]:
+    """Games ``start`` .. ``stop - 1`` of a run on the compiled backend, in one compiled call (compiled/batch.py):
+    each from numba's stream seeded from its game seed, its seats played by its lineup's agents."""
+    from interpreter.compiled.batch import play_batch
+
+    game = game or run_game(setup.rules, setup.players, setup.options, setup.allow)
+    machine = machine_for(setup.rules, setup.players, setup.options, setup.allow)
+    lineups = [setup.lineup(i) for i in range(start, stop)]
+    seeds = [game_seed(seed, i) for i in range(start, stop)]
+    pays = takes_pay(game) if any("greedy" in names for names in lineups) else True
+    done = play_batch(machine, [stream_seed(s) for s in seeds], lineups, pays)
+    memo: dict[tuple[str, type, Any], str | None] = {}
+    return [Played(i, s, names, d.totals, d.winners, d.rounds, _outcomes(game, d.ended, memo))
+            for i, s, names, d in zip(range(start, stop), seeds, lineups, done)]
+
+
 @lru_cache(maxsize=4)
 def _fixed(game: Game, path: str, board: str | None) -> FixedDeal:
     """A deal file read once in a worker for the games of its runs."""
     return fixed_deal(game, path, board)
 
 
-def _outcomes(game: Game, ended: list[dict[str, Any]]) -> dict[str, Counter]:
+def _outcomes(game: Game, ended: list[dict[str, Any]], memo: dict[tuple[str, type, Any], str | None] | None = None
+              ) -> dict[str, Counter]:
     """The public round values at the end of each round, as people read them (seats and cards by name,
-    records by label); lists are left out."""
-    out: dict[str, Counter] = {}
+    records by label); lists are left out. ``memo``: each value's text found before (for many games of one run)."""
+    counts: dict[str, dict[str, int]] = {}
     for values in ended:
         for name, value in values.items():
-            if isinstance(value, (list, tuple)) or name in ("number", "dealer") \
-                    or game.visibility.get(name, "all") != "all":  # a list is read as a list: left out at once
-                continue
-            value = readable(game, game.value_types.get(name, VALUE), value)
-            if isinstance(value, (list, dict)):
-                continue
-            text = "none" if value is None else _option(value)
-            out.setdefault(name, Counter())[text] += 1
-    return out
+            text = _outcome_text(game, name, value) if memo is None else _remembered(memo, game, name, value)
+            if text is not None:
+                into = counts.setdefault(name, {})
+                into[text] = into.get(text, 0) + 1
+    return {name: Counter(c) for name, c in counts.items()}
+
+
+def _remembered(memo: dict[tuple[str, type, Any], str | None], game: Game, name: str, value: Any) -> str | None:
+    """``_outcome_text``, found once for each value (by its type too: true and 1 are equal keys, not equal texts);
+    a value that cannot be a key (a list, a record) each time."""
+    key = (name, type(value), value)
+    try:
+        hash(key)
+    except TypeError:
+        return _outcome_text(game, name, value)
+    if key not in memo:
+        memo[key] = _outcome_text(game, name, value)
+    return memo[key]
+
+
+def _outcome_text(game: Game, name: str, value: Any) -> str | None:
+    """A round value as a summary's round outcomes name it (None: left out)."""
+    if isinstance(value, (list, tuple)) or name in ("number", "dealer") \
+            or game.visibility.get(name, "all") != "all":  # a list is read as a list: left out at once
+        return None
+    value = readable(game, game.value_types.get(name, VALUE), value)
+    if isinstance(value, (list, dict)):
+        return None
+    return "none" if value is None else _option(value)
 
 
 def run_chunk(task: tuple[Setup, Any, int, int]) -> list[Played]:
     """Games ``start`` .. ``stop - 1`` of a run (one task of a worker)."""
     setup, seed, start, stop = task
+    if setup.engine == "compiled":
+        return compiled_games(setup, seed, start, stop)
     return [play_one(setup, seed, i) for i in range(start, stop)]
+
+
+def games_of(setup: Setup, games: int, seed: Any, game: Game | None = None, workers: int = 1,
+             backend: str = "processes", scheduler: str | None = None, verbose: bool = False
+             ) -> Generator[Played, None, None]:
+    """The games of a run in game order: on this process (``game``: its rules compiled already), one by one, or on
+    the compiled backend many a call (the first calls small, so that progress shows at once); else as
+    ``play_many`` plays them."""
+    if workers > 1 or backend != "processes":
+        yield from play_many(setup, games, seed, workers, backend, scheduler, verbose)
+        return
+    if setup.engine != "compiled":
+        for i in range(games):
+            yield play_one(setup, seed, i, game)
+        return
+    start, size = 0, FIRST_BATCH
+    while start < games:
+        stop = min(games, start + size)
+        yield from compiled_games(setup, seed, start, stop, game)
+        start, size = stop, min(BATCH, 2 * size)
 
 
 def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: str = "processes",
@@ -142,7 +206,8 @@ def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: st
     cluster of processes or the ``scheduler`` given; ``dask-local``: Dask's threads in this process). No more
     processes are started than there are tasks. ``verbose``: Dask's log (and its workers') is shown."""
     workers = max(1, min(workers, games))
-    chunk = max(1, min(CHUNK, games // (4 * workers)))  # small enough to keep every worker busy to the end
+    most = COMPILED_CHUNK if setup.engine == "compiled" else CHUNK
+    chunk = max(1, min(most, games // (4 * workers)))  # small enough to keep every worker busy to the end
     tasks = [(setup, seed, start, min(start + chunk, games)) for start in range(0, games, chunk)]
     workers = min(workers, len(tasks))
     if backend in ("dask", "dask-local"):
@@ -353,7 +418,7 @@ def ready(setup: Setup) -> None:
     """A run on the compiled backend: its game compiled (or loaded) here once, so that workers load it from the
     user's cache instead of each compiling it."""
     if setup.engine == "compiled":
-        machine_for(setup.rules, setup.players, setup.options, setup.allow).play_seeded(0)
+        compiled_games(setup, "ready", 0, 1)
 
 
 def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int], None] | None = None,
@@ -365,10 +430,7 @@ def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int
     if setup is None:
         setup = Setup(game.name, game.players)
     ready(setup)
-    if workers <= 1 and backend == "processes":
-        source: Generator[Played, None, None] = (play_one(setup, seed, i, game) for i in range(games))
-    else:
-        source = play_many(setup, games, seed, workers, backend, scheduler, verbose)
+    source = games_of(setup, games, seed, game, workers, backend, scheduler, verbose)
     try:
         for g in source:
             played.append(g)
