@@ -21,6 +21,7 @@ played by the Python backend.
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +47,8 @@ STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
 OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within MAX_ROUNDS
 HEAD = 5  # the machine's own progress slots, before the steps'
 # the module's functions Python calls (module.made: compiled with their wrapper for Python, kept on disk)
-ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win")
+ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win",
+           "observe", "reset_many", "step_many")  # (the last three: a vector environment's, vector_template.py)
 
 
 TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
@@ -112,6 +114,15 @@ class Machine:
             self._text()
             self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES)
         return self._module
+
+    def extend(self, write: Callable[[], str]) -> None:
+        """More functions in the module (a vector environment's: toolkits/vector.py), before it is made: ``write``
+        gives their source once every value of the module's text is interned (the text made once first), so that
+        its tables of interned values are whole."""
+        if self._module is not None:
+            raise RuntimeError("the module is made already")
+        self._text()
+        self.source = "\n\n".join([self.source, write()])
 
     def _text(self) -> str:
         """The module's text: the values of the game's start interned first (``box``), so that its tables, and the

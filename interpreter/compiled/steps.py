@@ -51,6 +51,9 @@ class StepCode:
     expressions: list[Lowered] = field(default_factory=list)
     # the Python backend's action of this step (a Play, a choice...) as the whole number the template takes
     action_of: Callable[..., int] | None = None  # (action) -> int; a step holding others also takes (action, step)
+    # where its progress holds what the Python backend's step shows of it (its ``public``), for a reader outside the
+    # step (an observation): a tricks step's trick_progress.Shown; None: it shows nothing the observation reads
+    shown: Any = None
 
 
 @dataclass

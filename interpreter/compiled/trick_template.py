@@ -45,6 +45,7 @@ from interpreter.compiled.trick_progress import (
     TURN,
     WINNER,
     Regions,
+    Shown,
 )
 from interpreter.compiled.trick_template_hooks import Hooks
 from interpreter.dsl.compiler import Compiled
@@ -114,7 +115,8 @@ class TrickWriter:
             return kind[action.card] if isinstance(action, Take) else kind[action.card] + action.zone * deck
 
         return StepCode(self.name, "\n".join(lines), self.regions.size + self.hooks.size, decides=True,
-                        expressions=self.w.expressions, action_of=self.hooks.action_of(action_of, (Play, Take)))
+                        expressions=self.w.expressions, action_of=self.hooks.action_of(action_of, (Play, Take)),
+                        shown=Shown.of(self.base, self.regions))
 
     # ------------------------------------------------------------------------------------------------ the parts
 
@@ -271,6 +273,9 @@ class TrickWriter:
             lines += [f"    leader = {leader}",
                       "    if leader == NONE:",
                       "        leader = winner"]
+        lines += [f"    for k in range({self.at(PLAYED)}):",  # the last trick, kept for what is shown (Shown)
+                  f"        {self.at_(self.regions.last_seats, 'k')} = {self.at_(self.regions.seats, 'k')}",
+                  f"        {self.at_(self.regions.last_cards, 'k')} = {self.at_(self.regions.cards, 'k')}"]
         return [*lines, f"    {self.at(PLAYED)} = 0", f"    {self.at(NUMBER)} += 1",
                 f"    {self.at(LEADER)} = leader", f"    {self.at(TURN)} = leader",
                 f"    return {self.name}_new_trick({ARRAYS}, p)", ""]
