@@ -13,7 +13,9 @@ compiled module. Its arrays are made once and written in place at every call (co
   winner, 1/k each for k winners), as the PettingZoo environment gives it;
 * ``terminated``, ``truncated``, bool ``[n]``: a game ended by this step (its end held; truncated: its end did not
   hold within the rounds the engine allows);
-* ``info["seat"]``, int64 ``[n]``: the seat to act in each game (whose observation ``obs`` is).
+* ``info["seat"]``, int64 ``[n]``: the seat to act in each game (whose observation ``obs`` is);
+* ``legal_ids``, int64 ``[n, most]``, and ``legal_counts``, int64 ``[n]``: the ids the mask holds, as lists:
+  ``legal_ids[g, :legal_counts[g]]`` (a uniform random policy is then one NumPy line, docs/vector.md).
 
 An action is one of the game's fixed ids (``TrickGame.actions``: the same ids as ``GameState.legal_actions``, the
 PettingZoo and OpenSpiel environments; ``TrickGame.action(id)`` says what it is: the card, the choice, the space).
@@ -72,9 +74,10 @@ class VectorEnv:
         self.terminated = np.zeros(n, np.bool_)
         self.truncated = np.zeros(n, np.bool_)
         self.seats = np.zeros(n, np.int64)
-        self._ids = np.zeros((n, machine.actions), np.int64)  # each game's legal ids, as the mask has them
-        self._nids = np.zeros(n, np.int64)
+        self.legal_ids = np.zeros((n, machine.actions), np.int64)
+        self.legal_counts = np.zeros(n, np.int64)
         self._errors = np.zeros(n, np.int64)
+        self._rows = np.arange(n)
         self._seed = seed
         self._ready = False
 
@@ -87,12 +90,12 @@ class VectorEnv:
             self._module.seed(int(seed))
             self._seed = None
         self.mask[:] = 0
-        self._nids[:] = 0
+        self.legal_counts[:] = 0
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
         self._module.reset_many(*self._games, self._progress, *self._box[:5], self.obs, self.mask, self.seats,
-                                self._ids, self._nids, self._errors)
+                                self.legal_ids, self.legal_counts, self._errors)
         self._check()
         self._ready = True
         return self.obs, {"seat": self.seats}
@@ -110,13 +113,14 @@ class VectorEnv:
         a = a.astype(np.int64, copy=False)
         bad = (a < 0) | (a >= self.num_actions)
         if not bad.any():
-            bad = self.mask[np.arange(self.num_envs), a] == 0
+            bad = self.mask[self._rows, a] == 0
         if bad.any():
             g = int(np.flatnonzero(bad)[0])
             raise IllegalAction(f"game {g}: action {int(a[g])} is not one its seat to act may take (its legal ids: "
                                 f"{np.flatnonzero(self.mask[g]).tolist()})")
         self._module.step_many(*self._games, self._progress, *self._box[:5], a, self.obs, self.mask, self.seats,
-                               self._ids, self._nids, self._errors, self.rewards, self.terminated, self.truncated)
+                               self.legal_ids, self.legal_counts, self._errors, self.rewards, self.terminated,
+                               self.truncated)
         self._check()
         return self.obs, self.rewards, self.terminated, self.truncated, {"seat": self.seats}
 
@@ -128,5 +132,10 @@ class VectorEnv:
             raise GameError(f"game {g} of the vector environment stopped: {_ERRORS.get(int(self._errors[g]), 'error')}")
 
     def legal_actions(self, g: int) -> list[int]:
-        """The ids game ``g``'s seat to act may take (as its ``mask`` row has them)."""
+        """The ids game ``g``'s seat to act may take, in increasing order (as its ``mask`` row has them)."""
         return np.flatnonzero(self.mask[g]).tolist()
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """An action id for each game, uniform among its legal ones (drawn from ``rng``, in NumPy)."""
+        k = (rng.random(self.num_envs) * self.legal_counts).astype(np.int64)
+        return self.legal_ids[self._rows, k]
