@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 
 import numpy as np
 import pytest
@@ -26,6 +27,7 @@ from interpreter.runtime.layout import pack
 from interpreter.runtime.slots import Slots
 from interpreter.toolkits.vector import VectorEnv
 
+from .compiled_steps import numba_or_skip
 from .conftest import ROOT
 
 EXAMPLES = ROOT / "docs" / "examples"
@@ -181,6 +183,15 @@ def test_the_same_seed_gives_the_same_games_and_an_illegal_action_moves_none():
         env.step(np.zeros(3, np.int64))
 
 
+def test_the_training_loop_of_docs_vector_md_runs(capsys):
+    """The page's example, with two games a call run as plain Python (the page's 256 compiled) and fewer steps."""
+    (block,) = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "vector.md").read_text(encoding="utf-8"), re.S)
+    assert "n=256, seed=1)" in block and "range(2000)" in block
+    block = block.replace("n=256, seed=1)", "n=2, seed=1, compiled=False)").replace("range(2000)", "range(700)")
+    exec(compile(block, "docs/vector.md", "exec"), {})
+    assert capsys.readouterr().out == "True\n"
+
+
 def test_a_game_the_compiled_backend_cannot_observe_is_refused_naming_the_part():
     with pytest.raises(NotWritten, match="'team 1' .what each seat knows of hidden teams"):
         VectorEnv(str(EXAMPLES / "hidden-partners.yaml"), 4, compiled=False)
@@ -188,3 +199,23 @@ def test_a_game_the_compiled_backend_cannot_observe_is_refused_naming_the_part()
         VectorEnv("bridge", 4, compiled=False)
     with pytest.raises(GameError, match="whole number of games"):
         VectorEnv("hearts", 4, n=0, compiled=False)
+
+
+def test_compiled_by_numba_the_environment_plays_the_games_it_plays_as_plain_python():
+    """The same seed and the same actions give the same observations, masks and rewards compiled as run as plain
+    Python (numba's random stream is numpy's); with TRICKBOOK_NUMBA=all (a compile of a minute)."""
+    numba_or_skip(everywhere=True)
+    name = str(EXAMPLES / "tiny-duel.yaml")
+    both = [VectorEnv(name, 2, n=3, seed=5, compiled=c) for c in (False, True)]
+    for env in both:
+        env.reset()
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(60):
+        actions = both[0].random_actions(rng)
+        got = [env.step(actions) for env in both]
+        for a, b in zip(got[0][:4], got[1][:4], strict=True):
+            assert np.array_equal(a, b)
+        assert np.array_equal(both[0].mask, both[1].mask)
+        ended += int(got[0][2].sum())
+    assert ended > 3
