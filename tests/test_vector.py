@@ -37,6 +37,9 @@ EXAMPLES = ROOT / "docs" / "examples"
 # cards, a number, a text, a record), seen by all, by their owner, and hidden while a simultaneous choice fills them
 # (Was sticht?), the trick and the last trick
 LOCKSTEP = [("njet-riogrande", 4), ("was-sticht", 3), ("euchre", 4)]
+# games whose trick step has parts that decide in turn with the same numbers: a step it runs (Meinz, Mit List und
+# Tücke), a taker's choice of cards (split-tricks)
+PARTS = [("meinz", 4), ("mit-list-und-tuecke", 4), (str(EXAMPLES / "split-tricks.yaml"), 3)]
 
 
 @functools.cache
@@ -82,7 +85,7 @@ def _lockstep(env: VectorEnv, seed: int, visit, most: int = 10**9) -> int:
         knowledge.update(state)
 
 
-@pytest.mark.parametrize(("name", "players"), LOCKSTEP)
+@pytest.mark.parametrize(("name", "players"), LOCKSTEP + PARTS)
 def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_point(name, players):
     env = env_of(name, players)
     encoder, space, module = env.game.encoder, env.game.actions, env.machine.module
@@ -102,7 +105,7 @@ def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_p
             n = module.legal(*arrays, p, out)
             mask = np.zeros((1, env.num_actions), np.int8)
             ids, nids = np.zeros((1, env.machine.actions), np.int64), np.zeros(1, np.int64)
-            assert module.vec_mask(p, out, n, mask, 0, ids, nids) >= 0
+            assert module.vec_mask(*arrays, p, out, n, mask, 0, ids, nids) >= 0
             assert np.flatnonzero(mask[0]).tolist() == sorted(set(space.ids(d.step, d.actions)))
             counted["masks"] += 1
 

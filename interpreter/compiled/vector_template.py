@@ -85,11 +85,11 @@ def vector_source(machine: Any, ids: ActionIds) -> str:
         "    return 0",
         "",
         # the ids of the legal actions in mask[g] (those of the last time cleared); -1: a legal action no id names
-        "def vec_mask(p, out, n, mask, g, ids, nids):",
+        f"def vec_mask({ARRAYS}, p, out, n, mask, g, ids, nids):",
         "    for k in range(nids[g]):",
         "        mask[g, ids[g, k]] = 0",
         "    m = 0",
-        f"    i = p[{STEP}]",
+        f"    i = action_table({ARRAYS}, p)",
         "    for k in range(n):",
         "        a = action_id(i, out[k])",
         "        if a < 0:",
@@ -127,7 +127,7 @@ def vector_source(machine: Any, ids: ActionIds) -> str:
         f"    seat = actor({ARRAYS}, p)",
         "    seats[g] = seat",
         f"    observe({ARRAYS}, p, seat, obs, g)",
-        "    if vec_mask(p, out, n, mask, g, ids, nids) < 0:",
+        f"    if vec_mask({ARRAYS}, p, out, n, mask, g, ids, nids) < 0:",
         f"        errors[g] = {UNNUMBERED}",
         "",
         # game g begun from the box and on to its first decision, written
