@@ -178,6 +178,8 @@ def test_the_same_seed_gives_the_same_games_and_an_illegal_action_moves_none():
             env.step(np.array([rng.choice(np.flatnonzero(m)) for m in env.mask]))
         seen.append(env.obs.copy())
     assert np.array_equal(*seen)
+    assert env.action_space.contains(env.random_actions(np.random.default_rng(0)))
+    assert env.observation_space.contains(env.obs) and env.single_action_space.n == env.num_actions
     illegal = np.array([np.flatnonzero(m == 0)[0] for m in env.mask])
     with pytest.raises(IllegalAction, match="game 0: action"):
         env.step(illegal)

@@ -48,7 +48,10 @@ _ERRORS = {NO_ACTION: "an automatic seat's policy gave no action it may take",
 class VectorEnv:
     """``n`` games of a rule file stepped together on the compiled backend (see the module's docstring).
     ``compiled=False`` runs the same module as plain Python (slow: for tests). Raises ``NotWritten`` (a GameError)
-    naming the part of the game the compiled backend does not write yet."""
+    naming the part of the game the compiled backend does not write yet. With Gymnasium installed, its spaces are
+    ``single_observation_space``, ``single_action_space``, ``observation_space`` and ``action_space``."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": "SameStep"}  # (Gymnasium's AutoresetMode.SAME_STEP, by value)
 
     def __init__(self, rules: str | Path | TrickGame, players: int | None = None, n: int = 1,
                  options: dict[str, Any] | None = None, seed: int | None = None, compiled: bool = True):
@@ -130,6 +133,35 @@ class VectorEnv:
             self._ready = False
             g = int(np.flatnonzero(self._errors)[0])
             raise GameError(f"game {g} of the vector environment stopped: {_ERRORS.get(int(self._errors[g]), 'error')}")
+
+    @property
+    def single_observation_space(self) -> Any:
+        """One game's observation: a Box of ``observation_size`` float32 numbers (Gymnasium)."""
+        from gymnasium import spaces
+
+        return spaces.Box(-np.inf, np.inf, (self.observation_size,), np.float32)
+
+    @property
+    def single_action_space(self) -> Any:
+        """One game's action: one of the ``num_actions`` ids (Gymnasium)."""
+        from gymnasium import spaces
+
+        return spaces.Discrete(self.num_actions)
+
+    @property
+    def observation_space(self) -> Any:
+        from gymnasium import spaces
+
+        return spaces.Box(-np.inf, np.inf, (self.num_envs, self.observation_size), np.float32)
+
+    @property
+    def action_space(self) -> Any:
+        from gymnasium import spaces
+
+        return spaces.MultiDiscrete(np.full(self.num_envs, self.num_actions))
+
+    def close(self) -> None:
+        """Nothing to close (the games are arrays of this process)."""
 
     def legal_actions(self, g: int) -> list[int]:
         """The ids game ``g``'s seat to act may take, in increasing order (as its ``mask`` row has them)."""
