@@ -147,8 +147,28 @@ def test_a_seats_observation_is_the_same_in_every_state_it_cannot_tell_apart(nam
     assert counted["samples"] > 30 and counted["others"] > counted["samples"] // 2, counted
 
 
+def _hidden_cards(env: VectorEnv) -> dict[int, list[slice]]:
+    """For each seat, the places of the observation that count the cards of zones it does not see: those only
+    another seat sees and those no one sees."""
+    game, encoder = env.machine.game, env.game.encoder
+    out: dict[int, list[slice]] = {s: [] for s in range(env.players)}
+    at = 0
+    for (_, size), path in zip(encoder.layout, encoder.paths, strict=True):
+        visible = game.zones[path[1]].visible if path[0] == "zones" else "all"
+        if visible != "all":
+            owner = game.seat_names.index(path[2]) if visible == "owner" and len(path) == 3 else None
+            for s in range(env.players):
+                if s != owner:
+                    out[s].append(slice(at, at + encoder.kinds))
+        at += size
+    return out
+
+
 def test_stepped_games_share_the_win_at_their_end_and_begin_again():
+    """... and no observation the environment gives counts a card of a hand the seat to act does not see."""
     env = env_of("njet-riogrande", 4)
+    hidden = _hidden_cards(env)
+    assert all(len(places) == 3 * 3 + 1 + 4 for places in hidden.values())  # 3 of others' zones, 5 no one sees
     obs, info = env.reset(seed=7)
     rng = np.random.default_rng(0)
     ended = 0
@@ -159,6 +179,7 @@ def test_stepped_games_share_the_win_at_their_end_and_begin_again():
         assert obs is env.obs and not truncated.any()
         for g in range(env.num_envs):
             assert env.mask[g].sum() > 0 and obs[g, info["seat"][g]] == 1.0  # the observer is the seat to act
+            assert not any(obs[g, places].any() for places in hidden[info["seat"][g]])
             if terminated[g]:
                 ended += 1
                 assert rewards[g].sum() == pytest.approx(1.0) and set(rewards[g]) <= {0.0, 1.0, 0.5, 1 / 3, 0.25}
