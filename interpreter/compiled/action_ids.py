@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from interpreter.compiled.machine import STEP
 from interpreter.compiled.steps import ARRAYS
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.actions import ActionSpace
@@ -46,8 +47,6 @@ class ActionIds:
         tables = [f"{name} = np.array({array.tolist()!r}, np.int64)"
                   for name, array in zip(TABLES, (self.number, self.keys, self.ids, self.start, self.first),
                                          strict=True)]
-        from interpreter.compiled.machine import STEP
-
         lines = [f"def action_table({ARRAYS}, p):", f"    i = p[{STEP}]"]
         for i, tests in enumerate(self.tests):
             if len(tests) > 1:

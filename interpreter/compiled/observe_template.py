@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.compiled.machine import FINISHED, STATUS, STEP
 from interpreter.compiled.steps import ARRAYS
 from interpreter.compiled.values import INTERNED, NONE, NotWritten
 from interpreter.engine.encoding import ObservationEncoder
@@ -45,9 +46,6 @@ class ObservationWriter:
     # ------------------------------------------------------------------------------------------------ the source
 
     def source(self) -> str:
-        from interpreter.compiled.machine import FINISHED, STATUS, STEP
-
-        self.step, self.finished, self.status = STEP, FINISHED, STATUS
         lines = [*self._texts(), f"{SLOTS} = np.array({self.slots!r}, np.int64)", "", "",
                  f"def observe({ARRAYS}, p, seat, obs, g):",
                  f"    for k in range({self.encoder.size}):",
@@ -72,18 +70,18 @@ class ObservationWriter:
         if root == "seat":
             return [f"if 0 <= seat < {n}:", f"    obs[g, {at} + seat] = 1.0"]
         if root == "to_act":
-            return [f"if p[{self.status}] == DECIDES:",
+            return [f"if p[{STATUS}] == DECIDES:",
                     f"    a = actor({ARRAYS}, p)",
                     f"    if 0 <= a < {n}:",
                     f"        obs[g, {at} + a] = 1.0",
-                    f"elif p[{self.status}] == CHANCE and p[{self.finished}] == 0:",
+                    f"elif p[{STATUS}] == CHANCE and p[{FINISHED}] == 0:",
                     f"    obs[g, {at + n}] = 1.0"]
         if root == "dealer":
             return self._one("_seat", f"v[{lay.value(DEALER)}]", at)
         if root == "round":
             return [f"obs[g, {at}] = v[{lay.value(NUMBER)}]"]
         if root == "finished":
-            return [f"if p[{self.finished}] != 0:", f"    obs[g, {at}] = 1.0"]
+            return [f"if p[{FINISHED}] != 0:", f"    obs[g, {at}] = 1.0"]
         if root == "zones":
             return self._zone(path, at)
         if root in ("counters", "totals"):
@@ -209,7 +207,7 @@ class ObservationWriter:
             play = [f"    if 0 <= s < {n}:", "        obs[g, a + s] = 1.0",
                     f"    if 0 <= c < {len(self.slots)} and {SLOTS}[c] >= 0:",
                     f"        obs[g, a + {n} + {SLOTS}[c]] = 1.0"]
-            lines += [f"if p[{self.step}] == {i} and p[{self.status}] != DONE:",
+            lines += [f"if p[{STEP}] == {i} and p[{STATUS}] != DONE:",
                       f"    played = p[{shown.played}]",
                       f"    size = p[{shown.size}]",
                       "    if played < size:",
@@ -258,8 +256,6 @@ class ObservationWriter:
                 raise NotWritten(f"the values steps of round step {step.name!r} fill in secret, in an observation")
             for name in next(iter(names), frozenset()):
                 by_name.setdefault(name, []).append(i)
-        from interpreter.compiled.machine import STATUS, STEP
-
         return {name: f"(p[{STATUS}] != DONE and ({' or '.join(f'p[{STEP}] == {i}' for i in steps)}))"
                 for name, steps in by_name.items()}
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compiled.action_ids import ActionIds
+from interpreter.compiled.machine import FINISHED, OVERRUN, STATUS, STEP
 from interpreter.compiled.steps import ARRAYS, Writing
 
 UNNUMBERED, EMPTY = 4, 5  # errors[g] (after the machine's own: 1 over, machine.OVERRUN, settling.NO_ACTION)
@@ -41,7 +42,6 @@ _OUT = "obs, mask, seats, ids, nids, errors"
 def vector_source(machine: Any, ids: ActionIds) -> str:
     """The source of ``reset_many`` and ``step_many`` (see the module's docstring) and their helpers, for
     ``machine`` (whose module has ``observe`` too: observe_template.py) and its ids' tables."""
-    from interpreter.compiled.machine import FINISHED, OVERRUN, STATUS, STEP
 
     players, cap = machine.game.players, machine.actions
     pick = ">" if machine.game.flow.winners == "highest_total" else "<"
