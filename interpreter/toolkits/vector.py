@@ -87,7 +87,7 @@ class VectorEnv:
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Every game begun again (``seed``: numba's random stream seeded with it first, else with the seed the
-        environment was made with, once): ``(obs, info)``."""
+        environment was made with, once; ``options``: Gymnasium's argument, none taken): ``(obs, info)``."""
         seed = self._seed if seed is None else seed
         if seed is not None:
             self._module.seed(int(seed))
