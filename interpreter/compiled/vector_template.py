@@ -43,11 +43,12 @@ def vector_source(machine: Any, ids: ActionIds) -> str:
     """The source of ``reset_many`` and ``step_many`` (see the module's docstring) and their helpers, for
     ``machine`` (whose module has ``observe`` too: observe_template.py) and its ids' tables."""
 
-    players, cap = machine.game.players, machine.actions
-    pick = ">" if machine.game.flow.winners == "highest_total" else "<"
-    total = [machine.lay.value("total", "", s) for s in range(players)]
-    return "\n".join([
-        ids.source(),
+    return "\n".join([ids.source(), *_games(), *_rewards(machine), *_entries(machine.actions)])
+
+
+def _games() -> list[str]:
+    """``vec_begin``, ``vec_ready`` and ``vec_mask``: a game begun, on to its next decision, its mask written."""
+    return [
         # a game from the box: its arrays copied, its progress cleared, begun
         f"def vec_begin({_STACKED}, g):",
         "    for a in range(Z.shape[1]):",
@@ -101,7 +102,16 @@ def vector_source(machine: Any, ids: ActionIds) -> str:
         "            m += 1",
         "    nids[g] = m",
         "    return m",
-        "",
+        ""]
+
+
+def _rewards(machine: Any) -> list[str]:
+    """``vec_rewards``: each seat's share of the win of a game over."""
+    players = machine.game.players
+    pick = ">" if machine.game.flow.winners == "highest_total" else "<"
+    total = [machine.lay.value("total", "", s) for s in range(players)]
+    return [
+        f"TOTAL = np.array({total!r}, np.int64)", "",
         # each seat's share of the win of a game over (its end held), in rewards[g]
         f"def vec_rewards({ARRAYS}, p, rewards, g):",
         f"    for s in range({players}):",
@@ -121,7 +131,13 @@ def vector_source(machine: Any, ids: ActionIds) -> str:
         f"    for s in range({players}):",
         f"        if can_win({ARRAYS}, s) and v[TOTAL[s]] == best:",
         "            rewards[g, s] = 1.0 / k",
-        "",
+        ""]
+
+
+def _entries(cap: int) -> list[str]:
+    """``reset_many`` and ``step_many`` (``cap``: the most legal actions a decision offers), with ``vec_write`` and
+    ``vec_fresh``."""
+    return [
         # the decision game g waits at (its n legal actions in out): its seat, observation and mask written
         f"def vec_write({ARRAYS}, p, g, n, out, {_OUT}):",
         f"    seat = actor({ARRAYS}, p)",
@@ -164,5 +180,4 @@ def vector_source(machine: Any, ids: ActionIds) -> str:
         "        else:",
         "            errors[g] = over",
         "    h[0] = mark",
-        "",
-        f"TOTAL = np.array({total!r}, np.int64)", ""])
+        ""]

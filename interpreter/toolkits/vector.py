@@ -1,7 +1,7 @@
 """Any rule file as a batched (vector) environment on the compiled backend: N games stepped in one compiled call
 (``pip install 'trickbook[fast]'``; docs/vector.md).
 
-``VectorEnv("njet-riogrande", players=4, n=256, seed=1)`` holds ``n`` games of one rule file, player count and
+``VectorEnv("my-game.yaml", players=4, n=256, seed=1)`` holds ``n`` games of one rule file, player count and
 options, each waiting at a decision of one seat. ``reset()`` begins them all; ``step(actions)`` takes one action in
 each game (a NumPy array of ``n`` action ids) and moves every game on to its next decision, in one call of the
 compiled module. Its arrays are made once and written in place at every call (copy what you keep):
