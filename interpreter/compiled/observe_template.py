@@ -46,6 +46,8 @@ class ObservationWriter:
     # ------------------------------------------------------------------------------------------------ the source
 
     def source(self) -> str:
+        """``observe`` and its tables: every segment of the encoder's layout written in order, the trick's last
+        (the plays of a trick are places in a list: written in a loop over the plays held)."""
         lines = [*self._texts(), f"{SLOTS} = np.array({self.slots!r}, np.int64)", "", "",
                  f"def observe({ARRAYS}, p, seat, obs, g):",
                  f"    for k in range({self.encoder.size}):",
