@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -225,6 +226,12 @@ def test_a_game_the_compiled_backend_cannot_observe_is_refused_naming_the_part()
         VectorEnv("bridge", 4, compiled=False)
     with pytest.raises(GameError, match="whole number of games"):
         VectorEnv("hearts", 4, n=0, compiled=False)
+
+
+def test_without_numba_the_environment_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # (an import of it fails)
+    with pytest.raises(GameError, match=r"needs numba: pip install 'trickbook\[fast\]'"):
+        VectorEnv("hearts", 4)
 
 
 def test_compiled_by_numba_the_environment_plays_the_games_it_plays_as_plain_python():

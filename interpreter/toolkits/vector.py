@@ -57,6 +57,12 @@ class VectorEnv:
                  options: dict[str, Any] | None = None, seed: int | None = None, compiled: bool = True):
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise GameError(f"a vector environment needs a whole number of games, 1 or more (got {n!r})")
+        if compiled:
+            try:
+                import numba  # noqa: F401
+            except ImportError:
+                raise GameError("the vector environment runs on the compiled backend, which needs numba: pip install "
+                                "'trickbook[fast]' (compiled=False runs it as plain Python, slowly)") from None
         self.game = rules if isinstance(rules, TrickGame) else load(rules, players, options)
         self.num_envs = n
         self.players = self.game.players
