@@ -8,7 +8,7 @@ of the compiled form; at the end a table of every target, each with its figure, 
     python benchmarks/run.py --seconds 2 --runs 7 --markdown
     python benchmarks/run.py --only games          # or: baselines, simulate, openspiel, ismcts, cold, adapters,
                                                    #     generate, workers, agents, compact, compiled,
-                                                   #     compiled-ismcts (--only may be repeated)
+                                                   #     compiled-ismcts, batches, vector (--only may be repeated)
 
 Every rate is CPU time of this process (``time.process_time``; the machines are shared and wall-clock figures
 swing by 2-3x) and every ratio is taken pairwise: each of ``--runs`` runs measures the two sides of a pair back
@@ -82,6 +82,12 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
   (every seat; the same batches) against the Python backend's GreedyAgent, in pairs. The modules are compiled (or
   loaded from the user's cache) before anything is timed. (No target in issue 34 beyond "many games per compiled
   call".)
+* vector: the vector environment (interpreter/toolkits/vector.py, docs/vector.md) of NJET Rio Grande with 4
+  players, ``VECTOR_GAMES`` games a call: steps per second (a step is one action in one game), each step's actions
+  drawn at random among the legal ones in NumPy outside the compiled call (``VectorEnv.random_actions``) and taken
+  by ``step`` (the actions checked against the masks, every game moved on, its observation, mask and rewards
+  written), both timed; the first compile's CPU time (an empty cache folder) of the module and the environment's
+  entry points. Target: at least 1 M steps per second.
 * agents: what an agent of one's own costs (harness/remote.py), in CPU time of a new process and of every process
   it started (each waited for): a game's process started, the agent made and the process ended (the game's
   side, the loader, the fork and its end) and one decision asked and answered (a tiny view, the answer at once),
@@ -116,7 +122,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 BASELINES = ROOT.parent / "shared" / "bench"
 SECTIONS = ("games", "baselines", "simulate", "openspiel", "ismcts", "adapters", "cold", "generate", "workers",
-            "agents", "compact", "compiled", "compiled-ismcts", "batches")
+            "agents", "compact", "compiled", "compiled-ismcts", "batches", "vector")
 COMPACT_GAMES = (("njet-riogrande", 4), ("meinz", 4), ("hearts", 4), ("doppelkopf", 4))
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
@@ -145,6 +151,9 @@ FIRST_COMPILE_GOAL, LATER_PROCESS_GOAL = 10.0, 1.0  # s of CPU: a game compiled,
 COMPILED_ISMCTS_GOAL = 10.0  # the compiled search's iterations per second at least this times the Python search's
 HEARTS_GAME_ITERATIONS, HEARTS_GAME_GOAL = 100, 2.0  # a game of 4 ismcts seats at 100 iterations: s of CPU at most
 BATCH_GAMES = (("hearts", 4), ("njet-riogrande", 4), ("oh-hell", 4))  # the batches section's games
+VECTOR = ("njet-riogrande", 4)  # the vector environment's game (issue 34: at least 1 M steps/s on one core)
+VECTOR_GAMES = (256, 1024)  # games a vector environment steps in one call
+VECTOR_GOAL = 1e6  # steps per second (one step: one action in one game)
 
 Work = Callable[[], tuple[int, int]]  # one unit of work: (rounds, decisions) it played
 
@@ -419,6 +428,58 @@ def section_batches(args: argparse.Namespace, rep: Report) -> None:
     rep.heading("simulate() on the compiled engine, games per second (CPU time; ratios: median (min-max) of the runs)")
     table(("game", "players", "random, a game a call", "random, batches", "batches vs a game a call",
            "greedy, compiled", "greedy, Python", "greedy: compiled vs Python"), rows, rep.markdown)
+def vector_work(env: Any, rng: Any) -> Work:
+    """Ten steps of every game of a vector environment, random legal actions drawn in NumPy: (0, steps)."""
+
+    def work() -> tuple[int, int]:
+        for _ in range(10):
+            env.step(env.random_actions(rng))
+        return 0, 10 * env.num_envs
+
+    return work
+
+
+def section_vector(args: argparse.Namespace, rep: Report) -> None:
+    """Issue 34: the vector environment's steps per second (NJET 4p, random legal actions chosen in NumPy)."""
+    try:
+        import numba  # noqa: F401
+        import numpy as np
+    except ImportError:
+        note("vector: skipped (pip install -e '.[fast]')")
+        return
+    from interpreter.toolkits.vector import VectorEnv
+
+    kept = tempfile.mkdtemp(prefix="trickbook-bench-cache-")  # (an empty cache folder: the first compile is one)
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = kept
+    try:
+        began = time.process_time()
+        one = VectorEnv(VECTOR[0], VECTOR[1], n=1, seed=1)
+        one.reset()
+        one.step(one.random_actions(np.random.default_rng(0)))  # (every entry point compiled: reset and step)
+        first = time.process_time() - began
+        envs = {n: VectorEnv(VECTOR[0], VECTOR[1], n=n, seed=n) for n in VECTOR_GAMES}
+        rates: dict[int, list[float]] = {n: [] for n in VECTOR_GAMES}
+        for env in envs.values():
+            env.reset()
+        for run in range(args.runs):
+            for n in (VECTOR_GAMES if run % 2 == 0 else VECTOR_GAMES[::-1]):
+                rates[n].append(measure(vector_work(envs[n], np.random.default_rng(run)), args.seconds)[
+                    "decisions_per_s"])
+    finally:
+        if before is None:
+            os.environ.pop("XDG_CACHE_HOME", None)
+        else:
+            os.environ["XDG_CACHE_HOME"] = before
+        shutil.rmtree(kept, ignore_errors=True)
+    rep.heading(f"The vector environment: {VECTOR[0]} {VECTOR[1]}p, steps per second (CPU time, one core)")
+    rows = [(n, spread([r / 1e6 for r in rates[n]]) + " M", f">= {VECTOR_GOAL / 1e6:g} M",
+             "yes" if med(rates[n]) >= VECTOR_GOAL else "no") for n in VECTOR_GAMES]
+    table(("games a call", "steps/s: median (min-max)", "target", "met"), rows, rep.markdown)
+    print(f"first compile of the module with the environment's entry points: {first:.1f} s of CPU\n")
+    best = max(VECTOR_GAMES, key=lambda n: med(rates[n]))
+    rep.target(f"vector environment, {VECTOR[0]} {VECTOR[1]}p, {best} games a call (M steps/s)",
+               [r / 1e6 for r in rates[best]], f">= {VECTOR_GOAL / 1e6:g}", med(rates[best]) >= VECTOR_GOAL)
 
 
 def _against_openspiel_cpp(machine: Any, args: argparse.Namespace, rep: Report) -> None:
@@ -1275,6 +1336,7 @@ def main(argv: list[str] | None = None) -> int:
         "compiled": section_compiled,
         "compiled-ismcts": section_compiled_ismcts,
         "batches": section_batches,
+        "vector": section_vector,
     }
     for name in SECTIONS:
         if name in parts:

@@ -21,7 +21,7 @@ played by the Python backend.
 from __future__ import annotations
 
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +51,8 @@ OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within
 HEAD = 5  # the machine's own progress slots, before the steps'
 # the module's functions Python calls (module.made: compiled with their wrapper for Python, kept on disk)
 ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win", "play_seated",
-           "play_batch", "ismcts")
+           "play_batch", "ismcts",
+           "observe", "reset_many", "step_many")  # (the last three: a vector environment's, vector_template.py)
 
 
 TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
@@ -119,6 +120,15 @@ class Machine:
             self._text()
             self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES)
         return self._module
+
+    def extend(self, write: Callable[[], str]) -> None:
+        """More functions in the module (a vector environment's: toolkits/vector.py), before it is made: ``write``
+        gives their source once every value of the module's text is interned (the text made once first), so that
+        its tables of interned values are whole."""
+        if self._module is not None:
+            raise RuntimeError("the module is made already")
+        self._text()
+        self.source = "\n\n".join([self.source, write()])
 
     def _text(self) -> str:
         """The module's text: the values of the game's start interned first (``box``), so that its tables, and the

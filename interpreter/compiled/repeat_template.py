@@ -70,7 +70,7 @@ class _RepeatWriter:
             expressions += code.expressions
         source = "\n".join([*(c.source for c in self.codes), *lines])
         return StepCode(self.name, source, self.size, decides=bool(self.deciding), expressions=expressions,
-                        action_of=self._action_of() if self.deciding else None)
+                        action_of=self._action_of() if self.deciding else None, deciders=self._deciders())
 
     # ------------------------------------------------------------------------------------------------ the parts
 
@@ -154,6 +154,18 @@ class _RepeatWriter:
                 f"    if {name}_enter({ARRAYS}, p, k + 1) != DONE:",
                 "        return DECIDES",
                 f"    return {name}_next_time({ARRAYS}, p)", ""]
+
+    def _deciders(self) -> list[tuple[str, Any, Any]]:
+        """Which held step decides (steps.StepCode.deciders): the one running; each's own parts (a trick's) as its
+        code says, under it."""
+        if len(self.deciding) < 2 and not any(self.codes[k].deciders for k in self.deciding):
+            return []
+        out: list[tuple[str, Any, Any]] = []
+        for k in self.deciding:
+            running = f"{self.w.at(INNER)} == {k}"
+            out += [(f"{running} and {test}", step, accepts) for test, step, accepts in self.codes[k].deciders]
+            out.append((running, self.step.inner[k], None))
+        return out
 
     def _action_of(self) -> Callable[..., int]:
         """The Python backend's action as the int the deciding step takes (see the module's docstring)."""

@@ -54,6 +54,14 @@ class StepCode:
     # ``PREFIX_greedy(arrays, p, out, n, pays)`` written: a greedy agent's pick among the legal ``out[:n]`` (a trick's
     # play judged by its ordering, trick_template_judge.py), or -1 where it decides at random
     judges: bool = False
+    # where its progress holds what the Python backend's step shows of it (its ``public``), for a reader outside the
+    # step (an observation): a tricks step's trick_progress.Shown; None: it shows nothing the observation reads
+    shown: Any = None
+    # for a step whose parts decide in turn with actions of the same numbers (a trick's plays, a taker's choice, the
+    # steps it runs; a repeat's steps): which part decides now, each as (the source of a test over ``p`` that holds
+    # while it decides, the Python backend's step whose actions it takes, which of them: a test of an action or
+    # None), the first whose test holds; none: the step decides alone (compiled/action_ids.py reads them)
+    deciders: list[tuple[str, Any, Callable[[Any], bool] | None]] = field(default_factory=list)
 
 
 @dataclass

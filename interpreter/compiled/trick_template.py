@@ -45,6 +45,7 @@ from interpreter.compiled.trick_progress import (
     TURN,
     WINNER,
     Regions,
+    Shown,
 )
 from interpreter.compiled.trick_template_hooks import Hooks
 from interpreter.dsl.compiler import Compiled
@@ -117,7 +118,19 @@ class TrickWriter:
 
         return StepCode(self.name, "\n".join(lines), self.regions.size + self.hooks.size, decides=True,
                         expressions=self.w.expressions, action_of=self.hooks.action_of(action_of, (Play, Take)),
-                        judges=True)
+                        judges=True, shown=Shown.of(self.base, self.regions), deciders=self._deciders())
+
+    def _deciders(self) -> list[tuple[str, Any, Any]]:
+        """Which part of the trick decides (steps.StepCode.deciders): a step it runs, a taker choosing, else the
+        seat to play."""
+        out: list[tuple[str, Any, Any]] = []
+        for h in self.hooks.deciding:
+            running = f"{self.hooks.at} == {h.index}"
+            out += [(f"{running} and {test}", step, accepts) for test, step, accepts in h.code.deciders]
+            out.append((running, h.step, None))
+        if not self.sole:
+            out.append((f"{self.at(TAKING)} >= 0", self.step, lambda action: isinstance(action, Take)))
+        return [*out, ("True", self.step, lambda action: isinstance(action, Play))] if len(out) else []
 
     # ------------------------------------------------------------------------------------------------ the parts
 
@@ -274,6 +287,9 @@ class TrickWriter:
             lines += [f"    leader = {leader}",
                       "    if leader == NONE:",
                       "        leader = winner"]
+        lines += [f"    for k in range({self.at(PLAYED)}):",  # the last trick, kept for what is shown (Shown)
+                  f"        {self.at_(self.regions.last_seats, 'k')} = {self.at_(self.regions.seats, 'k')}",
+                  f"        {self.at_(self.regions.last_cards, 'k')} = {self.at_(self.regions.cards, 'k')}"]
         return [*lines, f"    {self.at(PLAYED)} = 0", f"    {self.at(NUMBER)} += 1",
                 f"    {self.at(LEADER)} = leader", f"    {self.at(TURN)} = leader",
                 f"    return {self.name}_new_trick({ARRAYS}, p)", ""]
