@@ -270,19 +270,50 @@ needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self") or not hasattr(o
                                 reason="needs Linux's /proc and process groups")
 
 
+def _stopped_alike(done: subprocess.CompletedProcess) -> None:
+    """A run stopped by Ctrl-C: status 130, one line on standard error, and on standard output the summary of the
+    games finished (said to be a part of the run), or nothing when none had finished."""
+    assert done.returncode == 130 and "Traceback" not in done.stdout + done.stderr
+    (line,) = done.stderr.splitlines()
+    if done.stdout:
+        played = int(re.search(r"interrupted: the figures are of the ([\d,]+) games played of the 100,000 asked",
+                               line).group(1).replace(",", ""))
+        assert f"hearts, 4 players, {played} games, seed 0 (interrupted: {played:,} of the 100,000 games asked)" \
+            in done.stdout
+    else:
+        assert line == "interrupted"
+
+
 @needs_proc
 def test_ctrl_c_stops_the_worker_processes_with_one_line():
-    done = _interrupted()
-    assert done.returncode == 130
-    assert done.stderr.splitlines() == ["interrupted"] and "Traceback" not in done.stdout + done.stderr
+    _stopped_alike(_interrupted())
 
 
 @needs_proc
 def test_ctrl_c_stops_a_local_dask_cluster_with_one_line():
     pytest.importorskip("distributed")
-    done = _interrupted("--backend", "dask")
-    assert done.returncode == 130
-    assert done.stderr.splitlines() == ["interrupted"] and "Traceback" not in done.stdout + done.stderr
+    _stopped_alike(_interrupted("--backend", "dask"))
+
+
+def test_a_ctrl_c_in_a_run_summarises_the_games_finished_and_says_so(monkeypatch, capsys):
+    from interpreter.commands import simulate as command
+
+    def stopping(quiet, what="games"):
+        def progress(done, total):
+            if done == 7:
+                raise KeyboardInterrupt
+        return progress
+
+    monkeypatch.setattr(command, "progress_line", stopping)
+    code, out, err = run(capsys, "simulate", "oh-hell", "-p", "4", "-n", "50", "--json")
+    data = json.loads(out)
+    assert code == 130 and data["games"] == 7 and data["interrupted"] == {"games": 7, "asked": 50}
+    assert err.strip().endswith("interrupted: the figures are of the 7 games played of the 50 asked")
+    # compare: a Ctrl-C among the variant's games compares the pairs finished
+    code, out, err = run(capsys, "compare", "oh-hell", "oh-hell", "-p", "4", "-n", "5", "--variant-option",
+                         "hands=up")
+    assert code == 130 and "2 paired games, seed 0 (interrupted: 2 of the 5 asked)" in out
+    assert "interrupted: the figures are of the 2 games played of the 5 asked" in err
 
 
 # ---------------------------------------------------------------- Dask: a scheduler that cannot be reached, its log

@@ -77,13 +77,17 @@ def reported(args: argparse.Namespace, run: Callable[[], Any], page: Callable[[A
         result = run()
         if report is not None:
             report.write(page(result))
+    asked = getattr(result, "asked", None)
+    if asked is not None:  # a Ctrl-C stopped the run: what was played is shown, and the run said to be a part
+        print(("\n" if sys.stderr.isatty() else "") + f"interrupted: the figures are of the {result.games:,} games "
+              f"played of the {asked:,} asked", file=sys.stderr)
     if args.json:
         print(json.dumps(result.as_json()))
     else:
         print(result.as_text())
         if report is not None:
             print(f"report written to {args.report}")
-    return 0
+    return 0 if asked is None else 130
 
 
 def progress_line(quiet: bool, what: str = "games") -> Callable[[int, int], None]:
@@ -93,11 +97,12 @@ def progress_line(quiet: bool, what: str = "games") -> Callable[[int, int], None
 
     def progress(done: int, total: int) -> None:
         now = time.monotonic()
-        if sys.stderr.isatty() and not quiet and (now - shown[0] >= 0.5 or done == total):
+        if sys.stderr.isatty() and not quiet and (now - shown[0] >= 0.5 or done in (0, total)):
             shown[0] = now
             left = (total - done) * (now - started) / max(done, 1)
             bar = "#" * (20 * done // total)
-            print(f"\r  [{bar:<20}] {done:,}/{total:,} {what}, about {duration(left)} left  ",
+            when = f"about {duration(left)} left" if done else "the first under way"
+            print(f"\r  [{bar:<20}] {done:,}/{total:,} {what}, {when}  ",
                   end="" if done < total else "\n", file=sys.stderr, flush=True)
 
     return progress
@@ -154,6 +159,7 @@ def compare(args: argparse.Namespace) -> int:
 
     def run() -> Any:
         played: list[list[Played]] = []
+        progress(0, 2 * args.games)
         for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1])):
             run_setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
                               args.move_time, allowed(args), agent_limits=agent_limits(args), engine=engine,
@@ -165,14 +171,23 @@ def compare(args: argparse.Namespace) -> int:
                 for g in games:
                     done.append(g)
                     progress(len(done) + len(played) * args.games, 2 * args.games)
+            except KeyboardInterrupt:  # the games paired so far are compared, said to be a part of the run
+                if len(played) == 0 or len(done) < 2:
+                    raise
+                played.append(done)
+                break
             finally:
                 games.close()
             played.append(done)
-        return comparison.compare(played[0], played[1], seats=seats,
+        paired = min(len(p) for p in played)
+        result = comparison.compare(played[0][:paired], played[1][:paired], seats=seats,
                                   base_name=named(args.base, args.option + args.base_option),
                                   variant_name=named(args.variant, args.option + args.variant_option), seed=first,
                                   agents=list(lineups[0]), rotate=args.rotate, detect=args.detect / 100,
                                   correction=correction, forced=forced, players=args.players)
+        if paired < args.games:
+            result.asked = args.games
+        return result
 
     from interpreter.harness.report import compare_report
 

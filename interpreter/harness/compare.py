@@ -155,6 +155,7 @@ class Comparison:
     detect_needed: int | None = None  # games to detect a change of that size in a seat's win share
     forced: str = ""  # with --force: how the seats of the two files differ (and what is compared then)
     per_seat: bool = True  # the figures of each seat are compared (the files have as many seats)
+    asked: int | None = None  # the paired games asked for, when a Ctrl-C stopped the run before
 
     @property
     def real(self) -> list[Difference]:
@@ -175,7 +176,8 @@ class Comparison:
                 "real": [d.name for d in self.real],
                 "detect": None if self.detect is None else {"share": self.detect,
                                                             "games_needed": self.detect_needed},
-                "verdict": self.verdict()}
+                "verdict": self.verdict(),
+                "interrupted": None if self.asked is None else {"games": self.games, "asked": self.asked}}
 
     def needed_assumes(self) -> str:
         level = self.correction.strictest(len(self.differences))
@@ -219,7 +221,8 @@ class Comparison:
     def as_text(self) -> str:
         c = self.correction
         lines = [f"compare: {self.base} (base) with {self.variant} (variant), {self.players} players, "
-                 f"{self.games:,} paired games, seed {self.seed}",
+                 f"{self.games:,} paired games, seed {self.seed}"
+                 + ("" if self.asked is None else f" (interrupted: {self.games:,} of the {self.asked:,} asked)"),
                  self.pairing()]
         if self.forced:
             lines.append(f"forced: {self.forced}")

@@ -32,7 +32,8 @@ from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 MAX_VALUES = 8  # values of one round value listed by name; the rest are counted together
-CHUNK = 10  # games per task of a worker, at most
+CHUNK = 10  # games per task of a worker, at most (of quick agents; a game of a search or of agents of one's own is
+QUICK = {"random", "greedy"}  # a task of its own, so that progress shows as each game ends)
 COMPILED_CHUNK = 500  # games per task of a worker on the compiled backend, at most (one compiled call)
 FIRST_BATCH = 8  # games of the first compiled call of a run on this process; each next one twice as many, at most:
 BATCH = 500  # (so that the progress line moves soon, and Ctrl-C is heard between calls)
@@ -206,7 +207,7 @@ def play_many(setup: Setup, games: int, seed: Any, workers: int = 1, backend: st
     cluster of processes or the ``scheduler`` given; ``dask-local``: Dask's threads in this process). No more
     processes are started than there are tasks. ``verbose``: Dask's log (and its workers') is shown."""
     workers = max(1, min(workers, games))
-    most = COMPILED_CHUNK if setup.engine == "compiled" else CHUNK
+    most = COMPILED_CHUNK if setup.engine == "compiled" else CHUNK if set(setup.lineup(0)) <= QUICK else 1
     chunk = max(1, min(most, games // (4 * workers)))  # small enough to keep every worker busy to the end
     tasks = [(setup, seed, start, min(start + chunk, games)) for start in range(0, games, chunk)]
     workers = min(workers, len(tasks))
@@ -292,6 +293,7 @@ class Summary:
     rounds_played: int
     extremes: dict[str, tuple[str, Any]]  # what -> (seed, value)
     replays: dict[str, str] = field(default_factory=dict)  # what -> the command that plays that game again
+    asked: int | None = None  # the games asked for, when a Ctrl-C stopped the run before (``games`` were played)
 
     @property
     def mean_total(self) -> list[float]:
@@ -320,10 +322,13 @@ class Summary:
                          for name, c in self.outcomes.items()},
             "extremes": {k: {"seed": s, "value": v, "replay": self.replays.get(k)}
                          for k, (s, v) in self.extremes.items()},
+            "interrupted": None if self.asked is None else {"games": self.games, "asked": self.asked},
         }
 
     def as_text(self) -> str:
         head = f"{self.game}, {self.players} players, {self.games} games, seed {self.seed}"
+        if self.asked is not None:
+            head += f" (interrupted: {self.games:,} of the {self.asked:,} games asked)"
         if self.options:
             head += f", options {self.options_text()}"
         lines = [head, "every figure: the mean, then its 95% confidence interval", "",
@@ -430,15 +435,23 @@ def simulate(game: Game, games: int, seed: Any = 0, progress: Callable[[int, int
     if setup is None:
         setup = Setup(game.name, game.players)
     ready(setup)
+    if progress is not None:
+        progress(0, games)  # (shown at once: the first games may take a while)
     source = games_of(setup, games, seed, game, workers, backend, scheduler, verbose)
     try:
         for g in source:
             played.append(g)
             if progress is not None:
                 progress(len(played), games)
+    except KeyboardInterrupt:  # the games finished so far are summarised, said to be a part of the run
+        if not played:
+            raise
     finally:  # a Ctrl-C here, between games: the workers are stopped now (quietly), not when the frame is freed
         source.close()
-    return summarise(game, setup, seed, played)
+    summary = summarise(game, setup, seed, played)
+    if len(played) < games:
+        summary.asked = games
+    return summary
 
 
 def _best(totals: list[int], sign: int) -> int:
