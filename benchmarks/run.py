@@ -99,6 +99,7 @@ Numbers from one machine are only comparable within one run: compare ratios, not
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib.util
 import io
@@ -114,7 +115,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -273,6 +274,23 @@ def section_compact(args: argparse.Namespace, rep: Report) -> None:
            for c in COMPACT_GAMES], rep.markdown)
 
 
+
+@contextlib.contextmanager
+def empty_cache() -> Iterator[None]:
+    """The user's cache folder an empty one of its own for the time of the block (XDG_CACHE_HOME), removed after."""
+    kept = tempfile.mkdtemp(prefix="trickbook-bench-cache-")
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = kept
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("XDG_CACHE_HOME", None)
+        else:
+            os.environ["XDG_CACHE_HOME"] = before
+        shutil.rmtree(kept, ignore_errors=True)
+
+
 def compiled_work(machine: Any) -> Work:
     """A batch of random games in one call of the compiled backend (``Machine.play_many``)."""
 
@@ -300,10 +318,7 @@ def section_compiled(args: argparse.Namespace, rep: Report) -> None:
     compile_s: dict[tuple[str, int], float] = {}
     later_s: dict[tuple[str, int], float] = {}
     missing: list[tuple[str, str]] = []
-    kept = tempfile.mkdtemp(prefix="trickbook-bench-cache-")  # (an empty cache folder: the first compile is one)
-    before = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = kept
-    try:
+    with empty_cache():  # (the first compile is one)
         chosen = {g.strip() for g in args.games.split(",") if g.strip()}
         for path in sorted((ROOT / "games").glob("*.yaml")):
             if chosen and path.stem not in chosen:
@@ -321,12 +336,6 @@ def section_compiled(args: argparse.Namespace, rep: Report) -> None:
                 compile_s[(path.stem, players)] = time.process_time() - began
                 machines[(path.stem, players)] = machine
                 later_s[(path.stem, players)] = _later_process(path.stem, players)
-    finally:
-        if before is None:
-            os.environ.pop("XDG_CACHE_HOME", None)
-        else:
-            os.environ["XDG_CACHE_HOME"] = before
-        shutil.rmtree(kept, ignore_errors=True)
     configs = list(machines)
     ratios, rates = paired_ratios(configs, lambda c, run: (compiled_work(machines[c]),
                                                            playout_work(compiled(*c), random.Random(run))),
@@ -449,10 +458,7 @@ def section_vector(args: argparse.Namespace, rep: Report) -> None:
         return
     from interpreter.toolkits.vector import VectorEnv
 
-    kept = tempfile.mkdtemp(prefix="trickbook-bench-cache-")  # (an empty cache folder: the first compile is one)
-    before = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = kept
-    try:
+    with empty_cache():  # (the first compile is one)
         began = time.process_time()
         one = VectorEnv(VECTOR[0], VECTOR[1], n=1, seed=1)
         one.reset()
@@ -466,12 +472,6 @@ def section_vector(args: argparse.Namespace, rep: Report) -> None:
             for n in (VECTOR_GAMES if run % 2 == 0 else VECTOR_GAMES[::-1]):
                 rates[n].append(measure(vector_work(envs[n], np.random.default_rng(run)), args.seconds)[
                     "decisions_per_s"])
-    finally:
-        if before is None:
-            os.environ.pop("XDG_CACHE_HOME", None)
-        else:
-            os.environ["XDG_CACHE_HOME"] = before
-        shutil.rmtree(kept, ignore_errors=True)
     rep.heading(f"The vector environment: {VECTOR[0]} {VECTOR[1]}p, steps per second (CPU time, one core)")
     rows = [(n, spread([r / 1e6 for r in rates[n]]) + " M", f">= {VECTOR_GOAL / 1e6:g} M",
              "yes" if med(rates[n]) >= VECTOR_GOAL else "no") for n in VECTOR_GAMES]
