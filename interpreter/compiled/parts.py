@@ -9,6 +9,7 @@ import itertools
 from typing import Any
 
 from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS, equal_lists
+from interpreter.compiled.list_items import appended, each_item, of_lists
 from interpreter.compiled.values import NONE, NotWritten
 from interpreter.compiled.writer import Listed, Writer, interned_list
 from interpreter.dsl.ir import Part
@@ -154,12 +155,23 @@ def _for(w: Writer, part: Part) -> str:
     start, step, stop = reduce
     out = w.fresh("a")
     w.emit(f"{out} = {start}")
-    with w.each(part.kids[0], var, cond):
+    done = w.fresh("b") if stop and of_lists(part.kids[0]) else ""  # (gone through in parts: each part stops)
+    if done:
+        w.emit(f"{done} = 0")
+
+    def item() -> None:
+        if done:
+            w.emit(f"if {done} == 0:")
+            w.scope.depth += 1
         x = w.temp(w.scalar(body))
         w.emit(step.format(out=out, x=x))
         if stop:
             with w.block(f"if {stop.format(out=out)}:"):
-                w.emit("break")
+                w.emit(f"{done} = 1" if done else "break")
+        if done:
+            w.scope.depth -= 1
+
+    each_item(w, part.kids[0], var, cond, item)
     return out
 
 
@@ -254,12 +266,20 @@ def _list_for(w: Writer, part: Part) -> Listed:
             raise NotWritten(f"a list given to {getattr(fn, '__name__', fn)!r}")
         found: Listed = reduce(w, part)
         return found
+    if of_lists(part.kids[0]):  # (not made: its parts gone through, list_items.py)
+        made = w.new_list(str(w.lay.capacity))
+        each_item(w, part.kids[0], var, cond, lambda: appended(w, made, w.temp(_item_of(w, body))))
+        return made
     _, n = w.listed(part.kids[0])
     out, count = w.new_list(n)
     with w.each(part.kids[0], var, cond):
-        w.emit(f"{out}[{count}] = {_seats_interned(w, body) if body.type.kind == 'list' else w.scalar(body)}")
+        w.emit(f"{out}[{count}] = {_item_of(w, body)}")
         w.emit(f"{count} += 1")
     return out, count
+
+
+def _item_of(w: Writer, body: Part) -> str:
+    return _seats_interned(w, body) if body.type.kind == "list" else w.scalar(body)
 
 
 _MOST_SEATS = 3  # the longest list of seats made in play as an item of a list (its every value interned)
