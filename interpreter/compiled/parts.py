@@ -268,17 +268,17 @@ def _list_for(w: Writer, part: Part) -> Listed:
         return found
     if of_lists(part.kids[0]):  # (not made: its parts gone through, list_items.py)
         made = w.new_list(str(w.lay.capacity))
-        each_item(w, part.kids[0], var, cond, lambda: appended(w, made, w.temp(_item_of(w, body))))
+        each_item(w, part.kids[0], var, cond, lambda: appended(w, made, w.temp(item_of(w, body))))
         return made
-    _, n = w.listed(part.kids[0])
-    out, count = w.new_list(n)
-    with w.each(part.kids[0], var, cond):
-        w.emit(f"{out}[{count}] = {_item_of(w, body)}")
+    items = w.copied(w.listed(part.kids[0]))  # (worked out once: its count is the new list's room)
+    out, count = w.new_list(items[1])
+    with w.each(part.kids[0], var, cond, items):
+        w.emit(f"{out}[{count}] = {item_of(w, body)}")
         w.emit(f"{count} += 1")
     return out, count
 
 
-def _item_of(w: Writer, body: Part) -> str:
+def item_of(w: Writer, body: Part) -> str:
     return _seats_interned(w, body) if body.type.kind == "list" else w.scalar(body)
 
 

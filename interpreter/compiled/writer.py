@@ -189,9 +189,10 @@ class Writer:
             self._inlined -= 1
 
     @contextmanager
-    def each(self, source: Part, var: str, cond: Part | None) -> Iterator[None]:
-        """The statements inside go through ``source``'s items, ``var`` bound to each, those ``cond`` holds for."""
-        buf, count = self.listed(source)
+    def each(self, source: Part, var: str, cond: Part | None, items: Listed | None = None) -> Iterator[None]:
+        """The statements inside go through ``source``'s items (``items``: its sources, written already), ``var``
+        bound to each, those ``cond`` holds for."""
+        buf, count = self.listed(source) if items is None else items
         i = self.fresh("i")
         x = self.fresh("x")
         with self.block(f"for {i} in range({count}):"):
