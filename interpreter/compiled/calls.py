@@ -207,7 +207,7 @@ def _concat(w: Writer, part: Part) -> Listed:
                 w.scratch(grown, f"2 * ({count} + {m})")
                 with w.block(f"for {i} in range({count}):"):
                     w.emit(f"{grown}[{i}] = {buf}[{i}]")
-                w.emit(f"{buf} = {grown}")
+                w.moved(buf, grown)
             with w.block(f"for {i} in range({m}):"):
                 w.emit(f"{buf}[{count} + {i}] = {b}[{i}]")
             w.emit(f"{count} += {m}")

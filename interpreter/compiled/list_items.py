@@ -1,9 +1,11 @@
-"""The items of a list of lists gone through by a comprehension without the list of lists being made (lower.py):
-a list of lists made in play (``[[s, 'J'] for s in suits] + [[t, r] for r in ranks]``) would need each of its
-lists interned, and only lists whose items are known when the game is written can be (values.py). Its parts are
-gone through in turn instead, each item bound to its own list (an array and its count): a list written out, a
-comprehension giving lists, ``+`` of two, ``if``, a define's body, a constant; any other list of lists (one held
-in the state: its items interned) item by item as before."""
+"""The items of a list gone through by a comprehension without the list being made (lower.py), part by part: a list
+of lists made in play (``[[s, 'J'] for s in suits] + [[t, r] for r in ranks]``) would need each of its lists
+interned, and only lists whose items are known when the game is written can be (values.py); a list joined of
+others or made by a comprehension (``[player] + [s for s in trick_seats if s != player]``) would be copied into
+the scratch space first. Its parts are gone through in turn instead, each item bound as it comes (a list's item to
+its own list: an array and its count): a list written out, a comprehension, ``+`` of two lists, and for lists of
+lists ``if``, a define's body and a constant too; any other list (a zone, one held in the state: a list of lists'
+items interned) item by item in one loop as before."""
 
 from __future__ import annotations
 
@@ -23,10 +25,22 @@ def of_lists(part: Part) -> bool:
     return part.type.kind == "list" and element is not None and element.kind == "list"
 
 
+def in_parts(part: Part) -> bool:
+    """Whether ``each_item`` goes through ``part``'s parts (see the module's docstring), not its items in one loop."""
+    if part.type.kind != "list" or part.const and not of_lists(part):
+        return False
+    return (of_lists(part) or part.op == "list" or part.op == "for" and part.data[3] is None
+            or _joined(part))
+
+
+def _joined(part: Part) -> bool:
+    return part.op == "call" and part.data[0] in (R.add, R.joined) and all(k.type.kind == "list" for k in part.kids[:2])
+
+
 def each_item(w: Writer, source: Part, var: str, cond: Part | None, body: Callable[[], None]) -> None:
-    """Writes ``body`` for each item of ``source`` that ``cond`` holds for, ``var`` bound to it: once per part of a
-    list of lists (its statements then appear once per part), else in one loop (writer.each)."""
-    if not of_lists(source):
+    """Writes ``body`` for each item of ``source`` that ``cond`` holds for, ``var`` bound to it: once per part where
+    ``in_parts`` (its statements then appear once per part), else in one loop (writer.each)."""
+    if not in_parts(source):
         with w.each(source, var, cond):
             body()
         return
@@ -43,7 +57,9 @@ def each_item(w: Writer, source: Part, var: str, cond: Part | None, body: Callab
 
 
 def _walk(w: Writer, part: Part, on_item: Callable[[Item], None]) -> None:
-    if part.const:
+    if not of_lists(part):
+        _walk_values(w, part, on_item)
+    elif part.const:
         element = part.type.element.element if part.type.element is not None else None
         for item in part.value:
             items = [w.encoded(x, element) for x in item]
@@ -55,7 +71,7 @@ def _walk(w: Writer, part: Part, on_item: Callable[[Item], None]) -> None:
         var, body, cond, _ = part.data
         with w.each(part.kids[0], var, cond):
             on_item(w.copied(w.listed(body)))
-    elif part.op == "call" and part.data[0] in (R.add, R.joined) and all(of_lists(k) for k in part.kids[:2]):
+    elif _joined(part):
         for kid in part.kids[:2]:
             _walk(w, kid, on_item)
     elif part.op == "if":
@@ -69,12 +85,34 @@ def _walk(w: Writer, part: Part, on_item: Callable[[Item], None]) -> None:
     elif part.op == "define":
         w.inline(part, lambda inner: _walk(w, inner, on_item))
     else:  # held as a list of interned lists
-        x = w.fresh("x")
-        buf, count = w.listed(part)
-        i = w.fresh("i")
-        with w.block(f"for {i} in range({count}):"):
-            w.emit(f"{x} = {buf}[{i}]")
-            on_item(x)
+        _one_loop(w, part, on_item)
+
+
+def _walk_values(w: Writer, part: Part, on_item: Callable[[Item], None]) -> None:
+    """``_walk`` of a list of values (each item bound to a local holding it)."""
+    if part.op == "list" and not part.const:
+        for kid in part.kids:
+            on_item(w.temp(w.scalar(kid), "x"))
+    elif part.op == "for" and part.data[3] is None:
+        from interpreter.compiled.parts import item_of  # (the item of a comprehension, parts.py's)
+
+        var, body, cond, _ = part.data
+        with w.each(part.kids[0], var, cond):
+            on_item(w.temp(item_of(w, body), "x"))
+    elif _joined(part):
+        for kid in part.kids[:2]:
+            _walk(w, kid, on_item)
+    else:
+        _one_loop(w, part, on_item)
+
+
+def _one_loop(w: Writer, part: Part, on_item: Callable[[Item], None]) -> None:
+    """The items of ``part``, a list made as a whole (a list of lists' items interned), in one loop."""
+    buf, count = w.listed(part)
+    i, x = w.fresh("i"), w.fresh("x")
+    with w.block(f"for {i} in range({count}):"):
+        w.emit(f"{x} = {buf}[{i}]")
+        on_item(x)
 
 
 def appended(w: Writer, out: Listed, x: str) -> None:
@@ -85,6 +123,6 @@ def appended(w: Writer, out: Listed, x: str) -> None:
         w.scratch(grown, f"2 * {count} + 1")
         with w.block(f"for {i} in range({count}):"):
             w.emit(f"{grown}[{i}] = {buf}[{i}]")
-        w.emit(f"{buf} = {grown}")
+        w.moved(buf, grown)
     w.emit(f"{buf}[{count}] = {x}")
     w.emit(f"{count} += 1")

@@ -9,7 +9,7 @@ import itertools
 from typing import Any
 
 from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS, equal_lists
-from interpreter.compiled.list_items import appended, each_item, of_lists
+from interpreter.compiled.list_items import appended, each_item, in_parts
 from interpreter.compiled.values import NONE, NotWritten
 from interpreter.compiled.writer import Listed, Writer, interned_list
 from interpreter.dsl.ir import Part
@@ -155,7 +155,7 @@ def _for(w: Writer, part: Part) -> str:
     start, step, stop = reduce
     out = w.fresh("a")
     w.emit(f"{out} = {start}")
-    done = w.fresh("b") if stop and of_lists(part.kids[0]) else ""  # (gone through in parts: each part stops)
+    done = w.fresh("b") if stop and in_parts(part.kids[0]) else ""  # (gone through in parts: each part stops)
     if done:
         w.emit(f"{done} = 0")
 
@@ -266,7 +266,7 @@ def _list_for(w: Writer, part: Part) -> Listed:
             raise NotWritten(f"a list given to {getattr(fn, '__name__', fn)!r}")
         found: Listed = reduce(w, part)
         return found
-    if of_lists(part.kids[0]):  # (not made: its parts gone through, list_items.py)
+    if in_parts(part.kids[0]):  # (not made: its parts gone through, list_items.py)
         made = w.new_list(str(w.lay.capacity))
         each_item(w, part.kids[0], var, cond, lambda: appended(w, made, w.temp(item_of(w, body))))
         return made
@@ -279,6 +279,7 @@ def _list_for(w: Writer, part: Part) -> Listed:
 
 
 def item_of(w: Writer, body: Part) -> str:
+    """The source of a comprehension's item: its value, or a list's interned number."""
     return _seats_interned(w, body) if body.type.kind == "list" else w.scalar(body)
 
 

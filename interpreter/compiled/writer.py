@@ -44,6 +44,7 @@ class Writer:
         self.lists_read = False  # whether it reads interned lists' items (``interned_list``)
         self.ranks_read = False  # whether it orders texts (by their ranks, ``TX_RANK``: values.text_ranks)
         self.interned = False  # whether the lists it makes by ``combinations`` are interned already (lower.py)
+        self.places: dict[str, str | None] = {}  # a list taken from the scratch space -> the local of its place
         self._consts: dict[tuple[Any, ...], str] = {}
         self._inlined = 0
 
@@ -215,6 +216,16 @@ class Writer:
         at = self.fresh("at")
         self.emit(f"{at} = grab(h, {capacity})")
         self.emit(f"{buf} = h[{at}:{at} + max({capacity}, 1)]")
+        self.places[buf] = at if buf not in self.places else None  # (None: taken in more than one place)
+
+    def moved(self, buf: str, grown: str) -> None:
+        """The list ``buf`` is now the room ``grown`` (taken from the scratch space), where it was copied."""
+        self.emit(f"{buf} = {grown}")
+        at, now = self.places.get(buf), self.places.get(grown)
+        if at is not None and now is not None:
+            self.emit(f"{at} = {now}")
+        else:
+            self.places[buf] = None
 
     def copied(self, listed: Listed) -> Listed:
         """A list held in locals of its own (a define's argument, a let's value): read again, it is the same."""
