@@ -116,7 +116,27 @@ class ChoicesWriter:
 
     def size(self) -> int:
         """The progress slots the step owns."""
+        return self.kept + 1 + self.kept_size
+
+    @property
+    def kept(self) -> int:
+        """The slot of how many choices the seat asked has (-1: too many to keep; they follow it): found when it
+        was asked, read by ``PREFIX_legal`` (the state changes only by the step's apply, which asks again)."""
         return self.history + (self.history_size if self.keeps_history else 0)
+
+    @property
+    def kept_size(self) -> int:
+        return max(self.w.lay.capacity, 1)
+
+    def _kept(self) -> list[str]:
+        """The lines of ``PREFIX_find`` that keep the choices ``legal[:n]`` of the seat asked."""
+        at = self.w.base + self.kept
+        return [f"        if n <= {self.kept_size}:",
+                f"            p[{at}] = n",
+                "            for i in range(n):",
+                f"                p[{at + 1} + i] = legal[i]",
+                "        else:",
+                f"            p[{at}] = -1"]
 
     def _choices(self) -> list[str]:
         """``PREFIX_choices``: the values ``seat`` may pick now (none when its turn has no pick left), each once
@@ -204,9 +224,15 @@ class ChoicesWriter:
         """``PREFIX_legal``: a pass or a stop when the seat may, then each value it may pick (as many as ``out``
         holds: one more than the options have items)."""
         step = self.step
+        at = self.w.base + self.kept
+        choices = self.w.listed(f"{self.name}_choices({ARRAYS}, p, seat)", "legal", "n")
         lines = [f"def {self.name}_legal({ARRAYS}, p, out):",
                  f"    seat = {self.at(CHOOSER)}",
-                 *("    " + line for line in self.w.listed(f"{self.name}_choices({ARRAYS}, p, seat)", "legal", "n")),
+                 f"    n = p[{at}]",  # (kept when the seat was asked)
+                 "    if n >= 0:",
+                 f"        legal = p[{at + 1}:{at + 1} + max(n, 1)]",
+                 "    else:",
+                 *("        " + line for line in choices),
                  *self.can(),
                  "    k = 0"]
         if step.stop_action is not None:

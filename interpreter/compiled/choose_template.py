@@ -351,7 +351,9 @@ class _ChooseWriter(ChoicesWriter):
             lines += [f"        if can_pass == 0 and can_stop == 0 and n <= {self.at(LEFT)}:",
                       f"            {name}_take({ARRAYS}, p, legal[0])",
                       "            continue"]
-        lines += ["        return DECIDES", "    return DONE", ""]
+        if self.counts_only():  # (asked: the choices worked out, once, for legal)
+            lines += ["        " + line for line in self.w.listed(f"{name}_choices({ARRAYS}, p, seat)", "legal", "n")]
+        lines += [*self._kept(), "        return DECIDES", "    return DONE", ""]
         return lines
 
     def _start(self) -> list[str]:
