@@ -180,20 +180,17 @@ class ChoicesWriter:
 
     def counts_only(self) -> bool:
         """Whether a seat has something to pick exactly when the options have an item (no ``allowed`` or ``must`` to
-        narrow them, no ``auto`` to take them): then the search for the seat to ask needs only ``PREFIX_some``."""
+        narrow them, no ``auto`` to take them) and the options are a constant list: then the search for the seat to
+        ask reads ``PREFIX_some``, known where it is written, and works the choices out only for the seat asked."""
         step = self.step
-        return step.allowed is None and step.must is None and not (step.auto and self.can_pass != 1)
+        options = step.options_expr.part
+        return (step.allowed is None and step.must is None and not (step.auto and self.can_pass != 1)
+                and options.const and isinstance(options.value, (list, tuple)))
 
     def _some(self) -> list[str]:
-        """``PREFIX_some``: 1 when ``seat`` has something to pick now, else 0 (``counts_only``: whether its options
-        have an item; options written as a constant list: known here)."""
-        options = self.step.options_expr
-        lines = [f"def {self.name}_some({ARRAYS}, p, seat):", f"    if {self.at(LEFT)} <= 0:", "        return 0"]
-        if options.part.const and isinstance(options.part.value, (list, tuple)):
-            return [*lines, f"    return {1 if options.part.value else 0}", ""]
-        listed = self.call(options, self.turn(), "options", listed=True)
-        return [*lines, *("    " + line for line in self.w.listed(listed, "buf", "m")),
-                "    return 1 if m > 0 else 0", ""]
+        """``PREFIX_some``: 1 when ``seat`` has something to pick now, else 0 (``counts_only``)."""
+        return [f"def {self.name}_some({ARRAYS}, p, seat):", f"    if {self.at(LEFT)} <= 0:", "        return 0",
+                f"    return {1 if self.step.options_expr.part.value else 0}", ""]
 
     def _may(self) -> list[str]:
         """``PREFIX_can_pass`` and ``PREFIX_can_stop`` (1 or 0) of ``seat`` now, when not known where written."""
