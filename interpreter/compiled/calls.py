@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from interpreter.compiled.list_items import appended
+from interpreter.compiled.list_items import appended, item_of
 from interpreter.compiled.values import NotWritten
 from interpreter.compiled.writer import Listed, Writer, found, team_slot
 from interpreter.dsl import builtins as B
@@ -216,8 +216,7 @@ def _concat(w: Writer, part: Part) -> Listed:
         var, body, cond, _ = lists.data
         with w.each(lists.kids[0], var, cond):
             if body.op == "for" and body.data[3] is None:  # a comprehension in a comprehension: its items added
-                from interpreter.compiled.parts import item_of  # (one at a time, no list of its own made)
-
+                # (one at a time, no list of its own made)
                 inner, item, test, _ = body.data
                 with w.each(body.kids[0], inner, test):
                     appended(w, (buf, count), w.temp(item_of(w, item)))

@@ -1,14 +1,15 @@
 """Which functions of a compiled module numba writes into each of their callers (``inline="always"``) instead of
 calling them (module.py).
 
-A call between compiled functions passes every array as the several numbers numba makes of it (its data, its
-shape, its strides...: about fifty for the seven arrays a step's function takes), and LLVM leaves most of the
-templates' functions called: a decision of Meinz went through a dozen such calls (the machine's dispatch, the trick
-step's, the hook's, the choice's turn), about a quarter of its time. The small functions the step templates write
-are therefore written into their callers, as long as a function, with the functions it calls that are written in
-it, stays within ``LIMIT`` lines: inlined without a bound, whole rounds were written into one function and the
-compile took five times as long, and ran slower. Never inlined: the functions Python calls (the machine's entry
-points), the written expressions (compiled once each, often called from many places) and the prelude's.
+A call between compiled functions passes every array as the several numbers numba makes of it (its data, its shape,
+its strides...: about fifty for the seven arrays a step's function takes), and LLVM leaves most of the templates'
+functions called: a decision of a trick with a choice between plays went through a dozen such calls (the machine's
+dispatch, the trick step's, the hook's, the choice's turn), about a quarter of its time. The small functions the
+step templates write are therefore written into their callers, as long as a function, with the functions it calls
+that are written in it, stays within ``LIMIT`` lines: inlined without a bound, whole rounds were written into one
+function and the compile took five times as long, and ran slower. Never inlined: the functions Python calls (the
+machine's entry points), the written expressions (compiled once each, often called from many places) and the
+prelude's.
 """
 
 from __future__ import annotations

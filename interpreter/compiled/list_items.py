@@ -9,9 +9,11 @@ items interned) item by item in one loop as before."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.compiled.values import NONE, NotWritten
 from interpreter.compiled.writer import Listed, Writer
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -94,8 +96,6 @@ def _walk_values(w: Writer, part: Part, on_item: Callable[[Item], None]) -> None
         for kid in part.kids:
             on_item(w.temp(w.scalar(kid), "x"))
     elif part.op == "for" and part.data[3] is None:
-        from interpreter.compiled.parts import item_of  # (the item of a comprehension, parts.py's)
-
         var, body, cond, _ = part.data
         with w.each(part.kids[0], var, cond):
             on_item(w.temp(item_of(w, body), "x"))
@@ -126,3 +126,34 @@ def appended(w: Writer, out: Listed, x: str) -> None:
         w.moved(buf, grown)
     w.emit(f"{buf}[{count}] = {x}")
     w.emit(f"{count} += 1")
+
+
+def item_of(w: Writer, body: Part) -> str:
+    """The source of a comprehension's item: its value, or a list's interned number."""
+    return seats_interned(w, body) if body.type.kind == "list" else w.scalar(body)
+
+
+_MOST_SEATS = 3  # the longest list of seats made in play as an item of a list (its every value interned)
+_MOST_CARDS = 2  # the longest list of cards made so (a pair: every pair of the deck's kinds interned)
+
+
+def seats_interned(w: Writer, body: Part) -> str:
+    """The interned number of a list of a few seats or cards written out (``[s, winner]``, ``[h, c]``), made in play
+    as an item of a list: every list of as many seats (up to three) or cards (a pair; a card as its kind) is interned
+    as the expression is written, and found by its items (none when one is not of its range). Other lists made in
+    play are not written (a list's number exists only for values interned beforehand)."""
+    kinds = {k.type.kind for k in body.kids}
+    if body.op != "list" or len(kinds) != 1 or not kinds <= {"seat", "card"}:
+        raise NotWritten("a comprehension of lists (but of a few seats or cards written out)")
+    if len(body.kids) > (_MOST_SEATS if kinds == {"seat"} else _MOST_CARDS) or not body.kids:
+        raise NotWritten("a comprehension of lists (but of a few seats or cards written out)")
+    items = list(range(w.lay.layout.players)) if kinds == {"seat"} else list(w.lay.layout.kinds)
+    size = max(items) + 1  # (a kind is the id of its first card: the table is indexed by ids)
+    xs = [w.temp(w.scalar(k), "s") for k in body.kids]
+    table = [NONE] * size ** len(xs)
+    for c in itertools.product(items, repeat=len(xs)):
+        table[sum(x * size ** (len(xs) - 1 - i) for i, x in enumerate(c))] = w.values.item(list(c))
+    name = w.constant(table, "I")
+    at = " + ".join(f"{x} * {size ** (len(xs) - 1 - i)}" for i, x in enumerate(xs))
+    fits = " and ".join(f"0 <= {x} < {size}" for x in xs)
+    return f"({name}[{at}] if {fits} else NONE)"
