@@ -16,7 +16,7 @@ from typing import Any
 
 from interpreter.compiled.list_items import appended, item_of
 from interpreter.compiled.values import NotWritten
-from interpreter.compiled.writer import Listed, Writer, found, team_slot
+from interpreter.compiled.writer import Listed, Writer, found, moved, team_slot
 from interpreter.dsl import builtins as B
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -207,7 +207,7 @@ def _concat(w: Writer, part: Part) -> Listed:
                 w.scratch(grown, f"2 * ({count} + {m})")
                 with w.block(f"for {i} in range({count}):"):
                     w.emit(f"{grown}[{i}] = {buf}[{i}]")
-                w.moved(buf, grown)
+                moved(w, buf, grown)
             with w.block(f"for {i} in range({m}):"):
                 w.emit(f"{buf}[{count} + {i}] = {b}[{i}]")
             w.emit(f"{count} += {m}")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.compiled.values import NONE, NotWritten
-from interpreter.compiled.writer import Listed, Writer
+from interpreter.compiled.writer import Listed, Writer, moved
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
 
@@ -123,7 +123,7 @@ def appended(w: Writer, out: Listed, x: str) -> None:
         w.scratch(grown, f"2 * {count} + 1")
         with w.block(f"for {i} in range({count}):"):
             w.emit(f"{grown}[{i}] = {buf}[{i}]")
-        w.moved(buf, grown)
+        moved(w, buf, grown)
     w.emit(f"{buf}[{count}] = {x}")
     w.emit(f"{count} += 1")
 

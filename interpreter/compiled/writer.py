@@ -218,14 +218,6 @@ class Writer:
         self.emit(f"{buf} = h[{at}:{at} + max({capacity}, 1)]")
         self.places[buf] = at if buf not in self.places else None  # (None: taken in more than one place)
 
-    def moved(self, buf: str, grown: str) -> None:
-        """The list ``buf`` is now the room ``grown`` (taken from the scratch space), where it was copied."""
-        self.emit(f"{buf} = {grown}")
-        at, now = self.places.get(buf), self.places.get(grown)
-        if at is not None and now is not None:
-            self.emit(f"{at} = {now}")
-        else:
-            self.places[buf] = None
 
     def copied(self, listed: Listed) -> Listed:
         """A list held in locals of its own (a define's argument, a let's value): read again, it is the same."""
@@ -242,6 +234,16 @@ class Writer:
                 self.emit(f"{count} += 1")
         return buf, count
 
+
+
+def moved(w: Writer, buf: str, grown: str) -> None:
+    """The list ``buf`` is now the room ``grown`` (taken from the scratch space), where it was copied."""
+    w.emit(f"{buf} = {grown}")
+    at, now = w.places.get(buf), w.places.get(grown)
+    if at is not None and now is not None:
+        w.emit(f"{at} = {now}")
+    else:
+        w.places[buf] = None
 
 
 def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) -> str:
