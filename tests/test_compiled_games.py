@@ -23,9 +23,10 @@ from .conftest import GAMES, ROOT, game_of
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 CONFIGS = [(path, n) for path in [*GAMES, *EXAMPLES]
            for n in sorted({min(supported_players(load_rules(path))), 4} & set(supported_players(load_rules(path))))]
-PLAYED = short_list(CONFIGS)  # (every one with TRICKBOOK_COMPILED=all)
+# the short list's, and games made whole since it was fixed (every one with TRICKBOOK_COMPILED=all)
+PLAYED = short_list(CONFIGS) + [c for c in CONFIGS if c[0].stem in ("skat",) and c not in short_list(CONFIGS)]
 PLAYED_IDS = [f"{p.stem}-{n}" for p, n in PLAYED]
-WRITTEN_AT_LEAST = 48  # configurations the machine writes today (it only goes up as templates land)
+WRITTEN_AT_LEAST = 50  # configurations the machine writes today (it only goes up as templates land)
 
 
 @functools.cache

@@ -347,3 +347,29 @@ def test_lists_of_seats_made_in_play_are_interned_and_read_back():
     list of lists, and read back item by item (``f[1] in group``): written, and giving what the Python backend's give
     (a pair is an interned value, each of them interned as the expression is written)."""
     assert agree_where("doppelkopf", 4, lambda p: p.op == "round" and p.data == "foxes") > 0
+
+
+def test_a_list_of_lists_made_in_play_is_gone_through_part_by_part(tmp_path):
+    """A comprehension over a list of lists made in play (lists of a seat and a text, ``+``, ``if``, a constant list
+    of lists, a define's body: Skat's run of top trumps) is written, its parts gone through in turn (their lists not
+    interned), and gives what the Python backend's gives; ``any`` stops at the first that holds in any part."""
+    from .compiled_steps import StepOnBoth
+    from .test_steps import DEAL_3, TRICKS, make
+
+    pairs = ("[[s, 'x'] for s in seats if s != round.dealer] + ([[round.dealer, 'y']] if round.dealer != none "
+             "else []) + [[0, 'z'], [1]]")
+    lists = f"""\
+        lists:
+          do: set
+          round: {{firsts: "[p[0] for p in {pairs}]",
+                  long: "[len(p) for p in {pairs} if len(p) > 1]",
+                  dealt: "any(p[1] == 'y' for p in {pairs} if len(p) > 1)",
+                  all_long: "all(len(p) == 2 for p in {pairs})",
+                  cards: "[len(p) for p in [[c, c] for c in first(seats).hand] + [first(seats).hand]]"}}
+        """
+    game = make(tmp_path, DEAL_3, lists, TRICKS)
+    both = StepOnBoth(game, 4, "lists")
+    rng = random.Random(3)
+    assert all(both.lockstep(state, rng) == 0 for state in both.states(rng, 6, every=1))
+    stored = {name: int(both._last.v[both.lay.value("round", name)]) for name in ("dealt", "all_long")}
+    assert stored == {"dealt": 1, "all_long": 0}

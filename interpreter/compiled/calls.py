@@ -14,8 +14,9 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from interpreter.compiled.list_items import appended, item_of
 from interpreter.compiled.values import NotWritten
-from interpreter.compiled.writer import Listed, Writer, found, team_slot
+from interpreter.compiled.writer import Listed, Writer, found, moved, team_slot
 from interpreter.dsl import builtins as B
 from interpreter.dsl import runtime as R
 from interpreter.dsl.ir import Part
@@ -206,7 +207,7 @@ def _concat(w: Writer, part: Part) -> Listed:
                 w.scratch(grown, f"2 * ({count} + {m})")
                 with w.block(f"for {i} in range({count}):"):
                     w.emit(f"{grown}[{i}] = {buf}[{i}]")
-                w.emit(f"{buf} = {grown}")
+                moved(w, buf, grown)
             with w.block(f"for {i} in range({m}):"):
                 w.emit(f"{buf}[{count} + {i}] = {b}[{i}]")
             w.emit(f"{count} += {m}")
@@ -214,7 +215,13 @@ def _concat(w: Writer, part: Part) -> Listed:
     if lists.op == "for" and lists.data[3] is None and lists.data[1].type.kind == "list":
         var, body, cond, _ = lists.data
         with w.each(lists.kids[0], var, cond):
-            append(w.listed(body))
+            if body.op == "for" and body.data[3] is None:  # a comprehension in a comprehension: its items added
+                # (one at a time, no list of its own made)
+                inner, item, test, _ = body.data
+                with w.each(body.kids[0], inner, test):
+                    appended(w, (buf, count), w.temp(item_of(w, item)))
+            else:
+                append(w.listed(body))
     elif lists.op == "list" and not lists.const:
         for kid in lists.kids:
             append(w.listed(kid))

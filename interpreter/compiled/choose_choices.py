@@ -122,7 +122,27 @@ class ChoicesWriter:
 
     def size(self) -> int:
         """The progress slots the step owns."""
+        return self.kept + 1 + self.kept_size
+
+    @property
+    def kept(self) -> int:
+        """The slot of how many choices the seat asked has (-1: too many to keep; they follow it): found when it
+        was asked, read by ``PREFIX_legal`` (the state changes only by the step's apply, which asks again)."""
         return self.history + (self.history_size if self.keeps_history else 0)
+
+    @property
+    def kept_size(self) -> int:
+        return max(self.w.lay.capacity, 1)
+
+    def _kept(self) -> list[str]:
+        """The lines of ``PREFIX_find`` that keep the choices ``legal[:n]`` of the seat asked."""
+        at = self.w.base + self.kept
+        return [f"        if n <= {self.kept_size}:",
+                f"            p[{at}] = n",
+                "            for i in range(n):",
+                f"                p[{at + 1} + i] = legal[i]",
+                "        else:",
+                f"            p[{at}] = -1"]
 
     def _choices(self) -> list[str]:
         """``PREFIX_choices``: the values ``seat`` may pick now (none when its turn has no pick left), each once
@@ -164,6 +184,20 @@ class ChoicesWriter:
                   "    return out_at, k", ""]
         return lines
 
+    def counts_only(self) -> bool:
+        """Whether a seat has something to pick exactly when the options have an item (no ``allowed`` or ``must`` to
+        narrow them, no ``auto`` to take them) and the options are a constant list: then the search for the seat to
+        ask reads ``PREFIX_some``, known where it is written, and works the choices out only for the seat asked."""
+        step = self.step
+        options = step.options_expr.part
+        return (step.allowed is None and step.must is None and not (step.auto and self.can_pass != 1)
+                and options.const and isinstance(options.value, (list, tuple)))
+
+    def _some(self) -> list[str]:
+        """``PREFIX_some``: 1 when ``seat`` has something to pick now, else 0 (``counts_only``)."""
+        return [f"def {self.name}_some({ARRAYS}, p, seat):", f"    if {self.at(LEFT)} <= 0:", "        return 0",
+                f"    return {1 if self.step.options_expr.part.value else 0}", ""]
+
     def _may(self) -> list[str]:
         """``PREFIX_can_pass`` and ``PREFIX_can_stop`` (1 or 0) of ``seat`` now, when not known where written."""
         step, lines = self.step, []
@@ -193,9 +227,15 @@ class ChoicesWriter:
         """``PREFIX_legal``: a pass or a stop when the seat may, then each value it may pick (as many as ``out``
         holds: one more than the options have items)."""
         step = self.step
+        at = self.w.base + self.kept
+        choices = self.w.listed(f"{self.name}_choices({ARRAYS}, p, seat)", "legal", "n")
         lines = [f"def {self.name}_legal({ARRAYS}, p, out):",
                  f"    seat = {self.at(CHOOSER)}",
-                 *("    " + line for line in self.w.listed(f"{self.name}_choices({ARRAYS}, p, seat)", "legal", "n")),
+                 f"    n = p[{at}]",  # (kept when the seat was asked)
+                 "    if n >= 0:",
+                 f"        legal = p[{at + 1}:{at + 1} + max(n, 1)]",
+                 "    else:",
+                 *("        " + line for line in choices),
                  *self.can(),
                  "    k = 0"]
         if step.stop_action is not None:

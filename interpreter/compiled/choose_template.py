@@ -89,7 +89,8 @@ class _ChooseWriter(ChoicesWriter):
     """Writes the functions of one choose step: what a seat may do (ChoicesWriter's), and the turns here."""
 
     def code(self) -> StepCode:
-        lines = (self._order() + self._begin() + self._end_turn() + self._idle() + self._choices() + self._may()
+        some = self._some() if self.counts_only() else []
+        lines = (self._order() + self._begin() + self._end_turn() + self._idle() + self._choices() + some + self._may()
                  + self._record() + self._take() + self._find() + self._start() + self._legal() + self._apply())
         return StepCode(self.name, "\n".join(lines), self.size(), decides=True, expressions=self.w.expressions,
                         action_of=self.action_of())
@@ -333,7 +334,8 @@ class _ChooseWriter(ChoicesWriter):
                  "        h[0] = mark",  # (each turn's choices given back before the next's)
                  f"        seat = p[{self.w.base + ORDER} + {self.at(POS)}]",
                  f"        {self.at(CHOOSER)} = seat",
-                 *("        " + line for line in self.w.listed(f"{name}_choices({ARRAYS}, p, seat)", "legal", "n")),
+                 *(["        n = " + f"{name}_some({ARRAYS}, p, seat)"] if self.counts_only() else
+                   ("        " + line for line in self.w.listed(f"{name}_choices({ARRAYS}, p, seat)", "legal", "n"))),
                  *("    " + line for line in self.can())]
         if step.may_stop is not None:  # picks that may not stop there and no pick to go on with (a mistake)
             lines += [f"        if n == 0 and {self.at(PICKED)} > 0 and can_stop == 0:",
@@ -349,7 +351,9 @@ class _ChooseWriter(ChoicesWriter):
             lines += [f"        if can_pass == 0 and can_stop == 0 and n <= {self.at(LEFT)}:",
                       f"            {name}_take({ARRAYS}, p, legal[0])",
                       "            continue"]
-        lines += ["        return DECIDES", "    return DONE", ""]
+        if self.counts_only():  # (asked: the choices worked out, once, for legal)
+            lines += ["        " + line for line in self.w.listed(f"{name}_choices({ARRAYS}, p, seat)", "legal", "n")]
+        lines += [*self._kept(), "        return DECIDES", "    return DONE", ""]
         return lines
 
     def _start(self) -> list[str]:

@@ -93,10 +93,12 @@ class Lowerer:
                 params.append((n, False))
         if part.type.kind == "list":  # its items put in h (the caller gives the places back), and their count
             buf, count = w.listed(part)
-            at, i = w.fresh("at"), w.fresh("i")
-            w.emit(f"{at} = grab(h, {count})")
-            with w.block(f"for {i} in range({count}):"):
-                w.emit(f"h[{at} + {i}] = {buf}[{i}]")
+            at = w.places.get(buf)  # (a list it made in the scratch space is given where it is)
+            if at is None:
+                at, i = w.fresh("at"), w.fresh("i")
+                w.emit(f"{at} = grab(h, {count})")
+                with w.block(f"for {i} in range({count}):"):
+                    w.emit(f"h[{at} + {i}] = {buf}[{i}]")
             w.emit(f"return {at}, {count}")
             lines = w.scope.lines
         else:

@@ -30,6 +30,7 @@ import numpy as np
 from interpreter.compiled import agents_template
 from interpreter.compiled.agents import agent_codes
 from interpreter.compiled.arrays import Arrays, array_layout, pack_arrays
+from interpreter.compiled.inlining import inlined
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
@@ -118,7 +119,8 @@ class Machine:
         """The module's functions (made when first asked for: numba compiles each on its first call)."""
         if self._module is None:
             self._text()
-            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES)
+            inline = inlined(self.source, {*ENTRIES, *(e.name for e in self.expressions)}) if self.compiled else ()
+            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, inline)
         return self._module
 
     def extend(self, write: Callable[[], str]) -> None:

@@ -95,13 +95,14 @@ def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> 
 
 
 def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool,
-         entries: Collection[str] = ()) -> types.SimpleNamespace:
+         entries: Collection[str] = (), inline: Collection[str] = ()) -> types.SimpleNamespace:
     """The module of ``source`` (``module_text``): every function plain Python, or compiled by numba when
     ``compiled``. Compiled, the text is kept as a file in the user's cache folder (interpreter/cache.py), named by
     its digest, and numba keeps the machine code beside it: a later run of the same game, player count and options
     loads that instead of compiling again. ``entries``: the functions Python calls that are kept compiled with their
     wrapper for Python; the namespace gives every other function as a copy compiled apart with that wrapper, when
-    first called (see the module's docstring)."""
+    first called (see the module's docstring); ``inline``: the functions compiled into each of their callers
+    (inlining.py)."""
     import numpy as np
 
     text = module_text(source, expressions, values)
@@ -127,7 +128,8 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
                 if key in entries:
                     space[key] = public[key] = numba.njit(**options)(value)
                 else:
-                    space[key] = numba.njit(**options, **INTERNAL)(value)
+                    written_in: dict[str, Any] = {"inline": "always"} if key in inline else {}
+                    space[key] = numba.njit(**options, **INTERNAL, **written_in)(value)
                     public[key] = numba.njit(**NJIT)(value)
     return types.SimpleNamespace(**public)
 

@@ -5,10 +5,10 @@ backend."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS, equal_lists
+from interpreter.compiled.list_items import appended, each_item, in_parts, item_of
 from interpreter.compiled.values import NONE, NotWritten
 from interpreter.compiled.writer import Listed, Writer, interned_list
 from interpreter.dsl.ir import Part
@@ -154,12 +154,23 @@ def _for(w: Writer, part: Part) -> str:
     start, step, stop = reduce
     out = w.fresh("a")
     w.emit(f"{out} = {start}")
-    with w.each(part.kids[0], var, cond):
+    done = w.fresh("b") if stop and in_parts(part.kids[0]) else ""  # (gone through in parts: each part stops)
+    if done:
+        w.emit(f"{done} = 0")
+
+    def item() -> None:
+        if done:
+            w.emit(f"if {done} == 0:")
+            w.scope.depth += 1
         x = w.temp(w.scalar(body))
         w.emit(step.format(out=out, x=x))
         if stop:
             with w.block(f"if {stop.format(out=out)}:"):
-                w.emit("break")
+                w.emit(f"{done} = 1" if done else "break")
+        if done:
+            w.scope.depth -= 1
+
+    each_item(w, part.kids[0], var, cond, item)
     return out
 
 
@@ -254,38 +265,16 @@ def _list_for(w: Writer, part: Part) -> Listed:
             raise NotWritten(f"a list given to {getattr(fn, '__name__', fn)!r}")
         found: Listed = reduce(w, part)
         return found
-    _, n = w.listed(part.kids[0])
-    out, count = w.new_list(n)
-    with w.each(part.kids[0], var, cond):
-        w.emit(f"{out}[{count}] = {_seats_interned(w, body) if body.type.kind == 'list' else w.scalar(body)}")
+    if in_parts(part.kids[0]):  # (not made: its parts gone through, list_items.py)
+        made = w.new_list(str(w.lay.capacity))
+        each_item(w, part.kids[0], var, cond, lambda: appended(w, made, w.temp(item_of(w, body))))
+        return made
+    items = w.copied(w.listed(part.kids[0]))  # (worked out once: its count is the new list's room)
+    out, count = w.new_list(items[1])
+    with w.each(part.kids[0], var, cond, items):
+        w.emit(f"{out}[{count}] = {item_of(w, body)}")
         w.emit(f"{count} += 1")
     return out, count
-
-
-_MOST_SEATS = 3  # the longest list of seats made in play as an item of a list (its every value interned)
-_MOST_CARDS = 2  # the longest list of cards made so (a pair: every pair of the deck's kinds interned)
-
-
-def _seats_interned(w: Writer, body: Part) -> str:
-    """The interned number of a list of a few seats or cards written out (``[s, winner]``, ``[h, c]``), made in play
-    as an item of a list: every list of as many seats (up to three) or cards (a pair; a card as its kind) is interned
-    as the expression is written, and found by its items (none when one is not of its range). Other lists made in
-    play are not written (a list's number exists only for values interned beforehand)."""
-    kinds = {k.type.kind for k in body.kids}
-    if body.op != "list" or len(kinds) != 1 or not kinds <= {"seat", "card"}:
-        raise NotWritten("a comprehension of lists (but of a few seats or cards written out)")
-    if len(body.kids) > (_MOST_SEATS if kinds == {"seat"} else _MOST_CARDS) or not body.kids:
-        raise NotWritten("a comprehension of lists (but of a few seats or cards written out)")
-    items = list(range(w.lay.layout.players)) if kinds == {"seat"} else list(w.lay.layout.kinds)
-    size = max(items) + 1  # (a kind is the id of its first card: the table is indexed by ids)
-    xs = [w.temp(w.scalar(k), "s") for k in body.kids]
-    table = [NONE] * size ** len(xs)
-    for c in itertools.product(items, repeat=len(xs)):
-        table[sum(x * size ** (len(xs) - 1 - i) for i, x in enumerate(c))] = w.values.item(list(c))
-    name = w.constant(table, "I")
-    at = " + ".join(f"{x} * {size ** (len(xs) - 1 - i)}" for i, x in enumerate(xs))
-    fits = " and ".join(f"0 <= {x} < {size}" for x in xs)
-    return f"({name}[{at}] if {fits} else NONE)"
 
 
 def _list_call(w: Writer, part: Part) -> Listed:

@@ -3,7 +3,8 @@ each rule of its obligations applied in order as trick_parts.narrowing applies t
 taker may choose (the kinds once each, in the trick's order).
 
 A seat's plays: the kinds of its cards once each, where each first stands in its zones taken in order (a mark per
-kind in the progress, cleared again: no pass over the list per card), narrowed by the rules (one test of a rule
+kind in the progress, cleared again: no pass over the list per card; no marks where every card of the deck is a kind
+of its own, so that no kind is held twice), narrowed by the rules (one test of a rule
 per card); then, played from one zone, those kinds; from several, for each zone in turn the kinds the rules left
 that it holds, once per zone, each as its play (its kind plus the zone's index times the deck's size).
 """
@@ -24,9 +25,9 @@ def write(t: Any) -> list[str]:
         lines += [f"    if {t.hooks.at} >= 0:", f"        return {t.name}_hook_legal({ARRAYS}, p, out)"]
     if not t.sole:  # a taker chooses a card of the trick
         lines += [f"    if {t.at(TAKING)} >= 0:",
-                  *("    " + line for line in _once([f"{t.trick}"], marks)), "        return n"]
+                  *("    " + line for line in _once(t, [f"{t.trick}"], marks)), "        return n"]
     lines += [f"    seat = {t.at(TURN)}",
-              *_once([f"{row} + seat" for row in t.rows], marks),
+              *_once(t, [f"{row} + seat" for row in t.rows], marks),
               f"    led = {t.name}_led({ARRAYS}, p)",
               f"    trick = {t.cards()}"]
     names = {"card": "c", "led": "led", "seat": "seat", "trick": "trick"}
@@ -41,9 +42,14 @@ def write(t: Any) -> list[str]:
     return [*lines, "    return n", ""]
 
 
-def _once(rows: list[str], marks: int) -> list[str]:
-    """``out[:n]``: the kinds of the zones' ``rows`` once each, in their order (the marks set and cleared)."""
+def _once(t: Any, rows: list[str], marks: int) -> list[str]:
+    """``out[:n]``: the kinds of the zones' ``rows`` once each, in their order (the marks set and cleared; none
+    where no two cards of the deck are of one kind)."""
     lines = ["    n = 0"]
+    if max(t.lay.layout.copies, default=0) <= 1:
+        for row in rows:
+            lines += [f"    for i in range(zn[{row}]):", f"        out[n] = z[{row}, i]", "        n += 1"]
+        return lines
     for row in rows:
         lines += [f"    for i in range(zn[{row}]):",
                   f"        c = z[{row}, i]",

@@ -44,6 +44,7 @@ class Writer:
         self.lists_read = False  # whether it reads interned lists' items (``interned_list``)
         self.ranks_read = False  # whether it orders texts (by their ranks, ``TX_RANK``: values.text_ranks)
         self.interned = False  # whether the lists it makes by ``combinations`` are interned already (lower.py)
+        self.places: dict[str, str | None] = {}  # a list taken from the scratch space -> the local of its place
         self._consts: dict[tuple[Any, ...], str] = {}
         self._inlined = 0
 
@@ -189,9 +190,10 @@ class Writer:
             self._inlined -= 1
 
     @contextmanager
-    def each(self, source: Part, var: str, cond: Part | None) -> Iterator[None]:
-        """The statements inside go through ``source``'s items, ``var`` bound to each, those ``cond`` holds for."""
-        buf, count = self.listed(source)
+    def each(self, source: Part, var: str, cond: Part | None, items: Listed | None = None) -> Iterator[None]:
+        """The statements inside go through ``source``'s items (``items``: its sources, written already), ``var``
+        bound to each, those ``cond`` holds for."""
+        buf, count = self.listed(source) if items is None else items
         i = self.fresh("i")
         x = self.fresh("x")
         with self.block(f"for {i} in range({count}):"):
@@ -214,6 +216,8 @@ class Writer:
         at = self.fresh("at")
         self.emit(f"{at} = grab(h, {capacity})")
         self.emit(f"{buf} = h[{at}:{at} + max({capacity}, 1)]")
+        self.places[buf] = at if buf not in self.places else None  # (None: taken in more than one place)
+
 
     def copied(self, listed: Listed) -> Listed:
         """A list held in locals of its own (a define's argument, a let's value): read again, it is the same."""
@@ -230,6 +234,16 @@ class Writer:
                 self.emit(f"{count} += 1")
         return buf, count
 
+
+
+def moved(w: Writer, buf: str, grown: str) -> None:
+    """The list ``buf`` is now the room ``grown`` (taken from the scratch space), where it was copied."""
+    w.emit(f"{buf} = {grown}")
+    at, now = w.places.get(buf), w.places.get(grown)
+    if at is not None and now is not None:
+        w.emit(f"{at} = {now}")
+    else:
+        w.places[buf] = None
 
 
 def found(w: Writer, buf: str, count: str, x: str, then: str, otherwise: str) -> str:

@@ -1,0 +1,69 @@
+"""The work the compiled backend's written code does, counted (never timed): a choice's options worked out once a
+decision, and the functions numba writes into their callers (interpreter/compiled/inlining.py) chosen within their
+bound."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from interpreter.compiled.inlining import LIMIT, inlined
+from interpreter.compiled.machine import ENTRIES, Machine
+
+from .compiled_games import lockstep_game
+from .conftest import game_of
+
+
+def test_a_choice_works_out_its_choices_once_a_decision():
+    """Meinz at 4 (a discard, the "Meinz!" call between plays, the exchange after a trick): the choices of the seat
+    asked, and its options, are worked out once when it is asked and kept; legal reads them (they were worked out
+    again for legal)."""
+    machine = Machine(game_of("meinz", 4))
+    space = machine.module.legal.__globals__  # (the plain-Python module: its functions call each other through it)
+    steps = [name[:-len("_choices")] for name in space if name.endswith("_choices")]
+    assert len(steps) == 3, steps
+    calls: Counter[str] = Counter()
+    inside: list[str] = []  # the legal being asked
+
+    def counted(name: str) -> None:
+        original = space[name]
+
+        def call(*args):
+            calls[name] += 1
+            if inside:
+                calls[f"{name} for legal"] += 1
+            if name.endswith("_legal"):
+                inside.append(name)
+            try:
+                return original(*args)
+            finally:
+                if name.endswith("_legal"):
+                    inside.pop()
+
+        space[name] = call
+
+    options = {step: [name for name in space if name.startswith(f"{step}_options")] for step in steps}
+    for step in steps:
+        for name in (f"{step}_choices", f"{step}_legal", *options[step]):
+            counted(name)
+    assert lockstep_game(machine, 4) > 0
+    for step in steps:
+        assert calls[f"{step}_legal"] > 0 and calls[f"{step}_choices for legal"] == 0, (step, calls)
+        assert sum(calls[o] for o in options[step]) == calls[f"{step}_choices"], (step, calls)
+
+
+def test_small_functions_are_inlined_within_the_limit():
+    """A function is compiled into its callers when it holds, with the inlined functions it calls, at most LIMIT
+    lines; never the functions kept apart (entry points, expressions) nor the prelude's."""
+    def body(lines: int, call: str = "") -> str:
+        return "".join("    y = x\n" for _ in range(lines - 2)) + f"    return {call or 'y'}\n"
+
+    source = (f"def truth(x):\n{body(3)}\nK = [1]\n"
+              f"def small(x):\n{body(10)}\ndef large(x):\n{body(LIMIT + 5)}\n"
+              f"def caller(x):\n{body(4, 'small(x) + large(x)')}\n"
+              f"def many(x):\n{body(4, ' + '.join(['caller(x)'] * 4))}\n"
+              f"def entry(x):\n{body(3, 'caller(x)')}\n")
+    assert inlined(source, {"entry"}) == {"small", "caller"}
+    machine = Machine(game_of("meinz", 4))
+    kept = {*ENTRIES, *(e.name for e in machine.expressions)}
+    chosen = inlined(machine.source, kept)
+    assert chosen and not chosen & kept and "grab" not in chosen
