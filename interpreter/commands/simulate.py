@@ -112,7 +112,7 @@ def compare(args: argparse.Namespace) -> int:
     from interpreter.harness import compare as comparison
     from interpreter.harness.compare import Correction, Seating, forced_seats, seating_difference
     from interpreter.harness.players import parse_agents
-    from interpreter.harness.simulate import Played, Setup, games_of, ready
+    from interpreter.harness.simulate import Setup
 
     if not 2 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be from 2 to {MAX_GAMES:,}, not {args.games:,} (a paired test needs two "
@@ -158,27 +158,11 @@ def compare(args: argparse.Namespace) -> int:
     progress = progress_line(args.json, "games of each file")
 
     def run() -> Any:
-        played: list[list[Played]] = []
-        progress(0, 2 * args.games)
-        for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1])):
-            run_setup = Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
-                              args.move_time, allowed(args), agent_limits=agent_limits(args), engine=engine,
-                              search=args.engine)
-            ready(run_setup)
-            games = games_of(run_setup, args.games, first, game, processes)
-            done: list[Played] = []
-            try:
-                for g in games:
-                    done.append(g)
-                    progress(len(done) + len(played) * args.games, 2 * args.games)
-            except KeyboardInterrupt:  # the games paired so far are compared, said to be a part of the run
-                if len(played) == 0 or len(done) < 2:
-                    raise
-                played.append(done)
-                break
-            finally:
-                games.close()
-            played.append(done)
+        setups = [Setup(name, args.players, tuple(game.options.items()), lineup, args.rotate, args.iterations,
+                        args.move_time, allowed(args), agent_limits=agent_limits(args), engine=engine,
+                        search=args.engine)
+                  for name, game, lineup in ((args.base, base, lineups[0]), (args.variant, variant, lineups[1]))]
+        played = _both(setups, (base, variant), args.games, first, processes, progress)
         paired = min(len(p) for p in played)
         result = comparison.compare(played[0][:paired], played[1][:paired], seats=seats,
                                   base_name=named(args.base, args.option + args.base_option),
@@ -192,6 +176,33 @@ def compare(args: argparse.Namespace) -> int:
     from interpreter.harness.report import compare_report
 
     return reported(args, run, compare_report)
+
+
+def _both(setups: list[Any], games: tuple[Any, Any], count: int, first: Any, processes: int,
+          progress: Callable[[int, int], None]) -> list[list[Any]]:
+    """``count`` games of each file (the base's, then the variant's), on ``processes``; a Ctrl-C among the variant's
+    games keeps the games of each played so far (two at least), for the pairs finished to be compared."""
+    from interpreter.harness.simulate import games_of, ready
+
+    played: list[list[Any]] = []
+    progress(0, 2 * count)
+    for run_setup, game in zip(setups, games, strict=True):
+        ready(run_setup)
+        made = games_of(run_setup, count, first, game, processes)
+        done: list[Any] = []
+        try:
+            for g in made:
+                done.append(g)
+                progress(len(done) + len(played) * count, 2 * count)
+        except KeyboardInterrupt:  # the games paired so far are compared, said to be a part of the run
+            if len(played) == 0 or len(done) < 2:
+                raise
+            played.append(done)
+            break
+        finally:
+            made.close()
+        played.append(done)
+    return played
 
 
 def named(given: str, options: list[str]) -> str:

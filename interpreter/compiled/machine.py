@@ -95,7 +95,7 @@ class Machine:
             self.bases.append(base)
             base += code.size
         # the public round values kept at each round's end (for a summary's round outcomes), after the steps' slots
-        self.logged = self._logged()
+        self.logged = logged_values(game, self.lay)
         self.log = base
         self.size = base + len(self.logged) * MAX_ROUNDS
         rounds = Writing(self.lay, lowerer, "r", 0)
@@ -253,7 +253,7 @@ class Machine:
                 "    mark = h[0]",
                 f"    r = enter({ARRAYS}, p, i)",
                 "    while r == DONE:",
-                *self._logging(),
+                *_logging(self.logged, self.log),
                 f"        if round_over({ARRAYS}) == 1 or v[{number}] >= {MAX_ROUNDS}:",
                 # (2: stopped, the game's end never held within MAX_ROUNDS: an error on the Python backend)
                 f"            p[{FINISHED}] = 1 if round_over({ARRAYS}) == 1 else {OVERRUN}",
@@ -271,42 +271,17 @@ class Machine:
                 f"    game_begin({ARRAYS})",
                 f"    return advance({ARRAYS}, p, 0)", ""]
 
-    def _logged(self) -> list[tuple[str, int, Type]]:
-        """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's
-        round outcomes): the public ones held as one value, each with its index in v and its type."""
-        game, lay = self.game, self.lay
-        out = []
-        for name in game.round_fields:
-            if name in ("number", "dealer") or game.visibility.get(name, "all") != "all":
-                continue
-            try:
-                out.append((name, lay.value(ROUND, name), game.value_types.get(name, VALUE)))
-            except KeyError:  # (a list: a summary leaves lists out)
-                continue
-        return out
-
-    def _logging(self) -> list[str]:
-        """The lines of ``advance`` that keep the logged round values of a round just ended (``p[LOGGED]`` rounds
-        so far, each ``len(logged)`` slots from ``p[log]``)."""
-        k = len(self.logged)
-        if not k:
-            return []
-        return [f"        if p[{LOGGED}] < {MAX_ROUNDS}:",
-                *(f"            p[{self.log} + p[{LOGGED}] * {k} + {j}] = v[{index}]"
-                  for j, (_, index, _) in enumerate(self.logged)),
-                f"            p[{LOGGED}] += 1"]
-
     def _dispatches(self) -> list[str]:
         """``actor``, ``legal``, ``pack``, ``apply`` and ``deal``: the running step's, by ``p[STEP]``."""
         steps = list(zip(self.codes, self.bases, strict=True))
         deciding = [(c, b) for c, b in steps if c.decides]
         dealing = [(c, b) for c, b in steps if c.deals]
-        lines = self._dispatch("actor", "", deciding, lambda c, b: f"p[{b}]", f"-2 if p[{FINISHED}] != 0 else -1",
+        lines = _dispatch("actor", "", deciding, lambda c, b: f"p[{b}]", f"-2 if p[{FINISHED}] != 0 else -1",
                                head=f"    if p[{STATUS}] != DECIDES:\n        return -2 if p[{FINISHED}] != 0 else -1")
-        lines += self._dispatch("legal", ", out", deciding, lambda c, b: f"{c.prefix}_legal({ARRAYS}, p, out)", "-1")
-        lines += self._dispatch("pack", ", out", dealing, lambda c, b: f"{c.prefix}_pack({ARRAYS}, p, out)", "0")
+        lines += _dispatch("legal", ", out", deciding, lambda c, b: f"{c.prefix}_legal({ARRAYS}, p, out)", "-1")
+        lines += _dispatch("pack", ", out", dealing, lambda c, b: f"{c.prefix}_pack({ARRAYS}, p, out)", "0")
         for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
-            lines += self._dispatch(f"{name}_step", f", {arg}", codes,
+            lines += _dispatch(f"{name}_step", f", {arg}", codes,
                                     lambda c, b, n=name, a=arg: f"{c.prefix}_{n}({ARRAYS}, p, {a})", "DONE")
             # (an action taken is settled by apply, settling.py; a deal by advance, or by settle when it decides)
             on, settled = (self._own("advance"), "r") if name == "apply" else ("advance", "r")
@@ -363,15 +338,39 @@ class Machine:
         writes ``NAME``), else ``NAME``. (A deal is followed by ``advance`` or ``settle``.)"""
         return f"{name}_on" if self.settling.needed and name in ("advance", "apply") else name
 
-    @staticmethod
-    def _dispatch(name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,
-                  head: str = "") -> list[str]:
-        """``def NAME(arrays, p EXTRA)``: the running step's function, by ``p[STEP]``."""
-        lines = [f"def {name}({ARRAYS}, p{extra}):", f"    i = p[{STEP}]"]
-        if head:
-            lines.append(head)
-        lines += ["    mark = h[0]", f"    r = {otherwise}"]  # (what the step takes of the scratch space given back)
-        for k, (code, base) in enumerate(codes):
-            index = int(code.prefix[1:])
-            lines += [f"    {'if' if k == 0 else 'elif'} i == {index}:", f"        r = {call(code, base)}"]
-        return [*lines, "    h[0] = mark", "    return r", ""]
+def logged_values(game: Game, lay: Any) -> list[tuple[str, int, Type]]:
+    """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's round
+    outcomes): the public ones held as one value, each with its index in v and its type."""
+    out = []
+    for name in game.round_fields:
+        if name in ("number", "dealer") or game.visibility.get(name, "all") != "all":
+            continue
+        try:
+            out.append((name, lay.value(ROUND, name), game.value_types.get(name, VALUE)))
+        except KeyError:  # (a list: a summary leaves lists out)
+            continue
+    return out
+
+
+def _logging(logged: list[tuple[str, int, Type]], log: int) -> list[str]:
+    """The lines of ``advance`` that keep the logged round values of a round just ended (``p[LOGGED]`` rounds so far,
+    each ``len(logged)`` slots from ``p[log]``)."""
+    k = len(logged)
+    if not k:
+        return []
+    return [f"        if p[{LOGGED}] < {MAX_ROUNDS}:",
+            *(f"            p[{log} + p[{LOGGED}] * {k} + {j}] = v[{index}]" for j, (_, index, _) in enumerate(logged)),
+            f"            p[{LOGGED}] += 1"]
+
+
+def _dispatch(name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,
+              head: str = "") -> list[str]:
+    """``def NAME(arrays, p EXTRA)``: the running step's function, by ``p[STEP]``."""
+    lines = [f"def {name}({ARRAYS}, p{extra}):", f"    i = p[{STEP}]"]
+    if head:
+        lines.append(head)
+    lines += ["    mark = h[0]", f"    r = {otherwise}"]  # (what the step takes of the scratch space given back)
+    for k, (code, base) in enumerate(codes):
+        index = int(code.prefix[1:])
+        lines += [f"    {'if' if k == 0 else 'elif'} i == {index}:", f"        r = {call(code, base)}"]
+    return [*lines, "    h[0] = mark", "    return r", ""]

@@ -118,19 +118,7 @@ class TrickWriter:
 
         return StepCode(self.name, "\n".join(lines), self.regions.size + self.hooks.size, decides=True,
                         expressions=self.w.expressions, action_of=self.hooks.action_of(action_of, (Play, Take)),
-                        judges=True, shown=Shown.of(self.base, self.regions), deciders=self._deciders())
-
-    def _deciders(self) -> list[tuple[str, Any, Any]]:
-        """Which part of the trick decides (steps.StepCode.deciders): a step it runs, a taker choosing, else the
-        seat to play."""
-        out: list[tuple[str, Any, Any]] = []
-        for h in self.hooks.deciding:
-            running = f"{self.hooks.at} == {h.index}"
-            out += [(f"{running} and {test}", step, accepts) for test, step, accepts in h.code.deciders]
-            out.append((running, h.step, None))
-        if not self.sole:
-            out.append((f"{self.at(TAKING)} >= 0", self.step, lambda action: isinstance(action, Take)))
-        return [*out, ("True", self.step, lambda action: isinstance(action, Play))] if len(out) else []
+                        judges=True, shown=Shown.of(self.base, self.regions), deciders=_deciders(self))
 
     # ------------------------------------------------------------------------------------------------ the parts
 
@@ -348,3 +336,16 @@ class TrickWriter:
             lines += [f"    {'if' if i == 0 else 'elif'} truth({when}):",
                       f"        row = {row}{' + taker' if route.per_seat else ''}"]
         return [*lines, "    z[row, zn[row]] = c", "    zn[row] += 1", ""]
+
+
+def _deciders(t: TrickWriter) -> list[tuple[str, Any, Any]]:
+    """Which part of the trick ``t`` writes decides (steps.StepCode.deciders): a step it runs, a taker choosing, else
+    the seat to play."""
+    out: list[tuple[str, Any, Any]] = []
+    for h in t.hooks.deciding:
+        running = f"{t.hooks.at} == {h.index}"
+        out += [(f"{running} and {test}", step, accepts) for test, step, accepts in h.code.deciders]
+        out.append((running, h.step, None))
+    if not t.sole:
+        out.append((f"{t.at(TAKING)} >= 0", t.step, lambda action: isinstance(action, Take)))
+    return [*out, ("True", t.step, lambda action: isinstance(action, Play))] if len(out) else []
