@@ -228,9 +228,11 @@ def assert_no_secret(page: Any, v: dict[str, Any], state: tb.GameState, seat: in
     assert not seen, f"{me}'s page names cards other seats hold: {seen}"
 
 
-def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int, status: bool = False) -> None:
+def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int, status: bool = False,
+                   tap: bool = False) -> bool:
     """The page of ``seat``, at its decision, against the game: hand, choices, refusals, trick, leader, no card
-    it must not see, and (``status``) as many status lines as the game gives the seat."""
+    it must not see, and (``status``) as many status lines as the game gives the seat; with ``tap``, a card the
+    rules refuse tapped shows why (True when one was)."""
     check_shown(v)
     names = state.game.seat_names
     me = names[seat]
@@ -248,7 +250,7 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
         if c["dimmed"]:  # the rule that refuses it; a card no rule refuses is no choice now (another decision)
             why = state.refusal(c["label"])
             assert c["title"] == why if why else c["title"], (c, why)
-    refused = [i for i, c in enumerate(v["hand"]) if c["dimmed"] and state.refusal(c["label"])]
+    refused = [i for i, c in enumerate(v["hand"]) if c["dimmed"] and state.refusal(c["label"])] if tap else []
     if refused:  # a tap (a phone has no hover title) shows the reason on the page
         page.locator("#hand .card").nth(refused[0]).click()
         c = v["hand"][refused[0]]
@@ -265,6 +267,7 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
         assert len(v["status"]) == len(lines)
         for shown, (title, text) in zip(v["status"], lines):
             assert title in shown and text in shown, (shown, title, text)
+    return bool(refused)
 
 
 # ---------------------------------------------------------------------------------------------- the games
@@ -281,6 +284,7 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
     page.goto(links[0])
     rng = random.Random(11)
     decisions = checked = 0
+    tapped = False  # a card the rules refuse tapped once: its reason shown
     for _ in range(400):  # a game of Hearts asks a person fewer than 400 decisions
         v = wait_ready(page)
         if v["over"]:
@@ -288,7 +292,8 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
         # against the game (a replay of its record): every decision of the first round (3 passes, 13 cards),
         # then each round's first of passing and of play (13 cards in hand), and every choice that is not a card
         if decisions < 16 or len(v["hand"]) == 13 or v["actions"]:
-            check_decision(page, v, truth(folder, table), seat, status=len(v["hand"]) == 13)
+            tapped = check_decision(page, v, truth(folder, table), seat, status=len(v["hand"]) == 13,
+                                    tap=not tapped) or tapped
             checked += 1
         else:
             check_shown(v)
@@ -299,6 +304,7 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
         pytest.fail("the game did not end")
     state = truth(folder, table)
     assert state.is_over() and decisions >= 16 and checked >= 16  # a round at least: 3 passes and 13 cards
+    assert tapped  # a refused card was tapped, its reason shown
     over = page.inner_text("#game-over")
     assert all(state.game.seat_names[w] in over for w in state.winners())
     assert all(name in page.inner_text("#scores") for name in state.game.seat_names)
