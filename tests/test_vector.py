@@ -37,7 +37,7 @@ EXAMPLES = ROOT / "docs" / "examples"
 # seen by their owner and by all, counters, totals, round and seat values of each encoding (a seat, a list of seats,
 # cards, a number, a text, a record), seen by all, by their owner, and hidden while a simultaneous choice fills them
 # (Was sticht?), the trick and the last trick
-LOCKSTEP = [("njet-riogrande", 4), ("was-sticht", 3), ("euchre", 4)]
+LOCKSTEP = [("njet-riogrande", 4), ("was-sticht", 3), ("euchre", 4), ("skat", 3)]
 # games whose trick step has parts that decide in turn with the same numbers: a step it runs (Meinz, Mit List und
 # Tücke), a taker's choice of cards (split-tricks)
 PARTS = [("meinz", 4), ("mit-list-und-tuecke", 4), (str(EXAMPLES / "split-tricks.yaml"), 3)]
