@@ -28,7 +28,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
-from interpreter.compiled.lower import Lowered
+from interpreter.compiled.lower import Lowered, with_defines
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
 from interpreter.compiled.values import INTERNED, NONE, Values
 from interpreter.dsl.codegen import run_block
@@ -76,8 +76,9 @@ def support(compiled: bool) -> dict[str, Any]:
 
 
 def source_of(expressions: Iterable[Lowered], *templates: str) -> str:
-    """The module's source: the prelude, every written expression, then the templates."""
-    return "\n\n".join([PRELUDE, *(e.source for e in expressions), *templates])
+    """The module's source: the prelude, every written expression (and the defines' functions they call), then the
+    templates."""
+    return "\n\n".join([PRELUDE, *(e.source for e in with_defines(expressions)), *templates])
 
 
 def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> str:

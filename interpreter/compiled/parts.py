@@ -129,7 +129,7 @@ def _memo(w: Writer, part: Part) -> str:
 
 
 def _define(w: Writer, part: Part) -> str:
-    return w.inline(part, w.scalar)
+    return w.define(part)
 
 
 def _builtin(table: dict[Any, Any], part: Part, what: str) -> Any:
@@ -242,8 +242,7 @@ def _list_memo(w: Writer, part: Part) -> Listed:
 
 
 def _list_define(w: Writer, part: Part) -> Listed:
-    found: Listed = w.inline(part, w.listed)
-    return found
+    return w.define_list(part)
 
 
 def _list_for(w: Writer, part: Part) -> Listed:

@@ -16,8 +16,7 @@ from interpreter.dsl.ir import Part
 from interpreter.dsl.types import Type
 from interpreter.runtime.layout import COUNTER, SEAT, TEAM, TOTAL
 
-_MAX_INLINE = 24  # defines written in place inside one another, at most (a define never calls itself)
-
+PARAMS = ("z", "zn", "v", "l", "ln", "h")  # the arrays every written function takes first (arrays.Arrays)
 Listed = tuple[str, str]  # a list: the source of its array, the source of how many items count
 
 
@@ -31,12 +30,14 @@ class Scope:
 
 class Writer:
     """The statements of one function being written (see lower.py), and how a part becomes a source: by its op's
-    entry in ``scalars`` (a part that is one value) or ``lists`` (a part that is a list), parts.py's tables."""
+    entry in ``scalars`` (a part that is one value) or ``lists`` (a part that is a list), parts.py's tables; a define
+    called by the function of its body, which ``defines`` gives (lower.Lowerer.defined: the function, and the sources
+    of the call's arguments)."""
 
     def __init__(self, lay: ArrayLayout, values: Values, fresh: Callable[[str], str], scalars: dict[str, Any],
-                 lists: dict[str, Any]):
+                 lists: dict[str, Any], defines: Callable[[Writer, Part], tuple[Any, list[str]]]):
         self.lay, self.values, self.fresh = lay, values, fresh
-        self.scalars, self.lists = scalars, lists
+        self.scalars, self.lists, self.defines = scalars, lists, defines
         self.scope = Scope()
         self.locals: dict[str, Any] = {}  # a rule name -> its scalar source, or its (array, count) sources
         self.constants: dict[str, Any] = {}
@@ -44,8 +45,9 @@ class Writer:
         self.lists_read = False  # whether it reads interned lists' items (``interned_list``)
         self.ranks_read = False  # whether it orders texts (by their ranks, ``TX_RANK``: values.text_ranks)
         self.interned = False  # whether the lists it makes by ``combinations`` are interned already (lower.py)
+        self.called: dict[str, Any] = {}  # the defines' functions it calls, by name (lower.Lowered)
+        self.takes = False  # whether it takes room in the scratch space that it does not give back itself
         self._consts: dict[tuple[Any, ...], str] = {}
-        self._inlined = 0
 
     def emit(self, line: str) -> None:
         self.scope.lines.append("    " * self.scope.depth + line)
@@ -174,19 +176,26 @@ class Writer:
         buf, count = self.listed(items)
         return found(self, buf, count, x, "0" if negated else "1", "1" if negated else "0")
 
-    def inline(self, part: Part, body_of: Any) -> Any:
-        _, _, body = part.data
-        if self._inlined >= _MAX_INLINE:
-            raise NotWritten("defines nested too deeply to write in place")
-        args: dict[str, Any] = {}
-        for key, kid in zip(body.keys, part.kids, strict=True):
-            args[key] = self.copied(self.listed(kid)) if kid.type.kind == "list" else self.temp(self.scalar(kid), "x")
-        self._inlined += 1
-        try:
-            with self.bound(args):
-                return body_of(body.part)
-        finally:
-            self._inlined -= 1
+    def define(self, part: Part) -> str:
+        """The value of a define called: a call of the function of its body (``defines``)."""
+        made, args = self.defines(self, part)
+        if made.returns_list:
+            raise NotWritten("a list where one value is needed")
+        self.called[made.name] = made
+        return self.temp(f"{made.name}({', '.join((*PARAMS, *args))})", "x")
+
+    def define_list(self, part: Part) -> Listed:
+        """The list a define called gives: its items where the function of its body put them in the scratch space
+        (the caller gives the room back), and their count."""
+        made, args = self.defines(self, part)
+        if not made.returns_list:
+            raise NotWritten("one value where a list is needed")
+        self.called[made.name] = made
+        self.takes = True
+        at, buf, count = self.fresh("at"), self.fresh("L"), self.fresh("n")
+        self.emit(f"{at}, {count} = {made.name}({', '.join((*PARAMS, *args))})")
+        self.emit(f"{buf} = h[{at}:{at} + max({count}, 1)]")
+        return buf, count
 
     @contextmanager
     def each(self, source: Part, var: str, cond: Part | None) -> Iterator[None]:
@@ -212,6 +221,7 @@ class Writer:
     def scratch(self, buf: str, capacity: str) -> None:
         """``buf``: room for ``capacity`` items, taken from the scratch space (arrays.HEAP)."""
         at = self.fresh("at")
+        self.takes = True
         self.emit(f"{at} = grab(h, {capacity})")
         self.emit(f"{buf} = h[{at}:{at} + max({capacity}, 1)]")
 
