@@ -197,28 +197,31 @@ class Machine:
     # ------------------------------------------------------------------------------------------------ the source
 
     def _machine(self, whens: list[str | None]) -> str:
-        settles = self.settling.source() if self.settling.needed else []
+        settles = self.settling.source(self._taking) if self.settling.needed else []
         return "\n".join(self._entering(whens) + self._dispatches() + settles + self._playing())
 
     def _entering(self, whens: list[str | None]) -> list[str]:
-        """``enter`` (the round's steps from i until one waits), ``advance`` (on from step i: a round over, the next
-        begun, or the game over) and ``begin``."""
+        """``advance`` (the round's steps entered from step i until one waits: a round over, the next begun, or the
+        game over) and ``begin``. (Each function that calls the steps' is compiled with all they call again, so the
+        machine's functions are few: entering the steps is written in ``advance``, not a function of its own.)"""
         number, dealer = self.lay.value(NUMBER), self.lay.value(DEALER)
-        lines = [f"def enter({ARRAYS}, p, i):",
-                 f"    while i < {len(self.codes)}:",
-                 f"        p[{STEP}] = i"]
+        lines = [f"def advance({ARRAYS}, p, i):",
+                 "    mark = h[0]",
+                 "    r = DONE",
+                 "    while True:",
+                 f"        while i < {len(self.codes)}:",
+                 f"            p[{STEP}] = i"]
         for i, (code, when) in enumerate(zip(self.codes, whens, strict=True)):
-            lines.append(f"        {'if' if i == 0 else 'elif'} i == {i}:")
-            pad = "            "
+            lines.append(f"            {'if' if i == 0 else 'elif'} i == {i}:")
+            pad = "                "
             if when is not None:
-                lines.append(f"            if truth({when}):")
+                lines.append(f"                if truth({when}):")
                 pad += "    "
-            lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    return r"]
-        return [*lines, "        i += 1", f"    p[{STEP}] = -1", "    return DONE", "",
-                f"def {self._own('advance')}({ARRAYS}, p, i):",
-                "    mark = h[0]",
-                f"    r = enter({ARRAYS}, p, i)",
-                "    while r == DONE:",
+            lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    break"]
+        return [*lines, "            i += 1",
+                "        if r != DONE:",
+                "            break",
+                f"        p[{STEP}] = -1",
                 *self._logging(),
                 f"        if round_over({ARRAYS}) == 1 or v[{number}] >= {MAX_ROUNDS}:",
                 # (2: stopped, the game's end never held within MAX_ROUNDS: an error on the Python backend)
@@ -228,14 +231,16 @@ class Machine:
                 "            return DONE",
                 f"        v[{dealer}] = next_dealer({ARRAYS})",
                 f"        round_start({ARRAYS})",
-                f"        r = enter({ARRAYS}, p, 0)",
+                "        i = 0",
                 f"    p[{STATUS}] = r",
                 "    h[0] = mark",
                 "    return r", "",
                 f"def begin({ARRAYS}, p):",
                 f"    round_start({ARRAYS})",
                 f"    game_begin({ARRAYS})",
-                f"    return advance({ARRAYS}, p, 0)", ""]
+                f"    advance({ARRAYS}, p, 0)",
+                *self._settled("    "),
+                f"    return p[{STATUS}]", ""]
 
     def _logged(self) -> list[tuple[str, int, Type]]:
         """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's
@@ -263,7 +268,9 @@ class Machine:
                 f"            p[{LOGGED}] += 1"]
 
     def _dispatches(self) -> list[str]:
-        """``actor``, ``legal``, ``pack``, ``apply`` and ``deal``: the running step's, by ``p[STEP]``."""
+        """``actor``, ``legal`` and ``pack``: the running step's, by ``p[STEP]``; ``apply`` and ``deal``: the running
+        step's, then the steps after it entered when it is done (``_taking``), then the decisions no agent takes
+        taken (``settle``, settling.py)."""
         steps = list(zip(self.codes, self.bases, strict=True))
         deciding = [(c, b) for c, b in steps if c.decides]
         dealing = [(c, b) for c, b in steps if c.deals]
@@ -271,21 +278,27 @@ class Machine:
                                head=f"    if p[{STATUS}] != DECIDES:\n        return -2 if p[{FINISHED}] != 0 else -1")
         lines += self._dispatch("legal", ", out", deciding, lambda c, b: f"{c.prefix}_legal({ARRAYS}, p, out)", "-1")
         lines += self._dispatch("pack", ", out", dealing, lambda c, b: f"{c.prefix}_pack({ARRAYS}, p, out)", "0")
-        for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
-            lines += self._dispatch(f"{name}_step", f", {arg}", codes,
-                                    lambda c, b, n=name, a=arg: f"{c.prefix}_{n}({ARRAYS}, p, {a})", "DONE")
-            # (an action taken is settled by apply, settling.py; a deal by advance, or by settle when it decides)
-            on, settled = (self._own("advance"), "r") if name == "apply" else ("advance", "r")
-            if name == "deal" and self.settling.needed:
-                settled = f"settle({ARRAYS}, p)"
-            lines += [f"def {self._own(name)}({ARRAYS}, p, {arg}):",
-                      f"    r = {name}_step({ARRAYS}, p, {arg})",
-                      f"    p[{TAKEN}] += {1 if name == 'apply' else 0}",
-                      "    if r == DONE:",
-                      f"        return {on}({ARRAYS}, p, p[{STEP}] + 1)",
-                      f"    p[{STATUS}] = r",
-                      f"    return {settled}", ""]
+        for name, arg in (("apply", "action"), ("deal", "order")):
+            lines += [f"def {name}({ARRAYS}, p, {arg}):", *self._taking(name, arg, "    "), *self._settled("    "),
+                      f"    return p[{STATUS}]", ""]
         return lines
+
+    def _taking(self, name: str, arg: str, pad: str) -> list[str]:
+        """The lines that give ``arg`` to the running step's ``PREFIX_NAME`` (``apply``: an action, counted; ``deal``:
+        the order of a deal), and enter the steps after it when it is done (else the game waits for what it says).
+        Written in each function that takes an action or a deal (``apply``, ``deal``, ``playout``, ``settle``), not
+        called: a function that calls another is compiled with all it calls again."""
+        steps = zip(self.codes, self.bases, strict=True)
+        codes = [(c, b) for c, b in steps if (c.decides if name == "apply" else c.deals)]
+        lines = self._switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", "r", "DONE", pad)
+        more = [*([f"p[{TAKEN}] += 1"] if name == "apply" else []),
+                "if r == DONE:", f"    advance({ARRAYS}, p, p[{STEP}] + 1)", "else:", f"    p[{STATUS}] = r"]
+        return lines + [pad + line for line in more]
+
+    def _settled(self, pad: str) -> list[str]:
+        """The line that takes the decisions no agent takes after a step entered, an action or a deal (settling.py),
+        when the game has any."""
+        return [f"{pad}settle({ARRAYS}, p)"] if self.settling.needed else []
 
     def _playing(self) -> list[str]:
         """``playout`` (a game to its end, every decision and deal drawn at random) and ``play_many``."""
@@ -313,11 +326,14 @@ class Machine:
                 "                    for i in range(n):",
                 "                        trace[t + 2 + i] = order[i]",
                 "                    trace[0] = t + 2 + n",
-                f"            deal({ARRAYS}, p, order[:n])",
+                "            dealt = order[:n]",
+                *self._taking("deal", "dealt", "            "),
+                *self._settled("            "),
                 "            continue",
-                f"        n = legal({ARRAYS}, p, out)",
+                *self._dispatching("legal", "out", "n", "-1", "        "),
                 "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
                 f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
+                *self._settled("            "),
                 "            continue",
                 "        a = out[int(np.random.random() * n)]",
                 "        if len(trace) > 1:",
@@ -328,7 +344,8 @@ class Machine:
                 "                trace[t] = 0",
                 "                trace[t + 1] = a",
                 "                trace[0] = t + 2",
-                f"        apply({ARRAYS}, p, a)",
+                *self._taking("apply", "a", "        "),
+                *self._settled("        "),
                 "        taken += 1",
                 "    h[0] = mark",
                 "    return taken", "",
@@ -355,20 +372,26 @@ class Machine:
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
 
-    def _own(self, name: str) -> str:
-        """The name of the machine's own ``advance`` or ``apply``: ``NAME_on`` when ``settle`` follows it (settling.py
-        writes ``NAME``), else ``NAME``. (A deal is followed by ``advance`` or ``settle``.)"""
-        return f"{name}_on" if self.settling.needed and name in ("advance", "apply") else name
-
-    @staticmethod
-    def _dispatch(name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,
+    def _dispatch(self, name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,
                   head: str = "") -> list[str]:
         """``def NAME(arrays, p EXTRA)``: the running step's function, by ``p[STEP]``."""
-        lines = [f"def {name}({ARRAYS}, p{extra}):", f"    i = p[{STEP}]"]
+        lines = [f"def {name}({ARRAYS}, p{extra}):"]
         if head:
             lines.append(head)
-        lines += ["    mark = h[0]", f"    r = {otherwise}"]  # (what the step takes of the scratch space given back)
+        return [*lines, *self._switch(codes, call, "r", otherwise, "    "), "    return r", ""]
+
+    def _dispatching(self, name: str, arg: str, result: str, otherwise: str, pad: str) -> list[str]:
+        """The lines that set ``result`` to what the running step's ``PREFIX_NAME(arrays, p, ARG)`` gives (``otherwise``
+        when no step's is running), in place of a call of the machine's ``NAME``."""
+        codes = [(c, b) for c, b in zip(self.codes, self.bases, strict=True) if c.decides]
+        return self._switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", result, otherwise, pad)
+
+    @staticmethod
+    def _switch(codes: list[tuple[StepCode, int]], call: Any, result: str, otherwise: str, pad: str) -> list[str]:
+        """The lines that set ``result`` to ``call(code, base)`` of the running step (by ``p[STEP]``) among ``codes``,
+        else ``otherwise``; what the step takes of the scratch space given back."""
+        lines = [f"st = p[{STEP}]", "mk = h[0]", f"{result} = {otherwise}"]
         for k, (code, base) in enumerate(codes):
-            index = int(code.prefix[1:])
-            lines += [f"    {'if' if k == 0 else 'elif'} i == {index}:", f"        r = {call(code, base)}"]
-        return [*lines, "    h[0] = mark", "    return r", ""]
+            lines += [f"{'if' if k == 0 else 'elif'} st == {int(code.prefix[1:])}:",
+                      f"    {result} = {call(code, base)}"]
+        return [pad + line for line in [*lines, "h[0] = mk"]]

@@ -126,11 +126,28 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
                 if key in entries:
-                    space[key] = public[key] = numba.njit(**options)(value)
+                    space[key] = public[key] = _one_form(numba.njit(**options)(value))
                 else:
-                    space[key] = numba.njit(**options, **INTERNAL)(value)
+                    space[key] = _one_form(numba.njit(**options, **INTERNAL)(value))
                     public[key] = numba.njit(**NJIT)(value)
     return types.SimpleNamespace(**public)
+
+
+def _one_form(dispatcher: Any) -> Any:
+    """``dispatcher`` (numba's, of one function of the module) compiled once for the types of its arguments, whatever
+    the constants a compiled caller passes: numba compiles a function again for every constant a caller passes as an
+    argument (``grab(h, 52)``, ``advance(..., 0)``: its type is that constant), and the module's source passes many
+    (``advance`` and ``enter``, which hold most of a game's code, were compiled twice). Only these dispatchers are
+    changed: the process's other numba code is not."""
+    from numba.core import types as numba_types
+
+    typed = dispatcher.get_call_template
+
+    def call_template(args: Any, kws: Any) -> Any:
+        return typed(tuple(numba_types.unliteral(a) for a in args), kws)
+
+    dispatcher.get_call_template = call_template
+    return dispatcher
 
 
 def is_kept(text: str) -> bool:

@@ -6,8 +6,7 @@ takes such decisions until an agent is to act, a deal is to be made or the game 
 names an automatic seat and ``legal`` never gives none.
 
 Written for a game that has automatic seats or a round's trick step that may leave a seat stuck (else nothing is
-written and the machine's ``advance`` and ``apply`` are as before): ``advance`` and ``apply`` are then the machine's
-own (``advance_on``, ``apply_on``) followed by ``settle``.
+written): the machine then calls ``settle`` after every step entered, action or deal taken.
 
 An automatic seat's policy is an expression of the step's name (seats.py), written as any expression of a step, with
 ``seat`` bound; the value it gives is the action as the Python backend's ``value_of`` finds it: for a trick, the card
@@ -59,9 +58,10 @@ class Settling:
     def needed(self) -> bool:
         return bool(self.stuck or self.automatic)
 
-    def source(self) -> list[str]:
-        """``auto`` and ``settle``, ``advance`` and ``apply`` (over the machine's ``advance_on`` and ``apply_on``)."""
-        return self._auto() + self._settle()
+    def source(self, taking: Any) -> list[str]:
+        """``auto`` and ``settle``; ``taking(name, arg, pad)`` gives the machine's lines that take an action
+        (machine.Machine._taking)."""
+        return self._auto() + self._settle(taking)
 
     def _auto(self) -> list[str]:
         """``auto(arrays, p, seat, out)``: the action of automatic ``seat`` asked now, or -1 (no action: the Python
@@ -85,7 +85,7 @@ class Settling:
                       "        return -1"]
         return [*lines, "    return -1", ""]
 
-    def _settle(self) -> list[str]:
+    def _settle(self, taking: Any) -> list[str]:
         step, finished, status = self.step, self.finished, self.status
         lines = [f"def settle({ARRAYS}, p):",
                  "    mark = h[0]",
@@ -94,7 +94,7 @@ class Settling:
         if self.stuck:
             lines += [f"        if {' or '.join(f'p[{step}] == {i}' for i in self.stuck)}:",
                       f"            if legal({ARRAYS}, p, out) <= 0:",
-                      f"                advance_on({ARRAYS}, p, p[{step}] + 1)",
+                      f"                advance({ARRAYS}, p, p[{step}] + 1)",
                       "                continue"]
         if self.automatic:
             lines += [f"        seat = actor({ARRAYS}, p)",
@@ -104,14 +104,8 @@ class Settling:
                       f"                p[{finished}] = {NO_ACTION}",
                       f"                p[{status}] = DONE",
                       "                break",
-                      f"            apply_on({ARRAYS}, p, a)",
+                      *taking("apply", "a", "            "),
                       "            continue"]
         return [*lines, "        break",
                 "    h[0] = mark",
-                f"    return p[{status}]", "",
-                f"def advance({ARRAYS}, p, i):",
-                f"    advance_on({ARRAYS}, p, i)",
-                f"    return settle({ARRAYS}, p)", "",
-                f"def apply({ARRAYS}, p, action):",
-                f"    apply_on({ARRAYS}, p, action)",
-                f"    return settle({ARRAYS}, p)", ""]
+                f"    return p[{status}]", ""]
