@@ -170,7 +170,8 @@ class Machine:
         the same seed, compiled or run as plain Python); ``traced``: with its draws kept (``Finished.trace``)."""
         size = TRACE if traced else 1
         while True:
-            arrays, p = self.new_game()
+            arrays = Arrays(*(a.copy() for a in self.box()))
+            p = np.zeros(self.size, np.int64)  # (a game not begun: playout begins it)
             self.module.seed(seed)
             trace = np.zeros(size, np.int64)
             trace[0] = 1
@@ -197,7 +198,7 @@ class Machine:
     # ------------------------------------------------------------------------------------------------ the source
 
     def _machine(self, whens: list[str | None]) -> str:
-        settles = self.settling.source(self._taking) if self.settling.needed else []
+        settles = self.settling.source(self._taking, self._dispatching) if self.settling.needed else []
         return "\n".join(self._entering(whens) + self._dispatches() + settles + self._playing())
 
     def _entering(self, whens: list[str | None]) -> list[str]:
@@ -236,11 +237,14 @@ class Machine:
                 "    h[0] = mark",
                 "    return r", "",
                 f"def begin({ARRAYS}, p):",
-                f"    round_start({ARRAYS})",
-                f"    game_begin({ARRAYS})",
-                f"    advance({ARRAYS}, p, 0)",
-                *self._settled("    "),
+                *self._beginning("    "),
                 f"    return p[{STATUS}]", ""]
+
+    def _beginning(self, pad: str) -> list[str]:
+        """The lines that begin a game (its first round started, the game's values, the steps entered until one
+        waits), written in ``begin`` and in ``playout``, which begins a game not begun."""
+        return [pad + line for line in [f"round_start({ARRAYS})", f"game_begin({ARRAYS})", f"advance({ARRAYS}, p, 0)",
+                                        *self._settled("")]]
 
     def _logged(self) -> list[tuple[str, int, Type]]:
         """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's
@@ -308,6 +312,8 @@ class Machine:
                 *("    " + line for line in Writing.scratch("out", str(cap))),
                 *("    " + line for line in Writing.scratch("order", str(cap))),
                 "    taken = 0",
+                f"    if p[{STATUS}] == DONE and p[{FINISHED}] == 0:",  # (a game not begun: its progress all zero)
+                *self._beginning("        "),
                 f"    while p[{FINISHED}] == 0:",
                 f"        if p[{STATUS}] == CHANCE:",
                 f"            n = pack({ARRAYS}, p, order)",
@@ -330,7 +336,7 @@ class Machine:
                 *self._taking("deal", "dealt", "            "),
                 *self._settled("            "),
                 "            continue",
-                *self._dispatching("legal", "out", "n", "-1", "        "),
+                *self._dispatching("legal", "out", "n", "        "),
                 "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
                 f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
                 *self._settled("            "),
@@ -367,7 +373,6 @@ class Machine:
                 "            ln1[a] = ln[a]",
                 "        for a in range(len(p)):",
                 "            p[a] = 0",
-                "        begin(z1, zn1, v1, l1, ln1, h, p)",
                 "        taken += playout(z1, zn1, v1, l1, ln1, h, p, p[:1])",
                 f"        rounds[0] += v1[{number}]",
                 "    return taken", ""]
@@ -380,11 +385,12 @@ class Machine:
             lines.append(head)
         return [*lines, *self._switch(codes, call, "r", otherwise, "    "), "    return r", ""]
 
-    def _dispatching(self, name: str, arg: str, result: str, otherwise: str, pad: str) -> list[str]:
-        """The lines that set ``result`` to what the running step's ``PREFIX_NAME(arrays, p, ARG)`` gives (``otherwise``
-        when no step's is running), in place of a call of the machine's ``NAME``."""
+    def _dispatching(self, name: str, arg: str, result: str, pad: str) -> list[str]:
+        """The lines that set ``result`` to what the running step's ``PREFIX_legal(arrays, p, ARG)`` gives (-1 when no
+        step decides), in place of a call of the machine's ``legal``: a function that calls another is compiled with
+        all it calls again."""
         codes = [(c, b) for c, b in zip(self.codes, self.bases, strict=True) if c.decides]
-        return self._switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", result, otherwise, pad)
+        return self._switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", result, "-1", pad)
 
     @staticmethod
     def _switch(codes: list[tuple[StepCode, int]], call: Any, result: str, otherwise: str, pad: str) -> list[str]:

@@ -58,12 +58,12 @@ class Settling:
     def needed(self) -> bool:
         return bool(self.stuck or self.automatic)
 
-    def source(self, taking: Any) -> list[str]:
-        """``auto`` and ``settle``; ``taking(name, arg, pad)`` gives the machine's lines that take an action
-        (machine.Machine._taking)."""
-        return self._auto() + self._settle(taking)
+    def source(self, taking: Any, legal: Any) -> list[str]:
+        """``auto`` and ``settle``; ``taking(name, arg, pad)`` gives the machine's lines that take an action, and
+        ``legal(name, arg, result, pad)`` those that list the legal ones (machine.Machine._taking, _dispatching)."""
+        return self._auto(legal) + self._settle(taking, legal)
 
-    def _auto(self) -> list[str]:
+    def _auto(self, legal: Any) -> list[str]:
         """``auto(arrays, p, seat, out)``: the action of automatic ``seat`` asked now, or -1 (no action: the Python
         backend stops with an error)."""
         lay, game = self.w.lay, self.game
@@ -78,14 +78,14 @@ class Settling:
                     lines += [f"        for j in range(zn[{row} + seat]):",
                               f"            if z[{row} + seat, j] == x:",
                               f"                return x + {zone * deck}"]
-            lines += [f"        n = legal({ARRAYS}, p, out)",
+            lines += [*legal("legal", "out", "n", "        "),
                       "        for j in range(n):",
                       "            if out[j] == x:",
                       "                return x",
                       "        return -1"]
         return [*lines, "    return -1", ""]
 
-    def _settle(self, taking: Any) -> list[str]:
+    def _settle(self, taking: Any, legal: Any) -> list[str]:
         step, finished, status = self.step, self.finished, self.status
         lines = [f"def settle({ARRAYS}, p):",
                  "    mark = h[0]",
@@ -93,7 +93,8 @@ class Settling:
                  f"    while p[{status}] == DECIDES and p[{finished}] == 0:"]
         if self.stuck:
             lines += [f"        if {' or '.join(f'p[{step}] == {i}' for i in self.stuck)}:",
-                      f"            if legal({ARRAYS}, p, out) <= 0:",
+                      *legal("legal", "out", "n", "            "),
+                      "            if n <= 0:",
                       f"                advance({ARRAYS}, p, p[{step}] + 1)",
                       "                continue"]
         if self.automatic:
