@@ -240,11 +240,12 @@ class Machine:
                 *self._beginning("    "),
                 f"    return p[{STATUS}]", ""]
 
-    def _beginning(self, pad: str) -> list[str]:
+    def _beginning(self, pad: str, settled: bool = True) -> list[str]:
         """The lines that begin a game (its first round started, the game's values, the steps entered until one
-        waits), written in ``begin`` and in ``playout``, which begins a game not begun."""
+        waits), written in ``begin`` and in ``playout``, which begins a game not begun (and settles in its loop:
+        ``settled`` False)."""
         return [pad + line for line in [f"round_start({ARRAYS})", f"game_begin({ARRAYS})", f"advance({ARRAYS}, p, 0)",
-                                        *self._settled("")]]
+                                        *(self._settled("") if settled else [])]]
 
     def _logged(self) -> list[tuple[str, int, Type]]:
         """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's
@@ -313,7 +314,7 @@ class Machine:
                 *("    " + line for line in Writing.scratch("order", str(cap))),
                 "    taken = 0",
                 f"    if p[{STATUS}] == DONE and p[{FINISHED}] == 0:",  # (a game not begun: its progress all zero)
-                *self._beginning("        "),
+                *self._beginning("        ", settled=False),
                 f"    while p[{FINISHED}] == 0:",
                 f"        if p[{STATUS}] == CHANCE:",
                 f"            n = pack({ARRAYS}, p, order)",
@@ -334,12 +335,13 @@ class Machine:
                 "                    trace[0] = t + 2 + n",
                 "            dealt = order[:n]",
                 *self._taking("deal", "dealt", "            "),
-                *self._settled("            "),
                 "            continue",
                 *self._dispatching("legal", "out", "n", "        "),
+                # (the decisions no agent takes, taken here: settle is not called, it would link all the steps again)
+                *(self.settling.decided(self._taking, self._dispatching, "        ", listed=True)
+                  if self.settling.needed else []),
                 "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
                 f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
-                *self._settled("            "),
                 "            continue",
                 "        a = out[int(np.random.random() * n)]",
                 "        if len(trace) > 1:",
@@ -351,7 +353,6 @@ class Machine:
                 "                trace[t + 1] = a",
                 "                trace[0] = t + 2",
                 *self._taking("apply", "a", "        "),
-                *self._settled("        "),
                 "        taken += 1",
                 "    h[0] = mark",
                 "    return taken", "",

@@ -86,27 +86,37 @@ class Settling:
         return [*lines, "    return -1", ""]
 
     def _settle(self, taking: Any, legal: Any) -> list[str]:
-        step, finished, status = self.step, self.finished, self.status
-        lines = [f"def settle({ARRAYS}, p):",
-                 "    mark = h[0]",
-                 *("    " + line for line in Writing.scratch("out", str(self.capacity))),
-                 f"    while p[{status}] == DECIDES and p[{finished}] == 0:"]
-        if self.stuck:
-            lines += [f"        if {' or '.join(f'p[{step}] == {i}' for i in self.stuck)}:",
-                      *legal("legal", "out", "n", "            "),
-                      "            if n <= 0:",
-                      f"                advance({ARRAYS}, p, p[{step}] + 1)",
-                      "                continue"]
-        if self.automatic:
-            lines += [f"        seat = actor({ARRAYS}, p)",
-                      f"        if {' or '.join(f'seat == {s}' for s in self.automatic)}:",
-                      f"            a = auto({ARRAYS}, p, seat, out)",
-                      "            if a < 0:",  # (an error on the Python backend: play_seeded says so)
-                      f"                p[{finished}] = {NO_ACTION}",
-                      f"                p[{status}] = DONE",
-                      "                break",
-                      *taking("apply", "a", "            "),
-                      "            continue"]
-        return [*lines, "        break",
+        finished, status = self.finished, self.status
+        return [f"def settle({ARRAYS}, p):",
+                "    mark = h[0]",
+                *("    " + line for line in Writing.scratch("out", str(self.capacity))),
+                f"    while p[{status}] == DECIDES and p[{finished}] == 0:",
+                *self.decided(taking, legal, "        ", listed=False),
+                "        break",
                 "    h[0] = mark",
                 f"    return p[{status}]", ""]
+
+    def decided(self, taking: Any, legal: Any, pad: str, listed: bool) -> list[str]:
+        """The lines, in a loop over a game's decisions (``settle``'s, the machine's ``playout``), that take one the
+        machine takes itself and go on (``continue``): a seat stuck (its step ended) or an automatic seat's (by its
+        policy); or stop the game where a policy gives no action (``break``). ``listed``: ``n`` holds the number of
+        legal actions already (else the lines list them where they need it, into ``out``)."""
+        step, finished, status = self.step, self.finished, self.status
+        lines = []
+        if self.stuck:
+            lines += [f"if {' or '.join(f'p[{step}] == {i}' for i in self.stuck)}:",
+                      *([] if listed else legal("legal", "out", "n", "    ")),
+                      "    if n <= 0:",
+                      f"        advance({ARRAYS}, p, p[{step}] + 1)",
+                      "        continue"]
+        if self.automatic:
+            lines += [f"seat = actor({ARRAYS}, p)",
+                      f"if {' or '.join(f'seat == {s}' for s in self.automatic)}:",
+                      f"    a = auto({ARRAYS}, p, seat, out)",
+                      "    if a < 0:",  # (an error on the Python backend: play_seeded says so)
+                      f"        p[{finished}] = {NO_ACTION}",
+                      f"        p[{status}] = DONE",
+                      "        break",
+                      *taking("apply", "a", "    "),
+                      "    continue"]
+        return [pad + line for line in lines]
