@@ -198,7 +198,7 @@ class Machine:
     # ------------------------------------------------------------------------------------------------ the source
 
     def _machine(self, whens: list[str | None]) -> str:
-        settles = self.settling.source(self._taking, self._dispatching) if self.settling.needed else []
+        settles = self.settling.source(self._took, self._listing) if self.settling.needed else []
         return "\n".join(self._entering(whens) + self._dispatches() + settles + self._playing())
 
     def _entering(self, whens: list[str | None]) -> list[str]:
@@ -273,9 +273,11 @@ class Machine:
                 f"            p[{LOGGED}] += 1"]
 
     def _dispatches(self) -> list[str]:
-        """``actor``, ``legal`` and ``pack``: the running step's, by ``p[STEP]``; ``apply`` and ``deal``: the running
-        step's, then the steps after it entered when it is done (``_taking``), then the decisions no agent takes
-        taken (``settle``, settling.py)."""
+        """``actor``, ``legal`` and ``pack``: the running step's, by ``p[STEP]``; ``apply_on`` and ``deal_on`` (the
+        machine's own, which ``playout`` calls): the running step's, then the steps after it entered when it is done
+        (``_taking``); ``apply`` and ``deal``: those, then the decisions no agent takes taken (``settle``,
+        settling.py). Each is one level: the step's function is chosen in place, not through another function of
+        the machine (each level is compiled with all it calls linked in again)."""
         steps = list(zip(self.codes, self.bases, strict=True))
         deciding = [(c, b) for c, b in steps if c.decides]
         dealing = [(c, b) for c, b in steps if c.deals]
@@ -284,15 +286,26 @@ class Machine:
         lines += self._dispatch("legal", ", out", deciding, lambda c, b: f"{c.prefix}_legal({ARRAYS}, p, out)", "-1")
         lines += self._dispatch("pack", ", out", dealing, lambda c, b: f"{c.prefix}_pack({ARRAYS}, p, out)", "0")
         for name, arg in (("apply", "action"), ("deal", "order")):
-            lines += [f"def {name}({ARRAYS}, p, {arg}):", *self._taking(name, arg, "    "), *self._settled("    "),
+            lines += [f"def {name}_on({ARRAYS}, p, {arg}):", *self._taking(name, arg, "    "),
+                      f"    return p[{STATUS}]", "",
+                      f"def {name}({ARRAYS}, p, {arg}):", *self._took(name, arg, "    "), *self._settled("    "),
                       f"    return p[{STATUS}]", ""]
         return lines
 
+    @staticmethod
+    def _took(name: str, arg: str, pad: str) -> list[str]:
+        """The line that gives ``arg`` to the machine's own ``apply_on`` (an action) or ``deal_on`` (a deal)."""
+        return [f"{pad}{name}_on({ARRAYS}, p, {arg})"]
+
+    @staticmethod
+    def _listing(name: str, arg: str, result: str, pad: str) -> list[str]:
+        """The line that sets ``result`` to the number of legal actions the machine's ``legal`` lists into ``arg``."""
+        return [f"{pad}{result} = {name}({ARRAYS}, p, {arg})"]
+
     def _taking(self, name: str, arg: str, pad: str) -> list[str]:
         """The lines that give ``arg`` to the running step's ``PREFIX_NAME`` (``apply``: an action, counted; ``deal``:
-        the order of a deal), and enter the steps after it when it is done (else the game waits for what it says).
-        Written in each function that takes an action or a deal (``apply``, ``deal``, ``playout``, ``settle``), not
-        called: a function that calls another is compiled with all it calls again."""
+        the order of a deal), and enter the steps after it when it is done (else the game waits for what it says):
+        the body of ``apply_on`` and ``deal_on``."""
         steps = zip(self.codes, self.bases, strict=True)
         codes = [(c, b) for c, b in steps if (c.decides if name == "apply" else c.deals)]
         lines = self._switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", "r", "DONE", pad)
@@ -334,11 +347,11 @@ class Machine:
                 "                        trace[t + 2 + i] = order[i]",
                 "                    trace[0] = t + 2 + n",
                 "            dealt = order[:n]",
-                *self._taking("deal", "dealt", "            "),
+                *self._took("deal", "dealt", "            "),
                 "            continue",
-                *self._dispatching("legal", "out", "n", "        "),
+                *self._listing("legal", "out", "n", "        "),
                 # (the decisions no agent takes, taken here: settle is not called, it would link all the steps again)
-                *(self.settling.decided(self._taking, self._dispatching, "        ", listed=True)
+                *(self.settling.decided(self._took, self._listing, "        ", listed=True)
                   if self.settling.needed else []),
                 "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
                 f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
@@ -352,7 +365,7 @@ class Machine:
                 "                trace[t] = 0",
                 "                trace[t + 1] = a",
                 "                trace[0] = t + 2",
-                *self._taking("apply", "a", "        "),
+                *self._took("apply", "a", "        "),
                 "        taken += 1",
                 "    h[0] = mark",
                 "    return taken", "",
@@ -385,13 +398,6 @@ class Machine:
         if head:
             lines.append(head)
         return [*lines, *self._switch(codes, call, "r", otherwise, "    "), "    return r", ""]
-
-    def _dispatching(self, name: str, arg: str, result: str, pad: str) -> list[str]:
-        """The lines that set ``result`` to what the running step's ``PREFIX_legal(arrays, p, ARG)`` gives (-1 when no
-        step decides), in place of a call of the machine's ``legal``: a function that calls another is compiled with
-        all it calls again."""
-        codes = [(c, b) for c, b in zip(self.codes, self.bases, strict=True) if c.decides]
-        return self._switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", result, "-1", pad)
 
     @staticmethod
     def _switch(codes: list[tuple[StepCode, int]], call: Any, result: str, otherwise: str, pad: str) -> list[str]:
