@@ -198,7 +198,7 @@ class Machine:
     # ------------------------------------------------------------------------------------------------ the source
 
     def _machine(self, whens: list[str | None]) -> str:
-        settles = self.settling.source(self._took, self._listing) if self.settling.needed else []
+        settles = self.settling.source(took, listing) if self.settling.needed else []
         return "\n".join(self._entering(whens) + self._dispatches() + settles + self._playing())
 
     def _entering(self, whens: list[str | None]) -> list[str]:
@@ -288,19 +288,9 @@ class Machine:
         for name, arg in (("apply", "action"), ("deal", "order")):
             lines += [f"def {name}_on({ARRAYS}, p, {arg}):", *self._taking(name, arg, "    "),
                       f"    return p[{STATUS}]", "",
-                      f"def {name}({ARRAYS}, p, {arg}):", *self._took(name, arg, "    "), *self._settled("    "),
+                      f"def {name}({ARRAYS}, p, {arg}):", *took(name, arg, "    "), *self._settled("    "),
                       f"    return p[{STATUS}]", ""]
         return lines
-
-    @staticmethod
-    def _took(name: str, arg: str, pad: str) -> list[str]:
-        """The line that gives ``arg`` to the machine's own ``apply_on`` (an action) or ``deal_on`` (a deal)."""
-        return [f"{pad}{name}_on({ARRAYS}, p, {arg})"]
-
-    @staticmethod
-    def _listing(name: str, arg: str, result: str, pad: str) -> list[str]:
-        """The line that sets ``result`` to the number of legal actions the machine's ``legal`` lists into ``arg``."""
-        return [f"{pad}{result} = {name}({ARRAYS}, p, {arg})"]
 
     def _taking(self, name: str, arg: str, pad: str) -> list[str]:
         """The lines that give ``arg`` to the running step's ``PREFIX_NAME`` (``apply``: an action, counted; ``deal``:
@@ -308,7 +298,7 @@ class Machine:
         the body of ``apply_on`` and ``deal_on``."""
         steps = zip(self.codes, self.bases, strict=True)
         codes = [(c, b) for c, b in steps if (c.decides if name == "apply" else c.deals)]
-        lines = self._switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", "r", "DONE", pad)
+        lines = switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", "r", "DONE", pad)
         more = [*([f"p[{TAKEN}] += 1"] if name == "apply" else []),
                 "if r == DONE:", f"    advance({ARRAYS}, p, p[{STEP}] + 1)", "else:", f"    p[{STATUS}] = r"]
         return lines + [pad + line for line in more]
@@ -347,11 +337,11 @@ class Machine:
                 "                        trace[t + 2 + i] = order[i]",
                 "                    trace[0] = t + 2 + n",
                 "            dealt = order[:n]",
-                *self._took("deal", "dealt", "            "),
+                *took("deal", "dealt", "            "),
                 "            continue",
-                *self._listing("legal", "out", "n", "        "),
+                *listing("legal", "out", "n", "        "),
                 # (the decisions no agent takes, taken here: settle is not called, it would link all the steps again)
-                *(self.settling.decided(self._took, self._listing, "        ", listed=True)
+                *(self.settling.decided(took, listing, "        ", listed=True)
                   if self.settling.needed else []),
                 "        if n <= 0:",  # the step ends without a decision (an obligation with otherwise: end)
                 f"            advance({ARRAYS}, p, p[{STEP}] + 1)",
@@ -365,7 +355,7 @@ class Machine:
                 "                trace[t] = 0",
                 "                trace[t + 1] = a",
                 "                trace[0] = t + 2",
-                *self._took("apply", "a", "        "),
+                *took("apply", "a", "        "),
                 "        taken += 1",
                 "    h[0] = mark",
                 "    return taken", "",
@@ -397,14 +387,24 @@ class Machine:
         lines = [f"def {name}({ARRAYS}, p{extra}):"]
         if head:
             lines.append(head)
-        return [*lines, *self._switch(codes, call, "r", otherwise, "    "), "    return r", ""]
+        return [*lines, *switch(codes, call, "r", otherwise, "    "), "    return r", ""]
 
-    @staticmethod
-    def _switch(codes: list[tuple[StepCode, int]], call: Any, result: str, otherwise: str, pad: str) -> list[str]:
-        """The lines that set ``result`` to ``call(code, base)`` of the running step (by ``p[STEP]``) among ``codes``,
-        else ``otherwise``; what the step takes of the scratch space given back."""
-        lines = [f"st = p[{STEP}]", "mk = h[0]", f"{result} = {otherwise}"]
-        for k, (code, base) in enumerate(codes):
-            lines += [f"{'if' if k == 0 else 'elif'} st == {int(code.prefix[1:])}:",
-                      f"    {result} = {call(code, base)}"]
-        return [pad + line for line in [*lines, "h[0] = mk"]]
+
+def took(name: str, arg: str, pad: str) -> list[str]:
+    """The line that gives ``arg`` to the machine's own ``apply_on`` (an action) or ``deal_on`` (a deal)."""
+    return [f"{pad}{name}_on({ARRAYS}, p, {arg})"]
+
+
+def listing(name: str, arg: str, result: str, pad: str) -> list[str]:
+    """The line that sets ``result`` to the number of legal actions the machine's ``legal`` lists into ``arg``."""
+    return [f"{pad}{result} = {name}({ARRAYS}, p, {arg})"]
+
+
+def switch(codes: list[tuple[StepCode, int]], call: Any, result: str, otherwise: str, pad: str) -> list[str]:
+    """The lines that set ``result`` to ``call(code, base)`` of the running step (by ``p[STEP]``) among ``codes``,
+    else ``otherwise``; what the step takes of the scratch space given back."""
+    lines = [f"st = p[{STEP}]", "mk = h[0]", f"{result} = {otherwise}"]
+    for k, (code, base) in enumerate(codes):
+        lines += [f"{'if' if k == 0 else 'elif'} st == {int(code.prefix[1:])}:",
+                  f"    {result} = {call(code, base)}"]
+    return [pad + line for line in [*lines, "h[0] = mk"]]

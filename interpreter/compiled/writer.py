@@ -176,27 +176,6 @@ class Writer:
         buf, count = self.listed(items)
         return found(self, buf, count, x, "0" if negated else "1", "1" if negated else "0")
 
-    def define(self, part: Part) -> str:
-        """The value of a define called: a call of the function of its body (``defines``)."""
-        made, args = self.defines(self, part)
-        if made.returns_list:
-            raise NotWritten("a list where one value is needed")
-        self.called[made.name] = made
-        return self.temp(f"{made.name}({', '.join((*PARAMS, *args))})", "x")
-
-    def define_list(self, part: Part) -> Listed:
-        """The list a define called gives: its items where the function of its body put them in the scratch space
-        (the caller gives the room back), and their count."""
-        made, args = self.defines(self, part)
-        if not made.returns_list:
-            raise NotWritten("one value where a list is needed")
-        self.called[made.name] = made
-        self.takes = True
-        at, buf, count = self.fresh("at"), self.fresh("L"), self.fresh("n")
-        self.emit(f"{at}, {count} = {made.name}({', '.join((*PARAMS, *args))})")
-        self.emit(f"{buf} = h[{at}:{at} + max({count}, 1)]")
-        return buf, count
-
     @contextmanager
     def each(self, source: Part, var: str, cond: Part | None) -> Iterator[None]:
         """The statements inside go through ``source``'s items, ``var`` bound to each, those ``cond`` holds for."""
