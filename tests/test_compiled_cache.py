@@ -79,3 +79,15 @@ def test_only_the_entry_points_are_compiled_with_a_wrapper_for_python(folder):
     assert inner.targetoptions.get("no_cpython_wrapper") and not made.outer.targetoptions.get("no_cpython_wrapper")
     assert len(inner.overloads) == 1 and made.inner is not inner and not made.inner.overloads
     assert made.inner(3) == 4 and len(made.inner.overloads) == 1
+
+
+def test_a_function_is_compiled_once_whatever_constants_its_callers_pass(folder):
+    """numba types a constant argument as that constant: a function called with 0 and with 1 would be compiled twice
+    (the machine's ``advance``, with most of a game's code, was); the module's are compiled once, for whole numbers."""
+    from interpreter.compiled.values import Values
+
+    source = ("def inner(x, y):\n    return x + y\n\n\n"
+              "def outer(x):\n    return inner(x, 0) + inner(x, 1) + inner(2, x)\n")
+    made = module.made(source, [], Values(), compiled=True, entries=("outer",))
+    assert made.outer(3) == 12
+    assert len(made.outer.py_func.__globals__["inner"].overloads) == 1

@@ -5,6 +5,7 @@ and at 4; and random games played out on it alone keep every card and end."""
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 import numpy as np
@@ -96,6 +97,20 @@ def test_numba_plays_whole_games_in_lockstep(name, players):
     numba_or_skip(everywhere=True)
     machine = Machine(game_of(name, players), compiled=True)
     assert lockstep_game(machine, 0) > 0
+
+
+def test_a_define_is_one_function_every_call_calls():
+    """Doppelkopf's score of a seat calls its game's value twice, which calls the value of a party twice, which calls
+    the eyes, the announcements...: each define's body is one function of the module that every call calls (written in
+    place at every call, the score's function was 3,598 lines, half the module, and took most of its compile)."""
+    machine = machine_of(ROOT / "games" / "doppelkopf.yaml", 4)
+    assert machine is not None
+    heads = re.findall(r"^def (\w+)\(", machine.source, re.M)
+    assert len(heads) == len(set(heads))
+    game_value = [name for name in heads if name.startswith("d_game_value_")]
+    assert len(game_value) == 1 and len(re.findall(rf"\b{game_value[0]}\(", machine.source)) >= 3
+    longest = max(len(body.splitlines()) for body in re.split(r"^(?=def )", machine.source, flags=re.M))
+    assert longest < 200
 
 
 def test_a_game_with_a_history_and_texts_only_shown_plays_whole():

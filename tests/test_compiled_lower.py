@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
-from interpreter.compiled.lower import Lowered, Lowerer
+from interpreter.compiled.lower import Lowered, Lowerer, with_defines
 from interpreter.compiled.module import support
 from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
 from interpreter.dsl import budget
@@ -117,7 +117,7 @@ class Both:
         made = self._made.get(id(lowered))
         if made is None or made[0] != len(self.values.interned):
             space = {**support(False), **lowered.link(self.values)}
-            exec(lowered.source, space)  # the engine's own source, written from the checked parts
+            exec(lowered.program, space)  # the engine's own source, written from the checked parts
             made = self._made[id(lowered)] = (len(self.values.interned), space[lowered.name])
         return made[1]
 
@@ -207,8 +207,10 @@ def test_numba_compiles_the_written_source():
     for e, lowered, bound, _ in picked:
         plain = both.function(lowered)
         space = {**support(True), **lowered.link(both.values)}
-        exec(lowered.source, space)
-        fast = numba.njit(_nrt=False)(space[lowered.name])
+        exec(lowered.program, space)
+        for e in with_defines([lowered]):  # (the defines' functions it calls compiled too, before they are called)
+            space[e.name] = numba.njit(_nrt=False)(space[e.name])
+        fast = space[lowered.name]
         for _ in range(5):
             args = [drawn(bound[n], rng, both.lay) for n, _ in lowered.params]
             given = [np.asarray(a, np.int64) if isinstance(a, list) else both.values.encode(a) for a in args]

@@ -231,28 +231,31 @@ class Machine:
     # ------------------------------------------------------------------------------------------------ the source
 
     def _machine(self, whens: list[str | None]) -> str:
-        settles = self.settling.source() if self.settling.needed else []
+        settles = self.settling.source(took, listing) if self.settling.needed else []
         return "\n".join(self._entering(whens) + self._dispatches() + settles + self._playing())
 
     def _entering(self, whens: list[str | None]) -> list[str]:
-        """``enter`` (the round's steps from i until one waits), ``advance`` (on from step i: a round over, the next
-        begun, or the game over) and ``begin``."""
+        """``advance`` (the round's steps entered from step i until one waits: a round over, the next begun, or the
+        game over) and ``begin``. (Each function that calls the steps' is compiled with all they call again, so the
+        machine's functions are few: entering the steps is written in ``advance``, not a function of its own.)"""
         number, dealer = self.lay.value(NUMBER), self.lay.value(DEALER)
-        lines = [f"def enter({ARRAYS}, p, i):",
-                 f"    while i < {len(self.codes)}:",
-                 f"        p[{STEP}] = i"]
+        lines = [f"def advance({ARRAYS}, p, i):",
+                 "    mark = h[0]",
+                 "    r = DONE",
+                 "    while True:",
+                 f"        while i < {len(self.codes)}:",
+                 f"            p[{STEP}] = i"]
         for i, (code, when) in enumerate(zip(self.codes, whens, strict=True)):
-            lines.append(f"        {'if' if i == 0 else 'elif'} i == {i}:")
-            pad = "            "
+            lines.append(f"            {'if' if i == 0 else 'elif'} i == {i}:")
+            pad = "                "
             if when is not None:
-                lines.append(f"            if truth({when}):")
+                lines.append(f"                if truth({when}):")
                 pad += "    "
-            lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    return r"]
-        return [*lines, "        i += 1", f"    p[{STEP}] = -1", "    return DONE", "",
-                f"def {self._own('advance')}({ARRAYS}, p, i):",
-                "    mark = h[0]",
-                f"    r = enter({ARRAYS}, p, i)",
-                "    while r == DONE:",
+            lines += [f"{pad}r = {code.prefix}_start({ARRAYS}, p)", f"{pad}if r != DONE:", f"{pad}    break"]
+        return [*lines, "            i += 1",
+                "        if r != DONE:",
+                "            break",
+                f"        p[{STEP}] = -1",
                 *_logging(self.logged, self.log),
                 f"        if round_over({ARRAYS}) == 1 or v[{number}] >= {MAX_ROUNDS}:",
                 # (2: stopped, the game's end never held within MAX_ROUNDS: an error on the Python backend)
@@ -262,17 +265,27 @@ class Machine:
                 "            return DONE",
                 f"        v[{dealer}] = next_dealer({ARRAYS})",
                 f"        round_start({ARRAYS})",
-                f"        r = enter({ARRAYS}, p, 0)",
+                "        i = 0",
                 f"    p[{STATUS}] = r",
                 "    h[0] = mark",
                 "    return r", "",
                 f"def begin({ARRAYS}, p):",
-                f"    round_start({ARRAYS})",
-                f"    game_begin({ARRAYS})",
-                f"    return advance({ARRAYS}, p, 0)", ""]
+                *self._beginning("    "),
+                f"    return p[{STATUS}]", ""]
+
+    def _beginning(self, pad: str, settled: bool = True) -> list[str]:
+        """The lines that begin a game (its first round started, the game's values, the steps entered until one
+        waits), written in ``begin`` and in ``playout``, which begins a game not begun (and settles in its loop:
+        ``settled`` False)."""
+        return [pad + line for line in [f"round_start({ARRAYS})", f"game_begin({ARRAYS})", f"advance({ARRAYS}, p, 0)",
+                                        *(settled_by(self.settling, "") if settled else [])]]
 
     def _dispatches(self) -> list[str]:
-        """``actor``, ``legal``, ``pack``, ``apply`` and ``deal``: the running step's, by ``p[STEP]``."""
+        """``actor``, ``legal`` and ``pack``: the running step's, by ``p[STEP]``; ``apply_on`` and ``deal_on`` (the
+        machine's own, which ``playout`` calls): the running step's, then the steps after it entered when it is done
+        (``_taking``); ``apply`` and ``deal``: those, then the decisions no agent takes taken (``settle``,
+        settling.py). Each is one level: the step's function is chosen in place, not through another function of
+        the machine (each level is compiled with all it calls linked in again)."""
         steps = list(zip(self.codes, self.bases, strict=True))
         deciding = [(c, b) for c, b in steps if c.decides]
         dealing = [(c, b) for c, b in steps if c.deals]
@@ -280,20 +293,12 @@ class Machine:
                                head=f"    if p[{STATUS}] != DECIDES:\n        return -2 if p[{FINISHED}] != 0 else -1")
         lines += _dispatch("legal", ", out", deciding, lambda c, b: f"{c.prefix}_legal({ARRAYS}, p, out)", "-1")
         lines += _dispatch("pack", ", out", dealing, lambda c, b: f"{c.prefix}_pack({ARRAYS}, p, out)", "0")
-        for name, arg, codes in (("apply", "action", deciding), ("deal", "order", dealing)):
-            lines += _dispatch(f"{name}_step", f", {arg}", codes,
-                                    lambda c, b, n=name, a=arg: f"{c.prefix}_{n}({ARRAYS}, p, {a})", "DONE")
-            # (an action taken is settled by apply, settling.py; a deal by advance, or by settle when it decides)
-            on, settled = (self._own("advance"), "r") if name == "apply" else ("advance", "r")
-            if name == "deal" and self.settling.needed:
-                settled = f"settle({ARRAYS}, p)"
-            lines += [f"def {self._own(name)}({ARRAYS}, p, {arg}):",
-                      f"    r = {name}_step({ARRAYS}, p, {arg})",
-                      f"    p[{TAKEN}] += {1 if name == 'apply' else 0}",
-                      "    if r == DONE:",
-                      f"        return {on}({ARRAYS}, p, p[{STEP}] + 1)",
-                      f"    p[{STATUS}] = r",
-                      f"    return {settled}", ""]
+        for name, arg in (("apply", "action"), ("deal", "order")):
+            steps = list(zip(self.codes, self.bases, strict=True))
+            lines += [f"def {name}_on({ARRAYS}, p, {arg}):", *taking(steps, name, arg, "    "),
+                      f"    return p[{STATUS}]", "",
+                      f"def {name}({ARRAYS}, p, {arg}):", *took(name, arg, "    "), *settled_by(self.settling, "    "),
+                      f"    return p[{STATUS}]", ""]
         return lines
 
     def _playing(self) -> list[str]:
@@ -333,10 +338,6 @@ class Machine:
         totals = [lay.value(TOTAL, "", s) for s in range(self.game.players)]
         return agents_template.source(self.codes, self.actions, slots, totals, len(self.logged))
 
-    def _own(self, name: str) -> str:
-        """The name of the machine's own ``advance`` or ``apply``: ``NAME_on`` when ``settle`` follows it (settling.py
-        writes ``NAME``), else ``NAME``. (A deal is followed by ``advance`` or ``settle``.)"""
-        return f"{name}_on" if self.settling.needed and name in ("advance", "apply") else name
 
 def logged_values(game: Game, lay: Any) -> list[tuple[str, int, Type]]:
     """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's round
@@ -366,11 +367,44 @@ def _logging(logged: list[tuple[str, int, Type]], log: int) -> list[str]:
 def _dispatch(name: str, extra: str, codes: list[tuple[StepCode, int]], call: Any, otherwise: str,
               head: str = "") -> list[str]:
     """``def NAME(arrays, p EXTRA)``: the running step's function, by ``p[STEP]``."""
-    lines = [f"def {name}({ARRAYS}, p{extra}):", f"    i = p[{STEP}]"]
+    lines = [f"def {name}({ARRAYS}, p{extra}):"]
     if head:
         lines.append(head)
-    lines += ["    mark = h[0]", f"    r = {otherwise}"]  # (what the step takes of the scratch space given back)
+    return [*lines, *switch(codes, call, "r", otherwise, "    "), "    return r", ""]
+
+
+def taking(steps: list[tuple[StepCode, int]], name: str, arg: str, pad: str) -> list[str]:
+    """The lines that give ``arg`` to the running step's ``PREFIX_NAME`` (``apply``: an action, counted; ``deal``: the
+    order of a deal), and enter the steps after it when it is done (else the game waits for what it says): the body
+    of ``apply_on`` and ``deal_on``."""
+    codes = [(c, b) for c, b in steps if (c.decides if name == "apply" else c.deals)]
+    lines = switch(codes, lambda c, b: f"{c.prefix}_{name}({ARRAYS}, p, {arg})", "r", "DONE", pad)
+    more = [*([f"p[{TAKEN}] += 1"] if name == "apply" else []),
+            "if r == DONE:", f"    advance({ARRAYS}, p, p[{STEP}] + 1)", "else:", f"    p[{STATUS}] = r"]
+    return lines + [pad + line for line in more]
+
+
+def settled_by(settling: Settling, pad: str) -> list[str]:
+    """The line that takes the decisions no agent takes after a step entered, an action or a deal (settling.py),
+    when the game has any."""
+    return [f"{pad}settle({ARRAYS}, p)"] if settling.needed else []
+
+
+def took(name: str, arg: str, pad: str) -> list[str]:
+    """The line that gives ``arg`` to the machine's own ``apply_on`` (an action) or ``deal_on`` (a deal)."""
+    return [f"{pad}{name}_on({ARRAYS}, p, {arg})"]
+
+
+def listing(name: str, arg: str, result: str, pad: str) -> list[str]:
+    """The line that sets ``result`` to the number of legal actions the machine's ``legal`` lists into ``arg``."""
+    return [f"{pad}{result} = {name}({ARRAYS}, p, {arg})"]
+
+
+def switch(codes: list[tuple[StepCode, int]], call: Any, result: str, otherwise: str, pad: str) -> list[str]:
+    """The lines that set ``result`` to ``call(code, base)`` of the running step (by ``p[STEP]``) among ``codes``,
+    else ``otherwise``; what the step takes of the scratch space given back."""
+    lines = [f"st = p[{STEP}]", "mk = h[0]", f"{result} = {otherwise}"]
     for k, (code, base) in enumerate(codes):
-        index = int(code.prefix[1:])
-        lines += [f"    {'if' if k == 0 else 'elif'} i == {index}:", f"        r = {call(code, base)}"]
-    return [*lines, "    h[0] = mark", "    return r", ""]
+        lines += [f"{'if' if k == 0 else 'elif'} st == {int(code.prefix[1:])}:",
+                  f"    {result} = {call(code, base)}"]
+    return [pad + line for line in [*lines, "h[0] = mk"]]

@@ -28,7 +28,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
-from interpreter.compiled.lower import Lowered
+from interpreter.compiled.lower import Lowered, with_defines
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
 from interpreter.compiled.values import INTERNED, NONE, Values
 from interpreter.dsl.codegen import run_block
@@ -76,8 +76,9 @@ def support(compiled: bool) -> dict[str, Any]:
 
 
 def source_of(expressions: Iterable[Lowered], *templates: str) -> str:
-    """The module's source: the prelude, every written expression, then the templates."""
-    return "\n\n".join([PRELUDE, *(e.source for e in expressions), *templates])
+    """The module's source: the prelude, every written expression (and the defines' functions they call), then the
+    templates."""
+    return "\n\n".join([PRELUDE, *(e.source for e in with_defines(expressions)), *templates])
 
 
 def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> str:
@@ -126,12 +127,29 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
                 if key in entries:
-                    space[key] = public[key] = numba.njit(**options)(value)
+                    space[key] = public[key] = _one_form(numba.njit(**options)(value))
                 else:
                     written_in: dict[str, Any] = {"inline": "always"} if key in inline else {}
-                    space[key] = numba.njit(**options, **INTERNAL, **written_in)(value)
+                    space[key] = _one_form(numba.njit(**options, **INTERNAL, **written_in)(value))
                     public[key] = numba.njit(**NJIT)(value)
     return types.SimpleNamespace(**public)
+
+
+def _one_form(dispatcher: Any) -> Any:
+    """``dispatcher`` (numba's, of one function of the module) compiled once for the types of its arguments, whatever
+    the constants a compiled caller passes: numba compiles a function again for every constant a caller passes as an
+    argument (``grab(h, 52)``, ``advance(..., 0)``: its type is that constant), and the module's source passes many
+    (``advance`` and ``enter``, which hold most of a game's code, were compiled twice). Only these dispatchers are
+    changed: the process's other numba code is not."""
+    from numba.core import types as numba_types
+
+    typed = dispatcher.get_call_template
+
+    def call_template(args: Any, kws: Any) -> Any:
+        return typed(tuple(numba_types.unliteral(a) for a in args), kws)
+
+    dispatcher.get_call_template = call_template
+    return dispatcher
 
 
 def is_kept(text: str) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from interpreter.compiled.calls import LIST_CALLS, LIST_REDUCERS, REDUCERS, SCALAR_CALLS, equal_lists
 from interpreter.compiled.list_items import appended, each_item, in_parts, item_of
 from interpreter.compiled.values import NONE, NotWritten
-from interpreter.compiled.writer import Listed, Writer, interned_list
+from interpreter.compiled.writer import PARAMS, Listed, Writer, interned_list
 from interpreter.dsl.ir import Part
 from interpreter.dsl.part_shapes import is_let
 
@@ -129,7 +129,12 @@ def _memo(w: Writer, part: Part) -> str:
 
 
 def _define(w: Writer, part: Part) -> str:
-    return w.inline(part, w.scalar)
+    """The value of a define called: a call of the function of its body (``Writer.defines``, lower.Lowerer.defined)."""
+    made, args = w.defines(w, part)
+    if made.returns_list:
+        raise NotWritten("a list where one value is needed")
+    w.called[made.name] = made
+    return w.temp(f"{made.name}({', '.join((*PARAMS, *args))})", "x")
 
 
 def _builtin(table: dict[Any, Any], part: Part, what: str) -> Any:
@@ -253,8 +258,17 @@ def _list_memo(w: Writer, part: Part) -> Listed:
 
 
 def _list_define(w: Writer, part: Part) -> Listed:
-    found: Listed = w.inline(part, w.listed)
-    return found
+    """The list a define called gives: its items where the function of its body put them in the scratch space (the
+    caller gives the room back), and their count."""
+    made, args = w.defines(w, part)
+    if not made.returns_list:
+        raise NotWritten("one value where a list is needed")
+    w.called[made.name] = made
+    w.takes = True
+    at, buf, count = w.fresh("at"), w.fresh("L"), w.fresh("n")
+    w.emit(f"{at}, {count} = {made.name}({', '.join((*PARAMS, *args))})")
+    w.emit(f"{buf} = h[{at}:{at} + max({count}, 1)]")
+    return buf, count
 
 
 def _list_for(w: Writer, part: Part) -> Listed:

@@ -6,8 +6,7 @@ takes such decisions until an agent is to act, a deal is to be made or the game 
 names an automatic seat and ``legal`` never gives none.
 
 Written for a game that has automatic seats or a round's trick step that may leave a seat stuck (else nothing is
-written and the machine's ``advance`` and ``apply`` are as before): ``advance`` and ``apply`` are then the machine's
-own (``advance_on``, ``apply_on``) followed by ``settle``.
+written): the machine then calls ``settle`` after every step entered, action or deal taken.
 
 An automatic seat's policy is an expression of the step's name (seats.py), written as any expression of a step, with
 ``seat`` bound; the value it gives is the action as the Python backend's ``value_of`` finds it: for a trick, the card
@@ -59,11 +58,12 @@ class Settling:
     def needed(self) -> bool:
         return bool(self.stuck or self.automatic)
 
-    def source(self) -> list[str]:
-        """``auto`` and ``settle``, ``advance`` and ``apply`` (over the machine's ``advance_on`` and ``apply_on``)."""
-        return self._auto() + self._settle()
+    def source(self, taking: Any, legal: Any) -> list[str]:
+        """``auto`` and ``settle``; ``taking(name, arg, pad)`` gives the machine's lines that take an action, and
+        ``legal(name, arg, result, pad)`` those that list the legal ones (machine.Machine._taking, _dispatching)."""
+        return self._auto(legal) + self._settle(taking, legal)
 
-    def _auto(self) -> list[str]:
+    def _auto(self, legal: Any) -> list[str]:
         """``auto(arrays, p, seat, out)``: the action of automatic ``seat`` asked now, or -1 (no action: the Python
         backend stops with an error)."""
         lay, game = self.w.lay, self.game
@@ -78,40 +78,45 @@ class Settling:
                     lines += [f"        for j in range(zn[{row} + seat]):",
                               f"            if z[{row} + seat, j] == x:",
                               f"                return x + {zone * deck}"]
-            lines += [f"        n = legal({ARRAYS}, p, out)",
+            lines += [*legal("legal", "out", "n", "        "),
                       "        for j in range(n):",
                       "            if out[j] == x:",
                       "                return x",
                       "        return -1"]
         return [*lines, "    return -1", ""]
 
-    def _settle(self) -> list[str]:
-        step, finished, status = self.step, self.finished, self.status
-        lines = [f"def settle({ARRAYS}, p):",
-                 "    mark = h[0]",
-                 *("    " + line for line in Writing.scratch("out", str(self.capacity))),
-                 f"    while p[{status}] == DECIDES and p[{finished}] == 0:"]
-        if self.stuck:
-            lines += [f"        if {' or '.join(f'p[{step}] == {i}' for i in self.stuck)}:",
-                      f"            if legal({ARRAYS}, p, out) <= 0:",
-                      f"                advance_on({ARRAYS}, p, p[{step}] + 1)",
-                      "                continue"]
-        if self.automatic:
-            lines += [f"        seat = actor({ARRAYS}, p)",
-                      f"        if {' or '.join(f'seat == {s}' for s in self.automatic)}:",
-                      f"            a = auto({ARRAYS}, p, seat, out)",
-                      "            if a < 0:",  # (an error on the Python backend: play_seeded says so)
-                      f"                p[{finished}] = {NO_ACTION}",
-                      f"                p[{status}] = DONE",
-                      "                break",
-                      f"            apply_on({ARRAYS}, p, a)",
-                      "            continue"]
-        return [*lines, "        break",
+    def _settle(self, taking: Any, legal: Any) -> list[str]:
+        finished, status = self.finished, self.status
+        return [f"def settle({ARRAYS}, p):",
+                "    mark = h[0]",
+                *("    " + line for line in Writing.scratch("out", str(self.capacity))),
+                f"    while p[{status}] == DECIDES and p[{finished}] == 0:",
+                *self.decided(taking, legal, "        ", listed=False),
+                "        break",
                 "    h[0] = mark",
-                f"    return p[{status}]", "",
-                f"def advance({ARRAYS}, p, i):",
-                f"    advance_on({ARRAYS}, p, i)",
-                f"    return settle({ARRAYS}, p)", "",
-                f"def apply({ARRAYS}, p, action):",
-                f"    apply_on({ARRAYS}, p, action)",
-                f"    return settle({ARRAYS}, p)", ""]
+                f"    return p[{status}]", ""]
+
+    def decided(self, taking: Any, legal: Any, pad: str, listed: bool) -> list[str]:
+        """The lines, in a loop over a game's decisions (``settle``'s, the machine's ``playout``), that take one the
+        machine takes itself and go on (``continue``): a seat stuck (its step ended) or an automatic seat's (by its
+        policy); or stop the game where a policy gives no action (``break``). ``listed``: ``n`` holds the number of
+        legal actions already (else the lines list them where they need it, into ``out``)."""
+        step, finished, status = self.step, self.finished, self.status
+        lines = []
+        if self.stuck:
+            lines += [f"if {' or '.join(f'p[{step}] == {i}' for i in self.stuck)}:",
+                      *([] if listed else legal("legal", "out", "n", "    ")),
+                      "    if n <= 0:",
+                      f"        advance({ARRAYS}, p, p[{step}] + 1)",
+                      "        continue"]
+        if self.automatic:
+            lines += [f"seat = actor({ARRAYS}, p)",
+                      f"if {' or '.join(f'seat == {s}' for s in self.automatic)}:",
+                      f"    a = auto({ARRAYS}, p, seat, out)",
+                      "    if a < 0:",  # (an error on the Python backend: play_seeded says so)
+                      f"        p[{finished}] = {NO_ACTION}",
+                      f"        p[{status}] = DONE",
+                      "        break",
+                      *taking("apply", "a", "    "),
+                      "    continue"]
+        return [pad + line for line in lines]

@@ -16,8 +16,7 @@ from interpreter.dsl.ir import Part
 from interpreter.dsl.types import Type
 from interpreter.runtime.layout import COUNTER, SEAT, TEAM, TOTAL
 
-_MAX_INLINE = 24  # defines written in place inside one another, at most (a define never calls itself)
-
+PARAMS = ("z", "zn", "v", "l", "ln", "h")  # the arrays every written function takes first (arrays.Arrays)
 Listed = tuple[str, str]  # a list: the source of its array, the source of how many items count
 
 
@@ -28,15 +27,19 @@ class Scope:
     lines: list[str] = field(default_factory=list)
     depth: int = 1
 
+_MAX_INLINE = 24  # defines written in place inside one another, at most (a define never calls itself)
+
 
 class Writer:
     """The statements of one function being written (see lower.py), and how a part becomes a source: by its op's
-    entry in ``scalars`` (a part that is one value) or ``lists`` (a part that is a list), parts.py's tables."""
+    entry in ``scalars`` (a part that is one value) or ``lists`` (a part that is a list), parts.py's tables; a define
+    called by the function of its body, which ``defines`` gives (lower.Lowerer.defined: the function, and the sources
+    of the call's arguments)."""
 
     def __init__(self, lay: ArrayLayout, values: Values, fresh: Callable[[str], str], scalars: dict[str, Any],
-                 lists: dict[str, Any]):
+                 lists: dict[str, Any], defines: Callable[[Writer, Part], tuple[Any, list[str]]]):
         self.lay, self.values, self.fresh = lay, values, fresh
-        self.scalars, self.lists = scalars, lists
+        self.scalars, self.lists, self.defines = scalars, lists, defines
         self.scope = Scope()
         self.locals: dict[str, Any] = {}  # a rule name -> its scalar source, or its (array, count) sources
         self.constants: dict[str, Any] = {}
@@ -45,6 +48,8 @@ class Writer:
         self.ranks_read = False  # whether it orders texts (by their ranks, ``TX_RANK``: values.text_ranks)
         self.interned = False  # whether the lists it makes by ``combinations`` are interned already (lower.py)
         self.places: dict[str, str | None] = {}  # a list taken from the scratch space -> the local of its place
+        self.called: dict[str, Any] = {}  # the defines' functions it calls, by name (lower.Lowered)
+        self.takes = False  # whether it takes room in the scratch space that it does not give back itself
         self._consts: dict[tuple[Any, ...], str] = {}
         self._inlined = 0
 
@@ -214,6 +219,7 @@ class Writer:
     def scratch(self, buf: str, capacity: str) -> None:
         """``buf``: room for ``capacity`` items, taken from the scratch space (arrays.HEAP)."""
         at = self.fresh("at")
+        self.takes = True
         self.emit(f"{at} = grab(h, {capacity})")
         self.emit(f"{buf} = h[{at}:{at} + max({capacity}, 1)]")
         self.places[buf] = at if buf not in self.places else None  # (None: taken in more than one place)
