@@ -269,23 +269,19 @@ class Machine:
                 f"    p[{STATUS}] = r",
                 "    h[0] = mark",
                 "    return r", "",
-                f"def begin({ARRAYS}, p):",
-                *self._beginning("    "),
+                f"def begin({ARRAYS}, p):",  # (a game's first round started, its values, the steps entered)
+                f"    round_start({ARRAYS})",
+                f"    game_begin({ARRAYS})",
+                f"    advance({ARRAYS}, p, 0)",
+                *settled_by(self.settling, "    "),
                 f"    return p[{STATUS}]", ""]
 
-    def _beginning(self, pad: str, settled: bool = True) -> list[str]:
-        """The lines that begin a game (its first round started, the game's values, the steps entered until one
-        waits), written in ``begin`` and in ``playout``, which begins a game not begun (and settles in its loop:
-        ``settled`` False)."""
-        return [pad + line for line in [f"round_start({ARRAYS})", f"game_begin({ARRAYS})", f"advance({ARRAYS}, p, 0)",
-                                        *(settled_by(self.settling, "") if settled else [])]]
-
     def _dispatches(self) -> list[str]:
-        """``actor``, ``legal`` and ``pack``: the running step's, by ``p[STEP]``; ``apply_on`` and ``deal_on`` (the
-        machine's own, which ``playout`` calls): the running step's, then the steps after it entered when it is done
-        (``_taking``); ``apply`` and ``deal``: those, then the decisions no agent takes taken (``settle``,
-        settling.py). Each is one level: the step's function is chosen in place, not through another function of
-        the machine (each level is compiled with all it calls linked in again)."""
+        """``actor``, ``legal`` and ``pack``: the running step's, by ``p[STEP]``; ``apply_on`` and ``deal_on`` (what
+        ``apply`` and ``deal`` call): the running step's, then the
+        steps after it entered when it is done (``taking``); ``apply`` and ``deal``: those, then the decisions no agent
+        takes taken (``settle``, settling.py). Each is one level: the step's function is chosen in place, not through
+        another function of the machine (each level is compiled with all it calls linked in again)."""
         steps = list(zip(self.codes, self.bases, strict=True))
         deciding = [(c, b) for c, b in steps if c.decides]
         dealing = [(c, b) for c, b in steps if c.deals]

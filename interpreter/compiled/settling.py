@@ -91,21 +91,20 @@ class Settling:
                 "    mark = h[0]",
                 *("    " + line for line in Writing.scratch("out", str(self.capacity))),
                 f"    while p[{status}] == DECIDES and p[{finished}] == 0:",
-                *self.decided(taking, legal, "        ", listed=False),
+                *self.decided(taking, legal, "        "),
                 "        break",
                 "    h[0] = mark",
                 f"    return p[{status}]", ""]
 
-    def decided(self, taking: Any, legal: Any, pad: str, listed: bool) -> list[str]:
-        """The lines, in a loop over a game's decisions (``settle``'s, the machine's ``playout``), that take one the
-        machine takes itself and go on (``continue``): a seat stuck (its step ended) or an automatic seat's (by its
-        policy); or stop the game where a policy gives no action (``break``). ``listed``: ``n`` holds the number of
-        legal actions already (else the lines list them where they need it, into ``out``)."""
+    def decided(self, taking: Any, legal: Any, pad: str) -> list[str]:
+        """The lines, in ``settle``'s loop over a game's decisions, that take one the machine takes itself and go on
+        (``continue``): a seat stuck (its step ended: its legal actions listed into ``out``, none) or an automatic
+        seat's (by its policy); or stop the game where a policy gives no action (``break``)."""
         step, finished, status = self.step, self.finished, self.status
         lines = []
         if self.stuck:
             lines += [f"if {' or '.join(f'p[{step}] == {i}' for i in self.stuck)}:",
-                      *([] if listed else legal("legal", "out", "n", "    ")),
+                      *legal("legal", "out", "n", "    "),
                       "    if n <= 0:",
                       f"        advance({ARRAYS}, p, p[{step}] + 1)",
                       "        continue"]
