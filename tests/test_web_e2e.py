@@ -274,14 +274,12 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
 
 
 def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
-    """A person plays Hearts to the end (a game to 50, the shorter one of its options) against three random bots,
-    clicking legal cards (the passes too); every decision's page is checked against the game; the game-over panel
-    gives the record, which replays."""
+    """A person plays Hearts to the end against three random bots, clicking legal cards (the passes too); every
+    decision's page is checked against the game; the game-over panel gives the record, which replays."""
     base, folder = server
     context = browser.new_context(accept_downloads=True)
     page = context.new_page()
-    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=11,
-                         options={"target": "50"})
+    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=11)
     table, seat = table_of(links[0])
     page.goto(links[0])
     rng = random.Random(11)
