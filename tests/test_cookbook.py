@@ -28,8 +28,8 @@ from .conftest import at_step
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
-RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "captures", "claims", "split-tricks",
-           "exchange", "two-zones", "dummy", "deal-file", "climbing")
+RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures", "claims",
+           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing")
 SEEDS = range(4)
 
 
@@ -175,6 +175,27 @@ def test_passing_goes_left_right_across_and_then_not_at_all() -> None:
         assert sorted(passed) == [1, 2, 3] and checked == {1, 2, 3, 4}
         assert all(len(cards) == 3 for by_seat in passed.values() for cards in by_seat.values())
 
+
+
+def test_pass_back_gives_one_card_back_to_whoever_passed_in_round_1_only() -> None:
+    game = _game("pass-back")
+    for seed in range(3):
+        given: dict[int, dict[int, list[int]]] = {}
+        checked = set()
+
+        def watch(state: State, d, action, given=given, checked=checked) -> None:
+            n = state.round_number
+            if d.step.name == "pass_back":
+                given.setdefault(n, {}).setdefault(d.actor, []).append(action.value)
+            elif d.step.name == "tricks" and n not in checked:     # the first play of the round
+                checked.add(n)
+                for seat, cards in given.get(n, {}).items():       # back to the right: who passed to the left
+                    assert all(c in state.per_seat["hand"][(seat + 3) % 4] for c in cards)
+                assert all(len(hand) == 6 for hand in state.per_seat["hand"])
+
+        _walk(game, seed, watch)
+        assert sorted(given) == [1] and checked == {1, 2, 3, 4}
+        assert all(len(cards) == 1 for cards in given[1].values()) and len(given[1]) == 4
 
 def test_captures_an_opponent_s_1_is_captured_and_the_taker_s_own_1_is_not() -> None:
     game = _game("captures")
