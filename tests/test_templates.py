@@ -115,3 +115,11 @@ def test_the_bundled_games_that_repeat_a_step_write_it_once():
     for game, template, uses in (("tichu", "pass_card", 3), ("tichu", "pick_up", 3), ("skat", "bidding", 2)):
         text = (ROOT / "games" / f"{game}.yaml").read_text(encoding="utf-8")
         assert f"  {template}:\n" in text and text.count(f"use: {template},") == uses
+
+
+def test_only_steps_are_uses_a_value_named_use_is_a_value(tmp_path):
+    note = '  note: {do: set, round: {use: "1"}, narrate: false}\n'
+    text = TEMPLATED.replace("  deal: {do: deal, hand: 6}\n", "  deal: {do: deal, hand: 6}\n" + note)
+    source = load_rules(written(tmp_path, text))
+    assert source.data["round"]["note"] == {"do": "set", "round": {"use": "1"}, "narrate": False}
+    assert problems(written(tmp_path, text)) == []

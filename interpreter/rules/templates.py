@@ -49,7 +49,7 @@ def expand(data: dict[str, Any], smap: SourceMap, file: str) -> None:
     every mistake (an unknown template, a missing or unknown argument, a ``$name`` no parameter names) at once."""
     declared = data.get(SECTION)
     if declared is None:
-        _refuse_uses(data, (), smap, file)
+        _refuse_uses(data, smap, file)
         return
     where = smap.value((SECTION,)) or Position(file, 1, 1)
     if not isinstance(declared, dict):
@@ -57,22 +57,44 @@ def expand(data: dict[str, Any], smap: SourceMap, file: str) -> None:
     templates = {name: _Template.read(name, body, smap, file) for name, body in declared.items()}
     errors: list[RuleError] = []
     uses = [0]
-    for key, value in list(data.items()):
-        if key != SECTION:
-            data[key] = _walk(value, (key,), templates, smap, file, errors, uses)
+    if isinstance(data.get("round"), dict):
+        _steps(data["round"], ("round",), templates, smap, file, errors, uses)
     if errors:
         raise errors[0] if len(errors) == 1 else RuleErrors(errors)
     del data[SECTION]
     smap.drop_under((SECTION,))
 
 
-def _refuse_uses(node: Any, path: Path_, smap: SourceMap, file: str) -> None:
+def _refuse_uses(data: dict[str, Any], smap: SourceMap, file: str) -> None:
     """A ``use:`` step in a file that has no templates: said at the step."""
-    for sub, child in _children(node, path):
-        if isinstance(child, dict) and USE in child and "do" not in child:
-            raise SchemaError(f"{sub[-1]} uses template {child[USE]!r}, but the file has no templates: section",
-                              smap.value(sub + (USE,)) or Position(file, 1, 1))
-        _refuse_uses(child, sub, smap, file)
+    for path, step in _step_places(data.get("round"), ("round",)):
+        if _is_use(step):
+            raise SchemaError(f"{path[-1]} uses template {step[USE]!r}, but the file has no templates: section",
+                              smap.value(path + (USE,)) or Position(file, 1, 1))
+
+
+def _is_use(node: Any) -> bool:
+    return isinstance(node, dict) and USE in node and "do" not in node
+
+
+def _is_steps(node: Any) -> bool:
+    """Whether ``node`` is a mapping of steps (the round's, a repeat's, a trick's hooks): each a step or a use."""
+    return (isinstance(node, dict) and bool(node)
+            and all(isinstance(v, dict) and ("do" in v or USE in v) for v in node.values()))
+
+
+def _step_places(steps: Any, path: Path_) -> list[tuple[Path_, Any]]:
+    """Every step of the mapping of steps ``steps`` and of the mappings of steps inside them, with its path."""
+    if not isinstance(steps, dict):
+        return []
+    out = []
+    for name, step in steps.items():
+        out.append((path + (name,), step))
+        if isinstance(step, dict):
+            for key, value in step.items():
+                if _is_steps(value):
+                    out += _step_places(value, path + (name, key))
+    return out
 
 
 def _children(node: Any, path: Path_) -> list[tuple[Path_, Any]]:
@@ -123,20 +145,24 @@ def _texts(node: Any, path: Path_) -> list[tuple[Path_, str]]:
     return [found for sub, child in _children(node, path) for found in _texts(child, sub)]
 
 
-def _walk(node: Any, path: Path_, templates: dict[str, _Template], smap: SourceMap, file: str,
-          errors: list[RuleError], uses: list[int]) -> Any:
-    if isinstance(node, dict) and USE in node and "do" not in node:
-        uses[0] += 1
-        if uses[0] > MAX_USES:
-            raise SchemaError(f"more than {MAX_USES} uses of templates", smap.value(path) or Position(file, 1, 1))
-        try:
-            return _used(node, path, templates, smap, file)
-        except RuleError as exc:
-            errors.append(exc)
-            return node
-    for sub, child in _children(node, path):
-        node[sub[-1]] = _walk(child, sub, templates, smap, file, errors, uses)
-    return node
+def _steps(steps: dict[str, Any], path: Path_, templates: dict[str, _Template], smap: SourceMap, file: str,
+           errors: list[RuleError], uses: list[int]) -> None:
+    """Each use in the mapping of steps ``steps`` (at ``path``), and in those inside its steps, put in place."""
+    for name, step in list(steps.items()):
+        at = path + (name,)
+        if _is_use(step):
+            uses[0] += 1
+            if uses[0] > MAX_USES:
+                raise SchemaError(f"more than {MAX_USES} uses of templates", smap.value(at) or Position(file, 1, 1))
+            try:
+                step = steps[name] = _used(step, at, templates, smap, file)
+            except RuleError as exc:
+                errors.append(exc)
+                continue
+        if isinstance(step, dict):
+            for key, value in step.items():
+                if _is_steps(value):
+                    _steps(value, at + (key,), templates, smap, file, errors, uses)
 
 
 def _used(use: dict[str, Any], path: Path_, templates: dict[str, _Template], smap: SourceMap,
