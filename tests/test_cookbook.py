@@ -153,49 +153,43 @@ def test_partners_score_together() -> None:
             assert scores[0] + scores[1] == 6
 
 
+def _passed(game: Game, seed: int, step: str, receiver) -> dict[int, dict[int, list[int]]]:
+    """A random game's cards chosen in ``step``, by round and seat; at each round's first play, every one of them
+    is in the hand of ``receiver(seat, round)`` and every hand holds 6 cards."""
+    passed: dict[int, dict[int, list[int]]] = {}
+    checked = set()
+
+    def watch(state: State, d, action) -> None:
+        n = state.round_number
+        if d.step.name == step:
+            passed.setdefault(n, {}).setdefault(d.actor, []).append(action.value)
+        elif d.step.name == "tricks" and n not in checked:         # the first play of the round
+            checked.add(n)
+            for seat, cards in passed.get(n, {}).items():
+                assert all(c in state.per_seat["hand"][receiver(seat, n)] for c in cards)
+            assert all(len(hand) == 6 for hand in state.per_seat["hand"])
+
+    _walk(game, seed, watch)
+    assert checked == {1, 2, 3, 4}
+    return passed
+
+
 def test_passing_goes_left_right_across_and_then_not_at_all() -> None:
     game = _game("passing")
     directions = {1: 1, 2: 3, 3: 2}                               # seats to the left: left, right, across
     for seed in range(5):
-        passed: dict[int, dict[int, list[int]]] = {}
-        checked = set()
-
-        def watch(state: State, d, action, passed=passed, checked=checked) -> None:
-            n = state.round_number
-            if d.step.name == "pass":
-                passed.setdefault(n, {}).setdefault(d.actor, []).append(action.value)
-            elif d.step.name == "tricks" and n not in checked:     # the first play of the round
-                checked.add(n)
-                for seat, cards in passed.get(n, {}).items():
-                    receiver = (seat + directions[n]) % 4
-                    assert all(c in state.per_seat["hand"][receiver] for c in cards)
-                assert all(len(hand) == 6 for hand in state.per_seat["hand"])
-
-        _walk(game, seed, watch)
-        assert sorted(passed) == [1, 2, 3] and checked == {1, 2, 3, 4}
+        passed = _passed(game, seed, "pass", lambda seat, n: (seat + directions[n]) % 4)
+        assert sorted(passed) == [1, 2, 3]
         assert all(len(cards) == 3 for by_seat in passed.values() for cards in by_seat.values())
-
 
 
 def test_pass_back_gives_one_card_back_to_whoever_passed_in_round_1_only() -> None:
     game = _game("pass-back")
-    for seed in range(3):
-        given: dict[int, dict[int, list[int]]] = {}
-        checked = set()
+    for seed in range(3):                                          # back to the right: who passed to the left
+        given = _passed(game, seed, "pass_back", lambda seat, n: (seat + 3) % 4)
+        assert sorted(given) == [1] and len(given[1]) == 4
+        assert all(len(cards) == 1 for cards in given[1].values())
 
-        def watch(state: State, d, action, given=given, checked=checked) -> None:
-            n = state.round_number
-            if d.step.name == "pass_back":
-                given.setdefault(n, {}).setdefault(d.actor, []).append(action.value)
-            elif d.step.name == "tricks" and n not in checked:     # the first play of the round
-                checked.add(n)
-                for seat, cards in given.get(n, {}).items():       # back to the right: who passed to the left
-                    assert all(c in state.per_seat["hand"][(seat + 3) % 4] for c in cards)
-                assert all(len(hand) == 6 for hand in state.per_seat["hand"])
-
-        _walk(game, seed, watch)
-        assert sorted(given) == [1] and checked == {1, 2, 3, 4}
-        assert all(len(cards) == 1 for cards in given[1].values()) and len(given[1]) == 4
 
 def test_captures_an_opponent_s_1_is_captured_and_the_taker_s_own_1_is_not() -> None:
     game = _game("captures")
