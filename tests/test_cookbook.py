@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures", "claims",
-           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing")
+           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning")
 SEEDS = range(4)
 
 
@@ -189,6 +189,22 @@ def test_pass_back_gives_one_card_back_to_whoever_passed_in_round_1_only() -> No
         given = _passed(game, seed, "pass_back", lambda seat, n: (seat + 3) % 4)
         assert sorted(given) == [1] and len(given[1]) == 4
         assert all(len(cards) == 1 for cards in given[1].values())
+
+
+
+@pytest.mark.parametrize("east, south_may", [("hearts 9", ["hearts 10", "hearts 14"]),   # North is winning
+                                             ("hearts 13", ["hearts 14"])])                # East is winning
+def test_partner_winning_a_seat_heads_the_trick_unless_its_partner_is_winning_it(east, south_may) -> None:
+    game = _game("partner-winning")
+    hands = {0: ["hearts 12", "clubs 9"], 1: [east, "clubs 10"], 2: ["hearts 10", "hearts 14"],
+             3: ["spades 9", "spades 10"]}
+    state = at_step(game, "tricks", hands, dealer=3, teams=[0, 1, 0, 1])
+    for label in ("hearts 12", east):
+        _play(game, state, label)
+    assert game.current(state) == 2 and sorted(game.labels(state)) == south_may
+    ten = next(c for c in state.per_seat["hand"][2] if game.cards.labels[c] == "hearts 10")
+    assert game.refusal(state, ten) == (None if len(south_may) == 2 else
+                                        "you must head the trick, unless your partner is winning it")
 
 
 def test_captures_an_opponent_s_1_is_captured_and_the_taker_s_own_1_is_not() -> None:
