@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures", "claims",
-           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning")
+           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning", "deal-all")
 SEEDS = range(4)
 
 
@@ -206,6 +206,31 @@ def test_partner_winning_a_seat_heads_the_trick_unless_its_partner_is_winning_it
     assert game.refusal(state, ten) == (None if len(south_may) == 2 else
                                         "you must head the trick, unless your partner is winning it")
 
+
+
+@pytest.mark.parametrize("players, dealt", [(3, [8, 8, 8]), (4, [6, 6, 6, 6]), (5, [5, 5, 5, 5, 4])])
+def test_deal_all_deals_every_card_one_more_to_the_first_seats_then_lays_the_extra_aside(players, dealt) -> None:
+    game = _game("deal-all", players)
+    for seed in range(3):
+        seen: dict[str, list[int]] = {}
+
+        def watch(state: State, d, action, seen=seen) -> None:
+            sizes = [len(h) for h in state.per_seat["hand"]]
+            seen.setdefault(d.step.name, sizes)
+
+        state = _walk(game, seed, watch)
+        assert seen["lay_aside" if players == 5 else "tricks"] == dealt  # what the deal gave, before anyone chose
+        assert seen["tricks"] == [min(dealt)] * players and state.round_number == 3
+
+
+def test_an_unequal_deal_that_needs_more_cards_than_the_pack_is_refused_naming_each_seat_s_number(tmp_path) -> None:
+    text = (EXAMPLES / "deal-all.yaml").read_text(encoding="utf-8").replace(
+        '"24 // players + (1 if seat.index < 24 % players else 0)"', '"6 + (1 if seat.index < 2 else 0)"')
+    (tmp_path / "more.yaml").write_text(text, encoding="utf-8")
+    game = compile_game(load_rules(tmp_path / "more.yaml"), 4)
+    with pytest.raises(Exception, match=r"more.yaml:\d+:\d+: error: dealing 7, 7, 6, 6 cards to 4 seats needs 26 "
+                                         r"cards, the deck has 24 \(round 1\)"):
+        _walk(game, 0, lambda *a: None)
 
 def test_captures_an_opponent_s_1_is_captured_and_the_taker_s_own_1_is_not() -> None:
     game = _game("captures")
