@@ -66,8 +66,10 @@ function show(v) {
   if (v.faces) faces = v.faces;
   if (v.log_from === 0) { $("log").replaceChildren(); logLines = 0; }
   view = v;
-  document.title = `${v.title}: ${v.seat_name}`;
-  $("title").textContent = `${v.title}: you are ${v.seat_name}`;
+  const who = v.watching ? "watching" : `you are ${v.seat_name}`;  // the watch link: the public view, no seat
+  document.title = `${v.title}: ${v.watching ? "watching" : v.seat_name}`;
+  $("title").textContent = `${v.title}: ${who}`;
+  $("mine").hidden = !!v.watching;
   $("round").textContent = `round ${v.round}${v.step ? ` (${v.step})` : ""}`;
   $("stopped").hidden = !v.stopped;
   $("stopped-why").textContent = v.stopped || "";
