@@ -39,7 +39,7 @@ function connect() {
   socket.onclose = (event) => {
     setConnection(false);
     if (event.code === 4404) { $("turn").textContent = "This link is not a seat at any table (check the link)."; return; }
-    if (event.code === 4409) { $("turn").textContent = "This seat was opened in more windows: reload to play here."; return; }
+    if (event.code === 4409) { $("turn").textContent = SEAT === "watch" ? "This table is watched in many windows: reload to watch here." : "This seat was opened in more windows: reload to play here."; return; }
     if (event.code === 4410) { $("turn").textContent = "This table's time is up: it has been taken away."; return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
