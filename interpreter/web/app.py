@@ -216,7 +216,7 @@ class Server:
         if table is None:
             return None
         if seat == WATCH:
-            return (table, None) if table.watched_with(token) else None
+            return (table, None) if table.setup.watched_with(token) else None
         number = int(seat) if isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) < 4 \
             and str(int(seat)) == seat else None  # one way to write each seat
         found = table.seat_of(number, token)

@@ -80,6 +80,11 @@ class Setup:
                 "iterations": self.iterations, "seed": self.seed,
                 "tokens": {str(s): h for s, h in self.tokens.items()}, "client": self.client, "watch": self.watch}
 
+    def watched_with(self, token: Any) -> bool:
+        """Whether ``token`` is the table's watch token (which is no seat's: it shows the public view only)."""
+        return isinstance(token, str) and self.watch is not None and \
+            secrets.compare_digest(token_hash(token), self.watch)
+
 
 class Table:
     """One game at the web table. Not thread-safe: the server calls it under the table's lock."""
@@ -131,11 +136,6 @@ class Table:
         if type(seat) is not int or not isinstance(token, str) or seat not in self.setup.tokens:
             return None
         return seat if secrets.compare_digest(token_hash(token), self.setup.tokens[seat]) else None
-
-    def watched_with(self, token: Any) -> bool:
-        """Whether ``token`` is the table's watch token (which is no seat's: it shows the public view only)."""
-        return isinstance(token, str) and self.setup.watch is not None and \
-            secrets.compare_digest(token_hash(token), self.setup.watch)
 
     @property
     def over(self) -> bool:
