@@ -309,7 +309,7 @@ def test_no_endpoint_or_message_gives_a_seat_another_seat_s_hand(client):
             assert not shown, (probe, answer)  # at most the label this seat sent itself, said back
     assert seat_view(table, 0)["hand"] and not leaks(json.dumps(seat_view(table, 0)))
     created = client.post("/api/tables", json={"rules": "hearts", "players": 4, "kinds": ["person"] + ["random"] * 3})
-    assert not leaks(created.text) and set(created.json()) == {"table", "title", "links", "kinds", "seats"}
+    assert not leaks(created.text) and set(created.json()) == {"table", "title", "links", "watch", "kinds", "seats"}
 
 
 def test_tokens_are_unguessable_and_only_their_hashes_are_kept(client, tmp_path):

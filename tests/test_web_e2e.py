@@ -377,6 +377,44 @@ def test_two_people_play_njet_from_two_browsers(browser, server):
         c.close()
 
 
+def test_the_watch_link_shows_the_trick_and_no_hand(browser, server):
+    """Hearts, one person (North) and three bots, made in the lobby, which gives the watch link too. When North is to
+    play into a trick, the watch link opened in another browser shows that trick, who played each card and whose
+    turn it is, and has no hand and nothing to click; its HTML names no card any seat holds."""
+    base, folder = server
+    context = browser.new_context()
+    page = context.new_page()
+    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=11)
+    watch = page.get_attribute("#watch-link", "href")
+    assert watch and "/watch?token=" in watch
+    table, _ = table_of(links[0])
+    page.goto(links[0])
+    rng = random.Random(11)
+    for _ in range(40):  # North's decisions until it is to play into a trick begun by others
+        v = wait_ready(page)
+        if v["trick"] and truth(folder, table).observation(0).get("decision") == "play":
+            break
+        act(page, *choose(v, rng))
+    else:
+        raise AssertionError("North never played into a trick")
+    state = truth(folder, table)
+    onlooker = browser.new_context()
+    watching = onlooker.new_page()
+    watching.goto(watch)
+    watching.wait_for_function("(n) => document.querySelectorAll('#trick .card').length === n", arg=len(v["trick"]),
+                               timeout=WAIT)
+    seen = view(watching)
+    assert seen["trick"] == v["trick"] and seen["turn"] == "North to act"
+    assert not seen["hand"] and not seen["actions"] and watching.locator("#mine").is_hidden()
+    assert "watching" in (watching.text_content("#title") or "")
+    held = {c for s, name in enumerate(state.game.seat_names) for content in state.observation(s)["zones"].values()
+            if isinstance(content, dict) and isinstance(content.get(name), list) for c in content[name]}
+    html = watching.evaluate(NOW_HTML)
+    assert held and not [c for c in held if c in html]
+    onlooker.close()
+    context.close()
+
+
 def check_hand_only(page: Any, state: tb.GameState, seat: int) -> None:
     """The page of a seat not to act: its own hand, and no card of the others it must not see."""
     me = state.game.seat_names[seat]

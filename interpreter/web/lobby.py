@@ -35,7 +35,7 @@ from interpreter.api.builtin_agents import AGENTS, PLAY_AGENT
 from interpreter.errors import RuleError, TrickbookError, show_file_as
 from interpreter.limits import MAX_NUMBER
 from interpreter.web.guard import read_json
-from interpreter.web.tables import Setup, Table, check_setup, mtime, token_hash
+from interpreter.web.tables import Setup, Table, Tokens, check_setup, mtime, new_token, token_hash
 
 MAX_RULES = 1_000_000  # bytes of a rule file sent to the lobby (the loader's own limit for any rule file)
 MAX_SETUP = 100_000  # bytes of a table's setup file (a few hundred are written)
@@ -212,10 +212,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ tables
 
-    def create(self, request: Any, client: str | None = None) -> tuple[Table, dict[int, str]]:
+    def create(self, request: Any, client: str | None = None) -> tuple[Table, Tokens]:
         """A new table from the lobby's request (untrusted JSON): ``rules``, ``players``, ``options``, ``kinds``,
         ``iterations``, ``seed``, made from the ``client`` address. Returns the table and each person seat's token
-        (given out once: the table keeps only their hashes)."""
+        and the watch link's (given out once: the table keeps only their hashes)."""
         if not isinstance(request, dict):
             raise LobbyError("the request must be a JSON object")
         self._room_for_table(client)
@@ -226,9 +226,9 @@ class Lobby:
             seed = secrets.randbelow(10**9)
         path, game, kinds, iterations = self.check_table(rules, players, request.get("options") or {},
                                                          request.get("kinds"), request.get("iterations"), seed)
-        tokens = {s: secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == "person"}
+        tokens = Tokens({s: new_token() for s, k in enumerate(kinds) if k == "person"}, new_token())
         setup = Setup(str(rules), int(players), game.options, kinds, iterations, seed,  # checked: a name, a count
-                      {s: token_hash(t) for s, t in tokens.items()}, client)
+                      {s: token_hash(t) for s, t in tokens.items()}, client, token_hash(tokens.watch))
         table_id = secrets.token_urlsafe(12)
         (self.folder / f"{table_id}.table.json").write_text(json.dumps(setup.to_json()), encoding="utf-8")
         table = Table(table_id, game, setup, self.folder, rules_path=path, clock=self.clock)
@@ -361,12 +361,15 @@ class Lobby:
             raise LobbyError("the tokens are not one hash for each person's seat")
         if client is not None and not (isinstance(client, str) and len(client) <= 100):
             raise LobbyError("the client is not an address")
+        watch = data.get("watch")  # absent from a table made before there were watch links: it has none
+        if watch is not None and not (isinstance(watch, str) and _HASH.match(watch)):
+            raise LobbyError("the watch link's token is not a hash")
         record_path = self.folder / f"{table_id}.jsonl"
         record = record_path.read_text(encoding="utf-8")
         if not record.endswith("\n"):  # stopped in the middle of a line: that event was not taken
             record = record[:record.rfind("\n") + 1]
             record_path.write_text(record, encoding="utf-8")
         setup = Setup(str(rules), int(players), game.options, kinds, iterations, data["seed"],
-                      {int(s): h for s, h in tokens.items()}, client)
+                      {int(s): h for s, h in tokens.items()}, client, watch)
         return Table(table_id, game, setup, self.folder, record=record, rules_path=rules_path, clock=self.clock)
 

@@ -172,6 +172,11 @@ function showLinks(made) {
     list.append(li);
   }
   if (!made.links.length) list.append(el("li", {}, `${made.title}: bots only; the game plays itself (its record is kept).`));
+  const watch = new URL(made.watch, location.href).href;  // the public view: for onlookers, never a hand
+  const li = el("li", {class: "watch"});
+  li.append("Watch (the table as everyone sees it, no hand; share it with onlookers): ",
+            el("a", {class: "watch", id: "watch-link", href: watch, target: "_blank", rel: "noopener noreferrer"}, watch));
+  list.append(li);
 }
 
 $("rules").addEventListener("input", () => {

@@ -39,7 +39,7 @@ function connect() {
   socket.onclose = (event) => {
     setConnection(false);
     if (event.code === 4404) { $("turn").textContent = "This link is not a seat at any table (check the link)."; return; }
-    if (event.code === 4409) { $("turn").textContent = "This seat was opened in more windows: reload to play here."; return; }
+    if (event.code === 4409) { $("turn").textContent = SEAT === "watch" ? "This table is watched in many windows: reload to watch here." : "This seat was opened in more windows: reload to play here."; return; }
     if (event.code === 4410) { $("turn").textContent = "This table's time is up: it has been taken away."; return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
@@ -66,8 +66,10 @@ function show(v) {
   if (v.faces) faces = v.faces;
   if (v.log_from === 0) { $("log").replaceChildren(); logLines = 0; }
   view = v;
-  document.title = `${v.title}: ${v.seat_name}`;
-  $("title").textContent = `${v.title}: you are ${v.seat_name}`;
+  const who = v.watching ? "watching" : `you are ${v.seat_name}`;  // the watch link: the public view, no seat
+  document.title = `${v.title}: ${v.watching ? "watching" : v.seat_name}`;
+  $("title").textContent = `${v.title}: ${who}`;
+  $("mine").hidden = !!v.watching;
   $("round").textContent = `round ${v.round}${v.step ? ` (${v.step})` : ""}`;
   $("stopped").hidden = !v.stopped;
   $("stopped-why").textContent = v.stopped || "";
