@@ -13,6 +13,7 @@ import pytest
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.deal_chance import shuffle
 from interpreter.errors import GameError
+from interpreter.runtime.layout import KNOWN
 
 from .compiled_steps import StepOnBoth, numba_or_skip, short_list
 from .conftest import GAMES, game_of
@@ -163,7 +164,7 @@ def test_teams_of_a_builtin_are_not_written(tmp_path):
         StepOnBoth(game, 4, "sides")
 
 
-def test_hidden_teams_leave_what_each_seat_knows_in_the_progress(tmp_path):
+def test_hidden_teams_set_what_each_seat_knows_in_the_arrays(tmp_path):
     game = make(tmp_path, DEAL_3, """\
         sides:
           do: teams
@@ -177,8 +178,10 @@ def test_hidden_teams_leave_what_each_seat_knows_in_the_progress(tmp_path):
     (state,) = both.states(rng, 1)
     state.teams = [0, 1, 2, 3]
     before = both.arrays(state)
-    assert both.lockstep(state, rng) == 0 and both.changed(before)
-    assert both.progress.tolist() == [1, 2, 4, 8] and state.team_known == [1, 2, 4, 8]
+    assert both.lockstep(state, rng) == 0 and both.changed(before)  # (the arrays compared: the known row too)
+    row = both.lay.list_of(KNOWN)
+    assert state.team_known == [1, 2, 4, 8]
+    assert both.arrays(state).l[row, :4].tolist() == [1, 2, 4, 8] and state.team_counted
 
 
 def test_a_text_only_shown_is_not_held_nor_stored():

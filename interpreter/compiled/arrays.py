@@ -16,8 +16,10 @@ record's field from the table of that field. A row holds ``width`` items: the de
 seats when a list of records or lists is held (an auction's calls may outnumber the cards: at most 105 in a bidding
 of 35 bids, each doubled and redoubled); a history longer than that keeps its first items (choose_template.py).
 
-The rounds' scores and what each seat knows of the teams are not in the arrays yet (no expression reads them
-directly; the steps that do are not written for this backend); nor is a round value that is a text only shown
+What each seat knows of the teams (the layout's ``team known`` slot) is a row of ``l``: ``l[row, s]`` the bits of
+the seats whose team seat ``s`` was told, ``ln[row]`` -1 while the teams are public (written by the ``teams`` and
+``reveal`` steps, read by a seat's observation). The rounds' scores are not in the arrays yet (no expression reads
+them directly; the steps that do are not written for this backend); nor is a round value that is a text only shown
 (``shown_only``: read by no expression but the table's lines, a choice's label or description and a score's
 explanation, which the compiled backend neither shows nor tells), such as a contract put in words: a text joined in
 play has no number (values.py).
@@ -31,13 +33,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from interpreter.compiled.values import Values
-from interpreter.dsl.types import VALUE, Type
+from interpreter.dsl.types import NUMBER, VALUE, Type, list_of
 from interpreter.engine.game import Game
 from interpreter.runtime.layout import ABSENT, GAME, KNOWN, RESULTS, ROUND, SEAT, Layout, layout
 from interpreter.runtime.slots import Slots
 from interpreter.runtime.zone_shapes import expressions
 
-_UNHELD = (RESULTS, KNOWN)  # value slots the arrays do not hold (see the module's docstring)
+_UNHELD = (RESULTS,)  # value slots the arrays do not hold (see the module's docstring)
+_KNOWN = list_of(NUMBER)  # what each seat knows of the teams: a list of bits, one a seat (none: public)
 
 
 class Arrays(NamedTuple):
@@ -140,7 +143,7 @@ def shown_only(game: Game) -> frozenset[str]:
 def _type(game: Game, part: str, name: str) -> Type:
     if part in (ROUND, SEAT, GAME):
         return game.value_types.get(name, VALUE)
-    return VALUE
+    return _KNOWN if part == KNOWN else VALUE
 
 
 def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:

@@ -11,8 +11,8 @@ list of lists (a define or a builtin giving the teams), whose lists the arrays d
 seat more than the seats is left out, a value that is not a seat is not set).
 
 What each seat knows of the teams (``team_known``: None while they are public, else a bit per seat each seat knows
-of) is not in the arrays (arrays.py): the step leaves it in its progress slots, ``p[base + s]`` seat ``s``'s bits
-(``NONE`` for every seat when the teams are public), for the machine to keep; ``team_counted`` is a value slot, set.
+of) is the arrays' ``team known`` row (arrays.py): ``l[row, s]`` seat ``s``'s bits, ``ln[row]`` -1 when the teams
+are public; ``team_counted`` is a value slot, set. The step owns no progress slot.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import dataclasses
 from typing import Any
 
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
-from interpreter.compiled.values import NONE, NotWritten
+from interpreter.compiled.values import NotWritten
 from interpreter.dsl.runtime import joined
 from interpreter.dsl.types import Type
-from interpreter.runtime.layout import COUNTED, TEAM
+from interpreter.runtime.layout import COUNTED, KNOWN, TEAM
 
 
 def write(step: Any, w: Writing) -> StepCode:
@@ -36,11 +36,15 @@ def write(step: Any, w: Writing) -> StepCode:
         lines += [f"    v[{team} + {s}] = {t}" for t, members in enumerate(step.fixed) for s in members]
     else:
         lines += _worked_out(step.expr, w, team)
-    known = [NONE] * n if step.known == "all" else [1 << s for s in range(n)] if step.known == "own" else [0] * n
-    lines += [f"    {w.at(s)} = {bits}" for s, bits in enumerate(known)]
+    row = w.lay.list_of(KNOWN)
+    if step.known == "all":
+        lines.append(f"    ln[{row}] = -1")
+    else:
+        known = [1 << s for s in range(n)] if step.known == "own" else [0] * n
+        lines += [f"    ln[{row}] = {n}", *(f"    l[{row}, {s}] = {bits}" for s, bits in enumerate(known))]
     counted = int(step.counted and step.known != "all")
     lines += [f"    v[{w.lay.value(COUNTED)}] = {counted}", "    return DONE", ""]
-    return StepCode(name, "\n".join(lines), n, expressions=w.expressions)
+    return StepCode(name, "\n".join(lines), 0, expressions=w.expressions)
 
 
 def _worked_out(expr: Any, w: Writing, team: int) -> list[str]:
