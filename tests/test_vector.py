@@ -20,6 +20,7 @@ from interpreter.compiled.steps import CHANCE as DEALS
 from interpreter.compiled.steps import DECIDES
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.knowledge import Knowledge
+from interpreter.engine.made_texts import made_texts
 from interpreter.engine.observation import observe
 from interpreter.engine.samples import determinize
 from interpreter.engine.state import CHANCE
@@ -30,6 +31,8 @@ from interpreter.toolkits.vector import VectorEnv
 
 from .compiled_steps import numba_or_skip
 from .conftest import ROOT
+from .test_steps import DEAL_3, TRICKS, write
+from .test_steps import rules as rules_of
 
 EXAMPLES = ROOT / "docs" / "examples"
 
@@ -44,6 +47,9 @@ PARTS = [("meinz", 4), ("mit-list-und-tuecke", 4), (str(EXAMPLES / "split-tricks
 # games of hidden teams (what each seat knows of them: its own team, seats revealed in play, the teams' sizes), each
 # with a seed whose first 300 decisions reach a round where they are hidden (Doppelkopf: a normal game)
 HIDDEN_TEAMS = [("doppelkopf", 4, 26), (str(EXAMPLES / "hidden-partners.yaml"), 4, 1)]
+# games of texts made in play (Bridge's contract, Mü's Eklat: told only as there being one) and of a text only shown
+# (Bridge's vulnerability), each with a seed whose first 300 decisions set one (Mü: an Eklat, a tie)
+MADE_TEXTS = [("bridge", 4, 1), ("mue", 3, 9), ("mue-riogrande", 5, 0)]
 
 
 @functools.cache
@@ -90,15 +96,17 @@ def _lockstep(env: VectorEnv, seed: int, visit, most: int = 10**9) -> int:
 
 
 @pytest.mark.parametrize(("name", "players", "seed"), [(name, players, 1) for name, players in LOCKSTEP + PARTS]
-                         + HIDDEN_TEAMS)
+                         + HIDDEN_TEAMS + MADE_TEXTS)
 def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_point(name, players, seed):
     env = env_of(name, players)
     encoder, space, module = env.game.encoder, env.game.actions, env.machine.module
-    counted = {"points": 0, "masks": 0, "hidden": 0}
+    counted = {"points": 0, "masks": 0, "hidden": 0, "made": 0}
+    made = made_texts(env.machine.game)
 
     def visit(state, arrays, p, knowledge):
         known = state.team_known  # (hidden teams some seat does not know all of)
         counted["hidden"] += known is not None and any(bits != (1 << players) - 1 for bits in known)
+        counted["made"] += any(state.vars.get(name) is not None for name in made)
         for seat in range(players):
             want = encoder.encode(observe(env.machine.game, state, seat))
             got = _observed(env, arrays, p, seat)
@@ -119,6 +127,7 @@ def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_p
     _lockstep(env, seed, visit, 300)
     assert counted["masks"] > 50 and counted["points"] > counted["masks"]
     assert counted["hidden"] > 15 or (name, players, seed) not in HIDDEN_TEAMS, counted
+    assert counted["made"] > 0 or (name, players, seed) not in MADE_TEXTS, counted
 
 
 def _places(encoder):
@@ -130,7 +139,8 @@ def _places(encoder):
             at += 1
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), [("njet-riogrande", 4, 0), ("euchre", 4, 0)] + HIDDEN_TEAMS)
+@pytest.mark.parametrize(("name", "players", "seed"), [("njet-riogrande", 4, 0), ("euchre", 4, 0)] + HIDDEN_TEAMS
+                         + MADE_TEXTS)
 def test_a_seats_observation_is_the_same_in_every_state_it_cannot_tell_apart(name, players, seed):
     """The hidden-information check on the vector environment's observations: the cards a seat has not seen dealt
     again (a sample, engine/samples.py; hidden teams: the teams it does not know drawn again with them) change
@@ -153,7 +163,7 @@ def test_a_seats_observation_is_the_same_in_every_state_it_cannot_tell_apart(nam
                                  for s in range(players) if s != seat)
         counted["teams"] += sample.teams != state.teams
 
-    _lockstep(env, seed, visit)
+    _lockstep(env, seed, visit, 300)
     assert counted["samples"] > 30 and counted["others"] > counted["samples"] // 2, counted
     assert counted["teams"] > 5 or (name, players, seed) not in HIDDEN_TEAMS, counted
 
@@ -229,9 +239,13 @@ def test_the_training_loop_of_docs_vector_md_runs(capsys):
     assert capsys.readouterr().out == "True\n"
 
 
-def test_a_game_the_compiled_backend_cannot_observe_is_refused_naming_the_part():
-    with pytest.raises(NotWritten, match="'round value vulnerable': a value the arrays do not hold"):
-        VectorEnv("bridge", 4, compiled=False)
+def test_a_game_the_compiled_backend_cannot_write_is_refused_naming_the_part(tmp_path):
+    """A text made in play in a comprehension (not a conditional's branch, a call that builds it or a define): its
+    value's being none or not is not written (compiled/made_texts.py)."""
+    said = "said: {do: set, round: {said: \"[text(s.index) for s in seats if s == round.dealer][0]\"}}"
+    rules = write(tmp_path, rules_of(DEAL_3, said, TRICKS))
+    with pytest.raises(NotWritten, match="a text made in play by a part other than"):
+        VectorEnv(str(rules), 4, compiled=False)
     with pytest.raises(GameError, match="whole number of games"):
         VectorEnv("hearts", 4, n=0, compiled=False)
 

@@ -87,7 +87,7 @@ def _teams(expr: Any, part: Any, w: Writing, pad: str, names: dict[str, str] | N
                  f"{pad}    {x} = {items}[j{d}]"]
         inner = pad + "    "
         if cond is not None:
-            test = w.call(_of(expr, cond), inner_names, inner_types, "team_if")
+            test = w.call(part_expression(expr, cond), inner_names, inner_types, "team_if")
             lines.append(f"{inner}if truth({test}):")
             inner += "    "
         return [*lines, *_team(expr, body, None, w, inner, inner_names, inner_types)]
@@ -104,7 +104,7 @@ def _team(expr: Any, part: Any, members: list[Any] | None, w: Writing, pad: str,
         adds = [line for s in seats for line in (f"if k < {w.players}:", f"    who[k] = {s}", "    which[k] = t",
                                                   "    k += 1")]
         return [*(pad + line for line in adds), f"{pad}t += 1"]
-    call = w.call(_of(expr, part), names, types, "team", lists=True)
+    call = w.call(part_expression(expr, part), names, types, "team", lists=True)
     return [*(pad + line for line in w.listed(call, "got", "count")),
             f"{pad}for i in range(count):",
             f"{pad}    if k < {w.players}:",
@@ -121,9 +121,9 @@ def _listed_lines(expr: Any, part: Any, w: Writing, names: dict[str, str], types
         values = [w.lowerer.values.encode(x) for x in part.value]
         return [*Writing.scratch(items, str(len(values))), *(f"{items}[{i}] = {x}" for i, x in enumerate(values)),
                 f"{count} = {len(values)}"]
-    return w.listed(w.call(_of(expr, part), names, types, 'team_items', lists=True), items, count)
+    return w.listed(w.call(part_expression(expr, part), names, types, 'team_items', lists=True), items, count)
 
 
-def _of(expr: Any, part: Any) -> Any:
+def part_expression(expr: Any, part: Any) -> Any:
     """``part`` of ``expr`` as an expression of its own (what Writing.call writes)."""
     return dataclasses.replace(expr, part=part, deps=part.deps, type=part.type)

@@ -15,6 +15,7 @@ from typing import Any
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.card_values import card_kinds, card_texts
 from interpreter.engine.game import Game
+from interpreter.engine.made_texts import made_texts
 from interpreter.engine.steps.teams import Teams
 from interpreter.errors import GameError
 
@@ -57,16 +58,17 @@ class ObservationEncoder:
         if any(isinstance(step, Teams) and step.hides for step in game.every_step()):
             for i in range(n):  # hidden teams: the seats the observer knows to be on each team (all zero: unknown)
                 self._add(f"team {i + 1}", n, Reader("teams", i), self._seat_list)
+        made = made_texts(game)  # (texts made in play: 1 when there is one, as for values of other kinds)
         for name in game.round_fields:
             if name in ("number", "dealer"):
                 continue
-            size, encode = self._value(game.value_types.get(name, VALUE))
+            size, encode = self._value(VALUE if name in made else game.value_types.get(name, VALUE))
             self._add(f"round value {name}", size, Reader("values", name), encode)
         for name in game.flow.game_values:
-            size, encode = self._value(game.value_types.get(name, VALUE))
+            size, encode = self._value(VALUE if name in made else game.value_types.get(name, VALUE))
             self._add(f"game value {name}", size, Reader("game_values", name), encode)
         for name in game.seat_value_names + list(game.flow.game_seat_values):
-            size, encode = self._value(game.value_types.get(name, VALUE))
+            size, encode = self._value(VALUE if name in made else game.value_types.get(name, VALUE))
             for seat in names:
                 self._add(f"seat value {name}: {seat}", size, Reader("seat_values", name, seat), encode)
         if any(step.kind == "tricks" for step in game.every_step()):
