@@ -256,17 +256,18 @@ def test_without_numba_the_environment_says_what_to_install(monkeypatch):
         VectorEnv("hearts", 4)
 
 
-def test_compiled_by_numba_the_environment_plays_the_games_it_plays_as_plain_python():
+@pytest.mark.parametrize(("name", "players", "steps"), [("tiny-duel", 2, 60), ("hidden-partners", 4, 300)])
+def test_compiled_by_numba_the_environment_plays_the_games_it_plays_as_plain_python(name, players, steps):
     """The same seed and the same actions give the same observations, masks and rewards compiled as run as plain
-    Python (numba's random stream is numpy's); with TRICKBOOK_NUMBA=all (a compile of a minute)."""
+    Python (numba's random stream is numpy's): a small game, and one of hidden teams (what each seat knows, revealed
+    by a list of seats); with TRICKBOOK_NUMBA=all (a compile of a minute each)."""
     numba_or_skip(everywhere=True)
-    name = str(EXAMPLES / "tiny-duel.yaml")
-    both = [VectorEnv(name, 2, n=3, seed=5, compiled=c) for c in (False, True)]
+    both = [VectorEnv(str(EXAMPLES / f"{name}.yaml"), players, n=3, seed=5, compiled=c) for c in (False, True)]
     for env in both:
         env.reset()
     rng = np.random.default_rng(2)
     ended = 0
-    for _ in range(60):
+    for _ in range(steps):
         actions = both[0].random_actions(rng)
         got = [env.step(actions) for env in both]
         for a, b in zip(got[0][:4], got[1][:4], strict=True):

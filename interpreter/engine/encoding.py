@@ -4,7 +4,9 @@ The encoder reads the observation dict (engine/observation.py), so the numbers s
 see and nothing more. Its layout is the same for every state of a game (a rule file, a player count and
 options): ``ObservationEncoder.layout`` names each segment and its size, in order; docs/api.md describes the
 encoding of each kind of segment. Seats are in seat order (not turned to the observer); a card is counted in
-the slot of its kind (identical cards share one); a value the seat cannot see encodes as none.
+the slot of its kind (identical cards share one); a value the seat cannot see encodes as none; a text made in play
+(engine/made_texts.py: one of endless many, none known before play) as any value of another kind, 1 when there is
+one.
 """
 
 from __future__ import annotations
