@@ -12,9 +12,8 @@ observation (its path's first key) and its encoding (the encoder's function for 
 encoder encodes none. The teams (hidden teams: what the seat knows of them) are written from the team slots and the
 arrays' ``team known`` row by the rules of engine/observation.py and TeamQueries.known_teams.
 
-Not written (``NotWritten``, naming the segment): a round value held nowhere in the arrays (a text only shown), the
-trick of a tricks step another step holds, values filled in secret by steps a round step holds that fill different
-ones.
+Not written (``NotWritten``, naming the segment): a value held nowhere in the arrays, the trick of a tricks step
+another step holds, values filled in secret by steps a round step holds that fill different ones.
 """
 
 from __future__ import annotations
