@@ -114,12 +114,12 @@ def test_a_define_is_one_function_every_call_calls():
     assert longest < 200
 
 
-def test_a_game_with_a_history_and_texts_only_shown_plays_whole():
+def test_a_game_with_a_history_and_texts_made_in_play_plays_whole():
     """Mue: its auction's history (a round value of records, read when the Eklat is scored), the vice found by the
-    greatest list of numbers, its Eklat put in words (a text the arrays do not hold: only shown); the same game on
-    both backends."""
+    greatest list of numbers, its Eklat put in words (a text made in play: held as only that there is one); the same
+    game on both backends."""
     machine = machine_of(ROOT / "games" / "mue.yaml", 4)
-    assert machine is not None and "eklat" in machine.lay.shown
+    assert machine is not None and machine.lay.made == {machine.lay.layout.value_slot("round", "eklat")}
     assert lockstep_game(machine, 3) > 0
 
 
