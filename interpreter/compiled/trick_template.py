@@ -100,10 +100,6 @@ class TrickWriter:
         """The trick's cards so far, in playing order: the ``trick`` its expressions read."""
         return self.span(self.regions.cards, self.at(PLAYED))
 
-    def seats(self) -> str:
-        """Who played the trick's cards so far, in playing order: the ``trick_seats`` its expressions read."""
-        return self.span(self.regions.seats, self.at(PLAYED))
-
     def call(self, expr: Compiled, names: dict[str, str], stem: str, lists: bool = False) -> str:
         return self.w.call(expr, names, _NAMES, stem, lists)
 
@@ -306,7 +302,7 @@ class TrickWriter:
         best, key = self.base + regions.best, self.base + regions.key
         lines = [f"def {self.name}_best{index}({ARRAYS}, p, led):",
                  f"    trick = {self.cards()}",
-                 f"    trick_seats = {self.seats()}",
+                 f"    trick_seats = {trick_template_plays.seats(self)}",
                  "    winner = -1",
                  f"    for k in range({self.at(PLAYED)}):",
                  f"        s = {self.at_(regions.seats, 'k')}",

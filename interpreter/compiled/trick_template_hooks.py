@@ -93,7 +93,7 @@ class Hooks:
     def _names(self, which: str) -> dict[str, tuple[str, Any]]:
         """The names the trick binds for its steps ``which``, each as its source over the progress, and its type."""
         t, regions = self.t, self.t.regions
-        seats = t.seats()
+        seats = t.span(regions.seats, t.at(PLAYED))
         if which == "between":
             sources = {"player": t.at_(regions.seats, f"{t.at(PLAYED)} - 1"), "trick": t.cards(),
                        "trick_seats": seats, "led": f"{t.name}_led({ARRAYS}, p)"}

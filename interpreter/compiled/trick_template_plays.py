@@ -20,6 +20,12 @@ from interpreter.compiled.trick_progress import PLAYED, TAKING, TURN
 CARD_RULE_NAMES = {"card": "c", "led": "led", "seat": "s", "trick": "trick", "trick_seats": "trick_seats"}
 
 
+def seats(t: Any) -> str:
+    """Who played the cards of the trick step ``t``'s trick so far, in playing order: the ``trick_seats`` its
+    expressions read."""
+    return t.span(t.regions.seats, t.at(PLAYED))
+
+
 def write(t: Any) -> list[str]:
     """``NAME_legal`` of the trick step ``t`` writes (trick_template.TrickWriter)."""
     marks = t.base + t.regions.marks
@@ -33,7 +39,7 @@ def write(t: Any) -> list[str]:
               *_once(t, [f"{row} + seat" for row in t.rows], marks),
               f"    led = {t.name}_led({ARRAYS}, p)",
               f"    trick = {t.cards()}",
-              f"    trick_seats = {t.seats()}"]
+              f"    trick_seats = {seats(t)}"]
     names = {**CARD_RULE_NAMES, "seat": "seat"}
     lead = [line for rule in t.step.lead_rules for line in _rule(t, rule, names)]
     follow = [line for rule in t.step.follow_rules for line in _rule(t, rule, names)]
