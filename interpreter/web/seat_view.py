@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.web.board_view import board_status, covers, drawn_board
 from interpreter.web.tables import Table
 
 
@@ -46,6 +47,8 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
             else:
                 why = "the game is over" if state.is_over() else "the cards are being dealt"
         cards.append({"label": label, "legal": legal, "why": why})
+    board = drawn_board(obs, covers(state) if turn else {})
+    on_board = {s["action"] for row in board or [] for s in row["spaces"] if s["action"]}
     trick = obs.get("trick") if "tricks_played" in obs else []
     leader = trick[0][0] if trick else (names[to_act] if to_act is not None and obs.get("decision") == "play"
                                         else None)
@@ -54,13 +57,14 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
         "round": state.round, "dealer": names[state.dealer],
         "step": state.step if live else None, "to_act": None if to_act is None else names[to_act],
         "your_turn": turn, "prompt": state.prompt if turn else None,
-        "hand_zone": hand_zone, "hand": cards,
-        "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand],
+        "hand_zone": hand_zone, "hand": cards, "hand_choice": any(c["legal"] for c in cards),
+        "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand and lab not in on_board],
+        "board": board,
         "trick": trick, "leader": leader, "last_trick": obs.get("last_trick"),
         "tricks_played": obs.get("tricks_played"),
         "counters": obs.get("counters") or {}, "totals": obs["totals"],
         "zones": _other_zones(obs, mine, hand_zone),
-        "status": [list(line) for line in state.status(seat)] if live else [],
+        "status": [list(line) for line in state.status(seat)] + board_status(board) if live else [],
         "over": state.is_over(),
     }
     if state.is_over():
@@ -73,7 +77,8 @@ def _bare_view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
     names = table.game.seat_names
     return {"type": "view", "seq": table.seq, "title": table.game.title, "seat": seat, "seat_name": names[seat],
             "seats": names, "kinds": table.setup.kinds, "round": 0, "dealer": None, "step": None, "to_act": None,
-            "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "actions": [], "trick": [],
+            "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "hand_choice": False, "actions": [],
+            "board": None, "trick": [],
             "leader": None, "last_trick": None, "tricks_played": None, "counters": {},
             "totals": dict(zip(names, table.state.returns())), "zones": [], "status": [],
             "log_from": log_from, "log": table.logs.get(seat, [])[log_from:], "scores": table.scores,
