@@ -348,7 +348,7 @@ def _board(board: dict[str, Any], me: str) -> list[str]:
     rows = [(row["title"], [s["label"] if s["open"] else
                             f"[{s['label']} by {'you' if s['by'] == me else s['by']}]" if s["by"] else f"[{s['label']}]"
                             for s in row["spaces"]], sum(s["open"] for s in row["spaces"])) for row in board.values()]
-    width = max(len(title) for title, _, _ in rows)
+    width = max((len(title) for title, _, _ in rows), default=0)
     return ["  the board (a covered space: [space by who covered it]):"] + [
         f"    {title + ':':<{width + 1}} {' | '.join(spaces)}  ({left} left)" for title, spaces, left in rows]
 
