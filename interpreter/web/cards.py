@@ -5,8 +5,8 @@ values, as the terminal groups a hand); each group gets a colour and a pip shape
 index made from its label. The rules that pick them are general ones on what the deck writes:
 
 - colour: a group value that is a colour's name (``red``, ``blue``, ``turquoise``, ...) is drawn in that colour,
-  a French suit's name (singular or plural) in the four-colour deck's (clubs green, diamonds blue, hearts red,
-  spades black); every other group (cards with no group value too, a colour this module does not know) takes the
+  a French suit's name (singular or plural) in the four-colour deck's (the club green, the diamond blue, the heart
+  red, the spade black); every other group (cards with no group value too, a colour this module does not know) takes the
   next colour of a fixed palette (green, blue, red, black, purple, ...) that no other group has, in the order the
   deck first shows its groups, so two groups never share a colour; the group's value is written at the card's foot,
   big enough to read on a phone;
