@@ -12,7 +12,7 @@ from interpreter.cli import main
 from interpreter.harness.agents import HumanAgent, RandomAgent
 from interpreter.harness.runner import play_game
 
-from .conftest import game_of
+from .conftest import ROOT, game_of
 
 
 def _play(name, players, seat, answers, seed=3):
@@ -86,7 +86,9 @@ def test_a_game_with_a_table_shows_its_lines_only_in_every_phase_never_raw_value
     assert "own_size" not in text and "monster: none" not in text and "partners: none" not in text
 
 
-@pytest.mark.parametrize("name, players", [("njet-riogrande", 4), ("docs/examples/board-auction.yaml", 4)])
+@pytest.mark.parametrize("name, players", [("njet-riogrande", 4), (str(ROOT / "docs" / "examples" /
+                                                                      "board-auction.yaml"), 4)],
+                         ids=["njet-riogrande", "board-auction"])
 def test_the_board_is_drawn_row_by_row_with_who_covered_each_space_and_what_each_row_has_left(name, players):
     # each board the person is shown: every row of the declaration with all its spaces, each space covered so far
     # (as the narration told it) in brackets with who covered it, and how many spaces the row has left

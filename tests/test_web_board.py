@@ -35,7 +35,7 @@ def _board_step(table: Any) -> Any:
     return next(s for s in table.game.engine.every_step() if s.kind == "board")
 
 
-@pytest.mark.parametrize("rules, players", [("njet-riogrande", 3), (AUCTION, 4)])
+@pytest.mark.parametrize("rules, players", [("njet-riogrande", 3), (AUCTION, 4)], ids=["njet", "board-auction"])
 def test_every_seat_sees_the_whole_board_with_who_covered_each_space_and_what_each_row_has_left(
         tmp_path, rules, players):
     table = _table(tmp_path, rules, players)
