@@ -447,7 +447,9 @@ def test_a_pasted_rule_file_with_hostile_labels_plays_as_text(browser, server):
     page.goto(base + "/")
     page.select_option("select#game", "__file__")
     page.fill("textarea#rules", HOSTILE)
-    page.wait_for_selector('select.seat-kind[data-seat="1"]', state="attached", timeout=WAIT)
+    # the pasted file checked: its two seats shown (not the seats of the game the lobby showed before, which a
+    # busy machine may still show when the file's check has not come back)
+    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length === 2", timeout=WAIT)
     page.select_option('select.seat-kind[data-seat="1"]', "random")
     page.click("button#create")
     page.wait_for_selector("#links a.join", state="attached", timeout=WAIT)
