@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures", "claims",
-           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning", "deal-all")
+           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning", "deal-all",
+           "board-auction")
 SEEDS = range(4)
 
 
@@ -370,3 +371,33 @@ def test_deal_file_the_first_deal_gives_each_seat_the_hand_the_file_writes(tmp_p
     write_record(record, out.record)
     assert replay(record, rules=str(EXAMPLES / "deal-file.yaml")).totals == out.totals
 
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_board_auction_each_row_s_last_space_sets_the_round_and_a_space_covered_before_play_is_never_offered(
+        players: int) -> None:
+    game = _game("board-auction", players)
+    (step,) = [s for s in game.every_step() if s.kind == "board"]
+    worth = next(r for r, row in enumerate(step.rows) if row.key == "worth")
+    covered: set[tuple[int, int]] = set()
+    played: list[int] = []
+
+    def watch(state: State, d, action) -> None:
+        if d.step is step:
+            offered = {step.rows[worth].labels[a.space] for a in d.actions if a.row == worth}
+            if players == 4 or not covered:  # covered before play with 4 players; open at first with 3
+                assert ("2 a trick" in offered) == (players == 3)
+            covered.add(tuple(action))
+        elif d.step.name == "tricks" and state.round_number not in played:
+            # the first play of the round: each row set to its one space left, the first trick led by it
+            for r, row in enumerate(step.rows):
+                left = [i for i in range(len(row.values)) if (r, i) not in covered and not row.covered[i]]
+                assert len(left) == 1 and state.vars[row.key] == row.values[left[0]], (row.key, left)
+            assert d.actor == state.vars["lead"]
+            played.append(state.round_number)
+            covered.clear()
+
+    for seed in SEEDS:
+        played.clear()
+        _walk(game, seed, watch)
+        assert played == [1, 2]

@@ -91,7 +91,9 @@ def table_of(client: TestClient, made: dict[str, Any]) -> Any:
 
 
 def choices(view: dict[str, Any]) -> list[str]:
-    return [c["label"] for c in view["hand"] if c["legal"]] + view["actions"]
+    """What the seat may click: its legal cards, the actions beside the hand, the spaces of a board it may cover."""
+    board = [s["action"] for row in view["board"] or [] for s in row["spaces"] if s["action"]]
+    return [c["label"] for c in view["hand"] if c["legal"]] + view["actions"] + board
 
 
 def play_to_the_end(client: TestClient, made: dict[str, Any], seat: int, until: str = "over") -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.web.board_view import board_status, covers, drawn_board
 from interpreter.web.tables import Table
 
 
@@ -61,13 +62,16 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
             else:
                 why = "the game is over" if state.is_over() else "the cards are being dealt"
         cards.append({"label": label, "legal": legal, "why": why})
+    board = drawn_board(obs, covers(state) if turn else {})
+    on_board = {s["action"] for row in board or [] for s in row["spaces"] if s["action"]}
     return {
         **_bare_view(table, seat, log_from), **_public(table, obs, to_act),
         "your_turn": turn, "prompt": state.prompt if turn else None,
-        "hand_zone": hand_zone, "hand": cards,
-        "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand],
+        "hand_zone": hand_zone, "hand": cards, "hand_choice": any(c["legal"] for c in cards),
+        "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand and lab not in on_board],
+        "board": board,
         "zones": _other_zones(obs, mine, hand_zone),
-        "status": [list(line) for line in state.status(seat)] if live else [],
+        "status": [list(line) for line in state.status(seat)] + board_status(board) if live else [],
     }
 
 
@@ -75,9 +79,10 @@ def _watched(table: Table, log_from: int) -> dict[str, Any]:
     state = table.state
     live = table.stopped is None
     obs = state.observation(None)  # a spectator's: what everyone sees
+    board = drawn_board(obs, {})  # (no space is a watcher's to cover)
     return {**_bare_watch(table, log_from), **_public(table, obs, table.to_act() if live else None),
-            "zones": _other_zones(obs, None, None),
-            "status": [list(line) for line in state.status(None)] if live else []}
+            "board": board, "zones": _other_zones(obs, None, None),
+            "status": [list(line) for line in state.status(None)] + board_status(board) if live else []}
 
 
 def _public(table: Table, obs: dict[str, Any], to_act: int | None) -> dict[str, Any]:
@@ -115,7 +120,8 @@ def _bare(table: Table, log_from: int, log: list[str]) -> dict[str, Any]:
     names = table.game.seat_names
     return {"type": "view", "seq": table.seq, "title": table.game.title,
             "seats": names, "kinds": table.setup.kinds, "round": 0, "dealer": None, "step": None, "to_act": None,
-            "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "actions": [], "trick": [],
+            "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "hand_choice": False, "actions": [],
+            "board": None, "trick": [],
             "leader": None, "last_trick": None, "tricks_played": None, "counters": {},
             "totals": dict(zip(names, table.state.returns())), "zones": [], "status": [],
             "log_from": log_from, "log": log[log_from:], "scores": table.scores,

@@ -76,6 +76,7 @@ function show(v) {
   $("turn").textContent = v.stopped ? "The table has stopped." : v.over ? "The game is over." : v.your_turn ? `Your turn${v.prompt ? `: ${v.prompt}` : ""}` : v.to_act ? `${v.to_act} to act` : "Dealing…";
   $("turn").className = v.your_turn ? "mine" : "";
   showSeats(v);
+  showBoard(v);
   showTrick(v);
   showHand(v);
   showZones(v);
@@ -124,7 +125,8 @@ function showHand(v) {
   $("hand-title").textContent = v.hand_zone ? `Your ${v.hand_zone}` : "Your hand";
   $("hand").replaceChildren(...v.hand.map((c) => {
     const e = card(c.label, c.legal ? {tabindex: "0"} : {title: c.why});
-    e.classList.add(c.legal ? "legal" : "dimmed");
+    // dimmed: refused in a choice of cards; idle: no card is chosen now (readable, not clickable)
+    e.classList.add(c.legal ? "legal" : v.hand_choice ? "dimmed" : "idle");
     if (c.legal) {
       e.addEventListener("click", () => act(c.label));
       e.addEventListener("keydown", (k) => { if (k.key === "Enter" || k.key === " ") { k.preventDefault(); act(c.label); } });
@@ -137,6 +139,35 @@ function showHand(v) {
     const b = el("button", {class: "action", type: "button", "data-label": label}, label);
     b.addEventListener("click", () => act(label));
     return b;
+  }));
+}
+
+// a board step: its rows of spaces as declared, each covered space marked with who covered it, what each row
+// has left; the spaces this seat may cover now are buttons
+function showBoard(v) {
+  const box = $("board");
+  box.hidden = !v.board;
+  box.replaceChildren(...(v.board || []).map((row) => {
+    const r = el("div", {class: "board-row", "data-row": row.row});
+    const spaces = el("div", {class: "board-spaces"});
+    spaces.append(...row.spaces.map((s) => {
+      if (s.action) {
+        const b = el("button", {class: "action space", type: "button", "data-label": s.action}, s.label);
+        b.addEventListener("click", () => act(s.action));
+        return b;
+      }
+      const d = el("span", {class: "space " + (s.open ? "open" : "covered"), "data-space": s.label});
+      d.append(el("span", {class: "space-label"}, s.label));
+      if (!s.open) {
+        const who = s.by === null ? "covered before play" : s.by === v.seat_name ? "you" : s.by;
+        d.append(el("span", {class: "marker", "data-by": s.by === null ? "" : s.by}, who));
+        d.setAttribute("title", `${s.label}: covered ${s.by === null ? "before play" : `by ${s.by}`}`);
+      }
+      return d;
+    }));
+    r.append(el("span", {class: "board-title"}, row.title), spaces,
+             el("span", {class: "board-left"}, `${row.left} left`));
+    return r;
   }));
 }
 
