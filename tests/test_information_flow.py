@@ -118,6 +118,13 @@ def test_the_leak_shows_as_a_warning_validate_passes_and_strict_fails(tmp_path, 
     assert out.out == "" and f"{path}: 1 warning (--strict: a warning fails)" in out.err
 
 
+def test_the_warning_docs_rule_files_md_shows_is_what_validate_says(tmp_path):
+    path = _file(tmp_path, f'      legal: {{do: set, round: {{legal: "{LEGAL}"}}}}')
+    (block,) = validate_warnings(path)
+    doc = (ROOT / "docs" / "rule-files.md").read_text(encoding="utf-8")
+    assert block.replace(path, "my-game.yaml") in doc
+
+
 @pytest.mark.parametrize("fixed", [
     # each seat's own legal plays, seen by that seat alone
     '      legal: {do: set, visible: owner, seats: {legal: "[c for c in seat.hand if c.suit == led.suit]"}}',
