@@ -167,12 +167,15 @@ def test_a_status_line_reading_another_seats_hand_warns_and_the_seats_own_does_n
     table = ("  - {title: your cards, show: seat.hand}\n"
              "  - {title: cards left, show: len(left(seat).hand), each: true}\n"
              "  - {title: next seat holds, show: left(seat).hand}\n"
-             "  - {title: everyone's red cards, show: \"[c for c in seat.hand if c.suit == 'red']\", each: true}")
+             "  - {title: everyone's red cards, show: \"[c for c in seat.hand if c.suit == 'red']\", each: true}\n"
+             "  - {title: your reds, show: \"'yes'\", when: \"any(c.suit == 'red' for c in seat.hand)\"}\n"
+             "  - {title: next has reds, show: \"'yes'\", when: \"any(c.suit == 'red' for c in left(seat).hand)\"}")
     path = _file(tmp_path, table=table)
     found = _warnings(path)
     assert [(line, m.split(",")[0]) for line, _, m in found] == [
         (_at(path, "next seat holds")[0], "status line 'next seat holds' shows its value to the seat looking"),
-        (_at(path, "everyone's red")[0], "status line 'everyone's red cards' shows every seat's value to each seat")]
+        (_at(path, "everyone's red")[0], "status line 'everyone's red cards' shows every seat's value to each seat"),
+        (_at(path, "next has reds")[0], "whether status line 'next has reds' is shown tells the seat looking")]
     assert all("the cards of a seat's 'hand'" in m for _, _, m in found)
 
 

@@ -156,7 +156,7 @@ class _Reader:
     def __init__(self, game: Game):
         self.game = game
         self.unknown = unknown_zones(game)
-        self.teams_hidden = any(getattr(s, "kind", "") == "teams" and s.hides for s in _every_step(game.steps))
+        self.teams_hidden = any(s.kind == "teams" and s.hides for s in _every_step(game.steps))
         self.builtins = {id(b.impl): name for name, b in REGISTRY.items()}
         self._defines: dict[tuple[int, tuple[Flow, ...]], Flow] = {}
 
