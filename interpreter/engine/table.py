@@ -19,6 +19,7 @@ class StatusLine:
     show: Compiled
     when: Compiled | None = None
     each: bool = False  # the value of every seat (bound as seat) on one line
+    discloses: bool = False  # shows what the rules have told everyone, though it reads hidden things (validate)
 
 
 def _said(value: Any) -> str:

@@ -32,7 +32,7 @@ from typing import Any
 
 import interpreter as tb
 from interpreter.api.builtin_agents import AGENTS, PLAY_AGENT
-from interpreter.errors import RuleError, TrickbookError, show_file_as
+from interpreter.errors import RuleError, RuleWarning, TrickbookError, show_file_as
 from interpreter.limits import MAX_NUMBER
 from interpreter.web.guard import read_json
 from interpreter.web.tables import Setup, Table, Tokens, check_setup, mtime, new_token, token_hash
@@ -62,6 +62,7 @@ class Limits:
 class _RuleFile:
     client: str | None  # who sent it first
     used: float  # when it was last sent or a table was made of it
+    warnings: tuple[dict[str, Any], ...] = ()  # what validate warns of, for the page (problem_json)
 
 
 class LobbyError(TrickbookError):
@@ -80,6 +81,11 @@ def problem_json(e: RuleError) -> dict[str, Any]:
     col = pos.column if pos is not None else 1
     return {"line": pos.line if pos is not None else 1, "col": col, "message": e.message,
             "source": line, "caret": (" " * max(col - 1, 0) + "^") if line.strip() else ""}
+
+
+def _warned(info: dict[str, Any], warnings: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """A rule file's lobby information with what validate warns of in it (``warnings``, as problem_json), if any."""
+    return {**info, "warnings": list(warnings)} if warnings else info
 
 
 def duration(seconds: float) -> str:
@@ -160,11 +166,13 @@ class Lobby:
         kept = self.rule_files.get(name)
         if kept is not None and path.is_file():
             self._used(name)
-            return self.rules_info(name)
+            return _warned(self.rules_info(name), kept.warnings)
         path.write_bytes(data)
         try:
-            problems = tb.check(self._rules_path(name))
-            errors = [problem_json(e) for e in problems[:50]]  # the source lines are read before the file goes
+            problems = tb.check(self._rules_path(name), warnings=True)
+            # the source lines are read before the file goes
+            errors = [problem_json(e) for e in problems[:50] if not isinstance(e, RuleWarning)]
+            warnings = tuple(problem_json(e) for e in problems[:50] if isinstance(e, RuleWarning))
             if not errors:
                 self._room_for_rules(client)
         except BaseException:
@@ -173,13 +181,13 @@ class Lobby:
         if errors:
             path.unlink(missing_ok=True)
             return {"errors": errors}
-        self.rule_files[name] = _RuleFile(client, 0.0)
+        self.rule_files[name] = _RuleFile(client, 0.0, warnings)
         self._used(name)
         try:
             path.with_suffix(".json").write_text(json.dumps({"client": client}), encoding="utf-8")
         except OSError as exc:
             log.warning("%s: cannot keep who sent it: %s", path, exc)
-        return self.rules_info(name)
+        return _warned(self.rules_info(name), warnings)
 
     def _room_for_rules(self, client: str | None) -> None:
         if len(self.rule_files) >= self.limits.rule_files:
