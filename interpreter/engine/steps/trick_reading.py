@@ -93,7 +93,7 @@ class TrickReading(Step):
             "card of the trick, in playing order.", binds=("card", "led", "seat", "trick"), required=True),
         Opt("equal_cards", "enum", "Of equal cards: later_wins (default) or first_wins.",
             choices=("later_wins", "first_wins"), default="later_wins"),
-        Opt("can_win", "condition", "Only seats for which this holds can win a trick (e.g. \"seat.tricks < "
+        Opt("can_win", "condition", "Who may win a trick: only the seats this holds for (e.g. \"seat.tricks < "
             "2\"); when none can, the leader wins.", binds=("seat",)),
         Opt("won_by", "seat", "A seat that wins the trick whatever is played (a claim), or none: usually a "
             "round value set by a choice between plays, e.g. round.claimant."),
