@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.dsl import ast
+from interpreter.dsl import words_lists as lists
 from interpreter.dsl import words_shapes as shapes
 from interpreter.dsl.parser import DslSyntaxError, parse
 from interpreter.dsl.vocabulary import CARD, CARDS, SEAT, SEATS, Term, Vocabulary
@@ -60,6 +61,11 @@ def condition_words(text: str, subject: str, vocabulary: Vocabulary | None = Non
     return f"{shapes.article(noun)} {noun} " + shapes.relative(speaker, node, subject, kind)
 
 
+LONG_BRANCH = 40  # a branch of a conditional longer than this is said after its condition
+
+# the first words of a condition define's name that make it a verb phrase ("may score honours")
+VERBS = frozenset({"may", "can", "must", "has", "have", "holds", "is", "does", "will", "should", "owes", "wins",
+                   "meets", "fulfils", "matches", "breaks", "beats", "sees", "knows"})
 THE = {CARD: "the card", SEAT: "the player", CARDS: "the cards", SEATS: "the players"}
 A = {CARD: "a card", SEAT: "a player", CARDS: "some cards", SEATS: "some players"}
 OTHER = ("", "other ", "third ", "fourth ", "fifth ", "sixth ", "seventh ", "eighth ", "ninth ", "tenth ")
@@ -111,7 +117,7 @@ class Speaker:
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
         if isinstance(node, ast.Index):
-            return shapes.index(self, node)
+            return lists.index(self, node)
         if isinstance(node, ast.ListExpr):
             return "an empty list" if not node.items else ", ".join(self.value(i) for i in node.items)
         if isinstance(node, ast.Unary):
@@ -173,10 +179,11 @@ class Speaker:
         return f"not ({self.say(inner)})"
 
     def conditional(self, node: ast.Conditional, top: bool) -> str:
-        """``a if x else b if y else c``: "a if x; b if y; otherwise c"."""
+        """``a if x else b if y else c``: "a if x; b if y; otherwise c" ("if x: a; ..." where a branch is long)."""
         parts = []
         while isinstance(node, ast.Conditional):
-            parts.append(f"{self.say(node.then, False)} if {self.say(node.test)}")
+            then, test = self.say(node.then, False), self.say(node.test)
+            parts.append(f"if {test}: {self.say(node.then)}" if len(then) > LONG_BRANCH else f"{then} if {test}")
             node = node.otherwise  # type: ignore[assignment]
         text = "; ".join(parts) + f"; otherwise {self.say(node, False)}"
         return text if top else f"({text})"
@@ -186,11 +193,15 @@ class Speaker:
         if term is not None:
             return self.term(term, list(node.args))
         args = node.args
-        if len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].function is None:
-            return shapes.comprehension(self, node.name, args[0])
-        said = [self.say(a, False) for a in args]
         if len(args) == 1 and node.name == "len":
             return shapes.how_many(self, args[0])
+        if len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].function is None:
+            return shapes.comprehension(self, node.name, args[0])
+        if node.name == "slice" and len(args) == 3:
+            return lists.sliced(self, args)
+        if node.name == "range" and len(args) == 2:
+            return "the numbers " + lists.numbers(self, *args)
+        said = [self.say(a, False) for a in args]
         if len(args) == 1 and node.name in OF_LIST:
             return OF_LIST[node.name].format(said[0])
         if node.name in MANY_ARGS and len(args) >= 2:
@@ -208,6 +219,9 @@ class Speaker:
             return f"not {name}" if negated else name
         if term.condition:
             verb = "is not" if negated else "is"
+            if name.split()[0] in VERBS:  # a name that is a verb phrase: "the player may score honours"
+                return f"{said[0]} {'does not: ' if negated else ''}{name}" + (
+                    f" {and_list(said[1:])}" if len(said) > 1 else "")
             if len(said) == 1:
                 return f"{said[0]} {verb} {name}"
             return ("not: " if negated else "") + f"{said[0]} {name} {and_list(said[1:])}"

@@ -17,7 +17,8 @@ NAMES = {
     "player": "the player who just played", "winner": "the trick's winner", "takers": "the trick's takers",
     "last_trick": "the last trick's cards", "value": "the value", "history": "the choices so far",
     "passes": "the passes so far", "picked": "the values picked this turn", "legal": "the allowed choices",
-    "space": "the space", "open": "the open spaces of the row", "deck": "the deck", "none": "nothing",
+    "space": "the space",
+    "taker": "the taker", "row": "the row", "open": "the open spaces of the row", "deck": "the deck", "none": "nothing",
 }
 OWNED = {"round": "the round's", "game": "the game's", "setup": "the setup's", "options": "the option"}
 COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -52,6 +53,9 @@ class Phrase(NamedTuple):
     kind: str | None
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
 class Saying(Protocol):
     """What the shapes need of a speaker (interpreter.dsl.words.Speaker)."""
 
@@ -80,9 +84,11 @@ def term_name(term: Term) -> str:
 def possessive(whose: str, what: str) -> str:
     """``what`` of ``whose``: "the player's hand", or "the hand of every player of the team" when ``whose`` is
     long."""
-    if whose == "it":
-        return f"its {what}"
-    short = len(whose.split()) <= 3 and not any(w in whose for w in (" of ", " in ", "(", ",", " if "))
+    if whose in ("it", "they"):
+        return f"{'its' if whose == 'it' else 'their'} {what}"
+    short = len(whose.split()) <= 3 and not any(w in whose for w in (" of ", " in ", "(", ",", " if ", " plus ",
+                                                                       " minus ", " times ")) \
+        and not whose.startswith(("minus ", "not ", "an empty"))
     if not short:
         return f"the {what} of {whose}"
     return f"{whose}' {what}" if whose.endswith("s") and not whose.endswith("'s") else f"{whose}'s {what}"

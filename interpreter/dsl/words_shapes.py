@@ -7,11 +7,10 @@ Each is a general rule over the expression tree, never a game's:
   "the sum, over every player of the player's team, of that player's tricks"; its name is never shown;
 - a count times a number, and sums of them: "1 for each card in the player's won whose suit is hearts, plus 13
   for each one that is the queen of spades";
-- the highest (lowest) of the players' values compared with a number: "some player's total is 100 or more";
+- the highest (lowest) of the players' values compared with a number: "a player's total is 100 or more";
 - a condition on a card or a player said as what it picks: "whose suit is hearts", "that is the queen of
   spades", "with a card in their hand that ...";
-- a list looked up: "by the card's rank (9: 0, 10: 10, ...)", a list gone round: "by the round's number in turn:
-  left, right, across, hold (the first for 1), then again"; ``let x = v in e``: e with v in the place of x;
+- (lists looked up, gone round, sliced, and lets: :mod:`interpreter.dsl.words_lists`);
 - a number compared: "100 or more", "empty" for a list of none.
 """
 
@@ -19,10 +18,18 @@ from __future__ import annotations
 
 from interpreter.dsl import ast
 from interpreter.dsl.vocabulary import SEAT, children
-from interpreter.dsl.words_base import ARITHMETIC, COMPARE, NOUNS, OF_LIST, Phrase, and_list, name_words, term_name
+from interpreter.dsl.words_base import (
+    ARITHMETIC,
+    COMPARE,
+    NOUNS,
+    OF_LIST,
+    Phrase,
+    and_list,
+    name_words,
+    term_name,
+)
 from interpreter.dsl.words_base import Saying as Speaker
-
-EXTREMES = {"max": "the highest", "min": "the lowest"}
+from interpreter.dsl.words_lists import numbers
 
 
 def article(noun: str) -> str:
@@ -102,8 +109,7 @@ def _place(speaker: Speaker, source: ast.Node) -> str:
     if isinstance(source, ast.Attribute) and source.name in vocab.seat_zones:
         return f" in {speaker.say(source, False)}"
     if isinstance(source, ast.Call) and source.name == "range" and len(source.args) == 2:
-        low, high = (speaker.say(a, False) for a in source.args)
-        return f" from {low} up to {high} (not {high})"
+        return " " + numbers(speaker, *source.args)
     if isinstance(source, ast.ListExpr):
         return f" among {and_list([speaker.value(i) for i in source.items])}" if source.items else " of nothing"
     return f" of {speaker.say(source, False)}"
@@ -175,8 +181,22 @@ def relative(speaker: Speaker, cond: ast.Node, var: str, kind: str | None, plura
     clause = _clause(speaker, cond, var, kind, plural)
     if clause is not None:
         return clause
-    noun = NOUNS.get(kind, "item")
-    return "such that " + speaker.binding(**{var: Phrase(f"the {noun}", kind)}).say(cond)
+    if _owner_only(cond, var):  # each mention is whose thing: "such that their hand has ..."
+        phrase = "they" if kind == SEAT else "it"
+    else:
+        phrase = "that player" if kind == SEAT else "it"
+    return "such that " + speaker.binding(**{var: Phrase(phrase, kind)}).say(cond)
+
+
+def _owner_only(node: ast.Node, var: str) -> bool:
+    """Whether every mention of ``var`` in ``node`` is the owner of an attribute (``var.NAME``)."""
+    if isinstance(node, ast.Attribute) and _is(node.base, var):
+        return True
+    if _is(node, var):
+        return False
+    if isinstance(node, ast.Comprehension) and node.var == var:
+        return _owner_only(node.source, var)
+    return all(_owner_only(child, var) for child in children(node))
 
 
 def clause(speaker: Speaker, cond: ast.Node, var: str, kind: str | None) -> str | None:
@@ -317,7 +337,7 @@ def _comparison(speaker: Speaker, node: ast.Binary) -> str:
 
 
 def _extreme(speaker: Speaker, node: ast.Binary) -> str | None:
-    """The highest (lowest) of the items' values compared: "some player's total is 100 or more"."""
+    """The highest (lowest) of the items' values compared: "a player's total is 100 or more"."""
     made = _comprehension(node.left, "max", "min")
     if made is None or node.op not in ("<", "<=", ">", ">=") or mentions(node.right, made.var) \
             or mentions(made.body, made.var) != 1 or not _simple(made.body):
@@ -331,8 +351,9 @@ def _extreme(speaker: Speaker, node: ast.Binary) -> str | None:
 def _sum(speaker: Speaker, node: ast.Binary, top: bool) -> str:
     """A sum: its terms in order; counts of cards said per card, a text made of pieces said as joined."""
     terms = _terms(node, "+")
-    if any(isinstance(t, ast.Const) and isinstance(t.value, str) for _, t in terms):
-        return " followed by ".join(speaker.say(t, False) for _, t in terms)
+    if any(isinstance(t, ast.Const) and isinstance(t.value, str) for _, t in terms) \
+            and all(sign == "+" for sign, _ in terms):
+        return text_of(speaker, [t for _, t in terms])
     said: list[str] = []
     place = None
     for i, (sign, term) in enumerate(terms):
@@ -345,6 +366,20 @@ def _sum(speaker: Speaker, node: ast.Binary, top: bool) -> str:
         said.append(text if i == 0 and sign == "+" else f"{'plus' if sign == '+' else 'minus'} {text}")
     text = " ".join(said) if not said[0].startswith("plus ") else " ".join(said)[5:]
     return text if top else f"({text})"
+
+
+def text_of(speaker: Speaker, pieces: list[ast.Node]) -> str:
+    """A text made of pieces, as it reads: its written parts as they are, the others in brackets:
+    "“side bid [the player's contract], took [the player's taken]”"."""
+    said = []
+    for piece in pieces:
+        if isinstance(piece, ast.Const) and isinstance(piece.value, str):
+            said.append(piece.value)
+        elif isinstance(piece, ast.Call) and piece.name == "text" and len(piece.args) == 1:
+            said.append(f"[{speaker.say(piece.args[0])}]")
+        else:
+            said.append(f"[{speaker.say(piece)}]")
+    return "“" + "".join(said) + "”"
 
 
 def _terms(node: ast.Node, sign: str) -> list[tuple[str, ast.Node]]:
@@ -393,56 +428,3 @@ def _listed(speaker: Speaker, node: ast.Node, counted: bool = False) -> str:
         over = Over(speaker, made)
         return over.plural("" if counted else "the ")
     return speaker.say(node, False)
-
-
-# ---------------------------------------------------------------- indexing
-
-
-def index(speaker: Speaker, node: ast.Index) -> str:
-    base, at = node.base, node.index
-    if isinstance(base, ast.Comprehension) and base.function is None and isinstance(base.source, ast.ListExpr) \
-            and len(base.source.items) == 1 and base.condition is None and isinstance(at, ast.Const):
-        value = base.source.items[0]  # let NAME = value in body: the body with the value in the name's place
-        kind = speaker.vocabulary.kind_by_use(base.var, [base.body])
-        return speaker.binding(**{base.var: Phrase(speaker.say(value, False), kind)}).say(base.body)
-    if isinstance(base, ast.ListExpr) and base.items and all(isinstance(i, ast.Const) for i in base.items):
-        table = _looked_up(speaker, base, at)
-        if table is not None:
-            return table
-    whole = _whole(at)
-    if whole is not None:
-        place = "the last" if whole == -1 else f"item {whole + 1}" if whole >= 0 else f"item {-whole} from the end"
-        return f"{place} of {speaker.say(base, False)}"
-    return f"the item at place {speaker.say(at, False)} of {speaker.say(base, False)} (from 0)"
-
-
-def _looked_up(speaker: Speaker, base: ast.ListExpr, at: ast.Node) -> str | None:
-    """A list of values picked from by a key: "by the card's rank (9: 0, 10: 10, ...)"; a list gone round by a
-    number: "by the round's number in turn: left, right, across, hold (the first for 1), then again"."""
-    values = [speaker.value(i) for i in base.items]
-    if isinstance(at, ast.Call) and at.name == "index" and len(at.args) == 2 \
-            and isinstance(at.args[0], ast.ListExpr) and len(at.args[0].items) == len(values):
-        keys = [speaker.value(k) for k in at.args[0].items]
-        pairs = ", ".join(f"{k}: {v}" for k, v in zip(keys, values))
-        return f"by {speaker.say(at.args[1], False)} ({pairs})"
-    if isinstance(at, ast.Binary) and at.op == "%" and _whole(at.right) == len(values):
-        counted, start = at.left, 0
-        if isinstance(counted, ast.Binary) and counted.op in ("-", "+") and _whole(counted.right) is not None:
-            start = _whole(counted.right) * (1 if counted.op == "-" else -1)  # type: ignore[operator]
-            counted = counted.left
-        return (f"by {speaker.say(counted, False)} in turn: {', '.join(values)} (the first for {start}), "
-                "then again")
-    if isinstance(at, (ast.Attribute, ast.Name, ast.Call)) and len(values) <= 8:
-        pairs = ", ".join(f"{i}: {v}" for i, v in enumerate(values))
-        return f"by {speaker.say(at, False)} ({pairs})"
-    return None
-
-
-def _whole(node: ast.Node) -> int | None:
-    """A whole number written as one (``2``, ``-1``), else None."""
-    if isinstance(node, ast.Unary) and node.op == "-":
-        inner = _whole(node.operand)
-        return None if inner is None else -inner
-    if isinstance(node, ast.Const) and type(node.value) is int:
-        return node.value
-    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from interpreter.dsl.words import name_words
+from interpreter.dsl.words_base import and_list, name_words
 from interpreter.plan.declaration import Opt
 from interpreter.plan.section import JSON, NAME_RULE, Telling, names
 
@@ -118,6 +118,8 @@ def plain(value: Any, tell: Telling) -> str:
     """Data as people read it: a list's items, a mapping's label (or its keys and values), an expression in
     words."""
     if isinstance(value, list):
+        if value and all(isinstance(v, list) for v in value):  # a list of lists: "North and South; East and West"
+            return "; ".join(and_list([plain(i, tell) for i in v]) if v else "nothing" for v in value)
         return ", ".join(plain(v, tell) for v in value)
     if isinstance(value, dict):
         if "label" in value:

@@ -27,6 +27,7 @@ from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.action_types import Choice, Pass, Stop
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.choose_labels import ChoiceLabels
@@ -58,21 +59,6 @@ class Choosing:
         return other
 
 
-def chosen(step: dict[str, Any], tell: Any) -> str:
-    """A choose step as a rulebook says it: "Each player in turn passes 3 of the player's hand"."""
-    who = "Each player in turn" if "who" not in step else f"In turn, {tell.say(step['who'])}"
-    together = ", all at once and unseen," if step.get("simultaneous") else ""
-    first, _, rest = str(step.get("verb", "choose")).partition(" ")
-    verb = first + ("es" if first.endswith(("s", "sh", "ch", "x")) else "s") + (f" {rest}" if rest else "")
-    count = step.get("count", 1)
-    many = "one" if count == 1 else str(count) if isinstance(count, int) else "up to " + tell.say(count)
-    options = tell.say(step["options"])
-    said = f"{who}{together} {verb} {many} of " + (options if len(options) <= 80 else "the options below")
-    if step.get("pass"):
-        said += f", or passes ({step['pass']})"
-    return said + (", round and round until the auction ends" if step.get("repeat") else "")
-
-
 class ChooseReading(Step):
     """A choose step as its rule file says it: each option read, checked and compiled."""
 
@@ -82,7 +68,7 @@ class ChooseReading(Step):
     loops = True
     summary = ("Seats in turn (or simultaneously, hidden until all have chosen) each pick values from a list: "
                "bids, trump, partners, cards to discard or pass, yes/no offers, a designer's own auction.")
-    rulebook = staticmethod(chosen)
+    rulebook = staticmethod(rulebook.chosen)
     options = COMMON + (
         Opt("who", "seats", "The seats that choose, in order: a seat or a list of seats (default "
             "seats_from(left(round.dealer)): everyone, starting left of the dealer).", binds=()),

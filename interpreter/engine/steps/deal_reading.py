@@ -4,12 +4,10 @@ and its chance (deal_chance.py) read; and its progress."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.dsl.types import CARD
-from interpreter.dsl.words import name_words
 from interpreter.engine.faults import deal_problem
 from interpreter.engine.game_view import GameView
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -30,23 +28,13 @@ class _Dealing:
         return other
 
 
-def dealt(step: dict[str, Any], tell: Any) -> str:
-    """A deal as a rulebook says it: "Shuffle all the cards and deal 13 to each player"."""
-    cards = "all the cards" if "cards" not in step else "every " + tell.picks(step["cards"])[2:]
-    hand = step["hand"]
-    count = f"{hand}" if isinstance(hand, int) else f"as many as {tell.say(hand)}"
-    where = "" if step.get("to", "hand") == "hand" else f" (to their {name_words(step['to'])})"
-    rest = f"; the cards left over go to the {name_words(step['rest'])}" if step.get("rest") else ""
-    return f"Shuffle {cards} and deal {count} to each player{where}{rest}"
-
-
 class DealReading(Step):
     """A deal step as its rule file says it."""
 
     kind = "deal"
     summary = ("Chance: gather every card back, shuffle the deck (after remove) and deal the same number of "
                "cards to every seat; the cards left over go to rest.")
-    rulebook = staticmethod(dealt)
+    rulebook = staticmethod(rulebook.dealt)
     options = COMMON + (
         Opt("hand", "number", "Cards dealt to each seat: a number or an expression, which may change by round "
             "(e.g. setup.hand, or 11 - round.number).", required=True),

@@ -23,6 +23,7 @@ from typing import Any, cast
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.action_types import Play, Take
 from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps, finish_steps
 from interpreter.engine.steps.context import StepContext
@@ -71,6 +72,7 @@ class TrickReading(Step):
     """A tricks step as its rule file says it: each option read, checked and compiled into the trick's parts."""
 
     kind = "tricks"
+    rulebook = staticmethod(rulebook.tricks_played)
     decides = True
     loops = True
     summary = ("Play tricks until one cannot start (some seat has no card left) or an obligation with "
