@@ -183,7 +183,9 @@ class Speaker:
         parts = []
         while isinstance(node, ast.Conditional):
             then, test = self.say(node.then, False), self.say(node.test)
-            parts.append(f"if {test}: {self.say(node.then)}" if len(then) > LONG_BRANCH else f"{then} if {test}")
+            nested = isinstance(node.then, ast.Conditional)  # (bracketed: its own ; would read as this one's)
+            long = f"if {test}: {self.say(node.then, not nested)}"
+            parts.append(long if len(then) > LONG_BRANCH else f"{then} if {test}")
             node = node.otherwise  # type: ignore[assignment]
         text = "; ".join(parts) + f"; otherwise {self.say(node, False)}"
         return text if top else f"({text})"
@@ -225,5 +227,8 @@ class Speaker:
             if len(said) == 1:
                 return f"{said[0]} {verb} {name}"
             return ("not: " if negated else "") + f"{said[0]} {name} {and_list(said[1:])}"
-        text = possessive(said[0], name) if len(said) == 1 else f"the {name} of {and_list(said)}"
+        if len(said) == 1:  # "the player's points"; a name ending in "of" before its argument: "the suit of the card"
+            text = f"the {name} {said[0]}" if name.endswith(" of") else possessive(said[0], name)
+        else:
+            text = f"the {name.removesuffix(' of')} of {and_list(said)}"
         return f"not {text}" if negated else text

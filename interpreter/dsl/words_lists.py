@@ -26,18 +26,36 @@ def index(speaker: Speaker, node: ast.Index) -> str:
         place = "the last" if at_whole == -1 else f"the {ORDINALS[at_whole]}" if 0 <= at_whole < len(ORDINALS) \
             else f"item {at_whole + 1}" if at_whole >= 0 else f"item {-at_whole} from the end"
         return f"{place} of {speaker.say(base, False)}"
-    return f"the item at place {speaker.say(at, False)} of {speaker.say(base, False)} (from 0)"
+    counted, start = _offset(at)
+    return f"item {speaker.say(counted, False)} of {speaker.say(base, False)} (counting from {start})"
+
+
+def _offset(at: ast.Node) -> tuple[ast.Node, int]:
+    """An index ``x - k`` (or ``x + k``, or ``x``) as ``x`` and the number of its first item, ``k``."""
+    if isinstance(at, ast.Binary) and at.op in ("-", "+"):
+        k = whole(at.right)
+        if k is not None:
+            return at.left, k if at.op == "-" else -k
+    return at, 0
+
+
+def _keys(speaker: Speaker, node: ast.Node) -> list[ast.Node] | None:
+    """The items of a list written out, or of a define without parameters that is one."""
+    if isinstance(node, (ast.Name, ast.Call)) and not (isinstance(node, ast.Call) and node.args):
+        term = speaker.vocabulary.terms.get(node.name)
+        node = term.body if term is not None and not term.params and term.body is not None else node
+    return list(node.items) if isinstance(node, ast.ListExpr) else None
 
 
 def _looked_up(speaker: Speaker, base: ast.ListExpr, at: ast.Node) -> str | None:
     """A list of values picked from by a key: "by the card's rank (9: 0, 10: 10, ...)"; a list gone round by a
     number: "by the round's number in turn: left, right, across, hold (the first for 1), then again"."""
     values = [speaker.value(i) for i in base.items]
-    if isinstance(at, ast.Call) and at.name == "index" and len(at.args) == 2 \
-            and isinstance(at.args[0], ast.ListExpr) and len(at.args[0].items) == len(values):
-        keys = [speaker.value(k) for k in at.args[0].items]
-        pairs = ", ".join(f"{k}: {v}" for k, v in zip(keys, values))
-        return f"the value for {speaker.say(at.args[1], False)} in ({pairs})"
+    keyed = _keys(speaker, at.args[0]) if isinstance(at, ast.Call) and at.name == "index" and len(at.args) == 2 \
+        else None
+    if keyed is not None and len(keyed) == len(values):
+        pairs = ", ".join(f"{speaker.value(k)}: {v}" for k, v in zip(keyed, values))
+        return f"the value for {speaker.say(at.args[1], False)} in ({pairs})"  # type: ignore[attr-defined]
     if isinstance(at, ast.Binary) and at.op == "%" and whole(at.right) == len(values):
         counted, start = at.left, 0
         if isinstance(counted, ast.Binary) and counted.op in ("-", "+") and whole(counted.right) is not None:
@@ -45,9 +63,10 @@ def _looked_up(speaker: Speaker, base: ast.ListExpr, at: ast.Node) -> str | None
             counted = counted.left
         return (f"by {speaker.say(counted, False)} in turn: {', '.join(values)} (the first for {start}), "
                 "then again")
-    if isinstance(at, (ast.Attribute, ast.Name, ast.Call)) and len(values) <= 8:
-        pairs = ", ".join(f"{i}: {v}" for i, v in enumerate(values))
-        return f"the value for {speaker.say(at, False)} in ({pairs})"
+    counted, start = _offset(at)
+    if isinstance(counted, (ast.Attribute, ast.Name, ast.Call)) and len(values) <= 16:
+        pairs = ", ".join(f"{i + start}: {v}" for i, v in enumerate(values))
+        return f"the value for {speaker.say(counted, False)} in ({pairs})"
     return None
 
 

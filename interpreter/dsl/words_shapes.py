@@ -377,9 +377,16 @@ def text_of(speaker: Speaker, pieces: list[ast.Node]) -> str:
             said.append(piece.value)
         elif isinstance(piece, ast.Call) and piece.name == "text" and len(piece.args) == 1:
             said.append(f"[{speaker.say(piece.args[0])}]")
+        elif isinstance(piece, ast.Conditional) and _empty(piece.then) != _empty(piece.otherwise):
+            shown, when = (piece.otherwise, "unless") if _empty(piece.then) else (piece.then, "if")
+            said.append(f"[{speaker.say(shown, False)} {when} {speaker.say(piece.test)}]")
         else:
             said.append(f"[{speaker.say(piece)}]")
     return "“" + "".join(said) + "”"
+
+
+def _empty(node: ast.Node) -> bool:
+    return isinstance(node, ast.Const) and node.value == ""
 
 
 def _terms(node: ast.Node, sign: str) -> list[tuple[str, ast.Node]]:
