@@ -27,6 +27,7 @@ from interpreter.dsl.words_base import (
     NOUNS,
     OF_LIST,
     OWNED,
+    VERBS,
     Phrase,
     and_list,
     name_words,
@@ -63,9 +64,6 @@ def condition_words(text: str, subject: str, vocabulary: Vocabulary | None = Non
 
 LONG_BRANCH = 40  # a branch of a conditional longer than this is said after its condition
 
-# the first words of a condition define's name that make it a verb phrase ("may score honours")
-VERBS = frozenset({"may", "can", "must", "has", "have", "holds", "is", "does", "will", "should", "owes", "wins",
-                   "meets", "fulfils", "matches", "breaks", "beats", "sees", "knows"})
 THE = {CARD: "the card", SEAT: "the player", CARDS: "the cards", SEATS: "the players"}
 A = {CARD: "a card", SEAT: "a player", CARDS: "some cards", SEATS: "some players"}
 OTHER = ("", "other ", "third ", "fourth ", "fifth ", "sixth ", "seventh ", "eighth ", "ninth ", "tenth ")
@@ -156,6 +154,8 @@ class Speaker:
         term = self.vocabulary.terms.get(node.name)
         if term is not None:
             return self.term(term, [])
+        if node.name in self.vocabulary.shared_zones:
+            return f"the {name_words(node.name)}"
         return NAMES.get(node.name, name_words(node.name))
 
     def attribute(self, node: ast.Attribute) -> str:
@@ -222,8 +222,8 @@ class Speaker:
         if term.condition:
             verb = "is not" if negated else "is"
             if name.split()[0] in VERBS:  # a name that is a verb phrase: "the player may score honours"
-                return f"{said[0]} {'does not: ' if negated else ''}{name}" + (
-                    f" {and_list(said[1:])}" if len(said) > 1 else "")
+                text = f"{said[0]} {name}" + (f" {and_list(said[1:])}" if len(said) > 1 else "")
+                return f"not ({text})" if negated else text
             if len(said) == 1:
                 return f"{said[0]} {verb} {name}"
             return ("not: " if negated else "") + f"{said[0]} {name} {and_list(said[1:])}"

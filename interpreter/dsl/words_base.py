@@ -53,6 +53,10 @@ class Phrase(NamedTuple):
     kind: str | None
 
 
+# the first words of a condition define's name that make it a verb phrase ("may score honours")
+VERBS = frozenset({"may", "can", "must", "has", "have", "holds", "is", "does", "will", "should", "owes", "wins",
+                   "meets", "fulfils", "matches", "breaks", "beats", "sees", "knows", "sits", "plays", "takes",
+                   "leads", "follows", "gets", "goes", "keeps", "passes", "bids", "calls", "shows"})
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 

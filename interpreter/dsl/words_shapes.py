@@ -23,6 +23,7 @@ from interpreter.dsl.words_base import (
     COMPARE,
     NOUNS,
     OF_LIST,
+    VERBS,
     Phrase,
     and_list,
     name_words,
@@ -206,6 +207,15 @@ def clause(speaker: Speaker, cond: ast.Node, var: str, kind: str | None) -> str 
 
 def _clause(speaker: Speaker, cond: ast.Node, var: str, kind: str | None, plural: bool) -> str | None:
     who = ("who" if kind == SEAT else "that") + (" are" if plural else " is")
+    if isinstance(cond, ast.Binary) and cond.op == "and" and len(_chain(cond, "and")) > 2:
+        parts = _chain(cond, "and")
+        on = [p for p in parts if mentions(p, var)]
+        clauses = [_clause(speaker, p, var, kind, plural) for p in on]
+        if on and all(c is not None for c in clauses):
+            joined = " and ".join(c for c in clauses if c is not None)
+            rest = [speaker.say(p) for p in parts if not mentions(p, var)]
+            return joined + (f" (only when {' and '.join(rest)})" if rest else "")
+        return None
     if isinstance(cond, ast.Binary) and cond.op in ("and", "or"):
         left = _clause(speaker, cond.left, var, kind, plural)
         right = _clause(speaker, cond.right, var, kind, plural)
@@ -260,8 +270,12 @@ def _compared(speaker: Speaker, cond: ast.Binary, var: str, who: str, plural: bo
     if isinstance(left, ast.Attribute) and _is(left.base, var):
         return f"whose {name_words(left.name)} {compared(speaker, op, right)}"
     term = speaker.vocabulary.terms.get(left.name) if isinstance(left, ast.Call) else None
-    if term is not None and not term.condition and len(left.args) == 1 and _is(left.args[0], var):  # type: ignore
-        return f"whose {term_name(term)} {compared(speaker, op, right)}"
+    if term is not None and not term.condition and len(left.args) == 1:  # type: ignore[attr-defined]
+        arg = left.args[0]  # type: ignore[attr-defined]
+        if _is(arg, var):  # "whose penalty points is 26"
+            return f"whose {term_name(term)} {compared(speaker, op, right)}"
+        if isinstance(arg, ast.Attribute) and _is(arg.base, var):  # "whose suit's colour is ..."
+            return f"whose {name_words(arg.name)}'s {term_name(term)} {compared(speaker, op, right)}"
     if _is(left, var):
         said = speaker.value(right)
         return {"==": f"{who} {said}", "!=": f"other than {said}", "in": f"{who} one of {said}",
@@ -277,9 +291,13 @@ def _termed(speaker: Speaker, cond: ast.Node, var: str, who: str, negated: bool 
     if term is None or not term.condition or any(mentions(a, var) for a in cond.args[1:]):
         return None
     rest = [speaker.say(a, False) for a in cond.args[1:]]
+    name, word = term_name(term), who.split()[0]
+    if name.split()[0] in VERBS:  # "who sits out"; "except one who sits out"
+        text = f"{word} {name}" + (f" {and_list(rest)}" if rest else "")
+        return f"except one {text}" if negated else text
     if not rest:
-        return f"{who}{' not' if negated else ''} {term_name(term)}"
-    return f"{who.split()[0]} {'do not: ' if negated else ''}{term_name(term)} {and_list(rest)}"
+        return f"{who}{' not' if negated else ''} {name}"
+    return None
 
 
 def compared(speaker: Speaker, op: str, right: ast.Node) -> str:

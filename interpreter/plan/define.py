@@ -69,7 +69,10 @@ def tell(defines: Any, tell: Telling) -> list[Told]:
     for key in defines:
         term = tell.vocabulary.terms[str(key).partition("(")[0].strip()]
         of, said = definition(term, tell.vocabulary)
-        items.append(f"**{term_name(term)}**{of}: {said}" + tell.comment(("define", key)))
+        name = term_name(term)
+        if name.endswith(" of") and of.startswith(" of "):  # "**suit of** a card"
+            name, of = name.removesuffix(" of"), " of" + of.removeprefix(" of")
+        items.append(f"**{name}**{of}: {said}" + tell.comment(("define", key)))
     return [(PLACES["terms"], [("h2", "Terms used below"), ("ul", items)])]
 
 

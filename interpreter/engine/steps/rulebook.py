@@ -77,7 +77,8 @@ def scored(step: dict[str, Any], tell: Any) -> str:
 
 def tricks_played(step: dict[str, Any], tell: Any) -> str:
     """"Play the tricks; the player left of the round's dealer leads the first"."""
-    return f"Play the tricks; {_short(tell.say(step['leader']), 'the player below')} leads the first"
+    leader = tell.say(step["leader"])
+    return "Play the tricks" + (f"; {leader} leads the first" if len(leader) <= LONG else "")
 
 
 def partnered(step: dict[str, Any], tell: Any) -> str:
