@@ -152,7 +152,7 @@ class Speaker:
         if node.name in self.bound:
             return self.bound[node.name].text
         term = self.vocabulary.terms.get(node.name)
-        if term is not None:
+        if term is not None and not term.params:  # (a define with parameters is only called: the name is another)
             return self.term(term, [])
         if node.name in self.vocabulary.shared_zones:
             return f"the {name_words(node.name)}"

@@ -34,6 +34,7 @@ OF_LIST = {
     "text": "{0} as text", "abs": "the absolute value of {0}", "team": "{0}'s team",
     "opponents": "{0}'s opponents", "left": "the player left of {0}", "right": "the player right of {0}",
     "seats_from": "every player starting with {0}", "concat": "{0} joined together",
+    "join": "{0} joined as one text",
 }
 MANY_ARGS = {
     "max": "the highest of {all}", "min": "the lowest of {all}", "same_team": "{0} and {1} are partners",

@@ -17,7 +17,7 @@ Each is a general rule over the expression tree, never a game's:
 from __future__ import annotations
 
 from interpreter.dsl import ast
-from interpreter.dsl.vocabulary import SEAT, children
+from interpreter.dsl.vocabulary import SEAT, SEATS, children
 from interpreter.dsl.words_base import (
     ARITHMETIC,
     COMPARE,
@@ -92,8 +92,11 @@ class Over:
         return f"{the}{self.noun}s{self.place}{self._picked(True)}"
 
     def that(self) -> Speaker:
-        """The speaker with the comprehension's name said as "that card"."""
-        return self.speaker.binding(**{self.var: Phrase(f"that {self.noun}", self.kind)})
+        """The speaker with the comprehension's name said as "that card" ("that other card" inside another's)."""
+        taken = sum(p.text.startswith("that ") and p.text.endswith(f" {self.noun}")
+                    for p in self.speaker.bound.values())
+        which = ("", "other ", "third ", "fourth ")[min(taken, 3)]
+        return self.speaker.binding(**{self.var: Phrase(f"that {which}{self.noun}", self.kind)})
 
     def standing(self, phrase: str) -> Speaker:
         return self.speaker.binding(**{self.var: Phrase(phrase, self.kind)})
@@ -111,6 +114,10 @@ def _place(speaker: Speaker, source: ast.Node) -> str:
         return f" in {speaker.say(source, False)}"
     if isinstance(source, ast.Call) and source.name == "range" and len(source.args) == 2:
         return " " + numbers(speaker, *source.args)
+    if isinstance(source, ast.Call) and source.name == "seats_from" and len(source.args) == 1:
+        return f" from {speaker.say(source.args[0], False)} on"
+    if speaker.vocabulary.kind_of_list(source, speaker.kinds()) == SEATS and not isinstance(source, ast.Call):
+        return f" among {speaker.say(source, False)}"
     if isinstance(source, ast.ListExpr):
         return f" among {and_list([speaker.value(i) for i in source.items])}" if source.items else " of nothing"
     return f" of {speaker.say(source, False)}"

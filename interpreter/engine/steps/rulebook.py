@@ -31,7 +31,7 @@ def chosen(step: dict[str, Any], tell: Any) -> str:
     who = "Each player in turn" if "who" not in step else f"In turn, {tell.say(step['who'])}"
     together = ", all at once and unseen," if step.get("simultaneous") else ""
     first, _, rest = str(step.get("verb", "choose")).partition(" ")
-    verb = first + ("es" if first.endswith(("s", "sh", "ch", "x")) else "s") + (f" {rest}" if rest else "")
+    verb = first + ("es" if first.endswith(("s", "sh", "ch", "x")) else "s") + (f" {rest}:" if rest else "")
     count = step.get("count", 1)
     options = _short(tell.say(step["options"]), "the options below")
     if isinstance(count, int):
@@ -82,10 +82,8 @@ def tricks_played(step: dict[str, Any], tell: Any) -> str:
 
 
 def partnered(step: dict[str, Any], tell: Any) -> str:
-    """"Partners: North and South; East and West"."""
+    """"The teams: North and South; East and West" (teams worked out in play: "Set the teams as below")."""
     teams = step["teams"]
     if isinstance(teams, list) and all(isinstance(t, list) for t in teams):
-        said = "; ".join(and_list([str(s) for s in t]) for t in teams if t)
-    else:
-        said = _short(tell.say(teams), "as below")
-    return f"The teams: {said}"
+        return "The teams: " + "; ".join(and_list([str(s) for s in t]) for t in teams if t)
+    return "Set the teams as below"
