@@ -33,7 +33,7 @@ OF_LIST = {
     "distinct": "{0} without repeats", "sort": "{0} from lowest to highest", "reverse": "{0} in reverse order",
     "text": "{0} as text", "abs": "the absolute value of {0}", "team": "{0}'s team",
     "opponents": "{0}'s opponents", "left": "the player left of {0}", "right": "the player right of {0}",
-    "seats_from": "every player starting with {0}", "concat": "{0} joined together",
+    "seats_from": "every player from {0} on", "concat": "{0} joined together",
     "join": "{0} joined as one text",
 }
 MANY_ARGS = {

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.dsl import ast
+from interpreter.dsl.parser import parse
+from interpreter.dsl.vocabulary import SEATS
 from interpreter.dsl.words_base import and_list, name_words, possessive
 
 LONG = 90  # words longer than this are left to the list of the step's keys below the sentence
@@ -28,16 +31,24 @@ def dealt(step: dict[str, Any], tell: Any) -> str:
 
 def chosen(step: dict[str, Any], tell: Any) -> str:
     """"Each player in turn passes 3 of the player's hand"."""
-    who = "Each player in turn" if "who" not in step else f"In turn, {tell.say(step['who'])}"
-    together = ", all at once and unseen," if step.get("simultaneous") else ""
+    together = step.get("simultaneous")
+    if "who" not in step:
+        who = "Every player, all at once and unseen," if together else "Each player in turn"
+    else:
+        said, node = tell.say(step["who"]), parse(str(step["who"]))
+        many = tell.vocabulary.kind_of_list(node, {}) == SEATS or isinstance(node, ast.ListExpr)
+        if many:
+            said = "every player" if said == "the players" else said
+            said = f"each {said[6:]}" if said.startswith("every ") else f"each of {said}"
+        who = said[0].upper() + said[1:] + (", all at once and unseen," if together else " in turn" if many else "")
     first, _, rest = str(step.get("verb", "choose")).partition(" ")
     verb = first + ("es" if first.endswith(("s", "sh", "ch", "x")) else "s") + (f" {rest}:" if rest else "")
     count = step.get("count", 1)
     options = _short(tell.say(step["options"]), "the options below")
     if isinstance(count, int):
-        said = f"{who}{together} {verb} {'one' if count == 1 else count} of {options}"
+        said = f"{who} {verb} {'one' if count == 1 else count} of {options}"
     else:
-        said = f"{who}{together} {verb} from {options}, as many as {tell.say(count)}"
+        said = f"{who} {verb} from {options}, as many as {tell.say(count)}"
     if step.get("pass"):
         said += f", or passes ({step['pass']})"
     return said + (", round and round until the auction ends" if step.get("repeat") else "")
