@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from interpreter.dsl import ast
 from interpreter.dsl.parser import DslSyntaxError, parse
 
-CARD, SEAT, CARDS, SEATS = "card", "seat", "cards", "seats"
+CARD, SEAT, CARDS, SEATS, NUMBER = "card", "seat", "cards", "seats", "number"
 # builtins whose arguments are seats, and what they give
 SEAT_ARGUMENTS = frozenset({"left", "right", "team", "opponents", "same_team", "seats_from", "known_team",
                             "known_opponents", "knows_team"})
@@ -99,8 +99,11 @@ class Vocabulary(NamedTuple):
         if isinstance(node, ast.Attribute) and isinstance(node.base, ast.Name) and node.base.name == name:
             if node.name in self.seat_zones or node.name in self.seat_attributes - self.card_attributes:
                 yield SEAT
-            elif node.name in self.card_attributes:
+            elif node.name in self.card_attributes - self.seat_attributes:  # (a name of both tells nothing)
                 yield CARD
+        if isinstance(node, ast.Binary) and _numeric(node) \
+                and any(isinstance(side, ast.Name) and side.name == name for side in (node.left, node.right)):
+            yield NUMBER  # a number: reckoned with, or compared with one
         if isinstance(node, ast.Call):
             term = self.terms.get(node.name)
             for i, arg in enumerate(node.args):
@@ -144,6 +147,15 @@ class Vocabulary(NamedTuple):
         return False
 
 
+def _numeric(node: ast.Binary) -> bool:
+    """Whether the operator reckons with numbers, or compares with (or adds) a whole number written out (a + of
+    two names may join lists)."""
+    if node.op in ("-", "*", "//", "%", "<", "<=", ">", ">="):
+        return True
+    return node.op in ("==", "!=", "+") and any(isinstance(side, ast.Const) and type(side.value) is int
+                                           for side in (node.left, node.right))
+
+
 def _children(node: ast.Node) -> Iterator[ast.Node]:
     for value in node.values()[1:]:
         if isinstance(value, ast.Node):
@@ -170,14 +182,49 @@ def vocabulary_of(data: dict[str, Any]) -> Vocabulary:
     written = [(str(k), v) for k, v in (data.get("define") or {}).items()]
     for _ in range(3):  # kinds flow from define to define through their calls: a few rounds settle them
         vocab = vocab._replace(terms={t.name: t for t in (_term(key, value, vocab) for key, value in written)})
-    return vocab
+    given = _given(data, vocab)  # a parameter its body does not tell: what the calls give it (score's seat, ...)
+    terms = {name: t._replace(kinds=tuple(k if k is not None else given.get((name, i)) for i, k in enumerate(t.kinds)))
+             for name, t in vocab.terms.items()}
+    return vocab._replace(terms=terms)
+
+
+def _given(value: Any, vocab: Vocabulary, out: dict[tuple[str, int], str] | None = None) -> dict[tuple[str, int], str]:
+    """For each define's parameter (name, place), the kind of what its calls give it, where they all give one kind
+    (an engine name, a seat builtin): every expression of the file's data is read."""
+    out = {} if out is None else out
+    if isinstance(value, dict):
+        for v in value.values():
+            _given(v, vocab, out)
+    elif isinstance(value, list):
+        for v in value:
+            _given(v, vocab, out)
+    elif isinstance(value, str):
+        try:
+            node = parse(value)
+        except DslSyntaxError:
+            return out
+        for call in _calls(node):
+            if call.name in vocab.terms:
+                for i, arg in enumerate(call.args):
+                    kind = BOUND_KINDS.get(arg.name) if isinstance(arg, ast.Name) else \
+                        GIVES.get(arg.name) if isinstance(arg, ast.Call) else None
+                    if kind is not None:
+                        out[(call.name, i)] = kind if out.get((call.name, i), kind) == kind else "?"
+    return {k: v for k, v in out.items() if v != "?"}
+
+
+def _calls(node: ast.Node) -> Iterator[ast.Call]:
+    if isinstance(node, ast.Call):
+        yield node
+    for child in _children(node):
+        yield from _calls(child)
 
 
 def _seat_keys(steps: Any) -> Iterator[str]:
     """The names of the per-seat values the steps set (a ``seat:`` mapping anywhere in a step)."""
     if isinstance(steps, dict):
         for key, value in steps.items():
-            if key == "seat" and isinstance(value, dict):
+            if key in ("seat", "seats") and isinstance(value, dict):
                 yield from map(str, value)
             elif key == "set_seat" and isinstance(value, str):
                 yield value

@@ -18,7 +18,7 @@ from interpreter.dsl import ast
 from interpreter.dsl import words_lists as lists
 from interpreter.dsl import words_shapes as shapes
 from interpreter.dsl.parser import DslSyntaxError, parse
-from interpreter.dsl.vocabulary import CARD, CARDS, SEAT, SEATS, Term, Vocabulary
+from interpreter.dsl.vocabulary import CARD, CARDS, NUMBER, SEAT, SEATS, Term, Vocabulary
 from interpreter.dsl.words_base import (
     BARE,
     MANY_ARGS,
@@ -64,8 +64,8 @@ def condition_words(text: str, subject: str, vocabulary: Vocabulary | None = Non
 
 LONG_BRANCH = 40  # a branch of a conditional longer than this is said after its condition
 
-THE = {CARD: "the card", SEAT: "the player", CARDS: "the cards", SEATS: "the players"}
-A = {CARD: "a card", SEAT: "a player", CARDS: "some cards", SEATS: "some players"}
+THE = {CARD: "the card", SEAT: "the player", CARDS: "the cards", SEATS: "the players", NUMBER: "the number"}
+A = {CARD: "a card", SEAT: "a player", CARDS: "some cards", SEATS: "some players", NUMBER: "a number"}
 OTHER = ("", "other ", "third ", "fourth ", "fifth ", "sixth ", "seventh ", "eighth ", "ninth ", "tenth ")
 
 
@@ -228,7 +228,14 @@ class Speaker:
                 return f"{said[0]} {verb} {name}"
             return ("not: " if negated else "") + f"{said[0]} {name} {and_list(said[1:])}"
         if len(said) == 1:  # "the player's points"; a name ending in "of" before its argument: "the suit of the card"
-            text = f"the {name} {said[0]}" if name.endswith(" of") else possessive(said[0], name)
+            if name.endswith(" of"):
+                text = f"the {name} {said[0]}"
+            elif term.kinds[0] in (CARD, SEAT):
+                text = possessive(said[0], name)
+            elif term.kinds[0] in (CARDS, SEATS):  # "the eyes of the other players"
+                text = f"the {name} of {said[0]}"
+            else:  # of a number or a value: "the hand size for the round's number"
+                text = f"the {name} for {said[0]}"
         else:
             text = f"the {name.removesuffix(' of')} of {and_list(said)}"
         return f"not {text}" if negated else text

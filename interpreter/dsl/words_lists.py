@@ -24,6 +24,7 @@ def index(speaker: Speaker, node: ast.Index) -> str:
     at_whole = whole(at)
     if at_whole is not None:
         place = "the last" if at_whole == -1 else f"the {ORDINALS[at_whole]}" if 0 <= at_whole < len(ORDINALS) \
+            else f"the {ORDINALS[-at_whole - 1]} from the end" if -len(ORDINALS) <= at_whole < 0 \
             else f"item {at_whole + 1}" if at_whole >= 0 else f"item {-at_whole} from the end"
         return f"{place} of {speaker.say(base, False)}"
     counted, start = _offset(at)
@@ -99,4 +100,6 @@ def numbers(speaker: Speaker, low: ast.Node, high: ast.Node) -> str:
     start, end = speaker.say(low, False), whole(high)
     if end is not None:
         return f"from {start} to {end - 1}"
+    if isinstance(high, ast.Binary) and high.op == "+" and whole(high.right) == 1:  # range(0, n + 1): 0 to n
+        return f"from {start} to {speaker.say(high.left, False)}"
     return f"from {start} up to {speaker.say(high, False)} (not {speaker.say(high, False)})"

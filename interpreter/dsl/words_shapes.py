@@ -187,9 +187,12 @@ def relative(speaker: Speaker, cond: ast.Node, var: str, kind: str | None, plura
     spades" (or "such that ..." where it has no such shape); ``plural``: of a noun said in the plural ("cards
     that are ...")."""
     clause = _clause(speaker, cond, var, kind, plural)
-    if clause is not None:
-        return clause
-    if _owner_only(cond, var):  # each mention is whose thing: "such that their hand has ..."
+    return clause if clause is not None else _such(speaker, cond, var, kind)
+
+
+def _such(speaker: Speaker, cond: ast.Node, var: str, kind: str | None) -> str:
+    """A condition on ``var`` with no relative clause's shape: "such that their hand has ..."."""
+    if _owner_only(cond, var):  # each mention is whose thing
         phrase = "they" if kind == SEAT else "it"
     else:
         phrase = "that player" if kind == SEAT else "it"
@@ -218,11 +221,11 @@ def _clause(speaker: Speaker, cond: ast.Node, var: str, kind: str | None, plural
         parts = _chain(cond, "and")
         on = [p for p in parts if mentions(p, var)]
         clauses = [_clause(speaker, p, var, kind, plural) for p in on]
-        if on and all(c is not None for c in clauses):
-            joined = " and ".join(c for c in clauses if c is not None)
-            rest = [speaker.say(p) for p in parts if not mentions(p, var)]
-            return joined + (f" (only when {' and '.join(rest)})" if rest else "")
-        return None
+        if sum(c is not None for c in clauses) * 2 <= len(on):  # mostly not clauses: said as a whole
+            return None
+        joined = " and ".join(c if c is not None else _such(speaker, p, var, kind) for c, p in zip(clauses, on))
+        rest = [speaker.say(p) for p in parts if not mentions(p, var)]
+        return joined + (f" (only when {' and '.join(rest)})" if rest else "")
     if isinstance(cond, ast.Binary) and cond.op in ("and", "or"):
         left = _clause(speaker, cond.left, var, kind, plural)
         right = _clause(speaker, cond.right, var, kind, plural)
@@ -376,8 +379,8 @@ def _extreme(speaker: Speaker, node: ast.Binary) -> str | None:
 def _sum(speaker: Speaker, node: ast.Binary, top: bool) -> str:
     """A sum: its terms in order; counts of cards said per card, a text made of pieces said as joined."""
     terms = _terms(node, "+")
-    if any(isinstance(t, ast.Const) and isinstance(t.value, str) for _, t in terms) \
-            and all(sign == "+" for sign, _ in terms):
+    if any(isinstance(t, ast.Const) and isinstance(t.value, str) or isinstance(t, ast.Call) and t.name == "text"
+           for _, t in terms) and all(sign == "+" for sign, _ in terms):
         return text_of(speaker, [t for _, t in terms])
     said: list[str] = []
     place = None

@@ -26,6 +26,8 @@ def dealt(step: dict[str, Any], tell: Any) -> str:
     count = f"{hand}" if isinstance(hand, int) else f"as many as {tell.say(hand)}"
     where = "" if step.get("to", "hand") == "hand" else f" (to their {name_words(step['to'])})"
     rest = f"; the cards left over go to the {name_words(step['rest'])}" if step.get("rest") else ""
+    if hand == 0 and step.get("rest"):  # a deal of nothing: a stock made
+        return f"Shuffle {cards} into the {name_words(step['rest'])}"
     return f"Shuffle {cards} and deal {count} to each player{where}{rest}"
 
 
@@ -98,3 +100,14 @@ def partnered(step: dict[str, Any], tell: Any) -> str:
     if isinstance(teams, list) and all(isinstance(t, list) for t in teams):
         return "The teams: " + "; ".join(and_list([str(s) for s in t]) for t in teams if t)
     return "Set the teams as below"
+
+
+def repeated(step: dict[str, Any], tell: Any) -> str:
+    """"Play the steps below 9 times" (or "until ...")."""
+    times = step.get("times")
+    said = "Play the steps below"
+    if times is not None:
+        said += f" {times} times" if isinstance(times, int) else f" as many times as {tell.say(times)}"
+    if "until" in step:
+        said += f"{',' if times is not None else ''} until {tell.say(step['until'])}"
+    return said
