@@ -228,3 +228,44 @@ def test_a_file_whose_sections_are_wrong_is_refused_not_explained(tmp_path, caps
     assert out == ""
     assert "bad.yaml:4:31: error: option jack_of_diamonds's default 'maybe' is not one of its choices" in err
     assert main(["explain", "hearts", "--diff", str(bad)]) == 1
+
+
+def test_a_define_with_says_is_checked_as_any_define(tmp_path, capsys):
+    """The mapping form is checked by the schema (value required, no other key) and its expression at its own
+    line and column."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: hearts\nname: bad\ndefine:\n  jd(c): {says: the jack}\n"
+                   "  kd(c): {value: \"c.rank == 'K'\", says: the king, extra: 1}\n", encoding="utf-8")
+    assert main(["validate", str(bad)]) == 1
+    said = capsys.readouterr().err
+    assert "bad.yaml:4:3: error: 'value' is missing in define/jd(c)" in said
+    assert "bad.yaml:5:53: error: unknown key 'extra'" in said
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("extends: hearts\nname: broken\ndefine:\n  jd(c): {value: \"c.rank ==\", says: the jack}\n",
+                      encoding="utf-8")
+    assert main(["validate", str(broken)]) == 1
+    assert "broken.yaml:4:28: error: syntax error" in capsys.readouterr().err
+
+
+def test_a_parameter_is_said_by_what_its_calls_give_it(tmp_path):
+    """A parameter its define's body cannot tell (only compared with a round value) is a player when every call
+    gives it one (score's seat); one reckoned with is a number."""
+    game = tmp_path / "g.yaml"
+    game.write_text("extends: hearts\nname: g\ndefine:\n  shot(s): \"s == round.shooter\"\n"
+                    "  pad(n): \"n * 2 + 1\"\nround:\n  score:\n    points: \"pad(1) if shot(seat) else 0\"\n",
+                    encoding="utf-8")
+    text = markdown(explain(load_rules(game)))
+    assert "- **shot**: a player who is the round's shooter" in text
+    assert "- **pad** of a number: (the number times 2) plus 1" in text
+    assert "(points): the pad for 1 if the player is shot; otherwise 0" in text
+
+
+def test_each_step_says_what_it_does_from_its_keys(tmp_path):
+    text = markdown(explain(load_rules("tichu")))
+    assert "*deal*: Shuffle all the cards and deal 8 to each player; the cards left over go to the stock." in text
+    assert "*choose*: Each player, all at once and unseen, passes to the partner: one of the player's hand." in text
+    assert "*move*: For each of the players: move the player's to partner to the player's partner's hand." in text
+    was = markdown(explain(load_rules("was-sticht")))
+    assert "*repeat*: Play the steps below 9 times." in was
+    assert "*deal*: Shuffle every card whose kind is number into the stock." in was
+    assert "*teams*: The teams: North and South; East and West." in markdown(explain(load_rules("whist")))
