@@ -239,7 +239,7 @@ def test_a_define_with_says_is_checked_as_any_define(tmp_path, capsys):
     assert main(["validate", str(bad)]) == 1
     said = capsys.readouterr().err
     assert "bad.yaml:4:3: error: 'value' is missing in define/jd(c)" in said
-    assert "bad.yaml:5:53: error: unknown key 'extra'" in said
+    assert "bad.yaml:5:51: error: unknown key 'extra'" in said
     broken = tmp_path / "broken.yaml"
     broken.write_text("extends: hearts\nname: broken\ndefine:\n  jd(c): {value: \"c.rank ==\", says: the jack}\n",
                       encoding="utf-8")
