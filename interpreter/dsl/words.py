@@ -90,6 +90,9 @@ def definition(term: Term, vocabulary: Vocabulary) -> tuple[str, str]:
         clause = shapes.clause(Speaker(vocabulary), term.body, term.params[0], term.kinds[0])
         if clause is not None:
             return "", f"{A[term.kinds[0]]} {clause}"
+        name = term_name(term)  # "a card is a trump when ...", "a player may score honours when ..."
+        said = f"{A[term.kinds[0]]} {name}" if name.split()[0] in VERBS else f"{A[term.kinds[0]]} is {name}"
+        return "", f"{said} when {speaker.say(term.body)}"
     return of, speaker.say(term.body)
 
 
