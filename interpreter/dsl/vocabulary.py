@@ -1,7 +1,7 @@
 """What a rule file's names are, for its expressions in words (:mod:`interpreter.dsl.words`).
 
 An expression reads ``c.suit`` or ``s.won`` with names the rule file chose; to say it as a rulebook does ("the
-cards in the player's won", "a card whose suit is hearts"), the words need to know which names are a card's
+cards in the player's won", "a card whose colour is red"), the words need to know which names are a card's
 attributes, which a seat's zones or values, and what each define is: its parameters and what kind of thing each
 is (told from how the define's body uses it), whether it is a condition, and its ``says:``. Nothing here knows a
 game: everything is read from the file's own sections."""

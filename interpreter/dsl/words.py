@@ -1,8 +1,8 @@
 """An expression in words, for people reading a rule file as a rulebook (``trickbook explain``).
 
 The words follow the expression's structure, and the common shapes of a rule read as a rulebook writes them
-(:mod:`interpreter.dsl.words_shapes`): ``count(c.suit == 'hearts' for c in s.won)`` is "the number of cards in
-the player's won whose suit is hearts", ``max(s.total for s in seats) >= 100`` is "some player's total is 100 or
+(:mod:`interpreter.dsl.words_shapes`): ``count(c.colour == 'red' for c in s.won)`` is "the number of cards in
+the player's won whose colour is red", ``max(s.total for s in seats) >= 100`` is "some player's total is 100 or
 more". No name an expression binds (a comprehension's, a define's parameter, a let's) is shown: each is said as
 what it stands for ("the card", "every player of the player's team", "that player"). Names the rule file chose
 (defines, values, attributes, zones) keep their names, with ``_`` read as a space, or a define's ``says:``; the
@@ -50,7 +50,7 @@ def in_words(text: Any, vocabulary: Vocabulary | None = None) -> str:
 
 def condition_words(text: str, subject: str, vocabulary: Vocabulary | None = None, noun: str | None = None) -> str:
     """A condition on the name ``subject`` (``card``, ``value``) as the thing it picks: "a card whose suit is the
-    led card's suit", "a card that is the queen of spades" (or "a card such that ..." where it has no such
+    led card's suit", "a card that is the top trump" (or "a card such that ..." where it has no such
     shape)."""
     speaker = Speaker(vocabulary or Vocabulary())
     try:
@@ -72,7 +72,7 @@ OTHER = ("", "other ", "third ", "fourth ", "fifth ", "sixth ", "seventh ", "eig
 def definition(term: Term, vocabulary: Vocabulary) -> tuple[str, str]:
     """A define as the terms of a rulebook give it: what it is of ("of a player", or "" for a define without
     parameters) and what it is, its parameters said as what they stand for ("the player"); a condition on one
-    card or player reads as the ones it picks ("a card whose rank is Q and whose suit is spades")."""
+    card or player reads as the ones it picks ("a card whose rank is Q and whose colour is red")."""
     if term.body is None:
         return "", "?"
     phrases: dict[str, Phrase] = {}
@@ -217,7 +217,7 @@ class Speaker:
 
     def term(self, term: Term, args: list[ast.Node], negated: bool = False) -> str:
         """A define used: its ``says:`` (or name) with what it is given; a condition on one thing reads "the card
-        is the queen of spades", a value of one thing "the player's points"."""
+        is the top trump", a value of one thing "the player's points"."""
         name = term_name(term)
         said = [self.say(a, False) for a in args]
         if not said:

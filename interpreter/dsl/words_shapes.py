@@ -3,13 +3,13 @@
 Each is a general rule over the expression tree, never a game's:
 
 - a list made, counted, summed or searched (a comprehension) is said by what it goes over: "the number of cards
-  in the player's won whose suit is hearts", "there is a card in the player's hand that is the two of clubs",
+  in the player's won whose colour is red", "there is a card in the player's hand that is the two of clubs",
   "the sum, over every player of the player's team, of that player's tricks"; its name is never shown;
-- a count times a number, and sums of them: "1 for each card in the player's won whose suit is hearts, plus 13
-  for each one that is the queen of spades";
+- a count times a number, and sums of them: "1 for each card in the player's won whose colour is red, plus 13
+  for each one that is the top trump";
 - the highest (lowest) of the players' values compared with a number: "a player's total is 100 or more";
-- a condition on a card or a player said as what it picks: "whose suit is hearts", "that is the queen of
-  spades", "with a card in their hand that ...";
+- a condition on a card or a player said as what it picks: "whose colour is red", "that is the top
+  trump", "with a card in their hand that ...";
 - (lists looked up, gone round, sliced, and lets: :mod:`interpreter.dsl.words_lists`);
 - a number compared: "100 or more", "empty" for a list of none.
 """
@@ -183,8 +183,8 @@ def _simple(node: ast.Node) -> bool:
 
 
 def relative(speaker: Speaker, cond: ast.Node, var: str, kind: str | None, plural: bool = False) -> str:
-    """A condition on ``var`` as a relative clause of its noun: "whose suit is hearts", "that is the queen of
-    spades" (or "such that ..." where it has no such shape); ``plural``: of a noun said in the plural ("cards
+    """A condition on ``var`` as a relative clause of its noun: "whose colour is red", "that is the top
+    trump" (or "such that ..." where it has no such shape); ``plural``: of a noun said in the plural ("cards
     that are ...")."""
     clause = _clause(speaker, cond, var, kind, plural)
     return clause if clause is not None else _such(speaker, cond, var, kind)
@@ -294,7 +294,7 @@ def _compared(speaker: Speaker, cond: ast.Binary, var: str, who: str, plural: bo
 
 
 def _termed(speaker: Speaker, cond: ast.Node, var: str, who: str, negated: bool = False) -> str | None:
-    """A condition define given ``var`` first: "that is the queen of spades", "who fulfils the card"."""
+    """A condition define given ``var`` first: "that is the top trump", "who fulfils the card"."""
     if not isinstance(cond, ast.Call) or not cond.args or not _is(cond.args[0], var):
         return None
     term = speaker.vocabulary.terms.get(cond.name)
@@ -311,7 +311,7 @@ def _termed(speaker: Speaker, cond: ast.Node, var: str, who: str, negated: bool 
 
 
 def compared(speaker: Speaker, op: str, right: ast.Node) -> str:
-    """A comparison's verb and right side: "is hearts", "is 100 or more"."""
+    """A comparison's verb and right side: "is red", "is 100 or more"."""
     said = speaker.value(right)
     if isinstance(right, ast.Const) and isinstance(right.value, int) and not isinstance(right.value, bool):
         if op == ">=":

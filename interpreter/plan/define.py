@@ -95,9 +95,9 @@ def _schema() -> JSON:
                 "value": {"description": "The helper's expression; its parameters are bound to the call's "
                                          "arguments.", "type": ["string", "integer"], "minLength": 1},
                 "says": {"description": "How trickbook explain names the define wherever it is used: without "
-                                        "parameters, the words as they stand ('hearts are broken'); of one thing, "
-                                        "a condition's words after 'is' ('the queen of spades': the card is the "
-                                        "queen of spades) or a value's name ('penalty points': the player's "
+                                        "parameters, the words as they stand ('trumps are broken'); of one thing, "
+                                        "a condition's words after 'is' ('the top trump': the card is the top "
+                                        "trump) or a value's name ('penalty points': the player's "
                                         "penalty points).", "type": "string", "minLength": 1},
             },
         },

@@ -57,7 +57,7 @@ class Telling(NamedTuple):
         return in_words(value, self.vocabulary)
 
     def picks(self, text: Any, subject: str = "card") -> str:
-        """A condition on ``subject`` said as what it picks: "a card whose suit is hearts"."""
+        """A condition on ``subject`` said as what it picks: "a card whose colour is red"."""
         return condition_words(str(text), subject, self.vocabulary)
 
 

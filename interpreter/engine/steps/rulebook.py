@@ -71,7 +71,11 @@ def moved(step: dict[str, Any], tell: Any) -> str:
         cards = "every card of " + and_list([zone(z) for z in ([zones] if isinstance(zones, str) else zones)])
     to = step["to"]
     where = possessive(tell.say(step["owner"]), name_words(to)) if "owner" in step else zone(to)
-    each = f"For each of {tell.say(step['each'])}: m" if "each" in step else "M"
+    if "each" in step:
+        many = tell.vocabulary.kind_of_list(parse(str(step["each"])), {}) == SEATS
+        each = f"For {'each of ' if many else ''}{tell.say(step['each'])}: m"
+    else:
+        each = "M"
     return f"{each}ove {cards} to {where}" + (" (on top)" if step.get("top") else "")
 
 
