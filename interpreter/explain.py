@@ -17,20 +17,22 @@ from pathlib import Path
 from typing import Any
 
 import interpreter.engine.steps  # noqa: F401  (registers the step kinds)
-from interpreter.dsl.words import in_words, name_words
+from interpreter.dsl.vocabulary import vocabulary_of
+from interpreter.dsl.words import definition, in_words, name_words
 from interpreter.engine.steps.base import COMMON, REGISTRY
 from interpreter.plan.section import PLACES, Block, Telling, Told
 from interpreter.plan.sections import SECTIONS
 from interpreter.rules.source import RuleSource
 
 
-def explain(source: RuleSource) -> list[Block]:
+def explain(source: RuleSource, comments: bool = True) -> list[Block]:
     """The rule file as a rulebook, in blocks: each section's words (its entry in the keyword table), in the
-    rulebook's order, after the file's leading comment."""
+    rulebook's order, after the file's leading comment (``comments``: with the file's comments)."""
     notes = _Notes()
-    tell = Telling(source, lambda path: notes.of(source, path), REGISTRY)
+    tell = Telling(source, (lambda path: notes.of(source, path)) if comments else (lambda path: ""), REGISTRY,
+                   vocabulary_of(source.data))
     told: list[Told] = []
-    about = notes.leading(source.file)
+    about = notes.leading(source.file) if comments else ""
     if about:
         told.append((PLACES["about"], [("p", about)]))
     for key, section in SECTIONS.items():
@@ -45,7 +47,7 @@ def diff(variant: RuleSource, base: RuleSource) -> list[Block]:
                         ("p", f"Compared with {base.data.get('title', base.data['name'])}; everything not listed "
                               "is the same.")]
     changes: list[str] = []
-    _diff(variant.data, base.data, (), changes)
+    _diff(_defines_said(variant.data), _defines_said(base.data), (), changes)
     out.append(("ul", changes) if changes else ("p", "Nothing: the two files hold the same rules."))
     return out
 
@@ -125,7 +127,25 @@ def _diff(new: Any, old: Any, path: tuple[str, ...], out: list[str]) -> None:
         out.append(f"**{where}**: now {_said(new)} (was: {_said(old)})")
 
 
+class _Said(str):
+    """Words already said (a define's), given as they are."""
+
+
+def _defines_said(data: dict[str, Any]) -> dict[str, Any]:
+    """The file's data with each define as the rulebook says it, by its name (its parameters said as what they
+    stand for, never by their names)."""
+    vocabulary = vocabulary_of(data)
+    said = {}
+    for key in data.get("define") or {}:
+        term = vocabulary.terms[str(key).partition("(")[0].strip()]
+        of, words = definition(term, vocabulary)
+        said[term.name] = _Said(f"{of.lstrip(', ')}: {words}" if of else words)
+    return {**data, "define": said} if said else data
+
+
 def _said(value: Any) -> str:
+    if isinstance(value, _Said):
+        return str(value)
     if isinstance(value, dict):
         return "; ".join(f"{name_words(str(k))}: {_said(v)}" for k, v in value.items())
     if isinstance(value, list):

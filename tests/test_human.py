@@ -356,5 +356,5 @@ def test_a_card_a_choice_refuses_is_refused_with_the_steps_condition_in_words():
         else:
             game.apply(state, rng.choice(d.actions))
     card = state.per_seat["hand"][state.pending.actor][0]
-    assert game.refusal(state, card) == ("you may discard a card for which not (the round's cache's keep zeros) or "
-                                         "the value's number is not 0, while you have one")
+    assert game.refusal(state, card) == ("you may discard a card whose number is not 0, when the round's cache's keep "
+                                         "zeros, while you have one")

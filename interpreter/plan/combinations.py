@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from interpreter.dsl.words import in_words, name_words
+from interpreter.dsl.words import name_words
 from interpreter.errors import RuleError, SchemaError
 from interpreter.plan.section import JSON, NAME_RULE, PLACES, Path_, Plan, Section, Telling, Told, names, ref
 from interpreter.rules.source import RuleSource
@@ -86,18 +86,18 @@ def check(spec: CombinationsPlan | None, plan: Plan) -> Iterator[RuleError]:
 def tell(spec: Any, tell: Telling) -> list[Told]:
     if not spec:
         return []
-    head = f"A card's rank in a play is {in_words(str(spec['rank']))}"
+    head = f"A card's rank in a play is {tell.say(str(spec['rank']))}"
     if "cards" in spec:
-        head += f"; the cards that make plays: those for which {in_words(str(spec['cards']))}"
+        head += f"; the cards that make plays: every {tell.picks(spec['cards'])[2:]}"
     wild = spec.get("wild")
     if wild:
-        head += f"; wild: the cards for which {in_words(str(wild['cards']))}"
+        head += f"; wild: every {tell.picks(wild['cards'])[2:]}"
         if "ranks" in wild:
-            head += f", standing for a rank of {in_words(str(wild['ranks']))}"
+            head += f", standing for a rank of {tell.say(str(wild['ranks']))}"
         alone = wild.get("alone")
         if alone is not None:
             head += ", alone half a rank above the play it beats" if alone == "above" else f", alone worth {alone}"
-    kinds = [f"**{name_words(name)}**: " + "; ".join(_kind_words(kind or {}, bool(wild)))
+    kinds = [f"**{name_words(name)}**: " + "; ".join(_kind_words(kind or {}, bool(wild), tell))
              + tell.comment(BASE + ("kinds", name)) for name, kind in spec["kinds"].items()]
     return [(PLACES["combinations"], [
         ("h3", "Combinations"),
@@ -107,7 +107,7 @@ def tell(spec: Any, tell: Telling) -> list[Told]:
         ("ul", kinds)])]
 
 
-def _kind_words(kind: dict[str, Any], wild: bool) -> list[str]:
+def _kind_words(kind: dict[str, Any], wild: bool, tell: Telling) -> list[str]:
     same = kind.get("same", 1)
     if "run" in kind:
         shape = f"{kind['run']} or more consecutive ranks" + (f", {same} cards of each" if same > 1 else "")
@@ -116,7 +116,7 @@ def _kind_words(kind: dict[str, Any], wild: bool) -> list[str]:
     else:
         shape = f"{same} card{'s' if same > 1 else ''} of one rank"
     if "cards" in kind:
-        shape += f", of the cards for which {in_words(str(kind['cards']))}"
+        shape += f", each {tell.picks(kind['cards'])[2:]}"
     said = [shape]
     said += ["of one suit"] if kind.get("suited") else []
     said += ["a bomb"] if kind.get("bomb") else []

@@ -1,4 +1,7 @@
-"""The ``define`` section: named helper expressions, ``NAME`` or ``NAME(PARAM, ...)``, used in any expression."""
+"""The ``define`` section: named helper expressions, ``NAME`` or ``NAME(PARAM, ...)``, used in any expression.
+
+A define is its expression, or a mapping ``{value: EXPRESSION, says: WORDS}`` whose ``says`` is how the rulebook
+(``trickbook explain``) names it wherever it is used."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from interpreter.dsl.builtins import REGISTRY as BUILTINS
-from interpreter.dsl.words import in_words, name_words
+from interpreter.dsl.words import definition, term_name
 from interpreter.errors import RuleError, SchemaError
 from interpreter.plan.section import JSON, PLACES, Path_, Plan, Section, Telling, Told, names
 from interpreter.plan.zones import KEYWORDS
@@ -31,11 +34,13 @@ class DefinePlan(NamedTuple):
 
 def read(source: RuleSource) -> tuple[DefinePlan, ...]:
     out = []
-    for key, text in (source.data.get("define") or {}).items():
+    for key, written in (source.data.get("define") or {}).items():
         m = _KEY.match(str(key))
         name = str(key).partition("(")[0].strip() if m else None
         params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip()) if m else ()
-        out.append(DefinePlan(str(key), name, params, str(text), ("define", key)))
+        said = isinstance(written, dict)
+        text = written["value"] if said else written
+        out.append(DefinePlan(str(key), name, params, str(text), ("define", key) + (("value",) if said else ())))
     return tuple(out)
 
 
@@ -60,13 +65,15 @@ def check(defines: tuple[DefinePlan, ...], plan: Plan) -> Iterator[RuleError]:
 def tell(defines: Any, tell: Telling) -> list[Told]:
     if not defines:
         return []
-    return [(PLACES["terms"], [("h2", "Terms used below"), ("ul", [
-        f"**{_name(key)}**: {in_words(expr)}" + tell.comment(("define", key)) for key, expr in defines.items()])])]
-
-
-def _name(key: str) -> str:
-    name, _, params = key.partition("(")
-    return name_words(name.strip()) + (f"({params}" if params else "")
+    items = []
+    for key in defines:
+        term = tell.vocabulary.terms[str(key).partition("(")[0].strip()]
+        of, said = definition(term, tell.vocabulary)
+        name = term_name(term)
+        if name.endswith(" of") and of.startswith(" of "):  # "**suit of** a card"
+            name, of = name.removesuffix(" of"), " of" + of.removeprefix(" of")
+        items.append(f"**{name}**{of}: {said}" + tell.comment(("define", key)))
+    return [(PLACES["terms"], [("h2", "Terms used below"), ("ul", items)])]
 
 
 def _schema() -> JSON:
@@ -78,9 +85,21 @@ def _schema() -> JSON:
         "propertyNames": names("a define is written NAME or NAME(PARAM, ...), each a name of letters, digits and _",
                                KEY),
         "additionalProperties": {
-            "description": "The helper's expression; its parameters are bound to the call's arguments.",
-            "type": ["string", "integer"],
+            "description": "The helper's expression (its parameters are bound to the call's arguments), or a mapping "
+                           "of it (value) and of how the rulebook names it (says).",
+            "type": ["string", "integer", "object"],
             "minLength": 1,
+            "additionalProperties": False,
+            "required": ["value"],
+            "properties": {
+                "value": {"description": "The helper's expression; its parameters are bound to the call's "
+                                         "arguments.", "type": ["string", "integer"], "minLength": 1},
+                "says": {"description": "How trickbook explain names the define wherever it is used: without "
+                                        "parameters, the words as they stand ('trumps are broken'); of one thing, "
+                                        "a condition's words after 'is' ('the top trump': the card is the top "
+                                        "trump) or a value's name ('penalty points': the player's "
+                                        "penalty points).", "type": "string", "minLength": 1},
+            },
         },
     }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from interpreter.dsl.words import in_words, name_words
+from interpreter.dsl.words import name_words
 from interpreter.errors import RuleError, SchemaError
 from interpreter.limits import MAX_ROUNDS
 from interpreter.plan.section import JSON, PLACES, Path_, Plan, Section, Telling, Told, ref
@@ -67,14 +67,14 @@ def tell(spec: Any, tell: Telling) -> list[Told]:
     items = []
     for key, what in (("first_dealer", "the first dealer"), ("rounds", "rounds played"),
                       ("until", "the game ends after a round when"), ("winners", "who wins"),
-                      ("can_win", "only players for whom this holds can win")):
+                      ("can_win", "who may win the game")):
         if key in spec:
             value = spec[key]
             text = WINNERS.get(value) if key == "winners" and isinstance(value, str) else None
-            items.append(f"**{what}**: {text or in_words(value)}" + tell.comment(BASE + (key,)))
+            items.append(f"**{what}**: {text or tell.say(value)}" + tell.comment(BASE + (key,)))
     for group, what in (("values", "values kept from round to round"), ("seat_values", "each player's values")):
         for name, value in (spec.get(group) or {}).items():
-            items.append(f"**{what}**: {name_words(name)}, starting at {in_words(value)}")
+            items.append(f"**{what}**: {name_words(name)}, starting at {tell.say(value)}")
     return [(PLACES["end"], [("h2", "The end of the game"), ("ul", items)])]
 
 

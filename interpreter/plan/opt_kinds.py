@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from interpreter.dsl.words import in_words, name_words
+from interpreter.dsl.words_base import and_list, name_words
 from interpreter.plan.declaration import Opt
-from interpreter.plan.section import JSON, NAME_RULE, names
+from interpreter.plan.section import JSON, NAME_RULE, Telling, names
 
 # how a step's reader (engine/steps/options.py) reads a value of each kind: an expression compiled with the names its
 # declaration binds, a zone's name checked against the zones (with its kind), a value worked out before play, or the
@@ -22,7 +22,7 @@ READINGS = (COMPILED, ZONE, ZONES, CONSTANT, DATA)
 
 class OptKind(NamedTuple):
     schema: Callable[[Opt, str], JSON]  # the keywords of an option of this kind, given its owner ("board step")
-    words: Callable[[Opt, Any], str]  # a value written for it, as explain tells it
+    words: Callable[[Opt, Any, Telling], str]  # a value written for it, as explain tells it (with the file's names)
     reads: str = DATA  # how a step reads a value of this kind: one of READINGS
 
 
@@ -105,82 +105,86 @@ def bound_text(opt: Opt, name: str) -> str:
 # ---------------------------------------------------------------- words
 
 
-def words(opt: Opt, value: Any) -> str:
+def words(opt: Opt, value: Any, tell: Telling) -> str:
     """A value written for ``opt``, as explain tells it."""
-    return KINDS[opt.kind].words(opt, value)
+    return KINDS[opt.kind].words(opt, value, tell)
 
 
-def _expression(opt: Opt, value: Any) -> str:
-    return plain(value) if isinstance(value, (list, dict)) else in_words(value)
+def _expression(opt: Opt, value: Any, tell: Telling) -> str:
+    return plain(value, tell) if isinstance(value, (list, dict)) else tell.say(value)
 
 
-def plain(value: Any) -> str:
+def plain(value: Any, tell: Telling) -> str:
     """Data as people read it: a list's items, a mapping's label (or its keys and values), an expression in
     words."""
     if isinstance(value, list):
-        return ", ".join(plain(v) for v in value)
+        if value and all(isinstance(v, list) for v in value):  # a list of lists: "North and South; East and West"
+            return "; ".join(and_list([plain(i, tell) for i in v]) if v else "nothing" for v in value)
+        return ", ".join(plain(v, tell) for v in value)
     if isinstance(value, dict):
         if "label" in value:
             return str(value["label"])
-        return "; ".join(f"{name_words(str(k))} {plain(v)}" for k, v in value.items())
+        return "; ".join(f"{name_words(str(k))} {plain(v, tell)}" for k, v in value.items())
     if value is None:
         return "nothing"
-    return in_words(value)
+    return tell.say(value)
 
 
-def _named(opt: Opt, value: Any) -> str:
+def _named(opt: Opt, value: Any, tell: Telling) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _yes_no(opt: Opt, value: Any) -> str:
+def _yes_no(opt: Opt, value: Any, tell: Telling) -> str:
     return "yes" if value else "no"
 
 
-def _ordering(opt: Opt, value: Any) -> str:
+def _ordering(opt: Opt, value: Any, tell: Telling) -> str:
     items = value if isinstance(value, list) else [value]
-    return "the highest wins, compared in order: " + "; then ".join(in_words(v) for v in items)
+    return "the highest wins, compared in order: " + "; then ".join(tell.say(v) for v in items)
 
 
-def _values(opt: Opt, value: Any) -> str:
+def _values(opt: Opt, value: Any, tell: Telling) -> str:
     if not isinstance(value, dict):
-        return _expression(opt, value)
-    return "; ".join(f"{name_words(k)} = {in_words(v)}" for k, v in value.items())
+        return _expression(opt, value, tell)
+    return "; ".join(f"{name_words(k)}: {tell.say(v)}" for k, v in value.items())
 
 
-def _rules(opt: Opt, value: Any) -> str:
-    """Play obligations in words: a condition (or a rule without holding) is "if you can", a rule with holding
-    binds a player holding such a card; the rule's own words (says) first."""
+def _rules(opt: Opt, value: Any, tell: Telling) -> str:
+    """Play obligations in words: the rule's own words (says) where given; else a condition (or a rule without
+    holding) is "play a card ... if you can", a rule with holding binds a player holding such a card."""
     rules = value if isinstance(value, list) else [value]
     said = []
     for rule in rules:
         spec = rule if isinstance(rule, dict) else {"must": rule}
-        if "holding" in spec:
-            text = f"holding a card for which {in_words(spec['holding'])}, a card for which {in_words(spec['must'])}"
+        if spec.get("says"):
+            text = str(spec["says"])
+        elif "holding" in spec:
+            text = f"holding {tell.picks(spec['holding'])}, play {tell.picks(spec['must'])}"
         else:
-            text = f"if you can, a card for which {in_words(spec['must'])}"
+            text = f"play {tell.picks(spec['must'])} if you can"
         if spec.get("otherwise") == "end":
             text += "; a player who has none ends trick play"
-        said.append(f"{spec['says']} ({text})" if spec.get("says") else text)
+        said.append(text)
     return "; else ".join(said)
 
 
-def _entries(opt: Opt, value: Any) -> str:
+def _entries(opt: Opt, value: Any, tell: Telling) -> str:
     """The entries of a mapping or a list of mappings, each field told by its own declaration."""
     entries = list(value.items()) if isinstance(value, dict) else list(enumerate(value if isinstance(value, list)
                                                                                   else []))
     parts = []
     for key, sub in entries:
         if isinstance(sub, dict):
-            inner = "; ".join(f"{name_words(k)}: {_field(opt, k, v)}" for k, v in sub.items())
+            inner = "; ".join(f"{name_words(k)}: {_field(opt, k, v, tell)}" for k, v in sub.items())
             parts.append(inner if isinstance(key, int) else f"{name_words(str(key))} ({inner})")
         else:
-            parts.append(in_words(sub))
+            parts.append(tell.say(sub))
     return " | ".join(parts)
 
 
-def _field(opt: Opt, key: str, value: Any) -> str:
+def _field(opt: Opt, key: str, value: Any, tell: Telling) -> str:
     sub = next((f for f in opt.fields if f.key == key), None)
-    return words(sub, value) if sub is not None else in_words(value)
+    return words(sub, value, tell) if sub is not None else tell.say(value)
 
 
 # ---------------------------------------------------------------- the table

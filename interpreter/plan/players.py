@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from interpreter.dsl.words import in_words, name_words
+from interpreter.dsl.words import name_words
 from interpreter.errors import RuleError, SchemaError
 from interpreter.plan.head import seat_names
 from interpreter.plan.section import (
@@ -84,13 +84,13 @@ def tell(players: Any, tell: Telling) -> list[Told]:
     said: list[Told] = [(PLACES["players"], [("h2", "Players and cards"), ("p", who + ".")])]
     setups = []
     for n, spec in players.items():
-        parts = [f"{name_words(k)} {in_words(v) if isinstance(v, str) else v}" for k, v in (spec or {}).items()
+        parts = [f"{name_words(k)} {tell.say(v) if isinstance(v, str) else v}" for k, v in (spec or {}).items()
                  if k not in FIXED]
         if (spec or {}).get("remove"):
-            parts.append(f"the cards for which {in_words(spec['remove'])} are taken out of the game")
+            parts.append(f"every {tell.picks(spec['remove'])[2:]} is taken out of the game")
         for auto in (spec or {}).get("automatic") or []:
             parts.append(f"an automatic seat, {auto['name']} ({auto.get('role', 'automatic')}), plays by its own "
-                         "rule: " + "; ".join(f"{name_words(step)}: {in_words(rule)}"
+                         "rule: " + "; ".join(f"{name_words(step)}: {tell.say(rule)}"
                                               for step, rule in (auto.get("policy") or {}).items()))
         if parts:
             setups.append(f"With {n} players: " + "; ".join(parts) + tell.comment(("players", n)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from interpreter.dsl.words import in_words, name_words
+from interpreter.dsl.words import name_words
 from interpreter.plan.declaration import Opt
 from interpreter.plan.opt_kinds import words
 from interpreter.plan.section import JSON, PLACES, STEP_NAME, STEP_NAME_RULE, Path_, Section, Telling, Told, names, ref
@@ -41,14 +41,14 @@ def _step(tell: Telling, path: Path_, step: dict[str, Any], heading: str, level:
     cls = tell.kinds[kind]
     out: list[Any] = [(level, heading)]
     said = tell.comment(path).lstrip(" —")
-    intro = f"*{kind}*: {_first_sentence(cls.summary)}."
+    intro = f"*{kind}*: {(cls.rulebook(step, tell) if cls.rulebook else _first_sentence(cls.summary))}."
     if said:
         said = said[0].upper() + said[1:] + ("" if said.endswith(".") else ".") + " "
     out.append(("p", said + intro))
     items: list[str] = []
     nested: list[Any] = []
     if "when" in step:
-        items.append(f"**only when** {in_words(step['when'])}")
+        items.append(f"**only when** {tell.say(step['when'])}")
     for opt in cls.options:
         if opt.key not in step or opt.key in ("do", "when"):
             continue
@@ -59,7 +59,7 @@ def _step(tell: Telling, path: Path_, step: dict[str, Any], heading: str, level:
             for name, sub in value.items():
                 nested += _step(tell, path + (opt.key, name), sub, name_words(name), deeper)
             continue
-        items.append(f"**{_label(opt)}** ({opt.key}): {words(opt, value)}" + tell.comment(path + (opt.key,)))
+        items.append(f"**{_label(opt)}** ({opt.key}): {words(opt, value, tell)}" + tell.comment(path + (opt.key,)))
     if items:
         out.append(("ul", items))
     return out + nested
@@ -73,7 +73,7 @@ def _label(opt: Opt) -> str:
 
 def _first_sentence(text: str) -> str:
     text = " ".join(text.split())
-    return re.split(r"(?<=[a-z)])\. ", text, maxsplit=1)[0].rstrip(".")
+    return re.split(r"(?<=[a-z)])(?<!e\.g)(?<!i\.e)\. ", text, maxsplit=1)[0].rstrip(".")
 
 
 def _schema() -> JSON:

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from interpreter.dsl.vocabulary import Vocabulary
+from interpreter.dsl.words import condition_words, in_words
 from interpreter.errors import RuleError, RuleErrors, in_file_order
 from interpreter.rules.source import RuleSource
 
@@ -48,6 +50,15 @@ class Telling(NamedTuple):
     source: RuleSource
     comment: Callable[[Path_], str]
     kinds: Mapping[str, Any]
+    vocabulary: Vocabulary = Vocabulary()
+
+    def say(self, value: Any) -> str:
+        """An expression (or a plain value) of the file in words, with the file's names."""
+        return in_words(value, self.vocabulary)
+
+    def picks(self, text: Any, subject: str = "card") -> str:
+        """A condition on ``subject`` said as what it picks: "a card whose colour is red"."""
+        return condition_words(str(text), subject, self.vocabulary)
 
 
 class Plan:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from interpreter.dsl.words import in_words
 from interpreter.plan.section import JSON, PLACES, Path_, Section, Telling, Told, ref
 from interpreter.rules.source import RuleSource
 
@@ -30,8 +29,8 @@ def tell(lines: Any, tell: Telling) -> list[Told]:
         return []
     return [(PLACES["table"], [
         ("h2", "On the table"), ("p", "Besides the cards, the trick and the totals, each player sees:"),
-        ("ul", [f"**{line['title']}**: {in_words(line['show'])}" + (" (each player's)" if line.get("each") else "")
-                + (f", when {in_words(line['when'])}" if "when" in line else "") + tell.comment(("table", i))
+        ("ul", [f"**{line['title']}**: {tell.say(line['show'])}" + (" (each player's)" if line.get("each") else "")
+                + (f", when {tell.say(line['when'])}" if "when" in line else "") + tell.comment(("table", i))
                 for i, line in enumerate(lines)])])]
 
 

@@ -43,6 +43,9 @@ class Step:
 
     kind: ClassVar[str] = "step"
     summary: ClassVar[str] = ""
+    # what a step of this kind does, as a rulebook says it, from the step as written (its keys) and the file's
+    # names (a plan Telling); None: explain says the first sentence of the summary
+    rulebook: ClassVar[staticmethod[[dict[str, Any], Any], str] | None] = None
     options: ClassVar[tuple[Opt, ...]] = ()
     nested: ClassVar[bool] = False  # may run inside a trick (between_plays, after_trick)
     decides: ClassVar[bool] = False  # asks seats (so automatic seats need a policy for it)

@@ -69,7 +69,7 @@ _ROW = (
     Opt("spaces", "expr", "The row's spaces: a list of plain values, {label, value} or records {label, FIELD: "
         "...} (all with the same fields), or an expression giving a list, e.g. seats.", required=True, gives="list"),
     Opt("title", "text", "How the row is shown (default: its name)."),
-    Opt("covered", "condition", "Spaces for which this holds start covered (it may use only space, players, "
+    Opt("covered", "condition", "The spaces this holds for start covered (it may use only space, players, "
         "options and setup).", binds=("space",)),
 )
 

@@ -27,6 +27,7 @@ from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.action_types import Choice, Pass, Stop
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.choose_labels import ChoiceLabels
@@ -67,6 +68,7 @@ class ChooseReading(Step):
     loops = True
     summary = ("Seats in turn (or simultaneously, hidden until all have chosen) each pick values from a list: "
                "bids, trump, partners, cards to discard or pass, yes/no offers, a designer's own auction.")
+    rulebook = staticmethod(rulebook.chosen)
     options = COMMON + (
         Opt("who", "seats", "The seats that choose, in order: a seat or a list of seats (default "
             "seats_from(left(round.dealer)): everyone, starting left of the dealer).", binds=()),

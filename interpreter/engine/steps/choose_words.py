@@ -26,10 +26,11 @@ class ChooseWords(Words[ChooseReading]):
         step = self.step
         if step.option_type.kind != "card":
             return None
-        from interpreter.dsl.words import in_words
+        from interpreter.dsl.words import condition_words
 
-        said = ([f"only a card for which {in_words(step.allowed.text)}"] if step.allowed is not None else []) + (
-            [f"a card for which {in_words(step.must.text)}, while you have one"] if step.must is not None else [])
+        said = ([f"only {condition_words(step.allowed.text, 'value', noun='card')}"] if step.allowed is not None
+                else []) + ([f"{condition_words(step.must.text, 'value', noun='card')}, while you have one"]
+                            if step.must is not None else [])
         if not said:
             return f"{game.cards.labels[card]} is not among the cards to {step.verb} now"
         return f"you may {step.verb} " + "; and ".join(said)

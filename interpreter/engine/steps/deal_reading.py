@@ -7,6 +7,7 @@ from __future__ import annotations
 from interpreter.dsl.types import CARD, SEAT
 from interpreter.engine.faults import deal_problem
 from interpreter.engine.game_view import GameView
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -36,6 +37,7 @@ class DealReading(Step):
     kind = "deal"
     summary = ("Chance: gather every card back, shuffle the deck (after remove) and deal the same number of "
                "cards to every seat; the cards left over go to rest.")
+    rulebook = staticmethod(rulebook.dealt)
     options = COMMON + (
         Opt("hand", "number", "Cards dealt to each seat: a number or an expression, which may change by round "
             "(e.g. setup.hand, or 11 - round.number); one that reads seat gives each seat its own number (an "

@@ -12,6 +12,7 @@ from interpreter.dsl.ir import places_read
 from interpreter.dsl.types import SEAT
 from interpreter.engine.faults import cards_of, no_seat
 from interpreter.engine.state import State
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -23,6 +24,7 @@ from interpreter.plan.declaration import Opt
 @register
 class Move(InPlace):
     kind = "move"
+    rulebook = staticmethod(rulebook.moved)
     nested = True
     summary = ("Move cards to a zone, all at once: the cards an expression gives (from wherever they are), "
                "or every card of some zones. With each, it is done for every seat of a list, with seat bound.")

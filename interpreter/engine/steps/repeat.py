@@ -14,6 +14,7 @@ from interpreter.dsl.types import NUMBER
 from interpreter.engine.faults import times_problem
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision, State
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps, finish_steps, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -40,6 +41,7 @@ class Repeating:
 @register
 class Repeat(Step):
     kind = "repeat"
+    rulebook = staticmethod(rulebook.repeated)
     loops = True
     summary = ("Run some steps several times in a row (the rows of a draft, rounds of an auction): a number of "
                "times, or until a condition holds.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from interpreter.dsl.types import SEAT
 from interpreter.engine.narration import tell_scores
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -15,6 +16,7 @@ from interpreter.plan.declaration import Opt
 @register
 class Score(InPlace):
     kind = "score"
+    rulebook = staticmethod(rulebook.scored)
     summary = ("Add points to every seat's total. All seats are scored from the same state, then the points are "
                "added; a record's round line shows them.")
     options = COMMON + (

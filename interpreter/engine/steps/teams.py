@@ -10,6 +10,7 @@ from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import SEATS, list_of
 from interpreter.engine.faults import check_teams, teams_problem
 from interpreter.engine.narration import tell_teams
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -21,6 +22,7 @@ from interpreter.plan.declaration import Opt
 @register
 class Teams(InPlace):
     kind = "teams"
+    rulebook = staticmethod(rulebook.partnered)
     nested = True
     summary = ("Set the teams: a list of teams, each a list of seats; every seat in exactly one. Until a round "
                "sets them, every seat plays alone. team(s), opponents(s) and same_team(a, b) read them.")

@@ -30,7 +30,7 @@ RULE_FIELDS = (
     Opt("must", "condition", "The cards that may be played: card, led, seat, trick (the cards played so far) and "
         "trick_seats (who played them, in the same order) are bound.",
         binds=tuple(CARD_NAMES), required=True),
-    Opt("holding", "condition", "The obligation binds only a seat holding a card for which this holds "
+    Opt("holding", "condition", "The obligation binds only a seat holding a card this holds for "
         "(default: a card that meets must), e.g. \"card.colour == led.colour\".",
         binds=tuple(CARD_NAMES)),
     Opt("otherwise", "enum", "When the seat has no card that meets must: any (default: it may play any "
@@ -45,7 +45,7 @@ TAKER_FIELDS = (
         "(default): every card not yet taken.", default="rest"),
     Opt("strength", "ordering", "For every taker after the first (the winner): the ordering that finds it, "
         "like the trick's strength.", binds=tuple(CARD_NAMES)),
-    Opt("eligible", "condition", "Only cards for which this holds can make their player this taker "
+    Opt("eligible", "condition", "Only the cards this holds for can make their player this taker "
         "(default: every card).", binds=tuple(CARD_NAMES)),
     Opt("equal_cards", "enum", "Of equal cards by this ordering: later_wins (default) or first_wins.",
         choices=("later_wins", "first_wins"), default="later_wins"),
@@ -136,12 +136,12 @@ def refusal_text(rule: Rule) -> str:
     """What a player is told when ``rule`` refuses a card: its ``says``, or the obligation in words."""
     if rule.says:
         return rule.says
-    from interpreter.dsl.words import in_words
+    from interpreter.dsl.words import condition_words
 
     if rule.holding is None:
-        return f"you must play a card for which {in_words(rule.must.text)} (you hold one)"
-    return (f"you must play a card for which {in_words(rule.must.text)}, since you hold a card for which "
-            f"{in_words(rule.holding.text)}")
+        return f"you must play {condition_words(rule.must.text, 'card')} (you hold one)"
+    return (f"you must play {condition_words(rule.must.text, 'card')}, since you hold "
+            f"{condition_words(rule.holding.text, 'card')}")
 
 
 def narrowing(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,

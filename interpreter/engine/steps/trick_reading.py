@@ -23,6 +23,7 @@ from typing import Any, cast
 from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type, list_of
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.action_types import Play, Take
 from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps, finish_steps
 from interpreter.engine.steps.context import StepContext
@@ -80,6 +81,7 @@ class TrickReading(Step):
     """A tricks step as its rule file says it: each option read, checked and compiled into the trick's parts."""
 
     kind = "tricks"
+    rulebook = staticmethod(rulebook.tricks_played)
     decides = True
     loops = True
     summary = ("Play tricks until one cannot start (some seat has no card left) or an obligation with "
@@ -103,7 +105,7 @@ class TrickReading(Step):
             required=True),
         Opt("equal_cards", "enum", "Of equal cards: later_wins (default) or first_wins.",
             choices=("later_wins", "first_wins"), default="later_wins"),
-        Opt("can_win", "condition", "Only seats for which this holds can win a trick (e.g. \"seat.tricks < "
+        Opt("can_win", "condition", "Who may win a trick: only the seats this holds for (e.g. \"seat.tricks < "
             "2\"); when none can, the leader wins.", binds=("seat",)),
         Opt("won_by", "seat", "A seat that wins the trick whatever is played (a claim), or none: usually a "
             "round value set by a choice between plays, e.g. round.claimant."),

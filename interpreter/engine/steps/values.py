@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.types import NONE, SEAT, join
+from interpreter.engine.steps import rulebook
 from interpreter.engine.steps.base import COMMON, register
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
@@ -19,6 +20,7 @@ from interpreter.plan.declaration import Opt
 @register
 class SetValues(InPlace):
     kind = "set"
+    rulebook = staticmethod(rulebook.worked_out)
     nested = True
     summary = ("Compute values: round values (read as round.NAME, back to none each round), per-seat values "
                "(seat.NAME) and game values (game.NAME, kept from round to round). Each is computed in order, "
