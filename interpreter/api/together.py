@@ -34,7 +34,8 @@ class Gathering:
         if self._step is None:
             raise GameError("no step whose choices are made together is pending")
         self.seats = together(self._engine, state._state)  # the seats it asks, in the engine's order
-        self._answers: dict[int, list[Any]] = {s: [] for s in self.seats}  # each seat's actions not taken yet
+        # each seat's answers not taken in the game yet: the engine's action and its label
+        self._answers: dict[int, list[tuple[Any, str]]] = {s: [] for s in self.seats}
         self._asked: dict[int, tuple[Any, GameState | None]] = {}  # each seat's copy, with what it was made of
 
     def open(self) -> bool:
@@ -44,8 +45,8 @@ class Gathering:
     def asked(self, seat: int) -> GameState | None:
         """A copy of the game in which ``seat`` is to act in the step, its answers so far taken (the seats before
         it take stand-in choices, which change nothing it is asked): its labels, legal actions, prompt and its own
-        cards are its decision. Not the game: show nothing of it but the seat's own decision and cards. None when
-        the seat has chosen (or the step does not ask it)."""
+        zones are its decision. The stand-ins are the other seats' real cards: show nothing else of the copy. None
+        when the seat has chosen (or the step does not ask it)."""
         if seat not in self._answers or not self.open():
             return None
         key = (self.state._state.actions_taken, len(self._answers[seat]))
@@ -53,7 +54,7 @@ class Gathering:
         if kept is not None and kept[0] == key:
             return kept[1]
         try:
-            found = ahead(self._engine, self.state._state, seat, self._answers[seat])
+            found = ahead(self._engine, self.state._state, seat, [a for a, _ in self._answers[seat]])
         except LookupError:  # (not independent after all: the seat is asked again in its turn)
             self._answers[seat] = []
             found = ahead(self._engine, self.state._state, seat, [])
@@ -65,30 +66,49 @@ class Gathering:
         self._asked[seat] = ((self.state._state.actions_taken, len(self._answers[seat])), copy)
         return copy
 
+    def answered(self, seat: int) -> list[str]:
+        """The labels of the answers of ``seat`` not taken in the game yet, in order."""
+        return [label for _, label in self._answers.get(seat, [])]
+
     def answer(self, seat: int, action: int | str) -> None:
         """``seat`` takes ``action`` (an id or a label of its decision in ``asked(seat)``); anything else is an
         IllegalAction (or a GameError when the seat is not asked now), and nothing changes."""
         copy = self.asked(seat)
         if copy is None:
             raise GameError(f"{self.state.game.seat_names[seat]} is not asked now")
-        self._answers[seat].append(copy._chosen(action))
+        chosen = copy._chosen(action)
+        d = copy._state.pending
+        assert d is not None  # (the seat is to act in its copy)
+        label = copy.labels()[next(i for i, a in enumerate(d.actions) if a is chosen)]
+        self._answers[seat].append((chosen, label))
 
     def waiting(self) -> list[int]:
         """The seats that have not chosen all they choose in the step yet, in the engine's order."""
         return [s for s in self.seats if self.asked(s) is not None]
 
+    def ready(self) -> bool:
+        """Whether an answer's turn has come (``due`` gives it)."""
+        return self._next() is not None
+
     def due(self) -> int | None:
         """The id of the next answer whose turn has come in the game (the seat to act answered ahead), taken off the
         answers kept: the caller applies it. None when the seat to act has no answer kept (or the step is over)."""
+        found = self._next()
+        if found is None:
+            return None
+        self._answers[found[0]].pop(0)
+        return found[1]
+
+    def _next(self) -> tuple[int, int] | None:
+        """The seat to act and the id of its answer kept, when its turn has come."""
         if not self.open():
             return None
         d = self.state._state.pending
         kept = self._answers.get(d.actor) if d is not None else None
         if not kept or d is None:
             return None
-        action = same(d.actions, kept[0])
+        action = same(d.actions, kept[0][0])
         if action is None:  # (not independent after all: the seat is asked again, in its turn)
             kept.clear()
             return None
-        kept.pop(0)
-        return self.state.legal_actions()[next(i for i, a in enumerate(d.actions) if a is action)]
+        return d.actor, self.state.legal_actions()[next(i for i, a in enumerate(d.actions) if a is action)]

@@ -17,26 +17,32 @@ from typing import Any
 
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
+from interpreter.engine.steps.base import Step
 from interpreter.engine.steps.running import running
 
 
 def made_together(game: Game, state: State) -> Any:
     """The progress of the pending step when its choices are made together (what tells one such step's run from
     the next one's: the same object until it is over), else None."""
+    found = _pending(game, state)
+    return None if found is None else found[1]
+
+
+def together(game: Game, state: State) -> list[int]:
+    """The seats the pending step still asks, the seat to act first, when its choices are made together; else []."""
+    found = _pending(game, state)
+    return [] if found is None else found[0].together(found[1])
+
+
+def _pending(game: Game, state: State) -> tuple[Step, Any] | None:
+    """The pending step and its progress when its choices are made together, else None."""
     d = state.pending
     if d is None or d.actor == CHANCE:
         return None
     for step, p in running(game.steps, state.step_index, state.progress):
         if step is d.step:
-            return p if step.together(p) else None
+            return (step, p) if step.together(p) else None
     return None
-
-
-def together(game: Game, state: State) -> list[int]:
-    """The seats the pending step still asks, the seat to act first, when its choices are made together; else []."""
-    d = state.pending
-    p = made_together(game, state)
-    return [] if p is None or d is None else list(d.step.together(p))
 
 
 def same(actions: Sequence[Any], action: Any) -> Any:
@@ -49,7 +55,10 @@ def ahead(game: Game, state: State, seat: int, answers: Sequence[Any]) -> State 
     each seat before it takes a stand-in choice (the first action of each of its decisions), ``seat`` its
     ``answers`` (its own actions in the step not taken in ``state`` yet, in order). None when ``seat`` has nothing
     more to choose in the step (its answers end its turn, or the step does not ask it again). An answer that is
-    not one of the seat's actions there is a LookupError (the step's choices were not independent after all)."""
+    not one of the seat's actions there is a LookupError (the step's choices were not independent after all).
+
+    The stand-ins are other seats' real choices: show nothing of the copy but the decision of ``seat`` and its own
+    zones (the step is pending in the copy, so the seat's zones hold only what it chose)."""
     if made_together(game, state) is None:
         return None
     copy = state.clone()
@@ -68,3 +77,15 @@ def ahead(game: Game, state: State, seat: int, answers: Sequence[Any]) -> State 
             action = d.actions[0]
         game.apply_fast(copy, action)
     return None
+
+
+def own_zones(seen: dict[str, Any], ahead_seen: dict[str, Any]) -> dict[str, Any]:
+    """``seen``, a seat's observation of the game, with the seat's own cards as its observation ``ahead_seen`` of
+    its copy (``ahead``) has them: the cards it chose so far where they go, nothing else of the copy."""
+    me = seen["seat"]
+    out = dict(seen, zones=dict(seen["zones"]))
+    for name, content in out["zones"].items():
+        mine = ahead_seen["zones"].get(name)
+        if isinstance(content, dict) and isinstance(mine, dict) and me in mine:
+            out["zones"][name] = dict(content, **{me: mine[me]})
+    return out

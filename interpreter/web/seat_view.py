@@ -1,10 +1,13 @@
 """What a seat's page at the web table shows: the seat's view of its table, made from that seat's observation and
-its own legal actions only (the server sends it after every change)."""
+its own legal actions only (the server sends it after every change). In a step whose choices are made together the
+seat's decision and its own cards are those of its copy of the game (api/together.py: it is to act there, or has
+chosen), everything else the game's; ``together`` and ``waiting`` say so, and who has not chosen yet."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.match.together import own_zones
 from interpreter.web.tables import Table
 
 
@@ -29,8 +32,25 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
     mine = names[seat]
     to_act = table.to_act() if live else None
     turn = to_act == seat
-    labels = state.labels() if turn else []
+    deciding = state  # where the seat's decision is: the game, or its copy in a step made together
+    gathering = table.together()
+    waiting: list[str] = []
+    chosen: list[str] = []  # its answers not taken in the game yet
+    if gathering is not None:
+        waiting = [names[s] for s in gathering.waiting()]
+        if seat in gathering.seats:
+            asked = gathering.asked(seat)
+            turn = asked is not None
+            if asked is not None:  # its own cards as it has chosen so far (nothing else of the copy)
+                deciding = asked
+                obs = own_zones(obs, asked.observation(seat))
+            else:
+                chosen = gathering.answered(seat)
+    labels = deciding.labels() if turn else []
     hand_zone, hand = _hand(obs, mine)
+    for label in chosen:  # the cards it has chosen leave its hand (one each: a deck may hold two alike)
+        if label in hand:
+            hand.remove(label)
     in_hand = set(hand)
     cards = []
     for label in hand:
@@ -40,7 +60,10 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
             if not live:
                 why = "the table has stopped"
             elif turn:
-                why = state.refusal(label) or "not one of your choices now"
+                why = deciding.refusal(label) or "not one of your choices now"
+            elif waiting:  # (a step made together)
+                chose = gathering is not None and seat in gathering.seats
+                why = ("you have chosen: " if chose else "") + "waiting for " + ", ".join(waiting)
             elif to_act is not None:
                 why = f"{names[to_act]} is to act"
             else:
@@ -53,7 +76,8 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
         **_bare_view(table, seat, log_from),
         "round": state.round, "dealer": names[state.dealer],
         "step": state.step if live else None, "to_act": None if to_act is None else names[to_act],
-        "your_turn": turn, "prompt": state.prompt if turn else None,
+        "your_turn": turn, "prompt": deciding.prompt if turn else None,
+        "together": gathering is not None, "waiting": waiting, "chosen": chosen,
         "hand_zone": hand_zone, "hand": cards,
         "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand],
         "trick": trick, "leader": leader, "last_trick": obs.get("last_trick"),
@@ -73,7 +97,9 @@ def _bare_view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
     names = table.game.seat_names
     return {"type": "view", "seq": table.seq, "title": table.game.title, "seat": seat, "seat_name": names[seat],
             "seats": names, "kinds": table.setup.kinds, "round": 0, "dealer": None, "step": None, "to_act": None,
-            "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "actions": [], "trick": [],
+            "your_turn": False, "prompt": None, "together": False, "waiting": [], "chosen": [],
+            "hand_zone": None, "hand": [],
+            "actions": [], "trick": [],
             "leader": None, "last_trick": None, "tricks_played": None, "counters": {},
             "totals": dict(zip(names, table.state.returns())), "zones": [], "status": [],
             "log_from": log_from, "log": table.logs.get(seat, [])[log_from:], "scores": table.scores,
