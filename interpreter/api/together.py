@@ -75,7 +75,8 @@ class Gathering:
         IllegalAction (or a GameError when the seat is not asked now), and nothing changes."""
         copy = self.asked(seat)
         if copy is None:
-            raise GameError(f"{self.state.game.seat_names[seat]} is not asked now")
+            who = self.state.game.seat_names[seat] if seat in self._answers else f"seat {seat!r}"
+            raise GameError(f"{who} is not asked now")
         chosen = copy._chosen(action)
         d = copy._state.pending
         assert d is not None  # (the seat is to act in its copy)
