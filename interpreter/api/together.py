@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import GameError
-from interpreter.match.together import ahead, made_together, same, together
+from interpreter.match.together import ahead, made_together, own_zones, same, together
 
 if TYPE_CHECKING:
     from interpreter.api.game import GameState
@@ -65,6 +65,13 @@ class Gathering:
             copy._sample = True  # its history is not its own: it cannot be saved
         self._asked[seat] = ((self.state._state.actions_taken, len(self._answers[seat])), copy)
         return copy
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees of the game, its own cards as it has chosen so far when it is asked (those of its copy,
+        ``asked``): the cards it chose lie where they go, and nothing else of the copy is shown."""
+        seen = self.state.observation(seat)
+        asked = self.asked(seat)
+        return seen if asked is None else own_zones(seen, asked.observation(seat))
 
     def answered(self, seat: int) -> list[str]:
         """The labels of the answers of ``seat`` not taken in the game yet, in order."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.match.together import own_zones
 from interpreter.web.tables import Table
 
 
@@ -43,7 +42,7 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
             turn = asked is not None
             if asked is not None:  # its own cards as it has chosen so far (nothing else of the copy)
                 deciding = asked
-                obs = own_zones(obs, asked.observation(seat))
+                obs = gathering.observation(seat)
             else:
                 chosen = gathering.answered(seat)
     labels = deciding.labels() if turn else []

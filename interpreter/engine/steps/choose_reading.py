@@ -32,6 +32,7 @@ from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.choose_labels import ChoiceLabels
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
+from interpreter.engine.steps.together_check import Changed
 from interpreter.engine.steps.together_check import mistakes as together_mistakes
 from interpreter.errors import RuleError
 from interpreter.plan.declaration import Opt
@@ -222,7 +223,11 @@ class ChooseReading(Step):
         if self.simultaneous:
             given = {"options": self.options_expr, "allowed": self.allowed, "must": self.must, "count": self.count,
                      "may_pass": self.may_pass, "may_stop": self.may_stop, "label": label, "until": self.until}
-            for key, message in together_mistakes(self, set(ctx.seat_zones) | set(ctx.shared_zones), given):
+            changed = Changed.of(self.options_expr, self.move_to is not None or self.swap, self.move_to,
+                                 {n for n in (self.set_round, self.set_chooser, self.set_history) if n},
+                                 {self.set_seat} if self.set_seat else set(),
+                                 set(ctx.seat_zones) | set(ctx.shared_zones))
+            for key, message in together_mistakes(changed, self.repeat, given):
                 opts.mistake(message, key)
 
     def _tables(self, ctx: StepContext, opts: Options) -> None:

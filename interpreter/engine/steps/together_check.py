@@ -21,13 +21,8 @@ does not change); each is a part of its checked tree (dsl/ir.py), walked here th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.ir import Part, places_read, walk
-
-if TYPE_CHECKING:
-    from interpreter.engine.steps.choose_reading import ChooseReading
 
 ASKED = ("options", "allowed", "must", "count", "may_pass", "may_stop", "label")  # what a seat is asked
 WHY = "with simultaneous: true no seat's choices may depend on what another seat picks in the same step"
@@ -35,30 +30,34 @@ WHY = "with simultaneous: true no seat's choices may depend on what another seat
 
 class Changed:
     """What the picks of a choose step change: zones (None: any zone, the options' cards may lie anywhere), round
-    values, per-seat values."""
+    values, per-seat values; ``every``: the game's zones, shared and per seat."""
 
-    def __init__(self, step: ChooseReading, zones: set[str]):
-        self.every = zones  # the game's zones, shared and per seat
-        moves = step.move_to is not None or step.swap
-        part = step.options_expr.part if step.options_expr is not None else None
+    def __init__(self, zones: set[str] | None, rounds: set[str], seats: set[str], every: set[str]):
+        self.zones, self.rounds, self.seats, self.every = zones, rounds, seats, every
+
+    @classmethod
+    def of(cls, options: Compiled | None, moves: bool, move_to: str | None, rounds: set[str], seats: set[str],
+           every: set[str]) -> Changed:
+        """What a step changes that gives ``options``, moves its cards (``moves``: to ``move_to``, or swapped) and
+        sets the round values ``rounds`` and the per-seat values ``seats``."""
+        part = options.part if options is not None else None
         read = places_read(part) if part is not None and moves else set()
-        self.zones: set[str] | None = None if read is None else set(read) | ({step.move_to} if step.move_to else set())
-        self.rounds = {n for n in (step.set_round, step.set_chooser, step.set_history) if n}
-        self.seats = {step.set_seat} if step.set_seat else set()
+        zones = None if read is None else set(read) | ({move_to} if move_to else set())
+        return cls(zones, rounds, seats, every)
 
     def zone(self, name: str) -> bool:
         """Whether a pick may change the zone ``name`` (False for a name that is no zone: a counter, a value)."""
         return name in self.every if self.zones is None else name in self.zones
 
 
-def mistakes(step: ChooseReading, zones: set[str], given: dict[str, Compiled | None]) -> list[tuple[str, str]]:
-    """Why the choices of ``step`` cannot be made together (``zones``: the game's; ``given``: the expressions by
-    option): (the option's key, the message), one a reason."""
+def mistakes(changed: Changed, repeat: bool, given: dict[str, Compiled | None]) -> list[tuple[str, str]]:
+    """Why the choices of a step cannot be made together: what its picks change (``changed``), whether it goes
+    round again (``repeat``), its expressions by option (``given``): (the option's key, the message), one a
+    reason."""
     out: list[tuple[str, str]] = []
-    if step.repeat:
+    if repeat:
         out.append(("repeat", f"a choice that goes round again (repeat) cannot be made together: {WHY}, and the "
                               "next round would be asked after the first round's picks"))
-    changed = Changed(step, zones)
     for key, expr in given.items():
         if expr is None or expr.part is None:
             continue
