@@ -559,7 +559,7 @@ def test_the_people_of_a_step_made_together_are_asked_at_once_and_the_record_kee
     while table.step():
         pass
     names = table.game.seat_names
-    order = table.together().seats  # the pass begins left of the dealer: East, South, West, North
+    order = table.together.gathering.seats  # the pass begins left of the dealer: East, South, West, North
     first, last = sorted((0, 1), key=order.index)
     views = {s: seat_view(table, s) for s in (first, last)}
     for v in views.values():
@@ -581,11 +581,14 @@ def test_the_people_of_a_step_made_together_are_asked_at_once_and_the_record_kee
     assert [e for e in table.state.events if e.get("step") == "pass"] == []  # nothing taken before its turn
     first_view = seat_view(table, first)
     assert first_view["your_turn"] and not _labels_in(first_view) & set(picked)  # never the other's picks
+    for seq in (table.seq + 1, -1):  # a decision to come, or one before the step: refused
+        with pytest.raises(Refused, match="that decision is past"):
+            table.act(first, {"type": "act", "seq": seq, "label": choices(first_view)[0]})
     for _ in range(3):
         table.act(first, {"type": "act", "seq": table.seq, "label": choices(seat_view(table, first))[0]})
     while table.step():
         pass
     passes = [(e["seat"], e["action"]) for e in table.state.events if e.get("step") == "pass"]
     assert [s for s, _ in passes] == [names[s] for s in order for _ in range(3)]
-    assert [a for s, a in passes if s == names[last]] == picked and table.together() is None
+    assert [a for s, a in passes if s == names[last]] == picked and table.together.gathering is None
     assert table.game.deserialize(table.record_text()).events == table.state.events  # the record plays again

@@ -478,8 +478,8 @@ def test_two_people_choose_hearts_pass_at_once(browser, server):
     assert "passes" not in " ".join(e["log"])
     for _ in range(3):
         act(east, next(c["label"] for c in view(east)["hand"] if c["legal"]), True)
-    north.wait_for_function("() => !document.getElementById('turn').textContent.includes('Waiting for')",
-                            timeout=WAIT)
+    north.wait_for_function("() => !document.getElementById('turn').textContent.includes('You chose')",
+                            timeout=WAIT)  # (its answers taken: the step is over)
     state = truth(folder, table)
     passes = [(ev["seat"], ev["action"]) for ev in state.events if ev.get("step") == "pass"]
     assert [s for s, _ in passes] == [s for s in ("East", "South", "West", "North") for _ in range(3)]

@@ -32,7 +32,7 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
     to_act = table.to_act() if live else None
     turn = to_act == seat
     deciding = state  # where the seat's decision is: the game, or its copy in a step made together
-    gathering = table.together()
+    gathering = table.together.gathering
     waiting: list[str] = []
     chosen: list[str] = []  # its answers not taken in the game yet
     if gathering is not None:

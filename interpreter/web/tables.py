@@ -5,10 +5,8 @@ Nothing here knows HTTP: the server (app.py) calls these under one lock a table.
 legal actions and the narration as that seat is told it. A person's action is taken only when it names the decision now
 pending (the table's sequence number), is the seat's to take and is one of its legal labels.
 
-A step whose choices are made together (``simultaneous``) asks every person of it at once: each answers in a copy
-of the game in which it is to act (api/together.py), and the answers are taken in the game in the engine's order,
-each when its turn comes, so the record is the one of choices asked in turn. Answers not taken yet are not in the
-record: a table picked up again after a restart asks those people again.
+A step whose choices are made together (``simultaneous``) asks every person of it at once (together.py): their
+answers are taken in the game in the engine's order, each when its turn comes.
 """
 
 from __future__ import annotations
@@ -28,9 +26,9 @@ from typing import Any
 import interpreter as tb
 from interpreter.api.builtin_agents import AGENTS
 from interpreter.api.builtin_agents import DEFAULT_ITERATIONS as ITERATIONS
-from interpreter.api.together import Gathering, seats_together
 from interpreter.errors import Position, RuleError, TrickbookError
 from interpreter.web.bots import SEARCHING
+from interpreter.web.together import Together
 
 KINDS = ("person", *AGENTS)  # a person, or one of the built-in agents
 MAX_ITERATIONS = 5000  # ismcts iterations a move a table may ask for (each is a sampled playout)
@@ -104,17 +102,14 @@ class Table:
         self.notes_seen = len(self.state.notes())
         self.round_told = 0
         self.told_path = folder / f"{table_id}.told.jsonl"  # what each person was told, kept for a restart
-        # the answers of a step made together, gathered from its people at once, and the number of the decision
-        # pending when it began (a person's answer names that or a later one)
-        self.gathering: Gathering | None = None
-        self.gathered_at = 0
+        self.together = Together()  # the people of a step whose choices are made together, asked at once
         if record is not None:
             self._read_told()
         self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
         self._write()
         self._tell_round()
         self._keep()
-        self._gather()
+        self.together.follow(self.state, self.logs, self.seq, self.stopped is None)
         if record is not None:
             self.changed = max((mtime(p) for p in (self.record_path, self.told_path)), default=self.changed)
 
@@ -140,21 +135,6 @@ class Table:
         p = self.to_act()
         return p is not None and p in self.logs
 
-    def together(self) -> Gathering | None:
-        """The answers being gathered of a step whose choices are made together (None: no such step is pending,
-        or no person is asked in it)."""
-        return self.gathering if self.stopped is None else None
-
-    def _gather(self) -> None:
-        """After a change: begin gathering the answers of a step made together that now asks people, or stop
-        gathering those of a step that is over."""
-        if self.gathering is not None and self.gathering.open():
-            return
-        self.gathering = None
-        if self.stopped is None and any(s in self.logs for s in seats_together(self.state)):
-            self.gathering = Gathering(self.state)
-            self.gathered_at = self.seq
-
     # ------------------------------------------------------------------ changes
 
     def step(self) -> bool:
@@ -166,8 +146,8 @@ class Table:
             return False
         if state.is_chance():
             return self._change(self._deal)
-        if self.gathering is not None and self.gathering.ready():  # answers given ahead whose turn has come
-            return self._change(self._answered)
+        if self.together.ready():  # answers given ahead whose turn has come
+            return self._change(lambda: self.together.take_due(self._take))
         seat = state.current_player
         agent = self.agents.get(seat) if seat is not None else None
         if agent is None or seat is None or self.setup.kinds[seat] in SEARCHING:
@@ -219,9 +199,16 @@ class Table:
             raise Refused("the table has stopped")
         if self.state.is_over():
             raise Refused("the game is over")
-        gathering = self.together()
-        if gathering is not None and seat in gathering.seats:
-            self._answer(gathering, seat, seq, label)
+        if self.together.asks(seat):  # a step whose choices are made together: an answer, perhaps ahead of its turn
+            why = self.together.refusal(seat, seq, label, self.seq, self.to_act() == seat)
+            if why is not None:
+                raise Refused(why)
+
+            def answer() -> None:
+                self.changed = self.clock()
+                self.together.answer(seat, label, self._take)
+
+            self._change(answer)
             return
         if seq != self.seq:
             raise Refused("that decision is past (the table has moved on)")
@@ -235,30 +222,6 @@ class Table:
             self._take(self.state.legal_actions()[labels.index(label)])
 
         self._change(take)
-
-    def _answer(self, gathering: Gathering, seat: int, seq: int, label: str) -> None:
-        """A person's answer in a step made together: taken when it names a decision since the step began and is
-        one of the seat's choices in it now; the answers whose turn has come are then taken in the game."""
-        if seq < self.gathered_at:
-            raise Refused("that decision is past (the table has moved on)")
-        asked = gathering.asked(seat)
-        if asked is None:
-            names = self.game.seat_names
-            raise Refused("you have chosen: waiting for " + ", ".join(names[s] for s in gathering.waiting()))
-        if label not in asked.labels():
-            raise Refused(f"{label} is not one of your choices now")
-
-        def take() -> None:
-            gathering.answer(seat, label)
-            self.changed = self.clock()
-            self._answered()
-
-        self._change(take)
-
-    def _answered(self) -> None:
-        """Take in the game every answer of a step made together whose turn has come."""
-        while self.gathering is not None and (action := self.gathering.due()) is not None:
-            self._take(action)
 
     def _change(self, change: Callable[[], None]) -> bool:
         """Make ``change``; a rule that fails on the way (or any other failure) stops the table there, the game as it
@@ -277,6 +240,7 @@ class Table:
         if self.stopped is not None:
             return
         self.stopped = self._shown(error)
+        self.together.follow(self.state, self.logs, self.seq, False)
         self.seq += 1  # every page's view changes
         self.changed = self.clock()
         log.warning("table %s stopped: %s", self.id, self.stopped.splitlines()[0])
@@ -338,7 +302,7 @@ class Table:
                                     "lines": [n.strip() for n in lines[1:]]})
         self._tell_round()
         self._keep()
-        self._gather()
+        self.together.follow(self.state, self.logs, self.seq, self.stopped is None)
 
     def _tell_round(self) -> None:
         state = self.state
