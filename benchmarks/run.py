@@ -87,7 +87,8 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
   drawn at random among the legal ones in NumPy outside the compiled call (``VectorEnv.random_actions``) and taken
   by ``step`` (the actions checked against the masks, every game moved on, its observation, mask and rewards
   written), both timed; the first compile's CPU time (an empty cache folder) of the module and the environment's
-  entry points. Target: at least 1 M steps per second.
+  entry points. Target: at least 1 M steps per second. Then ``VECTOR_OTHERS`` (Bridge and Doppelkopf, 4 players) at
+  the first of ``VECTOR_GAMES`` games a call, each with its first compile (no target).
 * agents: what an agent of one's own costs (harness/remote.py), in CPU time of a new process and of every process
   it started (each waited for): a game's process started, the agent made and the process ended (the game's
   side, the loader, the fork and its end) and one decision asked and answered (a tiny view, the answer at once),
@@ -155,6 +156,7 @@ BATCH_GAMES = (("hearts", 4), ("njet-riogrande", 4), ("oh-hell", 4))  # the batc
 VECTOR = ("njet-riogrande", 4)  # the vector environment's game (issue 34: at least 1 M steps/s on one core)
 VECTOR_GAMES = (256, 1024)  # games a vector environment steps in one call
 VECTOR_GOAL = 1e6  # steps per second (one step: one action in one game)
+VECTOR_OTHERS = (("bridge", 4), ("doppelkopf", 4))  # more games, at the first of VECTOR_GAMES (no target)
 
 Work = Callable[[], tuple[int, int]]  # one unit of work: (rounds, decisions) it played
 
@@ -480,6 +482,19 @@ def section_vector(args: argparse.Namespace, rep: Report) -> None:
     best = max(VECTOR_GAMES, key=lambda n: med(rates[n]))
     rep.target(f"vector environment, {VECTOR[0]} {VECTOR[1]}p, {best} games a call (M steps/s)",
                [r / 1e6 for r in rates[best]], f">= {VECTOR_GOAL / 1e6:g}", med(rates[best]) >= VECTOR_GOAL)
+    n, rows = VECTOR_GAMES[0], []
+    for name, players in VECTOR_OTHERS:
+        with empty_cache():
+            began = time.process_time()
+            env = VectorEnv(name, players, n=n, seed=1)
+            env.reset()
+            env.step(env.random_actions(np.random.default_rng(0)))
+            first = time.process_time() - began
+            runs = [measure(vector_work(env, np.random.default_rng(run)), args.seconds)["decisions_per_s"]
+                    for run in range(args.runs)]
+        rows.append((f"{name} {players}p", spread([r / 1e6 for r in runs]) + " M", f"{first:.1f} s"))
+    rep.heading(f"The vector environment, more games: steps per second at {n} games a call (CPU time, one core)")
+    table(("game", "steps/s: median (min-max)", "first compile (CPU)"), rows, rep.markdown)
 
 
 def _against_openspiel_cpp(machine: Any, args: argparse.Namespace, rep: Report) -> None:

@@ -1,4 +1,4 @@
-"""The screenshots of docs/web.md: the lobby and a table, at a phone's width and a desktop's, taken in headless
+"""The screenshots of docs/web.md: the lobby, a table and a board, at a phone's width and a desktop's, taken in headless
 Chromium from a real server (the same one the browser tests start).
 
     python benchmarks/web_screenshots.py                  # writes docs/images/web-*.png
@@ -6,8 +6,10 @@ Chromium from a real server (the same one the browser tests start).
 
 The table is a Hearts game of one person (North) and three greedy bots, seeded, played by the person's
 first legal choices into the second round, until a trick is under way at the person's turn, so the picture
-shows the trick, who leads, the cards that may be played and the dimmed ones, and the first round's score.
-Needs the web extra, Playwright and the system's Chromium.
+shows the trick, who leads, the cards that may be played and the dimmed ones, and the first round's score. The
+board is NJET's (one person, the dealer, and three greedy bots) at the person's third cover: who covered what, what
+each row has left, the spaces to cover as buttons, the hand readable. Needs the web extra, Playwright and the
+system's Chromium.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from tests.browser import ARGS, chromium, web_server  # noqa: E402
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 READY = """() => { const t = document.querySelector("#turn"); return t && t.textContent.includes("Your turn")
-  && document.querySelectorAll("#hand .card.legal, #actions button.action").length > 0; }"""
+  && document.querySelectorAll("#hand .card.legal, button.action").length > 0; }"""
 
 
 def lobby(page, base: str) -> str:
@@ -56,6 +58,30 @@ def table(page, link: str, plays: int) -> None:
         done += 1
 
 
+def board(page, base: str, covers: int) -> None:
+    """An NJET table of one person (the dealer, who covers first) and three greedy bots, after the person's first
+    ``covers`` covers of the board, at its next one: the board drawn with who covered what."""
+    page.goto(base + "/")
+    page.select_option("select#game", "njet-riogrande")
+    page.wait_for_function("() => Array.from(document.querySelectorAll('select#players option'))"
+                           ".map((o) => o.value).join() === '2,3,4,5'")  # NJET's counts are there
+    page.select_option("select#players", "4")
+    page.wait_for_selector("select.seat-kind[data-seat='3']", state="attached")
+    for seat in (1, 2, 3):
+        page.select_option(f"select.seat-kind[data-seat='{seat}']", "greedy")
+    page.fill("input#seed", "7")
+    page.click("button#create")
+    page.wait_for_selector("#links a.join", state="attached")
+    page.goto(page.locator("#links a.join").first.get_attribute("href"))
+    for done in range(covers + 1):
+        page.wait_for_function(READY)
+        if done == covers:
+            return
+        before = page.locator("#log .log-line").count()
+        page.locator("#board button.action").nth(done * 3 + 1).click()
+        page.wait_for_function(f"() => document.querySelectorAll('#log .log-line').length > {before}")
+
+
 def main(argv: list[str] | None = None) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -75,6 +101,10 @@ def main(argv: list[str] | None = None) -> None:
             link = page.locator("#links a.join").first.get_attribute("href")
             table(page, link, plays=21)  # into the second round: the first one's score is explained
             page.screenshot(path=str(args.out / f"web-table-{name}.png"), full_page=True)
+            page.close()
+            page = browser.new_page(viewport=size, device_scale_factor=1)
+            board(page, base, covers=2)
+            page.screenshot(path=str(args.out / f"web-board-{name}.png"), full_page=name == "desktop")
             page.close()
         browser.close()
     for png in sorted(args.out.glob("web-*.png")):

@@ -24,7 +24,7 @@ try:
     from interpreter.commands.conformance import conformance
     from interpreter.commands.output import STDOUT, ErrorOutput, Output, OutputFailed
     from interpreter.commands.play import play, replay
-    from interpreter.commands.rule_files import explain, list_games, schema, validate, validate_file
+    from interpreter.commands.rule_files import explain, list_games, schema, validate, validate_file, validate_warnings
     from interpreter.commands.serve import serve
     from interpreter.commands.simulate import compare, simulate
     from interpreter.errors import RuleError, RuleErrors, TrickbookError
@@ -35,7 +35,7 @@ except BaseException:
 # the harness (agents, records, simulation, conformance) is imported by the commands that use it, so that
 # `validate` and `list` start without it
 
-__all__ = ["main", "validate_file"]
+__all__ = ["main", "validate_file", "validate_warnings"]
 
 _POSITIONED = re.compile(r"^\S+:\d+:\d+: error: ")
 

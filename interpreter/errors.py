@@ -41,6 +41,8 @@ class Position:
 class RuleError(TrickbookError):
     """A mistake in a rule file, tied to a position in that file."""
 
+    severity = "error"  # how render names it
+
     def __init__(self, message: str, position: Position | None = None, source_line: str | None = None):
         super().__init__(message)
         self.message = message
@@ -50,8 +52,8 @@ class RuleError(TrickbookError):
     def render(self) -> str:
         """The full block: ``FILE:LINE:COL: error: MESSAGE``, source line, caret."""
         if self.position is None:
-            return f"error: {self.message}"
-        head = f"{self.position}: error: {self.message}"
+            return f"{self.severity}: {self.message}"
+        head = f"{self.position}: {self.severity}: {self.message}"
         line = self.source_line
         if line is None:
             line = read_source_line(self.position.file, self.position.line)
@@ -62,6 +64,14 @@ class RuleError(TrickbookError):
 
     def __str__(self) -> str:
         return self.render()
+
+
+class RuleWarning(RuleError):
+    """Something in a rule file that works but is likely not what its author meant (a public value that shows a
+    hidden card): told as ``FILE:LINE:COL: warning: MESSAGE`` like an error, never raised; ``validate`` passes a
+    file with warnings unless told ``--strict``."""
+
+    severity = "warning"
 
 
 class RuleErrors(TrickbookError):

@@ -107,10 +107,12 @@ def _step() -> JSON:
     return {
         "title": "step",
         "description": f"One step: {DISPATCH} names its kind ({', '.join(kinds)}); the other keys depend on the "
-                       "kind.",
+                       "kind. Or a use of a template (use: TEMPLATE, its arguments, keys merged over its step).",
         "type": "object",
-        "required": [DISPATCH],
-        "properties": common,
+        "anyOf": [{"required": [DISPATCH]}, {"required": ["use"]}],
+        "properties": {**common, "use": {"description": "The template (under templates:) this step is: its other "
+                                                        "keys are the template's arguments, or merged over its "
+                                                        "step.", "type": "string"}},
         "allOf": [
             {
                 "if": {

@@ -10,9 +10,10 @@ import random
 import numpy as np
 import pytest
 
-from interpreter.compiled.values import NotWritten
+from interpreter.compiled.values import MADE, NotWritten
 from interpreter.engine.steps.deal_chance import shuffle
 from interpreter.errors import GameError
+from interpreter.runtime.layout import KNOWN
 
 from .compiled_steps import StepOnBoth, numba_or_skip, short_list
 from .conftest import GAMES, game_of
@@ -163,7 +164,7 @@ def test_teams_of_a_builtin_are_not_written(tmp_path):
         StepOnBoth(game, 4, "sides")
 
 
-def test_hidden_teams_leave_what_each_seat_knows_in_the_progress(tmp_path):
+def test_hidden_teams_set_what_each_seat_knows_in_the_arrays(tmp_path):
     game = make(tmp_path, DEAL_3, """\
         sides:
           do: teams
@@ -177,19 +178,22 @@ def test_hidden_teams_leave_what_each_seat_knows_in_the_progress(tmp_path):
     (state,) = both.states(rng, 1)
     state.teams = [0, 1, 2, 3]
     before = both.arrays(state)
-    assert both.lockstep(state, rng) == 0 and both.changed(before)
-    assert both.progress.tolist() == [1, 2, 4, 8] and state.team_known == [1, 2, 4, 8]
+    assert both.lockstep(state, rng) == 0 and both.changed(before)  # (the arrays compared: the known row too)
+    row = both.lay.list_of(KNOWN)
+    assert state.team_known == [1, 2, 4, 8]
+    assert both.arrays(state).l[row, :4].tolist() == [1, 2, 4, 8] and state.team_counted
 
 
-def test_a_text_only_shown_is_not_held_nor_stored():
-    """Bridge's contract put in words (read only by the table and the score's explanation) is not in the arrays, and
-    the step that sets it stores nothing; a text play reads (Whist's trump) is held."""
+def test_a_text_made_in_play_is_held_as_there_being_one():
+    """Bridge's contract put in words (read only by the table and the score's explanation) is held as only whether
+    there is one (MADE: the step that sets it builds no text; a state packed holds MADE for it), its vulnerability (a
+    text of the rule file) as its number; a text play reads (Whist's trump) is held as its number too."""
     both = StepOnBoth("bridge", 4, "announce")
-    assert both.lay.shown == {"contract", "vulnerable"} and not both.code.expressions
-    with pytest.raises(KeyError):
-        both.lay.value("round", "contract")
+    contract = both.lay.value("round", "contract")
+    assert both.lay.made == {both.lay.layout.value_slot("round", "contract")} and both.lay.value("round", "vulnerable")
     rng = random.Random(2)
     states = both.states(rng, 2, every=5, where=both.enterable)  # (once the auction has made a contract)
-    assert states and all(both.lockstep(state, rng) is not None for state in states)
+    assert states and all(both.lockstep(state, rng) is not None for state in states)  # (the arrays compared)
+    assert all(isinstance(state.vars["contract"], str) and both.arrays(state).v[contract] == MADE for state in states)
     whist = StepOnBoth("whist", 4, "trump")
-    assert not whist.lay.shown and whist.lay.value("round", "trump") >= 0
+    assert not whist.lay.made and whist.lay.value("round", "trump") >= 0

@@ -28,8 +28,9 @@ from .conftest import at_step
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
-RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "captures", "claims", "split-tricks",
-           "exchange", "two-zones", "dummy", "deal-file", "climbing")
+RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures", "claims",
+           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning", "deal-all",
+           "board-auction")
 SEEDS = range(4)
 
 
@@ -153,28 +154,84 @@ def test_partners_score_together() -> None:
             assert scores[0] + scores[1] == 6
 
 
+def _passed(game: Game, seed: int, step: str, receiver) -> dict[int, dict[int, list[int]]]:
+    """A random game's cards chosen in ``step``, by round and seat; at each round's first play, every one of them
+    is in the hand of ``receiver(seat, round)`` and every hand holds 6 cards."""
+    passed: dict[int, dict[int, list[int]]] = {}
+    checked = set()
+
+    def watch(state: State, d, action) -> None:
+        n = state.round_number
+        if d.step.name == step:
+            passed.setdefault(n, {}).setdefault(d.actor, []).append(action.value)
+        elif d.step.name == "tricks" and n not in checked:         # the first play of the round
+            checked.add(n)
+            for seat, cards in passed.get(n, {}).items():
+                assert all(c in state.per_seat["hand"][receiver(seat, n)] for c in cards)
+            assert all(len(hand) == 6 for hand in state.per_seat["hand"])
+
+    _walk(game, seed, watch)
+    assert checked == {1, 2, 3, 4}
+    return passed
+
+
 def test_passing_goes_left_right_across_and_then_not_at_all() -> None:
     game = _game("passing")
     directions = {1: 1, 2: 3, 3: 2}                               # seats to the left: left, right, across
     for seed in range(5):
-        passed: dict[int, dict[int, list[int]]] = {}
-        checked = set()
-
-        def watch(state: State, d, action, passed=passed, checked=checked) -> None:
-            n = state.round_number
-            if d.step.name == "pass":
-                passed.setdefault(n, {}).setdefault(d.actor, []).append(action.value)
-            elif d.step.name == "tricks" and n not in checked:     # the first play of the round
-                checked.add(n)
-                for seat, cards in passed.get(n, {}).items():
-                    receiver = (seat + directions[n]) % 4
-                    assert all(c in state.per_seat["hand"][receiver] for c in cards)
-                assert all(len(hand) == 6 for hand in state.per_seat["hand"])
-
-        _walk(game, seed, watch)
-        assert sorted(passed) == [1, 2, 3] and checked == {1, 2, 3, 4}
+        passed = _passed(game, seed, "pass", lambda seat, n: (seat + directions[n]) % 4)
+        assert sorted(passed) == [1, 2, 3]
         assert all(len(cards) == 3 for by_seat in passed.values() for cards in by_seat.values())
 
+
+def test_pass_back_gives_one_card_back_to_whoever_passed_in_round_1_only() -> None:
+    game = _game("pass-back")
+    for seed in range(3):                                          # back to the right: who passed to the left
+        given = _passed(game, seed, "pass_back", lambda seat, n: (seat + 3) % 4)
+        assert sorted(given) == [1] and len(given[1]) == 4
+        assert all(len(cards) == 1 for cards in given[1].values())
+
+
+
+@pytest.mark.parametrize("east, south_may", [("hearts 9", ["hearts 10", "hearts 14"]),   # North is winning
+                                             ("hearts 13", ["hearts 14"])])                # East is winning
+def test_partner_winning_a_seat_heads_the_trick_unless_its_partner_is_winning_it(east, south_may) -> None:
+    game = _game("partner-winning")
+    hands = {0: ["hearts 12", "clubs 9"], 1: [east, "clubs 10"], 2: ["hearts 10", "hearts 14"],
+             3: ["spades 9", "spades 10"]}
+    state = at_step(game, "tricks", hands, dealer=3, teams=[0, 1, 0, 1])
+    for label in ("hearts 12", east):
+        _play(game, state, label)
+    assert game.current(state) == 2 and sorted(game.labels(state)) == south_may
+    ten = next(c for c in state.per_seat["hand"][2] if game.cards.labels[c] == "hearts 10")
+    assert game.refusal(state, ten) == (None if len(south_may) == 2 else
+                                        "you must head the trick, unless your partner is winning it")
+
+
+
+@pytest.mark.parametrize("players, dealt", [(3, [8, 8, 8]), (4, [6, 6, 6, 6]), (5, [5, 5, 5, 5, 4])])
+def test_deal_all_deals_every_card_one_more_to_the_first_seats_then_lays_the_extra_aside(players, dealt) -> None:
+    game = _game("deal-all", players)
+    for seed in range(3):
+        seen: dict[str, list[int]] = {}
+
+        def watch(state: State, d, action, seen=seen) -> None:
+            sizes = [len(h) for h in state.per_seat["hand"]]
+            seen.setdefault(d.step.name, sizes)
+
+        state = _walk(game, seed, watch)
+        assert seen["lay_aside" if players == 5 else "tricks"] == dealt  # what the deal gave, before anyone chose
+        assert seen["tricks"] == [min(dealt)] * players and state.round_number == 3
+
+
+def test_an_unequal_deal_that_needs_more_cards_than_the_pack_is_refused_naming_each_seat_s_number(tmp_path) -> None:
+    text = (EXAMPLES / "deal-all.yaml").read_text(encoding="utf-8").replace(
+        '"24 // players + (1 if seat.index < 24 % players else 0)"', '"6 + (1 if seat.index < 2 else 0)"')
+    (tmp_path / "more.yaml").write_text(text, encoding="utf-8")
+    game = compile_game(load_rules(tmp_path / "more.yaml"), 4)
+    with pytest.raises(Exception, match=r"more.yaml:\d+:\d+: error: dealing 7, 7, 6, 6 cards to 4 seats needs 26 "
+                                         r"cards, the deck has 24 \(round 1\)"):
+        _walk(game, 0, lambda *a: None)
 
 def test_captures_an_opponent_s_1_is_captured_and_the_taker_s_own_1_is_not() -> None:
     game = _game("captures")
@@ -314,3 +371,33 @@ def test_deal_file_the_first_deal_gives_each_seat_the_hand_the_file_writes(tmp_p
     write_record(record, out.record)
     assert replay(record, rules=str(EXAMPLES / "deal-file.yaml")).totals == out.totals
 
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_board_auction_each_row_s_last_space_sets_the_round_and_a_space_covered_before_play_is_never_offered(
+        players: int) -> None:
+    game = _game("board-auction", players)
+    (step,) = [s for s in game.every_step() if s.kind == "board"]
+    worth = next(r for r, row in enumerate(step.rows) if row.key == "worth")
+    covered: set[tuple[int, int]] = set()
+    played: list[int] = []
+
+    def watch(state: State, d, action) -> None:
+        if d.step is step:
+            offered = {step.rows[worth].labels[a.space] for a in d.actions if a.row == worth}
+            if players == 4 or not covered:  # covered before play with 4 players; open at first with 3
+                assert ("2 a trick" in offered) == (players == 3)
+            covered.add(tuple(action))
+        elif d.step.name == "tricks" and state.round_number not in played:
+            # the first play of the round: each row set to its one space left, the first trick led by it
+            for r, row in enumerate(step.rows):
+                left = [i for i in range(len(row.values)) if (r, i) not in covered and not row.covered[i]]
+                assert len(left) == 1 and state.vars[row.key] == row.values[left[0]], (row.key, left)
+            assert d.actor == state.vars["lead"]
+            played.append(state.round_number)
+            covered.clear()
+
+    for seed in SEEDS:
+        played.clear()
+        _walk(game, seed, watch)
+        assert played == [1, 2]

@@ -26,7 +26,7 @@ import pytest
 
 from interpreter.match.records import read_record, replay, write_record
 
-from .conftest import game_of
+from .conftest import every_other, game_of
 from .golden.make_golden import AGENT_KINDS, SEEDS, golden_name, play
 
 HERE = Path(__file__).resolve().parent / "golden"
@@ -92,6 +92,8 @@ def test_a_golden_record_of_the_second_set_replays_and_is_played_again_identical
     # replays each from its header's rules)
     out = replay(plain, game=game)
     assert out.rounds == events[-1]["rounds"]
+    if not every_other(int(record.name.removesuffix(".jsonl.gz").split("-")[-1])):
+        return  # played again from its seed in the long suite only (seeds 2, 4, ..., 10 here)
     again = tmp_path / "again.jsonl"
     write_record(again, play(game, head["seed"], agent).record)
     played = [e for _, e in read_record(again)]

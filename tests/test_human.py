@@ -12,7 +12,7 @@ from interpreter.cli import main
 from interpreter.harness.agents import HumanAgent, RandomAgent
 from interpreter.harness.runner import play_game
 
-from .conftest import game_of
+from .conftest import ROOT, game_of
 
 
 def _play(name, players, seat, answers, seed=3):
@@ -82,8 +82,41 @@ def test_a_game_with_a_table_shows_its_lines_only_in_every_phase_never_raw_value
     _, text = _play("njet-riogrande", 4, 0, [])
     first = text.split("turquoise, cover a space")[0]
     assert "  tricks: turquoise 0, lilac 0, orange 0, green 0" in first  # before anyone has a trick
-    assert "  start player: turquoise | lilac | orange | green" in first  # the board's row
+    assert re.search(r"\n    start player: +turquoise \| lilac \| orange \| green  \(4 left\)\n", first)  # a row
     assert "own_size" not in text and "monster: none" not in text and "partners: none" not in text
+
+
+@pytest.mark.parametrize("name, players", [("njet-riogrande", 4), (str(ROOT / "docs" / "examples" /
+                                                                      "board-auction.yaml"), 4)],
+                         ids=["njet-riogrande", "board-auction"])
+def test_the_board_is_drawn_row_by_row_with_who_covered_each_space_and_what_each_row_has_left(name, players):
+    # each board the person is shown: every row of the declaration with all its spaces, each space covered so far
+    # (as the narration told it) in brackets with who covered it, and how many spaces the row has left
+    game, text = _play(name, players, 0, [])
+    step = next(s for s in game.every_step() if s.kind == "board")
+    me = game.seat_names[0]
+    boards = marks = before_play = 0
+    parts = text.split("\n  the board (a covered space: [space by who covered it]):\n")
+    for i, block in enumerate(parts[1:], 1):
+        this_round = "\n".join(parts[:i]).split("\nRound ")[-1]  # the covers narrated so far in its round
+        covered = {(t, sp): who for who, t, sp in re.findall(r"^  (\S+) covers (.+?): (.+)$", this_round, re.M)}
+        for row, line in zip(step.rows, block.splitlines()):
+            title, spaces, left = re.fullmatch(r"    (.+?): +(.*)  \((\d+) left\)", line).groups()
+            assert title == row.title
+            shown = spaces.split(" | ")
+            assert len(shown) == len(row.labels)
+            for label, space in zip(row.labels, shown):
+                who = covered.get((title, label))
+                if who is not None:
+                    assert space == f"[{label} by {'you' if who == me else who}]", (line, who)
+                    marks += 1
+                else:
+                    assert space in (label, f"[{label}]"), line  # open, or covered before play
+                    before_play += space == f"[{label}]"
+            assert int(left) == sum(not s.startswith("[") for s in shown)
+        boards += 1
+    assert boards >= 2 and marks >= 4 and any(" by you]" in block for block in parts[2:])
+    assert before_play == (boards if "board-auction" in name else 0)  # "2 a trick" starts covered with 4 players
 
 
 def test_without_a_table_the_status_names_values_as_the_narration_and_shows_unset_ones(tmp_path):

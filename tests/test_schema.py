@@ -124,8 +124,11 @@ def test_the_interpreter_loads_the_schema_file_of_the_repository(schema):
 
 def _closed_by_kind(path: str) -> bool:
     """The schemas whose keys another one closes: the file (a whole file's and a variant's definitions, chosen by
-    if/then/else) and a step (its kind's definition, chosen by ``do``, lists every key it may have)."""
-    return path in ("#", "#/definitions/step", "#/definitions/partial_step")
+    if/then/else), a step (its kind's definition, chosen by ``do``, lists every key it may have) and a template (a
+    step whose values may be parameters: its keys are checked as the step's wherever it is used)."""
+    return path in ("#", "#/definitions/step", "#/definitions/partial_step",
+                    "#/definitions/rules/properties/templates/additionalProperties",
+                    "#/definitions/variant/properties/templates/anyOf/0/additionalProperties/anyOf/0")
 
 
 def test_every_object_schema_is_closed(schema):
@@ -280,8 +283,8 @@ def test_a_misspelt_top_level_key_points_at_the_key_and_suggests_the_right_one(t
     assert [(e.position.line, e.position.column, e.message) for e in errors] == [
         (_first_line(text), 1, "'zones' is missing at the top level (required)"),
         (line, 1, "unknown key 'zone' at the top level; did you mean 'zones'? (allowed here: combinations, deck, "
-                  "define, extends, game, name, options, players, round, seats, table, title, trickbook, types, "
-                  "zones)"),
+                  "define, extends, game, name, options, players, round, seats, table, templates, title, trickbook, "
+                  "types, zones)"),
     ]
 
 
@@ -308,7 +311,7 @@ def test_a_step_without_do_is_reported_at_the_step_name(tmp_path):
     errors = _errors(path)
     line, col = _where(text, "  tricks:", "tricks")
     assert [(e.position.line, e.position.column, e.message) for e in errors] == [
-        (line, col, "'do' is missing in the step 'tricks' (required)"),
+        (line, col, "one of 'do', 'use' is needed in the step 'tricks'"),
     ]
 
 

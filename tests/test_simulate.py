@@ -316,6 +316,36 @@ def test_a_ctrl_c_in_a_run_summarises_the_games_finished_and_says_so(monkeypatch
     assert "interrupted: the figures are of the 2 games played of the 5 asked" in err
 
 
+def test_the_html_report_of_a_run_stopped_by_ctrl_c_says_it_is_partial(monkeypatch, capsys, tmp_path):
+    """A Ctrl-C stops simulate (and compare) after some games: the HTML report is still written, of the games
+    played, and says in its title and at its top that the run is partial, with the games played and asked."""
+    from interpreter.commands import simulate as command
+
+    def stopping(quiet, what="games"):
+        def progress(done, total):
+            if done == 7:
+                raise KeyboardInterrupt
+        return progress
+
+    monkeypatch.setattr(command, "progress_line", stopping)
+    report = tmp_path / "partial.html"
+    code, out, _ = run(capsys, "simulate", "oh-hell", "-p", "4", "-n", "50", "--report", str(report))
+    page = report.read_text(encoding="utf-8")
+    assert code == 130 and "7 games" in out
+    assert re.search(r"<title>[^<]*partial: 7 of the 50 games asked", page)
+    assert "<strong>A partial run.</strong> It was interrupted (Ctrl-C): every figure is of the 7 games " \
+        "played of the 50 asked." in page
+    code, out, _ = run(capsys, "compare", "oh-hell", "oh-hell", "-p", "4", "-n", "5", "--variant-option",
+                       "hands=up", "--report", str(report))
+    page = report.read_text(encoding="utf-8")
+    assert code == 130 and re.search(r"<title>[^<]*partial: 2 of the 5 paired games asked", page)
+    assert "every figure is of the 2 paired games played of the 5 asked." in page
+    # a run that was not stopped says nothing of the kind
+    monkeypatch.undo()
+    code, _, _ = run(capsys, "simulate", "oh-hell", "-p", "4", "-n", "3", "--report", str(report))
+    assert code == 0 and "partial" not in report.read_text(encoding="utf-8")
+
+
 # ---------------------------------------------------------------- Dask: a scheduler that cannot be reached, its log
 
 

@@ -204,7 +204,7 @@ def test_obligations_read_by_tables_and_judged_ones_leave_the_plays_narrowing_le
             rules = step.follow_rules if p.plays else step.lead_rules
             hand = state.per_seat["hand"][seat]
             narrowed = [hand] + [cards for _, cards in narrowing(rules, state, seat, hand, p.plays[0][1] if p.plays
-                                                                  else None, [c for _, c in p.plays])]
+                                                                  else None, p.plays)]
             left = narrowed[-1]
             assert left is not STUCK  # (a seat left no card ends trick play: it is asked nothing)
             assert [a.card for a in d.actions] == left, variant

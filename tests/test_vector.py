@@ -20,6 +20,7 @@ from interpreter.compiled.steps import CHANCE as DEALS
 from interpreter.compiled.steps import DECIDES
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.knowledge import Knowledge
+from interpreter.engine.made_texts import made_texts
 from interpreter.engine.observation import observe
 from interpreter.engine.samples import determinize
 from interpreter.engine.state import CHANCE
@@ -30,6 +31,8 @@ from interpreter.toolkits.vector import VectorEnv
 
 from .compiled_steps import numba_or_skip
 from .conftest import ROOT
+from .test_steps import DEAL_3, TRICKS, write
+from .test_steps import rules as rules_of
 
 EXAMPLES = ROOT / "docs" / "examples"
 
@@ -41,6 +44,12 @@ LOCKSTEP = [("njet-riogrande", 4), ("was-sticht", 3), ("euchre", 4), ("skat", 3)
 # games whose trick step has parts that decide in turn with the same numbers: a step it runs (Meinz, Mit List und
 # Tücke), a taker's choice of cards (split-tricks)
 PARTS = [("meinz", 4), ("mit-list-und-tuecke", 4), (str(EXAMPLES / "split-tricks.yaml"), 3)]
+# games of hidden teams (what each seat knows of them: its own team, seats revealed in play, the teams' sizes), each
+# with a seed whose first 300 decisions reach a round where they are hidden (Doppelkopf: a normal game)
+HIDDEN_TEAMS = [("doppelkopf", 4, 26), (str(EXAMPLES / "hidden-partners.yaml"), 4, 1)]
+# games of texts made in play (Bridge's contract, Mü's Eklat: told only as there being one) and of a text only shown
+# (Bridge's vulnerability), each with a seed whose first 300 decisions set one (Mü: an Eklat, a tie)
+MADE_TEXTS = [("bridge", 4, 1), ("mue", 3, 9), ("mue-riogrande", 5, 0)]
 
 
 @functools.cache
@@ -86,13 +95,18 @@ def _lockstep(env: VectorEnv, seed: int, visit, most: int = 10**9) -> int:
         knowledge.update(state)
 
 
-@pytest.mark.parametrize(("name", "players"), LOCKSTEP + PARTS)
-def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_point(name, players):
+@pytest.mark.parametrize(("name", "players", "seed"), [(name, players, 1) for name, players in LOCKSTEP + PARTS]
+                         + HIDDEN_TEAMS + MADE_TEXTS)
+def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_point(name, players, seed):
     env = env_of(name, players)
     encoder, space, module = env.game.encoder, env.game.actions, env.machine.module
-    counted = {"points": 0, "masks": 0}
+    counted = {"points": 0, "masks": 0, "hidden": 0, "made": 0}
+    made = made_texts(env.machine.game)
 
     def visit(state, arrays, p, knowledge):
+        known = state.team_known  # (hidden teams some seat does not know all of)
+        counted["hidden"] += known is not None and any(bits != (1 << players) - 1 for bits in known)
+        counted["made"] += any(state.vars.get(name) is not None for name in made)
         for seat in range(players):
             want = encoder.encode(observe(env.machine.game, state, seat))
             got = _observed(env, arrays, p, seat)
@@ -110,8 +124,10 @@ def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_p
             assert np.flatnonzero(mask[0]).tolist() == sorted(set(space.ids(d.step, d.actions)))
             counted["masks"] += 1
 
-    _lockstep(env, 1, visit, 300)
+    _lockstep(env, seed, visit, 300)
     assert counted["masks"] > 50 and counted["points"] > counted["masks"]
+    assert counted["hidden"] > 15 or (name, players, seed) not in HIDDEN_TEAMS, counted
+    assert counted["made"] > 0 or (name, players, seed) not in MADE_TEXTS, counted
 
 
 def _places(encoder):
@@ -123,13 +139,15 @@ def _places(encoder):
             at += 1
 
 
-@pytest.mark.parametrize(("name", "players"), [("njet-riogrande", 4), ("euchre", 4)])
-def test_a_seats_observation_is_the_same_in_every_state_it_cannot_tell_apart(name, players):
+@pytest.mark.parametrize(("name", "players", "seed"), [("njet-riogrande", 4, 0), ("euchre", 4, 0)] + HIDDEN_TEAMS
+                         + MADE_TEXTS)
+def test_a_seats_observation_is_the_same_in_every_state_it_cannot_tell_apart(name, players, seed):
     """The hidden-information check on the vector environment's observations: the cards a seat has not seen dealt
-    again (a sample, engine/samples.py) change nothing of its observation, though they change another seat's."""
+    again (a sample, engine/samples.py; hidden teams: the teams it does not know drawn again with them) change
+    nothing of its observation, though they change another seat's."""
     env = env_of(name, players)
     game, machine = env.machine.game, env.machine
-    counted = {"samples": 0, "others": 0}
+    counted = {"samples": 0, "others": 0, "teams": 0}
 
     def visit(state, arrays, p, knowledge):
         d = state.pending
@@ -143,9 +161,11 @@ def test_a_seats_observation_is_the_same_in_every_state_it_cannot_tell_apart(nam
         counted["samples"] += 1
         counted["others"] += any(_observed(env, again, p, s) != _observed(env, arrays, p, s)
                                  for s in range(players) if s != seat)
+        counted["teams"] += sample.teams != state.teams
 
-    _lockstep(env, 0, visit)
+    _lockstep(env, seed, visit, 300)
     assert counted["samples"] > 30 and counted["others"] > counted["samples"] // 2, counted
+    assert counted["teams"] > 5 or (name, players, seed) not in HIDDEN_TEAMS, counted
 
 
 def _hidden_cards(env: VectorEnv) -> dict[int, list[slice]]:
@@ -219,11 +239,13 @@ def test_the_training_loop_of_docs_vector_md_runs(capsys):
     assert capsys.readouterr().out == "True\n"
 
 
-def test_a_game_the_compiled_backend_cannot_observe_is_refused_naming_the_part():
-    with pytest.raises(NotWritten, match="'team 1' .what each seat knows of hidden teams"):
-        VectorEnv(str(EXAMPLES / "hidden-partners.yaml"), 4, compiled=False)
-    with pytest.raises(NotWritten, match="'round value vulnerable': a value the arrays do not hold"):
-        VectorEnv("bridge", 4, compiled=False)
+def test_a_game_the_compiled_backend_cannot_write_is_refused_naming_the_part(tmp_path):
+    """A text made in play in a comprehension (not a conditional's branch, a call that builds it or a define): its
+    value's being none or not is not written (compiled/made_texts.py)."""
+    said = "said: {do: set, round: {said: \"[text(s.index) for s in seats if s == round.dealer][0]\"}}"
+    rules = write(tmp_path, rules_of(DEAL_3, said, TRICKS))
+    with pytest.raises(NotWritten, match="a text made in play by a part other than"):
+        VectorEnv(str(rules), 4, compiled=False)
     with pytest.raises(GameError, match="whole number of games"):
         VectorEnv("hearts", 4, n=0, compiled=False)
 
@@ -234,17 +256,18 @@ def test_without_numba_the_environment_says_what_to_install(monkeypatch):
         VectorEnv("hearts", 4)
 
 
-def test_compiled_by_numba_the_environment_plays_the_games_it_plays_as_plain_python():
+@pytest.mark.parametrize(("name", "players", "steps"), [("tiny-duel", 2, 60), ("hidden-partners", 4, 300)])
+def test_compiled_by_numba_the_environment_plays_the_games_it_plays_as_plain_python(name, players, steps):
     """The same seed and the same actions give the same observations, masks and rewards compiled as run as plain
-    Python (numba's random stream is numpy's); with TRICKBOOK_NUMBA=all (a compile of a minute)."""
+    Python (numba's random stream is numpy's): a small game, and one of hidden teams (what each seat knows, revealed
+    by a list of seats); with TRICKBOOK_NUMBA=all (a compile of a minute each)."""
     numba_or_skip(everywhere=True)
-    name = str(EXAMPLES / "tiny-duel.yaml")
-    both = [VectorEnv(name, 2, n=3, seed=5, compiled=c) for c in (False, True)]
+    both = [VectorEnv(str(EXAMPLES / f"{name}.yaml"), players, n=3, seed=5, compiled=c) for c in (False, True)]
     for env in both:
         env.reset()
     rng = np.random.default_rng(2)
     ended = 0
-    for _ in range(60):
+    for _ in range(steps):
         actions = both[0].random_actions(rng)
         got = [env.step(actions) for env in both]
         for a, b in zip(got[0][:4], got[1][:4], strict=True):

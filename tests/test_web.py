@@ -91,7 +91,9 @@ def table_of(client: TestClient, made: dict[str, Any]) -> Any:
 
 
 def choices(view: dict[str, Any]) -> list[str]:
-    return [c["label"] for c in view["hand"] if c["legal"]] + view["actions"]
+    """What the seat may click: its legal cards, the actions beside the hand, the spaces of a board it may cover."""
+    board = [s["action"] for row in view["board"] or [] for s in row["spaces"] if s["action"]]
+    return [c["label"] for c in view["hand"] if c["legal"]] + view["actions"] + board
 
 
 def play_to_the_end(client: TestClient, made: dict[str, Any], seat: int, until: str = "over") -> dict[str, Any]:
@@ -309,7 +311,7 @@ def test_no_endpoint_or_message_gives_a_seat_another_seat_s_hand(client):
             assert not shown, (probe, answer)  # at most the label this seat sent itself, said back
     assert seat_view(table, 0)["hand"] and not leaks(json.dumps(seat_view(table, 0)))
     created = client.post("/api/tables", json={"rules": "hearts", "players": 4, "kinds": ["person"] + ["random"] * 3})
-    assert not leaks(created.text) and set(created.json()) == {"table", "title", "links", "kinds", "seats"}
+    assert not leaks(created.text) and set(created.json()) == {"table", "title", "links", "watch", "kinds", "seats"}
 
 
 def test_tokens_are_unguessable_and_only_their_hashes_are_kept(client, tmp_path):

@@ -13,6 +13,7 @@ from interpreter.web.cards import (
     COLOUR_NAMES,
     PALETTE,
     SHAPE_NAMES,
+    SUIT_COLOURS,
     card_faces,
     corner_indices,
     group_colours,
@@ -83,6 +84,11 @@ def colour_of(root: ET.Element) -> str:
     rect = root.find(SVG + "rect")
     assert rect is not None
     return rect.attrib["stroke"]
+
+
+def pips_of(root: ET.Element) -> set[str]:
+    """The shapes of the face's pips (their paths)."""
+    return {p.attrib["d"] for p in root.iter(f"{SVG}path")}
 
 
 def groups_of(game: tb.TrickGame) -> dict[str, object]:
@@ -157,9 +163,43 @@ def test_a_french_deck_is_indexed_by_rank_and_coloured_by_suit_in_deck_order():
     faces = card_faces(tb.load("bridge", players=4))
     q, ten = parsed(faces["Q of clubs"]), parsed(faces["10 of hearts"])
     assert (index_of(q), index_of(ten)) == ("Q", "10")
-    # the suits in the order the deck first shows them (clubs, diamonds, hearts, ...) take the palette's colours
-    assert colour_of(q) == PALETTE[0] and colour_of(ten) == PALETTE[2]
+    # the suits by their names in the four-colour deck's colours (clubs green, hearts red, ...)
+    assert colour_of(q) == SUIT_COLOURS["club"] == PALETTE[0] and colour_of(ten) == SUIT_COLOURS["heart"]
     assert colour_of(parsed(faces["2 of clubs"])) == colour_of(q)
+
+
+def test_each_suit_has_its_own_colour_whatever_order_the_deck_lists_the_suits_in():
+    """Skat's deck lists clubs, spades, hearts, diamonds: the spades are black and the diamonds blue still (not
+    the palette's next colour in the deck's order), with their own pips."""
+    faces = card_faces(tb.load("skat", players=3))
+    for suit in ("clubs", "spades", "hearts", "diamonds"):
+        face = parsed(faces[f"{suit} J"])
+        assert colour_of(face) == SUIT_COLOURS[suit.removesuffix("s")]
+        assert pips_of(face) == {SHAPE_NAMES[suit.removesuffix("s")]}
+
+
+def test_a_colour_s_cards_get_its_colour_and_never_a_suit_s_pip():
+    """NJET's red, black, blue and yellow cards (and every bundled deck of colours, Tichu's jade, sword...):
+    each drawn in its colour, with a pip no French suit has (a black card is no diamond)."""
+    suit_pips = {SHAPE_NAMES[n] for n in ("club", "diamond", "heart", "spade")}
+    faces = card_faces(tb.load("njet-riogrande", players=4))
+    for colour in ("red", "black", "blue", "yellow"):
+        face = parsed(faces[f"{colour} 3"])
+        assert colour_of(face) == COLOUR_NAMES[colour] and not pips_of(face) & suit_pips, colour
+    for groups in (["red", "black", "blue", "yellow", "green"], ["jade", "sword", "pagoda", "star", None]):
+        assert not set(group_pips(groups)) & suit_pips
+
+
+def test_a_colour_the_faces_do_not_know_gets_a_colour_of_its_own_and_a_readable_name():
+    """A group value that is no colour's name (here "sunset" beside "red") takes a palette colour no other group
+    has, and its name is written at the card's foot at least 7 px high on a phone's 44 px card."""
+    colours = group_colours(["red", "sunset", "turquoise"])
+    assert len(set(colours)) == 3 and colours[0] == COLOUR_NAMES["red"] and colours[2] == COLOUR_NAMES["turquoise"]
+    faces = card_faces(tb.load("njet-riogrande", players=4))
+    root = parsed(faces["yellow 3"])
+    width = float(root.attrib["viewBox"].split()[2])
+    foot = [t for t in root.iter(f"{SVG}text") if (t.text or "") == "yellow"]
+    assert foot and float(foot[0].attrib["font-size"]) * 44 / width >= 7
 
 
 def test_a_rank_index_is_big_enough_for_a_phone():
@@ -185,9 +225,10 @@ def test_colour_names_are_drawn_in_their_colour_and_other_groups_take_the_palett
 
 def test_shape_names_are_drawn_as_that_shape_and_other_groups_take_the_free_shapes_in_order():
     pips = group_pips(["moon", "star", "sun", None])
-    assert pips[1] == SHAPE_NAMES["star"] and pips[0] == SHAPE_NAMES["circle"] and pips[2] == SHAPE_NAMES["lozenge"]
+    assert pips[1] == SHAPE_NAMES["star"] and pips[0] == SHAPE_NAMES["circle"] and pips[2] == SHAPE_NAMES["triangle"]
     assert len(set(pips)) == 4 and pips[3] not in SHAPE_NAMES.values()
-    assert group_pips(["a", "circle"]) == [SHAPE_NAMES["lozenge"], SHAPE_NAMES["circle"]]
+    assert group_pips(["a", "circle"]) == [SHAPE_NAMES["triangle"], SHAPE_NAMES["circle"]]
+    assert group_pips(["lozenges"]) == [SHAPE_NAMES["lozenge"]]  # drawn only for a group that names it
 
 
 def test_a_longer_rest_is_written_by_initials_as_long_as_tells_the_group_apart():

@@ -39,8 +39,9 @@ VIEW = """() => {
   const over = document.getElementById("game-over");
   return {
     hand: all("#hand .card").map((c) => ({label: c.dataset.label, legal: c.classList.contains("legal"),
-                                          dimmed: c.classList.contains("dimmed"), title: c.getAttribute("title")})),
-    actions: all("#actions button.action").map((b) => b.dataset.label),
+                                          dimmed: c.classList.contains("dimmed"), idle: c.classList.contains("idle"),
+                                          title: c.getAttribute("title")})),
+    actions: all("#actions button.action, #board button.action").map((b) => b.dataset.label),
     trick: all("#trick .card").map((c) => [c.dataset.seat, c.dataset.label]),
     cards: all(".card[data-label]").map((c) => c.dataset.label),
     leader: text("leader"), turn: text("turn") || "", connection: text("connection"),
@@ -134,7 +135,7 @@ def act(page: Any, label: str, card: bool) -> None:
     """Click a legal card of the hand or an action's button, and wait until the page shows the change."""
     before = page.evaluate(SIGNATURE)
     quoted = json.dumps(label)  # a CSS string: JSON's escapes are CSS's for these labels
-    target = f"#hand .card.legal[data-label={quoted}]" if card else f"#actions button.action[data-label={quoted}]"
+    target = f"#hand .card.legal[data-label={quoted}]" if card else f"button.action[data-label={quoted}]"
     page.locator(target).first.click()
     page.wait_for_function(f"(before) => ({SIGNATURE})() !== before", arg=before, timeout=WAIT)
 
@@ -221,11 +222,13 @@ def seat_name(state: tb.GameState, shown: str | None) -> str | None:
 
 
 def check_shown(v: dict[str, Any]) -> None:
-    """What every decision's page shows, by the page alone: the turn, each card either clickable or dimmed with
+    """What every decision's page shows, by the page alone: the turn, each card either clickable, dimmed with
     the rule that forbids it, who leads a trick under way, the connection."""
     assert "Your turn" in v["turn"] and v["connection"] == "connected"
+    cards = any(c["legal"] for c in v["hand"])  # a choice of cards: the others dimmed; else all idle (readable)
     for c in v["hand"]:
-        assert c["legal"] != c["dimmed"] and (c["legal"] or c["title"]), c
+        assert [c["legal"], c["dimmed"], c["idle"]].count(True) == 1 and (c["legal"] or c["title"]), c
+        assert c["legal"] or c["dimmed"] == cards, c
     assert not v["trick"] or v["leader"]
 
 
@@ -258,11 +261,10 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
     legal = set(state.labels())
     assert {c["label"] for c in v["hand"] if c["legal"]} | set(v["actions"]) == legal
     for c in v["hand"]:
-        assert c["legal"] != c["dimmed"], c
-        if c["dimmed"]:  # the rule that refuses it; a card no rule refuses is no choice now (another decision)
+        if not c["legal"]:  # the rule that refuses it; a card no rule refuses is no choice now (another decision)
             why = state.refusal(c["label"])
             assert c["title"] == why if why else c["title"], (c, why)
-    refused = [i for i, c in enumerate(v["hand"]) if c["dimmed"] and state.refusal(c["label"])] if tap else []
+    refused = [i for i, c in enumerate(v["hand"]) if not c["legal"] and state.refusal(c["label"])] if tap else []
     if refused:  # a tap (a phone has no hover title) shows the reason on the page
         page.locator("#hand .card").nth(refused[0]).click()
         c = v["hand"][refused[0]]
@@ -334,7 +336,8 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
 
 def test_two_people_play_njet_from_two_browsers(browser, server):
     """Two people (and a bot) play NJET, each in a browser context of their own: each page shows its own hand
-    only, a card one plays shows in the other's trick or narration, and a page loaded again shows the same."""
+    only, a card one plays shows in the other's trick or narration, and a page loaded again shows the same; the
+    board is drawn as its rows of spaces with who covered each, and the hand stays readable while it is covered."""
     base, folder = server
     lobby = browser.new_context()
     links = create_table(lobby.new_page(), base, "njet-riogrande", 3, ["person", "person", "random"], seed=4)
@@ -346,7 +349,7 @@ def test_two_people_play_njet_from_two_browsers(browser, server):
         page.goto(links[seat])
         page.wait_for_selector("#hand .card", state="attached", timeout=WAIT)
     rng = random.Random(4)
-    seen_in_other = reloaded = 0
+    seen_in_other = reloaded = boards = 0
     polls = 0
     for _ in range(300):  # decisions of the two people
         seat = None
@@ -364,6 +367,9 @@ def test_two_people_play_njet_from_two_browsers(browser, server):
         if v["over"]:
             break
         check_decision(me, v, state, seat)
+        if state.observation(seat).get("decision") == "cover":
+            check_board(me, state, seat)
+            boards += 1
         check_hand_only(other, state, 1 - seat)
         if reloaded == 0 and state.observation(seat).get("decision") == "play":
             before = view(me)
@@ -386,9 +392,83 @@ def test_two_people_play_njet_from_two_browsers(browser, server):
             seen_in_other += 1
             if seen_in_other >= 3 and reloaded:
                 break
-    assert seen_in_other >= 3 and reloaded == 1
+    assert seen_in_other >= 3 and reloaded == 1 and boards >= 2
     for c in contexts:
         c.close()
+
+
+def test_the_watch_link_shows_the_trick_and_no_hand(browser, server):
+    """Hearts, one person (North) and three bots, made in the lobby, which gives the watch link too. When North is to
+    play into a trick, the watch link opened in another browser shows that trick, who played each card and whose
+    turn it is, and has no hand and nothing to click; its HTML names no card any seat holds."""
+    base, folder = server
+    context = browser.new_context()
+    page = context.new_page()
+    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=11)
+    watch = page.get_attribute("#watch-link", "href")
+    assert watch and "/watch?token=" in watch
+    table, _ = table_of(links[0])
+    page.goto(links[0])
+    rng = random.Random(11)
+    for _ in range(40):  # North's decisions until it is to play into a trick begun by others
+        v = wait_ready(page)
+        if v["trick"] and truth(folder, table).observation(0).get("decision") == "play":
+            break
+        act(page, *choose(v, rng))
+    else:
+        raise AssertionError("North never played into a trick")
+    state = truth(folder, table)
+    onlooker = browser.new_context()
+    watching = onlooker.new_page()
+    watching.goto(watch)
+    watching.wait_for_function("(n) => document.querySelectorAll('#trick .card').length === n", arg=len(v["trick"]),
+                               timeout=WAIT)
+    seen = view(watching)
+    assert seen["trick"] == v["trick"] and seen["turn"] == "North to act"
+    assert not seen["hand"] and not seen["actions"] and watching.locator("#mine").is_hidden()
+    assert "watching" in (watching.text_content("#title") or "")
+    held = {c for s, name in enumerate(state.game.seat_names) for content in state.observation(s)["zones"].values()
+            if isinstance(content, dict) and isinstance(content.get(name), list) for c in content[name]}
+    html = watching.evaluate(NOW_HTML)
+    assert held and not [c for c in held if c in html]
+    onlooker.close()
+    context.close()
+
+
+# a board drawn: each row's key, title, spaces (a button to cover it, or its label and who covered it) and what it
+# has left; and how readable each card of the hand is (its opacity as drawn)
+BOARD = """() => ({
+  rows: Array.from(document.querySelectorAll("#board .board-row")).map((r) => ({
+    row: r.dataset.row, title: r.querySelector(".board-title").textContent,
+    left: r.querySelector(".board-left").textContent,
+    spaces: Array.from(r.querySelectorAll(".board-spaces > *")).map((s) => s.tagName === "BUTTON"
+      ? {label: s.textContent, action: s.dataset.label, by: null, covered: false}
+      : {label: s.querySelector(".space-label").textContent, action: null, covered: s.classList.contains("covered"),
+         by: s.querySelector(".marker") ? s.querySelector(".marker").dataset.by || null : null}),
+  })),
+  opacity: Array.from(document.querySelectorAll("#hand .card")).map((c) => getComputedStyle(c).opacity),
+  status: Array.from(document.querySelectorAll("#status .status-line")).map((l) => l.textContent),
+})"""
+
+
+def check_board(page: Any, state: tb.GameState, seat: int) -> None:
+    """The page of ``seat`` choosing a board's space: every row of the board step drawn with its spaces, the
+    covered ones marked with who covered them (as the game says), the legal covers as buttons, what each row has
+    left, a status line for each row, and the hand at full contrast (no card is a choice now)."""
+    drawn = page.evaluate(BOARD)
+    board = state.observation(seat)["board"]
+    legal = set(state.labels())
+    assert [r["row"] for r in drawn["rows"]] == list(board)
+    for r in drawn["rows"]:
+        row = board[r["row"]]
+        assert r["title"] == row["title"] and [s["label"] for s in r["spaces"]] == [s["label"] for s in row["spaces"]]
+        for shown, space in zip(r["spaces"], row["spaces"]):
+            assert shown["covered"] == (not space["open"]) and shown["by"] == space["by"], (shown, space)
+            assert (shown["action"] in legal) if space["open"] and shown["action"] else shown["action"] is None
+        assert r["left"] == f"{sum(s['open'] for s in row['spaces'])} left"
+        assert any(line.startswith(row["title"] + ": ") for line in drawn["status"]), drawn["status"]
+    assert {s["action"] for r in drawn["rows"] for s in r["spaces"] if s["action"]} == legal
+    assert drawn["opacity"] and all(o == "1" for o in drawn["opacity"]), drawn["opacity"]
 
 
 def check_hand_only(page: Any, state: tb.GameState, seat: int) -> None:
@@ -420,7 +500,9 @@ def test_a_pasted_rule_file_with_hostile_labels_plays_as_text(browser, server):
     page.goto(base + "/")
     page.select_option("select#game", "__file__")
     page.fill("textarea#rules", HOSTILE)
-    page.wait_for_selector('select.seat-kind[data-seat="1"]', state="attached", timeout=WAIT)
+    # the pasted file checked: its two seats shown (not the seats of the game the lobby showed before, which a
+    # busy machine may still show when the file's check has not come back)
+    page.wait_for_function("() => document.querySelectorAll('select.seat-kind').length === 2", timeout=WAIT)
     page.select_option('select.seat-kind[data-seat="1"]', "random")
     page.click("button#create")
     page.wait_for_selector("#links a.join", state="attached", timeout=WAIT)

@@ -95,6 +95,14 @@ class Actions(StateCore):
         text = d.step.words.describe(self.game.engine, self._state, d, chosen, viewer)
         return None if not text else f"{self.game.seat_names[d.actor]} {text}"
 
+    def describe_public(self, action: int | str) -> str | None:
+        """How everyone but the seat to act is told the legal action ``action`` (by id or label), before it is
+        taken: what a spectator, who sees only what is public, may read ("East passes a card"; None: nothing worth
+        telling)."""
+        d, chosen = self._legal(action)
+        text = d.step.words.describe_public(self.game.engine, self._state, d, chosen)
+        return None if not text else f"{self.game.seat_names[d.actor]} {text}"
+
     def _legal(self, action: int | str) -> tuple[Any, Any]:
         """The pending decision and the engine's action ``action`` names (legal now), else an IllegalAction."""
         d = self._state.pending

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from interpreter.engine.compile import rule_file_problems, supported_players
+from interpreter.engine.compile import rule_file_check, rule_file_problems, supported_players
 from interpreter.errors import RuleError
 from interpreter.rules.catalog import bundled_games
 from interpreter.rules.loader import load_rules
@@ -22,11 +22,17 @@ def games() -> dict[str, Path]:
     return dict(bundled_games())
 
 
-def check(rules: str | Path) -> list[RuleError]:
+def check(rules: str | Path, warnings: bool = False) -> list[RuleError]:
     """Every problem in a rule file (a bundled game's name or a path), each at its line and column, as
     ``trickbook validate`` finds them: YAML, ``extends``, the schema, then the compiler's checks for every player
-    count. An empty list: the file is fine. Never raises for a mistake in the file (it may be anyone's)."""
-    return rule_file_problems(str(rules))
+    count. An empty list: the file is fine. Never raises for a mistake in the file (it may be anyone's).
+
+    ``warnings``: a file without errors gives its warnings instead (each a ``RuleWarning``): the values, status lines
+    and narration that show a seat what it cannot see. A file with warnings only is fine to play."""
+    if not warnings:
+        return rule_file_problems(str(rules))
+    errors, warned = rule_file_check(str(rules))
+    return errors or list(warned)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.api.core import StateCore
 from interpreter.engine.observation import held as cards_held
-from interpreter.engine.observation import observe
+from interpreter.engine.observation import observe, public_status
 from interpreter.engine.observation import received as cards_received
 from interpreter.engine.samples import seen_status
 from interpreter.errors import GameError
@@ -31,10 +31,14 @@ class Seeing(StateCore):
         says."""
         return self.game.encoder.encode(self.observation(seat))
 
-    def status(self, seat: int) -> list[tuple[str, str]]:
+    def status(self, seat: int | None) -> list[tuple[str, str]]:
         """The rule file's status lines (its ``table:``) as ``seat`` sees them: each title with its text, worked
         out on a sample of what the seat knows (so a line never shows what it may not see); empty when the file
-        declares none. The same sample every time for the same state (a fixed random source)."""
+        declares none. The same sample every time for the same state (a fixed random source). None: a spectator,
+        shown only the lines that read nothing but what everyone sees (round values all see; no line about
+        "your" anything)."""
+        if seat is None:
+            return public_status(self.game.engine, self._state)
         return seen_status(self.game.engine, self._state, self._seat(seat), self.knowledge())
 
     def information_state_string(self, seat: int) -> str:

@@ -37,8 +37,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _rule_file_commands(sub: Commands) -> None:
-    v = sub.add_parser("validate", help="check rule files; print FILE:LINE:COL errors")
+    v = sub.add_parser("validate", help="check rule files; print FILE:LINE:COL errors and warnings",
+                       description="Check rule files: every error, as FILE:LINE:COL: error: with the source line and "
+                                   "a caret, and the warnings of a file without errors (a value, status line or "
+                                   "narration that shows a seat a card it cannot see). Exit 1 when a file has "
+                                   "errors; warnings alone exit 0 unless --strict.")
     v.add_argument("files", nargs="+", metavar="FILE", help="rule files (YAML) to check")
+    v.add_argument("--strict", action="store_true", help="a file with warnings fails too (exit 1)")
     _allow_path(v)
 
     sub.add_parser("list", help="list the bundled games")

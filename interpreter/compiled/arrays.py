@@ -16,11 +16,11 @@ record's field from the table of that field. A row holds ``width`` items: the de
 seats when a list of records or lists is held (an auction's calls may outnumber the cards: at most 105 in a bidding
 of 35 bids, each doubled and redoubled); a history longer than that keeps its first items (choose_template.py).
 
-The rounds' scores and what each seat knows of the teams are not in the arrays yet (no expression reads them
-directly; the steps that do are not written for this backend); nor is a round value that is a text only shown
-(``shown_only``: read by no expression but the table's lines, a choice's label or description and a score's
-explanation, which the compiled backend neither shows nor tells), such as a contract put in words: a text joined in
-play has no number (values.py).
+What each seat knows of the teams (the layout's ``team known`` slot) is a row of ``l``: ``l[row, s]`` the bits of
+the seats whose team seat ``s`` was told, ``ln[row]`` -1 while the teams are public (written by the ``teams`` and
+``reveal`` steps, read by a seat's observation). The rounds' scores are not in the arrays yet (no expression reads
+them directly; the steps that do are not written for this backend). A text made in play (engine/made_texts.py: a
+contract put in words) has no number: its value holds ``MADE`` (values.py), only that there is one.
 """
 
 from __future__ import annotations
@@ -30,14 +30,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from interpreter.compiled.values import Values
-from interpreter.dsl.types import VALUE, Type
+from interpreter.compiled.values import MADE, Values
+from interpreter.dsl.types import NUMBER, VALUE, Type, list_of
 from interpreter.engine.game import Game
+from interpreter.engine.made_texts import made_texts
 from interpreter.runtime.layout import ABSENT, GAME, KNOWN, RESULTS, ROUND, SEAT, Layout, layout
 from interpreter.runtime.slots import Slots
-from interpreter.runtime.zone_shapes import expressions
 
-_UNHELD = (RESULTS, KNOWN)  # value slots the arrays do not hold (see the module's docstring)
+_UNHELD = (RESULTS,)  # value slots the arrays do not hold (see the module's docstring)
+_KNOWN = list_of(NUMBER)  # what each seat knows of the teams: a list of bits, one a seat (none: public)
 
 
 class Arrays(NamedTuple):
@@ -76,7 +77,7 @@ class ArrayLayout:
     list_row: tuple[int | None, ...]  # value slot -> its row in l (None: one value, or not held)
     types: tuple[Type, ...]  # value slot -> the type of its value
     width: int  # the most items a row of l holds (see the module's docstring)
-    shown: frozenset[str] = frozenset()  # the round values only shown, not held (``shown_only``)
+    made: frozenset[int] = frozenset()  # the value slots of texts made in play: MADE for any text (values.py)
     game: Any = field(default=None, compare=False, repr=False)  # the game laid out (a step's domain is read from it)
 
     @property
@@ -106,11 +107,10 @@ def array_layout(game: Game) -> ArrayLayout:
     """The arrays' layout of ``game``'s compact layout."""
     lay = layout(game)
     types = tuple(_type(game, part, name) for part, name, _ in lay.values)
-    shown = shown_only(game)
     index: list[int | None] = []
     rows: list[int | None] = []
-    for (part, name, _), t in zip(lay.values, types, strict=True):
-        held = part not in _UNHELD and not (part == ROUND and name in shown)
+    for (part, _, _), t in zip(lay.values, types, strict=True):
+        held = part not in _UNHELD
         listed = held and t.kind == "list"
         index.append(sum(i is not None for i in index) if held and not listed else None)
         rows.append(sum(r is not None for r in rows) if listed else None)
@@ -118,29 +118,15 @@ def array_layout(game: Game) -> ArrayLayout:
     interned = any(r is not None and t.element is not None and t.element.kind in ("list", "record")
                    for r, t in zip(rows, types, strict=True))  # (lists of records or lists: see the docstring)
     width = capacity * lay.players if interned else capacity
-    return ArrayLayout(lay, capacity, tuple(index), tuple(rows), types, width, shown, game)
-
-
-# the expressions of what is only shown or told, by the steps' attributes that hold them: the options declared
-# ``gives="shown"`` (a choice's label and description, a score's explanation)
-_WORDS = ("label_expr", "describe_expr", "explain")
-
-
-def shown_only(game: Game) -> frozenset[str]:
-    """The round values that are texts no expression reads but the table's lines and the options only shown or told
-    (``_WORDS``): the compiled backend, which shows and tells nothing, does not hold them (a step that sets one
-    stores nothing)."""
-    words = {id(e) for line in game.table for e in (line.show, line.when) if e is not None}
-    words |= {id(e) for step in game.every_step() for a in _WORDS if (e := getattr(step, a, None)) is not None}
-    read = {d for e in expressions(game) if id(e) not in words for d in e.deps}
-    return frozenset(name for name in game.round_fields
-                     if game.value_types.get(name, VALUE).plain == "text" and f"round:{name}" not in read)
+    made = made_texts(game)
+    slots = frozenset(i for i, (part, name, _) in enumerate(lay.values) if part in (ROUND, SEAT, GAME) and name in made)
+    return ArrayLayout(lay, capacity, tuple(index), tuple(rows), types, width, slots, game)
 
 
 def _type(game: Game, part: str, name: str) -> Type:
     if part in (ROUND, SEAT, GAME):
         return game.value_types.get(name, VALUE)
-    return VALUE
+    return _KNOWN if part == KNOWN else VALUE
 
 
 def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
@@ -160,7 +146,7 @@ def pack_arrays(lay: ArrayLayout, slots: Slots, values: Values) -> Arrays:
         if value is ABSENT:  # (a round value not set yet reads as none)
             value = None
         if i is not None:
-            v[i] = values.encode(value)
+            v[i] = MADE if slot in lay.made and isinstance(value, str) else values.encode(value)
         elif row is not None:
             if value is None:
                 ln[row] = -1  # none, not an empty list

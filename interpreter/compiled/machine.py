@@ -41,6 +41,7 @@ from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten, Values
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
+from interpreter.engine.made_texts import made_texts
 from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.limits import MAX_ROUNDS
@@ -337,10 +338,12 @@ class Machine:
 
 def logged_values(game: Game, lay: Any) -> list[tuple[str, int, Type]]:
     """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's round
-    outcomes): the public ones held as one value, each with its index in v and its type."""
+    outcomes): the public ones held as one value, each with its index in v and its type (a text made in play is
+    held as only that there is one: not kept)."""
     out = []
+    made = made_texts(game)
     for name in game.round_fields:
-        if name in ("number", "dealer") or game.visibility.get(name, "all") != "all":
+        if name in ("number", "dealer") or game.visibility.get(name, "all") != "all" or name in made:
             continue
         try:
             out.append((name, lay.value(ROUND, name), game.value_types.get(name, VALUE)))

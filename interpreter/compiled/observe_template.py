@@ -9,10 +9,10 @@ zones by their ``visible``, the round and seat values by their visibility and th
 choice fills in secret, the trick on the table and the last trick from the running trick step's progress,
 trick_progress.Shown). Each segment is written by the writer of its kind, found by the segment's place in the
 observation (its path's first key) and its encoding (the encoder's function for it); a value none encodes as the
-encoder encodes none.
+encoder encodes none. The teams (hidden teams: what the seat knows of them) are written from the team slots and the
+arrays' ``team known`` row by the rules of engine/observation.py and TeamQueries.known_teams.
 
-Not written (``NotWritten``, naming the segment): the teams a seat knows of hidden teams (the arrays do not hold
-what each seat knows yet), a round value held nowhere in the arrays (a text only shown), the trick of a tricks step
+Not written (``NotWritten``, naming the segment): a value held nowhere in the arrays, the trick of a tricks step
 another step holds, values filled in secret by steps a round step holds that fill different ones.
 """
 
@@ -24,7 +24,7 @@ from interpreter.compiled.machine import FINISHED, STATUS, STEP
 from interpreter.compiled.steps import ARRAYS
 from interpreter.compiled.values import INTERNED, NONE, NotWritten
 from interpreter.engine.encoding import ObservationEncoder
-from interpreter.runtime.layout import COUNTER, DEALER, GAME, NUMBER, ROUND, SEAT, TOTAL
+from interpreter.runtime.layout import COUNTED, COUNTER, DEALER, GAME, KNOWN, NUMBER, ROUND, SEAT, TEAM, TOTAL
 
 SLOTS = "OBS_SLOT"  # the module's constant: each card id's slot among the card kinds of a segment (-1: no card)
 TEXTS = "OBS_TEXT"  # the module's constants: the interned texts' numbers and slots (``_texts``)
@@ -101,8 +101,52 @@ class ObservationWriter:
             shown = {"all": "1", "owner": f"(seat == {s})"}.get(visible, "0")
             filling = self.fills.get(key) if visible == "all" else None
             return self._value(name, how, SEAT, key, s, at, shown, None, (filling, f"(seat == {s})"))
-        raise NotWritten(f"the observation's segment {name!r} (what each seat knows of hidden teams)"
-                         if root == "teams" else f"the observation's segment {name!r}")
+        if root == "teams":  # (the segments of the teams follow one another: written together, at the first)
+            return self._teams(at) if path[1] == 0 else []
+        raise NotWritten(f"the observation's segment {name!r}")
+
+    def _teams(self, at: int) -> list[str]:
+        """The teams as the seat knows them (engine/observation.py's ``_teams``; segment ``i`` at ``at + i * n``, a
+        slot a seat): while they are public (``ln`` of the ``team known`` row -1), the teams in the order of their
+        first seats, every seat on its team; while they are hidden, each team by its number, with the seats whose
+        team the seat was told (its bits) and, when the teams' sizes are public and one team alone has room left,
+        every other seat on that one (TeamQueries.known_teams)."""
+        n, lay = self.players, self.lay
+        team, row, counted = lay.value(TEAM, "", 0), lay.list_of(KNOWN), lay.value(COUNTED)
+        first = ["first = 1",  # (seat r the first of its team)
+                 "for q in range(r):",
+                 f"    if v[{team} + q] == v[{team} + r]:",
+                 "        first = 0",
+                 "        break"]
+        return [f"if ln[{row}] < 0:",
+                f"    for s in range({n}):",
+                "        k = 0",  # (the teams whose first seat is before the first of s's: its team's place)
+                f"        for r in range({n}):",
+                f"            if v[{team} + r] == v[{team} + s]:",
+                "                break",
+                *("            " + line for line in first),
+                "            k += first",
+                f"        obs[g, {at} + k * {n} + s] = 1.0",
+                "else:",
+                f"    mask = l[{row}, seat]",
+                "    room = 0",  # (how many teams have room for a seat the seat does not know, and the last)
+                "    left = -1",
+                f"    for r in range({n}):",
+                *("        " + line for line in first),
+                "        if first == 1:",
+                "            seen = 0",
+                "            size = 0",
+                f"            for q in range({n}):",
+                f"                if v[{team} + q] == v[{team} + r]:",
+                "                    size += 1",
+                "                    seen += (mask >> q) & 1",
+                "            if seen < size:",
+                "                room += 1",
+                f"                left = v[{team} + r]",
+                f"    for s in range({n}):",
+                f"        t = v[{team} + s] if (mask >> s) & 1 else (left if v[{counted}] != 0 and room == 1 else -1)",
+                f"        if 0 <= t < {n}:",
+                f"            obs[g, {at} + t * {n} + s] = 1.0"]
 
     def _zone(self, path: tuple[Any, ...], at: int) -> list[str]:
         """A zone: a count per card kind the seat sees, then how many cards it holds."""

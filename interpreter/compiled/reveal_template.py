@@ -8,16 +8,12 @@ stay as the ``teams`` step set them) and no value an expression reads: the built
 (``known_team``, ``known_opponents``, ``knows_team``) are not written for this backend (calls.py), so an expression
 that reads it keeps its game on the Python backend, and a reveal never changes how a game goes on.
 
-Where the arrays hold what each seat knows (the layout's ``team known`` slot as a list row, ``l[row, :players]``,
-``ln[row]`` -1 while the teams are public), the template writes it as the Python backend does: while the teams are
-hidden, the bits of the seats ``seats`` gives (a seat, or none for no seat) are added to every seat's, when some seat
-did not know them all. The arrays of arrays.py do not hold it yet: there the template changes nothing (what each
-seat was told is then missing from the compiled state: a caller that hands out a seat's observation or samples of
-what it knows must not take them from these arrays), and a reveal is written whatever its ``seats`` give.
-
-Not written (``NotWritten``, where the arrays hold what each seat knows): ``seats`` giving a list (``Writing.call``
-writes expressions that give one value). Not done: the Python backend's check of the seats (a number that is no
-seat is reported there, the checked path; here it is left out) and its narration.
+The arrays hold what each seat knows (the layout's ``team known`` slot as a list row, ``l[row, :players]``,
+``ln[row]`` -1 while the teams are public, arrays.py): the template writes it as the Python backend does: while the
+teams are hidden, the bits of the seats ``seats`` gives (a seat, a list of seats, or none for no seat) are added to
+every seat's (the Python backend adds them when some seat did not know them all: the same bits). Not done: the
+Python backend's check of the seats (a number that is no seat is reported there, the checked path; here it is left
+out) and its narration.
 """
 
 from __future__ import annotations
@@ -25,29 +21,29 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
-from interpreter.compiled.values import NotWritten
 from interpreter.runtime.layout import KNOWN
 
 
 def write(step: Any, w: Writing) -> StepCode:
     """The compiled template of ``step``, a reveal step (see the module's docstring)."""
     head = f"def {w.prefix}_start({ARRAYS}, p):"
-    try:
-        row = w.lay.list_of(KNOWN)
-    except KeyError:  # what each seat knows is not in the arrays: nothing of them changes
-        return StepCode(w.prefix, "\n".join([head, "    return DONE", ""]), 0, expressions=w.expressions)
-    if step.seats.type.kind == "list":
-        raise NotWritten("a reveal's seats given as a list")
-    seat = w.call(step.seats, {}, {}, "seats")
-    n = w.players
+    row, n = w.lay.list_of(KNOWN), w.players
     lines = [head,
              f"    if ln[{row}] < 0:",  # the teams are public
-             "        return DONE",
-             f"    shown = {seat}",
-             f"    if shown < 0 or shown >= {n}:",  # none: no seat
-             "        return DONE",
-             "    bits = 1 << shown",
-             f"    for s in range({n}):",
-             f"        l[{row}, s] |= bits",
-             "    return DONE", ""]
+             "        return DONE"]
+    if step.seats.type.kind == "list":
+        lines += [*("    " + line for line in w.listed(w.call(step.seats, {}, {}, "seats", lists=True), "shown",
+                                                       "count")),
+                  "    bits = 0",
+                  "    for i in range(count):",
+                  f"        if 0 <= shown[i] < {n}:",  # (not a seat: refused by the Python backend)
+                  "            bits |= 1 << shown[i]"]
+    else:
+        lines += [f"    one = {w.call(step.seats, {}, {}, 'seats')}",
+                  "    bits = 0",
+                  f"    if 0 <= one < {n}:",  # none: no seat
+                  "        bits = 1 << one"]
+    lines += [f"    for s in range({n}):",
+              f"        l[{row}, s] |= bits",
+              "    return DONE", ""]
     return StepCode(w.prefix, "\n".join(lines), 0, expressions=w.expressions)

@@ -1,11 +1,11 @@
 """A game's round written for the compiled backend: the second template of engine/round_code.py's functions, over the
-arrays: ``round_start`` (a round begins: its values none, counters at zero, each seat its own team, the round's
-number and dealer), ``game_begin`` (the game's values and each seat's), ``round_over`` (1 when the game ends with the
-round just played: ``until``, ``rounds``), ``can_win`` (whether a seat may win: ``game.can_win``) and
-``next_dealer``.
+arrays: ``round_start`` (a round begins: its values none, counters at zero, each seat its own team and the teams
+public, the round's number and dealer), ``game_begin`` (the game's values and each seat's), ``round_over`` (1 when
+the game ends with the round just played: ``until``, ``rounds``), ``can_win`` (whether a seat may win:
+``game.can_win``) and ``next_dealer``.
 
-Not written (NotWritten): what the arrays do not hold (the rounds' results, the last round's values, what seats know
-of the teams); the machine keeps the game's end to its ``until`` and ``rounds``.
+Not written (NotWritten): what the arrays do not hold (the rounds' results, the last round's values); the machine
+keeps the game's end to its ``until`` and ``rounds``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from interpreter.compiled.steps import ARRAYS, Writing
 from interpreter.compiled.values import NONE, NotWritten
 from interpreter.dsl.types import SEAT, Type
-from interpreter.runtime.layout import COUNTER, DEALER, GAME, NUMBER, ROUND, TEAM
+from interpreter.runtime.layout import COUNTED, COUNTER, DEALER, GAME, KNOWN, NUMBER, ROUND, TEAM
 from interpreter.runtime.layout import SEAT as SEAT_PART
 
 _NAMES: dict[str, Type] = {"seat": SEAT}
@@ -36,7 +36,9 @@ def round_source(game: Any, w: Writing) -> str:
     lines.append(f"    for s in range({players}):")
     for counter in game.counters:
         lines.append(f"        v[{lay.value(COUNTER, counter, 0)} + s] = 0")
-    lines += [f"        v[{team} + s] = s", ""]
+    lines += [f"        v[{team} + s] = s",
+              f"    ln[{lay.list_of(KNOWN)}] = -1",  # (the teams public again, their sizes not told)
+              f"    v[{lay.value(COUNTED)}] = 0", ""]
     flow = game.flow
     lines.append(f"def game_begin({ARRAYS}):")
     for name, expr in flow.game_values.items():

@@ -11,8 +11,8 @@ list of lists (a define or a builtin giving the teams), whose lists the arrays d
 seat more than the seats is left out, a value that is not a seat is not set).
 
 What each seat knows of the teams (``team_known``: None while they are public, else a bit per seat each seat knows
-of) is not in the arrays (arrays.py): the step leaves it in its progress slots, ``p[base + s]`` seat ``s``'s bits
-(``NONE`` for every seat when the teams are public), for the machine to keep; ``team_counted`` is a value slot, set.
+of) is the arrays' ``team known`` row (arrays.py): ``l[row, s]`` seat ``s``'s bits, ``ln[row]`` -1 when the teams
+are public; ``team_counted`` is a value slot, set. The step owns no progress slot.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import dataclasses
 from typing import Any
 
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
-from interpreter.compiled.values import NONE, NotWritten
+from interpreter.compiled.values import NotWritten
 from interpreter.dsl.runtime import joined
 from interpreter.dsl.types import Type
-from interpreter.runtime.layout import COUNTED, TEAM
+from interpreter.runtime.layout import COUNTED, KNOWN, TEAM
 
 
 def write(step: Any, w: Writing) -> StepCode:
@@ -36,11 +36,15 @@ def write(step: Any, w: Writing) -> StepCode:
         lines += [f"    v[{team} + {s}] = {t}" for t, members in enumerate(step.fixed) for s in members]
     else:
         lines += _worked_out(step.expr, w, team)
-    known = [NONE] * n if step.known == "all" else [1 << s for s in range(n)] if step.known == "own" else [0] * n
-    lines += [f"    {w.at(s)} = {bits}" for s, bits in enumerate(known)]
+    row = w.lay.list_of(KNOWN)
+    if step.known == "all":
+        lines.append(f"    ln[{row}] = -1")
+    else:
+        known = [1 << s for s in range(n)] if step.known == "own" else [0] * n
+        lines += [f"    ln[{row}] = {n}", *(f"    l[{row}, {s}] = {bits}" for s, bits in enumerate(known))]
     counted = int(step.counted and step.known != "all")
     lines += [f"    v[{w.lay.value(COUNTED)}] = {counted}", "    return DONE", ""]
-    return StepCode(name, "\n".join(lines), n, expressions=w.expressions)
+    return StepCode(name, "\n".join(lines), 0, expressions=w.expressions)
 
 
 def _worked_out(expr: Any, w: Writing, team: int) -> list[str]:
@@ -83,7 +87,7 @@ def _teams(expr: Any, part: Any, w: Writing, pad: str, names: dict[str, str] | N
                  f"{pad}    {x} = {items}[j{d}]"]
         inner = pad + "    "
         if cond is not None:
-            test = w.call(_of(expr, cond), inner_names, inner_types, "team_if")
+            test = w.call(part_expression(expr, cond), inner_names, inner_types, "team_if")
             lines.append(f"{inner}if truth({test}):")
             inner += "    "
         return [*lines, *_team(expr, body, None, w, inner, inner_names, inner_types)]
@@ -100,7 +104,7 @@ def _team(expr: Any, part: Any, members: list[Any] | None, w: Writing, pad: str,
         adds = [line for s in seats for line in (f"if k < {w.players}:", f"    who[k] = {s}", "    which[k] = t",
                                                   "    k += 1")]
         return [*(pad + line for line in adds), f"{pad}t += 1"]
-    call = w.call(_of(expr, part), names, types, "team", lists=True)
+    call = w.call(part_expression(expr, part), names, types, "team", lists=True)
     return [*(pad + line for line in w.listed(call, "got", "count")),
             f"{pad}for i in range(count):",
             f"{pad}    if k < {w.players}:",
@@ -117,9 +121,9 @@ def _listed_lines(expr: Any, part: Any, w: Writing, names: dict[str, str], types
         values = [w.lowerer.values.encode(x) for x in part.value]
         return [*Writing.scratch(items, str(len(values))), *(f"{items}[{i}] = {x}" for i, x in enumerate(values)),
                 f"{count} = {len(values)}"]
-    return w.listed(w.call(_of(expr, part), names, types, 'team_items', lists=True), items, count)
+    return w.listed(w.call(part_expression(expr, part), names, types, 'team_items', lists=True), items, count)
 
 
-def _of(expr: Any, part: Any) -> Any:
+def part_expression(expr: Any, part: Any) -> Any:
     """``part`` of ``expr`` as an expression of its own (what Writing.call writes)."""
     return dataclasses.replace(expr, part=part, deps=part.deps, type=part.type)

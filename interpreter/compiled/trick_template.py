@@ -53,8 +53,8 @@ from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type
 from interpreter.engine.steps.action_types import Play, Take
 from interpreter.runtime.layout import COUNTER, ROUND
 
-_NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS, "player": SEAT,
-                           "taker": SEAT, "winner": SEAT, "takers": SEATS}
+_NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS, "trick_seats": SEATS,
+                           "player": SEAT, "taker": SEAT, "winner": SEAT, "takers": SEATS}
 
 
 def write(step: Any, w: Writing) -> StepCode:
@@ -287,7 +287,7 @@ class TrickWriter:
         reading the card ``c`` played by the seat ``s``, ``led`` and the cards ``trick`` (written once each)."""
         if index not in self._strengths:
             ordering = self.step.ordering if index == 0 else self.step.later_orderings[index - 1]
-            names = {"card": "c", "led": "led", "seat": "s", "trick": "trick"}
+            names = trick_template_plays.CARD_RULE_NAMES
             self._strengths[index] = [self.call(e, names, "strength") for e in ordering.exprs]
         return self._strengths[index]
 
@@ -297,11 +297,12 @@ class TrickWriter:
         win."""
         step, regions = self.step, self.regions
         ordering = step.ordering if index == 0 else step.later_orderings[index - 1]
-        names = {"card": "c", "led": "led", "seat": "s", "trick": "trick"}
+        names = trick_template_plays.CARD_RULE_NAMES
         keys = self.strengths(index)
         best, key = self.base + regions.best, self.base + regions.key
         lines = [f"def {self.name}_best{index}({ARRAYS}, p, led):",
                  f"    trick = {self.cards()}",
+                 f"    trick_seats = {trick_template_plays.seats(self)}",
                  "    winner = -1",
                  f"    for k in range({self.at(PLAYED)}):",
                  f"        s = {self.at_(regions.seats, 'k')}",

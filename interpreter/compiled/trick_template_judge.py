@@ -44,6 +44,7 @@ def write(t: Any) -> list[str]:
               "    mark = h[0]",
               *("    " + line for line in Writing.scratch("tops", str(2 * width))),
               *("    " + line for line in Writing.scratch("trick", "1")),
+              *("    " + line for line in Writing.scratch("trick_seats", "1")),
               "    side = -1",  # the pick among the plays that count first (ahead when taking pays, else behind)
               "    every = -1",  # the pick among all
               "    for i in range(n):",
@@ -58,6 +59,7 @@ def write(t: Any) -> list[str]:
               "        if led == NONE:",
               "            led = c",
               "        trick[0] = c",
+              "        trick_seats[0] = s",
               *(f"        p[{key + j}] = {src}" for j, src in enumerate(keys)),
               "        for which in range(2):",
               "            chosen = side if which == 0 else every",

@@ -16,6 +16,15 @@ from typing import Any
 from interpreter.compiled.steps import ARRAYS
 from interpreter.compiled.trick_progress import PLAYED, TAKING, TURN
 
+# the names a card's rules and strengths read (trick_parts.CARD_NAMES), each as the local the written code holds it in
+CARD_RULE_NAMES = {"card": "c", "led": "led", "seat": "s", "trick": "trick", "trick_seats": "trick_seats"}
+
+
+def seats(t: Any) -> str:
+    """Who played the cards of the trick step ``t``'s trick so far, in playing order: the ``trick_seats`` its
+    expressions read."""
+    return t.span(t.regions.seats, t.at(PLAYED))
+
 
 def write(t: Any) -> list[str]:
     """``NAME_legal`` of the trick step ``t`` writes (trick_template.TrickWriter)."""
@@ -29,8 +38,9 @@ def write(t: Any) -> list[str]:
     lines += [f"    seat = {t.at(TURN)}",
               *_once(t, [f"{row} + seat" for row in t.rows], marks),
               f"    led = {t.name}_led({ARRAYS}, p)",
-              f"    trick = {t.cards()}"]
-    names = {"card": "c", "led": "led", "seat": "seat", "trick": "trick"}
+              f"    trick = {t.cards()}",
+              f"    trick_seats = {seats(t)}"]
+    names = {**CARD_RULE_NAMES, "seat": "seat"}
     lead = [line for rule in t.step.lead_rules for line in _rule(t, rule, names)]
     follow = [line for rule in t.step.follow_rules for line in _rule(t, rule, names)]
     if lead:

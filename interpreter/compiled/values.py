@@ -3,8 +3,9 @@
 A number is itself, a seat its index and a card its id (as everywhere in the engine); true and false are 1 and 0;
 none is ``NONE``, a number no rule can make (numbers stay within ``limits.MAX_NUMBER``); a text or a record (a
 board space's values, an option's choice, a record of a choice's history) is interned: ``INTERNED`` plus its place
-in the game's table of them, so that two equal ones are the same number. A list lives in a row of its own
-(arrays.py); a list that is an item of a list (a pair of seats in a list of pairs) is interned like a record.
+in the game's table of them, so that two equal ones are the same number; a text made in play (engine/made_texts.py)
+is ``MADE``, whatever its text. A list lives in a row of its own (arrays.py); a list that is an item of a list (a
+pair of seats in a list of pairs) is interned like a record.
 
 What a value is when read back needs its type (1 is true or the number 1): ``Values.decode`` takes the type the
 checker gave it.
@@ -20,7 +21,8 @@ from interpreter.limits import MAX_NUMBER
 
 NONE = -(1 << 62)  # none
 INTERNED = 1 << 61  # the first interned value (a text or a record)
-assert MAX_NUMBER < INTERNED
+MADE = INTERNED - 1  # a text made in play, of which only that there is one is held (engine/made_texts.py)
+assert MAX_NUMBER < MADE
 
 
 class NotWritten(GameError):

@@ -5,19 +5,20 @@ out (a later one reads an earlier one; a value of each seat is stored seat by se
 
 A value held as one value (arrays.py's ``v``) is stored as its whole number; a value held as a list (a row of
 ``l``) is stored as a copy of the list the expression gives (none: ``ln`` -1), a list written as a constant by its
-items; a round value only shown (arrays.py's ``shown_only``) is not stored. A set a trick runs reads the names the
-trick binds (``Writing.outer``). Not written (NotWritten): a value the arrays do not hold (the rounds' scores...), an
-expression the writer does not write (lower.py: a record made in play...), one reading a name of a holding step when
-written without it, and a constant list of more items than a row holds (the arrays' capacity: the deck's size, or
-the seats). A list worked out in play must fit in a row too: a limit of the arrays, not checked. The narration of
-round values (``narrate``) and ``visible`` are the Python backend's: the compiled backend tells nothing and shows
-nothing.
+items; a text made in play (engine/made_texts.py) as only whether there is one (compiled/made_texts.py). A set a
+trick runs reads the names the trick binds (``Writing.outer``). Not written (NotWritten): a value the arrays do not
+hold (the rounds' scores...), an expression the writer does not write (lower.py: a record made in play...), one
+reading a name of a holding step when written without it, and a constant list of more items than a row holds (the
+arrays' capacity: the deck's size, or the seats). A list worked out in play must fit in a row too: a limit of the
+arrays, not checked. The narration of round values (``narrate``) and ``visible`` are the Python backend's: the
+compiled backend tells nothing and shows nothing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.compiled.made_texts import presence
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten
 from interpreter.dsl.types import SEAT
@@ -50,8 +51,8 @@ def _store(w: Writing, expr: Any, part: str, name: str, seat: int | None, offset
     index, row = lay.value_index[slot], lay.list_row[slot]
     gives_list = expr.type.kind == "list" or (expr.part is not None and expr.part.const
                                               and isinstance(expr.part.value, (list, tuple)))
-    if index is None and row is None and part == ROUND and name in lay.shown:
-        return []  # (a text only shown: the compiled backend shows nothing, arrays.py)
+    if index is not None and slot in lay.made:  # (a text made in play: whether there is one)
+        return [f"    v[{index} + {offset}] = {presence(w, expr, names, {'seat': SEAT})}"]
     if index is None and row is None:
         raise NotWritten(f"the value {name!r}, which the arrays do not hold")
     if index is not None:

@@ -137,9 +137,12 @@ class Writer:
 
     def value_index(self, where: str, name: str) -> int:
         try:
-            return self.lay.value(where, name)
+            found = self.lay.value(where, name)
         except (KeyError, ValueError):
             raise NotWritten(f"the {where} value {name!r}") from None
+        if self.lay.layout.value_slot(where, name) in self.lay.made:
+            raise NotWritten(f"the {where} value {name!r}, a text made in play (held as only that there is one)")
+        return found
 
     def seat_base(self, name: str, stateful: bool) -> int | tuple[str, int]:
         """Where seat 0's ``name`` is: its index in v, or ("z", row) / ("l", row) for a list."""
@@ -155,7 +158,7 @@ class Writer:
                 if row is not None:
                     return ("l", row)
                 index = self.lay.value_index[slot]
-                if index is None:
+                if index is None or slot in self.lay.made:
                     raise NotWritten(f"the seat value {name!r}")
                 return index
         if name == "total":

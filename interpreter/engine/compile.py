@@ -33,12 +33,21 @@ from interpreter.dsl.types import (
 )
 from interpreter.engine.combinations import compile_combinations
 from interpreter.engine.game import Flow, Game
+from interpreter.engine.information_flow import leaks
 from interpreter.engine.notation import build_notation
 from interpreter.engine.seats import SeatSpec
 from interpreter.engine.steps.base import Step, build_steps, finish_steps, infer_types
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.table import StatusLine
-from interpreter.errors import GameError, Position, RuleError, RuleErrors, SchemaError, TrickbookError
+from interpreter.errors import (
+    GameError,
+    Position,
+    RuleError,
+    RuleErrors,
+    RuleWarning,
+    SchemaError,
+    TrickbookError,
+)
 from interpreter.plan import game as game_section
 from interpreter.plan import players as players_section
 from interpreter.plan import types as types_section
@@ -65,6 +74,14 @@ def rule_file_problems(name: str, allow: tuple[Any, ...] = ()) -> list[RuleError
     its line and column: the loader's (YAML, extends, the schema), then the compiler's for every player count
     the file supports (the checks only: no code is generated, no game is played). A problem without a place
     in the file is put at 1:1, with no source line."""
+    return rule_file_check(name, allow, warn=False)[0]
+
+
+def rule_file_check(name: str, allow: tuple[Any, ...] = (), warn: bool = True
+                    ) -> tuple[list[RuleError], list[RuleWarning]]:
+    """``rule_file_problems``'s errors, and (``warn``, a file without errors) its warnings: the values, status lines
+    and narration that show a seat what it cannot see (engine/information_flow.py), for every player count, each
+    once."""
     from interpreter.rules.loader import load_rules
 
     def at_start(text: str) -> RuleError:
@@ -73,20 +90,28 @@ def rule_file_problems(name: str, allow: tuple[Any, ...] = ()) -> list[RuleError
     try:
         source = load_rules(name, allow)
     except RuleErrors as exc:
-        return list(exc.errors)
+        return list(exc.errors), []
     except RuleError as exc:
-        return [exc]
+        return [exc], []
     except TrickbookError as exc:
-        return [at_start(str(exc))]
+        return [at_start(str(exc))], []
     found: list[RuleError] = []
+    warnings: dict[str, RuleWarning] = {}
     for n in supported_players(source):
         try:
-            compile_game(source, n, generate=False)
+            game = compile_game(source, n, generate=False)
         except (RuleError, RuleErrors) as exc:
             found += [e for e in _each(exc) if all(e.render() != f.render() for f in found)]
         except TrickbookError as exc:
             found.append(at_start(f"with {n} players: {exc}"))
-    return found
+        else:
+            if warn:
+                for w in leaks(source, game):
+                    warnings.setdefault(w.render(), w)
+    if found:
+        return found, []
+    return found, sorted(warnings.values(), key=lambda w: (w.position.line, w.position.column) if w.position
+                         else (0, 0))
 
 
 def _each(exc: RuleError | RuleErrors) -> list[RuleError]:
@@ -308,7 +333,8 @@ def _flow(plan: Plan, ctx: StepContext, flow: Flow, found: _Found) -> None:
 
 def _status_line(ctx: StepContext, line: StatusLinePlan) -> StatusLine:
     return StatusLine(line.title, ctx.expr(line.show, {"seat": SEAT}),
-                      ctx.expr(line.when, {"seat": SEAT}, "truth") if line.when is not None else None, line.each)
+                      ctx.expr(line.when, {"seat": SEAT}, "truth") if line.when is not None else None, line.each,
+                      line.discloses)
 
 
 def _automatic_seats(setup: Setup, ctx: StepContext, steps: dict[str, Step], roles: list[str], found: _Found
@@ -363,4 +389,4 @@ def _seat_attributes(zones: dict[str, ZoneSpec], counters: list[str], values: di
     return attrs
 
 
-__all__ = ["compile_game", "rule_file_problems", "supported_players"]
+__all__ = ["compile_game", "rule_file_check", "rule_file_problems", "supported_players"]

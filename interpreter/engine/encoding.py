@@ -4,7 +4,9 @@ The encoder reads the observation dict (engine/observation.py), so the numbers s
 see and nothing more. Its layout is the same for every state of a game (a rule file, a player count and
 options): ``ObservationEncoder.layout`` names each segment and its size, in order; docs/api.md describes the
 encoding of each kind of segment. Seats are in seat order (not turned to the observer); a card is counted in
-the slot of its kind (identical cards share one); a value the seat cannot see encodes as none.
+the slot of its kind (identical cards share one); a value the seat cannot see encodes as none; a text made in play
+(engine/made_texts.py: one of endless many, none known before play) as any value of another kind, 1 when there is
+one.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.card_values import card_kinds, card_texts
 from interpreter.engine.game import Game
+from interpreter.engine.made_texts import made_texts
 from interpreter.engine.steps.teams import Teams
 from interpreter.errors import GameError
 
@@ -57,16 +60,17 @@ class ObservationEncoder:
         if any(isinstance(step, Teams) and step.hides for step in game.every_step()):
             for i in range(n):  # hidden teams: the seats the observer knows to be on each team (all zero: unknown)
                 self._add(f"team {i + 1}", n, Reader("teams", i), self._seat_list)
+        made = made_texts(game)  # (texts made in play: 1 when there is one, as for values of other kinds)
         for name in game.round_fields:
             if name in ("number", "dealer"):
                 continue
-            size, encode = self._value(game.value_types.get(name, VALUE))
+            size, encode = self._value(VALUE if name in made else game.value_types.get(name, VALUE))
             self._add(f"round value {name}", size, Reader("values", name), encode)
         for name in game.flow.game_values:
-            size, encode = self._value(game.value_types.get(name, VALUE))
+            size, encode = self._value(VALUE if name in made else game.value_types.get(name, VALUE))
             self._add(f"game value {name}", size, Reader("game_values", name), encode)
         for name in game.seat_value_names + list(game.flow.game_seat_values):
-            size, encode = self._value(game.value_types.get(name, VALUE))
+            size, encode = self._value(VALUE if name in made else game.value_types.get(name, VALUE))
             for seat in names:
                 self._add(f"seat value {name}: {seat}", size, Reader("seat_values", name, seat), encode)
         if any(step.kind == "tricks" for step in game.every_step()):

@@ -102,14 +102,17 @@ def revealed(at: str, value: Any, players: int) -> list[int]:
 
 
 def deal_problem(count: Any, players: int, have: int, some: bool, rest: bool) -> str | None:
-    """Why ``count`` cards per seat cannot be dealt to ``players`` seats from a pack of ``have`` cards (``some``:
-    the deal's cards are some of the deck; ``rest``: a zone takes the cards left over), or None."""
-    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-        return f"hand must be a whole number of cards, got {count!r}"
-    need = count * players
+    """Why ``count`` cards per seat (or each seat's, a tuple in seat order) cannot be dealt to ``players`` seats
+    from a pack of ``have`` cards (``some``: the deal's cards are some of the deck; ``rest``: a zone takes the cards
+    left over), or None."""
+    for one in (count if isinstance(count, tuple) else (count,)):
+        if not isinstance(one, int) or isinstance(one, bool) or one < 0:
+            return f"hand must be a whole number of cards, got {one!r}"
+    need = sum(count) if isinstance(count, tuple) else count * players
     if need > have:
         cards = "this deal's cards are" if some else "the deck has"
-        return f"dealing {count} cards to {players} seats needs {need} cards, {cards} {have}"
+        many = ", ".join(map(str, count)) if isinstance(count, tuple) else count
+        return f"dealing {many} cards to {players} seats needs {need} cards, {cards} {have}"
     if need < have and not rest:
         return f"{have - need} cards are left after the deal; say where they go with rest: ZONE"
     return None

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Set
 from typing import Any
 
+from interpreter.dsl.ir import USES
 from interpreter.dsl.types import VALUE
 from interpreter.engine.card_values import readable
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 from interpreter.engine.steps.running import running
+from interpreter.engine.table import status
 
 
 def observe(game: Game, state: State, seat: int | None) -> dict[str, Any]:
@@ -45,6 +47,22 @@ def observed(game: Game, state: State, seat: int | None, keys: Iterable[str]) ->
     if state.pending is None and "finished" in keys:
         out["finished"] = True
     return out
+
+
+def public_status(game: Game, state: State) -> list[tuple[str, str]]:
+    """The status lines (the rule file's ``table:``) a spectator reads: those that read nothing but round values
+    everyone sees (and not one the pending step is still filling in secret), and ``seat`` only as the seat a line
+    of ``each: true`` is about. A line that reads anything else (a zone, a seat's value, a game value, ``seat`` as
+    the viewer: "your team") is left out, as a spectator is no seat and knows no more than what everyone sees."""
+    filling = _filling(state)
+
+    def public(deps: Set[str], each: bool) -> bool:  # each: ``seat`` is the seat the line is about, not the viewer
+        return all(d.startswith(USES) or d == "ctx:seat" and each or d.startswith("round:") and d[6:] not in filling
+                   and game.visibility.get(d[6:], "all") == "all" for d in deps)
+
+    lines = [line for line in game.table
+             if public(line.show.deps, line.each) and (line.when is None or public(line.when.deps, False))]
+    return status(game, lines, state, None)
 
 
 def _zones(game: Game, state: State, seat: int | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ class StatusLine:
     show: Compiled
     when: Compiled | None = None
     each: bool = False  # the value of every seat (bound as seat) on one line
+    discloses: bool = False  # shows what the rules have told everyone, though it reads hidden things (validate)
 
 
 def _said(value: Any) -> str:
@@ -30,10 +31,11 @@ def _said(value: Any) -> str:
     return str(value)
 
 
-def status(game: GameView, lines: list[StatusLine], state: State, viewer: int) -> list[tuple[str, str]]:
+def status(game: GameView, lines: list[StatusLine], state: State, viewer: int | None) -> list[tuple[str, str]]:
     """The status lines ``lines`` (a game's ``table``) for ``viewer``, each title with its text: give it a state the
     viewer cannot tell from the real one (a sample of what it knows), so that no line shows what it may not
-    see. A line whose ``when`` is false, or whose value is none or an empty list, is left out."""
+    see (None: a spectator, given only lines that read what is public, observation.public_status). A line whose
+    ``when`` is false, or whose value is none or an empty list, is left out."""
     out = []
     for line in lines:
         if line.when is not None and not line.when({"$s": state, "seat": viewer}):

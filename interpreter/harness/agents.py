@@ -302,7 +302,8 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
     """A compact text view of an observation for people: the game's status lines (``status``: the rule file's
     ``table:``, each with its title; none to show now: an empty list), or where the file declares no table
     (``status`` None) the round values named as the narration names them (a value not set shows as none) and the
-    per-seat values and teams; counters (tricks won) from the start, the
+    per-seat values and teams; a board in play (its rows, who covered what, what each row has left); counters
+    (tricks won) from the start, the
     seat's cards grouped by ``groups`` (label -> suit), the trick on the table and who leads."""
     titles = titles or {}
     me = obs["seat"]
@@ -313,8 +314,7 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
     if values:
         lines.append("  " + "; ".join(f"{titles.get(k, k)}: {_text(v)}" for k, v in values.items()))
     if "board" in obs:
-        for row, spaces in obs["board"].items():
-            lines.append(f"  {titles.get(row, row)}: {' | '.join(spaces)}")
+        lines += _board(obs["board"], me)
     for name, per_seat in (obs.get("counters") or {}).items():
         lines.append(f"  {name}: " + ", ".join(f"{s} {v}" for s, v in per_seat.items()))
     for name, per_seat in (obs.get("seat_values") or {}).items() if status is None else ():
@@ -351,6 +351,17 @@ def render_observation(obs: dict[str, Any], titles: dict[str, str] | None = None
             lines.append(f"  trick {number}: " + ("you lead" if leader == me else f"{leader} leads"))
     lines.append("  totals: " + ", ".join(f"{s} {t}" for s, t in obs["totals"].items()))
     return "\n".join(lines)
+
+
+def _board(board: dict[str, Any], me: str) -> list[str]:
+    """A board step's rows as the observation gives them (public): each row's title, its spaces in order, a covered
+    one in brackets with who covered it ("[red by lilac]", "[red]" covered before play), and how many it has left."""
+    rows = [(row["title"], [s["label"] if s["open"] else
+                            f"[{s['label']} by {'you' if s['by'] == me else s['by']}]" if s["by"] else f"[{s['label']}]"
+                            for s in row["spaces"]], sum(s["open"] for s in row["spaces"])) for row in board.values()]
+    width = max((len(title) for title, _, _ in rows), default=0)
+    return ["  the board (a covered space: [space by who covered it]):"] + [
+        f"    {title + ':':<{width + 1}} {' | '.join(spaces)}  ({left} left)" for title, spaces, left in rows]
 
 
 def _grouped(cards: list[str], groups: dict[str, Any]) -> str:

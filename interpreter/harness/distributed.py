@@ -43,7 +43,9 @@ def on_dask(run: Callable[[Any], Any], tasks: list[Any], workers: int, scheduler
         else:
             client = _connect(Client, scheduler)
             stack.callback(_quietly, client.close)
-        for future in client.map(run, tasks, pure=False):
+        with sigint_held():  # a Ctrl-C inside making a future leaves one half made, whose clean-up prints a traceback
+            futures = client.map(run, tasks, pure=False)
+        for future in futures:
             yield future.result()
 
 

@@ -28,9 +28,9 @@ _STYLE = ("<style>body{font-family:sans-serif;max-width:860px;margin:2em auto;co
 
 
 def html_report(s: Summary) -> str:
-    title = f"{s.game}: {s.players} players, {s.games} games, seed {s.seed}"
+    title = f"{s.game}: {s.players} players, {s.games} games, seed {s.seed}" + _partial_title(s.games, s.asked, "games")
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>", _STYLE,
-             f"<h1>{escape(title)}</h1>"]
+             f"<h1>{escape(title)}</h1>", _partial(s.games, s.asked, "games")]
     if s.options:
         parts.append(f"<p>options: {escape(s.options_text())}</p>")
     agents = "turned one seat each game" if s.rotate else ", ".join(
@@ -76,6 +76,19 @@ def html_report(s: Summary) -> str:
         parts.append(f"<li>{escape(what)}: {escape(str(value))}, seed <code>{escape(seed)}</code></li>")
     parts.append("</ul></body></html>")
     return "\n".join(parts)
+
+
+def _partial_title(games: int, asked: int | None, what: str) -> str:
+    """What a report's title adds for a run a Ctrl-C stopped (``asked``: the games asked for; None: not stopped)."""
+    return "" if asked is None else f" (partial: {games:,} of the {asked:,} {what} asked)"
+
+
+def _partial(games: int, asked: int | None, what: str) -> str:
+    """The paragraph at the top of a report of a run a Ctrl-C stopped, saying whose games its figures are of."""
+    if asked is None:
+        return ""
+    return (f"<p style='border:2px solid #c33;padding:6px 10px'><strong>A partial run.</strong> It was interrupted "
+            f"(Ctrl-C): every figure is of the {games:,} {escape(what)} played of the {asked:,} asked.</p>")
 
 
 def _bars(names: list[str], values: list[Estimate], fair: float) -> str:
@@ -158,9 +171,9 @@ def _svg_open() -> str:
 def compare_report(c: Comparison) -> str:
     """``compare --report FILE.html``: the comparison as one page: the verdict, every difference in a table, and
     each group's differences as intervals around 0 (a forest plot)."""
-    title = f"{c.base} (base) with {c.variant} (variant)"
+    title = f"{c.base} (base) with {c.variant} (variant)" + _partial_title(c.games, c.asked, "paired games")
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>", _STYLE,
-             f"<h1>{escape(title)}</h1>",
+             f"<h1>{escape(title)}</h1>", _partial(c.games, c.asked, "paired games"),
              f"<p>{c.players} players, {c.games:,} paired games, seed {escape(str(c.seed))}; "
              f"{escape(c.pairing())}; games that ended exactly alike: {c.identical:,}. Every difference is the "
              "variant's figure minus the base's, with its 95% interval "

@@ -7,12 +7,13 @@ docs/rule-files.md from it; interpreter/engine/compile.py reads every section th
 from __future__ import annotations
 
 from interpreter.plan import combinations, deck, define, game, head, options, players, round, status, types, zones
+from interpreter.plan import templates as step_templates
 from interpreter.plan.section import Plan, Section, raise_all
 from interpreter.rules.source import RuleSource
 
 SECTIONS: dict[str, Section] = {s.key: s for s in (
     *head.SECTIONS, options.SECTION, deck.SECTION, players.SECTION, zones.SECTION, define.SECTION, types.SECTION,
-    status.SECTION, combinations.SECTION, game.SECTION, round.SECTION)}
+    status.SECTION, combinations.SECTION, game.SECTION, step_templates.SECTION, round.SECTION)}
 
 
 def read(source: RuleSource) -> Plan:

@@ -16,11 +16,12 @@ class StatusLinePlan(NamedTuple):
     show: Path_
     when: Path_ | None
     each: bool
+    discloses: bool = False
 
 
 def read(source: RuleSource) -> tuple[StatusLinePlan, ...]:
     return tuple(StatusLinePlan(spec["title"], ("table", i, "show"), ("table", i, "when") if "when" in spec else None,
-                                bool(spec.get("each", False)))
+                                bool(spec.get("each", False)), bool(spec.get("discloses", False)))
                  for i, spec in enumerate(source.data.get("table") or []))
 
 
@@ -57,6 +58,9 @@ def _schema() -> JSON:
                 "when": ref("condition", "Show the line only when this holds (seat is the seat looking)."),
                 "each": {"description": "Show the value of every seat on the line, e.g. the bids: North 3, East 2, ... "
                                         "(default false).", "type": "boolean"},
+                "discloses": {"description": "The line shows what the rules have told every seat by then, though it "
+                                             "reads what some seat does not see (a party once announced): validate "
+                                             "does not warn of it (default false).", "type": "boolean"},
             },
         },
     }

@@ -19,7 +19,7 @@ from typing import Any
 
 from interpreter import cache
 from interpreter.errors import Position, RuleError, RuleErrors, SchemaError, show_file_as
-from interpreter.rules import options
+from interpreter.rules import options, templates
 from interpreter.rules.catalog import bundled_name, resolve, resolve_reference
 from interpreter.rules.schema import validate
 from interpreter.rules.source import RuleSource
@@ -37,6 +37,7 @@ def load_rules(name_or_path: str | Path, allow: tuple[Path, ...] = (), check: bo
     """
     path = resolve(str(name_or_path))
     data, smap = _load_with_extends(path, [], allow)
+    templates.expand(data, smap, str(path))
     source = RuleSource(data, smap, str(path))
     cache.scope(source.file)  # what is kept of checking it (see cache.scope) is kept with it
     if check:

@@ -15,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -96,6 +96,16 @@ class _OverLimit(YamlError):
     parser's, so the file is not read again to word it."""
 
 
+class Span(Protocol):
+    """Where a scalar's text was written: each offset of its value to a line:col (a ScalarSpan, or the pieces of a
+    template's text and a use's arguments: interpreter/rules/templates.py)."""
+
+    @property
+    def style(self) -> str | None: ...
+
+    def at(self, offset: int) -> Position: ...
+
+
 @dataclass(frozen=True)
 class ScalarSpan:
     """Where a scalar's text sits, so an offset inside it maps to line:col."""
@@ -160,7 +170,7 @@ class SourceMap:
 
     values: dict[Path_, Position] = field(default_factory=dict)
     keys: dict[Path_, Position] = field(default_factory=dict)
-    scalars: dict[Path_, ScalarSpan] = field(default_factory=dict)
+    scalars: dict[Path_, Span] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
     # the files merged by extends, the one asked for first and the file it extends (and so on) after it
     chain: tuple[str, ...] = ()

@@ -19,6 +19,8 @@ Routes (``T`` a table's id, ``S`` a seat's number from 0, ``K`` that seat's toke
 - ``GET /table/T/S?token=K``: the seat's table page; ``GET /table/T/S/record?token=K``: the record, once the
   game is over.
 - ``WS /ws/T/S?token=K``: the seat's view after every change; it sends ``{"type": "act", "seq": N, "label": L}``.
+- The watch link, ``S`` being ``watch`` and ``K`` the table's watch token, in each of these: the table's public view
+  only (seat_view.watch_view), which cannot act.
 
 A wrong token, a wrong seat and an unknown table are the same 404 (a table's id alone gives nothing). The server
 answers only to the host names it serves, and a WebSocket only to pages of them (guard.py); a frame that is not
@@ -52,11 +54,13 @@ from interpreter.web.bots import BotFailed, BotPool
 from interpreter.web.cards import card_faces
 from interpreter.web.guard import HostGuard, Malformed, allowed_hosts, read_json
 from interpreter.web.lobby import MAX_RULES, Limits, Lobby, LobbyError
-from interpreter.web.seat_view import seat_view
+from interpreter.web.seat_view import seat_view, watch_view
 from interpreter.web.tables import Refused, Table
 
 STATIC = Path(__file__).parent / "static"
 MAX_PAGES = 4  # pages open at once on one seat (each is sent a view after every change)
+MAX_WATCHING = 50  # pages open at once on a table's watch link (a link shared with the onlookers)
+WATCH = "watch"  # the watch link's place of a seat's number in its paths: /table/T/watch, /ws/T/watch
 MAX_MESSAGE = 4096  # characters of one message from a page (an action is a few dozen)
 MAX_BODY = MAX_RULES + 10_000  # bytes of a request to the lobby (a rule file, as JSON)
 PACE = 0.6  # seconds between two bots' moves when a person sits at the table
@@ -94,7 +98,8 @@ class Server:
         self.lobby, self.pace = lobby, pace
         self.bots = bots or BotPool()
         self.locks: dict[str, asyncio.Lock] = {}
-        self.watchers: dict[str, dict[WebSocket, tuple[int, list[int]]]] = {}  # table -> socket -> seat, sent
+        # table -> socket -> the seat (None: the watch link, which is no seat), the narration's lines sent
+        self.watchers: dict[str, dict[WebSocket, tuple[int | None, list[int]]]] = {}
         self.runners: dict[str, asyncio.Task[None]] = {}
         self._faces: dict[str, dict[str, str]] = {}
 
@@ -144,13 +149,14 @@ class Server:
         for ws, (seat, sent) in list(self.watchers.get(table.id, {}).items()):
             await self.send_view(table, ws, seat, sent)
 
-    async def send_view(self, table: Table, ws: WebSocket, seat: int, sent: list[int],
+    async def send_view(self, table: Table, ws: WebSocket, seat: int | None, sent: list[int],
                         first: bool = False) -> None:
-        """Send the seat's view (the narration it has not been sent yet), under the table's lock so that views
-        go out in the order of the changes; ``first``: with the cards' faces, and the socket then watches."""
+        """Send the seat's view (None: the watch link's, the public view; the narration it has not been sent yet),
+        under the table's lock so that views go out in the order of the changes; ``first``: with the cards' faces,
+        and the socket then watches."""
 
         def work() -> dict[str, Any]:
-            view = seat_view(table, seat, sent[0])
+            view = watch_view(table, sent[0]) if seat is None else seat_view(table, seat, sent[0])
             sent[0] += len(view["log"])
             return view
 
@@ -165,7 +171,7 @@ class Server:
             if first:
                 watching = self.watchers.setdefault(table.id, {})
                 same = [w for w, (s, _) in watching.items() if s == seat]
-                if len(same) >= MAX_PAGES:  # the seat's oldest page gives way (a link opened once too often)
+                if len(same) >= (MAX_WATCHING if seat is None else MAX_PAGES):  # the link's oldest page gives way
                     watching.pop(same[0], None)
                     await _close(same[0], 4409)
                 watching[ws] = (seat, sent)
@@ -203,11 +209,14 @@ class Server:
             except Exception as exc:  # a folder that cannot be written: said, and tried again later
                 log.error("cannot take away the tables whose time is up (%s: %s)", type(exc).__name__, exc)
 
-    def seat_at(self, table_id: Any, seat: Any, token: Any) -> tuple[Table, int] | None:
-        """The table and seat a link names, when ``token`` is that seat's (None: no such table or seat)."""
+    def seat_at(self, table_id: Any, seat: Any, token: Any) -> tuple[Table, int | None] | None:
+        """The table and seat a link names, when ``token`` is that seat's; the seat None: the table's watch link
+        (``seat`` is WATCH and ``token`` the watch token). None: no such table, seat or link."""
         table = self.lobby.table(table_id)
         if table is None:
             return None
+        if seat == WATCH:
+            return (table, None) if table.setup.watched_with(token) else None
         number = int(seat) if isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) < 4 \
             and str(int(seat)) == seat else None  # one way to write each seat
         found = table.seat_of(number, token)
@@ -240,18 +249,21 @@ class Server:
                     except Malformed as exc:
                         raise _Closing(NOT_JSON, str(exc)) from None
                 except _Closing as closing:
-                    log.warning("table %s seat %d: closed a WebSocket (code %d): %s", table.id, seat, closing.code,
-                                closing.why)
+                    log.warning("table %s %s: closed a WebSocket (code %d): %s", table.id,
+                                WATCH if seat is None else f"seat {seat}", closing.code, closing.why)
                     await _close(ws, closing.code, closing.why)
                     return
                 await self.message(table, seat, ws, message)
         finally:
             self.watchers.get(table.id, {}).pop(ws, None)
 
-    async def message(self, table: Table, seat: int, ws: WebSocket, message: Any) -> None:
+    async def message(self, table: Table, seat: int | None, ws: WebSocket, message: Any) -> None:
         """One message from a seat's page (JSON read): an action taken (then the bots play on) or refused, with the
-        reason told to that page only."""
+        reason told to that page only. The watch link's page (``seat`` None) acts on nothing: refused."""
         try:
+            if seat is None:
+                raise Refused("this is the table's watch link: it shows the table and cannot act (each person plays "
+                              "from their own seat's link)")
             if self.lobby.table(table.id) is not table:
                 raise Refused("the table's time is up: it has been taken away")
             await self.run(table, lambda: table.act(seat, message))
@@ -309,6 +321,7 @@ class Pages:
         names = table.game.seat_names
         links = [{"seat": s, "name": names[s], "href": f"/table/{table.id}/{s}?token={t}"} for s, t in tokens.items()]
         return _json({"table": table.id, "title": table.game.title, "links": links,
+                      "watch": f"/table/{table.id}/{WATCH}?token={tokens.watch}",
                       "kinds": table.setup.kinds, "seats": names})
 
     async def table_page(self, request: Request) -> Response:

@@ -4,14 +4,16 @@ The faces know no game. A card's group is the attribute ``deck.group`` names (de
 values, as the terminal groups a hand); each group gets a colour and a pip shape, and each card a big corner
 index made from its label. The rules that pick them are general ones on what the deck writes:
 
-- colour: a group value that is a colour's name (``red``, ``blue``, ...) is drawn in that colour; every other
-  group (cards with no group value too) takes the next colour of a fixed palette (green, blue, red, black,
-  purple, ...: the four-colour deck's for the first four), in the order the deck first shows its groups, so two
-  groups never share a colour;
+- colour: a group value that is a colour's name (``red``, ``blue``, ``turquoise``, ...) is drawn in that colour,
+  a French suit's name (singular or plural) in the four-colour deck's (the club green, the diamond blue, the heart
+  red, the spade black); every other group (cards with no group value too, a colour this module does not know) takes the
+  next colour of a fixed palette (green, blue, red, black, purple, ...) that no other group has, in the order the
+  deck first shows its groups, so two groups never share a colour; the group's value is written at the card's foot,
+  big enough to read on a phone;
 - pip: a group value that names a shape (``star``, ``circle``, ..., the French suits' pips, singular or plural) is
-  drawn as that shape, every other group
-  as the next of a list of simple shapes (circle, lozenge, triangle, square, ...), in the same order; cards
-  without a group as a burst;
+  drawn as that shape, every other group as the next of a list of simple shapes that no suit's pip looks like
+  (circle, triangle, square, hexagon, ...), in the same order: a colour's group is never given a suit's pip;
+  cards without a group as a burst;
 - corner index: the label's words less the group's value and the words every label has ("of"): "Q of clubs"
   is Q, "red 7" is 7; a longer rest is written by its words' first letters ("Mah Jong": MJ), as many letters
   as tell the group's cards apart ("Dog" Do, "Dragon" Dr);
@@ -37,8 +39,12 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 COLOUR_NAMES = {
     "red": "#c62828", "black": "#222222", "blue": "#1565c0", "green": "#2e7d32", "yellow": "#a87f00",
     "orange": "#d35400", "purple": "#6a1b9a", "violet": "#7b1fa2", "pink": "#c2185b", "brown": "#6d4c41",
-    "grey": "#5f6b73", "gray": "#5f6b73", "gold": "#9a7400", "teal": "#00796b",
+    "grey": "#5f6b73", "gray": "#5f6b73", "gold": "#9a7400", "teal": "#00796b", "turquoise": "#00838f",
+    "cyan": "#0097a7", "lilac": "#8e5bb5", "lavender": "#7e57c2", "magenta": "#ad1457", "navy": "#1a237e",
+    "indigo": "#303f9f", "maroon": "#880e4f", "olive": "#827717", "lime": "#558b2f", "silver": "#757575",
 }
+# the French suits in the four-colour deck's colours (a group named after a suit, singular or plural)
+SUIT_COLOURS = {"club": "#2e7d32", "diamond": "#1565c0", "heart": "#c62828", "spade": "#222222"}
 # the other groups' colours, in order (distinct from each other and readable on a light card: the four-colour
 # deck's green, blue, red and black first); after these, colours generated around the hue circle
 PALETTE = ["#2e7d32", "#1565c0", "#c62828", "#222222", "#6a1b9a", "#d35400", "#00796b", "#c2185b", "#6d4c41",
@@ -58,9 +64,11 @@ SHAPE_NAMES = {  # a group value that names a shape is drawn as it
     "club": "M50 6a20 20 0 1 1-0.1 0ZM28 38a20 20 0 1 1-0.1 0ZM72 38a20 20 0 1 1-0.1 0ZM45 56H55L62 96H38Z",
     "diamond": "M50 2L86 50L50 98L14 50Z",
 }
-SHAPES = [  # the other groups' pips, by the group's index among them
-    SHAPE_NAMES["circle"], SHAPE_NAMES["lozenge"], SHAPE_NAMES["triangle"], SHAPE_NAMES["square"],
-    SHAPE_NAMES["hexagon"], SHAPE_NAMES["cross"],
+SHAPES = [  # the other groups' pips, by the group's index among them: none looks like a suit's pip (a lozenge
+    # is the diamond's, so it is drawn only for a group that names it)
+    SHAPE_NAMES["circle"], SHAPE_NAMES["triangle"], SHAPE_NAMES["square"], SHAPE_NAMES["hexagon"],
+    SHAPE_NAMES["cross"],
+    "M50 4L96 38L78 94H22L4 38Z",                                 # pentagon
     "M10 90L50 8L90 90L50 68Z",                                   # arrowhead
     "M50 6L90 30V70L50 94L10 70V30Z",                             # upright hexagon
 ]
@@ -89,10 +97,11 @@ def card_faces(game: Any) -> dict[str, str]:
 
 
 def group_colours(groups: list[Any]) -> list[str]:
-    """A colour for each group, all different: by a colour's name, else the palette's next."""
+    """A colour for each group, all different: by a colour's name or a French suit's, else the palette's next."""
     out: list[str | None] = []
     for g in groups:
-        named = COLOUR_NAMES.get(_name(g))
+        name = _name(g)
+        named = COLOUR_NAMES.get(name) or SUIT_COLOURS.get(name) or SUIT_COLOURS.get(name.removesuffix("s"))
         out.append(named if named not in out else None)
     free = [c for c in PALETTE if c not in out]
     for i, c in enumerate(out):
@@ -172,8 +181,8 @@ def face(label: str, group: Any, index: str, colour: str, pip: str) -> str:
         parts.append(_pip(pip, 17, max(pip_top + 4, 24), 26))
     if group is not None:
         value = _text(group)
-        small = min(6.5, 44.0 / (0.6 * max(len(value), 1)))
-        parts.append(f'<text x="25" y="{HEIGHT - 5}" font-size="{small:.1f}" font-weight="normal" '
+        small = min(9.0, 44.0 / (0.6 * max(len(value), 1)))  # 9 units: 8 px on a phone's 44 px card
+        parts.append(f'<text x="25" y="{HEIGHT - 5}" font-size="{small:.1f}" font-weight="bold" '
                      f'text-anchor="middle">{escape(value)}</text>')
     parts.append("</g></svg>")
     return "".join(parts)

@@ -32,10 +32,10 @@ from typing import Any
 
 import interpreter as tb
 from interpreter.api.builtin_agents import AGENTS, PLAY_AGENT
-from interpreter.errors import RuleError, TrickbookError, show_file_as
+from interpreter.errors import RuleError, RuleWarning, TrickbookError, show_file_as
 from interpreter.limits import MAX_NUMBER
 from interpreter.web.guard import read_json
-from interpreter.web.tables import Setup, Table, check_setup, mtime, token_hash
+from interpreter.web.tables import Setup, Table, Tokens, check_setup, mtime, new_token, token_hash
 
 MAX_RULES = 1_000_000  # bytes of a rule file sent to the lobby (the loader's own limit for any rule file)
 MAX_SETUP = 100_000  # bytes of a table's setup file (a few hundred are written)
@@ -62,6 +62,7 @@ class Limits:
 class _RuleFile:
     client: str | None  # who sent it first
     used: float  # when it was last sent or a table was made of it
+    warnings: tuple[dict[str, Any], ...] = ()  # what validate warns of, for the page (problem_json)
 
 
 class LobbyError(TrickbookError):
@@ -80,6 +81,11 @@ def problem_json(e: RuleError) -> dict[str, Any]:
     col = pos.column if pos is not None else 1
     return {"line": pos.line if pos is not None else 1, "col": col, "message": e.message,
             "source": line, "caret": (" " * max(col - 1, 0) + "^") if line.strip() else ""}
+
+
+def _warned(info: dict[str, Any], warnings: tuple[dict[str, Any], ...]) -> dict[str, Any]:
+    """A rule file's lobby information with what validate warns of in it (``warnings``, as problem_json), if any."""
+    return {**info, "warnings": list(warnings)} if warnings else info
 
 
 def duration(seconds: float) -> str:
@@ -160,11 +166,13 @@ class Lobby:
         kept = self.rule_files.get(name)
         if kept is not None and path.is_file():
             self._used(name)
-            return self.rules_info(name)
+            return _warned(self.rules_info(name), kept.warnings)
         path.write_bytes(data)
         try:
-            problems = tb.check(self._rules_path(name))
-            errors = [problem_json(e) for e in problems[:50]]  # the source lines are read before the file goes
+            problems = tb.check(self._rules_path(name), warnings=True)
+            # the source lines are read before the file goes
+            errors = [problem_json(e) for e in problems[:50] if not isinstance(e, RuleWarning)]
+            warnings = tuple(problem_json(e) for e in problems[:50] if isinstance(e, RuleWarning))
             if not errors:
                 self._room_for_rules(client)
         except BaseException:
@@ -173,13 +181,13 @@ class Lobby:
         if errors:
             path.unlink(missing_ok=True)
             return {"errors": errors}
-        self.rule_files[name] = _RuleFile(client, 0.0)
+        self.rule_files[name] = _RuleFile(client, 0.0, warnings)
         self._used(name)
         try:
             path.with_suffix(".json").write_text(json.dumps({"client": client}), encoding="utf-8")
         except OSError as exc:
             log.warning("%s: cannot keep who sent it: %s", path, exc)
-        return self.rules_info(name)
+        return _warned(self.rules_info(name), warnings)
 
     def _room_for_rules(self, client: str | None) -> None:
         if len(self.rule_files) >= self.limits.rule_files:
@@ -212,10 +220,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ tables
 
-    def create(self, request: Any, client: str | None = None) -> tuple[Table, dict[int, str]]:
+    def create(self, request: Any, client: str | None = None) -> tuple[Table, Tokens]:
         """A new table from the lobby's request (untrusted JSON): ``rules``, ``players``, ``options``, ``kinds``,
         ``iterations``, ``seed``, made from the ``client`` address. Returns the table and each person seat's token
-        (given out once: the table keeps only their hashes)."""
+        and the watch link's (given out once: the table keeps only their hashes)."""
         if not isinstance(request, dict):
             raise LobbyError("the request must be a JSON object")
         self._room_for_table(client)
@@ -226,9 +234,9 @@ class Lobby:
             seed = secrets.randbelow(10**9)
         path, game, kinds, iterations = self.check_table(rules, players, request.get("options") or {},
                                                          request.get("kinds"), request.get("iterations"), seed)
-        tokens = {s: secrets.token_urlsafe(24) for s, k in enumerate(kinds) if k == "person"}
+        tokens = Tokens({s: new_token() for s, k in enumerate(kinds) if k == "person"}, new_token())
         setup = Setup(str(rules), int(players), game.options, kinds, iterations, seed,  # checked: a name, a count
-                      {s: token_hash(t) for s, t in tokens.items()}, client)
+                      {s: token_hash(t) for s, t in tokens.items()}, client, token_hash(tokens.watch))
         table_id = secrets.token_urlsafe(12)
         (self.folder / f"{table_id}.table.json").write_text(json.dumps(setup.to_json()), encoding="utf-8")
         table = Table(table_id, game, setup, self.folder, rules_path=path, clock=self.clock)
@@ -361,12 +369,15 @@ class Lobby:
             raise LobbyError("the tokens are not one hash for each person's seat")
         if client is not None and not (isinstance(client, str) and len(client) <= 100):
             raise LobbyError("the client is not an address")
+        watch = data.get("watch")  # absent from a table made before there were watch links: it has none
+        if watch is not None and not (isinstance(watch, str) and _HASH.match(watch)):
+            raise LobbyError("the watch link's token is not a hash")
         record_path = self.folder / f"{table_id}.jsonl"
         record = record_path.read_text(encoding="utf-8")
         if not record.endswith("\n"):  # stopped in the middle of a line: that event was not taken
             record = record[:record.rfind("\n") + 1]
             record_path.write_text(record, encoding="utf-8")
         setup = Setup(str(rules), int(players), game.options, kinds, iterations, data["seed"],
-                      {int(s): h for s, h in tokens.items()}, client)
+                      {int(s): h for s, h in tokens.items()}, client, watch)
         return Table(table_id, game, setup, self.folder, record=record, rules_path=rules_path, clock=self.clock)
 

@@ -51,6 +51,20 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+class Tokens(dict[int, str]):
+    """The tokens of a new table, given out once (the table keeps only their hashes): each person seat's, by seat,
+    and ``watch``, the watch link's (the table's public view only)."""
+
+    def __init__(self, seats: dict[int, str], watch: str):
+        super().__init__(seats)
+        self.watch = watch
+
+
+def new_token() -> str:
+    """A token of a link: 32 characters from ``secrets.token_urlsafe``."""
+    return secrets.token_urlsafe(24)
+
+
 @dataclass
 class Setup:
     """What a table was made with: enough to make it again after a restart (with its record)."""
@@ -63,11 +77,17 @@ class Setup:
     seed: Any
     tokens: dict[int, str] = field(default_factory=dict)  # person seat -> its token's hash
     client: str | None = None  # the address that made the table (for the limits a client has)
+    watch: str | None = None  # the watch link's token's hash (None: a table made before there were watch links)
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "players": self.players, "options": self.options, "kinds": self.kinds,
                 "iterations": self.iterations, "seed": self.seed,
-                "tokens": {str(s): h for s, h in self.tokens.items()}, "client": self.client}
+                "tokens": {str(s): h for s, h in self.tokens.items()}, "client": self.client, "watch": self.watch}
+
+    def watched_with(self, token: Any) -> bool:
+        """Whether ``token`` is the table's watch token (which is no seat's: it shows the public view only)."""
+        return isinstance(token, str) and self.watch is not None and \
+            secrets.compare_digest(token_hash(token), self.watch)
 
 
 class Table:
@@ -98,6 +118,7 @@ class Table:
         self.seq = 0 if record is None else self.written
         self.people = sorted(setup.tokens)
         self.logs: dict[int, list[str]] = {s: [] for s in self.people}
+        self.public_log: list[str] = []  # the narration as everyone is told it: the watch link's
         self.scores: list[dict[str, Any]] = []
         self.notes_seen = len(self.state.notes())
         self.round_told = 0
@@ -105,7 +126,7 @@ class Table:
         self.together = Together()  # the people of a step whose choices are made together, asked at once
         if record is not None:
             self._read_told()
-        self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
+        self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores), len(self.public_log))
         self._write()
         self._tell_round()
         self._keep()
@@ -157,7 +178,7 @@ class Table:
     def _deal(self) -> None:
         told = f"({self.state.step})"
         self.state.apply_chance(self.rng)
-        self._changed({s: [told] for s in self.people})
+        self._changed({s: [told] for s in self.people}, told)
 
     def search(self) -> dict[str, Any] | None:
         """The decision of the searching bot to act, as plain data for a worker process (``bots.decide``): the game,
@@ -275,17 +296,18 @@ class Table:
     def _take(self, action: int) -> None:
         state = self.state
         told = {s: [state.describe(action, s)] for s in self.people}
+        public = state.describe_public(action)
         before = {s: state.held(s) for s in self.people}
         state.apply(action)
         for s in self.people:  # cards that came to a person face down (a pass), as the terminal tells them
             got = state.received(s, before[s])
             if got:
                 told[s].append(f"you receive: {', '.join(got)}")
-        self._changed(told)
+        self._changed(told, public)
 
-    def _changed(self, told: dict[int, list[str | None]]) -> None:
-        """After a change (``told``: how each person was told it): the new sequence number, each person's
-        narration, the round scores, the record."""
+    def _changed(self, told: dict[int, list[str | None]], public: str | None) -> None:
+        """After a change (``told``: how each person was told it; ``public``: how everyone is, the watch link's
+        narration): the new sequence number, the narrations, the round scores, the record."""
         self.seq += 1
         state = self.state
         notes = state.notes(self.notes_seen)
@@ -293,6 +315,9 @@ class Table:
         for s, log in self.logs.items():
             log.extend(text for text in told.get(s, []) if text)
             log.extend(notes)
+        if public:
+            self.public_log.append(public)
+        self.public_log.extend(notes)
         new = self._write()
         for event in new:
             if event["type"] == "round":
@@ -309,19 +334,19 @@ class Table:
         if state.is_over() or state.round == self.round_told:
             return
         self.round_told = state.round
-        for log in self.logs.values():
+        for log in (*self.logs.values(), self.public_log):
             log.append(f"Round {state.round}, dealer {self.game.seat_names[state.dealer]}")
 
     def _keep(self) -> None:
         """Append what the people were told since the last change (narration, scores explained) to the table's
         told file, so that a restart gives each page its whole log back."""
-        logs, scores = self.kept
+        logs, scores, public = self.kept
         line: dict[str, Any] = {"logs": {str(s): log[logs[s]:] for s, log in self.logs.items() if len(log) > logs[s]},
-                                "scores": self.scores[scores:]}
-        if line["logs"] or line["scores"]:
+                                "scores": self.scores[scores:], "public": self.public_log[public:]}
+        if line["logs"] or line["scores"] or line["public"]:
             with open(self.told_path, "a", encoding="utf-8", errors=UNENCODABLE) as f:
                 f.write(json.dumps(line, ensure_ascii=False) + "\n")
-            self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores))
+            self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores), len(self.public_log))
 
     def _read_told(self) -> None:
         """The narration and scores kept before a restart (a line cut short, the server stopped while writing
@@ -342,6 +367,8 @@ class Table:
                 if s.isdigit() and int(s) in self.logs and isinstance(lines, list):
                     self.logs[int(s)].extend(str(x) for x in lines)
             self.scores.extend(x for x in line.get("scores") or [] if isinstance(x, dict))
+            if isinstance(line.get("public"), list):
+                self.public_log.extend(str(x) for x in line["public"])
             if isinstance(line.get("stopped"), str):
                 self.stopped = line["stopped"]
 

@@ -4,9 +4,9 @@ checked path and for playouts.
 * ``start(state, o)``: the first seat, the spaces open at the start, the spaces it may cover; the board's result
   at once when it may cover none (the step's ``start``);
 * ``decision(state, p, o)``: the seat to act covers one of ``p.choices``, or None once nothing may be covered;
-* ``apply(state, p, action, o)``: the space is covered, the turn passes (``next``), the spaces the next seat may
-  cover are found (without ``coverable``: never a row's last open space, the list kept up to date), and the
-  board's result once none is left;
+* ``apply(state, p, action, o)``: the space is covered (who covered it kept in ``p.covers``), the turn passes
+  (``next``), the spaces the next seat may cover are found (without ``coverable``: never a row's last open space,
+  the list kept up to date), and the board's result once none is left;
 * ``run(game, state, policy)``: for ``Game.playout``, the body of ``apply`` in a loop of its own.
 
 ``first``, ``next`` and ``coverable`` are written in place.
@@ -79,7 +79,7 @@ def first_seat(w: Lines, step: BoardReading, assign: Any, shape: StateShape) -> 
 def opened(progress: str, open_: str, choices: str) -> str:
     """The source of a board's progress (its class ``progress``) at its start, ``first`` to cover: each row's
     open spaces from ``open_`` and the spaces it may cover from ``choices`` (sources), in lists of its own."""
-    return f"{progress}([list(row) for row in {open_}], first, {choices})"
+    return f"{progress}([list(row) for row in {open_}], first, {choices}, [])"
 
 
 def covering(shape: StateShape, p: str, step: str) -> str:
@@ -157,7 +157,7 @@ class BoardWriter(Writer):
         may cover is a fresh one where a decision or a policy may hold the last (the checked path; in the playout
         loop ``loop``, the first cover after a decision, or with a policy), else changed in place."""
         step = self.step
-        w("r, i = action", f"row = {p}.open[r]", "row[i] = False")
+        w("r, i = action", f"row = {p}.open[r]", "row[i] = False", f"{p}.covers.append((r, i, {p}.turn))")
         if step.next is not None:
             names = self.names("seat")
             w("e = {'$s': state}", f"{names['seat']} = {p}.turn")

@@ -46,15 +46,18 @@ class Record(dict):
 
 class BoardProgress:
     """A board in play: the open spaces of each row, the seat to act, the spaces it may cover (a list shared at
-    most with the decision made from it: a copy has its own)."""
+    most with the decision made from it: a copy has its own), and the covers so far, in order, each (row, space,
+    the seat that covered it): public, what the board is drawn with."""
 
-    __slots__ = ("open", "turn", "choices")
+    __slots__ = ("open", "turn", "choices", "covers")
 
-    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any]):
+    def __init__(self, open_: list[list[bool]], turn: int, choices: list[Any],
+                 covers: list[tuple[int, int, int]] | None = None):
         self.open, self.turn, self.choices = open_, turn, choices
+        self.covers = [] if covers is None else covers
 
     def copy(self) -> BoardProgress:
-        return BoardProgress([list(r) for r in self.open], self.turn, list(self.choices))
+        return BoardProgress([list(r) for r in self.open], self.turn, list(self.choices), list(self.covers))
 
 
 class _Row:

@@ -16,8 +16,14 @@ class BoardWords(Words[BoardReading]):
     """The words of a board step, read from its rows."""
 
     def public(self, game: GameView, state: State, p: BoardProgress, viewer: int | None = None) -> dict[str, Any]:
-        return {"board": {row.key: [lab for lab, o in zip(row.labels, spaces) if o]
-                          for row, spaces in zip(self.step.rows, p.open)}}
+        """The whole board, public to everyone: each row (by its key) with its title and every space in the
+        declaration's order, whether it is open and who covered it (a seat's name; None while open, and for a
+        space covered before play)."""
+        by = {(r, i): game.seat_names[seat] for r, i, seat in p.covers}
+        return {"board": {row.key: {"title": row.title,
+                                    "spaces": [{"label": lab, "open": o, "by": by.get((r, i))}
+                                               for i, (lab, o) in enumerate(zip(row.labels, spaces))]}
+                          for r, (row, spaces) in enumerate(zip(self.step.rows, p.open))}}
 
     def titles(self) -> dict[str, str]:
         return {row.key: row.title for row in self.step.rows if row.title != row.key}

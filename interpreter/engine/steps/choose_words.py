@@ -111,16 +111,28 @@ class ChooseWords(Words[ChooseReading]):
         label = self.step.pass_label
         return third_person(label) if " " not in label else label
 
+    def secret(self) -> bool:
+        """Whether a seat's choice is hidden from the other seats (the step's choices are not shown to all, or are
+        made together)."""
+        return self.step.visible != "all" or self.step.simultaneous
+
     def describe(self, game: GameView, state: State, d: Decision | None, action: Any, viewer: int | None = None,
                  seat: int | None = None) -> str | None:
-        step = self.step
         if seat is None:
             seat = d.actor if d is not None else None
+        return self._said(state, action, seat, viewer is not None and viewer != seat and self.secret())
+
+    def describe_public(self, game: GameView, state: State, d: Decision, action: Any) -> str | None:
+        return self._said(state, action, d.actor, self.secret())
+
+    def _said(self, state: State, action: Any, seat: int | None, hidden: bool) -> str | None:
+        """The choice ``action`` of ``seat`` as told: what was chosen, or only that something was (``hidden``)."""
+        step = self.step
         if isinstance(action, Stop):
             return None
         if isinstance(action, Pass):
             return self.pass_said() if step.narrate_pass else None
-        if viewer is not None and viewer != seat and (step.visible != "all" or step.simultaneous):
+        if hidden:
             return f"{third_person(step.verb)} {'a card' if step.option_type.kind == 'card' else 'something'}"
         if step.describe_expr is not None:
             env = step.env(state)
@@ -129,10 +141,10 @@ class ChooseWords(Words[ChooseReading]):
         return f"{self.verb_said()} {action.label}"
 
     def public(self, game: GameView, state: State, p: Choosing, viewer: int | None = None) -> dict[str, Any]:
-        names, step = game.seat_names, self.step
+        names = game.seat_names
         shown = []
         for h in p.history:
-            hidden = (step.visible != "all" or step.simultaneous) and viewer != h["seat"]
+            hidden = self.secret() and viewer != h["seat"]
             shown.append([names[h["seat"]], "(hidden)" if hidden else
                           self.label_of(state, h["seat"], h["value"])])
         return {"choices": shown} if shown else {}

@@ -205,7 +205,9 @@ def turn_steps(name: str, out_step: str, said: dict[str, Any], calls: dict[str, 
     leader = calls.get("leader", "left(round.dealer)")
     went_out = f"round.out + [s for s in seats_from(round.turn) if len(s.{hand}) == 0 and s not in round.out]"
     out: dict[str, Any] = {
-        f"{name}_begin": {"do": "set", "when": "round.turn == none or round.play_over", "narrate": False, "round": {
+        # who leads is seen by every seat (a leader that holds a card shows that it holds it: the rules say so)
+        f"{name}_begin": {"do": "set", "when": "round.turn == none or round.play_over", "narrate": False,
+                          "discloses": True, "round": {
             "turn": f"let l = {leader} in l if len(l.{hand}) > 0 else {active_after('l')}",
             "top": "none", "top_player": "none", "play": "[]", "out_of_turn": "[]", "out_of_turn_player": "none",
             "passes": 0, "out": f"[s for s in seats if len(s.{hand}) == 0]", "trick_over": False,
@@ -252,6 +254,7 @@ def turn_steps(name: str, out_step: str, said: dict[str, Any], calls: dict[str, 
     if owned:
         out[f"{name}_take"]["owner"] = calls.get("taker", "round.top_player")
     out[f"{name}_next"] = {"do": "set", "when": "round.trick_over and not round.play_over", "narrate": False,
+                           "discloses": True,
                            "round": {"turn": f"let l = {calls.get('next_leader', 'round.top_player')} in "
                                              f"l if len(l.{hand}) > 0 else {active_after('l')}",
                                      "top": "none", "passes": 0, "trick_over": False}}

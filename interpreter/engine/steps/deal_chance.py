@@ -27,10 +27,11 @@ class DealChance(Chance[DealReading]):
 
     def hands_problem(self, game: GameView, state: State, hands: tuple[tuple[int, ...], ...]) -> tuple[int, str] | None:
         """Why this deal cannot give each seat the hand ``hands`` lists for it (card ids), as (seat, why), or None."""
-        k = state.progress.count
+        counts = self.step.counts(game.players, state.progress)
         for s, cards in enumerate(hands):
-            if len(cards) != k:
-                return s, f"it has {len(cards)} cards; this deal gives {k} to each seat"
+            if len(cards) != counts[s]:
+                each = "to each seat" if len(set(counts)) == 1 else "to this seat"
+                return s, f"it has {len(cards)} cards; this deal gives {counts[s]} {each}"
             stray = [c for c in cards if self.step.packed is not None and c not in self.step.packed]
             if stray:
                 return s, f"this deal does not deal the {game.cards.labels[stray[0]]}"
@@ -45,13 +46,15 @@ class DealChance(Chance[DealReading]):
         return [c for cards in hands for c in cards] + rest
 
     def outcome_to_record(self, game: GameView, state: State, outcome: list[int]) -> dict[str, Any]:
-        n, k = game.players, state.progress.count
+        counts = self.step.counts(game.players, state.progress)
         labels = game.cards.labels
-        out: dict[str, Any] = {
-            self.step.hand_zone: {game.seat_names[s]: [labels[c] for c in outcome[s * k:(s + 1) * k]] for s in range(n)}
-        }
+        hands, at = {}, 0
+        for s, k in enumerate(counts):
+            hands[game.seat_names[s]] = [labels[c] for c in outcome[at:at + k]]
+            at += k
+        out: dict[str, Any] = {self.step.hand_zone: hands}
         if self.step.rest is not None:
-            out[self.step.rest] = [labels[c] for c in outcome[n * k:]]
+            out[self.step.rest] = [labels[c] for c in outcome[at:]]
         return out
 
     def outcome_from_record(self, game: GameView, state: State, data: dict[str, Any]) -> list[int]:
@@ -70,10 +73,10 @@ class DealChance(Chance[DealReading]):
                 raise RecordError(f"{where}: {label!r} is not a card of this deck")
             return ids.pop()
 
-        for name in game.seat_names:
+        for name, k in zip(game.seat_names, self.step.counts(game.players, state.progress)):
             cards = hands.get(name)
-            if not isinstance(cards, list) or len(cards) != state.progress.count:
-                raise RecordError(f"the deal must give {name!r} a list of exactly {state.progress.count} cards")
+            if not isinstance(cards, list) or len(cards) != k:
+                raise RecordError(f"the deal must give {name!r} a list of exactly {k} cards")
             order.extend(take(c, f"{self.step.hand_zone} of {name}") for c in cards)
         extra = set(hands) - set(game.seat_names)
         if extra:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from interpreter.dsl.codegen import Namespace
+from interpreter.dsl.codegen import Namespace, local_name
 from interpreter.dsl.compiler import RUNTIME_ERRORS
 from interpreter.engine.faults import cannot_deal, deal_problem
 from interpreter.engine.game_view import GameView
@@ -54,10 +54,22 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
         if count is not None:
             w(f"return P({count!r})")
         else:
-            x.assign(w, "count", step.count, {}, "number")
             n, have = game.players, len(step.pack)  # every card dealt, or some left for rest
-            fits = f"count * {n} != {have}" if step.rest is None else f"not 0 <= count * {n} <= {have}"
-            with w.block(f"if count.__class__ is not int or {fits}:"):  # the step says what is wrong
+            if step.per_seat:  # each seat's own number, in seat order
+                w("counts = []")
+                seat = local_name("seat")
+                with w.block(f"for {seat} in range({n}):"):
+                    x.assign(w, "one", step.count, {"seat": seat}, "number")
+                    w("counts.append(one)")
+                w("count = tuple(counts)")
+                whole = "all(c.__class__ is int for c in count)"
+                fits = (f"sum(count) != {have}" if step.rest is None
+                        else f"min(count) < 0 or sum(count) > {have}")
+            else:
+                x.assign(w, "count", step.count, {}, "number")
+                whole = "count.__class__ is int"
+                fits = f"count * {n} != {have}" if step.rest is None else f"not 0 <= count * {n} <= {have}"
+            with w.block(f"if not {whole} or {fits}:"):  # the step says what is wrong
                 some, rest = step.which is not None, step.rest is not None
                 w(f"problem = {x.ref(deal_problem)}(count, {n}, {have}, {some}, {rest})")
                 with w.block("if problem:"):
@@ -77,10 +89,18 @@ def part(step: DealReading, game: GameView, gen: Namespace, shape: StateShape = 
             with w.block(f"for zone in {shape.seat_lists('state', name)}:"):
                 _gather(w, step)
         w("count = p.count")
-        for s in range(game.players):
-            w(f"{shape.seat_zone('state', step.hand_zone, str(s))}.extend(outcome[{s} * count:{s + 1} * count])")
-        if step.rest is not None:
-            w(f"{shape.zone('state', step.rest)}.extend(outcome[{game.players} * count:])")
+        if step.per_seat:  # each seat's number in turn
+            w("at = 0")
+            for s in range(game.players):
+                w(f"{shape.seat_zone('state', step.hand_zone, str(s))}.extend(outcome[at:at + count[{s}]])",
+                  f"at += count[{s}]")
+            if step.rest is not None:
+                w(f"{shape.zone('state', step.rest)}.extend(outcome[at:])")
+        else:
+            for s in range(game.players):
+                w(f"{shape.seat_zone('state', step.hand_zone, str(s))}.extend(outcome[{s} * count:{s + 1} * count])")
+            if step.rest is not None:
+                w(f"{shape.zone('state', step.rest)}.extend(outcome[{game.players} * count:])")
         w("p.dealt = True")
         if shape.edges:
             with w.block("if state.seen is not None:"):

@@ -4,7 +4,7 @@ and its chance (deal_chance.py) read; and its progress."""
 
 from __future__ import annotations
 
-from interpreter.dsl.types import CARD
+from interpreter.dsl.types import CARD, SEAT
 from interpreter.engine.faults import deal_problem
 from interpreter.engine.game_view import GameView
 from interpreter.engine.steps.base import COMMON, Step
@@ -15,9 +15,12 @@ from interpreter.plan.declaration import Opt
 
 
 class _Dealing:
+    """The number of cards each seat gets (one number, or each seat's in seat order for an unequal deal), and
+    whether chance has dealt."""
+
     __slots__ = ("count", "dealt")
 
-    def __init__(self, count: int):
+    def __init__(self, count: int | tuple[int, ...]):
         self.count = count
         self.dealt = False
 
@@ -35,7 +38,9 @@ class DealReading(Step):
                "cards to every seat; the cards left over go to rest.")
     options = COMMON + (
         Opt("hand", "number", "Cards dealt to each seat: a number or an expression, which may change by round "
-            "(e.g. setup.hand, or 11 - round.number).", required=True),
+            "(e.g. setup.hand, or 11 - round.number); one that reads seat gives each seat its own number (an "
+            "unequal deal, e.g. every card dealt: \"24 // players + (1 if seat.index < 24 % players else 0)\").",
+            required=True, binds=("seat",)),
         Opt("to", "zone", "The per-seat zone dealt to (default: hand).", default="hand"),
         Opt("rest", "zone", "The shared zone that gets the cards left over (the stock); needed when cards are "
             "left over. Its first card is its top card."),
@@ -48,7 +53,8 @@ class DealReading(Step):
         self.hand_zone = opts.get("to", per_seat=True)
         if opts.ok("to") and self.hand_zone not in ctx.seat_zones:  # (a zone written is checked as it is read)
             opts.mistake("a deal needs a per-seat zone named 'hand' (or say to: ZONE)")
-        self.count = opts.get("hand", expect="number")
+        self.count = opts.get("hand", {"seat": SEAT}, expect="number")
+        self.per_seat = self.count is not None and "ctx:seat" in self.count.deps  # each seat's own number
         self.rest = opts.get("rest", per_seat=False)
         self.ctx_error = ctx.error
         self.which = opts.get("cards", {"card": CARD})
@@ -62,7 +68,12 @@ class DealReading(Step):
         if not self.pack:  # (then how many a seat gets cannot be judged)
             return [self.ctx_error("no card of the deck meets this deal's cards condition", self.path + ("cards",))]
         problem = deal_problem(self.count({}), game.players, len(self.pack), self.which is not None,
-                               self.rest is not None) if self.count.is_constant else None
+                               self.rest is not None) if self.count.is_constant and not self.per_seat else None
         return [self.ctx_error(problem, self.path + ("hand",))] if problem else []
 
     progress_class = _Dealing  # what the written start makes
+
+    @staticmethod
+    def counts(players: int, p: _Dealing) -> list[int]:
+        """The number of cards each seat gets, in seat order."""
+        return list(p.count) if isinstance(p.count, tuple) else [p.count] * players

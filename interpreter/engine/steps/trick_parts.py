@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
-from interpreter.dsl.types import CARD, CARDS, SEAT, Type
+from interpreter.dsl.types import CARD, CARDS, SEAT, SEATS, Type
 from interpreter.engine.card_tables import CardTable, as_bool, as_tuple
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
@@ -24,14 +24,15 @@ from interpreter.plan.declaration import Opt
 
 Path_ = tuple[Any, ...]
 
-CARD_NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS}
+CARD_NAMES: dict[str, Type] = {"card": CARD, "led": CARD, "seat": SEAT, "trick": CARDS, "trick_seats": SEATS}
 
 RULE_FIELDS = (
-    Opt("must", "condition", "The cards that may be played: card, led, seat and trick are bound.",
-        binds=("card", "led", "seat", "trick"), required=True),
+    Opt("must", "condition", "The cards that may be played: card, led, seat, trick (the cards played so far) and "
+        "trick_seats (who played them, in the same order) are bound.",
+        binds=tuple(CARD_NAMES), required=True),
     Opt("holding", "condition", "The obligation binds only a seat holding a card for which this holds "
         "(default: a card that meets must), e.g. \"card.colour == led.colour\".",
-        binds=("card", "led", "seat", "trick")),
+        binds=tuple(CARD_NAMES)),
     Opt("otherwise", "enum", "When the seat has no card that meets must: any (default: it may play any "
         "card) or end (trick play ends at once, the trick stays on the table).", choices=("any", "end"),
         default="any"),
@@ -43,9 +44,9 @@ TAKER_FIELDS = (
     Opt("takes", "number", "How many cards of the trick this taker chooses, one decision each, or rest "
         "(default): every card not yet taken.", default="rest"),
     Opt("strength", "ordering", "For every taker after the first (the winner): the ordering that finds it, "
-        "like the trick's strength.", binds=("card", "led", "seat", "trick")),
+        "like the trick's strength.", binds=tuple(CARD_NAMES)),
     Opt("eligible", "condition", "Only cards for which this holds can make their player this taker "
-        "(default: every card).", binds=("card", "led", "seat", "trick")),
+        "(default: every card).", binds=tuple(CARD_NAMES)),
     Opt("equal_cards", "enum", "Of equal cards by this ordering: later_wins (default) or first_wins.",
         choices=("later_wins", "first_wins"), default="later_wins"),
 )
@@ -122,9 +123,10 @@ STUCK = None  # what ``narrowing`` gives when an ``otherwise: end`` rule finds n
 
 
 def refusing_rule(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,
-                  trick: list[int], card: int) -> Rule | None:
-    """The first rule that takes ``card`` (one of ``cards``) out of what the seat may play, or None."""
-    for rule, left in narrowing(rule_list, state, seat, cards, led, trick):
+                  plays: list[tuple[int, int]], card: int) -> Rule | None:
+    """The first rule that takes ``card`` (one of ``cards``) out of what the seat may play after ``plays`` (the
+    trick so far: seat and card), or None."""
+    for rule, left in narrowing(rule_list, state, seat, cards, led, plays):
         if left is STUCK or card not in left:
             return rule
     return None
@@ -143,7 +145,7 @@ def refusal_text(rule: Rule) -> str:
 
 
 def narrowing(rule_list: list[Rule], state: State, seat: int, cards: list[int], led: int | None,
-              trick: list[int]) -> Iterator[tuple[Rule, list[int] | None]]:
+              plays: list[tuple[int, int]]) -> Iterator[tuple[Rule, list[int] | None]]:
     """Each rule that binds, in order, with the cards it leaves of those the rules before it left (STUCK for an
     ``end`` rule that leaves nothing; a rule that would leave nothing otherwise does not bind)."""
     env: dict[str, Any] | None = None
@@ -157,7 +159,8 @@ def narrowing(rule_list: list[Rule], state: State, seat: int, cards: list[int], 
             allowed = [c for c in cards if ok[c]]
         else:
             if env is None:  # one batch: parts that do not read the card are worked out once
-                env = {"$s": state, "seat": seat, "led": led, "trick": trick, "$batch": object()}
+                env = {"$s": state, "seat": seat, "led": led, "trick": [c for _, c in plays],
+                       "trick_seats": [s for s, _ in plays], "$batch": object()}
             if rule.exists is not None and not rule.exists(env, cards):
                 continue
             allowed = rule.select(env, cards)
@@ -241,7 +244,7 @@ class Ordering:
                     v = self.fill(values, state, led, c)
                 out.append(v)
             return out
-        env = {"$s": state, "led": led, "trick": [c for _, c in plays]}
+        env = {"$s": state, "led": led, "trick": [c for _, c in plays], "trick_seats": [s for s, _ in plays]}
         out = []
         for seat, c in plays:
             env["card"] = c
@@ -284,7 +287,8 @@ class Ordering:
             except TypeError as exc:
                 raise ExpressionFailed(f"{self.position}: error: these strengths cannot be compared ({exc}); "
                                        "every part of a strength must give the same kind of value") from None
-        env: dict[str, Any] = {"$s": state, "led": led, "trick": [c for _, c in plays]}
+        env: dict[str, Any] = {"$s": state, "led": led, "trick": [c for _, c in plays],
+                               "trick_seats": [s for s, _ in plays]}
         best = None
         winner = None
         later = self.later_wins

@@ -173,7 +173,7 @@ class PlaysWriter:
                 judged = True
                 trick = self.trick
                 w(f"env = {{'$s': state, 'seat': seat, 'led': led, 'trick': [c for _, c in {trick}], "
-                  "'$batch': object()}")
+                  f"'trick_seats': [s for s, _ in {trick}], '$batch': object()}}")
             if held:  # the rule binds only a seat holding such a card
                 w(f"if any(map(h{k}.__getitem__, cands)):" if rule.static else f"if {tag}X{k}(env, cands):")
                 w.depth += 1

@@ -28,7 +28,16 @@ from interpreter.engine.steps.base import COMMON, Step, bind_nested, build_steps
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
 from interpreter.engine.steps.running import Running
-from interpreter.engine.steps.trick_parts import ROUTE_FIELDS, RULE_FIELDS, TAKER_FIELDS, Ordering, Taker, routes, rules
+from interpreter.engine.steps.trick_parts import (
+    CARD_NAMES,
+    ROUTE_FIELDS,
+    RULE_FIELDS,
+    TAKER_FIELDS,
+    Ordering,
+    Taker,
+    routes,
+    rules,
+)
 from interpreter.errors import RuleError
 from interpreter.plan.declaration import Opt
 
@@ -90,7 +99,8 @@ class TrickReading(Step):
             "colour if you can).", fields=RULE_FIELDS),
         Opt("strength", "ordering", "The winner: expressions compared in order, the highest wins, e.g. "
             "[\"card.colour == round.trump\", \"card.colour == led.colour\", \"card.number\"]; trick is every "
-            "card of the trick, in playing order.", binds=("card", "led", "seat", "trick"), required=True),
+            "card of the trick, in playing order, and trick_seats who played each.", binds=tuple(CARD_NAMES),
+            required=True),
         Opt("equal_cards", "enum", "Of equal cards: later_wins (default) or first_wins.",
             choices=("later_wins", "first_wins"), default="later_wins"),
         Opt("can_win", "condition", "Only seats for which this holds can win a trick (e.g. \"seat.tricks < "

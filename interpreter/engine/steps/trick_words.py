@@ -68,9 +68,8 @@ class TrickWords(Words[TrickReading]):
             if card not in cards:
                 return f"{game.cards.labels[card]} is not in {game.seat_names[seat]}'s {' or '.join(self.step.zones)}"
         plays = p.plays
-        trick = [c for _, c in plays]
         rule = refusing_rule(self.step.follow_rules if plays else self.step.lead_rules, state, seat, cards,
-                             self.step.led_card(state, plays) if plays else None, trick, card)
+                             self.step.led_card(state, plays) if plays else None, plays, card)
         return None if rule is None else refusal_text(rule)
 
     def tell(self, game: GameView, state: State, p: _Tricks, plays: list[tuple[int, int]], winner: int,

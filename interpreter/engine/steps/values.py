@@ -33,6 +33,9 @@ class SetValues(InPlace):
             choices=("all", "owner"), default="all"),
         Opt("narrate", "bool", "Tell the round values set in the narration (default true); false for values "
             "the narration already shows, such as the winner of each trick.", default=True),
+        Opt("discloses", "bool", "The values every seat sees here are worked out from what some seat cannot see, "
+            "and the rules mean them to tell it (a hint a player gives): validate does not warn of them (default "
+            "false).", default=False),
     )
 
     def declare(self, ctx: StepContext, opts: Options) -> None:
@@ -68,6 +71,7 @@ class SetValues(InPlace):
 
     def build(self, ctx: StepContext, opts: Options) -> None:
         self.narrate = bool(opts.get("narrate"))
+        self.discloses = bool(opts.get("discloses"))
         self.hidden = tuple(name for group, name in self._pending
                             if group == "seats" and ctx.visibility.get(name, "all") != "all")
         self.assign: list[tuple[str, str, Any]] = []

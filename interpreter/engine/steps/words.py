@@ -39,6 +39,11 @@ class Words(Generic[S]):
         """
         return self.label(game, action)
 
+    def describe_public(self, game: GameView, state: State, d: Decision, action: Any) -> str | None:
+        """The action as everyone but the seat taking it is told it: what a spectator, who sees only what is public,
+        may read. By default as ``describe`` tells it: a step kind whose actions some may not see says otherwise."""
+        return self.describe(game, state, d, action)
+
     def refusal(self, game: GameView, state: State, card: int) -> str | None:
         """Why the seat to act may not choose ``card`` now, in the rule file's words; None when this step's kind
         does not say (or the card may be chosen)."""

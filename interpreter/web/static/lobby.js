@@ -13,11 +13,11 @@ async function post(url, body) {
   return data;
 }
 
-function showErrors(errors) {
+function showErrors(errors, kind = "error") {
   const box = $("errors");
   box.replaceChildren();
   for (const e of errors || []) {
-    const div = el("div", {class: "error", "data-line": e.line, "data-col": e.col});
+    const div = el("div", {class: kind, "data-line": e.line, "data-col": e.col});
     div.append(el("span", {class: "where"}, `line ${e.line}, column ${e.col}: `), el("span", {class: "message"}, e.message));
     if (e.source) div.append(el("pre", {}, e.source + "\n" + e.caret));
     box.append(div);
@@ -58,7 +58,7 @@ function ensureInfo() {
     pending = null;
     if (data.errors) { showErrors(data.errors); $("setup").hidden = true; info = null; return null; }
     if (data.error) { showProblem(data.error); $("setup").hidden = true; info = null; return null; }
-    showErrors([]);
+    showErrors(data.warnings || [], "warning");  // the file plays; what validate warns of, shown all the same
     info = data; checkedText = own ? text : null;
     showSetup();
     return info;
@@ -172,6 +172,11 @@ function showLinks(made) {
     list.append(li);
   }
   if (!made.links.length) list.append(el("li", {}, `${made.title}: bots only; the game plays itself (its record is kept).`));
+  const watch = new URL(made.watch, location.href).href;  // the public view: for onlookers, never a hand
+  const li = el("li", {class: "watch"});
+  li.append("Watch (the table as everyone sees it, no hand; share it with onlookers): ",
+            el("a", {class: "watch", id: "watch-link", href: watch, target: "_blank", rel: "noopener noreferrer"}, watch));
+  list.append(li);
 }
 
 $("rules").addEventListener("input", () => {

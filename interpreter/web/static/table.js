@@ -39,7 +39,7 @@ function connect() {
   socket.onclose = (event) => {
     setConnection(false);
     if (event.code === 4404) { $("turn").textContent = "This link is not a seat at any table (check the link)."; return; }
-    if (event.code === 4409) { $("turn").textContent = "This seat was opened in more windows: reload to play here."; return; }
+    if (event.code === 4409) { $("turn").textContent = SEAT === "watch" ? "This table is watched in many windows: reload to watch here." : "This seat was opened in more windows: reload to play here."; return; }
     if (event.code === 4410) { $("turn").textContent = "This table's time is up: it has been taken away."; return; }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
@@ -66,14 +66,17 @@ function show(v) {
   if (v.faces) faces = v.faces;
   if (v.log_from === 0) { $("log").replaceChildren(); logLines = 0; }
   view = v;
-  document.title = `${v.title}: ${v.seat_name}`;
-  $("title").textContent = `${v.title}: you are ${v.seat_name}`;
+  const who = v.watching ? "watching" : `you are ${v.seat_name}`;  // the watch link: the public view, no seat
+  document.title = `${v.title}: ${v.watching ? "watching" : v.seat_name}`;
+  $("title").textContent = `${v.title}: ${who}`;
+  $("mine").hidden = !!v.watching;
   $("round").textContent = `round ${v.round}${v.step ? ` (${v.step})` : ""}`;
   $("stopped").hidden = !v.stopped;
   $("stopped-why").textContent = v.stopped || "";
   $("turn").textContent = v.stopped ? "The table has stopped." : v.over ? "The game is over." : turnText(v);
   $("turn").className = v.your_turn ? "mine" : "";
   showSeats(v);
+  showBoard(v);
   showTrick(v);
   showHand(v);
   showZones(v);
@@ -135,7 +138,8 @@ function showHand(v) {
   $("hand-title").textContent = v.hand_zone ? `Your ${v.hand_zone}` : "Your hand";
   $("hand").replaceChildren(...v.hand.map((c) => {
     const e = card(c.label, c.legal ? {tabindex: "0"} : {title: c.why});
-    e.classList.add(c.legal ? "legal" : "dimmed");
+    // dimmed: refused in a choice of cards; idle: no card is chosen now (readable, not clickable)
+    e.classList.add(c.legal ? "legal" : v.hand_choice ? "dimmed" : "idle");
     if (c.legal) {
       e.addEventListener("click", () => act(c.label));
       e.addEventListener("keydown", (k) => { if (k.key === "Enter" || k.key === " ") { k.preventDefault(); act(c.label); } });
@@ -148,6 +152,35 @@ function showHand(v) {
     const b = el("button", {class: "action", type: "button", "data-label": label}, label);
     b.addEventListener("click", () => act(label));
     return b;
+  }));
+}
+
+// a board step: its rows of spaces as declared, each covered space marked with who covered it, what each row
+// has left; the spaces this seat may cover now are buttons
+function showBoard(v) {
+  const box = $("board");
+  box.hidden = !v.board;
+  box.replaceChildren(...(v.board || []).map((row) => {
+    const r = el("div", {class: "board-row", "data-row": row.row});
+    const spaces = el("div", {class: "board-spaces"});
+    spaces.append(...row.spaces.map((s) => {
+      if (s.action) {
+        const b = el("button", {class: "action space", type: "button", "data-label": s.action}, s.label);
+        b.addEventListener("click", () => act(s.action));
+        return b;
+      }
+      const d = el("span", {class: "space " + (s.open ? "open" : "covered"), "data-space": s.label});
+      d.append(el("span", {class: "space-label"}, s.label));
+      if (!s.open) {
+        const who = s.by === null ? "covered before play" : s.by === v.seat_name ? "you" : s.by;
+        d.append(el("span", {class: "marker", "data-by": s.by === null ? "" : s.by}, who));
+        d.setAttribute("title", `${s.label}: covered ${s.by === null ? "before play" : `by ${s.by}`}`);
+      }
+      return d;
+    }));
+    r.append(el("span", {class: "board-title"}, row.title), spaces,
+             el("span", {class: "board-left"}, `${row.left} left`));
+    return r;
   }));
 }
 
