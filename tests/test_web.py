@@ -545,3 +545,52 @@ def test_a_seat_opened_in_too_many_pages_closes_its_oldest(client):
         assert message["type"] == "websocket.close" and message["code"] == 4409
         watching = _server(client).watchers[made["table"]]
         assert sum(seat == 0 for seat, _ in watching.values()) == MAX_PAGES
+
+
+# ---------------------------------------------------------------------------------------------------- together
+
+
+def test_the_people_of_a_step_made_together_are_asked_at_once_and_the_record_keeps_the_engine_s_order(tmp_path):
+    """Hearts' pass with two people: both are asked at once; the later seat of the engine's order chooses first and
+    then waits for the others, seeing its own choices only; its answers, given ahead, are taken in its turn."""
+    from interpreter.web.lobby import Lobby
+    from interpreter.web.tables import Refused
+
+    table, _ = Lobby(tmp_path).create({"rules": "hearts", "players": 4, "kinds": ["person", "person", "random",
+                                                                                  "random"], "seed": 3})
+    while table.step():
+        pass
+    names = table.game.seat_names
+    order = table.together.gathering.seats  # the pass begins left of the dealer: East, South, West, North
+    first, last = sorted((0, 1), key=order.index)
+    views = {s: seat_view(table, s) for s in (first, last)}
+    for v in views.values():
+        assert v["your_turn"] and v["together"] and v["prompt"] == "pass (3 to go)" and len(choices(v)) == 13
+        assert v["waiting"] == [names[s] for s in order]
+    stale = views[last]["seq"]
+    theirs = set(table.state.observation(first)["zones"]["hand"][names[first]])
+    picked = []
+    for _ in range(3):  # the later seat chooses first, on views older than the table's changes
+        label = choices(seat_view(table, last))[0]
+        table.act(last, {"type": "act", "seq": stale, "label": label})
+        picked.append(label)
+    view = seat_view(table, last)
+    assert not view["your_turn"] and view["chosen"] == picked and not set(picked) & {c["label"] for c in view["hand"]}
+    assert view["waiting"] == [names[s] for s in order if s != last]
+    assert not _labels_in(view) & theirs  # nothing of the other person's hand
+    with pytest.raises(Refused, match="you have chosen: waiting for"):
+        table.act(last, {"type": "act", "seq": table.seq, "label": choices(views[last])[5]})
+    assert [e for e in table.state.events if e.get("step") == "pass"] == []  # nothing taken before its turn
+    first_view = seat_view(table, first)
+    assert first_view["your_turn"] and not _labels_in(first_view) & set(picked)  # never the other's picks
+    for seq in (table.seq + 1, -1):  # a decision to come, or one before the step: refused
+        with pytest.raises(Refused, match="that decision is past"):
+            table.act(first, {"type": "act", "seq": seq, "label": choices(first_view)[0]})
+    for _ in range(3):
+        table.act(first, {"type": "act", "seq": table.seq, "label": choices(seat_view(table, first))[0]})
+    while table.step():
+        pass
+    passes = [(e["seat"], e["action"]) for e in table.state.events if e.get("step") == "pass"]
+    assert [s for s, _ in passes] == [names[s] for s in order for _ in range(3)]
+    assert [a for s, a in passes if s == names[last]] == picked and table.together.gathering is None
+    assert table.game.deserialize(table.record_text()).events == table.state.events  # the record plays again

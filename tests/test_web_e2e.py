@@ -23,6 +23,7 @@ from urllib.parse import urlparse
 import pytest
 
 import interpreter as tb
+from interpreter.api.together import seats_together
 
 from .browser import ARGS, chromium, missing, web_server
 from .test_web_cards import hostile_rules
@@ -165,6 +166,17 @@ def truth(folder: Path, table: str) -> tb.GameState:
     return tb.load(record.parent / head["rules_file"], head["players"], head.get("options")).deserialize(text)
 
 
+def truth_at(page: Any, folder: Path, table: str, seat: int) -> tb.GameState:
+    """The table's game once ``seat`` is to act in it: a page asks a person ahead of its turn in a step whose
+    choices are made together, and the bots before it (which act at once) may not have acted yet."""
+    for _ in range(2000):
+        state = truth(folder, table)
+        if state.current_player == seat or state.is_over():
+            break
+        page.wait_for_timeout(10)
+    return state
+
+
 def hidden_from(state: tb.GameState, seat: int) -> set[str]:
     """Labels ``seat`` must not see now: cards the other seats hold face down (in zones of theirs it sees only
     the size of), less every label it may know: its own cards, the cards it sees anywhere, the cards it was
@@ -294,7 +306,7 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
         # against the game (a replay of its record): every decision of the first round (3 passes, 13 cards),
         # then each round's first of passing and of play (13 cards in hand), and every choice that is not a card
         if decisions < 16 or len(v["hand"]) == 13 or v["actions"]:
-            tapped = check_decision(page, v, truth(folder, table), seat, status=len(v["hand"]) == 13,
+            tapped = check_decision(page, v, truth_at(page, folder, table, seat), seat, status=len(v["hand"]) == 13,
                                     tap=not tapped) or tapped
             checked += 1
         else:
@@ -340,18 +352,20 @@ def test_two_people_play_njet_from_two_browsers(browser, server):
     seen_in_other = reloaded = boards = 0
     polls = 0
     for _ in range(300):  # decisions of the two people
-        ready = [s for s in (0, 1) if is_ready(pages[s])]
-        while not ready and polls < 2000:  # a bot or the deal is on: look again a moment later
-            pages[0].wait_for_timeout(10)
-            polls += 1
+        seat = None
+        while seat is None and polls < 2000:  # a bot or the deal is on: look again a moment later
             ready = [s for s in (0, 1) if is_ready(pages[s])]
-        assert ready, "neither person was asked to act"
-        seat = ready[0]
+            state = truth(folder, table)
+            # the seat to act (in a pass made together both pages ask at once: the other answers in its turn)
+            seat = next((s for s in ready if state.current_player == s or view(pages[s])["over"]), None)
+            if seat is None:
+                pages[0].wait_for_timeout(10)
+                polls += 1
+        assert seat is not None, "neither person was asked to act"
         me, other = pages[seat], pages[1 - seat]
         v = view(me)
         if v["over"]:
             break
-        state = truth(folder, table)
         check_decision(me, v, state, seat)
         if state.observation(seat).get("decision") == "cover":
             check_board(me, state, seat)
@@ -467,7 +481,8 @@ def check_hand_only(page: Any, state: tb.GameState, seat: int) -> None:
                       .map((c) => c.dataset.label).sort()) === own""",
         arg=json.dumps(sorted(own), separators=(",", ":"), ensure_ascii=False), timeout=WAIT)
     v = view(page)
-    assert not any(c["legal"] for c in v["hand"]) and "Your turn" not in v["turn"]
+    if seat not in seats_together(state):  # (else it is asked at once with the seat to act)
+        assert not any(c["legal"] for c in v["hand"]) and "Your turn" not in v["turn"]
     assert_no_secret(page, v, state, seat)
 
 
@@ -511,3 +526,45 @@ def test_a_pasted_rule_file_with_hostile_labels_plays_as_text(browser, server):
     shown = " ".join(view(page)["log"])
     assert any(label in shown for label in labels), "the narration names the cards as written"
     context.close()
+
+
+def test_two_people_choose_hearts_pass_at_once(browser, server):
+    """Hearts' pass, made together, from two browsers: both pages ask at once; the person last in the engine's
+    order chooses first and then sees whom it waits for, never the other's picks; the other then chooses, and the
+    record holds the picks in the engine's order."""
+    base, folder = server
+    contexts = [browser.new_context(), browser.new_context()]
+    made = contexts[0].request.post(base + "/api/tables", data={  # (the lobby's page is another test's)
+        "rules": "hearts", "players": 4, "kinds": ["person", "person", "random", "random"], "seed": 3}).json()
+    links = {link["seat"]: base + link["href"] for link in made["links"]}
+    table = made["table"]
+    pages = [c.new_page() for c in contexts]
+    for seat, page in enumerate(pages):
+        page.goto(links[seat])
+    shown = [wait_ready(page) for page in pages]
+    for v in shown:  # (the pass begins left of the dealer, North: East first, North last)
+        assert "everyone chooses at once: pass (3 to go)" in v["turn"] and sum(c["legal"] for c in v["hand"]) == 13
+    north, east = pages
+    picked = []
+    for _ in range(3):  # North, last in the engine's order, chooses first
+        label = next(c["label"] for c in view(north)["hand"] if c["legal"])
+        act(north, label, True)
+        picked.append(label)
+    north.wait_for_function("() => document.getElementById('turn').textContent.includes('Waiting for')",
+                            timeout=WAIT)
+    v = view(north)
+    assert v["turn"] == f"You chose {', '.join(picked)}. Waiting for East, South, West"
+    assert not set(picked) & {c["label"] for c in v["hand"]} and not any(c["legal"] for c in v["hand"])
+    e = view(east)
+    assert "Your turn" in e["turn"] and not set(picked) & set(e["cards"])  # East sees nothing of North's picks
+    assert "passes" not in " ".join(e["log"])
+    for _ in range(3):
+        act(east, next(c["label"] for c in view(east)["hand"] if c["legal"]), True)
+    north.wait_for_function("() => !document.getElementById('turn').textContent.includes('You chose')",
+                            timeout=WAIT)  # (its answers taken: the step is over)
+    state = truth(folder, table)
+    passes = [(ev["seat"], ev["action"]) for ev in state.events if ev.get("step") == "pass"]
+    assert [s for s, _ in passes] == [s for s in ("East", "South", "West", "North") for _ in range(3)]
+    assert [a for s, a in passes if s == "North"] == picked
+    for c in contexts:
+        c.close()

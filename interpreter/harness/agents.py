@@ -18,17 +18,24 @@ from interpreter.engine.samples import StateSamples, Unknown, determinize, seen_
 from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.limits import whole_number
+from interpreter.match.together import own_zones
 from interpreter.runtime.slot_samples import SlotSamples, samples_of
 
 
 class Turn:
     """One decision for one seat: legal actions, labels and observation, computed on demand."""
 
-    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "kind", "_labels", "_knowledge", "following")
+    __slots__ = ("_game", "_state", "seat", "legal", "prompt", "kind", "_labels", "_knowledge", "following",
+                 "_game_state")
 
     def __init__(self, game: Game, state: State, seat: int, legal: list[Any], prompt: str,
-                 knowledge: Knowledge | None = None, kind: str = "choose", following: Any = None):
+                 knowledge: Knowledge | None = None, kind: str = "choose", following: Any = None,
+                 ahead_of: State | None = None):
+        """``ahead_of``: the game, when ``state`` is a copy of it in which the seat is asked ahead of its turn (a
+        step whose choices are made together, match/together.py): what the seat sees is the game's, its own cards
+        as the copy has them."""
         self._game, self._state = game, state
+        self._game_state = ahead_of
         self.seat, self.legal, self.prompt = seat, legal, prompt
         self.kind = kind  # play (a card to a trick), choose, cover or take
         self._labels: list[str] | None = None
@@ -48,7 +55,10 @@ class Turn:
         return self._labels
 
     def observation(self) -> dict[str, Any]:
-        return observe(self._game, self._state, self.seat)
+        seen = observe(self._game, self._state, self.seat)
+        if self._game_state is None:
+            return seen
+        return own_zones(observe(self._game, self._game_state, self.seat), seen)
 
     def sample(self, rng: random.Random) -> State:
         """A state this seat cannot tell from the real one, drawn from what it knows (for search): the cards
@@ -89,7 +99,7 @@ class Turn:
         Empty when the file declares none (or the agent was given no samples)."""
         if self._knowledge is None:
             return []
-        return seen_status(self._game, self._state, self.seat, self._knowledge)
+        return seen_status(self._game, self._game_state or self._state, self.seat, self._knowledge)
 
 
 class Agent(Protocol):
@@ -131,6 +141,7 @@ class HumanAgent:
     seat holds that it may not choose now, the rule that refuses it."""
 
     samples = True  # the status lines are worked out on what the seat knows (a sample), never on the real state
+    person = True  # asked at once with the other people of a step whose choices are made together (runner.py)
 
     def __init__(self, read: Callable[[str], str] = input, out: TextIO = sys.stdout):
         self.read, self.out = read, out

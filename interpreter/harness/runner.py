@@ -20,6 +20,7 @@ from interpreter.harness.agents import Agent, RandomAgent, Turn
 from interpreter.harness.narrator import Narrator
 from interpreter.match.driver import Each, Match
 from interpreter.match.listeners import Knowing, RoundValues
+from interpreter.match.together import ahead, made_together, same, together
 from interpreter.match.writer import Outcome, RecordWriter, outcome_of
 
 if TYPE_CHECKING:
@@ -92,7 +93,14 @@ def drive(match: Match, agents: Sequence[Agent], deal: FixedDeal | None = None) 
             if following is not None:
                 match.listen(following)
 
+        people = [s for s, a in enumerate(agents) if getattr(a, "person", False)]
+        ahead = AskedAhead(game, agents, people, knowledge) if people else None
+
         def decide(m: Match, d: Decision) -> Any:
+            if ahead is not None:
+                kept = ahead.answer(m.state, d)
+                if kept is not None:
+                    return kept
             return agents[d.actor].act(Turn(game, m.state, d.actor, d.actions, d.prompt, knowledge, d.kind,
                                             following))
 
@@ -103,6 +111,41 @@ def drive(match: Match, agents: Sequence[Agent], deal: FixedDeal | None = None) 
         _agents_call(agents, "stop")
         raise
     _agents_call(agents, "game_over")
+
+
+class AskedAhead:
+    """The people (agents with ``person``) of a step whose choices are made together, asked at once when it begins,
+    each in a copy of the game in which it is to act (match/together.py), before any seat of the step is told to
+    act; their answers are taken when the engine's order reaches them, so the game is the one asked in turn."""
+
+    def __init__(self, game: Game, agents: Sequence[Agent], people: list[int], knowledge: Any):
+        self.game, self.agents, self.people, self.knowledge = game, agents, people, knowledge
+        self.run: Any = None  # the run of the step the answers are of (its progress)
+        self.answers: dict[int, list[Any]] = {}
+
+    def answer(self, state: State, d: Decision) -> Any:
+        """The answer kept for the seat to act at ``d``, asking the people of a step made together that has just
+        begun first; None when none is kept (the seat is asked in its turn)."""
+        run = made_together(self.game, state)
+        if run is None:
+            return None
+        if run is not self.run:
+            self.run, self.answers = run, {}
+            for seat in together(self.game, state):
+                if seat in self.people:
+                    self.answers[seat] = self._ask(state, seat)
+        kept = self.answers.get(d.actor)
+        return same(d.actions, kept.pop(0)) if kept else None
+
+    def _ask(self, state: State, seat: int) -> list[Any]:
+        """Every answer of ``seat`` in the step, each asked in its copy of the game."""
+        answers: list[Any] = []
+        while (copy := ahead(self.game, state, seat, answers)) is not None:
+            d = copy.pending
+            assert d is not None  # (the seat is to act in its copy)
+            answers.append(self.agents[seat].act(Turn(self.game, copy, seat, d.actions, d.prompt, self.knowledge,
+                                                      d.kind, ahead_of=state)))
+        return answers
 
 
 def _agents_call(agents: Sequence[Agent], method: str) -> None:

@@ -1,6 +1,8 @@
 """What a page at the web table shows (the server sends it after every change): a seat's view of its table, made from
 that seat's observation and its own legal actions only; and the watch link's, made from what everyone sees only (a
-spectator's observation), which has no seat."""
+spectator's observation), which has no seat. In a step whose choices are made together a seat's decision and its own
+cards are those of its copy of the game (api/together.py: it is to act there, or has chosen), everything else the
+game's; ``together``, ``waiting`` and ``chosen`` say so, and who has not chosen yet."""
 
 from __future__ import annotations
 
@@ -45,8 +47,25 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
     mine = names[seat]
     to_act = table.to_act() if live else None
     turn = to_act == seat
-    labels = state.labels() if turn else []
+    deciding = state  # where the seat's decision is: the game, or its copy in a step made together
+    gathering = table.together.gathering
+    waiting: list[str] = []
+    chosen: list[str] = []  # its answers not taken in the game yet
+    if gathering is not None:
+        waiting = [names[s] for s in gathering.waiting()]
+        if seat in gathering.seats:
+            asked = gathering.asked(seat)
+            turn = asked is not None
+            if asked is not None:  # its own cards as it has chosen so far (nothing else of the copy)
+                deciding = asked
+                obs = gathering.observation(seat)
+            else:
+                chosen = gathering.answered(seat)
+    labels = deciding.labels() if turn else []
     hand_zone, hand = _hand(obs, mine)
+    for label in chosen:  # the cards it has chosen leave its hand (one each: a deck may hold two alike)
+        if label in hand:
+            hand.remove(label)
     in_hand = set(hand)
     cards = []
     for label in hand:
@@ -56,7 +75,10 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
             if not live:
                 why = "the table has stopped"
             elif turn:
-                why = state.refusal(label) or "not one of your choices now"
+                why = deciding.refusal(label) or "not one of your choices now"
+            elif waiting:  # (a step made together)
+                chose = gathering is not None and seat in gathering.seats
+                why = ("you have chosen: " if chose else "") + "waiting for " + ", ".join(waiting)
             elif to_act is not None:
                 why = f"{names[to_act]} is to act"
             else:
@@ -66,7 +88,8 @@ def _view(table: Table, seat: int, log_from: int) -> dict[str, Any]:
     on_board = {s["action"] for row in board or [] for s in row["spaces"] if s["action"]}
     return {
         **_bare_view(table, seat, log_from), **_public(table, obs, to_act),
-        "your_turn": turn, "prompt": state.prompt if turn else None,
+        "your_turn": turn, "prompt": deciding.prompt if turn else None,
+        "together": gathering is not None, "waiting": waiting, "chosen": chosen,
         "hand_zone": hand_zone, "hand": cards, "hand_choice": any(c["legal"] for c in cards),
         "actions": [lab for lab in dict.fromkeys(labels) if lab not in in_hand and lab not in on_board],
         "board": board,
@@ -120,8 +143,8 @@ def _bare(table: Table, log_from: int, log: list[str]) -> dict[str, Any]:
     names = table.game.seat_names
     return {"type": "view", "seq": table.seq, "title": table.game.title,
             "seats": names, "kinds": table.setup.kinds, "round": 0, "dealer": None, "step": None, "to_act": None,
-            "your_turn": False, "prompt": None, "hand_zone": None, "hand": [], "hand_choice": False, "actions": [],
-            "board": None, "trick": [],
+            "your_turn": False, "prompt": None, "together": False, "waiting": [], "chosen": [], "hand_zone": None,
+            "hand": [], "hand_choice": False, "actions": [], "board": None, "trick": [],
             "leader": None, "last_trick": None, "tricks_played": None, "counters": {},
             "totals": dict(zip(names, table.state.returns())), "zones": [], "status": [],
             "log_from": log_from, "log": log[log_from:], "scores": table.scores,

@@ -4,6 +4,9 @@ Nothing here knows HTTP: the server (app.py) calls these under one lock a table.
 (the public API's ``GameState``) and gives each seat only its own view (seat_view.py): its observation, its own
 legal actions and the narration as that seat is told it. A person's action is taken only when it names the decision now
 pending (the table's sequence number), is the seat's to take and is one of its legal labels.
+
+A step whose choices are made together (``simultaneous``) asks every person of it at once (together.py): their
+answers are taken in the game in the engine's order, each when its turn comes.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from interpreter.api.builtin_agents import AGENTS
 from interpreter.api.builtin_agents import DEFAULT_ITERATIONS as ITERATIONS
 from interpreter.errors import Position, RuleError, TrickbookError
 from interpreter.web.bots import SEARCHING
+from interpreter.web.together import Together
 
 KINDS = ("person", *AGENTS)  # a person, or one of the built-in agents
 MAX_ITERATIONS = 5000  # ismcts iterations a move a table may ask for (each is a sampled playout)
@@ -119,12 +123,14 @@ class Table:
         self.notes_seen = len(self.state.notes())
         self.round_told = 0
         self.told_path = folder / f"{table_id}.told.jsonl"  # what each person was told, kept for a restart
+        self.together = Together()  # the people of a step whose choices are made together, asked at once
         if record is not None:
             self._read_told()
         self.kept = ({s: len(log) for s, log in self.logs.items()}, len(self.scores), len(self.public_log))
         self._write()
         self._tell_round()
         self._keep()
+        self.together.follow(self.state, self.logs, self.seq, self.stopped is None)
         if record is not None:
             self.changed = max((mtime(p) for p in (self.record_path, self.told_path)), default=self.changed)
 
@@ -161,6 +167,8 @@ class Table:
             return False
         if state.is_chance():
             return self._change(self._deal)
+        if self.together.ready():  # answers given ahead whose turn has come
+            return self._change(lambda: self.together.take_due(self._take))
         seat = state.current_player
         agent = self.agents.get(seat) if seat is not None else None
         if agent is None or seat is None or self.setup.kinds[seat] in SEARCHING:
@@ -212,6 +220,17 @@ class Table:
             raise Refused("the table has stopped")
         if self.state.is_over():
             raise Refused("the game is over")
+        if self.together.asks(seat):  # a step whose choices are made together: an answer, perhaps ahead of its turn
+            why = self.together.refusal(seat, seq, label, self.seq, self.to_act() == seat)
+            if why is not None:
+                raise Refused(why)
+
+            def answer() -> None:
+                self.changed = self.clock()
+                self.together.answer(seat, label, self._take)
+
+            self._change(answer)
+            return
         if seq != self.seq:
             raise Refused("that decision is past (the table has moved on)")
         if self.to_act() != seat:
@@ -242,6 +261,7 @@ class Table:
         if self.stopped is not None:
             return
         self.stopped = self._shown(error)
+        self.together.follow(self.state, self.logs, self.seq, False)
         self.seq += 1  # every page's view changes
         self.changed = self.clock()
         log.warning("table %s stopped: %s", self.id, self.stopped.splitlines()[0])
@@ -307,6 +327,7 @@ class Table:
                                     "lines": [n.strip() for n in lines[1:]]})
         self._tell_round()
         self._keep()
+        self.together.follow(self.state, self.logs, self.seq, self.stopped is None)
 
     def _tell_round(self) -> None:
         state = self.state

@@ -114,6 +114,11 @@ class Step:
         """The step running inside this one now and its progress (a repeat's step, a trick's hook), or None."""
         return None
 
+    def together(self, p: Any) -> list[int]:
+        """The seats this step still asks, in its order, when its choices are made together (each seat decides
+        without seeing the others' picks of the step, ``simultaneous``); [] for a step that asks in turn."""
+        return []
+
     def playout(self, game: GameView, state: State, policy: Any, random: Any) -> int:
         """For ``Game.playout``: take the pending decision and those after it in a loop of the step's own (its
         written code's ``run``, when the kind ``loops``), as ``apply`` would, each by ``policy(state, seat,

@@ -45,6 +45,11 @@ class Choose(ChooseReading):
         w(f"code = {x.shape.code_of(x.step_ref(k), x.ref)}")
         x.started(w, k, found, began, "code.start(state, o)", "code.decision(state, q, o)")
 
+    def together(self, p: Choosing) -> list[int]:
+        if not self.simultaneous:
+            return []
+        return list(dict.fromkeys(p.order[p.pos:]))
+
     def start(self, game: GameView, state: State) -> Choosing | None:
         return cast(Choosing | None, self.code(game).start(state, self.outer_values(state)))
 

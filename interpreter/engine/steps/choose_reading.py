@@ -33,6 +33,8 @@ from interpreter.engine.steps.base import COMMON, Step
 from interpreter.engine.steps.choose_labels import ChoiceLabels
 from interpreter.engine.steps.context import StepContext
 from interpreter.engine.steps.options import Options
+from interpreter.engine.steps.together_check import Changed
+from interpreter.engine.steps.together_check import mistakes as together_mistakes
 from interpreter.errors import RuleError
 from interpreter.plan.declaration import Opt
 
@@ -116,8 +118,11 @@ class ChooseReading(Step):
         Opt("visible", "enum", "Who learns each choice: all (default) or owner (only the chooser: others are "
             "told that a choice was made, and its values are hidden from them).", choices=("all", "owner"),
             default="all"),
-        Opt("simultaneous", "bool", "Seats choose without seeing each other's choices: history holds only "
-            "the seat's own, and with visible: all the choices are shown once everyone has chosen.",
+        Opt("simultaneous", "bool", "The seats choose together (a pass, an exchange, hidden bids): each without "
+            "seeing the others' picks of this step. history holds only the seat's own, and with visible: all the "
+            "choices are shown once everyone has chosen; the web table and the terminal ask every seat at once. "
+            "Refused where a seat's choices or the step's end could depend on another seat's pick (repeat, "
+            "passes, the values the step sets, another seat's zones its cards come from or go to).",
             default=False),
         Opt("auto", "bool", "A seat that has to take every option it has left (no pass) is not asked: its "
             "choices are made for it and not recorded.", default=False),
@@ -217,6 +222,15 @@ class ChooseReading(Step):
         if self.move_to is not None and not opts.given("visible"):
             zone_visible = (ctx.seat_zones | ctx.shared_zones)[self.move_to]
             self.visible = "all" if zone_visible == "all" else "owner"
+        if self.simultaneous:
+            given = {"options": self.options_expr, "allowed": self.allowed, "must": self.must, "count": self.count,
+                     "may_pass": self.may_pass, "may_stop": self.may_stop, "label": label, "until": self.until}
+            changed = Changed.of(self.options_expr, self.move_to is not None or self.swap, self.move_to,
+                                 {n for n in (self.set_round, self.set_chooser, self.set_history) if n},
+                                 {self.set_seat} if self.set_seat else set(),
+                                 set(ctx.seat_zones) | set(ctx.shared_zones))
+            for key, message in together_mistakes(changed, self.repeat, given):
+                opts.mistake(message, key)
 
     def _tables(self, ctx: StepContext, opts: Options) -> None:
         """Card options judged only by the card and round values: looked up in card tables."""

@@ -73,7 +73,7 @@ function show(v) {
   $("round").textContent = `round ${v.round}${v.step ? ` (${v.step})` : ""}`;
   $("stopped").hidden = !v.stopped;
   $("stopped-why").textContent = v.stopped || "";
-  $("turn").textContent = v.stopped ? "The table has stopped." : v.over ? "The game is over." : v.your_turn ? `Your turn${v.prompt ? `: ${v.prompt}` : ""}` : v.to_act ? `${v.to_act} to act` : "Dealing…";
+  $("turn").textContent = v.stopped ? "The table has stopped." : v.over ? "The game is over." : turnText(v);
   $("turn").className = v.your_turn ? "mine" : "";
   showSeats(v);
   showBoard(v);
@@ -96,10 +96,23 @@ function show(v) {
   }
 }
 
+// whose turn: in a step whose choices are made together everyone chooses at once, and a seat that has chosen
+// waits for the others (never told what they pick before all have chosen)
+function turnText(v) {
+  const prompt = v.prompt ? `: ${v.prompt}` : "";
+  if (v.together) {
+    if (v.your_turn) return `Your turn, everyone chooses at once${prompt}`;
+    const chose = v.chosen.length ? `You chose ${v.chosen.join(", ")}. ` : "";
+    return chose + (v.waiting.length ? `Waiting for ${v.waiting.join(", ")}` : "Everyone has chosen");
+  }
+  return v.your_turn ? `Your turn${prompt}` : v.to_act ? `${v.to_act} to act` : "Dealing…";
+}
+
 function showSeats(v) {
   const row = $("seats-row");
   row.replaceChildren(...v.seats.map((name, i) => {
-    const d = el("div", {class: "seat-box" + (name === v.to_act ? " to-act" : "") + (i === v.seat ? " me" : ""),
+    const acting = v.together ? v.waiting.includes(name) : name === v.to_act;
+    const d = el("div", {class: "seat-box" + (acting ? " to-act" : "") + (i === v.seat ? " me" : ""),
                          "data-seat": name});
     d.append(el("strong", {}, name + (i === v.seat ? " (you)" : "")),
              el("span", {}, ` ${v.kinds[i] === "person" ? "" : v.kinds[i]}`.trimEnd()),
