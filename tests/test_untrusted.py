@@ -48,8 +48,8 @@ def first_line(block: str) -> str:
     ('"card.rank"', '"-card"', "'-' needs a number, and a card is not one; use an attribute, e.g. -card.number"),
     ("hand: 5", "hand: first(seats)", "expected a number, found seat (a seat is not a number: seat.index is)"),
     # setup values of the wrong type that pass the schema
-    ("hand: 5", "hand: nine", "unknown name 'nine' (names here: deck, game, options, players, round, seats, setup, "
-     "stock, trick)"),
+    ("hand: 5", "hand: nine", "unknown name 'nine' (names here: deck, game, options, players, round, seat, seats, "
+     "setup, stock, trick)"),
     ("hand: 5", "hand: [1, 2]", "round/deal/hand: expected text or a whole number, not a list"),
     ("rounds: 4", "rounds: eight", "unknown name 'eight' (names here: deck, game, options, players, round, seats, "
      "setup, stock, trick)"),
