@@ -4,6 +4,7 @@ written (in the template, or in the use's argument), and a variant may change a 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,11 +22,11 @@ TEMPLATED = EXAMPLE.read_text(encoding="utf-8").replace("    verb: $verb", "    
 
 WRITTEN_OUT = {
     "pass": {"do": "choose", "when": "round.number % 4 != 0", "count": 3, "options": "seat.hand",
-             "move_to": "passing", "verb": "pass and keep $0"},
+             "simultaneous": True, "move_to": "passing", "verb": "pass and keep $0"},
     "receive": {"do": "move", "when": "round.number % 4 != 0", "each": "seats", "cards": "seat.passing", "to": "hand",
                 "owner": "receiver(seat)"},
-    "pass_back": {"do": "choose", "when": "round.number == 1", "count": 1, "options": "seat.hand", "move_to": "back",
-                  "verb": "give back and keep $0"},
+    "pass_back": {"do": "choose", "when": "round.number == 1", "count": 1, "options": "seat.hand",
+                  "simultaneous": True, "move_to": "back", "verb": "give back and keep $0"},
     "return": {"do": "move", "when": "round.number == 1", "each": "seats", "cards": "seat.back", "to": "hand",
                "owner": "right(seat)"},
 }
@@ -51,7 +52,7 @@ def test_a_use_is_its_templates_step_with_the_arguments_put_in_and_its_own_keys_
 def test_the_templated_file_plays_the_game_of_the_steps_written_out(tmp_path):
     out = TEMPLATED.split("templates:")[0] + "round:\n  deal: {do: deal, hand: 6}\n"
     for name, step in WRITTEN_OUT.items():
-        out += f"  {name}: " + "{" + ", ".join(f"{k}: {v!r}" for k, v in step.items()) + "}\n"
+        out += f"  {name}: " + "{" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in step.items()) + "}\n"
     out += TEMPLATED.split("# to who passed to you\n")[1]
     a = compile_game(load_rules(written(tmp_path, TEMPLATED)), 4)
     b = compile_game(load_rules(written(tmp_path, out, "written.yaml")), 4)
