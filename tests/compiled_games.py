@@ -19,8 +19,9 @@ from interpreter.runtime.layout import pack
 from interpreter.runtime.slots import Slots
 
 
-def lockstep_game(machine: Machine, seed: int) -> int:
-    """One game from ``seed`` on both backends (see the module's docstring); the number of decisions taken."""
+def lockstep_game(machine: Machine, seed: int, most: int | None = None) -> int:
+    """One game from ``seed`` on both backends (see the module's docstring); the number of decisions taken (``most``:
+    stopped after that many, everything compared up to there)."""
     game, module, lay = machine.game, machine.module, machine.lay
     rng = random.Random(seed)
     state = game.new_state()
@@ -30,6 +31,8 @@ def lockstep_game(machine: Machine, seed: int) -> int:
     while True:
         same(machine, state, arrays)
         d = state.pending
+        if most is not None and taken >= most:
+            return taken
         if d is None:
             assert p[FINISHED] == 1, "the game is over on the Python backend, not on the compiled one"
             return taken

@@ -62,7 +62,7 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     if cb is None:
         raise NotWritten("a combinations builtin without the combinations section")
     n_kinds = max(kind_of) + 1 if kind_of else 1
-    first = {}  # a card kind -> a card of it
+    first: dict[int, int] = {}  # a card kind -> a card of it
     for c in deck:
         first.setdefault(kind_of[c], c)
     for c in deck:  # (a kind is a card's attributes: its copies read alike)
