@@ -7,6 +7,7 @@ stepped games end with the win shared and begin again."""
 from __future__ import annotations
 
 import functools
+import os
 import random
 import re
 import sys
@@ -41,6 +42,10 @@ LOCKSTEP = [("njet-riogrande", 4), ("was-sticht", 3), ("euchre", 4), ("skat", 3)
 # games whose trick step has parts that decide in turn with the same numbers: a step it runs (Meinz, Mit List und
 # Tücke), a taker's choice of cards (split-tricks)
 PARTS = [("meinz", 4), ("mit-list-und-tuecke", 4), (str(EXAMPLES / "split-tricks.yaml"), 3)]
+# a climb (plays of several cards; the play to beat a reading record): the docs example, and Tichu (slower as plain
+# Python) with TRICKBOOK_COMPILED=all
+CLIMBS = [(str(EXAMPLES / "climbing.yaml"), 4)] + ([("tichu", 4)] if os.environ.get("TRICKBOOK_COMPILED") == "all"
+                                                   else [])
 
 
 @functools.cache
@@ -86,7 +91,7 @@ def _lockstep(env: VectorEnv, seed: int, visit, most: int = 10**9) -> int:
         knowledge.update(state)
 
 
-@pytest.mark.parametrize(("name", "players"), LOCKSTEP + PARTS)
+@pytest.mark.parametrize(("name", "players"), LOCKSTEP + PARTS + CLIMBS)
 def test_every_seats_observation_and_the_mask_are_the_python_backends_at_every_point(name, players):
     env = env_of(name, players)
     encoder, space, module = env.game.encoder, env.game.actions, env.machine.module
@@ -123,7 +128,7 @@ def _places(encoder):
             at += 1
 
 
-@pytest.mark.parametrize(("name", "players"), [("njet-riogrande", 4), ("euchre", 4)])
+@pytest.mark.parametrize(("name", "players"), [("njet-riogrande", 4), ("euchre", 4), *CLIMBS])
 def test_a_seats_observation_is_the_same_in_every_state_it_cannot_tell_apart(name, players):
     """The hidden-information check on the vector environment's observations: the cards a seat has not seen dealt
     again (a sample, engine/samples.py) change nothing of its observation, though they change another seat's."""

@@ -82,7 +82,8 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
             gkey[g * n_kinds + kind_of[c]] = k
         if len(keys[g]) > MOST_KEYS:
             raise NotWritten(f"a kind of combination of more than {MOST_KEYS} ranks (or ranks and suits)")
-    shapes = sorted(set(cb.maker.every(tuple(sorted(deck)), None)), key=lambda s: s.kind)
+    # (each once, in the order made, by kind: the same tables, and so the same module text, in every process)
+    shapes = sorted(dict.fromkeys(cb.maker.every(tuple(sorted(deck)), None)), key=lambda s: s.kind)
     if len(shapes) > MOST_ENTRIES:
         raise NotWritten(f"a combinations section of more than {MOST_ENTRIES} shapes of the whole deck")
     needs = [n for s in shapes for k, n in s.need if k != WILD]
