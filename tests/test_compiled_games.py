@@ -17,7 +17,7 @@ from interpreter.compiled.values import NotWritten
 from interpreter.engine.compile import supported_players
 from interpreter.rules.loader import load_rules
 
-from .compiled_games import lockstep_game
+from .compiled_games import NOT_WRITTEN_STEPS, lockstep_game
 from .compiled_steps import numba_or_skip, short_list
 from .conftest import GAMES, ROOT, game_of
 
@@ -44,10 +44,8 @@ def test_the_machine_writes_every_game_and_says_why_not_a_part_it_does_not(tmp_p
     assert written == CONFIGS
     from .test_steps import DEAL_3, TRICKS, make
 
-    told = ("told: {do: set, round: {said: \"text(round.dealer)\"}}\n"
-            "said: {do: set, when: \"round.said == 'x'\", round: {x: 1}}")
     with pytest.raises(NotWritten, match="_text"):
-        Machine(make(tmp_path, DEAL_3, told, TRICKS))
+        Machine(make(tmp_path, DEAL_3, NOT_WRITTEN_STEPS, TRICKS))
 
 
 def test_tichu_plays_in_lockstep_with_the_python_backend():
