@@ -11,7 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interpreter.compiled.values import INTERNED, NONE
+from interpreter.compiled.machine import Machine
+from interpreter.compiled.values import INTERNED, NONE, NotWritten
+from interpreter.engine.compile import compile_game
+from interpreter.rules.loader import load_rules
 
 from .conftest import ROOT
 from .test_compiled_games import machine_of
@@ -81,7 +84,7 @@ def test_the_combinations_builtins_agree_with_the_python_backend(path, players):
     deck = list(both.game.deck)
     names = [k.name for k in both.cb.kinds]
     asked = {"picks": 0, "bound": 0, "plays": 0, "readings": set()}
-    for _ in range(60):
+    for _ in range(40):
         rng.shuffle(deck)
         top, left = None, list(deck)
         for _ in range(rng.randrange(4)):  # a trick so far: each play the reading of one beating the one before
@@ -114,8 +117,21 @@ def test_the_combinations_builtins_agree_with_the_python_backend(path, players):
             asked["readings"].add(want)
     # the readings were interned when the game was written: none new (a new one would be read as none)
     assert len(both.machine.values.interned) == both.interned
-    assert asked["picks"] > 200 and asked["plays"] > 30 and len(asked["readings"]) > 10
+    assert asked["picks"] > 120 and asked["plays"] > 20 and len(asked["readings"]) > 10
     if path.stem == "tichu":  # (an obligation that binds; a wild card read alone, half a rank above)
         assert asked["bound"] > 0
         read = [both.machine.values.interned[r - INTERNED] for r in asked["readings"] if r != NONE]
         assert any(isinstance(r["value"], float) for r in read), read
+
+
+def test_a_readings_half_value_read_as_a_field_is_not_written(tmp_path):
+    """The value of a Phoenix played alone (10.5) is held as twice it by the combinations' tables, but an expression
+    that reads ``round.top.value`` would need it as a number: refused when the machine is written (NotWritten: the
+    game plays on the Python backend), not later."""
+    text = (ROOT / "games" / "tichu.yaml").read_text()
+    dog = "ends_trick: \"round.top.kind == 'dog'\""
+    assert dog in text
+    path = tmp_path / "tichu.yaml"
+    path.write_text(text.replace(dog, "ends_trick: \"round.top.kind == 'dog' or round.top.value > 100\""))
+    with pytest.raises(NotWritten, match="cannot hold as a number: 1.5"):
+        Machine(compile_game(load_rules(path), 4))

@@ -108,6 +108,7 @@ class Machine:
                                 self._seated(), searching)
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
+        self._text()  # (its tables linked now: a value they cannot hold is NotWritten here, not when it is made)
 
     @property
     def kept(self) -> bool:
