@@ -15,6 +15,7 @@ copies of its kind by count. The work budget is not charged (lower.py).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from interpreter.compiled.combination_tables import Tables, tables
@@ -34,10 +35,22 @@ def _support(w: Writer) -> Tables:
         raise NotWritten("a combinations builtin with no game to read the combinations section of")
     made = tables(lay.game, tuple(lay.layout.kind), w.values)
     if SUPPORT not in w.called:
-        from interpreter.compiled.lower import Lowered  # (lower.py imports the writers of the parts: this one too)
-
-        w.called[SUPPORT] = Lowered(SUPPORT, _source(made), (), dict(made.constants), (), False)
+        w.called[SUPPORT] = Support(SUPPORT, _source(made), dict(made.constants))
     return made
+
+
+@dataclass(frozen=True)
+class Support:
+    """The support's functions as a function an expression calls (lower.Lowered's parts that ``with_defines``,
+    ``link`` and the module read: its source and its constants; it reads no record's field and calls nothing)."""
+
+    name: str
+    source: str
+    constants: dict[str, Any]
+    fields: tuple[str, ...] = ()
+    lists_read: bool = False
+    ranks_read: bool = False
+    calls: tuple[Any, ...] = ()
 
 
 def _kinds(w: Writer, made: Tables, part: Part | None) -> str:
@@ -112,8 +125,8 @@ def _source(made: Tables) -> str:
     """The support's functions (see the module's docstring), its numbers written in."""
     n = made.numbers
     g, t1 = n["NG"], n["T1"]
-    cnt = g * 64  # a card set's block: its keys' counts by group, its masks by group and threshold, its wild cards,
-    wat = cnt + g * t1  # and whether it holds a card foreign to each group
+    cnt = n["NKEYS"]  # a card set's block: its keys' counts (each group's from CB_KOFF), its masks by group and
+    wat = cnt + g * t1  # threshold, its wild cards, and whether it holds a card foreign to each group
     size = wat + 1 + g
     text = _SOURCE
     for key, value in {**n, "CNT": cnt, "WAT": wat, "SIZE": size}.items():
@@ -145,8 +158,8 @@ def cb_block(h, cards, n):
             if k < 0:
                 b[@WAT@ + 1 + g] = 1
                 continue
-            x = b[g * 64 + k] + 1
-            b[g * 64 + k] = x
+            x = b[CB_KOFF[g] + k] + 1
+            b[CB_KOFF[g] + k] = x
             if x <= @T1@:
                 b[@CNT@ + g * @T1@ + x - 1] |= 1 << k
     return at
@@ -241,7 +254,7 @@ def cb_fits_with(e, b, c, d):
             kc = CB_GKEY[g * @NK@ + c]
             if kc < 0:
                 return 0
-            x = b[g * 64 + kc]
+            x = b[CB_KOFF[g] + kc]
             if x >= @T1@ or (CB_EMASK[e * @T1@ + x] >> kc) & 1 == 0:
                 return 0
     if d >= 0:
@@ -251,7 +264,7 @@ def cb_fits_with(e, b, c, d):
             kd = CB_GKEY[g * @NK@ + d]
             if kd < 0:
                 return 0
-            x = b[g * 64 + kd] + (1 if kd == kc else 0)
+            x = b[CB_KOFF[g] + kd] + (1 if kd == kc else 0)
             if x >= @T1@ or (CB_EMASK[e * @T1@ + x] >> kd) & 1 == 0:
                 return 0
     return 1 if wild <= CB_EW[e] else 0
@@ -277,11 +290,9 @@ def cb_room(e, b, cards, n, c, must, mn):
     return 0
 
 
-def cb_binds(h, hb, t, kinds, rivals, must, mn):
+def cb_binds(hb, empty, t, kinds, rivals, must, mn):
     if mn <= 0:
         return 0
-    empty_at = cb_block(h, must, 0)
-    empty = h[empty_at:empty_at + @SIZE@]
     e = cb_next(hb, t, kinds, rivals, -1)
     while e >= 0:
         if cb_room(e, empty, must, 0, -1, must, mn) == 1:
@@ -300,7 +311,7 @@ def cb_next_picks(h, picked, pn, hand, hn, top, must, mn, kinds, out):
     pb = h[pb_at:pb_at + @SIZE@]
     empty_at = cb_block(h, must, 0)
     empty = h[empty_at:empty_at + @SIZE@]
-    bind = cb_binds(h, hb, t, kinds, rivals, must, mn)
+    bind = cb_binds(hb, empty, t, kinds, rivals, must, mn)
     opened_at = grab(h, @NG@ + 1)
     opened = h[opened_at:opened_at + @NG@ + 1]
     for g in range(@NG@ + 1):
@@ -363,7 +374,7 @@ def cb_is_play(h, picked, pn, hand, hn, top, must, mn, kinds):
     pb = h[pb_at:pb_at + @SIZE@]
     empty_at = cb_block(h, must, 0)
     empty = h[empty_at:empty_at + @SIZE@]
-    bind = cb_binds(h, hb, t, kinds, rivals, must, mn)
+    bind = cb_binds(hb, empty, t, kinds, rivals, must, mn)
     found = 0
     e = cb_next(hb, t, kinds, rivals, -1)
     while e >= 0:
@@ -381,7 +392,9 @@ def cb_must_play(h, hand, hn, top, must, mn, kinds):
     t = cb_row(top)
     hb_at = cb_block(h, hand, hn)
     hb = h[hb_at:hb_at + @SIZE@]
-    bind = cb_binds(h, hb, t, kinds, cb_rivals(t, kinds), must, mn)
+    empty_at = cb_block(h, must, 0)
+    empty = h[empty_at:empty_at + @SIZE@]
+    bind = cb_binds(hb, empty, t, kinds, cb_rivals(t, kinds), must, mn)
     h[0] = mark
     return bind
 

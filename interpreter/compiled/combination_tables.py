@@ -62,58 +62,117 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     if cb is None:
         raise NotWritten("a combinations builtin without the combinations section")
     n_kinds = max(kind_of) + 1 if kind_of else 1
+    _check_kinds(cb, deck, kind_of)
+    kinds = cb.kinds
+    kind_group, keys, gkey = _keys(cb, kind_of, n_kinds)
+    # (each once, in the order made, by kind: the same tables, and so the same module text, in every process)
+    shapes = sorted(dict.fromkeys(cb.maker.every(tuple(sorted(deck)), None)), key=lambda s: s.kind)
+    if len(shapes) > MOST_ENTRIES:
+        raise NotWritten(f"a combinations section of more than {MOST_ENTRIES} shapes of the whole deck")
+    t1 = max((n for s in shapes for k, n in s.need if k != WILD), default=1) + 1  # thresholds: 1..most, more
+    alone = cb.alone_kind if cb.alone is not None and cb.wild else None
+    alone_values = _alone_values(cb, shapes, alone)
+    scale = _scale([s.value for s in shapes] + alone_values + [cb.lowest] + ([0.5] if cb.alone == "above" else []))
+    readings = _Readings(values, [k.name for k in kinds], scale)
+    entries = _entries(cb, shapes, kind_group, keys, t1, readings)
+    # the entry of a wild card alone (NE): its value worked out from the play it beats
+    for name, x in (("CB_EKIND", alone if alone is not None else 0), ("CB_ELEN", 1), ("CB_EVAL", 0), ("CB_EBOMB", 0),
+                    ("CB_EW", 1), ("CB_EREAD", 0)):
+        entries[name].append(x)
+    entries["CB_EMASK"] += [0] * t1
+    aval = [int(x * scale) for x in alone_values]
+    aread = [readings.number(alone, 1, x, False, []) for x in alone_values] if alone is not None else []
+    start, end = [0] * len(kinds), [0] * len(kinds)
+    for i in range(len(kinds)):
+        at = [e for e, k in enumerate(entries["CB_EKIND"][:-1]) if k == i]
+        start[i], end[i] = (at[0], at[-1] + 1) if at else (0, 0)
+    wildc = [0] * n_kinds
+    for c in cb.wild:
+        wildc[kind_of[c]] = 1
+    constants = {
+        "CB_GKEY": gkey, "CB_WILDC": wildc, "CB_KGROUP": kind_group, "CB_LEAD": [int(k.lead_only) for k in kinds],
+        "CB_BOMBK": [int(k.bomb) for k in kinds], "CB_NAME": [values.encode(k.name) for k in kinds],
+        "CB_BEATS": [int(kinds[j].name in k.beats) for k in kinds for j in range(len(kinds))],
+        **entries, "CB_FROM": start, "CB_TO": end, **readings.tables(),
+        "CB_AVAL": aval or [0], "CB_AREAD": aread or [0],
+        "CB_KOFF": [sum(len(k) for k in keys[:g]) for g in range(len(keys))],  # (each group's counts in a block)
+    }
+    fixed = cb.alone if cb.alone not in (None, "above") else None
+    numbers = {
+        "NKEYS": max(sum(len(k) for k in keys), 1), "NK": n_kinds, "NKINDS": len(kinds), "NG": len(keys), "T1": t1,
+        "NE": len(shapes), "ALONE": -1 if alone is None else alone, "ABOVE": int(cb.alone == "above"),
+        "AFIXED": int(fixed * scale) if fixed is not None else 0, "LOWEST": int(cb.lowest * scale),
+        "HALF": scale // 2, "NA": len(aval),
+    }
+    return Tables(constants, numbers, [k.name for k in kinds])
+
+
+def _check_kinds(cb: Any, deck: list[int], kind_of: tuple[int, ...]) -> None:
+    """A kind is a card's attributes: its copies read alike (else NotWritten: the arrays hold kinds)."""
     first: dict[int, int] = {}  # a card kind -> a card of it
     for c in deck:
-        first.setdefault(kind_of[c], c)
-    for c in deck:  # (a kind is a card's attributes: its copies read alike)
-        f = first[kind_of[c]]
+        f = first.setdefault(kind_of[c], c)
         if (cb.rank[c], cb.suit[c], c in cb.wild) != (cb.rank[f], cb.suit[f], f in cb.wild):
             raise NotWritten("cards of one kind that the combinations section reads differently")
-    kinds = cb.kinds
-    # groups: the kinds made of the same cards, alike suited, number a card's key alike
+
+
+def _keys(cb: Any, kind_of: tuple[int, ...], n_kinds: int) -> tuple[list[int], list[dict[Any, int]], list[int]]:
+    """The groups (the kinds made of the same cards, alike suited, number a card's key alike): each kind's group,
+    each group's keys by number, and each card kind's key in each group (``GKEY[g * NK + kind]``, -1: none)."""
     groups: dict[tuple[Any, bool], int] = {}
-    kind_group = [groups.setdefault((k.cards, k.suited), len(groups)) for k in kinds]
+    kind_group = [groups.setdefault((k.cards, k.suited), len(groups)) for k in cb.kinds]
     keys: list[dict[Any, int]] = [{} for _ in groups]
     gkey = [-1] * (len(groups) * n_kinds)
     for (cards, suited), g in groups.items():
-        kind = next(k for k in kinds if (k.cards, k.suited) == (cards, suited))
+        kind = next(k for k in cb.kinds if (k.cards, k.suited) == (cards, suited))
         for c in sorted(cards):
             k = keys[g].setdefault(cb.maker.key(kind, c), len(keys[g]))
             gkey[g * n_kinds + kind_of[c]] = k
         if len(keys[g]) > MOST_KEYS:
             raise NotWritten(f"a kind of combination of more than {MOST_KEYS} ranks (or ranks and suits)")
-    # (each once, in the order made, by kind: the same tables, and so the same module text, in every process)
-    shapes = sorted(dict.fromkeys(cb.maker.every(tuple(sorted(deck)), None)), key=lambda s: s.kind)
-    if len(shapes) > MOST_ENTRIES:
-        raise NotWritten(f"a combinations section of more than {MOST_ENTRIES} shapes of the whole deck")
-    needs = [n for s in shapes for k, n in s.need if k != WILD]
-    most = max(needs, default=1)
-    t1 = most + 1  # thresholds: a need of 1..most, and more than most (never)
-    alone = cb.alone_kind if cb.alone is not None and cb.wild else None
-    alone_values = _alone_values(cb, shapes, alone)
-    scale = _scale([s.value for s in shapes] + alone_values + [cb.lowest] + ([0.5] if cb.alone == "above" else []))
-    rows: dict[int, int] = {}  # an interned reading -> its row
-    rkind: list[int] = []
-    rlen: list[int] = []
-    rval: list[int] = []
-    rbomb: list[int] = []
+    return kind_group, keys, gkey
 
-    def reading(kind: int, length: int, value: float, bomb: bool, ranks: list[Any]) -> int:
-        number = values.encode({"kind": kinds[kind].name, "length": length,
-                                "value": int(value) if value == int(value) else value, "bomb": bomb,
-                                "ranks": sorted(ranks)})  # (as Combinations.reading makes it)
-        if number not in rows:
-            rows[number] = len(rkind)
-            rkind.append(kind)
-            rlen.append(length)
-            rval.append(int(value * scale))
-            rbomb.append(int(bomb))
+
+class _Readings:
+    """The readings interned so far (values.py), each with its row: kind, length, value (scaled), bomb."""
+
+    def __init__(self, values: Values, names: list[str], scale: int):
+        self.values, self.names, self.scale = values, names, scale
+        self.rows: dict[int, int] = {}  # an interned reading -> its row
+        self.kind: list[int] = []
+        self.length: list[int] = []
+        self.value: list[int] = []
+        self.bomb: list[int] = []
+
+    def number(self, kind: int, length: int, value: float, bomb: bool, ranks: list[Any]) -> int:
+        """The interned number of a reading (as Combinations.reading makes it), given a row when new."""
+        number = self.values.encode({"kind": self.names[kind], "length": length,
+                                     "value": int(value) if value == int(value) else value, "bomb": bomb,
+                                     "ranks": sorted(ranks)})
+        if number not in self.rows:
+            self.rows[number] = len(self.kind)
+            self.kind.append(kind)
+            self.length.append(length)
+            self.value.append(int(value * self.scale))
+            self.bomb.append(int(bomb))
         return number
 
-    ekind, elen, evalue, ebomb, ewild, emask, eread = [], [], [], [], [], [], []
+    def tables(self) -> dict[str, list[int]]:
+        row = [-1] * (max(self.rows, default=INTERNED) - INTERNED + 1)
+        for number, r in self.rows.items():
+            row[number - INTERNED] = r
+        return {"CB_ROW": row, "CB_RKIND": self.kind, "CB_RLEN": self.length, "CB_RVAL": self.value,
+                "CB_RBOMB": self.bomb}
+
+
+def _entries(cb: Any, shapes: list[Any], kind_group: list[int], keys: list[dict[Any, int]], t1: int,
+             readings: _Readings) -> dict[str, list[int]]:
+    """The entries' tables, one shape each: kind, cards, value (scaled), bomb, wild cards, need masks by threshold
+    (``EMASK[e * T1 + t]``: the keys it needs more than ``t`` of), its reading's interned number."""
+    out: dict[str, list[int]] = {name: [] for name in ("CB_EKIND", "CB_ELEN", "CB_EVAL", "CB_EBOMB", "CB_EW",
+                                                         "CB_EMASK", "CB_EREAD")}
     for s in shapes:
-        kind = kinds[s.kind]
-        g = kind_group[s.kind]
+        suited, g = cb.kinds[s.kind].suited, kind_group[s.kind]
         masks = [0] * t1
         wild = 0
         ranks: list[Any] = []
@@ -121,57 +180,15 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
             if key == WILD:
                 wild += n
                 continue
-            bit = 1 << keys[g][key]
             for t in range(n):
-                masks[t] |= bit
-            ranks += [key[0] if kind.suited else key] * n
-        ekind.append(s.kind)
-        elen.append(s.length)
-        evalue.append(int(s.value * scale))
-        ebomb.append(int(s.bomb))
-        ewild.append(wild)
-        emask += masks
-        eread.append(reading(s.kind, s.length, s.value, s.bomb, ranks))
-    # the entry of a wild card alone (NE): its value worked out from the play it beats
-    ekind.append(alone if alone is not None else 0)
-    elen.append(1)
-    evalue.append(0)
-    ebomb.append(0)
-    ewild.append(1)
-    emask += [0] * t1
-    eread.append(0)
-    aval = [int(x * scale) for x in alone_values]
-    aread = [reading(alone, 1, x, False, []) for x in alone_values] if alone is not None else []
-    start = [0] * len(kinds)
-    end = [0] * len(kinds)
-    for i in range(len(kinds)):
-        at = [e for e, k in enumerate(ekind[:-1]) if k == i]
-        start[i], end[i] = (at[0], at[-1] + 1) if at else (0, 0)
-    wildc = [0] * n_kinds
-    for c in cb.wild:
-        wildc[kind_of[c]] = 1
-    top = max(rows, default=INTERNED) - INTERNED + 1
-    row = [-1] * top
-    for number, r in rows.items():
-        row[number - INTERNED] = r
-    beats = [int(kinds[j].name in k.beats) for k in kinds for j in range(len(kinds))]
-    names = [values.encode(k.name) for k in kinds]
-    constants = {
-        "CB_GKEY": gkey, "CB_WILDC": wildc, "CB_KGROUP": kind_group, "CB_LEAD": [int(k.lead_only) for k in kinds],
-        "CB_BOMBK": [int(k.bomb) for k in kinds], "CB_BEATS": beats, "CB_NAME": names,
-        "CB_EKIND": ekind, "CB_ELEN": elen, "CB_EVAL": evalue, "CB_EBOMB": ebomb, "CB_EW": ewild, "CB_EMASK": emask,
-        "CB_EREAD": eread, "CB_FROM": start, "CB_TO": end,
-        "CB_ROW": row, "CB_RKIND": rkind, "CB_RLEN": rlen, "CB_RVAL": rval, "CB_RBOMB": rbomb,
-        "CB_AVAL": aval or [0], "CB_AREAD": aread or [0],
-    }
-    fixed = cb.alone if cb.alone not in (None, "above") else None
-    numbers = {
-        "NK": n_kinds, "NKINDS": len(kinds), "NG": len(groups), "T1": t1, "NE": len(shapes),
-        "ALONE": -1 if alone is None else alone, "ABOVE": int(cb.alone == "above"),
-        "AFIXED": int(fixed * scale) if fixed is not None else 0, "LOWEST": int(cb.lowest * scale),
-        "HALF": scale // 2, "NA": len(aval),
-    }
-    return Tables(constants, numbers, [k.name for k in kinds])
+                masks[t] |= 1 << keys[g][key]
+            ranks += [key[0] if suited else key] * n
+        for name, x in (("CB_EKIND", s.kind), ("CB_ELEN", s.length), ("CB_EVAL", int(s.value * readings.scale)),
+                        ("CB_EBOMB", int(s.bomb)), ("CB_EW", wild),
+                        ("CB_EREAD", readings.number(s.kind, s.length, s.value, s.bomb, ranks))):
+            out[name].append(x)
+        out["CB_EMASK"] += masks
+    return out
 
 
 def _alone_values(cb: Any, shapes: list[Any], alone: int | None) -> list[float]:

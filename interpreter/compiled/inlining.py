@@ -10,7 +10,8 @@ that are written in it, stays within ``LIMIT`` lines: inlined without a bound, w
 function and the compile took five times as long, and ran slower. Never inlined: the functions Python calls (the
 machine's entry points), the written expressions (compiled once each, often called from many places), the
 prelude's, and the support of the combinations builtins (combination_calls.py: each called from several places, in
-loops; written into their callers, they took Tichu's compile of them from about 3 s to 11 s, and ran no faster).
+loops; written into their callers, the largest climbing game's compile of them took about 11 s, not 3 s, and they
+ran no faster).
 """
 
 from __future__ import annotations

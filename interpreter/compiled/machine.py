@@ -172,8 +172,9 @@ class Machine:
 
     @property
     def actions(self) -> int:
-        """The most actions a decision may offer: every card, or every slot a step keeps (a board's spaces)."""
-        return max([self.lay.capacity, *(code.size for code in self.codes)]) + 64
+        """The most actions a decision may offer: every card, or every slot a step keeps (a board's spaces; a step
+        that holds others, as many as they offer: ``StepCode.actions``)."""
+        return max([self.lay.capacity, *(c.size if c.actions is None else c.actions for c in self.codes)]) + 64
 
     def action_of(self, step_index: int, action: Any, step: Any = None) -> int:
         """The Python backend's action of the round's step ``step_index`` as the int its template takes (``step``:
