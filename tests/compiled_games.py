@@ -19,8 +19,9 @@ from interpreter.runtime.layout import pack
 from interpreter.runtime.slots import Slots
 
 
-def lockstep_game(machine: Machine, seed: int) -> int:
-    """One game from ``seed`` on both backends (see the module's docstring); the number of decisions taken."""
+def lockstep_game(machine: Machine, seed: int, most: int | None = None) -> int:
+    """One game from ``seed`` on both backends (see the module's docstring); the number of decisions taken (``most``:
+    stopped after that many, everything compared up to there)."""
     game, module, lay = machine.game, machine.module, machine.lay
     rng = random.Random(seed)
     state = game.new_state()
@@ -30,6 +31,8 @@ def lockstep_game(machine: Machine, seed: int) -> int:
     while True:
         same(machine, state, arrays)
         d = state.pending
+        if most is not None and taken >= most:
+            return taken
         if d is None:
             assert p[FINISHED] == 1, "the game is over on the Python backend, not on the compiled one"
             return taken
@@ -64,3 +67,8 @@ def same(machine: Machine, state: Any, arrays: Any) -> None:
     for row in range(len(want.ln)):
         n = int(want.ln[row])
         assert int(arrays.ln[row]) == n and arrays.l[row, :max(n, 0)].tolist() == want.l[row, :max(n, 0)].tolist()
+
+
+# a round's steps with a part the compiled backend does not write (the builtin ``text``, in a value a later step reads)
+NOT_WRITTEN_STEPS = ("told: {do: set, round: {said: \"text(round.dealer)\"}}\n"
+                     "said: {do: set, when: \"round.said == 'x'\", round: {x: 1}}")

@@ -26,9 +26,7 @@ FEWEST = {"bridge": 4, "doppelkopf": 4, "euchre": 4, "hearts": 4, "meinz": 3, "m
 # what the template does not write yet, by step (the Python backend plays those)
 NOT_WRITTEN = {"announce_next": "names an enclosing trick binds",
                "announce_lead": "names an enclosing trick binds", "meinz": "names an enclosing trick binds",
-               "exchange": "names an enclosing trick binds", "keep": "names an enclosing trick binds",
-               "bomb": "_next_picks",
-               "play@tichu": "_next_picks"}
+               "exchange": "names an enclosing trick binds", "keep": "names an enclosing trick binds"}
 # (no vice at 3 players: the step never runs; a moon shot is rare in random play: see the test of auto below)
 NEVER_PLAYED = {("mue", 3, "vice_trump"), ("hearts", 4, "moon")}
 

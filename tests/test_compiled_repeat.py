@@ -186,11 +186,13 @@ def test_numba_plays_whole_games_with_a_repeat_in_lockstep(tmp_path):
 
 @pytest.mark.parametrize(("name", "players"), [("tichu", 4), (str(ROOT / "docs" / "examples" / "climbing.yaml"), 4)],
                          ids=["tichu", "climbing"])
-def test_a_climb_is_written_as_the_repeat_it_is_up_to_its_combinations(name, players):
-    """A climb runs as a repeat of the steps it writes (engine/steps/climb.py): the repeat template writes it, and
-    what it does not write yet is its turn's combinations builtins."""
+def test_a_climb_is_written_as_the_repeat_it_is(name, players):
+    """A climb runs as a repeat of the steps it writes (engine/steps/climb.py): the repeat template writes it, its
+    turn's combinations builtins by the support written once for the game (compiled/combination_calls.py)."""
     game = game_of(name, players)
     (climb,) = [s for s in game.steps if s.kind == "climb"]
     lay = array_layout(game)
-    with pytest.raises(NotWritten, match="_next_picks"):
-        step_code(climb, Writing(lay, Lowerer(lay, Values()), "s0", 0))
+    code = step_code(climb, Writing(lay, Lowerer(lay, Values()), "s0", 0))
+    assert code.decides
+    called = {c.name for e in code.expressions for c in e.calls}
+    assert "cb_support" in called

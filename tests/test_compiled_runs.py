@@ -19,6 +19,7 @@ from interpreter.match.driver import Match
 from interpreter.match.listeners import RoundValues
 from interpreter.match.writer import outcome_of
 
+from .compiled_games import NOT_WRITTEN_STEPS
 from .compiled_steps import numba_or_skip
 from .conftest import game_of
 
@@ -179,11 +180,14 @@ def test_greedy_agents_where_the_compiled_engine_cannot_judge_play_on_the_python
     assert "engine: python" in lines[-1] and "greedy agents where the teams are hidden" in lines[-1]
 
 
-def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monkeypatch):
+def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monkeypatch, tmp_path):
+    from .test_steps import DEAL_3, TRICKS, rules, write
+
     monkeypatch.setenv("TRICKBOOK_ENGINE", "auto")
-    assert main(["simulate", "tichu", "-p", "4", "-n", "2", "--json"]) == 0
+    path = write(tmp_path, rules(DEAL_3, NOT_WRITTEN_STEPS, TRICKS))
+    assert main(["simulate", str(path), "-p", "4", "-n", "2", "--json"]) == 0
     err = capsys.readouterr().err
-    assert "engine: python" in err and "_next_picks" in err
+    assert "engine: python" in err and "_text" in err
 
 
 def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plain, capsys):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from interpreter.compiled import combination_calls
 from interpreter.compiled.list_items import appended, item_of
 from interpreter.compiled.values import NotWritten
 from interpreter.compiled.writer import Listed, Writer, found, moved, team_slot
@@ -411,6 +412,8 @@ LIST_CALLS: dict[Any, Any] = {
     R.joined: _joined, R.add: _add_lists, B._distinct: _distinct, B._sort: _sorted, B._reverse: _reversed,
     B._slice: _sliced, B._range: _range, B._concat: _concat, B._combinations: _combinations,
 }
+SCALAR_CALLS.update(combination_calls.SCALARS)  # (the climb's: next_picks, is_play, must_play, combination)
+LIST_CALLS.update(combination_calls.LISTS)
 
 
 def _list_extreme(op: str) -> Any:

@@ -18,7 +18,9 @@ from typing import Any
 
 from interpreter.compiled.steps import ARRAYS, Writing
 from interpreter.compiled.values import NONE, NotWritten
+from interpreter.dsl import runtime as R
 from interpreter.dsl.compiler import Compiled
+from interpreter.dsl.ir import Part, split
 from interpreter.dsl.types import Type
 from interpreter.engine.steps.action_types import Pass, Stop
 
@@ -154,11 +156,23 @@ class ChoicesWriter:
                  f"    if {self.at(LEFT)} <= 0:",
                  "        return 0, 0",
                  *("    " + line for line in self.w.listed(options, "buf", "m")),
-                 *("    " + line for line in self.w.scratch("out", "m")),
-                 "    n = 0",
-                 "    for i in range(m):",
-                 "        x = buf[i]"]
-        if step.allowed is not None:
+                 *("    " + line for line in self.w.scratch("out", "m"))]
+        among = self._among()
+        if among is not None:  # (the list the values must be in, worked out once)
+            lines += ["    " + line for line in self.w.listed(self.call(among, self.turn(), "allowed", listed=True),
+                                                               "among", "k")]
+        lines += ["    n = 0",
+                  "    for i in range(m):",
+                  "        x = buf[i]"]
+        if among is not None:
+            lines += ["        seen = 0",
+                      "        for j in range(k):",
+                      "            if among[j] == x:",
+                      "                seen = 1",
+                      "                break",
+                      "        if seen == 0:",
+                      "            continue"]
+        elif step.allowed is not None:
             lines += [f"        if not truth({self.call(step.allowed, names, 'allowed')}):", "            continue"]
         lines += ["        out[n] = x", "        n += 1"]
         if step.must is not None:  # those that meet it, when some do (in place: nothing is written when none do)
@@ -183,6 +197,19 @@ class ChoicesWriter:
                   "            k += 1",
                   "    return out_at, k", ""]
         return lines
+
+    def _among(self) -> Any:
+        """For an ``allowed`` that is ``value in LIST``, LIST not reading ``value`` (a climb's turn: ``value in
+        next_picks(...)``), LIST as an expression of its own, worked out once for the seat asked rather than once
+        per value (the same values: it reads nothing a value changes); else None."""
+        allowed = self.step.allowed
+        part: Part | None = None if allowed is None else allowed.part
+        if part is None or part.op != "call" or part.data[0] is not R.contains or part.data[2]:
+            return None
+        item, items = part.kids
+        if item.op != "name" or item.data != "value" or "ctx:value" in items.deps or items.type.kind != "list":
+            return None
+        return _Expression(items, split(items.deps)[0])
 
     def counts_only(self) -> bool:
         """Whether a seat has something to pick exactly when the options have an item (no ``allowed`` or ``must`` to
@@ -246,3 +273,10 @@ class ChoicesWriter:
         lines += ["    n = min(n, len(out) - k)",
                   "    for i in range(n):", "        out[k + i] = legal[i]", "    return k + n", ""]
         return lines
+
+
+class _Expression:
+    """A part of a checked expression as ``Writing.call`` writes one (its parts and what it reads)."""
+
+    def __init__(self, part: Part, deps: frozenset[str]):
+        self.part, self.deps = part, deps

@@ -8,8 +8,10 @@ dispatch, the trick step's, the hook's, the choice's turn), about a quarter of i
 step templates write are therefore written into their callers, as long as a function, with the functions it calls
 that are written in it, stays within ``LIMIT`` lines: inlined without a bound, whole rounds were written into one
 function and the compile took five times as long, and ran slower. Never inlined: the functions Python calls (the
-machine's entry points), the written expressions (compiled once each, often called from many places) and the
-prelude's.
+machine's entry points), the written expressions (compiled once each, often called from many places), the
+prelude's, and the support of the combinations builtins (combination_calls.py: each called from several places, in
+loops; written into their callers, the largest climbing game's compile of them took about 11 s, not 3 s, and they
+ran no faster).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from interpreter.compiled.combination_calls import PREFIX as SUPPORT_PREFIX
 from interpreter.compiled.module import PRELUDE
 
 LIMIT = 50  # the most lines a function inlined holds, with what is inlined into it
@@ -29,6 +32,8 @@ def inlined(source: str, kept: Collection[str]) -> frozenset[str]:
     """The functions of ``source`` (a module's text) to compile into their callers: those not ``kept`` (nor the
     prelude's) that, with the functions they call that are inlined too, hold at most ``LIMIT`` lines."""
     kept = {*kept, *(m.group(1) for line in PRELUDE.splitlines() if (m := _DEF.match(line)))}
+    kept |= {m.group(1) for line in source.splitlines() if (m := _DEF.match(line)) and m.group(1).startswith(
+        SUPPORT_PREFIX)}
     bodies: dict[str, list[str]] = {}
     current: list[str] | None = None
     for line in source.splitlines():

@@ -109,6 +109,7 @@ class Machine:
                                 self._seated(), searching)
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
+        self._text()  # (its tables linked now: a value they cannot hold is NotWritten here, not when it is made)
 
     @property
     def kept(self) -> bool:
@@ -172,8 +173,9 @@ class Machine:
 
     @property
     def actions(self) -> int:
-        """The most actions a decision may offer: every card, or every slot a step keeps (a board's spaces)."""
-        return max([self.lay.capacity, *(code.size for code in self.codes)]) + 64
+        """The most actions a decision may offer: every card, or every slot a step keeps (a board's spaces; a step
+        that holds others, as many as they offer: ``StepCode.actions``)."""
+        return max([self.lay.capacity, *(c.size if c.actions is None else c.actions for c in self.codes)]) + 64
 
     def action_of(self, step_index: int, action: Any, step: Any = None) -> int:
         """The Python backend's action of the round's step ``step_index`` as the int its template takes (``step``:

@@ -69,8 +69,10 @@ class _RepeatWriter:
         for code in self.codes:
             expressions += code.expressions
         source = "\n".join([*(c.source for c in self.codes), *lines])
+        most = max((c.size if c.actions is None else c.actions for c in self.codes), default=0)
         return StepCode(self.name, source, self.size, decides=bool(self.deciding), expressions=expressions,
-                        action_of=self._action_of() if self.deciding else None, deciders=self._deciders())
+                        action_of=self._action_of() if self.deciding else None, deciders=self._deciders(),
+                        actions=most)
 
     # ------------------------------------------------------------------------------------------------ the parts
 

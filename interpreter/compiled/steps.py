@@ -47,6 +47,9 @@ class StepCode:
     source: str
     size: int  # the progress slots it owns
     decides: bool = False
+    # the most actions a decision of it offers, where its size is no bound of them that is close (a repeat's: its held
+    # steps' most); None: at most its size (a board's spaces, a choice's options)
+    actions: int | None = None
     deals: bool = False
     expressions: list[Lowered] = field(default_factory=list)
     # the Python backend's action of this step (a Play, a choice...) as the whole number the template takes
