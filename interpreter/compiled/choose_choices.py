@@ -65,7 +65,8 @@ class ChoicesWriter:
         listed = t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat", "number", "text",
                                                                                           "value")
         for given, what in ((t.kind in ("list", "record") and not listed, f"options that are {t.kind}s"),
-                            (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds")):
+                            (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds"),
+                            (step.pass_final, "final passes (pass_is_final)")):
             if given:
                 raise NotWritten(f"a choice's {what}")
 
