@@ -104,3 +104,12 @@ def test_validate_refuses_final_passes_where_they_do_not_compose(tmp_path, extra
     text = rules(AUCTION.replace(drop, "") + extra if drop else AUCTION + extra, TRICKS)
     line, said = refusal(tmp_path, text)
     assert line == line_of(text, needle) and message in said
+
+
+def test_the_step_in_progress_shows_the_passes_by_their_label(tmp_path):
+    game = make(tmp_path, AUCTION, TRICKS)
+    state = game.new_state()
+    deal(game, state, *HANDS)
+    play(game, state, "pass", "1")
+    shown = state.pending.step.words.public(game, state, state.progress, N)
+    assert shown == {"choices": [["E", "pass"], ["S", "1"]]}
