@@ -42,7 +42,7 @@ class ChoicesWriter:
         self.step, self.w, self.name = step, w, w.prefix
         self.players = w.players
         self._refuse()
-        self.types: dict[str, Type] = step._names(step.option_type)
+        self.types: dict[str, Type] = step._names(step.option_type, step.pass_final)
         self.cards = step.option_type.kind == "card"
         self.domain_interned = step.option_type.kind == "list" and self._intern_domain()
         cap = w.lay.capacity
@@ -65,8 +65,7 @@ class ChoicesWriter:
         listed = t.kind == "list" and t.element is not None and t.element.kind in ("card", "seat", "number", "text",
                                                                                           "value")
         for given, what in ((t.kind in ("list", "record") and not listed, f"options that are {t.kind}s"),
-                            (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds"),
-                            (step.pass_final, "final passes (pass_is_final)")):
+                            (bool(step.outer_names()) and not self.w.outer, "the names an enclosing trick binds")):
             if given:
                 raise NotWritten(f"a choice's {what}")
 
@@ -122,7 +121,14 @@ class ChoicesWriter:
         return action_of
 
     def size(self) -> int:
-        """The progress slots the step owns."""
+        """The progress slots the step owns (with final passes: the seats out and the picks made, after the
+        choices kept)."""
+        return self.outs + (self.players + 1 if self.step.pass_final else 0)
+
+    @property
+    def outs(self) -> int:
+        """With final passes (pass_is_final): the first of a slot per seat, 1 once it has passed, followed by the
+        number of picks the step has made."""
         return self.kept + 1 + self.kept_size
 
     @property
