@@ -268,7 +268,7 @@ class ChooseReading(Step):
         self.repeat = bool(opts.get("repeat"))
         self.until = opts.get("until", names)
         if self.repeat and not opts.given("until") and not self.pass_final:
-            opts.mistake("repeat needs until: the condition that ends the choosing (or pass_is_final)", "repeat")
+            opts.mistake("repeat needs until: the condition that ends the choosing", "repeat")
         if self.pass_final and self.pass_label is None:
             opts.mistake("pass_is_final needs pass: the label of passing", "pass_is_final")
         if self.pass_final and not self.repeat:
