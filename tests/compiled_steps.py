@@ -169,11 +169,12 @@ class StepOnBoth:
                 nxt = step.apply(game, py, progress, theirs[action])
                 got = getattr(module, f"{code.prefix}_apply")(*arrays, p, action)
                 taken += 1
-            self.same(py, arrays)
-            try:
+            try:  # (the Python backend's decision does what the compiled apply does finding the next: a seat with
+                # nothing to choose passes, one that has to take its options takes them)
                 d = nxt or step.decision(game, py, progress)
             except GameError:  # (a state no game reaches: a seat left without cards in a trick...)
                 return taken
+            self.same(py, arrays)
         return taken
 
     def action_of(self, action: Any, step: Any) -> int:

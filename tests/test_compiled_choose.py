@@ -227,3 +227,20 @@ def test_a_swap_changes_the_places_of_the_pairs_cards():
     module.s_apply(*arrays, p, pair)
     held, open_ = arrays.z[hand + seat, :arrays.zn[hand + seat]].tolist(), arrays.z[stock, :arrays.zn[stock]].tolist()
     assert c in held and h not in held and h in open_ and c not in open_
+
+
+FINAL = str(ROOT / "docs" / "examples" / "auction.yaml")  # a pass is final: the seats out, the passes in history
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_an_auction_where_a_pass_is_final_agrees_with_the_python_backend(players):
+    """pass_is_final: a seat that passed is not asked again, its pass kept in the history (set as a round value and
+    compared after each action), the step over when one bidder is left or all passed, the declarer none then."""
+    both = StepOnBoth(FINAL, players, "auction")
+    taken: list[int] = []
+    both.code.action_of = _noting(both.code.action_of, taken)
+    rng = random.Random(5)
+    states = both.states(rng, 6, every=1, where=both.at_step, games=8)
+    played = [both.lockstep(state, rng) for state in states]
+    assert all(n is not None for n in played) and sum(played) > 10
+    assert taken.count(PASS) > 5 and len(taken) > len(states) * 2, taken

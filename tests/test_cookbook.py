@@ -28,9 +28,9 @@ from .conftest import at_step
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
-RECIPES = ("bidding", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures", "claims",
-           "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning", "deal-all",
-           "board-auction")
+RECIPES = ("bidding", "auction", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures",
+           "claims", "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning",
+           "deal-all", "board-auction")
 SEEDS = range(4)
 
 
@@ -103,6 +103,31 @@ def test_bidding_the_dealer_may_not_make_the_bids_add_up_to_the_tricks() -> None
     assert game.labels(state) == ["bid 0", "bid 1", "bid 3", "bid 4", "bid 5"]   # not bid 2: 1 + 2 + 0 + 2 = 5
     _play(game, state, "bid 4")
     assert state.seat_vars["bid"] == [1, 2, 0, 4]
+
+
+def test_auction_a_seat_that_passes_is_out_and_the_last_bidder_left_plays() -> None:
+    game = _game("auction")
+    suits = ["clubs", "diamonds", "hearts", "spades"]
+    hands = {s: [f"{suit} {r}" for r in range(2, 7)] for s, suit in enumerate(suits)}
+    state = at_step(game, "auction", hands, dealer=3)             # North bids first
+    asked = []
+    for label in ("pass", "pass", "bid 1", "bid 2", "bid 3", "pass"):
+        asked.append(game.current(state))
+        _play(game, state, label)
+    assert asked == [0, 1, 2, 3, 2, 3]                            # North and East are never asked again
+    assert (state.vars["contract"], state.vars["declarer"]) == (3, 2)
+    assert [(h["seat"], h["passed"]) for h in state.vars["calls"]] == [
+        (0, True), (1, True), (2, False), (3, False), (2, False), (3, True)]
+    assert state.pending.step.name == "tricks" and game.current(state) == 2   # the declarer leads
+
+
+def test_auction_a_deal_all_passed_is_thrown_in() -> None:
+    game = _game("auction")
+    state = at_step(game, "auction", {}, dealer=3)
+    for _ in range(4):
+        _play(game, state, "pass")
+    assert state.vars["declarer"] is None
+    assert state.round_number == 2 and state.totals == [0, 0, 0, 0]
 
 
 def test_bidding_in_random_games_the_bids_never_add_up_to_the_tricks() -> None:

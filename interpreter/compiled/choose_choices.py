@@ -44,7 +44,7 @@ class ChoicesWriter:
         self.step, self.w, self.name = step, w, w.prefix
         self.players = w.players
         self._refuse()
-        self.types: dict[str, Type] = step._names(step.option_type)
+        self.types: dict[str, Type] = step._names(step.option_type, step.pass_final)
         self.cards = step.option_type.kind == "card"
         self.domain_interned = step.option_type.kind == "list" and self._intern_domain()
         cap = w.lay.capacity
@@ -123,7 +123,14 @@ class ChoicesWriter:
         return action_of
 
     def size(self) -> int:
-        """The progress slots the step owns."""
+        """The progress slots the step owns (with final passes: the seats out and the picks made, after the
+        choices kept)."""
+        return self.outs + (self.players + 1 if self.step.pass_final else 0)
+
+    @property
+    def outs(self) -> int:
+        """With final passes (pass_is_final): the first of a slot per seat, 1 once it has passed, followed by the
+        number of picks the step has made."""
         return self.kept + 1 + self.kept_size
 
     @property

@@ -19,12 +19,15 @@ a row, ``IDLE`` turns in a row that asked nobody, ``PICKED`` how many picks the 
 records the history holds, then the order (from ``ORDER``: as many slots as a row of the arrays holds), the turn's
 picks (after it: as many, or the count when it is a larger constant) and, for a step whose history an expression
 reads or ``set_history`` holds, the history (after them: the deck's cards times the seats, as a row of ``l`` holding
-a list of records, arrays.py). A ``who`` of more seats than that keeps its first ones, a turn of more picks (a count
+a list of records, arrays.py), the choices kept for the seat asked, and for final passes (``pass_is_final``) a
+slot per seat (1 once it has passed: it is skipped) and the number of picks the step has made. A ``who`` of more
+seats than that keeps its first ones, a turn of more picks (a count
 worked out larger than the deck, of values that are not cards) keeps its first picks, a history of more records its
 first records: no bundled game comes near (an auction of 35 bids, each doubled and redoubled, has 105 calls; a
 52-card deck's arrays hold 208 for 4 seats).
 
-The history is every pick of the step so far (passes and stops are not picks), each the record ``{seat, value}``
+The history is every pick of the step so far (passes and stops are not picks; final passes are kept too, above),
+each the record ``{seat, value}``
 interned (values.py) as the Python backend's would be: the records of every seat and every value of the step's
 domain (the values its actions are listed by, engine/actions.py: cards, seats, constant options, numbers up to the
 deck's size, texts...) are interned as the step is written, and ``PREFIX_record(seat, x)`` finds a pick's. A value
@@ -34,7 +37,9 @@ the round value it names the history so far, from an empty list at the step's st
 
 Written: ``who`` (a seat, a list of seats, or everyone from the dealer's left), ``options`` (values, seats or cards
 an expression gives), ``allowed``, ``must``, ``count``, ``pass`` and ``may_pass``, ``stop`` and ``may_stop``,
-``repeat`` and ``until``, ``set``, ``set_seat`` and ``set_chooser`` (one value, a picked list's items, or the turn's
+``repeat`` and ``until``, ``pass_is_final`` (a seat out once it passed; its pass a record ``{seat, value:
+none, passed: true}`` interned per seat, ``PREFIX_passed``; the step over when one seat is left after a pick or none,
+``PREFIX_over``), ``set``, ``set_seat`` and ``set_chooser`` (one value, a picked list's items, or the turn's
 picks as a list with ``count``), ``set_history``, ``move_to``, ``swap`` (a pair's two cards change places, each
 looked for as ``move_to``'s card is: runtime/moves.py's swapper), ``auto``; the expressions see ``seat``, ``value``,
 ``picked``, ``passes`` and ``history``. What only tells or shows is not written (the compiled backend tells
@@ -90,8 +95,9 @@ class _ChooseWriter(ChoicesWriter):
 
     def code(self) -> StepCode:
         some = self._some() if self.counts_only() else []
-        lines = (self._order() + self._begin() + self._end_turn() + self._idle() + self._choices() + some + self._may()
-                 + self._record() + self._take() + self._find() + self._start() + self._legal() + self._apply())
+        lines = (self._order() + self._over() + self._begin() + self._end_turn() + self._idle() + self._choices()
+                 + some + self._may() + self._record() + self._passed() + self._take() + self._find() + self._start()
+                 + self._legal() + self._apply())
         return StepCode(self.name, "\n".join(lines), self.size(), decides=True, expressions=self.w.expressions,
                         action_of=self.action_of())
 
@@ -136,10 +142,19 @@ class _ChooseWriter(ChoicesWriter):
             lines += [f"            if {name}_order({ARRAYS}, p) <= 0:",
                       f"                {self.at(COUNT)} = 0",
                       "                return 0"]
+            if step.pass_final:  # (who worked out again may leave one seat in, or none)
+                lines += [f"            if {name}_over(p) == 1:",
+                          f"                {self.at(COUNT)} = 0",
+                          f"                {self.at(POS)} = 0",
+                          "                return 0"]
         else:
             lines += [f"            {self.at(COUNT)} = 0", f"            {self.at(POS)} = 0", "            return 0"]
-        lines += [f"        seat = p[{self.w.base + ORDER} + {self.at(POS)}]",
-                  f"        {self.at(CHOOSER)} = seat",
+        lines += [f"        seat = p[{self.w.base + ORDER} + {self.at(POS)}]"]
+        if step.pass_final:  # a seat that passed is not asked again
+            lines += [f"        if p[{self.w.base + self.outs} + seat] == 1:",
+                      f"            {self.at(POS)} += 1",
+                      "            continue"]
+        lines += [f"        {self.at(CHOOSER)} = seat",
                   f"        {self.at(PICKED)} = 0"]
         if step._count_fixed is not None:
             count = str(step._count_fixed)
@@ -162,6 +177,11 @@ class _ChooseWriter(ChoicesWriter):
         """``PREFIX_end_turn``: after a seat's turn, ``until``, then the next seat with something to do."""
         name = self.name
         lines = [f"def {name}_end_turn({ARRAYS}, p):"]
+        if self.step.pass_final:  # one seat left after a pick, or none: the auction is over
+            lines += [f"    if {name}_over(p) == 1:",
+                      f"        {self.at(COUNT)} = 0",
+                      f"        {self.at(POS)} = 0",
+                      "        return"]
         if self.step.until is not None:
             seat = f"p[{self.w.base + ORDER} + {self.at(POS)}]"
             lines += [f"    seat = {seat}",
@@ -171,6 +191,48 @@ class _ChooseWriter(ChoicesWriter):
                       "        return"]
         lines += [f"    {self.at(POS)} += 1", f"    {name}_begin({ARRAYS}, p)", ""]
         return lines
+
+    def _over(self) -> list[str]:
+        """``PREFIX_over(p)``: with final passes, 1 when every seat of the order has passed, or one is left after a
+        pick of the step."""
+        if not self.step.pass_final:
+            return []
+        outs, order = self.w.base + self.outs, self.w.base + ORDER
+        return [f"def {self.name}_over(p):",
+                "    left = 0",
+                f"    for i in range({self.at(COUNT)}):",
+                f"        if p[{outs} + p[{order} + i]] == 0:",
+                "            left += 1",
+                f"    if left == 0 or left == 1 and p[{outs + self.players}] > 0:",
+                "        return 1",
+                "    return 0", ""]
+
+    def _passed(self) -> list[str]:
+        """``PREFIX_passed``: ``seat`` passes: counted; with final passes, out of the step and its record kept."""
+        step, w, name = self.step, self.w, self.name
+        table: list[str] = []
+        lines = [f"def {name}_passed({ARRAYS}, p, seat):", f"    {self.at(PASSES)} += 1"]
+        if step.pass_final:
+            lines.append(f"    p[{w.base + self.outs} + seat] = 1")
+            if self.keeps_history:  # each seat's record of a pass, interned as the step is written
+                passes = [w.lowerer.values.encode({"seat": s, "value": None, "passed": True})
+                          for s in range(self.players)]
+                table = [f"{name}_PASS_RECORDS = np.array({passes!r}, np.int64)", ""]
+                lines += [f"    k = {self.at(HELD)}",
+                          f"    if k < {self.history_size}:",
+                          f"        p[{w.base + self.history} + k] = {name}_PASS_RECORDS[seat]",
+                          f"        {self.at(HELD)} = k + 1"]
+                lines += self._history_set("        ")
+        return [*table, *lines, ""]
+
+    def _history_set(self, indent: str) -> list[str]:
+        """The round value ``set_history`` names, given the record just kept at ``k`` (none without it)."""
+        if self.step.set_history is None:
+            return []
+        row = self._slot(self.w.lay.list_of, ROUND, self.step.set_history)
+        return [f"{indent}if k < l.shape[1]:",
+                f"{indent}    l[{row}, k] = p[{self.w.base + self.history} + k]",
+                f"{indent}    ln[{row}] = k + 1"]
 
     def _idle(self) -> list[str]:
         """``PREFIX_idle(p)``: a turn that asked nobody; 1 when going round ``who`` twice that way ends the step
@@ -220,8 +282,11 @@ class _ChooseWriter(ChoicesWriter):
                   f"    if k < {self.picks_size}:",
                   f"        p[{first} + k] = x",
                   f"        {self.at(PICKED)} = k + 1",
-                  f"    {self.at(PASSES)} = 0",
                   f"    {self.at(IDLE)} = 0"]
+        if step.pass_final:  # (passes counts the seats out: not reset) one more pick of the step
+            lines.append(f"    p[{w.base + self.outs + self.players}] += 1")
+        else:
+            lines.append(f"    {self.at(PASSES)} = 0")
         picked = f"p[{first}:{first} + {self.at(PICKED)}]"
         for part, value, at in ((ROUND, step.set_round, ""), (SEAT, step.set_seat, " + seat")):
             if value is None:
@@ -247,11 +312,7 @@ class _ChooseWriter(ChoicesWriter):
                       f"    if k < {self.history_size}:",
                       f"        p[{w.base + self.history} + k] = {name}_record(seat, x)",
                       f"        {self.at(HELD)} = k + 1"]
-            if step.set_history is not None:  # the round value holds the history so far
-                row = self._slot(lay.list_of, ROUND, step.set_history)
-                lines += ["        if k < l.shape[1]:",
-                          f"            l[{row}, k] = p[{w.base + self.history} + k]",
-                          f"            ln[{row}] = k + 1"]
+            lines += self._history_set("        ")  # the round value holds the history so far
         lines.append(f"    {self.at(LEFT)} -= 1")
         if step.may_stop is None:  # (with may_stop, the turn's end waits for the decision)
             lines += [f"    if {self.at(LEFT)} <= 0:", f"        {name}_end_turn({ARRAYS}, p)"]
@@ -269,7 +330,8 @@ class _ChooseWriter(ChoicesWriter):
             raise NotWritten("a choice's history, with no game to list the values of its domain")
         domain = list(dict.fromkeys(e[2] for e in step.words.action_entries(lay.game) if e[0] not in ("pass", "stop")))
         keys = [encode_constant(lay, values, x, step.option_type) for x in domain]
-        records = [values.encode({"seat": s, "value": lay.layout.kind[x] if self.cards else x})
+        final = {"passed": False} if step.pass_final else {}  # (a final pass's record: PREFIX_passed)
+        records = [values.encode({"seat": s, "value": lay.layout.kind[x] if self.cards else x, **final})
                    for x in domain for s in range(n)]
         name = self.name
         return [f"{name}_VALUES = np.array({keys or [NONE]!r}, np.int64)",
@@ -343,7 +405,7 @@ class _ChooseWriter(ChoicesWriter):
                       "            return DONE"]
         lines += ["        if n == 0:",  # not asked: a pass, when it may pass
                   "            if can_pass == 1:",
-                  f"                {self.at(PASSES)} += 1",
+                  f"                {name}_passed({ARRAYS}, p, seat)",
                   f"            if {name}_idle(p) == 0:",
                   f"                {name}_end_turn({ARRAYS}, p)",
                   "            continue"]
@@ -365,6 +427,10 @@ class _ChooseWriter(ChoicesWriter):
             lines.append(f"    ln[{self._slot(self.w.lay.list_of, ROUND, step.set_history)}] = 0")
         if self.keeps_history:
             lines.append(f"    {self.at(HELD)} = 0")
+        if step.pass_final:  # nobody out, no pick yet, nobody chose
+            lines += [f"    for i in range({self.players + 1}):", f"        p[{self.w.base + self.outs} + i] = 0"]
+            if step.set_chooser is not None:
+                lines.append(f"    v[{self._slot(self.w.lay.value, ROUND, step.set_chooser)}] = NONE")
         if step.counted:  # the lists set start empty
             if step.set_round is not None:
                 lines.append(f"    ln[{self._slot(self.w.lay.list_of, ROUND, step.set_round)}] = 0")
@@ -390,7 +456,7 @@ class _ChooseWriter(ChoicesWriter):
                  f"    {self.at(IDLE)} = 0"]
         head = "if"
         if step.pass_label is not None:
-            lines += [f"    if action == {PASS}:", f"        {self.at(PASSES)} += 1",
+            lines += [f"    if action == {PASS}:", f"        {name}_passed({ARRAYS}, p, {self.at(CHOOSER)})",
                       f"        {name}_end_turn({ARRAYS}, p)"]
             head = "elif"
         if step.stop_action is not None:

@@ -181,6 +181,8 @@ class ChooseWriter(ChoicesWriter):
         shape = self.shape
         if step.set_history:
             w(f"{shape.round('state', step.set_history)} = []")
+        if step.pass_final and step.set_chooser:  # all passed: nobody chose
+            w(f"{shape.round('state', step.set_chooser)} = None")
         if step.counted:
             if step.set_round:
                 w(f"{shape.round('state', step.set_round)} = []")
@@ -215,7 +217,13 @@ class ChooseWriter(ChoicesWriter):
                     w("q.pos = 0")
                     with w.block("if not q.order:"):
                         over()
-            w("_v_seat = q.order[q.pos]", "q.picked = []")
+                    if step.pass_final:  # (who worked out again may leave one seat in, or none)
+                        self.auction_over(w, over)
+            w("_v_seat = q.order[q.pos]")
+            if step.pass_final:  # a seat that passed is not asked again
+                with w.block("if _v_seat in q.out:"):
+                    w("q.pos += 1", "continue")
+            w("q.picked = []")
             if step._count_fixed is not None:
                 w(f"q.left = {step._count_fixed!r}")
             elif step.count is not None:
@@ -249,6 +257,17 @@ class ChooseWriter(ChoicesWriter):
             w("q.pos += 1")
             self.begin_turn(w, lambda: w("break"), ended)
 
+        if step.pass_final:
+            with w.block("while True:"):  # (a block to leave: the end of the auction, else until and the next turn)
+                self.auction_over(w, ended)
+                self.until_or_next(w, over, following)
+                w("break")
+            return
+        self.until_or_next(w, over, following)
+
+    def until_or_next(self, w: Lines, over: Callable[[], None], following: Callable[[], None]) -> None:
+        """``until`` (when written): the step over when it holds, else the next seat's turn."""
+        step = self.step
         if step.until is None:
             following()
             return
@@ -259,6 +278,23 @@ class ChooseWriter(ChoicesWriter):
             over()
         with w.block("else:"):
             following()
+
+    def auction_over(self, w: Lines, over: Callable[[], None]) -> None:
+        """With final passes: ``over()`` when every seat of the order has passed, or one is left after a choice (the
+        history holds more records than passes)."""
+        w("left = [s for s in q.order if s not in q.out]")
+        with w.block("if not left or len(left) == 1 and len(q.history) > len(q.out):"):
+            over()
+
+    def passed(self, w: Lines) -> None:
+        """``_v_seat`` passes: counted; with final passes, out of the step and recorded in the history."""
+        step, shape = self.step, self.shape
+        w("q.passes += 1")
+        if not step.pass_final:
+            return
+        w("q.out.append(_v_seat)", "q.history.append({'seat': _v_seat, 'value': None, 'passed': True})")
+        if step.set_history:
+            w(f"{shape.round('state', step.set_history)} = list(q.history)")
 
     def take(self, w: Lines, action: str, quiet: bool) -> None:
         """``_v_seat`` picks ``action`` (a source): cards move or swap, the values are set, the turn may end; told to
@@ -279,8 +315,12 @@ class ChooseWriter(ChoicesWriter):
             with w.block("if state.seen is not None:"):  # cards, in the open
                 w(f"state.seen.cards.extend((None, c) for c in {self.g.cards_named}({self.ref(step.option_type)}, "
                   "value))")
-        w("q.picked.append(value)", "q.history.append({'seat': _v_seat, 'value': value})", "q.passes = 0",
-          "q.idle = 0")
+        if step.pass_final:  # (passes are not in a row: passes counts the seats out)
+            w("q.picked.append(value)", "q.history.append({'seat': _v_seat, 'value': value, 'passed': False})",
+              "q.idle = 0")
+        else:
+            w("q.picked.append(value)", "q.history.append({'seat': _v_seat, 'value': value})", "q.passes = 0",
+              "q.idle = 0")
         stored = "list(q.picked)" if step.counted else "value"
         if step.set_round:
             w(f"{shape.round('state', step.set_round)} = {stored}")
@@ -338,7 +378,7 @@ class ChooseWriter(ChoicesWriter):
             with w.block("if not legal:"):  # nothing to choose: the seat is not asked (a pass, when it may pass)
                 if can_pass != "False":
                     with w.block(f"if {can_pass}:") if can_pass != "True" else nullcontext():
-                        w("q.passes += 1")
+                        self.passed(w)
                         if step.narrate_pass and self.shape.edges:
                             with w.block("if state.notes is not None:"):
                                 said = f"{step.words.pass_said()} (nothing to choose)"
@@ -396,7 +436,7 @@ class ChooseWriter(ChoicesWriter):
         head = "if"
         if step.pass_label is not None:
             with w.block(f"if cls is {self.g.Pass}:"):
-                w("q.passes += 1")
+                self.passed(w)
                 self.end_turn(w)
             head = "elif"
         if step.stop_action is not None:

@@ -15,6 +15,12 @@ afterwards as round values (``set``, ``set_chooser``) or per-seat values
 (the option being judged), ``picked`` (this seat's picks this turn), ``history``
 (every choice of this step so far, as records with ``seat`` and ``value``) and
 ``passes`` (passes in a row).
+
+With ``pass_is_final`` (an auction where passing puts a seat out) a seat that passes is not asked again in the
+step; its pass is in ``history`` as the record ``{seat, value: none, passed: true}`` (every choice's record then
+has ``passed``: false), ``passes`` counts the seats that have passed, and the step ends by itself when one seat
+that has not passed is left after at least one choice, or when every seat has passed (a written ``until`` may end
+it sooner).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import Any
 
 from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.ir import places_read
-from interpreter.dsl.types import NONE, SEAT, VALUE, Type, list_of, record
+from interpreter.dsl.types import NONE, SEAT, TRUTH, VALUE, Type, list_of, record
 from interpreter.engine.card_tables import CardTable, as_bool
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import State
@@ -42,7 +48,7 @@ from interpreter.plan.declaration import Opt
 class Choosing:
     """A choice in progress: the seats in order, whose turn it is, its picks, every choice so far."""
 
-    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle")
+    __slots__ = ("order", "pos", "left", "picked", "history", "passes", "idle", "out")
 
     def __init__(self, order: list[int]):
         self.order = order
@@ -52,12 +58,14 @@ class Choosing:
         self.history: list[dict[str, Any]] = []
         self.passes = 0
         self.idle = 0  # turns in a row that asked nobody (skipped seats, passes of seats with nothing to pick)
+        self.out: list[int] = []  # the seats that have passed, in order, when a pass is final (pass_is_final)
 
     def copy(self) -> Choosing:
         other = Choosing(list(self.order))
         other.pos, other.left, other.passes, other.idle = self.pos, self.left, self.passes, self.idle
         other.picked = list(self.picked)
         other.history = [dict(h) for h in self.history]
+        other.out = list(self.out)
         return other
 
 
@@ -95,6 +103,12 @@ class ChooseReading(Step):
             "\"seat != round.dealer\" (stick the dealer).", binds=("seat", "picked", "history", "passes")),
         Opt("repeat", "bool", "Go round who again after its last seat, until until holds (an auction).",
             default=False),
+        Opt("pass_is_final", "bool", "A seat that passes is out: it is not asked again in this step (an auction "
+            "where passing is final). Needs pass and repeat. Its pass is in history as the record {seat, value: none, "
+            "passed: true} (a choice's record then has passed: false), passes counts the seats that have passed, and "
+            "the step ends by itself when one seat that has not passed is left after at least one choice, or when "
+            "all have passed (until is then optional; a written until may end it sooner). set_chooser holds the last "
+            "seat that chose (none when all passed).", default=False),
         Opt("until", "condition", "Checked after each turn: the step ends when it holds, e.g. \"passes == "
             "players\" or \"round.maker != none\" (picked: what the seat just picked in its turn).",
             binds=("seat", "picked", "history", "passes")),
@@ -104,8 +118,8 @@ class ChooseReading(Step):
         Opt("set_chooser", "name", "A round value that holds the seat that made the last choice (not a pass), "
             "e.g. the maker or the highest bidder."),
         Opt("set_history", "name", "A round value that holds every choice of this step in order, as records "
-            "with seat and value (one per pick; passes and stops are not choices), e.g. to find who bid last "
-            "among the highest bidders."),
+            "with seat and value (one per pick; passes and stops are not choices, but with pass_is_final a pass "
+            "is kept too, see there), e.g. to find who bid last among the highest bidders."),
         Opt("move_to", "zone", "When the values are cards: each chosen card moves at once to this zone (the "
             "chooser's, for a per-seat zone), e.g. a discard or a reveal."),
         Opt("swap", "bool", "When each value is a pair of cards [a, b]: the chosen two change places (a goes "
@@ -147,14 +161,21 @@ class ChooseReading(Step):
             ctx.visibility[opts.plain("set_history")] = self.visible
 
     @staticmethod
-    def _names(option: Type) -> dict[str, Type]:
-        """Every name an option of this step may bind, typed for options of type ``option``."""
+    def _names(option: Type, final: bool = False) -> dict[str, Type]:
+        """Every name an option of this step may bind, typed for options of type ``option`` (``final``: passes are
+        final, and recorded in the history)."""
         return {"seat": SEAT, "picked": list_of(option), "passes": VALUE, "value": option,
-                "history": list_of(record({"seat": SEAT, "value": option}))}
+                "history": list_of(ChooseReading._record(option, final))}
+
+    @staticmethod
+    def _record(option: Type, final: bool) -> Type:
+        """The type of a record of the history: seat and value, and whether it is a pass when passes are final."""
+        return record({"seat": SEAT, "value": option, "passed": TRUTH} if final else {"seat": SEAT, "value": option})
 
     def infer(self, ctx: StepContext) -> None:
         opts = self.reader(ctx)  # (its mistakes are reported when the step is built)
-        options = opts.get("options", self._names(VALUE))
+        final = bool(opts.get("pass_is_final"))
+        options = opts.get("options", self._names(VALUE, final))
         if options is None:
             return
         element = options.type.element if options.type.kind == "list" and options.type.element else VALUE
@@ -164,7 +185,7 @@ class ChooseReading(Step):
         if opts.given("set_seat"):
             ctx.seat_fields[opts.plain("set_seat")] = value
         if opts.given("set_history"):
-            ctx.round_fields[opts.plain("set_history")] = list_of(record({"seat": SEAT, "value": element}))
+            ctx.round_fields[opts.plain("set_history")] = list_of(self._record(element, final))
 
     @property
     def label_expr(self) -> Compiled | None:
@@ -177,14 +198,15 @@ class ChooseReading(Step):
 
     def build(self, ctx: StepContext, opts: Options) -> None:
         self.who = opts.get("who")
-        first = opts.get("options", self._names(VALUE))
+        self.pass_final = bool(opts.get("pass_is_final"))
+        first = opts.get("options", self._names(VALUE, self.pass_final))
         typed = first is not None and first.type.kind == "list"  # what the options are is known
         self.option_type = VALUE
         if first is not None and typed:
             self.option_type = first.type.element or VALUE
         elif first is not None:
             opts.mistake(f"options must be a list, found {first.type}", "options")
-        names = self._names(self.option_type)
+        names = self._names(self.option_type, self.pass_final)
         self.names = self.declared("options").bound_names(self.bound, names)  # what a policy sees, besides legal
         self.options_expr = opts.get("options", names) if typed else first
         self.allowed = opts.get("allowed", names, per="value")
@@ -217,6 +239,9 @@ class ChooseReading(Step):
             opts.mistake(f"domain must be a list, found {self.domain!r}", "domain")
         self.verb = opts.get("verb")
         self.simultaneous = bool(opts.get("simultaneous"))
+        if self.pass_final and self.simultaneous:
+            opts.mistake("pass_is_final needs seats that choose in turn, not simultaneous ones (a pass puts a seat "
+                         "out of what comes after it)", "pass_is_final")
         self.auto = bool(opts.get("auto"))
         self.narrate_pass = bool(opts.get("narrate_pass"))
         if self.move_to is not None and not opts.given("visible"):
@@ -258,8 +283,13 @@ class ChooseReading(Step):
             opts.mistake("may_pass needs pass: the label of passing", "may_pass")
         self.repeat = bool(opts.get("repeat"))
         self.until = opts.get("until", names)
-        if self.repeat and not opts.given("until"):
+        if self.repeat and not opts.given("until") and not self.pass_final:
             opts.mistake("repeat needs until: the condition that ends the choosing", "repeat")
+        if self.pass_final and self.pass_label is None:
+            opts.mistake("pass_is_final needs pass: the label of passing", "pass_is_final")
+        if self.pass_final and not self.repeat:
+            opts.mistake("pass_is_final needs repeat: true (an auction goes round until one seat is left)",
+                         "pass_is_final")
 
     def _moves(self, ctx: StepContext, opts: Options, typed: bool) -> None:
         """Where chosen cards go: a zone (move_to), or swapped, pair by pair; ``typed``: the options' type is

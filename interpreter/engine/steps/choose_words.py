@@ -145,6 +145,9 @@ class ChooseWords(Words[ChooseReading]):
         names = game.seat_names
         shown = []
         for h in p.history:
+            if h.get("passed"):  # a final pass (pass_is_final), shown by its label
+                shown.append([names[h["seat"]], self.step.pass_label])
+                continue
             hidden = self.secret() and viewer != h["seat"]
             shown.append([names[h["seat"]], "(hidden)" if hidden else
                           self.label_of(state, h["seat"], h["value"])])
