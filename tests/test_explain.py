@@ -53,7 +53,7 @@ def test_the_hearts_text_says_the_rules_a_player_needs():
         "one that is the queen of spades",
         "**hearts are broken**: there is a player with a card in their won that is a breaker",
         "*deal*: Shuffle all the cards and deal 13 to each player.",
-        "*choose*: Each player in turn passes 3 of the player's hand.",
+        "*choose*: Every player, all at once and unseen, passes 3 of the player's hand.",
         # the obligations by their own words, in order, and what wins
         "(lead): the 2 of clubs leads the first trick; else hearts may not be led until a heart has been played, "
         "unless you have nothing but hearts",
