@@ -69,6 +69,6 @@ def same(machine: Machine, state: Any, arrays: Any) -> None:
         assert int(arrays.ln[row]) == n and arrays.l[row, :max(n, 0)].tolist() == want.l[row, :max(n, 0)].tolist()
 
 
-# a round's steps with a part the compiled backend does not write (the builtin ``text``, in a value a later step reads)
+# a round's steps with a part the compiled backend does not write (a text made in play that a later step reads)
 NOT_WRITTEN_STEPS = ("told: {do: set, round: {said: \"text(round.dealer)\"}}\n"
                      "said: {do: set, when: \"round.said == 'x'\", round: {x: 1}}")

@@ -45,7 +45,7 @@ def test_the_machine_writes_every_game_and_says_why_not_a_part_it_does_not(tmp_p
     assert written == CONFIGS
     from .test_steps import DEAL_3, TRICKS, make
 
-    with pytest.raises(NotWritten, match="_text"):
+    with pytest.raises(NotWritten, match="a text made in play"):
         Machine(make(tmp_path, DEAL_3, NOT_WRITTEN_STEPS, TRICKS))
 
 

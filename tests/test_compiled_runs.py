@@ -187,7 +187,7 @@ def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monk
     path = write(tmp_path, rules(DEAL_3, NOT_WRITTEN_STEPS, TRICKS))
     assert main(["simulate", str(path), "-p", "4", "-n", "2", "--json"]) == 0
     err = capsys.readouterr().err
-    assert "engine: python" in err and "_text" in err
+    assert "engine: python" in err and "a text made in play" in err
 
 
 def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plain, capsys):

@@ -164,7 +164,7 @@ class ChoicesWriter:
                  "        return 0, 0",
                  *("    " + line for line in self.w.listed(options, "buf", "m")),
                  *("    " + line for line in self.w.scratch("out", "m"))]
-        among = self._among()
+        among = _among(self.step)
         if among is not None:  # (the list the values must be in, worked out once)
             lines += ["    " + line for line in self.w.listed(self.call(among, self.turn(), "allowed", listed=True),
                                                                "among", "k")]
@@ -204,19 +204,6 @@ class ChoicesWriter:
                   "            k += 1",
                   "    return out_at, k", ""]
         return lines
-
-    def _among(self) -> Any:
-        """For an ``allowed`` that is ``value in LIST``, LIST not reading ``value`` (a climb's turn: ``value in
-        next_picks(...)``), LIST as an expression of its own, worked out once for the seat asked rather than once
-        per value (the same values: it reads nothing a value changes); else None."""
-        allowed = self.step.allowed
-        part: Part | None = None if allowed is None else allowed.part
-        if part is None or part.op != "call" or part.data[0] is not R.contains or part.data[2]:
-            return None
-        item, items = part.kids
-        if item.op != "name" or item.data != "value" or "ctx:value" in items.deps or items.type.kind != "list":
-            return None
-        return _Expression(items, split(items.deps)[0])
 
     def counts_only(self) -> bool:
         """Whether a seat has something to pick exactly when the options have an item (no ``allowed`` or ``must`` to
@@ -287,3 +274,17 @@ class _Expression:
 
     def __init__(self, part: Part, deps: frozenset[str]):
         self.part, self.deps = part, deps
+
+
+def _among(step: Any) -> Any:
+    """For an ``allowed`` that is ``value in LIST``, LIST not reading ``value`` (a climb's turn: ``value in
+    next_picks(...)``), LIST as an expression of its own, worked out once for the seat asked rather than once
+    per value (the same values: it reads nothing a value changes); else None."""
+    allowed = step.allowed
+    part: Part | None = None if allowed is None else allowed.part
+    if part is None or part.op != "call" or part.data[0] is not R.contains or part.data[2]:
+        return None
+    item, items = part.kids
+    if item.op != "name" or item.data != "value" or "ctx:value" in items.deps or items.type.kind != "list":
+        return None
+    return _Expression(items, split(items.deps)[0])
