@@ -293,10 +293,10 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
     base, folder = server
     context = browser.new_context(accept_downloads=True)
     page = context.new_page()
-    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=11)
+    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=2)
     table, seat = table_of(links[0])
     page.goto(links[0])
-    rng = random.Random(11)
+    rng = random.Random(2)  # (seed 2: a game of 8 hands, 138 decisions; seed 11's takes 170)
     decisions = checked = 0
     tapped = False  # a card the rules refuse tapped once: its reason shown
     for _ in range(400):  # a game of Hearts asks a person fewer than 400 decisions
