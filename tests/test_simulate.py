@@ -295,16 +295,21 @@ def test_ctrl_c_stops_a_local_dask_cluster_with_one_line():
     _stopped_alike(_interrupted("--backend", "dask"))
 
 
-def test_a_ctrl_c_in_a_run_summarises_the_games_finished_and_says_so(monkeypatch, capsys):
+def _ctrl_c_after(monkeypatch, games: int) -> None:
+    """simulate's and compare's runs stopped by a Ctrl-C once ``games`` games were played (at their progress line)."""
     from interpreter.commands import simulate as command
 
     def stopping(quiet, what="games"):
         def progress(done, total):
-            if done == 7:
+            if done == games:
                 raise KeyboardInterrupt
         return progress
 
     monkeypatch.setattr(command, "progress_line", stopping)
+
+
+def test_a_ctrl_c_in_a_run_summarises_the_games_finished_and_says_so(monkeypatch, capsys):
+    _ctrl_c_after(monkeypatch, 7)
     code, out, err = run(capsys, "simulate", "oh-hell", "-p", "4", "-n", "50", "--json")
     data = json.loads(out)
     assert code == 130 and data["games"] == 7 and data["interrupted"] == {"games": 7, "asked": 50}
@@ -319,15 +324,7 @@ def test_a_ctrl_c_in_a_run_summarises_the_games_finished_and_says_so(monkeypatch
 def test_the_html_report_of_a_run_stopped_by_ctrl_c_says_it_is_partial(monkeypatch, capsys, tmp_path):
     """A Ctrl-C stops simulate (and compare) after some games: the HTML report is still written, of the games
     played, and says in its title and at its top that the run is partial, with the games played and asked."""
-    from interpreter.commands import simulate as command
-
-    def stopping(quiet, what="games"):
-        def progress(done, total):
-            if done == 7:
-                raise KeyboardInterrupt
-        return progress
-
-    monkeypatch.setattr(command, "progress_line", stopping)
+    _ctrl_c_after(monkeypatch, 7)
     report = tmp_path / "partial.html"
     code, out, _ = run(capsys, "simulate", "oh-hell", "-p", "4", "-n", "50", "--report", str(report))
     page = report.read_text(encoding="utf-8")
