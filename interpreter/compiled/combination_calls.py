@@ -128,11 +128,26 @@ def _source(made: Tables) -> str:
     cnt = n["NKEYS"]  # a card set's block: its keys' counts (each group's from CB_KOFF), its masks by group and
     wat = cnt + g * t1  # threshold, its wild cards, and whether it holds a card foreign to each group
     size = wat + 1 + g
-    text = _SOURCE
+    text = _SOURCE.replace("@OPEN@\n", _OPEN)
     for key, value in {**n, "CNT": cnt, "WAT": wat, "SIZE": size}.items():
         text = text.replace(f"@{key}@", str(value))
     return text
 
+
+
+# the opening of the functions that judge picks from a hand against a play to beat: the hand's and the picks' blocks,
+# an empty block, and the rule that binds (the scratch taken back with ``h[0] = mark`` before each returns)
+_OPEN = '''    mark = h[0]
+    t = cb_row(top)
+    rivals = cb_rivals(t, kinds)
+    hb_at = cb_block(h, hand, hn)
+    hb = h[hb_at:hb_at + @SIZE@]
+    pb_at = cb_block(h, picked, pn)
+    pb = h[pb_at:pb_at + @SIZE@]
+    empty_at = cb_block(h, must, 0)
+    empty = h[empty_at:empty_at + @SIZE@]
+    bind = cb_binds(hb, empty, t, kinds, rivals, must, mn)
+'''
 
 _SOURCE = '''def cb_kinds(names, count):
     mask = 0
@@ -302,16 +317,7 @@ def cb_binds(hb, empty, t, kinds, rivals, must, mn):
 
 
 def cb_next_picks(h, picked, pn, hand, hn, top, must, mn, kinds, out):
-    mark = h[0]
-    t = cb_row(top)
-    rivals = cb_rivals(t, kinds)
-    hb_at = cb_block(h, hand, hn)
-    hb = h[hb_at:hb_at + @SIZE@]
-    pb_at = cb_block(h, picked, pn)
-    pb = h[pb_at:pb_at + @SIZE@]
-    empty_at = cb_block(h, must, 0)
-    empty = h[empty_at:empty_at + @SIZE@]
-    bind = cb_binds(hb, empty, t, kinds, rivals, must, mn)
+@OPEN@
     opened_at = grab(h, @NG@ + 1)
     opened = h[opened_at:opened_at + @NG@ + 1]
     for g in range(@NG@ + 1):
@@ -365,16 +371,7 @@ def cb_next_picks(h, picked, pn, hand, hn, top, must, mn, kinds, out):
 
 
 def cb_is_play(h, picked, pn, hand, hn, top, must, mn, kinds):
-    mark = h[0]
-    t = cb_row(top)
-    rivals = cb_rivals(t, kinds)
-    hb_at = cb_block(h, hand, hn)
-    hb = h[hb_at:hb_at + @SIZE@]
-    pb_at = cb_block(h, picked, pn)
-    pb = h[pb_at:pb_at + @SIZE@]
-    empty_at = cb_block(h, must, 0)
-    empty = h[empty_at:empty_at + @SIZE@]
-    bind = cb_binds(hb, empty, t, kinds, rivals, must, mn)
+@OPEN@
     found = 0
     e = cb_next(hb, t, kinds, rivals, -1)
     while e >= 0:
