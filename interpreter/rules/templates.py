@@ -46,7 +46,9 @@ Path_ = tuple[Any, ...]
 
 def expand(data: dict[str, Any], smap: SourceMap, file: str) -> None:
     """Every ``use:`` step of ``data`` replaced by its template's step, in place; ``templates:`` removed. Raises
-    every mistake (an unknown template, a missing or unknown argument, a ``$name`` no parameter names) at once."""
+    every mistake of the uses (an unknown template, a missing argument) at once; a template's own (a ``$name`` no
+    parameter names, a ``use:`` in it) as it is read. A key of a use that is neither a parameter nor a key of the
+    step is merged over it and refused by the schema, at the use."""
     declared = data.get(SECTION)
     if declared is None:
         _refuse_uses(data, smap, file)
