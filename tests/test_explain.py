@@ -133,12 +133,16 @@ def test_no_sentence_shows_a_bound_name_or_for_which(path):
     assert re.findall(r"qz\d+q", text) == []
 
 
-def test_a_define_s_says_names_it_where_it_is_used(tmp_path):
+def _hearts_with(tmp_path, body: str) -> str:
+    """What explain writes of a variant of Hearts whose own lines are ``body``."""
     game = tmp_path / "g.yaml"
-    game.write_text("extends: hearts\nname: g\ndefine:\n  jd(c): {value: \"c.rank == 'J' and c.suit == 'diamonds'\", "
-                    "says: the jack of diamonds}\n  bonus(s): \"-10 * count(jd(c) for c in s.won)\"\n",
-                    encoding="utf-8")
-    text = markdown(explain(load_rules(game)))
+    game.write_text("extends: hearts\nname: g\n" + body, encoding="utf-8")
+    return markdown(explain(load_rules(game)))
+
+
+def test_a_define_s_says_names_it_where_it_is_used(tmp_path):
+    text = _hearts_with(tmp_path, "define:\n  jd(c): {value: \"c.rank == 'J' and c.suit == 'diamonds'\", "
+                                  "says: the jack of diamonds}\n  bonus(s): \"-10 * count(jd(c) for c in s.won)\"\n")
     assert "- **the jack of diamonds**: a card whose rank is J and whose suit is diamonds" in text
     assert "- **bonus** of a player: minus 10 for each card in the player's won that is the jack of diamonds" in text
 
@@ -250,11 +254,8 @@ def test_a_define_with_says_is_checked_as_any_define(tmp_path, capsys):
 def test_a_parameter_is_said_by_what_its_calls_give_it(tmp_path):
     """A parameter its define's body cannot tell (only compared with a round value) is a player when every call
     gives it one (score's seat); one reckoned with is a number."""
-    game = tmp_path / "g.yaml"
-    game.write_text("extends: hearts\nname: g\ndefine:\n  shot(s): \"s == round.shooter\"\n"
-                    "  pad(n): \"n * 2 + 1\"\nround:\n  score:\n    points: \"pad(1) if shot(seat) else 0\"\n",
-                    encoding="utf-8")
-    text = markdown(explain(load_rules(game)))
+    text = _hearts_with(tmp_path, "define:\n  shot(s): \"s == round.shooter\"\n  pad(n): \"n * 2 + 1\"\n"
+                                  "round:\n  score:\n    points: \"pad(1) if shot(seat) else 0\"\n")
     assert "- **shot**: a player who is the round's shooter" in text
     assert "- **pad** of a number: (the number times 2) plus 1" in text
     assert "(points): the pad for 1 if the player is shot; otherwise 0" in text
