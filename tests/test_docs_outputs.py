@@ -84,28 +84,27 @@ def rewrite(page: Path) -> bool:
     return changed
 
 
-CASES = [(page, i, cmd, shown) for page in PAGES for i, (_, _, pairs) in enumerate(sessions(page.read_text()))
-         for cmd, shown in pairs]
+# one case a session: its commands run in order in one folder (a later command may read what an earlier one wrote,
+# such as a record), so a session is never split between two test processes
+CASES = [(page, i, pairs) for page in PAGES for i, (_, _, pairs) in enumerate(sessions(page.read_text()))]
 
 
 def test_the_docs_have_sample_sessions():
-    assert len(CASES) >= 8
-    assert any("simulate" in cmd for _, _, cmd, _ in CASES)
+    assert sum(len(pairs) for _, _, pairs in CASES) >= 8
+    assert any("simulate" in cmd for _, _, pairs in CASES for cmd, _ in pairs)
 
 
-@pytest.fixture(scope="module")
-def folder():
-    f = scratch()
-    yield f
-    shutil.rmtree(f)
-
-
-@pytest.mark.parametrize(("page", "session", "command", "shown"), CASES,
-                         ids=[f"{p.name}-{i}-{c.split()[1]}" for p, i, c, _ in CASES])
-def test_a_sample_session_shows_what_the_program_prints(page, session, command, shown, folder):
-    assert run(command, folder) == shown, (
-        f"{page.relative_to(ROOT)}: `{command}` prints something else now; "
-        "run `python tests/test_docs_outputs.py --write` and read the difference")
+@pytest.mark.parametrize(("page", "session", "pairs"), CASES,
+                         ids=[f"{p.name}-{i}-{pairs[0][0].split()[1]}" for p, i, pairs in CASES])
+def test_a_sample_session_shows_what_the_program_prints(page, session, pairs):
+    folder = scratch()
+    try:
+        for command, shown in pairs:
+            assert run(command, folder) == shown, (
+                f"{page.relative_to(ROOT)}: `{command}` prints something else now; "
+                "run `python tests/test_docs_outputs.py --write` and read the difference")
+    finally:
+        shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

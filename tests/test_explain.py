@@ -63,7 +63,7 @@ def test_the_hearts_text_says_the_rules_a_player_needs():
         "- **hearts broken**: hearts are broken",
         "(strength): the highest wins, compared in order: the card's suit is the led card's suit; then the card's "
         "order",
-        "**the game ends after a round when**: a player's total is 100 or more",
+        "**the game ends after a round when**: a player's total is at least the option target",
         "**who wins**: the lowest total",
         "| `moon` |",
     ]:

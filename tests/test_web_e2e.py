@@ -288,15 +288,17 @@ def check_decision(page: Any, v: dict[str, Any], state: tb.GameState, seat: int,
 
 
 def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
-    """A person plays Hearts to the end against three random bots, clicking legal cards (the passes too); every
-    decision's page is checked against the game; the game-over panel gives the record, which replays."""
+    """A person plays Hearts to the end (to 50, an option chosen in the lobby) against three random bots, clicking
+    legal cards (the passes too); every decision's page is checked against the game; the game-over panel gives the
+    record, which replays."""
     base, folder = server
     context = browser.new_context(accept_downloads=True)
     page = context.new_page()
-    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=2)
+    links = create_table(page, base, "hearts", 4, ["person", "random", "random", "random"], seed=2,
+                         options={"target": "50"})
     table, seat = table_of(links[0])
     page.goto(links[0])
-    rng = random.Random(2)  # (seed 2: a game of 8 hands, 138 decisions; seed 11's takes 170)
+    rng = random.Random(2)  # (seed 2: a game of 3 hands, passing left, right and across; 48 decisions)
     decisions = checked = 0
     tapped = False  # a card the rules refuse tapped once: its reason shown
     for _ in range(400):  # a game of Hearts asks a person fewer than 400 decisions
@@ -318,6 +320,7 @@ def test_a_whole_hearts_game_one_person_three_bots(browser, server, tmp_path):
         pytest.fail("the game did not end")
     state = truth(folder, table)
     assert state.is_over() and decisions >= 16 and checked >= 16  # a round at least: 3 passes and 13 cards
+    assert 50 <= max(state.returns()) < 100, state.returns()  # the option chosen in the lobby ended it
     assert tapped  # a refused card was tapped, its reason shown
     over = page.inner_text("#game-over")
     assert all(state.game.seat_names[w] in over for w in state.winners())
@@ -511,7 +514,7 @@ def test_a_pasted_rule_file_with_hostile_labels_plays_as_text(browser, server):
     page.goto(link)
     labels = {f"{r} {s}" for r in ['"&amp;', "'1'"]
               for s in ['</svg><script>window.pwned=1</script>', '<img src=x onerror=window.pwned=1>']}
-    rng = random.Random(2)
+    rng = random.Random(2)  # (seed 2: a game of 3 hands, passing left, right and across; 48 decisions)
     for _ in range(10):  # two cards each: two decisions of the person
         v = wait_ready(page)
         if v["over"]:
