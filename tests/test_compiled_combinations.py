@@ -19,7 +19,8 @@ from interpreter.rules.loader import load_rules
 from .conftest import ROOT
 from .test_compiled_games import machine_of
 
-GAMES = [(ROOT / "games" / "tichu.yaml", 4), (ROOT / "docs" / "examples" / "climbing.yaml", 4)]
+GAMES = [(ROOT / "games" / "tichu.yaml", 4), (ROOT / "docs" / "examples" / "climbing.yaml", 4),
+         (ROOT / "docs" / "examples" / "big-two.yaml", 4)]
 
 
 class Both:
@@ -77,7 +78,7 @@ class Both:
             picked = picked + [rng.choice(options)]
 
 
-@pytest.mark.parametrize(("path", "players"), GAMES, ids=["tichu", "climbing"])
+@pytest.mark.parametrize(("path", "players"), GAMES, ids=["tichu", "climbing", "big-two"])
 def test_the_combinations_builtins_agree_with_the_python_backend(path, players):
     both = Both(path, players)
     rng = random.Random(3)
