@@ -74,6 +74,7 @@ def check(spec: CombinationsPlan | None, plan: Plan) -> Iterator[RuleError]:
         return
     pos = plan.source.pos
     known = [k.name for k in spec.kinds]
+    yield from _check_tie(spec, pos)
     for kind in spec.kinds:
         path = BASE + ("kinds", kind.name)
         shapes = [key for key, on in (("run", kind.run), ("sets", kind.sets), ("flush", kind.flush)) if on]
@@ -89,9 +90,6 @@ def check(spec: CombinationsPlan | None, plan: Plan) -> Iterator[RuleError]:
         if kind.flush and spec.wild is not None and kind.wild:
             yield SchemaError("a flush takes no wild card (a wild card has no suit): say wild: false",
                               pos(path + ("flush",)))
-        if spec.tie is not None and spec.wild is not None and kind.wild:
-            yield SchemaError(f"kind {kind.name!r} takes wild cards, which have no tie: with combinations.tie, "
-                              "say wild: false", pos(path))
         for other in kind.beats:
             if other not in known:
                 yield SchemaError(f"beats names {other!r}, which is not a kind (kinds: {', '.join(known)})",
@@ -99,6 +97,13 @@ def check(spec: CombinationsPlan | None, plan: Plan) -> Iterator[RuleError]:
         if (kind.suited or kind.flush) and spec.suit is None and plan["deck"].group is None:
             yield SchemaError(f"a {'flush' if kind.flush else 'suited kind'} needs combinations.suit or deck.group "
                               "(what a suit is)", pos(path + ("flush" if kind.flush else "suited",)))
+
+
+def _check_tie(spec: CombinationsPlan, pos: Any) -> Iterator[RuleError]:
+    wild = [k.name for k in spec.kinds if k.wild and not k.flush]  # (a flush with wild cards is refused on its own)
+    if spec.tie is not None and spec.wild is not None and wild:
+        yield SchemaError(f"a wild card has no tie: with combinations.tie, every kind says wild: false (not "
+                          f"{', '.join(wild)})", pos(spec.tie))
 
 
 def tell(spec: Any, tell: Telling) -> list[Told]:
