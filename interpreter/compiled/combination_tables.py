@@ -78,7 +78,8 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     alone = cb.alone_kind if cb.alone is not None and cb.wild else None
     alone_values = _alone_values(cb, shapes, alone)
     scale = _scale([s.value for s in shapes] + alone_values + [cb.lowest] + ([0.5] if cb.alone == "above" else []))
-    readings = _Readings(values, [k.name for k in kinds], scale, sorted({t for t in cb.tie or () if isinstance(t, (int, float))}) or [0], cb.tie is not None)
+    ties = sorted({t for t in cb.tie or () if isinstance(t, (int, float))}) or [0]  # (a tie's place: its number)
+    readings = _Readings(values, [k.name for k in kinds], scale, ties, cb.tie is not None)
     entries = _entries(cb, shapes, kind_group, keys, t1, readings)
     # the entry of a wild card alone (NE): its value worked out from the play it beats
     for name, x in (("CB_EKIND", alone if alone is not None else 0), ("CB_ELEN", 1), ("CB_EVAL", 0), ("CB_EBOMB", 0),
