@@ -277,7 +277,8 @@ def test_the_example_of_each_builtin_of_plays_runs_in_a_climbing_game(tmp_path: 
                                    lambda offset: Position("example", 1, 1 + offset))
         results[name] = compiled({"$s": state, "seat": N, "picked": []})
     five, five2, seven = state.per_seat["hand"][N]
-    assert results == {"combination": {"kind": "pair", "length": 2, "value": 5, "bomb": False, "ranks": [5, 5]},
+    assert results == {"combination": {"kind": "pair", "length": 2, "value": 5, "bomb": False, "ranks": [5, 5],
+                                                 "tie": 0},
                        "is_play": False, "must_play": True, "next_picks": [five, five2, seven]}
 
 

@@ -79,7 +79,7 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     alone_values = _alone_values(cb, shapes, alone)
     scale = _scale([s.value for s in shapes] + alone_values + [cb.lowest] + ([0.5] if cb.alone == "above" else []))
     ties = sorted({t for t in cb.tie or () if isinstance(t, (int, float))}) or [0]  # (a tie's place: its number)
-    readings = _Readings(values, [k.name for k in kinds], scale, ties, cb.tie is not None)
+    readings = _Readings(values, [k.name for k in kinds], scale, ties)
     entries = _entries(cb, shapes, kind_group, keys, t1, readings)
     # the entry of a wild card alone (NE): its value worked out from the play it beats
     for name, x in (("CB_EKIND", alone if alone is not None else 0), ("CB_ELEN", 1), ("CB_EVAL", 0), ("CB_EBOMB", 0),
@@ -147,8 +147,8 @@ class _Readings:
     """The readings interned so far (values.py), each with its row: kind, length, value (scaled, then times the
     number of ties and plus its tie's place among them: compared as one number), bomb."""
 
-    def __init__(self, values: Values, names: list[str], scale: int, ties: list[Any], tied: bool):
-        self.values, self.names, self.scale, self.ties, self.tied = values, names, scale, ties, tied
+    def __init__(self, values: Values, names: list[str], scale: int, ties: list[Any]):
+        self.values, self.names, self.scale, self.ties = values, names, scale, ties
         self.rows: dict[int, int] = {}  # an interned reading -> its row
         self.kind: list[int] = []
         self.length: list[int] = []
@@ -160,8 +160,7 @@ class _Readings:
 
     def number(self, kind: int, length: int, value: float, bomb: bool, ranks: list[Any], tie: Any) -> int:
         """The interned number of a reading (as Combinations.reading makes it), given a row when new."""
-        number = self.values.encode(record(self.names[kind], length, value, bomb, sorted(ranks),
-                                           tie if self.tied else None))
+        number = self.values.encode(record(self.names[kind], length, value, bomb, sorted(ranks), tie))
         if number not in self.rows:
             self.rows[number] = len(self.kind)
             self.kind.append(kind)

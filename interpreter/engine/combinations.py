@@ -102,7 +102,7 @@ class Combinations:
 
     def reading(self, shape: Shape) -> dict[str, Any]:
         return record(self.kinds[shape.kind].name, shape.length, shape.value, shape.bomb, fixed_ranks(shape),
-                      shape.tie if self.tie is not None else None)
+                      shape.tie)
 
     # ------------------------------------------------------------------ shapes
 
@@ -280,12 +280,9 @@ class Combinations:
 
 
 def record(kind: str, length: int, value: float, bomb: bool, ranks: list[Any], tie: Any) -> dict[str, Any]:
-    """A reading: the record ``combination`` gives (``tie`` only with combinations.tie: None without)."""
-    out = {"kind": kind, "length": length, "value": int(value) if value == int(value) else value, "bomb": bomb,
-           "ranks": ranks}
-    if tie is not None:
-        out["tie"] = tie
-    return out
+    """A reading: the record ``combination`` gives (``tie`` 0 without combinations.tie)."""
+    return {"kind": kind, "length": length, "value": int(value) if value == int(value) else value, "bomb": bomb,
+            "ranks": ranks, "tie": tie}
 
 
 def compile_combinations(spec: CombinationsPlan | None, source: Any, compiler: Any, n_cards: int, group: str | None,
