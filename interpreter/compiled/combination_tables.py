@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.compiled.values import INTERNED, NotWritten, Values
-from interpreter.engine.combination_shapes import WILD, Among, TooMany, fixed_ranks
+from interpreter.engine.combination_shapes import WILD, Among, ShapeMaker, TooMany, fixed_ranks
 from interpreter.engine.combinations import record
 
 MOST_KEYS = 63  # keys of one group (bits of a whole number)
@@ -67,8 +67,9 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     kinds = cb.kinds
     kind_group, keys, gkey = _keys(cb, kind_of, n_kinds)
     # (each once, in the order made, by kind: the same tables, and so the same module text, in every process)
+    maker = ShapeMaker(kinds, cb.rank, cb.suit, cb.wild, cb.wild_ranks, cb.tie, MOST_ENTRIES)  # (stops past it)
     try:
-        every = cb.maker.every(tuple(sorted(deck)), None)
+        every = maker.every(tuple(sorted(deck)), None)
     except TooMany:
         every = [None] * (MOST_ENTRIES + 1)
     if len(every) > MOST_ENTRIES:

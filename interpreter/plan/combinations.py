@@ -111,8 +111,8 @@ def tell(spec: Any, tell: Telling) -> list[Told]:
         return []
     head = f"A card's rank in a play is {tell.say(str(spec['rank']))}"
     if "tie" in spec:
-        head += (f"; between plays of one kind and value, the higher {tell.say(str(spec['tie']))} of the deciding "
-                 "card wins")
+        head += ("; of two plays of one kind and value, the one whose deciding card (its top card, the highest of "
+                 f"its deciding set) has the higher tie wins, a card's tie being {tell.say(str(spec['tie']))}")
     if "cards" in spec:
         head += f"; the cards that make plays: every {tell.picks(spec['cards'])[2:]}"
     wild = spec.get("wild")
