@@ -69,10 +69,10 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     # (each once, in the order made, by kind: the same tables, and so the same module text, in every process)
     maker = ShapeMaker(kinds, cb.rank, cb.suit, cb.wild, cb.wild_ranks, cb.tie, MOST_ENTRIES)  # (stops past it)
     try:
-        every = maker.every(tuple(sorted(deck)), None)
+        every, many = maker.every(tuple(sorted(deck)), None), False
     except TooMany:
-        every = [None] * (MOST_ENTRIES + 1)
-    if len(every) > MOST_ENTRIES:
+        every, many = [], True
+    if many or len(every) > MOST_ENTRIES:
         raise NotWritten(f"a combinations section of more than {MOST_ENTRIES} shapes of the whole deck")
     shapes = sorted(dict.fromkeys(every), key=lambda s: s.kind)
     t1 = max((n for s in shapes for k, n in s.need if k != WILD), default=1) + 1  # thresholds: 1..most, more
