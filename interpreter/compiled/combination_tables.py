@@ -9,9 +9,12 @@ hand holds what it needs of each key and as many wild cards (combination_shapes.
 counts allow). Each is an *entry*: its kind, cards, value, bomb, the wild cards it takes, and what it needs of each
 key as bit masks by threshold (``EMASK[e * T1 + t]``: the keys it needs more than ``t`` of), keys numbered within
 the kind's *group* (the kinds made of the same cards with the same suitedness count a card alike), at most 63 of
-them. A wild card played alone is one more entry (``NE``), its value worked out from the play it beats.
+them. A need that any of several keys fills (an Among: a flush's cards below its top card, a rank's cards of a lower
+tie) is a mask and a count (``CMASK``, ``CN``), the cards of a hand in it counted from the masks by threshold. A wild
+card played alone is one more entry (``NE``), its value worked out from the play it beats. With combinations.tie a
+value is the scaled value times the number of ties plus the tie's place: one whole number, compared as one.
 
-A *reading* (what ``combination`` gives: a record of kind, length, value, bomb and ranks) is interned as every record
+A *reading* (what ``combination`` gives: a record of kind, length, value, bomb, ranks and tie) is interned as every record
 is (values.py): every reading a play can have is interned as the tables are made, the entries' and those of a wild
 card alone (its value from the lowest rank and each play it may beat, half a rank at a time, once per wild card), so
 that the number of a play's reading is the one the Python backend's record packs to. ``ROW`` maps an interned number

@@ -2,7 +2,10 @@
 kind, the ranks a play needs (with the suit, for a suited kind) and how many wild cards, never the cards themselves.
 
 Sets of one rank, runs of consecutive ranks (wild cards filling the gaps where they may stand for a rank), and sets
-of different ranks (a full house and the like) are found here, card counts in, shapes out.
+of different ranks (a full house and the like) are found here, card counts in, shapes out. With a tie-break
+(combinations.tie) a card's key holds its tie, and a shape needs its deciding card's key and, for the rest, any of
+several keys (an ``Among``: the cards of a rank, those of a lower tie); a flush is its top card and so many more of
+its suit below it, an Among too, so thirteen cards of a suit make nine flushes of five, not 1,287 sets.
 """
 
 from __future__ import annotations

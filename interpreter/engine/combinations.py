@@ -2,9 +2,10 @@
 
 Climbing (ladder, shedding) games play sets of cards: a pair, a run, a full house, a bomb. The section names
 each *kind* by its shape (``same``: cards of one rank; ``run``: that many
-consecutive ranks or more; ``sets``: sets of different ranks, the first deciding), which cards make it, whether
-it is a bomb, and which other kinds it beats whatever their value. A card's rank, its suit and the wild cards
-(which stand in for a rank) are worked out once per card, before play.
+consecutive ranks or more, ``longest`` at most; ``flush``: cards of one suit of any ranks; ``sets``: sets of
+different ranks, any number, the first deciding), which cards make it, whether it is a bomb, and which other kinds
+it beats whatever their value. A card's rank, its suit, its tie (what decides between plays of one kind and value)
+and the wild cards (which stand in for a rank) are worked out once per card, before play.
 
 A play is found card by card (actions keep fixed ids: a card, ``play``, ``pass``), so the engine works with
 *shapes*: the ranks a play needs (with the suit, for a suited kind) and how many wild cards, never the cards
@@ -14,8 +15,8 @@ play to beat, made once and kept (``Combinations.shapes``).
 
 What beats what: a bomb beats every play that is not a bomb, and a bomb with more cards or, as long, a higher
 value; otherwise a play beats a play of a kind it ``beats``, or of its own kind with as many cards and a lower
-value. A play's reading is the best one its cards allow (a bomb first, then the highest value): a wild card
-in a straight counts as its top card when it can.
+value (or, as high, a lower tie). A play's reading is the best one its cards allow (a bomb first, then a kind that
+beats the other, then the highest value): a wild card in a straight counts as its top card when it can.
 """
 
 from __future__ import annotations
