@@ -14,8 +14,8 @@ tie) is a mask and a count (``CMASK``, ``CN``), the cards of a hand in it counte
 card played alone is one more entry (``NE``), its value worked out from the play it beats. With combinations.tie a
 value is the scaled value times the number of ties plus the tie's place: one whole number, compared as one.
 
-A *reading* (what ``combination`` gives: a record of kind, length, value, bomb, ranks and tie) is interned as every record
-is (values.py): every reading a play can have is interned as the tables are made, the entries' and those of a wild
+A *reading* (what ``combination`` gives: a record of kind, length, value, bomb, ranks and tie) is interned as every
+record is (values.py): every reading a play can have is interned as the tables are made, the entries' and those of a wild
 card alone (its value from the lowest rank and each play it may beat, half a rank at a time, once per wild card), so
 that the number of a play's reading is the one the Python backend's record packs to. ``ROW`` maps an interned number
 to its reading's row (kind, length, value, bomb), the play to beat read from it.
