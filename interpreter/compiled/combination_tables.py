@@ -17,8 +17,8 @@ value is the scaled value times the number of ties plus the tie's place: one who
 A *reading* (what ``combination`` gives: a record of kind, length, value, bomb, ranks and tie) is interned as every
 record is (values.py): every reading a play can have is interned as the tables are made, the entries' and those of
 a wild card alone (its value from the lowest rank and each play it may beat, half a rank at a time, once per wild
-card), so that the number of a play's reading is the one the Python backend's record packs to. ``ROW`` maps an interned number
-to its reading's row (kind, length, value, bomb), the play to beat read from it.
+card), so that the number of a play's reading is the one the Python backend's record packs to. ``ROW`` maps an
+interned number to its reading's row (kind, length, value, bomb), the play to beat read from it.
 
 Values are held as whole numbers times ``SCALE`` (2 when a wild card alone counts half a rank above: 1.5 is 3), the
 smallest power of two at most 64 that makes each whole; a section whose values none makes whole is not written. Not
