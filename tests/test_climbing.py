@@ -55,7 +55,8 @@ def test_the_leader_picks_a_whole_play_and_may_not_pass(game: Game) -> None:
     assert labels(game, state) == ["diamonds 10", "play"]
     play(game, state, "diamonds 10")                        # the pair is complete and nothing extends it: played
     assert names(game, state.shared["table"]) == ["diamonds 10", "hearts 10"]
-    assert state.vars["top"] == {"kind": "pair", "length": 2, "value": 10, "bomb": False, "ranks": [10, 10]}
+    assert state.vars["top"] == {"kind": "pair", "length": 2, "value": 10, "bomb": False, "ranks": [10, 10],
+                                 "tie": 0}
     assert state.vars["top_player"] == E
 
 

@@ -137,10 +137,10 @@ def _reference_spread(span: list[Any], have: list[int], wilds: int, wild_ranks: 
     return out
 
 
-def reference_beats(c: Any, s: Shape, top: tuple[int, int, float, bool] | None) -> bool:
+def reference_beats(c: Any, s: Shape, top: tuple[int, int, float, bool, Any] | None) -> bool:
     if top is None:
         return True
-    tkind, tlength, tvalue, tbomb = top
+    tkind, tlength, tvalue, tbomb, _ = top  # (no tie here)
     if s.bomb:
         return not tbomb or (s.length, s.value) > (tlength, tvalue)
     if tbomb:

@@ -229,7 +229,7 @@ def test_out_of_turn_plays_and_an_obligation_in_a_climb(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text, where, said", [
     (source(COMBINATIONS.replace("crown:    {cards:", "crown:    {run: 2, sets: [2, 1], cards:")), "crown:",
-     "a kind is a run or sets, not both"),
+     "a kind is one shape (run, sets or flush), not run and sets"),
     (source(COMBINATIONS.replace("beats: [single]", "beats: [singel]")), "beats: [singel]", "beats names 'singel'"),
     (source(climb="out_of_turn: [bombs]\n"), "out_of_turn:", "not a kind of the combinations section"),
     (source(climb="out_of_turn: 3\n"), "out_of_turn:", "out_of_turn must be a list of kinds"),
@@ -277,7 +277,8 @@ def test_the_example_of_each_builtin_of_plays_runs_in_a_climbing_game(tmp_path: 
                                    lambda offset: Position("example", 1, 1 + offset))
         results[name] = compiled({"$s": state, "seat": N, "picked": []})
     five, five2, seven = state.per_seat["hand"][N]
-    assert results == {"combination": {"kind": "pair", "length": 2, "value": 5, "bomb": False, "ranks": [5, 5]},
+    assert results == {"combination": {"kind": "pair", "length": 2, "value": 5, "bomb": False, "ranks": [5, 5],
+                                                 "tie": 0},
                        "is_play": False, "must_play": True, "next_picks": [five, five2, seven]}
 
 

@@ -58,6 +58,14 @@ def test_tichu_plays_in_lockstep_with_the_python_backend():
     assert lockstep_game(machine, 2, most=160) == 160
 
 
+def test_big_two_plays_a_whole_game_in_lockstep_with_the_python_backend():
+    """Big Two (docs/examples/big-two.yaml: a suit tie-break, flushes, full houses, kinds above kinds, the first
+    lead's obligation) in lockstep with the Python backend for one whole game (both seeds: TRICKBOOK_COMPILED=all)."""
+    machine = machine_of(ROOT / "docs" / "examples" / "big-two.yaml", 4)
+    assert machine is not None
+    assert lockstep_game(machine, 0) > 20
+
+
 @pytest.mark.parametrize(("path", "players"), PLAYED, ids=PLAYED_IDS)
 def test_whole_games_agree_with_the_python_backend(path, players):
     machine = machine_of(path, players)

@@ -30,7 +30,7 @@ DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "auction", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures",
            "claims", "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning",
-           "deal-all", "board-auction")
+           "deal-all", "board-auction", "big-two")
 SEEDS = range(4)
 
 

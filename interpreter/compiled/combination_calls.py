@@ -222,6 +222,28 @@ def cb_value(e, t):
     return cb_alone(t) if e == @NE@ else CB_EVAL[e]
 
 
+def cb_pop(x):
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def cb_count(b, g, mask):
+    n = 0
+    for s in range(@T1@):
+        n += cb_pop(b[@CNT@ + g * @T1@ + s] & mask)
+    return n
+
+
+def cb_class(e, k):
+    for j in range(CB_CAT[e], CB_CAT[e + 1]):
+        if (CB_CMASK[j] >> k) & 1 == 1:
+            return j
+    return -1
+
+
 def cb_next(hb, t, kinds, rivals, e):
     e += 1
     wild = hb[@WAT@]
@@ -237,6 +259,9 @@ def cb_next(hb, t, kinds, rivals, e):
                 if CB_EMASK[e * @T1@ + s] & ~hb[@CNT@ + g * @T1@ + s] != 0:
                     ok = 0
                     break
+            for j in range(CB_CAT[e], CB_CAT[e + 1]):
+                if ok == 1 and cb_count(hb, g, CB_CMASK[j]) < CB_CN[j]:
+                    ok = 0
             if ok == 1 and cb_beats(i, CB_ELEN[e], CB_EVAL[e], CB_EBOMB[e], t) == 1:
                 return e
         e += 1
@@ -251,7 +276,10 @@ def cb_fits(e, b):
     if b[@WAT@ + 1 + g] != 0 or b[@WAT@] > CB_EW[e]:
         return 0
     for s in range(@T1@):
-        if b[@CNT@ + g * @T1@ + s] & ~CB_EMASK[e * @T1@ + s] != 0:
+        if b[@CNT@ + g * @T1@ + s] & ~CB_EMASK[e * @T1@ + s] & ~CB_EUNION[e] != 0:
+            return 0
+    for j in range(CB_CAT[e], CB_CAT[e + 1]):
+        if cb_count(b, g, CB_CMASK[j]) > CB_CN[j]:
             return 0
     return 1
 
@@ -262,6 +290,7 @@ def cb_fits_with(e, b, c, d):
     g = CB_KGROUP[CB_EKIND[e]]
     wild = b[@WAT@]
     kc = -1
+    jc = -1
     if c >= 0:
         if CB_WILDC[c] == 1:
             wild += 1
@@ -269,9 +298,14 @@ def cb_fits_with(e, b, c, d):
             kc = CB_GKEY[g * @NK@ + c]
             if kc < 0:
                 return 0
-            x = b[CB_KOFF[g] + kc]
-            if x >= @T1@ or (CB_EMASK[e * @T1@ + x] >> kc) & 1 == 0:
-                return 0
+            if (CB_EUNION[e] >> kc) & 1 == 1:
+                jc = cb_class(e, kc)
+                if cb_count(b, g, CB_CMASK[jc]) + 1 > CB_CN[jc]:
+                    return 0
+            else:
+                x = b[CB_KOFF[g] + kc]
+                if x >= @T1@ or (CB_EMASK[e * @T1@ + x] >> kc) & 1 == 0:
+                    return 0
     if d >= 0:
         if CB_WILDC[d] == 1:
             wild += 1
@@ -279,9 +313,14 @@ def cb_fits_with(e, b, c, d):
             kd = CB_GKEY[g * @NK@ + d]
             if kd < 0:
                 return 0
-            x = b[CB_KOFF[g] + kd] + (1 if kd == kc else 0)
-            if x >= @T1@ or (CB_EMASK[e * @T1@ + x] >> kd) & 1 == 0:
-                return 0
+            if (CB_EUNION[e] >> kd) & 1 == 1:
+                jd = cb_class(e, kd)
+                if cb_count(b, g, CB_CMASK[jd]) + 1 + (1 if jd == jc else 0) > CB_CN[jd]:
+                    return 0
+            else:
+                x = b[CB_KOFF[g] + kd] + (1 if kd == kc else 0)
+                if x >= @T1@ or (CB_EMASK[e * @T1@ + x] >> kd) & 1 == 0:
+                    return 0
     return 1 if wild <= CB_EW[e] else 0
 
 
@@ -329,6 +368,9 @@ def cb_next_picks(h, picked, pn, hand, hn, top, must, mn, kinds, out):
                 g = CB_KGROUP[CB_EKIND[e]]
                 for s in range(@T1@):
                     opened[g] |= CB_EMASK[e * @T1@ + s] & ~pb[@CNT@ + g * @T1@ + s]
+                for j in range(CB_CAT[e], CB_CAT[e + 1]):
+                    if cb_count(pb, g, CB_CMASK[j]) < CB_CN[j]:
+                        opened[g] |= CB_CMASK[j]
                 if CB_EW[e] > pb[@WAT@]:
                     opened[@NG@] = 1
             e = cb_next(hb, t, kinds, rivals, e)
@@ -396,6 +438,16 @@ def cb_must_play(h, hand, hn, top, must, mn, kinds):
     return bind
 
 
+def cb_better(e, x, best, value):
+    if CB_EBOMB[e] != CB_EBOMB[best]:
+        return 1 if CB_EBOMB[e] > CB_EBOMB[best] else 0
+    over = CB_BEATS[CB_EKIND[e] * @NKINDS@ + CB_EKIND[best]]
+    under = CB_BEATS[CB_EKIND[best] * @NKINDS@ + CB_EKIND[e]]
+    if over != under:
+        return over
+    return 1 if x > value else 0
+
+
 def cb_combination(h, cards, n, top):
     mark = h[0]
     t = cb_row(top)
@@ -409,7 +461,7 @@ def cb_combination(h, cards, n, top):
     while e >= 0:
         if CB_ELEN[e] == n and cb_fits(e, b) == 1:
             x = cb_value(e, t)
-            if best < 0 or CB_EBOMB[e] > CB_EBOMB[best] or (CB_EBOMB[e] == CB_EBOMB[best] and x > value):
+            if best < 0 or cb_better(e, x, best, value) == 1:
                 best = e
                 value = x
         e = cb_next(b, t, every, rivals, e)

@@ -9,13 +9,16 @@ hand holds what it needs of each key and as many wild cards (combination_shapes.
 counts allow). Each is an *entry*: its kind, cards, value, bomb, the wild cards it takes, and what it needs of each
 key as bit masks by threshold (``EMASK[e * T1 + t]``: the keys it needs more than ``t`` of), keys numbered within
 the kind's *group* (the kinds made of the same cards with the same suitedness count a card alike), at most 63 of
-them. A wild card played alone is one more entry (``NE``), its value worked out from the play it beats.
+them. A need that any of several keys fills (an Among: a flush's cards below its top card, a rank's cards of a lower
+tie) is a mask and a count (``CMASK``, ``CN``), the cards of a hand in it counted from the masks by threshold. A wild
+card played alone is one more entry (``NE``), its value worked out from the play it beats. With combinations.tie a
+value is the scaled value times the number of ties plus the tie's place: one whole number, compared as one.
 
-A *reading* (what ``combination`` gives: a record of kind, length, value, bomb and ranks) is interned as every record
-is (values.py): every reading a play can have is interned as the tables are made, the entries' and those of a wild
-card alone (its value from the lowest rank and each play it may beat, half a rank at a time, once per wild card), so
-that the number of a play's reading is the one the Python backend's record packs to. ``ROW`` maps an interned number
-to its reading's row (kind, length, value, bomb), the play to beat read from it.
+A *reading* (what ``combination`` gives: a record of kind, length, value, bomb, ranks and tie) is interned as every
+record is (values.py): every reading a play can have is interned as the tables are made, the entries' and those of
+a wild card alone (its value from the lowest rank and each play it may beat, half a rank at a time, once per wild
+card), so that the number of a play's reading is the one the Python backend's record packs to. ``ROW`` maps an
+interned number to its reading's row (kind, length, value, bomb), the play to beat read from it.
 
 Values are held as whole numbers times ``SCALE`` (2 when a wild card alone counts half a rank above: 1.5 is 3), the
 smallest power of two at most 64 that makes each whole; a section whose values none makes whole is not written. Not
@@ -30,7 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter.compiled.values import INTERNED, NotWritten, Values
-from interpreter.engine.combination_shapes import WILD
+from interpreter.engine.combination_shapes import WILD, Among, ShapeMaker, TooMany, fixed_ranks
+from interpreter.engine.combinations import record
 
 MOST_KEYS = 63  # keys of one group (bits of a whole number)
 MOST_ENTRIES = 4096  # shapes of the whole deck
@@ -66,22 +70,31 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     kinds = cb.kinds
     kind_group, keys, gkey = _keys(cb, kind_of, n_kinds)
     # (each once, in the order made, by kind: the same tables, and so the same module text, in every process)
-    shapes = sorted(dict.fromkeys(cb.maker.every(tuple(sorted(deck)), None)), key=lambda s: s.kind)
-    if len(shapes) > MOST_ENTRIES:
+    maker = ShapeMaker(kinds, cb.rank, cb.suit, cb.wild, cb.wild_ranks, cb.tie, MOST_ENTRIES)  # (stops past it)
+    try:
+        every, many = maker.every(tuple(sorted(deck)), None), False
+    except TooMany:
+        every, many = [], True
+    if many or len(every) > MOST_ENTRIES:
         raise NotWritten(f"a combinations section of more than {MOST_ENTRIES} shapes of the whole deck")
+    shapes = sorted(dict.fromkeys(every), key=lambda s: s.kind)
     t1 = max((n for s in shapes for k, n in s.need if k != WILD), default=1) + 1  # thresholds: 1..most, more
     alone = cb.alone_kind if cb.alone is not None and cb.wild else None
     alone_values = _alone_values(cb, shapes, alone)
     scale = _scale([s.value for s in shapes] + alone_values + [cb.lowest] + ([0.5] if cb.alone == "above" else []))
-    readings = _Readings(values, [k.name for k in kinds], scale)
+    ties = sorted({t for t in cb.tie or () if isinstance(t, (int, float))}) or [0]  # (a tie's place: its number)
+    readings = _Readings(values, [k.name for k in kinds], scale, ties)
     entries = _entries(cb, shapes, kind_group, keys, t1, readings)
     # the entry of a wild card alone (NE): its value worked out from the play it beats
     for name, x in (("CB_EKIND", alone if alone is not None else 0), ("CB_ELEN", 1), ("CB_EVAL", 0), ("CB_EBOMB", 0),
-                    ("CB_EW", 1), ("CB_EREAD", 0)):
+                    ("CB_EW", 1), ("CB_EREAD", 0), ("CB_EUNION", 0), ("CB_CAT", entries["CB_CAT"][-1])):
         entries[name].append(x)
     entries["CB_EMASK"] += [0] * t1
-    aval = [int(x * scale) for x in alone_values]
-    aread = [readings.number(alone, 1, x, False, []) for x in alone_values] if alone is not None else []
+    entries["CB_CMASK"] = entries["CB_CMASK"] or [0]
+    entries["CB_CN"] = entries["CB_CN"] or [0]
+    nt = len(readings.ties)
+    aval = [int(x * scale) * nt for x in alone_values]
+    aread = [readings.number(alone, 1, x, False, [], 0) for x in alone_values] if alone is not None else []
     start, end = [0] * len(kinds), [0] * len(kinds)
     for i in range(len(kinds)):
         at = [e for e, k in enumerate(entries["CB_EKIND"][:-1]) if k == i]
@@ -101,8 +114,8 @@ def _make(cb: Any, deck: list[int], kind_of: tuple[int, ...], values: Values) ->
     numbers = {
         "NKEYS": max(sum(len(k) for k in keys), 1), "NK": n_kinds, "NKINDS": len(kinds), "NG": len(keys), "T1": t1,
         "NE": len(shapes), "ALONE": -1 if alone is None else alone, "ABOVE": int(cb.alone == "above"),
-        "AFIXED": int(fixed * scale) if fixed is not None else 0, "LOWEST": int(cb.lowest * scale),
-        "HALF": scale // 2, "NA": len(aval),
+        "AFIXED": int(fixed * scale) * nt if fixed is not None else 0, "LOWEST": int(cb.lowest * scale) * nt,
+        "HALF": scale // 2 * nt, "NA": len(aval),
     }
     return Tables(constants, numbers, [k.name for k in kinds])
 
@@ -112,7 +125,8 @@ def _check_kinds(cb: Any, deck: list[int], kind_of: tuple[int, ...]) -> None:
     first: dict[int, int] = {}  # a card kind -> a card of it
     for c in deck:
         f = first.setdefault(kind_of[c], c)
-        if (cb.rank[c], cb.suit[c], c in cb.wild) != (cb.rank[f], cb.suit[f], f in cb.wild):
+        tie = cb.tie or (None,) * (max(c, f) + 1)
+        if (cb.rank[c], cb.suit[c], c in cb.wild, tie[c]) != (cb.rank[f], cb.suit[f], f in cb.wild, tie[f]):
             raise NotWritten("cards of one kind that the combinations section reads differently")
 
 
@@ -134,26 +148,28 @@ def _keys(cb: Any, kind_of: tuple[int, ...], n_kinds: int) -> tuple[list[int], l
 
 
 class _Readings:
-    """The readings interned so far (values.py), each with its row: kind, length, value (scaled), bomb."""
+    """The readings interned so far (values.py), each with its row: kind, length, value (scaled, then times the
+    number of ties and plus its tie's place among them: compared as one number), bomb."""
 
-    def __init__(self, values: Values, names: list[str], scale: int):
-        self.values, self.names, self.scale = values, names, scale
+    def __init__(self, values: Values, names: list[str], scale: int, ties: list[Any]):
+        self.values, self.names, self.scale, self.ties = values, names, scale, ties
         self.rows: dict[int, int] = {}  # an interned reading -> its row
         self.kind: list[int] = []
         self.length: list[int] = []
         self.value: list[int] = []
         self.bomb: list[int] = []
 
-    def number(self, kind: int, length: int, value: float, bomb: bool, ranks: list[Any]) -> int:
+    def value_of(self, value: float, tie: Any) -> int:
+        return int(value * self.scale) * len(self.ties) + self.ties.index(tie)
+
+    def number(self, kind: int, length: int, value: float, bomb: bool, ranks: list[Any], tie: Any) -> int:
         """The interned number of a reading (as Combinations.reading makes it), given a row when new."""
-        number = self.values.encode({"kind": self.names[kind], "length": length,
-                                     "value": int(value) if value == int(value) else value, "bomb": bomb,
-                                     "ranks": sorted(ranks)})
+        number = self.values.encode(record(self.names[kind], length, value, bomb, sorted(ranks), tie))
         if number not in self.rows:
             self.rows[number] = len(self.kind)
             self.kind.append(kind)
             self.length.append(length)
-            self.value.append(int(value * self.scale))
+            self.value.append(self.value_of(value, tie))
             self.bomb.append(int(bomb))
         return number
 
@@ -167,27 +183,35 @@ class _Readings:
 
 def _entries(cb: Any, shapes: list[Any], kind_group: list[int], keys: list[dict[Any, int]], t1: int,
              readings: _Readings) -> dict[str, list[int]]:
-    """The entries' tables, one shape each: kind, cards, value (scaled), bomb, wild cards, need masks by threshold
-    (``EMASK[e * T1 + t]``: the keys it needs more than ``t`` of), its reading's interned number."""
+    """The entries' tables, one shape each: kind, cards, value (scaled, with its tie), bomb, wild cards, need masks
+    by threshold (``EMASK[e * T1 + t]``: the keys it needs more than ``t`` of), its reading's interned number; and
+    its needs that any of several keys fill (an Among): ``CMASK[j]`` and how many ``CN[j]`` for ``j`` from
+    ``CAT[e]`` to ``CAT[e + 1]``, ``EUNION[e]`` the keys of them all."""
     out: dict[str, list[int]] = {name: [] for name in ("CB_EKIND", "CB_ELEN", "CB_EVAL", "CB_EBOMB", "CB_EW",
-                                                         "CB_EMASK", "CB_EREAD")}
+                                                         "CB_EMASK", "CB_EREAD", "CB_EUNION", "CB_CAT", "CB_CMASK",
+                                                         "CB_CN")}
     for s in shapes:
-        suited, g = cb.kinds[s.kind].suited, kind_group[s.kind]
+        g = kind_group[s.kind]
         masks = [0] * t1
-        wild = 0
-        ranks: list[Any] = []
+        wild = union = 0
+        out["CB_CAT"].append(len(out["CB_CN"]))
         for key, n in s.need:
             if key == WILD:
                 wild += n
-                continue
-            for t in range(n):
-                masks[t] |= 1 << keys[g][key]
-            ranks += [key[0] if suited else key] * n
-        for name, x in (("CB_EKIND", s.kind), ("CB_ELEN", s.length), ("CB_EVAL", int(s.value * readings.scale)),
-                        ("CB_EBOMB", int(s.bomb)), ("CB_EW", wild),
-                        ("CB_EREAD", readings.number(s.kind, s.length, s.value, s.bomb, ranks))):
+            elif isinstance(key, Among):
+                mask = sum(1 << keys[g][k] for k in key)
+                out["CB_CMASK"].append(mask)
+                out["CB_CN"].append(n)
+                union |= mask
+            else:
+                for t in range(n):
+                    masks[t] |= 1 << keys[g][key]
+        for name, x in (("CB_EKIND", s.kind), ("CB_ELEN", s.length), ("CB_EVAL", readings.value_of(s.value, s.tie)),
+                        ("CB_EBOMB", int(s.bomb)), ("CB_EW", wild), ("CB_EUNION", union),
+                        ("CB_EREAD", readings.number(s.kind, s.length, s.value, s.bomb, fixed_ranks(s), s.tie))):
             out[name].append(x)
         out["CB_EMASK"] += masks
+    out["CB_CAT"].append(len(out["CB_CN"]))
     return out
 
 

@@ -411,7 +411,8 @@ _register(Builtin("right", 1, 1, _seat, _right, needs_state=True,
 # ---- plays of several cards (climbing games): the rule file's combinations section (engine/combinations.py)
 
 # what combination gives: the reading of a play
-READING = record({"kind": TEXT, "length": NUMBER, "value": NUMBER, "bomb": TRUTH, "ranks": list_of(NUMBER)})
+READING = record({"kind": TEXT, "length": NUMBER, "value": NUMBER, "bomb": TRUTH, "ranks": list_of(NUMBER),
+                  "tie": NUMBER})
 
 
 def _combos(state: Any, name: str) -> Any:
@@ -450,8 +451,9 @@ def _must_play(state: Any, cards: Sequence[int], top: Any, must: Sequence[int],
 
 _register(Builtin("combination", 1, 2, _reading, _combination, needs_state=True,
                   doc="The cards read as one play of the combinations section that beats a play (none: any play "
-                  "leads): a record with kind, length (cards), value, bomb and ranks; none when they are no such "
-                  "play. Of several readings the best: a bomb, then the highest value.",
+                  "leads): a record with kind, length (cards), value, bomb, ranks and tie; none when they are no "
+                  "such play. Of several readings the best: a bomb, then a kind that beats the other, then the "
+                  "highest value.",
                   example="combination(round.play, round.top)", args=("list", "")))
 _register(Builtin("next_picks", 3, 5, _cards_type, _next_picks, needs_state=True,
                   doc="The cards of a hand that may be picked next towards a play beating a play (none: a lead), "

@@ -2,9 +2,10 @@
 
 Climbing (ladder, shedding) games play sets of cards: a pair, a run, a full house, a bomb. The section names
 each *kind* by its shape (``same``: cards of one rank; ``run``: that many
-consecutive ranks or more; ``sets``: sets of different ranks, the first deciding), which cards make it, whether
-it is a bomb, and which other kinds it beats whatever their value. A card's rank, its suit and the wild cards
-(which stand in for a rank) are worked out once per card, before play.
+consecutive ranks or more, ``longest`` at most; ``flush``: cards of one suit of any ranks; ``sets``: sets of
+different ranks, any number, the first deciding), which cards make it, whether it is a bomb, and which other kinds
+it beats whatever their value. A card's rank, its suit, its tie (what decides between plays of one kind and value)
+and the wild cards (which stand in for a rank) are worked out once per card, before play.
 
 A play is found card by card (actions keep fixed ids: a card, ``play``, ``pass``), so the engine works with
 *shapes*: the ranks a play needs (with the suit, for a suited kind) and how many wild cards, never the cards
@@ -14,8 +15,8 @@ play to beat, made once and kept (``Combinations.shapes``).
 
 What beats what: a bomb beats every play that is not a bomb, and a bomb with more cards or, as long, a higher
 value; otherwise a play beats a play of a kind it ``beats``, or of its own kind with as many cards and a lower
-value. A play's reading is the best one its cards allow (a bomb first, then the highest value): a wild card
-in a straight counts as its top card when it can.
+value (or, as high, a lower tie). A play's reading is the best one its cards allow (a bomb first, then a kind that
+beats the other, then the highest value): a wild card in a straight counts as its top card when it can.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from typing import Any
 
 from interpreter.dsl.budget import charge
 from interpreter.dsl.types import CARD
-from interpreter.engine.combination_shapes import WILD, Kind, Shape, ShapeMaker
+from interpreter.engine.combination_shapes import WILD, Among, Kind, Shape, ShapeMaker, fixed_ranks
 from interpreter.errors import SchemaError
+from interpreter.limits import WORK_LIMIT
 from interpreter.plan.combinations import BASE, CombinationsPlan
 
 MAX_KEPT = 4096  # hands and tops whose shapes are kept, per game
@@ -43,6 +45,7 @@ class Combinations:
     wild_ranks: frozenset[Any]
     alone: Any  # a wild card played alone: "above" or a number (None: it cannot be played alone)
     lowest: float  # the lowest rank of the cards that make plays (for a wild card led alone, "above")
+    tie: tuple[Any, ...] | None = None  # per card id, what decides between plays of one kind and value (None: none)
     by_name: dict[str, int] = field(default_factory=dict)
     kept: dict[Any, list[Shape]] = field(default_factory=dict)
     rivals: dict[Any, tuple[int, ...]] = field(default_factory=dict)
@@ -50,7 +53,8 @@ class Combinations:
 
     def __post_init__(self) -> None:
         self.by_name = {k.name: i for i, k in enumerate(self.kinds)}
-        self.maker = ShapeMaker(self.kinds, self.rank, self.suit, self.wild, self.wild_ranks)  # combination_shapes.py
+        self.maker = ShapeMaker(self.kinds, self.rank, self.suit, self.wild, self.wild_ranks, self.tie,
+                                WORK_LIMIT)  # combination_shapes.py
         # per kind, the cards that count as each key of its shapes (a wild card: WILD)
         self.cards_with: list[dict[Any, frozenset[int]]] = []
         for kind in self.kinds:
@@ -60,36 +64,46 @@ class Combinations:
             self.cards_with.append({k: frozenset(cs) for k, cs in with_key.items()})
         # a wild card played alone is a play of the first kind of one card that takes wild cards
         self.alone_kind = next((i for i, k in enumerate(self.kinds)
-                                if k.same == 1 and not k.run and not k.sets and k.wild), None)
+                                if k.same == 1 and not k.run and not k.sets and not k.flush and k.wild), None)
 
     # ------------------------------------------------------------------ readings
 
-    def top_of(self, top: Any) -> tuple[int, int, float, bool] | None:
+    def top_of(self, top: Any) -> tuple[int, int, float, bool, Any] | None:
         """A reading record (or none) as the tuple shapes are compared with."""
         if top is None:
             return None
         if not isinstance(top, dict) or top.get("kind") not in self.by_name:
             raise ValueError(f"the play to beat must be a combination (or none), got {top!r}")
-        return (self.by_name[top["kind"]], int(top["length"]), float(top["value"]), bool(top["bomb"]))
+        return (self.by_name[top["kind"]], int(top["length"]), float(top["value"]), bool(top["bomb"]),
+                top.get("tie", 0))
 
-    def beats(self, kind: int, length: int, value: float, bomb: bool, top: tuple[int, int, float, bool] | None,
-              ) -> bool:
+    def beats(self, kind: int, length: int, value: float, bomb: bool, top: tuple[int, int, float, bool, Any] | None,
+              tie: Any = 0) -> bool:
         if top is None:
             return True
-        tkind, tlength, tvalue, tbomb = top
+        tkind, tlength, tvalue, tbomb, ttie = top
         if bomb:
-            return not tbomb or (length, value) > (tlength, tvalue)
+            return not tbomb or (length, value, tie) > (tlength, tvalue, ttie)
         if tbomb:
             return False
         if self.kinds[tkind].name in self.kinds[kind].beats:
             return True
-        return kind == tkind and length == tlength and value > tvalue
+        return kind == tkind and length == tlength and (value, tie) > (tvalue, ttie)
 
-    def reading(self, shape: Shape, cards: list[int]) -> dict[str, Any]:
-        value = shape.value
-        return {"kind": self.kinds[shape.kind].name, "length": shape.length,
-                "value": int(value) if value == int(value) else value, "bomb": shape.bomb,
-                "ranks": sorted(self.rank[c] for c in cards if c not in self.wild)}
+    def better(self, shape: Shape, best: Shape) -> bool:
+        """``shape`` is a better reading of the same cards than ``best``: a bomb first, then a kind that beats the
+        other's, then the higher value (and tie)."""
+        if shape.bomb != best.bomb:
+            return shape.bomb
+        over = self.kinds[best.kind].name in self.kinds[shape.kind].beats
+        under = self.kinds[shape.kind].name in self.kinds[best.kind].beats
+        if over != under:
+            return over
+        return (shape.value, shape.tie) > (best.value, best.tie)
+
+    def reading(self, shape: Shape) -> dict[str, Any]:
+        return record(self.kinds[shape.kind].name, shape.length, shape.value, shape.bomb, fixed_ranks(shape),
+                      shape.tie)
 
     # ------------------------------------------------------------------ shapes
 
@@ -119,7 +133,7 @@ class Combinations:
             else:
                 beats = self.beats
                 found = [s for i in self._rivals(t, only) for s in self._of_kind(held, i)
-                         if beats(s.kind, s.length, s.value, s.bomb, t)]
+                         if beats(s.kind, s.length, s.value, s.bomb, t, s.tie)]
             i = self.alone_kind
             if (i is not None and self.alone is not None and (only is None or self.kinds[i].name in only)
                     and any(c in self.wild for c in held)):
@@ -131,7 +145,7 @@ class Combinations:
             self.kept[key] = found
         return found
 
-    def _rivals(self, t: tuple[int, int, float, bool], only: tuple[str, ...] | None) -> tuple[int, ...]:
+    def _rivals(self, t: tuple[int, int, float, bool, Any], only: tuple[str, ...] | None) -> tuple[int, ...]:
         """The kinds (of ``only``, when given) a play of which may beat the reading ``t``, in the section's order:
         a bomb, a kind that beats t's, or t's own (never a kind that is only led)."""
         key = (t[0], t[3], only)
@@ -157,7 +171,7 @@ class Combinations:
             self.kept[key] = found
         return found
 
-    def _alone(self, top: tuple[int, int, float, bool] | None) -> float:
+    def _alone(self, top: tuple[int, int, float, bool, Any] | None) -> float:
         if self.alone != "above":
             return float(self.alone)
         return (self.lowest if top is None else top[2]) + 0.5
@@ -194,7 +208,10 @@ class Combinations:
             if not wild and c not in kind.cards:
                 return None
             k = WILD if wild else self.maker.key(kind, c)
-            left = need.get(k, 0)
+            left = need.get(k)
+            if left is None:  # a key some Among of the shape holds
+                k = next((x for x in need if isinstance(x, Among) and k in x), None)
+                left = need.get(k, 0)
             if left <= 0:
                 return None
             need[k] = left - 1
@@ -232,7 +249,11 @@ class Combinations:
                     with_key = cards_with[s.kind]
                     for k, n in left.items():
                         if n > 0:
-                            open_cards.update(with_key.get(k, ()))
+                            if isinstance(k, Among):
+                                for x in k:
+                                    open_cards.update(with_key.get(x, ()))
+                            else:
+                                open_cards.update(with_key.get(k, ()))
             out = [c for c in hand if c in open_cards and c not in picked]
         return out, work + len(out) + len(shapes)
 
@@ -254,9 +275,15 @@ class Combinations:
         best = None
         for s in self.shapes(cards, top):
             if s.length == len(cards) and self.fits(s, cards):
-                if best is None or (s.bomb, s.value) > (best.bomb, best.value):
+                if best is None or self.better(s, best):
                     best = s
-        return None if best is None else self.reading(best, cards)
+        return None if best is None else self.reading(best)
+
+
+def record(kind: str, length: int, value: float, bomb: bool, ranks: list[Any], tie: Any) -> dict[str, Any]:
+    """A reading: the record ``combination`` gives (``tie`` 0 without combinations.tie)."""
+    return {"kind": kind, "length": length, "value": int(value) if value == int(value) else value, "bomb": bomb,
+            "ranks": ranks, "tie": tie}
 
 
 def compile_combinations(spec: CombinationsPlan | None, source: Any, compiler: Any, n_cards: int, group: str | None,
@@ -284,6 +311,10 @@ def compile_combinations(spec: CombinationsPlan | None, source: Any, compiler: A
     else:
         suit = (None,) * n_cards
     plain = written(spec.cards, "truth") if spec.cards is not None else (True,) * n_cards
+    tie = written(spec.tie) if spec.tie is not None else None
+    for c, t in enumerate(tie or ()):
+        if plain[c] and not isinstance(t, (int, float)):
+            raise SchemaError(f"a card's tie must be a number, got {t!r}", source.pos(spec.tie))
     wild: frozenset[int] = frozenset()
     wild_ranks: frozenset[Any] = frozenset()
     if spec.wild is not None:
@@ -296,15 +327,34 @@ def compile_combinations(spec: CombinationsPlan | None, source: Any, compiler: A
     for k in spec.kinds:
         made_of = written(k.cards, "truth") if k.cards is not None else plain
         cards = frozenset(c for c, ok in enumerate(made_of) if ok and c not in wild and rank[c] is not None)
-        kinds.append(Kind(k.name, k.same, k.run, k.sets, k.suited, k.bomb, k.wild and bool(wild), frozenset(k.beats),
-                          k.lead_only, cards))
+        kinds.append(Kind(k.name, k.same, k.run, k.sets, k.suited or bool(k.flush), k.bomb, k.wild and bool(wild),
+                          frozenset(k.beats), k.lead_only, cards, k.longest, k.flush))
+        _can_be(kinds[-1], rank, suit, source.pos(BASE + ("kinds", k.name)))
     made = [r for c, r in enumerate(rank) if plain[c] and c not in wild and isinstance(r, (int, float))]
     for c, r in enumerate(rank):
         if c not in wild and r is not None and not isinstance(r, (int, float)):
             raise SchemaError(f"a card's rank must be a number (or none: the card makes no play), got {r!r}",
                               source.pos(spec.rank))
     alone = spec.wild.alone if spec.wild is not None else None
-    return Combinations(kinds, rank, suit, wild, wild_ranks, alone, float(min(made)) if made else 0.0)
+    return Combinations(kinds, rank, suit, wild, wild_ranks, alone, float(min(made)) if made else 0.0, tie)
+
+
+def _can_be(kind: Kind, rank: tuple[Any, ...], suit: tuple[Any, ...], pos: Any) -> None:
+    """Refuse a kind whose cards cannot make it: a flush longer than its longest suit, sets of more ranks than its
+    cards have."""
+    if kind.flush:
+        per_suit: dict[Any, int] = {}
+        for c in kind.cards:
+            per_suit[suit[c]] = per_suit.get(suit[c], 0) + 1
+        most = max(per_suit.values(), default=0)
+        if most < kind.flush:
+            raise SchemaError(f"kind {kind.name!r} is a flush of {kind.flush} cards, but its cards have at most "
+                              f"{most} of one suit", pos)
+    if kind.sets:
+        ranks = len({rank[c] for c in kind.cards})
+        if ranks < len(kind.sets):
+            raise SchemaError(f"kind {kind.name!r} is {len(kind.sets)} sets of different ranks, but its cards have "
+                              f"{ranks} rank{'s' if ranks != 1 else ''}", pos)
 
 
 def _wild_ranks(path: tuple[Any, ...], source: Any, compiler: Any) -> frozenset[Any]:
