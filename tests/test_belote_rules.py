@@ -116,7 +116,9 @@ def test_each_player_may_declare_what_he_holds_and_the_best_side_counts_all_of_i
     game = game_of("belote", 4)
     state = at_step(game, "belote_held", HANDS, dealer=W, trump="hearts", taker=N, teams=TEAMS)
     assert state.seat_vars["has_belote"] == [False, False, True, False]
-    for label in ["declare", "declare", "declare", "no declaration"]:        # North first: he leads
+    assert set(game.labels(state)) == {"no declaration", "carré of Js", "tierce to the 9 of clubs"}   # North leads
+    for label in ["carré of Js", "tierce to the 9 of clubs", "cinquante to the 10 of spades", "tierce to the A of spades",
+                  "no declaration"]:
         game.apply(state, game.action_for_label(state, label))
     announced = state.seat_vars["announced"]
     assert list(announced[W]) == [] and len(announced[N]) == 2
@@ -134,8 +136,8 @@ def test_of_equal_declarations_the_higher_sequence_then_the_one_at_trumps_counts
 
     def count(hands):
         state = at_step(game, "declare", hands, dealer=W, trump="hearts", taker=N, teams=TEAMS)
-        while game.labels(state) == ["no declaration", "declare"]:
-            game.apply(state, game.action_for_label(state, "declare"))
+        while "no declaration" in game.labels(state):
+            game.apply(state, game.action_for_label(state, [x for x in game.labels(state) if x != "no declaration"][0]))
         return _score(_suit("hearts") + _suit("spades"), announced=state.seat_vars["announced"])
 
     rest = ["8 of diamonds", "10 of diamonds", "A of diamonds", "8 of spades", "10 of spades"]
@@ -197,12 +199,13 @@ def test_a_deal_in_dispute_holds_the_takers_points_for_the_side_that_wins_the_ne
 
 
 def _declared(seat: int, *cards: str) -> dict[int, list[int]]:
-    """The declarations the rule file works out for a hand of these cards (hearts trumps)."""
+    """The declarations a seat holding these cards makes (hearts trumps), as the rule file keeps them."""
     game = game_of("belote", 4)
     hands = {s: [f"{r} of diamonds"] for s, r in enumerate("78JQ")}   # every seat holds a card: play waits
     hands[seat] = list(cards)
-    state = at_step(game, "declared", hands, dealer=W, trump="hearts", taker=N, teams=TEAMS,
-                    seat_values={"declares": {seat: "declare"}})
+    state = at_step(game, "declare", hands, dealer=W, trump="hearts", taker=N, teams=TEAMS)
+    while "no declaration" in game.labels(state):
+        game.apply(state, game.action_for_label(state, [x for x in game.labels(state) if x != "no declaration"][0]))
     return dict(enumerate(state.seat_vars["announced"]))
 
 
