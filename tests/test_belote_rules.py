@@ -117,8 +117,8 @@ def test_each_player_may_declare_what_he_holds_and_the_best_side_counts_all_of_i
     state = at_step(game, "belote_held", HANDS, dealer=W, trump="hearts", taker=N, teams=TEAMS)
     assert state.seat_vars["has_belote"] == [False, False, True, False]
     assert set(game.labels(state)) == {"no declaration", "carré of Js", "tierce to the 9 of clubs"}   # North leads
-    for label in ["carré of Js", "tierce to the 9 of clubs", "cinquante to the 10 of spades", "tierce to the A of spades",
-                  "no declaration"]:
+    for label in ["carré of Js", "tierce to the 9 of clubs", "cinquante to the 10 of spades",
+                  "tierce to the A of spades", "no declaration"]:
         game.apply(state, game.action_for_label(state, label))
     announced = state.seat_vars["announced"]
     assert list(announced[W]) == [] and len(announced[N]) == 2
@@ -144,7 +144,8 @@ def test_of_equal_declarations_the_higher_sequence_then_the_one_at_trumps_counts
     hands = {N: ["7 of clubs", "8 of clubs", "9 of clubs"] + rest, E: ["8 of hearts", "9 of hearts", "10 of hearts"],
              S: ["J of clubs", "Q of clubs", "K of clubs"], W: ["J of spades", "Q of spades", "K of spades"]}
     assert count(hands) == [102, 60, 102, 60]                  # the tierces to the K: South's and West's tie
-    hands[E], hands[W] = ["J of hearts", "Q of hearts", "K of hearts"], ["7 of diamonds", "9 of diamonds", "J of diamonds"]
+    hands[E] = ["J of hearts", "Q of hearts", "K of hearts"]
+    hands[W] = ["7 of diamonds", "9 of diamonds", "J of diamonds"]
     assert count(hands) == [102, 80, 102, 80]                  # East's at trumps beats South's: 20 for East-West
 
 
