@@ -19,7 +19,7 @@ from .compiled_steps import StepOnBoth, numba_or_skip, short_list
 from .conftest import ROOT, game_of
 
 # the bundled games with choose steps, at their fewest players
-FEWEST = {"bridge": 4, "doppelkopf": 4, "euchre": 4, "hearts": 4, "meinz": 3, "mit-list-und-tuecke": 4,
+FEWEST = {"belote": 4, "bridge": 4, "doppelkopf": 4, "euchre": 4, "hearts": 4, "meinz": 3, "mit-list-und-tuecke": 4,
           "mue-riogrande": 4, "mue": 3, "njet-goldsieber": 3, "njet-riogrande": 2, "oh-hell": 3, "skat": 3,
           "spades": 4, "tichu": 4, "was-sticht": 3}
 
