@@ -149,12 +149,30 @@ def test_a_failure_is_printed_with_the_command_that_shows_its_game(capsys, monke
 
     real = State.all_cards
     monkeypatch.setattr(State, "all_cards", lambda self: real(self)[1:] if self.round_number > 1 else real(self))
-    assert main(["conformance", "meinz", "-p", "4", "--games", "2", "--first", "5"]) == 1
+    assert main(["conformance", "meinz", "-p", "4", "--games", "2", "--first", "5",
+                 "-o", "card_monster_can_win=true"]) == 1
     out = capsys.readouterr().out
     assert re.search(r"^meinz, 4 players, seed conformance/5, action \d+ \(round 2\): after it 35 cards of 36 are in "
-                     r"play, or a card is in two places\n  \(see it: trickbook play meinz -p 4 --seed "
-                     r"conformance/5\)$", out, re.M), out
+                     r"play, or a card is in two places\n  \(see it: trickbook play meinz -p 4 -o "
+                     r"card_monster_can_win=true --seed conformance/5\)$", out, re.M), out
+    assert out.startswith("options: card_monster_can_win=true\n")
     assert "2 games in" in out and ", 2 failures" in out
+
+
+def test_the_conformance_command_plays_the_options_given(capsys):
+    """``-o NAME=VALUE`` sets an option of every file checked: the same seeds play other games, the options are
+    reported, and a file that does not declare one is refused by name before any game."""
+    from interpreter.cli import main
+
+    rounds = {}
+    for given in ([], ["-o", "target=50"]):
+        assert main(["conformance", "hearts", "--games", "3", "--json", *given]) == 0
+        (case,) = json.loads(capsys.readouterr().out)["cases"]
+        rounds[tuple(given)] = (case["options"], case["rounds"])
+    assert rounds[()][0] == {} and rounds[("-o", "target=50")][0] == {"target": 50}
+    assert rounds[("-o", "target=50")][1] < rounds[()][1]  # three games to 50 are shorter than to 100
+    assert main(["conformance", "hearts", "meinz", "-o", "target=50"]) == 1
+    assert "meinz: unknown option 'target'" in capsys.readouterr().err
 
 
 def test_different_seeds_give_different_games():

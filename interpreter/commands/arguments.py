@@ -169,6 +169,8 @@ def _conformance(sub: Commands) -> None:
                    help=f"games per game file and player count (default 100, at most {MAX_GAMES:,})")
     c.add_argument("--players", "-p", type=int, action="append", metavar="N",
                    help="only this player count (repeatable; default: every count the file supports)")
+    c.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                   help="set a game option of every file checked (repeatable; each file must declare it)")
     c.add_argument("--workers", "-w", type=int, default=1, metavar="W",
                    help=f"processes to play on (default 1, at most {MAX_WORKERS})")
     c.add_argument("--first", type=int, default=0, metavar="I", help="the number of the first game (its seed is "

@@ -42,6 +42,12 @@ def setup(args: argparse.Namespace, game: str | None = None,
 
 def compiled(args: argparse.Namespace, source: RuleSource, options: list[str]) -> Game:
     """The rule file read as ``source`` compiled for the command's players and the options given."""
+    return compile_game(source, players(args, source), chosen_options(source, options))
+
+
+def chosen_options(source: RuleSource, options: list[str]) -> dict[str, Any]:
+    """The ``--option NAME=VALUE`` items given, each read as the rule file declares the option (one it does not
+    declare, or a value of another kind, is refused naming what it takes)."""
     chosen = {}
     for item in options:
         if "=" not in item:
@@ -49,7 +55,7 @@ def compiled(args: argparse.Namespace, source: RuleSource, options: list[str]) -
                                  f"(options: {', '.join(declared_options.defaults(source.data)) or 'none'})")
         k, v = item.split("=", 1)
         chosen[k.strip()] = declared_options.parsed(source.data, k.strip(), v.strip())
-    return compile_game(source, players(args, source), chosen)
+    return chosen
 
 
 def players(args: argparse.Namespace, source: RuleSource, *others: RuleSource) -> int:

@@ -9,7 +9,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from interpreter.commands.common import MAX_GAMES, UsageError, allowed, duration, workers
+from interpreter.commands.common import MAX_GAMES, UsageError, allowed, chosen_options, duration, workers
 from interpreter.engine.compile import supported_players
 from interpreter.errors import TrickbookError
 from interpreter.rules.catalog import bundled_games
@@ -31,12 +31,17 @@ def conformance(args: argparse.Namespace) -> int:
     names = args.games_to_check or list(bundled_games())
     cases = []
     for name in names:
-        counts = supported_players(load_rules(name, allow))  # a broken file is reported before any game
+        source = load_rules(name, allow)  # a broken file is reported before any game
+        counts = supported_players(source)
         wanted = args.players or counts
         for n in wanted:
             if n not in counts:
                 raise TrickbookError(f"{name} is for {', '.join(map(str, counts))} players, not {n}")
-        cases += [(name, n) for n in wanted]
+        try:  # each file must declare every option given
+            options = tuple(chosen_options(source, args.option).items())
+        except TrickbookError as exc:
+            raise TrickbookError(f"{name}: {exc}") from None
+        cases += [(name, n, options) for n in wanted]
     processes = min(processes, runs.task_count(len(cases), args.games))  # none waits for nothing
     started = time.monotonic()
     shown = [started]
@@ -62,10 +67,14 @@ def _told(args: argparse.Namespace, tallies: list[Tally], elapsed: float, proces
     if args.json:
         print(json.dumps({"games": sum(t.games for t in tallies), "seconds": round(elapsed, 1), "workers": processes,
                           "checks": args.checks, "failures": failures, "cases": [
-                              {"game": t.game, "players": t.players, "games": t.games, "rounds": t.rounds,
+                              {"game": t.game, "players": t.players, "options": dict(t.options), "games": t.games,
+                               "rounds": t.rounds,
                                "actions": t.actions, "seconds": round(t.seconds, 2), "failures": t.failures}
                               for t in tallies]}))
         return
+    given = sorted({f"{k}={str(v).lower() if isinstance(v, bool) else v}" for t in tallies for k, v in t.options})
+    if given:
+        print(f"options: {', '.join(given)}")
     print(f"{'game':<28} {'players':>7} {'games':>8} {'rounds':>9} {'actions':>11} {'games/s':>8} {'failures':>8}")
     for t in tallies:
         rate = t.games / t.seconds if t.seconds else 0.0
@@ -77,4 +86,5 @@ def _told(args: argparse.Namespace, tallies: list[Tally], elapsed: float, proces
 
     for t in tallies:
         for problem, index in list(zip(t.failures, t.failed))[:5]:
-            print(f"{problem}\n  (see it: trickbook play {t.game} -p {t.players} --seed {seed_of(index)})")
+            said = "".join(f" -o {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in t.options)
+            print(f"{problem}\n  (see it: trickbook play {t.game} -p {t.players}{said} --seed {seed_of(index)})")

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from interpreter.conformance.battery import RECORDS, Checks, ConformanceError, Played, check_game
 from interpreter.engine.compile import compile_game
@@ -20,6 +21,7 @@ from interpreter.harness.runner import process_pool
 from interpreter.rules.loader import load_rules
 
 CHUNK = 50  # games per task of a worker process
+Options = tuple[tuple[str, Any], ...]  # the options given to a run, as (name, value) pairs
 
 
 @dataclass
@@ -28,6 +30,7 @@ class Tally:
 
     game: str
     players: int
+    options: Options = ()
     games: int = 0
     rounds: int = 0
     actions: int = 0
@@ -45,16 +48,16 @@ class Tally:
 
 
 @lru_cache(maxsize=4)  # a worker keeps the few games of its runs, not every game it was ever given
-def _compiled(name: str, players: int, allow: tuple[Path, ...]) -> Game:
-    return compile_game(load_rules(name, allow), players)
+def _compiled(name: str, players: int, allow: tuple[Path, ...], options: Options) -> Game:
+    return compile_game(load_rules(name, allow), players, dict(options))
 
 
-def run_chunk(task: tuple[str, int, int, int, tuple[Path, ...], Checks]) -> Tally:
-    """Games ``start`` .. ``stop - 1`` of one rule file and player count, checked as ``checks`` ask (one task of a
-    worker process)."""
-    name, players, start, stop, allow, checks = task
-    tally = Tally(name, players)
-    game = _compiled(name, players, allow)
+def run_chunk(task: tuple[str, int, Options, int, int, tuple[Path, ...], Checks]) -> Tally:
+    """Games ``start`` .. ``stop - 1`` of one rule file, player count and options, checked as ``checks`` ask (one
+    task of a worker process)."""
+    name, players, options, start, stop, allow, checks = task
+    tally = Tally(name, players, options)
+    game = _compiled(name, players, allow, options)
     rules_file = name if name.endswith((".yaml", ".yml")) else None  # a bundled game is named by its name
     began = time.perf_counter()
     try:
@@ -84,21 +87,21 @@ def task_count(cases: int, games: int, chunk: int = CHUNK) -> int:
     return cases * -(-games // chunk)
 
 
-def run(cases: list[tuple[str, int]], games: int, workers: int = 1, allow: tuple[Path, ...] = (),
+def run(cases: list[tuple[str, int, Options]], games: int, workers: int = 1, allow: tuple[Path, ...] = (),
         progress: Callable[[int, int, int], None] | None = None, chunk: int = CHUNK, first: int = 0,
         checks: Checks = RECORDS) -> list[Tally]:
-    """``games`` conformance games for each (rule file, player count), from game number ``first`` on (so a
+    """``games`` conformance games for each (rule file, player count, options), from game number ``first`` on (so a
     long run can be continued), each checked as ``checks`` ask; one tally per case, in order. At most one worker
     process per task is started."""
     stop = first + games
-    tasks = [(name, n, start, min(start + chunk, stop), allow, checks)
-             for name, n in cases for start in range(first, stop, chunk)]
+    tasks = [(name, n, options, start, min(start + chunk, stop), allow, checks)
+             for name, n, options in cases for start in range(first, stop, chunk)]
     workers = min(workers, len(tasks))
     tallies = {case: Tally(*case) for case in cases}
     done = failed = 0
     total = games * len(cases)
     for tally in _results(tasks, workers):
-        tallies[(tally.game, tally.players)].add(tally)
+        tallies[(tally.game, tally.players, tally.options)].add(tally)
         done += tally.games
         failed += len(tally.failures)
         if progress is not None:
