@@ -137,3 +137,23 @@ def test_with_four_players_only_the_president_and_the_scum_exchange_and_not_befo
     assert at_step(game, "scum_gives", hands, dealer=A).pending.actor == B           # left of the dealer leads
     game, state = _second_hand(4, hands, [2, 4, 3, 1], exchange=0)
     assert state.pending.actor == B and _hands(game, state)[D] == ["6♣"]
+
+
+def test_with_the_house_rule_a_2_goes_alone_on_any_play_and_clears_the_pile():
+    hands = {A: ["5♣", "5♦", "9♠"], B: ["2♣", "K♠", "K♦"], C: ["2♦", "2♥", "A♠"], D: ["7♣", "7♦", "Q♥"]}
+    game = game_of("president", 4, twos_clear=True)
+    state = at_step(game, "play", hands, dealer=D)
+    play(game, state, "5♣", "5♦")
+    assert _labels(game, state) == sorted(["2♣", "K♠", "K♦", "pass"])                # the 2 alone on a pair
+    play(game, state, "2♣")
+    # the 2 ends the trick at once (C, holding two 2s, is not asked) and B leads the next
+    assert state.pending.actor == B and state.vars["top"] is None
+    assert names(game, state.shared["discard"]) == sorted(["5♣", "5♦", "2♣"])
+    play(game, state, "K♠", "K♦")
+    play(game, state, "2♦", "2♥")                   # a pair of 2s clears the pile too
+    assert state.pending.actor == C and state.vars["top"] is None
+    # by the rules a single 2 may not go on a pair
+    game = game_of("president", 4)
+    state = at_step(game, "play", hands, dealer=D)
+    play(game, state, "5♣", "5♦")
+    assert _labels(game, state) == sorted(["K♠", "K♦", "pass"])
