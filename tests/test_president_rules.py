@@ -157,3 +157,15 @@ def test_with_the_house_rule_a_2_goes_alone_on_any_play_and_clears_the_pile():
     state = at_step(game, "play", hands, dealer=D)
     play(game, state, "5♣", "5♦")
     assert _labels(game, state) == sorted(["K♠", "K♦", "pass"])
+
+
+def test_with_the_house_rule_the_holder_of_the_3_of_clubs_leads_the_first_hand_with_it():
+    hands = {A: ["5♣", "9♠"], B: ["3♦", "K♠"], C: ["3♣", "3♥", "A♠"], D: ["7♣", "Q♥"]}
+    game = game_of("president", 4, first_lead="three_of_clubs")
+    state = at_step(game, "play", hands, dealer=D)
+    # C leads (not A, left of the dealer) and must play the 3 of clubs: alone, or in the pair of 3s
+    assert state.pending.actor == C and _labels(game, state) == sorted(["3♣", "3♥"])
+    play(game, state, "3♥")
+    assert _labels(game, state) == ["3♣"]           # the 3 of hearts alone is no play with the 3 of clubs
+    play(game, state, "3♣")
+    assert names(game, state.shared["discard"]) == sorted(["3♣", "3♥"])   # nobody holds a higher pair
