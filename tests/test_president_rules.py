@@ -1,4 +1,4 @@
-"""President (games/president.yaml) by pagat's "President - Card Game Rules" and the English Wikipedia article
+"""President (games/president.yaml) by John McLeod's "President" on pagat.com and the English Wikipedia article
 "President (card game)": the whole pack dealt out, some players getting one more; a play is a single card or a set
 of one rank, each later play of a trick as many cards of a higher rank (2 high), or a pass; the trick goes to the
 last player to play, who leads again; the titles by the order of going out and their points; from the second hand
