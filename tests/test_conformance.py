@@ -37,9 +37,9 @@ FULLY_CHECKED = 8
 MIN_GAMES, ACTIONS_PER_COUNT = 3, (None if LONG else 40_000)
 CASES = [(path, n) for path in GAMES for n in supported_players(load_rules(path))]
 # games whose 30 default games would check many more actions than others' at no cap: President's decisions are
-# climbing picks (each costly to check) and 10 deals are some 700 of them; 3 deals hold the exchange and the lead
+# climbing picks (each costly to check) and 10 deals are some 700 of them; 2 deals hold the exchange and the lead
 # of a later deal too (the long run plays the defaults)
-SHORT_RUN: dict[str, dict[str, object]] = {} if LONG else {"president": {"deals": 3}}
+SHORT_RUN: dict[str, dict[str, object]] = {} if LONG else {"president": {"deals": 2}}
 
 
 def checks_of(index: int) -> Checks:

@@ -38,7 +38,7 @@ AGENT_KINDS = ("random", "greedy")
 # Skat (36 or 48 deals) or a game of Tichu to 1,000 (its decisions cost a hundred times more than most games')
 # is as long as thirty games of another, and a deal of President asks some seventy decisions; the records name
 # their options, and are played again with them
-OPTIONS: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "tichu": {"target": 500}, "president": {"deals": 3}}
+OPTIONS: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "tichu": {"target": 500}, "president": {"deals": 2}}
 SEEDS = tuple(f"golden2/{k}" for k in range(1, 11))
 
 
