@@ -34,6 +34,19 @@ CPU_SECONDS = 6.0
 RSS_MB = 300
 
 
+# the child writes its own peak (VmHWM: the resident memory of its own image, from its exec on) when it ends: the
+# ru_maxrss wait4 gives also counts the test process's memory at the fork, which grows with every game it compiled
+PEAK = """
+import atexit, sys
+def peak():
+    with open(sys.argv[2], "w") as out:
+        out.write(next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")))
+atexit.register(peak)
+from interpreter.cli import main
+sys.exit(main(["validate", sys.argv[1]]))
+"""
+
+
 def validated_in_a_child(tmp_path: Path, text: str) -> tuple[int, str, float, float]:
     """``trickbook validate`` of ``text`` in a child process, with no cache: its exit status, what it printed on
     stderr, the CPU seconds it used (user and system) and its largest resident memory in MB."""
@@ -41,12 +54,17 @@ def validated_in_a_child(tmp_path: Path, text: str) -> tuple[int, str, float, fl
     path.write_text(text)
     assert len(text.encode()) < 1_000_000  # under the size limit: the file is read
     env = {**os.environ, "TRICKBOOK_NO_CACHE": "1"}
+    linux = Path("/proc/self/status").exists()
+    command = [sys.executable, "-c", PEAK, str(path), str(tmp_path / "peak")] if linux else \
+        [sys.executable, "-m", "interpreter.cli", "validate", str(path)]
     with open(tmp_path / "out", "w") as out, open(tmp_path / "err", "w") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "validate", str(path)], stdout=out,
-                                stderr=err, cwd=ROOT, env=env)
+        proc = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    rss_mb = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, else KB
+    if linux:
+        rss_mb = int((tmp_path / "peak").read_text()) / 1024  # VmHWM is in kB
+    else:
+        rss_mb = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)  # bytes on macOS, else KB
     return proc.returncode, (tmp_path / "err").read_text(), usage.ru_utime + usage.ru_stime, rss_mb
 
 

@@ -200,7 +200,7 @@ def test_no_more_processes_are_started_than_there_are_games(monkeypatch, capsys)
     assert code == 0 and json.loads(out)["games"] == 2
     assert _Pool.asked == [3, 2]
     _Pool.asked = []
-    tallies = conformance.run([("oh-hell", 4)], 3, 48, chunk=1)
+    tallies = conformance.run([("oh-hell", 4, ())], 3, 48, chunk=1)
     assert sum(t.games for t in tallies) == 3 and _Pool.asked == [3]
     code, out, _ = run(capsys, "conformance", "oh-hell", "-p", "4", "-n", "2", "--workers", "48")
     assert code == 0 and "2 games in" in out and "on 1 process," in out and _Pool.asked == [3]
