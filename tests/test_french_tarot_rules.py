@@ -45,7 +45,8 @@ def _pile(game, halves: int, bouts: list[str], taken: tuple[str, ...] = ()) -> l
 
 
 def _marque(contract: int, taker_points: float, bouts: list[str], petit_au_bout: int = 0,
-            poignees: dict[int, int] | None = None, tricks: int = 10, ecart_points: float = 0) -> list[int]:
+            poignees: dict[int, int] | None = None, tricks: int = 10, ecart_points: float = 0,
+            slam: int | None = None) -> list[int]:
     """The deal's scores when North took ``contract`` and his cards (tricks and, but in garde contre, the écart)
     are worth ``taker_points``, with these bouts."""
     game = _game()
@@ -55,7 +56,8 @@ def _marque(contract: int, taker_points: float, bouts: list[str], petit_au_bout:
     ecart = _pile(game, int(2 * ecart_points), [], tuple(won))
     poignees = poignees or {}
     state = at_step(game, "score", {s: [] for s in range(4)}, state=state, zones={"won": {N: won}, "ecart": ecart},
-                    dealer=E, taker=N, contract=contract, petit_au_bout=petit_au_bout, teams=[0, 1, 1, 1],
+                    dealer=E, taker=N, contract=contract, petit_au_bout=petit_au_bout, slam=slam,
+                    teams=[0, 1, 1, 1],
                     seat_values={"poignee": {s: poignees.get(s) for s in range(4)}})
     return state.round_results[-1]
 
@@ -92,6 +94,10 @@ def test_78_cards_worth_91_points_with_three_bouts() -> None:
     # every trick to the taker: the slam made without announcing it adds 200; garde, 3 bouts, 91 points:
     # (25 + 55) x 2 + 200 = 360
     (2, 91, ["atout 21", "atout 1", "Excuse"], {"tricks": 18}, 1080),
+    # the slam announced and made: 400 instead: 560 from each
+    (2, 91, ["atout 21", "atout 1", "Excuse"], {"tricks": 18, "slam": N}, 1680),
+    # announced and failed (17 tricks), garde, 2 bouts, 80 points: (25 + 39) x 2 - 200 = -72
+    (2, 80, ["atout 21", "Excuse"], {"tricks": 17, "slam": N}, -216),
 ])
 def test_the_marque(contract, points, bouts, extra, taker) -> None:
     scores = _marque(contract, points, bouts, **extra)
@@ -131,14 +137,24 @@ def test_each_bids_once_above_the_last_the_chien_is_shown_and_the_ecart_keeps_ki
     assert sorted(game.labels(state)) == sorted(f"atout {n}" for n in range(2, 15))
     _play(game, state, "atout 2", "atout 3")
     assert _labels(game, state.vars["trumps_laid_aside"]) == ["atout 2", "atout 3"]   # shown to all
+    assert game.current(state) == W and game.labels(state) == ["no chelem", "chelem"]
+    _play(game, state, "chelem")                                  # a slam announced: the taker leads
+    while state.pending.kind != "play":
+        _play(game, state, "no poignée")
+    assert game.current(state) == W
 
 
-def test_all_pass_the_deal_is_thrown_in_and_not_counted() -> None:
+@pytest.mark.parametrize("petit_sec", [False, True])
+def test_all_pass_or_a_petit_sec_the_deal_is_thrown_in_and_not_counted(petit_sec) -> None:
     game = _game()
-    hands, chien = _hands(game, [], [])
-    hands = {N: hands[N], W: hands[S], S: hands[E], E: [game.cards.labels[c] for c in game.deck][-18:]}
-    state = at_step(game, "bid", hands, dealer=E)
-    _play(game, state, "passe", "passe", "passe", "passe")
+    labels = [game.cards.labels[c] for c in game.deck]
+    trumps = [lab for lab in labels if lab.startswith("atout") and lab != "atout 1"] + ["Excuse"]
+    plain = [lab for lab in labels if lab not in trumps and lab != "atout 1"]
+    north = ["atout 1"] + plain[:17] if petit_sec else ["atout 1", "atout 2"] + plain[:16]
+    rest = [lab for lab in labels if lab not in north]
+    state = at_step(game, "sec", {N: north, W: rest[:18], S: rest[18:36], E: rest[36:54]}, dealer=E)
+    if not petit_sec:
+        _play(game, state, "passe", "passe", "passe", "passe")
     assert state.round_results[-1] == [0, 0, 0, 0] and state.game_vars["deals_played"] == 0
     assert state.round_number == 2
 
