@@ -36,9 +36,9 @@ FIRST_SEEDS = ("golden/1", "golden/2", "golden/3")
 AGENT_KINDS = ("random", "greedy")
 # games recorded with shorter settings than their defaults, so that the suite replays them quickly: a series of
 # Skat (36 or 48 deals) or a game of Tichu to 1,000 (its decisions cost a hundred times more than most games')
-# is as long as thirty games of another (French Tarot: 2 deals, 72 cards each); the records name their options, and
+# is as long as thirty games of another (French Tarot: 1 deal, 72 cards); the records name their options, and
 # are played again with them
-OPTIONS: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "tichu": {"target": 500}, "french-tarot": {"deals": 2}}
+OPTIONS: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "tichu": {"target": 500}, "french-tarot": {"deals": 1}}
 SEEDS = tuple(f"golden2/{k}" for k in range(1, 11))
 
 
