@@ -250,6 +250,15 @@ def test_excuse_the_fool_goes_back_to_its_player_and_the_low_card_owed_is_given_
     assert state.vars["debtor"] is None and game.current(state) == 0
 
 
+def test_a_route_whose_owner_gives_no_seat_stops_the_game_at_the_owner(tmp_path) -> None:
+    text = (EXAMPLES / "excuse.yaml").read_text(encoding="utf-8").replace("owner: player", "owner: round.creditor")
+    (tmp_path / "nobody.yaml").write_text(text, encoding="utf-8")
+    game = compile_game(load_rules(tmp_path / "nobody.yaml"), 4)
+    with pytest.raises(Exception, match=r"nobody.yaml:\d+:\d+: error: a route to 'won' needs a seat, got None"):
+        for seed in SEEDS:
+            _walk(game, seed, lambda *a: None)
+
+
 @pytest.mark.parametrize("players, dealt", [(3, [8, 8, 8]), (4, [6, 6, 6, 6]), (5, [5, 5, 5, 5, 4])])
 def test_deal_all_deals_every_card_one_more_to_the_first_seats_then_lays_the_extra_aside(players, dealt) -> None:
     game = _game("deal-all", players)
