@@ -6,8 +6,11 @@ South, East; East deals, so North speaks and leads first."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from .compiled_steps import StepOnBoth
 from .conftest import at_step, game_of
 
 N, W, S, E = range(4)
@@ -58,7 +61,7 @@ def _marque(contract: int, taker_points: float, bouts: list[str], petit_au_bout:
     state = at_step(game, "score", {s: [] for s in range(4)}, state=state, zones={"won": {N: won}, "ecart": ecart},
                     dealer=E, taker=N, contract=contract, petit_au_bout=petit_au_bout, slam=slam,
                     teams=[0, 1, 1, 1],
-                    seat_values={"poignee": {s: poignees.get(s) for s in range(4)}})
+                    seat_values={"poignee_size": {s: poignees.get(s) for s in range(4)}})
     return state.round_results[-1]
 
 
@@ -213,7 +216,7 @@ def test_the_petit_in_the_last_trick_scores_for_the_side_that_wins_it() -> None:
     assert state.round_results[-1][N] < 0 and "petit au bout" in "\n".join(state.notes)
 
 
-def test_a_poignee_is_offered_by_the_trumps_held_the_excuse_counting_as_one() -> None:
+def test_a_poignee_is_offered_by_the_trumps_held_and_shown_the_excuse_only_when_no_other_trump_is_left() -> None:
     game = _game()
     north = [f"atout {n}" for n in range(2, 14)] + ["Excuse"] + ["pique 2", "pique 3", "pique 4", "pique 5", "pique 6"]
     rest = [game.cards.labels[c] for c in game.deck if game.cards.labels[c] not in north]
@@ -221,3 +224,27 @@ def test_a_poignee_is_offered_by_the_trumps_held_the_excuse_counting_as_one() ->
     state = at_step(game, "poignee", hands, dealer=E, taker=N, contract=2, teams=[0, 1, 1, 1])
     assert game.current(state) == N
     assert game.labels(state) == ["no poignée", "simple poignée", "double poignée"]
+    _play(game, state, "double poignée")
+    while game.current(state) != N:                                            # the others have none
+        _play(game, state, "no poignée")
+    # 13 to show of 12 trumps and the Excuse: the trumps first, then the Excuse
+    for n in range(2, 14):
+        assert "Excuse" not in game.labels(state)
+        _play(game, state, f"atout {n}")
+    assert game.labels(state) == ["Excuse"]
+    _play(game, state, "Excuse")
+    assert len(state.per_seat["poignee"][N]) == 13 and len(state.per_seat["hand"][N]) == 5
+    assert "atout 2 from poignee" in game.labels(state)                        # played from there
+
+
+def test_the_tricks_with_a_poignee_shown_agree_on_both_backends() -> None:
+    """A deal played to its end from a hand and a poignée shown (played from two zones), with the Excuse among the
+    trumps not shown, on the Python backend and the compiled machine (random games rarely deal a poignée)."""
+    both = StepOnBoth("french-tarot", 4, "tricks")
+    game = both.game
+    north = [f"atout {n}" for n in range(2, 14)] + ["Excuse", "pique 2", "pique 3", "pique 4", "pique 5", "pique 6"]
+    rest = [game.cards.labels[c] for c in game.deck if game.cards.labels[c] not in north]
+    state = at_step(game, "tricks", {N: north[10:], W: rest[:18], S: rest[18:36], E: rest[36:54]},
+                    zones={"poignee": {N: north[:10]}}, dealer=E, taker=N, contract=2, petit_au_bout=0,
+                    teams=[0, 1, 1, 1], seat_values={"poignee_size": {N: 10, W: None, S: None, E: None}})
+    assert both.lockstep(state, random.Random(1)) == 72
