@@ -19,9 +19,9 @@ from .compiled_steps import StepOnBoth, numba_or_skip, short_list
 from .conftest import ROOT, game_of
 
 # the bundled games with choose steps, at their fewest players
-FEWEST = {"belote": 4, "bridge": 4, "doppelkopf": 4, "euchre": 4, "hearts": 4, "meinz": 3, "mit-list-und-tuecke": 4,
-          "mue-riogrande": 4, "mue": 3, "njet-goldsieber": 3, "njet-riogrande": 2, "oh-hell": 3, "skat": 3,
-          "spades": 4, "tichu": 4, "was-sticht": 3}
+FEWEST = {"belote": 4, "bridge": 4, "doppelkopf": 4, "euchre": 4, "french-tarot": 4, "hearts": 4, "meinz": 3,
+          "mit-list-und-tuecke": 4, "mue-riogrande": 4, "mue": 3, "njet-goldsieber": 3, "njet-riogrande": 2,
+          "oh-hell": 3, "president": 4, "schafkopf": 4, "skat": 3, "spades": 4, "tichu": 4, "was-sticht": 3}
 
 # what the template does not write yet, by step (the Python backend plays those)
 NOT_WRITTEN = {"announce_next": "names an enclosing trick binds",

@@ -30,7 +30,7 @@ DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
 RECIPES = ("bidding", "auction", "turned-trump", "partners", "hidden-partners", "passing", "pass-back", "captures",
            "claims", "split-tricks", "exchange", "two-zones", "dummy", "deal-file", "climbing", "partner-winning",
-           "deal-all", "board-auction", "big-two")
+           "deal-all", "board-auction", "big-two", "excuse")
 SEEDS = range(4)
 
 
@@ -232,6 +232,31 @@ def test_partner_winning_a_seat_heads_the_trick_unless_its_partner_is_winning_it
     assert game.refusal(state, ten) == (None if len(south_may) == 2 else
                                         "you must head the trick, unless your partner is winning it")
 
+
+
+def test_excuse_the_fool_goes_back_to_its_player_and_the_low_card_owed_is_given_once_its_side_wins_one() -> None:
+    game = _game("excuse")
+    hands = {1: ["clubs 5", "hearts 1", "spades 1", "spades 2"], 2: ["fool 0", "hearts 2", "clubs 1", "spades 3"],
+             3: ["clubs 4", "hearts 3", "clubs 2", "spades 4"], 0: ["clubs 3", "hearts 5", "hearts 4", "spades 5"]}
+    state = at_step(game, "tricks", hands, dealer=0, teams=[0, 1, 0, 1])
+    won = state.per_seat["won"]
+    for label in ("clubs 5", "fool 0", "clubs 4", "clubs 3"):  # East wins; South's side has no trick yet
+        _play(game, state, label)
+    assert _names(game, won[2]) == ["fool 0"] and _names(game, won[1]) == ["clubs 3", "clubs 4", "clubs 5"]
+    assert (state.vars["debtor"], state.vars["creditor"]) == (2, 1)  # South owes East a low card
+    for label in ("hearts 1", "hearts 2", "hearts 3", "hearts 5"):  # North wins: the debt is paid from it
+        _play(game, state, label)
+    assert _names(game, won[0]) == ["hearts 2", "hearts 3", "hearts 5"] and "hearts 1" in _names(game, won[1])
+    assert state.vars["debtor"] is None and game.current(state) == 0
+
+
+def test_a_route_whose_owner_gives_no_seat_stops_the_game_at_the_owner(tmp_path) -> None:
+    text = (EXAMPLES / "excuse.yaml").read_text(encoding="utf-8").replace("owner: player", "owner: round.creditor")
+    (tmp_path / "nobody.yaml").write_text(text, encoding="utf-8")
+    game = compile_game(load_rules(tmp_path / "nobody.yaml"), 4)
+    with pytest.raises(Exception, match=r"nobody.yaml:\d+:\d+: error: a route to 'won' needs a seat, got None"):
+        for seed in SEEDS:
+            _walk(game, seed, lambda *a: None)
 
 
 @pytest.mark.parametrize("players, dealt", [(3, [8, 8, 8]), (4, [6, 6, 6, 6]), (5, [5, 5, 5, 5, 4])])

@@ -103,7 +103,8 @@ def test_each_step_offers_the_legal_actions_with_their_labels_and_the_seats_obse
     """The labels, the mask and the tensor kept from step to step: what the state itself says, after every step of
     a whole game."""
     env = TrickbookEnv(name, players, {"skat": {"deals": 2}, "mue": {"hands": 1}, "mue-riogrande": {"hands": 1},
-                                       "tichu": {"target": 500}, "bridge": {"boards": 1}}.get(name))
+                                       "tichu": {"target": 500}, "bridge": {"boards": 1},
+                                       "french-tarot": {"deals": 1}}.get(name))
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     for agent, observation, info in _turns(env, 100_000):

@@ -389,6 +389,10 @@ def test_next_leader_says_who_leads_the_next_trick(tmp_path):
     ("led: \"len(trick)\"", "led:", "expected a card or none, found a number"),
     ("route: [{when: \"card.rank == 1\", to: nowhere}]", "route:", "unknown zone 'nowhere' (zones: hand, out, "
      "trick, won)"),
+    ("route: [{when: \"card.rank == 1\", to: out, owner: player}]", "route:",
+     "zone 'out' is shared; owner: is only for per-seat zones"),
+    ("route: [{when: \"card.rank == 1\", to: won, owner: card.rank}]", "route:",
+     "expected a seat, found value"),
 ])
 def test_trick_parts_that_cannot_work_together_are_refused_with_their_position(tmp_path, extra, where, message):
     text = rules(DEAL, tricks(extra), zones="out: {visible: all}")

@@ -14,18 +14,17 @@ the Python backend's play names: from one zone the last, from several the first 
 Written: every option of the step: one zone played from or several (``from``), ``seats``, ``lead`` and ``follow``
 obligations (with ``holding`` and ``otherwise``), ``led`` (``trick`` the plays' cards), ``strength`` and
 ``equal_cards``, ``can_win``, ``won_by``, ``decided_by``, ``takers`` (later takers found by their orderings, a taker
-choosing a number of cards: decisions of kind "take"), ``unclaimed``, ``route``, ``to``, ``next_leader``, ``count``,
-``trick``, ``per_trick``, and the steps it runs: ``between_plays`` (after every card but the last, the next seat to
-play known; they see ``player``, ``trick``, ``trick_seats`` and ``led``) and ``after_trick`` (once every taker has
-its cards, before the next leader is found; they see ``winner``, ``takers``, ``last_trick`` and ``trick_seats``),
-each step written by its own kind's template, entered with its ``when``; while one decides, the trick's legal
-actions and action taken are its own. A trick without such steps has no code for them (nothing more per card). Not
-written (``NotWritten``, the step stays on the Python backend): a step it runs of a kind, or with an expression, the
-compiled backend does not write yet (the message names the step and the option). What the Python backend refuses as
-a mistake of the rules at play (a seat out of range from ``seats``, ``decided_by`` or ``next_leader``, a ``takes``
-below 0, a seat left without a card to play by a step between plays) is not checked here: the compiled backend plays
-what the Python backend has played.
-"""
+choosing a number of cards: decisions of kind "take"), ``unclaimed``, ``route`` (with ``owner``), ``to``,
+``next_leader``, ``count``, ``trick``, ``per_trick``, and the steps it runs: ``between_plays`` (after every card but the
+last, the next seat to play known; they see ``player``, ``trick``, ``trick_seats`` and ``led``) and ``after_trick``
+(once every taker has its cards, before the next leader is found; they see ``winner``, ``takers``, ``last_trick`` and
+``trick_seats``), each step written by its own kind's template, entered with its ``when``; while one decides, the
+trick's legal actions and action taken are its own. A trick without such steps has no code for them (nothing more per
+card). Not written (``NotWritten``, the step stays on the Python backend): a step it runs of a kind, or with an
+expression, the compiled backend does not write yet (the message names the step and the option). What the Python backend
+refuses as a mistake of the rules at play (a seat out of range from ``seats``, ``decided_by`` or ``next_leader``, a
+``takes`` below 0, a seat left without a card to play by a step between plays) is not checked here: the compiled backend
+plays what the Python backend has played."""
 
 from __future__ import annotations
 
@@ -334,8 +333,12 @@ class TrickWriter:
         for i, route in enumerate(self.step.routes):
             row = self.lay.layout.zone_slot(route.zone, 0 if route.per_seat else None)
             when = self.call(route.when, names, "route")
-            lines += [f"    {'if' if i == 0 else 'elif'} truth({when}):",
-                      f"        row = {row}{' + taker' if route.per_seat else ''}"]
+            lines.append(f"    {'if' if i == 0 else 'elif'} truth({when}):")
+            if route.owner is None:
+                lines.append(f"        row = {row}{' + taker' if route.per_seat else ''}")
+            else:  # of the seat owner gives (the Python backend refuses one that is not a seat)
+                lines += [f"        whose = {self.call(route.owner, names, 'route_owner')}",
+                          f"        row = {row} + (whose if 0 <= whose < {self.players} else taker)"]
         return [*lines, "    z[row, zn[row]] = c", "    zn[row] += 1", ""]
 
 

@@ -48,6 +48,10 @@ def no_seat(at: str, zone: str, owner: Any) -> ExpressionFailed:
     return ExpressionFailed(f"{at}: error: a move to {zone!r} needs a seat, got {owner!r}")
 
 
+def no_route_seat(at: str, zone: str, owner: Any) -> ExpressionFailed:
+    return ExpressionFailed(f"{at}: error: a route to {zone!r} needs a seat, got {owner!r}")
+
+
 def cards_of(at: str, value: Any, deck_size: int, kinds: bool) -> list[int]:
     """The cards a move's ``cards`` expression gave (a card, a list of cards, or none), checked (``kinds``: cards
     held as kinds, which identical cards share)."""

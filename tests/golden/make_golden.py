@@ -37,9 +37,9 @@ AGENT_KINDS = ("random", "greedy")
 # games recorded with shorter settings than their defaults, so that the suite replays them quickly: a series of
 # Skat (36 or 48 deals) or a game of Tichu to 1,000 (its decisions cost a hundred times more than most games')
 # is as long as thirty games of another; Schafkopf one deal by each player, not two; a deal of President asks some
-# seventy decisions; the records name their options, and are played again with them
+# seventy decisions; French Tarot 1 deal, 72 cards; the records name their options, and are played again with them
 OPTIONS: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "tichu": {"target": 500}, "schafkopf": {"deals": 4},
-                                         "president": {"deals": 2}}
+                                         "president": {"deals": 2}, "french-tarot": {"deals": 1}}
 SEEDS = tuple(f"golden2/{k}" for k in range(1, 11))
 
 

@@ -346,7 +346,15 @@ class TrickWriter(Writer):
                 with w.block("except RUNTIME_ERRORS as exc:"):
                     w(f"raise ROUTE_WHEN[{i}].failure(exc) from None")
                 with w.block("if hit:"):
-                    zone = self.shape.seat_zone("state", route.zone, taker) if route.per_seat else \
+                    if route.owner is not None:  # a per-seat zone of the seat owner gives (checked to be a seat)
+                        with w.block("try:"):
+                            w(f"owner = {self.expr(route.owner, names)}")
+                        with w.block("except RUNTIME_ERRORS as exc:"):
+                            w(f"raise ROUTE_OWNER[{i}].failure(exc) from None")
+                        with w.block(f"if not isinstance(owner, int) or not 0 <= owner < {self.players}:"):
+                            w(f"raise ROUTE_NO_SEAT({str(route.owner.position)!r}, {route.zone!r}, owner)")
+                    whose = "owner" if route.owner is not None else taker
+                    zone = self.shape.seat_zone("state", route.zone, whose) if route.per_seat else \
                         self.shape.zone("state", route.zone)
                     w(f"{zone}.append({names['card']})", "continue")
             w(f"{default}.append({names['card']})")

@@ -7,6 +7,7 @@ from typing import Any
 
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import RUNTIME_ERRORS
+from interpreter.engine.faults import no_route_seat
 from interpreter.engine.game_view import GameView
 from interpreter.engine.state import Decision
 from interpreter.engine.state_shape import StateShape
@@ -49,7 +50,8 @@ def trick_globals(step: Tricks, game: GameView, shape: StateShape) -> dict[str, 
         "CAN_WIN": None if step.can_win is None else compiled(step.can_win),
         "WON_BY": None if step.won_by is None else compiled(step.won_by), "LED": step.led,
         "DECIDED_BY": None if step.decided_by is None else compiled(step.decided_by),
-        "ROUTE_WHEN": tuple(r.when for r in step.routes),
+        "ROUTE_WHEN": tuple(r.when for r in step.routes), "ROUTE_OWNER": tuple(r.owner for r in step.routes),
+        "ROUTE_NO_SEAT": no_route_seat,
         "LATER": [o.written_for(shape) for o in step.later_orderings],
         "TAKES": [None if t.takes is None else compiled(t.takes) for t in step.takers],
         "RUNTIME_ERRORS": RUNTIME_ERRORS,

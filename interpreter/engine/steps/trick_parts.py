@@ -54,7 +54,11 @@ TAKER_FIELDS = (
 ROUTE_FIELDS = (
     Opt("when", "condition", "Which cards this rule sends elsewhere: card, player (who played it), taker "
         "(who takes it) and winner are bound.", binds=("card", "player", "taker", "winner"), required=True),
-    Opt("to", "zone", "Where those cards go (the taker's, for a per-seat zone).", required=True),
+    Opt("to", "zone", "Where those cards go (the taker's, for a per-seat zone, unless owner says whose).",
+        required=True),
+    Opt("owner", "seat", "Whose zone, when to is a per-seat zone: a seat expression (default: taker), e.g. "
+        "player: the card goes back to the side of the seat that played it.",
+        binds=("card", "player", "taker", "winner")),
 )
 
 
@@ -335,12 +339,14 @@ class Taker:
 
 
 class Route:
-    """A routing rule: the cards for which ``when`` holds go to ``zone`` (see trick_code.py, which writes it)."""
+    """A routing rule: the cards for which ``when`` holds go to ``zone``, of the seat ``owner`` gives for a per-seat
+    zone (None: the taker's; see trick_code.py, which writes it)."""
 
-    def __init__(self, when: Compiled, zone: str, per_seat: bool):
+    def __init__(self, when: Compiled, zone: str, per_seat: bool, owner: Compiled | None = None):
         self.when = when
         self.zone = zone
         self.per_seat = per_seat
+        self.owner = owner
 
 
 def routes(ctx: StepContext, opts: Options) -> list[Route]:
@@ -351,6 +357,9 @@ def routes(ctx: StepContext, opts: Options) -> list[Route]:
     for i in range(len(opts.plain("route") or [])):
         route = opts.within("route", i)
         zone, when = route.get("to"), route.get("when", names)
-        if zone is not None and when is not None:
-            out.append(Route(when, zone, zone in ctx.seat_zones))
+        owner = route.get("owner", names, expect="seat")
+        if zone is not None and zone not in ctx.seat_zones and route.given("owner"):
+            route.mistake(f"zone {zone!r} is shared; owner: is only for per-seat zones", "owner")
+        elif zone is not None and when is not None and (owner is not None or not route.given("owner")):
+            out.append(Route(when, zone, zone in ctx.seat_zones, owner))
     return out
