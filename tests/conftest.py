@@ -17,7 +17,7 @@ os.environ.pop("TRICKBOOK_NO_CACHE", None)
 # the Python engine unless a test chooses the compiled one (numba compiles a game for seconds)
 os.environ["TRICKBOOK_ENGINE"] = "python"
 
-from interpreter.engine.compile import compile_game
+from interpreter.engine.compile import compile_game, supported_players
 from interpreter.engine.game import Game
 from interpreter.engine.state import CHANCE, State
 from interpreter.rules.loader import load_rules
@@ -36,6 +36,13 @@ LONG = os.environ.get("TRICKBOOK_SUITE") == "long"
 def one_in(n: int, i: int) -> bool:
     """Whether the default suite takes the ``i``-th case of a check it takes one case in ``n`` of (all with LONG)."""
     return LONG or i % n == 0
+
+
+def suite_counts(path: Path) -> list[int]:
+    """The player counts of a bundled game that a check of every game and count takes: every one with LONG, else
+    the fewest, 4 and the most (conformance and the golden records always take every count)."""
+    counts = supported_players(load_rules(path))
+    return counts if LONG else sorted({counts[0], counts[-1]} | ({4} & set(counts)))
 
 
 @pytest.fixture(scope="session")

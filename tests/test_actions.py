@@ -8,16 +8,16 @@ import random
 import pytest
 
 from interpreter.engine.actions import ActionSpace
-from interpreter.engine.compile import compile_game, supported_players
+from interpreter.engine.compile import compile_game
 from interpreter.engine.state import CHANCE
 from interpreter.engine.steps.action_types import Choice, Cover, Pass, Play, Stop, Take
 from interpreter.errors import GameError
 from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, game_of
+from .conftest import GAMES, game_of, suite_counts
 from .test_steps import DEAL_3, TRICKS, make
 
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+CASES = [(path.stem, n) for path in GAMES for n in suite_counts(path)]
 
 KIND_OF = {Pass: {"pass"}, Stop: {"stop"}, Cover: {"space"}, Play: {"card"}, Take: {"card"},
            Choice: {"card", "seat", "number", "text", "truth", "list", "record"}}

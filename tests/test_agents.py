@@ -14,7 +14,6 @@ import random
 
 import pytest
 
-from interpreter.engine.compile import supported_players
 from interpreter.engine.samples import determinize
 from interpreter.errors import GameError
 from interpreter.harness.agents import RandomAgent, Turn
@@ -22,12 +21,11 @@ from interpreter.harness.greedy import GreedyAgent
 from interpreter.harness.players import agent_factory, parse_agents
 from interpreter.harness.runner import play_game
 from interpreter.harness.search import IsmctsAgent
-from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, game_of
+from .conftest import GAMES, game_of, suite_counts
 from .test_knowledge import _as_if
 
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+CASES = [(path.stem, n) for path in GAMES for n in suite_counts(path)]
 
 
 class Twin:

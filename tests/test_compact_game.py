@@ -10,15 +10,13 @@ from typing import Any
 
 import pytest
 
-from interpreter.engine.compile import supported_players
-from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_game import compact_game, why_not
 from interpreter.runtime.layout import layout, pack
 
-from .conftest import GAMES, SHORTER, game_of
+from .conftest import GAMES, SHORTER, game_of, suite_counts
 from .test_compact_steps import as_held, held, plain
 
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+CASES = [(path.stem, n) for path in GAMES for n in suite_counts(path)]
 ROUNDS = 2
 
 

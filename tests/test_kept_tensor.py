@@ -12,13 +12,11 @@ import pytest
 np = pytest.importorskip("numpy", reason="numpy is not installed here (pip install 'trickbook[pettingzoo]')")
 
 import interpreter as tb  # noqa: E402
-from interpreter.engine.compile import supported_players  # noqa: E402
-from interpreter.rules.loader import load_rules  # noqa: E402
 from interpreter.toolkits.tensor import KeptTensor  # noqa: E402
 
-from .conftest import GAMES, SHORTER  # noqa: E402  (the long games played shorter)
+from .conftest import GAMES, SHORTER, suite_counts  # noqa: E402  (the long games played shorter)
 
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+CASES = [(path.stem, n) for path in GAMES for n in suite_counts(path)]
 
 
 def from_scratch(state, seat):

@@ -12,18 +12,16 @@ import random
 
 import pytest
 
-from interpreter.engine.compile import supported_players
 from interpreter.engine.knowledge import Knowledge, Run, places, places_of
 from interpreter.engine.observation import observe
 from interpreter.engine.samples import determinize, relabel
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
-from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, SHORTER, game_of
+from .conftest import GAMES, SHORTER, game_of, suite_counts
 from .test_steps import DEAL_3, TRICKS, E, N, S, W, deal, make
 
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]  # every player count
+CASES = [(path.stem, n) for path in GAMES for n in suite_counts(path)]
 
 
 def _cards(state):

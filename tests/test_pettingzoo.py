@@ -17,7 +17,7 @@ from interpreter.engine.compile import supported_players  # noqa: E402
 from interpreter.rules.loader import load_rules  # noqa: E402
 from interpreter.toolkits.pettingzoo import SeatEnv, TrickbookEnv  # noqa: E402
 
-from .conftest import GAMES, SHORTER  # noqa: E402
+from .conftest import GAMES, SHORTER, suite_counts  # noqa: E402
 from .test_api import doc_examples  # noqa: E402
 
 # api_test's advice, not failures: a masked observation is a Dict (as in PettingZoo's own card games), and
@@ -25,7 +25,7 @@ from .test_api import doc_examples  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore:Observation space for each agent", "ignore:We recommend agents",
                                         "ignore:Observation is not a NumPy array")
 
-CASES = [(path.stem, n) for path in GAMES for n in supported_players(load_rules(path))]
+CASES = [(path.stem, n) for path in GAMES for n in suite_counts(path)]
 FEWEST = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
 
 
