@@ -21,17 +21,17 @@ def test_memory_does_not_grow_with_the_number_of_games(name, players):
         for _ in range(games):
             game.playout(game.new_state(), rng)
 
-    play(30)  # tables fill during the first games
+    play(20)  # tables fill during the first games
     tracemalloc.start()
     try:
         gc.collect()
         before = tracemalloc.get_traced_memory()[0]
-        play(60)
+        play(40)
         gc.collect()
         grown = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert grown < 128 * 1024, f"{name}: {grown // 1024} KiB more after 60 more games"
+    assert grown < 96 * 1024, f"{name}: {grown // 1024} KiB more after 40 more games"
 
 
 def test_compiling_many_games_in_one_process_keeps_no_namespace_alive(tmp_path, monkeypatch):
