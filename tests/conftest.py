@@ -59,10 +59,11 @@ def sources():
 
 # the long bundled games played shorter where a test plays whole games (the same rounds, fewer of them): a Skat
 # series of 12 deals, Mü for 4 hands, Tichu to 500, Bridge for 4 boards, President for 2 deals, French Tarot for 1
-# deal (72 cards played)
+# deal (72 cards played), Hearts to 50, Spades to 300, Schafkopf one deal by each player
 SHORTER: dict[str, dict[str, object]] = {"skat": {"deals": 12}, "mue": {"hands": 4}, "mue-riogrande": {"hands": 4},
                                          "tichu": {"target": 500}, "bridge": {"boards": 4}, "president": {"deals": 2},
-                                         "french-tarot": {"deals": 1}}
+                                         "french-tarot": {"deals": 1}, "hearts": {"target": 50},
+                                         "spades": {"target": 300}, "schafkopf": {"deals": 4}}
 
 
 def game_of(name: str, players: int, **options) -> Game:
