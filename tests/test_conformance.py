@@ -2,11 +2,11 @@
 rule file the docs show whole: random games end, conserve cards, clone, save and pickle, play out as the checked path
 plays them, give the same record for the same seed and for every driver, and replay identically from their record.
 
-The default run plays up to 20 games per bundled game and player count: game 0 gets every check of the battery,
+The default run plays up to 15 games per bundled game and player count: game 0 gets every check of the battery,
 the costly ones sampled (a clone at every 17th action, playout's state at every 17th decision, the API's state saved
-and read back at 2 points); games 1 to 5 what ``trickbook conformance`` checks by default (every card after every
+and read back at 2 points); games 1 to 4 what ``trickbook conformance`` checks by default (every card after every
 action, the same-seed record, the replay); the rest that they end. It counts work: after the first 3 games of a
-count it stops once 30,000 actions were checked (a game of long series, Skat's 48 deals, or of slow decisions,
+count it stops once 20,000 actions were checked (a game of long series, Skat's 48 deals, or of slow decisions,
 Tichu's, plays fewer than 30). Each rule file of the docs gets one game a player count, with every check. Set
 TRICKBOOK_CONFORMANCE_GAMES for a longer run: that many games of each, every one with every check at every action
 (README: "Long runs"; docs/testing.md).
@@ -30,11 +30,11 @@ from interpreter.rules.loader import load_rules
 from .conftest import GAMES, ROOT, game_of
 
 LONG = "TRICKBOOK_CONFORMANCE_GAMES" in os.environ
-GAMES_PER_COUNT = int(os.environ.get("TRICKBOOK_CONFORMANCE_GAMES", "20"))
+GAMES_PER_COUNT = int(os.environ.get("TRICKBOOK_CONFORMANCE_GAMES", "15"))
 GAMES_PER_DOC = GAMES_PER_COUNT if LONG else 1
 SAMPLED = Checks(every=17, saves=2)  # every check, the costly ones on every 17th action and at 2 points
-FULLY_CHECKED = 6
-MIN_GAMES, ACTIONS_PER_COUNT = 3, (None if LONG else 30_000)
+FULLY_CHECKED = 5
+MIN_GAMES, ACTIONS_PER_COUNT = 3, (None if LONG else 20_000)
 CASES = [(path, n) for path in GAMES for n in supported_players(load_rules(path))]
 # games whose 30 default games would check many more actions than others' at no cap: President's decisions are
 # climbing picks (each costly to check) and 10 deals are some 700 of them; 2 deals hold the exchange and the lead
