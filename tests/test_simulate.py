@@ -33,11 +33,11 @@ def _summary(workers, backend="processes", games=12):
 
 def test_the_same_seed_and_agents_give_the_same_games_on_any_number_of_workers():
     setup = Setup("njet-riogrande", 3, (), ("greedy", "random", "ismcts"), True, iterations=2, digest=True)
-    one = list(play_many(setup, 12, "w", 1))
-    two = list(play_many(setup, 12, "w", 2))
+    one = list(play_many(setup, 8, "w", 1))
+    two = list(play_many(setup, 8, "w", 2))
     assert one == two  # every game: seed, seating, totals, winners, rounds, outcomes, the digest of its record
-    assert len({g.digest for g in one}) == 12
-    assert [g.index for g in one] == list(range(12)) and len({tuple(g.totals) for g in one}) > 6
+    assert len({g.digest for g in one}) == 8
+    assert [g.index for g in one] == list(range(8)) and len({tuple(g.totals) for g in one}) > 4
     assert [g.lineup[0] for g in one[:3]] == ["greedy", "ismcts", "random"]  # turned a seat each game
     summary = _summary(1)
     assert summary == _summary(2) and summary["by_agent"]["ismcts"]["score"]["n"] == 12
