@@ -27,7 +27,7 @@ from interpreter.engine.compile import compile_game, supported_players
 from interpreter.harness.runner import play_game
 from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, ROOT, game_of
+from .conftest import GAMES, ROOT, game_of, suite_counts
 
 LONG = "TRICKBOOK_CONFORMANCE_GAMES" in os.environ
 GAMES_PER_COUNT = int(os.environ.get("TRICKBOOK_CONFORMANCE_GAMES", "15"))
@@ -54,7 +54,8 @@ def test_random_games_of_every_bundled_game_pass_the_battery(path, players, tmp_
     game = game_of(path.stem, players, **SHORT_RUN.get(path.stem, {}))
     rounds = set()
     actions = 0
-    for i in range(GAMES_PER_COUNT):
+    # the fewest players, 4 and the most play up to GAMES_PER_COUNT games, any other count MIN_GAMES (all: LONG)
+    for i in range(GAMES_PER_COUNT if players in suite_counts(path) else MIN_GAMES):
         if ACTIONS_PER_COUNT is not None and i >= MIN_GAMES and actions >= ACTIONS_PER_COUNT:
             break
         played = check_game(game, i, tmp_path, checks_of(i))  # raises ConformanceError
