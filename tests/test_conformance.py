@@ -55,7 +55,7 @@ def test_random_games_of_every_bundled_game_pass_the_battery(path, players, tmp_
     rounds = set()
     actions = 0
     # the fewest players, 4 and the most play up to GAMES_PER_COUNT games, any other count MIN_GAMES (all: LONG)
-    for i in range(GAMES_PER_COUNT if players in suite_counts(path) else MIN_GAMES):
+    for i in range(GAMES_PER_COUNT if LONG or players in suite_counts(path) else MIN_GAMES):
         if ACTIONS_PER_COUNT is not None and i >= MIN_GAMES and actions >= ACTIONS_PER_COUNT:
             break
         played = check_game(game, i, tmp_path, checks_of(i))  # raises ConformanceError
