@@ -3,13 +3,17 @@ each game in new processes (issue 34: at most 10 s of CPU the first time, at mos
 
     python benchmarks/first_compile.py hearts:4 doppelkopf:4 --runs 3
     python benchmarks/first_compile.py hearts:4 --runs 3 --against main   # the same, and a commit's, in turn
+    python benchmarks/first_compile.py hearts:4 --python /tmp/fast/bin/python   # in a `pip install '.[fast]'` venv
 
 For each game and run: a new process whose ``XDG_CACHE_HOME`` is an empty folder times, by ``time.process_time``,
 ``Machine(game, compiled=True)`` through its first ``play_seeded(1)`` (the first compile), then, after a first call,
 ``play_many(300)`` (the compiled code's decisions per second); a second new process with the same folder loads the
 kept module and plays a game (its CPU time from its start, Python and numba imported, to the game's end: the later
 process). With ``--against REV`` the commit's tree (``git archive``) is measured too, each of its runs right after
-the same run of the working tree's. Medians with min and max; ``--markdown`` for a table.
+the same run of the working tree's. Medians with min and max; ``--markdown`` for a table. ``--later K`` runs the
+later process K times a run (its median counts). ``--python`` runs the new processes with another interpreter: a
+virtualenv with only ``trickbook[fast]`` installed, as a user has it (numba imports SciPy when it is installed, for
+its BLAS check, about 0.3 s of a later process: the ``test`` extra installs it, with OpenSpiel).
 """
 
 from __future__ import annotations
@@ -50,23 +54,26 @@ Machine(compile_game(load_rules({name!r}), {players}), compiled=True).play_seede
 """
 
 
+PYTHON = sys.executable  # the interpreter of the new processes (--python)
+
+
 def child(code: str, root: Path, cache: str) -> tuple[str, float]:
     """``code`` run by a new Python in ``root`` with ``cache`` as its cache folder: its output and CPU time."""
     env = {**os.environ, "XDG_CACHE_HOME": cache, "PYTHONPATH": str(root)}
     env.pop("TRICKBOOK_NO_CACHE", None)
     began = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True)
+    done = subprocess.run([PYTHON, "-c", code], cwd=root, env=env, capture_output=True, text=True)
     ended = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{root}: {done.stderr.strip()}")
     return done.stdout, (ended.ru_utime - began.ru_utime) + (ended.ru_stime - began.ru_stime)
 
 
-def measure(name: str, players: int, root: Path) -> dict[str, float]:
+def measure(name: str, players: int, root: Path, later: int = 1) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as cache:
         out, _ = child(FIRST.format(name=name, players=players), root, cache)
         found = json.loads(out.strip().splitlines()[-1])
-        _, found["later"] = child(LATER.format(name=name, players=players), root, cache)
+        found["later"] = median(child(LATER.format(name=name, players=players), root, cache)[1] for _ in range(later))
     return found
 
 
@@ -84,7 +91,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--against", help="a commit measured in turn with the working tree")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--later", type=int, default=1, help="later processes a run (their median counts)")
+    ap.add_argument("--python", default=sys.executable, help="the interpreter of the new processes")
     args = ap.parse_args()
+    global PYTHON
+    PYTHON = args.python
     configs = [(g.split(":")[0], int(g.split(":")[1])) for g in args.games]
     sides: dict[str, Path] = {"this": ROOT}
     with tempfile.TemporaryDirectory() as other:
@@ -96,7 +107,7 @@ def main() -> None:
         for run in range(args.runs):
             for name, players in configs:
                 for side, root in sides.items():
-                    found = measure(name, players, root)
+                    found = measure(name, players, root, args.later)
                     results.setdefault((name, players, side), []).append(found)
                     print(f"run {run + 1} {name} {players}p {side}: first {found['first']:.1f} s, later "
                           f"{found['later']:.2f} s, {found['rate'] / 1e6:.2f} M decisions/s", file=sys.stderr,

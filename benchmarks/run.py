@@ -833,8 +833,7 @@ def section_ismcts(args: argparse.Namespace, rep: Report) -> None:
     stored = json.loads(REFERENCE_FIGURES.read_text(encoding="utf-8")) if REFERENCE_FIGURES.is_file() else None
     reach = {}
     for name in ISMCTS_GAMES:  # two rounds' worth of decisions
-        rate = measure(playout_work(compiled(name, 4), random.Random(0)), 0.3)
-        reach[name] = max(2, round(2 * rate["decisions_per_round"]))
+        reach[name] = search_reach(compiled(name, 4))
     yardstick = _baselines(args).get("njet-riogrande")
     reference: ReferenceSearch | None = None
     if stored is None:
@@ -1231,24 +1230,37 @@ def mid_match(game: Any, machine: Any, rng: random.Random, reach: int) -> tuple[
                 done += 1
 
 
-def search_rate(game: Any, machine: Any, seed: int, seconds: float, reach: int) -> float:
-    """Iterations per second of CPU time of ``IsmctsAgent.act`` (only it timed), compiled where ``machine`` is given,
-    in the states ``mid_match`` reaches from ``seed`` (the same for both sides)."""
+def search_reach(game: Any) -> int:
+    """How deep into a game ``mid_match`` goes for the ismcts sections: twice a round's decisions."""
+    rate = measure(playout_work(game, random.Random(0)), 0.3)
+    return max(2, round(2 * rate["decisions_per_round"]))
+
+
+def decision_seconds(game: Any, machine: Any, seed: int, iterations: int, seconds: float, reach: int) -> float:
+    """CPU time a decision of ``IsmctsAgent.act`` (only it timed) at ``iterations``, compiled where ``machine`` is
+    given, in the states ``mid_match`` reaches from ``seed`` (the same for both sides), decisions until ``seconds``."""
     from interpreter.harness.agents import Turn
-    from interpreter.harness.search import ITERATIONS, IsmctsAgent
+    from interpreter.harness.search import IsmctsAgent
 
     rng = random.Random(seed)
-    spent, iterations = 0.0, 0
+    spent, decisions = 0.0, 0
     while spent < seconds:
         match, knowledge, following = mid_match(game, machine, rng, reach)
         d = match.state.pending
-        agent = IsmctsAgent(rng.random(), ITERATIONS, engine="python" if machine is None else "compiled")
+        agent = IsmctsAgent(rng.random(), iterations, engine="python" if machine is None else "compiled")
         turn = Turn(game, match.state, d.actor, d.actions, d.prompt, knowledge, d.kind, following)
         start = time.process_time()
         agent.act(turn)
         spent += time.process_time() - start
-        iterations += ITERATIONS
-    return iterations / spent
+        decisions += 1
+    return spent / decisions
+
+
+def search_rate(game: Any, machine: Any, seed: int, seconds: float, reach: int) -> float:
+    """Iterations per second of CPU time of ``IsmctsAgent.act`` at the default iterations (decision_seconds)."""
+    from interpreter.harness.search import ITERATIONS
+
+    return ITERATIONS / decision_seconds(game, machine, seed, ITERATIONS, seconds, reach)
 
 
 def search_game_seconds(game: Any, engine: str, seed: int, iterations: int) -> float:
@@ -1275,8 +1287,7 @@ def section_compiled_ismcts(args: argparse.Namespace, rep: Report) -> None:
     machines = {name: compiled_machine(compiled(name, 4)) for name in ISMCTS_GAMES}
     reach, first = {}, {}
     for name in ISMCTS_GAMES:
-        rate = measure(playout_work(compiled(name, 4), random.Random(0)), 0.3)
-        reach[name] = max(2, round(2 * rate["decisions_per_round"]))
+        reach[name] = search_reach(compiled(name, 4))
         began = time.process_time()
         search_rate(compiled(name, 4), machines[name], 0, 1e-9, reach[name])  # (one decision: compiled or loaded)
         first[name] = time.process_time() - began

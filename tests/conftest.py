@@ -38,10 +38,16 @@ def one_in(n: int, i: int) -> bool:
     return LONG or i % n == 0
 
 
+@functools.cache
+def counts_of(path: Path | str) -> list[int]:
+    """The player counts a rule file supports (read once a test process: many modules parametrize by them)."""
+    return supported_players(load_rules(path))
+
+
 def suite_counts(path: Path) -> list[int]:
     """The player counts of a bundled game that a check of every game and count takes: every one with LONG, else
     the fewest, 4 and the most (conformance and the golden records always take every count)."""
-    counts = supported_players(load_rules(path))
+    counts = counts_of(path)
     return counts if LONG else sorted({counts[0], counts[-1]} | ({4} & set(counts)))
 
 

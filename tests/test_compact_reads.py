@@ -17,17 +17,15 @@ from interpreter.dsl.codegen import Namespace
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled
 from interpreter.dsl.ir import Part, zones_read
 from interpreter.dsl.types import Type
-from interpreter.engine.compile import supported_players
 from interpreter.engine.game import Game
-from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_reads import CompactReads
 from interpreter.runtime.layout import layout, pack
 from interpreter.runtime.slots import Slots
 from interpreter.runtime.zone_shapes import counted_zones, expressions
 
-from .conftest import GAMES, SHORTER, game_of, take_random
+from .conftest import GAMES, SHORTER, counts_of, game_of, take_random
 
-CASES = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
+CASES = [(path.stem, min(counts_of(path))) for path in GAMES]
 DECISIONS = 40  # decisions of each game at which every expression is read both ways
 CARDS_BOUND = 5  # cards a card bound by the caller takes, in turn
 

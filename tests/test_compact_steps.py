@@ -12,23 +12,21 @@ from typing import Any
 import pytest
 
 from interpreter.dsl.compiler import RUNTIME_ERRORS
-from interpreter.engine.compile import supported_players
 from interpreter.engine.state import CHANCE, Decision
 from interpreter.engine.steps.action_types import Choice, Play, Take
 from interpreter.engine.steps.running import running
 from interpreter.engine.steps.steps_code import InPlace
 from interpreter.errors import GameError
-from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_game import compact_game
 from interpreter.runtime.counted import Counted
 from interpreter.runtime.layout import Layout, layout, pack
 from interpreter.runtime.slots import Slots
 
-from .conftest import GAMES, SHORTER, game_of, take_random
+from .conftest import GAMES, SHORTER, counts_of, game_of, take_random
 from .test_compact_reads import as_kinds
 
 # every bundled game at its fewest players (tests/test_compact_game.py plays every player count on the slots)
-CASES = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
+CASES = [(path.stem, min(counts_of(path))) for path in GAMES]
 DECISIONS = 200  # a round and more of most games
 
 

@@ -14,16 +14,14 @@ import pytest
 from interpreter.compiled.arrays import HEAP, HEAP_START, MOST, TOP
 from interpreter.compiled.machine import FINISHED, Machine
 from interpreter.compiled.values import NotWritten
-from interpreter.engine.compile import supported_players
-from interpreter.rules.loader import load_rules
 
 from .compiled_games import NOT_WRITTEN_STEPS, lockstep_game
 from .compiled_steps import numba_or_skip, short_list
-from .conftest import GAMES, ROOT, game_of
+from .conftest import GAMES, ROOT, counts_of, game_of
 
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
 CONFIGS = [(path, n) for path in [*GAMES, *EXAMPLES]
-           for n in sorted({min(supported_players(load_rules(path))), 4} & set(supported_players(load_rules(path))))]
+           for n in sorted({min(counts_of(path)), 4} & set(counts_of(path)))]
 # the short list's, and games made whole since it was fixed (every one with TRICKBOOK_COMPILED=all)
 PLAYED = short_list(CONFIGS) + [c for c in CONFIGS
                                 if c[0].stem in ("skat", "climbing") and c not in short_list(CONFIGS)] + [

@@ -27,7 +27,7 @@ from interpreter.engine.compile import compile_game, supported_players
 from interpreter.harness.runner import play_game
 from interpreter.rules.loader import load_rules
 
-from .conftest import GAMES, ROOT, game_of, suite_counts
+from .conftest import GAMES, ROOT, counts_of, game_of, suite_counts
 
 LONG = "TRICKBOOK_CONFORMANCE_GAMES" in os.environ
 GAMES_PER_COUNT = int(os.environ.get("TRICKBOOK_CONFORMANCE_GAMES", "15"))
@@ -35,7 +35,7 @@ GAMES_PER_DOC = GAMES_PER_COUNT if LONG else 1
 SAMPLED = Checks(every=17, saves=2)  # every check, the costly ones on every 17th action and at 2 points
 FULLY_CHECKED = 5
 MIN_GAMES, ACTIONS_PER_COUNT = 3, (None if LONG else 20_000)
-CASES = [(path, n) for path in GAMES for n in supported_players(load_rules(path))]
+CASES = [(path, n) for path in GAMES for n in counts_of(path)]
 # games whose 30 default games would check many more actions than others' at no cap: President's decisions are
 # climbing picks (each costly to check) and 10 deals are some 700 of them; 2 deals hold the exchange and the lead
 # of a later deal too (the long run plays the defaults)

@@ -26,7 +26,7 @@ import pytest
 
 from interpreter.match.records import read_record, replay, write_record
 
-from .conftest import LONG, game_of, one_in
+from .conftest import LONG, counts_of, game_of, one_in
 from .golden.make_golden import AGENT_KINDS, SEEDS, golden_name, play
 
 HERE = Path(__file__).resolve().parent / "golden"
@@ -35,15 +35,12 @@ SECOND = sorted(HERE.glob("*.jsonl.gz"))
 
 
 def test_there_are_golden_records_for_every_bundled_game_and_player_count():
-    from interpreter.engine.compile import supported_players
-    from interpreter.rules.loader import load_rules
-
     from .conftest import GAMES
 
     have = {p.stem.rsplit("-", 1)[0] for p in GOLDEN}
     second = {p.name for p in SECOND}
     for path in GAMES:
-        for n in supported_players(load_rules(path)):
+        for n in counts_of(path):
             assert f"{path.stem}-{n}p" in have, f"no golden record for {path.stem} with {n} players"
             for agent in AGENT_KINDS:
                 for k in range(1, len(SEEDS) + 1):

@@ -7,16 +7,14 @@ import random
 
 import pytest
 
-from interpreter.engine.compile import supported_players
 from interpreter.engine.fingerprint import difference, fingerprint
 from interpreter.engine.state import CHANCE
-from interpreter.rules.loader import load_rules
 from interpreter.runtime.layout import DEALER, ROUND, TOTAL, layout, pack, unpack
 
-from .conftest import GAMES, SHORTER, game_of
+from .conftest import GAMES, SHORTER, counts_of, game_of
 
 # every bundled game at its fewest players (tests/test_compact_game.py packs every player count and plays it on)
-CASES = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
+CASES = [(path.stem, min(counts_of(path))) for path in GAMES]
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)

@@ -12,12 +12,10 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed here
 
 import numpy as np  # noqa: E402
 
-from interpreter.engine.compile import supported_players  # noqa: E402
 from interpreter.limits import MAX_ACTIONS  # noqa: E402
-from interpreter.rules.loader import load_rules  # noqa: E402
 from interpreter.toolkits.openspiel import register  # noqa: E402
 
-from .conftest import GAMES, SHORTER  # noqa: E402
+from .conftest import GAMES, SHORTER, counts_of  # noqa: E402
 from .test_api import doc_examples  # noqa: E402
 
 # OpenSpiel's checks of the adapter: by default on one game of each shape the adapter meets (a board, bidding, an
@@ -26,7 +24,7 @@ from .test_api import doc_examples  # noqa: E402
 # (docs/testing.md). The conformance battery plays every bundled game through the API the adapter stands on
 # (tests/test_conformance.py).
 SHAPES = ("njet-riogrande", "skat", "meinz", "tichu", "doppelkopf", "was-sticht")
-CASES = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES
+CASES = [(path.stem, min(counts_of(path))) for path in GAMES
          if os.environ.get("TRICKBOOK_OPENSPIEL_ALL") or path.stem in SHAPES]
 # each check plays a whole game: the long games played shorter (conftest's SHORTER), and by default Was sticht?
 # to one function card instead of four (a variant of tests/data: the same rounds, fewer)

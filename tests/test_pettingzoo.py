@@ -13,11 +13,9 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is not installed here (pip 
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from interpreter.engine.compile import supported_players  # noqa: E402
-from interpreter.rules.loader import load_rules  # noqa: E402
 from interpreter.toolkits.pettingzoo import SeatEnv, TrickbookEnv  # noqa: E402
 
-from .conftest import GAMES, SHORTER, suite_counts  # noqa: E402
+from .conftest import GAMES, SHORTER, counts_of, suite_counts  # noqa: E402
 from .test_api import doc_examples  # noqa: E402
 
 # api_test's advice, not failures: a masked observation is a Dict (as in PettingZoo's own card games), and
@@ -26,7 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:Observation space for each agent
                                         "ignore:Observation is not a NumPy array")
 
 CASES = [(path.stem, n) for path in GAMES for n in suite_counts(path)]
-FEWEST = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]
+FEWEST = [(path.stem, min(counts_of(path))) for path in GAMES]
 
 
 @pytest.mark.parametrize("name,players", CASES)

@@ -16,7 +16,7 @@ from interpreter.harness.runner import play_game
 from interpreter.match.records import read_record, replay, write_record
 from interpreter.rules.loader import load_rules
 
-from .conftest import at_step
+from .conftest import at_step, counts_of
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -271,7 +271,7 @@ def test_the_readme_lists_every_bundled_game_with_its_player_counts() -> None:
     bundled = readme.split("Bundled games", 1)[1].split("\n## ", 1)[0]
     bundled = " ".join(bundled.split())
     for path in sorted((ROOT / "games").glob("*.yaml")):
-        counts = supported_players(load_rules(path))
+        counts = counts_of(path)
         players = f"{min(counts)}-{max(counts)}" if len(counts) > 1 else f"{counts[0]}"
         assert f"`{path.name}`, {players} players" in bundled, path.name
 

@@ -14,23 +14,21 @@ from collections import Counter
 
 import pytest
 
-from interpreter.engine.compile import supported_players
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.samples import StateSamples, Unknown
 from interpreter.engine.state import CHANCE
 from interpreter.errors import GameError
 from interpreter.harness.agents import Turn
 from interpreter.harness.search import IsmctsAgent
-from interpreter.rules.loader import load_rules
 from interpreter.runtime.compact_game import compact_game
 from interpreter.runtime.layout import ROUND, SEAT, TEAM, layout, pack
 from interpreter.runtime.slot_samples import SlotSamples, samples_of
 
-from .conftest import GAMES, SHORTER, game_of
+from .conftest import GAMES, SHORTER, counts_of, game_of
 from .test_compact_steps import plain
 from .test_steps import DEAL_3, TRICKS, make
 
-FEWEST = [(path.stem, min(supported_players(load_rules(path)))) for path in GAMES]  # (a sample is drawn alike for any
+FEWEST = [(path.stem, min(counts_of(path))) for path in GAMES]  # (a sample is drawn alike for any
 # number of seats: each game's fewest keeps the default run short)
 
 
