@@ -122,7 +122,10 @@ class Machine:
         if self._module is None:
             self._text()
             inline = inlined(self.source, {*ENTRIES, *(e.name for e in self.expressions)}) if self.compiled else ()
-            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, inline)
+            box = self.box()
+            shapes = {"z": box.z.shape, "zn": box.zn.shape, "v": box.v.shape, "l": box.l.shape, "ln": box.ln.shape,
+                      "h": box.h.shape, "p": (self.size,)}
+            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, inline, shapes)
         return self._module
 
     def extend(self, write: Callable[[], str]) -> None:

@@ -24,11 +24,12 @@ import hashlib
 import os
 import sys
 import types
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
 from interpreter.compiled.lower import Lowered, with_defines
+from interpreter.compiled.pointers import SUFFIX, by_address, helpers
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
 from interpreter.compiled.values import INTERNED, NONE, Values
 from interpreter.dsl.codegen import run_block
@@ -38,6 +39,7 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
+KEPT_FORM = "by-address-1"  # how a kept module is written from its text (in its name: pointers.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -96,28 +98,35 @@ def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> 
 
 
 def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool,
-         entries: Collection[str] = (), inline: Collection[str] = ()) -> types.SimpleNamespace:
+         entries: Collection[str] = (), inline: Collection[str] = (),
+         shapes: Mapping[str, tuple[int, ...]] | None = None) -> types.SimpleNamespace:
     """The module of ``source`` (``module_text``): every function plain Python, or compiled by numba when
     ``compiled``. Compiled, the text is kept as a file in the user's cache folder (interpreter/cache.py), named by
     its digest, and numba keeps the machine code beside it: a later run of the same game, player count and options
     loads that instead of compiling again. ``entries``: the functions Python calls that are kept compiled with their
     wrapper for Python; the namespace gives every other function as a copy compiled apart with that wrapper, when
     first called (see the module's docstring); ``inline``: the functions compiled into each of their callers
-    (inlining.py)."""
+    (inlining.py); ``shapes``: the arrays' shapes, by their parameters' names, where compiled functions pass them
+    by their address (pointers.py)."""
     import numpy as np
 
     text = module_text(source, expressions, values)
     space: dict[str, Any] = {"np": np, "NONE": NONE, "INTERNED": INTERNED, "DONE": DONE, "DECIDES": DECIDES,
                              "CHANCE": CHANCE, "__builtins__": _BUILTINS}
-    path = _kept(text) if compiled else None
+    written = text
+    if compiled and shapes:
+        written = by_address(text, shapes)
+        space.update(helpers(shapes))
+        inline = {f"{name}{SUFFIX}" if f"def {name}{SUFFIX}(" in written else name for name in inline}
+    path = _kept(text, written) if compiled else None
     if path is None:
-        run_block(text, space)  # the engine's own source, written from checked parts (never rule text)
+        run_block(written, space)  # the engine's own source, written from checked parts (never rule text)
     else:  # a module of its own, importable by its name (numba finds a kept function's globals by it)
         name = os.path.splitext(os.path.basename(path))[0]
         module = types.ModuleType(name)
         module.__dict__.update(space, __file__=path)
         sys.modules[name] = module
-        run_block(text, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
+        run_block(written, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
         space = module.__dict__
     public = {k: v for k, v in space.items() if not k.startswith("__")}
     if compiled:
@@ -161,13 +170,15 @@ def is_kept(text: str) -> bool:
 def _path(root: str, text: str) -> str:
     import numba
 
-    digest = hashlib.sha256(f"{numba.__version__}\n{text}".encode()).hexdigest()[:24]
+    digest = hashlib.sha256(f"{numba.__version__}\n{KEPT_FORM}\n{text}".encode()).hexdigest()[:24]
     return os.path.join(root, "compiled", f"{PREFIX}{digest}.py")
 
 
-def _kept(text: str) -> str | None:
-    """The file holding ``text`` in the cache folder's ``compiled`` folder (written when new), or None when there is
-    no cache folder. The oldest files go when there are more than MAX_FILES, with numba's files of them."""
+def _kept(text: str, written: str | None = None) -> str | None:
+    """The file holding ``written`` (the form of ``text`` numba compiles; default ``text``) in the cache folder's
+    ``compiled`` folder, named by ``text`` (written when new), or None when there is no cache folder. The oldest files
+    go when there are more than MAX_FILES, with numba's files of them."""
+    written = text if written is None else written
     root = cache_folder()
     if root is None:
         return None
@@ -176,10 +187,10 @@ def _kept(text: str) -> str | None:
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         if not os.path.exists(path):
-            write_bytes(path, text.encode())
+            write_bytes(path, written.encode())
             _pruned(folder)
         with open(path, encoding="utf-8") as f:
-            if f.read() != text:  # (damaged, or written by another run half-way)
+            if f.read() != written:  # (damaged, or written by another run half-way)
                 return None
     except OSError:
         return None

@@ -1,0 +1,183 @@
+"""The arrays passed between compiled functions as the address of their data: one number, not about seven.
+
+numba passes an array to a compiled function as the several numbers of its structure (its data, its size, its item
+size, a number per dimension for its shape and another for its strides, and two of its own), so a call of one of the
+written functions, which take the game's arrays and its progress (``z, zn, v, l, ln, h, p``), passed about fifty
+numbers, pushed on the stack and read back at every call: in a profile of Meinz the playout loop's own time was
+mostly those pushes. The shapes of those arrays are the game's (arrays.ArrayLayout, the progress's size): fixed
+when the module is written. So, where the module is compiled, each written function that takes them is written
+to take their addresses instead (``NAME__q``), and views of the known shape are made again from those addresses at
+its start; a call passes the addresses (``address``), and a function Python calls keeps its name and its arrays,
+checks their shapes and calls its ``__q`` form. A function that only passes an array on passes its address as it
+came, with no view made of it. Run as plain Python (the tests' checks, no numba) the module is not changed.
+
+The views have constant shapes, so LLVM knows every index's stride: the code runs about 1.3 to 1.7 times as fast
+(docs/performance.md, "Arrays passed by their address").
+
+Only a parameter given at every call a name, or a row of an array (``Z[g]``), is changed, and ``address`` refuses
+an array that is not contiguous: a view made from its data would read other numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection, Mapping
+from typing import Any
+
+SUFFIX = "__q"  # a function taking the arrays' addresses
+NAMES = ("z", "zn", "v", "l", "ln", "h", "p")  # the parameters passed by their address (steps.ARRAYS and p)
+
+
+def address(arr: Any) -> Any:
+    """The address of a contiguous array's data, for numba (``intrinsic``: written in the caller)."""
+    raise NotImplementedError("only compiled code takes addresses")  # (replaced by the intrinsic in ``helpers``)
+
+
+def helpers(shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Any]:
+    """The names the changed text calls: ``address`` and a ``view_NAME`` for each array's shape (numba intrinsics)."""
+    from numba.core import types
+    from numba.core.errors import TypingError
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def address(typingctx: Any, arr: Any) -> Any:
+        if not isinstance(arr, types.Array) or arr.layout != "C":
+            raise TypingError(f"an address is taken of contiguous arrays only, not of {arr}")
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return context.make_array(arr)(context, builder, value=args[0]).data
+
+        return types.CPointer(arr.dtype)(arr), codegen
+
+    found = {"address": address}
+    for name, dims in shapes.items():
+        found[f"view_{name}"] = _viewer(tuple(int(d) for d in dims))
+    return found
+
+
+def _viewer(dims: tuple[int, ...]) -> Any:
+    """An intrinsic making a C-contiguous int64 array of shape ``dims`` of an address (no copy, nothing owned)."""
+    from numba.core import types
+    from numba.extending import intrinsic
+    from numba.np.arrayobj import populate_array
+
+    strides = [8 * _product(dims[i + 1:]) for i in range(len(dims))]
+
+    @intrinsic
+    def view(typingctx: Any, ptr: Any) -> Any:
+        arrty = types.Array(ptr.dtype, len(dims), "C")
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            ary = context.make_array(arrty)(context, builder)
+            size = context.get_constant(types.intp, ptr.dtype.bitwidth // 8)
+            populate_array(ary, data=args[0], shape=[context.get_constant(types.intp, d) for d in dims],
+                           strides=[context.get_constant(types.intp, s) for s in strides], itemsize=size,
+                           meminfo=None)
+            return ary._getvalue()
+
+        return arrty(ptr), codegen
+
+    return view
+
+
+def _product(xs: Collection[int]) -> int:
+    out = 1
+    for x in xs:
+        out *= x
+    return out
+
+
+def by_address(text: str, shapes: Mapping[str, tuple[int, ...]]) -> str:
+    """``text`` (a module's) with its functions taking the arrays named in ``shapes`` by their address (see the
+    module's docstring)."""
+    tree = ast.parse(text)
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    calls = [(c.func.id, c) for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+             and c.func.id in defs]
+    changed: dict[str, list[int]] = {}
+    for name, node in defs.items():
+        params = [a.arg for a in node.args.args]
+        if node.args.vararg or node.args.kwarg or node.args.kwonlyargs or node.args.defaults:
+            continue
+        places = [i for i, a in enumerate(params) if a in shapes]
+        for called, c in calls:
+            if called == name:
+                places = [i for i in places if i < len(c.args) and _plain(c.args[i])]
+        if places:
+            changed[name] = places
+    for called, c in calls:
+        if called not in changed:
+            continue
+        c.func = ast.Name(called + SUFFIX, ast.Load())
+        for i in changed[called]:
+            c.args[i] = ast.Call(ast.Name("address", ast.Load()), [c.args[i]], [])
+    body: list[ast.stmt] = []
+    for statement in tree.body:
+        if isinstance(statement, ast.FunctionDef) and statement.name in changed:
+            places = changed[statement.name]
+            body += [_taking_addresses(statement, places, shapes), _keeping_arrays(statement, places, shapes)]
+        else:
+            body.append(statement)
+    tree.body = body
+    ast.fix_missing_locations(tree)
+    return ast.unparse(tree) + "\n"
+
+
+def _plain(arg: ast.expr) -> bool:
+    """Whether a call's argument is an array whose address may be taken: a name, or a row of one (``Z[g]``)."""
+    if isinstance(arg, ast.Name):
+        return True
+    return (isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Name)
+            and not isinstance(arg.slice, (ast.Slice, ast.Tuple)))
+
+
+def _taking_addresses(node: ast.FunctionDef, places: list[int], shapes: Mapping[str, tuple[int, ...]]
+                      ) -> ast.FunctionDef:
+    """``NAME__q``: ``node`` taking the arrays at ``places`` by their address; a view of each made at its start
+    where its body reads it other than to pass it on (a call's ``address(name)`` becomes the address it came as)."""
+    names = {node.args.args[i].arg for i in places}
+    passed: set[int] = set()
+    for c in ast.walk(node):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "address":
+            arg = c.args[0]
+            if isinstance(arg, ast.Name) and arg.id in names:
+                passed.add(id(arg))
+    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in names and id(n) not in passed}
+
+    class Passed(ast.NodeTransformer):
+        def visit_Call(self, c: ast.Call) -> Any:
+            self.generic_visit(c)
+            if (isinstance(c.func, ast.Name) and c.func.id == "address" and isinstance(c.args[0], ast.Name)
+                    and c.args[0].id in names):
+                return ast.Name(c.args[0].id + SUFFIX, ast.Load())
+            return c
+
+    new = Passed().visit(ast.parse(ast.unparse(node)).body[0])
+    if not isinstance(new, ast.FunctionDef):  # (the visit keeps a definition one)
+        raise TypeError(f"not a function: {ast.unparse(new)[:40]}")
+    new.name = node.name + SUFFIX
+    for i in places:
+        new.args.args[i].arg += SUFFIX
+    start = [ast.parse(f"{n} = view_{n}({n}{SUFFIX})").body[0] for n in sorted(read)]
+    new.body = [*start, *new.body]
+    return new
+
+
+def _keeping_arrays(node: ast.FunctionDef, places: list[int], shapes: Mapping[str, tuple[int, ...]]
+                    ) -> ast.FunctionDef:
+    """``NAME`` for Python (and numba's copy of it with its wrapper): the arrays' shapes checked, then ``NAME__q``
+    called with their addresses."""
+    params = [a.arg for a in node.args.args]
+    checks = []
+    for i in places:
+        n = params[i]
+        dims = shapes[n]
+        checks.append(f"{n}.shape != {tuple(dims)!r}")
+    args = ", ".join(f"address({p})" if i in places else p for i, p in enumerate(params))
+    lines = [f"def {node.name}({', '.join(params)}):",
+             *(f"    if {c}:\n        raise ValueError('an array of another shape than the game\\'s')" for c in checks),
+             f"    return {node.name}{SUFFIX}({args})"]
+    found = ast.parse("\n".join(lines)).body[0]
+    if not isinstance(found, ast.FunctionDef):  # (the lines are one definition)
+        raise TypeError(f"not a function: {lines[0]}")
+    return found
