@@ -5,8 +5,8 @@ A call between compiled functions passed every array as the several numbers numb
 its strides...: about fifty for the seven arrays a step's function takes; compiled, they now pass their addresses:
 pointers.py), and LLVM leaves most of the templates' functions called: a decision of a trick with a choice between
 plays went through a dozen such calls (the machine's dispatch, the trick step's, the hook's, the choice's turn). With
-the addresses passed, inlining still gains about a tenth (Meinz 4p 9.7 M decisions/s against 8.6 M with nothing
-inlined, Hearts 8.2 M against 7.6 M; the first compile 1-2 s longer). The small functions the
+the addresses passed, inlining still gains about a tenth of the decisions a second, for a first compile 1-2 s
+longer (docs/performance.md, "Arrays passed by their address"). The small functions the
 step templates write are therefore written into their callers, as long as a function, with the functions it calls
 that are written in it, stays within ``LIMIT`` lines: inlined without a bound, whole rounds were written into one
 function and the compile took five times as long, and ran slower. Never inlined: the functions Python calls (the

@@ -3,16 +3,16 @@
 numba passes an array to a compiled function as the several numbers of its structure (its data, its size, its item
 size, a number per dimension for its shape and another for its strides, and two of its own), so a call of one of the
 written functions, which take the game's arrays and its progress (``z, zn, v, l, ln, h, p``), passed about fifty
-numbers, pushed on the stack and read back at every call: in a profile of Meinz the playout loop's own time was
-mostly those pushes. The shapes of those arrays are the game's (arrays.ArrayLayout, the progress's size): fixed
+numbers, pushed on the stack and read back at every call: in a profile of a random game the playout loop's own time
+was mostly those pushes. The shapes of those arrays are the game's (arrays.ArrayLayout, the progress's size): fixed
 when the module is written. So, where the module is compiled, each written function that takes them is written
 to take their addresses instead (``NAME__q``), and views of the known shape are made again from those addresses at
 its start; a call passes the addresses (``address``), and a function Python calls keeps its name and its arrays,
 checks their shapes and calls its ``__q`` form. A function that only passes an array on passes its address as it
 came, with no view made of it. Run as plain Python (the tests' checks, no numba) the module is not changed.
 
-The views have constant shapes, so LLVM knows every index's stride: the code runs about 1.3 to 1.7 times as fast
-(docs/performance.md, "Arrays passed by their address").
+The views have constant shapes, so LLVM knows every index's stride: the bundled games ran 1.3 to 1.7 times as many
+decisions a second (docs/performance.md, "Arrays passed by their address").
 
 Only a parameter given at every call a name, or a row of an array (``Z[g]``), is changed, and ``address`` refuses
 an array that is not contiguous: a view made from its data would read other numbers.
