@@ -23,18 +23,37 @@ def folder(tmp_path, monkeypatch):
 
 def test_a_module_text_is_kept_once_and_found_again(folder):
     text = Machine(game_of("hearts", 4)).source
-    path = module._kept(text)
-    assert path is not None and os.path.dirname(path) == str(folder)
+    path, written = module._kept(text)
+    assert os.path.dirname(path) == str(folder) and written == text
     stamp = os.stat(path).st_mtime_ns
-    assert module._kept(text) == path and os.stat(path).st_mtime_ns == stamp  # (numba keeps its code by the stamp)
-    assert module._kept(text + "\n") != path  # another text, another file
+    assert module._kept(text) == (path, text) and os.stat(path).st_mtime_ns == stamp  # (numba keeps its code by it)
+    assert module._kept(text + "\n")[0] != path  # another text, another file
 
 
-def test_a_damaged_file_is_not_used(folder):
-    path = module._kept("x = 1\n")
-    with open(path, "w") as f:
-        f.write("x = 2\n")
-    assert module._kept("x = 1\n") is None
+def test_the_form_numba_compiles_is_made_only_when_the_file_is_new(folder):
+    made = []
+
+    def form():
+        made.append(1)
+        return "x = 2\n"
+
+    first = module._kept("x = 1\n", form)
+    assert first is not None and first[1] == "x = 2\n" and made == [1]
+    assert module._kept("x = 1\n", form) == first and made == [1]  # read from the file, not made again
+    with open(first[0], encoding="utf-8") as f:
+        assert f.read().splitlines()[0] == "x = 2"  # (the lines numbered as the form's)
+
+
+def test_a_damaged_file_is_written_again(folder):
+    path, _ = module._kept("x = 1\n")
+    with open(path, encoding="utf-8") as f:
+        kept = f.read()
+    for damaged in (kept.replace("x = 1", "x = 2"), "x = 1\n", kept[:-3]):  # changed, no digest, cut short
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(damaged)
+        assert module._kept("x = 1\n") == (path, "x = 1\n")
+        with open(path, encoding="utf-8") as f:
+            assert f.read() == kept
 
 
 def test_no_cache_folder_keeps_nothing(folder, monkeypatch):
@@ -47,7 +66,7 @@ def test_the_oldest_modules_go_with_numba_files_of_them(folder, monkeypatch):
     monkeypatch.setattr(module, "MAX_FILES", 2)
     paths = []
     for i in range(3):
-        paths.append(module._kept(f"x = {i}\n"))
+        paths.append(module._kept(f"x = {i}\n")[0])
         os.utime(paths[-1], (i, i))  # (written in this order)
         numba_files = folder / "__pycache__"
         numba_files.mkdir(exist_ok=True)

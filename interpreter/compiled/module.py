@@ -20,11 +20,12 @@ arrays in the namespace: numba reads them as constants frozen at compile time.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import sys
 import types
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
@@ -39,7 +40,7 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
-KEPT_FORM = "by-address-1"  # how a kept module is written from its text (in its name: pointers.py)
+KEPT_FORM = "by-address-2"  # how a kept module is written from its text (in its name: pointers.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -113,26 +114,29 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
     text = module_text(source, expressions, values)
     space: dict[str, Any] = {"np": np, "NONE": NONE, "INTERNED": INTERNED, "DONE": DONE, "DECIDES": DECIDES,
                              "CHANCE": CHANCE, "__builtins__": _BUILTINS}
-    written = text
+    form: Callable[[], str] | None = None
     if compiled and shapes:
-        written = by_address(text, shapes)
         space.update(helpers(shapes))
-        inline = {f"{name}{SUFFIX}" if f"def {name}{SUFFIX}(" in written else name for name in inline}
-    path = _kept(text, written) if compiled else None
-    if path is None:
+        form = functools.partial(by_address, text, shapes)  # (Python work: not done where the module is kept)
+    found = _kept(text, form) if compiled else None
+    if found is None:
+        written = text if form is None else form()
         run_block(written, space)  # the engine's own source, written from checked parts (never rule text)
     else:  # a module of its own, importable by its name (numba finds a kept function's globals by it)
+        path, written = found
         name = os.path.splitext(os.path.basename(path))[0]
         module = types.ModuleType(name)
         module.__dict__.update(space, __file__=path)
         sys.modules[name] = module
         run_block(written, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
         space = module.__dict__
+    if form is not None:
+        inline = {f"{name}{SUFFIX}" if f"def {name}{SUFFIX}(" in written else name for name in inline}
     public = {k: v for k, v in space.items() if not k.startswith("__")}
     if compiled:
         import numba
 
-        options = {**NJIT, "cache": path is not None}
+        options = {**NJIT, "cache": found is not None}
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
                 if key in entries:
@@ -174,11 +178,12 @@ def _path(root: str, text: str) -> str:
     return os.path.join(root, "compiled", f"{PREFIX}{digest}.py")
 
 
-def _kept(text: str, written: str | None = None) -> str | None:
-    """The file holding ``written`` (the form of ``text`` numba compiles; default ``text``) in the cache folder's
-    ``compiled`` folder, named by ``text`` (written when new), or None when there is no cache folder. The oldest files
-    go when there are more than MAX_FILES, with numba's files of them."""
-    written = text if written is None else written
+def _kept(text: str, form: Callable[[], str] | None = None) -> tuple[str, str] | None:
+    """The file of ``text`` in the cache folder's ``compiled`` folder, named by ``text``, and what it holds: the form
+    of ``text`` numba compiles (``form()``, made only when the file is new; default ``text``). It ends with the
+    digest of the rest (its lines numbered as the form's): a file whose digest does not match (damaged, or of another
+    version) is written again. None when there is no cache folder or it cannot be written. The oldest files go when
+    there are more than MAX_FILES, with numba's files of them."""
     root = cache_folder()
     if root is None:
         return None
@@ -186,15 +191,27 @@ def _kept(text: str, written: str | None = None) -> str | None:
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        if not os.path.exists(path):
-            write_bytes(path, written.encode())
-            _pruned(folder)
-        with open(path, encoding="utf-8") as f:
-            if f.read() != written:  # (damaged, or written by another run half-way)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                written, _, head = f.read().rpartition("\n")
+            if head == _HEAD + _digest(written):
+                return path, written
+        written = text if form is None else form()
+        write_bytes(path, (written + "\n" + _HEAD + _digest(written)).encode())
+        _pruned(folder)
+        with open(path, encoding="utf-8") as f:  # (as written: another run may have written it at the same time)
+            if f.read() != written + "\n" + _HEAD + _digest(written):
                 return None
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return None
-    return path
+    return path, written
+
+
+_HEAD = "# a module of the compiled backend; sha256 of the lines above: "
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _pruned(folder: str) -> None:
