@@ -133,6 +133,7 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
     if form is not None:
         inline = {f"{name}{SUFFIX}" if f"def {name}{SUFFIX}(" in written else name for name in inline}
     public = {k: v for k, v in space.items() if not k.startswith("__")}
+    apart: dict[str, Any] = {}
     if compiled:
         import numba
 
@@ -144,8 +145,28 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
                 else:
                     written_in: dict[str, Any] = {"inline": "always"} if key in inline else {}
                     space[key] = _one_form(numba.njit(**options, **INTERNAL, **written_in)(value))
-                    public[key] = numba.njit(**NJIT)(value)
-    return types.SimpleNamespace(**public)
+                    apart[key] = public.pop(key)
+    return Namespace(apart, **public)
+
+
+class Namespace(types.SimpleNamespace):
+    """A made module's functions: an internal function (not an entry point) is given to Python as a copy compiled
+    apart with numba's wrapper (see the module's docstring), made when first asked for (a later process that loads
+    a kept module makes none)."""
+
+    def __init__(self, apart: dict[str, Any], **functions: Any):
+        super().__init__(**functions)
+        self._apart = apart
+
+    def __getattr__(self, name: str) -> Any:  # (only names not set: the functions compiled apart)
+        apart = self.__dict__.get("_apart", {})
+        if name not in apart:
+            raise AttributeError(name)
+        import numba
+
+        copy = numba.njit(**NJIT)(apart.pop(name))
+        setattr(self, name, copy)
+        return copy
 
 
 def _one_form(dispatcher: Any) -> Any:

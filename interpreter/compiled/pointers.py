@@ -59,7 +59,6 @@ def _viewer(dims: tuple[int, ...]) -> Any:
     """An intrinsic making a C-contiguous int64 array of shape ``dims`` of an address (no copy, nothing owned)."""
     from numba.core import types
     from numba.extending import intrinsic
-    from numba.np.arrayobj import populate_array
 
     strides = [8 * _product(dims[i + 1:]) for i in range(len(dims))]
 
@@ -68,6 +67,8 @@ def _viewer(dims: tuple[int, ...]) -> Any:
         arrty = types.Array(ptr.dtype, len(dims), "C")
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            from numba.np.arrayobj import populate_array  # (compiling only: a kept module's process never imports it)
+
             ary = context.make_array(arrty)(context, builder)
             size = context.get_constant(types.intp, ptr.dtype.bitwidth // 8)
             populate_array(ary, data=args[0], shape=[context.get_constant(types.intp, d) for d in dims],
