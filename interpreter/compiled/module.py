@@ -40,7 +40,7 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
-KEPT_FORM = "by-address-2"  # how a kept module is written from its text (in its name: pointers.py)
+KEPT_FORM = "by-address-3"  # how a kept module is written from its text (in its name; changed with pointers.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):

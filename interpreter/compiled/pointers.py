@@ -8,8 +8,11 @@ was mostly those pushes. The shapes of those arrays are the game's (arrays.Array
 when the module is written. So, where the module is compiled, each written function that takes them is written
 to take their addresses instead (``NAME__q``), and views of the known shape are made again from those addresses at
 its start; a call passes the addresses (``address``), and a function Python calls keeps its name and its arrays,
-checks their shapes and calls its ``__q`` form. A function that only passes an array on passes its address as it
-came, with no view made of it. Run as plain Python (the tests' checks, no numba) the module is not changed.
+checks their shapes and calls its ``__q`` form. A function no written function calls (``play_many``, ``step_many``:
+Python's only) is not written twice: it takes the arrays and passes their addresses on (a form for Python that
+calls a ``__q`` form is compiled with all that form calls linked in again: numba links a callee's code into each
+caller's). A function that only passes an array on passes its address as it came, with no view made of it. Run as
+plain Python (the tests' checks, no numba) the module is not changed.
 
 The views have constant shapes, so LLVM knows every index's stride: the bundled games ran 1.3 to 1.7 times as many
 decisions a second (docs/performance.md, "Arrays passed by their address").
@@ -96,10 +99,11 @@ def by_address(text: str, shapes: Mapping[str, tuple[int, ...]]) -> str:
     calls = [(c.func.id, c) for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
              and c.func.id in defs]
     changed: dict[str, list[int]] = {}
+    callees = {name for name, _ in calls}
     for name, node in defs.items():
         params = [a.arg for a in node.args.args]
-        if node.args.vararg or node.args.kwarg or node.args.kwonlyargs or node.args.defaults:
-            continue
+        if name not in callees or node.args.vararg or node.args.kwarg or node.args.kwonlyargs or node.args.defaults:
+            continue  # (a function only Python calls keeps its arrays: a form of it for Python would link all again)
         places = [i for i, a in enumerate(params) if a in shapes]
         for called, c in calls:
             if called == name:
