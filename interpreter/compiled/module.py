@@ -30,7 +30,7 @@ from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
 from interpreter.compiled.lower import Lowered, with_defines
-from interpreter.compiled.pointers import SUFFIX, by_address, helpers
+from interpreter.compiled.pointers import SUFFIX, by_address, helpers, python_forms
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
 from interpreter.compiled.values import INTERNED, NONE, Values
 from interpreter.dsl.codegen import run_block
@@ -40,7 +40,7 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
-KEPT_FORM = "by-address-3"  # how a kept module is written from its text (in its name; changed with pointers.py)
+KEPT_FORM = "by-address-4"  # how a kept module is written from its text (in its name; changed with pointers.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -130,8 +130,9 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         sys.modules[name] = module
         run_block(written, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
         space = module.__dict__
-    if form is not None:
+    if form is not None:  # (a function taking addresses is compiled by its ``__q`` name: pointers.py)
         inline = {f"{name}{SUFFIX}" if f"def {name}{SUFFIX}(" in written else name for name in inline}
+        entries = {*entries, *(f"{name}{SUFFIX}" for name in entries if f"def {name}{SUFFIX}(" in written)}
     public = {k: v for k, v in space.items() if not k.startswith("__")}
     apart: dict[str, Any] = {}
     if compiled:
@@ -146,7 +147,11 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
                     written_in: dict[str, Any] = {"inline": "always"} if key in inline else {}
                     space[key] = _one_form(numba.njit(**options, **INTERNAL, **written_in)(value))
                     apart[key] = public.pop(key)
-    return Namespace(apart, **public)
+    namespace = Namespace(apart, **public)
+    if form is not None:
+        for name, function in python_forms(written, shapes or {}, functools.partial(getattr, namespace)).items():
+            setattr(namespace, name, function)
+    return namespace
 
 
 class Namespace(types.SimpleNamespace):

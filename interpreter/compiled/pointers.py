@@ -6,13 +6,14 @@ written functions, which take the game's arrays and its progress (``z, zn, v, l,
 numbers, pushed on the stack and read back at every call: in a profile of a random game the playout loop's own time
 was mostly those pushes. The shapes of those arrays are the game's (arrays.ArrayLayout, the progress's size): fixed
 when the module is written. So, where the module is compiled, each written function that takes them is written
-to take their addresses instead (``NAME__q``), and views of the known shape are made again from those addresses at
-its start; a call passes the addresses (``address``), and a function Python calls keeps its name and its arrays,
-checks their shapes and calls its ``__q`` form. A function no written function calls (``play_many``, ``step_many``:
-Python's only) is not written twice: it takes the arrays and passes their addresses on (a form for Python that
-calls a ``__q`` form is compiled with all that form calls linked in again: numba links a callee's code into each
-caller's). A function that only passes an array on passes its address as it came, with no view made of it. Run as
-plain Python (the tests' checks, no numba) the module is not changed.
+to take their addresses instead (``NAME__q``, whole numbers), and views of the known shapes are made again from
+those addresses at its start (none for an array it only passes on: it passes the address it came as); a call
+passes the addresses (``address``). The ``__q`` form is the one compiled function of its name, for compiled callers
+and for Python alike: Python calls it through ``python_forms``, a plain function of the old name that checks each
+array (its shape, whole numbers, contiguous) and passes its address (a second compiled function for Python, calling
+the first, would be compiled with all the first calls linked in again: numba links a callee's code into each
+caller's). A function no written function calls (``play_many``, ``step_many``: Python's only) keeps its arrays and
+passes their addresses on. Run as plain Python (the tests' checks, no numba) the module is not changed.
 
 The views have constant shapes, so LLVM knows every index's stride: the bundled games ran 1.3 to 1.7 times as many
 decisions a second (docs/performance.md, "Arrays passed by their address").
@@ -24,7 +25,8 @@ an array that is not contiguous: a view made from its data would read other numb
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Mapping
+import re
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 SUFFIX = "__q"  # a function taking the arrays' addresses
@@ -48,9 +50,10 @@ def helpers(shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Any]:
             raise TypingError(f"an address is taken of contiguous arrays only, not of {arr}")
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            return context.make_array(arr)(context, builder, value=args[0]).data
+            data = context.make_array(arr)(context, builder, value=args[0]).data
+            return builder.ptrtoint(data, context.get_value_type(types.intp))
 
-        return types.CPointer(arr.dtype)(arr), codegen
+        return types.intp(arr), codegen
 
     found = {"address": address}
     for name, dims in shapes.items():
@@ -59,27 +62,27 @@ def helpers(shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Any]:
 
 
 def _viewer(dims: tuple[int, ...]) -> Any:
-    """An intrinsic making a C-contiguous int64 array of shape ``dims`` of an address (no copy, nothing owned)."""
+    """An intrinsic making a C-contiguous int64 array of shape ``dims`` at an address (no copy, nothing owned)."""
     from numba.core import types
     from numba.extending import intrinsic
 
     strides = [8 * _product(dims[i + 1:]) for i in range(len(dims))]
 
     @intrinsic
-    def view(typingctx: Any, ptr: Any) -> Any:
-        arrty = types.Array(ptr.dtype, len(dims), "C")
+    def view(typingctx: Any, at: Any) -> Any:
+        arrty = types.Array(types.int64, len(dims), "C")
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             from numba.np.arrayobj import populate_array  # (compiling only: a kept module's process never imports it)
 
             ary = context.make_array(arrty)(context, builder)
-            size = context.get_constant(types.intp, ptr.dtype.bitwidth // 8)
-            populate_array(ary, data=args[0], shape=[context.get_constant(types.intp, d) for d in dims],
-                           strides=[context.get_constant(types.intp, s) for s in strides], itemsize=size,
-                           meminfo=None)
+            data = builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
+            populate_array(ary, data=data, shape=[context.get_constant(types.intp, d) for d in dims],
+                           strides=[context.get_constant(types.intp, s) for s in strides],
+                           itemsize=context.get_constant(types.intp, 8), meminfo=None)
             return ary._getvalue()
 
-        return arrty(ptr), codegen
+        return arrty(at), codegen
 
     return view
 
@@ -120,7 +123,7 @@ def by_address(text: str, shapes: Mapping[str, tuple[int, ...]]) -> str:
     for statement in tree.body:
         if isinstance(statement, ast.FunctionDef) and statement.name in changed:
             places = changed[statement.name]
-            body += [_taking_addresses(statement, places, shapes), _keeping_arrays(statement, places, shapes)]
+            body.append(_taking_addresses(statement, places))
         else:
             body.append(statement)
     tree.body = body
@@ -136,8 +139,7 @@ def _plain(arg: ast.expr) -> bool:
             and not isinstance(arg.slice, (ast.Slice, ast.Tuple)))
 
 
-def _taking_addresses(node: ast.FunctionDef, places: list[int], shapes: Mapping[str, tuple[int, ...]]
-                      ) -> ast.FunctionDef:
+def _taking_addresses(node: ast.FunctionDef, places: list[int]) -> ast.FunctionDef:
     """``NAME__q``: ``node`` taking the arrays at ``places`` by their address; a view of each made at its start
     where its body reads it other than to pass it on (a call's ``address(name)`` becomes the address it came as)."""
     names = {node.args.args[i].arg for i in places}
@@ -168,21 +170,33 @@ def _taking_addresses(node: ast.FunctionDef, places: list[int], shapes: Mapping[
     return new
 
 
-def _keeping_arrays(node: ast.FunctionDef, places: list[int], shapes: Mapping[str, tuple[int, ...]]
-                    ) -> ast.FunctionDef:
-    """``NAME`` for Python (and numba's copy of it with its wrapper): the arrays' shapes checked, then ``NAME__q``
-    called with their addresses."""
-    params = [a.arg for a in node.args.args]
-    checks = []
-    for i in places:
-        n = params[i]
-        dims = shapes[n]
-        checks.append(f"{n}.shape != {tuple(dims)!r}")
-    args = ", ".join(f"address({p})" if i in places else p for i, p in enumerate(params))
-    lines = [f"def {node.name}({', '.join(params)}):",
-             *(f"    if {c}:\n        raise ValueError('an array of another shape than the game\\'s')" for c in checks),
-             f"    return {node.name}{SUFFIX}({args})"]
-    found = ast.parse("\n".join(lines)).body[0]
-    if not isinstance(found, ast.FunctionDef):  # (the lines are one definition)
-        raise TypeError(f"not a function: {lines[0]}")
-    return found
+_ADDRESSES = re.compile(r"^def (\w+)__q\(([^)]*)\):", re.M)
+
+
+def python_forms(written: str, shapes: Mapping[str, tuple[int, ...]], compiled: Callable[[str], Any]
+                 ) -> dict[str, Any]:
+    """For each function of ``written`` (a changed text) that takes addresses (``NAME__q``), a plain function
+    ``NAME`` taking the arrays as the written one did: each checked (the game's shape, whole numbers, contiguous) and
+    its address passed to ``compiled(NAME__q)``, the compiled function (asked for at each call: made when first
+    needed)."""
+    import numpy as np
+
+    forms: dict[str, Any] = {}
+    for found in _ADDRESSES.finditer(written):
+        name, params = found.group(1), [a.strip() for a in found.group(2).split(",") if a.strip()]
+        places = {i: shapes[a[:-len(SUFFIX)]] for i, a in enumerate(params) if a.endswith(SUFFIX)}
+
+        def form(*args: Any, _name: str = name + SUFFIX, _places: dict[int, tuple[int, ...]] = places) -> Any:
+            given = list(args)
+            for i, shape in _places.items():
+                a = given[i]
+                if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype == np.int64
+                        and a.flags.c_contiguous):
+                    raise ValueError(f"{_name[:-len(SUFFIX)]}: argument {i + 1} is not an array of the game's shape "
+                                     f"{shape} of whole numbers")
+                given[i] = a.ctypes.data
+            return compiled(_name)(*given)
+
+        form.__name__ = name
+        forms[name] = form
+    return forms
