@@ -5,7 +5,8 @@ Each function of the source is compiled on its first call (``numba.njit``); a fu
 the module's namespace, where each is replaced by its compiled form before any is called, so numba sees compiled
 functions only. They are compiled without numba's reference-counted runtime: counting the references of the arrays
 every call passes took most of a card's time, so the source allocates nothing (its lists live in the scratch space
-``h``, arrays.HEAP; ``grab`` takes room there).
+``h``, arrays.HEAP; ``grab`` takes room there). Compiled, the source is first changed to pass the game's arrays
+by their address (pointers.py): that form is what the kept file holds and numba compiles.
 
 Only the entry points (``made``'s ``entries``: those Python calls) are compiled with numba's wrappers for Python and
 for C callers; the others without (``INTERNAL``): a wrapper is lowered, optimized and made machine code for every
