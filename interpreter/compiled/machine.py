@@ -123,8 +123,7 @@ class Machine:
             self._text()
             inline = inlined(self.source, {*ENTRIES, *(e.name for e in self.expressions)}) if self.compiled else ()
             box = self.box()
-            shapes = {"z": box.z.shape, "zn": box.zn.shape, "v": box.v.shape, "l": box.l.shape, "ln": box.ln.shape,
-                      "h": box.h.shape, "p": (self.size,)}
+            shapes = {**{name: a.shape for name, a in box._asdict().items()}, "p": (self.size,)}  # (pointers.py)
             self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, inline, shapes)
         return self._module
 

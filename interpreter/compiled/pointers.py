@@ -25,17 +25,12 @@ an array that is not contiguous: a view made from its data would read other numb
 from __future__ import annotations
 
 import ast
+import math
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 SUFFIX = "__q"  # a function taking the arrays' addresses
-NAMES = ("z", "zn", "v", "l", "ln", "h", "p")  # the parameters passed by their address (steps.ARRAYS and p)
-
-
-def address(arr: Any) -> Any:
-    """The address of a contiguous array's data, for numba (``intrinsic``: written in the caller)."""
-    raise NotImplementedError("only compiled code takes addresses")  # (replaced by the intrinsic in ``helpers``)
 
 
 def helpers(shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Any]:
@@ -66,7 +61,7 @@ def _viewer(dims: tuple[int, ...]) -> Any:
     from numba.core import types
     from numba.extending import intrinsic
 
-    strides = [8 * _product(dims[i + 1:]) for i in range(len(dims))]
+    strides = [8 * math.prod(dims[i + 1:]) for i in range(len(dims))]
 
     @intrinsic
     def view(typingctx: Any, at: Any) -> Any:
@@ -85,13 +80,6 @@ def _viewer(dims: tuple[int, ...]) -> Any:
         return arrty(at), codegen
 
     return view
-
-
-def _product(xs: Collection[int]) -> int:
-    out = 1
-    for x in xs:
-        out *= x
-    return out
 
 
 def by_address(text: str, shapes: Mapping[str, tuple[int, ...]]) -> str:
@@ -143,13 +131,6 @@ def _taking_addresses(node: ast.FunctionDef, places: list[int]) -> ast.FunctionD
     """``NAME__q``: ``node`` taking the arrays at ``places`` by their address; a view of each made at its start
     where its body reads it other than to pass it on (a call's ``address(name)`` becomes the address it came as)."""
     names = {node.args.args[i].arg for i in places}
-    passed: set[int] = set()
-    for c in ast.walk(node):
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "address":
-            arg = c.args[0]
-            if isinstance(arg, ast.Name) and arg.id in names:
-                passed.add(id(arg))
-    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in names and id(n) not in passed}
 
     class Passed(ast.NodeTransformer):
         def visit_Call(self, c: ast.Call) -> Any:
@@ -162,6 +143,7 @@ def _taking_addresses(node: ast.FunctionDef, places: list[int]) -> ast.FunctionD
     new = Passed().visit(ast.parse(ast.unparse(node)).body[0])
     if not isinstance(new, ast.FunctionDef):  # (the visit keeps a definition one)
         raise TypeError(f"not a function: {ast.unparse(new)[:40]}")
+    read = {n.id for n in ast.walk(new) if isinstance(n, ast.Name) and n.id in names}  # (other than passed on)
     new.name = node.name + SUFFIX
     for i in places:
         new.args.args[i].arg += SUFFIX
