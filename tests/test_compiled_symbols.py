@@ -1,0 +1,93 @@
+"""Compiled functions calling each other by a symbol (interpreter/compiled/symbols.py): a function too large to be
+linked into its callers is compiled once and called by its symbol; what it raises goes on up; a later process loads
+the kept code in the order written down, and without that order it loads nothing kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.compiled import module
+from interpreter.compiled.linking import LIMIT
+from interpreter.compiled.values import Values
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def large(name: str, call: str) -> str:
+    """A function of more than LIMIT lines (so called by its symbol) returning ``call`` plus its argument's work."""
+    body = "".join(f"    y = y * 3 % 1000003 + {i}\n" for i in range(LIMIT + 2))
+    return (f"def {name}(x):\n    if x < 0:\n        raise ValueError('below zero')\n    y = x\n{body}"
+            f"    return {call} + y\n")
+
+
+SOURCE = "\n\n".join([large("low", "0"), large("middle", "low(x + 1)"), large("high", "middle(x + 2)"),
+                      "def entry(x):\n    return high(x) + high(x + 1)\n"])
+
+
+def plain(x: int) -> int:
+    space: dict = {}
+    exec(SOURCE, space)
+    return space["entry"](x)
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    pytest.importorskip("numba")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "trickbook" / "compiled"
+
+
+def test_a_large_function_is_called_by_its_symbol_not_copied(folder):
+    made = module.made(SOURCE, [], Values(), compiled=True, entries=("entry",))
+    assert made.entry(5) == plain(5)
+    space = made.entry.py_func.__globals__
+    high = space["high"]
+    assert not hasattr(high, "overloads")  # (what the compiled entry calls: the intrinsic calling by symbol)
+    [result] = made.entry.overloads.values()
+    defined = [f.name for f in result.library._final_module.functions if not f.is_declaration]
+    assert not any("high" in n or "middle" in n or "low" in n for n in defined), defined
+    with pytest.raises(ValueError, match="below zero"):
+        made.entry(-1)
+
+
+def test_a_callee_raising_through_two_levels_of_symbols(folder):
+    made = module.made(SOURCE.replace("low(x + 1)", "low(x - 100)"), [], Values(), compiled=True,
+                       entries=("entry",))
+    with pytest.raises(ValueError, match="below zero"):
+        made.entry(5)  # (high calls middle calls low(-93))
+
+
+LATER = """
+import json, sys
+from interpreter.compiled import module
+from interpreter.compiled.values import Values
+made = module.made({source!r}, [], Values(), compiled=True, entries=("entry",))
+value = made.entry(7)
+print(json.dumps({{"value": value, "hits": sum(made.entry.stats.cache_hits.values())}}))
+"""
+
+
+def run(folder: Path) -> dict:
+    env = {**os.environ, "XDG_CACHE_HOME": str(folder.parent.parent), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", LATER.format(source=SOURCE)], env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_a_later_process_loads_the_callees_first_and_without_their_order_nothing_kept(folder):
+    first = run(folder)
+    assert first == {"value": plain(7), "hits": 0}
+    [order] = (folder / "__pycache__").glob("*.order")
+    assert [line.split()[0] for line in order.read_text().splitlines()] == ["low", "middle", "high"]
+    assert run(folder) == {"value": plain(7), "hits": 1}  # (loaded: its callees' symbols given first)
+    order.unlink()
+    assert run(folder) == {"value": plain(7), "hits": 0}  # (compiled again, not loaded calling unknown symbols)
+    order.write_text("low nonsense\n" + order.read_text())
+    assert run(folder) == {"value": plain(7), "hits": 0}  # (an order not read: nothing kept is loaded)
