@@ -56,6 +56,16 @@ def test_a_large_function_is_called_by_its_symbol_not_copied(folder):
         made.entry(-1)
 
 
+def test_a_small_function_is_linked_and_marked_to_be_inlined(folder):
+    made = module.made("def small(x):\n    return x * 2 + 1\n\n\ndef entry(x):\n    return small(x) + small(x + 1)\n",
+                       [], Values(), compiled=True, entries=("entry",))
+    assert made.entry(3) == 7 + 9
+    small = made.entry.py_func.__globals__["small"]  # (a dispatcher: numba links its code into the caller's)
+    [result] = small.overloads.values()
+    copy = result.library._get_module_for_linking().get_function(result.fndesc.mangled_name)
+    assert "alwaysinline" in str(copy)  # (LLVM's mark, on the copy the callers link)
+
+
 def test_a_callee_raising_through_two_levels_of_symbols(folder):
     made = module.made(SOURCE.replace("low(x + 1)", "low(x - 100)"), [], Values(), compiled=True,
                        entries=("entry",))
@@ -87,6 +97,7 @@ def test_a_later_process_loads_the_callees_first_and_without_their_order_nothing
     [order] = (folder / "__pycache__").glob("*.order")
     assert [line.split()[0] for line in order.read_text().splitlines()] == ["low", "middle", "high"]
     assert run(folder) == {"value": plain(7), "hits": 1}  # (loaded: its callees' symbols given first)
+    assert len(order.read_text().splitlines()) == 3  # (what was loaded is not written down again)
     order.unlink()
     assert run(folder) == {"value": plain(7), "hits": 0}  # (compiled again, not loaded calling unknown symbols)
     order.write_text("low nonsense\n" + order.read_text())

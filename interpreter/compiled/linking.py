@@ -7,15 +7,17 @@ functions the step templates and the expressions write that is what makes the co
 goes through a dozen of them (the machine's dispatch, the trick step's, the hook's, the choice's turn). For the large
 ones it is what made the first compile long: every function was worked on again for every level above it, five to
 seven from a playout to an expression. So a function is linked into its callers when it holds, with the linked
-functions it calls, at most ``LIMIT`` lines; every other is called by its symbol, its code made once. (Until then
-numba wrote the small functions into their callers' source, ``inline="always"``: each copy typed and lowered again;
-linking copies LLVM's work only, and the first compiles were about half as long: docs/performance.md, "Functions
-called by their symbol".)
+functions it calls, at most ``LIMIT`` lines, and its linked copy is marked for LLVM to inline always
+(``inlined_where_linked``); every other is called by its symbol, its code made once. (Until then numba wrote the
+small functions into their callers' source, ``inline="always"``: each copy typed and lowered again; linking copies
+LLVM's work only, and the first compiles were about half as long, the code as fast: docs/performance.md,
+"Functions called by their symbol".)
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 LIMIT = 50  # the most lines a linked function holds, with the linked functions it calls
 
@@ -51,3 +53,21 @@ def linked(source: str) -> frozenset[str]:
         return size[name]
 
     return frozenset(name for name in bodies if total(name, frozenset()) <= LIMIT)
+
+
+def inlined_where_linked(dispatcher: Any) -> None:
+    """Each of ``dispatcher``'s compiled forms marked ``alwaysinline`` in the copy numba links into its callers (the
+    mark is LLVM's: left to its own judgement LLVM kept many of them called, and Meinz ran about a tenth slower)."""
+    typed = dispatcher.get_call_template
+    marked: set[Any] = set()
+
+    def call_template(args: Any, kws: Any) -> Any:
+        found = typed(args, kws)  # (compiles, or loads, the form for these arguments)
+        for key, result in dispatcher.overloads.items():
+            if key not in marked:
+                marked.add(key)
+                copy = result.library._get_module_for_linking()
+                copy.get_function(result.fndesc.mangled_name).add_function_attribute("alwaysinline")
+        return found
+
+    dispatcher.get_call_template = call_template

@@ -33,7 +33,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
-from interpreter.compiled.linking import linked
+from interpreter.compiled.linking import inlined_where_linked, linked
 from interpreter.compiled.lower import Lowered, with_defines
 from interpreter.compiled.pointers import SUFFIX, by_address, helpers, python_forms
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
@@ -46,7 +46,7 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
-KEPT_FORM = "by-symbol-1"  # how a kept module is written from its text (in its name; changed with pointers.py)
+KEPT_FORM = "by-symbol-2"  # how a kept module is written from its text (in its name; changed with pointers.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -154,6 +154,8 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
                     public[key] = dispatcher
                 else:
                     apart[key] = public.pop(key)
+                if key in copied:
+                    inlined_where_linked(dispatcher)
                 space[key] = dispatcher if key in copied else calling(key, order)
     namespace = Namespace(apart, **public)
     if form is not None:

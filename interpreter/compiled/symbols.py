@@ -47,8 +47,9 @@ class Order:
 
         return f"trickbook.{self.module}.{name}.{mangle_args(argtypes)}"
 
-    def compiled(self, name: str, argtypes: tuple[Any, ...]) -> Any:
-        """The function ``name`` compiled (or loaded) for ``argtypes``, its symbol given its address, written down."""
+    def compiled(self, name: str, argtypes: tuple[Any, ...], written: bool = False) -> Any:
+        """The function ``name`` compiled (or loaded) for ``argtypes``, its symbol given its address, and written
+        down (unless ``written`` already)."""
         import llvmlite.binding as llvm
 
         dispatcher = self.dispatchers[name]
@@ -58,7 +59,8 @@ class Order:
             self.done.add((name, argtypes))
             llvm.add_symbol(self.symbol(name, argtypes),
                             result.library.get_pointer_to_function(result.fndesc.mangled_name))
-            self._write(name, argtypes)
+            if not written:
+                self._write(name, argtypes)
         return result
 
     def _write(self, name: str, argtypes: tuple[Any, ...]) -> None:
@@ -86,7 +88,7 @@ class Order:
         try:
             for name, argtypes in entries:
                 if (name, argtypes) not in self.done and name in self.dispatchers:
-                    self.compiled(name, argtypes)
+                    self.compiled(name, argtypes, written=True)
         finally:
             self._loading = False
         return not self.fresh
