@@ -57,7 +57,8 @@ def linked(source: str) -> frozenset[str]:
 
 def inlined_where_linked(dispatcher: Any) -> None:
     """Each of ``dispatcher``'s compiled forms marked ``alwaysinline`` in the copy numba links into its callers (the
-    mark is LLVM's: left to its own judgement LLVM kept many of them called, and Meinz ran about a tenth slower)."""
+    mark is LLVM's: left to its own judgement LLVM kept many of them called, and a game's random play ran up to a
+    tenth slower)."""
     typed = dispatcher.get_call_template
     marked: set[Any] = set()
 

@@ -26,6 +26,8 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.dsl.codegen import run_block
+
 
 class Order:
     """The functions of one module called by their symbol, in the order they were compiled: the file ``path``
@@ -163,7 +165,6 @@ def calling(name: str, order: Order) -> Callable[..., Any]:
 
     count = order.dispatchers[name].py_func.__code__.co_argcount
     params = ", ".join(f"a{i}" for i in range(count))
-    space: dict[str, Any] = {"typer": typer}
-    exec(f"def {name}(typingctx, {params}):\n    return typer(typingctx, ({params}{',' if count == 1 else ''}))",
-         space)  # (an intrinsic takes its function's parameters, one each: written for this one's number)
-    return intrinsic(space[name])
+    written = f"def {name}(typingctx, {params}):\n    return typer(typingctx, ({params}{',' if count == 1 else ''}))\n"
+    # (an intrinsic takes its function's parameters, one each: written for this one's number)
+    return intrinsic(run_block(written, {"typer": typer})[name])
