@@ -36,14 +36,7 @@ def plain(x: int) -> int:
     return space["entry"](x)
 
 
-@pytest.fixture
-def folder(tmp_path, monkeypatch):
-    pytest.importorskip("numba")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    return tmp_path / "trickbook" / "compiled"
-
-
-def test_a_large_function_is_called_by_its_symbol_not_copied(folder):
+def test_a_large_function_is_called_by_its_symbol_not_copied(kept_folder):
     made = module.made(SOURCE, [], Values(), compiled=True, entries=("entry",))
     assert made.entry(15) == plain(15)
     space = made.entry.py_func.__globals__
@@ -57,7 +50,7 @@ def test_a_large_function_is_called_by_its_symbol_not_copied(folder):
             made.entry(below)
 
 
-def test_a_small_function_is_linked_and_marked_to_be_inlined(folder):
+def test_a_small_function_is_linked_and_marked_to_be_inlined(kept_folder):
     made = module.made("def small(x):\n    return x * 2 + 1\n\n\ndef entry(x):\n    return small(x) + small(x + 1)\n",
                        [], Values(), compiled=True, entries=("entry",))
     assert made.entry(3) == 7 + 9
@@ -77,23 +70,23 @@ print(json.dumps({{"value": value, "hits": sum(made.entry.stats.cache_hits.value
 """
 
 
-def run(folder: Path) -> dict:
-    env = {**os.environ, "XDG_CACHE_HOME": str(folder.parent.parent), "PYTHONPATH": str(ROOT)}
+def run(kept_folder: Path) -> dict:
+    env = {**os.environ, "XDG_CACHE_HOME": str(kept_folder.parent.parent), "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", LATER.format(source=SOURCE)], env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def test_a_later_process_loads_the_callees_first_and_without_their_order_nothing_kept(folder):
+def test_a_later_process_loads_the_callees_first_and_without_their_order_nothing_kept(kept_folder):
     made = module.made(SOURCE, [], Values(), compiled=True, entries=("entry",))
     assert made.entry(17) == plain(17)
-    [order] = (folder / "__pycache__").glob("*.order")
+    [order] = (kept_folder / "__pycache__").glob("*.order")
     assert [line.split()[0] for line in order.read_text().splitlines()] == ["low", "middle", "high"]
-    assert run(folder) == {"value": plain(17), "hits": 1}  # (loaded: its callees' symbols given first)
+    assert run(kept_folder) == {"value": plain(17), "hits": 1}  # (loaded: its callees' symbols given first)
     assert len(order.read_text().splitlines()) == 3  # (what was loaded is not written down again)
     order.unlink()
-    assert run(folder) == {"value": plain(17), "hits": 0}  # (compiled again, not loaded calling unknown symbols)
+    assert run(kept_folder) == {"value": plain(17), "hits": 0}  # (compiled again, not loaded calling unknown symbols)
     assert len(order.read_text().splitlines()) == 3  # (and written down again)
 
 
