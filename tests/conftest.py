@@ -51,6 +51,14 @@ def suite_counts(path: Path) -> list[int]:
     return counts if LONG else sorted({counts[0], counts[-1]} | ({4} & set(counts)))
 
 
+@pytest.fixture
+def kept_folder(tmp_path, monkeypatch):
+    """The compiled backend's folder of kept modules in an empty cache folder (numba needed, else skipped)."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "trickbook" / "compiled"
+
+
 @pytest.fixture(scope="session")
 def sources():
     cache = {}

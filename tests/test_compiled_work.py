@@ -1,13 +1,13 @@
 """The work the compiled backend's written code does, counted (never timed): a choice's options worked out once a
-decision, and the functions numba writes into their callers (interpreter/compiled/inlining.py) chosen within their
+decision, and the functions compiled into their callers (interpreter/compiled/linking.py) chosen within their
 bound."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from interpreter.compiled.inlining import LIMIT, inlined
-from interpreter.compiled.machine import ENTRIES, Machine
+from interpreter.compiled.linking import LIMIT, linked
+from interpreter.compiled.machine import Machine
 
 from .compiled_games import lockstep_game
 from .conftest import game_of
@@ -51,9 +51,9 @@ def test_a_choice_works_out_its_choices_once_a_decision():
         assert sum(calls[o] for o in options[step]) == calls[f"{step}_choices"], (step, calls)
 
 
-def test_small_functions_are_inlined_within_the_limit():
-    """A function is compiled into its callers when it holds, with the inlined functions it calls, at most LIMIT
-    lines; never the functions kept apart (entry points, expressions) nor the prelude's."""
+def test_small_functions_are_linked_within_the_limit():
+    """A function is compiled into its callers when it holds, with the linked functions it calls, at most LIMIT
+    lines (a function called twice counted twice); every other is called by its symbol."""
     def body(lines: int, call: str = "") -> str:
         return "".join("    y = x\n" for _ in range(lines - 2)) + f"    return {call or 'y'}\n"
 
@@ -62,8 +62,7 @@ def test_small_functions_are_inlined_within_the_limit():
               f"def caller(x):\n{body(4, 'small(x) + large(x)')}\n"
               f"def many(x):\n{body(4, ' + '.join(['caller(x)'] * 4))}\n"
               f"def entry(x):\n{body(3, 'caller(x)')}\n")
-    assert inlined(source, {"entry"}) == {"small", "caller"}
+    assert linked(source) == {"truth", "small", "caller", "entry"}
     machine = Machine(game_of("meinz", 4))
-    kept = {*ENTRIES, *(e.name for e in machine.expressions)}
-    chosen = inlined(machine.source, kept)
-    assert chosen and not chosen & kept and "grab" not in chosen
+    chosen = linked(machine.source)
+    assert "grab" in chosen and "advance" not in chosen  # (the prelude's, and the machine's step through a round)

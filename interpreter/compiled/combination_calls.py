@@ -25,7 +25,7 @@ from interpreter.dsl import builtins as B
 from interpreter.dsl.ir import Part
 
 SUPPORT = "cb_support"  # the name the support's functions are listed by (lower.with_defines)
-PREFIX = "cb_"  # the support's functions' names begin so (never inlined: inlining.py)
+PREFIX = "cb_"  # the support's functions' names begin so
 
 
 def _support(w: Writer) -> Tables:

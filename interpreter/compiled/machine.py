@@ -30,7 +30,6 @@ import numpy as np
 from interpreter.compiled import agents_template
 from interpreter.compiled.agents import agent_codes
 from interpreter.compiled.arrays import Arrays, array_layout, pack_arrays
-from interpreter.compiled.inlining import inlined
 from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
@@ -121,10 +120,9 @@ class Machine:
         """The module's functions (made when first asked for: numba compiles each on its first call)."""
         if self._module is None:
             self._text()
-            inline = inlined(self.source, {*ENTRIES, *(e.name for e in self.expressions)}) if self.compiled else ()
             box = self.box()
             shapes = {**{name: a.shape for name, a in box._asdict().items()}, "p": (self.size,)}  # (pointers.py)
-            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, inline, shapes)
+            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, shapes)
         return self._module
 
     def extend(self, write: Callable[[], str]) -> None:

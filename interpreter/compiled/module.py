@@ -3,10 +3,12 @@ source, run as plain Python (for the tests, and where numba is missing) or every
 
 Each function of the source is compiled on its first call (``numba.njit``); a function calls the others through
 the module's namespace, where each is replaced by its compiled form before any is called, so numba sees compiled
-functions only. They are compiled without numba's reference-counted runtime: counting the references of the arrays
-every call passes took most of a card's time, so the source allocates nothing (its lists live in the scratch space
-``h``, arrays.HEAP; ``grab`` takes room there). Compiled, the source is first changed to pass the game's arrays
-by their address (pointers.py): that form is what the kept file holds and numba compiles.
+functions only: a small function by its dispatcher (numba links its code into each caller's: linking.py), every
+other by an intrinsic that calls its machine code by a symbol (symbols.py). They are compiled without numba's
+reference-counted runtime: counting the references of the arrays every call passes took most of a card's time, so
+the source allocates nothing (its lists live in the scratch space ``h``, arrays.HEAP; ``grab`` takes room there).
+Compiled, the source is first changed to pass the game's arrays by their address (pointers.py): that form is what
+the kept file holds and numba compiles.
 
 Only the entry points (``made``'s ``entries``: those Python calls) are compiled with numba's wrappers for Python and
 for C callers; the others without (``INTERNAL``): a wrapper is lowered, optimized and made machine code for every
@@ -23,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import os
 import sys
 import types
@@ -30,9 +33,11 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
+from interpreter.compiled.linking import inlined_where_linked, linked
 from interpreter.compiled.lower import Lowered, with_defines
 from interpreter.compiled.pointers import SUFFIX, by_address, helpers, python_forms
 from interpreter.compiled.steps import CHANCE, DECIDES, DONE
+from interpreter.compiled.symbols import Order, calling
 from interpreter.compiled.values import INTERNED, NONE, Values
 from interpreter.dsl.codegen import run_block
 
@@ -41,7 +46,7 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
-KEPT_FORM = "by-address-4"  # how a kept module is written from its text (in its name; changed with pointers.py)
+KEPT_FORM = "by-symbol-2"  # how a kept module is written from its text (in its name; changed with pointers.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -100,16 +105,15 @@ def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> 
 
 
 def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool,
-         entries: Collection[str] = (), inline: Collection[str] = (),
-         shapes: Mapping[str, tuple[int, ...]] | None = None) -> types.SimpleNamespace:
+         entries: Collection[str] = (), shapes: Mapping[str, tuple[int, ...]] | None = None) -> types.SimpleNamespace:
     """The module of ``source`` (``module_text``): every function plain Python, or compiled by numba when
     ``compiled``. Compiled, the text is kept as a file in the user's cache folder (interpreter/cache.py), named by
     its digest, and numba keeps the machine code beside it: a later run of the same game, player count and options
     loads that instead of compiling again. ``entries``: the functions Python calls that are kept compiled with their
     wrapper for Python; the namespace gives every other function as a copy compiled apart with that wrapper, when
-    first called (see the module's docstring); ``inline``: the functions compiled into each of their callers
-    (inlining.py); ``shapes``: the arrays' shapes, by their parameters' names, where compiled functions pass them
-    by their address (pointers.py)."""
+    first called (see the module's docstring); ``shapes``: the arrays' shapes, by their parameters' names, where
+    compiled functions pass them by their address (pointers.py). Compiled, the small functions are linked into
+    their callers and the others called by a symbol (linking.py, symbols.py)."""
     import numpy as np
 
     text = module_text(source, expressions, values)
@@ -132,7 +136,6 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         run_block(written, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
         space = module.__dict__
     if form is not None:  # (a function taking addresses is compiled by its ``__q`` name: pointers.py)
-        inline = {f"{name}{SUFFIX}" if f"def {name}{SUFFIX}(" in written else name for name in inline}
         entries = {*entries, *(f"{name}{SUFFIX}" for name in entries if f"def {name}{SUFFIX}(" in written)}
     public = {k: v for k, v in space.items() if not k.startswith("__")}
     apart: dict[str, Any] = {}
@@ -140,14 +143,20 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         import numba
 
         options = {**NJIT, "cache": found is not None}
+        order = Order(*(("m" + str(next(_unkept)), None) if found is None else
+                        (name, os.path.join(os.path.dirname(found[0]), "__pycache__"))))
+        copied = linked(written)
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
+                dispatcher = _one_form(numba.njit(**options, **({} if key in entries else INTERNAL))(value))
+                order.watch(key, dispatcher)
                 if key in entries:
-                    space[key] = public[key] = _one_form(numba.njit(**options)(value))
+                    public[key] = dispatcher
                 else:
-                    written_in: dict[str, Any] = {"inline": "always"} if key in inline else {}
-                    space[key] = _one_form(numba.njit(**options, **INTERNAL, **written_in)(value))
                     apart[key] = public.pop(key)
+                if key in copied:
+                    inlined_where_linked(dispatcher)
+                space[key] = dispatcher if key in copied else calling(key, order)
     namespace = Namespace(apart, **public)
     if form is not None:
         for name, function in python_forms(written, shapes or {}, functools.partial(getattr, namespace)).items():
@@ -173,6 +182,9 @@ class Namespace(types.SimpleNamespace):
         copy = numba.njit(**NJIT)(apart.pop(name))
         setattr(self, name, copy)
         return copy
+
+
+_unkept = itertools.count()  # (the names of modules not kept, for their functions' symbols)
 
 
 def _one_form(dispatcher: Any) -> Any:
