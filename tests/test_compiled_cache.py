@@ -101,3 +101,25 @@ def test_a_function_is_compiled_once_whatever_constants_its_callers_pass(kept_fo
     made = module.made(source, [], Values(), compiled=True, entries=("outer",))
     assert made.outer(3) == 12
     assert len(made.outer.py_func.__globals__["inner"].overloads) == 1
+
+
+def test_a_kept_module_s_code_object_is_kept_beside_it_and_a_bad_one_made_again(kept_folder, monkeypatch):
+    """A later run reads the module's code object, not its text compiled again (a tenth of a second for the
+    largest game); a file that is not one of this module's is compiled again and written over."""
+    from interpreter.compiled.values import Values
+    from interpreter.dsl import codegen
+
+    source = "def f(x):\n    return x + 1\n"
+    assert module.made(source, [], Values(), compiled=True, entries=("f",)).f(1) == 2
+    [code] = (kept_folder / "__pycache__").glob("*.code")
+
+    def refused(*args):
+        raise AssertionError("compiled again")
+
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "compile", refused, raising=False)
+        assert module.made(source, [], Values(), compiled=True, entries=("f",)).f(2) == 3
+    for bad in (b"not marshal", __import__("marshal").dumps(compile("x = 1", "elsewhere.py", "exec"))):
+        code.write_bytes(bad)
+        assert module.made(source, [], Values(), compiled=True, entries=("f",)).f(3) == 4
+        assert code.read_bytes() != bad

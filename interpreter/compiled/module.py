@@ -30,6 +30,7 @@ import os
 import sys
 import types
 from collections.abc import Callable, Collection, Iterable, Mapping
+from importlib.util import MAGIC_NUMBER
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
@@ -133,7 +134,8 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         module = types.ModuleType(name)
         module.__dict__.update(space, __file__=path)
         sys.modules[name] = module
-        run_block(written, module.__dict__, filename=path)  # (the same text, from the file numba keeps its code by)
+        code = os.path.join(os.path.dirname(path), "__pycache__", f"{name}.{MAGIC_NUMBER.hex()}.code")
+        run_block(written, module.__dict__, filename=path, kept=code)  # (the file's text: numba keeps its code by it)
         space = module.__dict__
     if form is not None:  # (a function taking addresses is compiled by its ``__q`` name: pointers.py)
         entries = {*entries, *(f"{name}{SUFFIX}" for name in entries if f"def {name}{SUFFIX}(" in written)}

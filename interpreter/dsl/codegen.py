@@ -17,6 +17,7 @@ interpreter/cache.py), trusted the way Python trusts its bytecode caches.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import marshal
@@ -150,14 +151,32 @@ class Namespace:
 
 
 def run_block(src: str, namespace: dict[str, Any], gen: Namespace | None = None,
-              filename: str = "<trickbook>") -> dict[str, Any]:
+              filename: str = "<trickbook>", kept: str | None = None) -> dict[str, Any]:
     """Run ``src``, a block of statements the engine wrote (a step's functions, see engine/steps/trick_code.py),
     in ``namespace`` (what it refers to, and its builtins); give the namespace, holding what it defined.
     ``gen``: where its code object is kept (with the game's expressions); ``filename``: the file it is read from,
-    when it is one (a compiled module kept on disk: numba finds its functions by it)."""
-    code = gen.code(src) if gen is not None else compile(src, filename, "exec")
+    when it is one (a compiled module kept on disk: numba finds its functions by it); ``kept``: a file its code
+    object is kept in, named for ``src`` by the caller (a compiled module's: a large module's compile is a tenth
+    of a second of every later run)."""
+    code = gen.code(src) if gen is not None else None if kept is None else _kept_code(kept, filename)
+    if code is None:
+        code = compile(src, filename, "exec")
+        if kept is not None:
+            with contextlib.suppress(OSError):
+                os.makedirs(os.path.dirname(kept), exist_ok=True)
+            write_bytes(kept, marshal.dumps(code))
     eval(code, namespace)  # a code object of statements: runs them
     return namespace
+
+
+def _kept_code(path: str, filename: str) -> CodeType | None:
+    """The code object kept in ``path`` (``run_block``), when it is one of ``filename``'s for this Python."""
+    try:
+        with open(path, "rb") as f:
+            code = marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return code if type(code) is CodeType and code.co_filename == filename else None
 
 
 def local_name(name: str) -> str:
