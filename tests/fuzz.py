@@ -1990,7 +1990,7 @@ def _run_web(case: Case, folder: Path) -> str | None:
                 where, part = shape.split(":")
                 seat, tok, ident = "0", token, tid
                 if part == "id":
-                    ident = ident[:-1] + "x"
+                    ident = ident[:-1] + ("y" if ident.endswith("x") else "x")  # (another table's id)
                 elif part == "seat":
                     seat = "00"
                 elif part == "token":
