@@ -47,7 +47,8 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
-KEPT_FORM = "by-symbol-2"  # how a kept module is written from its text (in its name; changed with pointers.py)
+KEPT_FORM = "by-symbol-2"  # how a kept module is written and compiled (in its name; changed with pointers.py,
+# linking.py and symbols.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -125,16 +126,18 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         space.update(helpers(shapes))
         form = functools.partial(by_address, text, shapes)  # (Python work: not done where the module is kept)
     found = _kept(text, form) if compiled else None
+    beside: str | None = None  # the folder of numba's files of a kept module (and of its order and code object)
     if found is None:
         written = text if form is None else form()
         run_block(written, space)  # the engine's own source, written from checked parts (never rule text)
     else:  # a module of its own, importable by its name (numba finds a kept function's globals by it)
         path, written = found
         name = os.path.splitext(os.path.basename(path))[0]
+        beside = os.path.join(os.path.dirname(path), "__pycache__")
         module = types.ModuleType(name)
         module.__dict__.update(space, __file__=path)
         sys.modules[name] = module
-        code = os.path.join(os.path.dirname(path), "__pycache__", f"{name}.{MAGIC_NUMBER.hex()}.code")
+        code = os.path.join(beside, f"{name}.{MAGIC_NUMBER.hex()}.code")
         run_block(written, module.__dict__, filename=path, kept=code)  # (the file's text: numba keeps its code by it)
         space = module.__dict__
     if form is not None:  # (a function taking addresses is compiled by its ``__q`` name: pointers.py)
@@ -145,8 +148,7 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         import numba
 
         options = {**NJIT, "cache": found is not None}
-        order = Order(*(("m" + str(next(_unkept)), None) if found is None else
-                        (name, os.path.join(os.path.dirname(found[0]), "__pycache__"))))
+        order = Order(f"m{next(_unkept)}" if beside is None else name, beside)
         copied = linked(written)
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
