@@ -152,14 +152,14 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         copied = linked(written)
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
-                dispatcher = _one_form(numba.njit(**options, **({} if key in entries else INTERNAL))(value))
+                dispatcher = numba.njit(**options, **({} if key in entries else INTERNAL))(value)
                 order.watch(key, dispatcher)
                 if key in entries:
                     public[key] = dispatcher
                 else:
                     apart[key] = public.pop(key)
                 if key in copied:
-                    inlined_where_linked(dispatcher)
+                    inlined_where_linked(_one_form(dispatcher))
                 space[key] = dispatcher if key in copied else calling(key, order)
     namespace = Namespace(apart, **public)
     if form is not None:
@@ -195,8 +195,9 @@ def _one_form(dispatcher: Any) -> Any:
     """``dispatcher`` (numba's, of one function of the module) compiled once for the types of its arguments, whatever
     the constants a compiled caller passes: numba compiles a function again for every constant a caller passes as an
     argument (``grab(h, 52)``, ``advance(..., 0)``: its type is that constant), and the module's source passes many
-    (``advance`` and ``enter``, which hold most of a game's code, were compiled twice). Only these dispatchers are
-    changed: the process's other numba code is not."""
+    (``advance`` and ``enter``, which hold most of a game's code, were compiled twice). For a linked function's
+    dispatcher: a function called by its symbol is compiled for its arguments' types without their constants
+    already (symbols.calling). Only these dispatchers are changed: the process's other numba code is not."""
     from numba.core import types as numba_types
 
     typed = dispatcher.get_call_template
