@@ -1,13 +1,16 @@
 """The work the compiled backend's written code does, counted (never timed): a choice's options worked out once a
-decision, and the functions compiled into their callers (interpreter/compiled/linking.py) chosen within their
-bound."""
+decision, the functions compiled into their callers (interpreter/compiled/linking.py) chosen within their
+bound, and a function the templates write alike written once."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from interpreter.compiled.linking import LIMIT, linked
 from interpreter.compiled.machine import Machine
+from interpreter.compiled.module import source_of
 
 from .compiled_games import lockstep_game
 from .conftest import game_of
@@ -66,3 +69,25 @@ def test_small_functions_are_linked_within_the_limit():
     machine = Machine(game_of("meinz", 4))
     chosen = linked(machine.source)
     assert "grab" in chosen and "advance" not in chosen  # (the prelude's, and the machine's step through a round)
+
+
+def test_a_function_every_move_step_writes_alike_is_compiled_once():
+    """Every move step of a game carries its cards by one function, its step's constants its arguments: written by
+    each step, kept once in the module (module.source_of), linked into each step's start."""
+    machine = Machine(game_of("tichu", 4))
+    moves = [s for s in machine.game.every_step() if s.kind == "move"]
+    assert len(moves) > 3
+    assert machine.source.count("def move_carried(") == 1
+    assert machine.source.count("return move_carried(") == len(moves)
+    assert "move_carried" in linked(machine.source)
+
+
+def test_functions_written_alike_are_kept_once_and_two_named_alike_refused():
+    same = "def f(x):\n    return x + 1\n"
+    source = source_of([], f"def a(x):\n    return f(x)\n\n{same}", f"{same}\ndef b(x):\n    return f(x) * 2\n")
+    assert source.count("def f(") == 1 and "def a(" in source and "def b(" in source
+    space: dict = {}
+    exec(source, space)
+    assert space["b"](3) == 8
+    with pytest.raises(AssertionError, match="two functions named 'f'"):
+        source_of([], same, "def f(x):\n    return x + 2\n")

@@ -4,7 +4,8 @@ source, run as plain Python (for the tests, and where numba is missing) or every
 Each function of the source is compiled on its first call (``numba.njit``); a function calls the others through
 the module's namespace, where each is replaced by its compiled form before any is called, so numba sees compiled
 functions only: a small function by its dispatcher (numba links its code into each caller's: linking.py), every
-other by an intrinsic that calls its machine code by a symbol (symbols.py). They are compiled without numba's
+other by an intrinsic that calls its machine code by a symbol (symbols.py); a small function's own library is
+never made machine code nor kept, only linked (libraries.py). They are compiled without numba's
 reference-counted runtime: counting the references of the arrays every call passes took most of a card's time, so
 the source allocates nothing (its lists live in the scratch space ``h``, arrays.HEAP; ``grab`` takes room there).
 Compiled, the source is first changed to pass the game's arrays by their address (pointers.py): that form is what
@@ -27,6 +28,7 @@ import functools
 import hashlib
 import itertools
 import os
+import re
 import sys
 import types
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -34,6 +36,7 @@ from importlib.util import MAGIC_NUMBER
 from typing import Any
 
 from interpreter.cache import MAX_FILES, cache_folder, prune, write_bytes
+from interpreter.compiled.libraries import compilers
 from interpreter.compiled.linking import inlined_where_linked, linked
 from interpreter.compiled.lower import Lowered, with_defines
 from interpreter.compiled.pointers import SUFFIX, by_address, helpers, python_forms
@@ -47,8 +50,8 @@ NJIT: dict[str, Any] = {"cache": False, "_nrt": False}
 # and for a function only compiled code calls: no wrapper for Python or C callers (see the module's docstring)
 INTERNAL: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 PREFIX = "trickbook_compiled_"  # the kept modules' names (and their files')
-KEPT_FORM = "by-symbol-2"  # how a kept module is written and compiled (in its name; changed with pointers.py,
-# linking.py and symbols.py)
+KEPT_FORM = "by-symbol-3"  # how a kept module is written and compiled (in its name; changed with pointers.py,
+# linking.py, libraries.py and symbols.py)
 _BUILTINS = {f.__name__: f for f in (range, len, int, abs, max, min)}  # what the written source calls
 
 PRELUDE = '''def truth(x):
@@ -88,8 +91,26 @@ def support(compiled: bool) -> dict[str, Any]:
 
 def source_of(expressions: Iterable[Lowered], *templates: str) -> str:
     """The module's source: the prelude, every written expression (and the defines' functions they call), then the
-    templates."""
-    return "\n\n".join([PRELUDE, *(e.source for e in with_defines(expressions)), *templates])
+    templates, a function the templates write alike written once (a step kind's function every step of the kind
+    shares, its step's constants its arguments: move_template.py's ``move_carried``)."""
+    return "\n\n".join([PRELUDE, *(e.source for e in with_defines(expressions)), *_once("\n\n".join(templates))])
+
+
+def _once(source: str) -> list[str]:
+    """``source``'s top-level parts (functions, and what lies between them), a function written again as before left
+    out; one written again otherwise is the engine's mistake (a name two templates gave two functions)."""
+    parts: list[str] = []
+    seen: dict[str, str] = {}
+    for part in re.split(r"(?m)^(?=def )", source):
+        name = part[4:part.index("(")] if part.startswith("def ") else None
+        if name is None:
+            parts.append(part)
+        elif name not in seen:
+            seen[name] = part.rstrip()
+            parts.append(part)
+        elif seen[name] != part.rstrip():
+            raise AssertionError(f"two functions named {name!r} in the compiled module")
+    return ["".join(parts)]
 
 
 def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> str:
@@ -150,9 +171,15 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         options = {**NJIT, "cache": found is not None}
         order = Order(f"m{next(_unkept)}" if beside is None else name, beside)
         copied = linked(written)
+        whole, linked_only = compilers()  # (numba's compilers of the two kinds of function: libraries.py)
         for key, value in list(space.items()):
             if isinstance(value, types.FunctionType):
-                dispatcher = numba.njit(**options, **({} if key in entries else INTERNAL))(value)
+                if key in entries:
+                    dispatcher = numba.njit(**options, pipeline_class=whole)(value)
+                elif key in copied:  # (only linked into its callers: not kept, libraries.py)
+                    dispatcher = numba.njit(**NJIT, **INTERNAL, pipeline_class=linked_only)(value)
+                else:
+                    dispatcher = numba.njit(**options, **INTERNAL, pipeline_class=whole)(value)
                 order.watch(key, dispatcher)
                 if key in entries:
                     public[key] = dispatcher

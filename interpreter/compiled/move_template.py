@@ -1,7 +1,8 @@
 """A ``move`` step written for the compiled backend (the step kind's second template, steps.py, beside
 engine/steps/move.py's written code): every card to move and its destination worked out first, then all cards moved
-together, as runtime/moves.py moves them over the compact layout. ``PREFIX_start`` does it all and returns ``DONE``;
-the step owns no progress slot.
+together, as runtime/moves.py moves them over the compact layout. ``PREFIX_start`` works the plan out and returns
+``DONE`` from ``move_carried``, which carries it out: one function for every move step of the game, its step's
+constants its arguments (``_carried``). The step owns no progress slot.
 
 For each seat of ``each`` (or once, for no seat) the cards are those of ``cards`` (a card, a list of cards, none:
 nothing) or every card of the ``from`` zones (every seat's, for a per-seat zone; with ``each``, only that seat's),
@@ -42,7 +43,7 @@ class _MoveWriter:
         self.names = {"seat": "seat"} if step.each is not None else {}
 
     def code(self) -> StepCode:
-        lines = [*self._start(), *self._take()]
+        lines = self._start()
         return StepCode(self.name, "\n".join(lines), 0, expressions=self.w.expressions)
 
     def _start(self) -> list[str]:
@@ -66,34 +67,14 @@ class _MoveWriter:
         if step.to_per_seat:
             whose = "seat" if step.owner is None else self.w.call(step.owner, self.names, _SEAT, "owner")
             lines.append(f"        owner[k] = {whose}")
-        lines += ["    first[ns] = m",
-                  *("    " + line for line in Writing.scratch("moved", str(cap))),
-                  "    for k in range(ns):",
-                  "        if first[k + 1] == first[k]:",
-                  "            continue",
-                  "        seat = seats[k]",
-                  f"        o = seat if 0 <= seat < {n} else {n}",  # the order the cards are looked for in
-                  "        mm = 0",
-                  "        for j in range(first[k], first[k + 1]):",
-                  f"            if {self.name}_take(z, zn, o, plan[j]) == 1:",
-                  "                moved[mm] = plan[j]",
-                  "                mm += 1"]
-        if step.to_per_seat:
-            row = self.layout.zone_slot(step.to, 0)
-            lines += [f"        if owner[k] < 0 or owner[k] >= {n}:",
-                      "            continue",
-                      f"        d = {row} + owner[k]"]
-        else:
-            lines.append(f"        d = {self.layout.zone_slot(step.to)}")
-        if step.top:
-            lines += ["        for i in range(zn[d] - 1, -1, -1):",
-                      "            z[d, i + mm] = z[d, i]",
-                      "        for i in range(mm):",
-                      "            z[d, i] = moved[i]"]
-        else:
-            lines += ["        for i in range(mm):",
-                      "            z[d, zn[d] + i] = moved[i]"]
-        return [*lines, "        zn[d] += mm", "    return DONE", ""]
+        orders = search_orders(self.layout, self.step.looks_in or None)
+        size = len(orders[0])
+        assert all(len(o) == size for o in orders)
+        flat = [row for order in orders for row in order]
+        to = self.layout.zone_slot(step.to, 0) if step.to_per_seat else self.layout.zone_slot(step.to)
+        return [*lines, "    first[ns] = m",
+                f"    return move_carried(z, zn, h, seats, ns, plan, first, owner, {table(flat)}, {size}, {to}, "
+                f"{int(step.to_per_seat)}, {int(bool(step.top))})", "", *_carried(n, cap)]
 
     def _seats(self) -> list[str]:
         """``seats[:ns]``: the seats of ``each`` (NONE, once, without it)."""
@@ -144,24 +125,52 @@ class _MoveWriter:
         return [f"c = {self.w.call(cards, self.names, _SEAT, 'cards')}",
                 *_planned()]
 
-    def _take(self) -> list[str]:
-        """``PREFIX_take(z, zn, o, c)``: the last copy of kind ``c`` taken from the first zone of the ``o``-th order
-        (runtime/moves.py's search_orders) holding one: 1, or 0 when none does."""
-        orders = search_orders(self.layout, self.step.looks_in or None)
-        size = len(orders[0])
-        assert all(len(o) == size for o in orders)
-        flat = [row for order in orders for row in order]
-        return [f"def {self.name}_take(z, zn, o, c):",
-                f"    orders = ({', '.join(map(str, flat))},)",
-                f"    for j in range({size}):",
-                f"        row = orders[o * {size} + j]",
-                "        for i in range(zn[row] - 1, -1, -1):",
-                "            if z[row, i] == c:",
-                "                for q in range(i, zn[row] - 1):",
-                "                    z[row, q] = z[row, q + 1]",
-                "                zn[row] -= 1",
-                "                return 1",
-                "    return 0", ""]
+
+def _carried(n: int, cap: int) -> list[str]:
+    """``move_carried``: the cards of the plan (each seat's ``plan[first[k]:first[k + 1]]``) taken where they are
+    and put in their destinations, the same for every move step of a game (written by each, kept once: a module's
+    functions written alike are one, module.source_of), its step's own constants its arguments: the orders the cards
+    are looked for in (runtime/moves.py's search_orders, ``size`` zones each), the destination (``to``; for a
+    per-seat zone its first seat's, the owner's taken), whether it is a per-seat zone and whether the cards go on
+    top. Linked into each step's start (linking.py), its constants fold again there."""
+    return ["def move_carried(z, zn, h, seats, ns, plan, first, owner, orders, size, to, per_seat, top):",
+            *("    " + line for line in Writing.scratch("moved", str(cap))),
+            "    for k in range(ns):",
+            "        if first[k + 1] == first[k]:",
+            "            continue",
+            "        seat = seats[k]",
+            f"        o = seat if 0 <= seat < {n} else {n}",  # the order the cards are looked for in
+            "        mm = 0",
+            "        for j in range(first[k], first[k + 1]):",
+            "            if move_taken(z, zn, orders, size, o, plan[j]) == 1:",
+            "                moved[mm] = plan[j]",
+            "                mm += 1",
+            "        d = to",
+            "        if per_seat == 1:",
+            f"            if owner[k] < 0 or owner[k] >= {n}:",
+            "                continue",
+            "            d = to + owner[k]",
+            "        if top == 1:",
+            "            for i in range(zn[d] - 1, -1, -1):",
+            "                z[d, i + mm] = z[d, i]",
+            "            for i in range(mm):",
+            "                z[d, i] = moved[i]",
+            "        else:",
+            "            for i in range(mm):",
+            "                z[d, zn[d] + i] = moved[i]",
+            "        zn[d] += mm",
+            "    return DONE", "",
+            # the last copy of kind ``c`` taken from the first zone of the ``o``-th order holding one: 1, or 0
+            "def move_taken(z, zn, orders, size, o, c):",
+            "    for j in range(size):",
+            "        row = orders[o * size + j]",
+            "        for i in range(zn[row] - 1, -1, -1):",
+            "            if z[row, i] == c:",
+            "                for q in range(i, zn[row] - 1):",
+            "                    z[row, q] = z[row, q + 1]",
+            "                zn[row] -= 1",
+            "                return 1",
+            "    return 0", ""]
 
 
 def _planned() -> list[str]:

@@ -34,7 +34,7 @@ def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool =
     if reason is None:
         if say is not None:
             say("engine: compiled (numba)" + ("" if engines.written(game).kept else
-                                              "; compiling this game, once (6 to 35 s; later runs load it)"))
+                                              "; compiling this game, once (5 to 30 s; later runs load it)"))
         return "compiled"
     if asked == "compiled":
         raise TrickbookError(f"--engine compiled cannot play these games: {reason}")
