@@ -38,16 +38,16 @@ def write(step: Any, w: Writing) -> StepCode:
         if any(lay.kind[c] in kinds and c not in step.packed for c in range(len(lay.kind))):
             raise NotWritten("a deal's cards that pick some copies of identical cards")
     hand = lay.zone_slot(step.hand_zone, 0)
-    lines = [f"def {name}_start({ARRAYS}, p):", *_counted(step, w, n),
+    lines = [table(f"{name}_kinds", pack), *_tables(name, lay, step, pack), "", "",
+             f"def {name}_start({ARRAYS}, p):", *_counted(step, w, n),
              f"    {w.at(DEALT)} = 0",
              "    return CHANCE", "",
              f"def {name}_pack({ARRAYS}, p, out):",
-             f"    pack = {table(pack)}",
              f"    for i in range({len(pack)}):",
-             "        out[i] = pack[i]",
+             f"        out[i] = {name}_kinds[i]",
              f"    return {len(pack)}", "",
              f"def {name}_deal({ARRAYS}, p, order):",
-             *_gather(step, lay, pack),
+             *_gather(step, lay, name),
              f"    total = {w.at(COUNT)}" if step.per_seat else f"    total = {w.at(COUNT)} * {n}",
              "    at = 0",  # (a number the Python backend refuses deals no card)
              f"    for s in range({n}):",
@@ -83,20 +83,26 @@ def _counted(step: Any, w: Writing, n: int) -> list[str]:
             f"        {w.at(COUNT)} += one"]
 
 
-def _gather(step: Any, lay: Any, pack: list[int]) -> list[str]:
+def _tables(name: str, lay: Any, step: Any, pack: list[int]) -> list[str]:
+    """The table ``_gather`` reads, where it reads one: which kinds the deal deals (``NAME_dealt``)."""
+    if step.packed is None:
+        return []
+    dealt = [0] * len(lay.kind)
+    for k in pack:
+        dealt[k] = 1
+    return [table(f"{name}_dealt", dealt)]
+
+
+def _gather(step: Any, lay: Any, name: str) -> list[str]:
     """The pack gathered back: every zone emptied (a deal of the whole deck), or the pack's kinds taken out of
     every zone, the other cards kept in their order."""
     if step.packed is None:
         return ["    zn[:] = 0"]
-    dealt = [0] * len(lay.kind)
-    for k in pack:
-        dealt[k] = 1
-    return [f"    dealt = {table(dealt)}",
-            f"    for row in range({len(lay.zones)}):",
+    return [f"    for row in range({len(lay.zones)}):",
             "        m = 0",
             "        for i in range(zn[row]):",
             "            c = z[row, i]",
-            "            if dealt[c] == 0:",
+            f"            if {name}_dealt[c] == 0:",
             "                z[row, m] = c",
             "                m += 1",
             "        zn[row] = m"]

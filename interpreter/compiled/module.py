@@ -101,7 +101,7 @@ def _once(source: str) -> list[str]:
     out; one written again otherwise is the engine's mistake (a name two templates gave two functions)."""
     parts: list[str] = []
     seen: dict[str, str] = {}
-    for part in re.split(r"(?m)^(?=def )", source):
+    for part in re.split(r"(?m)^(?=\S)", source):  # (each top-level statement: a function with its lines, a constant)
         name = part[4:part.index("(")] if part.startswith("def ") else None
         if name is None:
             parts.append(part)

@@ -48,10 +48,15 @@ class _MoveWriter:
 
     def _start(self) -> list[str]:
         step, n, cap = self.step, self.n, self.w.lay.capacity
-        lines = [f"def {self.name}_start({ARRAYS}, p):", *self._seats(),
+        orders = search_orders(self.layout, self.step.looks_in or None)
+        size = len(orders[0])
+        assert all(len(o) == size for o in orders)
+        lines = [table(f"{self.name}_copies", list(self.layout.copies)),
+                 table(f"{self.name}_orders", [row for order in orders for row in order]), "", "",
+                 f"def {self.name}_start({ARRAYS}, p):", *self._seats(),
                  # the cards of every seat in turn (from first[k]): at most every card, each kind its copies
                  *("    " + line for line in Writing.scratch("plan", str(cap))),
-                 f"    copies = {table(list(self.layout.copies))}",
+                 f"    copies = {self.name}_copies",
                  *("    " + line for line in Writing.scratch("planned", str(len(self.layout.copies)))),
                  "    for i in range(len(planned)):",  # of each kind, so far
                  "        planned[i] = 0",
@@ -67,13 +72,9 @@ class _MoveWriter:
         if step.to_per_seat:
             whose = "seat" if step.owner is None else self.w.call(step.owner, self.names, _SEAT, "owner")
             lines.append(f"        owner[k] = {whose}")
-        orders = search_orders(self.layout, self.step.looks_in or None)
-        size = len(orders[0])
-        assert all(len(o) == size for o in orders)
-        flat = [row for order in orders for row in order]
         to = self.layout.zone_slot(step.to, 0) if step.to_per_seat else self.layout.zone_slot(step.to)
         return [*lines, "    first[ns] = m",
-                f"    return move_carried(z, zn, h, seats, ns, plan, first, owner, {table(flat)}, {size}, {to}, "
+                f"    return move_carried(z, zn, h, seats, ns, plan, first, owner, {self.name}_orders, {size}, {to}, "
                 f"{int(step.to_per_seat)}, {int(bool(step.top))})", "", *_carried(n, cap)]
 
     def _seats(self) -> list[str]:

@@ -162,9 +162,11 @@ def held_actions(held: dict[str, Callable[[Any], int] | None], what: str, own: C
     return action_of
 
 
-def table(items: list[int]) -> str:
-    """A template's constant table written in its source: a tuple (numba indexes it)."""
-    return f"({', '.join(map(str, items))},)"
+def table(name: str, items: list[int]) -> str:
+    """A template's constant table, the line that makes it a constant array of the module named ``name`` (numba
+    reads it as a constant, frozen at compile time). Not a tuple in the function's lines: a tuple indexed by a
+    number known only in play is compiled to a branch for each of its items (a deck's 32 to 110), each time."""
+    return f"{name} = np.array({list(items)!r}, np.int64)"
 
 
 Template = Callable[[Any, Writing], StepCode]  # a step and what it is written with -> its template
