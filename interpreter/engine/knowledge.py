@@ -29,6 +29,7 @@ from typing import Any
 from interpreter.engine.card_values import cards_named, only_cards
 from interpreter.engine.game import Game
 from interpreter.engine.state import Seen, State
+from interpreter.engine.zone_counts import counted_only
 
 Where = tuple[str, int]  # (zone, seat; -1 for a shared zone)
 
@@ -283,7 +284,8 @@ class _Reading(dict[Any, Any]):
 
 def probe(game: Game, run: Run, snap: State) -> tuple[State, frozenset[tuple[str, str]]]:
     """Run ``run``'s step on ``snap`` (a copy of the state before it); give the state after it and the hidden
-    parts of the state it read (zones not every seat sees, values hidden from some seat)."""
+    parts of the state it read (zones not every seat sees, values hidden from some seat), but the zones it reads
+    only by their number of cards, which every sample keeps (engine/zone_counts.py)."""
     read: set[tuple[str, Any]] = set()
     for attr, part in (("shared", "zone"), ("per_seat", "zone"), ("vars", "round"), ("seat_vars", "seat"),
                        ("game_vars", "game")):
@@ -294,8 +296,10 @@ def probe(game: Game, run: Run, snap: State) -> tuple[State, frozenset[tuple[str
     for attr in ("shared", "per_seat", "vars", "seat_vars", "game_vars"):
         setattr(snap, attr, dict(dict.items(getattr(snap, attr))))
     zones, visibility = game.zones, game.visibility
+    counted = counted_only(zones, run.step)
     return snap, frozenset((part, name) for part, name in read if (
-        zones[name].visible != "all" if part == "zone" else visibility.get(name, "all") != "all"))
+        zones[name].visible != "all" and name not in counted if part == "zone"
+        else visibility.get(name, "all") != "all"))
 
 
 def told_values(state: State, outputs: tuple[tuple[str, str], ...]) -> tuple[Any, ...]:
