@@ -92,3 +92,13 @@ def test_functions_written_alike_are_kept_once_and_two_named_alike_refused():
     assert space["b"](3) == 20
     with pytest.raises(AssertionError, match="two functions named 'f'"):
         source_of([], same, "def f(x):\n    return x + 2\n")
+
+
+def test_every_choice_keeps_each_value_once_by_one_function():
+    """Each choice's choices, each value once where it first stands: one function for all of them (and one for
+    whether a value is among others), written by each choice, kept once."""
+    machine = Machine(game_of("skat", 3))
+    choices = machine.source.count("_choices(z, zn, v, l, ln, h, p, seat):")
+    assert choices > 3
+    assert machine.source.count("def choose_distinct(") == 1 and machine.source.count("def choose_holds(") == 1
+    assert machine.source.count("return out_at, choose_distinct(out, n)") == choices

@@ -172,12 +172,7 @@ class ChoicesWriter:
                   "    for i in range(m):",
                   "        x = buf[i]"]
         if among is not None:
-            lines += ["        seen = 0",
-                      "        for j in range(k):",
-                      "            if among[j] == x:",
-                      "                seen = 1",
-                      "                break",
-                      "        if seen == 0:",
+            lines += ["        if choose_holds(among, k, x) == 0:",
                       "            continue"]
         elif step.allowed is not None:
             lines += [f"        if not truth({self.call(step.allowed, names, 'allowed')}):", "            continue"]
@@ -191,19 +186,7 @@ class ChoicesWriter:
                       "            k += 1",
                       "    if k > 0:",
                       "        n = k"]
-        lines += ["    k = 0",  # each value once, where it first stands
-                  "    for i in range(n):",
-                  "        x = out[i]",
-                  "        seen = 0",
-                  "        for j in range(k):",
-                  "            if out[j] == x:",
-                  "                seen = 1",
-                  "                break",
-                  "        if seen == 0:",
-                  "            out[k] = x",
-                  "            k += 1",
-                  "    return out_at, k", ""]
-        return lines
+        return [*lines, "    return out_at, choose_distinct(out, n)", "", *_shared()]
 
     def counts_only(self) -> bool:
         """Whether a seat has something to pick exactly when the options have an item (no ``allowed`` or ``must`` to
@@ -288,3 +271,21 @@ def _among(step: Any) -> Any:
     if item.op != "name" or item.data != "value" or "ctx:value" in items.deps or items.type.kind != "list":
         return None
     return _Expression(items, split(items.deps)[0])
+
+
+def _shared() -> list[str]:
+    """The functions every choice's ``PREFIX_choices`` calls, the same for all (written by each, kept once in the
+    module: module.source_of): whether ``x`` is among ``a[:k]``, and ``a[:n]`` with each value once, where it first
+    stands (its number)."""
+    return ["def choose_holds(a, k, x):",
+            "    for j in range(k):",
+            "        if a[j] == x:",
+            "            return 1",
+            "    return 0", "",
+            "def choose_distinct(a, n):",
+            "    k = 0",
+            "    for i in range(n):",
+            "        if choose_holds(a, k, a[i]) == 0:",
+            "            a[k] = a[i]",
+            "            k += 1",
+            "    return k", ""]
