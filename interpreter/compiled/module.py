@@ -92,11 +92,12 @@ def support(compiled: bool) -> dict[str, Any]:
 def source_of(expressions: Iterable[Lowered], *templates: str) -> str:
     """The module's source: the prelude, every written expression (and the defines' functions they call), then the
     templates, a function the templates write alike written once (a step kind's function every step of the kind
-    shares, its step's constants its arguments: move_template.py's ``move_carried``)."""
-    return "\n\n".join([PRELUDE, *(e.source for e in with_defines(expressions)), *_once("\n\n".join(templates))])
+    shares, its step's constants its arguments: move_template.py's ``move_carried``, choose_choices.py's
+    ``choose_distinct``)."""
+    return "\n\n".join([PRELUDE, *(e.source for e in with_defines(expressions)), _once("\n\n".join(templates))])
 
 
-def _once(source: str) -> list[str]:
+def _once(source: str) -> str:
     """``source``'s top-level parts (functions, and what lies between them), a function written again as before left
     out; one written again otherwise is the engine's mistake (a name two templates gave two functions)."""
     parts: list[str] = []
@@ -110,7 +111,7 @@ def _once(source: str) -> list[str]:
             parts.append(part)
         elif seen[name] != part.rstrip():
             raise AssertionError(f"two functions named {name!r} in the compiled module")
-    return ["".join(parts)]
+    return "".join(parts)
 
 
 def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> str:
