@@ -103,3 +103,16 @@ def test_a_decision_of_president_is_searched_compiled_after_seats_went_out_by_th
     search.begin((arrays, p), sample_plan(machine, arrays, unknown), 3)
     visits = search.run(8, 0.7, -1)
     assert sum(visits.values()) == 8 and set(visits) <= set(keys)
+
+
+def test_a_step_calling_a_builtin_that_may_read_zones_counts_none(monkeypatch):
+    """What a builtin reading the game may read is its declaration (``Builtin.zones``): one that may read the zones
+    leaves every zone of a step calling it read as a whole."""
+    from interpreter.dsl.builtins import REGISTRY
+    from interpreter.engine import zone_counts
+
+    game = game_of("president", 4)
+    [gone_out] = _steps(game, "play_gone_out")  # (calls seats_from)
+    assert zone_counts._counted(game.zones, gone_out) == {"hand"}
+    monkeypatch.setattr(REGISTRY["seats_from"], "zones", True)
+    assert zone_counts._counted(game.zones, gone_out) == frozenset()

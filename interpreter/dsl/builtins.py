@@ -26,6 +26,9 @@ class Builtin:
     result: Callable[[list[Type]], Type]
     impl: Callable[..., Any]
     needs_state: bool = False
+    # with needs_state: whether it may read the game's zones (engine/zone_counts.py: a step calling one that may
+    # reads each zone as a whole); False for those that read only seats, teams and the cards they are given
+    zones: bool = True
     doc: str = ""
     example: str = ""
     # what each argument must be, checked at load time: "list", "numbers" (a list of numbers), "number",
@@ -383,28 +386,28 @@ def _seats_from(state: Any, seat: int) -> list[int]:
     return list(order)
 
 
-_register(Builtin("seats_from", 1, 1, _seats, _seats_from, needs_state=True,
+_register(Builtin("seats_from", 1, 1, _seats, _seats_from, needs_state=True, zones=False,
                   doc="Every seat in playing order, starting with a seat.", example="seats_from(left(round.dealer))",
                   sure=True, full=True))
-_register(Builtin("team", 1, 1, _seats, _team, needs_state=True,
+_register(Builtin("team", 1, 1, _seats, _team, needs_state=True, zones=False,
                   doc="The seats on the same team as a seat (itself included).", example="team(seat)",
                   sure=True, full=True))
-_register(Builtin("opponents", 1, 1, _seats, _opponents, needs_state=True,
+_register(Builtin("opponents", 1, 1, _seats, _opponents, needs_state=True, zones=False,
                   doc="The seats on other teams than a seat.", example="opponents(winner)", sure=True, full=True))
-_register(Builtin("same_team", 2, 2, _truth, _same_team, needs_state=True,
+_register(Builtin("same_team", 2, 2, _truth, _same_team, needs_state=True, zones=False,
                   doc="True when two seats play on one team.", example="same_team(player, winner)"))
-_register(Builtin("known_team", 2, 2, _seats, _known_team, needs_state=True,
+_register(Builtin("known_team", 2, 2, _seats, _known_team, needs_state=True, zones=False,
                   doc="The seats a seat (the first) knows to be on the team of another (with hidden teams; "
                   "none when it does not know that seat's team).", example="known_team(seat, winner)"))
-_register(Builtin("known_opponents", 2, 2, _seats, _known_opponents, needs_state=True,
+_register(Builtin("known_opponents", 2, 2, _seats, _known_opponents, needs_state=True, zones=False,
                   doc="The seats a seat (the first) knows to be on other teams than another (with hidden teams).",
                   example="known_opponents(seat, seat)"))
-_register(Builtin("knows_team", 2, 2, _truth, _knows_team, needs_state=True,
+_register(Builtin("knows_team", 2, 2, _truth, _knows_team, needs_state=True, zones=False,
                   doc="True when a seat (the first) knows the team of another (always, with public teams).",
                   example="knows_team(seat, winner)"))
-_register(Builtin("left", 1, 1, _seat, _left, needs_state=True,
+_register(Builtin("left", 1, 1, _seat, _left, needs_state=True, zones=False,
                   doc="The next seat clockwise (the left neighbour).", example="left(round.dealer)", sure=True))
-_register(Builtin("right", 1, 1, _seat, _right, needs_state=True,
+_register(Builtin("right", 1, 1, _seat, _right, needs_state=True, zones=False,
                   doc="The previous seat clockwise (the right neighbour).", example="right(seat)", sure=True))
 
 
@@ -449,22 +452,22 @@ def _must_play(state: Any, cards: Sequence[int], top: Any, must: Sequence[int],
     return bool(_combos(state, "must_play").must_play(cards, top, must, kinds))
 
 
-_register(Builtin("combination", 1, 2, _reading, _combination, needs_state=True,
+_register(Builtin("combination", 1, 2, _reading, _combination, needs_state=True, zones=False,
                   doc="The cards read as one play of the combinations section that beats a play (none: any play "
                   "leads): a record with kind, length (cards), value, bomb, ranks and tie; none when they are no "
                   "such play. Of several readings the best: a bomb, then a kind that beats the other, then the "
                   "highest value.",
                   example="combination(round.play, round.top)", args=("list", "")))
-_register(Builtin("next_picks", 3, 5, _cards_type, _next_picks, needs_state=True,
+_register(Builtin("next_picks", 3, 5, _cards_type, _next_picks, needs_state=True, zones=False,
                   doc="The cards of a hand that may be picked next towards a play beating a play (none: a lead), "
                   "given the cards picked so far; optionally the cards a play must include while one can (an "
                   "obligation) and the kinds allowed.",
                   example="next_picks(picked, seat.hand, round.top)", args=("list", "list", "", "list", "list")))
-_register(Builtin("is_play", 3, 5, _truth, _is_play, needs_state=True,
+_register(Builtin("is_play", 3, 5, _truth, _is_play, needs_state=True, zones=False,
                   doc="True when the cards picked are a whole play of the hand beating a play (same optional "
                   "obligation and kinds as next_picks).",
                   example="is_play(picked, seat.hand, round.top)", args=("list", "list", "", "list", "list")))
-_register(Builtin("must_play", 3, 4, _truth, _must_play, needs_state=True,
+_register(Builtin("must_play", 3, 4, _truth, _must_play, needs_state=True, zones=False,
                   doc="True when the hand holds a play beating a play that includes one of the given cards (an "
                   "obligation that binds).",
                   example="must_play(seat.hand, round.top, [c for c in seat.hand if c.rank == round.wish])",

@@ -6,8 +6,8 @@ its hand is empty), and a search need not work it out again on each sample.
 
 Read from the step's checked expressions (dsl/ir.py), and only what they are known to read: a zone is counted only
 when every part that names it is the argument of ``len``; an expression with a part of another kind than those
-ir.Part lists, or a call of a builtin that reads the game other than those in ``ZONE_FREE``, counts no zone (its
-reads are taken as they come).
+ir.Part lists, or a call of a builtin that reads the game and may read its zones (``Builtin.zones``), counts no zone
+(its reads are taken as they come).
 """
 
 from __future__ import annotations
@@ -16,11 +16,9 @@ import weakref
 from typing import Any
 
 from interpreter.dsl.builtins import REGISTRY
+from interpreter.dsl.compiler import Compiled
 from interpreter.dsl.ir import Part
 
-# the builtins that read the game (``needs_state``) but not its zones: seats, teams, combinations of given cards
-ZONE_FREE = frozenset({"seats_from", "team", "opponents", "same_team", "known_team", "known_opponents", "knows_team",
-                       "left", "right", "combination", "next_picks", "is_play", "must_play"})
 _OPS = frozenset({"const", "name", "zone", "round", "game", "attr", "seat", "field", "index", "list", "not", "neg",
                   "infix", "arith", "call", "if", "for", "define", "memo"})
 
@@ -41,7 +39,7 @@ def counted_only(zones: Any, step: Any) -> frozenset[str]:
 def _counted(zones: Any, step: Any) -> frozenset[str]:
     counted: set[str] = set()
     whole: set[str] = set()
-    free = tuple(REGISTRY[name].impl for name in ZONE_FREE)
+    free = tuple(b.impl for b in REGISTRY.values() if b.needs_state and not b.zones)
     length = REGISTRY["len"].impl
     stack: list[tuple[Part, bool]] = []
     for expression in _expressions(vars(step)):
@@ -69,9 +67,9 @@ def _counted(zones: Any, step: Any) -> frozenset[str]:
     return frozenset(counted - whole)
 
 
-def _expressions(value: Any) -> list[Any]:
+def _expressions(value: Any) -> list[Compiled]:
     """The compiled expressions among ``value``'s items (a step's attributes: lists, tuples, dicts of them)."""
-    out: list[Any] = []
+    out: list[Compiled] = []
     stack = [value]
     while stack:
         item = stack.pop()
@@ -79,6 +77,6 @@ def _expressions(value: Any) -> list[Any]:
             stack.extend(item.values())
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
-        elif hasattr(item, "fn") and hasattr(item, "deps") and hasattr(item, "text"):
+        elif isinstance(item, Compiled):
             out.append(item)
     return out
