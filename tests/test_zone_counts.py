@@ -4,6 +4,7 @@ stays a check."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from interpreter.compiled.search import refusal
@@ -114,5 +115,5 @@ def test_a_step_calling_a_builtin_that_may_read_zones_counts_none(monkeypatch):
     game = game_of("president", 4)
     [gone_out] = _steps(game, "play_gone_out")  # (calls seats_from)
     assert zone_counts._counted(game.zones, gone_out) == {"hand"}
-    monkeypatch.setattr(REGISTRY["seats_from"], "zones", True)
+    monkeypatch.setitem(REGISTRY, "seats_from", dataclasses.replace(REGISTRY["seats_from"], zones=True))
     assert zone_counts._counted(game.zones, gone_out) == frozenset()
