@@ -193,12 +193,13 @@ def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any)
 
 
 def test_a_decision_it_does_not_write_is_searched_by_python_said_once(monkeypatch: Any, capsys: Any) -> None:
-    """Doppelkopf's announcements are public values worked out from hidden cards, which a sample must agree with:
-    not written, so those decisions are searched on the Python backend, said once on standard error."""
+    """Was sticht?'s choice of tasks is made by every seat at once: a sample draws again the choices the seat has not
+    seen, which the compiled search does not write, so those decisions are searched on the Python backend, said once
+    on standard error."""
     from interpreter.harness import search as search_module
 
     monkeypatch.setattr(search_module, "_SAID", set())
-    game = game_of("doppelkopf", 4)
+    game = game_of("was-sticht", 4)
     machine = Machine(game)
     match, knowledge, following = _followed(game, machine, 1)
     rng = random.Random(1)
@@ -217,8 +218,105 @@ def test_a_decision_it_does_not_write_is_searched_by_python_said_once(monkeypatc
             action = d.actions[rng.randrange(len(d.actions))]
         match.act(action)
     said = capsys.readouterr().err.splitlines()
-    assert said == ["search: python for some decisions (the compiled search does not write public values worked "
-                    "out from hidden cards, which a sample must agree with yet)"]
+    assert said == ["search: python for some decisions (the compiled search does not write choices the seat has not "
+                    "seen, drawn again (a simultaneous choice pending) yet)"]
+
+
+def _worked_out_decision(name: str, seed: int, derived: bool) -> tuple[Any, Machine, Any, Following, Unknown]:
+    """A decision of a random game of ``name`` whose samples must agree with a public value worked out from hidden
+    cards (and, when ``derived``, work hidden values out again), the machine as plain Python."""
+    game = game_of(name, 4)
+    machine = Machine(game)
+    rng = random.Random(seed)
+    match, knowledge, following = _followed(game, machine, seed)
+    while True:
+        d = match.state.pending
+        assert d is not None, "the game ended before such a decision"
+        if d.actor != CHANCE and len(d.actions) > 1:
+            unknown = Unknown(game, match.state, d.actor, knowledge)
+            if unknown.checks and bool(knowledge.derived) == derived and refusal(unknown) is None:
+                return game, machine, match, following, unknown
+        if d.actor == CHANCE:
+            match.chance()
+        else:
+            match.act(d.actions[rng.randrange(len(d.actions))])
+
+
+@pytest.mark.parametrize("name, seed, derived", [("tichu", 3, False), ("belote", 2, True), ("doppelkopf", 1, True)])
+def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, derived: bool) -> None:
+    """Where a sample must agree with what was worked out from hidden cards (who leads by holding the Mah Jong, a
+    belote held, the parties), the compiled search takes the samples engine/samples.py draws, one an iteration in
+    turn: after each, every zone holds the Python sample's cards and every value (the hidden ones worked out again
+    on the sample included) is the Python sample's."""
+    from interpreter.compiled.arrays import pack_arrays
+    from interpreter.compiled.search import Drawn, worked_out
+    from interpreter.runtime.compact_game import compact_game
+    from interpreter.runtime.layout import pack
+    from interpreter.runtime.slots import Slots
+
+    game, machine, match, following, unknown = _worked_out_decision(name, seed, derived)
+    assert worked_out(unknown)
+    arrays, p, _ = following.position()
+    plan = sample_plan(machine, arrays, unknown, random.Random(7))
+    assert isinstance(plan, Drawn) and bool(plan.hidden) == derived
+    d = plan.batch(3)
+    module, work = machine.module, _copy(arrays)
+    compact = compact_game(game)
+    python = random.Random(7)
+    dealt = set()
+    for _ in range(2):  # (the third sample follows, then the first again)
+        for _ in range(3):
+            sample = unknown.sample(python)
+            module.search_copy(*work, np.zeros_like(p), *arrays[:5], p)
+            module.search_draw(*work, d)
+            want = pack_arrays(machine.lay, Slots.of(compact, pack(game, sample)), machine.values)
+            assert [sorted(row[:n]) for row, n in zip(work.z, work.zn)] == \
+                [sorted(row[:n]) for row, n in zip(want.z, want.zn)]
+            assert work.v.tolist() == want.v.tolist()
+            dealt.add(work.z.tobytes())
+        python = random.Random(7)
+    assert len(dealt) == 3, "each sample deals the cards anew"
+
+
+def test_an_ismcts_seat_searches_decisions_with_checks_compiled(monkeypatch: Any) -> None:
+    """Seat 0 plays Tichu with ismcts: every decision with a choice is searched on the compiled backend, those whose
+    samples Python draws (who leads tells who held the Mah Jong) among them."""
+    from interpreter.compiled.search import Drawn
+    from interpreter.harness.search import following_for
+
+    game = game_of("tichu", 4)
+    machine = Machine(game)
+    monkeypatch.setattr(engines, "search_machine", lambda engine, g, say=None: machine)
+    match = Match(game, 3)
+    knowing = Knowing(match)
+    match.listen(knowing)
+    match.begin()
+    agent = IsmctsAgent(0, iterations=2, engine="compiled")
+    following = following_for(match, [agent])
+    assert following is not None
+    match.listen(following)
+    rng = random.Random(3)
+    searched, drawn, asked = [], [], 0
+    runs = CompiledSearch.run
+
+    def counted(self: CompiledSearch, *args: Any) -> Any:
+        searched.append(1)
+        drawn.append(isinstance(self.plan, Drawn))
+        return runs(self, *args)
+
+    monkeypatch.setattr(CompiledSearch, "run", counted)
+    while asked < 12:
+        d = match.state.pending
+        if d.actor == CHANCE:
+            match.chance()
+        elif d.actor == 0:
+            asked += len(d.actions) > 1
+            match.act(agent.act(Turn(game, match.state, 0, d.actions, d.prompt, knowing.knowledge, d.kind,
+                                     following)))
+        else:
+            match.act(d.actions[rng.randrange(len(d.actions))])
+    assert following.broken is None
+    assert len(searched) == asked and any(drawn), "every decision with a choice searched compiled"
 
 
 def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(monkeypatch, capsys) -> None:
