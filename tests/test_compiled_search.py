@@ -222,9 +222,10 @@ def test_a_decision_it_does_not_write_is_searched_by_python_said_once(monkeypatc
                     "seen, drawn again (a simultaneous choice pending) yet)"]
 
 
-def _worked_out_decision(name: str, seed: int, derived: bool) -> tuple[Any, Machine, Any, Following, Unknown]:
+def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine, Any, Following, Unknown]:
     """A decision of a random game of ``name`` whose samples must agree with a public value worked out from hidden
-    cards (and, when ``derived``, work hidden values out again), the machine as plain Python."""
+    cards (``what``: "checks" only, "derived" with hidden values worked out again, "teams" with hidden teams too), the
+    machine as plain Python."""
     game = game_of(name, 4)
     machine = Machine(game)
     rng = random.Random(seed)
@@ -234,7 +235,9 @@ def _worked_out_decision(name: str, seed: int, derived: bool) -> tuple[Any, Mach
         assert d is not None, "the game ended before such a decision"
         if d.actor != CHANCE and len(d.actions) > 1:
             unknown = Unknown(game, match.state, d.actor, knowledge)
-            if unknown.checks and bool(knowledge.derived) == derived and refusal(unknown) is None:
+            found = {"checks": not knowledge.derived, "derived": bool(knowledge.derived),
+                     "teams": unknown.teams is not None}[what]
+            if (unknown.checks or what == "teams") and found and refusal(unknown) is None:
                 return game, machine, match, following, unknown
         if d.actor == CHANCE:
             match.chance()
@@ -242,23 +245,27 @@ def _worked_out_decision(name: str, seed: int, derived: bool) -> tuple[Any, Mach
             match.act(d.actions[rng.randrange(len(d.actions))])
 
 
-@pytest.mark.parametrize("name, seed, derived", [("tichu", 3, False), ("belote", 2, True), ("doppelkopf", 1, True)])
-def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, derived: bool) -> None:
+@pytest.mark.parametrize("name, seed, what", [("tichu", 3, "checks"), ("belote", 2, "derived"),
+                                              ("doppelkopf", 1, "derived"), ("doppelkopf", 4, "teams"),
+                                              ("schafkopf", 0, "teams")])
+def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, what: str) -> None:
     """Where a sample must agree with what was worked out from hidden cards (who leads by holding the Mah Jong, a
-    belote held, the parties), the compiled search takes the samples engine/samples.py draws, one an iteration in
-    turn: after each, every zone holds the Python sample's cards and every value (the hidden ones worked out again
-    on the sample included) is the Python sample's."""
+    belote held, the parties) or works hidden teams out again (Schafkopf's partner, who holds the called ace), the
+    compiled search takes the samples engine/samples.py draws, one an iteration in
+    turn: after each, every zone holds the Python sample's cards and every value (the hidden ones and the hidden
+    teams worked out again on the sample included) is the Python sample's."""
     from interpreter.compiled.arrays import pack_arrays
     from interpreter.compiled.search import Drawn, worked_out
     from interpreter.runtime.compact_game import compact_game
     from interpreter.runtime.layout import pack
     from interpreter.runtime.slots import Slots
 
-    game, machine, match, following, unknown = _worked_out_decision(name, seed, derived)
+    game, machine, match, following, unknown = _worked_out_decision(name, seed, what)
     assert worked_out(unknown)
     arrays, p, _ = following.position()
     plan = sample_plan(machine, arrays, unknown, random.Random(7))
-    assert isinstance(plan, Drawn) and bool(plan.hidden) == derived
+    assert isinstance(plan, Drawn) and plan.teams == (what == "teams")
+    assert bool(plan.hidden) == (what == "derived" or name == "doppelkopf")
     d = plan.batch(3)
     module, work = machine.module, _copy(arrays)
     compact = compact_game(game)

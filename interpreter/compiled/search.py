@@ -9,13 +9,13 @@ the mask of the places it may go to. A card's spot is found in the arrays by its
 so any spot of that kind among the unknown is the same).
 
 Where a sample must agree with public values worked out from hidden cards (engine/knowledge.py's checks), or works
-hidden values out again from its cards, or deals a deal's cards to more than ``MOST_PLACES`` places, the samples are
-drawn in Python by engine/samples.py's own ``Unknown.draw`` (the one way they are drawn: rejection against the checks,
-each check's step worked out again on the draw) and handed to the compiled search as they are, a batch for each call
-(``Drawn``); the tree and the playouts stay compiled.
+hidden values or hidden teams out again from its cards, or deals a deal's cards to more than ``MOST_PLACES``
+places, the samples are drawn in Python by engine/samples.py's own ``Unknown.draw`` (the one way they are drawn:
+rejection against the checks, each check's step worked out again on the draw) and handed to the compiled search as
+they are, a batch for each call (``Drawn``); the tree and the playouts stay compiled.
 
-Not written, so that the search runs on the Python backend (NotWritten says which): hidden teams, choices drawn again
-(a simultaneous choice pending), values or a step's progress naming an unknown card (a choice made in secret), and a
+Not written, so that the search runs on the Python backend (NotWritten says which): choices drawn again (a
+simultaneous choice pending), values or a step's progress naming an unknown card (a choice made in secret), and a
 hidden value worked out again that the arrays do not hold as one number.
 """
 
@@ -34,7 +34,7 @@ from interpreter.compiled.values import NotWritten
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Unknown
 from interpreter.engine.steps.running import running
-from interpreter.runtime.layout import SEAT
+from interpreter.runtime.layout import SEAT, TEAM
 from interpreter.runtime.slot_samples import Asked, naming_unknown
 
 
@@ -42,8 +42,6 @@ def refusal(unknown: Unknown) -> str | None:
     """Why the compiled search does not search ``unknown``'s decision (None: it does)."""
     if unknown.redraws:
         return "choices the seat has not seen, drawn again (a simultaneous choice pending)"
-    if unknown.state.team_known is not None:
-        return "hidden teams (the arrays do not hold what each seat knows of them)"
     values, progress = naming_unknown(unknown)
     if values:
         return f"a value naming a card the seat does not know ({values[0][0][1]!r})"
@@ -54,8 +52,8 @@ def refusal(unknown: Unknown) -> str | None:
 
 def worked_out(unknown: Unknown) -> bool:
     """Whether a sample of ``unknown``'s decision must agree with public values worked out from hidden cards, or works
-    hidden values out again: then its samples are drawn in Python (``Drawn``)."""
-    return bool(unknown.checks or unknown.knowledge.derived)
+    hidden values or hidden teams out again: then its samples are drawn in Python (``Drawn``)."""
+    return bool(unknown.checks or unknown.knowledge.derived or unknown.teams is not None)
 
 
 def _held(unknown: Unknown) -> bool:
@@ -136,9 +134,10 @@ def _spots(machine: Machine, arrays: Arrays, unknown: Unknown) -> list[tuple[lis
 class Drawn:
     """The samples of one decision drawn in Python (engine/samples.py's ``Unknown.draw``: the unknown cards dealt
     again until they agree with every public value worked out from hidden cards; the hidden values worked out
-    again on them) and handed to the compiled search as they are, a batch a call (search_template.py's ``GIVEN``):
-    each spot's kind and each seat's hidden value worked out again. NotWritten for a hidden value the arrays hold as
-    a list or as a text made in play."""
+    again on them, and hidden teams) and handed to the compiled search as they are, a batch a call
+    (search_template.py's ``GIVEN``): each spot's kind, each seat's hidden value worked out again and, where the
+    teams are hidden, each seat's team. NotWritten for a hidden value the arrays hold as a list or as a text made in
+    play."""
 
     def __init__(self, machine: Machine, unknown: Unknown, spots: list[tuple[list[int], list[int]]], rng: Any):
         lay = machine.lay
@@ -155,6 +154,9 @@ class Drawn:
                                      "arrays")
                 self.hidden.append((name, seat))
                 indices.append(lay.value_index[slot])
+        self.teams = unknown.teams is not None  # (each seat's team worked out again on the draw)
+        if self.teams:
+            indices += [lay.value(TEAM, "", seat) for seat in range(lay.layout.players)]
         rows = [r for rs, _ in spots for r in rs]
         cols = [c for _, cs in spots for c in cs]
         self.head = [GIVEN, len(rows), len(indices), 0, 0, *rows, *cols, *indices]
@@ -175,6 +177,8 @@ class Drawn:
                 hidden = unknown.hidden(draw)
                 out.extend(values.encode(renamed(types.get(name), hidden[name][seat], kind.__getitem__))
                            for name, seat in self.hidden)
+            if self.teams:
+                out.extend(unknown.teams_drawn(draw) or ())
         if len(values.interned) != known:
             raise NotWritten("a hidden value worked out again on a sample that the compiled module has no number for")
         return np.asarray(out, np.int64)
