@@ -28,7 +28,8 @@ def large(name: str, call: str) -> str:
 
 
 SOURCE = "\n\n".join([large("low", "0"), large("middle", "low(x - 10)"), large("high", "middle(x + 2)"),
-                      "def entry(x):\n    return high(x) + high(x + 1)\n"])
+                      "def twice(x):\n    return 2 * x\n",  # (small: linked into its caller)
+                      "def entry(x):\n    return twice(high(x)) + high(x + 1)\n"])
 
 
 def plain(x: int) -> int:
@@ -71,7 +72,9 @@ refresh = BaseContext.refresh
 BaseContext.refresh = lambda self: refreshed.append(1) or refresh(self)
 made = module.made({source!r}, [], Values(), compiled=True, entries=("entry",))
 value = made.entry(17)
-print(json.dumps({{"value": value, "hits": sum(made.entry.stats.cache_hits.values()), "refreshed": bool(refreshed)}}))
+linked = hasattr(made.entry.py_func.__globals__["twice"], "overloads")  # (its dispatcher made: numba's)
+print(json.dumps({{"value": value, "hits": sum(made.entry.stats.cache_hits.values()), "refreshed": bool(refreshed),
+                  "linked": linked}}))
 """
 
 
@@ -89,12 +92,13 @@ def test_a_later_process_loads_the_callees_first_and_without_their_order_nothing
     [order] = (kept_folder / "__pycache__").glob("*.order")
     assert [line.split()[0] for line in order.read_text().splitlines()] == ["low", "middle", "high"]
     # loaded: its callees' symbols given first; numba's contexts not refreshed (what they register compiles, and
-    # loading compiles nothing: 0.1-0.3 s of a later process)
-    assert run(kept_folder) == {"value": plain(17), "hits": 1, "refreshed": False}
+    # loading compiles nothing: 0.1-0.3 s of a later process), nor a dispatcher made for a function only linked
+    assert run(kept_folder) == {"value": plain(17), "hits": 1, "refreshed": False, "linked": False}
     assert len(order.read_text().splitlines()) == 3  # (what was loaded is not written down again)
     order.unlink()
-    # compiled again, not loaded calling unknown symbols (numba's compiler refreshing the contexts first)
-    assert run(kept_folder) == {"value": plain(17), "hits": 0, "refreshed": True}
+    # compiled again, not loaded calling unknown symbols (numba's compiler refreshing the contexts first, the linked
+    # function's dispatcher made before)
+    assert run(kept_folder) == {"value": plain(17), "hits": 0, "refreshed": True, "linked": True}
     assert len(order.read_text().splitlines()) == 3  # (and written down again)
 
 

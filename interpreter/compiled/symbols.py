@@ -43,6 +43,7 @@ class Order:
         self.unwritable = False  # nothing is kept (the file could not be written)
         self._loading = False
         self._read_to = 0  # how much of the file was read
+        self.compiling: Callable[[], None] | None = None  # done before a function of the module compiles (not loads)
 
     def symbol(self, name: str, argtypes: tuple[Any, ...]) -> str:
         from numba.core.itanium_mangler import mangle_args
@@ -138,10 +139,13 @@ class Order:
             load, guarded = cache.load_overload, contextlib.nullcontext
 
         def load_overload(sig: Any, target_context: Any) -> Any:
-            if not self.ready():
-                return None
-            with guarded():  # (None where it swallowed an error reading the files)
-                return load(sig, target_context)
+            if self.ready():
+                with guarded():  # (None where it swallowed an error reading the files)
+                    found = load(sig, target_context)
+                    if found is not None:
+                        return found
+            if self.compiling is not None:  # (numba compiles it next)
+                self.compiling()
             return None
 
         def save_overload(sig: Any, data: Any) -> None:
