@@ -113,7 +113,7 @@ class Machine:
 
     @property
     def kept(self) -> bool:
-        """Whether the compiled module is kept in the user's cache already (loaded in about a second, not compiled)."""
+        """Whether the compiled module is kept in the user's cache already (loaded in under a second, not compiled)."""
         return is_kept(self._text())
 
     @property

@@ -258,7 +258,7 @@ def _one_form(dispatcher: Any) -> Any:
 
 
 def is_kept(text: str) -> bool:
-    """Whether a module of ``text`` is kept already (a run made it before: loading it takes about a second)."""
+    """Whether a module of ``text`` is kept already (a run made it before: loading it takes under a second)."""
     root = cache_folder()
     return root is not None and os.path.exists(_path(root, text))
 
