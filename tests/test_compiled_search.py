@@ -192,34 +192,36 @@ def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any)
     assert asked >= 10 and searched == asked, "every decision with a choice searched compiled"
 
 
-def test_a_decision_it_does_not_write_is_searched_by_python_said_once(monkeypatch: Any, capsys: Any) -> None:
-    """Was sticht?'s choice of tasks is made by every seat at once: a sample draws again the choices the seat has not
-    seen, which the compiled search does not write, so those decisions are searched on the Python backend, said once
-    on standard error."""
+def test_a_decision_it_does_not_write_is_searched_by_python_said_once(hearts: Any, monkeypatch: Any,
+                                                                      capsys: Any) -> None:
+    """A decision the compiled search does not write (none of the bundled games has one: here every decision of
+    Hearts is said to be one) is searched on the Python backend, said once on standard error."""
+    from interpreter.compiled import search as compiled_search
     from interpreter.harness import search as search_module
 
     monkeypatch.setattr(search_module, "_SAID", set())
-    game = game_of("was-sticht", 4)
-    machine = Machine(game)
+    monkeypatch.setattr(compiled_search, "refusal", lambda unknown: "a part it does not write")
+    game, machine = hearts
     match, knowledge, following = _followed(game, machine, 1)
-    rng = random.Random(1)
     agent = IsmctsAgent(0, iterations=2, engine="compiled")
-    refused = 0
-    while refused < 2:
+    runs = CompiledSearch.run
+    monkeypatch.setattr(CompiledSearch, "run", lambda self, *a: pytest.fail("searched compiled") or runs(self, *a))
+    asked = 0
+    while asked < 2:
         d = match.state.pending
         if d.actor == CHANCE:
             match.chance()
             continue
-        if len(d.actions) > 1 and refusal(Unknown(game, match.state, d.actor, knowledge)) is not None:
-            refused += 1
+        if len(d.actions) > 1:
+            asked += 1
             action = agent.act(Turn(game, match.state, d.actor, d.actions, d.prompt, knowledge, d.kind, following))
             assert any(a is action for a in d.actions)
         else:
-            action = d.actions[rng.randrange(len(d.actions))]
+            action = d.actions[0]
         match.act(action)
     said = capsys.readouterr().err.splitlines()
-    assert said == ["search: python for some decisions (the compiled search does not write choices the seat has not "
-                    "seen, drawn again (a simultaneous choice pending) yet)"]
+    assert said == ["search: python for some decisions (the compiled search does not write a part it does not write "
+                    "yet)"]
 
 
 def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine, Any, Following, Unknown]:
@@ -236,8 +238,11 @@ def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine,
         if d.actor != CHANCE and len(d.actions) > 1:
             unknown = Unknown(game, match.state, d.actor, knowledge)
             found = {"checks": not knowledge.derived, "derived": bool(knowledge.derived),
-                     "teams": unknown.teams is not None}[what]
-            if (unknown.checks or what == "teams") and found and refusal(unknown) is None:
+                     "teams": unknown.teams is not None,
+                     # (Was sticht?'s choice of functions, once a seat has chosen one)
+                     "redraws": what == "redraws" and unknown.redraws
+                     and any(v is not None for v in match.state.seat_vars["chosen"])}[what]
+            if (unknown.checks or what in ("teams", "redraws")) and found and refusal(unknown) is None:
                 return game, machine, match, following, unknown
         if d.actor == CHANCE:
             match.chance()
@@ -245,15 +250,17 @@ def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine,
             match.act(d.actions[rng.randrange(len(d.actions))])
 
 
-@pytest.mark.parametrize("name, seed, what", [("tichu", 3, "checks"), ("belote", 2, "derived"),
-                                              ("doppelkopf", 1, "derived"), ("doppelkopf", 4, "teams"),
-                                              ("schafkopf", 0, "teams")])
-def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, what: str) -> None:
+@pytest.mark.parametrize("name, seed, what, hidden", [
+    ("tichu", 3, "checks", False), ("belote", 2, "derived", True), ("doppelkopf", 1, "derived", True),
+    ("doppelkopf", 4, "teams", True), ("schafkopf", 0, "teams", False), ("was-sticht", 1, "redraws", True)])
+def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, what: str,
+                                                                    hidden: bool) -> None:
     """Where a sample must agree with what was worked out from hidden cards (who leads by holding the Mah Jong, a
-    belote held, the parties) or works hidden teams out again (Schafkopf's partner, who holds the called ace), the
-    compiled search takes the samples engine/samples.py draws, one an iteration in
-    turn: after each, every zone holds the Python sample's cards and every value (the hidden ones and the hidden
-    teams worked out again on the sample included) is the Python sample's."""
+    belote held, the parties), works hidden teams out again (Schafkopf's partner, who holds the called ace) or
+    draws again the choices the seat has not seen (Was sticht?'s functions, chosen by all at once), the compiled
+    search takes the samples engine/samples.py draws, one an iteration in turn: after each, every zone holds the
+    Python sample's cards and every value (the hidden ones, the hidden teams and the choices drawn again on the
+    sample included) is the Python sample's."""
     from interpreter.compiled.arrays import pack_arrays
     from interpreter.compiled.search import Drawn, worked_out
     from interpreter.runtime.compact_game import compact_game
@@ -264,8 +271,8 @@ def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, se
     assert worked_out(unknown)
     arrays, p, _ = following.position()
     plan = sample_plan(machine, arrays, unknown, random.Random(7))
-    assert isinstance(plan, Drawn) and plan.teams == (what == "teams")
-    assert bool(plan.hidden) == (what == "derived" or name == "doppelkopf")
+    assert isinstance(plan, Drawn) and plan.teams == (what == "teams") and bool(plan.redrawn) == (what == "redraws")
+    assert bool(plan.hidden) == hidden
     d = plan.batch(3)
     module, work = machine.module, _copy(arrays)
     compact = compact_game(game)

@@ -14,9 +14,10 @@ places, the samples are drawn in Python by engine/samples.py's own ``Unknown.dra
 rejection against the checks, each check's step worked out again on the draw) and handed to the compiled search as
 they are, a batch for each call (``Drawn``); the tree and the playouts stay compiled.
 
-Not written, so that the search runs on the Python backend (NotWritten says which): choices drawn again (a
-simultaneous choice pending), values or a step's progress naming an unknown card (a choice made in secret), and a
-hidden value worked out again that the arrays do not hold as one number.
+Choices the seat has not seen (a simultaneous choice pending) are drawn again on that sample too, their values
+written with it. Not written, so that the search runs on the Python backend (NotWritten says which): such choices
+kept in a history the compiled choice holds, values or a step's progress naming an unknown card (a choice made in
+secret), and a hidden value or a choice's value that the arrays do not hold as one number.
 """
 
 from __future__ import annotations
@@ -34,14 +35,14 @@ from interpreter.compiled.values import NotWritten
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Unknown
 from interpreter.engine.steps.running import running
-from interpreter.runtime.layout import SEAT, TEAM
+from interpreter.runtime.layout import ROUND, SEAT, TEAM
 from interpreter.runtime.slot_samples import Asked, naming_unknown
 
 
 def refusal(unknown: Unknown) -> str | None:
     """Why the compiled search does not search ``unknown``'s decision (None: it does)."""
-    if unknown.redraws:
-        return "choices the seat has not seen, drawn again (a simultaneous choice pending)"
+    if unknown.redraws and any(keeps_history(step) for step in _redrawing(unknown)):
+        return "choices the seat has not seen, drawn again, in a history the compiled choice keeps"
     values, progress = naming_unknown(unknown)
     if values:
         return f"a value naming a card the seat does not know ({values[0][0][1]!r})"
@@ -53,7 +54,13 @@ def refusal(unknown: Unknown) -> str | None:
 def worked_out(unknown: Unknown) -> bool:
     """Whether a sample of ``unknown``'s decision must agree with public values worked out from hidden cards, or works
     hidden values or hidden teams out again: then its samples are drawn in Python (``Drawn``)."""
-    return bool(unknown.checks or unknown.knowledge.derived or unknown.teams is not None)
+    return bool(unknown.checks or unknown.knowledge.derived or unknown.teams is not None or unknown.redraws)
+
+
+def _redrawing(unknown: Unknown) -> list[Any]:
+    """The running steps whose choices the seat has not seen a sample draws again (a simultaneous choice pending)."""
+    return [step for step, _ in running(unknown.game.steps, unknown.state.step_index, unknown.state.progress)
+            if step.search.redrawn()]
 
 
 def _held(unknown: Unknown) -> bool:
@@ -134,10 +141,10 @@ def _spots(machine: Machine, arrays: Arrays, unknown: Unknown) -> list[tuple[lis
 class Drawn:
     """The samples of one decision drawn in Python (engine/samples.py's ``Unknown.draw``: the unknown cards dealt
     again until they agree with every public value worked out from hidden cards; the hidden values worked out
-    again on them, and hidden teams) and handed to the compiled search as they are, a batch a call
-    (search_template.py's ``GIVEN``): each spot's kind, each seat's hidden value worked out again and, where the
-    teams are hidden, each seat's team. NotWritten for a hidden value the arrays hold as a list or as a text made in
-    play."""
+    again on them, hidden teams, and the choices the seat has not seen drawn again) and handed to the compiled
+    search as they are, a batch a call (search_template.py's ``GIVEN``): each spot's kind, each seat's hidden value
+    worked out again, where the teams are hidden each seat's team, and the values the choices drawn again set.
+    NotWritten for such a value the arrays hold as a list or as a text made in play."""
 
     def __init__(self, machine: Machine, unknown: Unknown, spots: list[tuple[list[int], list[int]]], rng: Any):
         lay = machine.lay
@@ -157,6 +164,17 @@ class Drawn:
         self.teams = unknown.teams is not None  # (each seat's team worked out again on the draw)
         if self.teams:
             indices += [lay.value(TEAM, "", seat) for seat in range(lay.layout.players)]
+        self.redrawn: list[tuple[str, str, int | None]] = []  # values of choices drawn again: (part, name, seat)
+        for step in _redrawing(unknown) if unknown.redraws else ():
+            for name in sorted(step.search.redrawn()):
+                part = SEAT if name in unknown.state.seat_vars else ROUND
+                for who in range(lay.layout.players) if part == SEAT else (None,):
+                    slot = lay.layout.value_slot(part, name, who)
+                    if lay.value_index[slot] is None or slot in lay.made:
+                        raise NotWritten(f"the value {name!r} of a choice drawn again on a sample, not one number in "
+                                         "the arrays")
+                    self.redrawn.append((part, name, who))
+                    indices.append(lay.value_index[slot])
         rows = [r for rs, _ in spots for r in rs]
         cols = [c for _, cs in spots for c in cs]
         self.head = [GIVEN, len(rows), len(indices), 0, 0, *rows, *cols, *indices]
@@ -179,6 +197,11 @@ class Drawn:
                            for name, seat in self.hidden)
             if self.teams:
                 out.extend(unknown.teams_drawn(draw) or ())
+            if self.redrawn:  # (the sample as a state: the choices drawn again on it)
+                state = unknown.state_of(draw, self.rng)
+                out.extend(values.encode(renamed(types.get(name), state.vars.get(name) if who is None
+                                                 else state.seat_vars[name][who], kind.__getitem__))
+                           for _, name, who in self.redrawn)
         if len(values.interned) != known:
             raise NotWritten("a hidden value worked out again on a sample that the compiled module has no number for")
         return np.asarray(out, np.int64)
