@@ -152,33 +152,28 @@ def test_a_decision_searched_compiled(hearts: Any) -> None:
     assert (arrays.z == following.arrays.z).all() and match.state.pending is not None
 
 
-def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any) -> None:
-    """Seat 0 searches every decision of the first round on the compiled backend (the pass included: the cards
-    passed face down are dealt again with the others), the game played by the Python backend, followed on the
-    machine to the round's end."""
-    game, machine = hearts
+def _seat_searching(game: Any, machine: Machine, seed: int, iterations: int, monkeypatch: Any,
+                    more: Any) -> tuple[Following, int, list[Any]]:
+    """Seat 0 an ismcts agent searching on the compiled backend (``machine``), the other seats random, from ``seed``,
+    while ``more(match, asked)``: the game followed on the machine, the decisions with a choice asked of seat 0, and
+    the plan of each compiled search."""
+    from interpreter.harness.search import following_for
+
     monkeypatch.setattr(engines, "search_machine", lambda engine, g, say=None: machine)
-    match = Match(game, 2)
+    match = Match(game, seed)
     knowing = Knowing(match)
     match.listen(knowing)
     match.begin()
-    agent = IsmctsAgent(0, iterations=3, engine="compiled")
-    from interpreter.harness.search import following_for
-
+    agent = IsmctsAgent(0, iterations=iterations, engine="compiled")
     following = following_for(match, [agent])
     assert following is not None
     match.listen(following)
-    rng = random.Random(2)
-    searched = asked = 0
+    rng = random.Random(seed)
+    plans: list[Any] = []
     runs = CompiledSearch.run
-
-    def counted(self: CompiledSearch, *args: Any) -> Any:
-        nonlocal searched
-        searched += 1
-        return runs(self, *args)
-
-    monkeypatch.setattr(CompiledSearch, "run", counted)
-    while match.state.round_number == 1:
+    monkeypatch.setattr(CompiledSearch, "run", lambda self, *args: plans.append(self.plan) or runs(self, *args))
+    asked = 0
+    while more(match, asked):
         d = match.state.pending
         if d.actor == CHANCE:
             match.chance()
@@ -188,8 +183,18 @@ def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any)
                                      following)))
         else:
             match.act(d.actions[rng.randrange(len(d.actions))])
+    return following, asked, plans
+
+
+def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any) -> None:
+    """Seat 0 searches every decision of the first round on the compiled backend (the pass included: the cards
+    passed face down are dealt again with the others), the game played by the Python backend, followed on the
+    machine to the round's end."""
+    game, machine = hearts
+    following, asked, plans = _seat_searching(game, machine, 2, 3, monkeypatch,
+                                              lambda match, asked: match.state.round_number == 1)
     assert following.broken is None
-    assert asked >= 10 and searched == asked, "every decision with a choice searched compiled"
+    assert asked >= 10 and len(plans) == asked, "every decision with a choice searched compiled"
 
 
 def test_a_decision_it_does_not_write_is_searched_by_python_said_once(hearts: Any, monkeypatch: Any,
@@ -296,41 +301,12 @@ def test_an_ismcts_seat_searches_decisions_with_checks_compiled(monkeypatch: Any
     """Seat 0 plays Tichu with ismcts: every decision with a choice is searched on the compiled backend, those whose
     samples Python draws (who leads tells who held the Mah Jong) among them."""
     from interpreter.compiled.search import Drawn
-    from interpreter.harness.search import following_for
 
     game = game_of("tichu", 4)
-    machine = Machine(game)
-    monkeypatch.setattr(engines, "search_machine", lambda engine, g, say=None: machine)
-    match = Match(game, 3)
-    knowing = Knowing(match)
-    match.listen(knowing)
-    match.begin()
-    agent = IsmctsAgent(0, iterations=2, engine="compiled")
-    following = following_for(match, [agent])
-    assert following is not None
-    match.listen(following)
-    rng = random.Random(3)
-    searched, drawn, asked = [], [], 0
-    runs = CompiledSearch.run
-
-    def counted(self: CompiledSearch, *args: Any) -> Any:
-        searched.append(1)
-        drawn.append(isinstance(self.plan, Drawn))
-        return runs(self, *args)
-
-    monkeypatch.setattr(CompiledSearch, "run", counted)
-    while asked < 12:
-        d = match.state.pending
-        if d.actor == CHANCE:
-            match.chance()
-        elif d.actor == 0:
-            asked += len(d.actions) > 1
-            match.act(agent.act(Turn(game, match.state, 0, d.actions, d.prompt, knowing.knowledge, d.kind,
-                                     following)))
-        else:
-            match.act(d.actions[rng.randrange(len(d.actions))])
+    following, asked, plans = _seat_searching(game, Machine(game), 3, 2, monkeypatch, lambda match, asked: asked < 12)
     assert following.broken is None
-    assert len(searched) == asked and any(drawn), "every decision with a choice searched compiled"
+    assert len(plans) == asked and any(isinstance(plan, Drawn) for plan in plans), \
+        "every decision with a choice searched compiled"
 
 
 def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(monkeypatch, capsys) -> None:
