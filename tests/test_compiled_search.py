@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from interpreter.match.driver import Match
 from interpreter.match.listeners import Knowing
 
 from .compiled_steps import numba_or_skip
-from .conftest import game_of
+from .conftest import counts_of, game_of
 
 
 @pytest.fixture(scope="module")
@@ -152,33 +153,28 @@ def test_a_decision_searched_compiled(hearts: Any) -> None:
     assert (arrays.z == following.arrays.z).all() and match.state.pending is not None
 
 
-def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any) -> None:
-    """Seat 0 searches every decision of the first round on the compiled backend (the pass included: the cards
-    passed face down are dealt again with the others), the game played by the Python backend, followed on the
-    machine to the round's end."""
-    game, machine = hearts
+def _seat_searching(game: Any, machine: Machine, seed: int, iterations: int, monkeypatch: Any,
+                    more: Any) -> tuple[Following, int, list[Any]]:
+    """Seat 0 an ismcts agent searching on the compiled backend (``machine``), the other seats random, from ``seed``,
+    while ``more(match, asked)``: the game followed on the machine, the decisions with a choice asked of seat 0, and
+    the plan of each compiled search."""
+    from interpreter.harness.search import following_for
+
     monkeypatch.setattr(engines, "search_machine", lambda engine, g, say=None: machine)
-    match = Match(game, 2)
+    match = Match(game, seed)
     knowing = Knowing(match)
     match.listen(knowing)
     match.begin()
-    agent = IsmctsAgent(0, iterations=3, engine="compiled")
-    from interpreter.harness.search import following_for
-
+    agent = IsmctsAgent(0, iterations=iterations, engine="compiled")
     following = following_for(match, [agent])
     assert following is not None
     match.listen(following)
-    rng = random.Random(2)
-    searched = asked = 0
+    rng = random.Random(seed)
+    plans: list[Any] = []
     runs = CompiledSearch.run
-
-    def counted(self: CompiledSearch, *args: Any) -> Any:
-        nonlocal searched
-        searched += 1
-        return runs(self, *args)
-
-    monkeypatch.setattr(CompiledSearch, "run", counted)
-    while match.state.round_number == 1:
+    monkeypatch.setattr(CompiledSearch, "run", lambda self, *args: plans.append(self.plan) or runs(self, *args))
+    asked = 0
+    while more(match, asked):
         d = match.state.pending
         if d.actor == CHANCE:
             match.chance()
@@ -188,37 +184,130 @@ def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any)
                                      following)))
         else:
             match.act(d.actions[rng.randrange(len(d.actions))])
+    return following, asked, plans
+
+
+def test_an_ismcts_seat_searches_a_round_compiled(hearts: Any, monkeypatch: Any) -> None:
+    """Seat 0 searches every decision of the first round on the compiled backend (the pass included: the cards
+    passed face down are dealt again with the others), the game played by the Python backend, followed on the
+    machine to the round's end."""
+    game, machine = hearts
+    following, asked, plans = _seat_searching(game, machine, 2, 3, monkeypatch,
+                                              lambda match, asked: match.state.round_number == 1)
     assert following.broken is None
-    assert asked >= 10 and searched == asked, "every decision with a choice searched compiled"
+    assert asked >= 10 and len(plans) == asked, "every decision with a choice searched compiled"
 
 
-def test_a_decision_it_does_not_write_is_searched_by_python_said_once(monkeypatch: Any, capsys: Any) -> None:
-    """Doppelkopf's announcements are public values worked out from hidden cards, which a sample must agree with:
-    not written, so those decisions are searched on the Python backend, said once on standard error."""
+def test_a_decision_it_does_not_write_is_searched_by_python_said_once(hearts: Any, monkeypatch: Any,
+                                                                      capsys: Any) -> None:
+    """A decision the compiled search does not write (none of the bundled games has one: here every decision of
+    Hearts is said to be one) is searched on the Python backend, said once on standard error."""
+    from interpreter.compiled import search as compiled_search
     from interpreter.harness import search as search_module
 
     monkeypatch.setattr(search_module, "_SAID", set())
-    game = game_of("doppelkopf", 4)
-    machine = Machine(game)
+    monkeypatch.setattr(compiled_search, "refusal", lambda unknown: "a part it does not write")
+    game, machine = hearts
     match, knowledge, following = _followed(game, machine, 1)
-    rng = random.Random(1)
     agent = IsmctsAgent(0, iterations=2, engine="compiled")
-    refused = 0
-    while refused < 2:
+    runs = CompiledSearch.run
+    monkeypatch.setattr(CompiledSearch, "run", lambda self, *a: pytest.fail("searched compiled") or runs(self, *a))
+    asked = 0
+    while asked < 2:
         d = match.state.pending
         if d.actor == CHANCE:
             match.chance()
             continue
-        if len(d.actions) > 1 and refusal(Unknown(game, match.state, d.actor, knowledge)) is not None:
-            refused += 1
+        if len(d.actions) > 1:
+            asked += 1
             action = agent.act(Turn(game, match.state, d.actor, d.actions, d.prompt, knowledge, d.kind, following))
             assert any(a is action for a in d.actions)
         else:
-            action = d.actions[rng.randrange(len(d.actions))]
+            action = d.actions[0]
         match.act(action)
     said = capsys.readouterr().err.splitlines()
-    assert said == ["search: python for some decisions (the compiled search does not write public values worked "
-                    "out from hidden cards, which a sample must agree with yet)"]
+    assert said == ["search: python for some decisions (the compiled search does not write a part it does not write "
+                    "yet)"]
+
+
+def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine, Any, Following, Unknown]:
+    """A decision of a random game of ``name`` whose samples must agree with a public value worked out from hidden
+    cards (``what``: "checks" only, "derived" with hidden values worked out again, "teams" with hidden teams too), the
+    machine as plain Python."""
+    game = game_of(name, 4)
+    machine = Machine(game)
+    rng = random.Random(seed)
+    match, knowledge, following = _followed(game, machine, seed)
+    while True:
+        d = match.state.pending
+        assert d is not None, "the game ended before such a decision"
+        if d.actor != CHANCE and len(d.actions) > 1:
+            unknown = Unknown(game, match.state, d.actor, knowledge)
+            found = {"checks": not knowledge.derived, "derived": bool(knowledge.derived),
+                     "teams": unknown.teams is not None,
+                     # (Was sticht?'s choice of functions, once a seat has chosen one)
+                     "redraws": what == "redraws" and unknown.redraws
+                     and any(v is not None for v in match.state.seat_vars["chosen"])}[what]
+            if (unknown.checks or what in ("teams", "redraws")) and found and refusal(unknown) is None:
+                return game, machine, match, following, unknown
+        if d.actor == CHANCE:
+            match.chance()
+        else:
+            match.act(d.actions[rng.randrange(len(d.actions))])
+
+
+@pytest.mark.parametrize("name, seed, what, hidden", [
+    ("tichu", 3, "checks", False), ("belote", 2, "derived", True), ("doppelkopf", 1, "derived", True),
+    ("doppelkopf", 4, "teams", True), ("schafkopf", 0, "teams", False), ("was-sticht", 1, "redraws", True)])
+def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, what: str,
+                                                                    hidden: bool) -> None:
+    """Where a sample must agree with what was worked out from hidden cards (who leads by holding the Mah Jong, a
+    belote held, the parties), works hidden teams out again (Schafkopf's partner, who holds the called ace) or
+    draws again the choices the seat has not seen (Was sticht?'s functions, chosen by all at once), the compiled
+    search takes the samples engine/samples.py draws, one an iteration in turn: after each, every zone holds the
+    Python sample's cards and every value (the hidden ones, the hidden teams and the choices drawn again on the
+    sample included) is the Python sample's."""
+    from interpreter.compiled.arrays import pack_arrays
+    from interpreter.compiled.search import Drawn, worked_out
+    from interpreter.runtime.compact_game import compact_game
+    from interpreter.runtime.layout import pack
+    from interpreter.runtime.slots import Slots
+
+    game, machine, match, following, unknown = _worked_out_decision(name, seed, what)
+    assert worked_out(unknown)
+    arrays, p, _ = following.position()
+    plan = sample_plan(machine, arrays, unknown, random.Random(7))
+    assert isinstance(plan, Drawn) and plan.teams == (what == "teams") and bool(plan.redrawn) == (what == "redraws")
+    assert bool(plan.hidden) == hidden
+    d = plan.batch(3)
+    module, work = machine.module, _copy(arrays)
+    compact = compact_game(game)
+    python = random.Random(7)
+    dealt = set()
+    for _ in range(2):  # (the third sample follows, then the first again)
+        for _ in range(3):
+            sample = unknown.sample(python)
+            module.search_copy(*work, np.zeros_like(p), *arrays[:5], p)
+            module.search_draw(*work, d)
+            want = pack_arrays(machine.lay, Slots.of(compact, pack(game, sample)), machine.values)
+            assert [sorted(row[:n]) for row, n in zip(work.z, work.zn)] == \
+                [sorted(row[:n]) for row, n in zip(want.z, want.zn)]
+            assert work.v.tolist() == want.v.tolist()
+            dealt.add(work.z.tobytes())
+        python = random.Random(7)
+    assert len(dealt) == 3, "each sample deals the cards anew"
+
+
+def test_an_ismcts_seat_searches_decisions_with_checks_compiled(monkeypatch: Any) -> None:
+    """Seat 0 plays Tichu with ismcts: every decision with a choice is searched on the compiled backend, those whose
+    samples Python draws (who leads tells who held the Mah Jong) among them."""
+    from interpreter.compiled.search import Drawn
+
+    game = game_of("tichu", 4)
+    following, asked, plans = _seat_searching(game, Machine(game), 3, 1, monkeypatch, lambda match, asked: asked < 6)
+    assert following.broken is None
+    assert len(plans) == asked and any(isinstance(plan, Drawn) for plan in plans), \
+        "every decision with a choice searched compiled"
 
 
 def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(monkeypatch, capsys) -> None:
@@ -263,3 +352,30 @@ def test_numba_searches_as_plain_python_does(hearts: Any, tmp_path: Any, monkeyp
         search.begin((arrays, p), sample_plan(machine, arrays, unknown), 9)
         found.append(search.run(40, 0.7, -1))
     assert found[0] == found[1] and sum(found[0].values()) == 40
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (Path(__file__).parent.parent / "games").glob("*.yaml")))
+def test_the_compiled_search_writes_every_decision_of_a_bundled_game(name: str) -> None:
+    """Along a random game of each bundled game (4 players where it takes them, else its fewest; at most 120
+    decisions), the compiled search writes every decision with a choice: nothing is left to the Python search."""
+    from interpreter.engine.knowledge import Knowledge
+
+    counts = counts_of(name)
+    game = game_of(name, 4 if 4 in counts else counts[0])
+    rng = random.Random(1)
+    state = game.new_state()
+    knowledge = Knowledge(game, state)
+    asked = 0
+    for _ in range(120):
+        if state.finished:
+            break
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            if len(d.actions) > 1:
+                asked += 1
+                assert refusal(Unknown(game, state, d.actor, knowledge)) is None, f"decision {asked}"
+            game.apply(state, d.actions[int(rng.random() * len(d.actions))])
+        knowledge.update(state)
+    assert asked >= 10

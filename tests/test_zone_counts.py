@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from interpreter.compiled.search import refusal
+from interpreter.compiled.search import refusal, worked_out
 from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.samples import Unknown
 from interpreter.engine.state import CHANCE
@@ -38,13 +38,13 @@ def test_a_step_reading_which_cards_a_hand_holds_does_not():
 
 
 def _checks(name, seed, decisions=60):
-    """The steps of the checks a Knowledge keeps along a random game, and whether the compiled search refused a
-    decision for its checks."""
+    """The steps of the checks a Knowledge keeps along a random game, and how many decisions' samples are drawn in
+    Python for their checks (compiled/search.py's ``Drawn``)."""
     game = game_of(name, 4)
     rng = random.Random(seed)
     state = game.new_state()
     knowledge = Knowledge(game, state)
-    steps, refused = set(), 0
+    steps, drawn = set(), 0
     for _ in range(decisions):
         if state.finished:
             break
@@ -54,16 +54,16 @@ def _checks(name, seed, decisions=60):
         else:
             unknown = Unknown(game, state, d.actor, knowledge)
             steps |= {run.step.name for run in unknown.checks}
-            refused += refusal(unknown) is not None and bool(unknown.checks)
+            drawn += worked_out(unknown) and bool(unknown.checks)
             game.apply(state, d.actions[int(rng.random() * len(d.actions))])
         knowledge.update(state)
-    return steps, refused
+    return steps, drawn
 
 
 def test_a_seat_going_out_is_no_check_and_the_compiled_search_takes_the_decision():
-    steps, refused = _checks("president", 1)
+    steps, drawn = _checks("president", 1)
     assert not steps & {"play_gone_out", "play_after", "play_begin", "play_next"}
-    assert refused == 0
+    assert drawn == 0
 
 
 def test_a_value_told_from_which_cards_a_seat_holds_is_still_a_check():
@@ -98,7 +98,7 @@ def test_a_decision_of_president_is_searched_compiled_after_seats_went_out_by_th
         match.act(d.actions[rng.randrange(len(d.actions))])
     d = match.state.pending
     unknown = Unknown(game, match.state, d.actor, knowing.knowledge)
-    assert refusal(unknown) is None
+    assert refusal(unknown) is None and not worked_out(unknown)
     arrays, p, keys = following.position()
     search = CompiledSearch(machine)
     search.begin((arrays, p), sample_plan(machine, arrays, unknown), 3)

@@ -108,21 +108,22 @@ class Machine:
                                 self._seated(), searching)
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
+        self._written: tuple[tuple[str, int], str] | None = None  # the module's text, and what it was written from
         self._text()  # (its tables linked now: a value they cannot hold is NotWritten here, not when it is made)
 
     @property
     def kept(self) -> bool:
-        """Whether the compiled module is kept in the user's cache already (loaded in about a second, not compiled)."""
+        """Whether the compiled module is kept in the user's cache already (loaded in under a second, not compiled)."""
         return is_kept(self._text())
 
     @property
     def module(self) -> types.SimpleNamespace:
         """The module's functions (made when first asked for: numba compiles each on its first call)."""
         if self._module is None:
-            self._text()
+            text = self._text()
             box = self.box()
             shapes = {**{name: a.shape for name, a in box._asdict().items()}, "p": (self.size,)}  # (pointers.py)
-            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, shapes)
+            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, shapes, text)
         return self._module
 
     def extend(self, write: Callable[[], str]) -> None:
@@ -136,9 +137,13 @@ class Machine:
 
     def _text(self) -> str:
         """The module's text: the values of the game's start interned first (``box``), so that its tables, and the
-        name it is kept by, are the same whatever was asked of the machine before."""
+        name it is kept by, are the same whatever was asked of the machine before. Written again only when its
+        source changed or more values were interned since (a tenth of a second for a large game)."""
         self.box()
-        return module_text(self.source, self.expressions, self.values)
+        key = (self.source, len(self.values.interned))
+        if self._written is None or self._written[0] != key:
+            self._written = (key, module_text(self.source, self.expressions, self.values))
+        return self._written[1]
 
     def new_game(self) -> tuple[Arrays, Any]:
         """The arrays and progress of a new game at its start (the first round begun, as ``Game.new_state``), the

@@ -129,18 +129,21 @@ def module_text(source: str, expressions: Iterable[Lowered], values: Values) -> 
 
 
 def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: bool,
-         entries: Collection[str] = (), shapes: Mapping[str, tuple[int, ...]] | None = None) -> types.SimpleNamespace:
+         entries: Collection[str] = (), shapes: Mapping[str, tuple[int, ...]] | None = None,
+         text: str | None = None) -> types.SimpleNamespace:
     """The module of ``source`` (``module_text``): every function plain Python, or compiled by numba when
     ``compiled``. Compiled, the text is kept as a file in the user's cache folder (interpreter/cache.py), named by
     its digest, and numba keeps the machine code beside it: a later run of the same game, player count and options
     loads that instead of compiling again. ``entries``: the functions Python calls that are kept compiled with their
     wrapper for Python; the namespace gives every other function as a copy compiled apart with that wrapper, when
     first called (see the module's docstring); ``shapes``: the arrays' shapes, by their parameters' names, where
-    compiled functions pass them by their address (pointers.py). Compiled, the small functions are linked into
-    their callers and the others called by a symbol (linking.py, symbols.py)."""
+    compiled functions pass them by their address (pointers.py); ``text``: ``module_text`` of the same, when the
+    caller has it already. Compiled, the small functions are linked into their callers and the others called by a
+    symbol (linking.py, symbols.py); a kept module's functions only linked get their numba dispatchers when
+    something of the module is compiled, not loaded (a later process that loads it makes none of them)."""
     import numpy as np
 
-    text = module_text(source, expressions, values)
+    text = module_text(source, expressions, values) if text is None else text
     space: dict[str, Any] = {"np": np, "NONE": NONE, "INTERNED": INTERNED, "DONE": DONE, "DECIDES": DECIDES,
                              "CHANCE": CHANCE, "__builtins__": _BUILTINS}
     form: Callable[[], str] | None = None
@@ -166,34 +169,59 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
         entries = {*entries, *(f"{name}{SUFFIX}" for name in entries if f"def {name}{SUFFIX}(" in written)}
     public = {k: v for k, v in space.items() if not k.startswith("__")}
     apart: dict[str, Any] = {}
+    compiling: Callable[[], None] | None = None  # what must be done before anything of the module compiles
     if compiled:
-        import numba
-
-        options = {**NJIT, "cache": found is not None}
         order = Order(f"m{next(_unkept)}" if beside is None else name, beside)
-        copied = linked(written)
-        whole, linked_only = compilers()  # (numba's compilers of the two kinds of function: libraries.py)
-        for key, value in list(space.items()):
-            if isinstance(value, types.FunctionType):
-                if key in entries:
-                    dispatcher = numba.njit(**options, pipeline_class=whole)(value)
-                elif key in copied:  # (only linked into its callers: not kept, libraries.py)
-                    dispatcher = numba.njit(**NJIT, **INTERNAL, pipeline_class=linked_only)(value)
-                else:
-                    dispatcher = numba.njit(**options, **INTERNAL, pipeline_class=whole)(value)
-                order.watch(key, dispatcher)
-                if key in entries:
-                    public[key] = dispatcher
-                else:
-                    apart[key] = public.pop(key)
-                if key in copied:
-                    inlined_where_linked(_one_form(dispatcher))
-                space[key] = dispatcher if key in copied else calling(key, order)
-    namespace = Namespace(apart, **public)
+        compiling = _compiled(space, written, entries, public, apart, order, kept=found is not None)
+    namespace = Namespace(apart, compiling, **public)
     if form is not None:
         for name, function in python_forms(written, shapes or {}, functools.partial(getattr, namespace)).items():
             setattr(namespace, name, function)
     return namespace
+
+
+def _compiled(space: dict[str, Any], written: str, entries: Collection[str], public: dict[str, Any],
+              apart: dict[str, Any], order: Order, kept: bool) -> Callable[[], None]:
+    """Each function of ``space`` (the module ``written``) given to numba: an entry kept with its wrapper for Python
+    (in ``public``), a function linked into its callers (for a ``kept`` module, its dispatcher made only when
+    something compiles), any other called by its symbol; every function but the entries moved from ``public`` to
+    ``apart``. Gives what must be done before anything of the module compiles."""
+    import numba
+
+    options = {**NJIT, "cache": kept}
+    copied = linked(written)
+    whole, linked_only = compilers()  # (numba's compilers of the two kinds of function: libraries.py)
+    waiting: dict[str, Any] = {}  # functions only linked, of a kept module: their dispatchers made when needed
+
+    def link(key: str, value: Any) -> None:
+        dispatcher = numba.njit(**NJIT, **INTERNAL, pipeline_class=linked_only)(value)
+        order.watch(key, dispatcher)
+        inlined_where_linked(_one_form(dispatcher))
+        space[key] = dispatcher
+
+    def linking() -> None:  # (before anything of the module compiles: its callers' globals)
+        for key in list(waiting):
+            link(key, waiting.pop(key))
+
+    for key, value in list(space.items()):
+        if isinstance(value, types.FunctionType):
+            if key not in entries:
+                apart[key] = public.pop(key)
+            if key in copied and key not in entries:  # (only linked into its callers: not kept, libraries.py)
+                if kept:
+                    waiting[key] = value
+                else:
+                    link(key, value)
+                continue
+            dispatcher = numba.njit(**options, **({} if key in entries else INTERNAL), pipeline_class=whole)(value)
+            order.watch(key, dispatcher)
+            if key in entries:
+                public[key] = dispatcher
+            if key in copied:
+                inlined_where_linked(_one_form(dispatcher))
+            space[key] = dispatcher if key in copied else calling(key, order)
+    order.compiling = linking
+    return linking
 
 
 class Namespace(types.SimpleNamespace):
@@ -201,9 +229,9 @@ class Namespace(types.SimpleNamespace):
     apart with numba's wrapper (see the module's docstring), made when first asked for (a later process that loads
     a kept module makes none)."""
 
-    def __init__(self, apart: dict[str, Any], **functions: Any):
+    def __init__(self, apart: dict[str, Any], compiling: Callable[[], None] | None = None, **functions: Any):
         super().__init__(**functions)
-        self._apart = apart
+        self._apart, self._compiling = apart, compiling
 
     def __getattr__(self, name: str) -> Any:  # (only names not set: the functions compiled apart)
         apart = self.__dict__.get("_apart", {})
@@ -211,6 +239,8 @@ class Namespace(types.SimpleNamespace):
             raise AttributeError(name)
         import numba
 
+        if self._compiling is not None:
+            self._compiling()
         copy = numba.njit(**NJIT)(apart.pop(name))
         setattr(self, name, copy)
         return copy
@@ -238,7 +268,7 @@ def _one_form(dispatcher: Any) -> Any:
 
 
 def is_kept(text: str) -> bool:
-    """Whether a module of ``text`` is kept already (a run made it before: loading it takes about a second)."""
+    """Whether a module of ``text`` is kept already (a run made it before: loading it takes under a second)."""
     root = cache_folder()
     return root is not None and os.path.exists(_path(root, text))
 

@@ -8,14 +8,21 @@ its own (engine/knowledge.py's ``excluded``) its own place, all others one place
 the mask of the places it may go to. A card's spot is found in the arrays by its kind (identical cards are one kind,
 so any spot of that kind among the unknown is the same).
 
-Not written, so that the search runs on the Python backend (NotWritten says which): what a sample works out again
-(hidden values derived from cards, public values checked against hidden cards, hidden teams), choices drawn again (a
-simultaneous choice pending), values or a step's progress naming an unknown card (a choice made in secret), and a
-deal of more than ``MOST_PLACES`` places.
+Where a sample must agree with public values worked out from hidden cards (engine/knowledge.py's checks), or works
+hidden values or hidden teams out again from its cards, or deals a deal's cards to more than ``MOST_PLACES``
+places, the samples are drawn in Python by engine/samples.py's own ``Unknown.draw`` (the one way they are drawn:
+rejection against the checks, each check's step worked out again on the draw) and handed to the compiled search as
+they are, a batch for each call (``Drawn``); the tree and the playouts stay compiled.
+
+Choices the seat has not seen (a simultaneous choice pending) are drawn again on that sample too, their values
+written with it. Not written, so that the search runs on the Python backend (NotWritten says which): such choices
+kept in a history the compiled choice holds, values or a step's progress naming an unknown card (a choice made in
+secret), and a hidden value or a choice's value that the arrays do not hold as one number.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -23,30 +30,37 @@ import numpy as np
 from interpreter.compiled.arrays import Arrays, heap
 from interpreter.compiled.choose_choices import keeps_history
 from interpreter.compiled.machine import Machine
-from interpreter.compiled.search_template import AVAILABLE, MOST_PLACES, TREE_COLUMNS
+from interpreter.compiled.search_template import AVAILABLE, GIVEN, MOST_PLACES, TREE_COLUMNS
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Unknown
 from interpreter.engine.steps.running import running
+from interpreter.runtime.layout import ROUND, SEAT, TEAM
 from interpreter.runtime.slot_samples import Asked, naming_unknown
 
 
 def refusal(unknown: Unknown) -> str | None:
-    """Why the samples of ``unknown``'s decision are not drawn by the compiled search (None: they are)."""
-    if unknown.redraws:
-        return "choices the seat has not seen, drawn again (a simultaneous choice pending)"
-    if unknown.state.team_known is not None:
-        return "hidden teams (the arrays do not hold what each seat knows of them)"
-    if unknown.checks:
-        return "public values worked out from hidden cards, which a sample must agree with"
-    if unknown.knowledge.derived:
-        return "hidden values worked out again on a sample"
+    """Why the compiled search does not search ``unknown``'s decision (None: it does)."""
+    if unknown.redraws and any(keeps_history(step) for step in _redrawing(unknown)):
+        return "choices the seat has not seen, drawn again, in a history the compiled choice keeps"
     values, progress = naming_unknown(unknown)
     if values:
         return f"a value naming a card the seat does not know ({values[0][0][1]!r})"
     if progress and _held(unknown):
         return "a step's progress naming a card the seat does not know (a choice made in secret)"
     return None
+
+
+def worked_out(unknown: Unknown) -> bool:
+    """Whether a sample of ``unknown``'s decision must agree with public values worked out from hidden cards, or works
+    hidden values or hidden teams out again: then its samples are drawn in Python (``Drawn``)."""
+    return bool(unknown.checks or unknown.knowledge.derived or unknown.teams is not None or unknown.redraws)
+
+
+def _redrawing(unknown: Unknown) -> list[Any]:
+    """The running steps whose choices the seat has not seen a sample draws again (a simultaneous choice pending)."""
+    return [step for step, _ in running(unknown.game.steps, unknown.state.step_index, unknown.state.progress)
+            if step.search.redrawn()]
 
 
 def _held(unknown: Unknown) -> bool:
@@ -77,36 +91,120 @@ def _held(unknown: Unknown) -> bool:
     return False
 
 
-def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown) -> Any:
-    """What a sample deals again (search_template.py's ``d``), from ``unknown``, at the state ``arrays`` holds."""
+def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = None) -> Any:
+    """What a sample deals again (search_template.py's ``d``), from ``unknown``, at the state ``arrays`` holds; or,
+    where a sample must agree with values worked out from hidden cards or is dealt to more places than the compiled
+    deal takes, its samples drawn in Python from ``rng`` (``Drawn``)."""
     why = refusal(unknown)
     if why is not None:
         raise NotWritten(why)
-    layout = machine.lay.layout
-    kind = layout.kind
-    free_spots: dict[int, dict[int, list[int]]] = {}  # row -> kind -> its columns not taken by an unknown card yet
+    spots = _spots(machine, arrays, unknown)
+    if worked_out(unknown):
+        return Drawn(machine, unknown, spots, rng)
     d = [len(unknown.events)]
-    for (true, cards, bans), spots in zip(unknown.events, unknown.spots, strict=True):
+    kind = machine.lay.layout.kind
+    for (_, cards, bans), (rows, cols), spotted in zip(unknown.events, spots, unknown.spots, strict=True):
         places: dict[tuple[str, int], int] = {}
         banned: dict[int, int] = {}  # card -> the places (bits) that lack it
-        for (where, _), ban in zip(spots, bans, strict=True):
+        for (where, _), ban in zip(spotted, bans, strict=True):
             if ban and where not in places:
                 places[where] = q = len(places)
                 for c in ban:
                     banned[c] = banned.get(c, 0) | 1 << q
         free = len(places)  # the place of every spot without a ban
-        if free + 1 > MOST_PLACES:
-            raise NotWritten(f"a deal of cards to {free + 1} places")
-        rows, cols, at = [], [], []
-        for ((zone, seat), _), c in zip(spots, true, strict=True):
-            row = layout.zone_slot(zone, None if seat < 0 else seat)
-            rows.append(row)
-            cols.append(_spot(free_spots, arrays, row, kind[c]))
-            at.append(places.get((zone, seat), free))
+        if free + 1 > MOST_PLACES:  # (more places than the compiled deal takes)
+            return Drawn(machine, unknown, spots, rng)
+        at = [places.get(where, free) for where, _ in spotted]
         everywhere = (1 << (free + 1)) - 1
         d += [len(cards), free + 1, *rows, *cols, *at, *(kind[c] for c in cards),
               *(everywhere & ~banned.get(c, 0) for c in cards)]
     return np.asarray(d, np.int64)
+
+
+def _spots(machine: Machine, arrays: Arrays, unknown: Unknown) -> list[tuple[list[int], list[int]]]:
+    """Where each unknown card of each deal of ``unknown`` lies in ``arrays`` (the rows and columns of its spots in
+    ``z``, in the order of the deal's true cards): a column of its place's row holding a card of its kind."""
+    layout = machine.lay.layout
+    kind = layout.kind
+    free_spots: dict[int, dict[int, list[int]]] = {}  # row -> kind -> its columns not taken by an unknown card yet
+    out = []
+    for (true, _, _), spotted in zip(unknown.events, unknown.spots, strict=True):
+        rows, cols = [], []
+        for ((zone, seat), _), c in zip(spotted, true, strict=True):
+            row = layout.zone_slot(zone, None if seat < 0 else seat)
+            rows.append(row)
+            cols.append(_spot(free_spots, arrays, row, kind[c]))
+        out.append((rows, cols))
+    return out
+
+
+class Drawn:
+    """The samples of one decision drawn in Python (engine/samples.py's ``Unknown.draw``: the unknown cards dealt
+    again until they agree with every public value worked out from hidden cards; the hidden values worked out
+    again on them, hidden teams, and the choices the seat has not seen drawn again) and handed to the compiled
+    search as they are, a batch a call (search_template.py's ``GIVEN``): each spot's kind, each seat's hidden value
+    worked out again, where the teams are hidden each seat's team, and the values the choices drawn again set.
+    NotWritten for such a value the arrays hold as a list or as a text made in play."""
+
+    def __init__(self, machine: Machine, unknown: Unknown, spots: list[tuple[list[int], list[int]]], rng: Any):
+        lay = machine.lay
+        self.unknown, self.values = unknown, machine.values
+        self.rng = random.Random(0) if rng is None else rng
+        self.kind = lay.layout.kind
+        self.hidden: list[tuple[str, int]] = []  # each hidden value of each seat written: (name, seat)
+        indices = []
+        for name in unknown.knowledge.derived:
+            for seat in range(lay.layout.players):
+                slot = lay.layout.value_slot(SEAT, name, seat)
+                if lay.value_index[slot] is None or slot in lay.made:
+                    raise NotWritten(f"the hidden value {name!r} worked out again on a sample, not one number in the "
+                                     "arrays")
+                self.hidden.append((name, seat))
+                indices.append(lay.value_index[slot])
+        self.teams = unknown.teams is not None  # (each seat's team worked out again on the draw)
+        if self.teams:
+            indices += [lay.value(TEAM, "", seat) for seat in range(lay.layout.players)]
+        self.redrawn: list[tuple[str, str, int | None]] = []  # values of choices drawn again: (part, name, seat)
+        for step in _redrawing(unknown) if unknown.redraws else ():
+            for name in sorted(step.search.redrawn()):
+                part = SEAT if name in unknown.state.seat_vars else ROUND
+                for who in range(lay.layout.players) if part == SEAT else (None,):
+                    slot = lay.layout.value_slot(part, name, who)
+                    if lay.value_index[slot] is None or slot in lay.made:
+                        raise NotWritten(f"the value {name!r} of a choice drawn again on a sample, not one number in "
+                                         "the arrays")
+                    self.redrawn.append((part, name, who))
+                    indices.append(lay.value_index[slot])
+        rows = [r for rs, _ in spots for r in rs]
+        cols = [c for _, cs in spots for c in cs]
+        self.head = [GIVEN, len(rows), len(indices), 0, 0, *rows, *cols, *indices]
+
+    def batch(self, count: int) -> Any:
+        """``count`` samples drawn, as the compiled search takes them (``d``); NotWritten where a hidden value drawn is
+        one the compiled module does not know (a text it has no number for)."""
+        unknown, kind, values = self.unknown, self.kind, self.values
+        types = unknown.game.value_types
+        known = len(values.interned)
+        out = list(self.head)
+        out[4] = count
+        for _ in range(count):
+            draw = unknown.draw(self.rng)
+            for dealt in draw.dealt:
+                out.extend(kind[c] for c in dealt)
+            if self.hidden:
+                hidden = unknown.hidden(draw)
+                out.extend(values.encode(renamed(types.get(name), hidden[name][seat], kind.__getitem__))
+                           for name, seat in self.hidden)
+            if self.teams:
+                out.extend(unknown.teams_drawn(draw) or ())
+            if self.redrawn:  # (the sample as a state: the choices drawn again on it)
+                state = unknown.state_of(draw, self.rng)
+                out.extend(values.encode(renamed(types.get(name), state.vars.get(name) if who is None
+                                                 else state.seat_vars[name][who], kind.__getitem__))
+                           for _, name, who in self.redrawn)
+        if len(values.interned) != known:
+            raise NotWritten("a hidden value worked out again on a sample that the compiled module has no number for")
+        return np.asarray(out, np.int64)
 
 
 def _spot(free: dict[int, dict[int, list[int]]], arrays: Arrays, row: int, k: int) -> int:
@@ -155,6 +253,7 @@ class CompiledSearch:
                 tree[0, AVAILABLE] = 0
             self.tree, self.wins = tree, wins
         (z0, zn0, v0, l0, ln0, _), p0 = self.position
-        n = self.machine.module.ismcts(*self.work, self.p, z0, zn0, v0, l0, ln0, p0, self.plan, self.tree,
+        plan = self.plan.batch(iterations) if isinstance(self.plan, Drawn) else self.plan
+        n = self.machine.module.ismcts(*self.work, self.p, z0, zn0, v0, l0, ln0, p0, plan, self.tree,
                                        self.wins, iterations, explore, sign, self.keys, self.visits)
         return {int(k): int(v) for k, v in zip(self.keys[:n], self.visits[:n], strict=True)}

@@ -12,14 +12,18 @@ of the round (the round's number changes or the game ends). Each seat is credite
 total's change) against the mean of the others' (``sign``: negated where the lowest total wins), every node on the
 way by its actor's reward, divided by the largest reward seen for UCB.
 
-What to deal again comes from Python, gathered once per decision (compiled/search_samples.py), in ``d``: ``d[0]``
-the deals (events), then for each ``n``, the number of places ``P``, then ``n`` each of the spots' rows and columns in
-``z``, the spots' places (0..P-1), the cards' kinds and each card's mask of the places it may go to. A deal is a
-shuffle, tried again (``TRIES``) until no card lands where its mask forbids it (as engine/samples.py's ``_deal``);
-then a deal spot by spot in a random order (``search_deal_around``), each spot taking a card at random among those
-it may hold that leave the rest a deal: by Hall's theorem, for each set S of places the cards that may go only to S
-must fit in S's spots, and a card of mask m put at place q breaks that only where the set is full, holds q and not
-m.
+What to deal again comes from Python, gathered once per decision (compiled/search.py), in ``d``: ``d[0]`` the deals
+(events), then for each ``n``, the number of places ``P``, then ``n`` each of the spots' rows and columns in ``z``,
+the spots' places (0..P-1), the cards' kinds and each card's mask of the places it may go to. A deal is a shuffle,
+tried again (``TRIES``) until no card lands where its mask forbids it (as engine/samples.py's ``_deal``); then a
+deal spot by spot in a random order (``search_deal_around``), each spot taking a card at random among those it may
+hold that leave the rest a deal: by Hall's theorem, for each set S of places the cards that may go only to S must
+fit in S's spots, and a card of mask m put at place q breaks that only where the set is full, holds q and not m.
+
+Or the samples themselves, drawn in Python (where a sample must agree with what was worked out from hidden cards:
+compiled/search.py's ``Drawn``): ``d[0]`` ``GIVEN``, then the spots ``n``, the values written ``m``, the next
+sample's number, the samples ``K``; the spots' rows and columns in ``z``, the values' indices in ``v``, then each
+sample's ``n`` kinds and ``m`` values. Each iteration takes the next, from the first again after the last.
 
 The tree's rows (``tree``, ``TREE_COLUMNS`` wide): the action's key, its actor, the first child, the next sibling,
 the parent, visits, and the iterations in which it was legal (``available``); ``wins[node]`` the actor's rewards
@@ -37,6 +41,7 @@ from interpreter.runtime.layout import NUMBER, TOTAL
 
 KEY, ACTOR, CHILD, NEXT, PARENT, VISITS, AVAILABLE = range(7)
 TREE_COLUMNS = 7
+GIVEN, GIVEN_HEAD = -1, 5  # ``d[0]`` of samples drawn in Python, and the numbers before their spots (see above)
 TRIES = 21  # shuffles tried before a deal spot by spot (engine/samples.py: one, then _TRIES more)
 MOST_PLACES = 12  # the places a deal's cards may go to, at most (each set of them is a slot of the scratch space)
 
@@ -146,9 +151,27 @@ def _dealing() -> list[str]:
 
 
 def _drawing() -> list[str]:
-    """``search_draw``: the unknown cards of every deal of ``d`` dealt again into the work arrays."""
+    """``search_given`` (the next of the samples drawn in Python into the work arrays) and ``search_draw``: the unknown
+    cards of every deal of ``d`` dealt again into the work arrays, or the next sample given."""
     return [
+        "def search_given(z, v, d):",
+        "    n = d[1]",
+        "    m = d[2]",
+        "    k = d[3]",
+        "    d[3] = k + 1 if k + 1 < d[4] else 0",
+        f"    rows = {GIVEN_HEAD}",
+        "    cols = rows + n",
+        "    slots = cols + n",
+        "    at = slots + m + k * (n + m)",
+        "    for j in range(n):",
+        "        z[d[rows + j], d[cols + j]] = d[at + j]",
+        "    for j in range(m):",
+        "        v[d[slots + j]] = d[at + n + j]",
+        "",
         f"def search_draw({ARRAYS}, d):",
+        f"    if d[0] == {GIVEN}:",
+        "        search_given(z, v, d)",
+        "        return",
         "    mark = h[0]",
         "    o = 1",
         "    for e in range(d[0]):",

@@ -43,6 +43,7 @@ class Order:
         self.unwritable = False  # nothing is kept (the file could not be written)
         self._loading = False
         self._read_to = 0  # how much of the file was read
+        self.compiling: Callable[[], None] | None = None  # done before a function of the module compiles (not loads)
 
     def symbol(self, name: str, argtypes: tuple[Any, ...]) -> str:
         from numba.core.itanium_mangler import mangle_args
@@ -124,15 +125,28 @@ class Order:
 
     def watch(self, name: str, dispatcher: Any) -> None:
         """``dispatcher`` (of the function ``name``) loads from numba's cache only when ``ready``, and keeps nothing
-        once the file could not be written."""
+        once the file could not be written. A load does not refresh numba's contexts first, as numba's own does:
+        that imports and registers all numba knows how to compile (0.15-0.3 s of a later process), which loading
+        machine code does not use; a function compiled refreshes them itself (numba's compiler does, first)."""
         self.dispatchers[name] = dispatcher
         cache = getattr(dispatcher, "_cache", None)
         if self.path is None or cache is None or not hasattr(cache, "load_overload"):
             return
-        load, save = cache.load_overload, cache.save_overload
+        save = cache.save_overload
+        load = getattr(cache, "_load_overload", None)
+        guarded = getattr(cache, "_guard_against_spurious_io_errors", None)
+        if load is None or guarded is None:  # (another numba: its own load, which refreshes first)
+            load, guarded = cache.load_overload, contextlib.nullcontext
 
         def load_overload(sig: Any, target_context: Any) -> Any:
-            return load(sig, target_context) if self.ready() else None
+            if self.ready():
+                with guarded():  # (None where it swallowed an error reading the files)
+                    found = load(sig, target_context)
+                    if found is not None:
+                        return found
+            if self.compiling is not None:  # (numba compiles it next)
+                self.compiling()
+            return None
 
         def save_overload(sig: Any, data: Any) -> None:
             if not self.unwritable:

@@ -164,8 +164,12 @@ class Unknown:
     def sample(self, rng: Any) -> State:
         """A sample as today's state (see ``determinize``): a copy with the cards renamed as drawn, the hidden values
         and teams worked out again, the choices the seat has not seen drawn again."""
+        return self.state_of(self.draw(rng), rng)
+
+    def state_of(self, draw: Draw, rng: Any) -> State:
+        """The sample of ``draw`` as today's state (``sample``): the choices the seat has not seen drawn again from
+        ``rng``."""
         game, seat = self.game, self.seat
-        draw = self.draw(rng)
         other = self.state.clone()
         relabel(game, other, draw.rename.get)
         other.seat_vars.update(self.hidden(draw))

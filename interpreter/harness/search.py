@@ -104,26 +104,26 @@ class IsmctsAgent:
         following = turn.following
         try:
             arrays, p, keys = following.position()
-            plan = sample_plan(following.machine, arrays, turn.unknown())
-        except NotWritten as exc:
+            plan = sample_plan(following.machine, arrays, turn.unknown(), self.rng)
+            if self._search is None or self._search.machine is not following.machine:
+                self._search = CompiledSearch(following.machine)
+            search = self._search
+            search.begin((arrays, p), plan, self.rng.getrandbits(31))
+            sign = 1 if turn.game.flow.higher_wins else -1
+            if self.seconds is None:
+                return search.run(self.iterations, self.explore, sign), keys
+            deadline = time.perf_counter() + self.seconds
+            visits = search.run(1, self.explore, sign)
+            step = 1
+            while time.perf_counter() < deadline:  # in calls of about a tenth of the time left each
+                start = time.perf_counter()
+                visits = search.run(step, self.explore, sign)
+                took = time.perf_counter() - start
+                step = max(1, min(4 * step, int(step * (deadline - time.perf_counter()) / (10 * took + 1e-9))))
+            return visits, keys
+        except NotWritten as exc:  # (samples drawn in Python may name a value the module has no number for)
             say_once(f"search: python for some decisions (the compiled search does not write {exc} yet)")
             return None
-        if self._search is None or self._search.machine is not following.machine:
-            self._search = CompiledSearch(following.machine)
-        search = self._search
-        search.begin((arrays, p), plan, self.rng.getrandbits(31))
-        sign = 1 if turn.game.flow.higher_wins else -1
-        if self.seconds is None:
-            return search.run(self.iterations, self.explore, sign), keys
-        deadline = time.perf_counter() + self.seconds
-        visits = search.run(1, self.explore, sign)
-        step = 1
-        while time.perf_counter() < deadline:  # in calls of about a tenth of the time left each
-            start = time.perf_counter()
-            visits = search.run(step, self.explore, sign)
-            took = time.perf_counter() - start
-            step = max(1, min(4 * step, int(step * (deadline - time.perf_counter()) / (10 * took + 1e-9))))
-        return visits, keys
 
     def _iterate(self, samples: Samples, state: Any, root: _Node, scale: float, sign: int) -> float:
         """One sample (today's state or the compact slots) played down the tree and on to the round's end; gives the
