@@ -128,6 +128,26 @@ def random_decisions(game: Game, state: State, rng):
         yield d
 
 
+def known_decisions(game: Game, rng, most: int):
+    """Each decision of a random game of ``game`` (at most ``most`` deals and actions), with what its seat does not
+    know (engine/samples.py's ``Unknown``, from a Knowledge that follows the game); the actions drawn from ``rng``."""
+    from interpreter.engine.knowledge import Knowledge
+    from interpreter.engine.samples import Unknown
+
+    state = game.new_state()
+    knowledge = Knowledge(game, state)
+    for _ in range(most):
+        if state.finished:
+            return
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            yield d, Unknown(game, state, d.actor, knowledge)
+            game.apply(state, d.actions[int(rng.random() * len(d.actions))])
+        knowledge.update(state)
+
+
 def failing_duel(folder: Path):
     """The docs' tiny duel, its score changed to divide by zero (the round's last card fails), loaded through the API
     for 2 players, dealt, three cards played: the next card played ends the round and fails."""

@@ -28,7 +28,7 @@ from interpreter.match.driver import Match
 from interpreter.match.listeners import Knowing
 
 from .compiled_steps import numba_or_skip
-from .conftest import counts_of, game_of
+from .conftest import counts_of, game_of, known_decisions
 
 
 @pytest.fixture(scope="module")
@@ -358,24 +358,11 @@ def test_numba_searches_as_plain_python_does(hearts: Any, tmp_path: Any, monkeyp
 def test_the_compiled_search_writes_every_decision_of_a_bundled_game(name: str) -> None:
     """Along a random game of each bundled game (4 players where it takes them, else its fewest; at most 120
     decisions), the compiled search writes every decision with a choice: nothing is left to the Python search."""
-    from interpreter.engine.knowledge import Knowledge
-
     counts = counts_of(name)
     game = game_of(name, 4 if 4 in counts else counts[0])
-    rng = random.Random(1)
-    state = game.new_state()
-    knowledge = Knowledge(game, state)
     asked = 0
-    for _ in range(120):
-        if state.finished:
-            break
-        d = state.pending
-        if d.actor == CHANCE:
-            game.apply_chance(state, game.sample_chance(state, rng))
-        else:
-            if len(d.actions) > 1:
-                asked += 1
-                assert refusal(Unknown(game, state, d.actor, knowledge)) is None, f"decision {asked}"
-            game.apply(state, d.actions[int(rng.random() * len(d.actions))])
-        knowledge.update(state)
+    for d, unknown in known_decisions(game, random.Random(1), 120):
+        if len(d.actions) > 1:
+            asked += 1
+            assert refusal(unknown) is None, f"decision {asked}"
     assert asked >= 10

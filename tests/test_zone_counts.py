@@ -8,12 +8,11 @@ import dataclasses
 import random
 
 from interpreter.compiled.search import refusal, worked_out
-from interpreter.engine.knowledge import Knowledge
 from interpreter.engine.samples import Unknown
 from interpreter.engine.state import CHANCE
 from interpreter.engine.zone_counts import counted_only
 
-from .conftest import game_of
+from .conftest import game_of, known_decisions
 
 
 def _steps(game, *names):
@@ -40,23 +39,10 @@ def test_a_step_reading_which_cards_a_hand_holds_does_not():
 def _checks(name, seed, decisions=60):
     """The steps of the checks a Knowledge keeps along a random game, and how many decisions' samples are drawn in
     Python for their checks (compiled/search.py's ``Drawn``)."""
-    game = game_of(name, 4)
-    rng = random.Random(seed)
-    state = game.new_state()
-    knowledge = Knowledge(game, state)
     steps, drawn = set(), 0
-    for _ in range(decisions):
-        if state.finished:
-            break
-        d = state.pending
-        if d.actor == CHANCE:
-            game.apply_chance(state, game.sample_chance(state, rng))
-        else:
-            unknown = Unknown(game, state, d.actor, knowledge)
-            steps |= {run.step.name for run in unknown.checks}
-            drawn += worked_out(unknown) and bool(unknown.checks)
-            game.apply(state, d.actions[int(rng.random() * len(d.actions))])
-        knowledge.update(state)
+    for _, unknown in known_decisions(game_of(name, 4), random.Random(seed), decisions):
+        steps |= {run.step.name for run in unknown.checks}
+        drawn += worked_out(unknown) and bool(unknown.checks)
     return steps, drawn
 
 
