@@ -366,3 +366,18 @@ def test_the_compiled_search_writes_every_decision_of_a_bundled_game(name: str) 
             asked += 1
             assert refusal(unknown) is None, f"decision {asked}"
     assert asked >= 10
+
+
+def test_a_value_drawn_that_the_module_has_no_number_for_is_not_written(monkeypatch: Any) -> None:
+    """Was sticht?'s hidden colour a seat saw is a text: drawn again on a sample, it is written as its number only
+    when the compiled module's tables hold it (interned before the module was made); else NotWritten, and the
+    decision goes to the Python search."""
+    from interpreter.compiled.values import NotWritten
+
+    game, machine, match, following, unknown = _worked_out_decision("was-sticht", 1, "derived")
+    arrays, _, _ = following.position()
+    plan = sample_plan(machine, arrays, unknown, random.Random(7))
+    assert ("sees_colour", 0) in plan.hidden and plan.batch(4) is not None
+    monkeypatch.setattr(machine, "held", 0)  # (as if every text had been interned after the module was made)
+    with pytest.raises(NotWritten, match="has no number for"):
+        plan.batch(4)

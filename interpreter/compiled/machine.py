@@ -109,6 +109,7 @@ class Machine:
         self._module: types.SimpleNamespace | None = None
         self._box: Arrays | None = None
         self._written: tuple[tuple[str, int], str] | None = None  # the module's text, and what it was written from
+        self.held = 0  # the values interned when the module was made: those its tables hold (values.py)
         self._text()  # (its tables linked now: a value they cannot hold is NotWritten here, not when it is made)
 
     @property
@@ -124,6 +125,7 @@ class Machine:
             box = self.box()
             shapes = {**{name: a.shape for name, a in box._asdict().items()}, "p": (self.size,)}  # (pointers.py)
             self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, shapes, text)
+            self.held = len(self.values.interned)
         return self._module
 
     def extend(self, write: Callable[[], str]) -> None:

@@ -31,7 +31,7 @@ from interpreter.compiled.arrays import Arrays, heap
 from interpreter.compiled.choose_choices import keeps_history
 from interpreter.compiled.machine import Machine
 from interpreter.compiled.search_template import AVAILABLE, GIVEN, MOST_PLACES, TREE_COLUMNS
-from interpreter.compiled.values import NotWritten
+from interpreter.compiled.values import INTERNED, NotWritten
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Unknown
 from interpreter.engine.steps.running import running
@@ -148,7 +148,7 @@ class Drawn:
 
     def __init__(self, machine: Machine, unknown: Unknown, spots: list[tuple[list[int], list[int]]], rng: Any):
         lay = machine.lay
-        self.unknown, self.values = unknown, machine.values
+        self.unknown, self.values, self.machine = unknown, machine.values, machine
         self.rng = random.Random(0) if rng is None else rng
         self.kind = lay.layout.kind
         self.hidden: list[tuple[str, int]] = []  # each hidden value of each seat written: (name, seat)
@@ -180,11 +180,10 @@ class Drawn:
         self.head = [GIVEN, len(rows), len(indices), 0, 0, *rows, *cols, *indices]
 
     def batch(self, count: int) -> Any:
-        """``count`` samples drawn, as the compiled search takes them (``d``); NotWritten where a hidden value drawn is
-        one the compiled module does not know (a text it has no number for)."""
+        """``count`` samples drawn, as the compiled search takes them (``d``); NotWritten where a value drawn is one
+        the compiled module's tables do not hold (a text or record interned only after the module was made)."""
         unknown, kind, values = self.unknown, self.kind, self.values
         types = unknown.game.value_types
-        known = len(values.interned)
         out = list(self.head)
         out[4] = count
         for _ in range(count):
@@ -202,9 +201,10 @@ class Drawn:
                 out.extend(values.encode(renamed(types.get(name), state.vars.get(name) if who is None
                                                  else state.seat_vars[name][who], kind.__getitem__))
                            for _, name, who in self.redrawn)
-        if len(values.interned) != known:
-            raise NotWritten("a hidden value worked out again on a sample that the compiled module has no number for")
-        return np.asarray(out, np.int64)
+        d = np.asarray(out, np.int64)
+        if (d[len(self.head):] >= INTERNED + self.machine.held).any():
+            raise NotWritten("a value worked out again on a sample that the compiled module has no number for")
+        return d
 
 
 def _spot(free: dict[int, dict[int, list[int]]], arrays: Arrays, row: int, k: int) -> int:
