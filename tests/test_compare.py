@@ -300,7 +300,7 @@ def test_forced_files_with_other_numbers_of_seats_compare_the_whole_game_only(ca
     assert data["forced"].endswith("; the figures of each seat are left out, games paired by their seed")
     names = [d["statistic"] for d in data["differences"]]
     assert not any(n.startswith(("win share", "mean total")) for n in names)
-    assert {"seat advantage (distance from fair)", "rounds per game", "ties (games with several winners)"} <= set(names)
+    assert {"seat advantage (distance from fair)", "rounds per game", "ties (games won by several sides)"} <= set(names)
     assert data["detect"] is None and "own seats" in data["paired"]
 
 

@@ -19,7 +19,7 @@ import pytest
 from interpreter.cli import main
 from interpreter.harness.engines import run_game
 from interpreter.harness.runner import play_game, sigint_held
-from interpreter.harness.simulate import Estimate, Setup, game_seed, play_many, simulate, wilson
+from interpreter.harness.simulate import Estimate, Setup, game_seed, play_many, sides_of, simulate, wilson
 
 from .conftest import ROOT, terminal_sigint
 from .test_cli import run
@@ -64,6 +64,45 @@ def test_a_summary_is_what_the_games_gave(capsys):
     seed, value = summary.extremes["best total"]
     assert value == best and max(outs[int(seed.split("/")[1])].totals) == best
     assert sum(summary.outcomes["trump"].values()) == summary.rounds_played == sum(o.rounds for o in outs)
+
+
+def test_sides_are_the_seats_on_one_team_at_the_end_of_every_round():
+    assert sides_of([[0, 1, 0, 1], [0, 1, 0, 1]], 4) == [0, 1, 0, 1]  # (partners throughout: one side)
+    assert sides_of([[0, 1, 0, 1], [1, 1, 0, 1]], 4) == [0, 1, 2, 1]  # (seats 1 and 3 stayed together)
+    assert sides_of([[1, 0, 1, 1], [1, 1, 1, 0], [0, 1, 1, 1]], 4) == [0, 1, 2, 3]
+    assert sides_of([], 3) == [0, 1, 2]  # (no teams kept: each seat its own)
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_a_partnership_winning_is_no_tie_and_parties_of_one_round_are_no_side(engine, monkeypatch):
+    """Spades' partners win together (two winners, one side): no tie. Schafkopf's parties change from deal to deal,
+    and each seat's team is kept as each deal ended (not the next deal's, which begins in the same action): seats are
+    one side only where they played together in every deal of the game. On both backends (the compiled one as plain
+    Python)."""
+    from interpreter.compiled.machine import Machine
+    from interpreter.harness import simulate as simulate_module
+
+    from .conftest import SHORTER
+
+    monkeypatch.setattr(simulate_module, "machine_for",
+                        lambda rules, players, options, allow: Machine(run_game(rules, players, options, allow)))
+    for name in ("spades", "schafkopf"):
+        options = tuple(SHORTER[name].items())
+        setup = Setup(name, 4, options, ("random",), engine=engine)
+        games = list(play_many(setup, 4, 5, 1))
+        if name == "spades":
+            assert all(g.sides == [0, 1, 0, 1] for g in games), [g.sides for g in games]
+            assert any(len(g.winners) == 2 and not g.tied for g in games)
+        else:
+            assert [0, 1, 2, 3] in [g.sides for g in games] and all(g.sides != [0, 1, 0, 1] for g in games)
+        assert all(g.tied == (len({g.sides[s] for s in g.winners}) > 1) for g in games)
+        game = run_game(name, 4, options, ())
+        summary = simulate(game, 4, 5, None, setup, 1)
+        assert summary.ties.mean == sum(g.tied for g in games) / 4
+    teams: list[list[int]] = []
+    play_game(run_game("schafkopf", 4, tuple(SHORTER["schafkopf"].items()), ()), seed=2, round_values=[],
+              round_teams=teams)
+    assert teams and all(sorted(t) != [0, 1, 2, 3] for t in teams), teams  # (the deal's parties, two teams)
 
 
 def test_an_estimate_is_a_mean_with_its_95_percent_interval():

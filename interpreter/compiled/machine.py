@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,13 +38,14 @@ from interpreter.compiled.search_template import search_source
 from interpreter.compiled.settling import NO_ACTION, Settling
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NotWritten, Values
+from interpreter.dsl.types import NUMBER as NUMBER_TYPE
 from interpreter.dsl.types import VALUE, Type
 from interpreter.engine.game import Game
 from interpreter.engine.made_texts import made_texts
 from interpreter.engine.state import State
 from interpreter.errors import GameError
 from interpreter.limits import MAX_ROUNDS
-from interpreter.runtime.layout import DEALER, NUMBER, ROUND, TOTAL, pack
+from interpreter.runtime.layout import DEALER, NUMBER, ROUND, TEAM, TOTAL, pack
 from interpreter.runtime.slots import Slots
 
 STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
@@ -72,6 +73,7 @@ class Finished:
     rounds: int
     ended: list[dict[str, Any]]
     trace: list[int]
+    teams: list[list[int]] = field(default_factory=list)  # each seat's team at each logged round's end (a teams step)
 
 
 class Machine:
@@ -234,9 +236,11 @@ class Machine:
         pick = max if self.game.flow.winners == "highest_total" else min
         best = pick((t for t, may in zip(totals, eligible) if may), default=None)
         values = [{name: self.values.decode(ends[r * logged + j], type_)
-                   for j, (name, _, type_) in enumerate(self.logged)} for r in range(ended)]
+                   for j, (name, _, type_) in enumerate(self.logged) if name != TEAM_LOGGED} for r in range(ended)]
+        teams = [[ends[r * logged + j] for j, (name, _, _) in enumerate(self.logged) if name == TEAM_LOGGED]
+                 for r in range(ended)]
         return Finished(seed, totals, [s for s, (t, may) in enumerate(zip(totals, eligible)) if may and t == best],
-                        rounds, values, trace)
+                        rounds, values, trace, teams if any(teams) else [])
 
     # ------------------------------------------------------------------------------------------------ the source
 
@@ -345,10 +349,14 @@ class Machine:
         return agents_template.source(self.codes, self.actions, slots, totals, len(self.logged))
 
 
+TEAM_LOGGED = "#team"  # a logged seat's team at a round's end (no round value has this name)
+
+
 def logged_values(game: Game, lay: Any) -> list[tuple[str, int, Type]]:
     """The round values a round's end keeps (as the Python backend's RoundValues hears them, for a summary's round
     outcomes): the public ones held as one value, each with its index in v and its type (a text made in play is
-    held as only that there is one: not kept)."""
+    held as only that there is one: not kept); then, where a ``teams`` step sets the teams, each seat's team
+    (``TEAM_LOGGED``, as the Python backend's ``State.ended_teams``: a summary's sides)."""
     out = []
     made = made_texts(game)
     for name in game.round_fields:
@@ -358,6 +366,8 @@ def logged_values(game: Game, lay: Any) -> list[tuple[str, int, Type]]:
             out.append((name, lay.value(ROUND, name), game.value_types.get(name, VALUE)))
         except KeyError:  # (a list: a summary leaves lists out)
             continue
+    if any(step.kind == "teams" for step in game.every_step()):
+        out += [(TEAM_LOGGED, lay.value(TEAM, "", s), NUMBER_TYPE) for s in range(game.players)]
     return out
 
 

@@ -151,4 +151,7 @@ def _start_and_end(w: Lines, game: WrittenGame, shape: StateShape) -> None:
         w(f"{shape.attribute('state', 'team_known')} = None", f"{shape.attribute('state', 'team_counted')} = False")
     with w.block("def end_ROUND(state):"):
         w(f"state.ended = {shape.round_values('state', ['number', 'dealer', *game.round_fields])}")
+        kept = shape.ended_teams("state")
+        if kept is not None:
+            w(kept)
 

@@ -128,7 +128,7 @@ class State(TeamQueries):
         "game", "players", "shared", "per_seat", "vars", "seat_vars", "game_vars", "counters", "teams", "totals",
         "team_known", "team_counted",
         "round_results", "round_number", "dealer", "step_index", "progress", "finished",
-        "pending", "actions_taken", "notes", "seen", "ended", "told",
+        "pending", "actions_taken", "notes", "seen", "ended", "ended_teams", "told",
     )
 
     def __init__(self, game: GameView):
@@ -156,6 +156,7 @@ class State(TeamQueries):
         self.actions_taken = 0
         self.notes: list[str] | None = None  # narration, collected only when a list is set
         self.ended: dict[str, Any] | None = None  # the round values of the last round played, as it ended
+        self.ended_teams: list[int] | None = None  # each seat's team as that round ended
         self.seen: Seen | None = None  # what a Knowledge following this state is told of each action
         self.told: list[dict[str, Any]] | None = None  # tricks won and automatic decisions, as events, when a list
 
@@ -190,6 +191,7 @@ class State(TeamQueries):
         other.seen = None
         other.told = None
         other.ended = self.ended  # never changed once the round is over
+        other.ended_teams = self.ended_teams
         return other
 
     def note(self, text: str) -> None:

@@ -74,6 +74,11 @@ class StateShape(Reads):
         """The source of the round's values, by name (today's: the state's own dict of them)."""
         return f"{state}.vars"
 
+    def ended_teams(self, state: str) -> str | None:
+        """The line that keeps each seat's team as the round ends (today's state keeps them beside its round values,
+        for a summary's sides: the next round may set others within the same action), or None."""
+        return f"{state}.ended_teams = list({state}.teams)"
+
     def seat_lists(self, state: str, name: str) -> str:
         """The source of a list of every seat's zone ``name`` (each the zone's own list of cards)."""
         return f"{state}.per_seat[{name!r}]"

@@ -31,7 +31,7 @@ from statistics import NormalDist
 from typing import Any
 
 from interpreter.harness import student_t
-from interpreter.harness.simulate import Played
+from interpreter.harness.played import Played
 
 Z80 = 0.841621  # the normal quantile for 80% power (one-sided)
 RESAMPLES = 400  # bootstrap resamples of the seat advantage's spread
@@ -326,7 +326,7 @@ def compare(base: Sequence[Played], variant: Sequence[Played], *, seats: list[st
         add(f"mean total {seat}", SCORE, "final totals", seat_total(s))
     add("score spread (best minus worst)", SCORE, "final totals", lambda g: float(max(g.totals) - min(g.totals)))
     add("rounds per game", ROUNDS, "game length", lambda g: float(g.rounds))
-    add("ties (games with several winners)", SHARE, "ties", lambda g: 1.0 if len(g.winners) > 1 else 0.0)
+    add("ties (games won by several sides)", SHARE, "ties", lambda g: 1.0 if g.tied else 0.0)
     for name, values in _round_values(base, variant):
         for value in values:
             add(f"{name}: {value}", SHARE, "round outcomes (share of a game's rounds)", outcome(name, value))

@@ -33,7 +33,8 @@ def random_agents(game: Game, seed: Any) -> list[Agent]:
 def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, *, record: bool = False,
               rules_file: str | None = None, narrate: Callable[[str], None] | None = None,
               after_each: Callable[[State], None] | None = None, viewer: int | None = None,
-              round_values: list[dict[str, Any]] | None = None, deal: FixedDeal | None = None,
+              round_values: list[dict[str, Any]] | None = None, round_teams: list[list[int]] | None = None,
+              deal: FixedDeal | None = None,
               events: list[dict[str, Any]] | None = None, told: bool = False,
               follow: Callable[[Match], None] | None = None, made_by: dict[str, Any] | None = None) -> Outcome:
     """Play one full game. With ``record`` the outcome holds the JSON Lines events (``told``: with the lines of
@@ -41,7 +42,8 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
 
     ``deal``: a start read from a deal file (deal_files.py): the game starts at its round with its dealer, and its
     first deal gives the hands written there.
-    ``round_values``: a list that gets the round values of each round as it ended.
+    ``round_values``: a list that gets the round values of each round as it ended; ``round_teams``: one that gets
+    each seat's team as each round ended (with ``round_values``).
     ``after_each`` is called with the state after every action and chance event (for checks).
     ``viewer``: the seat the account is told to; what that seat may not see is not narrated.
     ``events``: with ``record``, the list the events are written to as the game goes, so that a game stopped by
@@ -62,7 +64,7 @@ def play_game(game: Game, agents: Sequence[Agent] | None = None, seed: Any = 0, 
         if after_each is not None:
             match.listen(Each(after_each))
         if round_values is not None:
-            match.listen(RoundValues(round_values))
+            match.listen(RoundValues(round_values, round_teams))
         match.begin()
     except BaseException:
         _agents_call(agents, "stop")

@@ -26,6 +26,7 @@ from interpreter.harness.deal_files import FixedDeal, fixed_deal
 from interpreter.harness.distributed import on_dask
 from interpreter.harness.engines import machine_for, run_game, searched_compiled, stream_seed
 from interpreter.harness.greedy import takes_pay
+from interpreter.harness.played import Played, sides_of
 from interpreter.harness.players import ITERATIONS, agent_factory, play_command
 from interpreter.harness.runner import play_game, process_pool
 from interpreter.limits import AGENT_MEMORY_MB, AGENT_SECONDS
@@ -71,20 +72,6 @@ class Setup:
         return names
 
 
-@dataclass
-class Played:
-    """One game of a run, as the summary needs it."""
-
-    index: int
-    seed: str
-    lineup: list[str]
-    totals: list[int]
-    winners: list[int]
-    rounds: int
-    outcomes: dict[str, Counter] = field(default_factory=dict)  # round value -> its value at each round's end
-    digest: str = ""  # with Setup.digest: the SHA-256 of the game's record
-
-
 def _replayed(setup: Setup, lineup: list[str]) -> str:
     """The engine a game of the run is played again with (its play command's): compiled where its random agents or
     its searches ran compiled."""
@@ -98,11 +85,12 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
     names = setup.lineup(index)
     s = game_seed(seed, index)
     ended: list[dict[str, Any]] = []
+    teams: list[list[int]] = []
     deal = None if setup.deal is None else _fixed(game, *setup.deal)
     try:
         agents = agent_factory(names, setup.iterations, setup.seconds, setup.agent_limits, setup.search)(s)
         out = play_game(game, agents, seed=s,
-                        round_values=ended, record=setup.digest, deal=deal)
+                        round_values=ended, round_teams=teams, record=setup.digest, deal=deal)
     except AgentError as exc:  # which game of the run, and how to see it again
         again = play_command(setup.rules, game.player_count, s, game.options, names, setup.iterations, setup.seconds,
                              deal=None if setup.deal is None else setup.deal[0],
@@ -110,7 +98,8 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
                              engine=_replayed(setup, names))
         raise AgentError(f"{exc}\n(game {index} of the run, seed {s}; play it again: {again})") from None
     digest = hashlib.sha256(json.dumps(out.record).encode()).hexdigest() if setup.digest else ""
-    return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended), digest)
+    return Played(index, s, names, out.totals, out.winners, out.rounds, _outcomes(game, ended), digest,
+                  sides_of(teams, game.players))
 
 
 def compiled_games(setup: Setup, seed: Any, start: int, stop: int, game: Game | None = None) -> list[Played]:
@@ -125,7 +114,8 @@ def compiled_games(setup: Setup, seed: Any, start: int, stop: int, game: Game | 
     pays = takes_pay(game) if any("greedy" in names for names in lineups) else True
     done = play_batch(machine, [stream_seed(s) for s in seeds], lineups, pays)
     memo: dict[tuple[str, type, Any], str | None] = {}
-    return [Played(i, s, names, d.totals, d.winners, d.rounds, _outcomes(game, d.ended, memo))
+    return [Played(i, s, names, d.totals, d.winners, d.rounds, _outcomes(game, d.ended, memo),
+                   sides=sides_of(d.teams, game.players))
             for i, s, names, d in zip(range(start, stop), seeds, lineups, done)]
 
 
@@ -385,7 +375,7 @@ def summarise(game: Game, setup: Setup, seed: Any, played: list[Played]) -> Summ
             a["score"].append(sum(g.totals[s] for s in mine) / len(mine))
             a["win_share"].append(sum(1 / len(g.winners) for s in mine if s in g.winners) / len(mine))
             a["margin"].append(sign * (sum(g.totals[s] for s in mine) / len(mine) - mean_others))
-        ties.append(1.0 if len(g.winners) > 1 else 0.0)
+        ties.append(1.0 if g.tied else 0.0)
         lengths.append(g.rounds)
         spreads.append(max(g.totals) - min(g.totals))
         for name, counts in g.outcomes.items():

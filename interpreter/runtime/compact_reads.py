@@ -81,6 +81,9 @@ class SlotPlaces(StateShape):
     def round_values(self, state: str, names: list[str]) -> str:
         return "{" + ", ".join(f"{n!r}: {self.round(state, n)}" for n in names) + "}"
 
+    def ended_teams(self, state: str) -> str | None:
+        return None  # (the slots keep no summary: search plays them)
+
     def seat_lists(self, state: str, name: str) -> str:
         base = self.layout.zone_slot(name, 0)
         return f"{state}.z[{base}:{base + self.layout.players}]"
