@@ -446,3 +446,27 @@ def test_an_agent_that_asks_for_samples_gets_them_through_its_turn():
             return super().act(turn)
 
     play_game(game, [Plain(s) for s in range(4)], seed=2)
+
+
+def test_a_check_worked_out_again_renames_only_the_parts_it_reads():
+    """A check's step worked out again on a draw renames the cards only in the zones and values it reads (and the
+    running steps' progress): the rest cannot change what it gives. ``relabel`` with ``parts`` leaves every other
+    zone and value as it was."""
+    game = game_of("tichu", 4)
+    state = game.new_state()
+    rng = random.Random(3)
+    while state.pending.actor == CHANCE or state.round_number < 1 or not state.per_seat["hand"][0]:
+        d = state.pending
+        if d.actor == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            game.apply(state, d.actions[0])
+    hands = [list(h) for h in state.per_seat["hand"]]
+    everyone = sorted(c for h in hands for c in h)
+    swap = dict(zip(everyone, reversed(everyone)))
+    only_hands = state.clone()
+    relabel(game, only_hands, swap.get, frozenset({("zone", "hand")}))
+    assert [list(h) for h in only_hands.per_seat["hand"]] == [[swap[c] for c in h] for h in hands]
+    nothing = state.clone()
+    relabel(game, nothing, swap.get, frozenset({("zone", "won")}))
+    assert [list(h) for h in nothing.per_seat["hand"]] == hands

@@ -228,22 +228,26 @@ class _Again:
     def _work_out(self, run: Run) -> Any:
         game, rename, done = self.game, self.rename, self.done
         before = run.before
-        key = tuple(self._input(run, read) for read in run.order)
+        key: tuple[Any, ...] | None = tuple(self._input(run, read) for read in run.order)
         got = run.memo.get(key, _MISSING)
         if got is not _MISSING:
             return got
-        snap = before.clone()
-        relabel(game, snap, rename.get)
-        for name, d in run.derived.items():
-            snap.seat_vars[name] = self.merged(name, done[id(d)][1][name], before.seat_vars[name])
-        after, reads = probe(game, run, snap)
-        got = (told_values(after, run.outputs), {h: after.seat_vars[h] for h in getattr(run.step, "hidden", ())},
-               list(after.teams))
-        if reads <= run.reads:  # what it read is in the key: the same inputs give the same result
-            run.memo[key] = got
-        else:  # it read more on these cards: key the results by that too from now on
+        while True:  # the cards renamed only where it reads what is hidden (the rest cannot change what it gives)
+            snap = before.clone()
+            relabel(game, snap, rename.get, run.reads)
+            for name, d in run.derived.items():
+                snap.seat_vars[name] = self.merged(name, done[id(d)][1][name], before.seat_vars[name])
+            after, reads = probe(game, run, snap)
+            if reads <= run.reads:  # what it read is in the key: the same inputs give the same result
+                break
+            # it read more on these cards: worked out again with those renamed too, and keyed by them from now on
             run.read(run.reads | reads)
             run.memo.clear()
+            key = None
+        got = (told_values(after, run.outputs), {h: after.seat_vars[h] for h in getattr(run.step, "hidden", ())},
+               list(after.teams))
+        if key is not None:
+            run.memo[key] = got
         return got
 
     def _input(self, run: Run, read: tuple[str, str]) -> Any:
@@ -378,24 +382,33 @@ def _deal_around(cards: list[int], bans: list[set[int] | None], rng: Any) -> lis
     return [next(it) if c is None else c for c in out]
 
 
-def relabel(game: Game, state: State, rename: Any) -> None:
-    """Rename cards everywhere in ``state``: ``rename(card)`` gives the new id, or None to keep it."""
+def relabel(game: Game, state: State, rename: Any, parts: frozenset[tuple[str, str]] | None = None) -> None:
+    """Rename cards everywhere in ``state``: ``rename(card)`` gives the new id, or None to keep it. ``parts``: only
+    in these zones and values (``("zone", name)``, ``("round" | "game" | "seat", name)``, as engine/knowledge.py's
+    ``probe`` names what a step read) and in the running steps' progress."""
 
     def card(c: int) -> int:
         new = rename(c)
         return c if new is None else new
 
-    for cards in state.shared.values():
-        cards[:] = map(card, cards)
-    for hands in state.per_seat.values():
-        for cards in hands:
+    def named(part: str, name: str) -> bool:
+        return parts is None or (part, name) in parts
+
+    for name, cards in state.shared.items():
+        if named("zone", name):
             cards[:] = map(card, cards)
+    for name, hands in state.per_seat.items():
+        if named("zone", name):
+            for cards in hands:
+                cards[:] = map(card, cards)
     types = game.value_types
-    for values in (state.vars, state.game_vars):
+    for part, values in (("round", state.vars), ("game", state.game_vars)):
         for k, v in values.items():
-            values[k] = renamed(types.get(k), v, card)
+            if named(part, k):
+                values[k] = renamed(types.get(k), v, card)
     for k, per_seat in state.seat_vars.items():
-        per_seat[:] = [renamed(types.get(k), v, card) for v in per_seat]
+        if named("seat", k):
+            per_seat[:] = [renamed(types.get(k), v, card) for v in per_seat]
     for step, p in running(game.steps, state.step_index, state.progress):
         step.search.relabel(p, card)
 
