@@ -105,7 +105,8 @@ def test_a_simulation_on_the_compiled_engine_plays_the_seeded_games(plain):
     assert sum(summary.outcomes["moon"].values()) == sum(p.rounds for p in played)  # every round's end kept
 
 
-def test_the_engine_is_chosen_as_asked_and_said(monkeypatch):
+def test_the_engine_is_chosen_as_asked_and_said(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # (auto takes a game kept in the cache: none here)
     game = game_of("hearts", 4)
     lines: list[str] = []
     assert engine_choice.chosen_engine("python", game, ["random"], say=lines.append) == "python" and not lines
