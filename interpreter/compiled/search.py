@@ -151,30 +151,17 @@ class Drawn:
         self.unknown, self.values, self.machine = unknown, machine.values, machine
         self.rng = random.Random(0) if rng is None else rng
         self.kind = lay.layout.kind
-        self.hidden: list[tuple[str, int]] = []  # each hidden value of each seat written: (name, seat)
-        indices = []
-        for name in unknown.knowledge.derived:
-            for seat in range(lay.layout.players):
-                slot = lay.layout.value_slot(SEAT, name, seat)
-                if lay.value_index[slot] is None or slot in lay.made:
-                    raise NotWritten(f"the hidden value {name!r} worked out again on a sample, not one number in the "
-                                     "arrays")
-                self.hidden.append((name, seat))
-                indices.append(lay.value_index[slot])
+        players = lay.layout.players
+        # each hidden value of each seat written, and each value a choice drawn again sets: (name, seat; None: a
+        # round value)
+        self.hidden = [(name, seat) for name in unknown.knowledge.derived for seat in range(players)]
+        self.redrawn = [(name, who) for step in (_redrawing(unknown) if unknown.redraws else ())
+                        for name in sorted(step.search.redrawn())
+                        for who in (range(players) if name in unknown.state.seat_vars else (None,))]
         self.teams = unknown.teams is not None  # (each seat's team worked out again on the draw)
-        if self.teams:
-            indices += [lay.value(TEAM, "", seat) for seat in range(lay.layout.players)]
-        self.redrawn: list[tuple[str, str, int | None]] = []  # values of choices drawn again: (part, name, seat)
-        for step in _redrawing(unknown) if unknown.redraws else ():
-            for name in sorted(step.search.redrawn()):
-                part = SEAT if name in unknown.state.seat_vars else ROUND
-                for who in range(lay.layout.players) if part == SEAT else (None,):
-                    slot = lay.layout.value_slot(part, name, who)
-                    if lay.value_index[slot] is None or slot in lay.made:
-                        raise NotWritten(f"the value {name!r} of a choice drawn again on a sample, not one number in "
-                                         "the arrays")
-                    self.redrawn.append((part, name, who))
-                    indices.append(lay.value_index[slot])
+        indices = [_held_as_one(lay, name, seat) for name, seat in self.hidden]
+        indices += [lay.value(TEAM, "", seat) for seat in range(players)] if self.teams else []
+        indices += [_held_as_one(lay, name, who) for name, who in self.redrawn]
         rows = [r for rs, _ in spots for r in rs]
         cols = [c for _, cs in spots for c in cs]
         self.head = [GIVEN, len(rows), len(indices), 0, 0, *rows, *cols, *indices]
@@ -184,6 +171,10 @@ class Drawn:
         the compiled module's tables do not hold (a text or record interned only after the module was made)."""
         unknown, kind, values = self.unknown, self.kind, self.values
         types = unknown.game.value_types
+
+        def number(name: str, value: Any) -> int:  # (its cards as their kinds)
+            return values.encode(renamed(types.get(name), value, kind.__getitem__))
+
         out = list(self.head)
         out[4] = count
         for _ in range(count):
@@ -192,19 +183,27 @@ class Drawn:
                 out.extend(kind[c] for c in dealt)
             if self.hidden:
                 hidden = unknown.hidden(draw)
-                out.extend(values.encode(renamed(types.get(name), hidden[name][seat], kind.__getitem__))
-                           for name, seat in self.hidden)
+                out.extend(number(name, hidden[name][seat]) for name, seat in self.hidden)
             if self.teams:
                 out.extend(unknown.teams_drawn(draw) or ())
             if self.redrawn:  # (the sample as a state: the choices drawn again on it)
                 state = unknown.state_of(draw, self.rng)
-                out.extend(values.encode(renamed(types.get(name), state.vars.get(name) if who is None
-                                                 else state.seat_vars[name][who], kind.__getitem__))
-                           for _, name, who in self.redrawn)
+                out.extend(number(name, state.vars.get(name) if who is None else state.seat_vars[name][who])
+                           for name, who in self.redrawn)
         d = np.asarray(out, np.int64)
         if (d[len(self.head):] >= INTERNED + self.machine.held).any():
             raise NotWritten("a value worked out again on a sample that the compiled module has no number for")
         return d
+
+
+def _held_as_one(lay: Any, name: str, seat: int | None) -> int:
+    """The index in v of the value ``name`` (a seat's, or a round value where ``seat`` is None) a sample writes;
+    NotWritten where the arrays do not hold it as one number."""
+    slot = lay.layout.value_slot(ROUND if seat is None else SEAT, name, seat)
+    index = lay.value_index[slot]
+    if index is None or slot in lay.made:
+        raise NotWritten(f"the value {name!r}, worked out or drawn again on a sample, not one number in the arrays")
+    return index
 
 
 def _spot(free: dict[int, dict[int, list[int]]], arrays: Arrays, row: int, k: int) -> int:
