@@ -40,7 +40,7 @@ from interpreter.harness.compare import (  # noqa: E402
     paired,
     verdict_word,
 )
-from interpreter.harness.simulate import Played  # noqa: E402
+from interpreter.harness.played import Played  # noqa: E402
 from interpreter.harness.student_t import quantile, two_sided_p  # noqa: E402
 
 JACK = str(ROOT / "docs" / "examples" / "hearts-jack.yaml")

@@ -172,7 +172,8 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
     compiling: Callable[[], None] | None = None  # what must be done before anything of the module compiles
     if compiled:
         order = Order(f"m{next(_unkept)}" if beside is None else name, beside)
-        compiling = _compiled(space, written, entries, public, apart, order, kept=found is not None)
+        _compiled(space, written, entries, public, apart, order, kept=found is not None)
+        compiling = order.compiling
     namespace = Namespace(apart, compiling, **public)
     if form is not None:
         for name, function in python_forms(written, shapes or {}, functools.partial(getattr, namespace)).items():
@@ -181,37 +182,31 @@ def made(source: str, expressions: Iterable[Lowered], values: Values, compiled: 
 
 
 def _compiled(space: dict[str, Any], written: str, entries: Collection[str], public: dict[str, Any],
-              apart: dict[str, Any], order: Order, kept: bool) -> Callable[[], None]:
+              apart: dict[str, Any], order: Order, kept: bool) -> None:
     """Each function of ``space`` (the module ``written``) given to numba: an entry kept with its wrapper for Python
     (in ``public``), a function linked into its callers (for a ``kept`` module, its dispatcher made only when
-    something compiles), any other called by its symbol; every function but the entries moved from ``public`` to
-    ``apart``. Gives what must be done before anything of the module compiles."""
+    something compiles: ``order.compiling``), any other called by its symbol; every function but the entries moved
+    from ``public`` to ``apart``."""
     import numba
 
     options = {**NJIT, "cache": kept}
     copied = linked(written)
     whole, linked_only = compilers()  # (numba's compilers of the two kinds of function: libraries.py)
-    waiting: dict[str, Any] = {}  # functions only linked, of a kept module: their dispatchers made when needed
+    waiting: dict[str, Any] = {}  # functions only linked: their dispatchers made before anything compiles
 
-    def link(key: str, value: Any) -> None:
-        dispatcher = numba.njit(**NJIT, **INTERNAL, pipeline_class=linked_only)(value)
-        order.watch(key, dispatcher)
-        inlined_where_linked(_one_form(dispatcher))
-        space[key] = dispatcher
-
-    def linking() -> None:  # (before anything of the module compiles: its callers' globals)
+    def linking() -> None:  # (the callers' globals: numba compiles a call of a dispatcher, not of a function)
         for key in list(waiting):
-            link(key, waiting.pop(key))
+            dispatcher = numba.njit(**NJIT, **INTERNAL, pipeline_class=linked_only)(waiting.pop(key))
+            order.watch(key, dispatcher)
+            inlined_where_linked(_one_form(dispatcher))
+            space[key] = dispatcher
 
     for key, value in list(space.items()):
         if isinstance(value, types.FunctionType):
             if key not in entries:
                 apart[key] = public.pop(key)
             if key in copied and key not in entries:  # (only linked into its callers: not kept, libraries.py)
-                if kept:
-                    waiting[key] = value
-                else:
-                    link(key, value)
+                waiting[key] = value
                 continue
             dispatcher = numba.njit(**options, **({} if key in entries else INTERNAL), pipeline_class=whole)(value)
             order.watch(key, dispatcher)
@@ -221,7 +216,8 @@ def _compiled(space: dict[str, Any], written: str, entries: Collection[str], pub
                 inlined_where_linked(_one_form(dispatcher))
             space[key] = dispatcher if key in copied else calling(key, order)
     order.compiling = linking
-    return linking
+    if not kept:  # (a module not kept is compiled whole: nothing to wait for)
+        linking()
 
 
 class Namespace(types.SimpleNamespace):
