@@ -35,7 +35,7 @@ SCHEMA_FILE = Path(__file__).resolve().parents[1] / "schema" / "game.schema.json
 DOCS_FILE = Path(__file__).resolve().parents[1] / "docs" / "rule-files.md"
 
 DRAFT = "http://json-schema.org/draft-07/schema#"  # written so that draft-07 and 2020-12 validators agree
-SCHEMA_ID = "https://trickbook.dev/schema/game.schema.json"
+SCHEMA_ID = "urn:trickbook:schema:game"  # (a name, not an address: the project has none yet)
 
 DISPATCH = "do"  # the key of a step that names its kind
 
