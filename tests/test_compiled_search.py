@@ -89,7 +89,7 @@ def test_samples_keep_the_bans_and_reach_every_allowed_place(hearts: Any) -> Non
     machine.module.seed(7)
     for _ in range(150):
         work = Arrays(*(a.copy() for a in arrays[:5]), heap())
-        machine.module.search_draw(*work, plan)
+        machine.module.search_draw(*work, plan, *CompiledSearch(machine).checking)
         assert work.h[0] == HEAP_START, "a draw gives back the scratch space it took"
         for where, row in rows.items():
             now = Counter(work.z[row, :work.zn[row]].tolist())
@@ -257,7 +257,7 @@ def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine,
 
 
 @pytest.mark.parametrize("name, seed, what, hidden", [
-    ("tichu", 3, "checks", False), ("belote", 2, "derived", True), ("doppelkopf", 1, "derived", True),
+    ("belote", 2, "derived", True), ("doppelkopf", 1, "derived", True),
     ("doppelkopf", 4, "teams", True), ("schafkopf", 0, "teams", False), ("was-sticht", 1, "redraws", True)])
 def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, what: str,
                                                                     hidden: bool) -> None:
@@ -288,7 +288,7 @@ def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, se
         for _ in range(3):
             sample = unknown.sample(python)
             module.search_copy(*work, np.zeros_like(p), *arrays[:5], p)
-            module.search_draw(*work, d)
+            module.search_draw(*work, d, *CompiledSearch(machine).checking)
             want = pack_arrays(machine.lay, Slots.of(compact, pack(game, sample)), machine.values)
             assert [sorted(row[:n]) for row, n in zip(work.z, work.zn)] == \
                 [sorted(row[:n]) for row, n in zip(want.z, want.zn)]
@@ -296,18 +296,6 @@ def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, se
             dealt.add(work.z.tobytes())
         python = random.Random(7)
     assert len(dealt) == 3, "each sample deals the cards anew"
-
-
-def test_an_ismcts_seat_searches_decisions_with_checks_compiled(monkeypatch: Any) -> None:
-    """Seat 0 plays Tichu with ismcts: every decision with a choice is searched on the compiled backend, those whose
-    samples Python draws (who leads tells who held the Mah Jong) among them."""
-    from interpreter.compiled.search import Drawn
-
-    game = game_of("tichu", 4)
-    following, asked, plans = _seat_searching(game, Machine(game), 3, 1, monkeypatch, lambda match, asked: asked < 6)
-    assert following.broken is None
-    assert len(plans) == asked and any(isinstance(plan, Drawn) for plan in plans), \
-        "every decision with a choice searched compiled"
 
 
 def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(monkeypatch, capsys) -> None:
