@@ -12,7 +12,8 @@ import pytest
 from interpreter.compiled import search as search_module
 from interpreter.compiled.machine import Machine
 from interpreter.compiled.search import CompiledSearch, Drawn, _spots, sample_plan
-from interpreter.compiled.search_checks import checks_part, set_steps
+from interpreter.compiled.search_checks import checks_part, held_as_one, set_steps
+from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Draw, Unknown
 from interpreter.engine.state import CHANCE
 
@@ -22,9 +23,11 @@ from .test_compiled_search import _copy, _followed, _seat_searching
 
 
 def _agreeing(machine: Machine, arrays: Any, unknown: Unknown, plan: Any, draws: int) -> int:
-    """How many of ``draws`` samples the compiled ``search_draw`` deals by ``plan`` agree with every check, as the
-    Python sampler works them out (each card of a kind put where the compiled draw put that kind)."""
+    """How many of ``draws`` samples the compiled ``search_draw`` deals by ``plan`` agree with every check and hold
+    the other seats' hidden values, as the Python sampler works them out (each card of a kind put where the compiled
+    draw put that kind)."""
     kinds = machine.lay.layout.kind
+    types, kind = unknown.game.value_types, kinds.__getitem__
     spots = [(r, c) for rows, cols in _spots(machine, arrays, unknown) for r, c in zip(rows, cols, strict=True)]
     checking = CompiledSearch(machine).checking
     machine.module.seed(3)
@@ -42,15 +45,21 @@ def _agreeing(machine: Machine, arrays: Any, unknown: Unknown, plan: Any, draws:
                 left.remove(card)
                 cards.append(card)
             dealt.append(cards)
-        again = Draw(unknown, dealt).again
-        agreed += all(again.result(check)[0] == check.told for check in unknown.checks)
+        draw = Draw(unknown, dealt)
+        again = draw.again
+        hidden = unknown.hidden(draw)
+        agreed += all(again.result(check)[0] == check.told for check in unknown.checks) and all(
+            work.v[held_as_one(machine.lay, name, s)] == machine.values.encode(renamed(types.get(name), value, kind))
+            for name, values in hidden.items() for s, value in enumerate(values) if s != unknown.seat)
     return agreed
 
 
-def _constraining(name: str, seed: int, draws: int) -> tuple[Machine, Any, Any, Unknown, Any, Any]:
-    """The first decision of a random game of ``name`` whose check some sample dealt without it fails: the
-    machine (plain Python), the decision's arrays and progress, what its seat does not know, its plan and the plan
-    with no checks."""
+def _constraining(name: str, seed: int, draws: int, decides: bool = True
+                  ) -> tuple[Machine, Any, Any, Unknown, Any, Any]:
+    """The first decision of a random game of ``name`` whose checks or hidden values some sample dealt without them
+    fails (the checks disagree, or the hidden values are the true ones where the cards give others): the machine
+    (plain Python), the decision's arrays and progress, what its seat does not know, its plan and the plan without
+    them. Where not ``decides``: the first decision with checks or hidden values."""
     game = game_of(name, 4)
     machine = Machine(game)
     match, knowledge, following = _followed(game, machine, seed)
@@ -59,29 +68,41 @@ def _constraining(name: str, seed: int, draws: int) -> tuple[Machine, Any, Any, 
         d = match.state.pending
         if d.actor != CHANCE and len(d.actions) > 1:
             unknown = Unknown(game, match.state, d.actor, knowledge)
-            if unknown.checks:
+            if (unknown.checks or knowledge.derived and unknown.events) and unknown.teams is None \
+                    and not unknown.redraws:
                 arrays, p, _ = following.position()
                 plan = sample_plan(machine, arrays, unknown)
                 assert isinstance(plan, np.ndarray), "a plan the compiled search draws by, not samples Python drew"
                 part = checks_part(machine, unknown, _spots(machine, arrays, unknown))
-                assert part is not None and part[0] == len(unknown.checks)
+                assert part is not None and part[0] >= len(unknown.checks)
                 bare = np.asarray([*plan[:len(plan) - len(part)], 0], np.int64)
-                if _agreeing(machine, arrays, unknown, bare, draws) < draws:
+                if not decides or _agreeing(machine, arrays, unknown, bare, draws) < draws:
                     return machine, arrays, p, unknown, plan, bare
         if d.actor == CHANCE:
             match.chance()
         else:
             match.act(d.actions[rng.randrange(len(d.actions))])
-    raise AssertionError("no decision whose check a sample dealt without it fails")
+    raise AssertionError("no decision whose checks or hidden values a sample dealt without them fails")
 
 
-@pytest.mark.parametrize(("name", "seed", "draws"), [("tichu", 0, 12), ("french-tarot", 0, 24)])
+@pytest.mark.parametrize(("name", "seed", "draws"), [("tichu", 0, 12), ("french-tarot", 0, 24), ("belote", 0, 12),
+                                                     ("was-sticht", 0, 12)])
 def test_compiled_samples_agree_with_the_checks(name: str, seed: int, draws: int) -> None:
-    """Who leads tells who holds the Mah Jong (Tichu); whether a hand holds the Petit alone is told (French Tarot):
-    every sample the compiled search deals tells the same, where samples dealt without the checks do not."""
+    """Who leads tells who holds the Mah Jong (Tichu); whether a hand holds the Petit alone is told (French Tarot);
+    each seat knows whether it holds the belote (Belote), its party (Doppelkopf), the colour and number it saw, which
+    its hints follow (Was sticht?): every sample the compiled search deals tells the same and holds the other seats'
+    hidden values as its cards give them, where samples dealt without the checks do not."""
     machine, arrays, _, unknown, plan, bare = _constraining(name, seed, draws)
     assert _agreeing(machine, arrays, unknown, plan, draws) == draws
     assert _agreeing(machine, arrays, unknown, bare, draws) < draws  # (found so: the checks decide it)
+
+
+def test_hidden_values_no_card_decides_are_worked_out_compiled_too() -> None:
+    """Doppelkopf's parties (whether a seat is Re) are hidden values its set step works out from what each seat
+    was told, not from cards: worked out again compiled on each sample all the same (at a decision whose teams are
+    not hidden from the seat: those go to the Python sampler)."""
+    machine, arrays, _, unknown, plan, _ = _constraining("doppelkopf", 0, 12, decides=False)
+    assert unknown.knowledge.derived and _agreeing(machine, arrays, unknown, plan, 12) == 12
 
 
 def test_set_steps_name_the_steps_a_check_can_be_as_the_module_does() -> None:
@@ -93,15 +114,14 @@ def test_set_steps_name_the_steps_a_check_can_be_as_the_module_does() -> None:
     assert len(machine.checked) == len(found)
 
 
-def test_a_check_that_reads_a_value_is_drawn_by_python(monkeypatch: Any) -> None:
-    """A check whose step read a hidden value (which may name a card by its id, not renamed in the arrays) or tells a
-    seat its own value: its samples drawn by the Python sampler, as before."""
+def test_a_check_that_reads_a_value_naming_an_unknown_card_is_drawn_by_python(monkeypatch: Any) -> None:
+    """A check whose step read a value naming an unknown card by its id (which the arrays would not rename): its
+    samples drawn by the Python sampler, as before; a value it read that names none is no matter."""
     machine, arrays, _, unknown, _, _ = _constraining("tichu", 0, 12)
     check = unknown.checks[0]
-    monkeypatch.setattr(check, "reads", check.reads | {("round", "wish")})
-    assert isinstance(sample_plan(machine, arrays, unknown), Drawn)
-    monkeypatch.setattr(check, "reads", check.reads - {("round", "wish")})
-    monkeypatch.setattr(check, "mine", {"points": [0, 0, 0, 0]})
+    monkeypatch.setattr(check, "reads", check.reads | {("round", "play")})
+    assert isinstance(sample_plan(machine, arrays, unknown), np.ndarray)
+    monkeypatch.setitem(check.before.vars, "play", [unknown.events[0][0][0]])
     assert isinstance(sample_plan(machine, arrays, unknown), Drawn)
 
 
@@ -117,10 +137,10 @@ def test_an_ismcts_seat_searches_tichu_with_its_checks_compiled(monkeypatch: Any
     assert not any(isinstance(plan, Drawn) for plan in plans) and found and all(p is not None for p in found)
 
 
-@pytest.mark.parametrize(("name", "draws"), [("french-tarot", 24), ("tichu", 12)])
+@pytest.mark.parametrize(("name", "draws"), [("french-tarot", 24), ("tichu", 12), ("belote", 12), ("was-sticht", 12)])
 def test_numba_agrees_with_plain_python_on_the_checks(name: str, draws: int, tmp_path: Any, monkeypatch: Any) -> None:
     """The search compiled by numba gives the visits the module run as plain Python gives, at a decision whose
-    samples must agree with a check."""
+    samples must agree with a check or work hidden values out again."""
     numba_or_skip(everywhere=True)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     plain, arrays, p, unknown, plan, _ = _constraining(name, 0, draws)

@@ -32,13 +32,13 @@ import numpy as np
 from interpreter.compiled.arrays import Arrays, heap
 from interpreter.compiled.choose_choices import keeps_history
 from interpreter.compiled.machine import Machine
-from interpreter.compiled.search_checks import checks_part, column
+from interpreter.compiled.search_checks import checks_part, column, held_as_one
 from interpreter.compiled.search_template import AVAILABLE, GIVEN, MOST_PLACES, TREE_COLUMNS
 from interpreter.compiled.values import INTERNED, NotWritten
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Unknown
 from interpreter.engine.steps.running import running
-from interpreter.runtime.layout import ROUND, SEAT, TEAM
+from interpreter.runtime.layout import TEAM
 from interpreter.runtime.slot_samples import Asked, naming_unknown
 
 
@@ -106,8 +106,7 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = N
     spots = _spots(machine, arrays, unknown)
     checks = [0]  # (the checks' part: none)
     if worked_out(unknown):
-        found = None if unknown.knowledge.derived or unknown.teams is not None or unknown.redraws else checks_part(
-            machine, unknown, spots)
+        found = None if unknown.teams is not None or unknown.redraws else checks_part(machine, unknown, spots)
         if found is None:
             return Drawn(machine, unknown, spots, rng)
         checks = found
@@ -169,9 +168,9 @@ class Drawn:
                         for name in sorted(step.search.redrawn())
                         for who in (range(players) if name in unknown.state.seat_vars else (None,))]
         self.teams = unknown.teams is not None  # (each seat's team worked out again on the draw)
-        indices = [_held_as_one(lay, name, seat) for name, seat in self.hidden]
+        indices = [held_as_one(lay, name, seat) for name, seat in self.hidden]
         indices += [lay.value(TEAM, "", seat) for seat in range(players)] if self.teams else []
-        indices += [_held_as_one(lay, name, who) for name, who in self.redrawn]
+        indices += [held_as_one(lay, name, who) for name, who in self.redrawn]
         rows = [r for rs, _ in spots for r in rs]
         cols = [c for _, cs in spots for c in cs]
         self.head = [GIVEN, len(rows), len(indices), 0, 0, *rows, *cols, *indices]
@@ -204,16 +203,6 @@ class Drawn:
         if (d[len(self.head):] >= INTERNED + self.machine.held).any():
             raise NotWritten("a value worked out again on a sample that the compiled module has no number for")
         return d
-
-
-def _held_as_one(lay: Any, name: str, seat: int | None) -> int:
-    """The index in v of the value ``name`` (a seat's, or a round value where ``seat`` is None) a sample writes;
-    NotWritten where the arrays do not hold it as one number."""
-    slot = lay.layout.value_slot(ROUND if seat is None else SEAT, name, seat)
-    index = lay.value_index[slot]
-    if index is None or slot in lay.made:
-        raise NotWritten(f"the value {name!r}, worked out or drawn again on a sample, not one number in the arrays")
-    return index
 
 
 def _spot(free: dict[int, dict[int, list[int]]], arrays: Arrays, row: int, k: int) -> int:
