@@ -14,8 +14,9 @@ from interpreter.compiled.machine import Machine
 from interpreter.compiled.search import CompiledSearch, Drawn, _spots, sample_plan
 from interpreter.compiled.search_checks import checks_part, held_as_one, set_steps
 from interpreter.engine.card_values import renamed
-from interpreter.engine.samples import Draw, Unknown
+from interpreter.engine.samples import Draw, Unknown, _teams_agree
 from interpreter.engine.state import CHANCE
+from interpreter.runtime.layout import TEAM
 
 from .compiled_steps import numba_or_skip
 from .conftest import game_of
@@ -48,9 +49,12 @@ def _agreeing(machine: Machine, arrays: Any, unknown: Unknown, plan: Any, draws:
         draw = Draw(unknown, dealt)
         again = draw.again
         hidden = unknown.hidden(draw)
+        teams = unknown.teams_drawn(draw)
         agreed += all(again.result(check)[0] == check.told for check in unknown.checks) and all(
             work.v[held_as_one(machine.lay, name, s)] == machine.values.encode(renamed(types.get(name), value, kind))
-            for name, values in hidden.items() for s, value in enumerate(values) if s != unknown.seat)
+            for name, values in hidden.items() for s, value in enumerate(values) if s != unknown.seat) and (
+            teams is None or _teams_agree(teams, unknown.state, unknown.view)
+            and [int(work.v[machine.lay.value(TEAM, "", s)]) for s in range(len(teams))] == teams)
     return agreed
 
 
@@ -68,7 +72,7 @@ def _constraining(name: str, seed: int, draws: int, decides: bool = True
         d = match.state.pending
         if d.actor != CHANCE and len(d.actions) > 1:
             unknown = Unknown(game, match.state, d.actor, knowledge)
-            if (unknown.checks or knowledge.derived and unknown.events) and unknown.teams is None \
+            if (unknown.checks or knowledge.derived and unknown.events or unknown.teams is not None) \
                     and not unknown.redraws:
                 arrays, p, _ = following.position()
                 plan = sample_plan(machine, arrays, unknown)
@@ -86,12 +90,15 @@ def _constraining(name: str, seed: int, draws: int, decides: bool = True
 
 
 @pytest.mark.parametrize(("name", "seed", "draws"), [("tichu", 0, 12), ("french-tarot", 0, 24), ("belote", 0, 12),
-                                                     ("was-sticht", 0, 12)])
+                                                     ("was-sticht", 0, 12), ("schafkopf", 0, 12),
+                                                     ("doppelkopf", 4, 12)])
 def test_compiled_samples_agree_with_the_checks(name: str, seed: int, draws: int) -> None:
     """Who leads tells who holds the Mah Jong (Tichu); whether a hand holds the Petit alone is told (French Tarot);
-    each seat knows whether it holds the belote (Belote), its party (Doppelkopf), the colour and number it saw, which
-    its hints follow (Was sticht?): every sample the compiled search deals tells the same and holds the other seats'
-    hidden values as its cards give them, where samples dealt without the checks do not."""
+    each seat knows whether it holds the belote (Belote), the colour and number it saw, which its hints follow (Was
+    sticht?); the caller's partner holds the called ace (Schafkopf), the parties hold the queens of clubs
+    (Doppelkopf), hidden teams: every sample the compiled search deals tells the same, holds the other seats'
+    hidden values and the teams as its cards give them, agreeing with every team the seat knows, where samples dealt
+    without the checks do not."""
     machine, arrays, _, unknown, plan, bare = _constraining(name, seed, draws)
     assert _agreeing(machine, arrays, unknown, plan, draws) == draws
     assert _agreeing(machine, arrays, unknown, bare, draws) < draws  # (found so: the checks decide it)
@@ -137,7 +144,8 @@ def test_an_ismcts_seat_searches_tichu_with_its_checks_compiled(monkeypatch: Any
     assert not any(isinstance(plan, Drawn) for plan in plans) and found and all(p is not None for p in found)
 
 
-@pytest.mark.parametrize(("name", "draws"), [("french-tarot", 24), ("tichu", 12), ("belote", 12), ("was-sticht", 12)])
+@pytest.mark.parametrize(("name", "draws"), [("french-tarot", 24), ("tichu", 12), ("belote", 12), ("was-sticht", 12),
+                                            ("schafkopf", 12)])
 def test_numba_agrees_with_plain_python_on_the_checks(name: str, draws: int, tmp_path: Any, monkeypatch: Any) -> None:
     """The search compiled by numba gives the visits the module run as plain Python gives, at a decision whose
     samples must agree with a check or work hidden values out again."""

@@ -256,12 +256,11 @@ def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine,
             match.act(d.actions[rng.randrange(len(d.actions))])
 
 
-@pytest.mark.parametrize("name, seed, what, hidden", [
-    ("doppelkopf", 4, "teams", True), ("schafkopf", 0, "teams", False), ("was-sticht", 1, "redraws", True)])
+@pytest.mark.parametrize("name, seed, what, hidden", [("was-sticht", 1, "redraws", True)])
 def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, what: str,
                                                                     hidden: bool) -> None:
-    """Where a sample works hidden teams out again (Doppelkopf's parties, Schafkopf's partner, who holds the called
-    ace) or draws again the choices the seat has not seen (Was sticht?'s functions, chosen by all at once), the compiled
+    """Where a sample draws again the choices the seat has not seen (Was sticht?'s functions, chosen by all at once),
+    the compiled
     search takes the samples engine/samples.py draws, one an iteration in turn: after each, every zone holds the
     Python sample's cards and every value (the hidden ones, the hidden teams and the choices drawn again on the
     sample included) is the Python sample's."""

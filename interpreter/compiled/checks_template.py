@@ -5,6 +5,8 @@ runs) worked out again, compiled, on each draw of the unknown cards.
 Such a step is a check where it told everyone values (who holds the card that leads, whether a hand holds one trump
 alone) or told each seat a value of its own: a sample must tell the same. It works out hidden values (whether a seat
 holds the king and queen of trumps) that later steps read and that a sample must hold as its own cards give them.
+A teams step that hid the teams (who holds the called ace is the caller's partner) is one too: its teams must agree
+with every team the seat knows, and their sizes where those are public.
 engine/samples.py draws the unknown cards again until every check, run again on the state before it with every
 unknown card renamed to the card the draw put in its place (and the hidden values it read as worked out again on
 the draw), tells what it told. Here the same is done on the arrays: the state before each run packed into the plan
@@ -26,7 +28,8 @@ in the state before the step (-1: in no zone then); each compared value's kind (
 ``l``) and index; each value read (its index in ``v``, the run that worked it out, which of that run's values); each
 value worked out (its index in ``v``); then the compared values on the true cards (a number, or a row's length and
 ``WIDTH`` items), the values worked out on this draw, and the state before it: ``zn``, ``z``, ``v``, ``ln``, ``l``,
-as many numbers as the arrays hold.
+as many numbers as the arrays hold. A compared value of kind 2 is one of a group compared as a whole: the teams of
+the seats, where their sizes are public, must hold each team as many times as on the true cards.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         "    true = outs + d[q + 5]",
         "    at = true",
         "    for j in range(d[q + 1]):",
-        f"        at += 1 if d[told + 2 * j] == 0 else 1 + {width}",
+        f"        at += 1 + {width} if d[told + 2 * j] == 1 else 1",
         "    return srows, told, reads, outs, true, at, at + d[q + 5]",
         "",
         # the runs' offsets in d, in order, into h[at:]
@@ -113,12 +116,16 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         "    srows, told, reads, outs, at, mine, state = search_parts(d, o, q)",
         "    for j in range(d[q + 5]):",
         "        d[mine + j] = cv[d[outs + j]]",
+        "    true = at",
+        "    sizes = 0",
         "    for j in range(d[q + 1]):",
         "        kind = d[told + 2 * j]",
         "        i = d[told + 2 * j + 1]",
-        "        if kind == 0:",
+        "        if kind != 1:",
         "            if expect == 1:",
         "                d[at] = cv[i]",
+        "            elif kind == 2:",
+        "                sizes = 1",
         "            elif d[at] != cv[i]:",
         "                return 0",
         "            at += 1",
@@ -134,6 +141,26 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         "                if d[at + 1 + k] != cl[i, k]:",
         "                    return 0",
         f"        at += 1 + {width}",
+        "    if sizes == 1:",
+        "        return search_sizes(cv, d, told, true, d[q + 1])",
+        "    return 1",
+        "",
+        # whether the values compared as one group (kind 2: the seats' teams where their sizes are public) hold each
+        # value as many times as on the true cards (their true values at h[true:], one each, in order)
+        "def search_sizes(cv, d, told, true, m):",
+        "    for j in range(m):",
+        "        if d[told + 2 * j] == 2:",
+        "            x = cv[d[told + 2 * j + 1]]",
+        "            drawn = 0",
+        "            was = 0",
+        "            b = true",
+        "            for k in range(m):",
+        "                if d[told + 2 * k] == 2:",
+        "                    drawn += 1 if cv[d[told + 2 * k + 1]] == x else 0",
+        "                    was += 1 if d[b] == x else 0",
+        f"                b += 1 + ({width} if d[told + 2 * k] == 1 else 0)",
+        "            if drawn != was:",
+        "                return 0",
         "    return 1",
         "",
         # each check's values told on the true cards, worked out where not yet

@@ -8,13 +8,15 @@ its own (engine/knowledge.py's ``excluded``) its own place, all others one place
 the mask of the places it may go to. A card's spot is found in the arrays by its kind (identical cards are one kind,
 so any spot of that kind among the unknown is the same).
 
-Where a sample must agree with public values worked out from hidden cards (engine/knowledge.py's checks), the
-compiled draw deals again until it does, each check's step worked out again compiled on the state before it
-(checks_template.py; the plan's part for them: search_checks.py). Where a check is not worked out so (its step
-read a hidden value, or is a trick's), or a sample works hidden values or hidden teams out again from its cards,
-or deals a deal's cards to more than ``MOST_PLACES`` places, the samples are drawn in Python by engine/samples.py's
-own ``Unknown.draw`` (rejection against the checks, each check's step worked out again on the draw) and handed to
-the compiled search as they are, a batch for each call (``Drawn``); the tree and the playouts stay compiled.
+Where a sample must agree with public values worked out from hidden cards (engine/knowledge.py's checks), or
+works hidden values or hidden teams out again from its cards, the compiled draw deals again until it agrees, each
+such run of a set step (or teams step) worked out again compiled on the state before it, and the other seats'
+hidden values and the teams written as its cards give them (checks_template.py; the plan's part for them:
+search_checks.py). Where a run is not worked out so (its step read a value naming an unknown card, or is a trick's
+own), where the choices the seat has not seen are drawn again, or where a deal's cards go to more than
+``MOST_PLACES`` places, the samples are drawn in Python by engine/samples.py's own ``Unknown.draw`` (rejection
+against the checks, each check's step worked out again on the draw) and handed to the compiled search as they are,
+a batch for each call (``Drawn``); the tree and the playouts stay compiled.
 
 Choices the seat has not seen (a simultaneous choice pending) are drawn again on that sample too, their values
 written with it. Not written, so that the search runs on the Python backend (NotWritten says which): such choices
@@ -56,8 +58,8 @@ def refusal(unknown: Unknown) -> str | None:
 
 def worked_out(unknown: Unknown) -> bool:
     """Whether a sample of ``unknown``'s decision must agree with public values worked out from hidden cards, or works
-    hidden values or hidden teams out again: then its samples are drawn in Python (``Drawn``), but where checks alone
-    are asked and the compiled draw works them out (search_checks.py)."""
+    hidden values or hidden teams out again, or draws unseen choices again: worked out by the compiled draw
+    (search_checks.py) or, where it does not, drawn in Python (``Drawn``)."""
     return bool(unknown.checks or unknown.knowledge.derived or unknown.teams is not None or unknown.redraws)
 
 
@@ -106,7 +108,7 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = N
     spots = _spots(machine, arrays, unknown)
     checks = [0]  # (the checks' part: none)
     if worked_out(unknown):
-        found = None if unknown.teams is not None or unknown.redraws else checks_part(machine, unknown, spots)
+        found = None if unknown.redraws else checks_part(machine, unknown, spots)
         if found is None:
             return Drawn(machine, unknown, spots, rng)
         checks = found

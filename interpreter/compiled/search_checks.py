@@ -1,13 +1,13 @@
-"""The checks' part of a compiled search's plan (checks_template.py): for each check of engine/knowledge.py that a
-sample must agree with, the state before its step packed into the arrays, each unknown card's place there, and
-where the values it told are held; or None where a check is not worked out compiled (the samples are then drawn in
-Python: compiled/search.py's ``Drawn``).
+"""The runs' part of a compiled search's plan (checks_template.py): for each run of a set step (or teams step)
+that a sample works out again (engine/knowledge.py's checks, the runs that worked out the hidden values the seat
+does not know, the teams step that hid the teams), the state before it packed into the arrays, each unknown card's
+place there, the hidden values it reads and works out, and what it is compared with; or None where a run is not
+worked out compiled (the samples are then drawn in Python: compiled/search.py's ``Drawn``).
 
-A check is worked out compiled where its step is a set step the module can start on its own (``set_steps``: one of
-the round's steps, or of a repeat's, not a step a trick runs, which reads the trick's progress), what it read that
-is hidden is zones only (a value read would name the unknown cards by their ids, which the arrays do not rename),
-what it told is held in the arrays (one number, or a list's row), and it tells no seat a value of its own
-(``mine``: the Python sampler compares those).
+A run is worked out compiled where its step is one the module can start on its own (``set_steps``: one of the
+round's steps, or of a repeat's, not a step a trick runs, which reads the trick's progress), no value it read that
+the plan does not write names an unknown card by its id (the arrays would not rename it), what it told is held in
+the arrays (one number, or a list's row), and the values it reads or works out are one number each.
 """
 
 from __future__ import annotations
@@ -19,20 +19,21 @@ from interpreter.compiled.kinds import REPEATS
 from interpreter.compiled.values import INTERNED, NotWritten
 from interpreter.engine.card_values import renamed
 from interpreter.engine.knowledge import places
-from interpreter.runtime.layout import GAME, ROUND, SEAT, pack
+from interpreter.runtime.layout import GAME, ROUND, SEAT, TEAM, pack
 from interpreter.runtime.slot_samples import Asked
 from interpreter.runtime.slots import Slots
 
 
 def set_steps(game: Any) -> list[tuple[Any, str]]:
-    """The set steps of ``game`` a check can be, with the prefix of their compiled functions (compiled/machine.py
-    and repeat_template.py name them so): the round's, and those of its repeats, a trick's own not among them."""
+    """The set steps (and teams steps) of ``game`` a run can be, with the prefix of their compiled functions
+    (compiled/machine.py and repeat_template.py name them so): the round's, and those of its repeats, a trick's own
+    not among them."""
     found: list[tuple[Any, str]] = []
 
     def walk(steps: list[Any], prefix: str) -> None:
         for k, step in enumerate(steps):
             name = f"{prefix}{k}" if prefix == "s" else f"{prefix}i{k}"
-            if step.kind == "set" and not getattr(step, "bound", None):
+            if step.kind in ("set", "teams") and not getattr(step, "bound", None):
                 found.append((step, name))
             elif step.kind in REPEATS:
                 walk(step.inner, name)
@@ -46,9 +47,10 @@ def checks_part(machine: Any, unknown: Any, spots: list[tuple[list[int], list[in
     ``z`` now; see checks_template.py), or None where a run is not worked out compiled (see the module's
     docstring)."""
     knowledge, seat, lay = unknown.knowledge, unknown.seat, machine.lay
-    runs = _ordered([*unknown.checks, *knowledge.derived.values()])
+    teams = unknown.teams  # (hidden teams worked out again: a run compared with what the seat knows of them)
+    runs = _ordered([*unknown.checks, *knowledge.derived.values(), *([teams] if teams is not None else [])])
     number = {id(run): k for k, run in enumerate(runs)}
-    checks = {id(run) for run in unknown.checks}
+    checks = {id(run) for run in unknown.checks} | {id(teams)}
     rows = [r for rs, _ in spots for r in rs]
     cols = [c for _, cs in spots for c in cs]
     true = [c for cards, _, _ in unknown.events for c in cards]
@@ -61,6 +63,8 @@ def checks_part(machine: Any, unknown: Any, spots: list[tuple[list[int], list[in
             out += part
         writes = [(held_as_one(lay, name, s), number[id(run)], _worked(run, name, s, lay))
                   for name, run in knowledge.derived.items() for s in _others(unknown.game, name, seat, lay)]
+        players = lay.layout.players
+        writes += [(lay.value(TEAM, "", s), number[id(teams)], s) for s in range(players) if teams is not None]
     except NotWritten:
         return None
     return [*out, len(writes), *(x for w in writes for x in w)]
@@ -102,7 +106,6 @@ def _run(machine: Any, unknown: Any, run: Any, number: dict[int, int], true: lis
     lay, game, seat = machine.lay, machine.game, unknown.seat
     players = lay.layout.players
     told: list[int] = []
-    width = 0
     for group, name in run.outputs if check else ():
         for s in (range(players) if group not in ("round", "game") else (None,)):
             slot = lay.layout.value_slot({"round": ROUND, "game": GAME}.get(group, SEAT), name, s)
@@ -110,13 +113,17 @@ def _run(machine: Any, unknown: Any, run: Any, number: dict[int, int], true: lis
             if slot in lay.made or index is None and row is None:
                 return None
             told += [0, index] if index is not None else [1, row]
-            width += 1 if index is not None else 1 + lay.width
     for name in run.mine if check else ():  # (the seat's own value, as it was worked out)
         told += [0, held_as_one(lay, name, seat)]
-        width += 1
+    teams = run is unknown.teams  # (each team the seat knows; all as a group where their sizes are public)
+    known = unknown.view if teams else ()
+    told += [x for s, t in enumerate(known) if t is not None for x in (0, lay.value(TEAM, "", s))]
+    told += [x for s in range(players) if teams and unknown.state.team_counted for x in (2, lay.value(TEAM, "", s))]
+    width = sum(1 + lay.width if kind == 1 else 1 for kind in told[::2])  # (their true values' room)
     reads = [x for name, d in run.derived.items() for s in _others(game, name, seat, lay)
              for x in (held_as_one(lay, name, s), number[id(d)], _worked(d, name, s, lay))]
     outs = [held_as_one(lay, name, s) for name in getattr(run.step, "hidden", ()) for s in range(players)]
+    outs = [lay.value(TEAM, "", s) for s in range(players)] if teams else outs
     snap = pack_arrays(lay, Slots.of(game, pack(game, run.before)), machine.values)
     if any((a >= INTERNED + machine.held).any() for a in (snap.v, snap.l)):
         return None  # (a value interned after the module was made: its tables do not hold it)
