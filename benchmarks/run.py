@@ -74,8 +74,9 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
   with 4 players (the ismcts section's workload, reached through a Match so that the compiled side follows it),
   the two sides in pairs; target at least 10x. And a whole game of Hearts with 4 ismcts seats at 100 iterations a
   move on each side (CPU s; target at most 2 s compiled), and the first call's CPU time (the search compiled, or
-  loaded from the user's cache). The same pairs, without a target, of the games whose samples Python draws (they
-  must agree with public values worked out from hidden cards: French Tarot, Tichu, Belote, Doppelkopf).
+  loaded from the user's cache). The same pairs, without a target, of the games whose samples must agree with
+  public values worked out from hidden cards or hold hidden values worked out again (French Tarot, Tichu, Belote,
+  Doppelkopf).
 * batches: ``simulate()`` (interpreter/harness/simulate.py) on the compiled engine, one process, games per second
   of Hearts, NJET Rio Grande and Oh Hell with 4 players: random seats one game a compiled call
   (``Machine.play_seeded`` for each game, as simulate played them before batches) against the run's batches
@@ -130,7 +131,8 @@ COMPACT_GAMES = (("njet-riogrande", 4), ("meinz", 4), ("hearts", 4), ("doppelkop
 REFERENCE = ("njet-riogrande", 4)
 SIMULATE_BATCH = 20  # games per simulate() call in the simulate section
 ISMCTS_GAMES = ("njet-riogrande", "meinz", "hearts")
-# games whose samples must agree with public values worked out from hidden cards: drawn in Python, searched compiled
+# games whose samples must agree with public values worked out from hidden cards, or hold hidden values worked out
+# again (compiled/checks_template.py)
 ISMCTS_DRAWN_GAMES = ("french-tarot", "tichu", "belote", "doppelkopf")
 # OpenSpiel's game and the parameters closest to the bundled file's default options (see docs/performance.md)
 OPENSPIEL = {
@@ -1320,8 +1322,8 @@ def section_compiled_ismcts(args: argparse.Namespace, rep: Report) -> None:
                    f">= {COMPILED_ISMCTS_GOAL:g}x", met, 1)
     table(("game", "compiled iterations/s", "Python iterations/s", "compiled vs Python", "first call",
            "met"), rows, rep.markdown)
-    rep.heading("ismcts with samples drawn in Python (they must agree with public values worked out from hidden "
-                "cards), searched compiled, against the Python backend, 4 players")
+    rep.heading("ismcts where samples must agree with public values worked out from hidden cards or hold hidden "
+                "values worked out again, against the Python backend, 4 players")
     table(("game", "compiled iterations/s", "Python iterations/s", "compiled vs Python", "first call"),
           [(name, spread(rates[name]["compiled"], 0), spread(rates[name]["python"], 0),
             spread([a / b for a, b in zip(rates[name]["compiled"], rates[name]["python"], strict=True)], 1) + "x",

@@ -19,6 +19,8 @@ from interpreter.compiled import (
 from interpreter.compiled.steps import StepCode, Template, Writing
 from interpreter.compiled.values import NotWritten
 
+# the kinds whose steps repeat_template.py writes, each named ``PREFIX`` ``i`` its index (a climb: climb.py)
+REPEATS = ("repeat", "climb")
 TEMPLATES: dict[str, Template] = {
     "tricks": trick_template.write,
     "board": board_template.write,
@@ -29,8 +31,8 @@ TEMPLATES: dict[str, Template] = {
     "set": values_template.write,
     "score": score_template.write,
     "teams": teams_template.write,
-    "repeat": lambda step, w: repeat_template.write(step, w, step_code),  # (its steps written by their kinds')
-    "climb": lambda step, w: repeat_template.write(step, w, step_code),  # (a repeat of steps it writes: climb.py)
+    # (a repeat's steps written by their kinds')
+    **{kind: lambda step, w: repeat_template.write(step, w, step_code) for kind in REPEATS},
 }
 
 

@@ -34,6 +34,7 @@ from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
 from interpreter.compiled.round_template import round_source
+from interpreter.compiled.search_checks import set_steps
 from interpreter.compiled.search_template import search_source
 from interpreter.compiled.settling import NO_ACTION, Settling
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
@@ -105,7 +106,11 @@ class Machine:
         self.settling = Settling(game, Writing(self.lay, lowerer, "a", 0), self.actions, (STEP, FINISHED, STATUS))
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
         self.expressions += self.settling.w.expressions
-        searching = search_source(self.lay, self.actions, self.log, (STEP, FINISHED, STATUS))
+        steps = [(step, prefix) for step, prefix in set_steps(game)  # (those a check can be: search_checks.py)
+                 if any(f"def {prefix}_start(" in code.source for code in self.codes)]
+        self.checked = {id(step): k for k, (step, _) in enumerate(steps)}
+        searching = search_source(self.lay, self.actions, self.log, (STEP, FINISHED, STATUS),
+                                  len(self.lay.layout.zones), self.size, [prefix for _, prefix in steps])
         self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens),
                                 self._seated(), searching)
         self._module: types.SimpleNamespace | None = None

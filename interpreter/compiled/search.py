@@ -8,11 +8,15 @@ its own (engine/knowledge.py's ``excluded``) its own place, all others one place
 the mask of the places it may go to. A card's spot is found in the arrays by its kind (identical cards are one kind,
 so any spot of that kind among the unknown is the same).
 
-Where a sample must agree with public values worked out from hidden cards (engine/knowledge.py's checks), or works
-hidden values or hidden teams out again from its cards, or deals a deal's cards to more than ``MOST_PLACES``
-places, the samples are drawn in Python by engine/samples.py's own ``Unknown.draw`` (the one way they are drawn:
-rejection against the checks, each check's step worked out again on the draw) and handed to the compiled search as
-they are, a batch for each call (``Drawn``); the tree and the playouts stay compiled.
+Where a sample must agree with public values worked out from hidden cards (engine/knowledge.py's checks), or
+works hidden values or hidden teams out again from its cards, the compiled draw deals again until it agrees, each
+such run of a set step (or teams step) worked out again compiled on the state before it, and the other seats'
+hidden values and the teams written as its cards give them (checks_template.py; the plan's part for them:
+search_checks.py). Where a run is not worked out so (its step read a value naming an unknown card, or is a trick's
+own), where the choices the seat has not seen are drawn again, or where a deal's cards go to more than
+``MOST_PLACES`` places, the samples are drawn in Python by engine/samples.py's own ``Unknown.draw`` (rejection
+against the checks, each check's step worked out again on the draw) and handed to the compiled search as they are,
+a batch for each call (``Drawn``); the tree and the playouts stay compiled.
 
 Choices the seat has not seen (a simultaneous choice pending) are drawn again on that sample too, their values
 written with it. Not written, so that the search runs on the Python backend (NotWritten says which): such choices
@@ -30,12 +34,13 @@ import numpy as np
 from interpreter.compiled.arrays import Arrays, heap
 from interpreter.compiled.choose_choices import keeps_history
 from interpreter.compiled.machine import Machine
+from interpreter.compiled.search_checks import checks_part, column, held_as_one
 from interpreter.compiled.search_template import AVAILABLE, GIVEN, MOST_PLACES, TREE_COLUMNS
 from interpreter.compiled.values import INTERNED, NotWritten
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Unknown
 from interpreter.engine.steps.running import running
-from interpreter.runtime.layout import ROUND, SEAT, TEAM
+from interpreter.runtime.layout import TEAM
 from interpreter.runtime.slot_samples import Asked, naming_unknown
 
 
@@ -53,7 +58,8 @@ def refusal(unknown: Unknown) -> str | None:
 
 def worked_out(unknown: Unknown) -> bool:
     """Whether a sample of ``unknown``'s decision must agree with public values worked out from hidden cards, or works
-    hidden values or hidden teams out again: then its samples are drawn in Python (``Drawn``)."""
+    hidden values or hidden teams out again, or draws unseen choices again: worked out by the compiled draw
+    (search_checks.py) or, where it does not, drawn in Python (``Drawn``)."""
     return bool(unknown.checks or unknown.knowledge.derived or unknown.teams is not None or unknown.redraws)
 
 
@@ -92,15 +98,20 @@ def _held(unknown: Unknown) -> bool:
 
 
 def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = None) -> Any:
-    """What a sample deals again (search_template.py's ``d``), from ``unknown``, at the state ``arrays`` holds; or,
-    where a sample must agree with values worked out from hidden cards or is dealt to more places than the compiled
-    deal takes, its samples drawn in Python from ``rng`` (``Drawn``)."""
+    """What a sample deals again (search_template.py's ``d``), from ``unknown``, at the state ``arrays`` holds, and
+    the checks it must agree with (checks_template.py); or, where a sample works values out again in a way the
+    compiled draw does not or is dealt to more places than the compiled deal takes, its samples drawn in Python from
+    ``rng`` (``Drawn``)."""
     why = refusal(unknown)
     if why is not None:
         raise NotWritten(why)
     spots = _spots(machine, arrays, unknown)
+    checks = [0]  # (the checks' part: none)
     if worked_out(unknown):
-        return Drawn(machine, unknown, spots, rng)
+        found = None if unknown.redraws else checks_part(machine, unknown, spots)
+        if found is None:
+            return Drawn(machine, unknown, spots, rng)
+        checks = found
     d = [len(unknown.events)]
     kind = machine.lay.layout.kind
     for (_, cards, bans), (rows, cols), spotted in zip(unknown.events, spots, unknown.spots, strict=True):
@@ -118,7 +129,7 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = N
         everywhere = (1 << (free + 1)) - 1
         d += [len(cards), free + 1, *rows, *cols, *at, *(kind[c] for c in cards),
               *(everywhere & ~banned.get(c, 0) for c in cards)]
-    return np.asarray(d, np.int64)
+    return np.asarray([*d, *checks], np.int64)
 
 
 def _spots(machine: Machine, arrays: Arrays, unknown: Unknown) -> list[tuple[list[int], list[int]]]:
@@ -159,9 +170,9 @@ class Drawn:
                         for name in sorted(step.search.redrawn())
                         for who in (range(players) if name in unknown.state.seat_vars else (None,))]
         self.teams = unknown.teams is not None  # (each seat's team worked out again on the draw)
-        indices = [_held_as_one(lay, name, seat) for name, seat in self.hidden]
+        indices = [held_as_one(lay, name, seat) for name, seat in self.hidden]
         indices += [lay.value(TEAM, "", seat) for seat in range(players)] if self.teams else []
-        indices += [_held_as_one(lay, name, who) for name, who in self.redrawn]
+        indices += [held_as_one(lay, name, who) for name, who in self.redrawn]
         rows = [r for rs, _ in spots for r in rs]
         cols = [c for _, cs in spots for c in cs]
         self.head = [GIVEN, len(rows), len(indices), 0, 0, *rows, *cols, *indices]
@@ -196,28 +207,13 @@ class Drawn:
         return d
 
 
-def _held_as_one(lay: Any, name: str, seat: int | None) -> int:
-    """The index in v of the value ``name`` (a seat's, or a round value where ``seat`` is None) a sample writes;
-    NotWritten where the arrays do not hold it as one number."""
-    slot = lay.layout.value_slot(ROUND if seat is None else SEAT, name, seat)
-    index = lay.value_index[slot]
-    if index is None or slot in lay.made:
-        raise NotWritten(f"the value {name!r}, worked out or drawn again on a sample, not one number in the arrays")
-    return index
-
-
 def _spot(free: dict[int, dict[int, list[int]]], arrays: Arrays, row: int, k: int) -> int:
     """A column of ``row`` holding a card of kind ``k`` not taken yet (``free``: the columns left, by row and
     kind, made when a row is first asked for)."""
-    columns = free.get(row)
-    if columns is None:
-        columns = free[row] = {}
-        for col in range(int(arrays.zn[row]) - 1, -1, -1):
-            columns.setdefault(int(arrays.z[row, col]), []).append(col)
-    left = columns.get(k)
-    if not left:
+    col = column(free, arrays, row, k)
+    if col is None:
         raise NotWritten("an unknown card the compiled machine does not hold where the Python backend does")
-    return left.pop()
+    return col
 
 
 class CompiledSearch:
@@ -233,6 +229,7 @@ class CompiledSearch:
         self.visits = np.zeros(actions, np.int64)
         self.tree = np.zeros((0, TREE_COLUMNS), np.int64)
         self.wins = np.zeros(0, np.float64)
+        self.checking = (*(a.copy() for a in box[:5]), self.p.copy())  # (checks_template.py's check arrays)
 
     def begin(self, position: tuple[Arrays, Any], plan: Any, seed: int) -> None:
         """A new tree for the decision at ``position`` (its arrays and progress), samples drawn by ``plan``, the
@@ -254,5 +251,5 @@ class CompiledSearch:
         (z0, zn0, v0, l0, ln0, _), p0 = self.position
         plan = self.plan.batch(iterations) if isinstance(self.plan, Drawn) else self.plan
         n = self.machine.module.ismcts(*self.work, self.p, z0, zn0, v0, l0, ln0, p0, plan, self.tree,
-                                       self.wins, iterations, explore, sign, self.keys, self.visits)
+                                       self.wins, iterations, explore, sign, self.keys, self.visits, *self.checking)
         return {int(k): int(v) for k, v in zip(self.keys[:n], self.visits[:n], strict=True)}

@@ -14,13 +14,14 @@ way by its actor's reward, divided by the largest reward seen for UCB.
 
 What to deal again comes from Python, gathered once per decision (compiled/search.py), in ``d``: ``d[0]`` the deals
 (events), then for each ``n``, the number of places ``P``, then ``n`` each of the spots' rows and columns in ``z``,
-the spots' places (0..P-1), the cards' kinds and each card's mask of the places it may go to. A deal is a shuffle,
+the spots' places (0..P-1), the cards' kinds and each card's mask of the places it may go to; after the deals,
+the checks the sample must agree with (checks_template.py: ``0`` where none). A deal is a shuffle,
 tried again (``TRIES``) until no card lands where its mask forbids it (as engine/samples.py's ``_deal``); then a
 deal spot by spot in a random order (``search_deal_around``), each spot taking a card at random among those it may
 hold that leave the rest a deal: by Hall's theorem, for each set S of places the cards that may go only to S must
 fit in S's spots, and a card of mask m put at place q breaks that only where the set is full, holds q and not m.
 
-Or the samples themselves, drawn in Python (where a sample must agree with what was worked out from hidden cards:
+Or the samples themselves, drawn in Python (where a sample works out values again in a way the compiled draw does not:
 compiled/search.py's ``Drawn``): ``d[0]`` ``GIVEN``, then the spots ``n``, the values written ``m``, the next
 sample's number, the samples ``K``; the spots' rows and columns in ``z``, the values' indices in ``v``, then each
 sample's ``n`` kinds and ``m`` values. Each iteration takes the next, from the first again after the last.
@@ -35,23 +36,31 @@ seen, so that a later call goes on with the same tree (a search given a time per
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from interpreter.compiled.arrays import ArrayLayout
+from interpreter.compiled.checks_template import CHECK_ARRAYS, agreeing, checks_source
 from interpreter.compiled.steps import ARRAYS
 from interpreter.runtime.layout import NUMBER, TOTAL
 
 KEY, ACTOR, CHILD, NEXT, PARENT, VISITS, AVAILABLE = range(7)
 TREE_COLUMNS = 7
+CHECKS_PASSED = CHECK_ARRAYS.replace("h, ", "")  # (the check arrays, as the search passes them on)
 GIVEN, GIVEN_HEAD = -1, 5  # ``d[0]`` of samples drawn in Python, and the numbers before their spots (see above)
 TRIES = 21  # shuffles tried before a deal spot by spot (engine/samples.py: one, then _TRIES more)
 MOST_PLACES = 12  # the places a deal's cards may go to, at most (each set of them is a slot of the scratch space)
 
 
-def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, int, int]) -> str:
+def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, int, int], zones: int, size: int,
+                  checks: Sequence[str] = ()) -> str:
     """The search's functions for a game laid out as ``lay``: ``capacity`` the most actions a decision offers (the
     machine's), ``kept`` the progress slots a sample copies (the machine's own and the steps', not the round values
-    it logs), ``slots`` the machine's progress slots of the step running, the game finished and its status."""
+    it logs), ``slots`` the machine's progress slots of the step running, the game finished and its status,
+    ``zones`` the rows of ``z``, ``size`` the progress slots; ``checks`` the set steps a check can be (their
+    prefixes: checks_template.py)."""
     number, total, players = lay.value(NUMBER), lay.value(TOTAL, "", 0), lay.layout.players
-    lines = _copying(kept) + _dealing() + _drawing() + _rewarding(total, players)
+    lines = _copying(kept) + _dealing() + _drawing(bool(checks)) + _rewarding(total, players)
+    lines += checks_source(lay, zones, size, checks) if checks else []
     lines += _searching(capacity, number, players, slots)
     return "\n".join(lines)
 
@@ -150,9 +159,10 @@ def _dealing() -> list[str]:
     ]
 
 
-def _drawing() -> list[str]:
+def _drawing(checks: bool) -> list[str]:
     """``search_given`` (the next of the samples drawn in Python into the work arrays) and ``search_draw``: the unknown
-    cards of every deal of ``d`` dealt again into the work arrays, or the next sample given."""
+    cards of every deal of ``d`` dealt again into the work arrays (until they agree with the checks, where ``checks``:
+    checks_template.py), or the next sample given."""
     return [
         "def search_given(z, v, d):",
         "    n = d[1]",
@@ -168,13 +178,10 @@ def _drawing() -> list[str]:
         "    for j in range(m):",
         "        v[d[slots + j]] = d[at + n + j]",
         "",
-        f"def search_draw({ARRAYS}, d):",
-        f"    if d[0] == {GIVEN}:",
-        "        search_given(z, v, d)",
-        "        return",
-        "    mark = h[0]",
+        "def search_deal(z, h, d):",  # every deal of d dealt again into z; the offset of the checks' part
         "    o = 1",
         "    for e in range(d[0]):",
+        "        mark = h[0]",
         "        n = d[o]",
         "        rows = o + 2",
         "        cols = rows + n",
@@ -200,6 +207,13 @@ def _drawing() -> list[str]:
         "            z[d[rows + j], d[cols + j]] = d[kinds + h[perm + j]]",
         "        h[0] = mark",
         "        o = masks + n",
+        "    return o",
+        "",
+        f"def search_draw({ARRAYS}, d, {CHECKS_PASSED}):",
+        f"    if d[0] == {GIVEN}:",
+        "        search_given(z, v, d)",
+        "        return",
+        *(agreeing("search_deal(z, h, d)") if checks else ["    search_deal(z, h, d)"]),
         "",
     ]
 
@@ -242,7 +256,7 @@ def _searching(capacity: int, number: int, players: int, slots: tuple[int, int, 
         "    return scale",
         "",
         f"def ismcts({ARRAYS}, p, z0, zn0, v0, l0, ln0, p0, d, tree, wins, iterations, explore, sign, keys,"
-        " visits):",
+        f" visits, {CHECKS_PASSED}):",
         "    mark = h[0]",
         f"    acts = grab(h, {capacity})",
         f"    order = grab(h, {capacity})",
@@ -254,7 +268,7 @@ def _searching(capacity: int, number: int, players: int, slots: tuple[int, int, 
         f"    number = v0[{number}]",
         "    for it in range(iterations):",
         f"        search_copy({ARRAYS}, p, z0, zn0, v0, l0, ln0, p0)",
-        f"        search_draw({ARRAYS}, d)",
+        f"        search_draw({ARRAYS}, d, {CHECKS_PASSED})",
         "        node = 0",
         "        expanded = 0",
         f"        while p[{finished}] == 0 and v[{number}] == number:",
