@@ -48,10 +48,9 @@ HEAD = 6  # a run's numbers before its unknown cards' places (see the module's d
 def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str]) -> list[str]:
     """The runs' functions, for a game laid out as ``lay`` (``zones`` rows of ``z``, ``size`` progress slots), whose
     set steps ``steps`` (their prefixes, by number) a run can be: ``search_check`` (step ``which`` started on the
-    check arrays), ``search_snapshot`` (a run's state into them, renamed by the draw), ``search_told``,
-    ``search_expect``, ``search_misses`` (how many checks a draw fails) and ``search_hidden``."""
-    cap, width = lay.capacity, lay.width
-    values, lists = max(lay.values, 1), max(lay.lists, 1)
+    check arrays), ``search_parts`` and ``search_runs`` (where a run's parts are), ``search_snapshot`` (a run's state
+    into the check arrays, renamed by the draw), ``search_told`` and ``search_sizes`` (its values kept and
+    compared), ``search_expect``, ``search_misses`` (how many checks a draw fails) and ``search_hidden``."""
     dispatch = [f"    if which == {k}:\n        {prefix}_start({ARRAYS}, p)\n        return" for k, prefix in
                 enumerate(steps)]
     return [
@@ -59,6 +58,16 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         *dispatch,
         "    return",
         "",
+        *_parts(lay.width),
+        *_snapshot(lay, zones, size),
+        *_told(lay.width),
+        *_drawing(),
+    ]
+
+
+def _parts(width: int) -> list[str]:
+    """``search_parts`` and ``search_runs``: where each run and each of its parts begin in ``d``."""
+    return [
         # where run q's parts begin in d: its unknown cards' places, values compared, read, worked out, the
         # compared values' true ones, the values worked out, its state
         "def search_parts(d, o, q):",
@@ -81,6 +90,14 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         "        q += d[q + 3]",
         "    return q",
         "",
+    ]
+
+
+def _snapshot(lay: ArrayLayout, zones: int, size: int) -> list[str]:
+    """``search_snapshot``: a run's state into the check arrays."""
+    cap, width = lay.capacity, lay.width
+    values, lists = max(lay.values, 1), max(lay.lists, 1)
+    return [
         # the state before run q into the check arrays; with the draw's kinds at the unknown cards' places and the
         # hidden values it reads as worked out on this draw (``runs``: h[runs:], each run's offset) when ``renamed``
         f"def search_snapshot(z, {CHECK_ARRAYS}, d, o, q, runs, renamed):",
@@ -110,6 +127,12 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         "            src = h[runs + d[reads + 3 * j + 1]]",
         "            cv[d[reads + 3 * j]] = d[search_parts(d, o, src)[5] + d[reads + 3 * j + 2]]",
         "",
+    ]
+
+
+def _told(width: int) -> list[str]:
+    """``search_told`` and ``search_sizes``: a run's values kept, and compared with those on the true cards."""
+    return [
         # run q's values after its step: its values worked out kept; whether the compared ones are those on the true
         # cards (``expect`` 1: made those)
         f"def search_told({CHECK_ARRAYS}, d, o, q, expect):",
@@ -163,6 +186,13 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         "                return 0",
         "    return 1",
         "",
+    ]
+
+
+def _drawing() -> list[str]:
+    """``search_expect``, ``search_misses`` and ``search_hidden``: the runs worked out on the true cards, on a draw,
+    and their hidden values written into the sample."""
+    return [
         # each check's values told on the true cards, worked out where not yet
         f"def search_expect(z, {CHECK_ARRAYS}, d, o, runs):",
         "    for c in range(d[o]):",
