@@ -107,11 +107,17 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = N
         raise NotWritten(why)
     spots = _spots(machine, arrays, unknown)
     checks = [0]  # (the checks' part: none)
-    if worked_out(unknown):
-        found = None if unknown.redraws else checks_part(machine, unknown, spots)
+    if unknown.checks or unknown.knowledge.derived or unknown.teams is not None:
+        found = checks_part(machine, unknown, spots)
         if found is None:
             return Drawn(machine, unknown, spots, rng)
         checks = found
+    redraw = [-1, 0]  # (no choice drawn again; else the choose step by its number, and the seat asked)
+    if unknown.redraws:
+        steps = _redrawing(unknown)
+        if len(steps) != 1 or id(steps[0]) not in machine.redrawing:
+            return Drawn(machine, unknown, spots, rng)
+        redraw = [machine.redrawing[id(steps[0])], unknown.seat]
     d = [len(unknown.events)]
     kind = machine.lay.layout.kind
     for (_, cards, bans), (rows, cols), spotted in zip(unknown.events, spots, unknown.spots, strict=True):
@@ -129,7 +135,7 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = N
         everywhere = (1 << (free + 1)) - 1
         d += [len(cards), free + 1, *rows, *cols, *at, *(kind[c] for c in cards),
               *(everywhere & ~banned.get(c, 0) for c in cards)]
-    return np.asarray([*d, *checks], np.int64)
+    return np.asarray([*d, *checks, *redraw], np.int64)
 
 
 def _spots(machine: Machine, arrays: Arrays, unknown: Unknown) -> list[tuple[list[int], list[int]]]:
