@@ -15,7 +15,8 @@ way by its actor's reward, divided by the largest reward seen for UCB.
 What to deal again comes from Python, gathered once per decision (compiled/search.py), in ``d``: ``d[0]`` the deals
 (events), then for each ``n``, the number of places ``P``, then ``n`` each of the spots' rows and columns in ``z``,
 the spots' places (0..P-1), the cards' kinds and each card's mask of the places it may go to; after the deals,
-the checks the sample must agree with (checks_template.py: ``0`` where none). A deal is a shuffle,
+the checks the sample must agree with (checks_template.py: ``0`` where none), then the choose step whose choices
+the seat has not seen a sample draws again (its number, -1 for none) and the seat asked. A deal is a shuffle,
 tried again (``TRIES``) until no card lands where its mask forbids it (as engine/samples.py's ``_deal``); then a
 deal spot by spot in a random order (``search_deal_around``), each spot taking a card at random among those it may
 hold that leave the rest a deal: by Hall's theorem, for each set S of places the cards that may go only to S must
