@@ -4,6 +4,7 @@ worked out again compiled on each draw (compiled/checks_template.py, compiled/se
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -31,11 +32,12 @@ def _agreeing(machine: Machine, arrays: Any, unknown: Unknown, plan: Any, draws:
     types, kind = unknown.game.value_types, kinds.__getitem__
     spots = [(r, c) for rows, cols in _spots(machine, arrays, unknown) for r, c in zip(rows, cols, strict=True)]
     checking = CompiledSearch(machine).checking
+    p = np.zeros(machine.size, np.int64)  # (read by a choice drawn again only: none here)
     machine.module.seed(3)
     agreed = 0
     for _ in range(draws):
         work = _copy(arrays)
-        machine.module.search_draw(*work, plan, *checking)
+        machine.module.search_draw(*work, p, plan, *checking)
         dealt, j = [], 0
         for true, _, _ in unknown.events:
             left, cards = list(true), []
@@ -79,7 +81,7 @@ def _constraining(name: str, seed: int, draws: int, decides: bool = True
                 assert isinstance(plan, np.ndarray), "a plan the compiled search draws by, not samples Python drew"
                 part = checks_part(machine, unknown, _spots(machine, arrays, unknown))
                 assert part is not None and part[0] >= len(unknown.checks)
-                bare = np.asarray([*plan[:len(plan) - len(part)], 0], np.int64)
+                bare = np.asarray([*plan[:len(plan) - len(part) - 2], 0, -1, 0], np.int64)  # (no runs, no redraw)
                 if not decides or _agreeing(machine, arrays, unknown, bare, draws) < draws:
                     return machine, arrays, p, unknown, plan, bare
         if d.actor == CHANCE:
@@ -110,6 +112,37 @@ def test_hidden_values_no_card_decides_are_worked_out_compiled_too() -> None:
     not hidden from the seat: those go to the Python sampler)."""
     machine, arrays, _, unknown, plan, _ = _constraining("doppelkopf", 0, 12, decides=False)
     assert unknown.knowledge.derived and _agreeing(machine, arrays, unknown, plan, 12) == 12
+
+
+def test_choices_a_seat_has_not_seen_are_drawn_again_compiled() -> None:
+    """Was sticht?'s functions are chosen by all at once, in secret: a sample draws again the choice of every seat
+    that chose before the seat asked, as the Python sampler does (the same functions, each about as often), the
+    seat's own left as it is."""
+    from .test_compiled_search import _worked_out_decision
+
+    game, machine, _, following, unknown = _worked_out_decision("was-sticht", 1, "redraws")
+    arrays, p, _ = following.position()
+    plan = sample_plan(machine, arrays, unknown)
+    assert isinstance(plan, np.ndarray) and list(plan[-2:]) == [0, unknown.seat]
+    lay, kind, t = machine.lay, machine.lay.layout.kind.__getitem__, game.value_types.get("chosen")
+    chosen = [held_as_one(lay, "chosen", s) for s in range(game.players)]
+    checking = CompiledSearch(machine).checking
+    machine.module.seed(5)
+    rng = random.Random(5)
+    compiled: dict[int, Counter[int]] = {s: Counter() for s in range(game.players)}
+    python: dict[int, Counter[int]] = {s: Counter() for s in range(game.players)}
+    for _ in range(200):
+        work = _copy(arrays)
+        machine.module.search_draw(*work, p, plan, *checking)
+        sample = unknown.sample(rng)
+        for s in range(game.players):
+            compiled[s][int(work.v[chosen[s]])] += 1
+            python[s][machine.values.encode(renamed(t, sample.seat_vars["chosen"][s], kind))] += 1
+    drawn = [s for s in range(game.players) if len(python[s]) > 1]
+    assert drawn and unknown.seat not in drawn, "another seat's choice drawn again"
+    assert all(set(compiled[s]) == set(python[s]) for s in range(game.players))
+    assert all(min(compiled[s].values()) > 200 / len(compiled[s]) / 2 for s in drawn)  # (each about as often)
+    assert compiled[unknown.seat] == Counter({int(arrays.v[chosen[unknown.seat]]): 200})
 
 
 def test_set_steps_name_the_steps_a_check_can_be_as_the_module_does() -> None:
@@ -155,6 +188,24 @@ def test_numba_agrees_with_plain_python_on_the_checks(name: str, draws: int, tmp
     fast = Machine(plain.game, compiled=True)
     found = []
     for machine in (plain, fast):
+        search = CompiledSearch(machine)
+        search.begin((arrays, p), plan.copy(), 9)
+        found.append(search.run(30, 0.7, -1))
+    assert found[0] == found[1] and sum(found[0].values()) == 30
+
+
+def test_numba_draws_the_unseen_choices_again_as_plain_python_does(tmp_path: Any, monkeypatch: Any) -> None:
+    """At a decision of Was sticht? whose samples draw the other seats' secret choices again, numba's search gives
+    the plain Python module's visits."""
+    from .test_compiled_search import _worked_out_decision
+
+    numba_or_skip(everywhere=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    game, plain, _, following, unknown = _worked_out_decision("was-sticht", 1, "redraws")
+    arrays, p, _ = following.position()
+    plan = sample_plan(plain, arrays, unknown)
+    found = []
+    for machine in (plain, Machine(game, compiled=True)):
         search = CompiledSearch(machine)
         search.begin((arrays, p), plan.copy(), 9)
         found.append(search.run(30, 0.7, -1))

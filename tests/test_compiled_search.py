@@ -89,7 +89,7 @@ def test_samples_keep_the_bans_and_reach_every_allowed_place(hearts: Any) -> Non
     machine.module.seed(7)
     for _ in range(150):
         work = Arrays(*(a.copy() for a in arrays[:5]), heap())
-        machine.module.search_draw(*work, plan, *CompiledSearch(machine).checking)
+        machine.module.search_draw(*work, np.zeros(machine.size, np.int64), plan, *CompiledSearch(machine).checking)
         assert work.h[0] == HEAP_START, "a draw gives back the scratch space it took"
         for where, row in rows.items():
             now = Counter(work.z[row, :work.zn[row]].tolist())
@@ -259,8 +259,8 @@ def _worked_out_decision(name: str, seed: int, what: str) -> tuple[Any, Machine,
 @pytest.mark.parametrize("name, seed, what, hidden", [("was-sticht", 1, "redraws", True)])
 def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, seed: int, what: str,
                                                                     hidden: bool) -> None:
-    """Where a sample draws again the choices the seat has not seen (Was sticht?'s functions, chosen by all at once),
-    the compiled
+    """Where a sample draws again the choices the seat has not seen (Was sticht?'s functions, chosen by all at once)
+    and the choose step draws none compiled, the compiled
     search takes the samples engine/samples.py draws, one an iteration in turn: after each, every zone holds the
     Python sample's cards and every value (the hidden ones, the hidden teams and the choices drawn again on the
     sample included) is the Python sample's."""
@@ -272,6 +272,7 @@ def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, se
 
     game, machine, match, following, unknown = _worked_out_decision(name, seed, what)
     assert worked_out(unknown)
+    machine.redrawing = {}  # (as if its choose step drew no unseen choice again compiled: drawn in Python)
     arrays, p, _ = following.position()
     plan = sample_plan(machine, arrays, unknown, random.Random(7))
     assert isinstance(plan, Drawn) and plan.teams == (what == "teams") and bool(plan.redrawn) == (what == "redraws")
@@ -285,7 +286,7 @@ def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, se
         for _ in range(3):
             sample = unknown.sample(python)
             module.search_copy(*work, np.zeros_like(p), *arrays[:5], p)
-            module.search_draw(*work, d, *CompiledSearch(machine).checking)
+            module.search_draw(*work, p, d, *CompiledSearch(machine).checking)
             want = pack_arrays(machine.lay, Slots.of(compact, pack(game, sample)), machine.values)
             assert [sorted(row[:n]) for row, n in zip(work.z, work.zn)] == \
                 [sorted(row[:n]) for row, n in zip(want.z, want.zn)]
@@ -362,6 +363,7 @@ def test_a_value_drawn_that_the_module_has_no_number_for_is_not_written(monkeypa
     from interpreter.compiled.values import NotWritten
 
     game, machine, match, following, unknown = _worked_out_decision("was-sticht", 0, "redraws")
+    monkeypatch.setattr(machine, "redrawing", {})  # (as if its choice were not drawn again compiled)
     arrays, _, _ = following.position()
     plan = sample_plan(machine, arrays, unknown, random.Random(7))  # (choices drawn again: drawn in Python)
     assert isinstance(plan, Drawn) and ("sees_colour", 0) in plan.hidden and plan.batch(4) is not None

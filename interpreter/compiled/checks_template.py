@@ -42,6 +42,7 @@ from interpreter.compiled.steps import ARRAYS
 AGREE_TRIES = 1000  # draws tried for a sample that agrees with every check (engine/samples.py's _AGREE_TRIES)
 CHECKS = ("cz", "czn", "cv", "cl", "cln")  # the check arrays: a state before a run, its cards renamed
 CHECK_ARRAYS = ", ".join((*CHECKS, "h", "cp"))
+CHECKS_PASSED = ", ".join((*CHECKS, "cp"))  # (the check arrays, as the search passes them on)
 HEAD = 6  # a run's numbers before its unknown cards' places (see the module's docstring)
 
 
@@ -226,14 +227,12 @@ def _drawing() -> list[str]:
     ]
 
 
-def agreeing(deal: str) -> list[str]:
-    """The lines of ``search_draw`` that deal again (``deal``: the call that deals every event, giving the runs'
-    offset) until the draw agrees with the checks, or keep the draw that fails the fewest; then the hidden values
-    worked out on it."""
+def agreeing() -> list[str]:
+    """``search_agree``: the draw in ``z`` dealt again (every deal of ``d``) until it agrees with the runs' checks
+    from ``o``, or the draw that fails the fewest kept; then the hidden values worked out on it; the offset after the
+    runs' part."""
     return [
-        f"    o = {deal}",
-        "    if d[o] == 0:",
-        "        return",
+        f"def search_agree({ARRAYS}, d, o, {CHECKS_PASSED}):",
         "    n = d[o + 1]",
         "    mark = h[0]",
         "    runs = grab(h, d[o])",
@@ -249,11 +248,13 @@ def agreeing(deal: str) -> list[str]:
         "                h[best + j] = z[d[o + 2 + j], d[o + 2 + n + j]]",
         "        if misses == 0:",
         "            break",
-        f"        {deal}",
+        "        search_deal(z, h, d)",
         "    if fewest > 0:",  # (no draw agreed: the one that failed the fewest checks, its hidden values again)
         "        for j in range(n):",
         "            z[d[o + 2 + j], d[o + 2 + n + j]] = h[best + j]",
         f"        search_misses(z, {CHECK_ARRAYS}, d, o, runs, d[o] + 1)",
         "    search_hidden(v, h, d, o, runs, e)",
         "    h[0] = mark",
+        "    return e + 1 + 3 * d[e]",
+        "",
     ]

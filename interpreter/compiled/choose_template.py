@@ -75,6 +75,7 @@ from interpreter.compiled.choose_choices import (
     STOP,
     ChoicesWriter,
 )
+from interpreter.compiled.choose_redraw import redraw
 from interpreter.compiled.lower import Lowered
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
 from interpreter.compiled.values import NONE, NotWritten
@@ -97,7 +98,7 @@ class _ChooseWriter(ChoicesWriter):
         some = self._some() if self.counts_only() else []
         lines = (self._order() + self._over() + self._begin() + self._end_turn() + self._idle() + self._choices()
                  + some + self._may() + self._record() + self._passed() + self._take() + self._find() + self._start()
-                 + self._legal() + self._apply())
+                 + self._legal() + self._apply() + redraw(self))
         return StepCode(self.name, "\n".join(lines), self.size(), decides=True, expressions=self.w.expressions,
                         action_of=self.action_of())
 
@@ -287,6 +288,25 @@ class _ChooseWriter(ChoicesWriter):
             lines.append(f"    p[{w.base + self.outs + self.players}] += 1")
         else:
             lines.append(f"    {self.at(PASSES)} = 0")
+        lines += self.sets()
+        if self.keeps_history:  # the pick's record, kept (the first ones, when more than its slots hold)
+            lines += [f"    k = {self.at(HELD)}",
+                      f"    if k < {self.history_size}:",
+                      f"        p[{w.base + self.history} + k] = {name}_record(seat, x)",
+                      f"        {self.at(HELD)} = k + 1"]
+            lines += self._history_set("        ")  # the round value holds the history so far
+        lines.append(f"    {self.at(LEFT)} -= 1")
+        if step.may_stop is None:  # (with may_stop, the turn's end waits for the decision)
+            lines += [f"    if {self.at(LEFT)} <= 0:", f"        {name}_end_turn({ARRAYS}, p)"]
+        return [*lines, ""]
+
+    def sets(self) -> list[str]:
+        """The lines that set the values a pick sets: ``x`` picked by ``seat`` (``PREFIX_take``'s and
+        choose_redraw.py's)."""
+        step, w, name = self.step, self.w, self.name
+        lay, first = w.lay, w.base + self.picks
+        lists = step.option_type.kind == "list"
+        lines: list[str] = []
         picked = f"p[{first}:{first} + {self.at(PICKED)}]"
         for part, value, at in ((ROUND, step.set_round, ""), (SEAT, step.set_seat, " + seat")):
             if value is None:
@@ -307,16 +327,15 @@ class _ChooseWriter(ChoicesWriter):
                 lines.append(f"    v[{self._slot(lay.value, part, value)}{at}] = x")
         if step.set_chooser is not None:
             lines.append(f"    v[{self._slot(lay.value, ROUND, step.set_chooser)}] = seat")
-        if self.keeps_history:  # the pick's record, kept (the first ones, when more than its slots hold)
-            lines += [f"    k = {self.at(HELD)}",
-                      f"    if k < {self.history_size}:",
-                      f"        p[{w.base + self.history} + k] = {name}_record(seat, x)",
-                      f"        {self.at(HELD)} = k + 1"]
-            lines += self._history_set("        ")  # the round value holds the history so far
-        lines.append(f"    {self.at(LEFT)} -= 1")
-        if step.may_stop is None:  # (with may_stop, the turn's end waits for the decision)
-            lines += [f"    if {self.at(LEFT)} <= 0:", f"        {name}_end_turn({ARRAYS}, p)"]
-        return [*lines, ""]
+        return lines
+
+    def _slot(self, where: Any, part: str, name: str) -> int:
+        """Where a value the step sets is in the arrays (seat 0's, for a seat's)."""
+        try:
+            found: int = where(part, name, 0 if part == SEAT else None)
+        except (KeyError, ValueError):
+            raise NotWritten(f"a choice that sets {name!r}, which the arrays do not hold") from None
+        return found
 
     def _record(self) -> list[str]:
         """``PREFIX_record(seat, x)``: the record of ``seat`` picking ``x`` (seat and value), interned: the records of
@@ -341,14 +360,6 @@ class _ChooseWriter(ChoicesWriter):
                 f"        if {name}_VALUES[j] == x:",
                 f"            return {name}_RECORDS[j * {n} + seat]",
                 "    return NONE", ""]
-
-    def _slot(self, where: Any, part: str, name: str) -> int:
-        """Where a value the step sets is in the arrays (seat 0's, for a seat's)."""
-        try:
-            found: int = where(part, name, 0 if part == SEAT else None)
-        except (KeyError, ValueError):
-            raise NotWritten(f"a choice that sets {name!r}, which the arrays do not hold") from None
-        return found
 
     def _remove(self) -> list[str]:
         """``PREFIX_remove``: the last copy of card ``x`` taken from the first zone the seat's search looks in that

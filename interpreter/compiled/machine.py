@@ -106,11 +106,15 @@ class Machine:
         self.settling = Settling(game, Writing(self.lay, lowerer, "a", 0), self.actions, (STEP, FINISHED, STATUS))
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
         self.expressions += self.settling.w.expressions
-        steps = [(step, prefix) for step, prefix in set_steps(game)  # (those a check can be: search_checks.py)
+        steps = [(step, prefix) for step, prefix in set_steps(game)  # (those a run can be: search_checks.py)
                  if any(f"def {prefix}_start(" in code.source for code in self.codes)]
+        redraws = [(step, prefix) for step, prefix in set_steps(game, ("choose",))  # (choose_template's _redraw)
+                   if any(f"def {prefix}_redraw(" in code.source for code in self.codes)]
         self.checked = {id(step): k for k, (step, _) in enumerate(steps)}
+        self.redrawing = {id(step): k for k, (step, _) in enumerate(redraws)}
         searching = search_source(self.lay, self.actions, self.log, (STEP, FINISHED, STATUS),
-                                  len(self.lay.layout.zones), self.size, [prefix for _, prefix in steps])
+                                  len(self.lay.layout.zones), self.size, [prefix for _, prefix in steps],
+                                  [prefix for _, prefix in redraws])
         self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens),
                                 self._seated(), searching)
         self._module: types.SimpleNamespace | None = None

@@ -12,16 +12,17 @@ Where a sample must agree with public values worked out from hidden cards (engin
 works hidden values or hidden teams out again from its cards, the compiled draw deals again until it agrees, each
 such run of a set step (or teams step) worked out again compiled on the state before it, and the other seats'
 hidden values and the teams written as its cards give them (checks_template.py; the plan's part for them:
-search_checks.py). Where a run is not worked out so (its step read a value naming an unknown card, or is a trick's
-own), where the choices the seat has not seen are drawn again, or where a deal's cards go to more than
+search_checks.py); the choices the seat has not seen are drawn again on it (choose_redraw.py). Where a run is not
+worked out so (its step read a value naming an unknown card, or is a trick's own), where a choice drawn again is not
+written so (it may be passed, or keeps a history; or two are running), or where a deal's cards go to more than
 ``MOST_PLACES`` places, the samples are drawn in Python by engine/samples.py's own ``Unknown.draw`` (rejection
 against the checks, each check's step worked out again on the draw) and handed to the compiled search as they are,
 a batch for each call (``Drawn``); the tree and the playouts stay compiled.
 
-Choices the seat has not seen (a simultaneous choice pending) are drawn again on that sample too, their values
-written with it. Not written, so that the search runs on the Python backend (NotWritten says which): such choices
-kept in a history the compiled choice holds, values or a step's progress naming an unknown card (a choice made in
-secret), and a hidden value or a choice's value that the arrays do not hold as one number.
+Drawn in Python, the choices the seat has not seen (a simultaneous choice pending) are drawn again on that sample
+too, their values written with it. Not written, so that the search runs on the Python backend (NotWritten says
+which): such choices kept in a history the compiled choice holds, values or a step's progress naming an unknown
+card (a choice made in secret), and a hidden value or a choice's value that the arrays do not hold as one number.
 """
 
 from __future__ import annotations
@@ -107,11 +108,17 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = N
         raise NotWritten(why)
     spots = _spots(machine, arrays, unknown)
     checks = [0]  # (the checks' part: none)
-    if worked_out(unknown):
-        found = None if unknown.redraws else checks_part(machine, unknown, spots)
+    if unknown.checks or unknown.knowledge.derived or unknown.teams is not None:
+        found = checks_part(machine, unknown, spots)
         if found is None:
             return Drawn(machine, unknown, spots, rng)
         checks = found
+    redraw = [-1, 0]  # (no choice drawn again; else the choose step by its number, and the seat asked)
+    if unknown.redraws:
+        steps = _redrawing(unknown)
+        if len(steps) != 1 or id(steps[0]) not in machine.redrawing:
+            return Drawn(machine, unknown, spots, rng)
+        redraw = [machine.redrawing[id(steps[0])], unknown.seat]
     d = [len(unknown.events)]
     kind = machine.lay.layout.kind
     for (_, cards, bans), (rows, cols), spotted in zip(unknown.events, spots, unknown.spots, strict=True):
@@ -129,7 +136,7 @@ def sample_plan(machine: Machine, arrays: Arrays, unknown: Unknown, rng: Any = N
         everywhere = (1 << (free + 1)) - 1
         d += [len(cards), free + 1, *rows, *cols, *at, *(kind[c] for c in cards),
               *(everywhere & ~banned.get(c, 0) for c in cards)]
-    return np.asarray([*d, *checks], np.int64)
+    return np.asarray([*d, *checks, *redraw], np.int64)
 
 
 def _spots(machine: Machine, arrays: Arrays, unknown: Unknown) -> list[tuple[list[int], list[int]]]:

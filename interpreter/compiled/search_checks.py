@@ -24,16 +24,16 @@ from interpreter.runtime.slot_samples import Asked
 from interpreter.runtime.slots import Slots
 
 
-def set_steps(game: Any) -> list[tuple[Any, str]]:
-    """The set steps (and teams steps) of ``game`` a run can be, with the prefix of their compiled functions
-    (compiled/machine.py and repeat_template.py name them so): the round's, and those of its repeats, a trick's own
-    not among them."""
+def set_steps(game: Any, kinds: tuple[str, ...] = ("set", "teams")) -> list[tuple[Any, str]]:
+    """The steps of ``kinds`` of ``game`` a run can be (set steps and teams steps; or a redraw's, choose steps),
+    with the prefix of their compiled functions (compiled/machine.py and repeat_template.py name them so): the
+    round's, and those of its repeats, a trick's own not among them."""
     found: list[tuple[Any, str]] = []
 
     def walk(steps: list[Any], prefix: str) -> None:
         for k, step in enumerate(steps):
             name = f"{prefix}{k}" if prefix == "s" else f"{prefix}i{k}"
-            if step.kind in ("set", "teams") and not getattr(step, "bound", None):
+            if step.kind in kinds and not getattr(step, "bound", None):
                 found.append((step, name))
             elif step.kind in REPEATS:
                 walk(step.inner, name)

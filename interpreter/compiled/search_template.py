@@ -15,7 +15,8 @@ way by its actor's reward, divided by the largest reward seen for UCB.
 What to deal again comes from Python, gathered once per decision (compiled/search.py), in ``d``: ``d[0]`` the deals
 (events), then for each ``n``, the number of places ``P``, then ``n`` each of the spots' rows and columns in ``z``,
 the spots' places (0..P-1), the cards' kinds and each card's mask of the places it may go to; after the deals,
-the checks the sample must agree with (checks_template.py: ``0`` where none). A deal is a shuffle,
+the checks the sample must agree with (checks_template.py: ``0`` where none), then the choose step whose choices
+the seat has not seen a sample draws again (its number, -1 for none) and the seat asked. A deal is a shuffle,
 tried again (``TRIES``) until no card lands where its mask forbids it (as engine/samples.py's ``_deal``); then a
 deal spot by spot in a random order (``search_deal_around``), each spot taking a card at random among those it may
 hold that leave the rest a deal: by Hall's theorem, for each set S of places the cards that may go only to S must
@@ -39,27 +40,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from interpreter.compiled.arrays import ArrayLayout
-from interpreter.compiled.checks_template import CHECK_ARRAYS, agreeing, checks_source
+from interpreter.compiled.checks_template import CHECKS_PASSED, agreeing, checks_source
 from interpreter.compiled.steps import ARRAYS
 from interpreter.runtime.layout import NUMBER, TOTAL
 
 KEY, ACTOR, CHILD, NEXT, PARENT, VISITS, AVAILABLE = range(7)
 TREE_COLUMNS = 7
-CHECKS_PASSED = CHECK_ARRAYS.replace("h, ", "")  # (the check arrays, as the search passes them on)
 GIVEN, GIVEN_HEAD = -1, 5  # ``d[0]`` of samples drawn in Python, and the numbers before their spots (see above)
 TRIES = 21  # shuffles tried before a deal spot by spot (engine/samples.py: one, then _TRIES more)
 MOST_PLACES = 12  # the places a deal's cards may go to, at most (each set of them is a slot of the scratch space)
 
 
 def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, int, int], zones: int, size: int,
-                  checks: Sequence[str] = ()) -> str:
+                  checks: Sequence[str] = (), redraws: Sequence[str] = ()) -> str:
     """The search's functions for a game laid out as ``lay``: ``capacity`` the most actions a decision offers (the
     machine's), ``kept`` the progress slots a sample copies (the machine's own and the steps', not the round values
     it logs), ``slots`` the machine's progress slots of the step running, the game finished and its status,
     ``zones`` the rows of ``z``, ``size`` the progress slots; ``checks`` the set steps a check can be (their
-    prefixes: checks_template.py)."""
+    prefixes: checks_template.py), ``redraws`` the choose steps whose unseen choices a sample draws again."""
     number, total, players = lay.value(NUMBER), lay.value(TOTAL, "", 0), lay.layout.players
-    lines = _copying(kept) + _dealing() + _drawing(bool(checks)) + _rewarding(total, players)
+    lines = _copying(kept) + _dealing() + _drawing(bool(checks), redraws) + _rewarding(total, players)
     lines += checks_source(lay, zones, size, checks) if checks else []
     lines += _searching(capacity, number, players, slots)
     return "\n".join(lines)
@@ -159,10 +159,11 @@ def _dealing() -> list[str]:
     ]
 
 
-def _drawing(checks: bool) -> list[str]:
+def _drawing(checks: bool, redraws: Sequence[str]) -> list[str]:
     """``search_given`` (the next of the samples drawn in Python into the work arrays) and ``search_draw``: the unknown
     cards of every deal of ``d`` dealt again into the work arrays (until they agree with the checks, where ``checks``:
-    checks_template.py), or the next sample given."""
+    checks_template.py; then the choices the seat has not seen drawn again, by the choose steps ``redraws``), or the
+    next sample given."""
     return [
         "def search_given(z, v, d):",
         "    n = d[1]",
@@ -209,13 +210,30 @@ def _drawing(checks: bool) -> list[str]:
         "        o = masks + n",
         "    return o",
         "",
-        f"def search_draw({ARRAYS}, d, {CHECKS_PASSED}):",
+        *(agreeing() if checks else []),
+        f"def search_draw({ARRAYS}, p, d, {CHECKS_PASSED}):",
         f"    if d[0] == {GIVEN}:",
         "        search_given(z, v, d)",
         "        return",
-        *(agreeing("search_deal(z, h, d)") if checks else ["    search_deal(z, h, d)"]),
+        "    o = search_deal(z, h, d)",
+        (f"    r = o + 1 if d[o] == 0 else search_agree({ARRAYS}, d, o, {CHECKS_PASSED})" if checks
+         else "    r = o + 1"),
+        *(["    if d[r] >= 0:", f"        search_redraw({ARRAYS}, p, d[r], d[r + 1])"] if redraws else []),
         "",
+        *_redrawing(redraws),
     ]
+
+
+def _redrawing(steps: Sequence[str]) -> list[str]:
+    """``search_redraw``: the choices a seat has not seen drawn again on a sample, by the choose step's
+    ``PREFIX_redraw`` (choose_template.py), the step by its number in ``steps`` (their prefixes)."""
+    if not steps:
+        return []
+    return [f"def search_redraw({ARRAYS}, p, which, me):",
+            *(f"    if which == {k}:\n        {prefix}_redraw({ARRAYS}, p, me)\n        return"
+              for k, prefix in enumerate(steps)),
+            "    return",
+            ""]
 
 
 def _rewarding(total: int, players: int) -> list[str]:
@@ -268,7 +286,7 @@ def _searching(capacity: int, number: int, players: int, slots: tuple[int, int, 
         f"    number = v0[{number}]",
         "    for it in range(iterations):",
         f"        search_copy({ARRAYS}, p, z0, zn0, v0, l0, ln0, p0)",
-        f"        search_draw({ARRAYS}, d, {CHECKS_PASSED})",
+        f"        search_draw({ARRAYS}, p, d, {CHECKS_PASSED})",
         "        node = 0",
         "        expanded = 0",
         f"        while p[{finished}] == 0 and v[{number}] == number:",
