@@ -13,7 +13,7 @@ import pytest
 from interpreter.compiled import search as search_module
 from interpreter.compiled.machine import Machine
 from interpreter.compiled.search import CompiledSearch, Drawn, _spots, sample_plan
-from interpreter.compiled.search_checks import checks_part, held_as_one, set_steps
+from interpreter.compiled.search_checks import checks_part, held_as_one, prefixed_steps
 from interpreter.engine.card_values import renamed
 from interpreter.engine.samples import Draw, Unknown, _teams_agree
 from interpreter.engine.state import CHANCE
@@ -147,7 +147,7 @@ def test_choices_a_seat_has_not_seen_are_drawn_again_compiled() -> None:
 
 def test_set_steps_name_the_steps_a_check_can_be_as_the_module_does() -> None:
     game = game_of("tichu", 4)
-    found = dict((step.name, prefix) for step, prefix in set_steps(game))
+    found = dict((step.name, prefix) for step, prefix in prefixed_steps(game))
     assert found["play_begin"] == "s11i0" and found["wished"] == "s11i7"
     machine = Machine(game)
     assert all(f"def {prefix}_start(" in machine.source for prefix in found.values())

@@ -34,7 +34,7 @@ from interpreter.compiled.kinds import step_code
 from interpreter.compiled.lower import Lowerer
 from interpreter.compiled.module import is_kept, made, module_text, source_of
 from interpreter.compiled.round_template import round_source
-from interpreter.compiled.search_checks import set_steps
+from interpreter.compiled.search_checks import prefixed_steps
 from interpreter.compiled.search_template import search_source
 from interpreter.compiled.settling import NO_ACTION, Settling
 from interpreter.compiled.steps import ARRAYS, StepCode, Writing
@@ -106,9 +106,9 @@ class Machine:
         self.settling = Settling(game, Writing(self.lay, lowerer, "a", 0), self.actions, (STEP, FINISHED, STATUS))
         self.expressions = [e for code in self.codes for e in code.expressions] + rounds.expressions
         self.expressions += self.settling.w.expressions
-        steps = [(step, prefix) for step, prefix in set_steps(game)  # (those a run can be: search_checks.py)
+        steps = [(step, prefix) for step, prefix in prefixed_steps(game)  # (those a run can be: search_checks.py)
                  if any(f"def {prefix}_start(" in code.source for code in self.codes)]
-        redraws = [(step, prefix) for step, prefix in set_steps(game, ("choose",))  # (choose_template's _redraw)
+        redraws = [(step, prefix) for step, prefix in prefixed_steps(game, ("choose",))  # (choose_template's _redraw)
                    if any(f"def {prefix}_redraw(" in code.source for code in self.codes)]
         self.checked = {id(step): k for k, (step, _) in enumerate(steps)}
         self.redrawing = {id(step): k for k, (step, _) in enumerate(redraws)}

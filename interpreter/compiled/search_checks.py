@@ -4,7 +4,7 @@ does not know, the teams step that hid the teams), the state before it packed in
 place there, the hidden values it reads and works out, and what it is compared with; or None where a run is not
 worked out compiled (the samples are then drawn in Python: compiled/search.py's ``Drawn``).
 
-A run is worked out compiled where its step is one the module can start on its own (``set_steps``: one of the
+A run is worked out compiled where its step is one the module can start on its own (``prefixed_steps``: one of the
 round's steps, or of a repeat's, not a step a trick runs, which reads the trick's progress), no value it read that
 the plan does not write names an unknown card by its id (the arrays would not rename it), what it told is held in
 the arrays (one number, or a list's row), and the values it reads or works out are one number each.
@@ -24,7 +24,7 @@ from interpreter.runtime.slot_samples import Asked
 from interpreter.runtime.slots import Slots
 
 
-def set_steps(game: Any, kinds: tuple[str, ...] = ("set", "teams")) -> list[tuple[Any, str]]:
+def prefixed_steps(game: Any, kinds: tuple[str, ...] = ("set", "teams")) -> list[tuple[Any, str]]:
     """The steps of ``kinds`` of ``game`` a run can be (set steps and teams steps; or a redraw's, choose steps),
     with the prefix of their compiled functions (compiled/machine.py and repeat_template.py name them so): the
     round's, and those of its repeats, a trick's own not among them."""
@@ -50,7 +50,7 @@ def checks_part(machine: Any, unknown: Any, spots: list[tuple[list[int], list[in
     teams = unknown.teams  # (hidden teams worked out again: a run compared with what the seat knows of them)
     runs = _ordered([*unknown.checks, *knowledge.derived.values(), *([teams] if teams is not None else [])])
     number = {id(run): k for k, run in enumerate(runs)}
-    checks = {id(run) for run in unknown.checks} | {id(teams)}
+    checks = {id(run) for run in [*unknown.checks, *([teams] if teams is not None else [])]}  # (those compared)
     rows = [r for rs, _ in spots for r in rs]
     cols = [c for _, cs in spots for c in cs]
     true = [c for cards, _, _ in unknown.events for c in cards]
