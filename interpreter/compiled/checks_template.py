@@ -46,8 +46,9 @@ CHECKS_PASSED = ", ".join((*CHECKS, "cp"))  # (the check arrays, as the search p
 HEAD = 6  # a run's numbers before its unknown cards' places (see the module's docstring)
 
 
-def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str]) -> list[str]:
-    """The runs' functions, for a game laid out as ``lay`` (``zones`` rows of ``z``, ``size`` progress slots), whose
+def checks_source(lay: ArrayLayout, zones: int, kept: int, steps: Sequence[str]) -> list[str]:
+    """The runs' functions, for a game laid out as ``lay`` (``zones`` rows of ``z``, ``kept`` progress slots a step
+    uses: the machine's own and the steps', not the round values it logs), whose
     set steps ``steps`` (their prefixes, by number) a run can be: ``search_check`` (step ``which`` started on the
     check arrays), ``search_parts`` and ``search_runs`` (where a run's parts are), ``search_snapshot`` (a run's state
     into the check arrays, renamed by the draw), ``search_told`` and ``search_sizes`` (its values kept and
@@ -60,7 +61,7 @@ def checks_source(lay: ArrayLayout, zones: int, size: int, steps: Sequence[str])
         "    return",
         "",
         *_parts(lay.width),
-        *_snapshot(lay, zones, size),
+        *_snapshot(lay, zones, kept),
         *_told(lay.width),
         *_drawing(),
     ]
@@ -94,7 +95,7 @@ def _parts(width: int) -> list[str]:
     ]
 
 
-def _snapshot(lay: ArrayLayout, zones: int, size: int) -> list[str]:
+def _snapshot(lay: ArrayLayout, zones: int, kept: int) -> list[str]:
     """``search_snapshot``: a run's state into the check arrays."""
     cap, width = lay.capacity, lay.width
     values, lists = max(lay.values, 1), max(lay.lists, 1)
@@ -118,7 +119,7 @@ def _snapshot(lay: ArrayLayout, zones: int, size: int) -> list[str]:
         "        cln[r] = d[lns + r]",
         "        for k in range(cln[r]):",
         f"            cl[r, k] = d[ls + r * {width} + k]",
-        f"    for i in range({size}):",
+        f"    for i in range({kept}):",  # (the steps' slots cleared: the logged round values no step reads)
         "        cp[i] = 0",
         "    if renamed == 1:",
         "        for j in range(n):",

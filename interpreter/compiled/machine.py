@@ -113,7 +113,7 @@ class Machine:
         self.checked = {id(step): k for k, (step, _) in enumerate(steps)}
         self.redrawing = {id(step): k for k, (step, _) in enumerate(redraws)}
         searching = search_source(self.lay, self.actions, self.log, (STEP, FINISHED, STATUS),
-                                  len(self.lay.layout.zones), self.size, [prefix for _, prefix in steps],
+                                  len(self.lay.layout.zones), [prefix for _, prefix in steps],
                                   [prefix for _, prefix in redraws])
         self.source = source_of(self.expressions, *(c.source for c in self.codes), round_src, self._machine(whens),
                                 self._seated(), searching)

@@ -51,16 +51,16 @@ TRIES = 21  # shuffles tried before a deal spot by spot (engine/samples.py: one,
 MOST_PLACES = 12  # the places a deal's cards may go to, at most (each set of them is a slot of the scratch space)
 
 
-def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, int, int], zones: int, size: int,
+def search_source(lay: ArrayLayout, capacity: int, kept: int, slots: tuple[int, int, int], zones: int,
                   checks: Sequence[str] = (), redraws: Sequence[str] = ()) -> str:
     """The search's functions for a game laid out as ``lay``: ``capacity`` the most actions a decision offers (the
     machine's), ``kept`` the progress slots a sample copies (the machine's own and the steps', not the round values
     it logs), ``slots`` the machine's progress slots of the step running, the game finished and its status,
-    ``zones`` the rows of ``z``, ``size`` the progress slots; ``checks`` the set steps a check can be (their
+    ``zones`` the rows of ``z``; ``checks`` the set steps a check can be (their
     prefixes: checks_template.py), ``redraws`` the choose steps whose unseen choices a sample draws again."""
     number, total, players = lay.value(NUMBER), lay.value(TOTAL, "", 0), lay.layout.players
     lines = _copying(kept) + _dealing() + _drawing(bool(checks), redraws) + _rewarding(total, players)
-    lines += checks_source(lay, zones, size, checks) if checks else []
+    lines += checks_source(lay, zones, kept, checks) if checks else []
     lines += _searching(capacity, number, players, slots)
     return "\n".join(lines)
 
