@@ -52,10 +52,6 @@ from interpreter.runtime.slots import Slots
 STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
 OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within MAX_ROUNDS
 HEAD = 5  # the machine's own progress slots, before the steps'
-# the module's functions Python calls (module.made: compiled with their wrapper for Python, kept on disk)
-ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win", "play_seated",
-           "play_batch", "ismcts",
-           "observe", "reset_many", "step_many")  # (the last three: a vector environment's, vector_template.py)
 
 
 TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
@@ -135,7 +131,7 @@ class Machine:
             text = self._text()
             box = self.box()
             shapes = {**{name: a.shape for name, a in box._asdict().items()}, "p": (self.size,)}  # (pointers.py)
-            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, shapes, text)
+            self._module = made(self.source, self.expressions, self.values, self.compiled, shapes, text)
             self.held = len(self.values.interned)
         return self._module
 

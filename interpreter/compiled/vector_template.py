@@ -32,7 +32,6 @@ from interpreter.compiled.machine import FINISHED, OVERRUN, STATUS, STEP
 from interpreter.compiled.steps import ARRAYS, Writing
 
 UNNUMBERED, EMPTY = 4, 5  # errors[g] (after the machine's own: 1 over, machine.OVERRUN, settling.NO_ACTION)
-ENTRIES = ("observe", "reset_many", "step_many")  # the entry points written here (machine.ENTRIES holds them)
 
 _GAME = "Z[g], ZN[g], V[g], L[g], LN[g], h, P[g]"  # game g's arrays and progress, as the machine's functions take them
 _STACKED = "Z, ZN, V, L, LN, h, P, z0, zn0, v0, l0, ln0"

@@ -1,0 +1,179 @@
+"""LLVM IR made machine code in this process (llvmlite: LLVM's own code generator, no C compiler), kept as object
+code on disk, and called from Python.
+
+A module's entry, for the argument types Python passes, is written (module.py), optimized by LLVM (``OPT``), made
+object code for this machine's processor and loaded; the object code is kept in a file named by the module's text,
+the entry, the types and this machine's processor, so that a later process loads it and writes nothing. Every
+entry shares one runtime state (``STATE``: the random stream's, as numpy's is one stream, and the error's slot),
+which Python owns: an error a compiled function sets (a ``raise``, a division by zero) is raised by the call."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import json
+import os
+import struct
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from interpreter.cache import write_bytes
+from interpreter.compiled.ir.calls import ERROR_AT
+from interpreter.compiled.ir.module import STATE_SIZE, ModuleIR, parsed
+from interpreter.compiled.ir.types import BOOL, FLT, VOID, Tup, Type, kind_of
+
+OPT = 2  # LLVM's optimization level (3: no faster here, longer to compile)
+FORM = "ir-1"  # how the object code is written (in its files' names: changed with the writer)
+STATE = np.zeros(STATE_SIZE, np.int64)  # the runtime state of every compiled module (see the module's docstring)
+_ERRORS: dict[str, type[Exception]] = {"MemoryError": MemoryError, "ZeroDivisionError": ZeroDivisionError}
+_loaded: dict[str, int] = {}  # an entry's symbol -> its machine code's address (each object code loaded once)
+
+
+@functools.cache
+def _engine() -> tuple[Any, Any, Any]:
+    """llvmlite's binding, the target machine for this processor, and the process's one execution engine."""
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
+                                           opt=OPT, codemodel="jitdefault")
+    engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
+    return llvm, machine, engine
+
+
+@functools.cache
+def host() -> str:
+    """This machine's processor and LLVM, as the object code depends on them (in the kept files' names)."""
+    llvm, _, _ = _engine()
+    import llvmlite
+
+    return hashlib.sha256(f"{FORM} {llvmlite.__version__} {llvm.get_process_triple()} {llvm.get_host_cpu_name()} "
+                          f"{llvm.get_host_cpu_features().flatten()}".encode()).hexdigest()[:12]
+
+
+def object_code(ir: str) -> bytes:
+    """``ir`` checked, optimized and made object code for this processor."""
+    llvm, machine, _ = _engine()
+    module = llvm.parse_assembly(ir)
+    module.triple = llvm.get_process_triple()
+    module.verify()
+    builder = llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options(speed_level=OPT))
+    builder.getModulePassManager().run(module, builder)
+    return bytes(machine.emit_object(module))
+
+
+def load(code: bytes, symbol: str) -> int:
+    """The address of ``symbol`` in ``code`` (object code) loaded into the process (once)."""
+    if symbol not in _loaded:
+        llvm, _, engine = _engine()
+        engine.add_object_file(llvm.ObjectFileRef.from_data(code))
+        engine.finalize_object()
+        _loaded[symbol] = engine.get_function_address(symbol)
+    return _loaded[symbol]
+
+
+class Native:
+    """The functions of a module's text compiled on their first call, for the types of that call's arguments
+    (``function(name)``); ``kept``: the kept module's path without its ending (its object code's files start so),
+    or None to keep nothing."""
+
+    def __init__(self, text: str, space: dict[str, Any], views: dict[str, tuple[int, ...]], kept: str | None):
+        self.text, self.space, self.kept = text, space, kept
+        self.views = {f"view_{k}": tuple(int(d) for d in v) for k, v in views.items()}
+        self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        self._defs: dict[str, Any] | None = None
+        self._forms: dict[tuple[str, tuple[Type, ...]], tuple[Callable[..., None], Type, list[tuple[str, str]]]] = {}
+
+    @property
+    def defs(self) -> dict[str, Any]:
+        if self._defs is None:
+            self._defs = parsed(self.text)
+        return self._defs
+
+    def function(self, name: str) -> Callable[..., Any]:
+        return functools.partial(self.call, name)
+
+    def call(self, name: str, *args: Any) -> Any:
+        kinds = tuple(kind_of(a) for a in args)
+        form = self._forms.get((name, kinds))
+        if form is None:
+            form = self._forms[(name, kinds)] = self._made(name, kinds)
+        run, result, errors = form
+        words = _packed(args, max(8, len(errors)))
+        STATE[ERROR_AT] = 0
+        run(words.ctypes.data, STATE.ctypes.data)
+        if STATE[ERROR_AT]:
+            code = int(STATE[ERROR_AT])
+            STATE[ERROR_AT] = 0
+            kind, message = errors[code - 1]
+            raise _ERRORS.get(kind, RuntimeError)(message)
+        return _unpacked(words, result)
+
+    def _made(self, name: str, kinds: tuple[Type, ...]) -> tuple[Callable[..., None], Type, list[tuple[str, str]]]:
+        signature = hashlib.sha256(repr(kinds).encode()).hexdigest()[:12]
+        symbol = f"e.{self.digest}.{name}.{signature}"
+        path = None if self.kept is None else f"{self.kept}.{name}.{signature}.{host()}.o"
+        found = _read(path)
+        if found is None:
+            ir = ModuleIR(self.defs, self.space, self.views)
+            entry = ir.function(name, kinds)
+            code, result, errors = object_code(ir.text(entry, symbol)), entry.result, ir.errors
+            if path is not None:  # (what Python needs to call it, then the object code)
+                said = json.dumps({"result": _said(result), "errors": errors}).encode()
+                write_bytes(path, len(said).to_bytes(4, "little") + said + code)
+        else:
+            result, errors, code = found
+        address = load(code, symbol)
+        return ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(address), result, errors
+
+
+def _read(path: str | None) -> tuple[Type, list[tuple[str, str]], bytes] | None:
+    """A kept entry: its result's type, its errors and its object code (None where missing or damaged)."""
+    if path is None or not os.path.exists(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        size = int.from_bytes(data[:4], "little")
+        said = json.loads(data[4:4 + size])
+        return _type(said["result"]), [tuple(e) for e in said["errors"]], data[4 + size:]  # type: ignore[misc]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _said(t: Type) -> Any:
+    return {"items": [_said(x) for x in t.items]} if isinstance(t, Tup) else t
+
+
+def _type(said: Any) -> Type:
+    return Tup(tuple(_type(x) for x in said["items"])) if isinstance(said, dict) else str(said)
+
+
+def _packed(args: tuple[Any, ...], room: int) -> np.ndarray:
+    words: list[int] = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            words.append(a.ctypes.data)
+            words += a.shape
+        elif isinstance(a, (float, np.floating)):
+            words.append(struct.unpack("<q", struct.pack("<d", float(a)))[0])
+        else:
+            words.append(int(a))
+    return np.array(words + [0] * max(0, room - len(words)), np.int64)
+
+
+def _unpacked(words: np.ndarray, result: Type) -> Any:
+    if result == VOID:
+        return None
+    items = result.items if isinstance(result, Tup) else (result,)
+    out: list[Any] = []
+    for k, t in enumerate(items):
+        x = int(words[k])
+        out.append(struct.unpack("<d", struct.pack("<q", x))[0] if t == FLT else bool(x) if t == BOOL else x)
+    return tuple(out) if isinstance(result, Tup) else out[0]
+
