@@ -1,8 +1,8 @@
 """The compiled backend's expressions (interpreter/compiled/): every expression of every bundled game that its writer
 writes gives what the Python backend's gives, at states of random games, with the names it binds drawn at random.
 
-The written source is run as plain Python here (it is the subset numba compiles; one test compiles some with numba
-when it is installed). The Python side is the expression as the compact game reads it (cards as their kinds,
+The written source is run as plain Python here (it is the subset the compiled backend compiles; one test compiles some
+when llvmlite is installed). The Python side is the expression as the compact game reads it (cards as their kinds,
 runtime/compact_reads.py), on the same state packed into the slots; the compiled side reads the arrays the slots
 are packed into (compiled/arrays.py)."""
 
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
-from interpreter.compiled.lower import Lowered, Lowerer, with_defines
-from interpreter.compiled.module import support
+from interpreter.compiled.lower import Lowered, Lowerer
+from interpreter.compiled.module import made, source_of, support
 from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -194,9 +194,10 @@ def test_a_list_value_that_is_none_reads_as_none():
     assert both.function(hints[1])(*arrays)[1] == -1
 
 
-def test_numba_compiles_the_written_source():
-    """The written source is numba's subset: some of NJET's expressions compiled, giving the same as run as Python."""
-    numba = pytest.importorskip("numba")
+def test_the_written_source_compiles_and_computes_as_plain_python():
+    """The written source is the compiled backend's subset: some of NJET's expressions compiled (with the defines'
+    functions they call), giving the same as run as Python."""
+    pytest.importorskip("llvmlite")
     both = Both("njet-riogrande", 4)
     rng = random.Random(3)
     (state,) = states(both.game, rng, 1, every=40)
@@ -206,11 +207,7 @@ def test_numba_compiles_the_written_source():
     assert picked
     for e, lowered, bound, _ in picked:
         plain = both.function(lowered)
-        space = {**support(True), **lowered.link(both.values)}
-        exec(lowered.program, space)
-        for e in with_defines([lowered]):  # (the defines' functions it calls compiled too, before they are called)
-            space[e.name] = numba.njit(_nrt=False)(space[e.name])
-        fast = space[lowered.name]
+        fast = getattr(made(source_of([lowered]), [lowered], both.values, compiled=True), lowered.name)
         for _ in range(5):
             args = [drawn(bound[n], rng, both.lay) for n, _ in lowered.params]
             given = [np.asarray(a, np.int64) if isinstance(a, list) else both.values.encode(a) for a in args]

@@ -19,7 +19,6 @@ import functools
 import hashlib
 import os
 import re
-import sys
 import types
 from collections.abc import Callable, Iterable, Mapping
 from importlib.util import MAGIC_NUMBER
@@ -164,10 +163,10 @@ def _path(root: str, text: str) -> str:
 
 def _kept(text: str, form: Callable[[], str] | None = None) -> tuple[str, str] | None:
     """The file of ``text`` in the cache folder's ``compiled`` folder, named by ``text``, and what it holds: the form
-    of ``text`` numba compiles (``form()``, made only when the file is new; default ``text``). It ends with the
+    of ``text`` that is compiled (``form()``, made only when the file is new; default ``text``). It ends with the
     digest of the rest (its lines numbered as the form's): a file whose digest does not match (damaged, or of another
     version) is written again. None when there is no cache folder or it cannot be written. The oldest files go when
-    there are more than MAX_FILES, with numba's files of them."""
+    there are more than MAX_FILES, with their object code (``_pruned``)."""
     root = cache_folder()
     if root is None:
         return None

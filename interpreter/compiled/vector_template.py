@@ -18,7 +18,7 @@ for each game ``g``:
   whose policy gave no action; ``UNNUMBERED``, a legal action no id names; ``EMPTY``, a new game over before any
   seat decides): the caller raises the error (the game's other arrays are as it left them).
 
-Deals (chance) are drawn inside the call, a shuffle of the step's pack from numba's random stream (the machine's
+Deals (chance) are drawn inside the call, a shuffle of the step's pack from the compiled random stream (the machine's
 ``seed``), as ``playout`` draws them; a step that ends without a decision (an obligation's ``otherwise: end``) goes
 on, as ``playout`` goes on; automatic seats are settled by the machine (settling.py).
 """

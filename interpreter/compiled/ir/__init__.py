@@ -17,8 +17,8 @@ the subset is refused (``SubsetError``), never guessed.
 * mt19937.py: numpy's random stream, in the subset;
 * jit.py: LLVM's optimization and code generation, the object code kept on disk, and Python's calls.
 
-Why not numba, which compiled the same subset until issue 34's last stop: its own Python work (bytecode analysis,
-type inference, lowering) was three quarters of a game's first compile (Tichu about 26 s); written here, the
+Why not numba, which compiled the same subset before: its own Python work (bytecode analysis, type inference,
+lowering) was three quarters of a game's first compile (the largest bundled game's about 26 s); written here, the
 same module is written in a few tenths of a second and LLVM's work is the rest (docs/performance.md, "LLVM IR
 written by the engine").
 """

@@ -7,8 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from interpreter.compiled.ir.types import (BOOL, FLT, INT, LL, Arr, ArrayValue, SubsetError, Tup, Type, fconst,
-                                           lltype)
+from interpreter.compiled.ir.types import BOOL, FLT, INT, LL, Arr, ArrayValue, SubsetError, Tup, Type, fconst, lltype
 from interpreter.compiled.ir.writer import Writer
 
 _INT_OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor",

@@ -156,7 +156,12 @@ class Function(Inference, Calls):
             raise SubsetError(f"{self.node.name}: a range's step must be a constant other than 0")
         i = self.slot()
         self.put(f"store i64 {start}, i64* {i}")
-        self.loop(i, stop, step, lambda at: (self.assign_name(s.target, INT, at), self.body(s.body)))
+
+        def inside(at: str) -> None:
+            self.assign_name(s.target, INT, at)
+            self.body(s.body)
+
+        self.loop(i, stop, step, inside)
 
     def loop(self, i: str, stop: str, step: str, inside: Callable[[str], Any]) -> None:
         """A loop of the counter ``i`` (a variable) by ``step`` (a constant) while before ``stop``."""

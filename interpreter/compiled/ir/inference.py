@@ -4,12 +4,9 @@ holds one type (numbers and floats assigned to one name: a float), repeated over
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from interpreter.compiled.ir.types import BOOL, FLT, INT, SCALAR, VOID, Arr, SubsetError, Tup, Type, passed, unify
-
-if TYPE_CHECKING:
-    from interpreter.compiled.ir.module import ModuleIR
 
 FLOAT_CALLS = {"np.random.random": FLT, "np.sqrt": FLT, "np.log": FLT, "np.random.seed": VOID}
 _ROUNDS = 20  # (a function's names settle in two or three passes)
@@ -18,7 +15,7 @@ _ROUNDS = 20  # (a function's names settle in two or three passes)
 class Inference:
     """The types of one function's names (``names``) and its result (``result``)."""
 
-    module: ModuleIR
+    module: Any  # (module.py's ModuleIR: the functions' module)
     node: ast.FunctionDef
     names: dict[str, Type]
     result: Type | None

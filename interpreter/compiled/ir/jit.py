@@ -40,8 +40,8 @@ def _engine() -> tuple[Any, Any, Any]:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     target = llvm.Target.from_triple(llvm.get_process_triple())
-    machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(),
-                                           opt=OPT, codemodel="jitdefault")
+    machine = target.create_target_machine(cpu=llvm.get_host_cpu_name(), opt=OPT, codemodel="jitdefault",
+                                           features=llvm.get_host_cpu_features().flatten())
     engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), machine)
     return llvm, machine, engine
 
@@ -104,7 +104,7 @@ class Native:
         if form is None:
             form = self._forms[(name, kinds)] = self._made(name, kinds)
         run, result, errors = form
-        words = _packed(args, max(8, len(errors)))
+        words = _packed(args, len(result.items) if isinstance(result, Tup) else 1)  # (room for the results)
         STATE[ERROR_AT] = 0
         run(words.ctypes.data, STATE.ctypes.data)
         if STATE[ERROR_AT]:
@@ -122,9 +122,11 @@ class Native:
         if found is None:
             ir = ModuleIR(self.defs, self.space, self.views)
             entry = ir.function(name, kinds)
+            assert entry.result is not None  # (worked out when written)
             code, result, errors = object_code(ir.text(entry, symbol)), entry.result, ir.errors
             if path is not None:  # (what Python needs to call it, then the object code)
-                said = json.dumps({"result": _said(result), "errors": errors}).encode()
+                said = json.dumps({"result": _said(result), "errors": errors,
+                                   "code": hashlib.sha256(code).hexdigest()}).encode()
                 write_bytes(path, len(said).to_bytes(4, "little") + said + code)
         else:
             result, errors, code = found
@@ -133,15 +135,18 @@ class Native:
 
 
 def _read(path: str | None) -> tuple[Type, list[tuple[str, str]], bytes] | None:
-    """A kept entry: its result's type, its errors and its object code (None where missing or damaged)."""
+    """A kept entry: its result's type, its errors and its object code (None where missing or damaged: its object
+    code's digest is kept with it)."""
     if path is None or not os.path.exists(path):
         return None
     try:
         with open(path, "rb") as f:
             data = f.read()
         size = int.from_bytes(data[:4], "little")
-        said = json.loads(data[4:4 + size])
-        return _type(said["result"]), [tuple(e) for e in said["errors"]], data[4 + size:]  # type: ignore[misc]
+        said, code = json.loads(data[4:4 + size]), data[4 + size:]
+        if said["code"] != hashlib.sha256(code).hexdigest():  # (cut short, or changed: never given to LLVM)
+            return None
+        return _type(said["result"]), [(str(e[0]), str(e[1])) for e in said["errors"]], code
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

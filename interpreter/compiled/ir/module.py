@@ -11,8 +11,21 @@ from typing import Any
 from interpreter.compiled.ir.calls import ERROR_AT
 from interpreter.compiled.ir.function import Function
 from interpreter.compiled.ir.mt19937 import SOURCE as RANDOM
-from interpreter.compiled.ir.types import (BOOL, FLT, INT, ITEMS, LL, VOID, Arr, ArrayValue, SubsetError, Tup, Type,
-                                           fconst, lltype)
+from interpreter.compiled.ir.types import (
+    BOOL,
+    FLT,
+    INT,
+    ITEMS,
+    LL,
+    VOID,
+    Arr,
+    ArrayValue,
+    SubsetError,
+    Tup,
+    Type,
+    fconst,
+    lltype,
+)
 
 STATE_SIZE = ERROR_AT + 1  # the runtime state: the random stream's (mt19937.py), then the error's
 STATE_NAME = "MT"  # (the name the random stream's source reads the runtime state by)
@@ -50,7 +63,7 @@ class ModuleIR:
     def global_type(self, name: str) -> Type | None:
         if name == STATE_NAME:
             return Arr(1)
-        value = self.space.get(name)
+        value: Any = self.space.get(name)
         if hasattr(value, "dtype") and hasattr(value, "ndim"):
             return Arr(value.ndim, ITEMS[value.dtype.str[1:]])
         if isinstance(value, (bool, int)) or type(value).__name__.startswith("int"):

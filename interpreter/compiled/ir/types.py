@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from interpreter.errors import TrickbookError
 
@@ -37,7 +37,7 @@ class Tup:
     items: tuple[Any, ...]
 
 
-Type = Union[str, Arr, Tup]
+Type = str | Arr | Tup
 
 # an array's items, by numpy's dtype code -> the item's name here; its type in LLVM; the value read from it
 ITEMS = {"i8": "i64", "f8": "f64", "f4": "f32", "i4": "i32", "i2": "i16", "i1": "i8", "u1": "u8", "b1": "b1",
@@ -88,7 +88,7 @@ def lltype(t: Type) -> str:
 
 def fconst(x: float) -> str:
     """A float constant as LLVM reads it exactly (its bits)."""
-    return "0x%016X" % struct.unpack("<Q", struct.pack("<d", x))[0]
+    return f"0x{struct.unpack('<Q', struct.pack('<d', x))[0]:016X}"
 
 
 def kind_of(value: Any) -> Type:
