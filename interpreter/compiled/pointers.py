@@ -125,7 +125,7 @@ def python_forms(written: str, shapes: Mapping[str, tuple[int, ...]], compiled: 
                         and a.flags.c_contiguous):
                     raise ValueError(f"{_name[:-len(SUFFIX)]}: argument {i + 1} is not an array of the game's shape "
                                      f"{shape} of whole numbers")
-                given[i] = a.ctypes.data
+                given[i] = a.__array_interface__["data"][0]
             return compiled(_name)(*given)
 
         form.__name__ = name

@@ -48,7 +48,8 @@ class Function(Inference, Calls):
                 first.append(f"  store {lltype(t)} %a_{n}, {lltype(t)}* %v_{n}")
         self.body(self.node.body)
         self.leave()
-        return (f"define internal {lltype(self.result)} @{self.symbol}({', '.join(params)}) {{\nentry:\n"  # type: ignore[arg-type]
+        marks = "nounwind alwaysinline" if self.node.name in self.module.inlined else "nounwind"
+        return (f"define internal {lltype(self.result)} @{self.symbol}({', '.join(params)}) {marks} {{\nentry:\n"  # type: ignore[arg-type]
                 + "\n".join(first + self.allocas + self.lines) + "\n}\n")
 
     def body(self, statements: list[ast.stmt]) -> None:

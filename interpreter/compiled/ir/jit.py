@@ -23,11 +23,14 @@ import numpy as np
 from interpreter.cache import write_bytes
 from interpreter.compiled.ir.calls import ERROR_AT
 from interpreter.compiled.ir.module import STATE_SIZE, ModuleIR, parsed
+from interpreter.compiled.ir.mt19937 import MT_WORDS
 from interpreter.compiled.ir.types import BOOL, FLT, VOID, Tup, Type, kind_of
 
-OPT = 2  # LLVM's optimization level (3: no faster here, longer to compile)
+OPT = int(os.environ.get("TRICKBOOK_OPT", "2"))  # LLVM's optimization level (3: no faster here, longer to compile)
 FORM = "ir-1"  # how the object code is written (in its files' names: changed with the writer)
 STATE = np.zeros(STATE_SIZE, np.int64)  # the runtime state of every compiled module (see the module's docstring)
+# (the random stream seeded from the system's entropy until a module seeds it, as numpy's and numba's are)
+STATE[:MT_WORDS], STATE[MT_WORDS] = np.random.RandomState(int.from_bytes(os.urandom(4), "little")).get_state()[1], MT_WORDS
 _ERRORS: dict[str, type[Exception]] = {"MemoryError": MemoryError, "ZeroDivisionError": ZeroDivisionError}
 _loaded: dict[str, int] = {}  # an entry's symbol -> its machine code's address (each object code loaded once)
 
@@ -87,7 +90,7 @@ class Native:
         self.views = {f"view_{k}": tuple(int(d) for d in v) for k, v in views.items()}
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         self._defs: dict[str, Any] | None = None
-        self._forms: dict[tuple[str, tuple[Type, ...]], tuple[Callable[..., None], Type, list[tuple[str, str]]]] = {}
+        self._forms: dict[tuple[Any, ...], tuple[Callable[..., None], Type, list[tuple[str, str]]]] = {}
 
     @property
     def defs(self) -> dict[str, Any]:
@@ -99,10 +102,11 @@ class Native:
         return functools.partial(self.call, name)
 
     def call(self, name: str, *args: Any) -> Any:
-        kinds = tuple(kind_of(a) for a in args)
-        form = self._forms.get((name, kinds))
+        key = (name, *[(a.dtype.char, a.ndim, a.flags.c_contiguous) if type(a) is np.ndarray else type(a)
+                       for a in args])  # (what decides the argument types, quickly: kind_of checks the first time)
+        form = self._forms.get(key)
         if form is None:
-            form = self._forms[(name, kinds)] = self._made(name, kinds)
+            form = self._forms[key] = self._made(name, tuple(kind_of(a) for a in args))
         run, result, errors = form
         words = _packed(args, len(result.items) if isinstance(result, Tup) else 1)  # (room for the results)
         STATE[ERROR_AT] = 0
@@ -160,16 +164,19 @@ def _type(said: Any) -> Type:
 
 
 def _packed(args: tuple[Any, ...], room: int) -> np.ndarray:
+    """The arguments as words (an array: its data's address, then its sizes), with ``room`` for the results."""
     words: list[int] = []
     for a in args:
-        if isinstance(a, np.ndarray):
-            words.append(a.ctypes.data)
+        if type(a) is np.ndarray:
+            words.append(a.__array_interface__["data"][0])
             words += a.shape
         elif isinstance(a, (float, np.floating)):
             words.append(struct.unpack("<q", struct.pack("<d", float(a)))[0])
         else:
             words.append(int(a))
-    return np.array(words + [0] * max(0, room - len(words)), np.int64)
+    if len(words) < room:
+        words += [0] * (room - len(words))
+    return np.array(words, np.int64)
 
 
 def _unpacked(words: np.ndarray, result: Type) -> Any:

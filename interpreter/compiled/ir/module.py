@@ -47,6 +47,7 @@ class ModuleIR:
         self.constants: list[str] = []
         self.errors: list[tuple[str, str]] = []
         self.counter = [0]
+        self.inlined = small(defs)
 
     def function(self, name: str, params: tuple[Type, ...]) -> Function:
         """``name`` written for ``params`` (once)."""
@@ -157,6 +158,30 @@ def wrapper(fn: Function, symbol: str) -> str:
             lines.append(f"  %o{i} = getelementptr i64, i64* %args, i64 {i}")
             lines.append(f"  store i64 {v}, i64* %o{i}")
     return f"define void @{symbol}(i64* %args, i64* %state) {{\nentry:\n" + "\n".join(lines) + "\n  ret void\n}\n"
+
+
+INLINED = 50  # the most lines a function always written into its callers holds, with those it calls
+
+
+def small(defs: dict[str, ast.FunctionDef]) -> frozenset[str]:
+    """The functions LLVM is told to write into every caller (``alwaysinline``): those that, with the ones of these
+    they call, hold at most ``INLINED`` lines (a call of one counted each time). A decision goes through a dozen such
+    functions (the machine's dispatch, the step's, the hook's, the choice's turn); left to its own judgement LLVM kept
+    many of them called, and a game's random play ran up to a tenth slower."""
+    calls = {name: [c.func.id for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                    and c.func.id in defs and c.func.id != name] for name, node in defs.items()}
+    size: dict[str, int] = {}
+
+    def total(name: str, seen: frozenset[str]) -> int:
+        if name in seen:
+            return INLINED + 1
+        if name not in size:
+            node = defs[name]
+            size[name] = (node.end_lineno or node.lineno) - node.lineno + 1 + sum(
+                n for c in calls[name] if (n := total(c, seen | {name})) <= INLINED)
+        return size[name]
+
+    return frozenset(name for name in defs if total(name, frozenset()) <= INLINED)
 
 
 def parsed(text: str) -> dict[str, ast.FunctionDef]:

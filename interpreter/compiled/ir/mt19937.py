@@ -5,6 +5,8 @@ IR writer compiles, so that the compiled code draws what the same module run as 
 Its state is ``MT``, the runtime state's first 625 numbers (the 624 words, then the next word's index): one state
 in a process, as numpy's global stream is one, whichever module draws (jit.py)."""
 
+MT_WORDS = 624  # the state's words (then the next word's index)
+
 SOURCE = '''
 def mt_seed(s):
     MT[0] = s & 4294967295
