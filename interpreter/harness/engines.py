@@ -22,7 +22,7 @@ from typing import Any
 from interpreter.errors import TrickbookError
 
 ENGINES = ("auto", "compiled", "python")
-COMPILE_PAYS = 5.0  # s of CPU (a first compile takes 1 to 8 s): a run the Python backend plays in less is not worth compiling a game for
+COMPILE_PAYS = 5.0  # s of CPU: a run the Python backend plays in less is not worth compiling a game for (1-8 s)
 
 
 def stream_seed(seed: Any) -> int:

@@ -30,7 +30,9 @@ OPT = int(os.environ.get("TRICKBOOK_OPT", "2"))  # LLVM's optimization level (3:
 FORM = "ir-1"  # how the object code is written (in its files' names: changed with the writer)
 STATE = np.zeros(STATE_SIZE, np.int64)  # the runtime state of every compiled module (see the module's docstring)
 # (the random stream seeded from the system's entropy until a module seeds it, as numpy's and numba's are)
-STATE[:MT_WORDS], STATE[MT_WORDS] = np.random.RandomState(int.from_bytes(os.urandom(4), "little")).get_state()[1], MT_WORDS
+_drawn: Any = np.random.RandomState(int.from_bytes(os.urandom(4), "little")).get_state(legacy=True)
+STATE[:MT_WORDS] = _drawn[1]
+STATE[MT_WORDS] = MT_WORDS
 _ERRORS: dict[str, type[Exception]] = {"MemoryError": MemoryError, "ZeroDivisionError": ZeroDivisionError}
 _loaded: dict[str, int] = {}  # an entry's symbol -> its machine code's address (each object code loaded once)
 
