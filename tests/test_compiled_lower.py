@@ -116,7 +116,7 @@ class Both:
         """The written function, linked to the values interned so far (made again when more are)."""
         made = self._made.get(id(lowered))
         if made is None or made[0] != len(self.values.interned):
-            space = {**support(False), **lowered.link(self.values)}
+            space = {**support(), **lowered.link(self.values)}
             exec(lowered.program, space)  # the engine's own source, written from the checked parts
             made = self._made[id(lowered)] = (len(self.values.interned), space[lowered.name])
         return made[1]
@@ -232,7 +232,7 @@ def test_a_constant_card_is_written_as_its_kind():
     lowerer = Lowerer(lay, values)
     one = lowerer.lower(constant(later, CARD), {}, "one")
     two = lowerer.lower(constant((later, later), CARDS), {}, "two")
-    both = {**support(False), **one.link(values), **two.link(values)}
+    both = {**support(), **one.link(values), **two.link(values)}
     exec(one.source + "\n" + two.source, both)
     arrays = pack_arrays(lay, compact_game(game).start(game.new_state()), values)
     assert both["one"](*arrays) == kind
@@ -327,7 +327,7 @@ def test_the_greatest_and_least_list_of_numbers_are_pythons():
     lowerer = Lowerer(lay, values)
     made = [lowerer.lower(Part("for", list_of(NUMBER), frozenset(), (given,), ("s", high, None, fn)), {"given": SEATS},
                           name) for name, fn in (("most", B._max), ("least", B._min))]
-    space: dict[str, Any] = support(False)
+    space: dict[str, Any] = support()
     for lowered in made:
         space.update(lowered.link(values))
     exec("\n".join(m.source for m in made), space)  # the engine's own source, written from parts

@@ -56,19 +56,14 @@ def seed(x):
 '''
 
 
-def support(compiled: bool) -> dict[str, Any]:
-    """The prelude's functions (``truth``, ``grab``, ``seed``), for running one written expression on its own (the
-    tests): plain Python, or compiled as ``made`` compiles them."""
+def support() -> dict[str, Any]:
+    """The prelude's functions (``truth``, ``grab``, ``seed``) as plain Python, for running one written expression on
+    its own (the tests; compiled, a module made of the expression holds them: ``made``)."""
     import numpy as np
 
     space: dict[str, Any] = {"np": np, "NONE": NONE, "__builtins__": _BUILTINS}
     run_block(PRELUDE, space)
     del space["__builtins__"]
-    if compiled:
-        from interpreter.compiled.ir.jit import Native
-
-        native = Native(PRELUDE, space, {}, None)
-        space.update({k: native.function(k) for k, f in space.items() if isinstance(f, types.FunctionType)})
     return space
 
 
