@@ -110,23 +110,33 @@ def python_forms(written: str, shapes: Mapping[str, tuple[int, ...]], compiled: 
     ``NAME`` taking the arrays as the written one did: each checked (the game's shape, whole numbers, contiguous) and
     its address passed to ``compiled(NAME__q)``, the compiled function (asked for at each call: made when first
     needed)."""
+    import weakref
+
     import numpy as np
+
+    checked: dict[int, tuple[Any, tuple[int, ...], int]] = {}  # arrays checked before, by id: their address
+
+    def address(a: Any, shape: tuple[int, ...], name: str, i: int) -> int:
+        found = checked.get(id(a))
+        if found is not None and found[0]() is a and found[1] == shape == a.shape:
+            return found[2]
+        if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype == np.int64 and a.flags.c_contiguous):
+            raise ValueError(f"{name}: argument {i + 1} is not an array of the game's shape {shape} of whole numbers")
+        if len(checked) >= 1024:
+            checked.clear()
+        checked[id(a)] = (weakref.ref(a), shape, a.__array_interface__["data"][0])
+        return checked[id(a)][2]
 
     forms: dict[str, Any] = {}
     for found in _ADDRESSES.finditer(written):
         name, params = found.group(1), [a.strip() for a in found.group(2).split(",") if a.strip()]
         places = {i: shapes[a[:-len(SUFFIX)]] for i, a in enumerate(params) if a.endswith(SUFFIX)}
 
-        def form(*args: Any, _name: str = name + SUFFIX, _places: dict[int, tuple[int, ...]] = places) -> Any:
+        def form(*args: Any, _name: str = name, _places: dict[int, tuple[int, ...]] = places) -> Any:
             given = list(args)
             for i, shape in _places.items():
-                a = given[i]
-                if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype == np.int64
-                        and a.flags.c_contiguous):
-                    raise ValueError(f"{_name[:-len(SUFFIX)]}: argument {i + 1} is not an array of the game's shape "
-                                     f"{shape} of whole numbers")
-                given[i] = a.__array_interface__["data"][0]
-            return compiled(_name)(*given)
+                given[i] = address(given[i], shape, _name, i)
+            return compiled(_name + SUFFIX)(*given)
 
         form.__name__ = name
         forms[name] = form

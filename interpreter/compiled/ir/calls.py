@@ -8,15 +8,26 @@ from __future__ import annotations
 import ast
 
 from interpreter.compiled.ir.expressions import Expressions, Value
-from interpreter.compiled.ir.types import FLT, INT, LL, VOID, Arr, ArrayValue, SubsetError, Type, lltype, passed, unify
+from interpreter.compiled.ir.types import (
+    BOOL,
+    FLT,
+    INT,
+    LL,
+    VOID,
+    Arr,
+    ArrayValue,
+    SubsetError,
+    Type,
+    lltype,
+    passed,
+    unify,
+)
 
 ERROR_AT = 625  # the error's slot in the runtime state (after the random stream's: mt19937.py)
 
 
 class Calls(Expressions):
-    """The calls of one function; ``failing``: whether a call of it may leave with an error."""
-
-    failing: bool
+    """The calls of one function."""
 
     def call(self, e: ast.Call) -> Value:
         f = e.func
@@ -80,36 +91,41 @@ class Calls(Expressions):
                 args += [f"{LL[pt.item]}* {v.ptr}", *(f"i64 {d}" for d in v.dims)]
             else:
                 args.append(f"{lltype(pt)} {self.conv(t, pt, v)}")
-        text = f"call {lltype(fn.result)} @{fn.symbol}({', '.join(args)})"
-        x = None
+        text = f"call {fn.returned_type()} @{fn.symbol}({', '.join(args)})"
+        if not fn.failing:
+            if fn.result == VOID:
+                self.put(text)
+                return VOID, None
+            return fn.result, self.op(text)
+        if not self.failing:
+            raise SubsetError(f"{self.node.name} calls {name}, which may fail, and was not known to")
+        both = self.op(text)  # (its status beside its value: failed, this function leaves too)
+        failed = both if fn.result == VOID else self.op(f"extractvalue {fn.returned_type()} {both}, 1")
+        bad, ok = self.label(), self.label()
+        self.term(f"br i1 {failed}, label %{bad}, label %{ok}")
+        self.begin(bad)
+        self.leave(failed=True)
+        self.begin(ok)
         if fn.result == VOID:
-            self.put(text)
-        else:
-            x = self.op(text)
-        if fn.failing:  # (its error left it: this function leaves too)
-            self.failing = True
-            error = self.op(f"load i64, i64* {self.error_slot()}")
-            bad, ok = self.label(), self.label()
-            self.term(f"br i1 {self.op(f'icmp ne i64 {error}, 0')}, label %{bad}, label %{ok}")
-            self.begin(bad)
-            self.leave()
-            self.begin(ok)
-        return fn.result, x
+            return VOID, None
+        return fn.result, self.op(f"extractvalue {fn.returned_type()} {both}, 0")
 
     def error_slot(self) -> str:
         state = self.op("load i64*, i64** @RT")
         return self.op(f"getelementptr i64, i64* {state}, i64 {ERROR_AT}")
 
     def fail(self, name: str, message: str) -> None:
-        """The error ``name(message)`` set for Python to raise, and the function left."""
-        self.failing = True
+        """The error ``name(message)`` set for Python to raise, and the function left, failed."""
+        if not self.failing:
+            raise SubsetError(f"{self.node.name} fails, and was not known to")
         self.put(f"store i64 {self.module.error_code(name, message)}, i64* {self.error_slot()}")
-        self.leave()
+        self.leave(failed=True)
 
     def nonzero(self, v: str, t: str) -> None:
         """A division by ``v`` (of type ``t``) checked: by zero, Python's ZeroDivisionError."""
-        if v.lstrip("-").isdigit() and int(v) != 0:
-            return
+        if v.lstrip("-").isdigit() and int(v) != 0 or v.startswith("0x") and int(v, 16) & ~(1 << 63):
+            return  # (a constant other than 0)
+        v = self.conv(t, INT, v) if t == BOOL else v
         zero = self.op(f"fcmp oeq double {v}, 0.0" if t == FLT else f"icmp eq i64 {v}, 0")
         bad, ok = self.label(), self.label()
         self.term(f"br i1 {zero}, label %{bad}, label %{ok}")

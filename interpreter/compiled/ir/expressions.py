@@ -91,9 +91,9 @@ class Expressions(Writer):
         if isinstance(op, ast.Div) or FLT in (ta, tb):
             if type(op) not in _FLT_OPS:
                 raise SubsetError(f"{self.node.name}: {type(op).__name__} of floats")
-            va, vb = self.conv(ta, FLT, va), self.conv(tb, FLT, vb)
             if isinstance(op, ast.Div):
-                self.nonzero(vb, FLT)
+                self.nonzero(vb, tb)  # (as written: a constant divisor needs no check)
+            va, vb = self.conv(ta, FLT, va), self.conv(tb, FLT, vb)
             return FLT, self.op(f"{_FLT_OPS[type(op)]} double {va}, {vb}")
         if ta == BOOL and tb == BOOL and isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return BOOL, self.op(f"{_INT_OPS[type(op)]} i1 {va}, {vb}")
@@ -199,7 +199,7 @@ class Expressions(Writer):
         n = self.op(f"sub i64 {upper}, {lower}")
         n = self.op(f"select i1 {self.op(f'icmp slt i64 {n}, 0')}, i64 0, i64 {n}")
         offset = self.op(f"mul i64 {lower}, {self.stride(av.dims, 0)}")
-        return ArrayValue(self.op(f"getelementptr {LL[av.item]}, {LL[av.item]}* {av.ptr}, i64 {offset}"),
+        return ArrayValue(self.op(f"getelementptr inbounds {LL[av.item]}, {LL[av.item]}* {av.ptr}, i64 {offset}"),
                           [n, *av.dims[1:]], av.item)
 
 

@@ -24,10 +24,20 @@ class Function(Inference, Calls):
             raise SubsetError(f"{node.name} takes {len(self.args)} arguments, not {len(params)}")
         self.names: dict[str, Type] = dict(zip(self.args, params))
         self.result: Type | None = None
-        self.failing = False
+        self.failing = False  # (settled once its names' types are: ``settle``)
+        self.callees: set[Any] = set()  # (the functions it calls, as inference finds them)
         self.counter = module.counter
         self.lines, self.allocas, self.dead = [], [], False
         self.loops: list[tuple[str, str]] = []  # (where ``continue`` goes, where ``break`` goes)
+
+    def settle(self) -> None:
+        """Whether a call of it may fail: it raises, divides by a number not written as a constant, or calls a
+        function that may fail (the writer checks at each such place that this was known)."""
+        self.callees = set()
+        for c in ast.walk(self.node):  # (every call of the module's functions typed, its names' types settled)
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.module.defs:
+                self.type_of(c)
+        self.failing = may_fail(self.node) or any(c.failing for c in self.callees)
 
     def write(self) -> str:
         """The function's LLVM IR."""
@@ -48,8 +58,8 @@ class Function(Inference, Calls):
                 first.append(f"  store {lltype(t)} %a_{n}, {lltype(t)}* %v_{n}")
         self.body(self.node.body)
         self.leave()
-        marks = "nounwind alwaysinline" if self.node.name in self.module.inlined else "nounwind"
-        return (f"define internal {lltype(self.result)} @{self.symbol}({', '.join(params)}) {marks} {{\nentry:\n"  # type: ignore[arg-type]
+        marks = "nounwind alwaysinline" if self.node.name in self.module.inlined else "nounwind noinline"
+        return (f"define internal {self.returned_type()} @{self.symbol}({', '.join(params)}) {marks} {{\nentry:\n"
                 + "\n".join(first + self.allocas + self.lines) + "\n}\n")
 
     def body(self, statements: list[ast.stmt]) -> None:
@@ -94,8 +104,9 @@ class Function(Inference, Calls):
             view = self.sliced(av, target.slice)
             i = self.slot()
             self.put(f"store i64 0, i64* {i}")
+            item = LL[view.item]
             self.loop(i, view.dims[0], "1", lambda at: self.store_item(
-                self.op(f"getelementptr {LL[view.item]}, {LL[view.item]}* {view.ptr}, i64 {at}"), view.item, t, v))
+                self.op(f"getelementptr inbounds {item}, {item}* {view.ptr}, i64 {at}"), view.item, t, v))
             return
         at, rest = self.element(av, self.indexes(target.slice))
         if rest:
@@ -121,7 +132,7 @@ class Function(Inference, Calls):
             self.leave()
             return
         t, v = self.expr(s.value)
-        self.term(f"ret {lltype(self.result)} {self.conv(t, self.result, v)}")  # type: ignore[arg-type]
+        self.give(self.conv(t, self.result, v))
 
     def branch(self, s: ast.If) -> None:
         yes, no, end = self.label(), self.label(), self.label()
@@ -202,3 +213,14 @@ class Function(Inference, Calls):
         ast.For: counted, ast.Break: jump, ast.Continue: jump, ast.Raise: raised, ast.Expr: evaluated,
         ast.Pass: lambda self, s: None}
 
+
+def may_fail(node: ast.FunctionDef) -> bool:
+    """Whether ``node`` raises or divides by what is not a constant other than 0 (a number it reads may be 0)."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Raise):
+            return True
+        if isinstance(n, (ast.BinOp, ast.AugAssign)) and isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod)):
+            by = n.right if isinstance(n, ast.BinOp) else n.value
+            if not (isinstance(by, ast.Constant) and type(by.value) in (int, float) and by.value != 0):
+                return True
+    return False

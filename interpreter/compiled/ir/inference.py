@@ -19,6 +19,7 @@ class Inference:
     node: ast.FunctionDef
     names: dict[str, Type]
     result: Type | None
+    callees: set[Any]
 
     def infer(self) -> None:
         for _ in range(_ROUNDS):
@@ -141,7 +142,9 @@ class Inference:
             args = [self.type_of(a) for a in e.args]
             if None in args:
                 return None
-            return self.module.function(name, tuple(passed(t) for t in args)).result  # type: ignore[arg-type]
+            fn = self.module.function(name, tuple(passed(t) for t in args))  # type: ignore[arg-type]
+            self.callees.add(fn)
+            return fn.result
         raise SubsetError(f"{self.node.name}: a call of {name}")
 
 

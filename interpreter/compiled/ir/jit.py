@@ -9,12 +9,14 @@ which Python owns: an error a compiled function sets (a ``raise``, a division by
 
 from __future__ import annotations
 
+import array
 import ctypes
 import functools
 import hashlib
 import json
 import os
 import struct
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +37,10 @@ STATE[:MT_WORDS] = _drawn[1]
 STATE[MT_WORDS] = MT_WORDS
 _ERRORS: dict[str, type[Exception]] = {"MemoryError": MemoryError, "ZeroDivisionError": ZeroDivisionError}
 _loaded: dict[str, int] = {}  # an entry's symbol -> its machine code's address (each object code loaded once)
+_STATE_AT = STATE.ctypes.data
+_SEEN: dict[int, tuple[Any, tuple[int, ...], list[int], int]] = {}  # arrays passed before, by id (``_seen``)
+_MOST_SEEN = 1024
+_KINDS: dict[tuple[Any, ...], int] = {}  # an array's type's number by its items' type, dimensions, contiguity
 
 
 @functools.cache
@@ -92,7 +98,7 @@ class Native:
         self.views = {f"view_{k}": tuple(int(d) for d in v) for k, v in views.items()}
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         self._defs: dict[str, Any] | None = None
-        self._forms: dict[tuple[Any, ...], tuple[Callable[..., None], Type, list[tuple[str, str]]]] = {}
+        self._forms: dict[tuple[Any, ...], tuple[Callable[..., None], Type, list[tuple[str, str]], int]] = {}
 
     @property
     def defs(self) -> dict[str, Any]:
@@ -104,23 +110,37 @@ class Native:
         return functools.partial(self.call, name)
 
     def call(self, name: str, *args: Any) -> Any:
-        key = (name, *[(a.dtype.char, a.ndim, a.flags.c_contiguous) if type(a) is np.ndarray else type(a)
-                       for a in args])  # (what decides the argument types, quickly: kind_of checks the first time)
-        form = self._forms.get(key)
+        words: list[int] = []
+        key: list[Any] = [name]
+        for a in args:
+            if type(a) is np.ndarray:
+                found = _seen(a)
+                words += found[2]
+                key.append(found[3])
+            elif isinstance(a, (float, np.floating)):
+                words.append(struct.unpack("<q", struct.pack("<d", float(a)))[0])
+                key.append(-1)
+            else:
+                words.append(int(a))
+                key.append(0)
+        form = self._forms.get(tuple(key))
         if form is None:
-            form = self._forms[key] = self._made(name, tuple(kind_of(a) for a in args))
-        run, result, errors = form
-        words = _packed(args, len(result.items) if isinstance(result, Tup) else 1)  # (room for the results)
+            form = self._forms[tuple(key)] = self._made(name, tuple(kind_of(a) for a in args))
+        run, result, errors, room = form
+        if len(words) < room:
+            words += [0] * (room - len(words))
+        packed = array.array("q", words)
         STATE[ERROR_AT] = 0
-        run(words.ctypes.data, STATE.ctypes.data)
+        run(packed.buffer_info()[0], _STATE_AT)
         if STATE[ERROR_AT]:
             code = int(STATE[ERROR_AT])
             STATE[ERROR_AT] = 0
             kind, message = errors[code - 1]
             raise _ERRORS.get(kind, RuntimeError)(message)
-        return _unpacked(words, result)
+        return _unpacked(packed, result)
 
-    def _made(self, name: str, kinds: tuple[Type, ...]) -> tuple[Callable[..., None], Type, list[tuple[str, str]]]:
+    def _made(self, name: str, kinds: tuple[Type, ...]
+              ) -> tuple[Callable[..., None], Type, list[tuple[str, str]], int]:
         signature = hashlib.sha256(repr(kinds).encode()).hexdigest()[:12]
         symbol = f"e.{self.digest}.{name}.{signature}"
         path = None if self.kept is None else f"{self.kept}.{name}.{signature}.{host()}.o"
@@ -137,7 +157,8 @@ class Native:
         else:
             result, errors, code = found
         address = load(code, symbol)
-        return ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(address), result, errors
+        room = len(result.items) if isinstance(result, Tup) else 1  # (the words the results are written into)
+        return ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(address), result, errors, room
 
 
 def _read(path: str | None) -> tuple[Type, list[tuple[str, str]], bytes] | None:
@@ -165,23 +186,31 @@ def _type(said: Any) -> Type:
     return Tup(tuple(_type(x) for x in said["items"])) if isinstance(said, dict) else str(said)
 
 
-def _packed(args: tuple[Any, ...], room: int) -> np.ndarray:
-    """The arguments as words (an array: its data's address, then its sizes), with ``room`` for the results."""
-    words: list[int] = []
-    for a in args:
-        if type(a) is np.ndarray:
-            words.append(a.__array_interface__["data"][0])
-            words += a.shape
-        elif isinstance(a, (float, np.floating)):
-            words.append(struct.unpack("<q", struct.pack("<d", float(a)))[0])
-        else:
-            words.append(int(a))
-    if len(words) < room:
-        words += [0] * (room - len(words))
-    return np.array(words, np.int64)
+def _seen(a: np.ndarray) -> tuple[Any, tuple[int, ...], list[int], int]:
+    """An array's words (its data's address, then its sizes) and its type's number (its place in ``_KINDS``: a
+    form of a function is found by its arguments' numbers, quickly hashed), worked out the first time it is passed and
+    found again by its id (a weak reference to it, and its shape, tell that the id is still its own): a search or a
+    vector environment passes the same few dozen arrays at every call, and reading an array's address from Python
+    costs about a microsecond."""
+    found = _SEEN.get(id(a))
+    if found is not None and found[0]() is a and found[1] == a.shape:
+        return found
+    key = (a.dtype.char, a.ndim, a.flags.c_contiguous)
+    code = _KINDS.get(key)
+    if code is None:
+        kind_of(a)  # (checks its items' type and that it is contiguous)
+        code = _KINDS[key] = len(_KINDS) + 1
+    try:
+        at = ctypes.addressof(ctypes.c_char.from_buffer(a))  # (a third of the time of the array's interface)
+    except (TypeError, ValueError):  # (read only, or empty)
+        at = a.__array_interface__["data"][0]
+    if len(_SEEN) >= _MOST_SEEN:
+        _SEEN.clear()
+    found = _SEEN[id(a)] = (weakref.ref(a), a.shape, [at, *a.shape], code)
+    return found
 
 
-def _unpacked(words: np.ndarray, result: Type) -> Any:
+def _unpacked(words: array.array, result: Type) -> Any:
     if result == VOID:
         return None
     items = result.items if isinstance(result, Tup) else (result,)

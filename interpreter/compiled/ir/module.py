@@ -55,6 +55,7 @@ class ModuleIR:
         if key not in self.written:
             fn = self.written[key] = Function(self, self.defs[name], params, f"f{len(self.written)}.{name}")
             fn.infer()
+            fn.settle()
             self.bodies.append(fn.write())
         fn = self.written[key]
         if fn.result is None:
@@ -138,11 +139,13 @@ def wrapper(fn: Function, symbol: str) -> str:
             args.append(f"double %f{k}")
         else:
             args.append(f"i64 {word()}")
-    call = f"call {lltype(fn.result)} @{fn.symbol}({', '.join(args)})"  # type: ignore[arg-type]
+    call = f"call {fn.returned_type()} @{fn.symbol}({', '.join(args)})"  # (failed: the state's error slot says)
     if fn.result == VOID:
         lines.append("  " + call)
     else:
-        lines.append(f"  %r = {call}")
+        lines.append(f"  %r = {call}" if not fn.failing else f"  %s = {call}")
+        if fn.failing:
+            lines.append(f"  %r = extractvalue {fn.returned_type()} %s, 0")
         items = fn.result.items if isinstance(fn.result, Tup) else (fn.result,)
         for i, t in enumerate(items):
             v = "%r"
@@ -161,6 +164,7 @@ def wrapper(fn: Function, symbol: str) -> str:
 
 
 INLINED = 50  # the most lines a function always written into its callers holds, with those it calls
+NOT_INLINED = {"mt_twist"}  # (small, but a loop run once every 624 draws: kept out of every caller of a draw)
 
 
 def small(defs: dict[str, ast.FunctionDef]) -> frozenset[str]:
@@ -181,7 +185,7 @@ def small(defs: dict[str, ast.FunctionDef]) -> frozenset[str]:
                 n for c in calls[name] if (n := total(c, seen | {name})) <= INLINED)
         return size[name]
 
-    return frozenset(name for name in defs if total(name, frozenset()) <= INLINED)
+    return frozenset(name for name in defs if total(name, frozenset()) <= INLINED and name not in NOT_INLINED)
 
 
 def parsed(text: str) -> dict[str, ast.FunctionDef]:

@@ -2,8 +2,10 @@
 ``np.random.random``: the Mersenne Twister MT19937, a float of 53 bits from two draws), written in the subset the
 IR writer compiles, so that the compiled code draws what the same module run as plain Python draws from numpy.
 
-Its state is ``MT``, the runtime state's first 625 numbers (the 624 words, then the next word's index): one state
-in a process, as numpy's global stream is one, whichever module draws (jit.py)."""
+``mt_twist``, the words made again every 624 draws, is kept out of its callers (module.NOT_INLINED); the draws
+are written into every caller. Its state is ``MT``, the runtime state's first 625 numbers (the 624 words, then
+the next word's index): one state in a process, as numpy's global stream is one, whichever module draws
+(jit.py)."""
 
 MT_WORDS = 624  # the state's words (then the next word's index)
 
@@ -16,15 +18,19 @@ def mt_seed(s):
     MT[624] = 624
 
 
+def mt_twist():
+    for k in range(624):
+        y = (MT[k] & 2147483648) | (MT[(k + 1) % 624] & 2147483647)
+        w = MT[(k + 397) % 624] ^ (y >> 1)
+        if y & 1:
+            w = w ^ 2567483615
+        MT[k] = w
+    MT[624] = 0
+
+
 def mt_word():
     if MT[624] >= 624:
-        for k in range(624):
-            y = (MT[k] & 2147483648) | (MT[(k + 1) % 624] & 2147483647)
-            w = MT[(k + 397) % 624] ^ (y >> 1)
-            if y & 1:
-                w = w ^ 2567483615
-            MT[k] = w
-        MT[624] = 0
+        mt_twist()
     i = MT[624]
     y = MT[i]
     MT[624] = i + 1

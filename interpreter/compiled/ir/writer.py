@@ -13,6 +13,7 @@ class Writer:
     allocas: list[str]
     dead: bool
     result: Type | None
+    failing: bool  # (whether it may fail: a raise, a division by a number not known, or a call of one that may)
     counter: list[int]  # (the module's: names unique in the module)
 
     def tmp(self) -> str:
@@ -59,9 +60,29 @@ class Writer:
             return f"{lltype(t)} zeroinitializer"
         return f"{t} {'0.0' if t == FLT else '0'}"
 
-    def leave(self) -> None:
-        """The function left with a zero result (after an error: the caller looks at the error and leaves too)."""
-        self.term("ret void" if self.result == VOID else f"ret {self.zero(self.result)}")
+    def returned_type(self) -> str:
+        """The function's LLVM result: its value's, and where it may fail a status beside it (1: it failed)."""
+        if not self.failing:
+            return lltype(self.result)  # type: ignore[arg-type]
+        return "i1" if self.result == VOID else f"{{{lltype(self.result)}, i1}}"  # type: ignore[arg-type]
+
+    def give(self, v: str | None, failed: bool = False) -> None:
+        """The function left with ``v`` (a value of its result's type; None: zero, or nothing), and, where it may
+        fail, whether it failed (its caller then leaves too: the error's kind is in the runtime state)."""
+        if self.result == VOID:
+            self.term(f"ret i1 {int(failed)}" if self.failing else "ret void")
+            return
+        value = self.zero(self.result) if v is None else f"{lltype(self.result)} {v}"  # type: ignore[arg-type]
+        if not self.failing:
+            self.term(f"ret {value}")
+            return
+        kind = self.returned_type()
+        whole = self.op(f"insertvalue {kind} undef, {value}, 0")
+        self.term(f"ret {kind} {self.op(f'insertvalue {kind} {whole}, i1 {int(failed)}, 1')}")
+
+    def leave(self, failed: bool = False) -> None:
+        """The function left with a zero result (``failed``: after an error)."""
+        self.give(None, failed)
 
     def op(self, text: str) -> str:
         """``text`` written as a new value's definition: its name."""
@@ -138,4 +159,5 @@ class Writer:
             s = self.stride(av.dims, k)
             part = v if s == "1" else self.op(f"mul i64 {v}, {s}")
             total = part if total == "0" else self.op(f"add i64 {total}, {part}")
-        return self.op(f"getelementptr {LL[av.item]}, {LL[av.item]}* {av.ptr}, i64 {total}"), av.dims[len(indexes):]
+        at = self.op(f"getelementptr inbounds {LL[av.item]}, {LL[av.item]}* {av.ptr}, i64 {total}")
+        return at, av.dims[len(indexes):]
