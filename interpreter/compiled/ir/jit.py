@@ -201,7 +201,7 @@ def _seen(a: np.ndarray) -> tuple[Any, tuple[int, ...], list[int], int]:
         kind_of(a)  # (checks its items' type and that it is contiguous)
         code = _KINDS[key] = len(_KINDS) + 1
     try:
-        at = ctypes.addressof(ctypes.c_char.from_buffer(a))  # (a third of the time of the array's interface)
+        at = ctypes.addressof(ctypes.c_char.from_buffer(a))  # type: ignore[arg-type]  # (a third of the interface's time)
     except (TypeError, ValueError):  # (read only, or empty)
         at = a.__array_interface__["data"][0]
     if len(_SEEN) >= _MOST_SEEN:
