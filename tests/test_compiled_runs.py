@@ -118,7 +118,7 @@ def test_the_engine_is_chosen_as_asked_and_said(monkeypatch, tmp_path):
     with pytest.raises(TrickbookError, match="no engine"):
         engine_choice.chosen_engine("fast", game, ["random"])
     if engines.why_not(game, ["random"]) is None:  # (llvmlite installed)
-        monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 5.0)
+        monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 1.0)
         assert engine_choice.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "python"
         assert "less than compiling" in lines[-1]
         monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 500.0)
