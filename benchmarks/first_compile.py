@@ -8,12 +8,11 @@ each game in new processes (issue 34: at most 10 s of CPU the first time, at mos
 For each game and run: a new process whose ``XDG_CACHE_HOME`` is an empty folder times, by ``time.process_time``,
 ``Machine(game, compiled=True)`` through its first ``play_seeded(1)`` (the first compile), then, after a first call,
 ``play_many(300)`` (the compiled code's decisions per second); a second new process with the same folder loads the
-kept module and plays a game (its CPU time from its start, Python and numba imported, to the game's end: the later
+kept module and plays a game (its CPU time from its start, Python and llvmlite imported, to the game's end: the later
 process). With ``--against REV`` the commit's tree (``git archive``) is measured too, each of its runs right after
 the same run of the working tree's. Medians with min and max; ``--markdown`` for a table. ``--later K`` runs the
 later process K times a run (its median counts). ``--python`` runs the new processes with another interpreter: a
-virtualenv with only ``trickbook[fast]`` installed, as a user has it (numba imports SciPy when it is installed, for
-its BLAS check, about 0.3 s of a later process: the ``test`` extra installs it, with OpenSpiel). Each tree's modules
+virtualenv with only ``trickbook[fast]`` installed, as a user has it. Each tree's modules
 are compiled to bytecode first (``compileall``), as an installed package's are: without it a later process
 compiles the engine's sources, 0.1-0.25 s more.
 """

@@ -62,7 +62,7 @@ as the median of the runs' ratios with their minimum and maximum, a rate as the 
 * workers: the same simulation (Hearts, 4 players, ismcts against three random seats, 16 games) on 1 and
   on 2 processes, one after the other; the speed-up is the first wall time over the second (the summaries must
   be equal). Needs two free cores.
-* compiled: issue 34's compiled backend (interpreter/compiled/, numba: ``pip install -e '.[fast]'``): random games
+* compiled: issue 34's compiled backend (interpreter/compiled/, llvmlite: ``pip install -e '.[fast]'``): random games
   of every bundled game and player count it writes, ``COMPILED_BATCH`` games a call (``Machine.play_many``), against
   ``Game.playout`` (time per decision; target at least 5x) and against the hand-coded programs (rounds per second;
   target at least 5x); the first compile's CPU time of each (in an empty cache folder; target at most 10 s) and a
@@ -308,11 +308,11 @@ def compiled_work(machine: Any) -> Work:
 
 
 def section_compiled(args: argparse.Namespace, rep: Report) -> None:
-    """Issue 34: random games on the compiled backend (numba) against ``Game.playout`` on the Python backend (time
+    """Issue 34: random games on the compiled backend against ``Game.playout`` on the Python backend (time
     per decision) and against the hand-coded programs (rounds per second), for every bundled game and player count
     the machine writes (the others say what is not written yet); the first compile's CPU time of each."""
     try:
-        import numba  # noqa: F401
+        import llvmlite  # noqa: F401
     except ImportError:
         note("compiled: skipped (pip install -e '.[fast]')")
         return
@@ -378,7 +378,7 @@ def section_batches(args: argparse.Namespace, rep: Report) -> None:
     """Games per second of simulate() on the compiled engine: one game a call against batches (random seats), and
     greedy seats compiled against the Python backend's (see the module's docstring)."""
     try:
-        import numba  # noqa: F401
+        import llvmlite  # noqa: F401
     except ImportError:
         note("batches: skipped (pip install -e '.[fast]')")
         return
@@ -458,7 +458,7 @@ def vector_work(env: Any, rng: Any) -> Work:
 def section_vector(args: argparse.Namespace, rep: Report) -> None:
     """Issue 34: the vector environment's steps per second (NJET 4p, random legal actions chosen in NumPy)."""
     try:
-        import numba  # noqa: F401
+        import llvmlite  # noqa: F401
         import numpy as np
     except ImportError:
         note("vector: skipped (pip install -e '.[fast]')")
@@ -533,7 +533,7 @@ def _against_openspiel_cpp(machine: Any, args: argparse.Namespace, rep: Report) 
 
 def _later_process(name: str, players: int) -> float:
     """The CPU time of a new process that loads the game's compiled module from the cache and plays a game: from
-    its start (Python, numpy and numba imported) to the game's end."""
+    its start (Python, numpy and llvmlite imported) to the game's end."""
     code = ("from interpreter.compiled.machine import Machine; from interpreter.engine.compile import compile_game; "
             "from interpreter.rules.loader import load_rules; "
             f"Machine(compile_game(load_rules({name!r}), {players}), compiled=True).play_many(1)")
@@ -1283,7 +1283,7 @@ def section_compiled_ismcts(args: argparse.Namespace, rep: Report) -> None:
     """Issue 34's search compiled against the Python backend's (COMPILED_ISMCTS_GOAL) and the game of Hearts it
     must play in HEARTS_GAME_GOAL s (see the module's docstring)."""
     try:
-        import numba  # noqa: F401
+        import llvmlite  # noqa: F401
     except ImportError:
         note("compiled-ismcts: skipped (pip install -e '.[fast]')")
         return

@@ -46,7 +46,7 @@ def main() -> int:
     ap.add_argument("--agents", default="ismcts,greedy", help="the agents to measure (default ismcts,greedy)")
     ap.add_argument("--markdown", action="store_true", help="print a markdown table")
     ap.add_argument("--engine", choices=("python", "compiled"), default="python",
-                    help="where ismcts searches: python (default) or compiled (numba; issue 34)")
+                    help="where ismcts searches: python (default) or compiled (llvmlite; issue 34)")
     ap.add_argument("--same-cpu", action="store_true",
                     help="with --engine compiled: as many iterations a move as cost the Python search's CPU time")
     args = ap.parse_args()

@@ -67,10 +67,11 @@ def write_json(path: str, data: object) -> None:
     write_bytes(path, json.dumps(data, separators=(",", ":")).encode())
 
 
-def prune(folder: str, prefix: str, keep: int = MAX_FILES) -> None:
-    """Delete all but the ``keep`` most recently written files whose names start with ``prefix``."""
+def prune(folder: str, prefix: str, keep: int = MAX_FILES, suffix: str = "") -> None:
+    """Delete all but the ``keep`` most recently written files whose names start with ``prefix`` (and end with
+    ``suffix``)."""
     try:
-        names = [n for n in os.listdir(folder) if n.startswith(prefix)]
+        names = [n for n in os.listdir(folder) if n.startswith(prefix) and n.endswith(suffix)]
         if len(names) <= keep:
             return
         paths = sorted((os.path.join(folder, n) for n in names), key=os.path.getmtime)

@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = stdout, stderr
         if argv is None:
             interrupts.ignore_from_now()
-            gc.freeze()  # the program ends: no last collection of every object (about 0.2 s with numba loaded)
+            gc.freeze()  # the program ends: no last collection of every object (tenths of a second in a large process)
 
 
 def _discard(stream: Any) -> None:

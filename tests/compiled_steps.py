@@ -44,13 +44,13 @@ def short_list(configs: list[Any]) -> list[Any]:
     return [c for c in configs if (c[0] if isinstance(c[0], str) else c[0].stem) in SHORT]
 
 
-def numba_or_skip(everywhere: bool = False) -> Any:
-    """numba, or the test skipped: without the fast extra; and, for a check beyond the default suite's (``everywhere``:
-    the default suite compiles some expressions; numba compiles slowly), unless TRICKBOOK_NUMBA=all asks for every
-    numba check (docs/testing.md)."""
-    if everywhere and os.environ.get("TRICKBOOK_NUMBA") != "all":
-        pytest.skip("numba compiles this with TRICKBOOK_NUMBA=all (docs/testing.md)")
-    return pytest.importorskip("numba")
+def compiled_or_skip(everywhere: bool = False) -> Any:
+    """llvmlite (the compiled backend's code generator), or the test skipped: without the fast extra; and, for a
+    check beyond the default suite's (``everywhere``: each compiles a game's module, a second or more), unless
+    TRICKBOOK_COMPILED=all asks for every compiled check (docs/testing.md)."""
+    if everywhere and os.environ.get("TRICKBOOK_COMPILED") != "all":
+        pytest.skip("compiled with TRICKBOOK_COMPILED=all (docs/testing.md)")
+    return pytest.importorskip("llvmlite")
 
 
 class StepOnBoth:

@@ -15,7 +15,7 @@ import pytest
 # started empty in every run, and the many small rule files of the tests leave nothing behind
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="trickbook-tests-")
 os.environ.pop("TRICKBOOK_NO_CACHE", None)
-# the Python engine unless a test chooses the compiled one (numba compiles a game for seconds)
+# the Python engine unless a test chooses the compiled one (the compiled backend compiles a game for a second or more)
 os.environ["TRICKBOOK_ENGINE"] = "python"
 
 from interpreter.engine.compile import compile_game, supported_players
@@ -64,8 +64,8 @@ def suite_counts(path: Path) -> list[int]:
 
 @pytest.fixture
 def kept_folder(tmp_path, monkeypatch):
-    """The compiled backend's folder of kept modules in an empty cache folder (numba needed, else skipped)."""
-    pytest.importorskip("numba")
+    """The compiled backend's folder of kept modules in an empty cache folder (llvmlite needed, else skipped)."""
+    pytest.importorskip("llvmlite")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     return tmp_path / "trickbook" / "compiled"
 

@@ -1,7 +1,7 @@
 """Agents on the compiled backend (interpreter/compiled/agents_template.py, trick_template_judge.py, batch.py): a
 greedy seat's pick equals harness/greedy.py's GreedyAgent's on the same state, a game of greedy and random seats
 played by the compiled machine is followed to the same end by the Python backend, and many games a call are the
-games played one by one. The machine runs as plain Python here (numba compiles for seconds)."""
+games played one by one. The machine runs as plain Python here (compiling takes a second or more)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from interpreter.harness.greedy import GreedyAgent, takes_pay
 from interpreter.match.driver import Match
 from interpreter.match.listeners import Knowing
 
-from .compiled_steps import numba_or_skip
+from .compiled_steps import compiled_or_skip
 from .conftest import game_of
 from .test_compiled_runs import followed
 
@@ -140,8 +140,8 @@ def test_a_batch_whose_logged_values_do_not_fit_goes_on_in_another_call(monkeypa
     assert len(calls) > 1
 
 
-def test_numba_plays_a_batch_of_greedy_and_random_seats_as_the_plain_module():
-    numba_or_skip(everywhere=True)
+def test_compiled_plays_a_batch_of_greedy_and_random_seats_as_the_plain_module():
+    compiled_or_skip(everywhere=True)
     game = game_of("hearts", 4)
     lineups = [["greedy", "random", "greedy", "random"]] * 3
     plain = Machine(game)

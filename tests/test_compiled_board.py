@@ -13,7 +13,7 @@ import pytest
 from interpreter.compiled.values import NotWritten
 from interpreter.engine.steps.action_types import Cover
 
-from .compiled_steps import StepOnBoth, numba_or_skip
+from .compiled_steps import StepOnBoth, compiled_or_skip
 from .conftest import game_of
 
 BOARDS = [("njet-riogrande", 3), ("njet-riogrande", 4), ("njet-riogrande", 5), ("njet-goldsieber", 3),
@@ -110,8 +110,8 @@ def test_a_space_that_is_a_list_is_not_written(tmp_path):
         StepOnBoth(str(tmp_path / "listed.yaml"), 4, "njet")
 
 
-def test_numba_compiles_the_board_template():
-    numba_or_skip(everywhere=True)
+def test_compiled_compiles_the_board_template():
+    compiled_or_skip(everywhere=True)
     both = StepOnBoth("njet-goldsieber", 4, "njet", compiled=True)
     assert played(both, 1, 9) == [sum(len(r.values) - 1 for r in both.step.rows)]
 

@@ -19,7 +19,7 @@ from interpreter.engine.samples import Draw, Unknown, _teams_agree
 from interpreter.engine.state import CHANCE
 from interpreter.runtime.layout import TEAM
 
-from .compiled_steps import numba_or_skip
+from .compiled_steps import compiled_or_skip
 from .conftest import game_of
 from .test_compiled_search import _copy, _followed, _seat_searching
 
@@ -179,10 +179,11 @@ def test_an_ismcts_seat_searches_tichu_with_its_checks_compiled(monkeypatch: Any
 
 @pytest.mark.parametrize(("name", "draws"), [("french-tarot", 24), ("tichu", 12), ("belote", 12), ("was-sticht", 12),
                                             ("schafkopf", 12)])
-def test_numba_agrees_with_plain_python_on_the_checks(name: str, draws: int, tmp_path: Any, monkeypatch: Any) -> None:
-    """The search compiled by numba gives the visits the module run as plain Python gives, at a decision whose
+def test_compiled_agrees_with_plain_python_on_the_checks(name: str, draws: int, tmp_path: Any,
+                                                         monkeypatch: Any) -> None:
+    """The search compiled gives the visits the module run as plain Python gives, at a decision whose
     samples must agree with a check or work hidden values out again."""
-    numba_or_skip(everywhere=True)
+    compiled_or_skip(everywhere=True)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     plain, arrays, p, unknown, plan, _ = _constraining(name, 0, draws)
     fast = Machine(plain.game, compiled=True)
@@ -194,12 +195,12 @@ def test_numba_agrees_with_plain_python_on_the_checks(name: str, draws: int, tmp
     assert found[0] == found[1] and sum(found[0].values()) == 30
 
 
-def test_numba_draws_the_unseen_choices_again_as_plain_python_does(tmp_path: Any, monkeypatch: Any) -> None:
-    """At a decision of Was sticht? whose samples draw the other seats' secret choices again, numba's search gives
+def test_compiled_draws_the_unseen_choices_again_as_plain_python_does(tmp_path: Any, monkeypatch: Any) -> None:
+    """At a decision of Was sticht? whose samples draw the other seats' secret choices again, the compiled search gives
     the plain Python module's visits."""
     from .test_compiled_search import _worked_out_decision
 
-    numba_or_skip(everywhere=True)
+    compiled_or_skip(everywhere=True)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     game, plain, _, following, unknown = _worked_out_decision("was-sticht", 1, "redraws")
     arrays, p, _ = following.position()

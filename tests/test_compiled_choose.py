@@ -15,7 +15,7 @@ from interpreter.compiled.steps import DECIDES
 from interpreter.compiled.values import INTERNED, NotWritten
 from interpreter.engine.steps.action_types import Choice, Pass
 
-from .compiled_steps import StepOnBoth, numba_or_skip, short_list
+from .compiled_steps import StepOnBoth, compiled_or_skip, short_list
 from .conftest import ROOT, game_of
 
 # the bundled games with choose steps, at their fewest players
@@ -115,8 +115,8 @@ def _noting(action_of, taken: list[int]):
     return noted
 
 
-def test_numba_compiles_the_choose_template():
-    numba_or_skip(everywhere=True)
+def test_compiled_compiles_the_choose_template():
+    compiled_or_skip(everywhere=True)
     both = StepOnBoth("njet-riogrande", 4, "discard", compiled=True)  # (a count worked out, must, cards moved)
     rng = random.Random(3)
     (state,) = both.states(rng, 1, every=1, where=both.at_step)
@@ -187,9 +187,9 @@ def test_a_record_of_a_value_outside_the_domain_is_none():
     assert module.s_record(1, values.encode("no such call")) == NONE
 
 
-def test_numba_compiles_a_history():
-    """A history kept, read by the options and set as a round value, compiled by numba (Bridge's auction)."""
-    numba_or_skip(everywhere=True)
+def test_compiled_compiles_a_history():
+    """A history kept, read by the options and set as a round value, compiled (Bridge's auction)."""
+    compiled_or_skip(everywhere=True)
     both = StepOnBoth("bridge", 4, "auction", compiled=True)
     rng = random.Random(3)
     (state,) = both.states(rng, 1, every=1, where=both.at_step)

@@ -16,7 +16,7 @@ from interpreter.compiled.machine import FINISHED, Machine
 from interpreter.compiled.values import NotWritten
 
 from .compiled_games import NOT_WRITTEN_STEPS, lockstep_game
-from .compiled_steps import numba_or_skip, short_list
+from .compiled_steps import compiled_or_skip, short_list
 from .conftest import GAMES, ROOT, counts_of, game_of
 
 EXAMPLES = sorted((ROOT / "docs" / "examples").glob("*.yaml"))
@@ -110,9 +110,9 @@ def test_a_whole_game_whose_trick_play_runs_a_step_that_decides_agrees(monkeypat
 
 
 @pytest.mark.parametrize(("name", "players"), [("hearts", 4), ("njet-riogrande", 4)])
-def test_numba_plays_whole_games_in_lockstep(name, players):
-    """The machine compiled by numba (every function of the game's module), in lockstep with the Python backend."""
-    numba_or_skip(everywhere=True)
+def test_compiled_plays_whole_games_in_lockstep(name, players):
+    """The machine compiled (every function of the game's module), in lockstep with the Python backend."""
+    compiled_or_skip(everywhere=True)
     machine = Machine(game_of(name, players), compiled=True)
     assert lockstep_game(machine, 0) > 0
 
@@ -174,8 +174,8 @@ def test_a_seat_stuck_ends_trick_play_at_once(players):
     assert sum(lockstep_game(machine, seed) for seed in range(2)) > 0
 
 
-def test_numba_plays_a_game_of_pairs_swapped_in_lockstep():
-    """Meinz at 4 compiled by numba: options that are pairs of cards, swapped, and place_award."""
-    numba_or_skip(everywhere=True)
+def test_compiled_plays_a_game_of_pairs_swapped_in_lockstep():
+    """Meinz at 4 compiled: options that are pairs of cards, swapped, and place_award."""
+    compiled_or_skip(everywhere=True)
     machine = Machine(game_of("meinz", 4), compiled=True)
     assert lockstep_game(machine, 0) > 0

@@ -1,8 +1,8 @@
 """The compiled backend's expressions (interpreter/compiled/): every expression of every bundled game that its writer
 writes gives what the Python backend's gives, at states of random games, with the names it binds drawn at random.
 
-The written source is run as plain Python here (it is the subset numba compiles; one test compiles some with numba
-when it is installed). The Python side is the expression as the compact game reads it (cards as their kinds,
+The written source is run as plain Python here (it is the subset the compiled backend compiles; one test compiles some
+when llvmlite is installed). The Python side is the expression as the compact game reads it (cards as their kinds,
 runtime/compact_reads.py), on the same state packed into the slots; the compiled side reads the arrays the slots
 are packed into (compiled/arrays.py)."""
 
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from interpreter.compiled.arrays import ArrayLayout, array_layout, pack_arrays
-from interpreter.compiled.lower import Lowered, Lowerer, with_defines
-from interpreter.compiled.module import support
+from interpreter.compiled.lower import Lowered, Lowerer
+from interpreter.compiled.module import made, source_of, support
 from interpreter.compiled.values import INTERNED, NONE, NotWritten, Values
 from interpreter.dsl import budget
 from interpreter.dsl.compiler import RUNTIME_ERRORS, Compiled, ExpressionFailed
@@ -116,7 +116,7 @@ class Both:
         """The written function, linked to the values interned so far (made again when more are)."""
         made = self._made.get(id(lowered))
         if made is None or made[0] != len(self.values.interned):
-            space = {**support(False), **lowered.link(self.values)}
+            space = {**support(), **lowered.link(self.values)}
             exec(lowered.program, space)  # the engine's own source, written from the checked parts
             made = self._made[id(lowered)] = (len(self.values.interned), space[lowered.name])
         return made[1]
@@ -194,9 +194,10 @@ def test_a_list_value_that_is_none_reads_as_none():
     assert both.function(hints[1])(*arrays)[1] == -1
 
 
-def test_numba_compiles_the_written_source():
-    """The written source is numba's subset: some of NJET's expressions compiled, giving the same as run as Python."""
-    numba = pytest.importorskip("numba")
+def test_the_written_source_compiles_and_computes_as_plain_python():
+    """The written source is the compiled backend's subset: some of NJET's expressions compiled (with the defines'
+    functions they call), giving the same as run as Python."""
+    pytest.importorskip("llvmlite")
     both = Both("njet-riogrande", 4)
     rng = random.Random(3)
     (state,) = states(both.game, rng, 1, every=40)
@@ -206,11 +207,7 @@ def test_numba_compiles_the_written_source():
     assert picked
     for e, lowered, bound, _ in picked:
         plain = both.function(lowered)
-        space = {**support(True), **lowered.link(both.values)}
-        exec(lowered.program, space)
-        for e in with_defines([lowered]):  # (the defines' functions it calls compiled too, before they are called)
-            space[e.name] = numba.njit(_nrt=False)(space[e.name])
-        fast = space[lowered.name]
+        fast = getattr(made(source_of([lowered]), [lowered], both.values, compiled=True), lowered.name)
         for _ in range(5):
             args = [drawn(bound[n], rng, both.lay) for n, _ in lowered.params]
             given = [np.asarray(a, np.int64) if isinstance(a, list) else both.values.encode(a) for a in args]
@@ -235,7 +232,7 @@ def test_a_constant_card_is_written_as_its_kind():
     lowerer = Lowerer(lay, values)
     one = lowerer.lower(constant(later, CARD), {}, "one")
     two = lowerer.lower(constant((later, later), CARDS), {}, "two")
-    both = {**support(False), **one.link(values), **two.link(values)}
+    both = {**support(), **one.link(values), **two.link(values)}
     exec(one.source + "\n" + two.source, both)
     arrays = pack_arrays(lay, compact_game(game).start(game.new_state()), values)
     assert both["one"](*arrays) == kind
@@ -330,7 +327,7 @@ def test_the_greatest_and_least_list_of_numbers_are_pythons():
     lowerer = Lowerer(lay, values)
     made = [lowerer.lower(Part("for", list_of(NUMBER), frozenset(), (given,), ("s", high, None, fn)), {"given": SEATS},
                           name) for name, fn in (("most", B._max), ("least", B._min))]
-    space: dict[str, Any] = support(False)
+    space: dict[str, Any] = support()
     for lowered in made:
         space.update(lowered.link(values))
     exec("\n".join(m.source for m in made), space)  # the engine's own source, written from parts

@@ -1,6 +1,6 @@
 """The arrays passed between compiled functions by their address (interpreter/compiled/pointers.py): which functions
-and parameters the text's change takes, that an array only passed on is passed as the address it came as, and, with
-numba, that the changed text computes what the plain one does and that Python's call of a function checks the
+and parameters the text's change takes, that an array only passed on is passed as the address it came as, and, compiled,
+that the changed text computes what the plain one does and that Python's call of a function checks the
 shapes."""
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ def test_the_arrays_are_taken_by_address_where_every_call_gives_a_name_or_a_row(
 
 
 def test_compiled_the_changed_text_computes_what_the_plain_text_does():
-    numba = pytest.importorskip("numba")
-    from interpreter.compiled.pointers import helpers, python_forms
+    pytest.importorskip("llvmlite")
+    from interpreter.compiled.ir.jit import Native
+    from interpreter.compiled.pointers import python_forms
 
     def arrays():
         return np.zeros((2, 3), np.int64), np.zeros(2, np.int64), np.arange(4, dtype=np.int64), \
@@ -72,10 +73,11 @@ def test_compiled_the_changed_text_computes_what_the_plain_text_does():
     expected = plain["outer"](*want)
 
     written = by_address(TEXT, SHAPES)
-    space: dict = dict(helpers(SHAPES))
+    space: dict = {}
     exec(compile(written, "<changed>", "exec"), space)  # noqa: S102 - the test's own text
+    native = Native(written, space, SHAPES, None)
     for name in functions(written):
-        space[name] = numba.njit(_nrt=False)(space[name])
+        space[name] = native.function(name)
     got = arrays()
     assert space["outer"](*got) == expected
     for a, b in zip(got, want, strict=True):

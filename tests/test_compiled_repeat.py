@@ -19,7 +19,7 @@ from interpreter.compiled.values import NotWritten, Values
 from interpreter.engine.steps.action_types import Choice, Pass
 
 from .compiled_games import lockstep_game
-from .compiled_steps import StepOnBoth, numba_or_skip
+from .compiled_steps import StepOnBoth, compiled_or_skip
 from .conftest import ROOT, game_of
 from .test_steps import TRICKS, make
 
@@ -178,8 +178,8 @@ def test_what_a_held_step_does_not_write_is_the_repeats(tmp_path):
         Machine(repeat_game(tmp_path, HELD_UNWRITTEN))
 
 
-def test_numba_plays_whole_games_with_a_repeat_in_lockstep(tmp_path):
-    numba_or_skip(everywhere=True)
+def test_compiled_plays_whole_games_with_a_repeat_in_lockstep(tmp_path):
+    compiled_or_skip(everywhere=True)
     machine = Machine(repeat_game(tmp_path, MIXED), compiled=True)
     assert lockstep_game(machine, 0) > 0
 

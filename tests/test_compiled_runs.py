@@ -1,6 +1,7 @@
 """Runs on the compiled backend (interpreter/harness/engines.py): a game played at random by the compiled machine,
 played again by the Python backend from its draws (compiled/replay.py) to the same end; simulate and play choosing
-the engine. The machine runs as plain Python here (numba compiles for seconds); TRICKBOOK_NUMBA=all compiles."""
+the engine. The machine runs as plain Python here (compiling takes a second or more); TRICKBOOK_COMPILED=all
+compiles."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from interpreter.match.listeners import RoundValues
 from interpreter.match.writer import outcome_of
 
 from .compiled_games import NOT_WRITTEN_STEPS
-from .compiled_steps import numba_or_skip
+from .compiled_steps import compiled_or_skip
 from .conftest import game_of
 
 GAMES = [("hearts", 4), ("njet-riogrande", 3), ("whist", 4), ("euchre", 4)]
@@ -116,8 +117,8 @@ def test_the_engine_is_chosen_as_asked_and_said(monkeypatch, tmp_path):
     assert "random and greedy agents only (not ismcts)" in lines[-1]
     with pytest.raises(TrickbookError, match="no engine"):
         engine_choice.chosen_engine("fast", game, ["random"])
-    if engines.why_not(game, ["random"]) is None:  # (numba installed)
-        monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 5.0)
+    if engines.why_not(game, ["random"]) is None:  # (llvmlite installed)
+        monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 1.0)
         assert engine_choice.chosen_engine("auto", game, ["random"], say=lines.append, games=10) == "python"
         assert "less than compiling" in lines[-1]
         monkeypatch.setattr(engine_choice, "python_seconds", lambda game, games, agents=(): 500.0)
@@ -144,7 +145,7 @@ def test_a_simulation_of_greedy_and_random_seats_plays_the_seeded_games_in_batch
 
 
 def test_play_with_the_compiled_engine_tells_a_game_of_greedy_seats_a_run_played(plain, capsys):
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     from interpreter.harness.greedy import takes_pay
 
     game = game_of("hearts", 4)
@@ -192,7 +193,7 @@ def test_a_game_not_written_plays_on_the_python_engine_and_says_why(capsys, monk
 
 
 def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plain, capsys):
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     assert main(["play", "whist", "-p", "4", "--seed", "x/2", "--quiet", "--engine", "compiled", "-a", "random"]) == 0
     out = capsys.readouterr().out
     done = Machine(game_of("whist", 4)).play_seeded(engines.stream_seed("x/2"))
@@ -202,7 +203,7 @@ def test_play_with_the_compiled_engine_tells_the_game_a_compiled_run_played(plai
 
 
 def test_the_record_of_a_compiled_game_says_so_and_replays(plain, capsys, tmp_path):
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     record = tmp_path / "g.jsonl"
     assert main(["play", "euchre", "-p", "4", "--seed", "5", "--quiet", "--engine", "compiled", "-a", "random",
                  "--record", str(record)]) == 0
@@ -212,10 +213,10 @@ def test_the_record_of_a_compiled_game_says_so_and_replays(plain, capsys, tmp_pa
     assert main(["replay", str(record)]) == 0
 
 
-def test_numba_and_plain_python_draw_the_same_game():
-    """numba's random stream seeded alike gives the plain machine's game: a compiled run's game is the one
+def test_compiled_and_plain_python_draw_the_same_game():
+    """the compiled random stream seeded alike gives the plain machine's game: a compiled run's game is the one
     ``play --engine compiled`` tells."""
-    numba_or_skip(everywhere=True)
+    compiled_or_skip(everywhere=True)
     game = game_of("njet-riogrande", 4)
     fast, slow = Machine(game, compiled=True).play_seeded(9, traced=True), Machine(game).play_seeded(9, traced=True)
     assert fast.trace == slow.trace and fast.totals == slow.totals

@@ -2,7 +2,7 @@
 never put a card where the Python backend's ``Unknown`` says it cannot be and reach every place it may be, the deal
 around bans keeps every ban where shuffles rarely do, the rewards are the Python search's, a tree's visits add up,
 and an ismcts seat searches every decision of a round compiled while the game, followed on the machine, is played
-by the Python backend. The machine runs as plain Python here (numba compiles for seconds)."""
+by the Python backend. The machine runs as plain Python here (compiling takes a second or more)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from interpreter.harness.search import IsmctsAgent, _rewards
 from interpreter.match.driver import Match
 from interpreter.match.listeners import Knowing
 
-from .compiled_steps import numba_or_skip
+from .compiled_steps import compiled_or_skip
 from .conftest import counts_of, game_of, known_decisions
 
 
@@ -299,7 +299,7 @@ def test_samples_worked_out_are_drawn_by_python_and_taken_as_drawn(name: str, se
 def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(monkeypatch, capsys) -> None:
     """``--engine compiled`` with ismcts and random seats: the game on the Python backend, the searches compiled, said
     once; its replay command asks for the same; another agent is refused as before. (The machine as plain Python.)"""
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     from interpreter.cli import main
     from interpreter.errors import TrickbookError
     from interpreter.harness.simulate import Setup, _replayed
@@ -323,10 +323,10 @@ def test_engine_compiled_plays_the_game_on_python_with_its_searches_compiled(mon
     assert again.endswith("--agents ismcts,random --iterations 1 --engine compiled")
 
 
-def test_numba_searches_as_plain_python_does(hearts: Any, tmp_path: Any, monkeypatch: Any) -> None:
-    """The search compiled by numba gives the visits the module run as plain Python gives, from the same seed (numba's
+def test_compiled_searches_as_plain_python_does(hearts: Any, tmp_path: Any, monkeypatch: Any) -> None:
+    """The search compiled gives the visits the module run as plain Python gives, from the same seed (the compiled
     random stream is numpy's)."""
-    numba_or_skip(everywhere=True)
+    compiled_or_skip(everywhere=True)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     game, plain = hearts
     fast = Machine(game, compiled=True)

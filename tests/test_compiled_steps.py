@@ -15,7 +15,7 @@ from interpreter.engine.steps.deal_chance import shuffle
 from interpreter.errors import GameError
 from interpreter.runtime.layout import KNOWN
 
-from .compiled_steps import StepOnBoth, numba_or_skip, short_list
+from .compiled_steps import StepOnBoth, compiled_or_skip, short_list
 from .conftest import GAMES, game_of
 from .test_steps import DEAL_3, TRICKS, make
 
@@ -123,9 +123,9 @@ def test_a_shuffle_of_the_pack_is_the_python_backends_deal(name, step):
     assert len(set(mine)) > 1
 
 
-def test_numba_compiles_the_move_template():
-    """The largest of these templates (a move; here of a card an expression gives), compiled by numba."""
-    numba_or_skip(everywhere=True)
+def test_compiled_compiles_the_move_template():
+    """The largest of these templates (a move; here of a card an expression gives), compiled."""
+    compiled_or_skip(everywhere=True)
     both = StepOnBoth("euchre", 4, "turn_up", compiled=True)
     rng = random.Random(3)
     changed = 0

@@ -16,7 +16,7 @@ from interpreter.compiled.steps import Writing
 from interpreter.compiled.trick_template import TrickWriter
 from interpreter.compiled.values import NotWritten
 
-from .compiled_steps import StepOnBoth, numba_or_skip, short_list
+from .compiled_steps import StepOnBoth, compiled_or_skip, short_list
 from .conftest import ROOT
 
 # every bundled game whose trick step runs no steps of its own, at the fewest players and at 4
@@ -158,8 +158,8 @@ def test_round_values_per_trick_go_back_to_none_and_a_claim_wins():
 # the steps a trick runs; and the bundled game without hooks whose trick step uses the most the template writes:
 # takers (one choosing cards), unclaimed, next_leader, otherwise: end (among those, one of the quickest to compile)
 @pytest.mark.parametrize("rules", ["hook-names.yaml", "mit-list-und-tuecke-no-hooks.yaml"])
-def test_numba_compiles_the_trick_template(rules):
-    numba_or_skip(everywhere=True)
+def test_compiled_compiles_the_trick_template(rules):
+    compiled_or_skip(everywhere=True)
     both = StepOnBoth(str(RULES / rules), 4, "tricks", compiled=True)
     rng = random.Random(3)
     (state,) = entries(both, rng, 1)

@@ -1,6 +1,5 @@
 """The work the compiled backend's written code does, counted (never timed): a choice's options worked out once a
-decision, the functions compiled into their callers (interpreter/compiled/linking.py) chosen within their
-bound, and a function the templates write alike written once."""
+decision, and a function the templates write alike written once."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ from collections import Counter
 
 import pytest
 
-from interpreter.compiled.linking import LIMIT, linked
 from interpreter.compiled.machine import Machine
 from interpreter.compiled.module import source_of
 
@@ -54,32 +52,14 @@ def test_a_choice_works_out_its_choices_once_a_decision():
         assert sum(calls[o] for o in options[step]) == calls[f"{step}_choices"], (step, calls)
 
 
-def test_small_functions_are_linked_within_the_limit():
-    """A function is compiled into its callers when it holds, with the linked functions it calls, at most LIMIT
-    lines (a function called twice counted twice); every other is called by its symbol."""
-    def body(lines: int, call: str = "") -> str:
-        return "".join("    y = x\n" for _ in range(lines - 2)) + f"    return {call or 'y'}\n"
-
-    source = (f"def truth(x):\n{body(3)}\nK = [1]\n"
-              f"def small(x):\n{body(10)}\ndef large(x):\n{body(LIMIT + 5)}\n"
-              f"def caller(x):\n{body(4, 'small(x) + large(x)')}\n"
-              f"def many(x):\n{body(4, ' + '.join(['caller(x)'] * 4))}\n"
-              f"def entry(x):\n{body(3, 'caller(x)')}\n")
-    assert linked(source) == {"truth", "small", "caller", "entry"}
-    machine = Machine(game_of("meinz", 4))
-    chosen = linked(machine.source)
-    assert "grab" in chosen and "advance" not in chosen  # (the prelude's, and the machine's step through a round)
-
-
 def test_a_function_every_move_step_writes_alike_is_compiled_once():
     """Every move step of a game carries its cards by one function, its step's constants its arguments: written by
-    each step, kept once in the module (module.source_of), linked into each step's start."""
+    each step, kept once in the module (module.source_of)."""
     machine = Machine(game_of("tichu", 4))
     moves = [s for s in machine.game.every_step() if s.kind == "move"]
     assert len(moves) > 3
     assert machine.source.count("def move_carried(") == 1
     assert machine.source.count("return move_carried(") == len(moves)
-    assert "move_carried" in linked(machine.source)
 
 
 def test_functions_written_alike_are_kept_once_and_two_named_alike_refused():

@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("plan",),  # the keyword table of the rule file's sections: each section read and checked into plain data
     ("engine",),  # plan and runtime, in time: the compiled game, its state, its steps and their written code
     ("runtime",),  # the compact layout, packed from the engine's state, and the game played on it (search's)
-    ("compiled",),  # the compiled backend: the compact layout in arrays, the expressions written for numba
+    ("compiled",),  # the compiled backend: the compact layout in arrays, the expressions written for it
     # explain and schema_gen read the step kinds' declarations (engine/steps) and nothing above them
     ("match", "explain", "schema_gen"),
     ("api",),

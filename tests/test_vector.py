@@ -30,7 +30,7 @@ from interpreter.runtime.layout import pack
 from interpreter.runtime.slots import Slots
 from interpreter.toolkits.vector import VectorEnv
 
-from .compiled_steps import numba_or_skip
+from .compiled_steps import compiled_or_skip
 from .conftest import ROOT
 from .test_steps import DEAL_3, TRICKS, write
 from .test_steps import rules as rules_of
@@ -256,18 +256,18 @@ def test_a_game_the_compiled_backend_cannot_write_is_refused_naming_the_part(tmp
         VectorEnv("hearts", 4, n=0, compiled=False)
 
 
-def test_without_numba_the_environment_says_what_to_install(monkeypatch):
-    monkeypatch.setitem(sys.modules, "numba", None)  # (an import of it fails)
-    with pytest.raises(GameError, match=r"needs numba: pip install 'trickbook\[fast\]'"):
+def test_without_llvmlite_the_environment_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "llvmlite", None)  # (an import of it fails)
+    with pytest.raises(GameError, match=r"needs llvmlite: pip install 'trickbook\[fast\]'"):
         VectorEnv("hearts", 4)
 
 
 @pytest.mark.parametrize(("name", "players", "steps"), [("tiny-duel", 2, 60), ("hidden-partners", 4, 300)])
-def test_compiled_by_numba_the_environment_plays_the_games_it_plays_as_plain_python(name, players, steps):
+def test_compiled_the_environment_plays_the_games_it_plays_as_plain_python(name, players, steps):
     """The same seed and the same actions give the same observations, masks and rewards compiled as run as plain
-    Python (numba's random stream is numpy's): a small game, and one of hidden teams (what each seat knows, revealed
-    by a list of seats); with TRICKBOOK_NUMBA=all (a compile of a minute each)."""
-    numba_or_skip(everywhere=True)
+    Python (the compiled random stream is numpy's): a small game, and one of hidden teams (what each seat knows,
+    revealed by a list of seats); with TRICKBOOK_COMPILED=all (a compile of a second or two each)."""
+    compiled_or_skip(everywhere=True)
     both = [VectorEnv(str(EXAMPLES / f"{name}.yaml"), players, n=3, seed=5, compiled=c) for c in (False, True)]
     for env in both:
         env.reset()

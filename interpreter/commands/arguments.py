@@ -77,7 +77,7 @@ def _play(sub: Commands) -> None:
 
 def _engine_arg(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--engine", choices=("auto", "compiled", "python"), default=None,
-                   help=f"the backend that plays: compiled (numba, pip install 'trickbook[fast]'; random agents, "
+                   help=f"the backend that plays: compiled (llvmlite, pip install 'trickbook[fast]'; random agents, "
                         f"and ismcts's searches), "
                         f"python, or auto: {default} (default; or TRICKBOOK_ENGINE)")
 

@@ -72,8 +72,8 @@ def play(args: argparse.Namespace) -> int:
 
 # a game the compiled backend drew: its record's header says so (the seed alone plays another game on the Python
 # backend; the record holds every deal and action, so it replays as any other)
-COMPILED_DRAWS = {"engine": "compiled", "stream": "numba's np.random, seeded with the first 4 bytes of the SHA-256 of "
-                  "the seed, little-endian"}
+COMPILED_DRAWS = {"engine": "compiled", "stream": "numpy's legacy np.random (MT19937, as numba's), seeded with the "
+                  "first 4 bytes of the SHA-256 of the seed, little-endian"}
 
 
 def compiled_game(args: argparse.Namespace, game: Any, lineup: list[str], chosen: Any, dealt: bool) -> Any:

@@ -1,6 +1,6 @@
 """Games played by agents on the compiled backend, written into the machine's module (machine.py): each seat's
 decisions by its agent (agents.py: a whole number per seat), and many games in one call. Every draw comes from
-numba's random stream (numpy's, run as plain Python).
+the compiled random stream (numpy's legacy one, run as plain Python).
 
 The functions written:
 
@@ -59,8 +59,8 @@ def _seated(cap: int, slots: dict[str, int]) -> list[str]:
 def _game(slots: dict[str, int]) -> list[str]:
     """The lines that play the game of the arrays and ``p`` to its end, by ``agents`` with ``pays``, its draws kept
     in ``trace``, counting its decisions in ``taken`` (``out`` and ``order``: room for the legal actions and a deal).
-    Written into ``play_seated`` and into ``play_batch`` itself (a call less: numba optimizes the code of every
-    function called again in each caller)."""
+    Written into ``play_seated`` and into ``play_batch`` itself (a call less in the loop of every
+    decision)."""
     finished, status, step = slots["finished"], slots["status"], slots["step"]
     return [f"while p[{finished}] == 0:",
             f"    if p[{status}] == CHANCE:",

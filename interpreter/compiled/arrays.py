@@ -52,8 +52,8 @@ class Arrays(NamedTuple):
     h: Any  # the written code's scratch space (HEAP)
 
 
-# The written code allocates nothing (numba compiles it without its reference-counted runtime, whose counting cost
-# most of a card's time): a list an expression builds lives in ``h``, a stack of whole numbers. ``h[TOP]`` is its
+# The written code allocates nothing (under numba, the reference counts of its runtime cost most of a card's time; the
+# IR writer has no runtime): a list an expression builds lives in ``h``, a stack of whole numbers. ``h[TOP]`` is its
 # first free place, ``h[MOST]`` the most it ever held (the tests read it); ``grab`` (module.py) takes places, and a
 # function that took some gives them back when it returns.
 TOP, MOST, HEAP_START = 0, 1, 2

@@ -1,5 +1,5 @@
 """Many games in one call of the compiled backend (agents_template.py's ``play_batch``): each from its own seed of
-numba's random stream, so that a game is the same whichever batch, worker or ``Machine.play_seeded`` plays it, its
+the compiled random stream, so that a game is the same whichever batch, worker or ``Machine.play_seeded`` plays it, its
 results written by the compiled code into arrays made here once for the batch."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A ``board`` step written for the compiled backend: its start, the spaces the seat to act may cover and a space
-covered, over the arrays (arrays.py) and the progress array, as functions in the subset of Python numba compiles
-(the step kind's second template, steps.py, beside engine/steps/board_code.py's).
+covered, over the arrays (arrays.py) and the progress array, as functions in the subset of Python the compiled backend
+compiles (the step kind's second template, steps.py, beside engine/steps/board_code.py's).
 
 An action is one whole number: ``row * WIDTH + space``, the row's place in the step's rows and the space's in its
 row, ``WIDTH`` the longest row's number of spaces (``StepCode.action_of`` maps the Python backend's ``Cover(row,

@@ -1,8 +1,8 @@
 """A ``choose`` step written for the compiled backend: seats in turn pick values from a list, over the arrays
-(arrays.py) and the progress array, as functions in the subset of Python numba compiles (the step kind's second
-template, steps.py, beside engine/steps/choose_code.py's): the same turns, passes, stops, automatic picks, values
-set and cards moved as the Python backend's, each fragment a function of its own (what a seat may do now is
-written by choose_choices.py, the turns here).
+(arrays.py) and the progress array, as functions in the subset of Python the compiled backend compiles (the step kind's
+second template, steps.py, beside engine/steps/choose_code.py's): the same turns, passes, stops, automatic picks, values
+set and cards moved as the Python backend's, each fragment a function of its own (what a seat may do now is written by
+choose_choices.py, the turns here).
 
 An action is one whole number: for a choice of cards a card's kind (runtime/layout.py: a pick takes the last copy of
 its kind, as the compact game does); for a choice of values the value as values.py makes it one (a seat its index, a

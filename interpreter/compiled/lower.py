@@ -1,5 +1,5 @@
-"""An expression's checked parts (dsl/ir.py) written as statements over the compiled backend's arrays, in the
-subset of Python that numba compiles: the second writer of each op, beside dsl/emit.py's (the Python backend's).
+"""An expression's checked parts (dsl/ir.py) written as statements over the compiled backend's arrays, in the subset of
+Python the compiled backend compiles (ir/): the second writer of each op, beside dsl/emit.py's (the Python backend's).
 
 Every value is a whole number (values.py) and every list a pair: a one-dimensional array and how many of its items
 count (a zone's row and its length, a buffer a comprehension fills); a list of records or of lists (a choice's
@@ -13,7 +13,7 @@ written as the statements that work it out, then a name or a short source that h
 arguments, as a function of its own that every call calls (``Lowerer.defined``: its parameters the arguments' values,
 a list argument its array and count; a list it gives returned as an expression's is), so that a define used in many
 places, or calling others that are, is compiled once: written in place at every use, one expression of a game was
-half its module's lines, and numba's compile time grows faster than a function's length.
+half its module's lines, and a compile's time grows with the lines.
 
 The ops are written by parts.py (and the builtins by calls.py) through writer.py's ``Writer``.
 

@@ -2,14 +2,14 @@
 step and from round to round, written as one module with them (the second template of engine/rounds.py's loop and
 engine/round_code.py's entering of steps).
 
-The progress array ``p``: ``p[STEP]`` the round's step running (-1 between rounds), ``p[FINISHED]`` 1 once the game
-is over (OVERRUN: stopped, its end not held within MAX_ROUNDS rounds, an error on the Python backend), ``p[TAKEN]``
-the actions taken, ``p[STATUS]`` what the game waits for (DECIDES: a seat, CHANCE: a deal, DONE: nothing, the game is
-over); then each step's own slots. The machine's functions, each over the arrays and
-``p``: ``begin`` (a new game: the first round started, the game's values, the steps entered until one waits),
-``actor`` (the seat to act, -1 for chance, -2 when over), ``legal``, ``apply``, ``pack`` and ``deal`` (the running
-step's), and ``playout``: the game played to its end in one call, every decision uniform among the legal ones and
-every deal a shuffle, drawn from numba's random stream (numpy's, run as plain Python), seeded by ``seed``.
+The progress array ``p``: ``p[STEP]`` the round's step running (-1 between rounds), ``p[FINISHED]`` 1 once the game is
+over (OVERRUN: stopped, its end not held within MAX_ROUNDS rounds, an error on the Python backend), ``p[TAKEN]`` the
+actions taken, ``p[STATUS]`` what the game waits for (DECIDES: a seat, CHANCE: a deal, DONE: nothing, the game is over);
+then each step's own slots. The machine's functions, each over the arrays and ``p``: ``begin`` (a new game: the first
+round started, the game's values, the steps entered until one waits), ``actor`` (the seat to act, -1 for chance, -2 when
+over), ``legal``, ``apply``, ``pack`` and ``deal`` (the running step's), and ``playout``: the game played to its end in
+one call, every decision uniform among the legal ones and every deal a shuffle, drawn from the compiled random stream
+(numpy's legacy one, which the plain module draws from), seeded by ``seed``.
 
 A decision no agent takes is taken by the machine itself (settling.py): an automatic seat's, by its policy, and a
 seat's stuck with no legal play, which ends its step; so ``actor`` never names an automatic seat.
@@ -52,10 +52,6 @@ from interpreter.runtime.slots import Slots
 STEP, FINISHED, TAKEN, STATUS, LOGGED = range(5)
 OVERRUN = 2  # p[FINISHED] of a game stopped because its end did not hold within MAX_ROUNDS
 HEAD = 5  # the machine's own progress slots, before the steps'
-# the module's functions Python calls (module.made: compiled with their wrapper for Python, kept on disk)
-ENTRIES = ("begin", "actor", "legal", "apply", "pack", "deal", "playout", "play_many", "seed", "can_win", "play_seated",
-           "play_batch", "ismcts",
-           "observe", "reset_many", "step_many")  # (the last three: a vector environment's, vector_template.py)
 
 
 TRACE = 1 << 14  # the room first given to a game's draws (more when they do not fit)
@@ -78,8 +74,8 @@ class Finished:
 
 
 class Machine:
-    """``game`` written for the compiled backend (see the module's docstring); ``compiled``: its functions compiled by
-    numba (else run as plain Python)."""
+    """``game`` written for the compiled backend (see the module's docstring); ``compiled``: its functions compiled
+    (interpreter/compiled/ir; else run as plain Python)."""
 
     def __init__(self, game: Game, compiled: bool = False):
         self.game, self.compiled = game, compiled
@@ -130,12 +126,12 @@ class Machine:
 
     @property
     def module(self) -> types.SimpleNamespace:
-        """The module's functions (made when first asked for: numba compiles each on its first call)."""
+        """The module's functions (made when first asked for: each compiled on its first call)."""
         if self._module is None:
             text = self._text()
             box = self.box()
             shapes = {**{name: a.shape for name, a in box._asdict().items()}, "p": (self.size,)}  # (pointers.py)
-            self._module = made(self.source, self.expressions, self.values, self.compiled, ENTRIES, shapes, text)
+            self._module = made(self.source, self.expressions, self.values, self.compiled, shapes, text)
             self.held = len(self.values.interned)
         return self._module
 
@@ -181,7 +177,7 @@ class Machine:
         return self._box
 
     def play_many(self, games: int) -> tuple[int, int]:
-        """``games`` random games in one call (numba's random stream, see ``seed``): the rounds and the decisions
+        """``games`` random games in one call (the compiled random stream, see ``seed``): the rounds and the decisions
         played."""
         rounds = np.zeros(1, np.int64)
         box = self.box()
@@ -206,10 +202,10 @@ class Machine:
         return code.action_of(action, step)
 
     def play_seeded(self, seed: int, traced: bool = False, agents: Sequence[str] = (), pays: bool = True) -> Finished:
-        """One game played, its draws from numba's random stream seeded with ``seed`` (the same game for the same seed
-        and agents, compiled or run as plain Python, in this call or in a batch: batch.py); ``traced``: with its draws
-        kept (``Finished.trace``). ``agents``: each seat's (agents.AGENTS; none: every seat random),
-        ``pays``: whether taking cards pays, for greedy agents (harness/greedy.py's takes_pay)."""
+        """One game played, its draws from the compiled random stream seeded with ``seed`` (the same game for the same
+        seed and agents, compiled or run as plain Python, in this call or in a batch: batch.py); ``traced``: with its
+        draws kept (``Finished.trace``). ``agents``: each seat's (agents.AGENTS; none: every seat random), ``pays``:
+        whether taking cards pays, for greedy agents (harness/greedy.py's takes_pay)."""
         size = TRACE if traced else 1
         codes = np.asarray(agent_codes(list(agents)), np.int64)
         if len(codes) not in (0, self.game.players):  # (the written code reads an agent for every seat that acts)

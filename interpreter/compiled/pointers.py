@@ -1,19 +1,18 @@
-"""The arrays passed between compiled functions as the address of their data: one number, not about seven.
+"""The arrays passed between compiled functions as the address of their data: one number, not several.
 
-numba passes an array to a compiled function as the several numbers of its structure (its data, its size, its item
-size, a number per dimension for its shape and another for its strides, and two of its own), so a call of one of the
-written functions, which take the game's arrays and its progress (``z, zn, v, l, ln, h, p``), passed about fifty
-numbers, pushed on the stack and read back at every call: in a profile of a random game the playout loop's own time
-was mostly those pushes. The shapes of those arrays are the game's (arrays.ArrayLayout, the progress's size): fixed
-when the module is written. So, where the module is compiled, each written function that takes them is written
-to take their addresses instead (``NAME__q``, whole numbers), and views of the known shapes are made again from
-those addresses at its start (none for an array it only passes on: it passes the address it came as); a call
-passes the addresses (``address``). The ``__q`` form is the one compiled function of its name, for compiled callers
-and for Python alike: Python calls it through ``python_forms``, a plain function of the old name that checks each
-array (its shape, whole numbers, contiguous) and passes its address (a second compiled function for Python, calling
-the first, would be compiled with all the first calls linked in again: numba links a callee's code into each
-caller's). A function no written function calls (``play_many``, ``step_many``: Python's only) keeps its arrays and
-passes their addresses on. Run as plain Python (the tests' checks, no numba) the module is not changed.
+A compiled function takes an array as its data's pointer and a number per dimension (ir/function.py), so a call of
+one of the written functions, which take the game's arrays and its progress (``z, zn, v, l, ln, h, p``), would pass
+more than a dozen numbers, pushed on the stack and read back at every call (under numba, which passed seven numbers
+an array, the playout loop's own time was mostly those pushes). The shapes of those arrays are the game's
+(arrays.ArrayLayout, the progress's size): fixed when the module is written. So, where the module is compiled,
+each written function that takes them is written to take their addresses instead (``NAME__q``, whole numbers),
+and views of the known shapes are made again from those addresses at its start (``view_NAME``, which the IR writer
+writes as the address's pointer and the shape's constant sizes; none for an array it only passes on: it passes the
+address it came as); a call passes the addresses (``address``). The ``__q`` form is the one compiled function of
+its name, for compiled callers and for Python alike: Python calls it through ``python_forms``, a plain function of
+the old name that checks each array (its shape, whole numbers, contiguous) and passes its address. A function no
+written function calls (``play_many``, ``step_many``: Python's only) keeps its arrays and passes their addresses on.
+Run as plain Python (the tests' checks) the module is not changed.
 
 The views have constant shapes, so LLVM knows every index's stride: the bundled games ran 1.3 to 1.7 times as many
 decisions a second (docs/performance.md, "Arrays passed by their address").
@@ -25,61 +24,11 @@ an array that is not contiguous: a view made from its data would read other numb
 from __future__ import annotations
 
 import ast
-import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 SUFFIX = "__q"  # a function taking the arrays' addresses
-
-
-def helpers(shapes: Mapping[str, tuple[int, ...]]) -> dict[str, Any]:
-    """The names the changed text calls: ``address`` and a ``view_NAME`` for each array's shape (numba intrinsics)."""
-    from numba.core import types
-    from numba.core.errors import TypingError
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def address(typingctx: Any, arr: Any) -> Any:
-        if not isinstance(arr, types.Array) or arr.layout != "C":
-            raise TypingError(f"an address is taken of contiguous arrays only, not of {arr}")
-
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            data = context.make_array(arr)(context, builder, value=args[0]).data
-            return builder.ptrtoint(data, context.get_value_type(types.intp))
-
-        return types.intp(arr), codegen
-
-    found = {"address": address}
-    for name, dims in shapes.items():
-        found[f"view_{name}"] = _viewer(tuple(int(d) for d in dims))
-    return found
-
-
-def _viewer(dims: tuple[int, ...]) -> Any:
-    """An intrinsic making a C-contiguous int64 array of shape ``dims`` at an address (no copy, nothing owned)."""
-    from numba.core import types
-    from numba.extending import intrinsic
-
-    strides = [8 * math.prod(dims[i + 1:]) for i in range(len(dims))]
-
-    @intrinsic
-    def view(typingctx: Any, at: Any) -> Any:
-        arrty = types.Array(types.int64, len(dims), "C")
-
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            from numba.np.arrayobj import populate_array  # (compiling only: a kept module's process never imports it)
-
-            ary = context.make_array(arrty)(context, builder)
-            data = builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
-            populate_array(ary, data=data, shape=[context.get_constant(types.intp, d) for d in dims],
-                           strides=[context.get_constant(types.intp, s) for s in strides],
-                           itemsize=context.get_constant(types.intp, 8), meminfo=None)
-            return ary._getvalue()
-
-        return arrty(at), codegen
-
-    return view
 
 
 def by_address(text: str, shapes: Mapping[str, tuple[int, ...]]) -> str:
@@ -161,23 +110,33 @@ def python_forms(written: str, shapes: Mapping[str, tuple[int, ...]], compiled: 
     ``NAME`` taking the arrays as the written one did: each checked (the game's shape, whole numbers, contiguous) and
     its address passed to ``compiled(NAME__q)``, the compiled function (asked for at each call: made when first
     needed)."""
+    import weakref
+
     import numpy as np
+
+    checked: dict[int, tuple[Any, tuple[int, ...], int]] = {}  # arrays checked before, by id: their address
+
+    def address(a: Any, shape: tuple[int, ...], name: str, i: int) -> int:
+        found = checked.get(id(a))
+        if found is not None and found[0]() is a and found[1] == shape == a.shape:
+            return found[2]
+        if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype == np.int64 and a.flags.c_contiguous):
+            raise ValueError(f"{name}: argument {i + 1} is not an array of the game's shape {shape} of whole numbers")
+        if len(checked) >= 1024:
+            checked.clear()
+        checked[id(a)] = (weakref.ref(a), shape, a.__array_interface__["data"][0])
+        return checked[id(a)][2]
 
     forms: dict[str, Any] = {}
     for found in _ADDRESSES.finditer(written):
         name, params = found.group(1), [a.strip() for a in found.group(2).split(",") if a.strip()]
         places = {i: shapes[a[:-len(SUFFIX)]] for i, a in enumerate(params) if a.endswith(SUFFIX)}
 
-        def form(*args: Any, _name: str = name + SUFFIX, _places: dict[int, tuple[int, ...]] = places) -> Any:
+        def form(*args: Any, _name: str = name, _places: dict[int, tuple[int, ...]] = places) -> Any:
             given = list(args)
             for i, shape in _places.items():
-                a = given[i]
-                if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype == np.int64
-                        and a.flags.c_contiguous):
-                    raise ValueError(f"{_name[:-len(SUFFIX)]}: argument {i + 1} is not an array of the game's shape "
-                                     f"{shape} of whole numbers")
-                given[i] = a.ctypes.data
-            return compiled(_name)(*given)
+                given[i] = address(given[i], shape, _name, i)
+            return compiled(_name + SUFFIX)(*given)
 
         form.__name__ = name
         forms[name] = form

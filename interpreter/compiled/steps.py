@@ -163,8 +163,8 @@ def held_actions(held: dict[str, Callable[[Any], int] | None], what: str, own: C
 
 
 def table(name: str, items: list[int]) -> str:
-    """A template's constant table, the line that makes it a constant array of the module named ``name`` (numba
-    reads it as a constant, frozen at compile time). Not a tuple in the function's lines: a tuple indexed by a
+    """A template's constant table, the line that makes it a constant array of the module named ``name`` (the compiled
+    code holds it as a constant, frozen at compile time). Not a tuple in the function's lines: a tuple indexed by a
     number known only in play is compiled to a branch for each of its items (a deck's 32 to 110), each time."""
     return f"{name} = np.array({list(items)!r}, np.int64)"
 

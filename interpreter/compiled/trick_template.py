@@ -1,6 +1,6 @@
-"""A ``tricks`` step written for the compiled backend: its start, its legal actions and an action taken, over the
-arrays (arrays.py) and the progress array, as functions in the subset of Python numba compiles (the step kind's second
-template, steps.py, beside engine/steps/trick_code.py's). The seat's legal plays are written by
+"""A ``tricks`` step written for the compiled backend: its start, its legal actions and an action taken, over the arrays
+(arrays.py) and the progress array, as functions in the subset of Python the compiled backend compiles (the step kind's
+second template, steps.py, beside engine/steps/trick_code.py's). The seat's legal plays are written by
 trick_template_plays.py, the sharing of a trick among several takers by trick_template_takers.py, the steps the trick
 runs (``between_plays``, ``after_trick``) by trick_template_hooks.py.
 

@@ -18,7 +18,7 @@ for each game ``g``:
   whose policy gave no action; ``UNNUMBERED``, a legal action no id names; ``EMPTY``, a new game over before any
   seat decides): the caller raises the error (the game's other arrays are as it left them).
 
-Deals (chance) are drawn inside the call, a shuffle of the step's pack from numba's random stream (the machine's
+Deals (chance) are drawn inside the call, a shuffle of the step's pack from the compiled random stream (the machine's
 ``seed``), as ``playout`` draws them; a step that ends without a decision (an obligation's ``otherwise: end``) goes
 on, as ``playout`` goes on; automatic seats are settled by the machine (settling.py).
 """
@@ -32,7 +32,6 @@ from interpreter.compiled.machine import FINISHED, OVERRUN, STATUS, STEP
 from interpreter.compiled.steps import ARRAYS, Writing
 
 UNNUMBERED, EMPTY = 4, 5  # errors[g] (after the machine's own: 1 over, machine.OVERRUN, settling.NO_ACTION)
-ENTRIES = ("observe", "reset_many", "step_many")  # the entry points written here (machine.ENTRIES holds them)
 
 _GAME = "Z[g], ZN[g], V[g], L[g], LN[g], h, P[g]"  # game g's arrays and progress, as the machine's functions take them
 _STACKED = "Z, ZN, V, L, LN, h, P, z0, zn0, v0, l0, ln0"

@@ -155,7 +155,7 @@ def run_block(src: str, namespace: dict[str, Any], gen: Namespace | None = None,
     """Run ``src``, a block of statements the engine wrote (a step's functions, see engine/steps/trick_code.py),
     in ``namespace`` (what it refers to, and its builtins); give the namespace, holding what it defined.
     ``gen``: where its code object is kept (with the game's expressions); ``filename``: the file it is read from,
-    when it is one (a compiled module kept on disk: numba finds its functions by it); ``kept``: a file its code
+    when it is one (a compiled module kept on disk: tracebacks name it); ``kept``: a file its code
     object is kept in, named for ``src`` by the caller (a compiled module's: a large module's compile is a tenth
     of a second of every later run)."""
     code = gen.code(src) if gen is not None else None if kept is None else _kept_code(kept, filename)

@@ -22,8 +22,8 @@ def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool =
     if asked == "compiled" and engines.searches(agents):  # the game on Python, its searches compiled
         engines.search_machine(asked, game)  # (an error says why they cannot)
         if say is not None:
-            say("engine: python, the searches compiled (numba)" + ("" if engines.written(game).kept else
-                                                                   "; compiling this game, once (10 to 60 s)"))
+            say("engine: python, the searches compiled" + ("" if engines.written(game).kept else
+                                                                   "; compiling this game, once (1 to 10 s)"))
         return "python"
     reason = engines.why_not(game, agents, deal, records)
     if reason is None and asked == "auto" and not engines.written(game).kept:
@@ -33,8 +33,8 @@ def chosen_engine(engine: str | None, game: Any, agents: list[str], deal: bool =
                       "--engine compiled compiles it, once")
     if reason is None:
         if say is not None:
-            say("engine: compiled (numba)" + ("" if engines.written(game).kept else
-                                              "; compiling this game, once (5 to 30 s; later runs load it)"))
+            say("engine: compiled" + ("" if engines.written(game).kept else
+                                              "; compiling this game, once (1 to 10 s; later runs load it)"))
         return "compiled"
     if asked == "compiled":
         raise TrickbookError(f"--engine compiled cannot play these games: {reason}")

@@ -1,14 +1,14 @@
 """Which backend plays a run's games: the Python backend (every game, every agent), or the compiled one
-(interpreter/compiled: numba, the ``fast`` extra) for games of random and greedy agents whose rule file it writes
+(interpreter/compiled: llvmlite, the ``fast`` extra) for games of random and greedy agents whose rule file it writes
 (greedy agents: where their judgement reads only what every seat sees, compiled/agents.py).
 
-``--engine auto`` (the default, or ``TRICKBOOK_ENGINE``) takes the compiled backend where it can and where it pays
-(the game compiled before, or a run the Python backend would take longer to play than compiling takes), and says
-once, on standard error, which backend runs and why; ``--engine compiled`` insists (an error says why it cannot);
-``--engine python`` never compiles. A compiled game's random draws come from numba's stream seeded from the game's
+``--engine auto`` (the default, or ``TRICKBOOK_ENGINE``) takes the compiled backend where it can and where it pays (the
+game compiled before, or a run the Python backend would take longer to play than compiling takes), and says once, on
+standard error, which backend runs and why; ``--engine compiled`` insists (an error says why it cannot); ``--engine
+python`` never compiles. A compiled game's random draws come from numpy's legacy stream (MT19937) seeded from the game's
 seed (``stream_seed``): the same seed gives the same game on any number of workers, but not the game the Python
-backend's random agents play with that seed; ``trickbook play --engine compiled --seed S`` plays that very game
-again (the Python backend following its draws, compiled/replay.py).
+backend's random agents play with that seed; ``trickbook play --engine compiled --seed S`` plays that very game again
+(the Python backend following its draws, compiled/replay.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from interpreter.errors import TrickbookError
 
 ENGINES = ("auto", "compiled", "python")
-COMPILE_PAYS = 20.0  # s of CPU: a run the Python backend plays in less is not worth compiling a game for
+COMPILE_PAYS = 5.0  # s of CPU: a run the Python backend plays in less is not worth compiling a game for (1-8 s)
 
 
 def stream_seed(seed: Any) -> int:
@@ -50,7 +50,7 @@ def searched_compiled(engine: str | None, agents: list[str]) -> bool:
 
 
 def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = False) -> str | None:
-    """Why the compiled backend cannot play these games (None: it can): numba missing, agents other than random and
+    """Why the compiled backend cannot play these games (None: it can): llvmlite missing, agents other than random and
     greedy, a deal file, records asked for, or a part of the rule file it does not write yet (for greedy agents
     too)."""
     from interpreter.compiled.agents import AGENTS, greedy_refusal
@@ -70,12 +70,12 @@ def why_not(game: Any, agents: list[str], deal: bool = False, records: bool = Fa
 
 
 def unwritten(game: Any) -> str | None:
-    """Why the compiled backend cannot play ``game`` at all (None: it can): numba missing, or a part of the rule file
+    """Why the compiled backend cannot play ``game`` at all (None: it can): llvmlite missing, or a part of the rule file
     it does not write yet."""
     try:
-        import numba  # noqa: F401
+        import llvmlite  # noqa: F401
     except ImportError:
-        return "numba is not installed (pip install 'trickbook[fast]')"
+        return "llvmlite is not installed (pip install 'trickbook[fast]')"
     from interpreter.compiled.values import NotWritten
 
     try:
@@ -90,7 +90,7 @@ def search_machine(engine: str | None, game: Any) -> Any:
     Python backend), or None: the search runs on the Python backend. Only where ``engine`` (or TRICKBOOK_ENGINE)
     is ``compiled``, which insists (an error says why it cannot): auto searches on the Python backend, so that a
     game's seed gives the same game whatever the user's cache holds (the compiled search draws its samples from
-    numba's stream, so it plays other games than the Python one)."""
+    numpy's legacy stream, so it plays other games than the Python one)."""
     if requested(engine) != "compiled":
         return None
     reason = unwritten(game)

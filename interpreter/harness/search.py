@@ -13,7 +13,7 @@ The search looks as far as the end of the round: the round's score is what a mov
 whole game of random play afterwards would drown it in noise.
 
 Where the engine asked for (``engine``, else ``TRICKBOOK_ENGINE``; harness/engines.py's ``search_machine``) is
-``compiled`` (numba, and a game the compiled backend writes), the same search runs compiled, all of a decision's
+``compiled`` (llvmlite, and a game the compiled backend writes), the same search runs compiled, all of a decision's
 iterations in one call (compiled/search.py): the game, played by the Python backend, is followed on the compiled
 machine (harness/following.py), what the seat does not know is gathered once a decision, and each child of the
 tree is the action's whole number there (a card's kind and zone, a choice's value) instead of its label. A decision

@@ -104,7 +104,7 @@ def play_one(setup: Setup, seed: Any, index: int, game: Game | None = None) -> P
 
 def compiled_games(setup: Setup, seed: Any, start: int, stop: int, game: Game | None = None) -> list[Played]:
     """Games ``start`` .. ``stop - 1`` of a run on the compiled backend, in one compiled call (compiled/batch.py):
-    each from numba's stream seeded from its game seed, its seats played by its lineup's agents."""
+    each from the compiled random stream seeded from its game seed, its seats played by its lineup's agents."""
     from interpreter.compiled.batch import play_batch
 
     game = game or run_game(setup.rules, setup.players, setup.options, setup.allow)

@@ -21,7 +21,7 @@ An action is one of the game's fixed ids (``TrickGame.actions``: the same ids as
 PettingZoo and OpenSpiel environments; ``TrickGame.action(id)`` says what it is: the card, the choice, the space).
 A game that ends is begun again at once, in the same call (Gymnasium's "same step" autoreset): the step that ends it
 gives its rewards and ``terminated`` with the new game's observation and mask. Deals are drawn inside the compiled
-call from numba's random stream, seeded by ``seed``; automatic seats play by their policy inside it.
+call from the compiled random stream, seeded by ``seed``; automatic seats play by their policy inside it.
 """
 
 from __future__ import annotations
@@ -59,9 +59,10 @@ class VectorEnv:
             raise GameError(f"a vector environment needs a whole number of games, 1 or more (got {n!r})")
         if compiled:
             try:
-                import numba  # noqa: F401
+                import llvmlite  # noqa: F401
             except ImportError:
-                raise GameError("the vector environment runs on the compiled backend, which needs numba: pip install "
+                raise GameError("the vector environment runs on the compiled backend, which needs llvmlite: pip "
+                                "install "
                                 "'trickbook[fast]' (compiled=False runs it as plain Python, slowly)") from None
         self.game = rules if isinstance(rules, TrickGame) else load(rules, players, options)
         self.num_envs = n
@@ -92,7 +93,7 @@ class VectorEnv:
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Every game begun again (``seed``: numba's random stream seeded with it first, else with the seed the
+        """Every game begun again (``seed``: the compiled random stream seeded with it first, else with the seed the
         environment was made with, once; ``options``: Gymnasium's argument, none taken): ``(obs, info)``."""
         seed = self._seed if seed is None else seed
         if seed is not None:
