@@ -158,7 +158,9 @@ class Native:
             result, errors, code = found
         address = load(code, symbol)
         room = len(result.items) if isinstance(result, Tup) else 1  # (the words the results are written into)
-        return ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(address), result, errors, room
+        # (called holding Python's lock, as numba's code was: two threads never run compiled code at once, which
+        # shares the random stream and may share a game's arrays)
+        return ctypes.PYFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(address), result, errors, room
 
 
 def _read(path: str | None) -> tuple[Type, list[tuple[str, str]], bytes] | None:
