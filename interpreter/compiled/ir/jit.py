@@ -28,7 +28,7 @@ from interpreter.compiled.ir.module import STATE_SIZE, ModuleIR, parsed
 from interpreter.compiled.ir.mt19937 import MT_WORDS
 from interpreter.compiled.ir.types import BOOL, FLT, VOID, Tup, Type, kind_of
 
-OPT = int(os.environ.get("TRICKBOOK_OPT", "2"))  # LLVM's optimization level (3: no faster here, longer to compile)
+OPT = 2  # LLVM's optimization level (3: no faster here, longer to compile)
 FORM = "ir-1"  # how the object code is written (in its files' names: changed with the writer)
 STATE = np.zeros(STATE_SIZE, np.int64)  # the runtime state of every compiled module (see the module's docstring)
 # (the random stream seeded from the system's entropy until a module seeds it, as numpy's and numba's are)
