@@ -110,22 +110,19 @@ def python_forms(written: str, shapes: Mapping[str, tuple[int, ...]], compiled: 
     ``NAME`` taking the arrays as the written one did: each checked (the game's shape, whole numbers, contiguous) and
     its address passed to ``compiled(NAME__q)``, the compiled function (asked for at each call: made when first
     needed)."""
-    import weakref
-
     import numpy as np
 
-    checked: dict[int, tuple[Any, tuple[int, ...], int]] = {}  # arrays checked before, by id: their address
+    from interpreter.compiled.ir.jit import seen  # (each array's address read once, as for every compiled call)
+    from interpreter.compiled.ir.types import SubsetError
 
     def address(a: Any, shape: tuple[int, ...], name: str, i: int) -> int:
-        found = checked.get(id(a))
-        if found is not None and found[0]() is a and found[1] == shape == a.shape:
-            return found[2]
-        if not (isinstance(a, np.ndarray) and a.shape == shape and a.dtype == np.int64 and a.flags.c_contiguous):
+        try:
+            found = seen(a) if type(a) is np.ndarray else None
+        except SubsetError:  # (items of another type, or not contiguous)
+            found = None
+        if found is None or found[1] != shape or found[4].item != "i64":  # (its shape gives its dimensions)
             raise ValueError(f"{name}: argument {i + 1} is not an array of the game's shape {shape} of whole numbers")
-        if len(checked) >= 1024:
-            checked.clear()
-        checked[id(a)] = (weakref.ref(a), shape, a.__array_interface__["data"][0])
-        return checked[id(a)][2]
+        return found[2][0]
 
     forms: dict[str, Any] = {}
     for found in _ADDRESSES.finditer(written):

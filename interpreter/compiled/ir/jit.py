@@ -24,9 +24,9 @@ import numpy as np
 
 from interpreter.cache import write_bytes
 from interpreter.compiled.ir.calls import ERROR_AT
-from interpreter.compiled.ir.module import STATE_SIZE, ModuleIR, parsed
+from interpreter.compiled.ir.module import STATE_SIZE, ModuleIR, parsed, small
 from interpreter.compiled.ir.mt19937 import MT_WORDS
-from interpreter.compiled.ir.types import BOOL, FLT, VOID, Tup, Type, kind_of
+from interpreter.compiled.ir.types import BOOL, FLT, VOID, Arr, Tup, Type, kind_of
 
 OPT = 2  # LLVM's optimization level (3: no faster here, longer to compile)
 FORM = "ir-1"  # how the object code is written (in its files' names: changed with the writer)
@@ -38,9 +38,10 @@ STATE[MT_WORDS] = MT_WORDS
 _ERRORS: dict[str, type[Exception]] = {"MemoryError": MemoryError, "ZeroDivisionError": ZeroDivisionError}
 _loaded: dict[str, int] = {}  # an entry's symbol -> its machine code's address (each object code loaded once)
 _STATE_AT = STATE.ctypes.data
-_SEEN: dict[int, tuple[Any, tuple[int, ...], list[int], int]] = {}  # arrays passed before, by id (``_seen``)
+_SEEN: dict[int, tuple[Any, tuple[int, ...], list[int], int, Arr]] = {}  # arrays passed before, by id (``seen``)
 _MOST_SEEN = 1024
-_KINDS: dict[tuple[Any, ...], int] = {}  # an array's type's number by its items' type, dimensions, contiguity
+_KINDS: dict[tuple[Any, ...], tuple[int, Arr]] = {}  # an array's type, and its number, by its items' type,
+# dimensions and contiguity
 
 
 @functools.cache
@@ -98,12 +99,14 @@ class Native:
         self.views = {f"view_{k}": tuple(int(d) for d in v) for k, v in views.items()}
         self.digest = hashlib.sha256(text.encode()).hexdigest()[:16]
         self._defs: dict[str, Any] | None = None
+        self._inlined: frozenset[str] = frozenset()  # (module.small of the functions: worked out with them, once)
         self._forms: dict[tuple[Any, ...], tuple[Callable[..., None], Type, list[tuple[str, str]], int]] = {}
 
     @property
     def defs(self) -> dict[str, Any]:
         if self._defs is None:
             self._defs = parsed(self.text)
+            self._inlined = small(self._defs)
         return self._defs
 
     def function(self, name: str) -> Callable[..., Any]:
@@ -114,7 +117,7 @@ class Native:
         key: list[Any] = [name]
         for a in args:
             if type(a) is np.ndarray:
-                found = _seen(a)
+                found = seen(a)
                 words += found[2]
                 key.append(found[3])
             elif isinstance(a, (float, np.floating)):
@@ -146,7 +149,8 @@ class Native:
         path = None if self.kept is None else f"{self.kept}.{name}.{signature}.{host()}.o"
         found = _read(path)
         if found is None:
-            ir = ModuleIR(self.defs, self.space, self.views)
+            defs = self.defs  # (parsed, and the functions to inline worked out, once)
+            ir = ModuleIR(defs, self.space, self.views, self._inlined)
             entry = ir.function(name, kinds)
             assert entry.result is not None  # (worked out when written)
             code, result, errors = object_code(ir.text(entry, symbol)), entry.result, ir.errors
@@ -188,27 +192,28 @@ def _type(said: Any) -> Type:
     return Tup(tuple(_type(x) for x in said["items"])) if isinstance(said, dict) else str(said)
 
 
-def _seen(a: np.ndarray) -> tuple[Any, tuple[int, ...], list[int], int]:
-    """An array's words (its data's address, then its sizes) and its type's number (its place in ``_KINDS``: a
-    form of a function is found by its arguments' numbers, quickly hashed), worked out the first time it is passed and
-    found again by its id (a weak reference to it, and its shape, tell that the id is still its own): a search or a
-    vector environment passes the same few dozen arrays at every call, and reading an array's address from Python
+def seen(a: np.ndarray) -> tuple[Any, tuple[int, ...], list[int], int, Arr]:
+    """An array's words (its data's address, then its sizes), its type's number (its place in ``_KINDS``: a form of
+    a function is found by its arguments' numbers, quickly hashed) and its type, worked out the first time it is passed
+    and found again by its id (a weak reference to it, and its shape, tell that the id is still its own): a search or
+    a vector environment passes the same few dozen arrays at every call, and reading an array's address from Python
     costs about a microsecond."""
     found = _SEEN.get(id(a))
     if found is not None and found[0]() is a and found[1] == a.shape:
         return found
     key = (a.dtype.char, a.ndim, a.flags.c_contiguous)
-    code = _KINDS.get(key)
-    if code is None:
-        kind_of(a)  # (checks its items' type and that it is contiguous)
-        code = _KINDS[key] = len(_KINDS) + 1
+    if key not in _KINDS:
+        kind = kind_of(a)  # (checks its items' type and that it is contiguous)
+        assert isinstance(kind, Arr)
+        _KINDS[key] = (len(_KINDS) + 1, kind)
+    code, kind = _KINDS[key]
     try:
         at = ctypes.addressof(ctypes.c_char.from_buffer(a))  # type: ignore[arg-type]  # (a third of the interface's time)
     except (TypeError, ValueError):  # (read only, or empty)
         at = a.__array_interface__["data"][0]
     if len(_SEEN) >= _MOST_SEEN:
         _SEEN.clear()
-    found = _SEEN[id(a)] = (weakref.ref(a), a.shape, [at, *a.shape], code)
+    found = _SEEN[id(a)] = (weakref.ref(a), a.shape, [at, *a.shape], code, kind)
     return found
 
 

@@ -37,9 +37,10 @@ declare double @llvm.log.f64(double)
 
 class ModuleIR:
     """The functions of ``text`` (parsed once: ``defs``), its constants in ``space`` (arrays: tables; numbers),
-    the shapes ``view_NAME`` makes arrays of (``views``)."""
+    the shapes ``view_NAME`` makes arrays of (``views``), the functions marked to be inlined (``inlined``)."""
 
-    def __init__(self, defs: dict[str, ast.FunctionDef], space: dict[str, Any], views: dict[str, tuple[int, ...]]):
+    def __init__(self, defs: dict[str, ast.FunctionDef], space: dict[str, Any], views: dict[str, tuple[int, ...]],
+                 inlined: frozenset[str]):
         self.defs, self.space, self.views = defs, space, views
         self.written: dict[tuple[str, tuple[Type, ...]], Function] = {}
         self.bodies: list[str] = []
@@ -47,7 +48,7 @@ class ModuleIR:
         self.constants: list[str] = []
         self.errors: list[tuple[str, str]] = []
         self.counter = [0]
-        self.inlined = small(defs)
+        self.inlined = inlined  # (``small(defs)``, worked out once for the module's functions)
 
     def function(self, name: str, params: tuple[Type, ...]) -> Function:
         """``name`` written for ``params`` (once)."""
@@ -105,7 +106,8 @@ class ModuleIR:
         return self.tables[name]
 
     def error_code(self, name: str, message: str) -> int:
-        """The number the runtime state's error slot is set to for ``name(message)`` (errors.py's list, from 1)."""
+        """The number the runtime state's error slot is set to for ``name(message)`` (its place in ``errors``,
+        from 1)."""
         if (name, message) not in self.errors:
             self.errors.append((name, message))
         return self.errors.index((name, message)) + 1
